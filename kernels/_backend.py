@@ -1,0 +1,114 @@
+"""Backend discovery and choice for the kernels.
+
+Backends
+--------
+``"numpy"``  the reference implementations (:mod:`kernels._reference`): the specification.
+``"cython"`` compiled CPU kernels (:mod:`kernels._cython`), present when the package was built.
+``"cupy"``   GPU kernels (:mod:`kernels._cupy`), present when CuPy imports and sees a CUDA device.
+
+``backend="auto"`` picks ``"cupy"`` when an input is a CuPy array, else ``"cython"`` when
+built, else ``"numpy"``.  The environment variable ``SEMIPRIVATE_BACKEND`` (one of the
+names above) overrides ``"auto"`` for NumPy inputs; an explicit ``backend=`` argument
+always wins.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+from typing import Any
+
+BACKENDS = ("numpy", "cython", "cupy")
+ENV_VAR = "SEMIPRIVATE_BACKEND"
+
+
+@functools.lru_cache(maxsize=1)
+def _cython_available() -> bool:
+    try:
+        importlib.import_module("kernels._cython._probe")
+    except ImportError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1)
+def _cupy_available() -> bool:
+    try:
+        import cupy  # type: ignore[import-not-found]
+
+        return int(cupy.cuda.runtime.getDeviceCount()) > 0
+    except Exception:  # ImportError, or CUDA driver/runtime errors: no usable GPU
+        return False
+
+
+def available_backends() -> list[str]:
+    """Names of the backends usable in this process, reference first.
+
+    >>> "numpy" in available_backends()
+    True
+    """
+    out = ["numpy"]
+    if _cython_available():
+        out.append("cython")
+    if _cupy_available():
+        out.append("cupy")
+    return out
+
+
+def is_cupy_array(x: Any) -> bool:
+    """True when ``x`` is a CuPy array (checked without importing CuPy)."""
+    return type(x).__module__.split(".")[0] == "cupy"
+
+
+def resolve_backend(backend: Any, *arrays: Any) -> str:
+    """Turn a ``backend=`` argument into a concrete, available backend name.
+
+    Raises
+    ------
+    TypeError
+        ``backend`` is not a string.
+    ValueError
+        Unknown name, an unavailable backend, or NumPy data with ``backend="cupy"``
+        / CuPy data with a CPU backend.
+    """
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be a str, got {backend!r} ({type(backend).__name__})")
+    if backend not in BACKENDS + ("auto",):
+        raise ValueError(f"backend must be one of {BACKENDS + ('auto',)}, got {backend!r}")
+    on_gpu = any(is_cupy_array(a) for a in arrays)
+    if backend == "auto":
+        if on_gpu:
+            backend = "cupy"
+        else:
+            env = os.environ.get(ENV_VAR, "").strip()
+            if env:
+                if env not in BACKENDS:
+                    raise ValueError(f"environment variable {ENV_VAR} must be one of {BACKENDS}, got {env!r}")
+                backend = env
+            else:
+                backend = "cython" if _cython_available() else "numpy"
+    if backend not in available_backends():
+        raise ValueError(f"backend {backend!r} is not available here; available: {available_backends()}")
+    if on_gpu and backend != "cupy":
+        raise ValueError(f"CuPy arrays need backend='cupy' (or 'auto'), got backend={backend!r}")
+    if backend == "cupy" and arrays and not on_gpu:
+        # NumPy inputs with an explicit GPU backend: allowed, the kernel moves them.
+        pass
+    return backend
+
+
+def build_info() -> dict[str, Any]:
+    """Facts about the compiled build: backends, OpenMP, thread count.
+
+    >>> info = build_info()
+    >>> sorted(info) == ["backends", "openmp", "threads"]
+    True
+    """
+    info: dict[str, Any] = {"backends": available_backends(), "openmp": False, "threads": 1}
+    if _cython_available():
+        from kernels._cython import _probe
+
+        info["openmp"] = bool(_probe.openmp_enabled())
+        info["threads"] = int(_probe.max_threads())
+    return info

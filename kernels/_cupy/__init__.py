@@ -1,0 +1,1 @@
+"""CuPy (GPU) kernels. Importing this package never imports CuPy; its modules do, lazily."""

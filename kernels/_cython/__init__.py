@@ -1,0 +1,1 @@
+"""Compiled (Cython) kernels, built by ``setup.py``. Import through :mod:`kernels`."""

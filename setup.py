@@ -1,0 +1,96 @@
+"""Build script for the compiled kernels of ``semiprivate``.
+
+Every ``kernels/_cython/*.pyx`` is compiled against the NumPy headers with ``-O3``.
+OpenMP is used where the compiler supports it: support is detected by compiling and
+linking a tiny OpenMP program; without it the extensions build sequentially (Cython's
+``prange`` degrades to a plain loop).  Environment switches:
+
+* ``SEMIPRIVATE_NO_OPENMP=1``  build without OpenMP even if available.
+* ``SEMIPRIVATE_NATIVE=1``     add ``-march=native`` (faster, not portable).
+
+Per-extension extra flags go in ``EXTRA_COMPILE_ARGS`` below.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from glob import glob
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+
+# Extra compiler flags for single extensions, keyed by module name (e.g. "_expmech").
+EXTRA_COMPILE_ARGS: dict[str, list[str]] = {}
+
+OPENMP_TEST = r"""
+#include <omp.h>
+int main(void) {
+    int n = 0;
+    #pragma omp parallel reduction(+:n)
+    n += 1;
+    return n > 0 ? 0 : 1;
+}
+"""
+
+
+def _compiler_supports_openmp(compiler) -> bool:
+    if os.environ.get("SEMIPRIVATE_NO_OPENMP"):
+        return False
+    tmp = tempfile.mkdtemp(prefix="sp_omp_")
+    try:
+        src = os.path.join(tmp, "omp_test.c")
+        with open(src, "w") as fh:
+            fh.write(OPENMP_TEST)
+        objs = compiler.compile([src], output_dir=tmp, extra_postargs=["-fopenmp"])
+        compiler.link_executable(objs, os.path.join(tmp, "omp_test"), extra_postargs=["-fopenmp"])
+        return True
+    except Exception:  # any compile/link failure means: no OpenMP
+        return False
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class BuildExt(build_ext):
+    """build_ext that adds -O3 and, where supported, OpenMP."""
+
+    def build_extensions(self) -> None:
+        is_msvc = self.compiler.compiler_type == "msvc"
+        openmp = (not is_msvc) and _compiler_supports_openmp(self.compiler)
+        base = ["/O2"] if is_msvc else ["-O3"]
+        if os.environ.get("SEMIPRIVATE_NATIVE") and not is_msvc:
+            base.append("-march=native")
+        for ext in self.extensions:
+            short = ext.name.rsplit(".", 1)[-1]
+            ext.extra_compile_args = base + EXTRA_COMPILE_ARGS.get(short, []) + list(ext.extra_compile_args or [])
+            if openmp:
+                ext.extra_compile_args.append("-fopenmp")
+                ext.extra_link_args = list(ext.extra_link_args or []) + ["-fopenmp"]
+        print(f"semiprivate: building {len(self.extensions)} extension(s), OpenMP={'on' if openmp else 'off'}",
+              file=sys.stderr)
+        super().build_extensions()
+
+
+def _extensions() -> list[Extension]:
+    exts = []
+    for pyx in sorted(glob(str(HERE / "kernels" / "_cython" / "*.pyx"))):
+        name = Path(pyx).stem
+        exts.append(
+            Extension(
+                f"kernels._cython.{name}",
+                [os.path.relpath(pyx, HERE)],
+                include_dirs=[numpy.get_include()],
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            )
+        )
+    return cythonize(exts, compiler_directives={"language_level": "3"}, quiet=True)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

@@ -1,0 +1,131 @@
+"""The report: every part of the toolkit run on real inputs, written as markdown + figures.
+
+``python -m theory report [--quick] [--out DIR]`` calls :func:`run_report`.
+
+Sections are plug-ins: each module in :mod:`theory.report.sections` defines
+
+* ``TITLE: str`` and ``ORDER: int`` (position in the report), and
+* ``build(ctx: ReportContext) -> Section``.
+
+:data:`PLANNED` lists the sections the toolkit is meant to have; one whose module is not
+there yet is reported as "not available yet" instead of silently missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["ReportContext", "Section", "Report", "PLANNED", "run_report", "discover_sections"]
+
+# module name in theory.report.sections -> (title, what provides it)
+PLANNED: dict[str, tuple[str, str]] = {
+    "build": ("Build and backends", "foundation"),
+    "exponential": ("Exponential-mechanism kernels", "kernels: exponential mechanism"),
+    "pca": ("PCA kernels", "kernels: PCA"),
+    "covers": ("Concept classes, covers and cover-based learners", "theory.classes / covers / learners"),
+    "bounds": ("Bounds of the four papers", "theory.bounds"),
+    "audit": ("Empirical DP audits", "theory.audit"),
+    "proofs": ("Machine-checked proofs", "proofs_checks"),
+}
+
+
+@dataclass
+class ReportContext:
+    """What a section gets: where to write files, how much work to do, a base seed."""
+
+    out_dir: Path
+    quick: bool = False
+    seed: int = 20261121
+
+    def path(self, name: str) -> Path:
+        """A file path inside the output directory (created on demand)."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        return self.out_dir / name
+
+
+@dataclass
+class Section:
+    """One section's output: markdown body, files it wrote, a short console summary."""
+
+    title: str
+    markdown: str
+    files: list[Path] = field(default_factory=list)
+    summary: str = ""
+    seconds: float = 0.0
+    ok: bool = True
+
+
+@dataclass
+class Report:
+    sections: list[Section]
+    missing: list[tuple[str, str]]
+    path: Path
+
+    @property
+    def ok(self) -> bool:
+        return all(s.ok for s in self.sections)
+
+
+def discover_sections() -> list[tuple[int, str, object]]:
+    """(ORDER, module name, module) of every section module present, sorted."""
+    from theory.report import sections as pkg
+
+    found = []
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        found.append((int(getattr(mod, "ORDER", 100)), info.name, mod))
+    return sorted(found, key=lambda t: (t[0], t[1]))
+
+
+def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only: list[str] | None = None,
+               echo: bool = True) -> Report:
+    """Build every available section, write ``out_dir/report.md``, return the :class:`Report`.
+
+    A section that raises is reported with its traceback and makes ``Report.ok`` False
+    (the CLI then exits non-zero); the other sections still run.
+    """
+    ctx = ReportContext(Path(out_dir), quick=quick)
+    ctx.out_dir.mkdir(parents=True, exist_ok=True)
+    sections: list[Section] = []
+    present = set()
+    for _order, name, mod in discover_sections():
+        present.add(name)
+        if only and name not in only:
+            continue
+        title = str(getattr(mod, "TITLE", name))
+        t0 = time.perf_counter()
+        try:
+            sec = mod.build(ctx)  # type: ignore[attr-defined]
+        except Exception:
+            sec = Section(title=title, markdown="```\n" + traceback.format_exc() + "```\n",
+                          summary="FAILED", ok=False)
+        sec.seconds = time.perf_counter() - t0
+        sections.append(sec)
+        if echo:
+            print(f"[{sec.seconds:6.1f} s] {sec.title}: {sec.summary}", flush=True)
+    missing = [(PLANNED[n][0], PLANNED[n][1]) for n in PLANNED if n not in present]
+
+    lines = ["# semiprivate report", "",
+             f"Mode: {'quick' if quick else 'full'}. Base seed: {ctx.seed}. "
+             "Every number below was computed by this run.", ""]
+    for sec in sections:
+        lines += [f"## {sec.title}", "", sec.markdown.rstrip(), "",
+                  f"_Section time: {sec.seconds:.1f} s._", ""]
+    if missing:
+        lines += ["## Not available yet", ""]
+        lines += [f"- {title} ({what}): not in this version yet." for title, what in missing]
+        lines.append("")
+    path = ctx.path("report.md")
+    path.write_text("\n".join(lines))
+    if echo:
+        for title, what in missing:
+            print(f"[  n/a  ] {title} ({what}): not available yet", flush=True)
+        print(f"report written to {path}", flush=True)
+    return Report(sections=sections, missing=missing, path=path)

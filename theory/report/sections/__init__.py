@@ -1,0 +1,1 @@
+"""Report sections: one module each, discovered by :func:`theory.report.discover_sections`."""

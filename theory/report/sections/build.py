@@ -1,0 +1,55 @@
+"""Report section: what was built and whether the compiled path computes correctly."""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import time
+
+import numpy as np
+
+from theory.report import ReportContext, Section
+
+TITLE = "Build and backends"
+ORDER = 0
+
+
+def build(ctx: ReportContext) -> Section:
+    import kernels
+
+    info = kernels.build_info()
+    rng = np.random.default_rng(ctx.seed)
+    n = 1_000_000 if ctx.quick else 10_000_000
+    x = rng.standard_normal(n)
+    exact = math.fsum(x.tolist()) if n <= 1_000_000 else float(np.sum(x, dtype=np.float64))
+    rows = [
+        "| fact | value |",
+        "|---|---|",
+        f"| Python | {platform.python_version()} ({platform.machine()}) |",
+        f"| NumPy | {np.__version__} |",
+        f"| backends available | {', '.join(info['backends'])} |",
+        f"| compiled with OpenMP | {info['openmp']} |",
+        f"| OpenMP threads now | {info['threads']} (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}) |",
+    ]
+    summary = f"backends {info['backends']}, OpenMP={info['openmp']}, threads={info['threads']}"
+    ok = True
+    if "cython" in info["backends"]:
+        from kernels._cython import _probe
+
+        t0 = time.perf_counter()
+        s = _probe.parallel_sum(x)
+        dt = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        s_np = float(np.sum(x))
+        dt_np = time.perf_counter() - t0
+        rel = abs(s - exact) / max(1.0, abs(exact))
+        ok = rel < 1e-9
+        rows += [
+            f"| compiled parallel sum of {n:,} normals | {s:.10g} (reference {exact:.10g}, rel. diff {rel:.1e}) |",
+            f"| time: compiled / numpy.sum | {dt * 1e3:.2f} ms / {dt_np * 1e3:.2f} ms |",
+        ]
+        summary += f"; compiled sum check {'ok' if ok else 'FAILED'} (rel. diff {rel:.1e})"
+    else:
+        rows.append("| compiled extension | not built: only the NumPy reference backend is available |")
+    return Section(title=TITLE, markdown="\n".join(rows), summary=summary, ok=ok)
