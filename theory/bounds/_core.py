@@ -1,0 +1,284 @@
+"""Shared machinery of :mod:`theory.bounds`: the math namespaces, the integer solver and the registry.
+
+One source of truth per formula (DESIGN.md): every bound is written ONCE as a *formula*
+``formula(ns, **params)`` over a math namespace ``ns`` (``MATH`` for floats, ``SYMPY`` for
+symbolic expressions).  The public numeric function evaluates ``formula(MATH, ...)`` (and
+rounds sample sizes up), the ``*_expr()`` function evaluates ``formula(SYMPY, ...)`` on
+positive sympy symbols, and the tests check that the two agree at random points.
+
+Solvers search integers exactly: :func:`smallest_integer` finds the smallest ``n >= lo`` at
+which a monotone predicate (False ... False True True ...) holds, by exponential search and
+bisection, so that the answer ``n`` satisfies the stated inequality and ``n - 1`` does not.
+Predicates compare logarithms (log failure probability <= log beta) so nothing overflows.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from kernels.validation import Constraint
+
+__all__ = [
+    "MATH",
+    "SYMPY",
+    "Param",
+    "Solver",
+    "Bound",
+    "REGISTRY",
+    "register",
+    "smallest_integer",
+    "safe_exp",
+    "ceil_int",
+    "symbols_for",
+]
+
+
+def _frac(a: int, b: int) -> float:
+    return a / b
+
+
+def _sympy_ns() -> SimpleNamespace:
+    import sympy
+
+    return SimpleNamespace(
+        log=sympy.log,
+        exp=sympy.exp,
+        sqrt=sympy.sqrt,
+        e=sympy.E,
+        frac=sympy.Rational,
+        max=sympy.Max,
+        min=sympy.Min,
+        symbolic=True,
+    )
+
+
+#: Float namespace (``math``): what the numeric functions use.
+MATH = SimpleNamespace(
+    log=math.log,
+    exp=math.exp,
+    sqrt=math.sqrt,
+    e=math.e,
+    frac=_frac,
+    max=max,
+    min=min,
+    symbolic=False,
+)
+
+
+class _LazySympy:
+    """The sympy namespace, imported on first use (sympy is slow to import)."""
+
+    _ns: SimpleNamespace | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if _LazySympy._ns is None:
+            _LazySympy._ns = _sympy_ns()
+        return getattr(_LazySympy._ns, name)
+
+
+#: Symbolic namespace (``sympy``): what the ``*_expr`` functions use.
+SYMPY: Any = _LazySympy()
+
+
+def safe_exp(x: float, what: str = "value") -> float:
+    """``exp(x)``, or ``inf`` with a :class:`RuntimeWarning` when it overflows a float.
+
+    >>> safe_exp(0.0)
+    1.0
+    """
+    if x > 709.0:
+        warnings.warn(f"{what} = exp({x:.6g}) overflows a float; returning inf (use the log form)",
+                      RuntimeWarning, stacklevel=2)
+        return math.inf
+    return math.exp(x)
+
+
+def ceil_int(x: float, what: str = "sample size") -> int:
+    """Round a real sample size up to an int (tiny float noise below an integer is absorbed).
+
+    Raises :class:`OverflowError` for an infinite or NaN value (never a wrong finite number).
+
+    >>> ceil_int(3.0000000000001), ceil_int(2.2)
+    (3, 3)
+    """
+    if not math.isfinite(x):
+        raise OverflowError(f"{what} is not finite ({x}); the bound is vacuous here")
+    r = round(x)
+    if abs(x - r) <= 1e-12 * max(1.0, abs(x)):
+        return int(r)
+    return int(math.ceil(x))
+
+
+def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int = 1 << 400) -> int:
+    """Smallest integer ``n >= lo`` with ``predicate(n)`` True, for a monotone predicate.
+
+    ``predicate`` must be False on an initial segment and True from some point on.  The
+    search doubles the step from ``lo`` until the predicate holds, then bisects: about
+    ``2 log2(n)`` evaluations.  Raises :class:`ValueError` when nothing up to ``limit`` works.
+
+    >>> smallest_integer(lambda n: n * n >= 1000, 1)
+    32
+    >>> smallest_integer(lambda n: True, 7)
+    7
+    """
+    if predicate(lo):
+        return lo
+    step = 1
+    prev = lo
+    hi = lo + step
+    while not predicate(hi):
+        prev = hi
+        step *= 2
+        hi = lo + step
+        if hi > limit:
+            raise ValueError(f"no integer in [{lo}, {limit}] satisfies the condition")
+    # predicate(prev) is False, predicate(hi) is True
+    while hi - prev > 1:
+        mid = (prev + hi) // 2
+        if predicate(mid):
+            hi = mid
+        else:
+            prev = mid
+    return hi
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a bound: name, declared constraint, meaning, a typical range."""
+
+    name: str
+    constraint: Constraint
+    description: str
+    integer: bool = False
+    typical: tuple[float, float] | None = None
+    default: Any = None
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Solver:
+    """Solve a bound for one parameter: ``function(**params) -> int``."""
+
+    name: str
+    function: Callable[..., Any]
+    params: tuple[Param, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A registered bound.
+
+    Attributes
+    ----------
+    id : str
+        SPEC-style id (``"ABM19.Lem3.3"``).
+    description : str
+        One line.
+    params : tuple of Param
+        Parameters of :attr:`function`, in order.
+    function : callable
+        The numeric function (validates, checks the theorem's hypotheses).
+    expr : callable or None
+        ``expr()`` returns the sympy form (an ``Expr`` or a dict of them), built from the
+        same formula as ``function``.
+    formula : callable or None
+        ``formula(ns, **params)`` (the one source of truth), for the agreement tests.
+    output : str
+        What the function returns.
+    solvers : dict
+        Parameter name -> :class:`Solver`.
+    monotone : dict
+        Parameter name -> +1 / -1: direction in which the output moves (weakly) when the
+        parameter grows, as the theorem implies (tested with hypothesis).
+    example : dict
+        Valid parameters (used by ``--list``, the docs and the tests).
+    """
+
+    id: str
+    description: str
+    params: tuple[Param, ...]
+    function: Callable[..., Any]
+    expr: Callable[[], Any] | None = None
+    formula: Callable[..., Any] | None = None
+    output: str = ""
+    solvers: Mapping[str, Solver] = field(default_factory=dict)
+    monotone: Mapping[str, int] = field(default_factory=dict)
+    example: Mapping[str, Any] = field(default_factory=dict)
+    integer_output: bool = False
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def __call__(self, **params: Any) -> Any:
+        return self.function(**params)
+
+
+#: id -> Bound, filled by the paper modules on import.
+REGISTRY: dict[str, Bound] = {}
+
+
+def register(bound: Bound) -> Bound:
+    """Add a bound to :data:`REGISTRY` (ids are unique)."""
+    if bound.id in REGISTRY and REGISTRY[bound.id] is not bound:
+        raise ValueError(f"bound id {bound.id!r} registered twice")
+    REGISTRY[bound.id] = bound
+    return bound
+
+
+def symbols_for(*names: str, integer: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Positive sympy symbols named after parameters (integer ones flagged integer)."""
+    import sympy
+
+    return {n: sympy.Symbol(n, positive=True, integer=(n in integer) or None) for n in names}
+
+
+def check_conditions(
+    strict: bool,
+    item: str,
+    conditions: list[tuple[bool, str, dict[str, Any]]],
+    compute: Callable[[], Any],
+) -> Any:
+    """Apply the library rule for a theorem's hypotheses (see :mod:`theory.validity`).
+
+    ``conditions`` is a list of ``(holds, description, values)``.  With ``strict=True`` the
+    first failing one raises :class:`~theory.validity.ConditionNotMet` and otherwise the
+    value of ``compute()`` is returned; with ``strict=False`` a
+    :class:`~theory.validity.Checked` is always returned (``valid=False`` with the reasons
+    when a hypothesis fails; its ``value`` is then whatever the formula gives, or ``None``).
+    """
+    from theory.validity import Checked, ConditionNotMet
+
+    failed = [(desc, vals) for ok, desc, vals in conditions if not ok]
+    if failed:
+        if strict:
+            desc, vals = failed[0]
+            raise ConditionNotMet(item, desc, vals)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                value = compute()
+        except (ValueError, ArithmeticError):
+            value = None
+        details: dict[str, Any] = {}
+        for _desc, vals in failed:
+            details.update(vals)
+        return Checked(value=value, valid=False, reason="; ".join(d for d, _ in failed), item=item,
+                       details=details)
+    value = compute()
+    return value if strict else Checked(value=value, valid=True, item=item)
+
+
+def make_expr(formula: Callable[..., Any], names: tuple[str, ...], integer: tuple[str, ...] = (),
+              **fixed: Any) -> Any:
+    """``formula(SYMPY, **symbols)``: the sympy form of a formula (fixed args passed through)."""
+    syms = symbols_for(*names, integer=integer)
+    return formula(SYMPY, **syms, **fixed)
