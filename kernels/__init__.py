@@ -32,13 +32,13 @@ _LAZY = {
 __all__ = ["available_backends", "build_info", *_LAZY]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kernels._exponential import (
-        error_counts,
-        exponential_log_probabilities,
-        exponential_mechanism,
-        pack_bits,
-    )
-    from kernels._pca import CovarianceAccumulator, PCAResult, pca
+    from kernels._exponential import error_counts as error_counts
+    from kernels._exponential import exponential_log_probabilities as exponential_log_probabilities
+    from kernels._exponential import exponential_mechanism as exponential_mechanism
+    from kernels._exponential import pack_bits as pack_bits
+    from kernels._pca import CovarianceAccumulator as CovarianceAccumulator
+    from kernels._pca import PCAResult as PCAResult
+    from kernels._pca import pca as pca
 
 
 def __getattr__(name: str) -> Any:

@@ -47,6 +47,7 @@ def build(ctx: ReportContext) -> Section:
         ok = rel < 1e-9
         rows += [
             f"| compiled parallel sum of {n:,} normals | {s:.10g} (reference {exact:.10g}, rel. diff {rel:.1e}) |",
+            f"| numpy.sum of the same | {s_np:.10g} |",
             f"| time: compiled / numpy.sum | {dt * 1e3:.2f} ms / {dt_np * 1e3:.2f} ms |",
         ]
         summary += f"; compiled sum check {'ok' if ok else 'FAILED'} (rel. diff {rel:.1e})"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite, as a new user and CI run it:
+#   bash scripts/test.sh [extra pytest arguments]
+# Sets up .venv (scripts/bootstrap.sh), then runs pytest (every test, slow ones included, and the
+# doctests of theory/, kernels/ and proofs_checks/), ruff and mypy. Fails if pytest collects nothing.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+VPY="$(bash scripts/bootstrap.sh | tail -n 1)" || { echo "test.sh: bootstrap failed" >&2; exit 1; }
+export MPLBACKEND=Agg
+export PYTHONDONTWRITEBYTECODE=1
+
+start=$(date +%s)
+"$VPY" -m pytest -p no:cacheprovider "$@"
+rc=$?
+echo "test.sh: pytest finished with exit code $rc in $(( $(date +%s) - start )) s"
+if [ "$rc" = 5 ]; then
+    echo "test.sh: pytest collected no tests: failing" >&2
+    exit 1
+fi
+[ "$rc" = 0 ] || exit "$rc"
+
+echo "test.sh: ruff check"
+"$VPY" -m ruff check . || exit 1
+echo "test.sh: mypy theory kernels"
+"$VPY" -m mypy theory kernels || exit 1
+echo "test.sh: all checks passed"
