@@ -19,7 +19,6 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np

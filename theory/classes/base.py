@@ -1,0 +1,182 @@
+"""Common interface of the concept classes: evaluation, dichotomies Pi_C(B), VC dimension.
+
+Implements: COMB.Projection, COMB.VC (BNS15 App. B; ABM19 Alg 1 step 2).
+
+Every class is a set of {0,1}-valued hypotheses over a domain.  A *hypothesis* is represented
+by a small Python object specific to the class (a threshold ``t``, an interval ``(a, b)``, a
+weight vector ...).  :meth:`ConceptClass.dichotomies` returns the distinct labelings
+:math:`\\Pi_C(B)` of a set of distinct points B together with one representative hypothesis
+per labeling, computed from the structure of the class (never by listing a huge C).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import as_generator
+
+__all__ = ["ConceptClass", "Dichotomies"]
+
+
+@dataclass
+class Dichotomies:
+    """The projection :math:`\\Pi_C(B)` with one representative hypothesis per dichotomy.
+
+    Implements: COMB.Projection.
+
+    Attributes
+    ----------
+    points : ndarray
+        The distinct points B (as validated by the class), in the order of the pattern columns.
+    patterns : ndarray of bool, shape (k, |B|)
+        The k distinct labelings, rows in lexicographic order.
+    representatives : list
+        ``representatives[i]`` is a hypothesis of the class whose labeling of B is ``patterns[i]``.
+    """
+
+    points: np.ndarray
+    patterns: np.ndarray
+    representatives: list[Any] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return int(self.patterns.shape[0])
+
+
+def _sorted_patterns(patterns: np.ndarray, reps: list[Any]) -> tuple[np.ndarray, list[Any]]:
+    """Sort rows lexicographically (keys: column 0 first) and drop duplicate rows."""
+    p = np.asarray(patterns, dtype=bool)
+    if p.shape[0] == 0:
+        return p, []
+    if p.shape[1] == 0:
+        return p[:1], reps[:1]
+    _, idx = np.unique(p, axis=0, return_index=True)
+    idx = np.sort(idx)
+    p = p[idx]
+    reps = [reps[i] for i in idx]
+    order = np.lexsort(p.T[::-1])
+    return p[order], [reps[i] for i in order]
+
+
+class ConceptClass(ABC):
+    """Abstract concept class over a domain X with hypotheses X -> {0, 1}.
+
+    Implements: COMB.Projection, COMB.VC.
+
+    Subclasses define :meth:`validate_points`, :meth:`evaluate`, :meth:`dichotomies`,
+    :attr:`vc_dimension` and, where cheap, :meth:`hypotheses` (full enumeration, used only
+    for brute-force checks on small domains).
+    """
+
+    #: SPEC name of the class (for reports)
+    name: str = "C"
+
+    # -- domain -----------------------------------------------------------------------------
+    @property
+    def domain_size(self) -> int | None:
+        """Number of domain points (None for an infinite domain such as R^p)."""
+        return None
+
+    def domain_points(self) -> np.ndarray | None:
+        """All domain points as a validated array, or None when the domain is infinite or
+        larger than 4096 points."""
+        return None
+
+    @abstractmethod
+    def validate_points(self, X: Any, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
+        """Validate points of the domain and return them as the class's canonical array."""
+
+    # -- hypotheses ---------------------------------------------------------------------------
+    @abstractmethod
+    def evaluate(self, h: Any, X: Any) -> np.ndarray:
+        """Labels ``h(x)`` (bool array, one per point) of hypothesis ``h`` on points ``X``."""
+
+    def evaluate_many(self, hypotheses: Sequence[Any], X: Any) -> np.ndarray:
+        """Bool matrix ``M[i, j] = hypotheses[i](X[j])``, shape (len(hypotheses), len(X))."""
+        Xv = self.validate_points(X, allow_empty=True)
+        if len(hypotheses) == 0:
+            return np.zeros((0, len(Xv)), dtype=bool)
+        return np.stack([self._evaluate_valid(h, Xv) for h in hypotheses])
+
+    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+        return self.evaluate(h, Xv)
+
+    def hypotheses(self) -> list[Any] | None:
+        """Every hypothesis of the class (only for small finite classes; None otherwise)."""
+        return None
+
+    @abstractmethod
+    def random_hypothesis(self, rng: Any = None) -> Any:
+        """A random hypothesis (a "typical" member; used as a target or a probe)."""
+
+    # -- dichotomies -------------------------------------------------------------------------
+    @abstractmethod
+    def dichotomies(self, points: Any) -> Dichotomies:
+        """:math:`\\Pi_C(B)` for distinct points B, one representative per dichotomy."""
+
+    def count_dichotomies(self, points: Any) -> int:
+        """:math:`|\\Pi_C(B)|`."""
+        return len(self.dichotomies(points))
+
+    def brute_force_dichotomies(self, points: Any) -> Dichotomies:
+        """:math:`\\Pi_C(B)` by evaluating every hypothesis (small finite classes only)."""
+        hyps = self.hypotheses()
+        if hyps is None:
+            raise ValueError(f"{self.name} is too large to enumerate")
+        B = self._distinct_points(points)
+        M = self.evaluate_many(hyps, B)
+        p, reps = _sorted_patterns(M, list(hyps))
+        return Dichotomies(B, p, reps)
+
+    def _distinct_points(self, points: Any) -> np.ndarray:
+        B = self.validate_points(points, "points", allow_empty=True)
+        flat = B.reshape(len(B), -1)
+        if len(np.unique(flat, axis=0)) != len(B):
+            raise ValueError("points must be distinct (B is a set); remove duplicate points first")
+        return B
+
+    # -- VC dimension and growth -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def vc_dimension(self) -> int:
+        """VC dimension (closed form)."""
+
+    def growth_function_closed_form(self, m: int) -> int | None:
+        """Closed-form growth function :math:`G_C(m)` if known, else None."""
+        return None
+
+    def shatters(self, points: Any) -> bool:
+        """True iff the class realises all :math:`2^{|B|}` labelings of B."""
+        B = self._distinct_points(points)
+        return self.count_dichotomies(B) == 2 ** len(B)
+
+    def brute_force_vc_dimension(self, max_dim: int | None = None) -> int:
+        """VC dimension by shattering search over subsets of a finite domain.
+
+        Implements: COMB.VC (brute force).  Tries sizes 1, 2, ... and stops at the first
+        size with no shattered subset (shattering is inherited by subsets).  Uses the
+        structured :meth:`dichotomies` for the counts.
+        """
+        pts = self.domain_points()
+        if pts is None:
+            raise ValueError(f"{self.name}: brute force needs a small finite domain")
+        n = len(pts)
+        best = 0
+        top = n if max_dim is None else min(n, max_dim)
+        for size in range(1, top + 1):
+            if math.comb(n, size) > 500_000:
+                raise ValueError(f"{self.name}: C({n},{size}) subsets is too many for brute force")
+            if any(self.count_dichotomies(pts[list(idx)]) == 2**size for idx in itertools.combinations(range(n), size)):
+                best = size
+            else:
+                break
+        return best
+
+    def _rng(self, rng: Any) -> np.random.Generator:
+        return as_generator(rng)

@@ -1,0 +1,321 @@
+"""Classes over X_d = {0, ..., 2^d - 1} (d <= 64): thresholds, intervals, point functions.
+
+Implements: COMB.Projection, COMB.VC for THRESH_d (BNS15 Thm 5.6: c_t(x) = 1 iff x < t),
+intervals and point functions.  Points are stored as ``uint64``; hypotheses are plain Python
+ints (a threshold can be 2^64, which does not fit in ``uint64``).
+
+Examples
+--------
+>>> T = Thresholds(64)
+>>> T.evaluate(2**64, [0, 2**64 - 1]).tolist()
+[True, True]
+>>> len(T.dichotomies([5, 1, 2**63]))
+4
+>>> I = Intervals(8)
+>>> len(I.dichotomies([1, 2, 3, 4]))   # C(5, 2) + 1
+11
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import Integer, validate_params
+from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
+
+__all__ = ["Thresholds", "Intervals", "PointFunctions", "validate_integer_points", "uniform_int"]
+
+_MAX_D = 64
+
+
+def validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
+    """Validate points of X_d = {0, ..., 2^d - 1} and return them as a 1-d ``uint64`` array.
+
+    Accepts integer arrays, Python int lists (values up to 2^64 - 1) and float arrays whose
+    entries are integers.  Raises TypeError for non-numeric input, ValueError for values
+    outside X_d, non-integers, NaN or a wrong shape.
+    """
+    if X is None:
+        raise TypeError(f"{name} must be an array of integers, got None")
+    if isinstance(X, (numbers.Integral, np.integer)) and not isinstance(X, bool):
+        X = [X]
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be an array of integers, got {type(X).__name__}")
+    if isinstance(X, np.ndarray):
+        arr = X
+    else:
+        obj = np.asarray(X, dtype=object)
+        ints = obj.size > 0 and all(
+            isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in obj.ravel()
+        )
+        arr = obj if ints else np.asarray(X)
+    if arr.dtype == object:
+        vals = arr.ravel().tolist()
+        if not all(isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, bool) for v in vals):
+            raise TypeError(f"{name} must contain integers")
+        if any(v < 0 or v >= 2**d for v in vals):
+            raise ValueError(f"{name} must lie in X_d = [0, 2^{d} - 1] (d={d})")
+        arr = np.array(vals, dtype=np.uint64).reshape(arr.shape)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-d, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must not be empty")
+    kind = arr.dtype.kind
+    if kind == "b":
+        raise TypeError(f"{name} must contain integers, got dtype bool")
+    if kind == "f":
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must not contain NaN or inf")
+        if not np.all(arr == np.floor(arr)):
+            raise ValueError(f"{name} must contain integers, got non-integer floats")
+        if np.any(arr < 0) or np.any(arr >= 2.0**d):
+            raise ValueError(f"{name} must lie in X_d = [0, 2^{d} - 1] (d={d})")
+        if d > 53:
+            raise TypeError(f"{name}: float input cannot represent X_{d} exactly; pass integers")
+        return arr.astype(np.uint64)
+    if kind == "i":
+        if np.any(arr < 0):
+            raise ValueError(f"{name} must lie in X_d = [0, 2^{d} - 1] (d={d}), got a negative value")
+        arr = arr.astype(np.uint64)
+    elif kind != "u":
+        raise TypeError(f"{name} must contain integers, got dtype {arr.dtype}")
+    arr = arr.astype(np.uint64, copy=False)
+    if d < 64 and arr.size and int(arr.max()) >= 2**d:
+        raise ValueError(f"{name} must lie in X_d = [0, 2^{d} - 1] (d={d}), got {int(arr.max())}")
+    return arr
+
+
+def uniform_int(rng: np.random.Generator, n: int) -> int:
+    """A uniform integer in [0, n) for any Python int n >= 1 (exact, by rejection)."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if n <= 2**62:
+        return int(rng.integers(n))
+    k = n.bit_length()
+    words = (k + 63) // 64
+    while True:
+        r = 0
+        for w in rng.integers(0, 2**64, size=words, dtype=np.uint64, endpoint=False):
+            r = (r << 64) | int(w)
+        r >>= words * 64 - k
+        if r < n:
+            return r
+
+
+class _IntegerDomainClass(ConceptClass):
+    @validate_params(d=Integer(1, _MAX_D))
+    def __init__(self, d: int) -> None:
+        self.d = int(d)
+
+    @property
+    def domain_size(self) -> int:
+        return 2**self.d
+
+    def domain_points(self) -> np.ndarray | None:
+        if self.d > 12:
+            return None
+        return np.arange(2**self.d, dtype=np.uint64)
+
+    def validate_points(self, X: Any, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
+        return validate_integer_points(X, self.d, name, allow_empty=allow_empty)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(d={self.d})"
+
+
+class Thresholds(_IntegerDomainClass):
+    """THRESH_d: c_t(x) = 1 iff x < t, for t in {0, ..., 2^d}, over X_d = {0, ..., 2^d - 1}.
+
+    Implements: COMB.Projection / COMB.VC for thresholds (BNS15 Thm 5.6 definition).
+    VC dimension 1; |Pi_C(B)| = |B| + 1 for distinct B; |C| = 2^d + 1.
+
+    Parameters
+    ----------
+    d : int
+        Bit length, 1 <= d <= 64.
+
+    Examples
+    --------
+    >>> Thresholds(3).dichotomies([6, 2]).representatives
+    [0, 3, 7]
+    """
+
+    name = "THRESH_d"
+
+    def _check_h(self, h: Any) -> int:
+        if isinstance(h, bool) or not isinstance(h, (numbers.Integral, np.integer)):
+            raise TypeError(f"threshold must be an int, got {h!r}")
+        t = int(h)
+        if not 0 <= t <= 2**self.d:
+            raise ValueError(f"threshold must be in [0, 2^{self.d}], got {t}")
+        return t
+
+    def evaluate(self, h: Any, X: Any) -> np.ndarray:
+        return self._evaluate_valid(h, self.validate_points(X, allow_empty=True))
+
+    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+        t = self._check_h(h)
+        if t >= 2**64:
+            return np.ones(len(Xv), dtype=bool)
+        return Xv < np.uint64(t)
+
+    def hypotheses(self) -> list[Any] | None:
+        return list(range(2**self.d + 1)) if self.d <= 12 else None
+
+    def random_hypothesis(self, rng: Any = None) -> int:
+        return uniform_int(self._rng(rng), 2**self.d + 1)
+
+    def dichotomies(self, points: Any) -> Dichotomies:
+        B = self._distinct_points(points)
+        order = np.argsort(B, kind="stable")
+        xs = [int(v) for v in B[order]]
+        # representatives: t = 0, then t = x_(i) + 1 puts the i smallest points at 1
+        reps = [0] + [x + 1 for x in xs]
+        P = np.zeros((len(reps), len(B)), dtype=bool)
+        for i in range(1, len(reps)):
+            P[i, order[:i]] = True
+        p, r = _sorted_patterns(P, reps)
+        return Dichotomies(B, p, r)
+
+    @property
+    def vc_dimension(self) -> int:
+        return 1
+
+    def growth_function_closed_form(self, m: int) -> int:
+        return m + 1
+
+
+class Intervals(_IntegerDomainClass):
+    """Intervals over X_d: c_{[a,b]}(x) = 1 iff a <= x <= b (a <= b), plus the empty interval.
+
+    Implements: COMB.Projection / COMB.VC for intervals.  VC dimension 2;
+    |Pi_C(B)| = C(|B|+1, 2) + 1; |C| = 2^d (2^d + 1)/2 + 1.  A hypothesis is a pair
+    ``(a, b)`` of Python ints or ``None`` (empty).
+
+    Examples
+    --------
+    >>> Intervals(2).evaluate((1, 2), [0, 1, 2, 3]).tolist()
+    [False, True, True, False]
+    """
+
+    name = "INTERVAL_d"
+
+    def _check_h(self, h: Any) -> tuple[int, int] | None:
+        if h is None:
+            return None
+        a, b = (int(v) for v in h)
+        if not (0 <= a <= b < 2**self.d):
+            raise ValueError(f"interval must satisfy 0 <= a <= b < 2^{self.d}, got {h!r}")
+        return a, b
+
+    def evaluate(self, h: Any, X: Any) -> np.ndarray:
+        return self._evaluate_valid(h, self.validate_points(X, allow_empty=True))
+
+    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+        hb = self._check_h(h)
+        if hb is None:
+            return np.zeros(len(Xv), dtype=bool)
+        return (Xv >= np.uint64(hb[0])) & (Xv <= np.uint64(hb[1]))
+
+    def hypotheses(self) -> list[Any] | None:
+        if self.d > 6:
+            return None
+        n = 2**self.d
+        return [None] + [(a, b) for a in range(n) for b in range(a, n)]
+
+    def random_hypothesis(self, rng: Any = None) -> tuple[int, int]:
+        g = self._rng(rng)
+        a, b = uniform_int(g, 2**self.d), uniform_int(g, 2**self.d)
+        return (min(a, b), max(a, b))
+
+    def dichotomies(self, points: Any) -> Dichotomies:
+        B = self._distinct_points(points)
+        order = np.argsort(B, kind="stable")
+        xs = [int(v) for v in B[order]]
+        n = len(xs)
+        reps: list[Any] = [None]
+        rows = [np.zeros(n, dtype=bool)]
+        for i in range(n):
+            for j in range(i, n):
+                row = np.zeros(n, dtype=bool)
+                row[order[i : j + 1]] = True
+                rows.append(row)
+                reps.append((xs[i], xs[j]))
+        p, r = _sorted_patterns(np.array(rows, dtype=bool).reshape(len(rows), n), reps)
+        return Dichotomies(B, p, r)
+
+    @property
+    def vc_dimension(self) -> int:
+        return 2
+
+    def growth_function_closed_form(self, m: int) -> int:
+        return math.comb(m + 1, 2) + 1
+
+
+class PointFunctions(_IntegerDomainClass):
+    """POINT_d: c_j(x) = 1 iff x = j, for j in X_d.
+
+    Implements: COMB.Projection / COMB.VC for point functions.  VC dimension 1;
+    |Pi_C(B)| = |B| + 1 when B is not the whole domain, |B| when it is (the all-zero
+    labeling needs a j outside B).
+
+    Examples
+    --------
+    >>> len(PointFunctions(1).dichotomies([0, 1])), len(PointFunctions(2).dichotomies([0, 1]))
+    (2, 3)
+    """
+
+    name = "POINT_d"
+
+    def _check_h(self, h: Any) -> int:
+        if isinstance(h, bool) or not isinstance(h, (numbers.Integral, np.integer)):
+            raise TypeError(f"point must be an int, got {h!r}")
+        j = int(h)
+        if not 0 <= j < 2**self.d:
+            raise ValueError(f"point must be in X_d, got {j}")
+        return j
+
+    def evaluate(self, h: Any, X: Any) -> np.ndarray:
+        return self._evaluate_valid(h, self.validate_points(X, allow_empty=True))
+
+    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+        return Xv == np.uint64(self._check_h(h))
+
+    def hypotheses(self) -> list[Any] | None:
+        return list(range(2**self.d)) if self.d <= 12 else None
+
+    def random_hypothesis(self, rng: Any = None) -> int:
+        return uniform_int(self._rng(rng), 2**self.d)
+
+    def dichotomies(self, points: Any) -> Dichotomies:
+        B = self._distinct_points(points)
+        n = len(B)
+        reps: list[Any] = []
+        rows = []
+        if n < 2**self.d:
+            members = {int(v) for v in B}
+            j = 0  # smallest domain point outside B (exists: |B| < 2^d)
+            while j in members:
+                j += 1
+            reps.append(j)
+            rows.append(np.zeros(n, dtype=bool))
+        for i in range(n):
+            row = np.zeros(n, dtype=bool)
+            row[i] = True
+            rows.append(row)
+            reps.append(int(B[i]))
+        p, r = _sorted_patterns(np.array(rows, dtype=bool).reshape(len(rows), n), reps)
+        return Dichotomies(B, p, r)
+
+    @property
+    def vc_dimension(self) -> int:
+        return 1
+
+    def growth_function_closed_form(self, m: int) -> int:
+        return m + 1 if m < 2**self.d else m
