@@ -1,0 +1,138 @@
+"""CuPy backend of the PCA kernels (Implements: HPSY.Thm3 / PILLAR.Alg1, step 1, on the GPU).
+
+* :class:`CupyOps`: the accumulator operations of :class:`kernels.CovarianceAccumulator` on
+  device arrays -- per-block centring, ``M2 += C^T C`` by cuBLAS ``?syrk``
+  (``cupy.cublas.syrk``, beta = 1, into a preallocated (d, d) buffer), the Chan–Golub–LeVeque
+  rank-1 cross term, and symmetrisation.  Finiteness is checked lazily (a device flag read when a
+  result is read) so that no per-block host synchronisation stalls the stream.
+* :func:`stream_to_device`: host blocks -> device blocks through two pinned (page-locked)
+  staging buffers and a separate copy stream, so the copy of block i+1 overlaps the SYRK of
+  block i.
+
+The eigen-decomposition is ``cupy.linalg.eigh`` (cuSOLVER ``?syevd``), done in
+:func:`kernels._pca._top_k_eigh`.  CuPy is imported lazily: importing this module without CuPy
+works, using it raises ImportError.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CupyOps", "stream_to_device"]
+
+
+def _cupy() -> Any:
+    return importlib.import_module("cupy")
+
+
+_SYRK_MODE: dict[str, str] = {}
+
+
+def _syrk_mode(dtype: Any) -> str:
+    """Which triangle ``cupy.cublas.syrk(..., lower=True)`` fills for a C-ordered output.
+
+    Found once per dtype by a tiny self-check against ``a.T @ a``: ``"lower"``/``"upper"``, or
+    ``"matmul"`` when cuBLAS SYRK is unavailable or disagrees (then ``acc += c.T @ c`` is used).
+    """
+    key = np.dtype(dtype).str
+    if key in _SYRK_MODE:
+        return _SYRK_MODE[key]
+    cp = _cupy()
+    mode = "matmul"
+    try:
+        import cupy.cublas  # type: ignore[import-not-found]  # noqa: F401
+
+        a = cp.asarray(np.arange(15, dtype=dtype).reshape(5, 3) / 7.0)
+        ref = cp.asnumpy(a.T @ a)
+        out = cp.zeros((3, 3), dtype=dtype)
+        cp.cublas.syrk("T", a, out=out, alpha=1.0, beta=1.0, lower=True)
+        got = cp.asnumpy(out)
+        tol = 1e-4 if np.dtype(dtype) == np.float32 else 1e-10
+        if np.allclose(np.tril(got), np.tril(ref), rtol=tol, atol=tol):
+            mode = "lower"
+        elif np.allclose(np.triu(got), np.triu(ref), rtol=tol, atol=tol):
+            mode = "upper"
+    except Exception:  # no cupy.cublas, or a cuBLAS failure: fall back to GEMM
+        mode = "matmul"
+    _SYRK_MODE[key] = mode
+    return mode
+
+
+class CupyOps:
+    """Accumulator operations on CuPy arrays (see :class:`kernels.CovarianceAccumulator`)."""
+
+    name = "cupy"
+    defer_checks = True
+
+    def __init__(self) -> None:
+        self.xp = _cupy()
+
+    def to_device(self, block: Any, dtype: Any) -> Any:
+        return self.xp.asarray(block)
+
+    def center(self, block: Any, out: Any, mean: Any) -> None:
+        cp = self.xp
+        m = block.shape[0]
+        mean[...] = block.mean(axis=0, dtype=np.float64)
+        cp.subtract(block, mean.astype(block.dtype), out=out[:m], casting="unsafe")
+
+    def syrk(self, centred: Any, rows: int, acc: Any) -> None:
+        cp = self.xp
+        c = centred[:rows]
+        mode = _syrk_mode(acc.dtype)
+        if mode == "matmul":
+            acc += c.T @ c
+        else:
+            cp.cublas.syrk("T", c, out=acc, alpha=1.0, beta=1.0, lower=True)
+
+    def syr(self, acc: Any, v: Any, alpha: float) -> None:
+        v = v.astype(acc.dtype)
+        acc += acc.dtype.type(alpha) * self.xp.outer(v, v)
+
+    def full(self, acc: Any) -> Any:
+        cp = self.xp
+        mode = _syrk_mode(acc.dtype)
+        if mode == "lower":
+            return cp.tril(acc) + cp.tril(acc, -1).T
+        if mode == "upper":
+            return cp.triu(acc) + cp.triu(acc, 1).T
+        return acc.copy()
+
+
+def stream_to_device(blocks: Iterable[Any], d: int, dtype: Any, rows: int) -> Iterator[Any]:
+    """Yield device copies of host row blocks, double-buffered through pinned memory.
+
+    Block i is copied host -> pinned buffer (i mod 2) on the CPU, then pinned -> device on a
+    dedicated non-blocking stream; the compute stream waits on that copy's event only.  Before a
+    buffer is reused, the host waits for the compute that read it (an event recorded after the
+    consumer's work on the block was queued).  The yielded array is valid until the next-but-one
+    block is requested.
+    """
+    cp = _cupy()
+    import cupyx  # type: ignore[import-not-found]
+
+    dtype = np.dtype(dtype)
+    pinned = [cupyx.empty_pinned((rows, d), dtype=dtype) for _ in range(2)]
+    dev = [cp.empty((rows, d), dtype=dtype) for _ in range(2)]
+    copy_stream = cp.cuda.Stream(non_blocking=True)
+    released: list[Any] = [None, None]
+    for i, block in enumerate(blocks):
+        s = i % 2
+        m = block.shape[0]
+        if m > rows:
+            raise ValueError(f"block of {m} rows exceeds the staging size {rows}")
+        if released[s] is not None:
+            released[s].synchronize()
+        np.copyto(pinned[s][:m], np.asarray(block), casting="unsafe")
+        with copy_stream:
+            dev[s][:m].set(pinned[s][:m], stream=copy_stream)
+            copied = copy_stream.record()
+        compute = cp.cuda.get_current_stream()
+        compute.wait_event(copied)
+        yield dev[s][:m]
+        released[s] = compute.record()
+    cp.cuda.get_current_stream().synchronize()
