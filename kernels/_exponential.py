@@ -1,0 +1,469 @@
+"""Exponential mechanism and error counts: the public kernels and their backend dispatch.
+
+Implements: EXPMECH (SPEC.md section 3): output index ``i`` with probability proportional to
+``exp(epsilon * q_i / (2 * sensitivity))`` -- McSherry and Talwar (2007), Thm 6; BNS15
+Prop A.1 (utility ``P[q_max - q_out > Delta] <= |H| exp(-eps Delta / (2 sensitivity))``);
+HPSY writes ``exp(eps Q / 2)`` with ``Q = -sum of errors`` (sensitivity 1).  With
+``q = -error_counts(...)`` this is the generic private learner KLNRS.Generic.
+
+Backends (see :mod:`kernels._backend`): ``"numpy"`` (:mod:`kernels._reference`, the
+specification), ``"cython"`` (:mod:`kernels._cython._expmech`: one pass over the scores,
+OpenMP over chunks), ``"cupy"`` (:mod:`kernels._cupy.exponential`, GPU).  ``exact=True``
+uses :func:`kernels._reference.reference_exact_sample` (exact rational/interval arithmetic; no floating point in the
+decision).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from kernels import _reference as ref
+from kernels._backend import is_cupy_array, resolve_backend
+from kernels.validation import (
+    EPSILON,
+    NONNEGATIVE_INT,
+    POSITIVE_REAL,
+    RNG,
+    ArrayLike,
+    Boolean,
+    Optional,
+    Options,
+    as_generator,
+    check_array,
+    validate_params,
+)
+
+__all__ = [
+    "exponential_mechanism",
+    "exponential_log_probabilities",
+    "error_counts",
+    "pack_bits",
+    "cython_threads",
+    "CHUNK",
+]
+
+#: Scores per chunk of the compiled sampler (documented in the error bounds below).
+CHUNK = 2048
+
+_BACKEND = Options("auto", "numpy", "cython", "cupy")
+
+
+class _Scores(ArrayLike):
+    """1-D int/float scores, +-inf allowed, NaN rejected.
+
+    Structural checks (type, ndim, dtype, size) happen here; the NaN check is done by each
+    backend inside its own pass over the data (one read of the scores, not two), raising
+    ``ValueError("scores must not contain NaN")`` there.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(ndim=1, dtype_kinds="iuf", min_size=1, allow_nan=False, allow_inf=True)
+
+    def validate(self, name: str, value: Any) -> Any:
+        return check_array(value, name, ndim=1, dtype_kinds="iuf", min_size=1, allow_nan=True, allow_inf=True)
+
+
+SCORES = _Scores()
+
+
+def _scale(epsilon: Any, sensitivity: Any) -> float:
+    """``c = epsilon / (2 * sensitivity)`` as a float in (0, inf), else ValueError."""
+    c = float(epsilon) / (2.0 * float(sensitivity))
+    if not (0.0 < c < math.inf):
+        raise ValueError(
+            f"epsilon / (2 * sensitivity) must be a positive finite float64, got epsilon={epsilon!r}, "
+            f"sensitivity={sensitivity!r} (ratio {c!r})"
+        )
+    return c
+
+
+def _nan_error() -> ValueError:
+    return ValueError("scores must not contain NaN")
+
+
+def _prepare_cpu_scores(scores: NDArray[Any]) -> NDArray[Any]:
+    """Contiguous float64/float32/int64 view or copy of validated NumPy scores."""
+    s = scores
+    if s.dtype == np.float64 or s.dtype == np.float32 or s.dtype == np.int64:
+        return np.ascontiguousarray(s)
+    if s.dtype.kind == "f":  # float16 / longdouble: float64 holds float16 exactly; longdouble is rounded
+        return np.ascontiguousarray(s, dtype=np.float64)
+    if s.dtype == np.uint64:
+        lo = s.min()
+        shifted = s - lo  # exact in uint64; the distribution is invariant to a shift
+        if int(shifted.max()) <= np.iinfo(np.int64).max:
+            return np.ascontiguousarray(shifted.astype(np.int64))
+        return np.ascontiguousarray(shifted.astype(np.float64))
+    return np.ascontiguousarray(s, dtype=np.int64)
+
+
+def _cython_module() -> Any:
+    try:
+        from kernels._cython import _expmech
+    except ImportError:
+        return None
+    return _expmech
+
+
+def _resolve(backend: str, *arrays: Any) -> str:
+    """Resolve the backend; ``auto`` falls back to numpy when ``_expmech`` is not built."""
+    explicit = backend != "auto" or bool(os.environ.get("SEMIPRIVATE_BACKEND", "").strip())
+    name = resolve_backend(backend, *arrays)
+    if name == "cython" and _cython_module() is None:
+        if explicit:
+            raise ValueError("backend 'cython' is not available: kernels._cython._expmech is not built")
+        name = "numpy"
+    return name
+
+
+def cython_threads() -> int:
+    """Threads the compiled sampler used in its last parallel call (1 if serial or not built).
+
+    The compiled kernels use OpenMP with the default team size, which honours
+    ``OMP_NUM_THREADS``; inputs shorter than a threshold run serially.
+    """
+    mod = _cython_module()
+    return 1 if mod is None else int(mod.threads_used())
+
+
+@validate_params(scores=SCORES, epsilon=EPSILON, sensitivity=POSITIVE_REAL)
+def exponential_log_probabilities(scores: Any, epsilon: float, *, sensitivity: float = 1.0) -> NDArray[np.float64]:
+    """Exact log-probabilities of the exponential mechanism (float64, log-sum-exp).
+
+    Implements: EXPMECH (McSherry and Talwar 2007; BNS15 Prop A.1): ``log p_i = c s_i -
+    log sum_j exp(c s_j)`` with ``c = epsilon / (2 * sensitivity)``, computed as
+    ``z_i - log sum_j exp(z_j)`` with ``z_i = c (s_i - max_j s_j)`` so nothing overflows.
+    This is the reference distribution for the tests and the audits.
+
+    Parameters
+    ----------
+    scores : array_like, shape (N,)
+        Quality scores ``q_i`` (float or integer), ``N >= 1``; ``+-inf`` allowed, NaN not.
+    epsilon : float
+        Privacy parameter, > 0 and finite.
+    sensitivity : float, default 1.0
+        Sensitivity of the score (``max |q_i(S) - q_i(S')|`` over neighbours), > 0.
+
+    Returns
+    -------
+    ndarray of float64, shape (N,)
+        ``log p_i``; ``-inf`` for probability 0.  With ``+inf`` scores the mechanism is
+        uniform over them (``log p = -log(#inf)``), everything else ``-inf``.
+
+    Raises
+    ------
+    TypeError
+        Non-array, wrong dtype (bool, complex, object), non-real epsilon/sensitivity.
+    ValueError
+        Empty or non-1-D scores, NaN, all scores ``-inf``, epsilon <= 0 or non-finite,
+        sensitivity <= 0, or ``epsilon / (2 sensitivity)`` not representable.
+
+    Notes
+    -----
+    Error: each ``z_i`` carries relative error <= ``2**-52`` (two roundings), hence an
+    absolute error <= ``|z_i| 2**-52``; the log-normaliser is a float64 pairwise sum of
+    terms in (0, 1] plus one ``log``.  Integer scores are differenced exactly.
+
+    References
+    ----------
+    F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lp = exponential_log_probabilities([0, 1, 2], 2.0)
+    >>> np.round(np.exp(lp), 4)
+    array([0.09  , 0.2447, 0.6652])
+    >>> np.exp(exponential_log_probabilities([1.0, np.inf, np.inf, -np.inf], 1.0))
+    array([0. , 0.5, 0.5, 0. ])
+    """
+    if is_cupy_array(scores):
+        scores = scores.get()
+    s = np.asarray(scores)
+    c = _scale(epsilon, sensitivity)
+    if s.dtype.kind == "f" and bool(np.isnan(s).any()):
+        raise _nan_error()
+    return ref.reference_log_probabilities(s, c)
+
+
+@validate_params(
+    scores=SCORES,
+    epsilon=EPSILON,
+    sensitivity=POSITIVE_REAL,
+    size=Optional(NONNEGATIVE_INT),
+    rng=RNG,
+    backend=_BACKEND,
+    exact=Boolean(),
+)
+def exponential_mechanism(
+    scores: Any,
+    epsilon: float,
+    *,
+    sensitivity: float = 1.0,
+    size: int | None = None,
+    rng: Any = None,
+    backend: str = "auto",
+    exact: bool = False,
+) -> Any:
+    """Sample the exponential mechanism: index ``i`` with probability ``∝ exp(epsilon q_i / (2 sensitivity))``.
+
+    Implements: EXPMECH (SPEC.md section 3; McSherry and Talwar 2007 Thm 6: ``epsilon``-DP
+    when ``q`` has the stated sensitivity; BNS15 Prop A.1 utility).  ``size=k`` gives ``k``
+    independent draws from the same scores in one call.
+
+    Parameters
+    ----------
+    scores : array_like or cupy.ndarray, shape (N,)
+        Quality scores (float32, float64 or any integer dtype), ``N >= 1``.  ``+inf``: the
+        output is uniform over the ``+inf`` entries; ``-inf``: probability 0; NaN: error.
+        A CuPy array selects the CuPy backend and the result is a CuPy array.
+    epsilon : float
+        Privacy parameter, > 0 and finite.  With ``exact=True`` its exact rational value is
+        used (a float is the dyadic rational it stores; ``fractions.Fraction`` is exact).
+    sensitivity : float, default 1.0
+        Sensitivity of the scores, > 0 (rational for ``exact=True``).
+    size : int or None
+        ``None``: one draw, returned as ``int``; otherwise an int64 array of ``size`` draws.
+    rng : None, int or numpy.random.Generator
+        Randomness (see :func:`kernels.validation.as_generator`).  The CuPy backend draws its
+        uniforms from this generator too, so results are reproducible under a seed.
+    backend : {"auto", "numpy", "cython", "cupy"}
+        ``"auto"``: CuPy for CuPy input, else Cython when built, else NumPy; the environment
+        variable ``SEMIPRIVATE_BACKEND`` overrides ``"auto"`` for NumPy input.
+    exact : bool, default False
+        Sample the exact distribution (integer scores, rational ``epsilon / sensitivity``)
+        with exact rational and rigorously bounded interval arithmetic; see Notes.
+
+    Returns
+    -------
+    int or ndarray of int64 (cupy.ndarray for CuPy input)
+
+    Raises
+    ------
+    TypeError
+        Wrong types (non-array scores, bool/complex/object dtype, non-integer ``size``,
+        bad ``rng``); ``exact=True`` with non-integral scores.
+    ValueError
+        Empty or non-1-D scores, NaN, all ``-inf``, epsilon <= 0 or non-finite,
+        sensitivity <= 0, ``size < 0``, unknown or unavailable backend.
+
+    Notes
+    -----
+    **Algorithms.**  NumPy: stable softmax then inversion of the CDF (one uniform per draw).
+    Cython: the scores are cut into chunks of ``CHUNK = 2048``; for each chunk (in parallel
+    with OpenMP when ``N >= 65536``) the chunk maximum ``m_c`` and ``S_c = sum exp(c (s_i -
+    m_c))`` are computed while the chunk sits in L1 cache, so main memory is read once.
+    Chunk weights ``W_c = S_c exp(c (m_c - M))`` are prefix-summed; each draw picks a chunk
+    by binary search with one uniform and an entry inside it by a re-scan of that chunk
+    with a second uniform (``size=k``: one pass plus ``k`` searches and ``k`` chunk scans).
+    ``exp`` is a branch-free, vectorisable ``2**x`` (Cody-Waite split plus a degree-13
+    polynomial), relative error <= ``2**-50``; integer scores use a table of
+    ``exp(-c d)`` for ``d = m_c - s_i`` below ``min(4096, 746/c)``.  Terms with
+    ``c (s_i - m_c) < -708`` are set to 0: each is below ``2**-1021`` of the chunk maximum, so
+    their total is below ``N 2**-1021``, under the float64 resolution ``2**-53`` of the total
+    for every ``N < 2**968``.
+
+    **What privacy the floating-point sampler gives.**  Write ``p_i`` for the exact
+    probabilities given the float scores.  The Cython sampler outputs ``i`` with
+    probability ``p_i (1 + theta_i) + xi_i`` where, for ``N`` candidates and ``C =
+    ceil(N / 2048)`` chunks,
+
+    * ``|theta_i| <= gamma_N = 2 * 746 * 2**-52 + 4 * 2**-50 + (2048 + C + 4) * 2**-53``
+      (rounding of ``c (s_i - m)``, the ``exp`` error of ``w_i`` and of the chunk scale, the
+      sequential sums);
+    * ``sum_i |xi_i| <= 2 * 2**-53 * (C + 2048)`` (53-bit uniforms in each of the two
+      stages: a chunk or entry whose share is not a multiple of ``2**-53`` is off by at most
+      ``2**-53``, and a share below ``2**-53`` may be unreachable).
+
+    Hence for every output set ``S`` and neighbouring score vectors the sampler satisfies
+    ``P[S] <= exp(epsilon + 3 gamma_N) P'[S] + delta_N`` with ``delta_N = 4 (C + 2048) 2**-53``:
+    for ``N = 1e3``: ``gamma ~ 3.9e-13``, ``delta ~ 9.1e-13``; ``N = 1e7``: ``gamma ~
+    9.0e-13``, ``delta ~ 3.1e-12``; ``N = 1e8``: ``gamma ~ 3.1e-12``, ``delta ~ 1.2e-11``.
+    The NumPy reference has the same form with ``C + 2048`` replaced by ``N`` in the sum
+    term (one cumulative sum, one 53-bit uniform).  This is the classical floating-point
+    caveat (Mironov, CCS 2012): pure ``epsilon``-DP holds exactly only for ``exact=True``.
+
+    **exact=True.**  Scores must be integers (any integer dtype, or floats with integral
+    values, ``+-inf`` allowed); ``c = epsilon / (2 sensitivity)`` is taken as an exact
+    ``Fraction``.  Entries are grouped by ``d_i = max - s_i``; a group is chosen by lazy
+    inversion: uniform random bits are drawn on demand and compared with rigorous rational
+    lower/upper bounds on the cumulative weights ``n_d exp(-c d)`` (alternating Taylor
+    series, which bracket ``exp``), refining the precision until the choice is certain;
+    then an entry of the group is drawn uniformly with exact integer randomness.  The
+    output distribution is exactly ``p_i`` (no rounding enters any decision).
+
+    References
+    ----------
+    F. McSherry and K. Talwar, FOCS 2007.  I. Mironov, "On significance of the least
+    significant bits for differential privacy", CCS 2012.
+
+    Examples
+    --------
+    >>> exponential_mechanism([0.0, 0.0, 50.0], 1.0, rng=0, backend="numpy")
+    2
+    >>> exponential_mechanism([3, -1, 2], 2.0, size=5, rng=1).dtype
+    dtype('int64')
+    >>> exponential_mechanism([0, 0, 40], 1, size=3, rng=2, exact=True)
+    array([2, 2, 2])
+    """
+    rng_ = as_generator(rng)
+    on_gpu = is_cupy_array(scores)
+    if exact:
+        host = scores.get() if on_gpu else np.asarray(scores)
+        out = ref.reference_exact_sample(host, Fraction(epsilon), Fraction(sensitivity), size, rng_)
+        if on_gpu and size is not None:
+            import cupy  # type: ignore[import-not-found]
+
+            return cupy.asarray(out)
+        return out
+    c = _scale(epsilon, sensitivity)
+    name = _resolve(backend, scores)
+    if name == "cupy":
+        from kernels._cupy import exponential as gpu
+
+        return gpu.exponential_mechanism(scores, c, size, rng_)
+    s = np.asarray(scores)
+    if name == "numpy":
+        if s.dtype.kind == "f" and bool(np.isnan(s).any()):
+            raise _nan_error()
+        return ref.reference_exponential_mechanism(s, c, size, rng_)
+    return _cython_sample(_prepare_cpu_scores(s), c, size, rng_)
+
+
+def _cython_sample(s: NDArray[Any], c: float, size: int | None, rng: np.random.Generator) -> Any:
+    mod = _cython_module()
+    k = 1 if size is None else int(size)
+    out = np.empty(k, dtype=np.int64)
+    if k == 0:
+        return out
+    u = rng.random(2 * k)
+    status = int(mod.sample(s, c, u[:k], u[k:], out))
+    if status == 1:
+        raise _nan_error()
+    if status == 2:
+        raise ValueError("scores must contain at least one entry > -inf (all scores are -inf)")
+    if status == 3:  # +inf present: uniform over the +inf entries
+        where = np.flatnonzero(np.isposinf(s))
+        out = where[rng.integers(0, where.size, size=k)].astype(np.int64)
+    return int(out[0]) if size is None else out
+
+
+_PRED = ArrayLike(ndim=2, dtype_kinds="biu", min_size=1)
+_LABELS = ArrayLike(ndim=1, dtype_kinds="biu", min_size=1)
+
+
+def _check_01(a: NDArray[Any], name: str) -> None:
+    if a.dtype.kind != "b" and a.size and (bool((a > 1).any()) or (a.dtype.kind == "i" and bool((a < 0).any()))):
+        raise ValueError(f"{name} must contain only 0/1 values (or be boolean)")
+
+
+@validate_params(predictions=_PRED, labels=_LABELS, backend=_BACKEND)
+def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any:
+    """Number of mismatches of each hypothesis with the labels (empirical error counts).
+
+    Implements: the score of EXPMECH in the generic learners (SPEC.md section 3; KLNRS.Generic,
+    ABM19 Alg 1): ``q(S, h) = -#{j : h(x_j) != y_j}`` has sensitivity 1, so ``q = -error_counts``.
+
+    Parameters
+    ----------
+    predictions : array_like or cupy.ndarray, shape (H, m) or (H, ceil(m / 64))
+        Row ``h`` holds hypothesis ``h``'s predictions: a bool or 0/1 integer matrix (any
+        integer dtype except uint64), or, as ``uint64``, the bit-packed rows of
+        :func:`pack_bits` (bits beyond column ``m`` are ignored).
+    labels : array_like, shape (m,)
+        The 0/1 (or bool) labels.
+    backend : {"auto", "numpy", "cython", "cupy"}
+        As for :func:`exponential_mechanism`.
+
+    Returns
+    -------
+    ndarray of int64, shape (H,) (cupy.ndarray for CuPy input)
+
+    Raises
+    ------
+    TypeError
+        Non-array input or a float/object dtype.
+    ValueError
+        Wrong shapes, values other than 0/1, unavailable backend.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = np.array([[1, 0, 1, 1], [0, 0, 0, 0]], dtype=bool)
+    >>> y = np.array([1, 0, 0, 1])
+    >>> error_counts(P, y)
+    array([1, 2])
+    >>> error_counts(pack_bits(P), y)
+    array([1, 2])
+    """
+    name = _resolve(backend, predictions, labels)
+    if name == "cupy":
+        from kernels._cupy import exponential as gpu
+
+        return gpu.error_counts(predictions, labels)
+    P = np.asarray(predictions)
+    y = np.asarray(labels)
+    _check_01(y, "labels")
+    m = y.shape[0]
+    packed = P.dtype == np.uint64
+    words = (m + 63) // 64
+    if packed:
+        if P.shape[1] != words:
+            raise ValueError(
+                f"packed predictions (uint64) must have ceil(m/64) = {words} words per row for m = {m} labels, "
+                f"got shape {P.shape}"
+            )
+    else:
+        if P.shape[1] != m:
+            raise ValueError(f"predictions must have m = {m} columns (one per label), got shape {P.shape}")
+        _check_01(P, "predictions")
+    if name == "numpy":
+        return ref.reference_error_counts(P, y, packed)
+    mod = _cython_module()
+    lab = ref.reference_pack_bits(y.astype(bool))
+    Pw = np.ascontiguousarray(P) if packed else ref.reference_pack_bits(P)
+    if m % 64:
+        Pw = Pw.copy() if packed else Pw
+        Pw[:, -1] &= np.uint64((1 << (m % 64)) - 1)
+    out = np.empty(P.shape[0], dtype=np.int64)
+    mod.error_counts_packed(np.ascontiguousarray(Pw, dtype=np.uint64), lab, out)
+    return out
+
+
+@validate_params(bool_matrix=ArrayLike(ndim=(1, 2), dtype_kinds="biu", min_size=1))
+def pack_bits(bool_matrix: Any) -> NDArray[np.uint64]:
+    """Pack 0/1 rows into little-endian ``uint64`` words for :func:`error_counts`.
+
+    Bit ``j`` of word ``w`` holds column ``64 w + j``; padding bits are 0.  A 1-D input
+    gives a 1-D output.
+
+    Parameters
+    ----------
+    bool_matrix : array_like, shape (H, m) or (m,)
+        Bool or 0/1 integer entries.
+
+    Returns
+    -------
+    ndarray of uint64, shape (H, ceil(m / 64)) or (ceil(m / 64),)
+
+    Raises
+    ------
+    TypeError
+        Non-array or non-integer/bool dtype.
+    ValueError
+        Empty input, more than 2 dimensions, values other than 0/1.
+
+    Examples
+    --------
+    >>> pack_bits([[1, 1, 0, 1]])
+    array([[11]], dtype=uint64)
+    """
+    b = np.asarray(bool_matrix)
+    _check_01(b, "bool_matrix")
+    return ref.reference_pack_bits(b)
