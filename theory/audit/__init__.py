@@ -1,0 +1,57 @@
+"""Empirical differential-privacy auditing (Implements: AUDIT).
+
+* :func:`audit_mechanism` / :func:`audit_pairs`: a statistically valid epsilon lower bound
+  for a mechanism ``mechanism(data, size, rng)`` on neighbouring inputs, with a witness event.
+* :func:`assert_private`: the same as a pytest assertion with a readable report.
+* :func:`vectorize`: one-output ``fn(data, rng)`` -> the ``(data, size, rng)`` form.
+* :func:`exact_privacy_loss`: max log ratio and delta(epsilon) (hockey-stick divergence) for
+  mechanisms whose output distributions are known exactly.
+* :mod:`theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
+  :mod:`theory.audit.strategies`: the same as hypothesis strategies (imported lazily, so
+  hypothesis is only needed when you use them).
+* :mod:`theory.audit.suite`: the built-in audit suite (``python -m theory audit``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from theory.audit.core import (
+    AuditResult,
+    Event,
+    Mechanism,
+    Witness,
+    assert_private,
+    audit_mechanism,
+    audit_pairs,
+    vectorize,
+)
+from theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
+from theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
+
+__all__ = [
+    "AuditResult",
+    "Event",
+    "Mechanism",
+    "Witness",
+    "assert_private",
+    "audit_mechanism",
+    "audit_pairs",
+    "vectorize",
+    "ExactPrivacyLoss",
+    "exact_privacy_loss",
+    "hockey_stick",
+    "clopper_pearson",
+    "cp_lower",
+    "cp_upper",
+    "epsilon_bound",
+    "strategies",
+    "neighbours",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("strategies", "neighbours", "suite", "broken"):
+        return importlib.import_module(f"theory.audit.{name}")
+    raise AttributeError(f"module 'theory.audit' has no attribute {name!r}")

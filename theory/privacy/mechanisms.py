@@ -1,0 +1,410 @@
+"""Basic differentially private mechanisms in the audit form ``mechanism(data, size, rng)``.
+
+Each mechanism is a small class: construct it with its privacy parameters, then call it as
+``mech(data, size, rng)`` to get ``size`` independent outputs along axis 0 (the form that
+:func:`theory.audit.audit_mechanism` expects).  ``mech.privacy`` is the ``(epsilon, delta)``
+the mechanism guarantees for the neighbouring relation stated in its docstring, derived from
+the cited theorem (not copied from the constructor where the two differ).
+
+``data`` is the *true answer* of the query (a number or a vector of numbers), or a dataset
+together with a ``query`` callable mapping the dataset to that answer.  Two datasets are
+neighbours for a mechanism when their query answers differ by at most ``sensitivity`` in the
+norm the mechanism names (L1 for Laplace and geometric, L2 for Gaussian, L-infinity, i.e.
+"every score moves by at most ``sensitivity``", for report-noisy-max).
+
+Implements: AUDIT (the basic mechanisms the audit suite and its tests run on).
+
+References
+----------
+.. [DR14] C. Dwork and A. Roth, "The Algorithmic Foundations of Differential Privacy",
+   Found. Trends TCS 9(3-4), 2014.  Laplace: Thm 3.6; Gaussian: Thm A.1 (classic
+   calibration); report noisy max: Claim 3.9; randomized response: Sec. 3.2.
+.. [BW18] B. Balle and Y.-X. Wang, "Improving the Gaussian mechanism for differential
+   privacy: analytical calibration and optimal denoising", ICML 2018, Thm 8.
+.. [GRS12] A. Ghosh, T. Roughgarden, M. Sundararajan, "Universally utility-maximizing
+   privacy mechanisms", SIAM J. Comput. 41(6), 2012 (the two-sided geometric mechanism).
+
+Examples
+--------
+>>> mech = LaplaceMechanism(epsilon=1.0)
+>>> mech(3.0, 4, 0).shape
+(4,)
+>>> mech.privacy
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from scipy.special import log_ndtr
+
+from kernels.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_REAL,
+    Boolean,
+    CallableConstraint,
+    Integer,
+    Optional,
+    Options,
+    as_generator,
+    check_positive_int,
+    validate_params,
+)
+from theory.validity import require
+
+__all__ = [
+    "LaplaceMechanism",
+    "GaussianMechanism",
+    "GeometricMechanism",
+    "RandomizedResponse",
+    "ReportNoisyMax",
+    "gaussian_delta",
+    "gaussian_sigma",
+]
+
+
+def _answer(query: Callable[[Any], Any] | None, data: Any) -> np.ndarray:
+    value = data if query is None else query(data)
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim > 1:
+        raise ValueError(f"the query answer must be a number or a 1-D vector, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("the query answer must be finite")
+    return arr
+
+
+def _size(size: Any) -> int:
+    return check_positive_int(size, "size")
+
+
+class LaplaceMechanism:
+    """Laplace mechanism: ``f(D) + Lap(sensitivity / epsilon)`` in every coordinate.
+
+    Privacy claim: ``(epsilon, 0)``-DP for datasets whose answers differ by at most
+    ``sensitivity`` in L1 norm ([DR14]_ Thm 3.6).
+
+    Implements: AUDIT (basic mechanism; DR14 Thm 3.6, scale ``b = sensitivity / epsilon``).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, > 0.
+    sensitivity : float
+        L1 sensitivity of the query, > 0.
+    query : callable, optional
+        Maps a dataset to the answer; default: ``data`` is the answer itself.
+
+    Examples
+    --------
+    >>> LaplaceMechanism(0.5, sensitivity=2.0).scale
+    4.0
+    >>> LaplaceMechanism(1.0)([0.0, 1.0], 3, 1).shape
+    (3, 2)
+    """
+
+    @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, query=Optional(CallableConstraint()))
+    def __init__(self, epsilon: float, sensitivity: float = 1.0, *, query: Callable[[Any], Any] | None = None) -> None:
+        self.epsilon = float(epsilon)
+        self.sensitivity = float(sensitivity)
+        self.query = query
+        self.scale = self.sensitivity / self.epsilon
+        self.privacy = (self.epsilon, 0.0)
+
+    def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
+        a = _answer(self.query, data)
+        n = _size(size)
+        return a + as_generator(rng).laplace(0.0, self.scale, size=(n, *a.shape))
+
+    def __repr__(self) -> str:
+        return f"LaplaceMechanism(epsilon={self.epsilon:g}, sensitivity={self.sensitivity:g})"
+
+
+def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
+    """Exact delta(epsilon) of the Gaussian mechanism with noise ``N(0, sigma^2)``.
+
+    ``delta = Phi(D/(2s) - e s/D) - exp(e) Phi(-D/(2s) - e s/D)`` with ``D`` the L2
+    sensitivity, ``s = sigma``, ``e = epsilon`` ([BW18]_ Thm 8); evaluated in log space.
+
+    Implements: AUDIT (Gaussian calibration; BW18 Thm 8).
+
+    Examples
+    --------
+    >>> round(gaussian_delta(1.0, 1.0), 6)
+    0.126937
+    """
+    e, s, d = float(epsilon), float(sigma), float(sensitivity)
+    a = d / (2 * s) - e * s / d
+    b = -d / (2 * s) - e * s / d
+    la, lb = float(log_ndtr(a)), float(e + log_ndtr(b))
+    if lb >= la:
+        return 0.0
+    return float(math.exp(la) * -math.expm1(lb - la))
+
+
+@validate_params(epsilon=EPSILON, delta=DELTA, sensitivity=POSITIVE_REAL, method=Options("analytic", "classic"))
+def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, method: str = "analytic") -> float:
+    """Noise standard deviation that makes the Gaussian mechanism ``(epsilon, delta)``-DP.
+
+    * ``"classic"``: ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon``, valid only
+      for ``epsilon < 1`` ([DR14]_ Thm A.1); raises :class:`~theory.validity.ConditionNotMet`
+      otherwise.
+    * ``"analytic"``: the smallest ``sigma`` with :func:`gaussian_delta` ``<= delta``
+      ([BW18]_ Thm 8), found by bisection to relative precision 1e-12 (rounded up).
+
+    Implements: AUDIT (Gaussian calibration; DR14 Thm A.1, BW18 Thm 8).
+
+    Raises
+    ------
+    ConditionNotMet
+        ``delta == 0`` (no finite sigma), or ``method="classic"`` with ``epsilon >= 1``.
+
+    Examples
+    --------
+    >>> round(gaussian_sigma(0.5, 1e-5, method="classic"), 4)
+    9.6896
+    >>> s = gaussian_sigma(1.0, 1e-5)
+    >>> gaussian_delta(1.0, s) <= 1e-5 < gaussian_delta(1.0, s * 0.999)
+    True
+    """
+    e, dl, sens = float(epsilon), float(delta), float(sensitivity)
+    require(dl > 0, "AUDIT", "the Gaussian mechanism needs delta > 0", delta=dl)
+    if method == "classic":
+        require(e < 1, "AUDIT", "DR14 Thm A.1 (classic Gaussian calibration) needs epsilon < 1", epsilon=e)
+        return sens * math.sqrt(2 * math.log(1.25 / dl)) / e
+    lo, hi = 1e-6 * sens, sens
+    while gaussian_delta(e, hi, sens) > dl:
+        hi *= 2
+    while hi - lo > 1e-12 * hi:
+        mid = 0.5 * (lo + hi)
+        if gaussian_delta(e, mid, sens) > dl:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+class GaussianMechanism:
+    """Gaussian mechanism: ``f(D) + N(0, sigma^2)`` in every coordinate.
+
+    Privacy claim: ``(epsilon, delta)``-DP for answers at L2 distance ``<= sensitivity``,
+    with ``sigma`` from :func:`gaussian_sigma` (``calibration="analytic"``: [BW18]_ Thm 8, any
+    epsilon; ``"classic"``: [DR14]_ Thm A.1, epsilon < 1).
+
+    Implements: AUDIT (basic mechanism; DR14 Thm A.1 / BW18 Thm 8).
+
+    Examples
+    --------
+    >>> m = GaussianMechanism(0.5, 1e-5, calibration="classic")
+    >>> round(m.sigma, 4), m.privacy
+    (9.6896, (0.5, 1e-05))
+    """
+
+    @validate_params(
+        epsilon=EPSILON, delta=DELTA, sensitivity=POSITIVE_REAL,
+        calibration=Options("analytic", "classic"), query=Optional(CallableConstraint()),
+    )
+    def __init__(
+        self,
+        epsilon: float,
+        delta: float,
+        sensitivity: float = 1.0,
+        *,
+        calibration: str = "analytic",
+        query: Callable[[Any], Any] | None = None,
+    ) -> None:
+        self.sigma = gaussian_sigma(epsilon, delta, sensitivity, calibration)
+        self.epsilon, self.delta, self.sensitivity = float(epsilon), float(delta), float(sensitivity)
+        self.calibration = calibration
+        self.query = query
+        # both calibrations guarantee the requested (epsilon, delta); the exact delta at this
+        # sigma (gaussian_delta) is <= delta, strictly so for the classic calibration.
+        self.privacy = (self.epsilon, self.delta)
+
+    def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
+        a = _answer(self.query, data)
+        n = _size(size)
+        return a + as_generator(rng).normal(0.0, self.sigma, size=(n, *a.shape))
+
+    def __repr__(self) -> str:
+        return f"GaussianMechanism(epsilon={self.epsilon:g}, delta={self.delta:g}, sigma={self.sigma:.4g})"
+
+
+class GeometricMechanism:
+    """Two-sided geometric mechanism: ``f(D) + Z`` with ``P(Z = k) ∝ exp(-epsilon |k| / sensitivity)``.
+
+    For integer-valued queries.  Privacy claim: ``(epsilon, 0)``-DP for integer answers at L1
+    distance ``<= sensitivity`` ([GRS12]_; the discrete analogue of [DR14]_ Thm 3.6).
+    Sampled as the difference of two i.i.d. geometric variables with success probability
+    ``1 - exp(-epsilon / sensitivity)``.
+
+    Implements: AUDIT (basic mechanism; GRS12).
+
+    Examples
+    --------
+    >>> m = GeometricMechanism(1.0)
+    >>> m(5, 3, 0).dtype
+    dtype('int64')
+    >>> lp = m.log_probabilities(0, support=np.arange(-2, 3))
+    >>> bool(np.isclose(lp[2] - lp[3], 1.0))
+    True
+    """
+
+    @validate_params(epsilon=EPSILON, sensitivity=Integer(1), query=Optional(CallableConstraint()))
+    def __init__(self, epsilon: float, sensitivity: int = 1, *, query: Callable[[Any], Any] | None = None) -> None:
+        self.epsilon = float(epsilon)
+        self.sensitivity = int(sensitivity)
+        self.query = query
+        self.alpha = math.exp(-self.epsilon / self.sensitivity)
+        self.privacy = (self.epsilon, 0.0)
+
+    def _int_answer(self, data: Any) -> np.ndarray:
+        a = np.asarray(data if self.query is None else self.query(data))
+        if a.dtype.kind not in "iub" and not np.all(a == np.round(a)):
+            raise ValueError("the geometric mechanism needs an integer-valued answer")
+        return a.astype(np.int64)
+
+    def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
+        a = self._int_answer(data)
+        n = _size(size)
+        g = as_generator(rng)
+        p = -math.expm1(-self.epsilon / self.sensitivity)
+        shape = (n, *a.shape)
+        return a + (g.geometric(p, size=shape) - g.geometric(p, size=shape))
+
+    def log_probabilities(self, data: Any, support: Any) -> np.ndarray:
+        """Exact ``log P(output = k)`` for the integers ``k`` in ``support`` (scalar answers)."""
+        a = int(self._int_answer(data))
+        k = np.asarray(support, dtype=np.int64)
+        lz = math.log1p(-self.alpha) - math.log1p(self.alpha)
+        return lz - self.epsilon / self.sensitivity * np.abs(k - a)
+
+    def __repr__(self) -> str:
+        return f"GeometricMechanism(epsilon={self.epsilon:g}, sensitivity={self.sensitivity})"
+
+
+class RandomizedResponse:
+    """k-ary randomized response, applied to every entry of ``data`` independently.
+
+    Each entry (a category in ``{0, ..., n_categories-1}``) is reported truthfully with
+    probability ``e^eps / (e^eps + k - 1)`` and otherwise replaced by one of the other
+    ``k - 1`` categories uniformly.  Privacy claim: ``(epsilon, 0)``-DP when neighbouring
+    datasets differ in one entry ([DR14]_ Sec. 3.2; k = 2 is Warner's randomized response).
+    A scalar ``data`` gives scalar outputs; a vector gives output vectors.
+
+    Implements: AUDIT (basic mechanism; DR14 Sec 3.2).
+
+    Examples
+    --------
+    >>> rr = RandomizedResponse(math.log(3))
+    >>> round(rr.p_truth, 6)
+    0.75
+    >>> np.exp(rr.log_probabilities(1)).round(3).tolist()
+    [0.25, 0.75]
+    """
+
+    @validate_params(epsilon=EPSILON, n_categories=Integer(2))
+    def __init__(self, epsilon: float, *, n_categories: int = 2) -> None:
+        self.epsilon = float(epsilon)
+        self.k = int(n_categories)
+        self.p_truth = 1.0 / (1.0 + (self.k - 1) * math.exp(-self.epsilon))
+        self.privacy = (self.epsilon, 0.0)
+
+    def _check(self, data: Any) -> np.ndarray:
+        a = np.asarray(data)
+        if a.dtype.kind not in "iub" or a.ndim > 1 or np.any(a < 0) or np.any(a >= self.k):
+            raise ValueError(f"data must be categories in [0, {self.k - 1}] (scalar or 1-D), got {data!r}")
+        return a.astype(np.int64)
+
+    def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
+        a = self._check(data)
+        n = _size(size)
+        g = as_generator(rng)
+        shape = (n, *a.shape)
+        keep = g.random(shape) < self.p_truth
+        other = (a + g.integers(1, self.k, size=shape)) % self.k
+        return np.where(keep, a, other)
+
+    def log_probabilities(self, data: Any) -> np.ndarray:
+        """Exact ``log P(output = j)``, ``j = 0..k-1``, for a scalar ``data``."""
+        a = int(self._check(data))
+        out = np.full(self.k, math.log1p(-self.p_truth) - math.log(self.k - 1))
+        out[a] = math.log(self.p_truth)
+        return out
+
+    def __repr__(self) -> str:
+        return f"RandomizedResponse(epsilon={self.epsilon:g}, n_categories={self.k})"
+
+
+class ReportNoisyMax:
+    """Report noisy max: ``argmax_i (s_i + noise_i)`` over a score vector ``s``.
+
+    Privacy claims (neighbours: every score changes by at most ``sensitivity``):
+
+    * ``noise="laplace"``: ``Lap(2 sensitivity / epsilon)`` noise gives ``(epsilon, 0)``-DP
+      for arbitrary scores; with ``monotone=True`` (scores all move in the same direction
+      between neighbours, e.g. counting queries) ``Lap(sensitivity / epsilon)`` suffices
+      ([DR14]_ Claim 3.9).
+    * ``noise="gumbel"``: ``Gumbel(2 sensitivity / epsilon)`` noise makes the output exactly
+      the exponential mechanism ``P(i) ∝ exp(epsilon s_i / (2 sensitivity))`` (``(epsilon, 0)``-DP,
+      [DR14]_ Thm 3.10); with ``monotone=True`` the scale is ``sensitivity / epsilon``.
+
+    Only the index is released, never the noisy value.
+
+    Implements: AUDIT (basic mechanism; DR14 Claim 3.9, Thm 3.10).
+
+    Examples
+    --------
+    >>> m = ReportNoisyMax(1.0, noise="gumbel")
+    >>> np.exp(m.log_probabilities([0.0, 0.0])).tolist()
+    [0.5, 0.5]
+    >>> m([0.0, 5.0, 1.0], 4, 0).dtype
+    dtype('int64')
+    """
+
+    @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, noise=Options("laplace", "gumbel"),
+                     monotone=Boolean(), query=Optional(CallableConstraint()))
+    def __init__(
+        self,
+        epsilon: float,
+        sensitivity: float = 1.0,
+        *,
+        noise: str = "laplace",
+        monotone: bool = False,
+        query: Callable[[Any], Any] | None = None,
+    ) -> None:
+        self.epsilon = float(epsilon)
+        self.sensitivity = float(sensitivity)
+        self.noise = noise
+        self.monotone = bool(monotone)
+        self.query = query
+        self.scale = (1.0 if self.monotone else 2.0) * self.sensitivity / self.epsilon
+        self.privacy = (self.epsilon, 0.0)
+
+    def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
+        s = _answer(self.query, data)
+        if s.ndim != 1 or s.size < 1:
+            raise ValueError("report noisy max needs a non-empty 1-D score vector")
+        n = _size(size)
+        g = as_generator(rng)
+        if self.noise == "laplace":
+            z = g.laplace(0.0, self.scale, size=(n, s.size))
+        else:
+            z = g.gumbel(0.0, self.scale, size=(n, s.size))
+        z += s
+        return np.argmax(z, axis=1).astype(np.int64)
+
+    def log_probabilities(self, data: Any) -> np.ndarray:
+        """Exact output log-probabilities (``noise="gumbel"`` only: a softmax)."""
+        if self.noise != "gumbel":
+            raise ValueError("exact output probabilities are implemented for noise='gumbel' only")
+        s = _answer(self.query, data) / self.scale
+        m = float(np.max(s))
+        return s - (m + math.log(float(np.sum(np.exp(s - m)))))
+
+    def __repr__(self) -> str:
+        return f"ReportNoisyMax(epsilon={self.epsilon:g}, noise={self.noise!r}, monotone={self.monotone})"
