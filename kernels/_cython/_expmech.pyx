@@ -1,0 +1,385 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled exponential-mechanism sampler and popcount error counts (CPU backend).
+
+Called through :func:`kernels.exponential_mechanism` / :func:`kernels.error_counts`
+(which validate inputs); see their docstrings for the algorithm and its error bounds.
+
+Layout of the work (all in the C block below):
+
+* ``sp_pass_*``: one pass over the scores in chunks of ``SP_CHUNK`` entries.  For each
+  chunk (OpenMP ``parallel for`` over chunks when ``N >= SP_PAR_MIN``) the chunk maximum
+  ``m_c`` and ``S_c = sum_i exp(c (s_i - m_c))`` are computed while the chunk is in L1
+  cache, so main memory is read once.  NaN and ``+inf`` are flagged in the same pass.
+* ``sp_select_*``: chunk weights ``W_c = S_c exp(c (m_c - M))`` are prefix-summed; each
+  draw picks a chunk by binary search with ``u1`` and an entry of that chunk by re-scanning
+  it with ``u2`` (only entries with positive weight can be picked).
+* ``sp_exp_neg(x)``: ``exp(x)`` for ``x <= 0``, branch-free and vectorisable: Cody-Waite
+  reduction ``x = n ln2 + r`` (fdlibm hi/lo split, ``|r| <= ln2/2``), degree-13 Taylor
+  polynomial for ``exp(r)`` (truncation < ``6e-18``), exponent bits for ``2**n``.  Returns
+  0 for ``x < -708`` (weights below ``2**-1021`` of the chunk maximum; see the public docstring
+  for why dropping them is below float64 resolution).
+* integer scores: ``exp(-c d)`` for ``d = m_c - s_i`` (exact ``uint64`` difference) comes
+  from a table of ``min(4096, 708/c + 1)`` entries computed with libm ``exp``.
+* the hot loops are compiled for x86-64 baseline and, through GCC ``target_clones``, for
+  AVX2+FMA and AVX-512, chosen at load time (portable binaries; no ``-march=native``).
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint64_t
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #include <math.h>
+    #ifdef _OPENMP
+    #include <omp.h>
+    #endif
+
+    #define SP_CHUNK 2048
+    #define SP_PAR_MIN 65536
+    #define SP_TABLE_MAX 4096
+    #define SP_XMIN (-708.0)
+
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(SP_NO_CLONES)
+    #define SP_CLONES __attribute__((target_clones("avx512f", "avx2,fma", "default")))
+    #define SP_CLONES_POPCNT __attribute__((target_clones("popcnt", "default")))
+    #else
+    #define SP_CLONES
+    #define SP_CLONES_POPCNT
+    #endif
+
+    static int sp_last_threads = 1;
+
+    /* exp(x) for x <= 0 (x may be -inf or NaN: returns 0 then). Relative error <= 2^-50. */
+    static inline double sp_exp_neg(double x) {
+        const double shift = 6755399441055744.0;          /* 1.5 * 2^52 */
+        const double inv_ln2 = 1.4426950408889634;
+        const double ln2_hi = 6.93147180369123816490e-01;  /* fdlibm: 32 significant bits */
+        const double ln2_lo = 1.90821492927058770002e-10;
+        double xc = x > SP_XMIN ? x : SP_XMIN;             /* keep the arithmetic finite */
+        double kd = xc * inv_ln2 + shift;
+        uint64_t ki;
+        memcpy(&ki, &kd, sizeof ki);
+        kd -= shift;                                       /* n = round(x / ln2), exactly */
+        double r = (xc - kd * ln2_hi) - kd * ln2_lo;
+        double p = 1.0 / 6227020800.0;
+        p = p * r + 1.0 / 479001600.0;
+        p = p * r + 1.0 / 39916800.0;
+        p = p * r + 1.0 / 3628800.0;
+        p = p * r + 1.0 / 362880.0;
+        p = p * r + 1.0 / 40320.0;
+        p = p * r + 1.0 / 5040.0;
+        p = p * r + 1.0 / 720.0;
+        p = p * r + 1.0 / 120.0;
+        p = p * r + 1.0 / 24.0;
+        p = p * r + 1.0 / 6.0;
+        p = p * r + 0.5;
+        p = p * r + 1.0;
+        p = p * r + 1.0;
+        uint64_t sb = (ki + 1023u) << 52;                  /* 2^n, n in [-1022, 0] */
+        double scale;
+        memcpy(&scale, &sb, sizeof scale);
+        double res = p * scale;
+        return x >= SP_XMIN ? res : 0.0;
+    }
+
+    /* ---------- per-chunk kernels (cloned for SIMD levels) ---------- */
+    #define SP_DEFINE_FLOAT_CHUNK(NAME, T)                                                   \\
+    SP_CLONES static void NAME(const T* s, int64_t n, double c, double* omax, double* osum, int* oflags) { \\
+        T m = -INFINITY; int bad = 0; int64_t i;                                           \\
+        _Pragma("omp simd reduction(max:m) reduction(|:bad)")                              \\
+        for (i = 0; i < n; i++) { T v = s[i]; m = v > m ? v : m; bad |= (v != v); }        \\
+        double md = (double)m; double sum = 0.0; int fl = bad ? 1 : 0;                     \\
+        if (md == INFINITY) fl |= 2;                                                        \\
+        if (!bad && md > -INFINITY && md < INFINITY) {                                      \\
+            _Pragma("omp simd reduction(+:sum)")                                           \\
+            for (i = 0; i < n; i++) sum += sp_exp_neg(c * ((double)s[i] - md));             \\
+        }                                                                                   \\
+        *omax = md; *osum = sum; *oflags = fl;                                              \\
+    }
+    SP_DEFINE_FLOAT_CHUNK(sp_chunk_f64, double)
+    SP_DEFINE_FLOAT_CHUNK(sp_chunk_f32, float)
+
+    SP_CLONES static void sp_chunk_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                                       int64_t* omax, double* osum) {
+        int64_t m = INT64_MIN, lo = INT64_MAX, i;
+        _Pragma("omp simd reduction(max:m) reduction(min:lo)")
+        for (i = 0; i < n; i++) { int64_t v = s[i]; m = v > m ? v : m; lo = v < lo ? v : lo; }
+        double sum = 0.0;
+        uint64_t range = (uint64_t)m - (uint64_t)lo;
+        if (range < (uint64_t)tn) {
+            for (i = 0; i < n; i++) sum += table[(uint64_t)m - (uint64_t)s[i]];
+        } else {
+            for (i = 0; i < n; i++) {
+                uint64_t d = (uint64_t)m - (uint64_t)s[i];
+                sum += d < (uint64_t)tn ? table[d] : sp_exp_neg(-c * (double)d);
+            }
+        }
+        *omax = m; *osum = sum;
+    }
+
+    static inline double sp_int_weight(uint64_t d, double c, const double* table, int64_t tn) {
+        return d < (uint64_t)tn ? table[d] : sp_exp_neg(-c * (double)d);
+    }
+
+    /* ---------- drivers: OpenMP over chunks ---------- */
+    #define SP_DEFINE_FLOAT_PASS(NAME, CHUNKFN, T)                                              \\
+    static int NAME(const T* s, int64_t n, double c, double* cmax, double* csum, int* cflags) { \\
+        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, j; int threads = 1;                      \\
+        _Pragma("omp parallel if(n >= 65536)")                                          \\
+        {                                                                                     \\
+            SP_OMP_RECORD_THREADS(threads)                                                    \\
+            _Pragma("omp for schedule(static)")                                              \\
+            for (j = 0; j < nc; j++) {                                                        \\
+                int64_t a = j * SP_CHUNK, b = a + SP_CHUNK < n ? a + SP_CHUNK : n;            \\
+                CHUNKFN(s + a, b - a, c, cmax + j, csum + j, cflags + j);                     \\
+            }                                                                                 \\
+        }                                                                                     \\
+        sp_last_threads = threads; return threads;                                            \\
+    }
+    #ifdef _OPENMP
+    #define SP_OMP_RECORD_THREADS(t) _Pragma("omp single") { t = omp_get_num_threads(); }
+    #else
+    #define SP_OMP_RECORD_THREADS(t)
+    #endif
+    SP_DEFINE_FLOAT_PASS(sp_pass_f64, sp_chunk_f64, double)
+    SP_DEFINE_FLOAT_PASS(sp_pass_f32, sp_chunk_f32, float)
+
+    static int sp_pass_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                           int64_t* cmax, double* csum) {
+        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, j; int threads = 1;
+        _Pragma("omp parallel if(n >= 65536)")
+        {
+            SP_OMP_RECORD_THREADS(threads)
+            _Pragma("omp for schedule(static)")
+            for (j = 0; j < nc; j++) {
+                int64_t a = j * SP_CHUNK, b = a + SP_CHUNK < n ? a + SP_CHUNK : n;
+                sp_chunk_i64(s + a, b - a, c, table, tn, cmax + j, csum + j);
+            }
+        }
+        sp_last_threads = threads; return threads;
+    }
+
+    /* ---------- selection: binary search over chunk prefix sums, re-scan of one chunk ---------- */
+    /* first j with P[j] > t; if none (t rounded up to the total), the last chunk with W > 0 */
+    static int64_t sp_find_chunk(const double* P, const double* W, int64_t nc, double t) {
+        int64_t lo = 0, hi = nc;
+        while (lo < hi) { int64_t mid = lo + (hi - lo) / 2; if (P[mid] > t) hi = mid; else lo = mid + 1; }
+        if (lo >= nc) { lo = nc - 1; while (lo > 0 && !(W[lo] > 0.0)) lo--; }
+        return lo;
+    }
+    /* first i with cumulative weight > r in buf[0..len); if none, the last positive one */
+    static int64_t sp_find_in(const double* buf, int64_t len, double r) {
+        double acc = 0.0; int64_t i, last = 0;
+        for (i = 0; i < len; i++) {
+            acc += buf[i];
+            if (buf[i] > 0.0) { last = i; if (acc > r) return i; }
+        }
+        return last;
+    }
+
+    #define SP_DEFINE_FLOAT_SELECT(NAME, T)                                                    \\
+    static void NAME(const T* s, int64_t n, double c, const double* cmax, const double* P,   \\
+                     const double* W, const double* u1, const double* u2, int64_t k, int64_t* out) { \\
+        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, t, i; double buf[SP_CHUNK];              \\
+        for (t = 0; t < k; t++) {                                                            \\
+            int64_t j = sp_find_chunk(P, W, nc, u1[t] * P[nc - 1]);                          \\
+            int64_t a = j * SP_CHUNK, len = (a + SP_CHUNK < n ? a + SP_CHUNK : n) - a;       \\
+            double md = cmax[j], tot = 0.0;                                                  \\
+            for (i = 0; i < len; i++) { buf[i] = sp_exp_neg(c * ((double)s[a + i] - md)); tot += buf[i]; } \\
+            out[t] = a + sp_find_in(buf, len, u2[t] * tot);                                  \\
+        }                                                                                    \\
+    }
+    SP_DEFINE_FLOAT_SELECT(sp_select_f64, double)
+    SP_DEFINE_FLOAT_SELECT(sp_select_f32, float)
+
+    static void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                              const int64_t* cmax, const double* P, const double* W,
+                              const double* u1, const double* u2, int64_t k, int64_t* out) {
+        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, t, i; double buf[SP_CHUNK];
+        for (t = 0; t < k; t++) {
+            int64_t j = sp_find_chunk(P, W, nc, u1[t] * P[nc - 1]);
+            int64_t a = j * SP_CHUNK, len = (a + SP_CHUNK < n ? a + SP_CHUNK : n) - a;
+            double tot = 0.0;
+            for (i = 0; i < len; i++) {
+                buf[i] = sp_int_weight((uint64_t)cmax[j] - (uint64_t)s[a + i], c, table, tn);
+                tot += buf[i];
+            }
+            out[t] = a + sp_find_in(buf, len, u2[t] * tot);
+        }
+    }
+
+    /* ---------- popcount error counts ---------- */
+    SP_CLONES_POPCNT static void sp_errors_rows(const uint64_t* P, int64_t h0, int64_t h1, int64_t W,
+                                                const uint64_t* lab, int64_t* out) {
+        for (int64_t h = h0; h < h1; h++) {
+            const uint64_t* row = P + h * W; int64_t cnt = 0;
+            for (int64_t w = 0; w < W; w++) cnt += __builtin_popcountll(row[w] ^ lab[w]);
+            out[h] = cnt;
+        }
+    }
+    static int sp_errors_packed(const uint64_t* P, int64_t H, int64_t W, const uint64_t* lab, int64_t* out) {
+        int threads = 1; int64_t blk = 64, nb = (H + blk - 1) / blk, j;
+        _Pragma("omp parallel if(H * W >= 65536)")
+        {
+            SP_OMP_RECORD_THREADS(threads)
+            _Pragma("omp for schedule(static)")
+            for (j = 0; j < nb; j++) {
+                int64_t h0 = j * blk, h1 = h0 + blk < H ? h0 + blk : H;
+                sp_errors_rows(P, h0, h1, W, lab, out);
+            }
+        }
+        return threads;
+    }
+
+    static double sp_exp_neg_scalar(double x) { return sp_exp_neg(x); }
+    static int sp_get_last_threads(void) { return sp_last_threads; }
+    """
+    int SP_CHUNK
+    int SP_TABLE_MAX
+    double SP_XMIN
+    int sp_pass_f64(const double* s, int64_t n, double c, double* cmax, double* csum, int* cflags) nogil
+    int sp_pass_f32(const float* s, int64_t n, double c, double* cmax, double* csum, int* cflags) nogil
+    int sp_pass_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                    int64_t* cmax, double* csum) nogil
+    void sp_select_f64(const double* s, int64_t n, double c, const double* cmax, const double* P,
+                       const double* W, const double* u1, const double* u2, int64_t k, int64_t* out) nogil
+    void sp_select_f32(const float* s, int64_t n, double c, const double* cmax, const double* P,
+                       const double* W, const double* u1, const double* u2, int64_t k, int64_t* out) nogil
+    void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                       const int64_t* cmax, const double* P, const double* W,
+                       const double* u1, const double* u2, int64_t k, int64_t* out) nogil
+    int sp_errors_packed(const uint64_t* P, int64_t H, int64_t W, const uint64_t* lab, int64_t* out) nogil
+    double sp_exp_neg_scalar(double x) nogil
+    double sp_exp_neg(double x) nogil
+    int sp_get_last_threads() nogil
+
+CHUNK = SP_CHUNK
+TABLE_MAX = SP_TABLE_MAX
+
+
+def threads_used():
+    """Threads used by the last pass (OpenMP team size; 1 when serial or built without OpenMP)."""
+    return int(sp_get_last_threads())
+
+
+def exp_neg(const double[::1] x):
+    """The sampler's ``exp`` on an array of ``x <= 0`` (for accuracy tests)."""
+    cdef Py_ssize_t i, n = x.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = sp_exp_neg_scalar(x[i])
+    return out
+
+
+def int_table(double c):
+    """``exp(-c d)`` for ``d = 0 .. min(4096, floor(708/c) + 1) - 1`` (libm ``exp``)."""
+    cdef double lim = -SP_XMIN / c + 1.0
+    cdef Py_ssize_t tn = <Py_ssize_t>(lim if lim < SP_TABLE_MAX else SP_TABLE_MAX)
+    if tn < 1:
+        tn = 1
+    return np.exp(-c * np.arange(tn, dtype=np.float64))
+
+
+def _combine(double[::1] cmax_f, double[::1] csum, double c):
+    """Chunk weights ``W_c = S_c exp(c (m_c - M))`` and their prefix sums (float chunk maxima)."""
+    cdef Py_ssize_t j, nc = csum.shape[0]
+    cdef double M = -np.inf
+    for j in range(nc):
+        if cmax_f[j] > M:
+            M = cmax_f[j]
+    W = np.empty(nc, dtype=np.float64)
+    P = np.empty(nc, dtype=np.float64)
+    cdef double[::1] w = W
+    cdef double[::1] p = P
+    cdef double acc = 0.0
+    for j in range(nc):
+        w[j] = csum[j] * sp_exp_neg(c * (cmax_f[j] - M)) if csum[j] > 0.0 else 0.0
+        acc += w[j]
+        p[j] = acc
+    return W, P
+
+
+def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int64_t[::1] out):
+    """Draw ``len(out)`` indices; returns 0 ok, 1 NaN present, 2 all ``-inf``, 3 ``+inf`` present."""
+    cdef Py_ssize_t n = scores.shape[0]
+    cdef Py_ssize_t nc = (n + SP_CHUNK - 1) // SP_CHUNK
+    cdef int64_t k = out.shape[0]
+    cmax = np.empty(nc, dtype=np.float64)
+    csum = np.empty(nc, dtype=np.float64)
+    cflags = np.zeros(nc, dtype=np.intc)
+    cdef double[::1] cm = cmax
+    cdef double[::1] cs = csum
+    cdef int[::1] cf = cflags
+    cdef const double[::1] s64
+    cdef const float[::1] s32
+    cdef const int64_t[::1] si
+    cdef int64_t[::1] cmi
+    cdef double[::1] tab
+    cdef double[::1] Wv
+    cdef double[::1] Pv
+    cdef int64_t tn
+    cdef Py_ssize_t j
+    cdef int flags = 0
+    if scores.dtype == np.float64:
+        s64 = scores
+        with nogil:
+            sp_pass_f64(&s64[0], n, c, &cm[0], &cs[0], &cf[0])
+    elif scores.dtype == np.float32:
+        s32 = scores
+        with nogil:
+            sp_pass_f32(&s32[0], n, c, &cm[0], &cs[0], &cf[0])
+    elif scores.dtype == np.int64:
+        si = scores
+        table = int_table(c)
+        tab = table
+        tn = tab.shape[0]
+        cmax_i = np.empty(nc, dtype=np.int64)
+        cmi = cmax_i
+        with nogil:
+            sp_pass_i64(&si[0], n, c, &tab[0], tn, &cmi[0], &cs[0])
+        M = int(cmax_i.max())
+        # exact uint64 differences M - m_c, then one float conversion
+        d = (np.uint64(M & 0xFFFFFFFFFFFFFFFF) - cmax_i.astype(np.uint64)).astype(np.float64)
+        W = csum * np.exp(-c * d)
+        P = np.cumsum(W)
+        Wv = W
+        Pv = P
+        with nogil:
+            sp_select_i64(&si[0], n, c, &tab[0], tn, &cmi[0], &Pv[0], &Wv[0], &u1[0], &u2[0], k, &out[0])
+        return 0
+    else:
+        raise TypeError(f"unsupported dtype {scores.dtype}")
+    for j in range(nc):
+        flags |= cf[j]
+    if flags & 1:
+        return 1
+    if flags & 2:
+        return 3
+    W, P = _combine(cm, cs, c)
+    Wv = W
+    Pv = P
+    if not (Pv[nc - 1] > 0.0):
+        return 2
+    if scores.dtype == np.float64:
+        with nogil:
+            sp_select_f64(&s64[0], n, c, &cm[0], &Pv[0], &Wv[0], &u1[0], &u2[0], k, &out[0])
+    else:
+        with nogil:
+            sp_select_f32(&s32[0], n, c, &cm[0], &Pv[0], &Wv[0], &u1[0], &u2[0], k, &out[0])
+    return 0
+
+
+def error_counts_packed(const cnp.uint64_t[:, ::1] P, const cnp.uint64_t[::1] lab, cnp.int64_t[::1] out):
+    """``out[h] = popcount(P[h] XOR lab)`` summed over words; returns the thread count used."""
+    cdef int64_t H = P.shape[0], W = P.shape[1]
+    cdef int th
+    with nogil:
+        th = sp_errors_packed(<const uint64_t*>&P[0, 0], H, W, <const uint64_t*>&lab[0], &out[0])
+    return th
