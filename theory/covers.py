@@ -1,0 +1,159 @@
+"""alpha-covers of a class from public unlabelled data (ABM19 Alg 1 steps 1-5, Def 2.7).
+
+Implements: ABM19.Alg1.cover, ABM19.Def2.7 (empirical check), empirical disagreement.
+
+Examples
+--------
+>>> from theory.classes import Thresholds
+>>> cov = build_cover(Thresholds(8), [7, 3, 3, 200])
+>>> len(cov), cov.hypotheses
+(4, [0, 4, 8, 201])
+>>> empirical_disagreement(Thresholds(8), 4, 8, [0, 5, 9, 100])
+0.25
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from theory.classes.base import ConceptClass
+
+__all__ = ["Cover", "CoverCheck", "distinct_points", "build_cover", "empirical_disagreement",
+           "disagreement_matrix", "empirical_cover_check"]
+
+
+@dataclass
+class Cover:
+    """The finite class H~_Tpub of ABM19 Alg 1 (steps 1-5).
+
+    Attributes
+    ----------
+    points : ndarray
+        T~: the distinct points of T_pub (step 1).
+    patterns : ndarray of bool, shape (k, |T~|)
+        Pi_H(T~) (step 2).
+    hypotheses : list
+        One representative h in H per dichotomy (steps 3-5).
+    """
+
+    points: np.ndarray
+    patterns: np.ndarray
+    hypotheses: list[Any]
+
+    def __len__(self) -> int:
+        return len(self.hypotheses)
+
+
+@dataclass
+class CoverCheck:
+    """Result of :func:`empirical_cover_check`.
+
+    ``radius`` = max over probes of min over the cover of the empirical disagreement on the
+    fresh sample; ``worst_probe`` its index; ``is_cover`` = radius <= alpha (when alpha given).
+    """
+
+    radius: float
+    worst_probe: int
+    per_probe: np.ndarray
+    is_cover: bool | None
+
+
+def distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
+    """ABM19 Alg 1 step 1: the set T~ of points appearing at least once in T_pub.
+
+    Implements: ABM19.Alg1.cover (step 1).  Order: sorted (lexicographically for vectors).
+    """
+    T = concept_class.validate_points(T_pub, "T_pub", allow_empty=True)
+    if len(T) == 0:
+        return T
+    return np.unique(T, axis=0)
+
+
+def build_cover(concept_class: ConceptClass, T_pub: Any) -> Cover:
+    """ABM19 Alg 1 steps 1-5: the finite class H~_Tpub from public unlabelled points.
+
+    Implements: ABM19.Alg1.cover.  Step 1: distinct points T~; step 2: Pi_H(T~) (by the
+    structure of the class, :meth:`ConceptClass.dichotomies`); steps 3-5: one representative
+    per dichotomy.  With |T_pub| = n_pub from ABM19 Lem 3.3
+    (:func:`theory.bounds.abm19.abm19_public_sample_size`) the result is an alpha-cover of H
+    w.r.t. D_X with probability >= 1 - beta.  An empty T_pub gives one hypothesis (any
+    hypothesis represents the single empty dichotomy).
+
+    Parameters
+    ----------
+    concept_class : ConceptClass
+    T_pub : array
+        Public unlabelled points (repeats allowed).
+
+    Returns
+    -------
+    Cover
+    """
+    Tt = distinct_points(concept_class, T_pub)
+    D = concept_class.dichotomies(Tt)
+    return Cover(points=Tt, patterns=D.patterns, hypotheses=list(D.representatives))
+
+
+def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: list[Any], X: Any) -> np.ndarray:
+    """Empirical disagreement dis^(a_i, b_j; X) for all pairs, shape (len(a), len(b)).
+
+    Implements: ABM19 Sec 2 (empirical disagreement), computed as two matrix products.
+    """
+    Xv = concept_class.validate_points(X, "X")
+    A = concept_class.evaluate_many(hyps_a, Xv).astype(np.float32)
+    B = concept_class.evaluate_many(hyps_b, Xv).astype(np.float32)
+    n = len(Xv)
+    counts = A @ (1.0 - B).T + (1.0 - A) @ B.T
+    return np.asarray(np.rint(counts).astype(np.int64) / n)
+
+
+def empirical_disagreement(concept_class: ConceptClass, h1: Any, h2: Any, X: Any) -> float:
+    """dis^(h1, h2; X) = (1/n) sum_i 1[h1(x_i) != h2(x_i)] (ABM19 Sec 2).
+
+    Implements: ABM19 Sec 2 (empirical disagreement).
+    """
+    Xv = concept_class.validate_points(X, "X")
+    return float(np.mean(concept_class.evaluate(h1, Xv) != concept_class.evaluate(h2, Xv)))
+
+
+def empirical_cover_check(
+    concept_class: ConceptClass,
+    cover: Cover | list[Any],
+    probes: list[Any],
+    X_fresh: Any,
+    alpha: float | None = None,
+) -> CoverCheck:
+    """Empirical alpha-cover check: max over probes h of min over h~ in the cover of dis^(h, h~).
+
+    Implements: ABM19.Def2.7 (empirical version).  The disagreement is estimated on a fresh
+    sample ``X_fresh`` from D_X (independent of the public data the cover was built from).
+
+    Parameters
+    ----------
+    concept_class : ConceptClass
+    cover : Cover or list of hypotheses
+    probes : list
+        Hypotheses of H to test (e.g. random ones plus adversarial ones between cover points).
+    X_fresh : array
+        Fresh points from D_X.
+    alpha : float, optional
+        If given, ``is_cover`` reports radius <= alpha.
+
+    Returns
+    -------
+    CoverCheck
+    """
+    hyps = cover.hypotheses if isinstance(cover, Cover) else list(cover)
+    if not probes:
+        raise ValueError("probes must not be empty")
+    if not hyps:
+        raise ValueError("cover must not be empty")
+    M = disagreement_matrix(concept_class, list(probes), hyps, X_fresh)
+    per = M.min(axis=1)
+    worst = int(np.argmax(per))
+    radius = float(per[worst])
+    return CoverCheck(radius=radius, worst_probe=worst, per_probe=per,
+                      is_cover=None if alpha is None else bool(radius <= alpha))

@@ -1,0 +1,99 @@
+"""ASSPP: semi-supervised semi-private agnostic learner of ABM19 (Algorithm 1).
+
+Implements: ABM19.Alg1 (ASSPP), ABM19.Lem3.2 (epsilon-DP for every T_pub), ABM19.Thm3.1.
+
+Steps 1-5 build the finite class H~_Tpub from the public unlabelled points
+(:func:`theory.covers.build_cover`); step 6 runs the exponential mechanism over it with
+score q(S_priv, h) = -err^(h; S_priv).  ABM19 normalises the score by n_priv (sensitivity
+1/n_priv); we use the equivalent q = -#errors with sensitivity 1 (the same distribution).
+
+Thm 3.1 sample sizes (O-forms in the paper) come from :mod:`theory.bounds.abm19`:
+n_pub from the exact Lem 3.3 inequality 2 (2e n/d)^{2d} exp(-alpha n/4) <= beta
+(:func:`~theory.bounds.abm19.abm19_public_sample_size`), n_priv =
+constant (d log(1/alpha) + log(1/beta)) max(1/alpha^2, 1/(epsilon alpha))
+(:func:`~theory.bounds.abm19.abm19_private_sample_size`, constant documented there).
+
+Examples
+--------
+>>> from theory.classes import Thresholds
+>>> from theory.distributions import ThresholdDistribution
+>>> D = ThresholdDistribution(16, 20000)
+>>> Xpub = D.sample_X(200, rng=1)
+>>> Xp, yp = D.sample(300, rng=2)
+>>> L = ASSPP(1.0, rng=3, concept_class=Thresholds(16)).fit(Xp, yp, Xpub)
+>>> L.privacy, len(L.cover_) <= 201
+((1.0, 0.0), True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
+from theory.classes.base import ConceptClass
+from theory.covers import Cover, build_cover
+from theory.learners._base import _Fitted, check_fit_inputs
+from theory.privacy.exponential import error_counts_of, output_distribution, sample
+
+__all__ = ["ASSPP"]
+
+
+class ASSPP(_Fitted):
+    """ABM19 Algorithm 1 for any class of :mod:`theory.classes`.
+
+    Implements: ABM19.Alg1, ABM19.Thm3.1.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter of the exponential mechanism (> 0).
+    delta : float
+        Accepted for the common signature; ASSPP is pure: ``privacy`` = (epsilon, 0.0)
+        (ABM19 Lem 3.2).
+    rng : None, int or Generator
+    concept_class : ConceptClass
+        The class H.
+
+    Attributes
+    ----------
+    privacy : (epsilon, 0.0)
+        The guarantee w.r.t. the private sample, for every public sample (Lem 3.2).
+    cover_ : Cover
+        H~_Tpub (steps 1-5).
+    errors_ : ndarray
+        #errors of each cover hypothesis on S_priv.
+    hypothesis_ : the output h_priv; ``index_`` its index in ``cover_.hypotheses``.
+    """
+
+    @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
+    def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
+                 concept_class: ConceptClass | None = None) -> None:
+        if not isinstance(concept_class, ConceptClass):
+            raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
+        self.epsilon = float(epsilon)
+        self.delta = float(delta)
+        self.rng = rng
+        self.concept_class = concept_class
+        self.privacy = (self.epsilon, 0.0)
+
+    def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
+        if X_public is None:
+            raise ValueError("ASSPP needs X_public (the public unlabelled sample T_pub)")
+        X, y = check_fit_inputs(self.concept_class, X_private, y_private)
+        cover = build_cover(self.concept_class, X_public)
+        P = self.concept_class.evaluate_many(cover.hypotheses, X)
+        return cover, error_counts_of(P, y)
+
+    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ASSPP:
+        """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""
+        self.cover_, self.errors_ = self._prepare(X_private, y_private, X_public)
+        self.index_ = int(sample(self.errors_, self.epsilon, rng=as_generator(self.rng)))
+        self.hypothesis_ = self.cover_.hypotheses[self.index_]
+        return self
+
+    def output_distribution(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[list[Any], np.ndarray]:
+        """Exact output distribution (cover hypotheses, probabilities) for fixed T_pub."""
+        cover, errors = self._prepare(X_private, y_private, X_public)
+        return cover.hypotheses, output_distribution(errors, self.epsilon)

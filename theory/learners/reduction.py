@@ -1,0 +1,161 @@
+"""The public-data reduction of ABM19 Sec 4: a private learner B from a semi-private learner A.
+
+Implements: ABM19.Alg2 (learner B), ABM19.Alg3 (PrivSamp), ABM19.Alg4 (PubSamp),
+ABM19.Lem4.4 (B is a (100 n_pub alpha, 1/16, epsilon, delta)-private learner for realizable
+distributions with private sample size ceil(n_priv / (10 n_pub)); Claim 4.5 privacy,
+Claim 4.6 accuracy).
+
+p = 1/(100 n_pub).  D0 has x from a fixed marginal and a uniformly random label
+(:class:`theory.distributions.RandomLabelDistribution`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Integer, as_generator, check_real, validate_params
+
+__all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
+
+
+@validate_params(n_priv=POSITIVE_INT, n_pub=POSITIVE_INT)
+def reduction_sample_size(n_priv: int, n_pub: int) -> int:
+    """Private sample size of B: ceil(n_priv / (10 n_pub)) (ABM19 Alg 2 input, Lem 4.4).
+
+    Implements: ABM19.Lem4.4 (sample size).  Exact integer arithmetic.
+
+    >>> reduction_sample_size(1000, 3)
+    34
+    """
+    return -(-n_priv // (10 * n_pub))
+
+
+def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: Any = None) -> dict[str, Any]:
+    """ABM19 Algorithm 3 (PrivSamp): interleave the private sample with D0 draws.
+
+    Implements: ABM19.Alg3.  For i = 1, 2, ...: while S~ is non-empty and i <= n_priv, draw
+    b_i ~ Ber(p); if b_i = 1 the next element of S~ is used (and removed), else a fresh draw
+    from D0.  The paper leaves the positions after an exhausted S~ undefined (an event of
+    probability < 0.01 in Lem 4.4); they are filled with fresh D0 draws here, which uses no
+    further private data, and ``exhausted`` reports it.
+
+    Returns
+    -------
+    dict
+        ``X``, ``y`` (length n_priv), ``from_private`` (bool mask), ``exhausted`` (bool).
+    """
+    g = as_generator(rng)
+    p = check_real(p, "p", 0.0, 1.0)
+    n_priv = int(POSITIVE_INT.validate("n_priv", n_priv))
+    Xt = np.asarray(X_tilde)
+    yt = np.asarray(y_tilde, dtype=bool)
+    if len(Xt) != len(yt) or len(Xt) == 0:
+        raise ValueError("X_tilde and y_tilde must be non-empty and of equal length")
+    b = g.random(n_priv) < p
+    pos = np.cumsum(b)  # j_i = sum_{k<=i} b_k
+    use = b & (pos <= len(Xt))
+    exhausted = False
+    if pos[-1] >= len(Xt):
+        # the loop ends right after the last element of S~ is used (at index `stop`)
+        stop = int(np.argmax(pos >= len(Xt)))
+        exhausted = stop < n_priv - 1
+    X0, y0 = D0.sample(n_priv, g)
+    X0 = np.asarray(X0)
+    X = X0.copy()
+    y = np.asarray(y0, dtype=bool).copy()
+    idx = np.flatnonzero(use)
+    X[idx] = Xt[: len(idx)]
+    y[idx] = yt[: len(idx)]
+    return {"X": X, "y": y, "from_private": use, "exhausted": exhausted}
+
+
+def pub_samp(D0: Any, n_pub: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """ABM19 Algorithm 4 (PubSamp): n_pub fresh draws from D0.
+
+    Implements: ABM19.Alg4.
+    """
+    n_pub = int(POSITIVE_INT.validate("n_pub", n_pub))
+    X, y = D0.sample(n_pub, as_generator(rng))
+    return np.asarray(X), np.asarray(y, dtype=bool)
+
+
+class ReductionLearner:
+    """ABM19 Algorithm 2: the private learner B built from a semi-private learner A.
+
+    Implements: ABM19.Alg2, ABM19.Lem4.4.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The privacy parameters A is constructed with (B inherits A's guarantee, Claim 4.5).
+    rng : None, int or Generator
+    base_learner : callable (epsilon, delta, rng) -> learner
+        Factory for A; A must have ``fit(X_private, y_private, X_public)``, ``predict`` and
+        ``privacy``.
+    n_priv, n_pub : int
+        A's private and public sample sizes.
+    D0 : distribution
+        The dummy distribution (uniformly random labels), e.g.
+        :class:`theory.distributions.RandomLabelDistribution`.
+
+    Attributes
+    ----------
+    sample_size : int
+        ceil(n_priv / (10 n_pub)), the private sample size B expects.
+    p : float
+        1 / (100 n_pub).
+    privacy : (epsilon, delta)
+        A's guarantee after fit (B uses each private point at most once and S_pub holds none).
+    base_ : the fitted A; ``hypothesis_`` its output.
+    """
+
+    @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, n_priv=Integer(1), n_pub=Integer(1))
+    def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None, base_learner: Any = None,
+                 n_priv: int = 1, n_pub: int = 1, D0: Any = None) -> None:
+        if not callable(base_learner):
+            raise TypeError("base_learner must be a callable (epsilon, delta, rng) -> learner")
+        if D0 is None or not hasattr(D0, "sample"):
+            raise TypeError("D0 must be a distribution with a sample(n, rng) method")
+        self.epsilon = float(epsilon)
+        self.delta = float(delta)
+        self.rng = rng
+        self.base_learner = base_learner
+        self.n_priv = int(n_priv)
+        self.n_pub = int(n_pub)
+        self.D0 = D0
+        self.p = 1.0 / (100 * self.n_pub)
+        self.sample_size = reduction_sample_size(self.n_priv, self.n_pub)
+        self.privacy = (self.epsilon, self.delta)
+
+    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ReductionLearner:
+        """Run B on its private sample S~ (length must be ``sample_size``); X_public unused."""
+        X = np.asarray(X_private)
+        if len(X) != self.sample_size:
+            raise ValueError(f"B takes exactly ceil(n_priv/(10 n_pub)) = {self.sample_size} private examples, got {len(X)}")
+        g = as_generator(self.rng)
+        ps = priv_samp(X, y_private, self.D0, self.p, self.n_priv, g)
+        Xpub, _ = pub_samp(self.D0, self.n_pub, g)
+        self.private_sample_ = ps
+        self.base_ = self.base_learner(self.epsilon, self.delta, g)
+        self.base_.fit(ps["X"], ps["y"].astype(np.int64), Xpub)
+        self.hypothesis_ = getattr(self.base_, "hypothesis_", None)
+        self.privacy = tuple(self.base_.privacy)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predictions of A's output."""
+        if not hasattr(self, "base_"):
+            raise RuntimeError("ReductionLearner is not fitted; call fit first")
+        return np.asarray(self.base_.predict(X))
+
+    @staticmethod
+    def accuracy_guarantee(alpha: float, n_pub: int) -> float:
+        """Lem 4.4: B's error bound 100 n_pub alpha (meaningful when < 1)."""
+        return 100.0 * int(n_pub) * check_real(alpha, "alpha", 0.0, 1.0 / 100)
+
+    @staticmethod
+    def mixture_error(err_D: float, p: float) -> float:
+        """err(h; D(p)) = p err(h; D) + (1 - p)/2 for D0 with uniform labels (proof of Lem 4.4)."""
+        return float(p * err_D + 0.5 * (1.0 - p))

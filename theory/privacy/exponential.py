@@ -1,0 +1,360 @@
+"""The exponential mechanism over a finite class, and its structured form for thresholds/intervals.
+
+Implements: EXPMECH (McSherry–Talwar; BNS15 Prop A.1; HPSY/ABM19 use it with
+q(S, h) = -#errors of h on S, sensitivity 1), Structured EXPMECH (thresholds and intervals over
+X_d with d <= 64, exact, O(m log m)).
+
+Output probability: P[h] proportional to exp(epsilon * q(S, h) / (2 * sensitivity)) with
+q = -#errors and sensitivity 1, i.e. exp(-epsilon * errors / 2).  This is epsilon-DP: changing
+one example changes every error count by at most 1.  Utility (BNS15 Prop A.1):
+P[error_S(h) > e_min + Delta] <= |H| exp(-epsilon Delta m / 2), with error_S the error rate.
+
+Sampling goes through the public :func:`kernels.exponential_mechanism` (scores = -errors,
+sensitivity 1).  The exact output distribution is computed in log space.
+
+Examples
+--------
+>>> import numpy as np
+>>> P = np.array([[0, 0, 1], [1, 1, 1]], dtype=bool)   # two hypotheses on 3 points
+>>> errors = error_counts_of(P, [0, 0, 1])
+>>> errors.tolist()
+[0, 2]
+>>> p = output_distribution(errors, 1.0)
+>>> bool(np.isclose(p[0] / p[1], np.exp(1.0)))
+True
+>>> int(sample(errors, 1.0, rng=0)) in (0, 1)
+True
+>>> structured_threshold_mechanism([3, 9], [1, 0], 1.0, 64, rng=1) <= 2**64
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+from kernels.validation import EPSILON, RNG, ArrayLike, Integer, Optional, as_generator, validate_params
+from theory.classes.integer import uniform_int, validate_integer_points
+
+__all__ = [
+    "error_counts_of",
+    "log_output_distribution",
+    "output_distribution",
+    "sample",
+    "sample_log_weights",
+    "threshold_cells",
+    "structured_threshold_mechanism",
+    "structured_threshold_log_probability",
+    "interval_log_normalizer",
+    "structured_interval_mechanism",
+    "structured_interval_log_probability",
+    "validate_labels",
+]
+
+
+def validate_labels(y: Any, n: int, name: str = "y") -> np.ndarray:
+    """Labels in {0, 1} (bool or integer), length ``n``; returned as a bool array."""
+    arr = np.asarray(y)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a 0/1 array, got dtype {arr.dtype}")
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(f"{name} must be 1-d of length {n}, got shape {arr.shape}")
+    if not np.all((arr == 0) | (arr == 1)):
+        raise ValueError(f"{name} must contain only 0 and 1 (BNS15/ABM19 label convention)")
+    return arr.astype(bool)
+
+
+def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
+    """#errors of each hypothesis: ``errors[i] = sum_j [predictions[i, j] != labels[j]]``.
+
+    Implements: EXPMECH (score q = -errors).  Uses :func:`kernels.error_counts` when that
+    kernel is available, else NumPy.
+
+    Parameters
+    ----------
+    predictions : array of bool, shape (k, n)
+    labels : array of 0/1, shape (n,)
+
+    Returns
+    -------
+    ndarray of int64, shape (k,)
+    """
+    P = np.asarray(predictions)
+    if P.ndim != 2:
+        raise ValueError(f"predictions must be 2-d (hypotheses x points), got shape {P.shape}")
+    y = validate_labels(labels, P.shape[1], "labels")
+    P = P.astype(bool)
+    try:
+        import kernels
+
+        return np.asarray(kernels.error_counts(P, y), dtype=np.int64)
+    except (ImportError, AttributeError):  # kernel not built yet: NumPy reference
+        return np.count_nonzero(P != y[None, :], axis=1).astype(np.int64)
+
+
+@validate_params(errors=ArrayLike(ndim=1, dtype_kinds="iuf"), epsilon=EPSILON)
+def log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
+    """Exact log-probabilities of the exponential mechanism with q = -errors, sensitivity 1.
+
+    Implements: EXPMECH (exact output distribution): log P[i] = -eps errors[i]/2 - logZ.
+
+    Examples
+    --------
+    >>> np.exp(log_output_distribution([0, 0], 1.0)).tolist()
+    [0.5, 0.5]
+    """
+    e = np.asarray(errors, dtype=np.float64)
+    a = -0.5 * float(epsilon) * e
+    return np.asarray(a - logsumexp(a))
+
+
+@validate_params(errors=ArrayLike(ndim=1, dtype_kinds="iuf"), epsilon=EPSILON)
+def output_distribution(errors: Any, epsilon: float) -> np.ndarray:
+    """Exact output probabilities (``exp`` of :func:`log_output_distribution`).
+
+    Implements: EXPMECH.
+    """
+    return np.exp(log_output_distribution(errors, epsilon))
+
+
+@validate_params(errors=ArrayLike(ndim=1, dtype_kinds="iuf"), epsilon=EPSILON, size=Optional(Integer(1)), rng=RNG)
+def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = None) -> Any:
+    """Sample indices from the exponential mechanism with q = -errors (sensitivity 1).
+
+    Implements: EXPMECH (sampling), through :func:`kernels.exponential_mechanism`.
+
+    Returns
+    -------
+    int or ndarray of int64
+        One index (``size=None``) or ``size`` indices.
+    """
+    scores = -np.asarray(errors, dtype=np.float64)
+    return _kernel_sample(scores, float(epsilon), size, as_generator(rng))
+
+
+def _kernel_sample(scores: np.ndarray, epsilon: float, size: int | None, gen: np.random.Generator) -> Any:
+    try:
+        import kernels
+
+        mech = kernels.exponential_mechanism
+    except (ImportError, AttributeError):  # kernels._exponential not present: Gumbel-max in NumPy
+        a = 0.5 * epsilon * scores
+        shape = (size, len(a)) if size is not None else (len(a),)
+        g = gen.gumbel(size=shape)
+        out = np.argmax(a + g, axis=-1)
+        return int(out) if size is None else out.astype(np.int64)
+    return mech(scores, epsilon, sensitivity=1.0, size=size, rng=gen)
+
+
+def sample_log_weights(log_weights: Any, *, size: int | None = None, rng: Any = None) -> Any:
+    """Sample an index with probability proportional to ``exp(log_weights)``.
+
+    Goes through :func:`kernels.exponential_mechanism` with scores = log-weights,
+    epsilon = 2 and sensitivity 1 (so exp(eps q / 2) = exp(q)).  ``-inf`` entries have
+    probability 0.
+    """
+    lw = np.asarray(log_weights, dtype=np.float64)
+    finite = np.isfinite(lw)
+    if not finite.any():
+        raise ValueError("log_weights has no finite entry")
+    idx = np.flatnonzero(finite)
+    got = _kernel_sample(lw[idx], 2.0, size, as_generator(rng))
+    return int(idx[got]) if size is None else idx[np.asarray(got)]
+
+
+# ---------------------------------------------------------------------------------------
+# Structured mechanism: thresholds c_t(x) = 1 iff x < t, t in {0, ..., 2^d}
+# ---------------------------------------------------------------------------------------
+
+
+def _grouped(X: Any, y: Any, d: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+    Xv = validate_integer_points(X, d, "X")
+    yv = validate_labels(y, len(Xv))
+    order = np.argsort(Xv, kind="stable")
+    xs_sorted = Xv[order]
+    ys_sorted = yv[order]
+    uniq, start = np.unique(xs_sorted, return_index=True)
+    n1 = np.add.reduceat(ys_sorted.astype(np.int64), start)
+    cnt = np.diff(np.append(start, len(xs_sorted)))
+    n0 = cnt - n1
+    return [int(u) for u in uniq], n0.astype(np.int64), n1.astype(np.int64)
+
+
+@validate_params(epsilon=EPSILON, d=Integer(1, 64))
+def threshold_cells(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
+    """The cells of the structured threshold mechanism and their log-weights.
+
+    Implements: Structured EXPMECH (thresholds).  With distinct sorted sample values
+    u_1 < ... < u_k, every t in cell i (t in [0, u_1] for i = 0, t in (u_i, u_{i+1}] for
+    0 < i < k, t in (u_k, 2^d] for i = k) labels exactly the points <= u_i with 1, so all
+    t in a cell have the same number of errors err_i.  Cell weight = size_i exp(-eps err_i/2).
+
+    Returns
+    -------
+    dict
+        ``lo``, ``hi`` (lists of Python ints: cell i is {lo_i, ..., hi_i}), ``size`` (ints),
+        ``errors`` (int64 array), ``log_weight`` (float64 array).
+    """
+    u, n0, n1 = _grouped(X, y, d)
+    k = len(u)
+    # errors of cell i: zeros labelled 1 among the first i values + ones labelled 0 after them
+    c0 = np.concatenate([[0], np.cumsum(n0)])
+    c1 = np.concatenate([[0], np.cumsum(n1)])
+    errors = c0 + (c1[-1] - c1)
+    lo = [0] + [v + 1 for v in u]
+    hi = [u[0]] + [u[i + 1] for i in range(k - 1)] + [2**d]
+    size = [h - lo_ + 1 for lo_, h in zip(lo, hi)]
+    logw = np.array([math.log(s) for s in size]) - 0.5 * float(epsilon) * errors
+    return {"lo": lo, "hi": hi, "size": size, "errors": errors.astype(np.int64), "log_weight": logw}
+
+
+@validate_params(epsilon=EPSILON, d=Integer(1, 64), rng=RNG)
+def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> int:
+    """Exponential mechanism over all 2^d + 1 thresholds, exactly, in O(m log m).
+
+    Implements: Structured EXPMECH (thresholds over X_d, d <= 64).  Samples a cell of
+    :func:`threshold_cells` with probability proportional to size * exp(-eps err / 2)
+    (through :func:`kernels.exponential_mechanism`), then a uniform member of it (exact
+    rejection sampling on Python ints).  The output distribution equals the exponential
+    mechanism over THRESH_d with q = -#errors, sensitivity 1: epsilon-DP.
+
+    Parameters
+    ----------
+    X : array of int
+        Private sample points in X_d (any order, repeats allowed).
+    y : array of 0/1
+        Labels.
+    epsilon : float
+        Privacy parameter.
+    d : int
+        Bit length, 1 <= d <= 64.
+    rng : None, int or Generator
+
+    Returns
+    -------
+    int
+        A threshold t in {0, ..., 2^d} (c_t(x) = 1 iff x < t).
+    """
+    gen = as_generator(rng)
+    cells = threshold_cells(X, y, epsilon, d)
+    i = sample_log_weights(cells["log_weight"], rng=gen)
+    return int(cells["lo"][i] + uniform_int(gen, cells["size"][i]))
+
+
+@validate_params(epsilon=EPSILON, d=Integer(1, 64))
+def structured_threshold_log_probability(t: int, X: Any, y: Any, epsilon: float, d: int) -> float:
+    """log P[output = t] of :func:`structured_threshold_mechanism` (for exactness tests)."""
+    cells = threshold_cells(X, y, epsilon, d)
+    if not 0 <= int(t) <= 2**d:
+        raise ValueError(f"t must be in [0, 2^{d}], got {t}")
+    logZ = float(logsumexp(cells["log_weight"]))
+    i = bisect.bisect_left(cells["hi"], int(t))
+    return float(cells["log_weight"][i] - math.log(cells["size"][i]) - logZ)
+
+
+# ---------------------------------------------------------------------------------------
+# Structured mechanism: intervals [a, b] (0 <= a <= b < 2^d) and the empty interval
+# ---------------------------------------------------------------------------------------
+
+
+def _interval_parts(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
+    u, n0, n1 = _grouped(X, y, d)
+    k = len(u)
+    eps = float(epsilon)
+    E0 = int(n1.sum())  # errors of any interval that contains no sample value
+    s = n0 - n1  # change in errors when value t is inside
+    P = np.concatenate([[0], np.cumsum(s)])  # P[j] = s_1 + ... + s_j
+    ext = [-1] + u + [2**d]
+    Lsize = [ext[i] - ext[i - 1] for i in range(1, k + 1)]  # choices of a for a run starting at i
+    Rsize = [ext[j + 1] - ext[j] for j in range(1, k + 1)]  # choices of b for a run ending at j
+    logA = np.array([math.log(v) for v in Lsize]) + 0.5 * eps * P[:-1]
+    logB = np.array([math.log(v) for v in Rsize]) - 0.5 * eps * P[1:]
+    cumA = np.logaddexp.accumulate(logA)
+    log_end = logB + cumA - 0.5 * eps * E0  # total weight of runs ending at j
+    # empty interval + non-empty intervals inside the k+1 gaps between sample values
+    gaps = [ext[i + 1] - ext[i] - 1 for i in range(k + 1)]
+    n_empty = 1 + sum(g * (g + 1) // 2 for g in gaps)
+    log_none = math.log(n_empty) - 0.5 * eps * E0
+    return {
+        "u": u, "ext": ext, "gaps": gaps, "n_empty": n_empty, "E0": E0, "P": P,
+        "logA": logA, "log_end": log_end, "log_none": log_none,
+    }
+
+
+@validate_params(epsilon=EPSILON, d=Integer(1, 64))
+def interval_log_normalizer(X: Any, y: Any, epsilon: float, d: int) -> float:
+    """log of sum over all intervals h (and the empty one) of exp(-eps err_S(h) / 2).
+
+    Implements: Structured EXPMECH (intervals): the sum over runs i <= j of sample values
+    factorises as L_i e^{eps P_{i-1}/2} R_j e^{-eps P_j/2} e^{-eps E0/2}, so it is a
+    prefix log-sum-exp: O(m log m) including the sort.
+    """
+    parts = _interval_parts(X, y, epsilon, d)
+    return float(logsumexp(np.append(parts["log_end"], parts["log_none"])))
+
+
+def _interval_errors(h: Any, X: Any, y: Any, d: int) -> int:
+    Xv = validate_integer_points(X, d, "X")
+    yv = validate_labels(y, len(Xv))
+    if h is None:
+        pred = np.zeros(len(Xv), dtype=bool)
+    else:
+        a, b = int(h[0]), int(h[1])
+        if not 0 <= a <= b < 2**d:
+            raise ValueError(f"interval must satisfy 0 <= a <= b < 2^{d}, got {h!r}")
+        pred = (Xv >= np.uint64(a)) & (Xv <= np.uint64(b))
+    return int(np.count_nonzero(pred != yv))
+
+
+@validate_params(epsilon=EPSILON, d=Integer(1, 64))
+def structured_interval_log_probability(h: Any, X: Any, y: Any, epsilon: float, d: int) -> float:
+    """log P[output = h] of :func:`structured_interval_mechanism` (h = (a, b) or None)."""
+    return -0.5 * float(epsilon) * _interval_errors(h, X, y, d) - interval_log_normalizer(X, y, epsilon, d)
+
+
+@validate_params(epsilon=EPSILON, d=Integer(1, 64), rng=RNG)
+def structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> tuple[int, int] | None:
+    """Exponential mechanism over all intervals of X_d (plus the empty one), exactly.
+
+    Implements: Structured EXPMECH (intervals over X_d, d <= 64).  Cells: (i) intervals
+    containing no sample value (weight n_empty exp(-eps E0/2); the member is uniform among
+    the empty interval and the g(g+1)/2 intervals inside each gap of g free values);
+    (ii) intervals whose sample values are the run u_i..u_j (a in (u_{i-1}, u_i],
+    b in [u_j, u_{j+1})).  First the end j of the run is sampled (prefix log-sum-exp), then
+    its start i <= j, then a and b uniformly: O(m log m), exact.  epsilon-DP.
+
+    Returns
+    -------
+    tuple of int or None
+        ``(a, b)`` with 0 <= a <= b < 2^d, or ``None`` for the empty interval.
+    """
+    gen = as_generator(rng)
+    parts = _interval_parts(X, y, epsilon, d)
+    k = len(parts["u"])
+    choice = sample_log_weights(np.append(parts["log_end"], parts["log_none"]), rng=gen)
+    ext = parts["ext"]
+    if choice == k:
+        r = uniform_int(gen, parts["n_empty"])
+        if r == 0:
+            return None
+        r -= 1
+        for gi, g in enumerate(parts["gaps"]):
+            cnt = g * (g + 1) // 2
+            if r < cnt:
+                base = ext[gi] + 1  # free values base .. base + g - 1
+                # r-th pair (a <= b) among g values: pick by rejection on a g x g grid
+                while True:
+                    a_off, b_off = uniform_int(gen, g), uniform_int(gen, g)
+                    if a_off <= b_off:
+                        return (base + a_off, base + b_off)
+            r -= cnt
+        raise RuntimeError("unreachable: gap index out of range")  # pragma: no cover
+    j = choice  # run ends at value index j (0-based)
+    i = sample_log_weights(parts["logA"][: j + 1], rng=gen)
+    a = ext[i] + 1 + uniform_int(gen, ext[i + 1] - ext[i])  # a in (u_{i-1}, u_i]
+    b = ext[j + 1] + uniform_int(gen, ext[j + 2] - ext[j + 1])  # b in [u_j, u_{j+1})
+    return (a, b)
