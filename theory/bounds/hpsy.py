@@ -1,0 +1,575 @@
+"""Bounds of HPSY (Hu, Pinto, Sanyal, Yang, "Semi-private learning via low dimensional structures").
+
+Implements: HPSY.Thm1, HPSY.Lem1 (Karger), HPSY.Lem2, HPSY.Thm2, HPSY.Thm3.  The Sec 3.3
+comparison baselines (BST14, ABM19, JL) are in :mod:`theory.bounds.classic`, the comparison
+table in :mod:`theory.bounds.compare`.
+
+"log" is natural.  Notes on the text, kept visible here:
+
+* Lemma 2's statement has p >= 9(log(4/beta) + 4)/(d-1), its proof ends with
+  (9 log(4/beta) + 4)/(d-1) (smaller); ``form="statement"`` (default) or ``"proof"``.
+* Lemma 2's beta interval (4 exp(-(d-5)/9), 4/d) is EMPTY for 35 < d <= 37 (the lower end
+  exceeds 4/d); the proof itself uses (4 exp(4 - (d-1)/3), 4/d).  Both are checked.
+* Theorem 2's n_unl uses d - 1 in the first term; its proof needs the (larger) maximum of
+  the k - 1 and d - k - 1 terms.  ``form="proof"`` returns that maximum.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+from kernels.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Boolean,
+    Integer,
+    Options,
+    Real,
+    validate_params,
+)
+from theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+
+__all__ = [
+    "hpsy_thm1_unlabeled",
+    "hpsy_thm1_unlabeled_expr",
+    "hpsy_thm1_labeled",
+    "hpsy_thm1_labeled_expr",
+    "KargerBound",
+    "karger_cut_bound",
+    "karger_epsilon_expr",
+    "hpsy_lem2_beta_interval",
+    "hpsy_lem2_min_dimension",
+    "hpsy_connectivity_threshold",
+    "hpsy_connectivity_threshold_expr",
+    "hpsy_thm2_unlabeled",
+    "hpsy_thm2_unlabeled_expr",
+    "hpsy_thm2_labeled",
+    "hpsy_thm3_unlabeled",
+    "hpsy_thm3_unlabeled_expr",
+    "hpsy_thm3_labeled",
+    "hpsy_thm3_labeled_expr",
+]
+
+
+# ---------------------------------------------------------------------------
+# Theorem 1
+# ---------------------------------------------------------------------------
+
+
+def _thm1_unl(ns: Any, d: Any, beta: Any, p_min: Any) -> Any:
+    return ns.log(2 * d**2 / beta) / (-ns.log(1 - p_min))
+
+
+@validate_params(d=POSITIVE_INT, beta=PROBABILITY, p_min=PROBABILITY)
+def hpsy_thm1_unlabeled(d: int, beta: float, p_min: float) -> int:
+    r"""HPSY Thm 1 unlabelled size, with the proof's constant: n_unl >= log(2 d^2/beta) / (-log(1 - p_min)).
+
+    Implements: HPSY.Thm1 (n_unl).  Eq. (4) of the proof needs (1 - p_min)^n <= beta/(2 d^2),
+    which is exactly this (the theorem writes O(.) around it; the constant is 1).
+
+    Parameters
+    ----------
+    d : int
+        Number of boolean variables.
+    beta : float
+        Failure probability.
+    p_min : float
+        Minimum positive edge probability of the component graph.
+
+    Examples
+    --------
+    >>> hpsy_thm1_unlabeled(100, 0.05, 0.01)
+    1284
+    """
+    return ceil_int(_thm1_unl(MATH, d, beta, p_min))
+
+
+def hpsy_thm1_unlabeled_expr() -> Any:
+    """Sympy form of :func:`hpsy_thm1_unlabeled` (before rounding).
+
+    Implements: HPSY.Thm1.
+
+    >>> hpsy_thm1_unlabeled_expr()
+    -log(2*d**2/beta)/log(1 - p_min)
+    """
+    return make_expr(_thm1_unl, ("d", "beta", "p_min"), integer=("d",))
+
+
+def _thm1_lab(ns: Any, z_max: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant / (alpha * epsilon) * (z_max + ns.log(1 / beta))
+
+
+@validate_params(z_max=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def hpsy_thm1_labeled(z_max: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+    r"""HPSY Thm 1 labelled size O((Z_max + polylog(1/beta, 1/delta))/(alpha eps)).
+
+    Implements: HPSY.Thm1 (n_lab).  The learner is the exponential mechanism over the
+    2^{Z_max} unions of components (pure eps-DP, so delta plays no role); the paper leaves the
+    polylog unspecified.  We use the KLNRS form log|H| + log(1/beta) with log|H| <= Z_max
+    (dropping ln 2), i.e. ``constant * (Z_max + ln(1/beta))/(alpha eps)``.
+
+    Examples
+    --------
+    >>> hpsy_thm1_labeled(2, 0.1, 0.05, 1.0)
+    50
+    """
+    return ceil_int(_thm1_lab(MATH, z_max, alpha, beta, epsilon, constant))
+
+
+def hpsy_thm1_labeled_expr() -> Any:
+    """Sympy form of :func:`hpsy_thm1_labeled`.
+
+    Implements: HPSY.Thm1.
+
+    >>> hpsy_thm1_labeled_expr()
+    constant*(z_max + log(1/beta))/(alpha*epsilon)
+    """
+    return make_expr(_thm1_lab, ("z_max", "alpha", "beta", "epsilon", "constant"), integer=("z_max",))
+
+
+# ---------------------------------------------------------------------------
+# Lemma 1 (Karger)
+# ---------------------------------------------------------------------------
+
+
+class KargerBound(NamedTuple):
+    """Karger's cut-concentration bound: the band (1 +- epsilon) and its failure probability."""
+
+    epsilon: float
+    failure_probability: float
+
+
+def _karger_eps(ns: Any, d: Any, ell: Any, c_hat: Any) -> Any:
+    return ns.sqrt(3 * (ell + 2) * ns.log(d) / c_hat)
+
+
+@validate_params(d=Integer(2), ell=Real(1.0, math.inf), c_hat=POSITIVE_REAL, strict=Boolean())
+def karger_cut_bound(d: int, ell: float, c_hat: float, *, strict: bool = True) -> Any:
+    r"""HPSY Lemma 1 (Karger): every cut of G(p) is within (1 +- eps) of its mean w.p. >= 1 - 4/(ell d^ell).
+
+    Implements: HPSY.Lem1.  eps = sqrt(3 (ell + 2) log d / c_hat), c_hat the minimum expected
+    cut; the lemma needs ell >= 1 and eps <= 1.
+
+    Parameters
+    ----------
+    d : int
+        Number of vertices (>= 2).
+    ell : float
+        >= 1.
+    c_hat : float
+        Minimum expected cut value of G(p) (= p (d - 1) for G(d, p)).
+    strict : bool
+        Raise (default) or return a Checked when eps > 1.
+
+    Returns
+    -------
+    KargerBound
+        ``(epsilon, 4/(ell d^ell))``.
+
+    Raises
+    ------
+    ConditionNotMet
+        If eps > 1.
+
+    Examples
+    --------
+    >>> karger_cut_bound(100, 1.0, 500.0)
+    KargerBound(epsilon=0.2879115547312849, failure_probability=0.04)
+    """
+    eps = float(_karger_eps(MATH, d, ell, c_hat))
+    return check_conditions(strict, "HPSY.Lem1", [(eps <= 1, "epsilon = sqrt(3(l+2) log d / c_hat) <= 1",
+                                                   {"epsilon": eps})],
+                            lambda: KargerBound(eps, 4.0 / (ell * float(d) ** ell)))
+
+
+def karger_epsilon_expr() -> Any:
+    """Sympy form of Karger's epsilon.
+
+    Implements: HPSY.Lem1.
+
+    >>> karger_epsilon_expr()
+    sqrt(3*ell + 6)*sqrt(log(d))/sqrt(c_hat)
+    """
+    return make_expr(_karger_eps, ("d", "ell", "c_hat"), integer=("d",))
+
+
+# ---------------------------------------------------------------------------
+# Lemma 2 (connectivity of G(d, p))
+# ---------------------------------------------------------------------------
+
+
+@validate_params(d=Integer(2), form=Options("statement", "proof"))
+def hpsy_lem2_beta_interval(d: int, form: str = "statement") -> tuple[float, float]:
+    r"""The admissible beta interval of HPSY Lemma 2 (open), possibly empty.
+
+    Implements: HPSY.Lem2 (hypothesis).  ``"statement"``: (4 exp(-(d-5)/9), 4/d);
+    ``"proof"``: (4 exp(4 - (d-1)/3), 4/d).  Empty when the left end is >= the right end.
+
+    Examples
+    --------
+    >>> lo, hi = hpsy_lem2_beta_interval(36)
+    >>> lo > hi  # empty: the statement's interval is empty for 35 < d <= 37
+    True
+    """
+    lo = 4 * math.exp(-(d - 5) / 9) if form == "statement" else 4 * math.exp(4 - (d - 1) / 3)
+    return (lo, 4 / d)
+
+
+@validate_params(form=Options("statement", "proof"))
+def hpsy_lem2_min_dimension(form: str = "statement") -> int:
+    """Smallest d > 35 for which the beta interval of HPSY Lemma 2 is non-empty.
+
+    Implements: HPSY.Lem2 (hypothesis check).
+
+    >>> hpsy_lem2_min_dimension(), hpsy_lem2_min_dimension("proof")
+    (38, 36)
+    """
+    d = 36
+    while True:
+        lo, hi = hpsy_lem2_beta_interval(d, form)
+        if lo < hi:
+            return d
+        d += 1
+
+
+def _lem2_threshold(ns: Any, d: Any, beta: Any, form: str = "statement") -> Any:
+    if form == "statement":
+        return 9 * (ns.log(4 / beta) + 4) / (d - 1)
+    return (9 * ns.log(4 / beta) + 4) / (d - 1)
+
+
+def _lem2_conditions(d: int, beta: float, form: str) -> list[tuple[bool, str, dict[str, Any]]]:
+    lo, hi = hpsy_lem2_beta_interval(d, "statement")
+    plo, _ = hpsy_lem2_beta_interval(d, "proof")
+    conds = [(d > 35, "d > 35", {"d": d}),
+             (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)})]
+    if form == "proof":
+        conds.append((plo < beta < hi, "beta in (4 exp(4-(d-1)/3), 4/d) (used in the proof)",
+                      {"beta": beta, "interval": (plo, hi)}))
+    return conds
+
+
+@validate_params(d=Integer(2), beta=PROBABILITY, form=Options("statement", "proof"), strict=Boolean())
+def hpsy_connectivity_threshold(d: int, beta: float, *, form: str = "statement", strict: bool = True) -> Any:
+    r"""HPSY Lemma 2: G(d, p) is connected w.p. >= 1 - beta if p >= 9(log(4/beta) + 4)/(d - 1).
+
+    Implements: HPSY.Lem2.  ``form="statement"`` gives the lemma's 9(log(4/beta)+4)/(d-1);
+    ``form="proof"`` the (9 log(4/beta) + 4)/(d-1) the proof ends with.
+
+    Parameters
+    ----------
+    d : int
+        Number of vertices; the lemma needs d > 35.
+    beta : float
+        Must lie in (4 exp(-(d-5)/9), 4/d) (see :func:`hpsy_lem2_beta_interval`).
+    form : {"statement", "proof"}
+    strict : bool
+        Raise (default) or return a Checked when a hypothesis fails.
+
+    Returns
+    -------
+    float
+        The threshold on p (a value >= 1 means no p in (0, 1) is covered by the lemma).
+
+    Raises
+    ------
+    ConditionNotMet
+        d <= 35 or beta outside the interval.
+
+    Examples
+    --------
+    >>> round(hpsy_connectivity_threshold(1000, 0.003), 6)
+    0.10086
+    >>> round(hpsy_connectivity_threshold(1000, 0.003, form="proof"), 6)
+    0.068828
+    """
+    return check_conditions(strict, "HPSY.Lem2", _lem2_conditions(d, beta, form),
+                            lambda: float(_lem2_threshold(MATH, d, beta, form)))
+
+
+def hpsy_connectivity_threshold_expr(form: str = "statement") -> Any:
+    """Sympy form of the HPSY Lemma 2 threshold.
+
+    Implements: HPSY.Lem2.
+
+    >>> hpsy_connectivity_threshold_expr()
+    (9*log(4/beta) + 36)/(d - 1)
+    """
+    return make_expr(_lem2_threshold, ("d", "beta"), integer=("d",), form=form)
+
+
+# ---------------------------------------------------------------------------
+# Theorem 2
+# ---------------------------------------------------------------------------
+
+
+def _thm2_first(ns: Any, m: Any, beta: Any, p: Any) -> Any:
+    # log(1 - (9 log(16/beta) + 4)/m) / log(1 - p)
+    return ns.log(1 - (9 * ns.log(16 / beta) + 4) / m) / ns.log(1 - p)
+
+
+def _thm2_unl(ns: Any, d: Any, beta: Any, p: Any) -> Any:
+    return ns.max(_thm2_first(ns, d - 1, beta, p), 8 * ns.log(16 / beta))
+
+
+@validate_params(d=Integer(2), k=Integer(1), beta=PROBABILITY, p=PROBABILITY, form=Options("statement", "proof"),
+                 strict=Boolean())
+def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "statement",
+                        strict: bool = True) -> Any:
+    r"""HPSY Thm 2: n_unl >= max{ log(1 - (9 log(16/b) + 4)/(d-1)) / log(1-p), 8 log(16/b) }.
+
+    Implements: HPSY.Thm2 (n_unl).  ``form="proof"`` replaces the first term by the maximum
+    of the k - 1 and d - k - 1 versions, which is what the proof needs (and is larger).
+
+    Parameters
+    ----------
+    d, k : int
+        Variables and |V+(f)|; the theorem needs k, d > 35 (and k < d - 1 for ``"proof"``).
+    beta : float
+        In (4 exp(-(d-5)/9), 4/d).
+    p : float
+        Edge probability of D_{f,p}.
+    form : {"statement", "proof"}
+    strict : bool
+        Raise (default) or return a Checked when a hypothesis fails.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ConditionNotMet
+        If k or d <= 35, beta is outside its interval, or (9 log(16/beta)+4) >= d - 1 (then
+        the logarithm is undefined: no n_unl makes the argument work).
+
+    Examples
+    --------
+    >>> hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001)
+    85
+    >>> hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form="proof")  # what the proof needs
+    178
+    """
+    lo, hi = hpsy_lem2_beta_interval(d, "statement")
+    c = 9 * math.log(16 / beta) + 4
+    conds = [(k > 35 and d > 35, "k, d > 35", {"k": k, "d": d}),
+             (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)}),
+             (c < d - 1, "9 log(16/beta) + 4 < d - 1", {"d": d, "beta": beta})]
+    if form == "proof":
+        conds.append((c < k - 1 and c < d - k - 1, "9 log(16/beta) + 4 < min(k - 1, d - k - 1)",
+                      {"k": k, "d": d, "beta": beta}))
+
+    def compute() -> int:
+        if form == "statement":
+            return ceil_int(float(_thm2_unl(MATH, d, beta, p)))
+        first = max(_thm2_first(MATH, k - 1, beta, p), _thm2_first(MATH, d - k - 1, beta, p))
+        return ceil_int(max(first, 8 * math.log(16 / beta)))
+
+    return check_conditions(strict, "HPSY.Thm2", conds, compute)
+
+
+def hpsy_thm2_unlabeled_expr() -> Any:
+    """Sympy form of the HPSY Thm 2 n_unl (statement form, before rounding).
+
+    Implements: HPSY.Thm2.
+
+    >>> print(hpsy_thm2_unlabeled_expr())
+    Max(log(1 - (9*log(16/beta) + 4)/(d - 1))/log(1 - p), 8*log(16/beta))
+    """
+    return make_expr(_thm2_unl, ("d", "beta", "p"), integer=("d",))
+
+
+@validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, constant=POSITIVE_REAL)
+def hpsy_thm2_labeled(alpha: float, beta: float, epsilon: float, delta: float = 0.0, *,
+                      constant: float = 1.0) -> int:
+    r"""HPSY Thm 2 labelled size O((1 + polylog(1/beta, 1/delta))/(alpha eps)).
+
+    Implements: HPSY.Thm2 (n_lab).  Two components, so two hypotheses: the exponential
+    mechanism over |H| = 2 gives (log 2 + log(1/beta)); the paper's polylog is unspecified,
+    we use ``constant * (1 + log(1/beta))/(alpha eps)`` (delta unused: the learner is pure DP).
+
+    Examples
+    --------
+    >>> hpsy_thm2_labeled(0.1, 0.05, 1.0)
+    40
+    """
+    return ceil_int(constant * (1 + math.log(1 / beta)) / (alpha * epsilon))
+
+
+# ---------------------------------------------------------------------------
+# Theorem 3 (halfspaces via PCA)
+# ---------------------------------------------------------------------------
+
+
+def _thm3_unl(ns: Any, k: Any, d: Any, beta: Any, gamma: Any, constant: Any = 1) -> Any:
+    return constant * k * d / (beta * gamma**2)
+
+
+def _thm3_lab(ns: Any, k: Any, alpha: Any, beta: Any, epsilon: Any, gamma: Any, eta: Any, constant: Any = 1) -> Any:
+    return constant * ns.sqrt(k) / (alpha * epsilon * (gamma - ns.sqrt(eta / beta)))
+
+
+def _thm3_conditions(k: int, d: int | None, gamma: float, eta: float | None, beta: float) -> list[Any]:
+    conds: list[Any] = [(gamma < 1, "gamma in (0, 1)", {"gamma": gamma})]
+    if d is not None:
+        conds.append((k <= d, "k <= d", {"k": k, "d": d}))
+    if eta is not None:
+        conds.append((gamma > math.sqrt(eta / beta), "gamma > sqrt(eta/beta) (the projected margin is positive)",
+                      {"gamma": gamma, "eta": eta, "beta": beta}))
+    return conds
+
+
+@validate_params(k=POSITIVE_INT, d=POSITIVE_INT, beta=PROBABILITY, gamma=POSITIVE_REAL, constant=POSITIVE_REAL,
+                 strict=Boolean())
+def hpsy_thm3_unlabeled(k: int, d: int, beta: float, gamma: float, *, constant: float = 1.0,
+                        strict: bool = True) -> Any:
+    r"""HPSY Thm 3 unlabelled size n_unl = O(k d/(beta gamma^2)).
+
+    Implements: HPSY.Thm3 (n_unl).  O-form; ``constant`` defaults to 1.
+
+    Raises
+    ------
+    ConditionNotMet
+        If k > d or gamma >= 1.
+
+    Examples
+    --------
+    >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5)
+    20000
+    """
+    return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, d, gamma, None, beta),
+                            lambda: ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant)))
+
+
+def hpsy_thm3_unlabeled_expr() -> Any:
+    """Sympy form of :func:`hpsy_thm3_unlabeled`.
+
+    Implements: HPSY.Thm3.
+
+    >>> hpsy_thm3_unlabeled_expr()
+    constant*d*k/(beta*gamma**2)
+    """
+    return make_expr(_thm3_unl, ("k", "d", "beta", "gamma", "constant"), integer=("k", "d"))
+
+
+@validate_params(k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, gamma=POSITIVE_REAL,
+                 eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
+def hpsy_thm3_labeled(k: int, alpha: float, beta: float, epsilon: float, gamma: float, eta: float, *,
+                      constant: float = 1.0, strict: bool = True) -> Any:
+    r"""HPSY Thm 3 labelled size n_lab = O(sqrt(k)/(alpha eps (gamma - sqrt(eta/beta)))).
+
+    Implements: HPSY.Thm3 (n_lab).  O-form; ``constant`` defaults to 1.  Independent of d.
+
+    Parameters
+    ----------
+    k : int
+        Projection dimension.
+    alpha, beta : float
+        Accuracy and confidence.
+    epsilon : float
+        Privacy (the learner is (eps, delta)-DP through noisy SGD; delta enters only via logs
+        hidden in the O).
+    gamma : float
+        Margin in (0, 1).
+    eta : float
+        Tail eigenvalue mass sum_{i>k} lambda_i(Sigma_X) >= 0.
+    constant : float
+        Hidden constant.
+    strict : bool
+        Raise (default) or return a Checked when a hypothesis fails.
+
+    Raises
+    ------
+    ConditionNotMet
+        If gamma <= sqrt(eta/beta) (no margin left after projection) or gamma >= 1.
+
+    Examples
+    --------
+    >>> hpsy_thm3_labeled(5, 0.1, 0.1, 1.0, 0.5, 0.001)
+    56
+    """
+    return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, None, gamma, eta, beta),
+                            lambda: ceil_int(_thm3_lab(MATH, k, alpha, beta, epsilon, gamma, eta, constant)))
+
+
+def hpsy_thm3_labeled_expr() -> Any:
+    """Sympy form of :func:`hpsy_thm3_labeled`.
+
+    Implements: HPSY.Thm3.
+
+    >>> hpsy_thm3_labeled_expr()
+    constant*sqrt(k)/(alpha*epsilon*(gamma - sqrt(eta)/sqrt(beta)))
+    """
+    return make_expr(_thm3_lab, ("k", "alpha", "beta", "epsilon", "gamma", "eta", "constant"), integer=("k",))
+
+
+# ---------------------------------------------------------------------------
+# registry
+# ---------------------------------------------------------------------------
+
+_ALPHA = Param("alpha", PROBABILITY, "accuracy in (0, 1)", typical=(0.01, 0.5))
+_BETA = Param("beta", PROBABILITY, "failure probability in (0, 1)", typical=(0.001, 0.5))
+_EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
+_CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 1)", typical=(0.5, 5.0),
+               default=1.0, required=False)
+_FORM = Param("form", Options("statement", "proof"), "'statement' (default) or 'proof'", default="statement",
+              required=False)
+
+register(Bound("HPSY.Thm1.n_unl", "disjunctions: n_unl >= log(2d^2/beta)/(-log(1-p_min)) (proof constant)",
+               (Param("d", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)), _BETA,
+                Param("p_min", PROBABILITY, "minimum positive edge probability", typical=(0.001, 0.5))),
+               hpsy_thm1_unlabeled, hpsy_thm1_unlabeled_expr, _thm1_unl, "n_unl (int)",
+               monotone={"d": +1, "beta": -1, "p_min": -1}, example={"d": 100, "beta": 0.05, "p_min": 0.01},
+               integer_output=True))
+register(Bound("HPSY.Thm1.n_lab", "disjunctions: n_lab = O((Z_max + log(1/beta))/(alpha eps))",
+               (Param("z_max", POSITIVE_INT, "max number of components", integer=True, typical=(1, 100)), _ALPHA,
+                _BETA, _EPS, _CONST), hpsy_thm1_labeled, hpsy_thm1_labeled_expr, _thm1_lab, "n_lab (int)",
+               monotone={"z_max": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"z_max": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+register(Bound("HPSY.Lem1", "Karger: cuts of G(p) within (1 +- eps), eps = sqrt(3(l+2) log d / c_hat), w.p. 1-4/(l d^l)",
+               (Param("d", Integer(2), "number of vertices", integer=True, typical=(2, 1000)),
+                Param("ell", Real(1.0, math.inf), "l >= 1", typical=(1.0, 5.0)),
+                Param("c_hat", POSITIVE_REAL, "minimum expected cut", typical=(50.0, 5000.0))),
+               karger_cut_bound, karger_epsilon_expr,
+               lambda ns, d, ell, c_hat: _karger_eps(ns, d, ell, c_hat), "KargerBound(epsilon, failure_probability)",
+               example={"d": 100, "ell": 1.0, "c_hat": 500.0}))
+register(Bound("HPSY.Lem2", "G(d,p) connected w.p. >= 1-beta if p >= 9(log(4/beta)+4)/(d-1) (d > 35, beta interval)",
+               (Param("d", Integer(2), "number of vertices (> 35)", integer=True, typical=(40, 5000)),
+                Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
+                _FORM),
+               hpsy_connectivity_threshold, hpsy_connectivity_threshold_expr, _lem2_threshold, "threshold on p (float)",
+               monotone={"d": -1, "beta": -1}, example={"d": 1000, "beta": 0.003}))
+register(Bound("HPSY.Thm2.n_unl", "D_{f,p}: n_unl >= max{log(1-(9log(16/b)+4)/(d-1))/log(1-p), 8 log(16/b)}",
+               (Param("d", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
+                Param("k", Integer(1), "|V+(f)| (> 35)", integer=True, typical=(36, 2000)),
+                Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
+                Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _FORM),
+               hpsy_thm2_unlabeled, hpsy_thm2_unlabeled_expr,
+               lambda ns, d, k, beta, p: _thm2_unl(ns, d, beta, p), "n_unl (int)",
+               monotone={"p": -1}, example={"d": 1000, "k": 500, "beta": 0.003, "p": 0.01}, integer_output=True))
+register(Bound("HPSY.Thm2.n_lab", "D_{f,p}: n_lab = O((1 + log(1/beta))/(alpha eps))",
+               (_ALPHA, _BETA, _EPS, Param("delta", DELTA, "delta (unused: pure DP)", typical=(0.0, 1e-3), default=0.0,
+                                           required=False), _CONST),
+               hpsy_thm2_labeled, None, None, "n_lab (int)",
+               monotone={"alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+register(Bound("HPSY.Thm3.n_unl", "halfspaces via PCA: n_unl = O(k d/(beta gamma^2))",
+               (Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)),
+                Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(20, 5000)), _BETA,
+                Param("gamma", POSITIVE_REAL, "margin in (0, 1)", typical=(0.05, 0.95)), _CONST),
+               hpsy_thm3_unlabeled, hpsy_thm3_unlabeled_expr, _thm3_unl, "n_unl (int)",
+               monotone={"k": +1, "d": +1, "beta": -1, "gamma": -1, "constant": +1},
+               example={"k": 5, "d": 100, "beta": 0.1, "gamma": 0.5}, integer_output=True))
+register(Bound("HPSY.Thm3.n_lab", "halfspaces via PCA: n_lab = O(sqrt(k)/(alpha eps (gamma - sqrt(eta/beta))))",
+               (Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)), _ALPHA, _BETA, _EPS,
+                Param("gamma", POSITIVE_REAL, "margin in (0, 1)", typical=(0.3, 0.95)),
+                Param("eta", Real(0.0, math.inf), "tail eigenvalue mass sum_{i>k} lambda_i", typical=(0.0, 1e-3)),
+                _CONST),
+               hpsy_thm3_labeled, hpsy_thm3_labeled_expr, _thm3_lab, "n_lab (int)",
+               monotone={"k": +1, "alpha": -1, "beta": -1, "epsilon": -1, "gamma": -1, "eta": +1, "constant": +1},
+               example={"k": 5, "alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "gamma": 0.5, "eta": 0.001},
+               integer_output=True))
