@@ -171,10 +171,10 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     kind_char = arr.dtype.kind
     if kind_char in "OUS":
         if kind_char == "O":
-            keys = codec.encode(list(arr))
+            codes = codec.encode(list(arr))
         else:
-            keys = codec.encode([a.item() for a in arr]) if arr.ndim == 1 else codec.encode(list(arr))
-        return _Outputs(raw, "label", None, keys, True)
+            codes = codec.encode([a.item() for a in arr]) if arr.ndim == 1 else codec.encode(list(arr))
+        return _Outputs(raw, "label", None, codes, True)
     if kind_char not in "biuf":
         raise TypeError(f"unsupported output dtype {arr.dtype}")
     if kind_char == "b":

@@ -1,0 +1,270 @@
+"""The built-in audit suite: every mechanism of the toolkit with its claimed (epsilon, delta),
+plus the deliberately broken mechanisms of :mod:`theory.audit.broken`.
+
+Used by ``python -m theory audit`` (:mod:`theory.audit.cli`), the report section
+``theory/report/sections/audit.py`` and the tests.  Each :class:`AuditCase` names the
+mechanism, the neighbouring pairs to search, the claim, whether the mechanism is expected to
+be private, and -- where it can be computed -- the *exact* epsilon of the mechanism on those
+pairs (``true_epsilon``), so a table can show how close the audit's lower bound comes.
+
+Implements: AUDIT ("applied to every mechanism and learner above, with the claimed
+(eps, delta) of each, and shown to catch deliberately broken mechanisms").
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import as_generator
+from theory.audit import broken
+from theory.audit.core import AuditResult, Mechanism, audit_pairs, vectorize
+from theory.audit.exact import exact_privacy_loss
+from theory.privacy import mechanisms as mech
+
+__all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table"]
+
+
+@dataclass
+class AuditCase:
+    """One audit of the suite."""
+
+    name: str
+    mechanism: Mechanism
+    pairs: list[tuple[Any, Any]]
+    epsilon: float
+    delta: float
+    private: bool  # expected verdict: True = the claim holds
+    true_epsilon: float | None = None  # exact epsilon (at delta) on these pairs, when known
+    claim: str = ""
+    trials_scale: float = 1.0  # fraction of the trials budget (slow, non-vectorised mechanisms)
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SuiteRow:
+    case: AuditCase
+    result: AuditResult
+    seconds: float
+
+    @property
+    def as_expected(self) -> bool:
+        return self.result.violation != self.case.private
+
+
+def _exact(lp: Callable[[Any], np.ndarray], pairs: Sequence[tuple[Any, Any]]) -> float:
+    return max(exact_privacy_loss(lp(a), lp(b), log=True).epsilon for a, b in pairs)
+
+
+def _kernel_cases() -> list[AuditCase]:
+    try:
+        import kernels
+
+        backends = kernels.available_backends()
+        kernels.exponential_mechanism  # noqa: B018 - import check
+    except (ImportError, AttributeError):
+        return []
+    k = 8
+    s0 = np.zeros(k)
+    s0[0] = 1.0
+    s1 = 1.0 - s0
+    pairs = [(s0, s1)]
+
+    def true(eps: float) -> float:
+        return _exact(lambda s: kernels.exponential_log_probabilities(s, eps), pairs)
+
+    out = []
+    for b in backends:
+        def m(data: Any, size: int, rng: Any = None, _b: str = b) -> np.ndarray:
+            return np.asarray(kernels.exponential_mechanism(data, 1.0, size=size, rng=rng, backend=_b))
+
+        try:
+            m(s0, 2, 0)
+        except Exception:  # backend listed but this kernel not built: not auditable here
+            continue
+        out.append(AuditCase(f"kernels.exponential_mechanism [{b}]", m, pairs, 1.0, 0.0, True, true(1.0),
+                             "McSherry-Talwar Thm 6: eps-DP, scores of sensitivity 1"))
+    return out
+
+
+def _theory_cases() -> list[AuditCase]:
+    out: list[AuditCase] = []
+    try:
+        from theory.privacy import exponential as tex
+    except ImportError:
+        return out
+    # all 8 labelings of 3 points as the hypothesis class; neighbours flip one label
+    P = np.array([[(h >> j) & 1 for j in range(3)] for h in range(8)], dtype=bool)
+    y0, y1 = np.array([0, 0, 0]), np.array([1, 0, 0])
+
+    def em(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        return np.asarray(tex.sample(tex.error_counts_of(P, data), 1.0, size=size, rng=rng))
+
+    true = _exact(lambda y: tex.log_output_distribution(tex.error_counts_of(P, y), 1.0), [(y0, y1)])
+    out.append(AuditCase("theory.privacy.exponential.sample", em, [(y0, y1)], 1.0, 0.0, True, true,
+                         "EXPMECH, q = -#errors (sensitivity 1): eps-DP"))
+
+    X0, X1 = ([3, 9, 12], [1, 1, 0]), ([3, 9, 12], [1, 0, 0])
+
+    def thr(data: Any, rng: Any) -> int:
+        return tex.structured_threshold_mechanism(data[0], data[1], 1.0, 4, rng=rng)
+
+    true_t = _exact(lambda d: np.array([tex.structured_threshold_log_probability(t, d[0], d[1], 1.0, 4)
+                                        for t in range(17)]), [(X0, X1)])
+    out.append(AuditCase("theory.privacy.exponential.structured_threshold_mechanism (d=4)", vectorize(thr),
+                         [(X0, X1)], 1.0, 0.0, True, true_t, "Structured EXPMECH: eps-DP", trials_scale=0.005))
+    try:
+        from theory.classes import Thresholds
+        from theory.learners import ASSPP, GenericPrivateLearner
+    except ImportError:
+        return out
+    C = Thresholds(4)
+    Xp, yp0, yp1 = [1, 2, 12, 14], [1, 1, 0, 0], [1, 0, 0, 0]
+    gen_learner = GenericPrivateLearner(1.0, concept_class=C)
+
+    def fit_generic(data: Any, rng: Any) -> int:
+        gen_learner.rng = rng
+        return gen_learner.fit(Xp, data).index_
+
+    true_g = _exact(lambda y: np.log(gen_learner.output_distribution(Xp, y)), [(yp0, yp1)])
+    out.append(AuditCase("theory.learners.GenericPrivateLearner (KLNRS, Thresholds(4))", vectorize(fit_generic),
+                         [(yp0, yp1)], gen_learner.privacy[0], gen_learner.privacy[1], True, true_g,
+                         "KLNRS.Generic: eps-DP (privacy attribute)", trials_scale=0.005))
+    Xpub = [0, 3, 5, 8, 11, 13, 15]
+    asspp = ASSPP(1.0, concept_class=C)
+
+    def fit_asspp(data: Any, rng: Any) -> int:
+        asspp.rng = rng
+        return asspp.fit(Xp, data, Xpub).index_
+
+    true_a = _exact(lambda y: np.log(asspp.output_distribution(Xp, y, Xpub)[1]), [(yp0, yp1)])
+    out.append(AuditCase("theory.learners.ASSPP (ABM19 Alg 1, Thresholds(4))", vectorize(fit_asspp),
+                         [(yp0, yp1)], asspp.privacy[0], asspp.privacy[1], True, true_a,
+                         "ABM19 Lem 3.2: eps-DP for every public sample", trials_scale=0.005))
+    return out
+
+
+def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
+    """The suite: correct mechanisms of the toolkit (expected private) and, optionally, the
+    deliberately broken ones (expected to be caught)."""
+    e1 = np.zeros(5)
+    e1[0] = 1.0
+    rnm_pairs = [(e1, 1.0 - e1)]
+    gumbel = mech.ReportNoisyMax(1.0, noise="gumbel")
+    rr4 = mech.RandomizedResponse(1.0, n_categories=4)
+    cases = [
+        AuditCase("LaplaceMechanism", mech.LaplaceMechanism(1.0), [(0.0, 1.0)], 1.0, 0.0, True, 1.0,
+                  "DR14 Thm 3.6: eps-DP, L1 sensitivity 1"),
+        AuditCase("LaplaceMechanism (vector, L1)", mech.LaplaceMechanism(1.0),
+                  [(np.zeros(3), np.array([1.0, 0, 0])), (np.zeros(3), np.array([0.5, 0, -0.5]))], 1.0, 0.0, True,
+                  1.0, "DR14 Thm 3.6"),
+        AuditCase("GaussianMechanism (analytic)", mech.GaussianMechanism(1.0, 1e-5), [(0.0, 1.0)], 1.0, 1e-5, True,
+                  1.0, "BW18 Thm 8: (eps, delta)-DP, L2 sensitivity 1 (tight)"),
+        AuditCase("GaussianMechanism (classic)", mech.GaussianMechanism(0.5, 1e-5, calibration="classic"),
+                  [(0.0, 1.0)], 0.5, 1e-5, True, None, "DR14 Thm A.1 (eps < 1)"),
+        AuditCase("GeometricMechanism", mech.GeometricMechanism(1.0), [(0, 1)], 1.0, 0.0, True, 1.0,
+                  "GRS12: eps-DP, integer sensitivity 1"),
+        AuditCase("RandomizedResponse (binary)", mech.RandomizedResponse(1.0), [(0, 1)], 1.0, 0.0, True, 1.0,
+                  "DR14 Sec 3.2"),
+        AuditCase("RandomizedResponse (k=4)", rr4, [(0, 1)], 1.0, 0.0, True,
+                  _exact(rr4.log_probabilities, [(0, 1)]), "DR14 Sec 3.2 (k-ary)"),
+        AuditCase("RandomizedResponse (vector of 4 bits)", mech.RandomizedResponse(1.0),
+                  [(np.array([0, 1, 0, 1]), np.array([1, 1, 0, 1]))], 1.0, 0.0, True, 1.0, "DR14 Sec 3.2"),
+        AuditCase("ReportNoisyMax (Laplace)", mech.ReportNoisyMax(1.0), rnm_pairs, 1.0, 0.0, True, None,
+                  "DR14 Claim 3.9 (scale 2/eps, non-monotone scores)"),
+        AuditCase("ReportNoisyMax (Gumbel)", gumbel, rnm_pairs, 1.0, 0.0, True,
+                  _exact(gumbel.log_probabilities, rnm_pairs), "= exponential mechanism, DR14 Thm 3.10"),
+    ]
+    cases += _kernel_cases()
+    cases += _theory_cases()
+    if include_broken:
+        lw = broken.LaplaceWrongScale(1.0, 0.5)
+        nq = broken.NoiseOnWrongQuantity(0.5)
+        nmv = broken.NoisyMaxValue(1.0)
+        bwn = broken.BranchWithoutNoise(1.0)
+        brr = broken.BinaryFormulaRR(1.0, 4)
+        enh = broken.ExponentialMechanismNoHalf(1.0)
+        s0 = np.zeros(8)
+        s0[0] = 1.0
+        cases += [
+            AuditCase("BROKEN Laplace, half the noise", lw, [(0.0, 1.0)], 1.0, 0.0, False,
+                      lw.true_epsilon((0.0, 1.0)), "claims DR14 Thm 3.6"),
+            AuditCase("BROKEN mean: noise on the sum", nq, [(np.zeros(3), np.array([1.0, 0, 0]))], 0.5, 0.0, False,
+                      nq.true_epsilon((np.zeros(3), np.array([1.0, 0, 0]))), "claims eps-DP mean"),
+            AuditCase("BROKEN noisy max releases the value", nmv, [(np.zeros(5), np.ones(5))], 1.0, 0.0, False,
+                      nmv.true_epsilon((np.zeros(5), np.ones(5))), "claims DR14 Claim 3.9"),
+            AuditCase("BROKEN branch without noise", bwn, [(0.0, 1.0)], 1.0, 0.0, False, math.inf,
+                      "claims Laplace eps-DP"),
+            AuditCase("BROKEN k-ary RR with the binary formula", brr, [(0, 1)], 1.0, 0.0, False,
+                      brr.true_epsilon((0, 1)), "claims DR14 Sec 3.2"),
+            AuditCase("BROKEN exponential mechanism without the 1/2", enh, [(s0, 1.0 - s0)], 1.0, 0.0, False,
+                      enh.true_epsilon((s0, 1.0 - s0)), "claims McSherry-Talwar"),
+        ]
+    return cases
+
+
+def run_case(case: AuditCase, *, trials: int = 1_000_000, confidence: float = 0.999, rng: Any = None) -> SuiteRow:
+    """Audit one case with ``trials * case.trials_scale`` (at least 2,000) trials per dataset."""
+    n = max(2_000, int(trials * case.trials_scale))
+    opts = dict(case.options)
+    if case.trials_scale < 1:
+        opts.setdefault("selection_trials", max(1_000, n // 2))
+    t0 = time.perf_counter()
+    res = audit_pairs(case.mechanism, case.pairs, epsilon=case.epsilon, delta=case.delta, trials=n,
+                      confidence=confidence, rng=rng, **opts)
+    return SuiteRow(case, res, time.perf_counter() - t0)
+
+
+def run_suite(cases: Sequence[AuditCase] | None = None, *, trials: int = 1_000_000, confidence: float = 0.999,
+              rng: Any = None, echo: Callable[[str], None] | None = None) -> list[SuiteRow]:
+    """Run every case (each with its own child seed of ``rng``)."""
+    cases = builtin_cases() if cases is None else list(cases)
+    g = as_generator(rng)
+    seeds = g.bit_generator.seed_seq.spawn(len(cases)) if hasattr(g.bit_generator, "seed_seq") else [None] * len(cases)
+    rows = []
+    for case, ss in zip(cases, seeds):
+        row = run_case(case, trials=trials, confidence=confidence, rng=np.random.default_rng(ss))
+        rows.append(row)
+        if echo is not None:
+            echo(format_table([row], header=not rows[:-1]))
+    return rows
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if math.isinf(x):
+        return "inf"
+    return f"{x:.3f}"
+
+
+def format_table(rows: Sequence[SuiteRow], *, header: bool = True, markdown: bool = False) -> str:
+    """A plain-text (or markdown) table of suite results."""
+    cols = ["mechanism", "claim (eps, delta)", "exact eps on pairs", "eps lower bound", "verdict", "expected",
+            "p-value", "trials", "s"]
+    lines = []
+    data = []
+    for r in rows:
+        res = r.result
+        verdict = "VIOLATION" if res.violation else "ok"
+        expected = ("ok" if r.case.private else "VIOLATION") + ("" if r.as_expected else "  <-- UNEXPECTED")
+        data.append([r.case.name, f"({r.case.epsilon:g}, {r.case.delta:g})", _fmt(r.case.true_epsilon),
+                     _fmt(res.epsilon_lower_bound), verdict, expected,
+                     f"{res.p_value:.2g}" if res.p_value > 1e-299 else "<1e-299",
+                     f"{res.trials_used:,}", f"{r.seconds:.2f}"])
+    if markdown:
+        if header:
+            lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        lines += ["| " + " | ".join(d) + " |" for d in data]
+        return "\n".join(lines)
+    widths = [56, 18, 18, 15, 9, 24, 8, 12, 6]
+    if header:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip())
+    for d in data:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(d, widths)).rstrip())
+    return "\n".join(lines)
