@@ -1,0 +1,189 @@
+"""``python -m theory bound``: list, evaluate, solve or print a bound of the four papers.
+
+Usage::
+
+    python -m theory bound --list
+    python -m theory bound ID key=value ... [--solve NAME] [--latex] [--json]
+    python -m theory bound ID --help          # what the bound needs
+
+Exit status: 0 on success, 2 for a usage error (unknown id, missing / unknown / invalid
+parameter: the message lists what the bound needs), 1 when the theorem's hypotheses do not
+hold for the given parameters (ConditionNotMet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+SUMMARY = "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"
+
+__all__ = ["SUMMARY", "main", "to_jsonable"]
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn a bound's result (numbers, NamedTuples, Checked, lists) into JSON-ready data."""
+    from theory.validity import Checked
+
+    if isinstance(value, Checked):
+        return {"value": to_jsonable(value.value), "valid": value.valid, "reason": value.reason, "item": value.item}
+    if hasattr(value, "_asdict"):
+        return {k: to_jsonable(v) for k, v in value._asdict().items()}
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    return str(value)
+
+
+def _needs(params: Any) -> str:
+    lines = []
+    for p in params:
+        req = "required" if p.required else f"optional, default {p.default!r}"
+        lines.append(f"  {p.name}: {p.description} ({p.constraint.describe()}; {req})")
+    return "\n".join(lines)
+
+
+def _parse_value(param: Any, text: str) -> Any:
+    from kernels.validation import Options
+
+    if isinstance(param.constraint, Options):
+        return text
+    if param.integer:
+        try:
+            return int(text)
+        except ValueError:
+            x = float(text)
+            if x.is_integer():
+                return int(x)
+            raise ValueError(f"{param.name} must be an integer, got {text!r}") from None
+    return float(text)
+
+
+def _print_list(out: Any) -> None:
+    from theory.bounds import list_bounds
+
+    bounds = list_bounds()
+    width = max(len(b.id) for b in bounds)
+    for b in bounds:
+        solv = f"  [solve: {', '.join(sorted(b.solvers))}]" if b.solvers else ""
+        print(f"{b.id:<{width}}  {b.description}{solv}", file=out)
+
+
+def _latex(expr: Any) -> Any:
+    import sympy
+
+    if isinstance(expr, dict):
+        return {k: sympy.latex(v) for k, v in expr.items()}
+    return sympy.latex(expr)
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``python -m theory bound`` (returns the exit status)."""
+    parser = argparse.ArgumentParser(prog="semiprivate bound", description=SUMMARY, add_help=False)
+    parser.add_argument("--list", action="store_true", help="list every bound id with one line")
+    parser.add_argument("--solve", metavar="NAME", help="solve for this parameter instead of evaluating")
+    parser.add_argument("--latex", action="store_true", help="also print the sympy form as LaTeX")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("-h", "--help", action="store_true", help="show help (for an ID: its parameters)")
+    parser.add_argument("bound_id", nargs="?", metavar="ID")
+    parser.add_argument("assignments", nargs="*", metavar="key=value")
+    try:
+        ns = parser.parse_intermixed_args(argv)
+    except SystemExit as exc:  # argparse error: usage already printed
+        return int(exc.code or 2)
+    if ns.list:
+        _print_list(sys.stdout)
+        return 0
+    if ns.bound_id is None:
+        parser.print_help()
+        return 0 if ns.help else 2
+
+    from theory.bounds import get_bound
+    from theory.validity import ConditionNotMet
+
+    try:
+        bound = get_bound(ns.bound_id)
+    except KeyError as exc:
+        print(f"error: {exc.args[0]} (see --list)", file=sys.stderr)
+        return 2
+    if ns.solve is not None:
+        if ns.solve not in bound.solvers:
+            print(f"error: {bound.id} cannot be solved for {ns.solve!r}; solvable: "
+                  f"{', '.join(sorted(bound.solvers)) or 'none'}", file=sys.stderr)
+            return 2
+        solver = bound.solvers[ns.solve]
+        params, func, what = solver.params, solver.function, f"solve for {ns.solve}: {solver.description}"
+    else:
+        params, func, what = bound.params, bound.function, bound.output
+    if ns.help:
+        print(f"{bound.id}: {bound.description}\n{what}\nparameters:\n{_needs(params)}")
+        if bound.solvers:
+            print(f"solvable for: {', '.join(sorted(bound.solvers))} (--solve NAME)")
+        ex = " ".join(f"{k}={v}" for k, v in bound.example.items())
+        print(f"example: python -m theory bound {bound.id} {ex}")
+        return 0
+
+    by_name = {p.name: p for p in params}
+    kwargs: dict[str, Any] = {}
+    for a in ns.assignments:
+        if "=" not in a:
+            print(f"error: expected key=value, got {a!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
+            return 2
+        key, text = a.split("=", 1)
+        if key not in by_name:
+            print(f"error: {bound.id} has no parameter {key!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
+            return 2
+        try:
+            kwargs[key] = _parse_value(by_name[key], text)
+        except ValueError as exc:
+            print(f"error: invalid value for {key}: {exc}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
+            return 2
+    missing = [p.name for p in params if p.required and p.name not in kwargs]
+    if missing:
+        print(f"error: missing parameter(s) {', '.join(missing)}\n{bound.id} needs:\n{_needs(params)}",
+              file=sys.stderr)
+        return 2
+    try:
+        value = func(**kwargs)
+    except ConditionNotMet as exc:
+        if ns.json:
+            print(json.dumps({"id": bound.id, "params": kwargs, "valid": False, "reason": str(exc)}))
+        else:
+            print(f"hypothesis not met: {exc}", file=sys.stderr)
+        return 1
+    except (TypeError, ValueError) as exc:
+        print(f"error: {exc}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
+        return 2
+    except OverflowError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    latex = None
+    if ns.latex:
+        latex = _latex(bound.expr()) if bound.expr is not None else None
+    if ns.json:
+        out: dict[str, Any] = {"id": bound.id, "params": kwargs, "value": to_jsonable(value)}
+        if ns.solve:
+            out["solved_for"] = ns.solve
+        if ns.latex:
+            out["latex"] = latex
+        print(json.dumps(out))
+        return 0
+    label = ns.solve if ns.solve else "value"
+    print(f"{bound.id}: {label} = {to_jsonable(value)}")
+    if ns.latex:
+        if latex is None:
+            print("(no sympy form for this bound)")
+        elif isinstance(latex, dict):
+            for k, v in latex.items():
+                print(f"{k} = {v}")
+        else:
+            print(latex)
+    return 0
