@@ -95,11 +95,11 @@ def _prepare_cpu_scores(scores: NDArray[Any]) -> NDArray[Any]:
     if s.dtype.kind == "f":  # float16 / longdouble: float64 holds float16 exactly; longdouble is rounded
         return np.ascontiguousarray(s, dtype=np.float64)
     if s.dtype == np.uint64:
-        lo = s.min()
-        shifted = s - lo  # exact in uint64; the distribution is invariant to a shift
-        if int(shifted.max()) <= np.iinfo(np.int64).max:
-            return np.ascontiguousarray(shifted.astype(np.int64))
-        return np.ascontiguousarray(shifted.astype(np.float64))
+        d = s.max() - s  # exact in uint64; scores -d give the same distribution (shift invariance)
+        if int(d.max()) <= np.iinfo(np.int64).max:
+            return np.ascontiguousarray(-d.astype(np.int64))
+        # range >= 2**63: -d in float64 is exact near the top, rounded only where d >= 2**53
+        return np.ascontiguousarray(-d.astype(np.float64))
     return np.ascontiguousarray(s, dtype=np.int64)
 
 

@@ -172,45 +172,43 @@ cdef extern from *:
         if (lo >= nc) { lo = nc - 1; while (lo > 0 && !(W[lo] > 0.0)) lo--; }
         return lo;
     }
-    /* first i with cumulative weight > r in buf[0..len); if none, the last positive one */
-    static int64_t sp_find_in(const double* buf, int64_t len, double r) {
-        double acc = 0.0; int64_t i, last = 0;
-        for (i = 0; i < len; i++) {
-            acc += buf[i];
-            if (buf[i] > 0.0) { last = i; if (acc > r) return i; }
-        }
-        return last;
+    /* first i with cum[i] > r (cum non-decreasing, strictly increasing exactly at positive weights);
+       if none (r rounded up to the total), the last positive one */
+    static int64_t sp_find_in(const double* w, const double* cum, int64_t len, double r) {
+        int64_t lo = 0, hi = len;
+        while (lo < hi) { int64_t mid = lo + (hi - lo) / 2; if (cum[mid] > r) hi = mid; else lo = mid + 1; }
+        if (lo >= len) { lo = len - 1; while (lo > 0 && !(w[lo] > 0.0)) lo--; }
+        return lo;
     }
-
-    #define SP_DEFINE_FLOAT_SELECT(NAME, T)                                                    \\
-    static void NAME(const T* s, int64_t n, double c, const double* cmax, const double* P,   \\
-                     const double* W, const double* u1, const double* u2, int64_t k, int64_t* out) { \\
-        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, t, i; double buf[SP_CHUNK];              \\
+    static void sp_find_chunks(const double* P, const double* W, int64_t nc, const double* u1, int64_t k,
+                               int64_t* jout) {
+        for (int64_t t = 0; t < k; t++) jout[t] = sp_find_chunk(P, W, nc, u1[t] * P[nc - 1]);
+    }
+    /* draws visited in chunk order (order[] sorts jidx[]): each chunk's weights and cumulative
+       sums are computed once, then one binary search per draw */
+    #define SP_SELECT_BODY(WEIGHT)                                                              \\
+        int64_t t, i, j, cur = -1, a = 0, len = 0; double buf[SP_CHUNK], cum[SP_CHUNK];       \\
         for (t = 0; t < k; t++) {                                                            \\
-            int64_t j = sp_find_chunk(P, W, nc, u1[t] * P[nc - 1]);                          \\
-            int64_t a = j * SP_CHUNK, len = (a + SP_CHUNK < n ? a + SP_CHUNK : n) - a;       \\
-            double md = cmax[j], tot = 0.0;                                                  \\
-            for (i = 0; i < len; i++) { buf[i] = sp_exp_neg(c * ((double)s[a + i] - md)); tot += buf[i]; } \\
-            out[t] = a + sp_find_in(buf, len, u2[t] * tot);                                  \\
-        }                                                                                    \\
-    }
-    SP_DEFINE_FLOAT_SELECT(sp_select_f64, double)
-    SP_DEFINE_FLOAT_SELECT(sp_select_f32, float)
-
-    static void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
-                              const int64_t* cmax, const double* P, const double* W,
-                              const double* u1, const double* u2, int64_t k, int64_t* out) {
-        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, t, i; double buf[SP_CHUNK];
-        for (t = 0; t < k; t++) {
-            int64_t j = sp_find_chunk(P, W, nc, u1[t] * P[nc - 1]);
-            int64_t a = j * SP_CHUNK, len = (a + SP_CHUNK < n ? a + SP_CHUNK : n) - a;
-            double tot = 0.0;
-            for (i = 0; i < len; i++) {
-                buf[i] = sp_int_weight((uint64_t)cmax[j] - (uint64_t)s[a + i], c, table, tn);
-                tot += buf[i];
-            }
-            out[t] = a + sp_find_in(buf, len, u2[t] * tot);
+            int64_t d = order[t]; j = jidx[d];                                                \\
+            if (j != cur) {                                                                   \\
+                cur = j; a = j * SP_CHUNK; len = (a + SP_CHUNK < n ? a + SP_CHUNK : n) - a;   \\
+                double acc = 0.0;                                                             \\
+                for (i = 0; i < len; i++) { buf[i] = (WEIGHT); acc += buf[i]; cum[i] = acc; } \\
+            }                                                                                 \\
+            out[d] = a + sp_find_in(buf, cum, len, u2[d] * cum[len - 1]);                     \\
         }
+    static void sp_select_f64(const double* s, int64_t n, double c, const double* cmax,
+                              const int64_t* jidx, const int64_t* order, const double* u2, int64_t k, int64_t* out) {
+        SP_SELECT_BODY(sp_exp_neg(c * (s[a + i] - cmax[j])))
+    }
+    static void sp_select_f32(const float* s, int64_t n, double c, const double* cmax,
+                              const int64_t* jidx, const int64_t* order, const double* u2, int64_t k, int64_t* out) {
+        SP_SELECT_BODY(sp_exp_neg(c * ((double)s[a + i] - cmax[j])))
+    }
+    static void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                              const int64_t* cmax, const int64_t* jidx, const int64_t* order,
+                              const double* u2, int64_t k, int64_t* out) {
+        SP_SELECT_BODY(sp_int_weight((uint64_t)cmax[j] - (uint64_t)s[a + i], c, table, tn))
     }
 
     /* ---------- popcount error counts ---------- */
@@ -246,13 +244,15 @@ cdef extern from *:
     int sp_pass_f32(const float* s, int64_t n, double c, double* cmax, double* csum, int* cflags) nogil
     int sp_pass_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
                     int64_t* cmax, double* csum) nogil
-    void sp_select_f64(const double* s, int64_t n, double c, const double* cmax, const double* P,
-                       const double* W, const double* u1, const double* u2, int64_t k, int64_t* out) nogil
-    void sp_select_f32(const float* s, int64_t n, double c, const double* cmax, const double* P,
-                       const double* W, const double* u1, const double* u2, int64_t k, int64_t* out) nogil
+    void sp_find_chunks(const double* P, const double* W, int64_t nc, const double* u1, int64_t k,
+                        int64_t* jout) nogil
+    void sp_select_f64(const double* s, int64_t n, double c, const double* cmax, const int64_t* jidx,
+                       const int64_t* order, const double* u2, int64_t k, int64_t* out) nogil
+    void sp_select_f32(const float* s, int64_t n, double c, const double* cmax, const int64_t* jidx,
+                       const int64_t* order, const double* u2, int64_t k, int64_t* out) nogil
     void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
-                       const int64_t* cmax, const double* P, const double* W,
-                       const double* u1, const double* u2, int64_t k, int64_t* out) nogil
+                       const int64_t* cmax, const int64_t* jidx, const int64_t* order,
+                       const double* u2, int64_t k, int64_t* out) nogil
     int sp_errors_packed(const uint64_t* P, int64_t H, int64_t W, const uint64_t* lab, int64_t* out) nogil
     double sp_exp_neg_scalar(double x) nogil
     double sp_exp_neg(double x) nogil
@@ -306,6 +306,18 @@ def _combine(double[::1] cmax_f, double[::1] csum, double c):
     return W, P
 
 
+cdef tuple _chunk_order(const double[::1] P, const double[::1] W, const double[::1] u1):
+    """Chunk of each draw (binary search with ``u1``) and the draws' order sorted by chunk."""
+    cdef int64_t k = u1.shape[0]
+    jidx = np.empty(k, dtype=np.int64)
+    cdef int64_t[::1] jv = jidx
+    with nogil:
+        sp_find_chunks(&P[0], &W[0], P.shape[0], &u1[0], k, &jv[0])
+    order = np.argsort(jidx, kind="stable")
+    cdef int64_t[::1] ov = order
+    return jv, ov
+
+
 def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int64_t[::1] out):
     """Draw ``len(out)`` indices; returns 0 ok, 1 NaN present, 2 all ``-inf``, 3 ``+inf`` present."""
     cdef Py_ssize_t n = scores.shape[0]
@@ -324,6 +336,8 @@ def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int
     cdef double[::1] tab
     cdef double[::1] Wv
     cdef double[::1] Pv
+    cdef int64_t[::1] jv
+    cdef int64_t[::1] ov
     cdef int64_t tn
     cdef Py_ssize_t j
     cdef int flags = 0
@@ -351,8 +365,9 @@ def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int
         P = np.cumsum(W)
         Wv = W
         Pv = P
+        jv, ov = _chunk_order(Pv, Wv, u1)
         with nogil:
-            sp_select_i64(&si[0], n, c, &tab[0], tn, &cmi[0], &Pv[0], &Wv[0], &u1[0], &u2[0], k, &out[0])
+            sp_select_i64(&si[0], n, c, &tab[0], tn, &cmi[0], &jv[0], &ov[0], &u2[0], k, &out[0])
         return 0
     else:
         raise TypeError(f"unsupported dtype {scores.dtype}")
@@ -367,12 +382,13 @@ def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int
     Pv = P
     if not (Pv[nc - 1] > 0.0):
         return 2
+    jv, ov = _chunk_order(Pv, Wv, u1)
     if scores.dtype == np.float64:
         with nogil:
-            sp_select_f64(&s64[0], n, c, &cm[0], &Pv[0], &Wv[0], &u1[0], &u2[0], k, &out[0])
+            sp_select_f64(&s64[0], n, c, &cm[0], &jv[0], &ov[0], &u2[0], k, &out[0])
     else:
         with nogil:
-            sp_select_f32(&s32[0], n, c, &cm[0], &Pv[0], &Wv[0], &u1[0], &u2[0], k, &out[0])
+            sp_select_f32(&s32[0], n, c, &cm[0], &jv[0], &ov[0], &u2[0], k, &out[0])
     return 0
 
 
