@@ -74,8 +74,10 @@ class _NumpyOps:
         return np.asarray(block)
 
     def center(self, block: Any, out: Any, mean: Any) -> None:
-        mean[...] = block.mean(axis=0, dtype=np.float64)
-        np.subtract(block, mean, out=out[: block.shape[0]], casting="unsafe")
+        with np.errstate(all="ignore"):  # non-finite data: reported by the caller from the mean
+            mean[...] = block.mean(axis=0, dtype=np.float64)
+        if np.isfinite(mean).all():
+            np.subtract(block, mean, out=out[: block.shape[0]], casting="unsafe")
 
     def syrk(self, centred: Any, rows: int, acc: Any) -> None:
         c = centred[:rows]
@@ -184,7 +186,7 @@ class CovarianceAccumulator:
     >>> a = CovarianceAccumulator(2, backend="numpy")
     >>> _ = a.update(X[:2]).update(X[2:])
     >>> a.count, a.mean
-    (6, array([36.66666667, 45.66666667]))
+    (6, array([36.66666667, 47.66666667]))
     >>> bool(np.allclose(a.covariance(), np.cov(X, rowvar=False)))
     True
     """
@@ -712,8 +714,13 @@ def _pca_randomized(
         for b in blocks():
             if b.shape[0] == 0:
                 continue
-            if center and shift is None:
-                shift = b.mean(axis=0, dtype=np.float64)
+            if first:
+                with np.errstate(all="ignore"):
+                    bm = b.mean(axis=0, dtype=np.float64)
+                if not bool(xp.isfinite(bm).all()):
+                    raise ValueError("X must not contain NaN or inf (or values whose sum overflows)")
+                if center and shift is None:
+                    shift = bm
             bs = b - shift.astype(dtype) if center else b
             Y += bs.T @ (bs @ Qm)
             count += b.shape[0]

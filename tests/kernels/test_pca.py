@@ -1,0 +1,370 @@
+"""Tests of the PCA kernels (HPSY.Thm3 / PILLAR.Alg1 step 1): every backend against the NumPy
+reference :mod:`kernels._reference_pca` and scikit-learn's PCA.
+
+All tests are deterministic (fixed seeds, hypothesis derandomised in CI); the tolerances are
+rounding-error bounds, not statistical ones, so the false-failure rate is 0 up to floating
+point.  Tolerances by dtype: float64 subspace distance <= 1e-8 and eigenvalues <= 1e-9 relative
+to lambda_1; float32 1e-3 and 1e-4.  The subspace distance is the spectral norm of the
+difference of the orthogonal projectors, ``||V V^T - V_ref V_ref^T||_2 = sin(largest principal
+angle)``, only compared where the eigengap makes the subspace well defined.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import kernels
+from kernels import CovarianceAccumulator, pca
+from kernels._reference_pca import flip_signs, reference_moments, reference_pca
+
+CPU_BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
+TOL: dict[Any, tuple[float, float]] = {np.float64: (1e-8, 1e-9), np.float32: (1e-3, 1e-4)}  # (subspace, eigenvalue rel. to lambda_1)
+
+
+def low_rank(n: int, d: int, r: int, *, seed: int, mean_scale: float = 3.0, noise: float = 0.01) -> np.ndarray:
+    """n points near an r-dimensional subspace with a clear spectrum 1, 1/2, 1/3, ... (x10)."""
+    g = np.random.default_rng(seed)
+    basis = np.linalg.qr(g.standard_normal((d, r)))[0]
+    scales = 10.0 / np.arange(1, r + 1)
+    Z = g.standard_normal((n, r)) * scales
+    return Z @ basis.T + noise * g.standard_normal((n, d)) + mean_scale * g.standard_normal(d)
+
+
+def subspace_distance(V: np.ndarray, W: np.ndarray) -> float:
+    return float(np.linalg.norm(V @ V.T - W @ W.T, 2))
+
+
+@pytest.fixture(scope="module")
+def data() -> np.ndarray:
+    return low_rank(600, 30, 6, seed=1)
+
+
+# ---------------------------------------------------------------------------
+# agreement with the reference and with scikit-learn
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("center", [True, False])
+def test_matches_reference(data: np.ndarray, backend: str, dtype: type, center: bool) -> None:
+    k = 5
+    V_ref, lam_ref, mu_ref, tot_ref = reference_pca(data, k, center=center)
+    res = pca(data.astype(dtype), k, center=center, backend=backend, chunk_rows=97)
+    sub_tol, eig_tol = TOL[dtype]
+    assert res.components.dtype == dtype and res.eigenvalues.dtype == dtype
+    assert res.components.shape == (30, k) and res.n_samples == 600 and res.backend == backend
+    assert subspace_distance(res.components.astype(np.float64), V_ref) <= sub_tol
+    assert np.max(np.abs(res.eigenvalues - lam_ref)) <= eig_tol * lam_ref[0]
+    assert np.all(np.diff(res.eigenvalues) <= 0)
+    np.testing.assert_allclose(res.mean, mu_ref, rtol=0, atol=1e-9 if dtype == np.float64 else 1e-5)
+    np.testing.assert_allclose(res.total_variance, tot_ref, rtol=eig_tol)
+    np.testing.assert_allclose(res.explained_variance_ratio, lam_ref / tot_ref, rtol=10 * eig_tol, atol=1e-12)
+    # orthonormal columns
+    np.testing.assert_allclose(res.components.T @ res.components, np.eye(k), atol=10 * eig_tol)
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_matches_sklearn(data: np.ndarray, backend: str, dtype: type) -> None:
+    sklearn_decomposition = pytest.importorskip("sklearn.decomposition")
+    k = 4
+    X = data.astype(dtype)
+    res = pca(X, k, backend=backend)
+    sub_tol, eig_tol = TOL[dtype]
+    for solver in ("full", "covariance_eigh"):
+        skl = sklearn_decomposition.PCA(n_components=k, svd_solver=solver).fit(X.astype(np.float64))
+        # same sign convention (largest |entry| positive), so the components agree entry-wise
+        np.testing.assert_allclose(res.components, skl.components_.T, atol=sub_tol)
+        np.testing.assert_allclose(res.eigenvalues, skl.explained_variance_, rtol=eig_tol)
+        np.testing.assert_allclose(res.explained_variance_ratio, skl.explained_variance_ratio_, rtol=10 * eig_tol)
+        np.testing.assert_allclose(res.mean, skl.mean_, atol=1e-5)
+        Z = res.transform(X[:50])
+        scale = np.abs(Z).max()
+        np.testing.assert_allclose(Z, skl.transform(X[:50].astype(np.float64)), atol=10 * sub_tol * scale)
+
+
+def test_sign_convention(data: np.ndarray) -> None:
+    res = pca(data, 6)
+    V = res.components
+    idx = np.abs(V).argmax(axis=0)
+    assert np.all(V[idx, np.arange(6)] > 0)
+    # the covariance of -X is that of X: identical components, not merely up to sign
+    np.testing.assert_allclose(pca(-data, 6).components, V, atol=1e-10)
+    W = np.array([[0.6, -0.8], [-0.8, -0.6]])
+    np.testing.assert_array_equal(flip_signs(W.copy()), [[-0.6, 0.8], [0.8, 0.6]])
+
+
+# ---------------------------------------------------------------------------
+# streaming
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+@pytest.mark.parametrize("chunk", [1, 7, 600])
+def test_streaming_equals_in_memory(data: np.ndarray, backend: str, chunk: int) -> None:
+    whole = pca(data, 5, backend=backend)
+    chunks = [data[s : s + chunk] for s in range(0, len(data), chunk)]
+    X: Any
+    for X in (chunks, iter(chunks)):  # a list (re-iterable) and a one-shot iterator
+        res = pca(X, 5, backend=backend)
+        np.testing.assert_allclose(res.components, whole.components, atol=1e-10)
+        np.testing.assert_allclose(res.eigenvalues, whole.eigenvalues, rtol=1e-12)
+        np.testing.assert_allclose(res.mean, whole.mean, rtol=1e-13, atol=1e-13)
+        assert res.n_samples == 600
+    res = pca(data, 5, backend=backend, chunk_rows=chunk)
+    np.testing.assert_allclose(res.components, whole.components, atol=1e-10)
+    np.testing.assert_allclose(res.eigenvalues, whole.eigenvalues, rtol=1e-12)
+
+
+def test_generator_and_memmap(tmp_path, data: np.ndarray) -> None:
+    path = tmp_path / "x.f32"
+    mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=data.shape)
+    mm[:] = data
+    mm.flush()
+    del mm
+    X = np.load(path, mmap_mode="r")
+    res = pca(X, 3, chunk_rows=64)
+    ref = pca(np.asarray(X), 3)
+    np.testing.assert_allclose(res.components, ref.components, atol=1e-4)
+    gen = (data[i : i + 50] for i in range(0, 600, 50))
+    res_gen = pca(gen, 3)
+    np.testing.assert_allclose(res_gen.components, pca(data, 3).components, atol=1e-10)
+
+
+def test_large_mean_is_not_cancelled() -> None:
+    """Per-block centring (Chan–Golub–LeVeque) keeps float32 accurate at mean/std = 1e3, where the
+    one-pass formula X^T X / n - mean mean^T loses every digit."""
+    g = np.random.default_rng(5)
+    X = (1000.0 + g.standard_normal((4000, 8)) * np.arange(1, 9)).astype(np.float32)
+    _, lam_ref, _, _ = reference_pca(X.astype(np.float64), 8)
+    for backend in CPU_BACKENDS:
+        res = pca(X, 8, backend=backend, chunk_rows=512)
+        np.testing.assert_allclose(res.eigenvalues, lam_ref, rtol=2e-3)
+    naive = (X.T @ X) / 4000 - np.outer(X.mean(0), X.mean(0))
+    assert np.max(np.abs(np.sort(np.linalg.eigvalsh(naive))[::-1] * 4000 / 3999 - lam_ref)) > 0.1 * lam_ref[-1]
+
+
+# ---------------------------------------------------------------------------
+# the accumulator
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_accumulator_merge_associative(backend: str, dtype: type) -> None:
+    g = np.random.default_rng(2)
+    parts = [g.standard_normal((m, 6)) * s + c for m, s, c in ((13, 1.0, 5.0), (1, 2.0, -3.0), (40, 0.5, 100.0))]
+
+    def acc(X: np.ndarray) -> CovarianceAccumulator:
+        return CovarianceAccumulator(6, dtype, backend=backend, block_rows=5).update(X)
+
+    a, b, c = (acc(p) for p in parts)
+    left = a.copy().merge(b).merge(c)
+    right = a.copy().merge(b.copy().merge(c))
+    allX = np.vstack(parts)
+    rtol = 1e-12 if dtype == np.float64 else 1e-5
+    for r in (left, right):
+        assert r.count == 54
+        np.testing.assert_allclose(r.mean, allX.mean(0), rtol=1e-12)
+        np.testing.assert_allclose(r.covariance(), np.cov(allX, rowvar=False), rtol=rtol, atol=rtol * 1e3)
+    np.testing.assert_allclose(left.covariance(), right.covariance(), rtol=rtol, atol=rtol * 1e3)
+    one = acc(allX)
+    np.testing.assert_allclose(left.comoment(), one.comoment(), rtol=rtol, atol=rtol * 1e4)
+    assert a.count == 13  # merge into a copy left the original alone
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_accumulator_api(backend: str) -> None:
+    g = np.random.default_rng(3)
+    X = g.integers(-5, 5, size=(20, 4))
+    a = CovarianceAccumulator(4, backend=backend)
+    assert a.count == 0 and "count=0" in repr(a)
+    a.update(np.empty((0, 4))).update(X[:1]).update(X[1:])
+    assert a.count == 20
+    np.testing.assert_allclose(a.covariance(), np.cov(X, rowvar=False), rtol=1e-13)
+    np.testing.assert_allclose(a.covariance(ddof=0), np.cov(X, rowvar=False, ddof=0), rtol=1e-13)
+    np.testing.assert_allclose(a.second_moment(), X.T @ X / 20, rtol=1e-13)
+    a.merge(CovarianceAccumulator(4, backend=backend))  # empty merge is a no-op
+    assert a.count == 20
+    with pytest.raises(ValueError, match="shape"):
+        a.update(np.ones((3, 5)))
+    with pytest.raises(ValueError, match="shape"):
+        a.update(np.ones(4))
+    with pytest.raises(TypeError, match="dtype"):
+        a.update(np.array([["a"] * 4]))
+    with pytest.raises(ValueError, match="NaN or inf"):
+        a.update(np.array([[1.0, np.nan, 0.0, 0.0]]))
+    with pytest.raises(ValueError, match="d=4"):
+        a.merge(CovarianceAccumulator(3, backend=backend))
+    with pytest.raises(TypeError, match="other"):
+        a.merge("x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="count > ddof"):
+        CovarianceAccumulator(4, backend=backend).update(X[:1]).covariance()
+    with pytest.raises(ValueError, match="dtype"):
+        CovarianceAccumulator(4, np.int32)
+    with pytest.raises(ValueError, match="d must be"):
+        CovarianceAccumulator(0)
+
+
+# ---------------------------------------------------------------------------
+# property test over shapes
+# ---------------------------------------------------------------------------
+
+
+@st.composite
+def matrices(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    n = draw(st.integers(2, 30))
+    d = draw(st.integers(1, 10))
+    r = draw(st.integers(0, d))
+    seed = draw(st.integers(0, 2**32 - 1))
+    g = np.random.default_rng(seed)
+    X = g.standard_normal((n, r)) @ g.standard_normal((r, d)) if r else np.zeros((n, d))
+    X = X + draw(st.floats(-100, 100)) * g.standard_normal(d)  # offset
+    n_const = draw(st.integers(0, d))
+    X[:, :n_const] = g.standard_normal(n_const)  # constant columns
+    k = draw(st.integers(1, d))
+    return X, k
+
+
+@given(matrices(), st.sampled_from(CPU_BACKENDS), st.integers(1, 8))
+@example((np.ones((2, 1)), 1), "numpy", 1)
+@example((np.zeros((3, 4)), 4), CPU_BACKENDS[-1], 2)
+@example((np.vstack([np.eye(3), -np.eye(3)]), 2), CPU_BACKENDS[-1], 1)  # n > d, triple eigenvalue
+def test_property_shapes(case: tuple[np.ndarray, int], backend: str, chunk: int) -> None:
+    X, k = case
+    n, d = X.shape
+    V_ref, lam_ref, mu_ref, tot_ref = reference_pca(X, k)
+    res = pca(X, k, backend=backend, chunk_rows=chunk)
+    scale = max(1.0, float(np.abs(X).max()) ** 2)
+    tol = 1e-9 * scale
+    assert res.components.shape == (d, k) and res.eigenvalues.shape == (k,)
+    np.testing.assert_allclose(res.components.T @ res.components, np.eye(k), atol=1e-10)
+    np.testing.assert_allclose(res.eigenvalues, lam_ref, atol=tol)
+    assert np.all(res.eigenvalues >= 0) and np.all(np.diff(res.eigenvalues) <= 0)
+    np.testing.assert_allclose(res.mean, mu_ref, atol=1e-12 * max(1.0, float(np.abs(X).max())))
+    assert res.total_variance == pytest.approx(tot_ref, abs=tol)
+    # compare the top-j subspace for the largest j <= k at a clear eigengap
+    w_all = np.sort(np.linalg.eigvalsh(reference_moments(X)[1]))[::-1]
+    for j in range(k, 0, -1):
+        gap = w_all[j - 1] - (w_all[j] if j < d else 0.0)
+        if gap > 1e-6 * scale:
+            assert subspace_distance(res.components[:, :j], V_ref[:, :j]) <= 1e-9 * scale / gap + 1e-12
+            break
+
+
+# ---------------------------------------------------------------------------
+# randomized method
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_randomized_matches_reference(backend: str, dtype: type) -> None:
+    X = low_rank(500, 60, 8, seed=4)
+    V_ref, lam_ref, mu_ref, tot_ref = reference_pca(X, 5)
+    res = pca(X.astype(dtype), 5, method="randomized", rng=7, backend=backend, chunk_rows=128)
+    sub_tol, eig_tol = TOL[dtype]
+    assert res.method == "randomized" and res.components.dtype == dtype
+    # exact-rank signal + tiny noise: the range finder captures it up to the noise level
+    assert subspace_distance(res.components.astype(np.float64), V_ref) <= max(sub_tol, 1e-6)
+    np.testing.assert_allclose(res.eigenvalues, lam_ref, rtol=max(eig_tol, 1e-9))
+    np.testing.assert_allclose(res.mean, mu_ref, atol=1e-4)
+    np.testing.assert_allclose(res.total_variance, tot_ref, rtol=max(eig_tol, 1e-9))
+    again = pca(X.astype(dtype), 5, method="randomized", rng=7, backend=backend, chunk_rows=128)
+    np.testing.assert_array_equal(again.components, res.components)  # reproducible under a seed
+    chunks = [X[i : i + 100] for i in range(0, 500, 100)]
+    np.testing.assert_allclose(pca(chunks, 5, method="randomized", rng=7, center=False).eigenvalues,
+                               reference_pca(X, 5, center=False)[1], rtol=1e-9)
+    with pytest.raises(ValueError, match="re-iterable"):
+        pca(iter(chunks), 5, method="randomized")
+
+
+def test_randomized_fails_without_power_iterations_on_flat_spectrum() -> None:
+    """Power: on a slowly decaying spectrum, q=0 and p=0 give a visibly worse subspace than q=6."""
+    g = np.random.default_rng(9)
+    X = g.standard_normal((400, 80)) * (1.0 / np.sqrt(np.arange(1, 81)))
+    V_ref = reference_pca(X, 5)[0]
+    bad = subspace_distance(pca(X, 5, method="randomized", n_iter=0, n_oversamples=0, rng=1).components, V_ref)
+    good = subspace_distance(pca(X, 5, method="randomized", n_iter=6, n_oversamples=20, rng=1).components, V_ref)
+    assert good < 0.2 < bad
+
+
+# ---------------------------------------------------------------------------
+# dtype, transform, bad input
+# ---------------------------------------------------------------------------
+
+
+def test_dtypes_and_transform(data: np.ndarray) -> None:
+    X32 = data.astype(np.float32)
+    assert pca(X32, 2).components.dtype == np.float32
+    assert pca(X32, 2, dtype=np.float64).components.dtype == np.float64
+    assert pca(X32.astype(np.float16), 2).components.dtype == np.float64
+    assert pca(data.round().astype(np.int64), 2).components.dtype == np.float64
+    res = pca(data, 30)
+    Z = res.transform(data)
+    np.testing.assert_allclose(Z, (data - data.mean(0)) @ res.components, atol=1e-9)
+    np.testing.assert_allclose(res.inverse_transform(Z), data, atol=1e-9)  # k = d: exact round trip
+    assert res.n_components == 30
+    np.testing.assert_allclose(res.explained_variance_ratio.sum(), 1.0)
+    z32 = pca(X32, 3).transform(X32[:4])
+    assert z32.dtype == np.float32 and z32.shape == (4, 3)
+    with pytest.raises(ValueError, match="shape"):
+        res.transform(data[:, :3])
+    with pytest.raises(ValueError, match="shape"):
+        res.inverse_transform(np.ones((2, 31)))
+    # constant data: zero variance, no division by zero
+    flat = pca(np.ones((5, 3)), 2)
+    np.testing.assert_array_equal(flat.eigenvalues, 0.0)
+    np.testing.assert_array_equal(flat.explained_variance_ratio, 0.0)
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_bad_input(data: np.ndarray, backend: str) -> None:
+    cases: list[tuple[tuple[Any, ...], type[Exception], str]] = [
+        ((data, 0), ValueError, "k must be"),
+        ((data, -1), ValueError, "k must be"),
+        ((data, 31), ValueError, "k must be <= d = 30"),
+        ((data, 2.0), TypeError, "k must be an integer"),
+        ((data[:1], 1), ValueError, "at least 2 rows"),
+        (([data[:1]], 1), ValueError, "at least 2 rows"),
+        ((data[0], 1), ValueError, "2-D"),
+        ((data[None], 1), ValueError, "2-D"),
+        (([data[:5], data[5:, :4]], 1), ValueError, r"shape \(m, 30\)"),
+        ((iter([]), 1), ValueError, "at least 2 rows"),
+        ((None, 1), TypeError, "X must be"),
+        ((np.array([["a", "b"]]), 1), TypeError, "numeric"),
+        ((5, 1), TypeError, "X must be"),
+    ]
+    for args, exc, msg in cases:
+        with pytest.raises(exc, match=msg):
+            pca(*args, backend=backend)
+    for bad in (np.nan, np.inf, -np.inf):
+        Xb = data.copy()
+        Xb[17, 3] = bad
+        with pytest.raises(ValueError, match="NaN or inf"):
+            pca(Xb, 2, backend=backend)
+        with pytest.raises(ValueError, match="NaN or inf"):
+            pca([data[:10], Xb[10:]], 2, backend=backend)
+        with pytest.raises(ValueError, match="NaN or inf"):
+            pca(Xb, 2, backend=backend, method="randomized", rng=0)
+    with pytest.raises(ValueError, match="dtype"):
+        pca(data, 2, dtype=np.int32)
+    with pytest.raises(ValueError, match="method"):
+        pca(data, 2, method="svd")
+    with pytest.raises(ValueError, match="backend"):
+        pca(data, 2, backend="fortran")
+    with pytest.raises(ValueError, match="chunk_rows"):
+        pca(data, 2, chunk_rows=0)
+
+
+def test_cupy_module_imports_without_cupy() -> None:
+    import importlib
+
+    mod = importlib.import_module("kernels._cupy.pca")
+    assert hasattr(mod, "CupyOps") and hasattr(mod, "stream_to_device")
