@@ -245,8 +245,9 @@ def _lem2_threshold(ns: Any, d: Any, beta: Any, form: str = "statement") -> Any:
 def _lem2_conditions(d: int, beta: float, form: str) -> list[tuple[bool, str, dict[str, Any]]]:
     lo, hi = hpsy_lem2_beta_interval(d, "statement")
     plo, _ = hpsy_lem2_beta_interval(d, "proof")
-    conds = [(d > 35, "d > 35", {"d": d}),
-             (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)})]
+    conds: list[tuple[bool, str, dict[str, Any]]] = [
+        (d > 35, "d > 35", {"d": d}),
+        (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)})]
     if form == "proof":
         conds.append((plo < beta < hi, "beta in (4 exp(4-(d-1)/3), 4/d) (used in the proof)",
                       {"beta": beta, "interval": (plo, hi)}))
@@ -356,7 +357,8 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
     """
     lo, hi = hpsy_lem2_beta_interval(d, "statement")
     c = 9 * math.log(16 / beta) + 4
-    conds = [(k > 35 and d > 35, "k, d > 35", {"k": k, "d": d}),
+    conds: list[tuple[bool, str, dict[str, Any]]] = [
+        (k > 35 and d > 35, "k, d > 35", {"k": k, "d": d}),
              (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)}),
              (c < d - 1, "9 log(16/beta) + 4 < d - 1", {"d": d, "beta": beta})]
     if form == "proof":
@@ -549,7 +551,7 @@ register(Bound("HPSY.Thm2.n_unl", "D_{f,p}: n_unl >= max{log(1-(9log(16/b)+4)/(d
                 Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
                 Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _FORM),
                hpsy_thm2_unlabeled, hpsy_thm2_unlabeled_expr,
-               lambda ns, d, k, beta, p: _thm2_unl(ns, d, beta, p), "n_unl (int)",
+               lambda ns, d, k, beta, p, form="statement": _thm2_unl(ns, d, beta, p), "n_unl (int)",
                monotone={"p": -1}, example={"d": 1000, "k": 500, "beta": 0.003, "p": 0.01}, integer_output=True))
 register(Bound("HPSY.Thm2.n_lab", "D_{f,p}: n_lab = O((1 + log(1/beta))/(alpha eps))",
                (_ALPHA, _BETA, _EPS, Param("delta", DELTA, "delta (unused: pure DP)", typical=(0.0, 1e-3), default=0.0,
