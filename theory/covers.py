@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,9 +152,72 @@ def empirical_cover_check(
         raise ValueError("probes must not be empty")
     if not hyps:
         raise ValueError("cover must not be empty")
-    M = disagreement_matrix(concept_class, list(probes), hyps, X_fresh)
-    per = M.min(axis=1)
+    Xv = concept_class.validate_points(X_fresh, "X_fresh")
+    finder = _neighbour_finder(concept_class, cover) if isinstance(cover, Cover) else None
+    if finder is not None:
+        per = np.empty(len(probes))
+        for i, h in enumerate(probes):
+            cands = finder(h)
+            M = concept_class.evaluate_many([h, *cands], Xv)
+            per[i] = float(np.min(np.mean(M[1:] != M[0][None, :], axis=1)))
+    else:
+        per = np.empty(len(probes))
+        chunk = max(1, int(2e7 // max(1, len(hyps) * len(Xv))))
+        for start in range(0, len(probes), chunk):
+            M = disagreement_matrix(concept_class, list(probes[start:start + chunk]), hyps, Xv)
+            per[start:start + chunk] = M.min(axis=1)
     worst = int(np.argmax(per))
     radius = float(per[worst])
     return CoverCheck(radius=radius, worst_probe=worst, per_probe=per,
                       is_cover=None if alpha is None else bool(radius <= alpha))
+
+
+def _neighbour_finder(concept_class: ConceptClass, cover: Cover) -> Any:
+    """For 1-d classes: a function h -> the cover members that can minimise dis(h, .).
+
+    Thresholds: the cover is {0} ∪ {x + 1 : x in T~}; the nearest cover thresholds below and
+    above t minimise the disagreement on any sample.  Intervals (and 1-d rectangles): the
+    cover holds the empty interval and [u, v] for all u <= v in T~; for a probe [a, b] the
+    disagreement of an overlapping [u, v] is (#points between a and u) + (#points between b
+    and v), minimised by the neighbours of a and of b in T~, and a disjoint one is never better
+    than the empty interval.  So the minimum over these <= 5 members is the exact minimum over
+    the whole cover.
+    """
+    from theory.classes import Intervals, Rectangles, Thresholds
+
+    if isinstance(concept_class, Thresholds):
+        ts = sorted(int(t) for t in cover.hypotheses)
+
+        def thr(h: Any) -> list[Any]:
+            t = int(h)
+            i = bisect.bisect_right(ts, t)
+            return sorted({ts[max(i - 1, 0)], ts[min(i, len(ts) - 1)]})
+
+        return thr
+    one_d = isinstance(concept_class, Intervals) or (isinstance(concept_class, Rectangles) and concept_class.l == 1)
+    if not one_d:
+        return None
+    vals = sorted(int(v) for v in np.asarray(cover.points).reshape(-1))
+    wrap = isinstance(concept_class, Rectangles)
+
+    def near(x: int) -> set[int]:
+        i = bisect.bisect_left(vals, x)
+        out = set()
+        if i < len(vals):
+            out.add(vals[i])
+        j = bisect.bisect_right(vals, x) - 1
+        if j >= 0:
+            out.add(vals[j])
+        return out
+
+    def itv(h: Any) -> list[Any]:
+        cands: list[Any] = [None]
+        if h is not None and vals:
+            a, b = (int(h[0][0]), int(h[1][0])) if wrap else (int(h[0]), int(h[1]))
+            for u in near(a):
+                for v in near(b):
+                    if u <= v:
+                        cands.append(((u,), (v,)) if wrap else (u, v))
+        return cands
+
+    return itv

@@ -15,7 +15,6 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,7 +24,6 @@ from kernels.validation import as_generator
 __all__ = ["ConceptClass", "Dichotomies"]
 
 
-@dataclass
 class Dichotomies:
     """The projection :math:`\\Pi_C(B)` with one representative hypothesis per dichotomy.
 
@@ -35,18 +33,36 @@ class Dichotomies:
     ----------
     points : ndarray
         The distinct points B (as validated by the class), in the order of the pattern columns.
-    patterns : ndarray of bool, shape (k, |B|)
-        The k distinct labelings, rows in lexicographic order.
     representatives : list
-        ``representatives[i]`` is a hypothesis of the class whose labeling of B is ``patterns[i]``.
+        One hypothesis of the class per dichotomy, all with distinct labelings of B.
+    patterns : ndarray of bool, shape (k, |B|)
+        ``patterns[i]`` = labeling of B by ``representatives[i]``.  Computed lazily (from the
+        representatives) when not given: for large B, Pi_C(B) can have |B|^2 or more rows.
     """
 
-    points: np.ndarray
-    patterns: np.ndarray
-    representatives: list[Any] = field(default_factory=list)
+    def __init__(self, points: np.ndarray, patterns: np.ndarray | None = None,
+                 representatives: list[Any] | None = None, concept_class: ConceptClass | None = None) -> None:
+        self.points = points
+        self.representatives = list(representatives or [])
+        self._patterns = patterns
+        self._class = concept_class
+        if patterns is None and concept_class is None:
+            raise ValueError("Dichotomies needs patterns or the concept class to compute them")
+
+    @property
+    def patterns(self) -> np.ndarray:
+        if self._patterns is None:
+            if self._class is None:  # pragma: no cover - excluded by __init__
+                raise RuntimeError("no concept class to compute the patterns")
+            self._patterns = self._class.evaluate_many(self.representatives, self.points)
+        return self._patterns
+
+    def pattern_set(self) -> set[bytes]:
+        """The dichotomies as a set of packed byte strings (order-free comparison)."""
+        return {np.packbits(row).tobytes() + bytes([len(row) % 8]) for row in self.patterns}
 
     def __len__(self) -> int:
-        return int(self.patterns.shape[0])
+        return len(self.representatives) if self._patterns is None else int(self._patterns.shape[0])
 
 
 def _sorted_patterns(patterns: np.ndarray, reps: list[Any]) -> tuple[np.ndarray, list[Any]]:

@@ -173,15 +173,17 @@ class Thresholds(_IntegerDomainClass):
 
     def dichotomies(self, points: Any) -> Dichotomies:
         B = self._distinct_points(points)
-        order = np.argsort(B, kind="stable")
-        xs = [int(v) for v in B[order]]
+        xs = sorted(int(v) for v in B)
         # representatives: t = 0, then t = x_(i) + 1 puts the i smallest points at 1
         reps = [0] + [x + 1 for x in xs]
-        P = np.zeros((len(reps), len(B)), dtype=bool)
-        for i in range(1, len(reps)):
-            P[i, order[:i]] = True
-        p, r = _sorted_patterns(P, reps)
-        return Dichotomies(B, p, r)
+        return Dichotomies(B, None, reps, self)
+
+    def evaluate_many(self, hypotheses: Any, X: Any) -> np.ndarray:
+        Xv = self.validate_points(X, allow_empty=True)
+        ts = [self._check_h(h) for h in hypotheses]
+        full = np.array([t >= 2**64 for t in ts], dtype=bool)
+        tv = np.array([min(t, 2**64 - 1) for t in ts], dtype=np.uint64)
+        return np.asarray((Xv[None, :] < tv[:, None]) | full[:, None]).reshape(len(ts), len(Xv))
 
     @property
     def vc_dimension(self) -> int:
@@ -236,19 +238,19 @@ class Intervals(_IntegerDomainClass):
 
     def dichotomies(self, points: Any) -> Dichotomies:
         B = self._distinct_points(points)
-        order = np.argsort(B, kind="stable")
-        xs = [int(v) for v in B[order]]
+        xs = sorted(int(v) for v in B)
         n = len(xs)
-        reps: list[Any] = [None]
-        rows = [np.zeros(n, dtype=bool)]
-        for i in range(n):
-            for j in range(i, n):
-                row = np.zeros(n, dtype=bool)
-                row[order[i : j + 1]] = True
-                rows.append(row)
-                reps.append((xs[i], xs[j]))
-        p, r = _sorted_patterns(np.array(rows, dtype=bool).reshape(len(rows), n), reps)
-        return Dichotomies(B, p, r)
+        reps: list[Any] = [None] + [(xs[i], xs[j]) for i in range(n) for j in range(i, n)]
+        return Dichotomies(B, None, reps, self)
+
+    def evaluate_many(self, hypotheses: Any, X: Any) -> np.ndarray:
+        Xv = self.validate_points(X, allow_empty=True)
+        hs = [self._check_h(h) for h in hypotheses]
+        empty = np.array([h is None for h in hs], dtype=bool)
+        a = np.array([0 if h is None else h[0] for h in hs], dtype=np.uint64)
+        b = np.array([0 if h is None else h[1] for h in hs], dtype=np.uint64)
+        M = (Xv[None, :] >= a[:, None]) & (Xv[None, :] <= b[:, None]) & ~empty[:, None]
+        return np.asarray(M).reshape(len(hs), len(Xv))
 
     @property
     def vc_dimension(self) -> int:

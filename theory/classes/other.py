@@ -42,8 +42,9 @@ class Rectangles(ConceptClass):
     three values; d = 1 is rejected).
 
     Dichotomies: a non-empty labeling is realisable iff its positive set P equals
-    B ∩ bbox(P); they are enumerated axis by axis as intersections of per-axis slabs
-    (deduplicated after each axis), and the tight bounding box is the representative.
+    B ∩ box for a box whose sides are coordinates of points of B; they are enumerated axis by
+    axis as intersections of per-axis slabs (bit masks, deduplicated after each axis), and the
+    first box found for a mask is its representative.  |Pi| grows like |B|^{2l}.
 
     Parameters
     ----------
@@ -120,29 +121,35 @@ class Rectangles(ConceptClass):
     def dichotomies(self, points: Any) -> Dichotomies:
         B = self._distinct_points(points)
         n = len(B)
-        masks: set[int] = {(1 << n) - 1}
+        # mask -> per-axis (a, b) ranges of a box realising it; start: no constraint
+        boxes: dict[int, tuple[tuple[int, int], ...]] = {(1 << n) - 1: ()}
         for axis in range(self.l):
             col = [int(v) for v in B[:, axis]]
             vals = sorted(set(col))
-            slabs = set()
-            for i, a in enumerate(vals):
-                for b in vals[i:]:
-                    m = 0
-                    for j, v in enumerate(col):
-                        if a <= v <= b:
-                            m |= 1 << j
-                    slabs.add(m)
-            masks = {m & s for m in masks for s in slabs}
-        masks.discard(0)
-        rows = [np.zeros(n, dtype=bool)]
-        reps: list[Any] = [None]
-        for m in masks:
-            row = np.array([(m >> j) & 1 for j in range(n)], dtype=bool)
-            sel = B[row]
-            rows.append(row)
-            reps.append((tuple(int(v) for v in sel.min(axis=0)), tuple(int(v) for v in sel.max(axis=0))))
-        p, r = _sorted_patterns(np.array(rows, dtype=bool).reshape(len(rows), n), reps)
-        return Dichotomies(B, p, r)
+            le = {v: 0 for v in vals}  # points with coordinate == v, then cumulated to <= v
+            for j, v in enumerate(col):
+                le[v] |= 1 << j
+            acc = 0
+            cum_le: list[int] = []
+            for v in vals:
+                acc |= le[v]
+                cum_le.append(acc)
+            slabs: dict[int, tuple[int, int]] = {}
+            for i in range(len(vals)):
+                below = cum_le[i - 1] if i else 0
+                for j in range(i, len(vals)):
+                    slabs.setdefault(cum_le[j] & ~below, (vals[i], vals[j]))
+            new: dict[int, tuple[tuple[int, int], ...]] = {}
+            for m, box in boxes.items():
+                for sm, rng_ in slabs.items():
+                    mm = m & sm
+                    if mm and mm not in new:
+                        new[mm] = box + (rng_,)
+            boxes = new
+        reps: list[Any] = [None] + [
+            (tuple(r[0] for r in box), tuple(r[1] for r in box)) for box in boxes.values()
+        ]
+        return Dichotomies(B, None, reps, self)
 
     @property
     def vc_dimension(self) -> int:
