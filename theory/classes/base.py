@@ -152,6 +152,8 @@ class ConceptClass(ABC):
 
     def _distinct_points(self, points: Any) -> np.ndarray:
         B = self.validate_points(points, "points", allow_empty=True)
+        if len(B) == 0:
+            return B
         flat = B.reshape(len(B), -1)
         if len(np.unique(flat, axis=0)) != len(B):
             raise ValueError("points must be distinct (B is a set); remove duplicate points first")
