@@ -104,7 +104,9 @@ def main(argv: list[str]) -> int:
         return 0
     if ns.bound_id is None:
         parser.print_help()
-        return 0 if ns.help else 2
+        if ns.help:  # like argparse's own -h
+            raise SystemExit(0)
+        return 2
 
     from theory.bounds import get_bound
     from theory.validity import ConditionNotMet

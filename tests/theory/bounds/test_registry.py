@@ -12,7 +12,7 @@ Deterministic apart from hypothesis, whose draws are reproducible under the ci p
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -68,7 +68,7 @@ def _components(value: Any) -> list[float]:
     return [float(value)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lambdified(bound_id: str) -> Any:
     import sympy
 
