@@ -1,0 +1,153 @@
+"""ABM19 Lemma 4.4 (public data reduction) and Claim 4.6: Algorithm 2 with p = 1/(100 n_pub)
+turns an (alpha, 1/18, eps, delta) agnostic semi-private learner into a
+(100 n_pub alpha, 1/16, eps, delta) private learner on ceil(n_priv/(10 n_pub)) examples.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import sympy as sp
+from scipy.stats import binom
+
+from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
+from proofs_checks._links import bounds_module
+
+ID = "ABM19.Lem4.4"
+
+
+def early_exit_probability(n_priv: int, n_pub: int) -> float:
+    """Exact P[PrivSamp (Alg. 3) runs out of S~ before i = n_priv].
+
+    The ñ-th Bernoulli(p) success must come at an index <= n_priv - 1, i.e. Bin(n_priv - 1, p) >= ñ,
+    with ñ = ceil(n_priv/(10 n_pub)), p = 1/(100 n_pub).
+    """
+    p = 1.0 / (100 * n_pub)
+    nt = -(-n_priv // (10 * n_pub))
+    return float(binom.sf(nt - 1, n_priv - 1, p))
+
+
+@register(f"{ID}.chernoff")
+def check_chernoff() -> Check:
+    """'By Chernoff's bound, except with probability < 0.01, Algorithm 3 exits with i = n_priv.'"""
+    n_pub, n_priv = 1, 10
+    pr = early_exit_probability(n_priv, n_pub)
+    exact_alt = 1 - 0.99**9
+    if abs(pr - exact_alt) > 1e-12 or not pr >= 0.01:
+        raise RuntimeError("counterexample arithmetic")
+    bad_ratio = []
+    for npub in (1, 2, 3, 5, 10, 30):
+        for npriv in range(1, 400 * npub + 1):
+            if early_exit_probability(npriv, npub) >= 0.01:
+                bad_ratio.append(npriv / npub)
+    lo_r, hi_r = min(bad_ratio), max(bad_ratio)
+    # beyond ratio 400: mu = n_priv p >= 4, Chernoff P[X >= 10 mu] <= exp(-mu (10 ln 10 - 9)) <= e^-56
+    cher = math.exp(-4 * (10 * math.log(10) - 9))
+    details = join([
+        "Early exit happens iff the ñ-th Bernoulli(p) success comes before index n_priv: P = P[Bin(n_priv-1, p) >= ñ], "
+        "ñ = ceil(n_priv/(10 n_pub)), p = 1/(100 n_pub) (exact binomial tail).",
+        f"n_pub = {n_pub}, n_priv = {n_priv}: ñ = 1, P = 1 - 0.99^9 = {fmt(pr)} >= 0.01.",
+        f"Exact scan n_pub in {{1,2,3,5,10,30}}, n_priv <= 400 n_pub: P >= 0.01 exactly for ratios n_priv/n_pub in "
+        f"[{fmt(lo_r)}, {fmt(hi_r)}] ({len(bad_ratio)} cases); for ratio > 400 the Chernoff bound gives <= {fmt(cher)}.",
+        "The mean number of successes is n_priv p = ñ/10 (up to the ceiling), which can be far below 1: Chernoff's "
+        "bound gives nothing there.",
+    ])
+    return Check(id=f"{ID}.chernoff",
+                 claim="ABM19 Claim 4.6 proof: since ñ = 10 p n_priv, by Chernoff's bound Algorithm 3 exits the loop "
+                       "with i = n_priv except with probability < 0.01.",
+                 method="exact", verdict=Verdict.FAILS, details=details,
+                 counterexample=f"n_pub = 1, n_priv = 10: P[early exit] = {fmt(pr)} > 0.01.",
+                 corrected=f"holds when n_priv > {fmt(hi_r)} n_pub (or n_priv <= n_pub); in general the loop-failure "
+                           "probability is P[Bin(n_priv - 1, p) >= ñ] and must be added to the budget.")
+
+
+@register(f"{ID}.total-variation")
+def check_tv() -> Check:
+    """P[S^_pub = S_pub] >= (1 - 1/(100 n_pub))^{n_pub} >= 0.99."""
+    worst = min((1 - 1 / (100 * n)) ** n for n in range(1, 100_001))
+    at1 = Fraction(99, 100)
+    if not worst >= 0.99 - 1e-15:
+        raise RuntimeError("TV bound fails")
+    x = sp.Symbol("n", positive=True)
+    limit = sp.limit((1 - 1 / (100 * x)) ** x, x, sp.oo)
+    sympy_zero(limit - sp.exp(-sp.Rational(1, 100)), "limit - e^{-1/100}")
+    details = join([
+        "Bernoulli's inequality (1 + t)^n >= 1 + n t with t = -1/(100 n) >= -1 gives (1 - 1/(100n))^n >= 1 - 1/100.",
+        f"Exact at n = 1: {at1} (equality). Numerically min over n <= 100000 is {fmt(worst, 10)}; the sequence "
+        "increases to e^{-1/100} = 0.99005 (sympy limit).",
+    ])
+    return Check(id=f"{ID}.total-variation",
+                 claim="ABM19 Claim 4.6 proof: P[S^_pub = S_pub] >= (1 - 1/(100 n_pub))^{n_pub} >= 0.99.",
+                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details)
+
+
+@register(f"{ID}.confidence")
+def check_confidence() -> Check:
+    """The failure-probability budget: 1/18 (learner) + 0.01 (loop) -> 1/17, + 0.01 (TV) -> 1/16."""
+    b18, b17, b16, c = Fraction(1, 18), Fraction(1, 17), Fraction(1, 16), Fraction(1, 100)
+    step1 = b18 + c
+    step2 = b17 + c
+    minimal = b18 + c  # even with no loop failure, the TV step alone
+    full = b18 + 2 * c
+    need = b16 - 2 * c
+    if not (step1 > b17 and step2 > b16 and minimal > b16):
+        raise RuntimeError("arithmetic changed?")
+    mod = bounds_module("abm19")
+    lines = []
+    links: tuple[str, ...] = ()
+    if mod is not None:
+        r = mod.abm19_public_data_reduction(0.001, 5000, 2, 1.0)
+        if r.n != -(-5000 // 20) or abs(r.alpha - 100 * 2 * 0.001) > 1e-15 or abs(r.p - 1 / 200) > 1e-15:
+            raise AssertionError(f"abm19_public_data_reduction constants changed: {r}")
+        if abs(r.beta - float(full)) < 1e-15:
+            lines.append(f"theory.bounds.abm19.abm19_public_data_reduction returns the corrected beta = {full}.")
+        elif abs(r.beta - 1 / 16) < 1e-15:
+            lines.append("theory.bounds.abm19.abm19_public_data_reduction returns the paper's beta = 1/16, which this "
+                         f"check shows is not established (with a 1/18 learner the proof gives {full} = "
+                         f"{fmt(float(full))}); its alpha = 100 n_pub alpha, n = ceil(n_priv/(10 n_pub)), "
+                         "p = 1/(100 n_pub) are the verified ones.")
+        else:
+            raise AssertionError(f"abm19_public_data_reduction beta = {r.beta}: neither 1/16 nor {full}")
+        links = ("theory.bounds.abm19.abm19_public_data_reduction",)
+    else:
+        lines.append("theory.bounds.abm19 not importable: link not checked.")
+    details = join([
+        f"Premise: A fails w.p. <= 1/18. With the loop failure (<= 0.01 as claimed) the proof bounds P[.] for "
+        f"S^_pub by 1/17, but 1/18 + 1/100 = {step1} = {fmt(float(step1))} > 1/17 = {fmt(float(b17))} (exact).",
+        f"Then it adds the TV distance 0.01 and concludes < 1/16, but 1/17 + 1/100 = {step2} = {fmt(float(step2))} > "
+        f"1/16 = 0.0625; the honest total is 1/18 + 2/100 = {full} = {fmt(float(full))}.",
+        f"Even without the loop failure, 1/18 + 1/100 = {fmt(float(minimal))} > 1/16.",
+        f"To conclude 1/16 the premise must be beta_A <= 1/16 - 2/100 = {need} = {fmt(float(need))} (e.g. 1/24).",
+        *lines,
+    ])
+    return Check(id=f"{ID}.confidence",
+                 claim="ABM19 Lem 4.4 / Claim 4.6: from an (alpha, 1/18, eps, delta) learner, B errs with probability "
+                       "< 1/16 (via (3)-(4): 1/18 + 0.01 <= 1/17 and 1/17 + 0.01 <= 1/16).",
+                 method="exact", verdict=Verdict.FAILS, details=details,
+                 counterexample=f"exact arithmetic: 1/18 + 1/100 = {step1} > 1/17 and 1/17 + 1/100 = {step2} > 1/16.",
+                 corrected=f"an (alpha, beta_A, eps, delta) learner gives a (100 n_pub alpha, beta_A + 1/50, eps, delta) "
+                           f"private learner (when the loop-failure probability is <= 1/100); 1/16 needs beta_A <= "
+                           f"{need}.",
+                 links=links)
+
+
+@register(f"{ID}.error-scaling")
+def check_error_scaling() -> Check:
+    """err(h; D(p)) = p err(h; D) + (1-p)/2, hence err(h; D) <= alpha/p = 100 n_pub alpha."""
+    p, e, a, n_pub, n_priv = sp.symbols("p e alpha n_pub n_priv", positive=True)
+    err_mix = p * e + (1 - p) * sp.Rational(1, 2)
+    opt_mix = (1 - p) * sp.Rational(1, 2)  # h* has err 0 on D
+    excess = sp.simplify(err_mix - opt_mix)
+    sympy_zero(excess - p * e, "excess error - p err(h;D)")
+    sympy_zero((a / p).subs(p, 1 / (100 * n_pub)) - 100 * n_pub * a, "alpha/p - 100 n_pub alpha")
+    sympy_zero((10 * p * n_priv).subs(p, 1 / (100 * n_pub)) - n_priv / (10 * n_pub), "10 p n_priv - n_priv/(10 n_pub)")
+    details = join([
+        "D0 has uniformly random labels, so err(h; D0) = 1/2 for every h and err(h; D(p)) = p err(h; D) + (1-p)/2; "
+        "the optimum on D(p) is the realizable target with err (1-p)/2; excess = p err(h; D) (sympy).",
+        "excess <= alpha gives err(h; D) <= alpha/p = 100 n_pub alpha (sympy); ñ = 10 p n_priv = n_priv/(10 n_pub) "
+        "(sympy; the algorithm uses the ceiling).",
+    ])
+    return Check(id=f"{ID}.error-scaling",
+                 claim="ABM19 Claim 4.6: excess error <= alpha on D(p) implies err(h~; D) <= 100 n_pub alpha.",
+                 method="symbolic", verdict=Verdict.HOLDS, details=details)

@@ -1,0 +1,92 @@
+"""BNS15 Claim 4.11 (and its use in Lemma 4.12): the sizes used meet Theorem B.5's requirement, and
+the error/confidence sums."""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from proofs_checks._links import bounds_module
+
+ID = "BNS15.Cl4.11"
+
+
+def b5_requirement(vc: int, alpha: float, beta: float) -> float:
+    """Thm B.5: m >= (48/alpha)(10 VC log(48e/alpha) + log(5/beta)) for: error_S <= alpha/10 => error_mu < alpha."""
+    return 48 / alpha * (10 * vc * math.log(48 * math.e / alpha) + math.log(5 / beta))
+
+
+@register(f"{ID}.thmB5-sizes")
+def check_cl411() -> Check:
+    """|S_i^c| >= (48/alpha_i) VC log(14/(alpha_i beta_i)) meets Thm B.5 at accuracy 10 alpha_i, confidence beta_i."""
+    La, Lb, V = sp.symbols("L_alpha L_beta V", positive=True)  # La = ln(1/alpha_i), Lb = ln(1/beta_i), V = VC
+    have = 48 * V * (sp.log(14) + La + Lb)                 # alpha_i * |S_i^c|
+    need = sp.Rational(48, 10) * (10 * V * (sp.log(sp.Rational(48, 10) * sp.E) + La) + sp.log(5) + Lb)  # B.5 at 10 alpha_i
+    diff = sp.expand(have - need)
+    # linear in La, Lb, V: coefficient of La is 0, of Lb is 48V - 4.8, constant part 48 V ln(14/(4.8 e)) - 4.8 ln 5
+    sympy_zero(diff.coeff(La), "coefficient of ln(1/alpha_i)")
+    # beta_i <= beta/8 < 1/8, so Lb >= ln 8; write Lb = ln 8 + t, V = 1 + s
+    t, s = sp.symbols("t s", nonnegative=True)
+    d2 = diff.subs({Lb: sp.log(8) + t, V: 1 + s})
+    c1 = sp.log(14) - sp.log(sp.Rational(48, 10) * sp.E)  # ln(14/(4.8e)) > 0
+    form = 48 * (1 + s) * c1 + (sp.Rational(432, 10) + 48 * s) * (sp.log(8) + t) - sp.Rational(48, 10) * sp.log(5)
+    sympy_zero(sp.expand(sp.expand_log(d2 - form, force=True)), "difference - explicit linear form")
+    c_t = sp.Rational(432, 10) + 48 * s
+    c_0 = 48 * c1 + sp.Rational(432, 10) * sp.log(8) - sp.Rational(48, 10) * sp.log(5)
+    c_s = 48 * c1 + 48 * sp.log(8)
+    for val, what in ((c1, "ln(14/(4.8e))"), (c_0, "constant"), (c_s, "coefficient of s")):
+        if not sp.N(val, 50) > 0:
+            raise RuntimeError(f"{what} not positive")
+    sympy_nonneg(c_t, "coefficient of t")
+    # Lemma 4.12's last step uses Thm B.5 with (10 alpha, beta/2) on |S^3| >= |S|/300
+    # and the sums: 10 sum alpha_j = alpha (1 - 2^-i) <= alpha, 2 sum beta_j = (beta/2)(1 - 2^-i) <= beta/2
+    j, i = sp.symbols("j i", integer=True, positive=True)
+    a, b = sp.symbols("alpha beta", positive=True)
+    s_a = sp.simplify(10 * sp.summation(a / (10 * 2**j), (j, 1, i)))
+    s_b = sp.simplify(2 * sp.summation(b / (4 * 2**j), (j, 1, i)))
+    sympy_zero(s_a - a * (1 - 2 ** (-i)), "10 sum alpha_j - alpha(1 - 2^-i)")
+    sympy_zero(s_b - b / 2 * (1 - 2 ** (-i)), "2 sum beta_j - beta/2 (1 - 2^-i)")
+    # Lemma 4.12's intermediate |S|/300 >= (640/alpha) VC log(4480/(alpha beta)) needs at least one iteration
+    vc, al, be = 1, 0.1, 0.1
+    m0 = 96000 / al * vc * math.log(2240 / (al * be))
+    no_iter = m0 / 300
+    inter = 640 / al * vc * math.log(4480 / (al * be))
+    b5_final = b5_requirement(vc, 10 * al, be / 2)
+    if not (no_iter < inter and no_iter >= b5_final):
+        raise RuntimeError("Lem 4.12 remark changed")
+    lines = []
+    links: tuple[str, ...] = ()
+    mod = bounds_module("bns15")
+    if mod is not None:
+        for al2, be2, ii in ((0.1, 0.1, 1), (0.05, 0.2, 3), (0.3, 0.01, 6)):
+            err, fail = mod.bns15_labelboost_error_after(al2, be2, ii)
+            if abs(err - al2 * (1 - 2.0**-ii)) > 1e-12 or abs(fail - be2 / 2 * (1 - 2.0**-ii)) > 1e-12:
+                raise AssertionError(f"bns15_labelboost_error_after({al2}, {be2}, {ii}) = {(err, fail)}")
+        links = ("theory.bounds.bns15.bns15_labelboost_error_after",)
+        lines.append("theory.bounds.bns15.bns15_labelboost_error_after returns (alpha(1 - 2^-i), (beta/2)(1 - 2^-i)) "
+                     "at 3 points.")
+    else:
+        lines.append("theory.bounds.bns15 not importable: link not checked.")
+    details = join([
+        "Thm B.5 at accuracy 10 alpha_i and confidence beta_i needs m >= (4.8/alpha_i)(10 VC ln(4.8e/alpha_i) + "
+        "ln(5/beta_i)); Claim 4.11 has |S_i^c| >= (48/alpha_i) VC ln(14/(alpha_i beta_i)).",
+        "alpha_i (have - need) is linear in ln(1/alpha_i) (coefficient 0), ln(1/beta_i) and VC; with ln(1/beta_i) = "
+        f"ln 8 + t (beta_i <= 1/8) and VC = 1 + s it equals 48(1+s)ln(14/(4.8e)) + (43.2 + 48s)(ln 8 + t) - 4.8 ln 5 "
+        f"(sympy), whose constant {fmt(float(c_0))} and coefficients are positive: the requirement is met for all alpha, beta in (0,1) "
+        "and VC >= 1 (14 > 4.8e = 13.05 is what makes the alpha part work).",
+        "Theorem B.5 holds simultaneously for all pairs (c, h) in C, so it applies although h_{i-1} (the labeller "
+        "of S_i^c) depends on the sample.",
+        "Sums: 10 sum_{j<=i} alpha_j = alpha(1 - 2^-i) <= alpha and 2 sum_{j<=i} beta_j = (beta/2)(1 - 2^-i) <= beta/2 "
+        "(sympy), as Lemma 4.12 uses.",
+        f"Side note (Lemma 4.12): '|S^3| >= |S|/300 >= (640/alpha) VC log(4480/(alpha beta))' needs at least one "
+        f"iteration; with none (m >= 300 n) and m at Claim 4.9's minimum, e.g. VC = 1, alpha = beta = 0.1: "
+        f"m/300 = {fmt(no_iter)} < {fmt(inter)}. Thm B.5's actual requirement ({fmt(b5_final)}) is still met.",
+        *lines,
+    ])
+    return Check(id=f"{ID}.thmB5-sizes",
+                 claim="BNS15 Cl 4.11: |S_i^c| >= (48/alpha_i) VC log(14/(alpha_i beta_i)) i.i.d. points suffice for "
+                       "Thm B.5 (error_S <= alpha_i => error_mu <= 10 alpha_i w.p. >= 1 - beta_i); the error and "
+                       "confidence sums.",
+                 method="symbolic", verdict=Verdict.HOLDS, details=details, links=links)

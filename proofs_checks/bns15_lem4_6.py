@@ -1,0 +1,111 @@
+"""BNS15 Lemma 4.6 (LabelBoost is (1, 41 delta)-DP): the constants of Claims 4.3 and 4.5 as used,
+and Claim 4.3 itself from the tight sub-sampling theorem."""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from proofs_checks._framework import Check, Verdict, fmt, grid_violations, join, register, sympy_nonneg
+from proofs_checks._links import bounds_module, close
+
+ID = "BNS15.Lem4.6"
+
+
+@register(f"{ID}.constants")
+def check_lem46() -> Check:
+    """Replay of the induction with the exact constants."""
+    e244 = 244.0
+    # base: Cl 4.5 gives (ln 244, 2467 delta); Step 3 keeps 1/300 of S: Cl 4.3 with eps* = ln 244
+    t_over_n_base = 300
+    eps_base = (3 + e244) / t_over_n_base          # the eps that t = 300 n allows
+    d_base = 4 * eps_base / (3 + e244) * 2467      # = 4/300 * 2467
+    d_base_eps1 = 4 * 1.0 / (3 + e244) * 2467      # taking eps = 1 (t = 247 n <= 300 n)
+    # step: Lem 4.1 on (1, 41 delta): (4, 4e*41 delta); Step 2c keeps 1/100: Cl 4.3 with eps* = 4
+    lem41 = 4 * math.e * 41
+    eps_it = (3 + math.exp(4)) / 100
+    d_it = 4 * eps_it / (3 + math.exp(4)) * 446     # the paper's rounding 446
+    d_it_exact = 4 * 1.0 / (3 + math.exp(4)) * lem41
+    checks = {"eps_base <= 1": eps_base <= 1, "eps_it <= 1": eps_it <= 1, "4e*41 <= 446": lem41 <= 446,
+              "delta_base <= 41": d_base <= 41 and d_base_eps1 <= 41, "delta_it <= 41": d_it <= 41 and d_it_exact <= 41,
+              "typo 2476 <= 41 too": 4 / 300 * 2476 <= 41}
+    bad = [k for k, v in checks.items() if not v]
+    if bad:
+        raise RuntimeError(f"constants fail: {bad}")
+    lines = []
+    links: tuple[str, ...] = ()
+    mod = bounds_module("privacy")
+    if mod is not None:
+        r = mod.labelboost_privacy(1e-6, iterations=3)
+        if not r.holds:
+            raise AssertionError("labelboost_privacy reports the claim does not hold")
+        close(r.steps[0], d_base_eps1 * 1e-6, what="labelboost_privacy steps[0]")
+        for a, b in zip(r.steps, r.steps[1:]):
+            close(b, 4 / (3 + math.exp(4)) * 4 * math.e * a, what="labelboost_privacy step recursion")
+        close(r.claimed_delta, 41e-6, what="claimed delta")
+        g = mod.iid_resampling_privacy(1.0, 1e-6)
+        close(g.epsilon, math.log(244), what="Cl 4.5 epsilon")
+        close(g.delta, 2467e-6, what="Cl 4.5 delta")
+        sub = mod.subsampling_privacy(100, math.log(244), 1e-6, 1.0)
+        close(sub.delta, 4 / 247 * 1e-6, what="Cl 4.3 delta")
+        if sub.t != 24700:
+            raise AssertionError(f"Cl 4.3 t = {sub.t}, verified 24700")
+        links = ("theory.bounds.privacy.labelboost_privacy", "theory.bounds.privacy.iid_resampling_privacy",
+                 "theory.bounds.privacy.subsampling_privacy")
+        lines.append("theory.bounds.privacy: labelboost_privacy replays delta_0 = (4/247) 2467 delta and "
+                     "delta_t = 4/(3+e^4) 4e delta_{t-1}; iid_resampling_privacy = (ln 244, 2467 delta); "
+                     "subsampling_privacy(100, ln 244, delta, 1) has t = 24700 and delta' = 4 delta/247.")
+    else:
+        lines.append("theory.bounds.privacy not importable: link not checked.")
+    details = join([
+        f"Base L_0: Cl 4.5 gives (ln 244, 2467 delta); Step 3 keeps n = t/300, so Cl 4.3 (eps* = ln 244) applies with "
+        f"eps = 247/300 = {fmt(eps_base)} <= 1 and delta' = (4/300) 2467 delta = {fmt(d_base)} delta (or eps = 1, "
+        f"t = 247n <= 300n: {fmt(d_base_eps1)} delta); both <= 41 delta.",
+        f"Step L_t: Lem 4.1 on (1, 41 delta) gives (4, 4e*41 delta) = (4, {fmt(lem41)} delta) <= (4, 446 delta); "
+        f"Step 2c keeps 1/100, Cl 4.3 with eps* = 4 allows eps = (3 + e^4)/100 = {fmt(eps_it)} <= 1 and delta' = "
+        f"(4/100) 446 delta = {fmt(d_it)} delta (eps = 1: {fmt(d_it_exact)} delta) <= 41 delta.",
+        "Typo: the proof writes (ln(244), 2476) for Claim 4.5's (ln 244, 2467 delta); with 2476 delta the base step "
+        f"gives {fmt(4 / 300 * 2476)} delta, still <= 41 delta.",
+        "Claims 4.3 and 4.5 are used as stated; Claim 4.3 is checked separately (BNS15.Lem4.6.claim4.3).",
+        *lines,
+    ])
+    return Check(id=f"{ID}.constants",
+                 claim="BNS15 Lem 4.6: with Cl 4.3, Cl 4.5 and Lem 4.1, LabelBoost on a (1, delta)-DP learner is "
+                       "(1, 41 delta)-DP (induction over iterations).",
+                 method="exact", verdict=Verdict.HOLDS, details=details, links=links)
+
+
+@register(f"{ID}.claim4.3")
+def check_cl43() -> Check:
+    """Claim 4.3 from the tight amplification-by-subsampling theorem (without replacement, substitution)."""
+    q, E = sp.symbols("q E", positive=True)  # q = n/t, E = e^{eps*} >= 1
+    u = sp.Symbol("u", nonnegative=True)
+    # Balle-Barthe-Gaboardi 2018: eps' = ln(1 + q(E - 1)), delta' = q delta. Claim: eps = q(3 + E), delta = 4 q delta.
+    # ln(1 + x) <= x and q(E-1) <= q(3+E):
+    sympy_nonneg(q * (3 + E) - q * (E - 1), "q(3+E) - q(E-1)")
+    sympy_nonneg(4 * q - q, "4q - q")
+    # ln(1 + x) <= x for x >= 0 (derivative of x - ln(1+x) is x/(1+x) >= 0, value 0 at 0)
+    sympy_nonneg(sp.simplify(sp.diff(u - sp.log(1 + u), u)), "d/du (u - ln(1+u))")
+    def ok(estar: float, qq: float) -> bool:
+        eps_claim = qq * (3 + math.exp(estar))
+        if eps_claim > 1:
+            return True
+        return math.log1p(qq * math.expm1(estar)) <= eps_claim + 1e-15
+    bad = grid_violations(ok, {"estar": [0.01, 0.5, 1, math.log(244), 4, 8], "qq": [1e-6, 1e-3, 0.01, 0.1, 0.5]})
+    if bad:
+        raise RuntimeError(f"{bad[:2]}")
+    details = join([
+        "Tight result (Balle, Barthe, Gaboardi 2018, sub-sampling without replacement, substitution neighbours): "
+        "an (eps*, delta)-DP A on a uniformly random n-subset of t points is (ln(1 + q(e^{eps*} - 1)), q delta)-DP, "
+        "q = n/t.",
+        "Claim 4.3 sets t = (n/eps)(3 + e^{eps*}), i.e. eps = q(3 + e^{eps*}), and delta' = 4 q delta: since "
+        "ln(1+x) <= x and q(e^{eps*} - 1) <= q(3 + e^{eps*}), and q <= 4q (sympy), the claim follows; grid check "
+        "over eps* in {0.01, 0.5, 1, ln 244, 4, 8} and q in {1e-6 .. 0.5}.",
+        "Conditional on the cited theorem (not re-derived); Remark 4.4 (shuffle if A is order-sensitive) is needed "
+        "for it.",
+    ])
+    return Check(id=f"{ID}.claim4.3",
+                 claim="BNS15 Cl 4.3: (eps*, delta)-DP on n points -> (eps, 4eps/(3+e^{eps*}) delta)-DP on "
+                       "t = (n/eps)(3 + e^{eps*}) points, eps <= 1.",
+                 method="symbolic+grid", verdict=Verdict.HOLDS, details=details)

@@ -1,0 +1,51 @@
+"""The recorded expectation for every check: one table, in one place.
+
+A test fails when a check errors or when its verdict differs from the value here. A FAILS
+entry is a reported result about a paper, not a failing test.
+"""
+
+from __future__ import annotations
+
+from proofs_checks._framework import Verdict
+
+H, C, F = Verdict.HOLDS, Verdict.HOLDS_WITH_CONDITION, Verdict.FAILS
+
+EXPECTED: dict[str, Verdict] = {
+    # HPSY (seed 000)
+    "HPSY.Lem2.beta-range": C,
+    "HPSY.Lem2.quadratic": H,
+    "HPSY.Lem2.karger-condition": H,
+    "HPSY.Lem2.exact-union-bound": H,
+    "HPSY.Thm1.union-bound": H,
+    "HPSY.Thm1.n_lab-large-epsilon": F,
+    "HPSY.Thm2.hoeffding": H,
+    "HPSY.Thm2.component-conditions": F,
+    "HPSY.Thm2.n_unl": F,
+    "HPSY.Thm3.chebyshev-arithmetic": H,
+    "HPSY.Thm3.union-over-A": F,
+    "HPSY.Thm3.per-point-margin": F,
+    "HPSY.Thm3.centring": F,
+    "HPSY.Thm3.n_unl": F,
+    # ABM19 (seed 003)
+    "ABM19.Lem3.3.growth-chain": C,
+    "ABM19.Lem3.3.small-n": F,
+    "ABM19.Lem3.3.manipulation": C,
+    "ABM19.Lem4.4.chernoff": F,
+    "ABM19.Lem4.4.total-variation": H,
+    "ABM19.Lem4.4.confidence": F,
+    "ABM19.Lem4.4.error-scaling": H,
+    "ABM19.Thm4.1.arithmetic": C,
+    # BNS15 (seed 004)
+    "BNS15.Obs3.2.xor-vc": H,
+    "BNS15.Cl4.2.sauer-chain": F,
+    "BNS15.Lem4.1.4e-factor": H,
+    "BNS15.Lem4.6.constants": H,
+    "BNS15.Lem4.6.claim4.3": H,
+    "BNS15.Cl4.8.geometric-sum": H,
+    "BNS15.Cl4.9.induction": H,
+    "BNS15.Cl4.11.thmB5-sizes": H,
+    "BNS15.Thm5.6.constants": C,
+    "BNS15.Cl5.7.proof-last-step": C,
+    "BNS15.Cl5.7.statement": H,
+    "BNS15.PropA.1.utility": H,
+}

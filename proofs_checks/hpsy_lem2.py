@@ -1,0 +1,197 @@
+"""HPSY Lemma 2 (Erdős–Rényi connectivity via Karger's cut lemma), Appendix B.2.
+
+Statement: for d > 35, beta in (4 exp(-(d-5)/9), 4/d), G(d, p) is connected with
+probability >= 1 - beta if p >= 9 (log(4/beta) + 4)/(d - 1). The proof ends with the weaker
+requirement p >= (9 log(4/beta) + 4)/(d - 1). "log" is the natural logarithm.
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from proofs_checks._framework import Check, Verdict, fmt, grid_violations, join, register, sympy_nonneg, sympy_zero
+
+ID = "HPSY.Lem2"
+
+
+def threshold_statement(d: int, beta: float) -> float:
+    """p threshold as stated in Lemma 2: 9 (log(4/beta) + 4)/(d - 1)."""
+    return 9.0 * (math.log(4.0 / beta) + 4.0) / (d - 1)
+
+
+def threshold_proof(d: int, beta: float) -> float:
+    """p threshold at the end of the proof of Lemma 2: (9 log(4/beta) + 4)/(d - 1)."""
+    return (9.0 * math.log(4.0 / beta) + 4.0) / (d - 1)
+
+
+def log_disconnect_union_bound(d: int, p: float) -> float:
+    """log of sum_{k=1}^{floor(d/2)} C(d,k) (1-p)^{k(d-k)}: an exact upper bound on
+    P[G(d,p) disconnected] (union over the vertex sets that have no edge to their complement)."""
+    if p >= 1.0:
+        return -math.inf
+    lq = math.log1p(-p)
+    terms = [math.lgamma(d + 1) - math.lgamma(k + 1) - math.lgamma(d - k + 1) + k * (d - k) * lq
+             for k in range(1, d // 2 + 1)]
+    m = max(terms)
+    return m + math.log(sum(math.exp(t - m) for t in terms))
+
+
+@register(f"{ID}.beta-range")
+def check_beta_range() -> Check:
+    """The admissible beta range of Lemma 2 versus the one the proof uses."""
+    d = sp.Symbol("d", positive=True)
+    # statement lower end 4exp(-(d-5)/9) vs proof lower end 4exp(4-(d-1)/3): exponent difference
+    diff = -(d - 5) / 9 - (4 - (d - 1) / 3)
+    sympy_zero(diff - (2 * d - 34) / 9, "exponent difference - (2d-34)/9")
+    # for d >= 17 the statement's range is inside the proof's
+    sympy_nonneg((2 * (d + 17) - 34) / 9, "(2d-34)/9 at d = 17 + t")
+    # upper end: ell = log(4/beta)/log d >= 1 iff beta <= 4/d
+    # the lower end is where the proof's threshold equals 1: (9 log(4/beta) + 4)/(d-1) = 1
+    b = sp.Symbol("beta", positive=True)
+    at_lower = (9 * sp.log(4 / b) + 4) / (d - 1)
+    sympy_zero(at_lower.subs(b, 4 * sp.exp(-(d - 5) / 9)) - 1, "proof threshold at the lower end - 1")
+    # non-emptiness: 4exp(-(d-5)/9) < 4/d  <=>  (d-5)/9 > ln d
+    empty = [dd for dd in range(36, 200) if not ((dd - 5) / 9 > math.log(dd))]
+    first_ok = min(dd for dd in range(36, 400) if (dd - 5) / 9 > math.log(dd))
+    # for d >= first_ok the gap (d-5)/9 - ln d is increasing (derivative 1/9 - 1/d > 0 for d > 9)
+    x = sp.Symbol("x", positive=True)
+    sympy_nonneg(sp.Rational(1, 9) - 1 / (x + 9), "1/9 - 1/d for d > 9")
+    # the statement's threshold is >= the proof's (so the statement follows from the proof)
+    sympy_zero(9 * (sp.log(4 / b) + 4) / (d - 1) - (9 * sp.log(4 / b) + 4) / (d - 1) - 32 / (d - 1),
+               "statement threshold - proof threshold - 32/(d-1)")
+    # statement threshold <= 1 needs beta >= 4 exp(-(d-37)/9): part of the range is vacuous
+    details = join([
+        "Statement's lower end 4exp(-(d-5)/9) >= the proof's 4exp(4-(d-1)/3) iff (2d-34)/9 >= 0, i.e. d >= 17 "
+        "(sympy): for d > 35 the stated range lies inside the proof's range.",
+        "Upper end beta < 4/d is exactly ell = log(4/beta)/log d > 1, needed for 4/(ell d^ell) <= 4/d^ell = beta.",
+        "Lower end: at beta = 4exp(-(d-5)/9) the proof's threshold (9 log(4/beta)+4)/(d-1) equals 1 exactly (sympy); "
+        "so the range is where that threshold is < 1.",
+        f"The range is EMPTY for d in {empty} ((d-5)/9 <= ln d); it is non-empty for every d >= {first_ok} "
+        "(the gap (d-5)/9 - ln d is increasing for d > 9, sympy).",
+        "The stated threshold 9(log(4/beta)+4)/(d-1) exceeds the proof's by exactly 32/(d-1) (sympy), so the "
+        "statement follows from the proof; but it is > 1 (vacuous) for beta < 4exp(-(d-37)/9).",
+    ])
+    return Check(
+        id=f"{ID}.beta-range",
+        claim="HPSY Lem 2: for d > 35 and beta in (4exp(-(d-5)/9), 4/d) the Karger argument applies "
+              "(ell >= 1, threshold <= 1).",
+        method="symbolic+exact",
+        verdict=Verdict.HOLDS_WITH_CONDITION,
+        details=details,
+        condition=f"the range is non-empty only for d >= {first_ok} (d = 36, 37 give an empty range: vacuous); "
+                  "with the stated threshold 9(log(4/beta)+4)/(d-1) the lemma is non-vacuous only for "
+                  "beta >= 4exp(-(d-37)/9)",
+    )
+
+
+@register(f"{ID}.quadratic")
+def check_quadratic() -> Check:
+    """Eq. (5)-(6): the quadratic inequality in sqrt(p) and the bound on its root."""
+    x, a, L, M = sp.symbols("x a L M", positive=True)  # x = sqrt(p), a = d-1, L = log(4/beta)+2log d
+    q = a * x**2 - sp.sqrt(3 * a * L) * x - 1
+    roots = sp.solve(sp.Eq(q, 0), x)
+    pos = [r for r in roots if sp.simplify(r.subs({a: 7, L: 3})) > 0]
+    if len(pos) != 1:
+        raise RuntimeError("expected one positive root")
+    root = pos[0]
+    paper = sp.Rational(1, 2) * (sp.sqrt(3 * L / a) + sp.sqrt((3 * L + 4) / a))
+    # general identity: root^2 - paper^2 == 0 and both positive
+    sympy_zero(sp.expand(sp.simplify(root**2 - paper**2)), "root^2 - paper^2")
+    # (6): sqrt((9 log(4/b)+4)/a) >= paper, using 3L <= 9 log(4/beta) = M when log d <= log(4/beta).
+    # monotone in L, so it suffices at 3L = M: sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2  <=> sqrt(M+4) >= sqrt(M)
+    # sqrt is increasing, so sqrt(M+4) >= sqrt(M) follows from (M+4) - M >= 0
+    sympy_nonneg((M + 4) - M, "(M+4) - M")
+    u, v = sp.symbols("u v", positive=True)  # log d = u, log(4/beta) = u + v (v >= 0)
+    sympy_nonneg(9 * (u + v) - 3 * ((u + v) + 2 * u), "9 log(4/beta) - 3(log(4/beta) + 2 log d)")
+    # numeric confirmation of (6) on a grid of admissible (d, beta)
+    def ok(d: int, frac: float) -> bool:
+        llo, lhi = math.log(4) - (d - 5) / 9, math.log(4 / d)
+        if llo >= lhi:
+            return True
+        l4b = math.log(4) - (llo + frac * (lhi - llo))  # log(4/beta)
+        Lv = l4b + 2 * math.log(d)
+        lhs = math.sqrt((9 * l4b + 4) / (d - 1))
+        rhs = 0.5 * (math.sqrt(3 * Lv / (d - 1)) + math.sqrt((3 * Lv + 4) / (d - 1)))
+        p = lhs**2
+        last = (d - 1) * p - math.sqrt(3 * (d - 1) * Lv) * math.sqrt(p)
+        return lhs >= rhs - 1e-12 and last >= 1 - 1e-9
+    bad = grid_violations(ok, {"d": list(range(36, 400, 7)) + [10**4, 10**6], "frac": [0.001, 0.25, 0.5, 0.75, 0.999]})
+    if bad:
+        raise RuntimeError(f"grid violations {bad[:3]}")
+    details = join([
+        "With x = sqrt(p), a = d-1, L = log(4/beta) + 2 log d, the last line of (5) is a x^2 - sqrt(3aL) x - 1 >= 0; "
+        "sympy solves it: the positive root squared equals ((sqrt(3L/a) + sqrt((3L+4)/a))/2)^2, i.e. (6)'s right side.",
+        "log d <= log(4/beta) (beta < 4/d) gives 3L <= 9 log(4/beta) =: M (sympy, linear); the root is increasing in L, "
+        "and sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2 (sympy), so p >= (9 log(4/beta)+4)/(d-1) satisfies (5).",
+        "Grid check (d in 36..393 step 7, 1e4, 1e6; beta at 5 log-spaced points of the range): (6) and the last line "
+        "of (5) hold at p = (9 log(4/beta)+4)/(d-1).",
+    ])
+    return Check(id=f"{ID}.quadratic",
+                 claim="HPSY Lem 2, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta)+2log d)) sqrt(p) >= 1 holds for "
+                       "p >= (9 log(4/beta)+4)/(d-1).",
+                 method="symbolic+grid", verdict=Verdict.HOLDS, details=details)
+
+
+@register(f"{ID}.karger-condition")
+def check_karger_condition() -> Check:
+    """Karger's Lemma 1 needs eps <= 1 and gives 1 - 4/(ell d^ell) >= 1 - beta."""
+    x, a, L = sp.symbols("x a L", positive=True)
+    # if a x^2 - sqrt(3aL) x >= 1 then sqrt(a) x > sqrt(3L) i.e. eps = sqrt(3L/(a x^2)) < 1:
+    # a x^2 - sqrt(3aL) x = sqrt(a) x (sqrt(a) x - sqrt(3L)) > 0 forces sqrt(a) x > sqrt(3L)
+    sympy_zero(a * x**2 - sp.sqrt(3 * a * L) * x - sp.sqrt(a) * x * (sp.sqrt(a) * x - sp.sqrt(3 * L)), "factorisation")
+    ell, d = sp.symbols("ell d", positive=True)
+    # 4/(ell d^ell) <= 4/d^ell for ell >= 1, and 4/d^ell = beta when ell = log(4/beta)/log d
+    b = sp.Symbol("beta", positive=True)
+    sympy_zero(4 / d ** (sp.log(4 / b) / sp.log(d)) - b, "4/d^ell - beta")
+    # min expected cut of G0(p): p * min_k k(d-k) = p(d-1)
+    cuts_ok = all(min(k * (dd - k) for k in range(1, dd)) == dd - 1 for dd in range(2, 300))
+    if not cuts_ok:
+        raise RuntimeError("min cut of K_d is not d-1")
+    details = join([
+        "a x^2 - sqrt(3aL) x = sqrt(a) x (sqrt(a) x - sqrt(3L)) (sympy); if it is >= 1 then sqrt(a)x > sqrt(3L), "
+        "i.e. eps = sqrt(3(ell+2) log d / (p(d-1))) < 1: Karger's condition eps <= 1 is implied by (5).",
+        "4/d^ell = beta for ell = log(4/beta)/log d (sympy) and 4/(ell d^ell) <= 4/d^ell for ell >= 1.",
+        "Minimum cut of K_d is min_k k(d-k) = d-1 (exact, d < 300), so c_hat = p(d-1); every cut of G(p) has "
+        "expected value >= p(d-1), and (1-eps)p(d-1) >= 1 > 0 makes every cut non-empty: connected.",
+        "Conditional on Karger's theorem as quoted in Lemma 1 (constant 4/(ell d^ell)), which is not re-derived here.",
+    ])
+    return Check(id=f"{ID}.karger-condition",
+                 claim="HPSY Lem 2 proof: Karger's Lemma 1 applies (eps <= 1) and its failure probability is <= beta.",
+                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details)
+
+
+@register(f"{ID}.exact-union-bound")
+def check_exact() -> Check:
+    """Independent check of the conclusion: exact union bound over cuts at the stated threshold."""
+    worst = -math.inf
+    worst_at: tuple[int, float] = (0, 0.0)
+    n_pts = 0
+    for d in list(range(38, 200, 3)) + [300, 1000, 5000]:
+        llo, lhi = math.log(4) - (d - 5) / 9, math.log(4 / d)
+        for frac in (0.0, 0.25, 0.5, 0.75, 1.0):
+            beta = math.exp(llo + frac * (lhi - llo))
+            if beta <= 0.0:
+                continue
+            for thr in (threshold_proof(d, beta), threshold_statement(d, beta)):
+                if thr > 1:
+                    continue
+                n_pts += 1
+                lb = log_disconnect_union_bound(d, thr)
+                r = lb - math.log(beta)
+                if r > worst:
+                    worst, worst_at = r, (d, beta)
+    if worst > 0:
+        raise RuntimeError(f"union bound exceeds beta at {worst_at}")
+    details = join([
+        "P[G(d,p) disconnected] <= sum_{k=1}^{floor(d/2)} C(d,k)(1-p)^{k(d-k)} (a disconnected graph has a vertex set "
+        "of size <= d/2 with no edge to its complement); evaluated exactly in log space.",
+        f"At both thresholds (statement's and proof's, where <= 1), on {n_pts} points (d in 38..197 step 3, 300, 1000, "
+        "5000; beta at 5 log-spaced points including both ends of the range), the bound is <= beta; the largest ratio "
+        f"bound/beta is {fmt(math.exp(worst))} at d={worst_at[0]}, beta={fmt(worst_at[1])}.",
+    ])
+    return Check(id=f"{ID}.exact-union-bound",
+                 claim="HPSY Lem 2 conclusion: P[G(d,p) connected] >= 1 - beta at the stated p (independent check, "
+                       "not using Karger's lemma).",
+                 method="exact+grid", verdict=Verdict.HOLDS, details=details)

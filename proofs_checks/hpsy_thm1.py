@@ -1,0 +1,97 @@
+"""HPSY Theorem 1 (disjunctions with a component graph): union-bound arithmetic and the
+labelled sample complexity's epsilon dependence. Appendix B.1."""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+
+ID = "HPSY.Thm1"
+
+
+@register(f"{ID}.union-bound")
+def check_union_bound() -> Check:
+    """Eq. (4) and the union bound over pairs."""
+    n, d, b, p = sp.symbols("n d beta p", positive=True)
+    # (1-p)^n <= beta/(2d^2)  <=>  n >= log(2d^2/beta) / (-log(1-p)); at equality:
+    n_star = sp.log(2 * d**2 / b) / (-sp.log(1 - p))
+    sympy_zero(sp.expand_log(sp.log((1 - p) ** n_star), force=True) - sp.expand_log(sp.log(b / (2 * d**2)), force=True),
+               "log((1-p)^{n*}) - log(beta/(2d^2))")
+    # number of ordered pairs i != j is d(d-1) <= d^2, so the union bound gives <= beta/2
+    sympy_nonneg(d**2 - d * (d - 1), "d^2 - d(d-1)")
+    # reduced class: sum_{k=1}^{Z} C(Z,k) = 2^Z - 1 <= 2^Z
+    Z = sp.Symbol("Z", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True)
+    tot = sp.simplify(sp.summation(sp.binomial(Z, k), (k, 1, Z)))
+    sympy_zero(tot - (2**Z - 1), "sum C(Z,k) - (2^Z - 1)")
+    details = join([
+        "(1-p_min)^n <= beta/(2d^2) exactly when n >= log(2d^2/beta)/(-log(1-p_min)) (sympy: equality at n*; "
+        "(1-p)^n is decreasing in n).",
+        "Union over the d(d-1) <= d^2 ordered pairs: P[some edge of G_D missing] <= d^2 * beta/(2d^2) = beta/2.",
+        "Reduced class: |union_{k=1}^{Z} DISJ_Z^k| = sum_{k=1}^{Z} C(Z,k) = 2^Z - 1 <= 2^Z (sympy).",
+        "Typo noted: the proof sketch in Sec. 3.1 writes the edge probability as '<= 1 - beta/d^2'; the direction "
+        "needed (and used in Eq. (4)) is '>= 1 - beta/(2d^2)'. Also 'P[x[i]=x[j]] > 0' should read P[x[i]=x[j]=1] > 0.",
+    ])
+    return Check(id=f"{ID}.union-bound",
+                 claim="HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear "
+                       "in the empirical component graph w.p. >= 1 - beta/2; reduced class has 2^Z_max members.",
+                 method="symbolic", verdict=Verdict.HOLDS, details=details)
+
+
+def _expmech_fail_prob_three(n_lab: int, epsilon: float) -> float:
+    """Exact P[error > alpha] of the exponential mechanism for the Thm 2 reduced class.
+
+    Under D_{f,p} with two components V+ and V-, the reduced class is {V+, V-, V+ u V-}: errors
+    0, 1 and 1/2. With n_lab labelled points, a hypothesis' score is -(its number of errors);
+    the number of negatives N ~ Bin(n_lab, 1/2); V- errs on every point, V+ u V- on the N negatives.
+    Returns P[output != V+] (error >= 1/2 > alpha for alpha < 1/2).
+    """
+    from scipy.stats import binom
+
+    tot = 0.0
+    for neg in range(n_lab + 1):
+        w_good = 1.0
+        w_bad = math.exp(-epsilon * n_lab / 2) + math.exp(-epsilon * neg / 2)
+        tot += float(binom.pmf(neg, n_lab, 0.5)) * w_bad / (w_good + w_bad)
+    return tot
+
+
+@register(f"{ID}.n_lab-large-epsilon")
+def check_nlab_eps() -> Check:
+    """n_lab = O((Z + polylog)/(alpha eps)) for all eps > 0 (Thm 1; same form in Thm 2)."""
+    # with n_lab = 0 the mechanism is uniform over the 3 hypotheses: P[fail] = 2/3 for any eps
+    p0 = _expmech_fail_prob_three(0, 5.0)
+    if abs(p0 - 2 / 3) > 1e-12:
+        raise RuntimeError("n_lab = 0 should give failure probability 2/3")
+    # the O-form itself: C*(Z + polylog)/(alpha*eps) < 1 once eps is large, for any constant C
+    C, Zm, alpha, beta = 1000.0, 2, 0.1, 0.05
+    eps = 2 * C * (Zm + math.log(1 / beta) ** 2) / alpha
+    n_form = C * (Zm + math.log(1 / beta) ** 2) / (alpha * eps)
+    n_int = math.ceil(n_form)
+    p1 = _expmech_fail_prob_three(n_int, eps)
+    if not p1 > beta:
+        raise RuntimeError("counterexample did not materialise")
+    details = join([
+        "For any constant C, at eps > C (Z_max + polylog(1/beta, 1/delta))/alpha the stated n_lab is < 1, i.e. "
+        "0 labelled examples; with no labels the exponential mechanism is uniform over the reduced class.",
+        "Concretely, under D_{f,p} (Thm 2, Z_max = 2) the reduced class is {V+, V-, V+ u V-} with errors 0, 1, 1/2: "
+        f"exact failure probability with n_lab = 0 is {fmt(p0)} > beta for every beta < 2/3 and alpha < 1/2.",
+        f"Example: C = {C:g}, Z_max = 2, polylog = log(1/beta)^2, alpha = {alpha}, beta = {beta}, eps = {fmt(eps)}: "
+        f"the formula gives n_lab = {fmt(n_form)}, i.e. {n_int} labelled example; the exact failure probability of the "
+        f"exponential mechanism with {n_int} label(s) is {fmt(p1)} > beta (a positive label cannot separate V+ from "
+        "V+ u V-).",
+        "The generic learner of Kasiviswanathan et al. needs O((log|H| + log(1/beta)) * max(1/alpha, 1/(alpha eps))): "
+        "the 1/alpha term (non-private generalization) is missing from the theorem.",
+    ])
+    return Check(id=f"{ID}.n_lab-large-epsilon",
+                 claim="HPSY Thm 1 (and Thm 2): n_lab = O((Z_max + polylog(1/beta,1/delta))/(alpha eps)) for all "
+                       "alpha, beta in (0,1), eps, delta > 0.",
+                 method="exact", verdict=Verdict.FAILS, details=details,
+                 counterexample=f"Z_max = 2 (Thm 2's family), alpha = {alpha}, beta = {beta}: for any constant C, "
+                                f"eps = {fmt(eps)} (for C = {C:g}) makes the bound {fmt(n_form)} -> {n_int} label(s), "
+                                f"and the output then fails w.p. {fmt(p1)} > beta (exact).",
+                 corrected="n_lab = O((Z_max + log(1/beta)) * (1/alpha) * max(1, 1/eps)), i.e. replace eps by "
+                           "min(eps, 1); the stated form holds for eps <= 1.")
