@@ -63,14 +63,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, mech, d0, d1, one in cases:
         seeds = iter(range(10_000))
 
-        def run_audit(mech=mech, d0=d0, d1=d1) -> int:  # type: ignore[no-untyped-def]
+        def run_audit(mech=mech, d0=d0, d1=d1, seeds=seeds) -> int:  # type: ignore[no-untyped-def]
             return audit_mechanism(mech, d0, d1, epsilon=1.0, trials=n, rng=next(seeds)).trials_used
 
         audit_rate = _rate(run_audit, 0, args.repeats)
         g = np.random.default_rng(0)
         total = n + min(max(10_000, n // 4), 500_000)
 
-        def sample_only(mech=mech, d0=d0) -> int:  # type: ignore[no-untyped-def]
+        def sample_only(mech=mech, d0=d0, total=total, g=g) -> int:  # type: ignore[no-untyped-def]
             mech(d0, total, g)
             return total
 
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         slow = vectorize(one)
         n_slow = 20_000
 
-        def run_slow(slow=slow, d0=d0, d1=d1) -> int:  # type: ignore[no-untyped-def]
+        def run_slow(slow=slow, d0=d0, d1=d1, n_slow=n_slow) -> int:  # type: ignore[no-untyped-def]
             return audit_mechanism(slow, d0, d1, epsilon=1.0, trials=n_slow, selection_trials=10_000, rng=1).trials_used
 
         loop_rate = _rate(run_slow, 0, 1)

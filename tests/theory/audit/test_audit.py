@@ -126,7 +126,7 @@ def test_bad_mechanisms_and_parameters() -> None:
     with pytest.raises(ValueError, match="confidence"):
         audit_mechanism(LaplaceMechanism(1.0), 0, 1, epsilon=1.0, confidence=1.0)
     with pytest.raises(TypeError, match="trials"):
-        audit_mechanism(LaplaceMechanism(1.0), 0, 1, epsilon=1.0, trials=1.5)
+        audit_mechanism(LaplaceMechanism(1.0), 0, 1, epsilon=1.0, trials=1.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="pairs"):
         audit_pairs(LaplaceMechanism(1.0), [], epsilon=1.0)
 

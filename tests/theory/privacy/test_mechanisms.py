@@ -113,7 +113,7 @@ def test_validation() -> None:
     with pytest.raises(ValueError, match="epsilon"):
         LaplaceMechanism(0.0)
     with pytest.raises(TypeError, match="sensitivity"):
-        LaplaceMechanism(1.0, sensitivity="1")
+        LaplaceMechanism(1.0, sensitivity="1")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="delta"):
         GaussianMechanism(1.0, 1.0)
     with pytest.raises(ValueError, match="calibration"):
