@@ -4,7 +4,7 @@ reference :mod:`kernels._reference_pca` and scikit-learn's PCA.
 All tests are deterministic (fixed seeds, hypothesis derandomised in CI); the tolerances are
 rounding-error bounds, not statistical ones, so the false-failure rate is 0 up to floating
 point.  Tolerances by dtype: float64 subspace distance <= 1e-8 and eigenvalues <= 1e-9 relative
-to lambda_1; float32 1e-3 and 1e-4.  The subspace distance is the spectral norm of the
+to lambda_1; float32 1e-4 and 1e-5.  The subspace distance is the spectral norm of the
 difference of the orthogonal projectors, ``||V V^T - V_ref V_ref^T||_2 = sin(largest principal
 angle)``, only compared where the eigengap makes the subspace well defined.
 """
@@ -23,7 +23,7 @@ from kernels import CovarianceAccumulator, pca
 from kernels._reference_pca import flip_signs, reference_moments, reference_pca
 
 CPU_BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
-TOL: dict[Any, tuple[float, float]] = {np.float64: (1e-8, 1e-9), np.float32: (1e-3, 1e-4)}  # (subspace, eigenvalue rel. to lambda_1)
+TOL: dict[Any, tuple[float, float]] = {np.float64: (1e-8, 1e-9), np.float32: (1e-4, 1e-5)}  # (subspace, eigenvalue rel. to lambda_1)
 
 
 def low_rank(n: int, d: int, r: int, *, seed: int, mean_scale: float = 3.0, noise: float = 0.01) -> np.ndarray:
@@ -74,7 +74,7 @@ def test_matches_reference(data: np.ndarray, backend: str, dtype: type, center: 
 def test_matches_sklearn(data: np.ndarray, backend: str, dtype: type) -> None:
     sklearn_decomposition = pytest.importorskip("sklearn.decomposition")
     k = 4
-    X = data.astype(dtype)
+    X: np.ndarray = data.astype(dtype)
     res = pca(X, k, backend=backend)
     sub_tol, eig_tol = TOL[dtype]
     for solver in ("full", "covariance_eigh"):
@@ -368,3 +368,21 @@ def test_cupy_module_imports_without_cupy() -> None:
 
     mod = importlib.import_module("kernels._cupy.pca")
     assert hasattr(mod, "CupyOps") and hasattr(mod, "stream_to_device")
+
+
+def test_memmap_pages_released_only_for_shared_maps(tmp_path) -> None:
+    from kernels._pca import _page_releaser
+
+    path = tmp_path / "m.npy"
+    mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float64, shape=(3000, 4))
+    mm[:] = np.arange(12000.0).reshape(3000, 4) % 7
+    mm.flush()
+    ro = np.load(path, mmap_mode="r")
+    release = _page_releaser(ro)
+    assert release is not None
+    release(ro[100:2000])
+    np.testing.assert_array_equal(ro[100:2000], mm[100:2000])  # the data are still there (page cache)
+    assert _page_releaser(np.load(path, mmap_mode="c")) is None  # copy-on-write: never released
+    assert _page_releaser(np.asarray(ro)) is None
+    res = pca(ro, 2, chunk_rows=128)
+    np.testing.assert_allclose(res.eigenvalues, reference_pca(np.asarray(ro), 2)[1], rtol=1e-12)

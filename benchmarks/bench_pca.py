@@ -1,0 +1,251 @@
+"""Benchmark of ``kernels.pca`` against named baselines measured in the same run.
+
+In memory (default n=200000, d=1024, k=50; float64 and float32), times of
+
+* ``kernels.pca`` (backend "auto" = the compiled Cython/BLAS backend when built; also the NumPy
+  backend and ``method="randomized"``),
+* (a) the floor ``C = X.T @ X; numpy.linalg.eigh(C)`` (no centring, full eigendecomposition),
+* (b) scikit-learn ``PCA(n_components=k, svd_solver=...)`` with ``"covariance_eigh"``,
+  ``"randomized"`` and ``"full"``.
+
+Targets (issue 4): ``kernels.pca <= 1.15 x floor`` and ``<= 1.0 x sklearn covariance_eigh``.
+Each fast timing is the median of ``--repeats`` interleaved runs; the slow sklearn solvers
+("randomized", "full") run once.  Accuracy: subspace distance ``||P - P_floor||_2`` of the top-k
+projectors and the largest eigenvalue error relative to lambda_1, against the float64 floor.
+
+Streaming (default n=1000000, d=1024, float32, ~4 GB): the data are written to a memory-mapped
+``.npy`` file under /tmp (deleted afterwards), then ``kernels.pca`` reads it in a fresh
+subprocess that reports its wall time and peak resident set (``resource.getrusage``), next to a
+subprocess that only imports the same modules (the baseline RSS).
+
+Usage::
+
+    python benchmarks/bench_pca.py [--quick] [--out FILE.md]
+
+The machine this ran on is reported in the header; on a shared machine quote medians and
+ratios only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import kernels  # noqa: E402
+
+
+def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def _subspace(V: np.ndarray, W: np.ndarray) -> float:
+    V = V.astype(np.float64)
+    W = W.astype(np.float64)
+    # ||VV^T - WW^T||_2 = sin of the largest principal angle = sqrt(1 - sigma_min(V^T W)^2)
+    s = np.linalg.svd(V.T @ W, compute_uv=False)
+    return float(np.sqrt(max(0.0, 1.0 - float(s.min()) ** 2)))
+
+
+def make_data(n: int, d: int, dtype: Any, seed: int = 0, k: int = 50) -> np.ndarray:
+    """Gaussian data, spectrum sigma_j = 1/sqrt(j) with a factor-5 drop after j = k, non-zero mean.
+
+    The gap after k makes the top-k subspace well defined, so the subspace distances in the
+    table measure the solvers, not the ill-conditioning of the problem.
+    """
+    g = np.random.default_rng(seed)
+    j = np.arange(1, d + 1)
+    scales = (np.where(j <= k, 1.0, 0.2) / np.sqrt(j)).astype(dtype)
+    X = g.standard_normal((n, d), dtype=np.float32 if dtype == np.float32 else np.float64)
+    X *= scales
+    X += (g.standard_normal(d) * 0.5).astype(dtype)
+    return X
+
+
+def floor_eigh(X: np.ndarray) -> Any:
+    """Baseline (a): the uncentred Gram matrix by BLAS and a full symmetric eigendecomposition."""
+    return np.linalg.eigh(X.T @ X)
+
+
+def sklearn_pca(X: np.ndarray, k: int, solver: str) -> Any:
+    """Baseline (b): scikit-learn's PCA with the named solver."""
+    from sklearn.decomposition import PCA
+
+    return PCA(n_components=k, svd_solver=solver, random_state=0).fit(X)
+
+
+def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
+    rows = [
+        f"### In memory: n={n:,}, d={d}, k={k}",
+        "",
+        "| dtype | method | median s | x floor (a) | x sklearn cov_eigh | subspace dist | eig rel err |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for dtype in (np.float64, np.float32):
+        X = make_data(n, d, dtype, k=k)
+        fast: dict[str, Callable[[], Any]] = {
+            "kernels.pca (auto)": partial(kernels.pca, X, k),
+            "kernels.pca (numpy backend)": partial(kernels.pca, X, k, backend="numpy"),
+            "floor (a): X.T@X + eigh": partial(floor_eigh, X),
+            "sklearn covariance_eigh": partial(sklearn_pca, X, k, "covariance_eigh"),
+        }
+        slow: dict[str, Callable[[], Any]] = {
+            "kernels.pca randomized (p=10, q=4)": partial(kernels.pca, X, k, method="randomized", rng=0),
+            "sklearn randomized": partial(sklearn_pca, X, k, "randomized"),
+            "sklearn full": partial(sklearn_pca, X, k, "full"),
+        }
+        times: dict[str, list[float]] = {name: [] for name in fast}
+        outs: dict[str, Any] = {}
+        for _ in range(repeats):  # interleaved, so load changes hit every method alike
+            for name, fn in fast.items():
+                t, out = _time(fn)
+                times[name].append(t)
+                outs[name] = out
+        for name, fn in slow.items():
+            t, out = _time(fn)
+            times[name] = [t]
+            outs[name] = out
+        # reference: the float64 covariance of the centred data, from the floor's arithmetic
+        Xc64 = X.astype(np.float64)
+        mu = Xc64.mean(0)
+        C = (Xc64.T @ Xc64 - n * np.outer(mu, mu)) / (n - 1)
+        del Xc64
+        w, U = np.linalg.eigh(C)
+        V_ref, lam_ref = U[:, ::-1][:, :k], w[::-1][:k]
+
+        def comps(name: str, out: Any) -> tuple[np.ndarray, np.ndarray] | None:
+            if name.startswith("kernels"):
+                return out.components, out.eigenvalues
+            if name.startswith("sklearn"):
+                return out.components_.T, out.explained_variance_
+            return None
+
+        floor = float(np.median(times["floor (a): X.T@X + eigh"]))
+        skl = float(np.median(times["sklearn covariance_eigh"]))
+        for name in list(fast) + list(slow):
+            med = float(np.median(times[name]))
+            cv = comps(name, outs[name])
+            acc = ("-", "-")
+            if cv is not None:
+                acc = (f"{_subspace(cv[0], V_ref):.1e}", f"{np.max(np.abs(cv[1] - lam_ref)) / lam_ref[0]:.1e}")
+            reps = len(times[name])
+            rows.append(
+                f"| {np.dtype(dtype).name} | {name} | {med:.3f} ({reps}x) | {med / floor:.2f} | {med / skl:.2f} "
+                f"| {acc[0]} | {acc[1]} |"
+            )
+            print(rows[-1], flush=True)
+        del X, outs
+    return rows
+
+
+CHILD = r"""
+import resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+import kernels, kernels._pca
+if {run}:
+    X = np.load({path!r}, mmap_mode="r")
+    t0 = time.perf_counter()
+    res = kernels.pca(X, {k})
+    dt = time.perf_counter() - t0
+    lam = float(res.eigenvalues[0])
+else:
+    dt, lam = 0.0, 0.0
+print(dt, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, lam)
+"""
+
+
+def bench_streaming(n: int, d: int, k: int) -> list[str]:
+    fd, name = tempfile.mkstemp(prefix="bench_pca_", suffix=".npy", dir="/tmp")
+    os.close(fd)
+    path = Path(name)
+    try:
+        t0 = time.perf_counter()
+        mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(n, d))
+        step = 50_000
+        for s in range(0, n, step):
+            mm[s : s + step] = make_data(min(step, n - s), d, np.float32, seed=s, k=k)
+        mm.flush()
+        del mm
+        t_write = time.perf_counter() - t0
+        size = path.stat().st_size
+        out: dict[bool, tuple[float, int, float]] = {}
+        for run in (False, True):
+            code = CHILD.format(root=str(ROOT), run=run, path=str(path), k=k)
+            res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            f_dt, f_rss, f_lam = res.stdout.split()
+            out[run] = (float(f_dt), int(f_rss), float(f_lam))
+    finally:
+        path.unlink(missing_ok=True)
+    dt, rss, _ = out[True]
+    rss0 = out[False][1]
+    gib = 1024**3
+    rows = [
+        f"### Streaming from a memory-mapped file: n={n:,}, d={d}, k={k}, float32 ({size / gib:.2f} GiB)",
+        "",
+        "| quantity | value |",
+        "|---|---|",
+        f"| file written in | {t_write:.1f} s (not part of the timing) |",
+        f"| kernels.pca wall time | {dt:.2f} s ({n / dt / 1e6:.2f} M rows/s) |",
+        f"| peak RSS of the process | {rss / gib:.3f} GiB ({rss / size:.1%} of the data) |",
+        f"| peak RSS of the same imports without pca | {rss0 / gib:.3f} GiB |",
+        f"| increase due to pca | {(rss - rss0) / 2**20:.0f} MiB |",
+    ]
+    for r in rows[4:]:
+        print(r, flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=200_000)
+    ap.add_argument("--d", type=int, default=1024)
+    ap.add_argument("--k", type=int, default=50)
+    ap.add_argument("--stream-n", type=int, default=1_000_000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="small sizes (n=20000, d=256, stream n=100000)")
+    ap.add_argument("--skip-streaming", action="store_true")
+    ap.add_argument("--out", type=Path, default=None, help="write the markdown here too")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.n, args.d, args.stream_n = 20_000, 256, 100_000
+    info = kernels.build_info()
+    import sklearn
+
+    head = [
+        "## kernels.pca benchmark",
+        "",
+        f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}, NumPy {np.__version__}, "
+        f"scikit-learn {sklearn.__version__}, backends {info['backends']}, OpenMP threads {info['threads']}; "
+        f"load average at start {os.getloadavg()[0]:.1f}.",
+        "",
+    ]
+    print("\n".join(head), flush=True)
+    rows = head + bench_in_memory(args.n, args.d, args.k, args.repeats)
+    if not args.skip_streaming:
+        rows += [""] + bench_streaming(args.stream_n, args.d, args.k)
+    rows += ["", f"load average at end {os.getloadavg()[0]:.1f}."]
+    text = "\n".join(rows) + "\n"
+    if args.out is not None:
+        args.out.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

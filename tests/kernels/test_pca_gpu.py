@@ -1,0 +1,85 @@
+"""GPU tests of the CuPy PCA backend (skipped without CuPy and a CUDA device).
+
+Deterministic, tolerances are rounding bounds (false-failure rate 0 up to floating point):
+float64 subspace distance <= 1e-8 and eigenvalues <= 1e-9 relative to lambda_1; float32 1e-3 / 1e-4.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kernels import CovarianceAccumulator, pca
+from kernels._reference_pca import reference_pca
+
+pytestmark = pytest.mark.gpu
+
+TOL: dict[Any, tuple[float, float]] = {np.float64: (1e-8, 1e-9), np.float32: (1e-3, 1e-4)}
+
+
+def _data(n: int = 3000, d: int = 40, r: int = 6, seed: int = 0) -> np.ndarray:
+    g = np.random.default_rng(seed)
+    basis = np.linalg.qr(g.standard_normal((d, r)))[0]
+    Z = g.standard_normal((n, r)) * (10.0 / np.arange(1, r + 1))
+    return Z @ basis.T + 0.01 * g.standard_normal((n, d)) + 3.0 * g.standard_normal(d)
+
+
+def _dist(V: np.ndarray, W: np.ndarray) -> float:
+    return float(np.linalg.norm(V @ V.T - W @ W.T, 2))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("method", ["covariance", "randomized"])
+def test_cupy_host_input_matches_reference(dtype: type, method: str) -> None:
+    X = _data()
+    V_ref, lam_ref, mu_ref, tot_ref = reference_pca(X, 5)
+    res = pca(X.astype(dtype), 5, backend="cupy", method=method, chunk_rows=512, rng=0)
+    assert isinstance(res.components, np.ndarray) and res.backend == "cupy"
+    sub_tol, eig_tol = TOL[dtype]
+    if method == "randomized":
+        sub_tol, eig_tol = max(sub_tol, 1e-6), max(eig_tol, 1e-9)
+    assert _dist(res.components.astype(np.float64), V_ref) <= sub_tol
+    np.testing.assert_allclose(res.eigenvalues, lam_ref, rtol=eig_tol * 10, atol=eig_tol * lam_ref[0])
+    np.testing.assert_allclose(res.mean, mu_ref, atol=1e-4)
+    np.testing.assert_allclose(res.total_variance, tot_ref, rtol=eig_tol * 10)
+
+
+def test_cupy_device_input_returns_device_arrays() -> None:
+    import cupy as cp
+
+    X = _data()
+    res = pca(cp.asarray(X), 4)
+    assert res.backend == "cupy" and isinstance(res.components, cp.ndarray)
+    cpu = pca(X, 4, backend="numpy")
+    np.testing.assert_allclose(cp.asnumpy(res.components), cpu.components, atol=1e-8)
+    Z = res.transform(cp.asarray(X[:10]))
+    np.testing.assert_allclose(cp.asnumpy(Z), cpu.transform(X[:10]), atol=1e-7)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 3000])
+def test_cupy_streaming_equals_in_memory(chunk: int) -> None:
+    X = _data(n=600)
+    whole = pca(X, 5, backend="cupy")
+    res = pca([X[s : s + chunk] for s in range(0, 600, chunk)], 5, backend="cupy")
+    np.testing.assert_allclose(res.components, whole.components, atol=1e-9)
+    np.testing.assert_allclose(res.eigenvalues, whole.eigenvalues, rtol=1e-11)
+
+
+def test_cupy_accumulator_merge_and_nan() -> None:
+    import cupy as cp
+
+    g = np.random.default_rng(1)
+    parts = [g.standard_normal((m, 5)) + c for m, c in ((10, 1.0), (1, -4.0), (30, 50.0))]
+    accs = [CovarianceAccumulator(5, backend="cupy").update(cp.asarray(p)) for p in parts]
+    left = accs[0].copy().merge(accs[1]).merge(accs[2])
+    right = accs[0].copy().merge(accs[1].copy().merge(accs[2]))
+    ref = np.cov(np.vstack(parts), rowvar=False)
+    np.testing.assert_allclose(cp.asnumpy(left.covariance()), ref, rtol=1e-12, atol=1e-10)
+    np.testing.assert_allclose(cp.asnumpy(right.covariance()), ref, rtol=1e-12, atol=1e-10)
+    bad = CovarianceAccumulator(5, backend="cupy").update(np.array([[1.0, np.nan, 0, 0, 0]]))
+    with pytest.raises(ValueError, match="NaN or inf"):
+        bad.covariance()
+    with pytest.raises(ValueError, match="NaN or inf"):
+        pca(np.array([[1.0, np.inf], [0.0, 1.0], [2.0, 2.0]]), 1, backend="cupy")
