@@ -42,6 +42,8 @@ __all__ = [
     "abm19_public_sample_size_oform_expr",
     "abm19_private_sample_size",
     "abm19_private_sample_size_expr",
+    "SampleComplexity",
+    "abm19_sample_complexity",
     "PublicDataReduction",
     "abm19_public_data_reduction",
     "abm19_public_lower_bound",
@@ -275,6 +277,30 @@ def abm19_private_sample_size_expr() -> Any:
     return make_expr(_priv, ("d", "alpha", "beta", "epsilon", "constant"), integer=("d",))
 
 
+class SampleComplexity(NamedTuple):
+    """Private (labelled) and public (unlabelled) sample sizes of a theorem."""
+
+    n_priv: int
+    n_pub: int
+
+
+@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def abm19_sample_complexity(d: int, alpha: float, beta: float, epsilon: float, *,
+                            constant: float = 1.0) -> SampleComplexity:
+    r"""ABM19 Theorem 3.1 (ASSPP, agnostic, (eps, 0)-DP): both sample sizes, O-forms with one ``constant``.
+
+    Implements: ABM19.Thm3.1.  ``(abm19_private_sample_size(...), abm19_public_sample_size_oform(...))``;
+    for the exact public size from Lemma 3.3 use :func:`abm19_public_sample_size`.
+
+    Examples
+    --------
+    >>> abm19_sample_complexity(10, 0.1, 0.05, 1.0)
+    SampleComplexity(n_priv=2603, n_pub=261)
+    """
+    return SampleComplexity(abm19_private_sample_size(d, alpha, beta, epsilon, constant=constant),
+                            abm19_public_sample_size_oform(d, alpha, beta, constant=constant))
+
+
 # ---------------------------------------------------------------------------
 # Lemma 4.4 and Theorems 4.1 / 4.2 (lower bounds)
 # ---------------------------------------------------------------------------
@@ -422,6 +448,18 @@ register(Bound(
     monotone={"d": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
     example={"d": 10, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
     integer_output=True,
+))
+register(Bound(
+    id="ABM19.Thm3.1",
+    description="ASSPP: (n_priv, n_pub) O-forms of Theorem 3.1 with one constant",
+    params=(_D, _ALPHA, _BETA, _EPS, _CONST),
+    function=abm19_sample_complexity,
+    expr=lambda: {"n_priv": abm19_private_sample_size_expr(), "n_pub": abm19_public_sample_size_oform_expr()},
+    formula=lambda ns, d, alpha, beta, epsilon, constant=1: {
+        "n_priv": _priv(ns, d, alpha, beta, epsilon, constant), "n_pub": _pub_oform(ns, d, alpha, beta, constant)},
+    output="SampleComplexity(n_priv, n_pub)",
+    monotone={"d": +1, "alpha": -1, "beta": -1, "constant": +1},
+    example={"d": 10, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
 ))
 register(Bound(
     id="ABM19.Lem4.4",

@@ -41,6 +41,7 @@ from theory.bounds._core import (
 from theory.bounds.privacy import labelboost_privacy, subsampling_privacy
 
 __all__ = [
+    "bns15_thm3_3",
     "bns15_generic_labeled",
     "bns15_generic_labeled_expr",
     "bns15_generic_unlabeled",
@@ -160,6 +161,20 @@ def bns15_generic_uniform_convergence_size(vc: int, alpha: float, beta: float) -
     978006
     """
     return ceil_int(_thm33_uc(MATH, vc, alpha, beta))
+
+
+@validate_params(d=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+                 constant=POSITIVE_REAL)
+def bns15_thm3_3(d: int, vc: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
+    """BNS15 Theorem 3.3 (GenericLearner, (eps, 0)-DP): ``(n, m)`` = total and labelled sizes, O-forms.
+
+    Implements: BNS15.Thm3.3.
+
+    >>> bns15_thm3_3(10, 2, 0.1, 0.05, 1.0)
+    (46082, 4636)
+    """
+    return (bns15_generic_unlabeled(d, vc, alpha, beta, epsilon, constant=constant),
+            bns15_generic_labeled(vc, alpha, beta, epsilon, constant=constant))
 
 
 # ---------------------------------------------------------------------------
@@ -780,6 +795,11 @@ _CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 
                default=1.0, required=False)
 _NBASE = Param("n", POSITIVE_INT, "sample complexity of the base learner", integer=True, typical=(1, 10**6))
 
+register(Bound("BNS15.Thm3.3", "GenericLearner (n, m): O(d VC/(a^3 eps) log(1/a) + ...), O(VC/(a^3 eps) log(1/a) + ...)",
+               (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
+                _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm3_3, None, None, "(n, m)",
+               monotone={"d": +1, "vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"d": 10, "vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Thm3.3.m", "GenericLearner labelled size O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_labeled, bns15_generic_labeled_expr, _thm33_m,
                "m (int)", monotone={"vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},

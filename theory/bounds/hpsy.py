@@ -34,6 +34,10 @@ from kernels.validation import (
 from theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
 
 __all__ = [
+    "SemiPrivateSampleSizes",
+    "hpsy_thm1",
+    "hpsy_thm2",
+    "hpsy_thm3",
     "hpsy_thm1_unlabeled",
     "hpsy_thm1_unlabeled_expr",
     "hpsy_thm1_labeled",
@@ -510,6 +514,71 @@ def hpsy_thm3_labeled_expr() -> Any:
 
 
 # ---------------------------------------------------------------------------
+# the theorems as (n_unl, n_lab) pairs
+# ---------------------------------------------------------------------------
+
+
+class SemiPrivateSampleSizes(NamedTuple):
+    """Unlabelled (public) and labelled (private) sample sizes of a theorem."""
+
+    n_unl: int
+    n_lab: int
+
+
+@validate_params(d=POSITIVE_INT, z_max=POSITIVE_INT, p_min=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY,
+                 epsilon=EPSILON, constant=POSITIVE_REAL)
+def hpsy_thm1(d: int, z_max: int, p_min: float, alpha: float, beta: float, epsilon: float, *,
+              constant: float = 1.0) -> SemiPrivateSampleSizes:
+    """HPSY Theorem 1: (n_unl, n_lab) = (:func:`hpsy_thm1_unlabeled`, :func:`hpsy_thm1_labeled`).
+
+    Implements: HPSY.Thm1.
+
+    >>> hpsy_thm1(100, 2, 0.01, 0.1, 0.05, 1.0)
+    SemiPrivateSampleSizes(n_unl=1284, n_lab=50)
+    """
+    return SemiPrivateSampleSizes(hpsy_thm1_unlabeled(d, beta, p_min),
+                                  hpsy_thm1_labeled(z_max, alpha, beta, epsilon, constant=constant))
+
+
+@validate_params(d=Integer(2), k=Integer(1), p=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+                 delta=DELTA, form=Options("statement", "proof"), constant=POSITIVE_REAL, strict=Boolean())
+def hpsy_thm2(d: int, k: int, p: float, alpha: float, beta: float, epsilon: float, delta: float = 0.0, *,
+              form: str = "statement", constant: float = 1.0, strict: bool = True) -> Any:
+    """HPSY Theorem 2: (n_unl, n_lab) = (:func:`hpsy_thm2_unlabeled`, :func:`hpsy_thm2_labeled`).
+
+    Implements: HPSY.Thm2.  Hypotheses as in :func:`hpsy_thm2_unlabeled`.
+
+    >>> hpsy_thm2(1000, 500, 0.001, 0.1, 0.003, 1.0)
+    SemiPrivateSampleSizes(n_unl=85, n_lab=69)
+    """
+    from theory.validity import Checked
+
+    unl = hpsy_thm2_unlabeled(d, k, beta, p, form=form, strict=strict)
+    lab = hpsy_thm2_labeled(alpha, beta, epsilon, delta, constant=constant)
+    if isinstance(unl, Checked):
+        value = SemiPrivateSampleSizes(unl.value, lab) if unl.value is not None else None
+        return Checked(value, unl.valid, unl.reason, "HPSY.Thm2", unl.details)
+    return SemiPrivateSampleSizes(unl, lab)
+
+
+@validate_params(d=POSITIVE_INT, k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+                 gamma=POSITIVE_REAL, eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
+def hpsy_thm3(d: int, k: int, alpha: float, beta: float, epsilon: float, gamma: float, eta: float, *,
+              constant: float = 1.0, strict: bool = True) -> Any:
+    """HPSY Theorem 3: (n_unl, n_lab) = (:func:`hpsy_thm3_unlabeled`, :func:`hpsy_thm3_labeled`).
+
+    Implements: HPSY.Thm3.  Hypotheses: k <= d, gamma < 1, gamma > sqrt(eta/beta).
+
+    >>> hpsy_thm3(100, 5, 0.1, 0.1, 1.0, 0.5, 0.001)
+    SemiPrivateSampleSizes(n_unl=20000, n_lab=56)
+    """
+    conds = _thm3_conditions(k, d, gamma, eta, beta)
+    return check_conditions(strict, "HPSY.Thm3", conds, lambda: SemiPrivateSampleSizes(
+        ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant)),
+        ceil_int(_thm3_lab(MATH, k, alpha, beta, epsilon, gamma, eta, constant))))
+
+
+# ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------
 
@@ -521,6 +590,30 @@ _CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 
 _FORM = Param("form", Options("statement", "proof"), "'statement' (default) or 'proof'", default="statement",
               required=False)
 
+register(Bound("HPSY.Thm1", "disjunctions: (n_unl, n_lab) of Theorem 1",
+               (Param("d", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)),
+                Param("z_max", POSITIVE_INT, "max number of components", integer=True, typical=(1, 100)),
+                Param("p_min", PROBABILITY, "minimum positive edge probability", typical=(0.001, 0.5)),
+                _ALPHA, _BETA, _EPS, _CONST), hpsy_thm1, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
+               monotone={"d": +1, "z_max": +1, "p_min": -1, "alpha": -1, "beta": -1, "epsilon": -1},
+               example={"d": 100, "z_max": 2, "p_min": 0.01, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+register(Bound("HPSY.Thm2", "D_{f,p}: (n_unl, n_lab) of Theorem 2 (hypotheses checked)",
+               (Param("d", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
+                Param("k", Integer(1), "|V+(f)| (> 35)", integer=True, typical=(36, 2000)),
+                Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _ALPHA,
+                Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
+                _EPS, Param("delta", DELTA, "delta (unused: pure DP)", typical=(0.0, 1e-3), default=0.0,
+                            required=False), _FORM, _CONST),
+               hpsy_thm2, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
+               example={"d": 1000, "k": 500, "p": 0.001, "alpha": 0.1, "beta": 0.003, "epsilon": 1.0}))
+register(Bound("HPSY.Thm3", "halfspaces via PCA: (n_unl, n_lab) of Theorem 3 (hypotheses checked)",
+               (Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(20, 5000)),
+                Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)), _ALPHA, _BETA, _EPS,
+                Param("gamma", POSITIVE_REAL, "margin in (0, 1)", typical=(0.3, 0.95)),
+                Param("eta", Real(0.0, math.inf), "tail eigenvalue mass", typical=(0.0, 1e-3)), _CONST),
+               hpsy_thm3, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
+               monotone={"d": +1, "k": +1, "alpha": -1, "beta": -1, "epsilon": -1, "gamma": -1, "eta": +1},
+               example={"d": 100, "k": 5, "alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "gamma": 0.5, "eta": 0.001}))
 register(Bound("HPSY.Thm1.n_unl", "disjunctions: n_unl >= log(2d^2/beta)/(-log(1-p_min)) (proof constant)",
                (Param("d", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)), _BETA,
                 Param("p_min", PROBABILITY, "minimum positive edge probability", typical=(0.001, 0.5))),
