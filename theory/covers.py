@@ -20,13 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from theory.classes.base import ConceptClass
+from theory.classes.base import ConceptClass, Dichotomies
 
 __all__ = ["Cover", "CoverCheck", "distinct_points", "build_cover", "empirical_disagreement",
            "disagreement_matrix", "empirical_cover_check"]
 
 
-@dataclass
 class Cover:
     """The finite class H~_Tpub of ABM19 Alg 1 (steps 1-5).
 
@@ -35,14 +34,19 @@ class Cover:
     points : ndarray
         T~: the distinct points of T_pub (step 1).
     patterns : ndarray of bool, shape (k, |T~|)
-        Pi_H(T~) (step 2).
+        Pi_H(T~) (step 2), computed lazily (it can have |T~|^2 or more rows).
     hypotheses : list
         One representative h in H per dichotomy (steps 3-5).
     """
 
-    points: np.ndarray
-    patterns: np.ndarray
-    hypotheses: list[Any]
+    def __init__(self, dichotomies: Dichotomies) -> None:
+        self.dichotomies = dichotomies
+        self.points = dichotomies.points
+        self.hypotheses = list(dichotomies.representatives)
+
+    @property
+    def patterns(self) -> np.ndarray:
+        return self.dichotomies.patterns
 
     def __len__(self) -> int:
         return len(self.hypotheses)
@@ -94,8 +98,7 @@ def build_cover(concept_class: ConceptClass, T_pub: Any) -> Cover:
     Cover
     """
     Tt = distinct_points(concept_class, T_pub)
-    D = concept_class.dichotomies(Tt)
-    return Cover(points=Tt, patterns=D.patterns, hypotheses=list(D.representatives))
+    return Cover(concept_class.dichotomies(Tt))
 
 
 def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: list[Any], X: Any) -> np.ndarray:

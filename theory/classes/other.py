@@ -99,6 +99,26 @@ class Rectangles(ConceptClass):
             raise ValueError(f"rectangle must be (lo, hi) with l={self.l} coordinates and lo <= hi, got {h!r}")
         return np.all((Xv >= lo_a) & (Xv <= hi_a), axis=1)
 
+    def evaluate_many(self, hypotheses: Any, X: Any) -> np.ndarray:
+        Xv = self.validate_points(X, allow_empty=True)
+        k = len(hypotheses)
+        lo = np.zeros((k, self.l), dtype=np.uint64)
+        hi = np.zeros((k, self.l), dtype=np.uint64)
+        empty = np.zeros(k, dtype=bool)
+        for i, h in enumerate(hypotheses):
+            if h is None:
+                empty[i] = True
+                continue
+            a, b = [int(v) for v in h[0]], [int(v) for v in h[1]]
+            if len(a) != self.l or len(b) != self.l or any(x > y for x, y in zip(a, b)):
+                raise ValueError(f"rectangle must be (lo, hi) with l={self.l} coordinates and lo <= hi, got {h!r}")
+            lo[i], hi[i] = a, b
+        M = ~empty[:, None]
+        for axis in range(self.l):
+            col = Xv[:, axis][None, :]
+            M = M & (col >= lo[:, axis][:, None]) & (col <= hi[:, axis][:, None])
+        return np.asarray(M).reshape(k, len(Xv))
+
     def hypotheses(self) -> list[Any] | None:
         if self.d * self.l > 4:
             return None

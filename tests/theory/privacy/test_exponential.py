@@ -61,8 +61,8 @@ def test_sampling_detects_a_wrong_epsilon():
 def test_structured_equals_brute_force_small_d(data, eps):
     X = [x for x, _ in data]
     y = [v for _, v in data]
-    T, I = Thresholds(4), Intervals(4)
-    for cls, logp in ((T, structured_threshold_log_probability), (I, structured_interval_log_probability)):
+    T, Iv = Thresholds(4), Intervals(4)
+    for cls, logp in ((T, structured_threshold_log_probability), (Iv, structured_interval_log_probability)):
         H = cls.hypotheses()
         exact = log_output_distribution(error_counts_of(cls.evaluate_many(H, X), y), eps)
         got = np.array([logp(h, X, y, eps, 4) for h in H])

@@ -1,0 +1,228 @@
+"""KLNRS.Generic, ABM19.Alg1 (ASSPP) / ABM19.Thm3.1, ABM19.Alg2-4 / ABM19.Lem4.4."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from theory.bounds.abm19 import abm19_private_sample_size, abm19_public_sample_size
+from theory.classes import (
+    Disjunctions,
+    FiniteClass,
+    Halfspaces,
+    Intervals,
+    PointFunctions,
+    Rectangles,
+    Thresholds,
+)
+from theory.distributions import (
+    IntervalDistribution,
+    MixtureDistribution,
+    RandomLabelDistribution,
+    ThresholdDistribution,
+    uniform_points,
+)
+from theory.learners.asspp import ASSPP
+from theory.learners.exponential import GenericPrivateLearner
+from theory.learners.reduction import ReductionLearner, priv_samp, pub_samp, reduction_sample_size
+
+# ---------------------------------------------------------------------------------------
+# ASSPP accuracy at the Thm 3.1 sizes.  n_pub: exact Lem 3.3 inequality (paper's constants);
+# n_priv: (d log(1/alpha) + log(1/beta)) max(1/alpha^2, 1/(eps alpha)) with hidden constant 1
+# (abm19_private_sample_size default).  Claim: excess error <= alpha w.p. >= 1 - beta.
+# Check: >= 1 - beta of seeded trials.  Observed excess errors are ~10x below alpha for
+# thresholds, so the false-failure rate is negligible; a learner that ignores the private data
+# (uniform choice from the cover) has excess error ~ 1/3 on average and fails.
+# ---------------------------------------------------------------------------------------
+
+
+def _excess_errors(cls, D, vc, alpha, beta, eps, trials):
+    n_pub = abm19_public_sample_size(vc, alpha, beta)
+    n_priv = abm19_private_sample_size(vc, alpha, beta, eps)
+    out = []
+    for seed in range(trials):
+        g = np.random.default_rng(seed)
+        Xp, yp = D.sample(n_priv, g)
+        L = ASSPP(eps, rng=g, concept_class=cls).fit(Xp, yp, D.sample_X(n_pub, g))
+        assert L.privacy == (eps, 0.0)
+        out.append(D.error(L.hypothesis_) - D.optimal_error)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.15], ids=["realizable", "agnostic"])
+def test_asspp_thresholds_at_theorem_sizes(noise):
+    alpha, beta = 0.1, 0.1
+    ex = _excess_errors(Thresholds(64), ThresholdDistribution(64, 2**63 + 12345, noise), 1, alpha, beta, 1.0, 30)
+    assert np.mean(ex <= alpha) >= 1 - beta
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("noise", [0.0, 0.1], ids=["realizable", "agnostic"])
+def test_asspp_intervals_at_theorem_sizes(noise):
+    alpha, beta = 0.3, 0.25
+    ex = _excess_errors(Intervals(20), IntervalDistribution(20, (100000, 700000), noise), 2, alpha, beta, 1.0, 8)
+    assert np.mean(ex <= alpha) >= 1 - beta
+
+
+@pytest.mark.parametrize(
+    "cls,Xpub,Xpriv",
+    [
+        (PointFunctions(6), [1, 5, 9, 33], [1, 2]),
+        (Rectangles(3, 2), [[0, 0], [3, 4], [7, 7]], [[0, 0], [3, 3]]),
+        (Disjunctions(4, 2), [[1, 0, 0, 0], [0, 1, 1, 0]], [[1, 0, 0, 0], [0, 0, 0, 1]]),
+        (Halfspaces(2, affine=True), [[0.0, 1.0], [1.0, 0.0], [-1.0, -1.0]], [[0.5, 0.5], [-2.0, 0.1]]),
+        (FiniteClass(np.eye(5, dtype=int)), [0, 1, 2], [3, 4]),
+    ],
+)
+def test_asspp_runs_for_every_class(cls, Xpub, Xpriv):
+    L = ASSPP(2.0, rng=0, concept_class=cls).fit(Xpriv, [1, 0], Xpub)
+    assert L.privacy == (2.0, 0.0)
+    assert L.predict(Xpriv).shape == (2,)
+    hyps, p = L.output_distribution(Xpriv, [1, 0], Xpub)
+    assert len(hyps) == len(p) == len(L.cover_)
+
+
+# ---------------------------------------------------------------------------------------
+# Exact privacy: output-distribution ratios on neighbouring private samples <= e^eps.
+# ---------------------------------------------------------------------------------------
+
+samples = st.lists(st.tuples(st.integers(0, 15), st.integers(0, 1)), min_size=1, max_size=7)
+
+
+def _max_log_ratio(p, q):
+    return float(np.max(np.abs(np.log(p) - np.log(q))))
+
+
+@settings(max_examples=25, deadline=None)
+@given(samples, st.integers(0, 15), st.integers(0, 1), st.floats(0.05, 3.0))
+def test_klnrs_exact_privacy_ratio(data, x_new, y_new, eps):
+    X, y = [a for a, _ in data], [b for _, b in data]
+    Xn, yn = X[:-1] + [x_new], y[:-1] + [y_new]
+    L = GenericPrivateLearner(eps, concept_class=Intervals(4))
+    assert _max_log_ratio(L.output_distribution(X, y), L.output_distribution(Xn, yn)) <= eps + 1e-12
+
+
+@settings(max_examples=25, deadline=None)
+@given(samples, st.integers(0, 15), st.integers(0, 1), st.floats(0.05, 3.0),
+       st.lists(st.integers(0, 15), min_size=0, max_size=6))
+def test_asspp_exact_privacy_ratio(data, x_new, y_new, eps, public):
+    X, y = [a for a, _ in data], [b for _, b in data]
+    Xn, yn = X[:-1] + [x_new], y[:-1] + [y_new]
+    L = ASSPP(eps, concept_class=Intervals(4))
+    h1, p = L.output_distribution(X, y, public)
+    h2, q = L.output_distribution(Xn, yn, public)
+    assert h1 == h2
+    assert _max_log_ratio(p, q) <= eps + 1e-12
+
+
+def test_privacy_ratio_check_has_power():
+    """The ratio check separates a correct mechanism from a broken one: on this neighbouring
+    pair the epsilon = 1 mechanism has max log-ratio in (1/2, 1], while a mechanism that
+    forgot the factor 1/2 in exp(eps q / 2) (i.e. runs at 2 eps) exceeds 1."""
+    X, y, Xn, yn = [1, 2, 6, 7], [1, 1, 0, 0], [1, 2, 6, 0], [1, 1, 0, 1]
+    good = GenericPrivateLearner(1.0, concept_class=Thresholds(3))
+    r = _max_log_ratio(good.output_distribution(X, y), good.output_distribution(Xn, yn))
+    assert 0.5 < r <= 1.0 + 1e-12
+    broken = GenericPrivateLearner(2.0, concept_class=Thresholds(3))
+    assert _max_log_ratio(broken.output_distribution(X, y), broken.output_distribution(Xn, yn)) > 1.0
+
+
+def test_klnrs_learns_and_rejects_bad_input():
+    D = ThresholdDistribution(6, 20)
+    Xp, yp = D.sample(400, 1)
+    L = GenericPrivateLearner(1.0, rng=2, concept_class=Thresholds(6)).fit(Xp, yp)
+    assert D.error(L.hypothesis_) <= 0.1
+    with pytest.raises(ValueError):
+        L.fit(Xp, yp[:-1])
+    with pytest.raises(ValueError):
+        L.fit([], [])
+    with pytest.raises(ValueError):
+        L.fit([1, 2], [0, 2])
+    with pytest.raises(ValueError):
+        GenericPrivateLearner(0.0, concept_class=Thresholds(3))
+    with pytest.raises(TypeError):
+        GenericPrivateLearner(1.0, concept_class="thresholds")
+    with pytest.raises(ValueError):
+        GenericPrivateLearner(1.0, concept_class=Thresholds(40))  # too large to enumerate
+    with pytest.raises(RuntimeError):
+        ASSPP(1.0, concept_class=Thresholds(3)).predict([1])
+    with pytest.raises(ValueError):
+        ASSPP(1.0, concept_class=Thresholds(3)).fit([1], [1])  # no public data
+
+
+# ---------------------------------------------------------------------------------------
+# ABM19 Alg 2-4 and Lemma 4.4
+# ---------------------------------------------------------------------------------------
+
+
+def _asspp_factory(d):
+    return lambda eps, delta, rng: ASSPP(eps, delta, rng=rng, concept_class=Thresholds(d))
+
+
+def test_reduction_sample_size_and_privacy():
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 10, g))
+    for n_priv, n_pub in ((1000, 3), (20, 1), (1, 5), (2000, 10)):
+        assert reduction_sample_size(n_priv, n_pub) == math.ceil(n_priv / (10 * n_pub))
+    B = ReductionLearner(0.5, 1e-6, rng=0, base_learner=_asspp_factory(10), n_priv=2000, n_pub=4, D0=D0)
+    assert B.sample_size == 50 and B.p == 1 / 400
+    with pytest.raises(ValueError, match="ceil"):
+        B.fit(np.arange(49, dtype=np.uint64), np.zeros(49, dtype=int))
+    D = ThresholdDistribution(10, 300)
+    X, y = D.sample(50, 1)
+    B.fit(X, y)
+    assert B.privacy == (0.5, 0.0)  # A's guarantee (ASSPP is pure), Claim 4.5
+    ps = B.private_sample_
+    assert len(ps["X"]) == 2000
+    # each private point is used at most once and in order
+    used = ps["X"][ps["from_private"]]
+    assert np.array_equal(used, X[: len(used)])
+
+
+def test_priv_samp_uses_about_p_n_priv_points_and_rarely_exhausts():
+    """Lem 4.4 proof: with n~ = 10 p n_priv, PrivSamp finishes with i = n_priv except w.p. < 0.01."""
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 8, g))
+    n_priv, n_pub = 4000, 2
+    p = 1 / (100 * n_pub)
+    n_t = reduction_sample_size(n_priv, n_pub)
+    X, y = uniform_points(n_t, 8, 0), np.ones(n_t, dtype=bool)
+    exhausted, used = 0, []
+    for seed in range(200):
+        ps = priv_samp(X, y, D0, p, n_priv, seed)
+        exhausted += ps["exhausted"]
+        used.append(ps["from_private"].sum())
+        assert len(ps["X"]) == n_priv
+    assert exhausted <= 2  # expected 0; Chernoff gives < 0.01 per run
+    assert abs(np.mean(used) - p * n_priv) < 1.0  # mean of Bin(n_priv, p) = 20
+    Xpub, ypub = pub_samp(D0, 7, 0)
+    assert len(Xpub) == 7 and ypub.dtype == bool
+
+
+@pytest.mark.slow
+def test_lemma_4_4_accuracy_relation_by_simulation():
+    """err(h; D(p)) = p err(h; D) + (1-p)/2 for D0 with uniform labels, so A's excess error on
+    D(p) equals p err(B; D) for realizable D.  With alpha^ the 17/18-quantile of A's excess
+    error on D(p) over the runs, err(B; D) <= 100 n_pub alpha^ must hold in >= 15/16 of them
+    (Lem 4.4 with beta = 1/18 -> 1/16)."""
+    d, n_pub, n_priv, eps = 12, 2, 6000, 1.0
+    D = ThresholdDistribution(d, 1500)
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, d, g))
+    B = ReductionLearner(eps, rng=None, base_learner=_asspp_factory(d), n_priv=n_priv, n_pub=n_pub, D0=D0)
+    mix = MixtureDistribution(D, D0, B.p)
+    errB, excessA = [], []
+    for seed in range(36):
+        B.rng = seed
+        X, y = D.sample(B.sample_size, 10_000 + seed)
+        B.fit(X, y)
+        h = B.hypothesis_
+        errB.append(D.error(h))
+        excessA.append(mix.error(h) - mix.error(D.target))
+        assert mix.error(h) == pytest.approx(ReductionLearner.mixture_error(D.error(h), B.p))
+    errB, excessA = np.array(errB), np.array(excessA)
+    np.testing.assert_allclose(excessA, B.p * errB, atol=1e-12)
+    alpha_hat = float(np.quantile(excessA, 17 / 18))
+    assert np.mean(errB <= 100 * n_pub * alpha_hat + 1e-12) >= 15 / 16
+    assert mix.error(D.target) == pytest.approx(0.5 * (1 - B.p))  # optimum of D(p) = target of D
