@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,7 +157,7 @@ def sympy_nonneg(expr: Any, what: str) -> None:
     raise CannotDecide(f"sympy could not prove {what} >= 0 ({sp.simplify(expr)})")
 
 
-def grid_violations(pred: Callable[..., bool], axes: dict[str, Sequence[Any]]) -> list[dict[str, Any]]:
+def grid_violations(pred: Callable[..., bool], axes: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     """Evaluate ``pred(**point)`` on the Cartesian grid; return the points where it is False."""
     import itertools
 

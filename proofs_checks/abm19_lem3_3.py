@@ -12,8 +12,16 @@ import math
 import sympy as sp
 from hypothesis import strategies as st
 
-from proofs_checks._framework import (Check, Verdict, fmt, grid_violations, hypothesis_counterexample, join, register,
-                                      sympy_nonneg)
+from proofs_checks._framework import (
+    Check,
+    Verdict,
+    fmt,
+    grid_violations,
+    hypothesis_counterexample,
+    join,
+    register,
+    sympy_nonneg,
+)
 from proofs_checks._links import bounds_module, close
 
 ID = "ABM19.Lem3.3"
@@ -146,7 +154,7 @@ def check_manipulation() -> Check:
     def ok(d: int, alpha: float, beta: float) -> bool:
         n0 = n0_explicit(d, alpha, beta)
         return n0 >= d / 2 and n0 >= 8 * d / alpha and log_bound(n0, d, alpha) <= math.log(beta)
-    axes = {"d": [1, 2, 3, 5, 10, 30, 100, 1000], "alpha": [0.9, 0.5, 0.1, 0.01, 1e-4, 1e-7],
+    axes: dict[str, list[float]] = {"d": [1, 2, 3, 5, 10, 30, 100, 1000], "alpha": [0.9, 0.5, 0.1, 0.01, 1e-4, 1e-7],
             "beta": [0.9, 0.5, 0.1, 1e-3, 1e-9, 1e-30]}
     bad = grid_violations(ok, axes)
     if bad:

@@ -7,8 +7,17 @@ import math
 import sympy as sp
 from hypothesis import strategies as st
 
-from proofs_checks._framework import (Check, Verdict, fmt, grid_violations, hypothesis_counterexample, join, register,
-                                      sympy_nonneg, sympy_zero)
+from proofs_checks._framework import (
+    Check,
+    Verdict,
+    fmt,
+    grid_violations,
+    hypothesis_counterexample,
+    join,
+    register,
+    sympy_nonneg,
+    sympy_zero,
+)
 from proofs_checks._links import bounds_module, close
 
 ID = "BNS15.Cl5.7"

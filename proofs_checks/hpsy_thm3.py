@@ -211,7 +211,7 @@ def check_per_point() -> Check:
 def check_centring() -> Check:
     """(13): R_hat(A_hat) <= sum_{j>k} lambda_hat_j, with A_hat from the centred empirical covariance."""
     # sample-level: x in {(s, c), (-s, c)}: centred covariance diag(s^2, 0), A_hat = e1
-    s, c = sp.Rational(3, 5), sp.Rational(4, 5)
+    c = sp.Rational(4, 5)  # points (+-3/5, 4/5)
     r_hat = c**2  # ||x - e1 e1' x||^2 = c^2 for both points
     tail_centred = 0
     if not r_hat > tail_centred:

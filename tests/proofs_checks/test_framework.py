@@ -1,0 +1,86 @@
+"""The framework: records validate themselves, helpers never pass by default, the report is
+deterministic and up to date, a changed constant breaks a check."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy as sp
+
+from proofs_checks import Check, Verdict, render_markdown, run_all
+from proofs_checks._framework import CannotDecide, hypothesis_counterexample, sympy_nonneg, sympy_zero
+from proofs_checks.report import REPORT_PATH
+
+
+def test_fails_needs_counterexample_and_condition_needs_condition() -> None:
+    with pytest.raises(ValueError, match="counterexample"):
+        Check(id="X", claim="c", method="m", verdict=Verdict.FAILS, details="d")
+    with pytest.raises(ValueError, match="condition"):
+        Check(id="X", claim="c", method="m", verdict=Verdict.HOLDS_WITH_CONDITION, details="d")
+    with pytest.raises(TypeError):
+        Check(id="X", claim="c", method="m", verdict="HOLDS", details="d")  # type: ignore[arg-type]
+
+
+def test_sympy_undecided_is_not_a_pass() -> None:
+    x = sp.Symbol("x", positive=True)
+    with pytest.raises(CannotDecide):
+        sympy_nonneg(sp.exp(x) - 1, "exp(x) - 1")  # true, but sympy cannot decide it: must raise
+    with pytest.raises(CannotDecide):
+        sympy_nonneg(x - 1, "x - 1")  # false for x < 1
+    with pytest.raises(CannotDecide):
+        sympy_zero(x - 1, "x - 1")
+    sympy_nonneg(x**2 + x, "x^2 + x")
+    sympy_zero((x + 1) ** 2 - x**2 - 2 * x - 1, "square")
+
+
+def test_hypothesis_search_finds_and_is_deterministic() -> None:
+    from hypothesis import strategies as st
+
+    ce1 = hypothesis_counterexample(lambda a: a * a < 50, {"a": st.integers(0, 100)})
+    ce2 = hypothesis_counterexample(lambda a: a * a < 50, {"a": st.integers(0, 100)})
+    assert ce1 is not None and ce1["a"] ** 2 >= 50 and ce1 == ce2
+    assert hypothesis_counterexample(lambda a: a >= 0, {"a": st.integers(0, 100)}) is None
+
+
+def test_report_is_up_to_date() -> None:
+    """REPORT.md equals a fresh rendering (regenerate with `python -m proofs_checks`)."""
+    fresh = render_markdown(run_all())
+    assert REPORT_PATH.read_text(encoding="utf-8") == fresh, "proofs_checks/REPORT.md is stale: run python -m proofs_checks"
+    assert fresh.startswith("<!-- GENERATED FILE: do not edit.")
+
+
+def test_report_rendering_is_deterministic() -> None:
+    a = render_markdown(run_all(use_cache=False))
+    b = render_markdown(run_all(use_cache=False))
+    assert a == b
+
+
+def test_changed_constant_in_bounds_breaks_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change a theory.bounds constant on purpose: the linked check must raise."""
+    bns = pytest.importorskip("theory.bounds.bns15")
+    from proofs_checks import bns15_prop_a1
+
+    real = bns.expmech_failure_probability
+    monkeypatch.setattr(bns, "expmech_failure_probability",
+                        lambda h, e, g, m: real(h, e, g, m) * math.exp(e * g * m / 2 - e * g * m / 4))
+    with pytest.raises(AssertionError):
+        bns15_prop_a1.check_prop_a1()
+
+
+def test_changed_constant_in_abm19_breaks_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    abm = pytest.importorskip("theory.bounds.abm19")
+    from proofs_checks import abm19_lem3_3
+
+    real = abm.abm19_public_sample_size
+    monkeypatch.setattr(abm, "abm19_public_sample_size", lambda d, a, b: real(d, a, b) + 1)
+    with pytest.raises(AssertionError):
+        abm19_lem3_3.check_manipulation()
+
+
+def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from proofs_checks.__main__ import main
+
+    assert main(["--no-write"]) == 0
+    out = capsys.readouterr().out
+    assert "HPSY.Thm2.n_unl" in out and "FAILS" in out and "verdict" in out
