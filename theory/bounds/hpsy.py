@@ -11,7 +11,8 @@ table in :mod:`theory.bounds.compare`.
 * Lemma 2's beta interval (4 exp(-(d-5)/9), 4/d) is EMPTY for 35 < d <= 37 (the lower end
   exceeds 4/d); the proof itself uses (4 exp(4 - (d-1)/3), 4/d).  Both are checked.
 * Theorem 2's n_unl uses d - 1 in the first term; its proof needs the (larger) maximum of
-  the k - 1 and d - k - 1 terms.  ``form="proof"`` returns that maximum.
+  the k - 1 and d - k - 1 terms (``form="proof"``), and, since it conditions on
+  n^+, n^- >= n/4, four times that (``form="corrected"``).
 """
 
 from __future__ import annotations
@@ -321,14 +322,17 @@ def _thm2_unl(ns: Any, d: Any, beta: Any, p: Any) -> Any:
     return ns.max(_thm2_first(ns, d - 1, beta, p), 8 * ns.log(16 / beta))
 
 
-@validate_params(d=Integer(2), k=Integer(1), beta=PROBABILITY, p=PROBABILITY, form=Options("statement", "proof"),
-                 strict=Boolean())
+@validate_params(d=Integer(2), k=Integer(1), beta=PROBABILITY, p=PROBABILITY,
+                 form=Options("statement", "proof", "corrected"), strict=Boolean())
 def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "statement",
                         strict: bool = True) -> Any:
     r"""HPSY Thm 2: n_unl >= max{ log(1 - (9 log(16/b) + 4)/(d-1)) / log(1-p), 8 log(16/b) }.
 
     Implements: HPSY.Thm2 (n_unl).  ``form="proof"`` replaces the first term by the maximum
     of the k - 1 and d - k - 1 versions, which is what the proof needs (and is larger).
+    ``form="corrected"`` also restores the factor the proof drops: it conditions on
+    n_unl^+, n_unl^- >= n_unl/4 (Eq. 8), so each side's requirement applies to n_unl/4 and the
+    first term is multiplied by 4.
 
     Parameters
     ----------
@@ -338,7 +342,7 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
         In (4 exp(-(d-5)/9), 4/d).
     p : float
         Edge probability of D_{f,p}.
-    form : {"statement", "proof"}
+    form : {"statement", "proof", "corrected"}
     strict : bool
         Raise (default) or return a Checked when a hypothesis fails.
 
@@ -358,6 +362,8 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
     85
     >>> hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form="proof")  # what the proof needs
     178
+    >>> hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form="corrected")  # with n^+ >= n/4
+    711
     """
     lo, hi = hpsy_lem2_beta_interval(d, "statement")
     c = 9 * math.log(16 / beta) + 4
@@ -365,7 +371,7 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
         (k > 35 and d > 35, "k, d > 35", {"k": k, "d": d}),
              (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)}),
              (c < d - 1, "9 log(16/beta) + 4 < d - 1", {"d": d, "beta": beta})]
-    if form == "proof":
+    if form in ("proof", "corrected"):
         conds.append((c < k - 1 and c < d - k - 1, "9 log(16/beta) + 4 < min(k - 1, d - k - 1)",
                       {"k": k, "d": d, "beta": beta}))
 
@@ -373,6 +379,8 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
         if form == "statement":
             return ceil_int(float(_thm2_unl(MATH, d, beta, p)))
         first = max(_thm2_first(MATH, k - 1, beta, p), _thm2_first(MATH, d - k - 1, beta, p))
+        if form == "corrected":
+            first *= 4
         return ceil_int(max(first, 8 * math.log(16 / beta)))
 
     return check_conditions(strict, "HPSY.Thm2", conds, compute)
@@ -541,7 +549,8 @@ def hpsy_thm1(d: int, z_max: int, p_min: float, alpha: float, beta: float, epsil
 
 
 @validate_params(d=Integer(2), k=Integer(1), p=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
-                 delta=DELTA, form=Options("statement", "proof"), constant=POSITIVE_REAL, strict=Boolean())
+                 delta=DELTA, form=Options("statement", "proof", "corrected"), constant=POSITIVE_REAL,
+                 strict=Boolean())
 def hpsy_thm2(d: int, k: int, p: float, alpha: float, beta: float, epsilon: float, delta: float = 0.0, *,
               form: str = "statement", constant: float = 1.0, strict: bool = True) -> Any:
     """HPSY Theorem 2: (n_unl, n_lab) = (:func:`hpsy_thm2_unlabeled`, :func:`hpsy_thm2_labeled`).
@@ -589,6 +598,8 @@ _CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 
                default=1.0, required=False)
 _FORM = Param("form", Options("statement", "proof"), "'statement' (default) or 'proof'", default="statement",
               required=False)
+_FORM3 = Param("form", Options("statement", "proof", "corrected"), "'statement' (default), 'proof' or 'corrected'",
+               default="statement", required=False)
 
 register(Bound("HPSY.Thm1", "disjunctions: (n_unl, n_lab) of Theorem 1",
                (Param("d", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)),
@@ -603,7 +614,7 @@ register(Bound("HPSY.Thm2", "D_{f,p}: (n_unl, n_lab) of Theorem 2 (hypotheses ch
                 Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _ALPHA,
                 Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
                 _EPS, Param("delta", DELTA, "delta (unused: pure DP)", typical=(0.0, 1e-3), default=0.0,
-                            required=False), _FORM, _CONST),
+                            required=False), _FORM3, _CONST),
                hpsy_thm2, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
                example={"d": 1000, "k": 500, "p": 0.001, "alpha": 0.1, "beta": 0.003, "epsilon": 1.0}))
 register(Bound("HPSY.Thm3", "halfspaces via PCA: (n_unl, n_lab) of Theorem 3 (hypotheses checked)",
@@ -642,7 +653,7 @@ register(Bound("HPSY.Thm2.n_unl", "D_{f,p}: n_unl >= max{log(1-(9log(16/b)+4)/(d
                (Param("d", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
                 Param("k", Integer(1), "|V+(f)| (> 35)", integer=True, typical=(36, 2000)),
                 Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
-                Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _FORM),
+                Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _FORM3),
                hpsy_thm2_unlabeled, hpsy_thm2_unlabeled_expr,
                lambda ns, d, k, beta, p, form="statement": _thm2_unl(ns, d, beta, p), "n_unl (int)",
                monotone={"p": -1}, example={"d": 1000, "k": 500, "beta": 0.003, "p": 0.01}, integer_output=True))

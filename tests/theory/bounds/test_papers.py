@@ -201,6 +201,8 @@ def test_theorem_2_statement_vs_proof() -> None:
     s = hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001)
     p = hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form="proof")
     assert p > s
+    c = hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form="corrected")
+    assert c >= 4 * (p - 1)  # the first term is multiplied by 4 (n^+ >= n/4)
     with pytest.raises(ConditionNotMet, match="k, d > 35"):
         hpsy.hpsy_thm2_unlabeled(1000, 10, 0.003, 0.001)
 

@@ -45,6 +45,8 @@ def _sample_size_rows() -> list[tuple[str, str, str, str]]:
          f"{hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001):,}"),
         ("HPSY.Thm2.n_unl", "what the proof needs (k-1, d-k-1 terms)", "d=1000, k=500, b=0.003, p=0.001",
          f"{hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form='proof'):,}"),
+        ("HPSY.Thm2.n_unl", "proof with its n^+ >= n/4 conditioning (x4)", "d=1000, k=500, b=0.003, p=0.001",
+         f"{hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form='corrected'):,}"),
         ("BST14.NoisySGD.explicit", "n with average excess risk <= 0.1 (reconstructed)",
          "p=10, L=1, diam C=1, eps=1, delta=1e-6", f"{pillar.bst14_sample_size(10, 1.0, 1.0, 1.0, 1e-6, 0.1):,}"),
     ]
@@ -151,7 +153,9 @@ def build(ctx: ReportContext) -> Section:
               f"- HPSY Lemma 2: the admissible interval (4e^(-(d-5)/9), 4/d) is empty for 35 < d < "
               f"{hpsy.hpsy_lem2_min_dimension()} (d = 36: ({lo:.4f}, {hi:.4f})).",
               f"- HPSY Theorem 2: the stated n_unl ({s}) is below what its proof needs ({p}) at d=1000, k=500, "
-              "beta=0.003, p=0.001 (the proof's k-1 and d-k-1 terms exceed the stated d-1 term).",
+              "beta=0.003, p=0.001 (the proof's k-1 and d-k-1 terms exceed the stated d-1 term), and the proof's "
+              "conditioning on n^+, n^- >= n/4 multiplies that first term by 4 "
+              f"({hpsy.hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form='corrected')}).",
               "- HPSY Lemma 2: the statement's threshold 9(log(4/b)+4)/(d-1) and the proof's (9 log(4/b)+4)/(d-1) "
               "differ; both are exposed (`form=`).",
               f"- BNS15 Lemma 4.6 replayed with the exact transformer constants: after 10 iterations delta_N "
