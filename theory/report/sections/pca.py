@@ -1,0 +1,190 @@
+"""Report section: the PCA kernels (HPSY.Thm3 / PILLAR.Alg1, step 1) against their reference.
+
+On synthetic low-rank data (rank r signal with spectrum 10/j plus small isotropic noise and a
+non-zero mean) every available backend, dtype and method is compared with the NumPy reference
+(:mod:`kernels._reference_pca`): subspace distance ``||P - P_ref||_2`` of the top-k projectors and
+the largest eigenvalue error relative to lambda_1; streaming in chunks must equal the in-memory
+result.  A small timing table puts ``kernels.pca`` next to the floor ``X.T @ X + eigh`` and
+scikit-learn's ``covariance_eigh`` PCA (when installed), measured in the same run.  The full-size
+benchmark is ``benchmarks/bench_pca.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from theory.report import ReportContext, Section
+
+TITLE = "PCA kernels"
+ORDER = 20
+
+# float64 / float32 tolerances (the same as tests/kernels/test_pca.py)
+_TOL = {"float64": (1e-8, 1e-9), "float32": (1e-4, 1e-5)}
+
+
+def _low_rank(n: int, d: int, r: int, seed: int) -> np.ndarray:
+    g = np.random.default_rng(seed)
+    basis = np.linalg.qr(g.standard_normal((d, r)))[0]
+    Z = g.standard_normal((n, r)) * (10.0 / np.arange(1, r + 1))
+    return Z @ basis.T + 0.01 * g.standard_normal((n, d)) + 3.0 * g.standard_normal(d)
+
+
+def _dist(V: np.ndarray, W: np.ndarray) -> float:
+    return float(np.linalg.norm(V.astype(np.float64) @ V.T.astype(np.float64) - W @ W.T, 2))
+
+
+def _median_time(fn: Callable[[], Any], repeats: int) -> float:
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return float(np.median(ts))
+
+
+_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+
+
+def _plot_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.ndarray], k: int) -> Any:
+    """Reference spectrum with every backend's top-k eigenvalues: PNG (matplotlib) or plain SVG."""
+    try:
+        import matplotlib
+    except ImportError:
+        return _svg_spectrum(ctx, full, spectra, k)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.5))
+    ax.semilogy(np.arange(1, len(full) + 1), full, "k-", lw=1, label="reference (all)")
+    for i, (name, lam) in enumerate(spectra.items()):
+        ax.semilogy(np.arange(1, k + 1), lam, "o", ms=7 - 1.5 * i, mfc="none", label=name)
+    ax.axvline(k + 0.5, color="grey", ls=":", lw=1)
+    ax.set_xlabel("index j")
+    ax.set_ylabel("eigenvalue lambda_j")
+    ax.set_title("Top-k eigenvalues: every backend on the reference spectrum")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = ctx.path("pca_spectrum.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _svg_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.ndarray], k: int) -> Any:
+    W, H, L, B, T, R = 560, 340, 60, 40, 30, 150
+    pos = full[full > 0]
+    lo, hi = np.log10(pos.min()) - 0.2, np.log10(pos.max()) + 0.2
+    nx = len(full)
+
+    def xy(j: float, v: float) -> tuple[float, float]:
+        x = L + (j - 0.5) / nx * (W - L - R)
+        y = T + (hi - np.log10(max(v, 10**lo))) / (hi - lo) * (H - T - B)
+        return x, y
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="11">',
+        f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" fill="none" stroke="black"/>',
+        f'<text x="{L}" y="18">Top-k eigenvalues of every backend on the reference spectrum (log scale)</text>',
+        f'<text x="{(W - R + L) / 2:.0f}" y="{H - 8}" text-anchor="middle">index j</text>',
+    ]
+    for e in range(int(np.ceil(lo)), int(np.floor(hi)) + 1):
+        _, y = xy(1, 10.0**e)
+        parts.append(f'<text x="{L - 6}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
+    pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (xy(j + 1, v) for j, v in enumerate(full)))
+    parts.append(f'<polyline points="{pts}" fill="none" stroke="black"/>')
+    xk, _ = xy(k + 0.5, 1.0)
+    parts.append(f'<line x1="{xk:.1f}" y1="{T}" x2="{xk:.1f}" y2="{H - B}" stroke="grey" stroke-dasharray="3,3"/>')
+    for i, (name, lam) in enumerate(spectra.items()):
+        c = _COLOURS[i % len(_COLOURS)]
+        for j, v in enumerate(lam):
+            x, y = xy(j + 1, float(v))
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{6 - 1.2 * i:.1f}" fill="none" stroke="{c}"/>')
+        parts.append(f'<text x="{W - R + 10}" y="{T + 14 * (i + 1)}" fill="{c}">o {name}</text>')
+    parts.append(f'<text x="{W - R + 10}" y="{T}">- reference</text>')
+    parts.append("</svg>")
+    path = ctx.path("pca_spectrum.svg")
+    path.write_text("\n".join(parts))
+    return path
+
+
+def build(ctx: ReportContext) -> Section:
+    import kernels
+    from kernels._reference_pca import reference_pca
+
+    n, d, r, k = (2000, 64, 8, 6) if ctx.quick else (20000, 256, 12, 10)
+    X = _low_rank(n, d, r, ctx.seed)
+    V_ref, lam_ref, _, _ = reference_pca(X, k)
+    backends = [b for b in kernels.available_backends()]
+    rows = [
+        f"Synthetic rank-{r} data, n={n:,}, d={d}, k={k} (HPSY Thm 3 / PILLAR Alg 1 step 1). Tolerances: "
+        "float64 subspace 1e-8 / eigenvalue 1e-9, float32 1e-4 / 1e-5 (relative to lambda_1).",
+        "",
+        "| backend | dtype | method | subspace dist | eig rel err | streamed (chunks of 7) = in memory | within tol |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    ok = True
+    spectra: dict[str, np.ndarray] = {}
+    for be in backends:
+        for dt in ("float64", "float32"):
+            for method in ("covariance", "randomized"):
+                res = kernels.pca(X.astype(dt), k, backend=be, method=method, rng=ctx.seed)
+                sub = _dist(res.components, V_ref)
+                eig = float(np.max(np.abs(np.asarray(res.eigenvalues, dtype=np.float64) - lam_ref)) / lam_ref[0])
+                sub_tol, eig_tol = _TOL[dt]
+                if method == "randomized":  # range finder: exact-rank signal, accurate to the noise level
+                    sub_tol, eig_tol = max(sub_tol, 1e-6), max(eig_tol, 1e-9)
+                stream = "-"
+                if method == "covariance":
+                    Xs = X[:500].astype(dt)
+                    a = kernels.pca([Xs[i : i + 7] for i in range(0, 500, 7)], k, backend=be)
+                    b = kernels.pca(Xs, k, backend=be)
+                    same = bool(np.allclose(a.components, b.components, atol=1e-10 if dt == "float64" else 1e-4))
+                    stream = "yes" if same else "NO"
+                    ok &= same
+                    spectra[f"{be} {dt}"] = np.asarray(res.eigenvalues, dtype=np.float64)
+                good = sub <= sub_tol and eig <= eig_tol
+                ok &= good
+                rows.append(f"| {be} | {dt} | {method} | {sub:.1e} | {eig:.1e} | {stream} | {'yes' if good else 'NO'} |")
+
+    # timing (same run, same data)
+    Xt = X.astype(np.float64)
+    reps = 5
+    timing = {
+        "kernels.pca (auto)": _median_time(lambda: kernels.pca(Xt, k), reps),
+        "floor: X.T@X + numpy.linalg.eigh": _median_time(lambda: np.linalg.eigh(Xt.T @ Xt), reps),
+    }
+    try:
+        from sklearn.decomposition import PCA
+
+        timing["sklearn PCA covariance_eigh"] = _median_time(
+            lambda: PCA(k, svd_solver="covariance_eigh").fit(Xt), reps
+        )
+        skl = PCA(k, svd_solver="full").fit(X)
+        skl_dist = _dist(skl.components_.T, V_ref)
+        rows += ["", f"scikit-learn PCA (svd_solver='full') vs the reference: subspace distance {skl_dist:.1e}."]
+    except ImportError:
+        rows += ["", "scikit-learn is not installed: its timing and comparison are skipped."]
+    floor = timing["floor: X.T@X + numpy.linalg.eigh"]
+    rows += [
+        "",
+        f"Timing, float64, median of {reps} (a shared machine: ratios matter, not seconds; the full-size "
+        "benchmark is `benchmarks/bench_pca.py`):",
+        "",
+        "| method | median ms | x floor |",
+        "|---|---|---|",
+    ]
+    rows += [f"| {name} | {t * 1e3:.1f} | {t / floor:.2f} |" for name, t in timing.items()]
+
+    full = np.sort(np.linalg.eigvalsh(np.cov(X, rowvar=False)))[::-1][: 2 * r]
+    path = _plot_spectrum(ctx, full, spectra, k)
+    rows += ["", f"![spectrum]({path.name})"]
+    t_pca = timing["kernels.pca (auto)"]
+    summary = (
+        f"{len(backends)} backend(s) x 2 dtypes x 2 methods {'agree' if ok else 'DISAGREE'} with the reference; "
+        f"kernels.pca {t_pca / floor:.2f}x the X.T@X+eigh floor at n={n}, d={d}"
+    )
+    return Section(title=TITLE, markdown="\n".join(rows), files=[path], summary=summary, ok=ok)
