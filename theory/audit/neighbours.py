@@ -94,7 +94,7 @@ def add_remove_one(low: float = 0.0, high: float = 1.0, *, integer: bool = False
         if len(X) > 1 and g.random() < 0.5:
             i = int(g.integers(len(X)))
             X2 = np.delete(X, i, axis=0)
-            return (X2, np.delete(y, i)) if labelled else X2
+            return (X2, np.delete(np.asarray(y), i)) if labelled else X2
         row = _new_rows(X, 1, low, high, integer, g)
         X2 = np.concatenate([X, row.astype(X.dtype) if integer else row], axis=0)
         if labelled:
@@ -122,7 +122,7 @@ def query_neighbour(sensitivity: float = 1.0, *, mode: str = "one", integer: boo
         v = np.atleast_1d(a).astype(np.int64 if integer else np.float64)
         m = v.size if mode == "all" else 1
         if extreme:
-            step = g.choice([-1.0, 1.0], size=m) * sensitivity
+            step: np.ndarray = g.choice([-1.0, 1.0], size=m) * sensitivity
         else:
             step = g.uniform(-sensitivity, sensitivity, size=m)
         if integer:

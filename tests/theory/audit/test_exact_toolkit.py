@@ -89,3 +89,17 @@ def test_structured_threshold_mechanism_exact(pair) -> None:  # type: ignore[no-
         return np.array([tex.structured_threshold_log_probability(t, X, y, 1.0, 4) for t in range(17)])
 
     assert exact_privacy_loss(lp(X0, y0), lp(X1, y1), log=True).epsilon <= 1.0 + 1e-9
+
+
+@settings(max_examples=10)
+@given(pair=aud_st.replace_one_pairs(labelled=True, integer=True, low=0, high=7, min_size=1, max_size=4))
+def test_structured_interval_mechanism_exact(pair) -> None:  # type: ignore[no-untyped-def]
+    tex = pytest.importorskip("theory.privacy.exponential")
+    (X0, y0), (X1, y1) = pair
+    outputs = [None] + [(a, b) for a in range(8) for b in range(a, 8)]
+
+    def lp(X, y):  # type: ignore[no-untyped-def]
+        return np.array([tex.structured_interval_log_probability(h, X, y, 1.0, 3) for h in outputs])
+
+    assert math.isclose(float(np.exp(lp(X0, y0)).sum()), 1.0, rel_tol=1e-9)
+    assert exact_privacy_loss(lp(X0, y0), lp(X1, y1), log=True).epsilon <= 1.0 + 1e-9

@@ -101,7 +101,8 @@ def test_builtin_cases_cover_the_toolkit() -> None:
     names = " ".join(c.name for c in cases)
     for needed in ["LaplaceMechanism", "GaussianMechanism", "GeometricMechanism", "RandomizedResponse",
                    "ReportNoisyMax", "kernels.exponential_mechanism [numpy]", "theory.privacy.exponential",
-                   "GenericPrivateLearner", "ASSPP", "BROKEN"]:
+                   "GenericPrivateLearner", "ASSPP", "ReductionLearner", "structured_interval_mechanism",
+                   "structured_threshold_mechanism", "exact=True", "BROKEN"]:
         assert needed in names
     for c in cases:
         if c.true_epsilon is not None:
