@@ -27,10 +27,13 @@ N_DRAWS = 100_000
 BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
 
 
-def g_test_pvalue(counts: np.ndarray, probs: np.ndarray, min_expected: float = 5.0) -> float:
-    """p-value of the G-test of ``counts`` against ``probs``; small categories pooled.
+def g_test_pvalue(counts: np.ndarray, probs: np.ndarray, min_expected: float = 20.0) -> float:
+    """p-value of the G-test of ``counts`` against ``probs`` (Williams-corrected).
 
-    A positive count in a zero-probability category gives 0.
+    Categories are sorted by expected count and pooled greedily into groups of expected count
+    >= ``min_expected`` (so the chi-square approximation holds in the 1e-7 tail); Williams'
+    correction ``q = 1 + (sum 1/p_i - 1) / (6 n (k - 1))`` removes the G statistic's O(1/n)
+    mean bias.  A positive count in a zero-probability category gives 0.
     """
     counts = np.asarray(counts, dtype=np.float64)
     probs = np.asarray(probs, dtype=np.float64)
@@ -39,20 +42,26 @@ def g_test_pvalue(counts: np.ndarray, probs: np.ndarray, min_expected: float = 5
         return 0.0
     keep = probs > 0
     counts, probs = counts[keep], probs[keep] / probs[keep].sum()
-    exp = probs * n
-    order = np.argsort(exp, kind="stable")
-    exp, counts = exp[order], counts[order]
-    csum = np.cumsum(exp)
-    cut = int(np.searchsorted(csum, min_expected))
-    if cut > 0:
-        cut = min(cut, len(exp) - 1)
-        exp = np.concatenate([[csum[cut]], exp[cut + 1 :]])
-        counts = np.concatenate([[counts[: cut + 1].sum()], counts[cut + 1 :]])
-    if len(exp) < 2:
+    order = np.argsort(probs, kind="stable")
+    exp, counts = probs[order] * n, counts[order]
+    # group id: floor(cumulative expected / min_expected), last partial group merged into the previous
+    gid = np.floor((np.cumsum(exp) - exp) / min_expected).astype(np.int64)
+    gid = np.maximum.accumulate(gid)
+    last = gid[-1]
+    if last > 0 and exp[gid == last].sum() < min_expected:
+        gid[gid == last] = last - 1
+    exp_g = np.bincount(gid, weights=exp)
+    cnt_g = np.bincount(gid, weights=counts)
+    keep_g = exp_g > 0
+    exp_g, cnt_g = exp_g[keep_g], cnt_g[keep_g]
+    k = len(exp_g)
+    if k < 2:
         return 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(counts > 0, counts * np.log(counts / exp), 0.0)
-    return float(stats.chi2.sf(2.0 * terms.sum(), len(exp) - 1))
+        terms = np.where(cnt_g > 0, cnt_g * np.log(cnt_g / exp_g), 0.0)
+    g = 2.0 * terms.sum()
+    q = 1.0 + (np.sum(n / exp_g) - 1.0) / (6.0 * n * (k - 1))
+    return float(stats.chi2.sf(g / q, k - 1))
 
 
 def assert_matches(samples: np.ndarray, probs: np.ndarray, label: str = "") -> None:
@@ -91,6 +100,9 @@ VECTORS = [
     ("+inf entries", np.array([0.0, np.inf, 5.0, np.inf, -np.inf]), 1.0, 1.0),
     ("chunk boundaries", _R.integers(0, 6, 2048 * 3 + 5).astype(np.float64), 0.5, 1.0),
     ("chunk boundary int", np.r_[np.zeros(2047, np.int64), [30], np.zeros(2048, np.int64), [30]], 0.5, 1.0),
+    ("chunk ramp", (np.arange(2048 * 6) // 2048) * 1.0 + _R.random(2048 * 6), 1.0, 1.0),
+    ("chunk ramp int", (np.arange(2048 * 6 + 100) // 2048) * 2 - _R.integers(0, 3, 2048 * 6 + 100), 1.0, 1.0),
+    ("chunk ramp f32", ((np.arange(2048 * 5) // 2048) * 1.5 - _R.random(2048 * 5)).astype(np.float32), 1.0, 1.0),
     ("tiny epsilon", np.linspace(0, 100, 64), 1e-6, 1.0),
     ("huge epsilon", np.array([0.0, 1e-5, 2e-5, 2e-5]), 1e6, 1.0),
     ("underflow tail", np.r_[0.0, -np.arange(1, 200) * 10.0], 1.0, 1.0),
@@ -100,11 +112,14 @@ VECTORS = [
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name,scores,eps,sens", VECTORS, ids=[v[0] for v in VECTORS])
 def test_sampler_matches_reference(backend: str, name: str, scores: np.ndarray, eps: float, sens: float) -> None:
-    """One G-test per (vector, backend) at level 1e-7 (false failure <= 1e-7 < 1e-6)."""
+    """One G-test per (vector, backend) at level 1e-7, plus one by chunk for N > 2048 (<= 2e-7)."""
     probs = np.exp(exponential_log_probabilities(scores, eps, sensitivity=sens))
     draws = exponential_mechanism(scores, eps, sensitivity=sens, size=N_DRAWS, rng=7, backend=backend)
     assert draws.dtype == np.int64 and draws.shape == (N_DRAWS,)
     assert_matches(draws, probs, f"{name}/{backend}")
+    if len(scores) > 2048:  # second G-test, aggregated by chunk of 2048: power against chunk-level errors
+        block = np.arange(len(scores)) // 2048
+        assert_matches(block[draws], np.bincount(block, weights=probs), f"{name}/{backend}/chunks")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -122,21 +137,24 @@ def test_single_draws_match_reference(backend: str) -> None:
 def test_ten_million_candidates(dtype: type) -> None:
     """1e7 candidates (4883 chunks, parallel path): aggregated by score class and by region.
 
-    Scores ``i % 7`` with a few planted maxima near chunk and array ends; categories are
-    (planted index) or (score class, first/second half).  Two G-tests at level 1e-7.
+    Scores ``i % 7 + 3 ((i // 2048) % 4)`` (chunk maxima differ, so the chunk combination is
+    exercised) with a few planted maxima near chunk and array ends; categories are (planted
+    index) or (score class, first/second half).  One G-test at level 1e-7.
     """
     if "cython" not in BACKENDS:
         pytest.skip("compiled backend not built")
     N = 10_000_000
-    scores = (np.arange(N) % 7).astype(dtype)
+    i = np.arange(N)
+    base = i % 7 + 3 * ((i // 2048) % 4)
+    scores = base.astype(dtype)
     planted = np.array([0, 2047, 2048, N // 2, N - 2, N - 1])
-    scores[planted] = 20
+    scores[planted] = 30
     eps = 1.0
     logp = exponential_log_probabilities(scores, eps)
     p = np.exp(logp)
-    cls = np.arange(N) % 7 + 7 * (np.arange(N) >= N // 2)
-    cls[planted] = 14 + np.arange(len(planted))
-    probs = np.bincount(cls, weights=p, minlength=14 + len(planted))
+    cls = base + 16 * (i >= N // 2)
+    cls[planted] = 32 + np.arange(len(planted))
+    probs = np.bincount(cls, weights=p, minlength=32 + len(planted))
     draws = exponential_mechanism(scores, eps, size=200_000, rng=11, backend="cython")
     assert_matches(cls[draws], probs, f"1e7/{np.dtype(dtype).name}")
     assert 1 <= kernels._exponential.cython_threads() <= 64
@@ -154,9 +172,9 @@ RATIONAL_VECTORS = [
 
 @pytest.mark.parametrize("name,scores,eps,sens", RATIONAL_VECTORS, ids=[v[0] for v in RATIONAL_VECTORS])
 def test_exact_sampler_matches_reference(name: str, scores: np.ndarray, eps: object, sens: object) -> None:
-    """exact=True vs the reference probabilities: one G-test at level 1e-7 on 20 000 draws."""
+    """exact=True vs the reference probabilities: one G-test at level 1e-7 on 100 000 draws."""
     probs = np.exp(exponential_log_probabilities(scores, float(eps), sensitivity=float(sens)))  # type: ignore[arg-type]
-    draws = exponential_mechanism(scores, eps, sensitivity=sens, size=20_000, rng=5, exact=True)
+    draws = exponential_mechanism(scores, eps, sensitivity=sens, size=100_000, rng=5, exact=True)
     assert_matches(draws, probs, f"exact/{name}")
 
 
