@@ -8,6 +8,7 @@ import math
 import sympy as sp
 
 from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from proofs_checks._links import bounds_module
 
 ID = "HPSY.Thm1"
 
@@ -35,7 +36,19 @@ def check_union_bound() -> Check:
         "Typo noted: the proof sketch in Sec. 3.1 writes the edge probability as '<= 1 - beta/d^2'; the direction "
         "needed (and used in Eq. (4)) is '>= 1 - beta/(2d^2)'. Also 'P[x[i]=x[j]] > 0' should read P[x[i]=x[j]=1] > 0.",
     ])
-    return Check(id=f"{ID}.union-bound",
+    mod = bounds_module("hpsy")
+    links: tuple[str, ...] = ()
+    if mod is not None:
+        for dd, bb, pp in ((100, 0.05, 0.01), (10, 0.5, 0.3), (5000, 1e-6, 1e-4)):
+            want = math.ceil(math.log(2 * dd**2 / bb) / (-math.log1p(-pp)) - 1e-9)
+            got = mod.hpsy_thm1_unlabeled(dd, bb, pp)
+            if abs(got - want) > 1:
+                raise AssertionError(f"hpsy_thm1_unlabeled({dd}, {bb}, {pp}) = {got}, verified {want}")
+        links = ("theory.bounds.hpsy.hpsy_thm1_unlabeled",)
+        details += "\n- theory.bounds.hpsy.hpsy_thm1_unlabeled = ceil(log(2d^2/beta)/(-log(1-p_min))) at 3 points."
+    else:
+        details += "\n- theory.bounds.hpsy not importable: link not checked."
+    return Check(id=f"{ID}.union-bound", links=links,
                  claim="HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear "
                        "in the empirical component graph w.p. >= 1 - beta/2; reduced class has 2^Z_max members.",
                  method="symbolic", verdict=Verdict.HOLDS, details=details)
@@ -86,7 +99,22 @@ def check_nlab_eps() -> Check:
         "The generic learner of Kasiviswanathan et al. needs O((log|H| + log(1/beta)) * max(1/alpha, 1/(alpha eps))): "
         "the 1/alpha term (non-private generalization) is missing from the theorem.",
     ])
-    return Check(id=f"{ID}.n_lab-large-epsilon",
+    mod = bounds_module("hpsy")
+    links: tuple[str, ...] = ()
+    if mod is not None:
+        for z, al, be, ep, cc in ((2, 0.1, 0.05, 1.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
+            want = math.ceil(cc * (z + math.log(1 / be)) / (al * ep) - 1e-9)
+            got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc)
+            if abs(got - want) > 1:
+                raise AssertionError(f"hpsy_thm1_labeled{(z, al, be, ep, cc)} = {got}, verified {want}")
+        got_ce = mod.hpsy_thm1_labeled(2, alpha, beta, eps, constant=C)
+        links = ("theory.bounds.hpsy.hpsy_thm1_labeled",)
+        details += ("\n- theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
+                    f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) it returns {got_ce}, which this check shows "
+                    "is not enough (it implements the paper's form, without the 1/alpha term).")
+    else:
+        details += "\n- theory.bounds.hpsy not importable: link not checked."
+    return Check(id=f"{ID}.n_lab-large-epsilon", links=links,
                  claim="HPSY Thm 1 (and Thm 2): n_lab = O((Z_max + polylog(1/beta,1/delta))/(alpha eps)) for all "
                        "alpha, beta in (0,1), eps, delta > 0.",
                  method="exact", verdict=Verdict.FAILS, details=details,

@@ -14,6 +14,7 @@ import sympy as sp
 from scipy.stats import binom
 
 from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from proofs_checks._links import bounds_module
 from proofs_checks.hpsy_lem2 import log_disconnect_union_bound
 
 ID = "HPSY.Thm2"
@@ -148,7 +149,24 @@ def check_nunl() -> Check:
         f"The corrected size n_unl = max{{4 log(1 - c/(min(k,d-k)-1))/log(1-p), 8log(16/beta)}} = {n_cor} works here: "
         f"with n+, n- >= {npl}, the exact union bound over cuts gives P[either graph disconnected] <= {fmt(ub)} <= beta/2.",
     ])
-    return Check(id=f"{ID}.n_unl",
+    mod = bounds_module("hpsy")
+    links: tuple[str, ...] = ()
+    if mod is not None:
+        got_s = mod.hpsy_thm2_unlabeled(d, k, beta, p)
+        got_c = mod.hpsy_thm2_unlabeled(d, k, beta, p, form="corrected")
+        want_p = math.ceil(max(math.log1p(-c / (k - 1)) / math.log1p(-p), math.log1p(-c / (d - k - 1)) / math.log1p(-p),
+                               8 * math.log(16 / beta)) - 1e-9)
+        got_p = mod.hpsy_thm2_unlabeled(d, k, beta, p, form="proof")
+        if got_s != n_thm or got_c != n_cor or abs(got_p - want_p) > 1:
+            raise AssertionError(f"hpsy_thm2_unlabeled: statement {got_s} (verified {n_thm}), corrected {got_c} "
+                                 f"(verified {n_cor}), proof {got_p} (verified {want_p})")
+        links = ("theory.bounds.hpsy.hpsy_thm2_unlabeled",)
+        details += (f"\n- theory.bounds.hpsy.hpsy_thm2_unlabeled: form='statement' gives {got_s} (the insufficient "
+                    f"size above), form='corrected' gives {got_c} (the corrected size), form='proof' {got_p}. The "
+                    "corrected form does not check the per-component beta range of HPSY.Thm2.component-conditions.")
+    else:
+        details += "\n- theory.bounds.hpsy not importable: link not checked."
+    return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 2: n_unl >= max{log(1 - (9log(16/beta)+4)/(d-1))/log(1-p), 8log(16/beta)} makes the "
                        "empirical component graph have exactly two components w.p. >= 1 - beta/2 - beta/4.",
                  method="exact", verdict=Verdict.FAILS, details=details,

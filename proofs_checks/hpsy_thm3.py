@@ -13,6 +13,7 @@ import numpy as np
 import sympy as sp
 
 from proofs_checks._framework import Check, Verdict, clopper_pearson, fmt, join, register, sympy_nonneg, sympy_zero
+from proofs_checks._links import bounds_module
 
 ID = "HPSY.Thm3"
 SEED = 20261121
@@ -310,7 +311,20 @@ def check_nunl() -> Check:
         "(sympy) and then the loss is <= gamma/2 + 2sqrt(eta/beta) (sympy, sqrt subadditivity); or n_unl >= "
         "dk/(beta eta^2) for a loss O(sqrt(eta/beta)) when eta > 0.",
     ])
-    return Check(id=f"{ID}.n_unl",
+    mod = bounds_module("hpsy")
+    links: tuple[str, ...] = ()
+    if mod is not None:
+        for kk, dd, bb, gg, cc in ((5, 100, 0.1, 0.5, 1.0), (1, 2, 0.1, 0.1, 1000.0)):
+            want = math.ceil(cc * kk * dd / (bb * gg**2) - 1e-9)
+            got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, constant=cc)
+            if abs(got - want) > 1:
+                raise AssertionError(f"hpsy_thm3_unlabeled{(kk, dd, bb, gg, cc)} = {got}, verified {want}")
+        links = ("theory.bounds.hpsy.hpsy_thm3_unlabeled",)
+        details += ("\n- theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): it implements "
+                    "the stated size, which this check shows the proof does not establish.")
+    else:
+        details += "\n- theory.bounds.hpsy not importable: link not checked."
+    return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 3: n_unl = O(kd/(beta gamma^2)) unlabelled points suffice for Step 1 to keep a "
                        "margin gamma - O(sqrt(eta/beta)) (Eq. (14)).",
                  method="symbolic", verdict=Verdict.FAILS, details=details,
