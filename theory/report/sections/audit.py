@@ -16,7 +16,6 @@ ORDER = 50
 
 def _calibration(ctx: ReportContext) -> tuple[list[str], bool]:
     import kernels
-
     from theory.audit import audit_mechanism, cp_upper
     from theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse
 
