@@ -203,9 +203,9 @@ def exponential_log_probabilities(scores: Any, epsilon: float, *, sensitivity: f
 )
 def exponential_mechanism(
     scores: Any,
-    epsilon: float,
+    epsilon: float | Fraction,
     *,
-    sensitivity: float = 1.0,
+    sensitivity: float | Fraction = 1.0,
     size: int | None = None,
     rng: Any = None,
     backend: str = "auto",
@@ -403,12 +403,8 @@ def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any
     array([1, 2])
     """
     name = _resolve(backend, predictions, labels)
-    if name == "cupy":
-        from kernels._cupy import exponential as gpu
-
-        return gpu.error_counts(predictions, labels)
-    P = np.asarray(predictions)
-    y = np.asarray(labels)
+    P = predictions if is_cupy_array(predictions) else np.asarray(predictions)
+    y = labels if is_cupy_array(labels) else np.asarray(labels)
     _check_01(y, "labels")
     m = y.shape[0]
     packed = P.dtype == np.uint64
@@ -423,6 +419,10 @@ def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any
         if P.shape[1] != m:
             raise ValueError(f"predictions must have m = {m} columns (one per label), got shape {P.shape}")
         _check_01(P, "predictions")
+    if name == "cupy":
+        from kernels._cupy import exponential as gpu
+
+        return gpu.error_counts(P, y)
     if name == "numpy":
         return ref.reference_error_counts(P, y, packed)
     mod = _cython_module()

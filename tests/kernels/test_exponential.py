@@ -132,7 +132,7 @@ def test_one_dominating_is_always_chosen(backend: str) -> None:
 # ---------------------------------------------------------------- exact log-probabilities
 
 
-def _mp_logprobs(scores: list[int | float], c: float) -> list[mpmath.mpf]:
+def _mp_logprobs(scores: list[int], c: float) -> list[mpmath.mpf]:
     with mpmath.workdps(60):
         z = [mpmath.mpf(c) * mpmath.mpf(s) for s in scores]
         lse = mpmath.log(mpmath.fsum(mpmath.exp(v) for v in z))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -146,7 +147,7 @@ def test_ten_million_candidates(dtype: type) -> None:
     N = 10_000_000
     i = np.arange(N)
     base = i % 7 + 3 * ((i // 2048) % 4)
-    scores = base.astype(dtype)
+    scores: np.ndarray = base.astype(dtype)
     planted = np.array([0, 2047, 2048, N // 2, N - 2, N - 1])
     scores[planted] = 30
     eps = 1.0
@@ -160,7 +161,7 @@ def test_ten_million_candidates(dtype: type) -> None:
     assert 1 <= kernels._exponential.cython_threads() <= 64
 
 
-RATIONAL_VECTORS = [
+RATIONAL_VECTORS: list[tuple[str, np.ndarray, Any, Any]] = [
     ("ints", np.array([0, 1, 2, 2, -5]), Fraction(1), Fraction(1)),
     ("third", np.array([3, 0, -7, 3, 1]), Fraction(1, 3), Fraction(1)),
     ("float eps", np.array([10, 12, 11, 0]), 0.1, 1.0),
@@ -171,9 +172,9 @@ RATIONAL_VECTORS = [
 
 
 @pytest.mark.parametrize("name,scores,eps,sens", RATIONAL_VECTORS, ids=[v[0] for v in RATIONAL_VECTORS])
-def test_exact_sampler_matches_reference(name: str, scores: np.ndarray, eps: object, sens: object) -> None:
+def test_exact_sampler_matches_reference(name: str, scores: np.ndarray, eps: Any, sens: Any) -> None:
     """exact=True vs the reference probabilities: one G-test at level 1e-7 on 100 000 draws."""
-    probs = np.exp(exponential_log_probabilities(scores, float(eps), sensitivity=float(sens)))  # type: ignore[arg-type]
+    probs = np.exp(exponential_log_probabilities(scores, float(eps), sensitivity=float(sens)))
     draws = exponential_mechanism(scores, eps, sensitivity=sens, size=100_000, rng=5, exact=True)
     assert_matches(draws, probs, f"exact/{name}")
 
