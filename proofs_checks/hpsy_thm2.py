@@ -95,6 +95,10 @@ def check_component_conditions() -> Check:
     need = c_const(beta) / (k - 1)
     if not (in_range and beta / 4 < lo_k and need > 1):
         raise RuntimeError("counterexample parameters do not behave as expected")
+    b_undef = 10 * math.exp(-(d - 5) / 9)
+    arg_undef = c_const(b_undef) / (d - 1)
+    if not (4 * math.exp(-(d - 5) / 9) < b_undef < 4 / d and arg_undef >= 1):
+        raise RuntimeError("undefined-formula example")
     details = join([
         "The proof applies Lemma 2 with beta' = beta/4 (log(4/beta') = log(16/beta)) to G+ on k vertices and G- on "
         "d-k vertices. Lemma 2 needs k > 35, d-k > 35 and beta' in (4exp(-(k'-5)/9), 4/k') for k' in {k, d-k}.",
@@ -103,6 +107,9 @@ def check_component_conditions() -> Check:
         f"d = {d}, k = {k}, beta = {beta}: beta is in Thm 2's range ({fmt(4 * math.exp(-(d - 5) / 9))}, {4 / d}); "
         f"beta/4 = {fmt(beta / 4)} < 4exp(-(k-5)/9) = {fmt(lo_k)}, and the required p~+ >= (9 log(16/beta)+4)/(k-1) "
         f"= {fmt(need)} > 1 is unattainable, so Eq. (7) cannot be met for any n_unl.",
+        f"Even the stated formula can be undefined inside the stated range: d = {d}, beta = 10exp(-(d-5)/9) = "
+        f"{fmt(b_undef)} is in (4exp(-(d-5)/9), 4/d) but (9log(16/beta) + 4)/(d-1) = {fmt(arg_undef)} >= 1, so "
+        "log(1 - ...) is undefined (the formula needs beta > 16exp(-(d-5)/9)).",
         "Also: Eq. (7) writes 9(log(16/beta) + 4)/(k-1) (Lemma 2's statement) but the n_unl formula uses "
         "(9 log(16/beta) + 4) (Lemma 2's proof); the latter is what the proof supports.",
     ])

@@ -50,6 +50,7 @@ def test_report_is_up_to_date() -> None:
     assert fresh.startswith("<!-- GENERATED FILE: do not edit.")
 
 
+@pytest.mark.slow
 def test_report_rendering_is_deterministic() -> None:
     a = render_markdown(run_all(use_cache=False))
     b = render_markdown(run_all(use_cache=False))
