@@ -317,6 +317,7 @@ class CovarianceAccumulator:
         Raises ValueError unless ``count > ddof`` (the default ddof=1 needs two rows).
         """
         ddof = int(NONNEGATIVE_INT.validate("ddof", ddof))
+        self._check_deferred()
         if self._count - ddof <= 0:
             raise ValueError(f"covariance needs count > ddof, got count={self._count}, ddof={ddof}")
         out = self.comoment()
@@ -325,9 +326,9 @@ class CovarianceAccumulator:
 
     def second_moment(self) -> Any:
         """Uncentred second moment ``X^T X / count = (M2 + count mean mean^T) / count``."""
+        self._check_deferred()
         if self._count == 0:
             raise ValueError("second_moment needs count >= 1, got count=0")
-        self._check_deferred()
         m2 = self._m2.copy()
         self._ops.syr(m2, self._mean, float(self._count))
         out = self._ops.full(m2)
