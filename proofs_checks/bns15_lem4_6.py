@@ -6,8 +6,18 @@ from __future__ import annotations
 import math
 
 import sympy as sp
+from hypothesis import strategies as st
 
-from proofs_checks._framework import Check, Verdict, fmt, grid_violations, join, register, sympy_nonneg
+from proofs_checks._framework import (
+    Check,
+    Verdict,
+    fmt,
+    grid_violations,
+    hypothesis_counterexample,
+    join,
+    register,
+    sympy_nonneg,
+)
 from proofs_checks._links import bounds_module, close
 
 ID = "BNS15.Lem4.6"
@@ -95,17 +105,20 @@ def check_cl43() -> Check:
     bad = grid_violations(ok, {"estar": [0.01, 0.5, 1, math.log(244), 4, 8], "qq": [1e-6, 1e-3, 0.01, 0.1, 0.5]})
     if bad:
         raise RuntimeError(f"{bad[:2]}")
+    ce = hypothesis_counterexample(ok, {"estar": st.floats(1e-6, 20.0), "qq": st.floats(1e-12, 1.0)})
+    if ce is not None:
+        raise RuntimeError(f"hypothesis found a violation at {ce}")
     details = join([
         "Tight result (Balle, Barthe, Gaboardi 2018, sub-sampling without replacement, substitution neighbours): "
         "an (eps*, delta)-DP A on a uniformly random n-subset of t points is (ln(1 + q(e^{eps*} - 1)), q delta)-DP, "
         "q = n/t.",
         "Claim 4.3 sets t = (n/eps)(3 + e^{eps*}), i.e. eps = q(3 + e^{eps*}), and delta' = 4 q delta: since "
         "ln(1+x) <= x and q(e^{eps*} - 1) <= q(3 + e^{eps*}), and q <= 4q (sympy), the claim follows; grid check "
-        "over eps* in {0.01, 0.5, 1, ln 244, 4, 8} and q in {1e-6 .. 0.5}.",
+        "over eps* in {0.01, 0.5, 1, ln 244, 4, 8} and q in {1e-6 .. 0.5}, plus a derandomized hypothesis search (300 examples).",
         "Conditional on the cited theorem (not re-derived); Remark 4.4 (shuffle if A is order-sensitive) is needed "
         "for it.",
     ])
     return Check(id=f"{ID}.claim4.3",
                  claim="BNS15 Cl 4.3: (eps*, delta)-DP on n points -> (eps, 4eps/(3+e^{eps*}) delta)-DP on "
                        "t = (n/eps)(3 + e^{eps*}) points, eps <= 1.",
-                 method="symbolic+grid", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+grid+hypothesis", verdict=Verdict.HOLDS, details=details)

@@ -10,8 +10,19 @@ from __future__ import annotations
 import math
 
 import sympy as sp
+from hypothesis import strategies as st
 
-from proofs_checks._framework import Check, Verdict, fmt, grid_violations, join, register, sympy_nonneg, sympy_zero
+from proofs_checks._framework import (
+    Check,
+    Verdict,
+    fmt,
+    grid_violations,
+    hypothesis_counterexample,
+    join,
+    register,
+    sympy_nonneg,
+    sympy_zero,
+)
 from proofs_checks._links import bounds_module, close
 
 ID = "HPSY.Lem2"
@@ -139,13 +150,17 @@ def check_quadratic() -> Check:
     bad = grid_violations(ok, {"d": list(range(36, 400, 7)) + [10**4, 10**6], "frac": [0.001, 0.25, 0.5, 0.75, 0.999]})
     if bad:
         raise RuntimeError(f"grid violations {bad[:3]}")
+    ce = hypothesis_counterexample(ok, {"d": st.integers(36, 10**7), "frac": st.floats(0.0, 1.0)})
+    if ce is not None:
+        raise RuntimeError(f"hypothesis found a violation at {ce}")
     details = join([
         "With x = sqrt(p), a = d-1, L = log(4/beta) + 2 log d, the last line of (5) is a x^2 - sqrt(3aL) x - 1 >= 0; "
         "sympy solves it: the positive root squared equals ((sqrt(3L/a) + sqrt((3L+4)/a))/2)^2, i.e. (6)'s right side.",
         "log d <= log(4/beta) (beta < 4/d) gives 3L <= 9 log(4/beta) =: M (sympy, linear); the root is increasing in L, "
         "and sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2 (sympy), so p >= (9 log(4/beta)+4)/(d-1) satisfies (5).",
         "Grid check (d in 36..393 step 7, 1e4, 1e6; beta at 5 log-spaced points of the range): (6) and the last line "
-        "of (5) hold at p = (9 log(4/beta)+4)/(d-1).",
+        "of (5) hold at p = (9 log(4/beta)+4)/(d-1); a derandomized hypothesis search (d up to 1e7, beta anywhere "
+        "in the range, 300 examples) finds no violation.",
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
@@ -166,7 +181,7 @@ def check_quadratic() -> Check:
     return Check(id=f"{ID}.quadratic", links=links,
                  claim="HPSY Lem 2, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta)+2log d)) sqrt(p) >= 1 holds for "
                        "p >= (9 log(4/beta)+4)/(d-1).",
-                 method="symbolic+grid", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+grid+hypothesis", verdict=Verdict.HOLDS, details=details)
 
 
 @register(f"{ID}.karger-condition")
@@ -219,12 +234,25 @@ def check_exact() -> Check:
                     worst, worst_at = r, (d, beta)
     if worst > 0:
         raise RuntimeError(f"union bound exceeds beta at {worst_at}")
+    # how loose is the lemma: smallest p where the exact union bound is <= beta, vs the thresholds
+    loose = []
+    for d, beta in ((100, 0.01), (1000, 1e-3), (5000, 1e-4)):
+        lo_p, hi_p = 1e-9, 1.0
+        for _ in range(200):
+            mid = (lo_p + hi_p) / 2
+            if log_disconnect_union_bound(d, mid) <= math.log(beta):
+                hi_p = mid
+            else:
+                lo_p = mid
+        loose.append(f"d = {d}, beta = {beta}: p* = {fmt(hi_p, 4)}, proof's threshold {fmt(threshold_proof(d, beta), 4)} "
+                     f"({fmt(threshold_proof(d, beta) / hi_p, 3)}x), statement's {fmt(threshold_statement(d, beta), 4)}")
     details = join([
         "P[G(d,p) disconnected] <= sum_{k=1}^{floor(d/2)} C(d,k)(1-p)^{k(d-k)} (a disconnected graph has a vertex set "
         "of size <= d/2 with no edge to its complement); evaluated exactly in log space.",
         f"At both thresholds (statement's and proof's, where <= 1), on {n_pts} points (d in 38..197 step 3, 300, 1000, "
         "5000; beta at 5 log-spaced points including both ends of the range), the bound is <= beta; the largest ratio "
         f"bound/beta is {fmt(math.exp(worst))} at d={worst_at[0]}, beta={fmt(worst_at[1])}.",
+        "How conservative the lemma is (p* = smallest p with exact union bound <= beta): " + "; ".join(loose) + ".",
     ])
     return Check(id=f"{ID}.exact-union-bound",
                  claim="HPSY Lem 2 conclusion: P[G(d,p) connected] >= 1 - beta at the stated p (independent check, "
