@@ -32,6 +32,7 @@ from kernels.validation import (
     RNG,
     ArrayLike,
     Boolean,
+    Integer,
     Optional,
     Options,
     as_generator,
@@ -45,6 +46,7 @@ __all__ = [
     "error_counts",
     "pack_bits",
     "cython_threads",
+    "sampler_error_bounds",
     "CHUNK",
 ]
 
@@ -130,6 +132,49 @@ def cython_threads() -> int:
     """
     mod = _cython_module()
     return 1 if mod is None else int(mod.threads_used())
+
+
+@validate_params(n=Integer(1), epsilon=EPSILON, backend=Options("cython", "cupy", "numpy"))
+def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> dict[str, float]:
+    """Floating-point error and the privacy actually guaranteed by a floating-point sampler.
+
+    Implements the bound stated in :func:`exponential_mechanism` (Notes, "What privacy the
+    floating-point sampler gives") for ``n`` candidates: relative error ``gamma`` of every
+    output probability, additive error ``xi`` over any output set, and the resulting
+    ``(epsilon_fp, delta_fp)`` for an ``epsilon``-DP exponential mechanism.
+
+    Parameters
+    ----------
+    n : int
+        Number of candidates, >= 1.
+    epsilon : float
+        The nominal privacy parameter, > 0.
+    backend : {"cython", "cupy", "numpy"}
+        Chunk size ``B``: 2048 (Cython), 4096 (CuPy), or one stage over all ``n`` (NumPy).
+
+    Returns
+    -------
+    dict
+        ``gamma``, ``xi`` (additive, any set), ``epsilon_fp``, ``delta_fp``.
+
+    Examples
+    --------
+    >>> b = sampler_error_bounds(10**7, 1.0)
+    >>> f"{b['gamma']:.2e} {b['delta_fp']:.2e}"
+    '2.48e-12 2.86e-12'
+    >>> sampler_error_bounds(10**7, 1.0)["epsilon_fp"] - 1.0 < 5e-12
+    True
+    """
+    u = 2.0**-53
+    if backend == "numpy":
+        stages = float(n)
+    else:
+        b = CHUNK if backend == "cython" else 4096
+        stages = float(b + -(-n // b))
+    gamma = 6.0 * (708.0 * 2.0 * u + 4.0 * u) + 2.0 * stages * u
+    xi = stages * u + n * 2.0**-1021
+    eps_fp = float(epsilon) + math.log1p(gamma) - math.log1p(-gamma)
+    return {"gamma": gamma, "xi": xi, "epsilon_fp": eps_fp, "delta_fp": (1.0 + math.exp(eps_fp)) * xi}
 
 
 @validate_params(scores=SCORES, epsilon=EPSILON, sensitivity=POSITIVE_REAL)
@@ -270,24 +315,27 @@ def exponential_mechanism(
     for every ``N < 2**968``.
 
     **What privacy the floating-point sampler gives.**  Write ``p_i`` for the exact
-    probabilities given the float scores.  The Cython sampler outputs ``i`` with
-    probability ``p_i (1 + theta_i) + xi_i`` where, for ``N`` candidates and ``C =
-    ceil(N / 2048)`` chunks,
+    probabilities given the float scores, ``u = 2**-53``, ``B = 2048`` (chunk), ``C =
+    ceil(N / B)``.  The Cython sampler outputs ``i`` with probability ``p_i (1 + theta_i) +
+    xi_i`` with
 
-    * ``|theta_i| <= gamma_N = 2 * 746 * 2**-52 + 4 * 2**-50 + (2048 + C + 4) * 2**-53``
-      (rounding of ``c (s_i - m)``, the ``exp`` error of ``w_i`` and of the chunk scale, the
-      sequential sums);
-    * ``sum_i |xi_i| <= 2 * 2**-53 * (C + 2048)`` (53-bit uniforms in each of the two
-      stages: a chunk or entry whose share is not a multiple of ``2**-53`` is off by at most
-      ``2**-53``, and a share below ``2**-53`` may be unreachable).
+    * ``|theta_i| <= gamma_N = 6 (708 * 2u + 4u) + 2 (B + C) u``: each exponent ``c (s_i - m)``
+      carries relative error <= 2u and has magnitude <= 708, so ``exp`` of it is off by a
+      factor ``exp(+-708 * 2u)``; the polynomial ``exp`` adds <= 4u (tested); chunk scales
+      likewise; the sequential sums of ``B`` entries and of ``C`` chunk weights add <= ``(B +
+      C) u``; ratios of such quantities double the bound;
+    * for every set ``S`` of outputs, ``sum_{i in S} |xi_i| <= (B + C) u + N 2**-1021``: the
+      two 53-bit uniforms resolve each chunk (each entry inside the chosen chunk) to within
+      ``u`` in probability, and weights below ``2**-1021`` of their chunk's maximum are 0.
 
-    Hence for every output set ``S`` and neighbouring score vectors the sampler satisfies
-    ``P[S] <= exp(epsilon + 3 gamma_N) P'[S] + delta_N`` with ``delta_N = 4 (C + 2048) 2**-53``:
-    for ``N = 1e3``: ``gamma ~ 3.9e-13``, ``delta ~ 9.1e-13``; ``N = 1e7``: ``gamma ~
-    9.0e-13``, ``delta ~ 3.1e-12``; ``N = 1e8``: ``gamma ~ 3.1e-12``, ``delta ~ 1.2e-11``.
-    The NumPy reference has the same form with ``C + 2048`` replaced by ``N`` in the sum
-    term (one cumulative sum, one 53-bit uniform).  This is the classical floating-point
-    caveat (Mironov, CCS 2012): pure ``epsilon``-DP holds exactly only for ``exact=True``.
+    Hence for neighbouring score vectors and every ``S``: ``P[S] <= exp(epsilon_fp) P'[S] +
+    delta_fp`` with ``epsilon_fp = epsilon + log((1 + gamma_N) / (1 - gamma_N))`` and
+    ``delta_fp = (1 + exp(epsilon_fp)) ((B + C) u + N 2**-1021)``;
+    :func:`sampler_error_bounds` computes them (``N = 1e7``, ``epsilon = 1``: ``gamma ~
+    2.5e-12``, ``delta_fp ~ 2.9e-12``; ``N = 1e8``: ``1.2e-11``, ``2.1e-11``).  The NumPy reference has the same form with one
+    stage (``B + C`` replaced by ``N``); the CuPy backend with ``B = 4096``.  This is the
+    classical floating-point caveat (Mironov, CCS 2012): pure ``epsilon``-DP holds exactly
+    only for ``exact=True``.
 
     **exact=True.**  Scores must be integers (any integer dtype, or floats with integral
     values, ``+-inf`` allowed); ``c = epsilon / (2 sensitivity)`` is taken as an exact

@@ -7,7 +7,8 @@ Called through :func:`kernels.exponential_mechanism` / :func:`kernels.error_coun
 Layout of the work (all in the C block below):
 
 * ``sp_pass_*``: one pass over the scores in chunks of ``SP_CHUNK`` entries.  For each
-  chunk (OpenMP ``parallel for`` over chunks when ``N >= SP_PAR_MIN``) the chunk maximum
+  chunk (OpenMP ``parallel for`` over chunks, dynamic schedule in blocks of 16 chunks, when
+  ``N >= SP_PAR_MIN = 2**20``) the chunk maximum
   ``m_c`` and ``S_c = sum_i exp(c (s_i - m_c))`` are computed while the chunk is in L1
   cache, so main memory is read once.  NaN and ``+inf`` are flagged in the same pass.
 * ``sp_select_*``: chunk weights ``W_c = S_c exp(c (m_c - M))`` are prefix-summed; each
@@ -40,7 +41,7 @@ cdef extern from *:
     #endif
 
     #define SP_CHUNK 2048
-    #define SP_PAR_MIN 65536
+    #define SP_PAR_MIN 1048576
     #define SP_TABLE_MAX 4096
     #define SP_XMIN (-708.0)
 
@@ -130,10 +131,10 @@ cdef extern from *:
     #define SP_DEFINE_FLOAT_PASS(NAME, CHUNKFN, T)                                              \\
     static int NAME(const T* s, int64_t n, double c, double* cmax, double* csum, int* cflags) { \\
         int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, j; int threads = 1;                      \\
-        _Pragma("omp parallel if(n >= 65536)")                                          \\
+        _Pragma("omp parallel if(n >= 1048576)")                                          \\
         {                                                                                     \\
             SP_OMP_RECORD_THREADS(threads)                                                    \\
-            _Pragma("omp for schedule(static)")                                              \\
+            _Pragma("omp for schedule(dynamic, 16)")                                              \\
             for (j = 0; j < nc; j++) {                                                        \\
                 int64_t a = j * SP_CHUNK, b = a + SP_CHUNK < n ? a + SP_CHUNK : n;            \\
                 CHUNKFN(s + a, b - a, c, cmax + j, csum + j, cflags + j);                     \\
@@ -152,10 +153,10 @@ cdef extern from *:
     static int sp_pass_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
                            int64_t* cmax, double* csum) {
         int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, j; int threads = 1;
-        _Pragma("omp parallel if(n >= 65536)")
+        _Pragma("omp parallel if(n >= 1048576)")
         {
             SP_OMP_RECORD_THREADS(threads)
-            _Pragma("omp for schedule(static)")
+            _Pragma("omp for schedule(dynamic, 16)")
             for (j = 0; j < nc; j++) {
                 int64_t a = j * SP_CHUNK, b = a + SP_CHUNK < n ? a + SP_CHUNK : n;
                 sp_chunk_i64(s + a, b - a, c, table, tn, cmax + j, csum + j);
