@@ -45,14 +45,15 @@ def check_arithmetic() -> Check:
         "B runs on ñ = ceil(n_priv/(10 n_pub)) <= n_priv examples; Thm 4.3 rules out delta = 1/(100 ñ^2 log ñ) and A's "
         "delta = 1/(100 n_priv^2 log n_priv) is no larger because 1/(m^2 log m) is decreasing for m >= 2 (sympy: "
         "-f'(m) m^3 log^2 m = 2 log m + 1 > 0). For ñ = 1 the delta of Thm 4.3 is undefined (log 1 = 0).",
-        "The theorem inherits Lemma 4.4's confidence: B is a 1/16-learner only if A's confidence is <= 17/400 "
-        "(see ABM19.Lem4.4.confidence); with A a 1/18-learner, B has confidence 17/225 > 1/16 and Thm 4.3 (which "
-        "concerns 1/16-learners) does not apply as quoted.",
+        "The theorem inherits Lemma 4.4's confidence (see ABM19.Lem4.4.confidence): the proof's arithmetic gives "
+        "17/225 > 1/16 for a 1/18-learner, so Thm 4.3 (about 1/16-learners) applies only with the sharper "
+        "accounting, i.e. when n_priv > 20 n_pub, or for a learner with confidence <= 17/400.",
         *lines,
     ])
     return Check(id=f"{ID}.arithmetic",
                  claim="ABM19 Thm 4.1 proof: Lemma 4.4 + Thm 4.3 give 100 n_pub alpha > 1/16, i.e. n_pub > 1/(1600 alpha).",
                  method="symbolic+exact", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="the semi-private learner's confidence parameter is <= 17/400 (e.g. 1/24) rather than "
-                           "1/18 (Lemma 4.4's budget), and ñ = ceil(n_priv/(10 n_pub)) >= 2",
+                 condition="Lemma 4.4 must give a 1/16-learner: n_priv > 20 n_pub (sharper accounting) or a "
+                           "semi-private learner with confidence <= 17/400 instead of 1/18; and ñ = "
+                           "ceil(n_priv/(10 n_pub)) >= 2",
                  links=links)

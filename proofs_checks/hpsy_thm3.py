@@ -307,6 +307,8 @@ def check_nunl() -> Check:
         "(C beta^2))^(1/4) (sympy), which exceeds gamma whenever gamma^2 beta^2 < 16 c1^2/C: for every constant C "
         "the proof's margin is <= 0 for small beta*gamma, so the stated n_unl is not established.",
         f"Example: C = {ex['C']:g}, c1 = 1, beta = gamma = 0.1: loss = {fmt(loss_val)} > gamma.",
+        "This is a gap in the proof, not a counterexample to the theorem: with eta = 0 the data lie in a k-dimensional "
+        "subspace and (uncentred) PCA recovers it exactly from k points in general position.",
         "What the steps do give: n_unl >= 256 c1^2 dk/(beta^3 gamma^4) makes c1 sqrt(dk/(beta n)) = beta gamma^2/16 "
         "(sympy) and then the loss is <= gamma/2 + 2sqrt(eta/beta) (sympy, sqrt subadditivity); or n_unl >= "
         "dk/(beta eta^2) for a loss O(sqrt(eta/beta)) when eta > 0.",
@@ -325,10 +327,11 @@ def check_nunl() -> Check:
     else:
         details += "\n- theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_unl", links=links,
-                 claim="HPSY Thm 3: n_unl = O(kd/(beta gamma^2)) unlabelled points suffice for Step 1 to keep a "
-                       "margin gamma - O(sqrt(eta/beta)) (Eq. (14)).",
+                 claim="HPSY Thm 3 proof, Eqs. (13)-(14): at the stated n_unl = O(kd/(beta gamma^2)) the proof's "
+                       "margin-loss bound 2sqrt((c1 sqrt(dk/(beta n)) + eta)/beta) is O(sqrt(eta/beta)).",
                  method="symbolic", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"eta = 0, beta = gamma = 0.1, c1 = 1, any C (e.g. {ex['C']:g}): at n_unl = C kd/"
-                                f"(beta gamma^2) the proof's margin loss {fmt(loss_val)} exceeds gamma.",
+                 counterexample=f"eta = 0 (so O(sqrt(eta/beta)) = 0), beta = gamma = 0.1, c1 = 1, any C (e.g. "
+                                f"{ex['C']:g}): at n_unl = C kd/(beta gamma^2) the proof's margin-loss bound is "
+                                f"{fmt(loss_val)} > gamma.",
                  corrected="n_unl >= 256 c1^2 kd/(beta^3 gamma^4) gives projected margin >= gamma/2 - 2sqrt(eta/beta) "
                            "(on the points outside the Markov event).")
