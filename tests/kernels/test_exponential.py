@@ -248,7 +248,7 @@ def test_thread_count_honours_omp_num_threads() -> None:
     code = (
         "import numpy as np, kernels;"
         "from kernels._exponential import cython_threads;"
-        "kernels.exponential_mechanism(np.zeros(200_000), 1.0, rng=0, backend='cython');"
+        "kernels.exponential_mechanism(np.zeros(2_000_000), 1.0, rng=0, backend='cython');"
         "print(cython_threads(), kernels.build_info()['openmp'])"
     )
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
