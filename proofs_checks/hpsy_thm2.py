@@ -153,6 +153,9 @@ def check_nunl() -> Check:
         f"At n_unl = {n_thm}, exactly (Bonferroni over isolated vertices, n+ ~ Bin(n_unl, 1/2)), "
         f"P[the positive empirical component graph has an isolated vertex] >= {fmt(lower)} > beta/2 = {fmt(beta / 2)}: "
         "the empirical component graph then has >= 3 components, not the 2 the proof concludes.",
+        "This refutes the proof's step, not necessarily the theorem: f (the union of the components of V+) stays in "
+        "the reduced class, which now has 2^Z - 1 members with Z >= 3; the theorem's n_lab, with its unspecified "
+        "polylog, would need Z to grow to fail, which this example does not show.",
         f"The corrected size n_unl = max{{4 log(1 - c/(min(k,d-k)-1))/log(1-p), 8log(16/beta)}} = {n_cor} works here: "
         f"with n+, n- >= {npl}, the exact union bound over cuts gives P[either graph disconnected] <= {fmt(ub)} <= beta/2.",
     ])
@@ -174,8 +177,9 @@ def check_nunl() -> Check:
     else:
         details += "\n- theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_unl", links=links,
-                 claim="HPSY Thm 2: n_unl >= max{log(1 - (9log(16/beta)+4)/(d-1))/log(1-p), 8log(16/beta)} makes the "
-                       "empirical component graph have exactly two components w.p. >= 1 - beta/2 - beta/4.",
+                 claim="HPSY Thm 2 proof: n_unl >= max{log(1 - (9log(16/beta)+4)/(d-1))/log(1-p), 8log(16/beta)} makes "
+                       "the empirical component graph have exactly two components (reduced class of two hypotheses) "
+                       "w.p. >= 1 - beta/2 - beta/4.",
                  method="exact", verdict=Verdict.FAILS, details=details,
                  counterexample=f"d = {d}, k = {k}, p = {p}, beta = {beta}: the theorem's n_unl = {n_thm}; then "
                                 f"P[>= 3 components] >= {fmt(lower)} (exact lower bound) > beta.",
