@@ -2,6 +2,9 @@
 'standard manipulation' to n_pub = O((d log(1/alpha) + log(1/beta))/alpha).
 
 P[H~ not an alpha-cover] <= 2 G_{H Delta}(2 n) e^{-alpha n/4} <= 2 (2 e n/d)^{2d} e^{-alpha n/4}, n = n_pub.
+
+Implements: the proofs_checks part of ABM19.Lem3.3. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
 """
 
 from __future__ import annotations

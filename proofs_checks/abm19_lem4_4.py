@@ -1,6 +1,9 @@
 """ABM19 Lemma 4.4 (public data reduction) and Claim 4.6: Algorithm 2 with p = 1/(100 n_pub)
 turns an (alpha, 1/18, eps, delta) agnostic semi-private learner into a
 (100 n_pub alpha, 1/16, eps, delta) private learner on ceil(n_priv/(10 n_pub)) examples.
+
+Implements: the proofs_checks part of ABM19.Lem4.4. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""ABM19 Theorem 4.1 (n_pub = Omega(1/alpha) for classes of infinite Littlestone dimension)."""
+"""ABM19 Theorem 4.1 (n_pub = Omega(1/alpha) for classes of infinite Littlestone dimension).
+
+Implements: the proofs_checks part of ABM19.Thm4.1. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

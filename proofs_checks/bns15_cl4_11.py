@@ -1,5 +1,9 @@
 """BNS15 Claim 4.11 (and its use in Lemma 4.12): the sizes used meet Theorem B.5's requirement, and
-the error/confidence sums."""
+the error/confidence sums.
+
+Implements: the proofs_checks part of BNS15.Cl4.11 (and the sums of BNS15.Lem4.12). Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

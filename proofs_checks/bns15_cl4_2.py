@@ -1,4 +1,8 @@
-"""BNS15 Claim 4.2 (LabelBoostProcedure utility): the Sauer chain for |H| and Prop A.1 with eps = 1."""
+"""BNS15 Claim 4.2 (LabelBoostProcedure utility): the Sauer chain for |H| and Prop A.1 with eps = 1.
+
+Implements: the proofs_checks part of BNS15.Cl4.2. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""BNS15 Claim 4.8 (|D| >= 90000 n suffices) with the size recursion of Algorithm 3 (LabelBoost)."""
+"""BNS15 Claim 4.8 (|D| >= 90000 n suffices) with the size recursion of Algorithm 3 (LabelBoost).
+
+Implements: the proofs_checks part of BNS15.Cl4.8. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

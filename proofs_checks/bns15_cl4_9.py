@@ -1,5 +1,9 @@
 """BNS15 Claim 4.9: |S_i^b| >= (4800/alpha_i) VC log(14/(alpha_i beta_i)) in every iteration, by induction,
-for all alpha, beta in (0, 1)."""
+for all alpha, beta in (0, 1).
+
+Implements: the proofs_checks part of BNS15.Cl4.9. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""BNS15 Claim 5.7 (SubSampling: PSSL -> PAL): the final inequality of the proof and the statement."""
+"""BNS15 Claim 5.7 (SubSampling: PSSL -> PAL): the final inequality of the proof and the statement.
+
+Implements: the proofs_checks part of BNS15.Cl5.7. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

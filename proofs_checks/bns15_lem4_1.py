@@ -1,6 +1,10 @@
 """BNS15 Lemma 4.1 (privacy of A after LabelBoostProcedure): (eps + 3, 4e delta); the key step is
 w_{1,z} <= 4e w_{2,z} for the probability mass the exponential mechanism (eps = 1) puts on the
-one or two hypotheses of H_i that extend a dichotomy z of K = P_1 cap P_2."""
+one or two hypotheses of H_i that extend a dichotomy z of K = P_1 cap P_2.
+
+Implements: the proofs_checks part of BNS15.Lem4.1. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """BNS15 Lemma 4.6 (LabelBoost is (1, 41 delta)-DP): the constants of Claims 4.3 and 4.5 as used,
-and Claim 4.3 itself from the tight sub-sampling theorem."""
+and Claim 4.3 itself from the tight sub-sampling theorem.
+
+Implements: the proofs_checks part of BNS15.Lem4.6, BNS15.Cl4.3, BNS15.Cl4.5. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""BNS15 Observation 3.2: VC(C_xor) = O(VC(C)); the proof shows VC(C_xor) <= 10 VC(C)."""
+"""BNS15 Observation 3.2: VC(C_xor) = O(VC(C)); the proof shows VC(C_xor) <= 10 VC(C).
+
+Implements: the proofs_checks part of BNS15.Obs3.2 (COMB.XorClass). Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

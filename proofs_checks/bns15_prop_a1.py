@@ -1,4 +1,8 @@
-"""BNS15 Proposition A.1 (exponential mechanism utility): P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2)."""
+"""BNS15 Proposition A.1 (exponential mechanism utility): P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2).
+
+Implements: the proofs_checks part of BNS15.PropA.1 (EXPMECH). Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

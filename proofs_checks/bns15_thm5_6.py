@@ -1,5 +1,9 @@
 """BNS15 Theorem 5.6: every (alpha, beta, eps, delta, n, m)-TPAL for THRESH_d with alpha <= 1/9,
-beta <= 1/4 has m = Omega(1/alpha); the proof's explicit constant."""
+beta <= 1/4 has m = Omega(1/alpha); the proof's explicit constant.
+
+Implements: the proofs_checks part of BNS15.Thm5.6. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

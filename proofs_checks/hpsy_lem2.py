@@ -3,6 +3,9 @@
 Statement: for d > 35, beta in (4 exp(-(d-5)/9), 4/d), G(d, p) is connected with
 probability >= 1 - beta if p >= 9 (log(4/beta) + 4)/(d - 1). The proof ends with the weaker
 requirement p >= (9 log(4/beta) + 4)/(d - 1). "log" is the natural logarithm.
+
+Implements: the proofs_checks part of HPSY.Lem2. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
 """
 
 from __future__ import annotations

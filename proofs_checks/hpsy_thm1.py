@@ -1,5 +1,9 @@
 """HPSY Theorem 1 (disjunctions with a component graph): union-bound arithmetic and the
-labelled sample complexity's epsilon dependence. Appendix B.1."""
+labelled sample complexity's epsilon dependence. Appendix B.1.
+
+Implements: the proofs_checks part of HPSY.Thm1. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
+"""
 
 from __future__ import annotations
 

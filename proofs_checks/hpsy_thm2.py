@@ -4,6 +4,9 @@ n_unl >= max{ log(1 - (9 log(16/beta) + 4)/(d-1)) / log(1-p), 8 log(16/beta) }, 
 k, d > 35, beta in (4 exp(-(d-5)/9), 4/d). The proof applies Lemma 2 with beta/4 to the
 positive graph (k vertices) and the negative graph (d-k vertices), after the Hoeffding step
 n+, n- >= n_unl/4.
+
+Implements: the proofs_checks part of HPSY.Thm2. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 The proof's steps: Markov for the per-point event xi_1 (9), Chebyshev + a union bound over a
 family of projection matrices for xi_2 (10)-(11), the reconstruction-error chain (13), and the
 margin bounds (14)-(15).
+
+Implements: the proofs_checks part of HPSY.Thm3. Check ids start with the paper key; verdicts are
+recorded in :mod:`proofs_checks.expected`.
 """
 
 from __future__ import annotations
