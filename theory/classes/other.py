@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linprog
 
-from kernels.validation import Boolean, Integer, validate_params
+from kernels.validation import ArrayLike, Boolean, Integer, validate_params
 from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 from theory.classes.integer import uniform_int, validate_integer_points
 
@@ -424,6 +424,7 @@ class FiniteClass(ConceptClass):
 
     name = "FINITE"
 
+    @validate_params(table=ArrayLike(ndim=2, dtype_kinds="biu"))
     def __init__(self, table: Any) -> None:
         t = np.asarray(table)
         if t.dtype.kind not in "biu" or t.ndim != 2 or t.size == 0:

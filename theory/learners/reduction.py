@@ -15,16 +15,28 @@ from typing import Any
 
 import numpy as np
 
-from kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Integer, as_generator, check_real, validate_params
+from kernels.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_INT,
+    RNG,
+    Integer,
+    Real,
+    as_generator,
+    check_real,
+    validate_params,
+)
 
 __all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
 
 
 @validate_params(n_priv=POSITIVE_INT, n_pub=POSITIVE_INT)
 def reduction_sample_size(n_priv: int, n_pub: int) -> int:
-    """Private sample size of B: ceil(n_priv / (10 n_pub)) (ABM19 Alg 2 input, Lem 4.4).
+    """Private sample size of B: ceil(n_priv / (10 n_pub)) (the input size of ABM19 Alg 2).
 
-    Implements: ABM19.Lem4.4 (sample size).  Exact integer arithmetic.
+    Implements: ABM19.Alg2 (input size).  Exact integer arithmetic.  The guarantee of
+    Lem 4.4 (error 100 n_pub alpha, confidence 1/16, same sample size) is the bounds
+    module's :func:`theory.bounds.abm19.abm19_public_data_reduction`; tests check both agree.
 
     >>> reduction_sample_size(1000, 3)
     34
@@ -32,6 +44,7 @@ def reduction_sample_size(n_priv: int, n_pub: int) -> int:
     return -(-n_priv // (10 * n_pub))
 
 
+@validate_params(p=Real(0.0, 1.0), n_priv=POSITIVE_INT, rng=RNG)
 def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: Any = None) -> dict[str, Any]:
     """ABM19 Algorithm 3 (PrivSamp): interleave the private sample with D0 draws.
 
@@ -71,6 +84,7 @@ def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: A
     return {"X": X, "y": y, "from_private": use, "exhausted": exhausted}
 
 
+@validate_params(n_pub=POSITIVE_INT, rng=RNG)
 def pub_samp(D0: Any, n_pub: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """ABM19 Algorithm 4 (PubSamp): n_pub fresh draws from D0.
 
@@ -149,11 +163,6 @@ class ReductionLearner:
         if not hasattr(self, "base_"):
             raise RuntimeError("ReductionLearner is not fitted; call fit first")
         return np.asarray(self.base_.predict(X))
-
-    @staticmethod
-    def accuracy_guarantee(alpha: float, n_pub: int) -> float:
-        """Lem 4.4: B's error bound 100 n_pub alpha (meaningful when < 1)."""
-        return 100.0 * int(n_pub) * check_real(alpha, "alpha", 0.0, 1.0 / 100)
 
     @staticmethod
     def mixture_error(err_D: float, p: float) -> float:

@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory.bounds.abm19 import abm19_private_sample_size, abm19_public_sample_size
+from theory.bounds.abm19 import (
+    abm19_private_sample_size,
+    abm19_public_data_reduction,
+    abm19_public_sample_size,
+)
 from theory.classes import (
     Disjunctions,
     FiniteClass,
@@ -167,6 +171,7 @@ def test_reduction_sample_size_and_privacy():
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 10, g))
     for n_priv, n_pub in ((1000, 3), (20, 1), (1, 5), (2000, 10)):
         assert reduction_sample_size(n_priv, n_pub) == math.ceil(n_priv / (10 * n_pub))
+        assert reduction_sample_size(n_priv, n_pub) == abm19_public_data_reduction(0.01, n_priv, n_pub, 1.0).n
     B = ReductionLearner(0.5, 1e-6, rng=0, base_learner=_asspp_factory(10), n_priv=2000, n_pub=4, D0=D0)
     assert B.sample_size == 50 and B.p == 1 / 400
     with pytest.raises(ValueError, match="ceil"):
