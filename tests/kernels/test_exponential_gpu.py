@@ -49,6 +49,28 @@ def test_cupy_module_imports_without_cupy() -> None:
     assert res.stdout.strip() == "False"
 
 
+def _pool(e: np.ndarray, o: np.ndarray, min_expected: float) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy pooling of categories sorted by expected count: each group has expected >= min_expected."""
+    ge: list[float] = []
+    go: list[float] = []
+    acc_e = acc_o = 0.0
+    for ei, oi in zip(e.tolist(), o.tolist()):
+        acc_e += ei
+        acc_o += oi
+        if acc_e >= min_expected:
+            ge.append(acc_e)
+            go.append(acc_o)
+            acc_e = acc_o = 0.0
+    if acc_e > 0 or acc_o > 0:  # the remainder joins the last group
+        if ge:
+            ge[-1] += acc_e
+            go[-1] += acc_o
+        else:
+            ge.append(acc_e)
+            go.append(acc_o)
+    return np.array(ge), np.array(go)
+
+
 def _g_test(counts: np.ndarray, probs: np.ndarray) -> float:
     keep = probs > 0
     if np.any(counts[~keep] > 0):
@@ -57,10 +79,7 @@ def _g_test(counts: np.ndarray, probs: np.ndarray) -> float:
     n = counts.sum()
     order = np.argsort(probs)
     e, o = probs[order] * n, counts[order]
-    gid = np.maximum.accumulate(np.floor((np.cumsum(e) - e) / 20.0).astype(int))
-    if gid[-1] > 0 and e[gid == gid[-1]].sum() < 20:
-        gid[gid == gid[-1]] -= 1
-    eg, og = np.bincount(gid, weights=e), np.bincount(gid, weights=o)
+    eg, og = _pool(e, o, 20.0)
     if len(eg) < 2:
         return 1.0
     with np.errstate(divide="ignore", invalid="ignore"):

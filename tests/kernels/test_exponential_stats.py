@@ -28,11 +28,33 @@ N_DRAWS = 100_000
 BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
 
 
+def _pool(e: np.ndarray, o: np.ndarray, min_expected: float) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy pooling of categories sorted by expected count: each group has expected >= min_expected."""
+    ge: list[float] = []
+    go: list[float] = []
+    acc_e = acc_o = 0.0
+    for ei, oi in zip(e.tolist(), o.tolist()):
+        acc_e += ei
+        acc_o += oi
+        if acc_e >= min_expected:
+            ge.append(acc_e)
+            go.append(acc_o)
+            acc_e = acc_o = 0.0
+    if acc_e > 0 or acc_o > 0:  # the remainder joins the last group
+        if ge:
+            ge[-1] += acc_e
+            go[-1] += acc_o
+        else:
+            ge.append(acc_e)
+            go.append(acc_o)
+    return np.array(ge), np.array(go)
+
+
 def g_test_pvalue(counts: np.ndarray, probs: np.ndarray, min_expected: float = 20.0) -> float:
     """p-value of the G-test of ``counts`` against ``probs`` (Williams-corrected).
 
-    Categories are sorted by expected count and pooled greedily into groups of expected count
-    >= ``min_expected`` (so the chi-square approximation holds in the 1e-7 tail); Williams'
+    Categories are sorted by expected count and pooled greedily (smallest first) into groups of
+    expected count >= ``min_expected`` (so the chi-square approximation holds in the 1e-7 tail); Williams'
     correction ``q = 1 + (sum 1/p_i - 1) / (6 n (k - 1))`` removes the G statistic's O(1/n)
     mean bias.  A positive count in a zero-probability category gives 0.
     """
@@ -45,16 +67,7 @@ def g_test_pvalue(counts: np.ndarray, probs: np.ndarray, min_expected: float = 2
     counts, probs = counts[keep], probs[keep] / probs[keep].sum()
     order = np.argsort(probs, kind="stable")
     exp, counts = probs[order] * n, counts[order]
-    # group id: floor(cumulative expected / min_expected), last partial group merged into the previous
-    gid = np.floor((np.cumsum(exp) - exp) / min_expected).astype(np.int64)
-    gid = np.maximum.accumulate(gid)
-    last = gid[-1]
-    if last > 0 and exp[gid == last].sum() < min_expected:
-        gid[gid == last] = last - 1
-    exp_g = np.bincount(gid, weights=exp)
-    cnt_g = np.bincount(gid, weights=counts)
-    keep_g = exp_g > 0
-    exp_g, cnt_g = exp_g[keep_g], cnt_g[keep_g]
+    exp_g, cnt_g = _pool(exp, counts, min_expected)
     k = len(exp_g)
     if k < 2:
         return 1.0
