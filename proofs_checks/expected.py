@@ -44,6 +44,7 @@ EXPECTED: dict[str, Verdict] = {
     "BNS15.Cl4.8.geometric-sum": H,
     "BNS15.Cl4.9.induction": H,
     "BNS15.Cl4.11.thmB5-sizes": H,
+    "BNS15.Lem4.12.final-size": F,
     "BNS15.Thm5.6.constants": C,
     "BNS15.Cl5.7.proof-last-step": C,
     "BNS15.Cl5.7.statement": H,
