@@ -62,10 +62,16 @@ def check_cl42() -> Check:
             if abs(got - want) > max(1, 1e-9 * want):
                 raise AssertionError(f"bns15_labelboost_max_unlabeled({ss},{vv},{aa},{bb}) = {got}, verified {want}")
         got_ce = mod.bns15_labelboost_max_unlabeled(s, vc, alpha, beta, strict=False)
+        valid = bool(getattr(got_ce, "valid", True))
+        value = getattr(got_ce, "value", got_ce)
         links = ("theory.bounds.bns15.bns15_labelboost_max_unlabeled",)
+        if valid:
+            verdict_txt = (f"returns |T| = {value} as valid: it does not enforce |S| + |T| >= VC, so it certifies a |T| "
+                           "for which the claim fails")
+        else:
+            verdict_txt = "rejects it (valid=False): it enforces the corrected hypothesis"
         lines.append("theory.bounds.bns15.bns15_labelboost_max_unlabeled equals floor((beta/e) VC e^{alpha s/(2VC)} - s) "
-                     f"at 3 points; at the counterexample (s = {s}, VC = {vc}) it returns {got_ce!r}: it does not "
-                     "enforce |S| + |T| >= VC, so it certifies a |T| for which the claim fails.")
+                     f"at 3 points; at the counterexample (s = {s}, VC = {vc}) it {verdict_txt}.")
     else:
         lines.append("theory.bounds.bns15 not importable: link not checked.")
     details = join([
