@@ -304,6 +304,9 @@ def test_dtypes_and_transform(data: np.ndarray) -> None:
     X32 = data.astype(np.float32)
     assert pca(X32, 2).components.dtype == np.float32
     assert pca(X32, 2, dtype=np.float64).components.dtype == np.float64
+    down = pca(data, 2, dtype=np.float32)  # float64 data, float32 accumulation on request
+    assert down.components.dtype == np.float32
+    assert subspace_distance(down.components.astype(np.float64), reference_pca(data, 2)[0]) <= 1e-4
     assert pca(X32.astype(np.float16), 2).components.dtype == np.float64
     assert pca(data.round().astype(np.int64), 2).components.dtype == np.float64
     res = pca(data, 30)
