@@ -123,6 +123,22 @@ class ConceptClass(ABC):
     def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
         return self.evaluate(h, Xv)
 
+    def error_counts(self, hypotheses: Sequence[Any], X: Any, y: Any) -> np.ndarray:
+        """#errors of each hypothesis on the labelled sample (X, y), as int64.
+
+        Default: the prediction matrix and :func:`kernels.error_counts` (via
+        :func:`theory.privacy.exponential.error_counts_of`); 1-d classes override it with an
+        O((k + n) log n) count from sorted points.
+        """
+        from theory.privacy.exponential import error_counts_of
+
+        Xv = self.validate_points(X, allow_empty=True)
+        if len(Xv) == 0:
+            if np.asarray(y).size:
+                raise ValueError(f"y must have length {len(Xv)}, got {np.asarray(y).size}")
+            return np.zeros(len(hypotheses), dtype=np.int64)
+        return error_counts_of(self.evaluate_many(hypotheses, Xv), y)
+
     def hypotheses(self) -> list[Any] | None:
         """Every hypothesis of the class (only for small finite classes; None otherwise)."""
         return None

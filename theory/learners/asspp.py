@@ -35,7 +35,7 @@ from kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_param
 from theory.classes.base import ConceptClass
 from theory.covers import Cover, build_cover
 from theory.learners._base import _Fitted, check_fit_inputs
-from theory.privacy.exponential import error_counts_of, output_distribution, sample
+from theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["ASSPP"]
 
@@ -83,8 +83,7 @@ class ASSPP(_Fitted):
             raise ValueError("ASSPP needs X_public (the public unlabelled sample T_pub)")
         X, y = check_fit_inputs(self.concept_class, X_private, y_private)
         cover = build_cover(self.concept_class, X_public)
-        P = self.concept_class.evaluate_many(cover.hypotheses, X)
-        return cover, error_counts_of(P, y)
+        return cover, self.concept_class.error_counts(cover.hypotheses, X, y)
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ASSPP:
         """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""

@@ -27,7 +27,7 @@ import numpy as np
 from kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
 from theory.classes.base import ConceptClass
 from theory.learners._base import _Fitted, check_fit_inputs
-from theory.privacy.exponential import error_counts_of, output_distribution, sample
+from theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["GenericPrivateLearner"]
 
@@ -74,8 +74,7 @@ class GenericPrivateLearner(_Fitted):
 
     def _errors(self, X_private: Any, y_private: Any) -> np.ndarray:
         X, y = check_fit_inputs(self.concept_class, X_private, y_private)
-        P = self.concept_class.evaluate_many(self.hypotheses, X)
-        return error_counts_of(P, y)
+        return self.concept_class.error_counts(self.hypotheses, X, y)
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericPrivateLearner:
         """Select a hypothesis with the exponential mechanism (``X_public`` is ignored)."""

@@ -162,3 +162,23 @@ def test_bad_constructor_and_hypotheses():
         FiniteClass([[0, 2]])
     with pytest.raises(ValueError):
         Thresholds(4).validate_points([])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**64 - 1), st.booleans()), min_size=0, max_size=12),
+       st.lists(st.integers(0, 2**64), min_size=1, max_size=6), st.integers(0, 2**32 - 1))
+def test_fast_error_counts_equal_matrix_counts(data, ts, seed):
+    from theory.classes.base import ConceptClass
+    from theory.privacy.exponential import error_counts_of
+
+    X = [x for x, _ in data]
+    y = np.array([v for _, v in data], dtype=bool)
+    rng = np.random.default_rng(seed)
+    T, Iv = Thresholds(64), Intervals(64)
+    ivs = [None] + [Iv.random_hypothesis(rng) for _ in range(5)] + [(x, x) for x in X[:3]]
+    for cls, hyps in ((T, ts), (Iv, ivs)):
+        fast = cls.error_counts(hyps, X, y)
+        slow = ConceptClass.error_counts(cls, hyps, X, y)
+        np.testing.assert_array_equal(fast, slow)
+        if X:
+            np.testing.assert_array_equal(fast, error_counts_of(cls.evaluate_many(hyps, X), y))
