@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 from scipy import stats
@@ -101,15 +102,16 @@ def build(ctx: ReportContext) -> Section:
     for name, s, eps in vectors:
         probs = np.exp(kernels.exponential_log_probabilities(s, eps))
         samplers: list[tuple[str, Callable[[], np.ndarray], int]] = [
-            (b, (lambda b=b, s=s, eps=eps: kernels.exponential_mechanism(s, eps, size=draws, rng=ctx.seed, backend=b)),
-             draws)
-            for b in backends
+            (be, partial(kernels.exponential_mechanism, s, eps, size=draws, rng=ctx.seed, backend=be), draws)
+            for be in backends
         ]
         integral = s.dtype.kind in "iu" or bool(np.all(np.isinf(s) | (s == np.floor(s))))
         if integral and np.all(np.abs(s[np.isfinite(s)]) < 2**63):
             n_exact = max(2_000, draws // 10)
-            samplers.append(("exact", (lambda s=s, eps=eps, n_exact=n_exact: kernels.exponential_mechanism(
-                s, Fraction(eps), size=n_exact, rng=ctx.seed, exact=True)), n_exact))
+            samplers.append(
+                ("exact", partial(kernels.exponential_mechanism, s, Fraction(eps), size=n_exact, rng=ctx.seed,
+                                  exact=True), n_exact)
+            )
         for label, fn, n_draws in samplers:
             d = fn()
             p = _g_test(np.bincount(d, minlength=len(s)), probs)
@@ -161,9 +163,9 @@ def build(ctx: ReportContext) -> Section:
 
             t_base = _median_time(softmax_choice, reps)
             methods = [("softmax+choice (NumPy)", t_base)]
-            for b in backends:
-                t = _median_time(lambda b=b, s=s, g=g: kernels.exponential_mechanism(s, 1.0, rng=g, backend=b), reps)
-                label = b + (f" ({cython_threads()} thr)" if b == "cython" else "")
+            for be in backends:
+                t = _median_time(partial(kernels.exponential_mechanism, s, 1.0, rng=g, backend=be), reps)
+                label = be + (f" ({cython_threads()} thr)" if be == "cython" else "")
                 methods.append((label, t))
             for label, t in methods:
                 trows.append(f"| {n:.0e} | {kind} | {label} | {t * 1e3:.3f} ms | {n / t:.3g} | {t_base / t:.1f}x |")
