@@ -161,7 +161,7 @@ def test_claim_4_5_and_lemma_4_1_constants() -> None:
     assert privacy.iid_resampling_privacy(0.5, 1e-6) == (pytest.approx(math.log(244)), pytest.approx(2467e-6))
     assert privacy.label_boost_procedure_privacy(0.5, 1e-6) == (3.5, pytest.approx(4 * math.e * 1e-6))
     # Lemma 4.6 base step by hand: 4/(3 + 244) * 2467 = 39.951...
-    assert privacy.labelboost_privacy(1.0).steps[0] == pytest.approx(4 * 2467 / 247)
+    assert privacy.labelboost_privacy(1e-6).steps[0] == pytest.approx(4 * 2467 / 247 * 1e-6)
 
 
 def test_claim_5_7_and_4_5_conditions() -> None:
