@@ -85,6 +85,23 @@ def _scale(epsilon: Any, sensitivity: Any) -> float:
     return c
 
 
+def _as_fraction(x: Any, name: str) -> Fraction:
+    """The exact rational value of ``x`` (int, float, NumPy scalar, Fraction, sympy Rational)."""
+    if isinstance(x, np.integer):
+        return Fraction(int(x))
+    if isinstance(x, np.floating):
+        return Fraction(float(x)) if x.dtype.itemsize <= 8 else Fraction(*x.as_integer_ratio())
+    try:
+        return Fraction(x)
+    except TypeError:
+        pass
+    try:
+        num, den = x.as_integer_ratio()
+        return Fraction(int(num), int(den))
+    except (AttributeError, TypeError, ValueError):
+        raise TypeError(f"exact=True needs a rational {name}, got {x!r} ({type(x).__name__})") from None
+
+
 def _nan_error() -> ValueError:
     return ValueError("scores must not contain NaN")
 
@@ -366,7 +383,9 @@ def exponential_mechanism(
     on_gpu = is_cupy_array(scores)
     if exact:
         host = scores.get() if on_gpu else np.asarray(scores)
-        out = ref.reference_exact_sample(host, Fraction(epsilon), Fraction(sensitivity), size, rng_)
+        out = ref.reference_exact_sample(
+            host, _as_fraction(epsilon, "epsilon"), _as_fraction(sensitivity, "sensitivity"), size, rng_
+        )
         if on_gpu and size is not None:
             import cupy  # type: ignore[import-not-found]
 

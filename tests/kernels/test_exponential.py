@@ -12,6 +12,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -359,3 +360,14 @@ def test_generic_learner_usage() -> None:
     for b in BACKENDS:
         assert exponential_mechanism(q, 5.0, rng=0, backend=b) == 17
     assert math.isclose(float(np.exp(exponential_log_probabilities(q, 5.0))[17]), 1.0, rel_tol=1e-9)
+
+
+def test_exact_accepts_rational_types() -> None:
+    """exact=True takes the exact rational value of int/float/NumPy/Fraction/sympy parameters."""
+    import sympy
+
+    values: tuple[Any, ...] = (1, 0.5, np.float32(0.5), np.int64(1), Fraction(1, 2), sympy.Rational(1, 2))
+    for eps in values:
+        out = exponential_mechanism([0, 1, 2], eps, size=3, rng=0, exact=True)
+        assert out.dtype == np.int64 and out.shape == (3,)
+    assert exponential_mechanism([0, 1], 1.0, sensitivity=np.float64(0.25), rng=0, exact=True) in (0, 1)
