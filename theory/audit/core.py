@@ -169,6 +169,13 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     if arr.ndim == 0 or arr.shape[0] != size:
         raise ValueError(f"mechanism returned {arr.shape[0] if arr.ndim else 'a scalar'} outputs, expected size={size}")
     kind_char = arr.dtype.kind
+    if kind_char == "O" and arr.ndim == 1 and all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in arr
+    ):
+        # numbers too large for int64 (e.g. thresholds over 2^64): compared as float64, a
+        # deterministic coarsening of the output (post-processing), so bounds stay valid
+        arr = arr.astype(np.float64)
+        kind_char = "f"
     if kind_char in "OUS":
         if kind_char == "O":
             codes = codec.encode(list(arr))
@@ -526,6 +533,7 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
            codec: _Codec) -> np.ndarray:
     counts = np.zeros(len(events), dtype=np.int64)
     probe = _draw(mechanism, data, min(n, 1024), g, codec)
+    kind = (probe.kind, None if probe.num is None else probe.num.shape[1:])
     width = 1 if probe.num is None or probe.num.ndim == 1 else probe.num.shape[1]
     for i, e in enumerate(events):
         counts[i] += int(np.count_nonzero(e.indicator(probe)))
@@ -534,6 +542,9 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
     while done < n:
         m = min(chunk, n - done)
         out = _draw(mechanism, data, m, g, codec)
+        if (out.kind, None if out.num is None else out.num.shape[1:]) != kind:
+            raise ValueError(f"the mechanism's outputs changed form between batches ({kind} -> {out.kind}); "
+                             "return one consistent type (numbers, fixed-length vectors or labels)")
         for i, e in enumerate(events):
             counts[i] += int(np.count_nonzero(e.indicator(out)))
         done += m

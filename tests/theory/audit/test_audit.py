@@ -284,3 +284,21 @@ def test_assert_private_reports_readably() -> None:
 def test_assert_private_under_hypothesis(pair) -> None:  # type: ignore[no-untyped-def]
     # false-failure rate <= 5 examples x 0.001 = 0.005 over seeds (fixed seed here)
     assert_private(LaplaceMechanism(1.0), pair[0], pair[1], epsilon=1.0, trials=20_000, rng=0)
+
+
+def test_huge_integer_outputs_and_inconsistent_batches() -> None:
+    # Python ints beyond int64 (e.g. thresholds over 2^64) are compared as float64: still valid
+    m = vectorize(lambda d, rng: (2**64 if rng.random() < 0.5 else 3) + d)
+    assert m(0, 4, np.random.default_rng(0)).dtype == object
+    res = audit_mechanism(m, 0, 1, epsilon=1.0, trials=20_000, rng=0)
+    assert res.violation and res.witness is not None and res.witness.support_mismatch
+
+    calls = {"n": 0}
+
+    def shifty(data, size, rng):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        out = rng.laplace(size=size) + data
+        return out if calls["n"] < 4 else out.astype(str)
+
+    with pytest.raises(ValueError, match="changed form"):
+        audit_mechanism(shifty, 0.0, 1.0, epsilon=1.0, trials=5_000, selection_trials=1_000, rng=0)
