@@ -5,6 +5,7 @@ calibration (how often correct mechanisms are flagged) and how the bound grows w
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ def _calibration(ctx: ReportContext) -> tuple[list[str], bool]:
         return np.asarray(kernels.exponential_mechanism(data, 1.0, size=size, rng=rng))
 
     tight_em = 0.8715956955993109  # exact epsilon of the exponential mechanism on (s0, 1 - s0)
-    cases = [
+    cases: list[tuple[str, Any, Any, Any, float]] = [
         ("LaplaceMechanism(1), pair (0, 1)", LaplaceMechanism(1.0), 0.0, 1.0, 1.0),
         ("GeometricMechanism(1), pair (0, 1)", GeometricMechanism(1.0), 0, 1, 1.0),
         ("RandomizedResponse(1), pair (0, 1)", RandomizedResponse(1.0), 0, 1, 1.0),
