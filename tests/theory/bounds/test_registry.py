@@ -73,6 +73,7 @@ def _lambdified(bound_id: str) -> Any:
     import sympy
 
     b = REGISTRY[bound_id]
+    assert b.expr is not None
     expr = b.expr()
     names = [p.name for p in b.params if not isinstance(p.constraint, Options)]
     syms = [sympy.Symbol(n) for n in names]
