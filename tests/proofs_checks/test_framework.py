@@ -85,3 +85,11 @@ def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--no-write"]) == 0
     out = capsys.readouterr().out
     assert "HPSY.Thm2.n_unl" in out and "FAILS" in out and "verdict" in out
+
+
+def test_cli_out_writes_the_same_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from proofs_checks.__main__ import main
+
+    out = tmp_path / "r.md"
+    assert main(["--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == render_markdown(run_all())
