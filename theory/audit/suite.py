@@ -81,6 +81,11 @@ def _kernel_cases() -> list[AuditCase]:
     out = []
     for b in backends:
         def m(data: Any, size: int, rng: Any = None, _b: str = b) -> np.ndarray:
+            if _b == "cupy":  # GPU: CuPy scores in, CuPy indices out, copied back for counting
+                import cupy  # type: ignore[import-not-found]
+
+                out = kernels.exponential_mechanism(cupy.asarray(data), 1.0, size=size, rng=rng, backend="cupy")
+                return np.asarray(cupy.asnumpy(out))
             return np.asarray(kernels.exponential_mechanism(data, 1.0, size=size, rng=rng, backend=_b))
 
         try:
