@@ -15,6 +15,7 @@ decision).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from fractions import Fraction
@@ -122,6 +123,7 @@ def _prepare_cpu_scores(scores: NDArray[Any]) -> NDArray[Any]:
     return np.ascontiguousarray(s, dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=1)
 def _cython_module() -> Any:
     try:
         from kernels._cython import _expmech
@@ -132,7 +134,10 @@ def _cython_module() -> Any:
 
 def _resolve(backend: str, *arrays: Any) -> str:
     """Resolve the backend; ``auto`` falls back to numpy when ``_expmech`` is not built."""
-    explicit = backend != "auto" or bool(os.environ.get("SEMIPRIVATE_BACKEND", "").strip())
+    env = os.environ.get("SEMIPRIVATE_BACKEND", "").strip()
+    if backend == "auto" and not env and not any(is_cupy_array(a) for a in arrays):
+        return "numpy" if _cython_module() is None else "cython"  # fast path of resolve_backend
+    explicit = backend != "auto" or bool(env)
     name = resolve_backend(backend, *arrays)
     if name == "cython" and _cython_module() is None:
         if explicit:

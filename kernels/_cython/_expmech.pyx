@@ -315,7 +315,7 @@ cdef tuple _chunk_order(const double[::1] P, const double[::1] W, const double[:
     cdef int64_t[::1] jv = jidx
     with nogil:
         sp_find_chunks(&P[0], &W[0], P.shape[0], &u1[0], k, &jv[0])
-    order = np.argsort(jidx, kind="stable")
+    order = np.zeros(1, dtype=np.int64) if k == 1 else np.argsort(jidx, kind="stable")
     cdef int64_t[::1] ov = order
     return jv, ov
 
@@ -327,7 +327,7 @@ def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int
     cdef int64_t k = out.shape[0]
     cmax = np.empty(nc, dtype=np.float64)
     csum = np.empty(nc, dtype=np.float64)
-    cflags = np.zeros(nc, dtype=np.intc)
+    cflags = np.empty(nc, dtype=np.intc)
     cdef double[::1] cm = cmax
     cdef double[::1] cs = csum
     cdef int[::1] cf = cflags
