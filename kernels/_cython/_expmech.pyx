@@ -37,6 +37,7 @@ cdef extern from *:
     #include <stdint.h>
     #include <string.h>
     #include <math.h>
+    #include <stdlib.h>
     #ifdef _OPENMP
     #include <omp.h>
     #endif
@@ -195,22 +196,105 @@ cdef extern from *:
             if (j != cur) {                                                                   \\
                 cur = j; a = j * SP_CHUNK; len = (a + SP_CHUNK < n ? a + SP_CHUNK : n) - a;   \\
                 double acc = 0.0;                                                             \\
-                for (i = 0; i < len; i++) { buf[i] = (WEIGHT); acc += buf[i]; cum[i] = acc; } \\
+                for (i = 0; i < len; i++) buf[i] = (WEIGHT);                                  \\
+                for (i = 0; i < len; i++) { acc += buf[i]; cum[i] = acc; }                    \\
             }                                                                                 \\
             out[d] = a + sp_find_in(buf, cum, len, u2[d] * cum[len - 1]);                     \\
         }
-    static void sp_select_f64(const double* s, int64_t n, double c, const double* cmax,
+    SP_CLONES static void sp_select_f64(const double* s, int64_t n, double c, const double* cmax,
                               const int64_t* jidx, const int64_t* order, const double* u2, int64_t k, int64_t* out) {
         SP_SELECT_BODY(sp_exp_neg(c * (s[a + i] - cmax[j])))
     }
-    static void sp_select_f32(const float* s, int64_t n, double c, const double* cmax,
+    SP_CLONES static void sp_select_f32(const float* s, int64_t n, double c, const double* cmax,
                               const int64_t* jidx, const int64_t* order, const double* u2, int64_t k, int64_t* out) {
         SP_SELECT_BODY(sp_exp_neg(c * ((double)s[a + i] - cmax[j])))
     }
-    static void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+    SP_CLONES static void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
                               const int64_t* cmax, const int64_t* jidx, const int64_t* order,
                               const double* u2, int64_t k, int64_t* out) {
         SP_SELECT_BODY(sp_int_weight((uint64_t)cmax[j] - (uint64_t)s[a + i], c, table, tn))
+    }
+
+    /* ---------- whole-call drivers: C buffers, no Python objects ---------- */
+    typedef struct { int64_t j; int64_t d; } sp_pair;
+    static int sp_cmp_pair(const void* a, const void* b) {
+        const sp_pair* x = (const sp_pair*)a; const sp_pair* y = (const sp_pair*)b;
+        if (x->j != y->j) return x->j < y->j ? -1 : 1;
+        return (x->d > y->d) - (x->d < y->d);
+    }
+    /* order[] = draws sorted by chunk (stable); returns 0, or -1 when out of memory */
+    static int sp_order(const int64_t* jidx, int64_t k, int64_t* order) {
+        if (k == 1) { order[0] = 0; return 0; }
+        sp_pair* pairs = (sp_pair*)malloc((size_t)k * sizeof(sp_pair));
+        if (!pairs) return -1;
+        for (int64_t t = 0; t < k; t++) { pairs[t].j = jidx[t]; pairs[t].d = t; }
+        qsort(pairs, (size_t)k, sizeof(sp_pair), sp_cmp_pair);
+        for (int64_t t = 0; t < k; t++) order[t] = pairs[t].d;
+        free(pairs);
+        return 0;
+    }
+    /* status: 0 ok, 1 NaN present, 2 all -inf, 3 +inf present, -1 out of memory */
+    #define SP_DEFINE_FLOAT_SAMPLE(NAME, PASS, SELECT, T)                                        \\
+    static int NAME(const T* s, int64_t n, double c, const double* u1, const double* u2,       \\
+                    int64_t k, int64_t* out) {                                                  \\
+        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, j; int status = 0, flags = 0;             \\
+        double* cmax = (double*)malloc((size_t)nc * sizeof(double));                           \\
+        double* csum = (double*)malloc((size_t)nc * sizeof(double));                           \\
+        double* W = (double*)malloc((size_t)nc * sizeof(double));                              \\
+        double* P = (double*)malloc((size_t)nc * sizeof(double));                              \\
+        int* cfl = (int*)malloc((size_t)nc * sizeof(int));                                     \\
+        int64_t* jidx = (int64_t*)malloc((size_t)k * sizeof(int64_t));                        \\
+        int64_t* order = (int64_t*)malloc((size_t)k * sizeof(int64_t));                       \\
+        if (!cmax || !csum || !W || !P || !cfl || !jidx || !order) { status = -1; goto done; } \\
+        PASS(s, n, c, cmax, csum, cfl);                                                        \\
+        for (j = 0; j < nc; j++) flags |= cfl[j];                                              \\
+        if (flags & 1) { status = 1; goto done; }                                              \\
+        if (flags & 2) { status = 3; goto done; }                                              \\
+        {                                                                                      \\
+            double M = -INFINITY, acc = 0.0;                                                   \\
+            for (j = 0; j < nc; j++) if (cmax[j] > M) M = cmax[j];                             \\
+            for (j = 0; j < nc; j++) {                                                         \\
+                W[j] = csum[j] > 0.0 ? csum[j] * sp_exp_neg(c * (cmax[j] - M)) : 0.0;          \\
+                acc += W[j]; P[j] = acc;                                                       \\
+            }                                                                                  \\
+            if (!(acc > 0.0)) { status = 2; goto done; }                                       \\
+        }                                                                                      \\
+        sp_find_chunks(P, W, nc, u1, k, jidx);                                                 \\
+        if (sp_order(jidx, k, order)) { status = -1; goto done; }                              \\
+        SELECT(s, n, c, cmax, jidx, order, u2, k, out);                                        \\
+    done:                                                                                      \\
+        free(cmax); free(csum); free(W); free(P); free(cfl); free(jidx); free(order);         \\
+        return status;                                                                         \\
+    }
+    SP_DEFINE_FLOAT_SAMPLE(sp_sample_f64, sp_pass_f64, sp_select_f64, double)
+    SP_DEFINE_FLOAT_SAMPLE(sp_sample_f32, sp_pass_f32, sp_select_f32, float)
+
+    static int sp_sample_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                             const double* u1, const double* u2, int64_t k, int64_t* out) {
+        int64_t nc = (n + SP_CHUNK - 1) / SP_CHUNK, j; int status = 0;
+        int64_t* cmax = (int64_t*)malloc((size_t)nc * sizeof(int64_t));
+        double* csum = (double*)malloc((size_t)nc * sizeof(double));
+        double* W = (double*)malloc((size_t)nc * sizeof(double));
+        double* P = (double*)malloc((size_t)nc * sizeof(double));
+        int64_t* jidx = (int64_t*)malloc((size_t)k * sizeof(int64_t));
+        int64_t* order = (int64_t*)malloc((size_t)k * sizeof(int64_t));
+        if (!cmax || !csum || !W || !P || !jidx || !order) { status = -1; goto done; }
+        sp_pass_i64(s, n, c, table, tn, cmax, csum);
+        {
+            int64_t M = INT64_MIN; double acc = 0.0;
+            for (j = 0; j < nc; j++) if (cmax[j] > M) M = cmax[j];
+            for (j = 0; j < nc; j++) {
+                /* exact uint64 difference M - m_c, one conversion, libm exp */
+                W[j] = csum[j] * exp(-c * (double)((uint64_t)M - (uint64_t)cmax[j]));
+                acc += W[j]; P[j] = acc;
+            }
+        }
+        sp_find_chunks(P, W, nc, u1, k, jidx);
+        if (sp_order(jidx, k, order)) { status = -1; goto done; }
+        sp_select_i64(s, n, c, table, tn, cmax, jidx, order, u2, k, out);
+    done:
+        free(cmax); free(csum); free(W); free(P); free(jidx); free(order);
+        return status;
     }
 
     /* ---------- popcount error counts ---------- */
@@ -255,6 +339,12 @@ cdef extern from *:
     void sp_select_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
                        const int64_t* cmax, const int64_t* jidx, const int64_t* order,
                        const double* u2, int64_t k, int64_t* out) nogil
+    int sp_sample_f64(const double* s, int64_t n, double c, const double* u1, const double* u2,
+                      int64_t k, int64_t* out) nogil
+    int sp_sample_f32(const float* s, int64_t n, double c, const double* u1, const double* u2,
+                      int64_t k, int64_t* out) nogil
+    int sp_sample_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
+                      const double* u1, const double* u2, int64_t k, int64_t* out) nogil
     int sp_errors_packed(const uint64_t* P, int64_t H, int64_t W, const uint64_t* lab, int64_t* out) nogil
     double sp_exp_neg_scalar(double x) nogil
     double sp_exp_neg(double x) nogil
@@ -289,109 +379,52 @@ def int_table(double c):
     return np.exp(-c * np.arange(tn, dtype=np.float64))
 
 
-def _combine(double[::1] cmax_f, double[::1] csum, double c):
-    """Chunk weights ``W_c = S_c exp(c (m_c - M))`` and their prefix sums (float chunk maxima)."""
-    cdef Py_ssize_t j, nc = csum.shape[0]
-    cdef double M = -np.inf
-    for j in range(nc):
-        if cmax_f[j] > M:
-            M = cmax_f[j]
-    W = np.empty(nc, dtype=np.float64)
-    P = np.empty(nc, dtype=np.float64)
-    cdef double[::1] w = W
-    cdef double[::1] p = P
-    cdef double acc = 0.0
-    for j in range(nc):
-        w[j] = csum[j] * sp_exp_neg(c * (cmax_f[j] - M)) if csum[j] > 0.0 else 0.0
-        acc += w[j]
-        p[j] = acc
-    return W, P
+_TABLE_CACHE: dict = {}
 
 
-cdef tuple _chunk_order(const double[::1] P, const double[::1] W, const double[::1] u1):
-    """Chunk of each draw (binary search with ``u1``) and the draws' order sorted by chunk."""
-    cdef int64_t k = u1.shape[0]
-    jidx = np.empty(k, dtype=np.int64)
-    cdef int64_t[::1] jv = jidx
-    with nogil:
-        sp_find_chunks(&P[0], &W[0], P.shape[0], &u1[0], k, &jv[0])
-    order = np.zeros(1, dtype=np.int64) if k == 1 else np.argsort(jidx, kind="stable")
-    cdef int64_t[::1] ov = order
-    return jv, ov
+def _table(double c):
+    """Integer-score table for ``c``, cached for the last few ``c`` values."""
+    tab = _TABLE_CACHE.get(c)
+    if tab is None:
+        if len(_TABLE_CACHE) >= 8:
+            _TABLE_CACHE.clear()
+        tab = _TABLE_CACHE[c] = int_table(c)
+    return tab
 
 
 def sample(scores, double c, const double[::1] u1, const double[::1] u2, cnp.int64_t[::1] out):
-    """Draw ``len(out)`` indices; returns 0 ok, 1 NaN present, 2 all ``-inf``, 3 ``+inf`` present."""
-    cdef Py_ssize_t n = scores.shape[0]
-    cdef Py_ssize_t nc = (n + SP_CHUNK - 1) // SP_CHUNK
+    """Draw ``len(out)`` indices; returns 0 ok, 1 NaN present, 2 all ``-inf``, 3 ``+inf`` present.
+
+    ``scores``: contiguous float64, float32 or int64; ``u1``, ``u2``: ``len(out)`` uniforms each.
+    """
+    cdef int64_t n = scores.shape[0]
     cdef int64_t k = out.shape[0]
-    cmax = np.empty(nc, dtype=np.float64)
-    csum = np.empty(nc, dtype=np.float64)
-    cflags = np.empty(nc, dtype=np.intc)
-    cdef double[::1] cm = cmax
-    cdef double[::1] cs = csum
-    cdef int[::1] cf = cflags
     cdef const double[::1] s64
     cdef const float[::1] s32
     cdef const int64_t[::1] si
-    cdef int64_t[::1] cmi
-    cdef double[::1] tab
-    cdef double[::1] Wv
-    cdef double[::1] Pv
-    cdef int64_t[::1] jv
-    cdef int64_t[::1] ov
-    cdef int64_t tn
-    cdef Py_ssize_t j
-    cdef int flags = 0
-    if scores.dtype == np.float64:
+    cdef const double[::1] tab
+    cdef int status
+    if k == 0:
+        return 0
+    dt = scores.dtype
+    if dt == np.float64:
         s64 = scores
         with nogil:
-            sp_pass_f64(&s64[0], n, c, &cm[0], &cs[0], &cf[0])
-    elif scores.dtype == np.float32:
+            status = sp_sample_f64(&s64[0], n, c, &u1[0], &u2[0], k, &out[0])
+    elif dt == np.float32:
         s32 = scores
         with nogil:
-            sp_pass_f32(&s32[0], n, c, &cm[0], &cs[0], &cf[0])
-    elif scores.dtype == np.int64:
+            status = sp_sample_f32(&s32[0], n, c, &u1[0], &u2[0], k, &out[0])
+    elif dt == np.int64:
         si = scores
-        table = int_table(c)
-        tab = table
-        tn = tab.shape[0]
-        cmax_i = np.empty(nc, dtype=np.int64)
-        cmi = cmax_i
+        tab = _table(c)
         with nogil:
-            sp_pass_i64(&si[0], n, c, &tab[0], tn, &cmi[0], &cs[0])
-        M = int(cmax_i.max())
-        # exact uint64 differences M - m_c, then one float conversion
-        d = (np.uint64(M & 0xFFFFFFFFFFFFFFFF) - cmax_i.astype(np.uint64)).astype(np.float64)
-        W = csum * np.exp(-c * d)
-        P = np.cumsum(W)
-        Wv = W
-        Pv = P
-        jv, ov = _chunk_order(Pv, Wv, u1)
-        with nogil:
-            sp_select_i64(&si[0], n, c, &tab[0], tn, &cmi[0], &jv[0], &ov[0], &u2[0], k, &out[0])
-        return 0
+            status = sp_sample_i64(&si[0], n, c, &tab[0], tab.shape[0], &u1[0], &u2[0], k, &out[0])
     else:
-        raise TypeError(f"unsupported dtype {scores.dtype}")
-    for j in range(nc):
-        flags |= cf[j]
-    if flags & 1:
-        return 1
-    if flags & 2:
-        return 3
-    W, P = _combine(cm, cs, c)
-    Wv = W
-    Pv = P
-    if not (Pv[nc - 1] > 0.0):
-        return 2
-    jv, ov = _chunk_order(Pv, Wv, u1)
-    if scores.dtype == np.float64:
-        with nogil:
-            sp_select_f64(&s64[0], n, c, &cm[0], &jv[0], &ov[0], &u2[0], k, &out[0])
-    else:
-        with nogil:
-            sp_select_f32(&s32[0], n, c, &cm[0], &jv[0], &ov[0], &u2[0], k, &out[0])
-    return 0
+        raise TypeError(f"unsupported dtype {dt}")
+    if status < 0:
+        raise MemoryError("exponential mechanism: out of memory for the chunk tables")
+    return status
 
 
 def error_counts_packed(const cnp.uint64_t[:, ::1] P, const cnp.uint64_t[::1] lab, cnp.int64_t[::1] out):
