@@ -85,10 +85,9 @@ def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.rando
         cmax = cupy.empty(nc, dtype=cupy.float64)
         cflags = cupy.empty(nc, dtype=cupy.int32)
         mod.get_function("sp_pass_" + suffix)((nc,), (THREADS,), (s, n64, c64, cmax, csum, cflags))
-        flags = int(cupy.bitwise_or.reduce(cflags))
-        if flags & 1:
+        if bool(((cflags & 1) != 0).any()):
             raise ValueError("scores must not contain NaN")
-        if flags & 2:  # +inf present: uniform over the +inf entries
+        if bool(((cflags & 2) != 0).any()):  # +inf present: uniform over the +inf entries
             where = cupy.flatnonzero(cupy.isposinf(s))
             pick = cupy.asarray(rng.integers(0, int(where.size), size=k))
             out = where[pick].astype(cupy.int64)
