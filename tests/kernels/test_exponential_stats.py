@@ -116,6 +116,7 @@ VECTORS = [
     ("chunk boundary int", np.r_[np.zeros(2047, np.int64), [30], np.zeros(2048, np.int64), [30]], 0.5, 1.0),
     ("chunk ramp", (np.arange(2048 * 6) // 2048) * 1.0 + _R.random(2048 * 6), 1.0, 1.0),
     ("chunk ramp int", (np.arange(2048 * 6 + 100) // 2048) * 2 - _R.integers(0, 3, 2048 * 6 + 100), 1.0, 1.0),
+    ("int random chunks", _R.integers(0, 10, 2048 * 4 + 3), 1.0, 1.0),
     ("chunk ramp f32", ((np.arange(2048 * 5) // 2048) * 1.5 - _R.random(2048 * 5)).astype(np.float32), 1.0, 1.0),
     ("tiny epsilon", np.linspace(0, 100, 64), 1e-6, 1.0),
     ("huge epsilon", np.array([0.0, 1e-5, 2e-5, 2e-5]), 1e6, 1.0),
