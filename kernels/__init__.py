@@ -24,6 +24,8 @@ _LAZY = {
     "exponential_log_probabilities": "kernels._exponential",
     "error_counts": "kernels._exponential",
     "pack_bits": "kernels._exponential",
+    "cython_threads": "kernels._exponential",
+    "sampler_error_bounds": "kernels._exponential",
     "pca": "kernels._pca",
     "PCAResult": "kernels._pca",
     "CovarianceAccumulator": "kernels._pca",
@@ -35,7 +37,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from kernels._exponential import error_counts as error_counts
     from kernels._exponential import exponential_log_probabilities as exponential_log_probabilities
     from kernels._exponential import exponential_mechanism as exponential_mechanism
+    from kernels._exponential import cython_threads as cython_threads
     from kernels._exponential import pack_bits as pack_bits
+    from kernels._exponential import sampler_error_bounds as sampler_error_bounds
     from kernels._pca import CovarianceAccumulator as CovarianceAccumulator
     from kernels._pca import PCAResult as PCAResult
     from kernels._pca import pca as pca
