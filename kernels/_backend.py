@@ -69,8 +69,9 @@ def resolve_backend(backend: Any, *arrays: Any) -> str:
     TypeError
         ``backend`` is not a string.
     ValueError
-        Unknown name, an unavailable backend, or NumPy data with ``backend="cupy"``
-        / CuPy data with a CPU backend.
+        Unknown name, an unavailable backend, or CuPy data with a CPU backend.
+        (NumPy data with an explicit ``backend="cupy"`` is allowed: the kernel copies it
+        to the device.)
     """
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a str, got {backend!r} ({type(backend).__name__})")
@@ -92,9 +93,6 @@ def resolve_backend(backend: Any, *arrays: Any) -> str:
         raise ValueError(f"backend {backend!r} is not available here; available: {available_backends()}")
     if on_gpu and backend != "cupy":
         raise ValueError(f"CuPy arrays need backend='cupy' (or 'auto'), got backend={backend!r}")
-    if backend == "cupy" and arrays and not on_gpu:
-        # NumPy inputs with an explicit GPU backend: allowed, the kernel moves them.
-        pass
     return backend
 
 

@@ -51,6 +51,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from kernels._backend import is_cupy_array as _is_cupy_array
+
 __all__ = [
     "Constraint",
     "Real",
@@ -180,7 +182,10 @@ class Real(Constraint):
                 f"{name} must be a real number, got {_describe_value(value)} "
                 f"({type(value).__name__})"
             )
-        x = float(value)
+        try:
+            x = float(value)
+        except OverflowError:  # e.g. 10**400: finite but beyond float
+            raise ValueError(f"{name} must be in {self._interval()}, got a number too large for a float") from None
         if math.isnan(x):
             raise ValueError(f"{name} must be in {self._interval()}, got nan")
         if math.isinf(x) and not self.allow_inf:
@@ -296,10 +301,6 @@ class Boolean(Constraint):
 
     def invalid_examples(self) -> list[Any]:
         return [1, "yes", None]
-
-
-def _is_cupy_array(value: Any) -> bool:
-    return type(value).__module__.split(".")[0] == "cupy"
 
 
 class ArrayLike(Constraint):

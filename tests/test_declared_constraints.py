@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -100,4 +101,7 @@ def test_invalid_value_is_rejected_naming_the_parameter(obj: Any, pname: str, ba
             kwargs[p.name] = value
     with pytest.raises((TypeError, ValueError)) as info:
         obj(*args, **kwargs)
-    assert pname in str(info.value), f"error does not name {pname!r}: {info.value}"
+    # The parameter's name must appear as a word (a substring check would let 'n' match "integer").
+    assert re.search(rf"(?<![A-Za-z0-9_]){re.escape(pname)}(?![A-Za-z0-9_])", str(info.value)), (
+        f"error does not name {pname!r}: {info.value}"
+    )

@@ -28,6 +28,11 @@ def test_epsilon_rejects(bad, exc):
         v.check_epsilon(bad)
 
 
+def test_huge_integers_are_a_value_error_not_an_overflow():
+    with pytest.raises(ValueError, match="epsilon must be in"):
+        v.check_epsilon(10**400)
+
+
 def test_delta_interval_is_half_open():
     assert v.check_delta(0.0) == 0.0
     for bad in (1.0, -1e-9, math.nan):
