@@ -15,7 +15,7 @@ fi
 VPY="$VENV/bin/python"
 
 stamp="$VENV/.semiprivate-install-stamp"
-want="$(cd "$ROOT" && cat pyproject.toml setup.py $(ls kernels/_cython/*.pyx kernels/_cython/*.pxd 2>/dev/null) | sha256sum | cut -c1-64)"
+want="$(cd "$ROOT" && cat pyproject.toml setup.py $(ls kernels/_cython/*.pyx kernels/_cython/*.pxd 2>/dev/null) | cksum)"
 have="$(cat "$stamp" 2>/dev/null || true)"
 missing_ext=0
 for pyx in "$ROOT"/kernels/_cython/*.pyx; do
