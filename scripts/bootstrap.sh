@@ -24,7 +24,7 @@ for pyx in "$ROOT"/kernels/_cython/*.pyx; do
 done
 if [ "$want" != "$have" ] || [ "$missing_ext" = 1 ]; then
     echo "bootstrap: installing semiprivate[test,dev] (editable; builds the Cython kernels)" >&2
-    "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade "pip>=23" "setuptools>=68" wheel >&2
+    "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade "pip>=23" "setuptools>=77" wheel >&2
     "$VPY" -m pip install --quiet --disable-pip-version-check -e "$ROOT[test,dev]" >&2
     echo "$want" > "$stamp"
 fi
