@@ -34,6 +34,7 @@ __all__ = [
     "smallest_integer",
     "safe_exp",
     "ceil_int",
+    "near_integer",
     "symbols_for",
 ]
 
@@ -98,19 +99,43 @@ def safe_exp(x: float, what: str = "value") -> float:
     return math.exp(x)
 
 
-def ceil_int(x: float, what: str = "sample size") -> int:
-    """Round a real sample size up to an int (tiny float noise below an integer is absorbed).
+#: How many units in the last place a float may lie from an integer and still count as it.
+NEAR_INTEGER_ULPS = 4
 
+
+def near_integer(x: float) -> int | None:
+    """The integer ``r`` nearest to a finite ``x`` when ``x`` is ``r`` up to float noise, else None.
+
+    Float noise means at most :data:`NEAR_INTEGER_ULPS` (4) units in the last place of
+    ``max(1, |x|)``: ``|x - r| <= 4 ulp(max(1, |x|))``.  The tolerance is absolute in ulps,
+    not a relative ``1e-12 |x|``, which would exceed 1 for ``x >= 1e12`` and make every large
+    value "an integer".  This is the one rule used by :func:`ceil_int` and by the strict
+    lower bounds (``floor(x) + 1``) of :mod:`theory.bounds`.
+
+    >>> near_integer(3.0000000000000004), near_integer(3.0000000001), near_integer(1e12 + 0.25)
+    (3, None, None)
+    """
+    r = round(x)
+    if abs(x - r) <= NEAR_INTEGER_ULPS * math.ulp(max(1.0, abs(x))):
+        return int(r)
+    return None
+
+
+def ceil_int(x: float, what: str = "sample size") -> int:
+    """Round a real sample size up to an int (float noise of a few ulps above an integer is absorbed).
+
+    A value within :data:`NEAR_INTEGER_ULPS` ulps of an integer counts as that integer
+    (:func:`near_integer`); anything else is rounded up, at every magnitude.
     Raises :class:`OverflowError` for an infinite or NaN value (never a wrong finite number).
 
-    >>> ceil_int(3.0000000000001), ceil_int(2.2)
-    (3, 3)
+    >>> ceil_int(3.0000000000000004), ceil_int(2.2), ceil_int(1e12 + 0.25)
+    (3, 3, 1000000000001)
     """
     if not math.isfinite(x):
         raise OverflowError(f"{what} is not finite ({x}); the bound is vacuous here")
-    r = round(x)
-    if abs(x - r) <= 1e-12 * max(1.0, abs(x)):
-        return int(r)
+    r = near_integer(x)
+    if r is not None:
+        return r
     return int(math.ceil(x))
 
 

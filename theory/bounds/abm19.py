@@ -28,6 +28,7 @@ from theory.bounds._core import (
     ceil_int,
     check_conditions,
     make_expr,
+    near_integer,
     register,
     safe_exp,
     smallest_integer,
@@ -382,9 +383,9 @@ def abm19_public_lower_bound(alpha: float) -> int:
     (7, 1)
     """
     x = float(_pub_lower(MATH, alpha))
-    r = round(x)
-    if abs(x - r) <= 1e-12 * max(1.0, x):  # x is an integer up to float noise: n_pub must exceed it
-        return int(r) + 1
+    r = near_integer(x)
+    if r is not None:  # x is an integer up to float noise: n_pub must exceed it
+        return r + 1
     return math.floor(x) + 1
 
 

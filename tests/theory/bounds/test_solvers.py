@@ -13,8 +13,12 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from theory.bounds._core import smallest_integer
-from theory.bounds.abm19 import abm19_cover_log_failure_probability, abm19_public_sample_size
+from theory.bounds._core import ceil_int, near_integer, smallest_integer
+from theory.bounds.abm19 import (
+    abm19_cover_log_failure_probability,
+    abm19_public_lower_bound,
+    abm19_public_sample_size,
+)
 from theory.bounds.bns15 import (
     bns15_labelboost_max_unlabeled,
     bns15_labelboost_min_labeled,
@@ -94,3 +98,26 @@ def test_bst14_average_excess_risk_decreases_from_n_3(p: int, eps: float, delta:
     # the monotonicity the solver relies on (n >= 3)
     values = [bst14_excess_risk_explicit(n, p, 1.0, 1.0, eps, delta) / n for n in (3, 4, 5, 10, 100, 10**4)]
     assert all(b <= a * (1 + 1e-12) for a, b in zip(values, values[1:]))
+
+
+@pytest.mark.parametrize("x", [1e12 + 0.3, 1e12 + 0.7, 5e13 + 0.5, 2.0**52 + 1.0])
+def test_ceil_int_rounds_up_at_every_magnitude(x: float) -> None:
+    """A relative 1e-12 tolerance once rounded 1e12 + 0.3 DOWN; only a few ulps count as noise."""
+    n = ceil_int(x)
+    assert n >= x and n - 1 < x
+    assert near_integer(x) == (int(x) if x == int(x) else None)
+
+
+def test_ceil_int_absorbs_only_ulp_noise() -> None:
+    assert ceil_int(3.0 + 2 * math.ulp(3.0)) == 3
+    assert ceil_int(3.0 + 1e-13) == 4
+    assert ceil_int(1e12 + 4 * math.ulp(1e12)) == 10**12
+
+
+@pytest.mark.parametrize("target", [1e12 + 0.3, 1e12 + 0.7, 123456789012.5])
+def test_abm19_public_lower_bound_strict_at_large_sizes(target: float) -> None:
+    """n_pub > 1/(1600 alpha): the smallest integer above x, also for x near 1e12."""
+    alpha = 1 / (1600 * target)
+    x = 1 / (1600 * alpha)
+    n = abm19_public_lower_bound(alpha)
+    assert n > x and n - 1 <= x
