@@ -105,14 +105,14 @@ class ThresholdDistribution(LabelledDistribution):
             raise ValueError(f"threshold must be in [0, 2^{d}], got {threshold}")
         self.d = d
         self.concept_class = Thresholds(d)
-        self.target = int(threshold)
+        self.target = self.concept_class._check_h(threshold)
         self.noise = float(noise)
 
     def sample_X(self, n: int, rng: Any = None) -> np.ndarray:
         return uniform_points(n, self.d, rng)
 
     def _disagreement_mass(self, h: Any) -> float:
-        t = int(h)
+        t = self.concept_class._check_h(h)
         return float(Fraction(abs(t - self.target), 2**self.d))
 
 
@@ -126,16 +126,15 @@ class IntervalDistribution(LabelledDistribution):
     def __init__(self, d: int, interval: tuple[int, int] | None, noise: float = 0.0) -> None:
         self.d = d
         self.concept_class = Intervals(d)
-        self.concept_class.evaluate(interval, [0])  # validates the interval
-        self.target = None if interval is None else (int(interval[0]), int(interval[1]))
+        self.target = self.concept_class._check_h(interval)  # validates the interval
         self.noise = float(noise)
 
     def sample_X(self, n: int, rng: Any = None) -> np.ndarray:
         return uniform_points(n, self.d, rng)
 
     def _disagreement_mass(self, h: Any) -> float:
-        self.concept_class.evaluate(h, [0])
-        A = (0, -1) if h is None else (int(h[0]), int(h[1]))
+        hv = self.concept_class._check_h(h)
+        A = (0, -1) if hv is None else hv
         B = (0, -1) if self.target is None else self.target
         inter = _interval_len(max(A[0], B[0]), min(A[1], B[1]))
         sym = _interval_len(*A) + _interval_len(*B) - 2 * inter
@@ -153,8 +152,7 @@ class RectangleDistribution(LabelledDistribution):
         self.d = d
         self.l = l
         self.concept_class = Rectangles(d, l)
-        self.concept_class.evaluate(box, np.zeros((1, l), dtype=np.uint64))
-        self.target = box
+        self.target = self.concept_class._check_h(box)  # validates the box
         self.noise = float(noise)
 
     def sample_X(self, n: int, rng: Any = None) -> np.ndarray:
@@ -170,14 +168,14 @@ class RectangleDistribution(LabelledDistribution):
         return v
 
     def _disagreement_mass(self, h: Any) -> float:
-        self.concept_class.evaluate(h, np.zeros((1, self.l), dtype=np.uint64))
-        if h is None or self.target is None:
+        hv = self.concept_class._check_h(h)
+        if hv is None or self.target is None:
             inter = 0
         else:
             inter = 1
-            for a1, b1, a2, b2 in zip(h[0], h[1], self.target[0], self.target[1]):
-                inter *= _interval_len(max(int(a1), int(a2)), min(int(b1), int(b2)))
-        sym = self._vol(h) + self._vol(self.target) - 2 * inter
+            for a1, b1, a2, b2 in zip(hv[0], hv[1], self.target[0], self.target[1]):
+                inter *= _interval_len(max(a1, a2), min(b1, b2))
+        sym = self._vol(hv) + self._vol(self.target) - 2 * inter
         return float(Fraction(sym, 2 ** (self.d * self.l)))
 
 

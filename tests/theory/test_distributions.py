@@ -79,3 +79,44 @@ def test_bad_input():
         MixtureDistribution(None, None, 1.5)
     with pytest.raises(ValueError):
         ThresholdDistribution(8, 3).sample(-1)
+
+
+@pytest.mark.parametrize(
+    "h,exc",
+    [(300, ValueError), (257, ValueError), (-5, ValueError), (1.7, TypeError), (True, TypeError),
+     ("3", TypeError), (100.0, TypeError), (None, TypeError)],
+)
+def test_threshold_error_rejects_hypotheses_outside_the_class(h, exc):
+    """err(h; D) is defined only for h in THRESH_d: t = 300 > 2^8 once gave 0.78125."""
+    with pytest.raises(exc, match="threshold"):
+        ThresholdDistribution(8, 100).error(h)
+
+
+@pytest.mark.parametrize(
+    "h,exc",
+    [((1.5, 3), TypeError), ((True, 3), TypeError), (("1", 3), TypeError), ((1, 2, 3), ValueError),
+     ((1,), ValueError), ((3, 256), ValueError), ((-1, 3), ValueError), (7, TypeError)],
+)
+def test_interval_hypotheses_must_be_int_pairs(h, exc):
+    with pytest.raises(exc, match="interval"):
+        IntervalDistribution(8, h)
+    with pytest.raises(exc, match="interval"):
+        IntervalDistribution(8, (2, 9)).error(h)
+
+
+@pytest.mark.parametrize(
+    "h,exc",
+    [(((0, 0), (1.5, 3)), TypeError), (((0, True), (3, 3)), TypeError), (((0,), (3,)), ValueError),
+     (((0, 0), (3, 256)), ValueError), (((0, 0), (3, 3), (4, 4)), ValueError)],
+)
+def test_rectangle_hypotheses_must_be_int_boxes(h, exc):
+    with pytest.raises(exc, match="rectangle"):
+        RectangleDistribution(8, 2, h)
+    with pytest.raises(exc, match="rectangle"):
+        RectangleDistribution(8, 2, ((0, 0), (3, 3))).error(h)
+
+
+def test_valid_numpy_integer_hypotheses_still_work():
+    D = IntervalDistribution(8, (np.uint64(2), np.int64(9)))
+    assert D.error((2, 9)) == 0.0 and D.error(np.array([2, 9], dtype=np.uint64)) == 0.0
+    assert ThresholdDistribution(8, 100).error(np.int32(100)) == 0.0

@@ -110,6 +110,14 @@ class ConceptClass(ABC):
 
     # -- hypotheses ---------------------------------------------------------------------------
     @abstractmethod
+    def _check_h(self, h: Any) -> Any:
+        """Validate one hypothesis of the class and return its canonical form.
+
+        Raises TypeError for a wrong type (a float, bool or string where an int is meant, a
+        wrong-length tuple) and ValueError for a hypothesis outside the class.
+        """
+
+    @abstractmethod
     def evaluate(self, h: Any, X: Any) -> np.ndarray:
         """Labels ``h(x)`` (bool array, one per point) of hypothesis ``h`` on points ``X``."""
 

@@ -110,6 +110,19 @@ def uniform_int(rng: np.random.Generator, n: int) -> int:
             return r
 
 
+def hypothesis_int(v: Any, what: str) -> int:
+    """An int coordinate of a hypothesis: a Python or NumPy integer, never a bool, float or str.
+
+    Raises :class:`TypeError` naming ``what`` otherwise (``1.5``, ``True``, ``"3"``, ``3.0``).
+
+    >>> hypothesis_int(np.uint64(7), "a")
+    7
+    """
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer)):
+        raise TypeError(f"{what} must be an int, got {v!r}")
+    return int(v)
+
+
 def _sorted_counts(cls: ConceptClass, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sorted points and prefix counts of labels 0 and 1 (c[i] = count among the i smallest)."""
     from theory.privacy.exponential import validate_labels
@@ -172,9 +185,8 @@ class Thresholds(_IntegerDomainClass):
     name = "THRESH_d"
 
     def _check_h(self, h: Any) -> int:
-        if isinstance(h, bool) or not isinstance(h, (numbers.Integral, np.integer)):
-            raise TypeError(f"threshold must be an int, got {h!r}")
-        t = int(h)
+        """Validate a threshold t (an int in [0, 2^d], not a bool/float) and return it."""
+        t = hypothesis_int(h, "threshold")
         if not 0 <= t <= 2**self.d:
             raise ValueError(f"threshold must be in [0, 2^{self.d}], got {t}")
         return t
@@ -240,9 +252,14 @@ class Intervals(_IntegerDomainClass):
     name = "INTERVAL_d"
 
     def _check_h(self, h: Any) -> tuple[int, int] | None:
+        """Validate an interval (a pair of ints 0 <= a <= b < 2^d, or None) and return it."""
         if h is None:
             return None
-        a, b = (int(v) for v in h)
+        if not isinstance(h, (tuple, list, np.ndarray)):
+            raise TypeError(f"interval must be a pair (a, b) of ints or None, got {h!r}")
+        if len(h) != 2:
+            raise ValueError(f"interval must be a pair (a, b) of ints or None, got {h!r}")
+        a, b = hypothesis_int(h[0], "interval start"), hypothesis_int(h[1], "interval end")
         if not (0 <= a <= b < 2**self.d):
             raise ValueError(f"interval must satisfy 0 <= a <= b < 2^{self.d}, got {h!r}")
         return a, b
@@ -320,9 +337,8 @@ class PointFunctions(_IntegerDomainClass):
     name = "POINT_d"
 
     def _check_h(self, h: Any) -> int:
-        if isinstance(h, bool) or not isinstance(h, (numbers.Integral, np.integer)):
-            raise TypeError(f"point must be an int, got {h!r}")
-        j = int(h)
+        """Validate a point j (an int in X_d, not a bool/float) and return it."""
+        j = hypothesis_int(h, "point")
         if not 0 <= j < 2**self.d:
             raise ValueError(f"point must be in X_d, got {j}")
         return j

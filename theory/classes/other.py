@@ -28,7 +28,7 @@ from scipy.optimize import linprog
 
 from kernels.validation import ArrayLike, Boolean, Integer, validate_params
 from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
-from theory.classes.integer import uniform_int, validate_integer_points
+from theory.classes.integer import hypothesis_int, uniform_int, validate_integer_points
 
 __all__ = ["Rectangles", "Disjunctions", "Halfspaces", "FiniteClass"]
 
@@ -89,14 +89,30 @@ class Rectangles(ConceptClass):
     def evaluate(self, h: Any, X: Any) -> np.ndarray:
         return self._evaluate_valid(h, self.validate_points(X, allow_empty=True))
 
-    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+    def _check_h(self, h: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Validate a box ``(lo, hi)`` (l ints each, 0 <= lo_i <= hi_i < 2^d) or None; return it."""
         if h is None:
-            return np.zeros(len(Xv), dtype=bool)
+            return None
+        if not isinstance(h, (tuple, list, np.ndarray)):
+            raise TypeError(f"rectangle must be a pair (lo, hi) or None, got {h!r}")
+        if len(h) != 2:
+            raise ValueError(f"rectangle must be a pair (lo, hi) or None, got {h!r}")
         lo, hi = h
-        lo_a = np.array([int(v) for v in lo], dtype=np.uint64)
-        hi_a = np.array([int(v) for v in hi], dtype=np.uint64)
-        if lo_a.shape != (self.l,) or hi_a.shape != (self.l,) or np.any(lo_a > hi_a):
-            raise ValueError(f"rectangle must be (lo, hi) with l={self.l} coordinates and lo <= hi, got {h!r}")
+        if not isinstance(lo, (tuple, list, np.ndarray)) or not isinstance(hi, (tuple, list, np.ndarray)):
+            raise TypeError(f"rectangle corners must be sequences of {self.l} ints, got {h!r}")
+        a = tuple(hypothesis_int(v, "rectangle lower corner") for v in lo)
+        b = tuple(hypothesis_int(v, "rectangle upper corner") for v in hi)
+        if len(a) != self.l or len(b) != self.l or any(not 0 <= x <= y < 2**self.d for x, y in zip(a, b)):
+            raise ValueError(f"rectangle must be (lo, hi) with l={self.l} coordinates and "
+                             f"0 <= lo <= hi < 2^{self.d}, got {h!r}")
+        return a, b
+
+    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+        box = self._check_h(h)
+        if box is None:
+            return np.zeros(len(Xv), dtype=bool)
+        lo_a = np.array(box[0], dtype=np.uint64)
+        hi_a = np.array(box[1], dtype=np.uint64)
         return np.all((Xv >= lo_a) & (Xv <= hi_a), axis=1)
 
     def evaluate_many(self, hypotheses: Any, X: Any) -> np.ndarray:
@@ -106,13 +122,11 @@ class Rectangles(ConceptClass):
         hi = np.zeros((k, self.l), dtype=np.uint64)
         empty = np.zeros(k, dtype=bool)
         for i, h in enumerate(hypotheses):
-            if h is None:
+            box = self._check_h(h)
+            if box is None:
                 empty[i] = True
                 continue
-            a, b = [int(v) for v in h[0]], [int(v) for v in h[1]]
-            if len(a) != self.l or len(b) != self.l or any(x > y for x, y in zip(a, b)):
-                raise ValueError(f"rectangle must be (lo, hi) with l={self.l} coordinates and lo <= hi, got {h!r}")
-            lo[i], hi[i] = a, b
+            lo[i], hi[i] = box
         M = ~empty[:, None]
         for axis in range(self.l):
             col = Xv[:, axis][None, :]
@@ -230,7 +244,10 @@ class Disjunctions(ConceptClass):
         return arr.astype(bool)
 
     def _check_h(self, h: Any) -> tuple[int, ...]:
-        V = tuple(sorted({int(i) for i in h}))
+        """Validate a disjunction (1..k distinct variable indices, ints in [0, d)); return them sorted."""
+        if not isinstance(h, (tuple, list, set, frozenset, np.ndarray)):
+            raise TypeError(f"disjunction must be a collection of variable indices, got {h!r}")
+        V = tuple(sorted({hypothesis_int(i, "disjunction variable") for i in h}))
         if not (1 <= len(V) <= self.k) or V[0] < 0 or V[-1] >= self.d:
             raise ValueError(f"disjunction must have 1..{self.k} variables in [0, {self.d}), got {h!r}")
         return V
@@ -334,11 +351,21 @@ class Halfspaces(ConceptClass):
             raise ValueError(f"{name} must be finite")
         return arr
 
-    def _split(self, h: Any) -> tuple[np.ndarray, float]:
-        v = np.asarray(h, dtype=np.float64).ravel()
+    def _check_h(self, h: Any) -> np.ndarray:
+        """Validate a halfspace (p, or p + 1 when affine, finite real coefficients); return them."""
+        arr = np.asarray(h)
+        if arr.dtype.kind not in "iuf":
+            raise TypeError(f"halfspace must be real coefficients, got dtype {arr.dtype}")
+        v = arr.astype(np.float64).ravel()
         want = self.p + (1 if self.affine else 0)
         if v.shape != (want,):
             raise ValueError(f"halfspace must have {want} coefficients, got {v.shape}")
+        if not np.all(np.isfinite(v)):
+            raise ValueError(f"halfspace coefficients must be finite, got {h!r}")
+        return v
+
+    def _split(self, h: Any) -> tuple[np.ndarray, float]:
+        v = self._check_h(h)
         return v[: self.p], (float(v[self.p]) if self.affine else 0.0)
 
     def evaluate(self, h: Any, X: Any) -> np.ndarray:
@@ -449,11 +476,15 @@ class FiniteClass(ConceptClass):
     def evaluate(self, h: Any, X: Any) -> np.ndarray:
         return self._evaluate_valid(h, self.validate_points(X, allow_empty=True))
 
-    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
-        i = int(h)
+    def _check_h(self, h: Any) -> int:
+        """Validate a row index (an int in [0, #rows), not a bool/float) and return it."""
+        i = hypothesis_int(h, "hypothesis index")
         if not 0 <= i < self.table.shape[0]:
             raise ValueError(f"hypothesis index must be in [0, {self.table.shape[0]}), got {h!r}")
-        return self.table[i, Xv]
+        return i
+
+    def _evaluate_valid(self, h: Any, Xv: np.ndarray) -> np.ndarray:
+        return self.table[self._check_h(h), Xv]
 
     def hypotheses(self) -> list[Any]:
         return list(range(self.table.shape[0]))

@@ -164,6 +164,34 @@ def test_bad_constructor_and_hypotheses():
         Thresholds(4).validate_points([])
 
 
+@pytest.mark.parametrize(
+    "cls,h,exc",
+    [
+        (Thresholds(4), 2.0, TypeError), (Thresholds(4), True, TypeError), (Thresholds(4), 17, ValueError),
+        (Intervals(4), (1.5, 3), TypeError), (Intervals(4), (True, 3), TypeError),
+        (Intervals(4), ("1", 3), TypeError), (Intervals(4), (1, 2, 3), ValueError),
+        (Intervals(4), (1,), ValueError), (Intervals(4), 3, TypeError),
+        (PointFunctions(4), 1.0, TypeError), (PointFunctions(4), np.True_, TypeError),
+        (Rectangles(4, 2), ((0, 0.5), (1, 1)), TypeError), (Rectangles(4, 2), ((0,), (1,)), ValueError),
+        (Rectangles(4, 2), ((0, 0), (1, 16)), ValueError),
+        (Disjunctions(3, 2), (0, 1.0), TypeError), (Disjunctions(3, 2), (0, False), TypeError),
+        (Disjunctions(3, 2), 1, TypeError), (Disjunctions(3, 2), (0, 3), ValueError),
+        (FiniteClass([[0, 1], [1, 1]]), 1.0, TypeError), (FiniteClass([[0, 1], [1, 1]]), True, TypeError),
+        (FiniteClass([[0, 1], [1, 1]]), 2, ValueError),
+        (Halfspaces(2), [1.0, np.nan], ValueError), (Halfspaces(2), ["a", "b"], TypeError),
+        (Halfspaces(2), [1.0, 2.0, 3.0], ValueError),
+    ],
+)
+def test_check_h_rejects_hypotheses_outside_the_class(cls, h, exc):
+    """Every class validates a hypothesis the same way: ints are ints (no float/bool/str), the
+    tuple has the class's length, the values lie in the class; evaluate() goes through it."""
+    with pytest.raises(exc):
+        cls._check_h(h)
+    X = cls.domain_points() if cls.domain_points() is not None else np.zeros((1, 2))
+    with pytest.raises(exc):
+        cls.evaluate(h, X[:1])
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2**64 - 1), st.booleans()), min_size=0, max_size=12),
        st.lists(st.integers(0, 2**64), min_size=1, max_size=6), st.integers(0, 2**32 - 1))
