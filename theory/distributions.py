@@ -46,8 +46,6 @@ def uniform_points(n: int, d: int, rng: Any = None, l: int | None = None) -> np.
     """n uniform points of X_d (shape (n,)) or of (X_d)^l (shape (n, l)), dtype uint64."""
     g = as_generator(rng)
     shape: tuple[int, ...] = (n,) if l is None else (n, l)
-    if d == 64:
-        return g.integers(0, 2**64, size=shape, dtype=np.uint64)
     return g.integers(0, 2**d, size=shape, dtype=np.uint64)
 
 
