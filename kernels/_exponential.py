@@ -46,6 +46,7 @@ __all__ = [
     "exponential_log_probabilities",
     "error_counts",
     "pack_bits",
+    "check_binary",
     "cython_threads",
     "sampler_error_bounds",
     "CHUNK",
@@ -432,9 +433,49 @@ _PRED = ArrayLike(ndim=2, dtype_kinds="biu", min_size=1)
 _LABELS = ArrayLike(ndim=1, dtype_kinds="biu", min_size=1)
 
 
-def _check_01(a: NDArray[Any], name: str) -> None:
-    if a.dtype.kind != "b" and a.size and (bool((a > 1).any()) or (a.dtype.kind == "i" and bool((a < 0).any()))):
-        raise ValueError(f"{name} must contain only 0/1 values (or be boolean)")
+def check_binary(a: Any, name: str, *, length: int | None = None, as_bool: bool = False) -> Any:
+    """The library's one check of 0/1 data (labels, predictions, bit matrices).
+
+    Rule: the array has a bool or integer dtype (floats, even 0.0/1.0, strings and objects
+    are a TypeError) and every entry is 0 or 1 (anything else, e.g. 2 or -1, is a ValueError).
+    NumPy and CuPy arrays are checked in place; other input goes through ``np.asarray``.
+    Used by :func:`error_counts`, :func:`pack_bits` and by :mod:`theory` (labels of the
+    learners, predictions of ``error_counts_of``, ``y_tilde`` of ``priv_samp``).
+
+    Parameters
+    ----------
+    a : array_like or cupy.ndarray
+    name : str
+        Named in the error messages.
+    length : int, optional
+        When given, ``a`` must be 1-d of exactly this length (ValueError otherwise).
+    as_bool : bool
+        Return ``a`` converted to bool (else the validated array, unconverted).
+
+    Raises
+    ------
+    TypeError
+        A non bool/integer dtype.
+    ValueError
+        Entries other than 0/1; wrong shape when ``length`` is given.
+
+    Examples
+    --------
+    >>> check_binary([1, 0, 1], "y", as_bool=True).tolist()
+    [True, False, True]
+    >>> check_binary([0.0, 1.0], "y")
+    Traceback (most recent call last):
+    ...
+    TypeError: y must be a 0/1 array of bool or integer dtype, got dtype float64
+    """
+    arr = a if is_cupy_array(a) else np.asarray(a)
+    if arr.dtype.kind not in "biu":
+        raise TypeError(f"{name} must be a 0/1 array of bool or integer dtype, got dtype {arr.dtype}")
+    if length is not None and (arr.ndim != 1 or arr.shape[0] != length):
+        raise ValueError(f"{name} must be 1-d of length {length}, got shape {arr.shape}")
+    if arr.dtype.kind != "b" and arr.size and (bool((arr > 1).any()) or (arr.dtype.kind == "i" and bool((arr < 0).any()))):
+        raise ValueError(f"{name} must contain only 0 and 1 (or be boolean)")
+    return arr.astype(bool) if as_bool and arr.dtype.kind != "b" else arr
 
 
 @validate_params(predictions=_PRED, labels=_LABELS, backend=_BACKEND)
@@ -479,7 +520,7 @@ def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any
     name = _resolve(backend, predictions, labels)
     P = predictions if is_cupy_array(predictions) else np.asarray(predictions)
     y = labels if is_cupy_array(labels) else np.asarray(labels)
-    _check_01(y, "labels")
+    check_binary(y, "labels")
     m = y.shape[0]
     packed = P.dtype == np.uint64
     words = (m + 63) // 64
@@ -492,7 +533,7 @@ def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any
     else:
         if P.shape[1] != m:
             raise ValueError(f"predictions must have m = {m} columns (one per label), got shape {P.shape}")
-        _check_01(P, "predictions")
+        check_binary(P, "predictions")
     if name == "cupy":
         from kernels._cupy import exponential as gpu
 
@@ -539,5 +580,5 @@ def pack_bits(bool_matrix: Any) -> NDArray[np.uint64]:
     array([[11]], dtype=uint64)
     """
     b = np.asarray(bool_matrix)
-    _check_01(b, "bool_matrix")
+    check_binary(b, "bool_matrix")
     return ref.reference_pack_bits(b)

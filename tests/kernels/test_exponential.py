@@ -337,6 +337,20 @@ def test_error_counts_bad_input(P: np.ndarray, y: np.ndarray, exc: type) -> None
         error_counts(P, y)
 
 
+@pytest.mark.parametrize(
+    "a,exc",
+    [([0.0, 1.0], TypeError), (["0", "1"], TypeError), ([0, 2], ValueError), ([-1, 1], ValueError),
+     (np.array([0, 2], dtype=np.uint8), ValueError), ([[0, 1]], ValueError)],
+)
+def test_check_binary_is_the_one_0_1_rule(a: Any, exc: type) -> None:
+    """Bool or integer dtype, entries 0/1; floats (even 0.0/1.0) are a TypeError."""
+    from kernels._exponential import check_binary
+
+    with pytest.raises(exc, match="lab"):
+        check_binary(a, "lab", length=2)
+    assert check_binary(np.array([1, 0], dtype=np.int8), "lab", length=2, as_bool=True).tolist() == [True, False]
+
+
 def test_pack_bits_layout() -> None:
     row = np.zeros(130, dtype=bool)
     row[[0, 63, 64, 129]] = True

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels._exponential import check_binary
 from kernels.validation import Integer, validate_params
 from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 
@@ -125,10 +126,8 @@ def hypothesis_int(v: Any, what: str) -> int:
 
 def _sorted_counts(cls: ConceptClass, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sorted points and prefix counts of labels 0 and 1 (c[i] = count among the i smallest)."""
-    from theory.privacy.exponential import validate_labels
-
     Xv = cls.validate_points(X, allow_empty=True)
-    yv = validate_labels(y, len(Xv))
+    yv = check_binary(y, "y", length=len(Xv), as_bool=True)
     order = np.argsort(Xv, kind="stable")
     ys = yv[order].astype(np.int64)
     c1 = np.concatenate([[0], np.cumsum(ys)])

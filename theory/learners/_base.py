@@ -6,14 +6,14 @@ from typing import Any
 
 import numpy as np
 
+from kernels._exponential import check_binary
 from theory.classes.base import ConceptClass
-from theory.privacy.exponential import validate_labels
 
 
 def check_fit_inputs(concept_class: ConceptClass, X_private: Any, y_private: Any) -> tuple[np.ndarray, np.ndarray]:
     """Validate a private labelled sample (non-empty, labels in {0,1}, same length)."""
     X = concept_class.validate_points(X_private, "X_private")
-    y = validate_labels(y_private, len(X), "y_private")
+    y = check_binary(y_private, "y_private", length=len(X), as_bool=True)
     return X, y
 
 

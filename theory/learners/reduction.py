@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels._exponential import check_binary
 from kernels.validation import (
     DELTA,
     EPSILON,
@@ -63,9 +64,9 @@ def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: A
     p = check_real(p, "p", 0.0, 1.0)
     n_priv = int(POSITIVE_INT.validate("n_priv", n_priv))
     Xt = np.asarray(X_tilde)
-    yt = np.asarray(y_tilde, dtype=bool)
-    if len(Xt) != len(yt) or len(Xt) == 0:
+    if Xt.ndim == 0 or len(Xt) == 0:
         raise ValueError("X_tilde and y_tilde must be non-empty and of equal length")
+    yt = check_binary(y_tilde, "y_tilde", length=len(Xt), as_bool=True)
     b = g.random(n_priv) < p
     pos = np.cumsum(b)  # j_i = sum_{k<=i} b_k
     use = b & (pos <= len(Xt))

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
+from kernels._exponential import check_binary
 from kernels.validation import EPSILON, RNG, ArrayLike, Integer, Optional, as_generator, validate_params
 from theory.classes.integer import uniform_int, validate_integer_points
 
@@ -52,20 +53,7 @@ __all__ = [
     "interval_log_normalizer",
     "structured_interval_mechanism",
     "structured_interval_log_probability",
-    "validate_labels",
 ]
-
-
-def validate_labels(y: Any, n: int, name: str = "y") -> np.ndarray:
-    """Labels in {0, 1} (bool or integer), length ``n``; returned as a bool array."""
-    arr = np.asarray(y)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a 0/1 array, got dtype {arr.dtype}")
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(f"{name} must be 1-d of length {n}, got shape {arr.shape}")
-    if not np.all((arr == 0) | (arr == 1)):
-        raise ValueError(f"{name} must contain only 0 and 1 (BNS15/ABM19 label convention)")
-    return arr.astype(bool)
 
 
 def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
@@ -86,8 +74,8 @@ def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
     P = np.asarray(predictions)
     if P.ndim != 2:
         raise ValueError(f"predictions must be 2-d (hypotheses x points), got shape {P.shape}")
-    y = validate_labels(labels, P.shape[1], "labels")
-    P = P.astype(bool)
+    y = check_binary(labels, "labels", length=P.shape[1], as_bool=True)
+    P = check_binary(P, "predictions", as_bool=True)
     try:
         import kernels
 
@@ -173,7 +161,7 @@ def sample_log_weights(log_weights: Any, *, size: int | None = None, rng: Any = 
 
 def _grouped(X: Any, y: Any, d: int) -> tuple[list[int], np.ndarray, np.ndarray]:
     Xv = validate_integer_points(X, d, "X")
-    yv = validate_labels(y, len(Xv))
+    yv = check_binary(y, "y", length=len(Xv), as_bool=True)
     order = np.argsort(Xv, kind="stable")
     xs_sorted = Xv[order]
     ys_sorted = yv[order]
@@ -299,7 +287,7 @@ def interval_log_normalizer(X: Any, y: Any, epsilon: float, d: int) -> float:
 
 def _interval_errors(h: Any, X: Any, y: Any, d: int) -> int:
     Xv = validate_integer_points(X, d, "X")
-    yv = validate_labels(y, len(Xv))
+    yv = check_binary(y, "y", length=len(Xv), as_bool=True)
     if h is None:
         pred = np.zeros(len(Xv), dtype=bool)
     else:

@@ -206,6 +206,15 @@ def test_priv_samp_uses_about_p_n_priv_points_and_rarely_exhausts():
     assert len(Xpub) == 7 and ypub.dtype == bool
 
 
+@pytest.mark.parametrize("y_tilde,exc", [([2, 7], ValueError), ([0.0, 1.0], TypeError), ([1], ValueError),
+                                          (["a", "b"], TypeError)])
+def test_priv_samp_rejects_labels_outside_0_1(y_tilde, exc):
+    """Labels [2, 7] were cast to True; PrivSamp uses the library's one 0/1 check."""
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 8, g))
+    with pytest.raises(exc, match="y_tilde"):
+        priv_samp(np.array([3, 4], dtype=np.uint64), y_tilde, D0, 0.5, 10, 0)
+
+
 @pytest.mark.slow
 def test_lemma_4_4_accuracy_relation_by_simulation():
     """err(h; D(p)) = p err(h; D) + (1-p)/2 for D0 with uniform labels, so A's excess error on

@@ -144,3 +144,28 @@ def test_bad_parameters():
         structured_interval_mechanism([1], [1], -1.0, 8)
     with pytest.raises(ValueError):
         error_counts_of(np.ones((2, 3), dtype=bool), [0, 1])
+
+
+@pytest.mark.parametrize(
+    "P,y,exc,name",
+    [([[0.5, 0]], [1, 0], TypeError, "predictions"), ([[2, 0]], [1, 0], ValueError, "predictions"),
+     ([[1, 0]], [2, 0], ValueError, "labels"), ([[1, 0]], [1.0, 0.0], TypeError, "labels"),
+     ([[1, 0]], [1, 0, 1], ValueError, "labels")],
+)
+def test_error_counts_of_rejects_non_binary_input(P, y, exc, name):
+    """[[0.5, 0]] was cast to [[True, False]]; the one 0/1 rule (kernels check_binary) applies."""
+    with pytest.raises(exc, match=name):
+        error_counts_of(P, y)
+
+
+def test_one_binary_rule_for_kernels_and_theory():
+    """The kernel and the theory wrappers share one checker: same verdicts on the same input."""
+    import kernels
+
+    for P, y in [([[0.5, 0]], [1, 0]), ([[1, 0]], [1.0, 0.0]), ([[3, 0]], [1, 0]), ([[1, 0]], [-1, 0])]:
+        with pytest.raises((TypeError, ValueError)) as e1:
+            kernels.error_counts(np.asarray(P), np.asarray(y))
+        with pytest.raises((TypeError, ValueError)) as e2:
+            error_counts_of(P, y)
+        assert e1.type is e2.type
+    assert error_counts_of([[1, 0], [0, 0]], np.array([1, 1], dtype=np.uint8)).tolist() == [1, 2]
