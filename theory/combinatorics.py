@@ -84,6 +84,7 @@ def sauer_sum(m: int, d: int) -> int:
     return total
 
 
+@validate_params(m=NONNEGATIVE_INT, d=POSITIVE_INT)
 def log_sauer_exponential_bound(m: int, d: int) -> float:
     r"""Natural log of :math:`(e m / d)^d` (``d >= 1``, ``m >= 0``); ``-inf`` when ``m == 0``.
 
@@ -92,8 +93,7 @@ def log_sauer_exponential_bound(m: int, d: int) -> float:
     >>> round(log_sauer_exponential_bound(10, 2), 6)
     5.218876
     """
-    m = int(POSITIVE_INT.validate("m", m)) if m != 0 else 0
-    d = int(POSITIVE_INT.validate("d", d))
+    m, d = int(m), int(d)
     if m == 0:
         return -math.inf
     return d * (1.0 + math.log(m) - math.log(d))

@@ -87,3 +87,11 @@ def test_xor_class_projection_and_vc_on_small_domain():
         assert len(direct) <= len(P) ** 2
     assert Cx.vc_dimension == 2  # xor of two thresholds = an interval-like set
     assert Cx.vc_dimension <= xor_vc_bound(T.vc_dimension, "sum") <= xor_vc_bound(T.vc_dimension)
+
+
+@pytest.mark.parametrize("m,exc", [(0.0, TypeError), (False, TypeError), (3.0, TypeError), (-1, ValueError)])
+def test_log_sauer_bound_validates_m_before_the_zero_shortcut(m, exc):
+    """m = 0.0 or False once took the m == 0 shortcut and returned -inf without validation."""
+    with pytest.raises(exc, match="m"):
+        log_sauer_exponential_bound(m, 2)
+    assert log_sauer_exponential_bound(0, 2) == -math.inf

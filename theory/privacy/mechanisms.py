@@ -262,10 +262,23 @@ class GeometricMechanism:
         self.alpha = math.exp(-self.epsilon / self.sensitivity)
         self.privacy = (self.epsilon, 0.0)
 
+    #: Largest |answer| accepted: the noisy answer must stay inside int64 (2^62 leaves room).
+    MAX_ANSWER = 2**62
+
     def _int_answer(self, data: Any) -> np.ndarray:
+        """The query answer as int64: finite, integer-valued, |a| <= 2^62; else ValueError naming ``data``."""
         a = np.asarray(data if self.query is None else self.query(data))
-        if a.dtype.kind not in "iub" and not np.all(a == np.round(a)):
-            raise ValueError("the geometric mechanism needs an integer-valued answer")
+        if a.dtype.kind not in "iubf":
+            raise TypeError(f"data: the geometric mechanism needs a numeric answer, got dtype {a.dtype}")
+        if a.ndim > 1:
+            raise ValueError(f"data: the query answer must be a number or a 1-D vector, got shape {a.shape}")
+        if a.dtype.kind == "f":
+            if not np.all(np.isfinite(a)):
+                raise ValueError(f"data: the query answer must be finite, got {a!r}")
+            if not np.all(a == np.round(a)):
+                raise ValueError(f"data: the geometric mechanism needs an integer-valued answer, got {a!r}")
+        if a.size and (a.dtype.kind != "b") and (np.any(a > self.MAX_ANSWER) or np.any(a < -self.MAX_ANSWER)):
+            raise ValueError(f"data: the query answer must satisfy |answer| <= 2^62 (int64 output), got {a!r}")
         return a.astype(np.int64)
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:

@@ -148,3 +148,12 @@ def test_each_mechanism_passes_an_audit_of_its_claim(mechanism, d0, d1) -> None:
         with pytest.raises(AssertionError):
             assert_private(mechanism, d0, d1, epsilon=eps / 2, delta=delta, trials=100_000, rng=7)
     assert math.isfinite(res.epsilon_lower_bound)
+
+
+@pytest.mark.parametrize("answer", [np.inf, -np.inf, np.nan, 1e30, np.array([1.0, np.inf])])
+def test_geometric_mechanism_requires_a_finite_int64_answer(answer) -> None:
+    """m(np.inf, 3, 0) once returned +-9.2e18 after a cast warning; now a ValueError naming data."""
+    with pytest.raises(ValueError, match="data"):
+        GeometricMechanism(1.0)(answer, 3, 0)
+    with pytest.raises(ValueError, match="data"):
+        GeometricMechanism(1.0, query=lambda d: d).log_probabilities(np.inf if np.ndim(answer) else answer, [0])
