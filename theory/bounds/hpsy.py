@@ -339,7 +339,11 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
     d, k : int
         Variables and |V+(f)|; the theorem needs k, d > 35 (and k < d - 1 for ``"proof"``).
     beta : float
-        In (4 exp(-(d-5)/9), 4/d).
+        In (4 exp(-(d-5)/9), 4/d).  For ``"proof"`` and ``"corrected"`` also: the proof applies
+        Lemma 2 to G+ (k vertices) and to G- (d - k vertices) at confidence beta/4, so
+        Lemma 2's hypotheses must hold there: k > 35, d - k > 35, and beta/4 in
+        (4 exp(-(k-5)/9), 4/k) and in (4 exp(-(d-k-5)/9), 4/(d-k))
+        (:func:`hpsy_lem2_beta_interval`, statement form).
     p : float
         Edge probability of D_{f,p}.
     form : {"statement", "proof", "corrected"}
@@ -354,7 +358,10 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
     ------
     ConditionNotMet
         If k or d <= 35, beta is outside its interval, or (9 log(16/beta)+4) >= d - 1 (then
-        the logarithm is undefined: no n_unl makes the argument work).
+        the logarithm is undefined: no n_unl makes the argument work); for ``"proof"`` and
+        ``"corrected"`` also when Lemma 2's hypotheses fail on G+ or G- (d - k <= 35, or
+        beta/4 outside Lemma 2's interval for k or for d - k vertices).  With
+        ``strict=False`` a Checked with ``valid=False`` and the failed condition is returned.
 
     Examples
     --------
@@ -364,6 +371,17 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
     178
     >>> hpsy_thm2_unlabeled(1000, 500, 0.003, 0.001, form="corrected")  # with n^+ >= n/4
     711
+    >>> r = hpsy_thm2_unlabeled(1000, 40, 0.003, 0.001, form="proof", strict=False)
+    >>> r.valid, r.reason.split("; ")[0]  # Lemma 2 fails on G+ (40 vertices) at beta/4
+    (False, 'Lemma 2 on G+: beta/4 in (4 exp(-(40-5)/9), 4/40)')
+
+    Notes
+    -----
+    The Lemma 2 conditions on G+ and G- are implied by the others (so they change no
+    verdict, they name the hypothesis that fails): with L = log(16/beta),
+    ``9 L + 4 < m - 1`` gives ``(m - 5)/9 > L``, i.e. ``beta/4 > 4 exp(-(m-5)/9)``, and, as
+    ``beta < 4/d`` makes ``L > log 144``, also ``m > 49 > 35``; ``beta < 4/d`` gives
+    ``beta/4 < 4/m`` for every ``m <= d``.
     """
     lo, hi = hpsy_lem2_beta_interval(d, "statement")
     c = 9 * math.log(16 / beta) + 4
@@ -372,6 +390,13 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
              (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)}),
              (c < d - 1, "9 log(16/beta) + 4 < d - 1", {"d": d, "beta": beta})]
     if form in ("proof", "corrected"):
+        # the proof applies Lemma 2 to G+ (k vertices) and G- (d - k vertices) at confidence beta/4
+        for side, m in (("G+", k), ("G-", d - k)):
+            m_lo, m_hi = hpsy_lem2_beta_interval(m, "statement") if m >= 2 else (math.inf, -math.inf)
+            conds.append((m > 35, f"Lemma 2 on {side}: {m} vertices > 35", {"vertices": m, "k": k, "d": d}))
+            conds.append((m_lo < beta / 4 < m_hi,
+                          f"Lemma 2 on {side}: beta/4 in (4 exp(-({m}-5)/9), 4/{m})",
+                          {"beta/4": beta / 4, "vertices": m, "interval": (m_lo, m_hi)}))
         conds.append((c < k - 1 and c < d - k - 1, "9 log(16/beta) + 4 < min(k - 1, d - k - 1)",
                       {"k": k, "d": d, "beta": beta}))
 

@@ -214,6 +214,33 @@ def test_theorem_2_statement_vs_proof() -> None:
         hpsy.hpsy_thm2_unlabeled(1000, 10, 0.003, 0.001)
 
 
+@pytest.mark.parametrize("form", ["proof", "corrected"])
+@pytest.mark.parametrize("k,side", [(40, "G+"), (960, "G-"), (990, "G-")])
+def test_theorem_2_proof_forms_check_lemma_2_on_both_sides(form: str, k: int, side: str) -> None:
+    """The proof applies Lemma 2 to G+ (k vertices) and G- (d - k) at confidence beta/4: its
+    hypotheses are checked there and named when they fail (raise, or Checked with strict=False)."""
+    with pytest.raises(ConditionNotMet, match=f"Lemma 2 on {side}"):
+        hpsy.hpsy_thm2_unlabeled(1000, k, 0.003, 0.001, form=form)
+    c = hpsy.hpsy_thm2_unlabeled(1000, k, 0.003, 0.001, form=form, strict=False)
+    assert isinstance(c, Checked) and not c.valid and f"Lemma 2 on {side}" in c.reason
+    assert c.details["vertices"] == (k if side == "G+" else 1000 - k)
+    # the statement form does not involve G+ / G-
+    assert "Lemma 2" not in (hpsy.hpsy_thm2_unlabeled(1000, k, 0.003, 0.001, strict=False).reason or "")
+
+
+@given(st.integers(36, 5000), st.floats(0.01, 0.99), st.floats(1e-6, 1.0))
+def test_theorem_2_lemma_2_conditions_follow_from_the_others(d: int, kfrac: float, bfrac: float) -> None:
+    """Documented: 9 log(16/beta) + 4 < min(k-1, d-k-1) and beta < 4/d imply Lemma 2's
+    hypotheses on G+ and G- at beta/4, so the added checks change no verdict, only the reason."""
+    k = max(1, min(d - 1, int(kfrac * d)))
+    beta = bfrac * 4 / d * (1 - 1e-9)
+    r = hpsy.hpsy_thm2_unlabeled(d, k, beta, 0.001, form="proof", strict=False)
+    c = 9 * math.log(16 / beta) + 4
+    old_ok = k > 35 and hpsy.hpsy_lem2_beta_interval(d)[0] < beta and c < d - 1 and c < k - 1 and c < d - k - 1
+    if old_ok:
+        assert r.valid, r.reason
+
+
 def test_theorem_1_unlabelled_satisfies_equation_4() -> None:
     d, b, p = 50, 0.01, 0.02
     n = hpsy.hpsy_thm1_unlabeled(d, b, p)
