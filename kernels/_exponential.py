@@ -55,6 +55,15 @@ __all__ = [
 #: Scores per chunk of the compiled sampler (documented in the error bounds below).
 CHUNK = 2048
 
+#: Relative error of the samplers' ``exp`` on [-708, 0], in units of ``u = 2**-53``: 4u = 2**-51
+#: (compiled Cody-Waite exp: tested against an extended-precision reference, observed ~2u;
+#: CUDA ``exp``: <= 2 ulp).  The figure :func:`sampler_error_bounds` uses.
+EXP_ERROR_U = 4
+
+#: Roundings in an exponent ``c (s_i - m)``: ``c = epsilon / (2 sensitivity)`` in :func:`_scale`,
+#: the difference ``s_i - m``, and the product; relative error <= 3u to first order in u.
+EXPONENT_ROUNDINGS = 3
+
 _BACKEND = Options("auto", "numpy", "cython", "cupy")
 
 
@@ -184,8 +193,8 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     --------
     >>> b = sampler_error_bounds(10**7, 1.0)
     >>> f"{b['gamma']:.2e} {b['delta_fp']:.2e}"
-    '2.48e-12 2.86e-12'
-    >>> sampler_error_bounds(10**7, 1.0)["epsilon_fp"] - 1.0 < 5e-12
+    '2.96e-12 2.86e-12'
+    >>> sampler_error_bounds(10**7, 1.0)["epsilon_fp"] - 1.0 < 6e-12
     True
     """
     u = 2.0**-53
@@ -194,7 +203,7 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     else:
         b = CHUNK if backend == "cython" else 4096
         stages = float(b + -(-n // b))
-    gamma = 6.0 * (708.0 * 2.0 * u + 4.0 * u) + 2.0 * stages * u
+    gamma = 6.0 * (708.0 * EXPONENT_ROUNDINGS * u + EXP_ERROR_U * u) + 2.0 * stages * u
     xi = stages * u + n * 2.0**-1021
     eps_fp = float(epsilon) + math.log1p(gamma) - math.log1p(-gamma)
     return {"gamma": gamma, "xi": xi, "epsilon_fp": eps_fp, "delta_fp": (1.0 + math.exp(eps_fp)) * xi}
@@ -333,7 +342,8 @@ def exponential_mechanism(
     cumulative weights with a second uniform (``size=k``: one pass, ``k`` searches, each
     distinct chunk drawn re-scanned once).  ``exp`` is a branch-free, vectorisable Cody-Waite
     ``2**n exp(r)`` with a degree-11 polynomial interpolating ``exp`` at Chebyshev nodes,
-    relative error <= ``2**-50`` (tested; observed <= ``2**-52``); integer scores use a table
+    relative error <= ``4u = 2**-51`` on ``[-708, 0]`` (``EXP_ERROR_U``; tested against an
+    extended-precision reference, observed about ``2u``); integer scores use a table
     of ``exp(-c d)`` for ``d = m_c - s_i`` below ``min(4096, 708/c + 1)``.  Terms with ``c
     (s_i - m_c) < -708`` are set to 0: each is below ``2**-1021`` of the chunk maximum, so
     their total is below ``N 2**-1021``, under the float64 resolution ``2**-53`` of the total
@@ -344,11 +354,14 @@ def exponential_mechanism(
     ceil(N / B)``.  The Cython sampler outputs ``i`` with probability ``p_i (1 + theta_i) +
     xi_i`` with
 
-    * ``|theta_i| <= gamma_N = 6 (708 * 2u + 4u) + 2 (B + C) u``: each exponent ``c (s_i - m)``
-      carries relative error <= 2u and has magnitude <= 708, so ``exp`` of it is off by a
-      factor ``exp(+-708 * 2u)``; the polynomial ``exp`` adds <= 4u (tested); chunk scales
-      likewise; the sequential sums of ``B`` entries and of ``C`` chunk weights add <= ``(B +
-      C) u``; ratios of such quantities double the bound;
+    * ``|theta_i| <= gamma_N = 6 (708 * 3u + 4u) + 2 (B + C) u``: each exponent ``c (s_i - m)``
+      goes through three roundings (``c = epsilon / (2 sensitivity)`` in ``_scale``, then
+      ``s_i - m``, then the product; ``EXPONENT_ROUNDINGS``), so it carries relative error
+      <= 3u and, having magnitude <= 708, its ``exp`` is off by a factor ``exp(+-708 * 3u)``;
+      the ``exp`` itself adds <= 4u (``EXP_ERROR_U``, tested); chunk scales
+      ``exp(c (m_c - M))`` likewise; the sequential sums of ``B`` entries and of ``C`` chunk
+      weights add <= ``(B + C) u``; ratios of such quantities double the bound (all to first
+      order in ``u``: the neglected terms are ``O(gamma_N**2)``);
     * for every set ``S`` of outputs, ``sum_{i in S} |xi_i| <= (B + C) u + N 2**-1021``: the
       two 53-bit uniforms resolve each chunk (each entry inside the chosen chunk) to within
       ``u`` in probability, and weights below ``2**-1021`` of their chunk's maximum are 0.
@@ -357,7 +370,7 @@ def exponential_mechanism(
     delta_fp`` with ``epsilon_fp = epsilon + log((1 + gamma_N) / (1 - gamma_N))`` and
     ``delta_fp = (1 + exp(epsilon_fp)) ((B + C) u + N 2**-1021)``;
     :func:`sampler_error_bounds` computes them (``N = 1e7``, ``epsilon = 1``: ``gamma ~
-    2.5e-12``, ``delta_fp ~ 2.9e-12``; ``N = 1e8``: ``1.2e-11``, ``2.1e-11``).  The NumPy reference has the same form with one
+    3.0e-12``, ``delta_fp ~ 2.9e-12``; ``N = 1e8``: ``1.3e-11``, ``2.1e-11``).  The NumPy reference has the same form with one
     stage (``B + C`` replaced by ``N``); the CuPy backend with ``B = 4096``.  This is the
     classical floating-point caveat (Mironov, CCS 2012): pure ``epsilon``-DP holds exactly
     only for ``exact=True``.

@@ -17,7 +17,9 @@ Layout of the work (all in the C block below):
 * ``sp_exp_neg(x)``: ``exp(x)`` for ``x <= 0``, branch-free and vectorisable: Cody-Waite
   reduction ``x = n ln2 + r`` (fdlibm hi/lo split, ``|r| <= ln2/2``), a degree-11
   polynomial for ``exp(r)`` (interpolant at Chebyshev nodes, relative error < ``1.6e-16``),
-  exponent bits for ``2**n``.  Returns
+  exponent bits for ``2**n``; the whole function has relative error <= ``4u = 2**-51``
+  (``u = 2**-53``) on ``[-708, 0]``, the figure the public error bound uses
+  (``kernels._exponential.EXP_ERROR_U``; tested, observed about ``2u``).  Returns
   0 for ``x < -708`` (weights below ``2**-1021`` of the chunk maximum; see the public docstring
   for why dropping them is below float64 resolution).
 * integer scores: ``exp(-c d)`` for ``d = m_c - s_i`` (exact ``uint64`` difference) comes
@@ -57,7 +59,7 @@ cdef extern from *:
 
     static int sp_last_threads = 1;
 
-    /* exp(x) for x <= 0 (x may be -inf or NaN: returns 0 then). Relative error <= 2^-50. */
+    /* exp(x) for x <= 0 (x may be -inf or NaN: returns 0 then). Relative error <= 4u = 2^-51. */
     static inline double sp_exp_neg(double x) {
         const double shift = 6755399441055744.0;          /* 1.5 * 2^52 */
         const double inv_ln2 = 1.4426950408889634;
