@@ -243,9 +243,12 @@ def exponential_log_probabilities(scores: Any, epsilon: float, *, sensitivity: f
 
     Notes
     -----
-    Error: each ``z_i`` carries relative error <= ``2**-52`` (two roundings), hence an
-    absolute error <= ``|z_i| 2**-52``; the log-normaliser is a float64 pairwise sum of
-    terms in (0, 1] plus one ``log``.  Integer scores are differenced exactly.
+    Error: each ``z_i = c (s_i - max)`` goes through three roundings (``c = epsilon / (2
+    sensitivity)``, the difference, the product; integer scores are differenced exactly in
+    ``uint64`` and rounded once when converted to float64), so it carries relative error
+    <= ``3u = 3 * 2**-53`` to first order (``EXPONENT_ROUNDINGS``), hence an absolute error
+    <= ``|z_i| 3 * 2**-53``; the log-normaliser is a float64 pairwise sum of terms in (0, 1]
+    plus one ``log``.
 
     References
     ----------
