@@ -57,7 +57,7 @@ CHUNK = 2048
 
 #: Relative error of the samplers' ``exp`` on [-708, 0], in units of ``u = 2**-53``: 4u = 2**-51
 #: (compiled Cody-Waite exp: tested against an extended-precision reference, observed ~2u;
-#: CUDA ``exp``: <= 2 ulp).  The figure :func:`sampler_error_bounds` uses.
+#: CUDA's double ``exp``: <= 1 ulp per the CUDA Math API, i.e. <= 2u).  The figure :func:`sampler_error_bounds` uses.
 EXP_ERROR_U = 4
 
 #: Roundings in an exponent ``c (s_i - m)``: ``c = epsilon / (2 sensitivity)`` in :func:`_scale`,
@@ -117,20 +117,31 @@ def _nan_error() -> ValueError:
     return ValueError("scores must not contain NaN")
 
 
-def _prepare_cpu_scores(scores: NDArray[Any]) -> NDArray[Any]:
-    """Contiguous float64/float32/int64 view or copy of validated NumPy scores."""
+def prepare_scores(scores: Any, xp: Any = np) -> Any:
+    """Contiguous float64/float32/int64 scores for the compiled samplers (CPU and GPU).
+
+    The one set of dtype/shift rules, shared by the Cython path (``xp = numpy``) and the CuPy
+    path (``xp = cupy``, passed in by :mod:`kernels._cupy.exponential`, so CuPy is never
+    imported here): float64/float32/int64 are used as they are; other floats go to float64
+    (exact for float16; longdouble is rounded); other integers to int64; ``uint64`` scores
+    are replaced by ``-(max - s)`` (the same distribution, by shift invariance), as int64
+    when the range fits, else as float64 (exact near the top, rounded only where
+    ``max - s >= 2**53``).
+
+    >>> prepare_scores(np.array([2**64 - 1, 2**64 - 3], dtype=np.uint64)).tolist()
+    [0, -2]
+    """
     s = scores
     if s.dtype == np.float64 or s.dtype == np.float32 or s.dtype == np.int64:
-        return np.ascontiguousarray(s)
-    if s.dtype.kind == "f":  # float16 / longdouble: float64 holds float16 exactly; longdouble is rounded
-        return np.ascontiguousarray(s, dtype=np.float64)
+        return xp.ascontiguousarray(s)
+    if s.dtype.kind == "f":
+        return xp.ascontiguousarray(s, dtype=np.float64)
     if s.dtype == np.uint64:
-        d = s.max() - s  # exact in uint64; scores -d give the same distribution (shift invariance)
+        d = s.max() - s  # exact in uint64
         if int(d.max()) <= np.iinfo(np.int64).max:
-            return np.ascontiguousarray(-d.astype(np.int64))
-        # range >= 2**63: -d in float64 is exact near the top, rounded only where d >= 2**53
-        return np.ascontiguousarray(-d.astype(np.float64))
-    return np.ascontiguousarray(s, dtype=np.int64)
+            return xp.ascontiguousarray(-d.astype(np.int64))
+        return xp.ascontiguousarray(-d.astype(np.float64))
+    return xp.ascontiguousarray(s, dtype=np.int64)
 
 
 @functools.lru_cache(maxsize=1)
@@ -424,7 +435,7 @@ def exponential_mechanism(
         if s.dtype.kind == "f" and bool(np.isnan(s).any()):
             raise _nan_error()
         return ref.reference_exponential_mechanism(s, c, size, rng_)
-    return _cython_sample(_prepare_cpu_scores(s), c, size, rng_)
+    return _cython_sample(prepare_scores(s), c, size, rng_)
 
 
 def _cython_sample(s: NDArray[Any], c: float, size: int | None, rng: np.random.Generator) -> Any:

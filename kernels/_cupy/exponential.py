@@ -43,20 +43,13 @@ def _module() -> Any:
 
 
 def _prepare(scores: Any) -> Any:
-    """Contiguous float64/float32/int64 device scores (same shift rules as the CPU path)."""
+    """Contiguous float64/float32/int64 device scores: :func:`kernels._exponential.prepare_scores`
+    (the shift rules of the CPU path) applied with ``xp = cupy``."""
     import cupy
 
-    s = cupy.asarray(scores)
-    if s.dtype in (cupy.float64, cupy.float32, cupy.int64):
-        return cupy.ascontiguousarray(s)
-    if s.dtype.kind == "f":
-        return cupy.ascontiguousarray(s, dtype=cupy.float64)
-    if s.dtype == cupy.uint64:
-        d = s.max() - s  # exact in uint64; -d has the same distribution
-        if int(d.max()) <= np.iinfo(np.int64).max:
-            return cupy.ascontiguousarray(-d.astype(cupy.int64))
-        return cupy.ascontiguousarray(-d.astype(cupy.float64))
-    return cupy.ascontiguousarray(s, dtype=cupy.int64)
+    from kernels._exponential import prepare_scores
+
+    return prepare_scores(cupy.asarray(scores), cupy)
 
 
 def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.random.Generator) -> Any:

@@ -269,6 +269,48 @@ def test_exponent_roundings_are_covered_by_the_bound() -> None:
     assert b["gamma"] == pytest.approx(6 * (708 * EXPONENT_ROUNDINGS + EXP_ERROR_U) * 2.0**-53 + 2 * 2.0**-53)
 
 
+@pytest.mark.parametrize(
+    "scores,dtype,want",
+    [
+        (np.array([1.5, -2.0]), np.float64, [1.5, -2.0]),
+        (np.array([1.5, -2.0], dtype=np.float32), np.float32, [1.5, -2.0]),
+        (np.array([1.5, -2.0], dtype=np.float16), np.float64, [1.5, -2.0]),
+        (np.array([3, -7], dtype=np.int8), np.int64, [3, -7]),
+        (np.array([2**64 - 1, 2**64 - 5], dtype=np.uint64), np.int64, [0, -4]),
+        (np.array([2**64 - 1, 0], dtype=np.uint64), np.float64, [0.0, -(2.0**64 - 1)]),
+    ],
+)
+def test_prepare_scores_shift_rules(scores: np.ndarray, dtype: type, want: list) -> None:
+    from kernels._exponential import prepare_scores
+
+    out = prepare_scores(scores)
+    assert out.dtype == dtype and out.flags.c_contiguous and out.tolist() == want
+
+
+def test_gpu_prepare_uses_the_shared_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CuPy path has no copy of the dtype/shift rules: it calls prepare_scores with
+    xp = cupy (here a NumPy stand-in for cupy, so the test runs without a GPU)."""
+    import types
+
+    import kernels._exponential as kexp
+    from kernels._cupy import exponential as gpu
+
+    fake = types.ModuleType("cupy")
+    fake.asarray = np.asarray  # type: ignore[attr-defined]
+    fake.ascontiguousarray = np.ascontiguousarray  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    calls: list[Any] = []
+    real = kexp.prepare_scores
+
+    def spy(s: Any, xp: Any = np) -> Any:
+        calls.append(xp)
+        return real(s, xp)
+
+    monkeypatch.setattr(kexp, "prepare_scores", spy)
+    out = gpu._prepare(np.array([2**64 - 1, 2**64 - 5], dtype=np.uint64))
+    assert calls == [fake] and out.tolist() == [0, -4]
+
+
 @pytest.mark.skipif(not HAS_CYTHON, reason="compiled backend not built")
 def test_integer_table() -> None:
     from kernels._cython import _expmech
