@@ -463,3 +463,44 @@ def test_exact_accepts_rational_types() -> None:
         out = exponential_mechanism([0, 1, 2], eps, size=3, rng=0, exact=True)
         assert out.dtype == np.int64 and out.shape == (3,)
     assert exponential_mechanism([0, 1], 1.0, sensitivity=np.float64(0.25), rng=0, exact=True) in (0, 1)
+
+
+def _load(path: str) -> Any:
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(f"_probe_{Path(path).stem}", root / path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_one_set_of_score_vectors_and_one_g_test() -> None:
+    """The statistical tests, the GPU tests and the report share kernels._testvectors (vectors
+    and G-test) and the stats tests use theory.audit.stats.clopper_pearson: no private copies."""
+    from kernels import _testvectors as tv
+    from theory.audit import stats as audit_stats
+    from theory.report.sections import exponential as report
+
+    assert report.g_test_pvalue is tv.g_test_pvalue and not hasattr(report, "_pool")
+    stats_mod = _load("tests/kernels/test_exponential_stats.py")
+    gpu_mod = _load("tests/kernels/test_exponential_gpu.py")
+    for mod in (stats_mod, gpu_mod):
+        assert mod.g_test_pvalue is tv.g_test_pvalue and not hasattr(mod, "_pool")
+    assert stats_mod.clopper_pearson is audit_stats.clopper_pearson
+    assert [v[0] for v in stats_mod.VECTORS] == [v[0] for v in gpu_mod.GPU_VECTORS]
+
+
+@pytest.mark.parametrize("chunk", [2048, 4096])
+def test_score_vectors_are_valid_and_straddle_chunks(chunk: int) -> None:
+    from kernels._testvectors import score_vectors
+
+    vs = score_vectors(chunk=chunk, seed=0)
+    assert len({v[0] for v in vs}) == len(vs)
+    for name, s, eps, sens in vs:
+        assert s.ndim == 1 and s.size >= 1 and eps > 0 and sens > 0, name
+        exponential_log_probabilities(s, eps, sensitivity=sens)  # valid input
+    sizes = {name: s.size for name, s, _, _ in vs if name.startswith("chunk")}
+    assert all(n > chunk for n in sizes.values())
+    assert sizes["chunk boundary int"] == 2 * chunk + 1

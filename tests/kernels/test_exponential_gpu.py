@@ -1,8 +1,8 @@
 """CuPy backend of the exponential mechanism: CUDA compile check (no GPU needed) and GPU tests.
 
 The ``gpu``-marked tests are skipped without CuPy and a CUDA device.  Statistical assertions use
-the G-test of ``test_exponential_stats.py`` at level 1e-7, at most 2 per test function, so each
-test fails wrongly with probability <= 2e-7 (< 1e-6).  Seeds are fixed.
+the G-test of :mod:`kernels._testvectors` (shared with ``test_exponential_stats.py``) at level
+1e-7, at most 2 per test function, so each test fails wrongly with probability <= 2e-7 (< 1e-6).  Seeds are fixed.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
+from kernels._testvectors import g_test_pvalue, score_vectors
 
 CU = Path(__file__).resolve().parents[2] / "kernels" / "_cupy" / "expmech.cu"
 ALPHA = 1e-7
@@ -49,72 +49,23 @@ def test_cupy_module_imports_without_cupy() -> None:
     assert res.stdout.strip() == "False"
 
 
-def _pool(e: np.ndarray, o: np.ndarray, min_expected: float) -> tuple[np.ndarray, np.ndarray]:
-    """Greedy pooling of categories sorted by expected count: each group has expected >= min_expected."""
-    ge: list[float] = []
-    go: list[float] = []
-    acc_e = acc_o = 0.0
-    for ei, oi in zip(e.tolist(), o.tolist()):
-        acc_e += ei
-        acc_o += oi
-        if acc_e >= min_expected:
-            ge.append(acc_e)
-            go.append(acc_o)
-            acc_e = acc_o = 0.0
-    if acc_e > 0 or acc_o > 0:  # the remainder joins the last group
-        if ge:
-            ge[-1] += acc_e
-            go[-1] += acc_o
-        else:
-            ge.append(acc_e)
-            go.append(acc_o)
-    return np.array(ge), np.array(go)
-
-
-def _g_test(counts: np.ndarray, probs: np.ndarray) -> float:
-    keep = probs > 0
-    if np.any(counts[~keep] > 0):
-        return 0.0
-    counts, probs = counts[keep].astype(float), probs[keep] / probs[keep].sum()
-    n = counts.sum()
-    order = np.argsort(probs)
-    e, o = probs[order] * n, counts[order]
-    eg, og = _pool(e, o, 20.0)
-    if len(eg) < 2:
-        return 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = 2 * np.sum(np.where(og > 0, og * np.log(og / eg), 0.0))
-    q = 1 + (np.sum(n / eg) - 1) / (6 * n * (len(eg) - 1))
-    return float(stats.chi2.sf(g / q, len(eg) - 1))
-
-
-_R = np.random.default_rng(99)
-GPU_VECTORS = [
-    ("ties", np.zeros(50)),
-    ("one", np.array([2.0])),
-    ("+-1e300", np.array([1e300, -1e300, 1e300, 0.0])),
-    ("spread", np.linspace(-30, 30, 257)),
-    ("float32", (_R.standard_normal(300) * 5).astype(np.float32)),
-    ("error counts", -_R.binomial(100, 0.3, 500)),
-    ("int64 extremes", np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max, np.iinfo(np.int64).max - 1])),
-    ("-inf", np.array([-np.inf, 0.0, 1.0, -np.inf])),
-    ("chunk ramp", (np.arange(4096 * 5 + 7) // 4096) * 1.0 + _R.random(4096 * 5 + 7)),
-]
+# the adversarial vectors of test_exponential_stats.py, with the GPU chunk size 4096
+GPU_VECTORS = score_vectors(chunk=4096, seed=99)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("name,scores", GPU_VECTORS, ids=[v[0] for v in GPU_VECTORS])
-def test_gpu_sampler_matches_reference(name: str, scores: np.ndarray) -> None:
+@pytest.mark.parametrize("name,scores,eps,sens", GPU_VECTORS, ids=[v[0] for v in GPU_VECTORS])
+def test_gpu_sampler_matches_reference(name: str, scores: np.ndarray, eps: float, sens: float) -> None:
     import cupy
 
-    probs = np.exp(exponential_log_probabilities(scores, 1.0))
-    draws = exponential_mechanism(cupy.asarray(scores), 1.0, size=200_000, rng=3)
+    probs = np.exp(exponential_log_probabilities(scores, eps, sensitivity=sens))
+    draws = exponential_mechanism(cupy.asarray(scores), eps, sensitivity=sens, size=200_000, rng=3)
     assert isinstance(draws, cupy.ndarray) and draws.dtype == cupy.int64
     d = draws.get()
-    assert _g_test(np.bincount(d, minlength=len(scores)), probs) > ALPHA, name
+    assert g_test_pvalue(np.bincount(d, minlength=len(scores)), probs) > ALPHA, name
     if len(scores) > 4096:
         block = np.arange(len(scores)) // 4096
-        assert _g_test(np.bincount(block[d], minlength=block[-1] + 1), np.bincount(block, weights=probs)) > ALPHA
+        assert g_test_pvalue(np.bincount(block[d], minlength=block[-1] + 1), np.bincount(block, weights=probs)) > ALPHA
 
 
 @pytest.mark.gpu

@@ -17,65 +17,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import kernels
 from kernels import exponential_log_probabilities, exponential_mechanism
+from kernels._testvectors import g_test_pvalue, score_vectors
+from theory.audit.stats import clopper_pearson
 
 ALPHA = 1e-7
 N_DRAWS = 100_000
 
 BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
-
-
-def _pool(e: np.ndarray, o: np.ndarray, min_expected: float) -> tuple[np.ndarray, np.ndarray]:
-    """Greedy pooling of categories sorted by expected count: each group has expected >= min_expected."""
-    ge: list[float] = []
-    go: list[float] = []
-    acc_e = acc_o = 0.0
-    for ei, oi in zip(e.tolist(), o.tolist()):
-        acc_e += ei
-        acc_o += oi
-        if acc_e >= min_expected:
-            ge.append(acc_e)
-            go.append(acc_o)
-            acc_e = acc_o = 0.0
-    if acc_e > 0 or acc_o > 0:  # the remainder joins the last group
-        if ge:
-            ge[-1] += acc_e
-            go[-1] += acc_o
-        else:
-            ge.append(acc_e)
-            go.append(acc_o)
-    return np.array(ge), np.array(go)
-
-
-def g_test_pvalue(counts: np.ndarray, probs: np.ndarray, min_expected: float = 20.0) -> float:
-    """p-value of the G-test of ``counts`` against ``probs`` (Williams-corrected).
-
-    Categories are sorted by expected count and pooled greedily (smallest first) into groups of
-    expected count >= ``min_expected`` (so the chi-square approximation holds in the 1e-7 tail); Williams'
-    correction ``q = 1 + (sum 1/p_i - 1) / (6 n (k - 1))`` removes the G statistic's O(1/n)
-    mean bias.  A positive count in a zero-probability category gives 0.
-    """
-    counts = np.asarray(counts, dtype=np.float64)
-    probs = np.asarray(probs, dtype=np.float64)
-    n = counts.sum()
-    if np.any(counts[probs == 0] > 0):
-        return 0.0
-    keep = probs > 0
-    counts, probs = counts[keep], probs[keep] / probs[keep].sum()
-    order = np.argsort(probs, kind="stable")
-    exp, counts = probs[order] * n, counts[order]
-    exp_g, cnt_g = _pool(exp, counts, min_expected)
-    k = len(exp_g)
-    if k < 2:
-        return 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(cnt_g > 0, cnt_g * np.log(cnt_g / exp_g), 0.0)
-    g = 2.0 * terms.sum()
-    q = 1.0 + (np.sum(n / exp_g) - 1.0) / (6.0 * n * (k - 1))
-    return float(stats.chi2.sf(g / q, k - 1))
 
 
 def assert_matches(samples: np.ndarray, probs: np.ndarray, label: str = "") -> None:
@@ -85,43 +36,14 @@ def assert_matches(samples: np.ndarray, probs: np.ndarray, label: str = "") -> N
     assert p > ALPHA, f"{label}: G-test p-value {p:.3g} <= {ALPHA}; counts {counts[:10]}, probs {probs[:10]}"
 
 
-def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
-    lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2, k, n - k + 1))
-    hi = 1.0 if k == n else float(stats.beta.ppf(1 - alpha / 2, k + 1, n - k))
-    return lo, hi
+def _cp(k: int, n: int, alpha: float) -> tuple[float, float]:
+    """Two-sided Clopper-Pearson interval at level ``alpha`` (theory.audit.stats)."""
+    lo, hi = clopper_pearson(k, n, confidence=1.0 - alpha)
+    return float(lo), float(hi)
 
 
-I64 = np.iinfo(np.int64)
-_R = np.random.default_rng(12345)
-
-# (name, scores, epsilon, sensitivity)
-VECTORS = [
-    ("ties", np.zeros(50), 1.0, 1.0),
-    ("one candidate", np.array([3.0]), 1.0, 1.0),
-    ("+-1e300", np.array([1e300, -1e300, 1e300, 0.0, -1e300]), 1.0, 1.0),
-    ("1e300 close", np.array([1e300, 1e300 - 2e284, 1e300 - 4e284]), 2.0, 1e284),
-    ("all equal large", np.full(1000, 7.25), 1.0, 1.0),
-    ("one dominating", np.r_[np.zeros(99), 20.0], 1.0, 1.0),
-    ("spread", np.linspace(-30.0, 30.0, 257), 1.0, 1.0),
-    ("float32", (_R.standard_normal(300) * 5).astype(np.float32), 1.0, 1.0),
-    ("float32 1e30", np.array([3e38, -3e38, 3e38, 1e30], dtype=np.float32), 1.0, 1e38),
-    ("error counts", -_R.binomial(100, 0.3, 500), 0.5, 1.0),
-    ("int64 extremes", np.array([I64.min, I64.max, I64.max - 1, 0]), 1.0, 1.0),
-    ("uint64 top", np.array([2**64 - 1, 2**64 - 2, 0, 2**64 - 3], dtype=np.uint64), 1.0, 1.0),
-    ("int32", _R.integers(-5, 5, 200).astype(np.int32), 1.0, 1.0),
-    ("uint8", _R.integers(0, 20, 200).astype(np.uint8), 0.7, 1.0),
-    ("-inf entries", np.array([-np.inf, 0.0, 1.0, -np.inf, 2.0]), 1.0, 1.0),
-    ("+inf entries", np.array([0.0, np.inf, 5.0, np.inf, -np.inf]), 1.0, 1.0),
-    ("chunk boundaries", _R.integers(0, 6, 2048 * 3 + 5).astype(np.float64), 0.5, 1.0),
-    ("chunk boundary int", np.r_[np.zeros(2047, np.int64), [30], np.zeros(2048, np.int64), [30]], 0.5, 1.0),
-    ("chunk ramp", (np.arange(2048 * 6) // 2048) * 1.0 + _R.random(2048 * 6), 1.0, 1.0),
-    ("chunk ramp int", (np.arange(2048 * 6 + 100) // 2048) * 2 - _R.integers(0, 3, 2048 * 6 + 100), 1.0, 1.0),
-    ("int random chunks", _R.integers(0, 10, 2048 * 4 + 3), 1.0, 1.0),
-    ("chunk ramp f32", ((np.arange(2048 * 5) // 2048) * 1.5 - _R.random(2048 * 5)).astype(np.float32), 1.0, 1.0),
-    ("tiny epsilon", np.linspace(0, 100, 64), 1e-6, 1.0),
-    ("huge epsilon", np.array([0.0, 1e-5, 2e-5, 2e-5]), 1e6, 1.0),
-    ("underflow tail", np.r_[0.0, -np.arange(1, 200) * 10.0], 1.0, 1.0),
-]
+# (name, scores, epsilon, sensitivity): shared with the GPU tests and the report
+VECTORS = score_vectors(chunk=2048, seed=12345)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -214,10 +136,10 @@ def test_privacy_ratio_empirical(backend: str, exact: bool) -> None:
     a = np.bincount(exponential_mechanism(q, eps, size=n, rng=21, backend=backend, exact=exact), minlength=5)
     b = np.bincount(exponential_mechanism(qp, eps, size=n, rng=22, backend=backend, exact=exact), minlength=5)
     for j in (0, 1, 2, 4):
-        lo_a, hi_a = clopper_pearson(int(a[j]), n, ALPHA)
-        lo_b, hi_b = clopper_pearson(int(b[j]), n, ALPHA)
+        lo_a, hi_a = _cp(int(a[j]), n, ALPHA)
+        lo_b, hi_b = _cp(int(b[j]), n, ALPHA)
         assert max(lo_b / hi_a, lo_a / hi_b) <= math.exp(eps), (j, a, b)
     # and the true ratio is reached: the bound is not vacuous (power check at the same level)
-    lo_b0, _ = clopper_pearson(int(b[0]), n, ALPHA)
-    _, hi_a0 = clopper_pearson(int(a[0]), n, ALPHA)
+    lo_b0, _ = _cp(int(b[0]), n, ALPHA)
+    _, hi_a0 = _cp(int(a[0]), n, ALPHA)
     assert lo_b0 / hi_a0 > math.exp(eps) * (0.6 if exact else 0.8)

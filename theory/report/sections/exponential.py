@@ -19,53 +19,16 @@ from fractions import Fraction
 from functools import partial
 
 import numpy as np
-from scipy import stats
 
+from kernels._testvectors import g_test_pvalue, score_vectors
 from theory.report import ReportContext, Section
 
 TITLE = "Exponential-mechanism kernels"
 ORDER = 10
 ALPHA = 1e-7
-
-
-def _pool(e: np.ndarray, o: np.ndarray, min_expected: float) -> tuple[np.ndarray, np.ndarray]:
-    """Greedy pooling of categories sorted by expected count: each group has expected >= min_expected."""
-    ge: list[float] = []
-    go: list[float] = []
-    acc_e = acc_o = 0.0
-    for ei, oi in zip(e.tolist(), o.tolist()):
-        acc_e += ei
-        acc_o += oi
-        if acc_e >= min_expected:
-            ge.append(acc_e)
-            go.append(acc_o)
-            acc_e = acc_o = 0.0
-    if acc_e > 0 or acc_o > 0:  # the remainder joins the last group
-        if ge:
-            ge[-1] += acc_e
-            go[-1] += acc_o
-        else:
-            ge.append(acc_e)
-            go.append(acc_o)
-    return np.array(ge), np.array(go)
-
-
-def _g_test(counts: np.ndarray, probs: np.ndarray) -> float:
-    """Williams-corrected G-test p-value, categories pooled to expected counts >= 20."""
-    keep = probs > 0
-    if np.any(counts[~keep] > 0):
-        return 0.0
-    c, p = counts[keep].astype(float), probs[keep] / probs[keep].sum()
-    n = c.sum()
-    order = np.argsort(p, kind="stable")
-    e, o = p[order] * n, c[order]
-    eg, og = _pool(e, o, 20.0)
-    if len(eg) < 2:
-        return 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = 2.0 * np.sum(np.where(og > 0, og * np.log(og / eg), 0.0))
-    q = 1.0 + (np.sum(n / eg) - 1.0) / (6.0 * n * (len(eg) - 1))
-    return float(stats.chi2.sf(g / q, len(eg) - 1))
+#: The vectors of :func:`kernels._testvectors.score_vectors` shown in the report.
+REPORT_VECTORS = ("ties", "one dominating", "+-1e300", "float32", "error counts", "int64 extremes",
+                  "+inf entries", "chunk ramp")
 
 
 def _median_time(fn: Callable[[], object], reps: int) -> float:
@@ -85,36 +48,28 @@ def build(ctx: ReportContext) -> Section:
     backends = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
     rng = np.random.default_rng(ctx.seed)
     draws = 20_000 if ctx.quick else 200_000
-    i64 = np.iinfo(np.int64)
-    vectors = [
-        ("ties (50 equal)", np.zeros(50), 1.0),
-        ("one dominating", np.r_[np.zeros(99), 20.0], 1.0),
-        ("+-1e300", np.array([1e300, -1e300, 1e300, 0.0]), 1.0),
-        ("float32 N(0, 25)", (rng.standard_normal(300) * 5).astype(np.float32), 1.0),
-        ("error counts -Bin(100, .3)", -rng.binomial(100, 0.3, 500), 0.5),
-        ("int64 extremes", np.array([i64.min, i64.max, i64.max - 1]), 1.0),
-        ("-inf / +inf entries", np.array([-np.inf, 0.0, np.inf, 2.0, np.inf]), 1.0),
-        ("chunk ramp (3 chunks)", (np.arange(6144) // 2048) * 1.0 + rng.random(6144), 1.0),
-    ]
+    # a subset of the adversarial vectors shared with the statistical tests (kernels._testvectors)
+    vectors = [v for v in score_vectors(chunk=2048, seed=ctx.seed) if v[0] in REPORT_VECTORS]
     rows = ["| score vector | N | sampler | draws | G-test p-value | verdict |", "|---|---:|---|---:|---:|---|"]
     ok = True
     worst = 1.0
-    for name, s, eps in vectors:
-        probs = np.exp(kernels.exponential_log_probabilities(s, eps))
+    for name, s, eps, sens in vectors:
+        probs = np.exp(kernels.exponential_log_probabilities(s, eps, sensitivity=sens))
         samplers: list[tuple[str, Callable[[], np.ndarray], int]] = [
-            (be, partial(kernels.exponential_mechanism, s, eps, size=draws, rng=ctx.seed, backend=be), draws)
+            (be, partial(kernels.exponential_mechanism, s, eps, sensitivity=sens, size=draws, rng=ctx.seed,
+                         backend=be), draws)
             for be in backends
         ]
         integral = s.dtype.kind in "iu" or bool(np.all(np.isinf(s) | (s == np.floor(s))))
         if integral and np.all(np.abs(s[np.isfinite(s)]) < 2**63):
             n_exact = max(2_000, draws // 10)
             samplers.append(
-                ("exact", partial(kernels.exponential_mechanism, s, Fraction(eps), size=n_exact, rng=ctx.seed,
-                                  exact=True), n_exact)
+                ("exact", partial(kernels.exponential_mechanism, s, Fraction(eps), sensitivity=Fraction(sens),
+                                  size=n_exact, rng=ctx.seed, exact=True), n_exact)
             )
         for label, fn, n_draws in samplers:
             d = fn()
-            p = _g_test(np.bincount(d, minlength=len(s)), probs)
+            p = g_test_pvalue(np.bincount(d, minlength=len(s)), probs)
             good = p > ALPHA
             ok &= good
             worst = min(worst, p)
