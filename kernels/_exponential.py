@@ -322,8 +322,13 @@ def exponential_mechanism(
     size : int or None
         ``None``: one draw, returned as ``int``; otherwise an int64 array of ``size`` draws.
     rng : None, int or numpy.random.Generator
-        Randomness (see :func:`kernels.validation.as_generator`).  The CuPy backend draws its
-        uniforms from this generator too, so results are reproducible under a seed.
+        Randomness (see :func:`kernels.validation.as_generator`).  Results are reproducible
+        under a fixed seed per backend (and per ``exact``), not across backends: NumPy uses
+        one uniform per draw over all ``N`` entries, Cython and CuPy two per draw (chunk,
+        then entry) with chunks of 2048 and 4096 entries, so one seed gives the same
+        distribution but in general different indices on different backends.  (The CuPy
+        backend draws its uniforms from this NumPy generator, so Cython and CuPy consume the
+        same uniform stream.)
     backend : {"auto", "numpy", "cython", "cupy"}
         ``"auto"``: CuPy for CuPy input, else Cython when built, else NumPy; the environment
         variable ``SEMIPRIVATE_BACKEND`` overrides ``"auto"`` for NumPy input.

@@ -15,7 +15,10 @@ The CUDA source is ``expmech.cu`` next to this file (compiled at run time by NVR
    with a second uniform ``u2``.
 
 The uniforms come from the caller's NumPy generator (copied to the device), so a seed gives
-the same stream on every backend.  Floating-point error is of the same form as the Cython
+the same uniform stream as the Cython backend (two uniforms per draw), but not the same
+indices: the chunks here hold 4096 scores against 2048 on the CPU, so the same uniforms pick
+different entries (the distribution is the same).  Results are reproducible under a fixed
+seed per backend, not across backends.  Floating-point error is of the same form as the Cython
 backend's (see :func:`kernels.exponential_mechanism`), with ``CHUNK = 4096`` and CUDA's
 double-precision ``exp`` (maximum error 1 ulp per the CUDA Math API).
 """
