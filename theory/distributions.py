@@ -121,7 +121,7 @@ class IntervalDistribution(LabelledDistribution):
     """
 
     @validate_params(d=Integer(1, 64), noise=NOISE)
-    def __init__(self, d: int, interval: tuple[int, int] | None, noise: float = 0.0) -> None:
+    def __init__(self, d: int, interval: tuple[int | np.integer, int | np.integer] | None, noise: float = 0.0) -> None:
         self.d = d
         self.concept_class = Intervals(d)
         self.target = self.concept_class._check_h(interval)  # validates the interval
