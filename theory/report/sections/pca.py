@@ -115,7 +115,7 @@ def build(ctx: ReportContext) -> Section:
     import kernels
     from kernels._reference_pca import reference_pca
 
-    n, d, r, k = (2000, 64, 8, 6) if ctx.quick else (20000, 256, 12, 10)
+    n, d, r, k = (2000, 64, 8, 6) if ctx.quick else (100_000, 512, 12, 10)
     X = _low_rank(n, d, r, ctx.seed)
     V_ref, lam_ref, _, _ = reference_pca(X, k)
     backends = [b for b in kernels.available_backends()]
