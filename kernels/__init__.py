@@ -34,10 +34,10 @@ _LAZY = {
 __all__ = ["available_backends", "build_info", *_LAZY]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from kernels._exponential import cython_threads as cython_threads
     from kernels._exponential import error_counts as error_counts
     from kernels._exponential import exponential_log_probabilities as exponential_log_probabilities
     from kernels._exponential import exponential_mechanism as exponential_mechanism
-    from kernels._exponential import cython_threads as cython_threads
     from kernels._exponential import pack_bits as pack_bits
     from kernels._exponential import sampler_error_bounds as sampler_error_bounds
     from kernels._pca import CovarianceAccumulator as CovarianceAccumulator
