@@ -19,8 +19,9 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ReportContext", "Section", "Report", "PLANNED", "run_report", "discover_sections"]
+__all__ = ["ReportContext", "Section", "Report", "PLANNED", "run_report", "discover_sections", "pyplot"]
 
 # module name in theory.report.sections -> (title, what provides it)
 PLANNED: dict[str, tuple[str, str]] = {
@@ -32,6 +33,16 @@ PLANNED: dict[str, tuple[str, str]] = {
     "audit": ("Empirical DP audits", "theory.audit"),
     "proofs": ("Machine-checked proofs", "proofs_checks"),
 }
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` with the non-interactive Agg backend (figures are written to files)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 @dataclass

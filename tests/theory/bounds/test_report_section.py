@@ -20,10 +20,3 @@ def test_bounds_section_builds(tmp_path: Path) -> None:
         rows = [r for r in block.splitlines() if r.startswith("|")]
         if rows:
             assert len({r.count("|") for r in rows}) == 1, rows
-
-
-def test_svg_fallback(tmp_path: Path) -> None:
-    ctx = ReportContext(out_dir=tmp_path)
-    path = section._plot_svg(ctx, [10, 100, 1000], {"a": [1, 10, 100], "b": [5, None, 5]}, "t")
-    text = path.read_text()
-    assert text.startswith("<svg") and text.count("<polyline") == 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from theory.report import ReportContext, Section
+from theory.report import ReportContext, Section, pyplot
 
 TITLE = "Bounds of the four papers"
 ORDER = 40
@@ -54,13 +54,8 @@ def _sample_size_rows() -> list[tuple[str, str, str, str]]:
 
 
 def _plot(ctx: ReportContext, ds: list[int], curves: dict[str, list[int | None]], title: str) -> Path:
-    """Log-log plot of the curves: PNG with matplotlib when it is installed, else a plain SVG."""
-    try:
-        import matplotlib
-    except ModuleNotFoundError:
-        return _plot_svg(ctx, ds, curves, title)
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Log-log plot of the curves (PNG)."""
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for method, values in curves.items():
@@ -77,46 +72,6 @@ def _plot(ctx: ReportContext, ds: list[int], curves: dict[str, list[int | None]]
     path = ctx.path("bounds_halfspace_nlab_vs_d.png")
     fig.savefig(path, dpi=120)
     plt.close(fig)
-    return path
-
-
-def _plot_svg(ctx: ReportContext, ds: list[int], curves: dict[str, list[int | None]], title: str) -> Path:
-    """The same plot as a dependency-free SVG (log-log axes, one polyline per method)."""
-    w, h, left, right, top, bottom = 640, 420, 70, 20, 40, 50
-    ys = [v for vals in curves.values() for v in vals if v is not None]
-    x0, x1 = math.log10(min(ds)), math.log10(max(ds))
-    y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
-
-    def sx(x: float) -> float:
-        return left + (math.log10(x) - x0) / (x1 - x0 or 1) * (w - left - right)
-
-    def sy(y: float) -> float:
-        return h - bottom - (math.log10(y) - y0) / (y1 - y0 or 1) * (h - top - bottom)
-
-    colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" '
-           'font-size="11">', f'<rect width="{w}" height="{h}" fill="white"/>',
-           f'<text x="{w / 2}" y="20" text-anchor="middle">{title}</text>',
-           f'<line x1="{left}" y1="{h - bottom}" x2="{w - right}" y2="{h - bottom}" stroke="black"/>',
-           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{h - bottom}" stroke="black"/>',
-           f'<text x="{w / 2}" y="{h - 12}" text-anchor="middle">ambient dimension d (log)</text>',
-           f'<text x="14" y="{h / 2}" transform="rotate(-90 14 {h / 2})" text-anchor="middle">'
-           'labelled examples (O-form, constant 1, log)</text>']
-    for e in range(int(x0), int(math.ceil(x1)) + 1):
-        if x0 - 1e-9 <= e <= x1 + 1e-9:
-            out.append(f'<text x="{sx(10**e):.1f}" y="{h - bottom + 15}" text-anchor="middle">1e{e}</text>')
-    for e in range(y0, y1 + 1):
-        out.append(f'<text x="{left - 5}" y="{sy(10**e) + 4:.1f}" text-anchor="end">1e{e}</text>')
-        out.append(f'<line x1="{left}" y1="{sy(10**e):.1f}" x2="{w - right}" y2="{sy(10**e):.1f}" '
-                   'stroke="#ddd"/>')
-    for i, (method, values) in enumerate(curves.items()):
-        pts = " ".join(f"{sx(d):.1f},{sy(v):.1f}" for d, v in zip(ds, values) if v is not None)
-        c = colors[i % len(colors)]
-        out.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="2"/>')
-        out.append(f'<text x="{left + 10}" y="{top + 14 * (i + 1)}" fill="{c}">{method}</text>')
-    out.append("</svg>")
-    path = ctx.path("bounds_halfspace_nlab_vs_d.svg")
-    path.write_text("\n".join(out))
     return path
 
 

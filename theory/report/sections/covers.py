@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 
 import numpy as np
 
-from theory.report import ReportContext, Section
+from theory.report import ReportContext, Section, pyplot
 
 TITLE = "Covers and ASSPP on thresholds (ABM19 Alg 1, Lem 3.3, Thm 3.1)"
 ORDER = 30
@@ -125,13 +124,8 @@ Panel = tuple[dict[str, tuple[list[float], list[float]]], str, str, int]
 
 
 def _plot(ctx: ReportContext, panels: list[Panel], alpha: float, suptitle: str) -> list[Path]:
-    """Two log-log panels: one PNG with matplotlib when installed, else one SVG per panel."""
-    try:
-        import matplotlib
-    except ModuleNotFoundError:
-        return [_svg(ctx, p, alpha, f"covers_asspp_thresholds_{i}.svg") for i, p in enumerate(panels)]
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Two log-log panels in one PNG."""
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, len(panels), figsize=(11, 4))
     for ax, (series, title, xlabel, vline) in zip(axes, panels):
@@ -155,44 +149,3 @@ def _plot(ctx: ReportContext, panels: list[Panel], alpha: float, suptitle: str) 
 _FLOOR = 1e-5  # values below are drawn at the floor of the log axis
 
 
-def _svg(ctx: ReportContext, panel: Panel, alpha: float, name: str) -> Path:
-    """A dependency-free log-log SVG of one panel."""
-    series, title, xlabel, vline = panel
-    w, h, left, right, top, bottom = 640, 420, 70, 20, 40, 50
-    xs_all = [x for xs, _ in series.values() for x in xs] + [float(vline)]
-    ys_all = [max(y, _FLOOR) for _, ys in series.values() for y in ys] + [alpha]
-    x0, x1 = math.log10(min(xs_all)), math.log10(max(xs_all))
-    y0, y1 = math.floor(math.log10(min(ys_all))), math.ceil(math.log10(max(ys_all)))
-
-    def sx(x: float) -> float:
-        return left + (math.log10(x) - x0) / (x1 - x0 or 1) * (w - left - right)
-
-    def sy(y: float) -> float:
-        return h - bottom - (math.log10(max(y, _FLOOR)) - y0) / (y1 - y0 or 1) * (h - top - bottom)
-
-    colors = ["#1f77b4", "#ff7f0e", "#2ca02c"]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" '
-           'font-size="11">', f'<rect width="{w}" height="{h}" fill="white"/>',
-           f'<text x="{w / 2}" y="20" text-anchor="middle">{title}</text>',
-           f'<line x1="{left}" y1="{h - bottom}" x2="{w - right}" y2="{h - bottom}" stroke="black"/>',
-           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{h - bottom}" stroke="black"/>',
-           f'<text x="{w / 2}" y="{h - 12}" text-anchor="middle">{xlabel}</text>']
-    for e in range(int(math.floor(x0)), int(math.ceil(x1)) + 1):
-        if x0 - 1e-9 <= e <= x1 + 1e-9:
-            out.append(f'<text x="{sx(10**e):.1f}" y="{h - bottom + 15}" text-anchor="middle">1e{e}</text>')
-    for e in range(y0, y1 + 1):
-        out.append(f'<text x="{left - 5}" y="{sy(10**e) + 4:.1f}" text-anchor="end">1e{e}</text>')
-        out.append(f'<line x1="{left}" y1="{sy(10**e):.1f}" x2="{w - right}" y2="{sy(10**e):.1f}" stroke="#ddd"/>')
-    out.append(f'<line x1="{left}" y1="{sy(alpha):.1f}" x2="{w - right}" y2="{sy(alpha):.1f}" stroke="black" '
-               'stroke-dasharray="4"/>')
-    out.append(f'<text x="{w - right - 5}" y="{sy(alpha) - 4:.1f}" text-anchor="end">alpha</text>')
-    out.append(f'<line x1="{sx(vline):.1f}" y1="{top}" x2="{sx(vline):.1f}" y2="{h - bottom}" stroke="red"/>')
-    for i, (label, (xs, ys)) in enumerate(series.items()):
-        pts = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in zip(xs, ys))
-        c = colors[i % len(colors)]
-        out.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="2"/>')
-        out.append(f'<text x="{left + 10}" y="{top + 14 * (i + 1)}" fill="{c}">{label}</text>')
-    out.append("</svg>")
-    path = ctx.path(name)
-    path.write_text("\n".join(out))
-    return path

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from theory.report import ReportContext, Section
+from theory.report import ReportContext, Section, pyplot
 
 TITLE = "PCA kernels"
 ORDER = 20
@@ -46,17 +46,9 @@ def _median_time(fn: Callable[[], Any], repeats: int) -> float:
     return float(np.median(ts))
 
 
-_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
-
-
 def _plot_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.ndarray], k: int) -> Any:
-    """Reference spectrum with every backend's top-k eigenvalues: PNG (matplotlib) or plain SVG."""
-    try:
-        import matplotlib
-    except ImportError:
-        return _svg_spectrum(ctx, full, spectra, k)
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Reference spectrum with every backend's top-k eigenvalues (PNG)."""
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(5.5, 3.5))
     ax.semilogy(np.arange(1, len(full) + 1), full, "k-", lw=1, label="reference (all)")
@@ -71,43 +63,6 @@ def _plot_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.n
     path = ctx.path("pca_spectrum.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
-    return path
-
-
-def _svg_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.ndarray], k: int) -> Any:
-    W, H, L, B, T, R = 560, 340, 60, 40, 30, 150
-    pos = full[full > 0]
-    lo, hi = np.log10(pos.min()) - 0.2, np.log10(pos.max()) + 0.2
-    nx = len(full)
-
-    def xy(j: float, v: float) -> tuple[float, float]:
-        x = L + (j - 0.5) / nx * (W - L - R)
-        y = T + (hi - np.log10(max(v, 10**lo))) / (hi - lo) * (H - T - B)
-        return x, y
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="11">',
-        f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" fill="none" stroke="black"/>',
-        f'<text x="{L}" y="18">Top-k eigenvalues of every backend on the reference spectrum (log scale)</text>',
-        f'<text x="{(W - R + L) / 2:.0f}" y="{H - 8}" text-anchor="middle">index j</text>',
-    ]
-    for e in range(int(np.ceil(lo)), int(np.floor(hi)) + 1):
-        _, y = xy(1, 10.0**e)
-        parts.append(f'<text x="{L - 6}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
-    pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (xy(j + 1, v) for j, v in enumerate(full)))
-    parts.append(f'<polyline points="{pts}" fill="none" stroke="black"/>')
-    xk, _ = xy(k + 0.5, 1.0)
-    parts.append(f'<line x1="{xk:.1f}" y1="{T}" x2="{xk:.1f}" y2="{H - B}" stroke="grey" stroke-dasharray="3,3"/>')
-    for i, (name, lam) in enumerate(spectra.items()):
-        c = _COLOURS[i % len(_COLOURS)]
-        for j, v in enumerate(lam):
-            x, y = xy(j + 1, float(v))
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{6 - 1.2 * i:.1f}" fill="none" stroke="{c}"/>')
-        parts.append(f'<text x="{W - R + 10}" y="{T + 14 * (i + 1)}" fill="{c}">o {name}</text>')
-    parts.append(f'<text x="{W - R + 10}" y="{T}">- reference</text>')
-    parts.append("</svg>")
-    path = ctx.path("pca_spectrum.svg")
-    path.write_text("\n".join(parts))
     return path
 
 
