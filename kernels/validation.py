@@ -42,6 +42,7 @@ TypeError: n must be an integer, got True (bool)
 
 from __future__ import annotations
 
+import abc
 import functools
 import inspect
 import math
@@ -107,7 +108,7 @@ def _is_real_number(value: Any) -> bool:
     return isinstance(value, (numbers.Real, np.integer, np.floating))
 
 
-class Constraint:
+class Constraint(abc.ABC):
     """A declared rule for one parameter.
 
     Subclasses implement :meth:`validate` (return the value, possibly normalised, or
@@ -115,17 +116,21 @@ class Constraint:
     last two feed the generic invalid-input test.
     """
 
-    def validate(self, name: str, value: Any) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def validate(self, name: str, value: Any) -> Any:
+        """See the class docstring."""
 
-    def describe(self) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """See the class docstring."""
 
-    def valid_example(self) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def valid_example(self) -> Any:
+        """See the class docstring."""
 
-    def invalid_examples(self) -> list[Any]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def invalid_examples(self) -> list[Any]:
+        """See the class docstring."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.describe()}>"

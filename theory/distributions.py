@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import abc
 from fractions import Fraction
 from typing import Any
 
@@ -49,7 +50,7 @@ def uniform_points(n: int, d: int, rng: Any = None, l: int | None = None) -> np.
     return g.integers(0, 2**d, size=shape, dtype=np.uint64)
 
 
-class LabelledDistribution:
+class LabelledDistribution(abc.ABC):
     """A distribution over X x {0, 1}: target concept plus independent label noise.
 
     ``noise`` is the probability that the label of c*(x) is flipped (agnostic setting when
@@ -60,11 +61,13 @@ class LabelledDistribution:
     target: Any
     noise: float
 
-    def sample_X(self, n: int, rng: Any = None) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def sample_X(self, n: int, rng: Any = None) -> np.ndarray:
+        """Implemented by each concrete distribution."""
 
-    def _disagreement_mass(self, h: Any) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _disagreement_mass(self, h: Any) -> float:
+        """Implemented by each concrete distribution."""
 
     def sample(self, n: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """n i.i.d. labelled examples: (X, y) with y bool."""

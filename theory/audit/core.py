@@ -46,6 +46,7 @@ References
 
 from __future__ import annotations
 
+import abc
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -200,7 +201,7 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     return _Outputs(raw, "vector", arr, keys, discrete)
 
 
-class Event:
+class Event(abc.ABC):
     """An output event ``E``; ``event(outputs)`` returns the boolean indicator per output.
 
     Implements: AUDIT (candidate events).
@@ -208,8 +209,9 @@ class Event:
 
     description: str = "event"
 
-    def indicator(self, out: _Outputs) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def indicator(self, out: _Outputs) -> np.ndarray:
+        """Boolean indicator of the event for each output."""
 
     def __repr__(self) -> str:
         return self.description
