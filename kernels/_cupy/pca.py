@@ -1,7 +1,8 @@
 """CuPy backend of the PCA kernels (Implements: HPSY.Thm3 / PILLAR.Alg1, step 1, on the GPU).
 
 * :class:`CupyOps`: the accumulator operations of :class:`kernels.CovarianceAccumulator` on
-  device arrays -- per-block centring, ``M2 += C^T C`` by cuBLAS ``?syrk``
+  device arrays -- centring of the first block, a shift of every later block by the
+  running mean, ``M2 += C^T C`` by cuBLAS ``?syrk``
   (``cupy.cublas.syrk``, beta = 1, into a preallocated (d, d) buffer), the Chan–Golub–LeVeque
   rank-1 cross term, and symmetrisation.  Finiteness is checked lazily (a device flag read when a
   result is read) so that no per-block host synchronisation stalls the stream.
@@ -79,6 +80,13 @@ class CupyOps:
         m = block.shape[0]
         mean[...] = block.mean(axis=0, dtype=np.float64)
         cp.subtract(block, mean.astype(block.dtype), out=out[:m], casting="unsafe")
+
+    def shift(self, block: Any, out: Any, shift: Any, sums: Any) -> None:
+        """``out[:m] = block - shift`` (float64 arithmetic, cast) and the float64 column sums of
+        ``block - shift`` before the cast (see :meth:`kernels._pca._NumpyOps.shift`)."""
+        y = out[: block.shape[0]]
+        sums[...] = block.sum(axis=0, dtype=np.float64) - block.shape[0] * shift
+        self.xp.subtract(block, shift, out=y, casting="unsafe")
 
     def syrk(self, centred: Any, rows: int, acc: Any) -> None:
         cp = self.xp

@@ -3,13 +3,24 @@
 
 The accumulator :class:`kernels.CovarianceAccumulator` keeps ``count``, ``mean`` (float64) and
 the comoment ``M2 = sum_i (x_i - mean)(x_i - mean)^T`` in a preallocated (d, d) C-contiguous
-buffer of the accumulation dtype.  One chunk ``B`` (m, d) is folded in as
+buffer of the accumulation dtype.  A block ``B`` (m, d) is folded in as
 
-1. :func:`center_chunk`: ``mean_B`` (float64 sums) and ``B - mean_B`` written into a
-   preallocated work buffer of the accumulation dtype (no allocation per chunk);
-2. :func:`syrk_update`: ``M2 += (B - mean_B)^T (B - mean_B)`` by BLAS ``?syrk`` (beta = 1);
-3. :func:`syr_update`: the Chan–Golub–LeVeque cross term ``M2 += (n_a n_b / n) delta delta^T``
-   by BLAS ``?syr``.
+1. the first block, and blocks of fewer than ``kernels._pca._SHIFT_MIN_ROWS`` rows:
+   :func:`center_chunk` -- ``mean_B`` (float64 sums) and ``B - mean_B`` written into a
+   preallocated work buffer of the accumulation dtype (two reads of the block), then the
+   Chan–Golub–LeVeque merge ``M2 += M2_B + (n_a m / n) delta delta^T``;
+   every other block: :func:`shift_chunk` -- ``Y = B - s`` with the shift ``s`` = the running
+   mean (float64), and the float64 column sums of ``B - s``, in *one* read of the block;
+2. :func:`syrk_update`: ``M2 += Y^T Y`` by BLAS ``?syrk`` (beta = 1), straight from the work
+   buffer;
+3. :func:`syr_update`: the rank-1 correction by BLAS ``?syr``.  With ``s`` the running mean of
+   the ``n_a`` rows so far and ``dbar = sum(Y) / m`` (so the block mean is ``s + dbar``),
+   the Chan–Golub–LeVeque merge ``M2_a + M2_B + (n_a m / n) dbar dbar^T`` with
+   ``M2_B = Y^T Y - m dbar dbar^T`` is ``M2_a + Y^T Y - (m^2 / n) dbar dbar^T``.
+
+``dbar`` is the block mean's distance from the running mean, small next to the spread of the
+data unless the stream drifts, so the subtraction cancels little (the reason for centring: a
+large common mean never enters ``?syrk``).
 
 BLAS comes from ``scipy.linalg.cython_blas`` (the same OpenBLAS SciPy uses).  The BLAS calls
 see the C-contiguous (d, d) buffer as its Fortran transpose: they update the Fortran upper
@@ -18,6 +29,40 @@ copies it to the upper triangle.
 """
 
 from scipy.linalg.cython_blas cimport dsyr, dsyrk, ssyr, ssyrk
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(SP_NO_CLONES)
+    #define SP_PCA_CLONES __attribute__((target_clones("avx512f", "avx2,fma", "default")))
+    #else
+    #define SP_PCA_CLONES
+    #endif
+    /* One row block: out = (TO)(x - s) row by row, sums += x - s (float64).  restrict pointers
+       let the compiler vectorise the row loop (the memoryview version could not, because out
+       and sums might alias); the row is re-read from L1 by the second statement. */
+    #define SP_DEFINE_SHIFT(NAME, TI, TO)                                                        \
+    SP_PCA_CLONES static void NAME(const TI* restrict x, TO* restrict out, const double* restrict s, \
+                                   double* restrict sums, int64_t m, int64_t d) {               \
+        for (int64_t i = 0; i < m; i++) {                                                   \
+            const TI* restrict xr = x + i * d;                                              \
+            TO* restrict orow = out + i * d;                                                \
+            for (int64_t j = 0; j < d; j++) {                                               \
+                double y = (double)xr[j] - s[j];                                            \
+                orow[j] = (TO)y;                                                            \
+                sums[j] += y;                                                               \
+            }                                                                               \
+        }                                                                                   \
+    }
+    SP_DEFINE_SHIFT(sp_shift_ff, float, float)
+    SP_DEFINE_SHIFT(sp_shift_fd, float, double)
+    SP_DEFINE_SHIFT(sp_shift_df, double, float)
+    SP_DEFINE_SHIFT(sp_shift_dd, double, double)
+    """
+    void sp_shift_ff(const float* x, float* out, const double* s, double* sums, long long m, long long d) nogil
+    void sp_shift_fd(const float* x, double* out, const double* s, double* sums, long long m, long long d) nogil
+    void sp_shift_df(const double* x, float* out, const double* s, double* sums, long long m, long long d) nogil
+    void sp_shift_dd(const double* x, double* out, const double* s, double* sums, long long m, long long d) nogil
 
 ctypedef fused in_t:
     float
@@ -54,6 +99,35 @@ def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean):
         for i in range(m):
             for j in range(d):
                 out[i, j] = <acc_t>(chunk[i, j] - mean[j])
+
+
+def shift_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, const double[::1] shift, double[::1] sums):
+    """``out[:m] = chunk - shift`` (computed in float64, rounded to the accumulation dtype) and
+    the float64 column sums of ``chunk - shift`` (before rounding, so that the mean keeps float64
+    accuracy) into ``sums``, in one read of ``chunk``.
+
+    ``out`` must have at least ``chunk.shape[0]`` rows and the same number of columns.  A
+    non-finite entry of ``chunk`` makes the corresponding sum non-finite (the caller checks).
+    """
+    cdef Py_ssize_t m = chunk.shape[0], d = chunk.shape[1], j
+    if out.shape[0] < m or out.shape[1] != d or shift.shape[0] != d or sums.shape[0] != d:
+        raise ValueError("shift_chunk: shape mismatch")
+    for j in range(d):
+        sums[j] = 0.0
+    if m == 0:
+        return
+    with nogil:
+        # Sequential for the reason given in center_chunk.
+        if in_t is float:
+            if acc_t is float:
+                sp_shift_ff(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+            else:
+                sp_shift_fd(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+        else:
+            if acc_t is float:
+                sp_shift_df(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+            else:
+                sp_shift_dd(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
 
 
 def syrk_update(const acc_t[:, ::1] centred, Py_ssize_t rows, acc_t[:, ::1] acc, double alpha=1.0):
