@@ -11,8 +11,10 @@ In memory (default n=200000, d=1024, k=50; float64 and float32), times of
   ``"randomized"`` and ``"full"``.
 
 Targets (issue 4): ``kernels.pca <= 1.15 x floor`` and ``<= 1.0 x sklearn covariance_eigh``.
-Each fast timing is the median of ``--repeats`` interleaved runs; the slow sklearn solvers
-("randomized", "full") run once.  Accuracy: subspace distance ``||P - P_floor||_2`` of the top-k
+Each fast timing is the median of ``--repeats`` interleaved runs, and each ratio the median over
+the repetitions of the ratio of two timings taken in the same repetition (paired, so that load
+from other tenants of a shared machine hits numerator and denominator alike); the slow solvers
+("randomized", "full") run once and are divided by the baselines' medians.  Accuracy: subspace distance ``||P - P_floor||_2`` of the top-k
 projectors and the largest eigenvalue error relative to lambda_1, against the float64 floor.
 
 Streaming (default n=1000000, d=1024, float32, ~4 GB): the data are written to a memory-mapped
@@ -51,8 +53,16 @@ sys.path.insert(0, str(ROOT))
 
 import kernels  # noqa: E402
 
+# Idle time before each timed call.  NumPy and SciPy each bundle their own OpenBLAS, and an
+# OpenBLAS pool keeps its threads spinning for a while after a call: without a pause, a method
+# using one library's BLAS right after a method using the other's shares the two cores with the
+# first pool's spinning threads (seen as up to 3x swings at d=256).  The pause lets every call
+# start with idle pools, as a call in user code would.
+_PAUSE_S = 0.25
+
 
 def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
+    time.sleep(_PAUSE_S)
     t0 = time.perf_counter()
     out = fn()
     return time.perf_counter() - t0, out
@@ -64,6 +74,17 @@ def _subspace(V: np.ndarray, W: np.ndarray) -> float:
     # ||VV^T - WW^T||_2 = sin of the largest principal angle = sqrt(1 - sigma_min(V^T W)^2)
     s = np.linalg.svd(V.T @ W, compute_uv=False)
     return float(np.sqrt(max(0.0, 1.0 - float(s.min()) ** 2)))
+
+
+def paired_ratio(t: list[float], ref: list[float]) -> str:
+    """Median over the repetitions of ``t[i] / ref[i]`` (paired: both timed in the same
+    repetition, so a load change on the shared machine hits both), with the quartiles of those
+    ratios in brackets; a single run is divided by the baseline's median."""
+    a, b = np.asarray(t), np.asarray(ref)
+    if len(a) != len(b):
+        return f"{a[0] / np.median(b):.2f}"
+    q1, med, q3 = np.percentile(a / b, [25, 50, 75])
+    return f"{med:.2f} [{q1:.2f}, {q3:.2f}]"
 
 
 def make_data(n: int, d: int, dtype: Any, seed: int = 0, k: int = 50) -> np.ndarray:
@@ -105,7 +126,7 @@ def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
     rows = [
         f"### In memory: n={n:,}, d={d}, k={k}",
         "",
-        "| dtype | method | median s | x floor (a) | x floor (a') | x sklearn cov_eigh | subspace dist | eig rel err |",
+        "| dtype | method | median s | x floor (a) [quartiles] | x floor (a') | x sklearn cov_eigh | subspace dist | eig rel err |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for dtype in (np.float64, np.float32):
@@ -148,9 +169,15 @@ def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
                 return out.components_.T, out.explained_variance_
             return None
 
-        floor = float(np.median(times["floor (a): X.T@X + eigh"]))
-        skl = float(np.median(times["sklearn covariance_eigh"]))
-        floor2 = float(np.median(times["floor (a'): X.T@X + top-k eigh"]))
+        refs = {
+            "floor": "floor (a): X.T@X + eigh",
+            "floor2": "floor (a'): X.T@X + top-k eigh",
+            "skl": "sklearn covariance_eigh",
+        }
+
+        def ratio(name: str, ref: str) -> str:
+            return "1.00" if name == refs[ref] else paired_ratio(times[name], times[refs[ref]])  # noqa: B023
+
         for name in list(fast) + list(slow):
             med = float(np.median(times[name]))
             cv = comps(name, outs[name])
@@ -159,7 +186,8 @@ def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
                 acc = (f"{_subspace(cv[0], V_ref):.1e}", f"{np.max(np.abs(cv[1] - lam_ref)) / lam_ref[0]:.1e}")
             reps = len(times[name])
             rows.append(
-                f"| {np.dtype(dtype).name} | {name} | {med:.3f} ({reps}x) | {med / floor:.2f} | {med / floor2:.2f} | {med / skl:.2f} "
+                f"| {np.dtype(dtype).name} | {name} | {med:.3f} ({reps}x) | {ratio(name, 'floor')} | {ratio(name, 'floor2')} "
+                f"| {ratio(name, 'skl')} "
                 f"| {acc[0]} | {acc[1]} |"
             )
             print(rows[-1], flush=True)
