@@ -38,9 +38,12 @@ __all__ = ["pca", "PCAResult", "CovarianceAccumulator"]
 
 _BACKEND = Options("auto", "numpy", "cython", "cupy")
 # Default work-buffer size for the CPU backends (rows = this / (d * itemsize)).  Each ?syrk call is
-# a thread barrier in OpenBLAS; on a loaded 2-core machine 1024-row blocks (8 MiB at d=1024) ran
-# 1.4-6x slower than one X.T@X, 4096-row blocks (32 MiB) matched it (measured, median of 3).
-_BLOCK_BYTES = 32 << 20
+# a thread barrier in OpenBLAS, and each switch between the (single-threaded, memory-bound)
+# centring and the (two-thread) ?syrk costs more than the centring alone on a shared 2-core
+# machine: 1024-row blocks (8 MiB at d=1024) ran 1.4-6x slower than one X.T@X; at n=2e5, d=1024,
+# k=50, paired against X.T@X + eigh, 64 MiB blocks took 1.08-1.16x (float32) and 1.11x (float64)
+# where 32 MiB took 1.14-1.22x and 1.14-1.23x, and 128 MiB was no better than 64 (medians of 6-7).
+_BLOCK_BYTES = 64 << 20
 _GPU_BLOCK_BYTES = 64 << 20
 # Blocks of at least this many rows (after the first) are shifted by the running mean in one read
 # (``shift``); smaller ones are centred on their own mean (``center``, two reads, which are cheap
@@ -48,7 +51,7 @@ _GPU_BLOCK_BYTES = 64 << 20
 # many within-block standard deviations) the shifted update lost up to 15x more accuracy for
 # blocks of 1-7 rows (6e-5 vs 4e-6 on the correlation scale, float32) and the same from 256 rows
 # on (4e-7; tests/kernels/test_pca.py::test_drifting_stream_keeps_float32_accuracy);
-# on 32 MiB blocks it saved 1-2% of the whole accumulation time (float64 most).
+# on 32 MiB blocks it saved 1-2% of the whole accumulation time (float64 most, measured).
 _SHIFT_MIN_ROWS = 256
 
 
@@ -185,7 +188,7 @@ class CovarianceAccumulator:
         backend when built (see :func:`kernels.available_backends`).
     block_rows : int or None
         Rows per internal block (the size of the work buffer); a larger chunk is folded in
-        block by block.  Default: about 32 MiB of work buffer (64 MiB on the GPU).
+        block by block.  Default: about 64 MiB of work buffer.
 
     Raises
     ------
@@ -632,7 +635,7 @@ def pca(
         ``"auto"``: CuPy for CuPy input, else the compiled backend when built (see
         :mod:`kernels._backend`).  ``"cupy"`` with host data streams the chunks to the GPU.
     chunk_rows : int or None
-        Rows per block (work-buffer size).  Default about 32 MiB per block (64 MiB on the GPU).
+        Rows per block (work-buffer size).  Default about 64 MiB per block.
     rng : None, int, numpy.random.Generator
         Randomness for ``method="randomized"`` (the Gaussian test matrix); unused otherwise.
     n_oversamples : int
