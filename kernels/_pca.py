@@ -40,9 +40,10 @@ _BACKEND = Options("auto", "numpy", "cython", "cupy")
 # Default work-buffer size for the CPU backends (rows = this / (d * itemsize)).  Each ?syrk call is
 # a thread barrier in OpenBLAS, and each switch between the (single-threaded, memory-bound)
 # centring and the (two-thread) ?syrk costs more than the centring alone on a shared 2-core
-# machine: 1024-row blocks (8 MiB at d=1024) ran 1.4-6x slower than one X.T@X; at n=2e5, d=1024,
-# k=50, paired against X.T@X + eigh, 64 MiB blocks took 1.08-1.16x (float32) and 1.11x (float64)
-# where 32 MiB took 1.14-1.22x and 1.14-1.23x, and 128 MiB was no better than 64 (medians of 6-7).
+# machine: 1024-row blocks (8 MiB at d=1024) ran 1.4-6x slower than one X.T@X.  At n=2e5,
+# d=1024, in two paired measurements (against the same ?syrk loop without centring, and pca
+# against X.T@X + eigh), 64 MiB blocks took 1.08-1.16x (float32) and 1.11x (float64) where 32 MiB
+# took 1.14-1.22x and 1.14-1.23x; 128 MiB was no better than 64 (medians of 6-7 repetitions).
 _BLOCK_BYTES = 64 << 20
 _GPU_BLOCK_BYTES = 64 << 20
 # Blocks of at least this many rows (after the first) are shifted by the running mean in one read
