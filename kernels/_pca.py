@@ -290,7 +290,9 @@ class CovarianceAccumulator:
         if m == 0:
             return
         if self._buf is None or self._buf.shape[0] < m:
-            rows = self.block_rows if 2 * m > self.block_rows else m
+            # as many rows as needed, growing geometrically (chunks of growing size reallocate
+            # O(log) times), never more than block_rows: a small input gets a small buffer
+            rows = m if self._buf is None else max(m, min(self.block_rows, 2 * self._buf.shape[0]))
             self._buf = xp.empty((rows, self.d), dtype=self.dtype)
         block = ops.to_device(block, self.dtype)
         own_mean = self._count == 0 or m < _SHIFT_MIN_ROWS
