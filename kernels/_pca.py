@@ -270,13 +270,17 @@ class CovarianceAccumulator:
 
     def update(self, chunk: Any) -> CovarianceAccumulator:
         """Fold the rows of ``chunk`` (m, d) into the state; returns ``self``.  ``m = 0`` is a no-op."""
+        return self._update_rows(chunk, 0, "of this chunk")
+
+    def _update_rows(self, chunk: Any, offset: int, where: str) -> CovarianceAccumulator:
+        """:meth:`update`, with error messages naming rows ``offset + i`` ``where``."""
         arr = self._as_block(chunk)
         m = arr.shape[0]
         for start in range(0, m, self.block_rows):
-            self._update_block(arr[start : start + self.block_rows], start)
+            self._update_block(arr[start : start + self.block_rows], offset + start, where)
         return self
 
-    def _update_block(self, block: Any, start: int) -> None:
+    def _update_block(self, block: Any, start: int, where: str) -> None:
         """Fold one block in (see :mod:`kernels._cython._pca` for the arithmetic).
 
         The first block, and any block of fewer than ``_SHIFT_MIN_ROWS`` rows, is centred on its
@@ -306,7 +310,7 @@ class CovarianceAccumulator:
         elif not bool(np.isfinite(self._chunk_mean).all()):
             raise ValueError(
                 f"chunk must not contain NaN or inf (or values whose sum overflows): rows "
-                f"[{start}, {start + m}) of this chunk; the accumulator holds the rows before them"
+                f"[{start}, {start + m}) {where}; the accumulator holds the rows before them"
             )
         ops.syrk(self._buf, m, self._m2)
         if own_mean:
@@ -759,8 +763,10 @@ def _pca_covariance(src: _Source, k: int, center: bool, dtype: np.dtype, backend
         blocks: Iterable[Any] = stream_to_device(src.blocks(rows), src.d, dtype, rows)
     else:
         blocks = src.blocks(rows)
+    offset = 0
     for block in blocks:
-        acc.update(block)
+        acc._update_rows(block, offset, "of X")
+        offset += block.shape[0]
     _need_two(acc.count)
     if center:
         C = acc.covariance()

@@ -172,6 +172,18 @@ def test_drifting_stream_keeps_float32_accuracy(backend: str, block_rows: int) -
     np.testing.assert_allclose(acc.mean, X32.astype(np.float64).mean(0), rtol=1e-13)
 
 
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_non_finite_in_a_shifted_block_names_its_rows(backend: str, bad: float, dtype: type) -> None:
+    """A NaN/inf past the first block (the one-read shifted path) is caught, and the message
+    names the block's rows of X, not rows of an internal block."""
+    X = np.random.default_rng(0).standard_normal((5000, 8)).astype(dtype)
+    X[3000, 2] = bad
+    with pytest.raises(ValueError, match=r"NaN or inf.*rows \[3000, 4000\) of X"):
+        pca(X, 2, backend=backend, chunk_rows=1000)
+
+
 @pytest.mark.skipif("cython" not in kernels.available_backends(), reason="compiled backend not built")
 @pytest.mark.parametrize("in_dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("acc_dtype", [np.float32, np.float64])
