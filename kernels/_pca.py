@@ -126,7 +126,7 @@ class _CythonOps(_NumpyOps):
     def center(self, block: Any, out: Any, mean: Any) -> None:
         if block.dtype not in (np.float32, np.float64):
             block = block.astype(out.dtype)
-        self.mod.center_chunk(np.ascontiguousarray(block), out, mean)
+        self.mod.center_chunk(np.ascontiguousarray(block), out, mean, np.empty_like(mean))
 
     def shift(self, block: Any, out: Any, shift: Any, sums: Any) -> None:
         if block.dtype not in (np.float32, np.float64):
@@ -733,20 +733,23 @@ def pca(
     )
 
 
-def _top_k_eigh(C: Any, k: int, backend: str) -> tuple[Any, Any]:
-    """Top-k eigenpairs of a symmetric matrix, descending, computed in float64.
+def _top_k_eigh_gpu(C: Any, k: int) -> tuple[Any, Any]:
+    """Top-k eigenpairs of a symmetric CuPy matrix, descending, computed in float64 (cuSOLVER)."""
+    xp = importlib.import_module("cupy")
+    w, U = xp.linalg.eigh(C.astype(np.float64))
+    return w[::-1][:k].copy(), U[:, ::-1][:, :k].copy()
+
+
+def _top_k_eigh_upper(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k eigenpairs, descending, of the symmetric float64 Fortran-order matrix whose *upper*
+    triangle is ``A``'s (the lower one is ignored and overwritten), by LAPACK ``dsyevr``.
 
     The (d, d) solve costs ``O(d^2 k)`` next to the ``O(n d^2)`` accumulation, so it is always
     done in float64: LAPACK's float32 ``ssyevr`` alone loses about 1e-3 in the subspace at
     d=256 where the float32-accumulated covariance itself is accurate to 1e-7 (measured).
     """
-    d = C.shape[0]
-    if backend == "cupy":
-        xp = importlib.import_module("cupy")
-        w, U = xp.linalg.eigh(C.astype(np.float64))
-        return w[::-1][:k].copy(), U[:, ::-1][:, :k].copy()
-    C64 = np.array(C, dtype=np.float64, order="F")
-    w, U = scipy.linalg.eigh(C64, subset_by_index=[d - k, d - 1], driver="evr", overwrite_a=True, check_finite=False)
+    d = A.shape[0]
+    w, U = scipy.linalg.eigh(A, lower=False, subset_by_index=[d - k, d - 1], driver="evr", overwrite_a=True, check_finite=False)
     return w[::-1].copy(), U[:, ::-1]
 
 
@@ -768,18 +771,32 @@ def _pca_covariance(src: _Source, k: int, center: bool, dtype: np.dtype, backend
         acc._update_rows(block, offset, "of X")
         offset += block.shape[0]
     _need_two(acc.count)
-    if center:
-        C = acc.covariance()
-        mean = acc.mean
+    n = acc.count
+    if backend == "cupy":
+        C = acc.covariance() if center else acc.second_moment()
+        total = float(acc._ops.xp.trace(C, dtype=np.float64))
+        _check_total(total)
+        w, U = _top_k_eigh_gpu(C, k)
     else:
-        C = acc.second_moment()
-        mean = acc._ops.xp.zeros(src.d, dtype=np.float64)
-    xp = acc._ops.xp
-    total = float(xp.trace(C, dtype=np.float64))
+        # No symmetrised, scaled copy: the float64 Fortran-order copy of M2^T holds, in its
+        # upper triangle, the triangle the BLAS calls kept up to date (the lower one of the C view;
+        # the NumPy backend keeps both), and the scale 1/(n-1) (or 1/n) moves to the eigenvalues.
+        acc._check_deferred()
+        A = np.array(acc._m2.T, dtype=np.float64, order="F")
+        if not center:  # X^T X = M2 + n mean mean^T
+            A += n * np.outer(acc._mean, acc._mean)
+        scale = 1.0 / (n - 1) if center else 1.0 / n
+        total = float(np.trace(A)) * scale
+        _check_total(total)
+        w, U = _top_k_eigh_upper(A, k)
+        w *= scale
+    mean = acc.mean if center else acc._ops.xp.zeros(src.d, dtype=np.float64)
+    return U.astype(dtype), w.astype(dtype), mean, total, n
+
+
+def _check_total(total: float) -> None:
     if not math.isfinite(total):
         raise ValueError("the covariance of X is not finite (values too large for the accumulation dtype)")
-    w, U = _top_k_eigh(C, k, backend)
-    return U.astype(dtype), w.astype(dtype), mean, total, acc.count
 
 
 def _pca_randomized(

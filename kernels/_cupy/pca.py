@@ -11,7 +11,7 @@
   block i.
 
 The eigen-decomposition is ``cupy.linalg.eigh`` (cuSOLVER ``?syevd``), done in
-:func:`kernels._pca._top_k_eigh`.  CuPy is imported lazily: importing this module without CuPy
+:func:`kernels._pca._top_k_eigh_gpu`.  CuPy is imported lazily: importing this module without CuPy
 works, using it raises ImportError.
 """
 

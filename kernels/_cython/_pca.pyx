@@ -7,7 +7,7 @@ buffer of the accumulation dtype.  A block ``B`` (m, d) is folded in as
 
 1. the first block, and blocks of fewer than ``kernels._pca._SHIFT_MIN_ROWS`` rows:
    :func:`center_chunk` -- ``mean_B`` (float64 sums) and ``B - mean_B`` written into a
-   preallocated work buffer of the accumulation dtype (two reads of the block), then the
+   preallocated work buffer of the accumulation dtype (two vectorised reads of the block), then the
    Chan–Golub–LeVeque merge ``M2 += M2_B + (n_a m / n) delta delta^T``;
    every other block: :func:`shift_chunk` -- ``Y = B - s`` with the shift ``s`` = the running
    mean (float64), and the float64 column sums of ``B - s``, in *one* read of the block;
@@ -54,6 +54,23 @@ cdef extern from *:
             }                                                                               \
         }                                                                                   \
     }
+    /* Column sums in float64, rows taken four at a time (one read of sums[] per four rows). */
+    #define SP_DEFINE_COLSUM(NAME, TI)                                                           \
+    SP_PCA_CLONES static void NAME(const TI* restrict x, double* restrict sums, int64_t m, int64_t d) { \
+        int64_t i = 0;                                                                      \
+        for (int64_t j = 0; j < d; j++) sums[j] = 0.0;                                      \
+        for (; i + 4 <= m; i += 4) {                                                        \
+            const TI* restrict a = x + i * d;                                               \
+            for (int64_t j = 0; j < d; j++)                                                 \
+                sums[j] += ((double)a[j] + (double)a[j + d]) + ((double)a[j + 2 * d] + (double)a[j + 3 * d]); \
+        }                                                                                   \
+        for (; i < m; i++) {                                                                \
+            const TI* restrict a = x + i * d;                                               \
+            for (int64_t j = 0; j < d; j++) sums[j] += (double)a[j];                        \
+        }                                                                                   \
+    }
+    SP_DEFINE_COLSUM(sp_colsum_f, float)
+    SP_DEFINE_COLSUM(sp_colsum_d, double)
     SP_DEFINE_SHIFT(sp_shift_ff, float, float)
     SP_DEFINE_SHIFT(sp_shift_fd, float, double)
     SP_DEFINE_SHIFT(sp_shift_df, double, float)
@@ -63,6 +80,8 @@ cdef extern from *:
     void sp_shift_fd(const float* x, double* out, const double* s, double* sums, long long m, long long d) nogil
     void sp_shift_df(const double* x, float* out, const double* s, double* sums, long long m, long long d) nogil
     void sp_shift_dd(const double* x, double* out, const double* s, double* sums, long long m, long long d) nogil
+    void sp_colsum_f(const float* x, double* sums, long long m, long long d) nogil
+    void sp_colsum_d(const double* x, double* sums, long long m, long long d) nogil
 
 ctypedef fused in_t:
     float
@@ -73,32 +92,41 @@ ctypedef fused acc_t:
     double
 
 
-def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean):
-    """Column means of ``chunk`` (summed in float64) into ``mean``; ``chunk - mean`` into ``out``.
+def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean, double[::1] work):
+    """Column means of ``chunk`` into ``mean`` and ``chunk - mean`` into ``out``, in two reads.
 
-    ``out`` must have at least ``chunk.shape[0]`` rows and the same number of columns.  A
-    non-finite entry of ``chunk`` makes the corresponding mean non-finite (the caller checks).
+    First read: the float64 column sums, hence a provisional mean ``s``.  Second read:
+    :func:`shift_chunk` by ``s``, whose float64 sums of ``chunk - s`` (into ``work``) refine the
+    mean to ``s + sum(chunk - s) / m`` (the classic corrected two-pass mean).  ``out`` is centred
+    on ``s``, which differs from the returned mean only by that correction, itself of the order of
+    the rounding of the sums.
+
+    ``out`` must have at least ``chunk.shape[0]`` rows and the same number of columns; ``mean``
+    and ``work`` have ``d`` entries.  A non-finite entry of ``chunk`` makes the corresponding mean
+    non-finite (the caller checks; ``out`` is then not written).
     """
-    cdef Py_ssize_t m = chunk.shape[0], d = chunk.shape[1], i, j
+    cdef Py_ssize_t m = chunk.shape[0], d = chunk.shape[1], j
     cdef double inv
-    if out.shape[0] < m or out.shape[1] != d or mean.shape[0] != d:
+    cdef bint finite = True
+    if out.shape[0] < m or out.shape[1] != d or mean.shape[0] != d or work.shape[0] != d:
         raise ValueError("center_chunk: shape mismatch")
     if m == 0:
-        return
+        raise ValueError("center_chunk: empty chunk")
     inv = 1.0 / <double>m
     with nogil:
-        for j in range(d):
-            mean[j] = 0.0
-        for i in range(m):
-            for j in range(d):
-                mean[j] += chunk[i, j]
+        if in_t is float:
+            sp_colsum_f(&chunk[0, 0], &mean[0], m, d)
+        else:
+            sp_colsum_d(&chunk[0, 0], &mean[0], m, d)
         for j in range(d):
             mean[j] *= inv
-        # Sequential on purpose: an OpenMP region between two multithreaded BLAS calls makes the
-        # OpenMP and OpenBLAS thread pools spin against each other (measured 3x slower overall).
-        for i in range(m):
-            for j in range(d):
-                out[i, j] = <acc_t>(chunk[i, j] - mean[j])
+            if not (mean[j] - mean[j] == 0.0):  # NaN or inf
+                finite = False
+    if not finite:
+        return
+    shift_chunk(chunk, out, mean, work)
+    for j in range(d):
+        mean[j] += work[j] * inv
 
 
 def shift_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, const double[::1] shift, double[::1] sums):
@@ -117,7 +145,8 @@ def shift_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, const double[::1] s
     if m == 0:
         return
     with nogil:
-        # Sequential for the reason given in center_chunk.
+        # Sequential on purpose: an OpenMP region between two multithreaded BLAS calls makes the
+        # OpenMP and OpenBLAS thread pools spin against each other (measured 3x slower overall).
         if in_t is float:
             if acc_t is float:
                 sp_shift_ff(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)

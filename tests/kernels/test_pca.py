@@ -208,6 +208,39 @@ def test_shift_chunk_kernel(in_dtype: type, acc_dtype: type) -> None:
         compiled.shift_chunk(chunk, out[:36], shift, sums)
 
 
+@pytest.mark.skipif("cython" not in kernels.available_backends(), reason="compiled backend not built")
+@pytest.mark.parametrize("in_dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("acc_dtype", [np.float32, np.float64])
+def test_center_chunk_kernel(in_dtype: type, acc_dtype: type) -> None:
+    """The compiled centring of a first block: mean to float64 accuracy (corrected two-pass), out
+    centred on the provisional mean (within rounding of the returned one), rows past the chunk
+    untouched; a non-finite entry makes the mean non-finite and leaves out alone; bad shapes and
+    an empty chunk are errors."""
+    from kernels._cython import _pca as compiled
+
+    g = np.random.default_rng(5)
+    chunk = (1e4 + g.standard_normal((41, 13))).astype(in_dtype)  # odd row count: the 4-row tail
+    out = np.full((45, 13), 7.0, dtype=acc_dtype)
+    mean, work = np.empty(13), np.empty(13)
+    compiled.center_chunk(chunk, out, mean, work)
+    exact = chunk.astype(np.float64).mean(0)
+    np.testing.assert_allclose(mean, exact, rtol=1e-15)
+    eps = np.finfo(acc_dtype).eps
+    np.testing.assert_allclose(out[:41], chunk.astype(np.float64) - exact, rtol=0, atol=4 * eps * 1e4)
+    assert (out[41:] == 7.0).all()
+    bad = chunk.copy()
+    bad[17, 3] = np.nan
+    out[:] = 7.0
+    compiled.center_chunk(bad, out, mean, work)
+    assert not np.isfinite(mean[3]) and (out == 7.0).all()
+    with pytest.raises(ValueError, match="shape mismatch"):
+        compiled.center_chunk(chunk, out[:40], mean, work)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        compiled.center_chunk(chunk, out, mean, work[:12])
+    with pytest.raises(ValueError, match="empty chunk"):
+        compiled.center_chunk(chunk[:0], out, mean, work)
+
+
 # ---------------------------------------------------------------------------
 # the accumulator
 # ---------------------------------------------------------------------------
