@@ -30,6 +30,7 @@ from kernels.validation import (
     Boolean,
     Optional,
     Options,
+    Real,
     as_generator,
     validate_params,
 )
@@ -37,14 +38,14 @@ from kernels.validation import (
 __all__ = ["pca", "PCAResult", "CovarianceAccumulator"]
 
 _BACKEND = Options("auto", "numpy", "cython", "cupy")
-# Default work-buffer size for the CPU backends (rows = this / (d * itemsize)).  Each ?syrk call is
-# a thread barrier in OpenBLAS, and each switch between the (single-threaded, memory-bound)
-# centring and the (two-thread) ?syrk costs more than the centring alone on a shared 2-core
-# machine: 1024-row blocks (8 MiB at d=1024) ran 1.4-6x slower than one X.T@X.  At n=2e5,
-# d=1024, in two paired measurements (against the same ?syrk loop without centring, and pca
-# against X.T@X + eigh), 64 MiB blocks took 1.08-1.16x (float32) and 1.11x (float64) where 32 MiB
-# took 1.14-1.22x and 1.14-1.23x; 128 MiB was no better than 64 (medians of 6-7 repetitions).
-_BLOCK_BYTES = 64 << 20
+_TOL = Real(0.0, math.inf, closed="left")
+# Default work-buffer size for the CPU backends: rows = max(this / (d * itemsize), d), so that
+# a block stays in the last-level cache (32 MiB here) and each ?syrk call still has at least d rows
+# (its read and write of the (d, d) accumulator is then small next to its 2 rows d^2 flops).
+# Measured (paired medians, this 2-core machine, against 64 MiB blocks): n=2e4, d=256: 8 MiB
+# took 0.91x (float32) and 0.79x (float64), 16 MiB 0.97x and 0.83x; n=1e5, d=512: 8 MiB 0.82x and
+# 0.95x; n=2e5, d=1024: 4-16 MiB were within the noise of 64 MiB (0.96-1.06x, 9 repetitions).
+_BLOCK_BYTES = 8 << 20
 _GPU_BLOCK_BYTES = 64 << 20
 # Blocks of at least this many rows (after the first) are shifted by the running mean in one read
 # (``shift``); smaller ones are centred on their own mean (``center``, two reads, which are cheap
@@ -54,6 +55,10 @@ _GPU_BLOCK_BYTES = 64 << 20
 # on (4e-7; tests/kernels/test_pca.py::test_drifting_stream_keeps_float32_accuracy);
 # on 32 MiB blocks it saved 1-2% of the whole accumulation time (float64 most, measured).
 _SHIFT_MIN_ROWS = 256
+# pca's default ``uncentred_tol`` (normwise relative accuracy given up to skip the centring
+# pass; see CovarianceAccumulator).  Measured at n=2e5, d=1024, float64: the ?syrk loop with the
+# centred copy took 1.10x X.T @ X, uncentred (sums by dgemv) 1.01x.
+_PCA_UNCENTRED_TOL = 1e-12
 
 
 def _resolve_dtype(dtype: Any, data_dtype: np.dtype | None) -> np.dtype:
@@ -70,8 +75,9 @@ def _resolve_dtype(dtype: Any, data_dtype: np.dtype | None) -> np.dtype:
 
 
 def _default_block_rows(d: int, dtype: np.dtype, backend: str) -> int:
-    target = _GPU_BLOCK_BYTES if backend == "cupy" else _BLOCK_BYTES
-    return max(64, target // max(1, d * dtype.itemsize))
+    if backend == "cupy":
+        return max(64, _GPU_BLOCK_BYTES // max(1, d * dtype.itemsize))
+    return max(64, d, _BLOCK_BYTES // max(1, d * dtype.itemsize))
 
 
 # ---------------------------------------------------------------------------
@@ -94,6 +100,11 @@ class _NumpyOps:
             mean[...] = block.mean(axis=0, dtype=np.float64)
         if np.isfinite(mean).all():
             np.subtract(block, mean, out=out[: block.shape[0]], casting="unsafe")
+
+    def colsum(self, block: Any, sums: Any) -> None:
+        """Float64 column sums of ``block`` (one read)."""
+        with np.errstate(all="ignore"):  # non-finite data: reported by the caller from the sums
+            sums[...] = block.sum(axis=0, dtype=np.float64)
 
     def shift(self, block: Any, out: Any, shift: Any, sums: Any) -> None:
         """``out[:m] = block - shift`` (cast to the accumulation dtype) and the float64 column sums
@@ -122,6 +133,12 @@ class _CythonOps(_NumpyOps):
 
     def __init__(self) -> None:
         self.mod = importlib.import_module("kernels._cython._pca")
+        self._ones = np.ones(1)
+
+    def colsum(self, block: Any, sums: Any) -> None:
+        if block.dtype == np.float64 and self._ones.shape[0] < block.shape[0]:
+            self._ones = np.ones(block.shape[0])
+        self.mod.column_sums(block, sums, self._ones)
 
     def center(self, block: Any, out: Any, mean: Any) -> None:
         if block.dtype not in (np.float32, np.float64):
@@ -160,6 +177,13 @@ def _make_ops(backend: str) -> Any:
 # ---------------------------------------------------------------------------
 
 
+def _raise_non_finite(start: int, m: int, where: str) -> None:
+    raise ValueError(
+        f"chunk must not contain NaN or inf (or values whose sum overflows): rows "
+        f"[{start}, {start + m}) {where}; the accumulator holds the rows before them"
+    )
+
+
 class CovarianceAccumulator:
     """Streaming count, mean and comoment of row vectors, with a pairwise merge.
 
@@ -189,12 +213,29 @@ class CovarianceAccumulator:
         backend when built (see :func:`kernels.available_backends`).
     block_rows : int or None
         Rows per internal block (the size of the work buffer); a larger chunk is folded in
-        block by block.  Default: about 64 MiB of work buffer.
+        block by block.  Default: about 8 MiB of work buffer, and at least ``d`` rows (64 MiB on
+        the GPU).
+    uncentred_tol : float >= 0
+        Normwise accuracy that may be given up to skip the centring pass (CPU backends).  A
+        block after the first, of at least ``_SHIFT_MIN_ROWS`` rows and already in the
+        accumulation dtype, C-contiguous, is then folded in *uncentred* -- ``M2 += B^T B - m
+        xbar xbar^T + (n_a m / n) delta delta^T`` (``xbar`` its float64 mean, ``delta = xbar -
+        mean_a``), one read for the sums and ``?syrk`` on ``B`` itself, no centred copy -- when
+
+        ``u * ||xbar||^2 <= uncentred_tol * trace(M2_a) / n_a``
+
+        with ``u`` the unit roundoff of the accumulation dtype.  Rounding in ``B^T B`` is at most
+        ``c u sum_i ||x_i||^2 = c u (m ||xbar||^2 + trace(M2_B))`` normwise (``c`` the growth
+        factor of the BLAS sum, which also multiplies ``u`` on the centred path), so the
+        condition keeps the error this adds at most ``c * uncentred_tol`` relative to the
+        trace of the covariance.  ``0`` (default) always centres, which keeps every entry,
+        also of a column with a large mean and a small spread, to ``c u`` relative.
+        :func:`pca` passes ``1e-12``.
 
     Raises
     ------
     TypeError, ValueError
-        Bad ``d``, ``dtype``, ``backend`` or ``block_rows``; at :meth:`update`, a chunk of the
+        Bad ``d``, ``dtype``, ``backend``, ``block_rows`` or ``uncentred_tol``; at :meth:`update`, a chunk of the
         wrong shape, with a non-numeric dtype, or containing NaN/inf (the message names the
         block; rows before it in the same chunk have been added).  The CuPy backend checks
         finiteness when a result is read (no device synchronisation per chunk).
@@ -220,9 +261,18 @@ class CovarianceAccumulator:
     True
     """
 
-    @validate_params(d=POSITIVE_INT, backend=_BACKEND, block_rows=Optional(POSITIVE_INT))
-    def __init__(self, d: int, dtype: Any = np.float64, *, backend: str = "auto", block_rows: int | None = None) -> None:
+    @validate_params(d=POSITIVE_INT, backend=_BACKEND, block_rows=Optional(POSITIVE_INT), uncentred_tol=_TOL)
+    def __init__(
+        self,
+        d: int,
+        dtype: Any = np.float64,
+        *,
+        backend: str = "auto",
+        block_rows: int | None = None,
+        uncentred_tol: float = 0.0,
+    ) -> None:
         self.d = int(d)
+        self.uncentred_tol = float(uncentred_tol)
         self.dtype = _resolve_dtype(dtype, None)
         self.backend = resolve_backend(backend)
         self._ops = _make_ops(self.backend)
@@ -234,6 +284,7 @@ class CovarianceAccumulator:
         self._buf: Any = None
         self._chunk_mean = xp.zeros(self.d, dtype=np.float64)
         self._bad: Any = None  # deferred non-finite flag (CuPy)
+        self._uncentred_blocks = 0  # blocks folded in uncentred (diagnostics, tests)
 
     # -- state ----------------------------------------------------------------
     @property
@@ -299,6 +350,8 @@ class CovarianceAccumulator:
             rows = m if self._buf is None else max(m, min(self.block_rows, 2 * self._buf.shape[0]))
             self._buf = xp.empty((rows, self.d), dtype=self.dtype)
         block = ops.to_device(block, self.dtype)
+        if self._fold_uncentred(block, start, where):
+            return
         own_mean = self._count == 0 or m < _SHIFT_MIN_ROWS
         if own_mean:
             ops.center(block, self._buf, self._chunk_mean)  # _chunk_mean: the block mean
@@ -308,10 +361,7 @@ class CovarianceAccumulator:
             bad = ~xp.isfinite(self._chunk_mean).all()
             self._bad = bad if self._bad is None else (self._bad | bad)
         elif not bool(np.isfinite(self._chunk_mean).all()):
-            raise ValueError(
-                f"chunk must not contain NaN or inf (or values whose sum overflows): rows "
-                f"[{start}, {start + m}) {where}; the accumulator holds the rows before them"
-            )
+            _raise_non_finite(start, m, where)
         ops.syrk(self._buf, m, self._m2)
         if own_mean:
             self._merge_stats(m, self._chunk_mean)
@@ -321,6 +371,40 @@ class CovarianceAccumulator:
         ops.syr(self._m2, dbar, -m * m / n)
         self._mean += dbar * (m / n)
         self._count = n
+
+    def _fold_uncentred(self, block: Any, start: int, where: str) -> bool:
+        """The uncentred fold of a block (see ``uncentred_tol``); False, with nothing changed,
+        when the block does not qualify.  The running mean screens first (no read of the block
+        when it already fails); the block's own mean decides."""
+        m = block.shape[0]
+        if not (
+            self.uncentred_tol > 0
+            and self._count > 0
+            and m >= _SHIFT_MIN_ROWS
+            and self.backend != "cupy"
+            and block.dtype == self.dtype
+            and block.flags.c_contiguous
+        ):
+            return False
+        unit = float(np.finfo(self.dtype).eps) / 2
+        budget = self.uncentred_tol * float(np.trace(self._m2, dtype=np.float64)) / self._count
+        if unit * float(self._mean @ self._mean) > budget:
+            return False
+        self._ops.colsum(block, self._chunk_mean)
+        if not bool(np.isfinite(self._chunk_mean).all()):
+            _raise_non_finite(start, m, where)
+        xbar = self._chunk_mean / m
+        if unit * float(xbar @ xbar) > budget:
+            return False
+        n_a, n = self._count, self._count + m
+        self._ops.syrk(block, m, self._m2)
+        delta = xbar - self._mean
+        self._ops.syr(self._m2, xbar, -float(m))
+        self._ops.syr(self._m2, delta, n_a * m / n)
+        self._mean += delta * (m / n)
+        self._count = n
+        self._uncentred_blocks += 1
+        return True
 
     def _merge_stats(self, n_b: int, mean_b: Any, m2_b: Any = None) -> None:
         """Chan–Golub–LeVeque merge of a part with ``n_b`` rows, mean ``mean_b`` and comoment
@@ -355,7 +439,9 @@ class CovarianceAccumulator:
 
     def copy(self) -> CovarianceAccumulator:
         """An independent copy of the state."""
-        new = CovarianceAccumulator(self.d, self.dtype, backend=self.backend, block_rows=self.block_rows)
+        new = CovarianceAccumulator(
+            self.d, self.dtype, backend=self.backend, block_rows=self.block_rows, uncentred_tol=self.uncentred_tol
+        )
         new._count = self._count
         new._mean = self._mean.copy()
         new._m2 = self._m2.copy()
@@ -589,6 +675,7 @@ class _Source:
     rng=RNG,
     n_oversamples=NONNEGATIVE_INT,
     n_iter=NONNEGATIVE_INT,
+    uncentred_tol=_TOL,
 )
 def pca(
     X: Any,
@@ -602,6 +689,7 @@ def pca(
     rng: Any = None,
     n_oversamples: int = 10,
     n_iter: int = 4,
+    uncentred_tol: float = _PCA_UNCENTRED_TOL,
 ) -> PCAResult:
     """Top-k principal components of the rows of ``X``, streamed in chunks.
 
@@ -642,13 +730,22 @@ def pca(
         ``"auto"``: CuPy for CuPy input, else the compiled backend when built (see
         :mod:`kernels._backend`).  ``"cupy"`` with host data streams the chunks to the GPU.
     chunk_rows : int or None
-        Rows per block (work-buffer size).  Default about 64 MiB per block.
+        Rows per block (work-buffer size).  Default about 8 MiB per block and at least ``d`` rows
+        (64 MiB on the GPU).
     rng : None, int, numpy.random.Generator
         Randomness for ``method="randomized"`` (the Gaussian test matrix); unused otherwise.
     n_oversamples : int
         Extra test vectors p of the randomized method (HMT's oversampling, default 10).
     n_iter : int
         Power iterations q of the randomized method (default 4).
+    uncentred_tol : float >= 0
+        ``method="covariance"`` on a CPU backend: the normwise relative accuracy of the
+        covariance that may be given up to fold a block in without a centred copy (see
+        :class:`CovarianceAccumulator`).  Default ``1e-12``: with float64 accumulation the
+        centring pass is skipped while the mean is within about ``sqrt(1e-12 / u) ~ 95`` times
+        the root total variance (``u = 2^-53``), which keeps the eigenproblem's input to 12
+        digits normwise, far below the spread of any sample covariance; float32 accumulation
+        (``u = 2^-24``) never qualifies and is always centred.  ``0`` always centres.
 
     Returns
     -------
@@ -704,7 +801,7 @@ def pca(
     be = resolve_backend(backend, probe)
     rows = int(chunk_rows) if chunk_rows is not None else _default_block_rows(d, acc_dtype, be)
     if method == "covariance":
-        V, lam, mean, total, n = _pca_covariance(src, k, center, acc_dtype, be, rows)
+        V, lam, mean, total, n = _pca_covariance(src, k, center, acc_dtype, be, rows, float(uncentred_tol))
     else:
         if not src.multipass:
             raise ValueError(
@@ -758,8 +855,10 @@ def _need_two(n: int) -> None:
         raise ValueError(f"X must have at least 2 rows (n >= 2), got n={n}")
 
 
-def _pca_covariance(src: _Source, k: int, center: bool, dtype: np.dtype, backend: str, rows: int) -> tuple[Any, ...]:
-    acc = CovarianceAccumulator(src.d, dtype, backend=backend, block_rows=rows)
+def _pca_covariance(
+    src: _Source, k: int, center: bool, dtype: np.dtype, backend: str, rows: int, uncentred_tol: float
+) -> tuple[Any, ...]:
+    acc = CovarianceAccumulator(src.d, dtype, backend=backend, block_rows=rows, uncentred_tol=uncentred_tol)
     if backend == "cupy" and not src.on_gpu:
         from kernels._cupy.pca import stream_to_device
 

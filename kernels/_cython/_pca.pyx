@@ -22,13 +22,19 @@ buffer of the accumulation dtype.  A block ``B`` (m, d) is folded in as
 data unless the stream drifts, so the subtraction cancels little (the reason for centring: a
 large common mean never enters ``?syrk``).
 
+When the accumulator's ``uncentred_tol`` allows it (a mean small next to the spread, measured
+against the rounding unit of the accumulation dtype), a block already in the accumulation dtype
+skips the centred copy: :func:`column_sums` (one read) gives its float64 mean ``xbar``, ``?syrk``
+reads the block itself, and ``M2 += B^T B - m xbar xbar^T + (n_a m / n) delta delta^T`` with
+``delta = xbar - mean`` (two ``?syr``).
+
 BLAS comes from ``scipy.linalg.cython_blas`` (the same OpenBLAS SciPy uses).  The BLAS calls
 see the C-contiguous (d, d) buffer as its Fortran transpose: they update the Fortran upper
 triangle, i.e. the *lower* triangle ``M2[i, j], i >= j`` of the C view; :func:`symmetrize_lower`
 copies it to the upper triangle.
 """
 
-from scipy.linalg.cython_blas cimport dsyr, dsyrk, ssyr, ssyrk
+from scipy.linalg.cython_blas cimport dgemv, dsyr, dsyrk, ssyr, ssyrk
 
 cdef extern from *:
     """
@@ -127,6 +133,27 @@ def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean, 
     shift_chunk(chunk, out, mean, work)
     for j in range(d):
         mean[j] += work[j] * inv
+
+
+def column_sums(const in_t[:, ::1] chunk, double[::1] sums, const double[::1] ones):
+    """Float64 column sums of ``chunk`` into ``sums``: BLAS ``dgemv`` (``chunk^T ones``, in the
+    thread pool the ``?syrk`` calls use) for float64, a vectorised C loop for float32 (float32 BLAS
+    would sum in float32).  ``ones`` holds at least ``chunk.shape[0]`` ones (float64 only)."""
+    cdef Py_ssize_t m = chunk.shape[0], d = chunk.shape[1]
+    cdef int dm = <int>d, mm = <int>m, inc = 1
+    cdef char trans = b"N"
+    cdef double one = 1.0, zero = 0.0
+    if sums.shape[0] != d or (in_t is double and ones.shape[0] < m):
+        raise ValueError("column_sums: shape mismatch")
+    if m == 0 or d == 0:
+        sums[:] = 0.0
+        return
+    with nogil:
+        if in_t is float:
+            sp_colsum_f(&chunk[0, 0], &sums[0], m, d)
+        else:
+            # the C-contiguous (m, d) chunk is the Fortran (d, m) matrix chunk^T
+            dgemv(&trans, &dm, &mm, &one, <double*>&chunk[0, 0], &dm, <double*>&ones[0], &inc, &zero, &sums[0], &inc)
 
 
 def shift_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, const double[::1] shift, double[::1] sums):

@@ -175,13 +175,77 @@ def test_drifting_stream_keeps_float32_accuracy(backend: str, block_rows: int) -
 @pytest.mark.parametrize("backend", CPU_BACKENDS)
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_non_finite_in_a_shifted_block_names_its_rows(backend: str, bad: float, dtype: type) -> None:
-    """A NaN/inf past the first block (the one-read shifted path) is caught, and the message
-    names the block's rows of X, not rows of an internal block."""
+@pytest.mark.parametrize("uncentred_tol", [0.0, 1e-12])
+def test_non_finite_in_a_later_block_names_its_rows(backend: str, bad: float, dtype: type, uncentred_tol: float) -> None:
+    """A NaN/inf past the first block is caught -- on the one-read shifted path, and (float64,
+    ``uncentred_tol`` > 0) on the uncentred path -- and the message names the block's rows of X,
+    not rows of an internal block."""
     X = np.random.default_rng(0).standard_normal((5000, 8)).astype(dtype)
     X[3000, 2] = bad
     with pytest.raises(ValueError, match=r"NaN or inf.*rows \[3000, 4000\) of X"):
-        pca(X, 2, backend=backend, chunk_rows=1000)
+        pca(X, 2, backend=backend, chunk_rows=1000, uncentred_tol=uncentred_tol)
+    acc = CovarianceAccumulator(8, dtype, backend=backend, block_rows=1000, uncentred_tol=uncentred_tol)
+    acc.update(X[:3000])
+    assert acc._uncentred_blocks == (2 if (uncentred_tol > 0 and dtype == np.float64) else 0)
+
+
+def _corr_scale_error(C: np.ndarray, C_ref: np.ndarray) -> float:
+    s = np.sqrt(np.diag(C_ref))
+    return float(np.max(np.abs(C.astype(np.float64) - C_ref) / np.outer(s, s)))
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_uncentred_fold_within_its_bound(backend: str) -> None:
+    """float64 data whose mean is 10 root-total-variances away: u ||xbar||^2 / tr(Sigma) ~ 1e-14
+    <= 1e-12, so every block after the first is folded in uncentred, and the covariance stays
+    within 1e-12 of the two-pass float64 covariance normwise (relative to its trace, the bound the
+    tolerance states; measured 8e-14 NumPy, 1.6e-14 Cython); pca agrees with the always-centred
+    pca to 1e-12.  Breaks this catches (measured): the rank-1 weight n_a m / n of delta replaced
+    by m (error 1.8e-4), the block mean's correction -m xbar xbar^T dropped (error 79)."""
+    g = np.random.default_rng(21)
+    n, d = 6000, 12
+    X = 10.0 * g.standard_normal(d) + g.standard_normal((n, d)) * np.linspace(0.5, 1.5, d)
+    C_ref = np.cov(X, rowvar=False)
+    acc = CovarianceAccumulator(d, backend=backend, block_rows=1000, uncentred_tol=1e-12).update(X)
+    assert acc._uncentred_blocks == 5
+    assert np.linalg.norm(acc.covariance() - C_ref) / np.trace(C_ref) <= 1e-12
+    np.testing.assert_allclose(acc.mean, X.mean(0), rtol=1e-13, atol=1e-13)
+    a = pca(X, 3, backend=backend, chunk_rows=1000)
+    b = pca(X, 3, backend=backend, chunk_rows=1000, uncentred_tol=0.0)
+    np.testing.assert_allclose(a.eigenvalues, b.eigenvalues, rtol=1e-12)
+    assert subspace_distance(a.components, b.components) <= 1e-10
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_uncentred_fold_refused_when_the_mean_dominates(backend: str) -> None:
+    """mean / std = 1e6 in float64: u ||xbar||^2 / tr(Sigma) ~ 1e-4 > 1e-12, so no block is folded
+    in uncentred and every entry keeps 1e-9 on the correlation scale (measured 2e-11, the
+    rounding of the reference's own centring).  Forcing the uncentred fold (uncentred_tol=1)
+    loses that (measured 1.3e-3 to 1.7e-3): the check is what keeps the digits."""
+    g = np.random.default_rng(22)
+    n, d = 6000, 6
+    X = 1e6 + g.standard_normal((n, d)) * np.linspace(0.5, 1.5, d)
+    C_ref = np.cov(X - X.mean(0), rowvar=False)
+    kept = CovarianceAccumulator(d, backend=backend, block_rows=1000, uncentred_tol=1e-12).update(X)
+    assert kept._uncentred_blocks == 0
+    assert _corr_scale_error(kept.covariance(), C_ref) <= 1e-9
+    forced = CovarianceAccumulator(d, backend=backend, block_rows=1000, uncentred_tol=1.0).update(X)
+    assert forced._uncentred_blocks == 5
+    assert _corr_scale_error(forced.covariance(), C_ref) > 1e-6
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_uncentred_fold_checks_the_block_itself(backend: str) -> None:
+    """A block whose own mean jumps 1e6 standard deviations while the running mean is 0 passes the
+    screen on the running mean but is refused on its own mean (and centred), so the covariance of
+    the two-cluster data stays exact to 1e-12 on the correlation scale."""
+    g = np.random.default_rng(23)
+    d = 5
+    X = g.standard_normal((2000, d))
+    X[1000:] += 1e6
+    acc = CovarianceAccumulator(d, backend=backend, block_rows=1000, uncentred_tol=1e-12).update(X)
+    assert acc._uncentred_blocks == 0
+    assert _corr_scale_error(acc.covariance(), np.cov(X, rowvar=False)) <= 1e-12
 
 
 @pytest.mark.skipif("cython" not in kernels.available_backends(), reason="compiled backend not built")
@@ -206,6 +270,27 @@ def test_shift_chunk_kernel(in_dtype: type, acc_dtype: type) -> None:
     assert (sums == 0.0).all()
     with pytest.raises(ValueError, match="shape mismatch"):
         compiled.shift_chunk(chunk, out[:36], shift, sums)
+
+
+@pytest.mark.skipif("cython" not in kernels.available_backends(), reason="compiled backend not built")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_sums_kernel(dtype: type) -> None:
+    """Float64 column sums (dgemv for float64, the C loop for float32, whose float64 sums of float32
+    numbers are exact here); an empty chunk gives zeros; too few ones or a wrong length are errors."""
+    from kernels._cython import _pca as compiled
+
+    g = np.random.default_rng(6)
+    chunk = (1e3 + g.standard_normal((39, 11))).astype(dtype)
+    sums = np.full(11, np.nan)
+    compiled.column_sums(chunk, sums, np.ones(39))
+    np.testing.assert_allclose(sums, chunk.astype(np.float64).sum(0), rtol=1e-15)
+    compiled.column_sums(chunk[:0], sums, np.ones(1))
+    assert (sums == 0.0).all()
+    with pytest.raises(ValueError, match="shape mismatch"):
+        compiled.column_sums(chunk, sums[:10], np.ones(39))
+    if dtype == np.float64:
+        with pytest.raises(ValueError, match="shape mismatch"):
+            compiled.column_sums(chunk, sums, np.ones(38))
 
 
 @pytest.mark.skipif("cython" not in kernels.available_backends(), reason="compiled backend not built")
@@ -455,6 +540,12 @@ def test_bad_input(data: np.ndarray, backend: str) -> None:
         pca(data, 2, backend="fortran")
     with pytest.raises(ValueError, match="chunk_rows"):
         pca(data, 2, chunk_rows=0)
+    with pytest.raises(ValueError, match="uncentred_tol"):
+        pca(data, 2, uncentred_tol=-1e-12)
+    with pytest.raises(TypeError, match="uncentred_tol"):
+        pca(data, 2, uncentred_tol="tight")
+    with pytest.raises(ValueError, match="uncentred_tol"):
+        CovarianceAccumulator(3, uncentred_tol=float("nan"))
 
 
 def test_cupy_module_imports_without_cupy() -> None:
