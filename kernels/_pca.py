@@ -39,13 +39,18 @@ __all__ = ["pca", "PCAResult", "CovarianceAccumulator"]
 
 _BACKEND = Options("auto", "numpy", "cython", "cupy")
 _TOL = Real(0.0, math.inf, closed="left")
-# Default work-buffer size for the CPU backends: rows = max(this / (d * itemsize), d), so that
-# a block stays in the last-level cache (32 MiB here) and each ?syrk call still has at least d rows
-# (its read and write of the (d, d) accumulator is then small next to its 2 rows d^2 flops).
-# Measured (paired medians, this 2-core machine, against 64 MiB blocks): n=2e4, d=256: 8 MiB
-# took 0.91x (float32) and 0.79x (float64), 16 MiB 0.97x and 0.83x; n=1e5, d=512: 8 MiB 0.82x and
-# 0.95x; n=2e5, d=1024: 4-16 MiB were within the noise of 64 MiB (0.96-1.06x, 9 repetitions).
-_BLOCK_BYTES = 8 << 20
+# Default work-buffer size for the CPU backends (rows = bytes / (d * itemsize)).  Each ?syrk call
+# is a thread barrier in OpenBLAS, and each switch between the single-threaded centring and the
+# two-thread ?syrk costs time on a loaded 2-core machine, so large inputs want large blocks: at
+# n=2e5, d=1024 float32 under load, 8 MiB blocks took 1.19x the time of 64 MiB, 16 MiB 1.06x,
+# 32 MiB 1.00x (paired medians of 7); earlier 32 MiB took 1.14-1.22x where 64 MiB took 1.08-1.16x
+# of X.T@X + eigh.  A small input wants several blocks instead of one big first block (centred in
+# two reads, into a freshly faulted buffer): at n=2e4, d=256, 8 MiB blocks took 0.91x (float32) and
+# 0.79x (float64) of one 64 MiB block.  pca therefore uses about 1/8 of an in-memory input per
+# block, clamped to [8 MiB, 64 MiB] (Cython backend); 64 MiB otherwise (the NumPy backend's
+# per-block temporaries favour large blocks).
+_BLOCK_BYTES = 64 << 20
+_MIN_BLOCK_BYTES = 8 << 20
 _GPU_BLOCK_BYTES = 64 << 20
 # Blocks of at least this many rows (after the first) are shifted by the running mean in one read
 # (``shift``); smaller ones are centred on their own mean (``center``, two reads, which are cheap
@@ -74,10 +79,15 @@ def _resolve_dtype(dtype: Any, data_dtype: np.dtype | None) -> np.dtype:
     return dt
 
 
-def _default_block_rows(d: int, dtype: np.dtype, backend: str) -> int:
+def _default_block_rows(d: int, dtype: np.dtype, backend: str, n: int | None = None) -> int:
+    """Rows per block: see ``_BLOCK_BYTES`` (``n``: the number of rows when known)."""
+    row = max(1, d * dtype.itemsize)
     if backend == "cupy":
-        return max(64, _GPU_BLOCK_BYTES // max(1, d * dtype.itemsize))
-    return max(64, d, _BLOCK_BYTES // max(1, d * dtype.itemsize))
+        return max(64, _GPU_BLOCK_BYTES // row)
+    target = _BLOCK_BYTES
+    if n is not None and backend == "cython":
+        target = min(_BLOCK_BYTES, max(_MIN_BLOCK_BYTES, n * row // 8))
+    return max(64, target // row)
 
 
 # ---------------------------------------------------------------------------
@@ -191,14 +201,14 @@ class CovarianceAccumulator:
     for data that arrive in chunks or do not fit in memory.
 
     State: ``count`` n, ``mean`` (float64) and the comoment ``M2 = sum_i (x_i - mean)(x_i - mean)^T``
-    in the accumulation ``dtype``.  A chunk is centred on its own mean and folded in with the
-    Chan–Golub–LeVeque pairwise update (Chan, Golub & LeVeque 1979, eq. 2.1 generalised to
+    in the accumulation ``dtype``.  A chunk is centred (on its own mean, or on the running mean:
+    see :meth:`_update_block`) and folded in with the Chan–Golub–LeVeque pairwise update (Chan, Golub & LeVeque 1979, eq. 2.1 generalised to
     matrices): for parts a and b with ``delta = mean_b - mean_a``,
 
     ``n = n_a + n_b``, ``mean = mean_a + delta n_b / n``, ``M2 = M2_a + M2_b + delta delta^T n_a n_b / n``.
 
-    This never forms ``X^T X - n mean mean^T``, so a large mean does not cancel the variance
-    away.  The chunk scatter ``M2_b`` is added by BLAS ``?syrk`` straight into a preallocated
+    With the default ``uncentred_tol=0`` this never forms ``X^T X - n mean mean^T``, so a large
+    mean does not cancel the variance away.  The chunk scatter ``M2_b`` is added by BLAS ``?syrk`` straight into a preallocated
     (d, d) buffer (Cython backend), by ``cupy.cublas.syrk`` (CuPy backend) or by ``c.T @ c``
     (NumPy backend).
 
@@ -213,8 +223,7 @@ class CovarianceAccumulator:
         backend when built (see :func:`kernels.available_backends`).
     block_rows : int or None
         Rows per internal block (the size of the work buffer); a larger chunk is folded in
-        block by block.  Default: about 8 MiB of work buffer, and at least ``d`` rows (64 MiB on
-        the GPU).
+        block by block.  Default: about 64 MiB of work buffer.
     uncentred_tol : float >= 0
         Normwise accuracy that may be given up to skip the centring pass (CPU backends).  A
         block after the first, of at least ``_SHIFT_MIN_ROWS`` rows and already in the
@@ -226,10 +235,12 @@ class CovarianceAccumulator:
 
         with ``u`` the unit roundoff of the accumulation dtype.  Rounding in ``B^T B`` is at most
         ``c u sum_i ||x_i||^2 = c u (m ||xbar||^2 + trace(M2_B))`` normwise (``c`` the growth
-        factor of the BLAS sum, which also multiplies ``u`` on the centred path), so the
-        condition keeps the error this adds at most ``c * uncentred_tol`` relative to the
-        trace of the covariance.  ``0`` (default) always centres, which keeps every entry,
-        also of a column with a large mean and a small spread, to ``c u`` relative.
+        factor of the BLAS sum, which also multiplies ``u`` on the centred path), so the block
+        adds at most ``c * uncentred_tol * m * trace(M2_a) / n_a`` over centring: ``c *
+        uncentred_tol`` per row, relative to the running spread.  While the spread per row
+        does not shrink along the stream, the total is at most ``c * uncentred_tol *
+        trace(M2)`` of the final comoment.  ``0`` (default) always centres, which keeps every
+        entry, also of a column with a large mean and a small spread, to ``c u`` relative.
         :func:`pca` passes ``1e-12``.
 
     Raises
@@ -338,20 +349,22 @@ class CovarianceAccumulator:
         own mean (two reads of the block) and merged by Chan–Golub–LeVeque; every other block is
         shifted by the running mean in one read, and the merge becomes
         ``M2 += Y^T Y - (m^2 / n) dbar dbar^T`` with ``Y = block - mean`` and ``dbar = mean(Y)``.
+        A block that qualifies under ``uncentred_tol`` is folded in uncentred instead
+        (:meth:`_fold_uncentred`).
         """
         ops = self._ops
         xp = ops.xp
         m = block.shape[0]
         if m == 0:
             return
+        block = ops.to_device(block, self.dtype)
+        if self._fold_uncentred(block, start, where):
+            return
         if self._buf is None or self._buf.shape[0] < m:
             # as many rows as needed, growing geometrically (chunks of growing size reallocate
             # O(log) times), never more than block_rows: a small input gets a small buffer
             rows = m if self._buf is None else max(m, min(self.block_rows, 2 * self._buf.shape[0]))
             self._buf = xp.empty((rows, self.d), dtype=self.dtype)
-        block = ops.to_device(block, self.dtype)
-        if self._fold_uncentred(block, start, where):
-            return
         own_mean = self._count == 0 or m < _SHIFT_MIN_ROWS
         if own_mean:
             ops.center(block, self._buf, self._chunk_mean)  # _chunk_mean: the block mean
@@ -388,13 +401,13 @@ class CovarianceAccumulator:
             return False
         unit = float(np.finfo(self.dtype).eps) / 2
         budget = self.uncentred_tol * float(np.trace(self._m2, dtype=np.float64)) / self._count
-        if unit * float(self._mean @ self._mean) > budget:
+        if not unit * float(self._mean @ self._mean) <= budget:  # also refuses a NaN/inf budget
             return False
         self._ops.colsum(block, self._chunk_mean)
         if not bool(np.isfinite(self._chunk_mean).all()):
             _raise_non_finite(start, m, where)
         xbar = self._chunk_mean / m
-        if unit * float(xbar @ xbar) > budget:
+        if not unit * float(xbar @ xbar) <= budget:
             return False
         n_a, n = self._count, self._count + m
         self._ops.syrk(block, m, self._m2)
@@ -730,8 +743,8 @@ def pca(
         ``"auto"``: CuPy for CuPy input, else the compiled backend when built (see
         :mod:`kernels._backend`).  ``"cupy"`` with host data streams the chunks to the GPU.
     chunk_rows : int or None
-        Rows per block (work-buffer size).  Default about 8 MiB per block and at least ``d`` rows
-        (64 MiB on the GPU).
+        Rows per block (work-buffer size).  Default: about 1/8 of an in-memory ``X`` per block,
+        between 8 and 64 MiB, on the Cython backend; 64 MiB otherwise.
     rng : None, int, numpy.random.Generator
         Randomness for ``method="randomized"`` (the Gaussian test matrix); unused otherwise.
     n_oversamples : int
@@ -744,8 +757,10 @@ def pca(
         :class:`CovarianceAccumulator`).  Default ``1e-12``: with float64 accumulation the
         centring pass is skipped while the mean is within about ``sqrt(1e-12 / u) ~ 95`` times
         the root total variance (``u = 2^-53``), which keeps the eigenproblem's input to 12
-        digits normwise, far below the spread of any sample covariance; float32 accumulation
-        (``u = 2^-24``) never qualifies and is always centred.  ``0`` always centres.
+        digits normwise, far below the spread of any sample covariance.  Float32 accumulation
+        (``u = 2^-24``) qualifies only while the mean is within about ``0.004`` root total
+        variances (nearly centred data), where the added error is far below float32's own.
+        ``0`` always centres.
 
     Returns
     -------
@@ -799,7 +814,8 @@ def pca(
     acc_dtype = _resolve_dtype(dtype, data_dtype)
     probe = src.array if src.array is not None else src.first
     be = resolve_backend(backend, probe)
-    rows = int(chunk_rows) if chunk_rows is not None else _default_block_rows(d, acc_dtype, be)
+    n_known = int(src.array.shape[0]) if src.array is not None else None
+    rows = int(chunk_rows) if chunk_rows is not None else _default_block_rows(d, acc_dtype, be, n_known)
     if method == "covariance":
         V, lam, mean, total, n = _pca_covariance(src, k, center, acc_dtype, be, rows, float(uncentred_tol))
     else:
@@ -839,7 +855,8 @@ def _top_k_eigh_gpu(C: Any, k: int) -> tuple[Any, Any]:
 
 def _top_k_eigh_upper(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Top-k eigenpairs, descending, of the symmetric float64 Fortran-order matrix whose *upper*
-    triangle is ``A``'s (the lower one is ignored and overwritten), by LAPACK ``dsyevr``.
+    triangle is ``A``'s (the lower one is ignored; the upper one is overwritten), by LAPACK
+    ``dsyevr``.
 
     The (d, d) solve costs ``O(d^2 k)`` next to the ``O(n d^2)`` accumulation, so it is always
     done in float64: LAPACK's float32 ``ssyevr`` alone loses about 1e-3 in the subspace at

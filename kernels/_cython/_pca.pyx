@@ -6,7 +6,7 @@ the comoment ``M2 = sum_i (x_i - mean)(x_i - mean)^T`` in a preallocated (d, d) 
 buffer of the accumulation dtype.  A block ``B`` (m, d) is folded in as
 
 1. the first block, and blocks of fewer than ``kernels._pca._SHIFT_MIN_ROWS`` rows:
-   :func:`center_chunk` -- ``mean_B`` (float64 sums) and ``B - mean_B`` written into a
+   :func:`center_chunk` -- ``mean_B`` (float64 sums) and the block centred on it written into a
    preallocated work buffer of the accumulation dtype (two vectorised reads of the block), then the
    Chan–Golub–LeVeque merge ``M2 += M2_B + (n_a m / n) delta delta^T``;
    every other block: :func:`shift_chunk` -- ``Y = B - s`` with the shift ``s`` = the running
@@ -34,6 +34,7 @@ triangle, i.e. the *lower* triangle ``M2[i, j], i >= j`` of the C view; :func:`s
 copies it to the upper triangle.
 """
 
+from libc.limits cimport INT_MAX
 from scipy.linalg.cython_blas cimport dgemv, dsyr, dsyrk, ssyr, ssyrk
 
 cdef extern from *:
@@ -104,8 +105,10 @@ def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean, 
     First read: the float64 column sums, hence a provisional mean ``s``.  Second read:
     :func:`shift_chunk` by ``s``, whose float64 sums of ``chunk - s`` (into ``work``) refine the
     mean to ``s + sum(chunk - s) / m`` (the classic corrected two-pass mean).  ``out`` is centred
-    on ``s``, which differs from the returned mean only by that correction, itself of the order of
-    the rounding of the sums.
+    on ``s``, which differs from the returned mean only by that correction ``e``, itself of the
+    order of the rounding of the sums; the caller treats ``out^T out`` as the block's comoment,
+    which leaves out ``m e e^T``, of relative size ``u^2 |mean|^2 / var`` (far below the rounding
+    of ``out^T out`` itself).
 
     ``out`` must have at least ``chunk.shape[0]`` rows and the same number of columns; ``mean``
     and ``work`` have ``d`` entries.  A non-finite entry of ``chunk`` makes the corresponding mean
@@ -130,9 +133,21 @@ def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean, 
                 finite = False
     if not finite:
         return
-    shift_chunk(chunk, out, mean, work)
-    for j in range(d):
-        mean[j] += work[j] * inv
+    with nogil:
+        for j in range(d):
+            work[j] = 0.0
+        if in_t is float:
+            if acc_t is float:
+                sp_shift_ff(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
+            else:
+                sp_shift_fd(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
+        else:
+            if acc_t is float:
+                sp_shift_df(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
+            else:
+                sp_shift_dd(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
+        for j in range(d):
+            mean[j] += work[j] * inv
 
 
 def column_sums(const in_t[:, ::1] chunk, double[::1] sums, const double[::1] ones):
@@ -145,8 +160,10 @@ def column_sums(const in_t[:, ::1] chunk, double[::1] sums, const double[::1] on
     cdef double one = 1.0, zero = 0.0
     if sums.shape[0] != d or (in_t is double and ones.shape[0] < m):
         raise ValueError("column_sums: shape mismatch")
+    if m > INT_MAX or d > INT_MAX:
+        raise ValueError(f"column_sums: chunk of shape ({m}, {d}) exceeds the BLAS int range")
+    sums[:] = 0.0  # also what dgemv's beta = 0 means, without trusting it to ignore a NaN in sums
     if m == 0 or d == 0:
-        sums[:] = 0.0
         return
     with nogil:
         if in_t is float:
@@ -195,6 +212,8 @@ def syrk_update(const acc_t[:, ::1] centred, Py_ssize_t rows, acc_t[:, ::1] acc,
     cdef float a_s = <float>alpha, b_s = 1.0
     if acc.shape[0] != acc.shape[1] or centred.shape[1] != acc.shape[0] or rows > centred.shape[0] or rows < 0:
         raise ValueError("syrk_update: shape mismatch")
+    if rows > INT_MAX or acc.shape[0] > INT_MAX:
+        raise ValueError(f"syrk_update: {rows} rows of width {acc.shape[0]} exceed the BLAS int range")
     if rows == 0 or n == 0:
         return
     with nogil:

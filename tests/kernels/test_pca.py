@@ -217,6 +217,32 @@ def test_uncentred_fold_within_its_bound(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_uncentred_fold_paths(tmp_path, backend: str) -> None:
+    """The uncentred fold through pca with center=False, and on read-only memory-mapped blocks
+    of >= 256 rows, matches the reference; blocks it cannot read in place (Fortran order, float32
+    data into a float64 accumulator) fall back to centring; copy() keeps the tolerance."""
+    g = np.random.default_rng(24)
+    n, d = 3000, 9
+    X = 2.0 + g.standard_normal((n, d)) * np.linspace(0.5, 2.0, d)
+    for center in (True, False):
+        V_ref, lam_ref, _, _ = reference_pca(X, 3, center=center)
+        res = pca(X, 3, backend=backend, chunk_rows=500, center=center)
+        np.testing.assert_allclose(res.eigenvalues, lam_ref, rtol=1e-12)
+        assert subspace_distance(res.components, V_ref) <= 1e-10
+    path = tmp_path / "x.npy"
+    np.save(path, X)
+    mm = np.load(path, mmap_mode="r")
+    acc = CovarianceAccumulator(d, backend=backend, block_rows=500, uncentred_tol=1e-12).update(mm)
+    assert acc._uncentred_blocks == 5
+    np.testing.assert_allclose(acc.covariance(), np.cov(X, rowvar=False), rtol=1e-12, atol=1e-13)
+    assert acc.copy().uncentred_tol == 1e-12
+    for other in (np.asfortranarray(X), X.astype(np.float32)):
+        fallback = CovarianceAccumulator(d, backend=backend, block_rows=500, uncentred_tol=1e-12).update(other)
+        assert fallback._uncentred_blocks == 0
+        np.testing.assert_allclose(fallback.covariance(), np.cov(other.astype(np.float64), rowvar=False), rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
 def test_uncentred_fold_refused_when_the_mean_dominates(backend: str) -> None:
     """mean / std = 1e6 in float64: u ||xbar||^2 / tr(Sigma) ~ 1e-4 > 1e-12, so no block is folded
     in uncentred and every entry keeps 1e-9 on the correlation scale (measured 2e-11, the
