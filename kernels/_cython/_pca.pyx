@@ -99,6 +99,22 @@ ctypedef fused acc_t:
     double
 
 
+cdef inline void _shift_rows(const in_t[:, ::1] chunk, acc_t[:, ::1] out, const double[::1] shift,
+                             double[::1] sums) noexcept nogil:
+    """The C shift kernel for the dtype pair (``sums`` accumulates; caller checks shapes, m > 0)."""
+    cdef long long m = chunk.shape[0], d = chunk.shape[1]
+    if in_t is float:
+        if acc_t is float:
+            sp_shift_ff(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+        else:
+            sp_shift_fd(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+    else:
+        if acc_t is float:
+            sp_shift_df(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+        else:
+            sp_shift_dd(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+
+
 def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean, double[::1] work):
     """Column means of ``chunk`` into ``mean`` and ``chunk - mean`` into ``out``, in two reads.
 
@@ -136,16 +152,7 @@ def center_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, double[::1] mean, 
     with nogil:
         for j in range(d):
             work[j] = 0.0
-        if in_t is float:
-            if acc_t is float:
-                sp_shift_ff(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
-            else:
-                sp_shift_fd(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
-        else:
-            if acc_t is float:
-                sp_shift_df(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
-            else:
-                sp_shift_dd(&chunk[0, 0], &out[0, 0], &mean[0], &work[0], m, d)
+        _shift_rows(chunk, out, mean, work)
         for j in range(d):
             mean[j] += work[j] * inv
 
@@ -191,16 +198,7 @@ def shift_chunk(const in_t[:, ::1] chunk, acc_t[:, ::1] out, const double[::1] s
     with nogil:
         # Sequential on purpose: an OpenMP region between two multithreaded BLAS calls makes the
         # OpenMP and OpenBLAS thread pools spin against each other (measured 3x slower overall).
-        if in_t is float:
-            if acc_t is float:
-                sp_shift_ff(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
-            else:
-                sp_shift_fd(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
-        else:
-            if acc_t is float:
-                sp_shift_df(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
-            else:
-                sp_shift_dd(&chunk[0, 0], &out[0, 0], &shift[0], &sums[0], m, d)
+        _shift_rows(chunk, out, shift, sums)
 
 
 def syrk_update(const acc_t[:, ::1] centred, Py_ssize_t rows, acc_t[:, ::1] acc, double alpha=1.0):
