@@ -401,7 +401,7 @@ class CovarianceAccumulator:
             return False
         unit = float(np.finfo(self.dtype).eps) / 2
         budget = self.uncentred_tol * float(np.trace(self._m2, dtype=np.float64)) / self._count
-        if not unit * float(self._mean @ self._mean) <= budget:  # also refuses a NaN/inf budget
+        if not unit * float(self._mean @ self._mean) <= budget:  # also refuses a NaN budget
             return False
         self._ops.colsum(block, self._chunk_mean)
         if not bool(np.isfinite(self._chunk_mean).all()):
