@@ -30,6 +30,10 @@ PLANNED: dict[str, tuple[str, str]] = {
     "pca": ("PCA kernels", "kernels: PCA"),
     "covers": ("Concept classes, covers and cover-based learners", "theory.classes / covers / learners"),
     "bounds": ("Bounds of the four papers", "theory.bounds"),
+    "halfspaces": ("Halfspaces: PCA on public data + private SGD (HPSY Thm 3, PILLAR)", "theory.learners.halfspaces"),
+    "disjunctions": ("Disjunctions via the component graph (HPSY Thm 1/2, Lem 1/2)", "theory.learners.disjunctions"),
+    "bns15": ("BNS15: GenericLearner and LabelBoost", "theory.learners.generic / labelboost"),
+    "active": ("Transcript-private active learning (BNS15 Sec 5)", "theory.learners.active"),
     "audit": ("Empirical DP audits", "theory.audit"),
     "proofs": ("Machine-checked proofs", "proofs_checks"),
 }
