@@ -28,7 +28,10 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 
 # Extra compiler flags for single extensions, keyed by module name (e.g. "_expmech").
-EXTRA_COMPILE_ARGS: dict[str, list[str]] = {}
+# _expmech: -fno-trapping-math lets GCC if-convert the clamp and the select of the float exp-and-sum
+# loop, which it otherwise vectorises only with AVX-512 masks (3x slower on AVX2, 1.5x on SSE2).
+# No result depends on floating-point traps (none are enabled); rounding is unchanged.
+EXTRA_COMPILE_ARGS: dict[str, list[str]] = {"_expmech": ["-fno-trapping-math"]}
 
 OPENMP_TEST = r"""
 #include <omp.h>
@@ -69,7 +72,8 @@ class BuildExt(build_ext):
             base.append("-march=native")
         for ext in self.extensions:
             short = ext.name.rsplit(".", 1)[-1]
-            ext.extra_compile_args = base + EXTRA_COMPILE_ARGS.get(short, []) + list(ext.extra_compile_args or [])
+            extra = [] if is_msvc else EXTRA_COMPILE_ARGS.get(short, [])
+            ext.extra_compile_args = base + extra + list(ext.extra_compile_args or [])
             if openmp:
                 ext.extra_compile_args.append("-fopenmp")
                 ext.extra_link_args = list(ext.extra_link_args or []) + ["-fopenmp"]

@@ -14,7 +14,15 @@ draws, it times (median of repeats, wall clock):
 * (b) ``gumbel-max`` -- ``argmax(scores * eps / 2 + rng.gumbel(size=N))`` once per draw
   (for 100 draws at N >= 1e7 it is timed for 1 draw and multiplied by 100, marked ``x100``:
   its cost is exactly linear in the number of draws),
-* OpenDP / diffprivlib when installed (not installed here: reported as absent).
+* ``cython [1 thr]`` -- the same call with OpenMP limited to one thread (threadpoolctl),
+* ``floor: np.sum`` -- ``np.sum`` over the same array: one read of memory, the bandwidth floor
+  any one-pass sampler is measured against (column "floor/t": 1.0 means at the floor),
+* OpenDP's ``make_noisy_max`` (Gumbel report-noisy-max with scale 2/epsilon: the exponential
+  mechanism's distribution; its API takes a Python list, the conversion is included) and
+  diffprivlib's ``Exponential`` for one draw when importable (reported as absent otherwise).
+
+The header names the CPU model and the SIMD clone the float loops run on
+(``kernels.build_info()["simd"]``): a figure holds for that CPU only.
 
 Throughput is ``N / time`` (scores per second, per call).  Ratios are baseline time / method
 time from the same run.  The machine is shared: quote medians and ratios, not absolutes.
@@ -68,8 +76,35 @@ def gumbel_max(scores: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarr
     return np.array([int(np.argmax(z + rng.gumbel(size=scores.shape[0]))) for _ in range(k)])
 
 
-def _bench_case(scores: np.ndarray, k: int, n: int, backends: list[str]) -> tuple[dict[str, tuple[float, str]], int]:
+def _optional_baselines() -> dict[str, Callable[[np.ndarray], object] | str]:
+    """name -> one-draw sampler, or the reason it is absent."""
+    out: dict[str, Callable[[np.ndarray], object] | str] = {}
+    try:
+        import opendp.prelude as dp
+
+        dp.enable_features("contrib")
+        space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float)
+        meas = dp.m.make_noisy_max(*space, dp.max_divergence(), scale=2.0 / EPS)
+        out[f"OpenDP {dp.__version__ if hasattr(dp, '__version__') else ''} noisy_max".replace("  ", " ")] = (
+            lambda s: meas(s.tolist()))
+    except Exception as exc:  # absent or incompatible: say why
+        out["OpenDP"] = f"not importable ({type(exc).__name__}: {str(exc)[:80]})"
+    try:
+        from diffprivlib.mechanisms import Exponential
+
+        out["diffprivlib Exponential"] = (
+            lambda s: Exponential(epsilon=EPS, sensitivity=1.0, utility=s.tolist()).randomise())
+    except Exception as exc:
+        out["diffprivlib"] = f"not importable ({type(exc).__name__}: {str(exc)[:80]})"
+    return out
+
+
+def _bench_case(scores: np.ndarray, k: int, n: int, backends: list[str],
+                optional: dict[str, Callable[[np.ndarray], object] | str] | None = None,
+                ) -> tuple[dict[str, tuple[float, str]], int]:
     """Median times of every method for one (scores, draws) case; the cython thread count."""
+    from threadpoolctl import threadpool_limits
+
     g = np.random.default_rng(1)
     big = n >= 10**7
     min_total = 0.0 if big else 0.5
@@ -81,6 +116,15 @@ def _bench_case(scores: np.ndarray, k: int, n: int, backends: list[str]) -> tupl
         res["cython"] = (_time(lambda: kernels.exponential_mechanism(scores, EPS, size=k, rng=g, backend="cython"),
                                min_total, 200 if not big else reps), "")
         threads = cython_threads()
+        if threads > 1:
+            with threadpool_limits(1, user_api="openmp"):
+                res["cython [1 thr]"] = (_time(
+                    lambda: kernels.exponential_mechanism(scores, EPS, size=k, rng=g, backend="cython"),
+                    min_total, 200 if not big else reps), "")
+        res["floor: np.sum"] = (_time(lambda: np.sum(scores), min_total, 200 if not big else reps), "")
+    for name, fn in (optional or {}).items():
+        if callable(fn) and k == 1 and n <= 10**7:
+            res[name] = (_time(lambda fn=fn: fn(scores), 0.0, 3 if n >= 10**6 else 10), "")
     res["numpy (reference)"] = (_time(lambda: kernels.exponential_mechanism(scores, EPS, size=k, rng=g,
                                                                             backend="numpy"), min_total, base_reps), "")
     res["(a) softmax+choice"] = (_time(lambda: softmax_choice(scores, k, g), min_total, base_reps), "")
@@ -99,17 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     sizes = [int(float(x)) for x in (args.sizes or ("1e3,1e5,1e7" if args.quick else "1e3,1e5,1e7,1e8")).split(",")]
     backends = kernels.available_backends()
-    extra = []
-    for mod in ("opendp", "diffprivlib"):
-        try:
-            __import__(mod)
-            extra.append(mod)
-        except ImportError:
-            pass
+    optional = _optional_baselines()
+    extra = [f"{name}: {'timed (1 draw, N <= 1e7)' if callable(fn) else fn}" for name, fn in optional.items()]
+    info = kernels.build_info()
+    machine = (f"CPU: {_cpu_model()} ({platform.machine()}, {os.cpu_count()} logical CPUs); "
+               f"SIMD path of the float sampler: {info['simd']}; OpenMP threads: {info['threads']}")
+    print(machine, flush=True)
     rows = []
     header = (
-        "| N | scores | draws | method | median time | scores/s | vs (a) softmax+choice | vs (b) gumbel-max |\n"
-        "|---:|---|---:|---|---:|---:|---:|---:|"
+        "| N | scores | draws | method | median time | scores/s | vs (a) softmax+choice | vs (b) gumbel-max | floor/t |\n"
+        "|---:|---|---:|---|---:|---:|---:|---:|---:|"
     )
     print(header, flush=True)
     rng_data = np.random.default_rng(0)
@@ -120,13 +163,15 @@ def main(argv: list[str] | None = None) -> int:
         }
         for kind, scores in data.items():
             for k in (1, 100):
-                res, threads = _bench_case(scores, k, n, backends)
+                res, threads = _bench_case(scores, k, n, backends, optional if kind == "float64" else None)
                 ta = res["(a) softmax+choice"][0]
                 tb = res["(b) gumbel-max"][0]
+                tf = res.get("floor: np.sum", (float("nan"), ""))[0]
                 for method, (t, note) in res.items():
                     label = method + (f" [{threads} thr]" if method == "cython" else "")
+                    floor = f"{tf / t:.2f}" if method.startswith("cython") else ""
                     row = (f"| {n:.0e} | {kind} | {k} | {label} | {t * 1e3:.3f} ms{note} | {n / t:.3g} | "
-                           f"{ta / t:.2f}x | {tb / t:.2f}x |")
+                           f"{ta / t:.2f}x | {tb / t:.2f}x | {floor} |")
                     rows.append(row)
                     print(row, flush=True)
             del scores
@@ -134,11 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     footer = [
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} logical CPUs, "
-        f"{_cpu_model()}; load average at end {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f} (shared machine).",
+        machine + f"; load average at end {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f} (shared machine).",
         f"Backends: {', '.join(backends)}; OpenMP threads (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}): "
         f"{kernels.build_info()['threads']}; epsilon={EPS}; float64 scores ~ 3 N(0,1); int counts = -Binomial(1000, 0.3).",
-        "Optional baselines: " + (", ".join(extra) if extra else "OpenDP and diffprivlib not installed (not timed)."),
+        "Optional baselines: " + "; ".join(extra) + ".",
     ]
     for line in footer:
         print(line)

@@ -97,16 +97,22 @@ def resolve_backend(backend: Any, *arrays: Any) -> str:
 
 
 def build_info() -> dict[str, Any]:
-    """Facts about the compiled build: backends, OpenMP, thread count.
+    """Facts about the compiled build: backends, OpenMP, thread count, SIMD path.
+
+    ``simd`` names the instruction-set clone the exponential mechanism's float loops run on
+    here (e.g. ``"x86-64-v3 (AVX2+FMA, clone)"``), or ``"none (NumPy backend)"`` without the
+    compiled backend.
 
     >>> info = build_info()
-    >>> sorted(info) == ["backends", "openmp", "threads"]
+    >>> sorted(info) == ["backends", "openmp", "simd", "threads"]
     True
     """
-    info: dict[str, Any] = {"backends": available_backends(), "openmp": False, "threads": 1}
+    info: dict[str, Any] = {"backends": available_backends(), "openmp": False, "threads": 1,
+                            "simd": "none (NumPy backend)"}
     if _cython_available():
-        from kernels._cython import _probe
+        from kernels._cython import _expmech, _probe
 
         info["openmp"] = bool(_probe.openmp_enabled())
         info["threads"] = int(_probe.max_threads())
+        info["simd"] = str(_expmech.simd_path())
     return info

@@ -25,7 +25,15 @@ Layout of the work (all in the C block below):
 * integer scores: ``exp(-c d)`` for ``d = m_c - s_i`` (exact ``uint64`` difference) comes
   from a table of ``min(4096, 708/c + 1)`` entries computed with libm ``exp``.
 * the hot loops are compiled for x86-64 baseline and, through GCC ``target_clones``, for
-  AVX2+FMA and AVX-512, chosen at load time (portable binaries; no ``-march=native``).
+  x86-64-v3 (AVX2+FMA) and x86-64-v4 (AVX-512), chosen at load time (portable binaries; no
+  ``-march=native``; :func:`simd_path` says which clone runs).  The float exp-and-sum loop is
+  vectorised on each of them and on aarch64 (NEON): the file is built with
+  ``-fno-trapping-math``, without which GCC keeps the clamp and select of ``sp_exp_neg`` as
+  branches except under AVX-512 masks (``scripts/vectorisation_report.py`` checks every target).
+  FMA contraction in the v3/v4 clones only removes roundings (``kd``, ``r`` and each Horner
+  step become single-rounding fused operations; ``kd * ln2_hi`` is exact either way), so the
+  ``4u`` bound below holds for every clone; the accuracy test runs both the dispatched clone
+  and the baseline scalar build.
 """
 
 import numpy as np
@@ -49,13 +57,39 @@ cdef extern from *:
     #define SP_TABLE_MAX 4096
     #define SP_XMIN (-708.0)
 
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(SP_NO_CLONES)
-    #define SP_CLONES __attribute__((target_clones("avx512f", "avx2,fma", "default")))
+    /* One clone per x86-64 micro-architecture level.  "arch=x86-64-v3" is AVX2 + FMA + BMI in one
+       clone; the older spelling target_clones("avx2,fma") made two clones, ".avx2" (no FMA) and
+       ".fma", and the AVX2 one ran.  Needs GCC >= 12 (arch= levels); older GCCs get no clones. */
+    #if defined(__GNUC__) && !defined(__clang__) && (__GNUC__ >= 12) && defined(__x86_64__) && defined(__linux__) && !defined(SP_NO_CLONES)
+    #define SP_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
     #define SP_CLONES_POPCNT __attribute__((target_clones("popcnt", "default")))
+    #define SP_HAVE_CLONES 1
     #else
     #define SP_CLONES
     #define SP_CLONES_POPCNT
+    #define SP_HAVE_CLONES 0
     #endif
+
+    /* The SIMD path the float loops run on: the clone the ifunc resolver picks (x86-64 with
+       clones), or what the compiler targeted for the whole file. */
+    static const char* sp_simd_path(void) {
+    #if SP_HAVE_CLONES
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("x86-64-v4")) return "x86-64-v4 (AVX-512, clone)";
+        if (__builtin_cpu_supports("x86-64-v3")) return "x86-64-v3 (AVX2+FMA, clone)";
+        return "x86-64 baseline (SSE2, clone)";
+    #elif defined(__AVX512F__)
+        return "AVX-512 (compile-time)";
+    #elif defined(__AVX2__) && defined(__FMA__)
+        return "AVX2+FMA (compile-time)";
+    #elif defined(__x86_64__)
+        return "x86-64 baseline (SSE2)";
+    #elif defined(__aarch64__)
+        return "aarch64 (NEON)";
+    #else
+        return "scalar/unknown target";
+    #endif
+    }
 
     static int sp_last_threads = 1;
 
@@ -93,21 +127,40 @@ cdef extern from *:
     }
 
     /* ---------- per-chunk kernels (cloned for SIMD levels) ---------- */
-    #define SP_DEFINE_FLOAT_CHUNK(NAME, T)                                                   \\
+    /* sum_i exp(c (x_i - md)) over doubles: the loop every float path runs, vectorised on every
+       target (SSE2, AVX2+FMA, AVX-512, NEON) once the file is built with -fno-trapping-math (see
+       setup.py); scripts/vectorisation_report.py checks this with GCC's -fopt-info-vec. */
+    static inline double sp_sum_exp(const double* x, int64_t n, double c, double md) {
+        double sum = 0.0; int64_t i;
+        _Pragma("omp simd reduction(+:sum)")
+        for (i = 0; i < n; i++) sum += sp_exp_neg(c * (x[i] - md));  /* SP_VEC_SUM_EXP */
+        return sum;
+    }
+    #define SP_F32_BLOCK 256
+    /* float32 scores are widened to double (exactly) in blocks of SP_F32_BLOCK first: a loop that
+       mixes float loads with double arithmetic is not vectorised on 128-bit SIMD (SSE2, NEON) */
+    static inline double sp_sum_exp_f32(const float* s, int64_t n, double c, double md) {
+        double buf[SP_F32_BLOCK], sum = 0.0; int64_t b, i;
+        for (b = 0; b < n; b += SP_F32_BLOCK) {
+            int64_t len = n - b < SP_F32_BLOCK ? n - b : SP_F32_BLOCK;
+            _Pragma("omp simd")
+            for (i = 0; i < len; i++) buf[i] = (double)s[b + i];  /* SP_VEC_WIDEN */
+            sum += sp_sum_exp(buf, len, c, md);
+        }
+        return sum;
+    }
+    #define SP_DEFINE_FLOAT_CHUNK(NAME, T, SUM)                                              \\
     SP_CLONES static void NAME(const T* s, int64_t n, double c, double* omax, double* osum, int* oflags) { \\
         T m = -INFINITY; int bad = 0; int64_t i;                                           \\
         _Pragma("omp simd reduction(max:m) reduction(|:bad)")                              \\
         for (i = 0; i < n; i++) { T v = s[i]; m = v > m ? v : m; bad |= (v != v); }        \\
         double md = (double)m; double sum = 0.0; int fl = bad ? 1 : 0;                     \\
         if (md == INFINITY) fl |= 2;                                                        \\
-        if (!bad && md > -INFINITY && md < INFINITY) {                                      \\
-            _Pragma("omp simd reduction(+:sum)")                                           \\
-            for (i = 0; i < n; i++) sum += sp_exp_neg(c * ((double)s[i] - md));             \\
-        }                                                                                   \\
+        if (!bad && md > -INFINITY && md < INFINITY) sum = SUM(s, n, c, md);                \\
         *omax = md; *osum = sum; *oflags = fl;                                              \\
     }
-    SP_DEFINE_FLOAT_CHUNK(sp_chunk_f64, double)
-    SP_DEFINE_FLOAT_CHUNK(sp_chunk_f32, float)
+    SP_DEFINE_FLOAT_CHUNK(sp_chunk_f64, double, sp_sum_exp)
+    SP_DEFINE_FLOAT_CHUNK(sp_chunk_f32, float, sp_sum_exp_f32)
 
     SP_CLONES static void sp_chunk_i64(const int64_t* s, int64_t n, double c, const double* table, int64_t tn,
                                        int64_t* omax, double* osum) {
@@ -333,7 +386,20 @@ cdef extern from *:
     }
 
     static double sp_exp_neg_scalar(double x) { return sp_exp_neg(x); }
+    /* the same exp through the SIMD clone the float loops dispatch to (for accuracy tests) */
+    SP_CLONES static void sp_exp_neg_array(const double* x, int64_t n, double* out) {
+        int64_t i;
+        _Pragma("omp simd")
+        for (i = 0; i < n; i++) out[i] = sp_exp_neg(x[i]);
+    }
     static int sp_get_last_threads(void) { return sp_last_threads; }
+    static int sp_trapping_math(void) {
+    #ifdef __NO_TRAPPING_MATH__
+        return 0;
+    #else
+        return 1;
+    #endif
+    }
     """
     int SP_CHUNK
     int SP_TABLE_MAX
@@ -359,11 +425,25 @@ cdef extern from *:
                       const double* u1, const double* u2, int64_t k, int64_t* out) nogil
     int sp_errors_packed(const uint64_t* P, int64_t H, int64_t W, const uint64_t* lab, int64_t* out) nogil
     double sp_exp_neg_scalar(double x) nogil
+    void sp_exp_neg_array(const double* x, int64_t n, double* out) nogil
     double sp_exp_neg(double x) nogil
     int sp_get_last_threads() nogil
+    const char* sp_simd_path()
+    int sp_trapping_math()
 
 CHUNK = SP_CHUNK
 TABLE_MAX = SP_TABLE_MAX
+
+
+def simd_path():
+    """The SIMD path the float loops run on here (the clone the loader picked), as text."""
+    return sp_simd_path().decode("ascii")
+
+
+def vectorisable_build():
+    """True when the file was built with ``-fno-trapping-math``, which the float loops need to
+    be vectorised by GCC (their clamp and select are if-converted only then)."""
+    return not sp_trapping_math()
 
 
 def threads_used():
@@ -371,14 +451,24 @@ def threads_used():
     return int(sp_get_last_threads())
 
 
-def exp_neg(const double[::1] x):
-    """The sampler's ``exp`` on an array of ``x <= 0`` (for accuracy tests)."""
+def exp_neg(const double[::1] x, bint dispatched=True):
+    """The sampler's ``exp`` on an array of ``x <= 0`` (for accuracy tests).
+
+    ``dispatched=True``: through the SIMD clone the float loops run on here (see
+    :func:`simd_path`; FMA-contracted on x86-64-v3/v4); ``False``: the scalar function compiled
+    for the file's baseline target (x86-64: SSE2, no FMA).
+    """
     cdef Py_ssize_t i, n = x.shape[0]
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] o = out
+    if n == 0:
+        return out
     with nogil:
-        for i in range(n):
-            o[i] = sp_exp_neg_scalar(x[i])
+        if dispatched:
+            sp_exp_neg_array(&x[0], n, &o[0])
+        else:
+            for i in range(n):
+                o[i] = sp_exp_neg_scalar(x[i])
     return out
 
 

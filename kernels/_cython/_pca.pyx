@@ -40,8 +40,9 @@ from scipy.linalg.cython_blas cimport dgemv, dsyr, dsyrk, ssyr, ssyrk
 cdef extern from *:
     """
     #include <stdint.h>
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(SP_NO_CLONES)
-    #define SP_PCA_CLONES __attribute__((target_clones("avx512f", "avx2,fma", "default")))
+    /* arch= levels (GCC >= 12): "avx2,fma" would make two clones, the AVX2 one without FMA */
+    #if defined(__GNUC__) && !defined(__clang__) && (__GNUC__ >= 12) && defined(__x86_64__) && defined(__linux__) && !defined(SP_NO_CLONES)
+    #define SP_PCA_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
     #else
     #define SP_PCA_CLONES
     #endif

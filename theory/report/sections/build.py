@@ -31,6 +31,7 @@ def build(ctx: ReportContext) -> Section:
         f"| backends available | {', '.join(info['backends'])} |",
         f"| compiled with OpenMP | {info['openmp']} |",
         f"| OpenMP threads now | {info['threads']} (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}) |",
+        f"| SIMD path of the float sampler | {info['simd']} |",
     ]
     summary = f"backends {info['backends']}, OpenMP={info['openmp']}, threads={info['threads']}"
     ok = True
