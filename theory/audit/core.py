@@ -66,6 +66,8 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
+from theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
+from theory.audit.batches import batch_sizes, run_batches
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
@@ -553,6 +555,15 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
     return counts
 
 
+def _count_batch(mechanism: Mechanism, data: Any, events: list[Event], n: int, seed: np.random.SeedSequence,
+                 codec: _Codec) -> np.ndarray:
+    """One estimation batch (runs on a worker): event counts of ``n`` outputs from stream ``seed``.
+
+    The codec arrives as it was after selection; labels first seen here get codes local to this
+    batch, which no event refers to (events are built from selection outputs only)."""
+    return _count(mechanism, data, events, n, np.random.default_rng(seed), codec)
+
+
 def _bounds_at(kn: np.ndarray, ko: np.ndarray, n: int, a: float, delta: float) -> np.ndarray:
     return epsilon_bound(cp_lower(kn, n, a), cp_upper(ko, n, a), delta)
 
@@ -585,6 +596,7 @@ def _p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, del
     rng=RNG,
     selection_trials=Optional(Integer(1)),
     max_events=Integer(1),
+    batch_size=Optional(Integer(1)),
 )
 def audit_pairs(
     mechanism: Mechanism,
@@ -600,6 +612,9 @@ def audit_pairs(
     max_events: int = 4,
     n_thresholds: int = 256,
     max_values: int = 2048,
+    batch_size: int | None = None,
+    executor: Any = None,
+    timeout: float | None = None,
 ) -> AuditResult:
     """Audit ``mechanism`` on several neighbouring pairs ``[(D1, D1'), (D2, D2'), ...]``.
 
@@ -631,6 +646,20 @@ def audit_pairs(
         How many (pair, event, direction) tuples are kept for estimation (``K``).
     n_thresholds, max_values : int
         Size of the candidate families (quantile thresholds, distinct values).
+    batch_size : int, optional
+        Split each dataset's estimation trials into batches of this many outputs, each with its
+        own random stream: the children, in order, of one ``numpy.random.SeedSequence`` drawn
+        from ``rng`` after selection.  The counts, and so the result, depend only on ``rng`` and
+        ``batch_size``: identical here, on a 2-worker ``LocalCluster`` or on any cluster.
+        Default (with ``executor=None``): one stream, the sequential path.  With an executor
+        and no batch size: ``max(trials // 64, 100_000)``.
+    executor : None, dask.distributed.Client or concurrent.futures.Executor
+        Where the estimation batches run (see :mod:`theory.audit.batches`); the selection batch
+        is always drawn here.  The mechanism and the events are sent to the workers
+        (cloudpickle for Dask): one that cannot be pickled is refused with a TypeError.
+    timeout : float, optional
+        Seconds to wait for a Dask client's batches (default 3600); a dead cluster raises
+        TimeoutError instead of hanging.
 
     Returns
     -------
@@ -696,12 +725,30 @@ def audit_pairs(
             if all(e is not c.event for e in lst):
                 lst.append(c.event)
     counts: dict[tuple[int, int], int] = {}
-    for j in sorted(per_dataset):
-        evs = per_dataset[j]
-        cnt = _count(mechanism, datasets[j], evs, n, g, codec)
-        used += n
-        for e, cval in zip(evs, cnt):
-            counts[(j, id(e))] = int(cval)
+    if executor is None and batch_size is None:
+        for j in sorted(per_dataset):
+            evs = per_dataset[j]
+            cnt = _count(mechanism, datasets[j], evs, n, g, codec)
+            used += n
+            for e, cval in zip(evs, cnt):
+                counts[(j, id(e))] = int(cval)
+    else:
+        # seeded batches (theory.audit.batches): one SeedSequence child per batch, in a fixed
+        # order, so the counts do not depend on where the batches run
+        bs = int(batch_size) if batch_size is not None else max(n // 64, 100_000)
+        sizes = batch_sizes(n, bs)
+        root = np.random.SeedSequence(int(g.integers(2**63)))
+        order = sorted(per_dataset)
+        children = root.spawn(len(order))
+        jobs = [(mechanism, datasets[j], per_dataset[j], m, seed, codec)
+                for j, child in zip(order, children) for m, seed in zip(sizes, child.spawn(len(sizes)))]
+        results = run_batches(_count_batch, jobs, executor, name="executor",
+                              timeout=DEFAULT_BATCH_TIMEOUT if timeout is None else float(timeout))
+        for t, j in enumerate(order):
+            cnt = np.sum(results[t * len(sizes):(t + 1) * len(sizes)], axis=0)
+            used += n
+            for e, cval in zip(per_dataset[j], cnt):
+                counts[(j, id(e))] = int(cval)
 
     kn = np.empty(k)
     ko = np.empty(k)

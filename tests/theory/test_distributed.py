@@ -1,0 +1,157 @@
+"""Dask execution (optional extra ``semiprivate[dask]``): same results as here, whatever the workers.
+
+Runs on a ``distributed.LocalCluster`` of 2 worker processes (1 thread each) on the loopback
+interface, started once for the module (a few seconds).  Skipped cleanly without dask/distributed.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+import time
+
+import numpy as np
+import pytest
+
+dask = pytest.importorskip("dask")
+pytest.importorskip("distributed")
+da = pytest.importorskip("dask.array")
+
+import kernels  # noqa: E402
+from theory.audit import audit_mechanism  # noqa: E402
+from theory.distributed import local_cluster, monte_carlo, spawn_seeds  # noqa: E402
+from theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with local_cluster(2, threads_per_worker=1) as c:
+        yield c
+
+
+def _key(res):
+    return (res.epsilon_lower_bound, res.witness.counts, res.trials_used, [t.counts for t in res.tests])
+
+
+# ---------------------------------------------------------------- audits
+
+
+@pytest.mark.parametrize("mech", [LaplaceMechanism(1.0), RandomizedResponse(1.0)], ids=["laplace", "rr"])
+def test_audit_counts_identical_here_threads_and_cluster(client, mech) -> None:
+    kw = dict(epsilon=1.0, trials=300_000, rng=7, batch_size=40_000)
+    here = audit_mechanism(mech, 0.0 if isinstance(mech, LaplaceMechanism) else 0,
+                           1.0 if isinstance(mech, LaplaceMechanism) else 1, **kw)
+    args = (0.0, 1.0) if isinstance(mech, LaplaceMechanism) else (0, 1)
+    on_cluster = audit_mechanism(mech, *args, executor=client, **kw)
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        on_threads = audit_mechanism(mech, *args, executor=pool, **kw)
+    assert _key(here) == _key(on_cluster) == _key(on_threads)
+    assert here.trials_used == on_cluster.trials_used
+    assert not on_cluster.violation
+
+
+def test_audit_on_cluster_still_catches_a_violation(client) -> None:
+    """Laplace(1/eps) run at twice its claimed epsilon: the distributed audit flags it."""
+    res = audit_mechanism(LaplaceMechanism(2.0), 0.0, 1.0, epsilon=1.0, trials=400_000, rng=3,
+                          batch_size=100_000, executor=client)
+    assert res.violation and res.epsilon_lower_bound > 1.0
+
+
+def test_audit_batches_change_with_batch_size_not_with_workers(client) -> None:
+    """The seeded batches are fixed by (rng, batch_size): another batch size gives other (equally
+    valid) counts; the worker count never does (above)."""
+    a = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=1, batch_size=50_000)
+    b = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=1, batch_size=20_000)
+    assert a.witness.counts[2] == b.witness.counts[2] == 200_000
+    assert _key(a) != _key(b)
+
+
+def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
+    lock = threading.Lock()
+
+    def mech(data, size, rng):
+        with lock:
+            return data + rng.laplace(0.0, 1.0, size)
+
+    with pytest.raises(TypeError, match="cannot be sent to the workers"):
+        audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=100_000, rng=0, executor=client)
+
+
+def test_closed_client_and_bad_executor_are_refused() -> None:
+    with local_cluster(1) as c:
+        pass
+    with pytest.raises(ValueError, match="not running"):
+        audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, executor=c)
+    with pytest.raises(TypeError, match="executor must be"):
+        audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, executor=object())
+
+
+def test_timeout_instead_of_hang(client) -> None:
+    def slow(data, size, rng):
+        time.sleep(2.0)
+        return data + rng.laplace(0.0, 1.0, size)
+
+    with pytest.raises(TimeoutError, match="not done after"):
+        audit_mechanism(slow, 0.0, 1.0, epsilon=1.0, trials=20_000, selection_trials=1_000, rng=0,
+                        executor=client, batch_size=20_000, timeout=0.2)
+
+
+# ---------------------------------------------------------------- Monte Carlo
+
+
+def _draw(g: np.random.Generator) -> float:
+    return float(g.standard_normal())
+
+
+def test_monte_carlo_same_results_everywhere(client) -> None:
+    here = monte_carlo(_draw, 50, seed=11)
+    assert here == [float(np.random.default_rng(s).standard_normal()) for s in spawn_seeds(11, 50)]
+    assert monte_carlo(_draw, 50, seed=11, client=client) == here
+    assert monte_carlo(_draw, 50, seed=11, client=client, batch_size=7) == here
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        assert monte_carlo(_draw, 50, seed=11, client=pool, batch_size=4) == here
+    assert monte_carlo(_draw, 50, seed=12) != here
+
+
+def test_monte_carlo_bad_input() -> None:
+    with pytest.raises(ValueError, match="n_runs"):
+        monte_carlo(_draw, 0)
+    with pytest.raises(TypeError, match="fn must be callable"):
+        monte_carlo(3, 5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="batch_size"):
+        monte_carlo(_draw, 5, batch_size=0)
+    with pytest.raises(TypeError, match="seed"):
+        spawn_seeds(-1, 3)
+
+
+# ---------------------------------------------------------------- PCA
+
+
+@pytest.mark.parametrize("center", [True, False])
+def test_pca_of_dask_array_on_cluster_matches_in_memory(client, center: bool) -> None:
+    g = np.random.default_rng(0)
+    X = (g.standard_normal((30_000, 40)) * np.linspace(4.0, 0.1, 40) + 3.0).astype(np.float32)
+    ref = kernels.pca(X, 6, center=center)
+    res = kernels.pca(da.from_array(X, chunks=(4_000, 40)), 6, center=center)
+    assert res.backend.startswith("dask+")
+    assert res.n_samples == 30_000
+    np.testing.assert_allclose(res.eigenvalues, ref.eigenvalues, rtol=1e-5)
+    np.testing.assert_allclose(res.mean, ref.mean, rtol=1e-6, atol=1e-6)
+    assert np.max(np.abs(np.abs(res.components.T @ ref.components) - np.eye(6))) < 1e-4
+    # the reduction order is fixed: two runs agree bit for bit
+    again = kernels.pca(da.from_array(X, chunks=(4_000, 40)), 6, center=center)
+    assert np.array_equal(again.eigenvalues, res.eigenvalues)
+
+
+def test_pca_dask_bad_input(client) -> None:
+    X = np.random.default_rng(1).standard_normal((1000, 12))
+    with pytest.raises(ValueError, match="chunked along columns"):
+        kernels.pca(da.from_array(X, chunks=(100, 4)), 2)
+    with pytest.raises(TypeError, match="numeric dtype"):
+        kernels.pca(da.from_array(X.astype(str), chunks=(100, 12)), 2)
+    bad = X.copy()
+    bad[777, 3] = np.nan
+    with pytest.raises(ValueError, match=r"rows \[700, 800\) of X"):  # global rows, not chunk-local
+        kernels.pca(da.from_array(bad, chunks=(100, 12)), 2)
+    with pytest.raises(ValueError, match="randomized"):
+        kernels.pca(da.from_array(X, chunks=(100, 12)), 2, method="randomized")

@@ -1,0 +1,208 @@
+"""Beyond one machine: Monte Carlo, audits and PCA on Dask, with results independent of the cluster.
+
+Optional extra: ``pip install "semiprivate[dask]"`` (``dask[array]``, ``distributed``).  Nothing
+here is a scheduler of ours: work is split into seeded batches and handed to Dask.
+
+* :func:`monte_carlo` -- ``fn(rng)`` over many runs, one ``numpy.random.SeedSequence`` child per
+  run, here (with a tqdm progress bar) or on a Dask client (progress over finished batches).  The
+  list of results depends only on ``seed`` and ``n_runs``, not on the batch size or the workers.
+* Audits -- :func:`theory.audit.audit_mechanism` / ``audit_pairs`` / ``assert_private`` take
+  ``executor=client`` (and ``batch_size=``): estimation trials are split into seeded batches,
+  counted on the workers and summed; the selection batch stays here.  Same seed and batch size,
+  same counts, whatever the number of workers (see :mod:`theory.audit.batches`).
+* PCA -- :func:`kernels.pca` takes a ``dask.array`` chunked by rows: one
+  ``CovarianceAccumulator`` per chunk on the workers, a fixed-order tree reduction with the
+  Chan–Golub–LeVeque merge, the eigensolve on the client.
+* :func:`local_cluster` -- a ``LocalCluster`` + ``Client`` on this machine (loopback only), for
+  tests and for using every core.
+
+Scaling to a real cluster
+-------------------------
+Replace :func:`local_cluster` by ``Client("tcp://scheduler-host:8786")`` (a scheduler started
+with ``dask scheduler`` and workers with ``dask worker tcp://scheduler-host:8786``, or any Dask
+deployment: Kubernetes, SLURM via dask-jobqueue, ...).  Every worker needs the same
+``semiprivate`` version installed (its Cython kernels are used where built).  Data for PCA must
+be readable by every worker: a Zarr store or memory-mapped files on shared storage
+(``dask.array.from_zarr(url)``), chunked by rows with whole rows per chunk.  Batch sizes: each
+task costs a fixed overhead (measured on a 2-worker LocalCluster in ``benchmarks/bench_distributed.py``:
+a few milliseconds per task), so a batch should run for at least ~1 s to keep that below 1%;
+at 1e11 audit trials with ~1e7 outputs/s per core, batches of 1e7-1e8 outputs give 1e3-1e4 tasks,
+which the scheduler handles comfortably (it is designed for ~1e5-1e6 tasks).
+
+See DESIGN.md, "Scale".
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from theory.audit.batches import DEFAULT_TIMEOUT, check_executor, is_dask_client
+
+__all__ = ["monte_carlo", "local_cluster", "spawn_seeds"]
+
+_DASK_HINT = 'Dask is an optional extra: pip install "semiprivate[dask]"'
+
+
+def spawn_seeds(seed: Any, n: int) -> list[np.random.SeedSequence]:
+    """``n`` independent child seeds of ``seed`` (an int, a SeedSequence, or None for fresh entropy).
+
+    >>> [s.spawn_key for s in spawn_seeds(0, 3)]
+    [(0,), (1,), (2,)]
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be an integer >= 0, got {n!r}")
+    if isinstance(seed, np.random.SeedSequence):
+        root = seed
+    elif seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0):
+        root = np.random.SeedSequence(None if seed is None else int(seed))
+    else:
+        raise TypeError(f"seed must be None, a non-negative int or a numpy.random.SeedSequence, got {seed!r}")
+    return root.spawn(int(n))
+
+
+def _run_seed_batch(fn: Callable[[np.random.Generator], Any], seeds: Sequence[np.random.SeedSequence]) -> list[Any]:
+    return [fn(np.random.default_rng(s)) for s in seeds]
+
+
+def monte_carlo(
+    fn: Callable[[np.random.Generator], Any],
+    n_runs: int,
+    *,
+    seed: Any = 0,
+    client: Any = None,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    desc: str | None = None,
+    timeout: float | None = None,
+) -> list[Any]:
+    """Run ``fn(rng)`` for ``n_runs`` independent seeded generators; results in run order.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(rng: numpy.random.Generator) -> result``.  On a Dask client it is sent with
+        cloudpickle (closures work); it must not rely on global state.
+    n_runs : int
+        Number of runs (>= 1).
+    seed : int, SeedSequence or None
+        Root seed; run ``i`` uses ``default_rng(SeedSequence(seed).spawn(n_runs)[i])``, so the
+        results do not depend on ``batch_size``, on ``client`` or on the number of workers.
+    client : dask.distributed.Client or concurrent.futures.Executor, optional
+        Where to run (default: here).
+    batch_size : int, optional
+        Runs per task (default: here 1; on a client ``ceil(n_runs / (8 * workers))``, at least 1).
+    progress : bool, optional
+        A tqdm bar on stderr (default: when stderr is a terminal and ``n_runs >= 20``).
+    desc : str, optional
+        Label of the progress bar.
+    timeout : float, optional
+        Seconds to wait for a Dask client (default 3600); then TimeoutError, not a hang.
+
+    Examples
+    --------
+    >>> monte_carlo(lambda g: int(g.integers(10)), 3, seed=1) == monte_carlo(lambda g: int(g.integers(10)), 3, seed=1)
+    True
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 1:
+        raise ValueError(f"n_runs must be an integer >= 1, got {n_runs!r}")
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
+                                   or batch_size < 1):
+        raise ValueError(f"batch_size must be None or an integer >= 1, got {batch_size!r}")
+    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise ValueError(f"timeout must be None or a positive number of seconds, got {timeout!r}")
+    check_executor(client, "client")
+    seeds = spawn_seeds(seed, int(n_runs))
+    show = (sys.stderr.isatty() and n_runs >= 20) if progress is None else bool(progress)
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=int(n_runs), desc=desc or getattr(fn, "__name__", "monte_carlo"), disable=not show,
+               file=sys.stderr)
+    try:
+        if client is None:
+            out = []
+            for s in seeds:
+                out.append(fn(np.random.default_rng(s)))
+                bar.update(1)
+            return out
+        if batch_size is None:
+            workers = _n_workers(client)
+            batch_size = max(1, math.ceil(n_runs / (8 * workers)))
+        groups = [seeds[i:i + batch_size] for i in range(0, len(seeds), int(batch_size))]
+        if is_dask_client(client):
+            return _dask_batches(client, fn, groups, bar, DEFAULT_TIMEOUT if timeout is None else float(timeout))
+        results: list[Any] = []
+        for part in client.map(_run_seed_batch, [fn] * len(groups), groups):
+            results.extend(part)
+            bar.update(len(part))
+        return results
+    finally:
+        bar.close()
+
+
+def _n_workers(client: Any) -> int:
+    if is_dask_client(client):
+        try:
+            return max(1, len(client.scheduler_info().get("workers", {})))
+        except Exception:
+            return 1
+    return max(1, int(getattr(client, "_max_workers", 1) or 1))
+
+
+def _dask_batches(client: Any, fn: Callable[..., Any], groups: list[list[np.random.SeedSequence]], bar: Any,
+                  timeout: float) -> list[Any]:
+    try:
+        from distributed import as_completed
+    except ImportError as exc:  # pragma: no cover - a client implies distributed
+        raise ImportError(_DASK_HINT) from exc
+    import cloudpickle
+
+    try:
+        cloudpickle.dumps(fn)
+    except Exception as exc:
+        raise TypeError(f"fn cannot be sent to the Dask workers (cloudpickle: {type(exc).__name__}: {exc}); "
+                        "make its captured objects picklable") from None
+    futures = client.map(_run_seed_batch, [fn] * len(groups), groups, pure=False)
+    index = {f.key: i for i, f in enumerate(futures)}
+    parts: list[Any] = [None] * len(futures)
+    try:
+        for fut in as_completed(futures, timeout=timeout):
+            parts[index[fut.key]] = fut.result()
+            bar.update(len(parts[index[fut.key]]))
+    except TimeoutError:
+        for f in futures:
+            f.cancel()
+        raise TimeoutError(f"monte_carlo: batches not done after {timeout} s (is the cluster alive? raise timeout=)"
+                           ) from None
+    return [r for part in parts for r in part]
+
+
+@contextmanager
+def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes: bool = True,
+                  memory_limit: str | int = "auto", **kwargs: Any) -> Iterator[Any]:
+    """A ``distributed.LocalCluster`` with a ``Client`` attached, on the loopback interface only.
+
+    >>> with local_cluster(2) as client:          # doctest: +SKIP
+    ...     res = audit_mechanism(mech, d, d2, epsilon=1.0, trials=10**8, rng=0, executor=client)
+    """
+    if isinstance(n_workers, bool) or not isinstance(n_workers, (int, np.integer)) or n_workers < 1:
+        raise ValueError(f"n_workers must be an integer >= 1, got {n_workers!r}")
+    if isinstance(threads_per_worker, bool) or not isinstance(threads_per_worker, (int, np.integer)) \
+            or threads_per_worker < 1:
+        raise ValueError(f"threads_per_worker must be an integer >= 1, got {threads_per_worker!r}")
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise ImportError(_DASK_HINT) from exc
+    kwargs.setdefault("dashboard_address", ":0")  # a free port: two clusters never collide
+    kwargs.setdefault("host", "127.0.0.1")
+    with LocalCluster(n_workers=int(n_workers), threads_per_worker=int(threads_per_worker), processes=processes,
+                      memory_limit=memory_limit, **kwargs) as cluster, Client(cluster) as client:
+        yield client
