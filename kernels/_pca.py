@@ -806,9 +806,12 @@ def pca(
 
     Parameters
     ----------
-    X : (n, d) array, memory-mapped array, or iterable of (m_i, d) row chunks
+    X : (n, d) array, memory-mapped array, dask array, or iterable of (m_i, d) row chunks
         The data.  Arrays (NumPy, ``numpy.memmap``, CuPy) are read block by block, so a memmap
-        larger than memory works.  An iterable of chunks (list, generator, ...) is read once for
+        larger than memory works.  A ``dask.array`` chunked by rows (whole rows per chunk;
+        optional extra ``semiprivate[dask]``) is reduced on the active Dask scheduler: one
+        accumulator per chunk on the workers, merged in a fixed order (Chan–Golub–LeVeque), the
+        eigensolve here (``method="covariance"`` only; ``backend`` reads ``"dask+cython"``).  An iterable of chunks (list, generator, ...) is read once for
         ``method="covariance"``; ``method="randomized"`` needs several passes and therefore a
         re-iterable (a list of chunks, or an object whose ``__iter__`` restarts).
     k : int
