@@ -177,8 +177,9 @@ def _theory_cases() -> list[AuditCase]:
         red.rng = rng
         return int(red.fit(Xr, data).hypothesis_)
 
+    red_privacy = red.fit(Xr, yr0).privacy_  # the guarantee B reports for a run (Claim 4.5), not the constructor's
     out.append(AuditCase("theory.learners.ReductionLearner (ABM19 Alg 2 over ASSPP)", vectorize(fit_reduction),
-                         [(yr0, yr1)], red.privacy[0], red.privacy[1], True, None,
+                         [(yr0, yr1)], red_privacy[0], red_privacy[1], True, None,
                          "ABM19 Claim 4.5: inherits A's (eps, delta)", trials_scale=0.005))
     return out
 

@@ -21,7 +21,7 @@ Examples
 >>> Xpub = D.sample_X(200, rng=1)
 >>> Xp, yp = D.sample(300, rng=2)
 >>> L = ASSPP(1.0, rng=3, concept_class=Thresholds(16)).fit(Xp, yp, Xpub)
->>> L.privacy, len(L.cover_) <= 201
+>>> L.privacy_, len(L.cover_) <= 201
 ((1.0, 0.0), True)
 """
 
@@ -58,8 +58,10 @@ class ASSPP(_Fitted):
 
     Attributes
     ----------
-    privacy : (epsilon, 0.0)
-        The guarantee w.r.t. the private sample, for every public sample (Lem 3.2).
+    privacy_ : (epsilon, 0.0)
+        Set by ``fit`` from the epsilon the mechanism ran at: the guarantee w.r.t. the private
+        sample, for every public sample (Lem 3.2).  ``privacy`` (a property) is the guarantee
+        of the current parameters.
     cover_ : Cover
         H~_Tpub (steps 1-5).
     errors_ : ndarray
@@ -76,7 +78,11 @@ class ASSPP(_Fitted):
         self.delta = float(delta)
         self.rng = rng
         self.concept_class = concept_class
-        self.privacy = (self.epsilon, 0.0)
+
+    @property
+    def privacy(self) -> tuple[float, float]:
+        """(epsilon, 0.0) for the current ``epsilon`` (what the next ``fit`` would guarantee)."""
+        return (float(self.epsilon), 0.0)
 
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
         if X_public is None:
@@ -88,8 +94,11 @@ class ASSPP(_Fitted):
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ASSPP:
         """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""
         self.cover_, self.errors_ = self._prepare(X_private, y_private, X_public)
-        self.index_ = int(sample(self.errors_, self.epsilon, rng=as_generator(self.rng)))
+        eps = float(self.epsilon)
+        self.index_ = int(sample(self.errors_, eps, rng=as_generator(self.rng)))
         self.hypothesis_ = self.cover_.hypotheses[self.index_]
+        # Lem 3.2: the score -#errors has sensitivity 1, so the mechanism run at eps is (eps, 0)-DP
+        self.privacy_ = (eps, 0.0)
         return self
 
     def output_distribution(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[list[Any], np.ndarray]:

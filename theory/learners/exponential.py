@@ -5,14 +5,14 @@ Thm 3.4), with the score q(S, h) = -#errors of h on S (sensitivity 1), i.e. EXPM
 Utility (BNS15 Prop A.1): P[error_S(h) > e_min + Delta] <= |H| exp(-epsilon Delta m / 2), so
 m >= 2 (ln|H| + ln(1/beta)) / (epsilon Delta) private examples give empirical excess error
 <= Delta w.p. >= 1 - beta; the generalisation part is the usual finite-class bound.
-Privacy: (epsilon, 0)-DP for any H (McSherry–Talwar), reported in ``privacy``.
+Privacy: (epsilon, 0)-DP for any H (McSherry–Talwar), reported in ``privacy_`` after fit.
 
 Examples
 --------
 >>> from theory.classes import Thresholds
 >>> L = GenericPrivateLearner(1.0, rng=0, concept_class=Thresholds(4))
 >>> L = L.fit([1, 2, 12, 14], [1, 1, 0, 0])
->>> L.privacy
+>>> L.privacy_
 (1.0, 0.0)
 >>> L.predict([0, 15]).tolist() in ([1, 0], [1, 1], [0, 0])
 True
@@ -52,8 +52,9 @@ class GenericPrivateLearner(_Fitted):
 
     Attributes
     ----------
-    privacy : tuple (epsilon, delta)
-        (epsilon, 0.0): the exponential mechanism is epsilon-DP.
+    privacy_ : tuple (epsilon, delta)
+        Set by ``fit``: (epsilon the mechanism ran at, 0.0).  ``privacy`` (a property) is the
+        guarantee of the current parameters.
     hypothesis_ : the selected hypothesis; ``index_`` its index; ``errors_`` the error counts.
     """
 
@@ -70,7 +71,11 @@ class GenericPrivateLearner(_Fitted):
         self.rng = rng
         self.concept_class = concept_class
         self.hypotheses = hyps
-        self.privacy = (self.epsilon, 0.0)
+
+    @property
+    def privacy(self) -> tuple[float, float]:
+        """(epsilon, 0.0) for the current ``epsilon`` (what the next ``fit`` would guarantee)."""
+        return (float(self.epsilon), 0.0)
 
     def _errors(self, X_private: Any, y_private: Any) -> np.ndarray:
         X, y = check_fit_inputs(self.concept_class, X_private, y_private)
@@ -79,8 +84,10 @@ class GenericPrivateLearner(_Fitted):
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericPrivateLearner:
         """Select a hypothesis with the exponential mechanism (``X_public`` is ignored)."""
         self.errors_ = self._errors(X_private, y_private)
-        self.index_ = int(sample(self.errors_, self.epsilon, rng=as_generator(self.rng)))
+        eps = float(self.epsilon)
+        self.index_ = int(sample(self.errors_, eps, rng=as_generator(self.rng)))
         self.hypothesis_ = self.hypotheses[self.index_]
+        self.privacy_ = (eps, 0.0)  # sensitivity-1 score at eps: (eps, 0)-DP (McSherry-Talwar)
         return self
 
     def output_distribution(self, X_private: Any, y_private: Any) -> np.ndarray:

@@ -121,8 +121,10 @@ class ReductionLearner:
         ceil(n_priv / (10 n_pub)), the private sample size B expects.
     p : float
         1 / (100 n_pub).
-    privacy : (epsilon, delta)
-        A's guarantee after fit (B uses each private point at most once and S_pub holds none).
+    privacy_ : (epsilon, delta)
+        Set by ``fit``: A's reported guarantee for the run (``A.privacy_``, else ``A.privacy``);
+        B uses each private point at most once and S_pub holds none (Claim 4.5).  ``privacy``
+        (a property) is (epsilon, delta) of the current parameters.
     base_ : the fitted A; ``hypothesis_`` its output.
     """
 
@@ -140,9 +142,21 @@ class ReductionLearner:
         self.n_priv = int(n_priv)
         self.n_pub = int(n_pub)
         self.D0 = D0
-        self.p = 1.0 / (100 * self.n_pub)
-        self.sample_size = reduction_sample_size(self.n_priv, self.n_pub)
-        self.privacy = (self.epsilon, self.delta)
+
+    @property
+    def p(self) -> float:
+        """PrivSamp's p = 1/(100 n_pub) for the current ``n_pub``."""
+        return 1.0 / (100 * int(self.n_pub))
+
+    @property
+    def sample_size(self) -> int:
+        """ceil(n_priv/(10 n_pub)) for the current ``n_priv``, ``n_pub``."""
+        return reduction_sample_size(int(self.n_priv), int(self.n_pub))
+
+    @property
+    def privacy(self) -> tuple[float, float]:
+        """(epsilon, delta) A is constructed with from the current parameters (Claim 4.5)."""
+        return (float(self.epsilon), float(self.delta))
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ReductionLearner:
         """Run B on its private sample S~ (length must be ``sample_size``); X_public unused."""
@@ -150,13 +164,17 @@ class ReductionLearner:
         if len(X) != self.sample_size:
             raise ValueError(f"B takes exactly ceil(n_priv/(10 n_pub)) = {self.sample_size} private examples, got {len(X)}")
         g = as_generator(self.rng)
-        ps = priv_samp(X, y_private, self.D0, self.p, self.n_priv, g)
-        Xpub, _ = pub_samp(self.D0, self.n_pub, g)
+        ps = priv_samp(X, y_private, self.D0, self.p, int(self.n_priv), g)
+        Xpub, _ = pub_samp(self.D0, int(self.n_pub), g)
         self.private_sample_ = ps
         self.base_ = self.base_learner(self.epsilon, self.delta, g)
         self.base_.fit(ps["X"], ps["y"].astype(np.int64), Xpub)
         self.hypothesis_ = getattr(self.base_, "hypothesis_", None)
-        self.privacy = tuple(self.base_.privacy)
+        # Claim 4.5: B's guarantee is the one A reports for the run that happened
+        got = getattr(self.base_, "privacy_", None)
+        if got is None:
+            got = self.base_.privacy
+        self.privacy_ = (float(got[0]), float(got[1]))
         return self
 
     def predict(self, X: Any) -> np.ndarray:

@@ -52,7 +52,7 @@ def _excess_errors(cls, D, vc, alpha, beta, eps, trials):
         g = np.random.default_rng(seed)
         Xp, yp = D.sample(n_priv, g)
         L = ASSPP(eps, rng=g, concept_class=cls).fit(Xp, yp, D.sample_X(n_pub, g))
-        assert L.privacy == (eps, 0.0)
+        assert L.privacy_ == (eps, 0.0)
         out.append(D.error(L.hypothesis_) - D.optimal_error)
     return np.array(out)
 
@@ -84,7 +84,7 @@ def test_asspp_intervals_at_theorem_sizes(noise):
 )
 def test_asspp_runs_for_every_class(cls, Xpub, Xpriv):
     L = ASSPP(2.0, rng=0, concept_class=cls).fit(Xpriv, [1, 0], Xpub)
-    assert L.privacy == (2.0, 0.0)
+    assert L.privacy_ == (2.0, 0.0)
     assert L.predict(Xpriv).shape == (2,)
     hyps, p = L.output_distribution(Xpriv, [1, 0], Xpub)
     assert len(hyps) == len(p) == len(L.cover_)
@@ -159,6 +159,92 @@ def test_klnrs_learns_and_rejects_bad_input():
 
 
 # ---------------------------------------------------------------------------------------
+# The sampler fit uses.  The ratio tests above check output_distribution; these check that the
+# hypotheses fit actually returns follow the exact eps-distribution exp(-eps #errors / 2)/Z,
+# computed here from the class's own evaluate (not the library's output_distribution).
+# Chi-square goodness of fit over N = 4000 seeded fits (every expected count >= 100), rejected
+# at p < 1e-4: false-failure rate <= 1e-4 (asymptotic chi-square; the seeds are fixed, so the
+# outcome is deterministic).  A learner sampling at 2 eps (or eps/2) gives p-values < 1e-30.
+# ---------------------------------------------------------------------------------------
+
+_GOF_N, _GOF_LEVEL = 4000, 1e-4
+
+
+def _exact_eps_distribution(cls, hyps, X, y, eps):
+    pred = np.array([np.asarray(cls.evaluate(h, X), dtype=int) for h in hyps])
+    errs = (pred != np.asarray(y, dtype=int)[None, :]).sum(axis=1)
+    w = np.exp(-eps * (errs - errs.min()) / 2.0)
+    return w / w.sum()
+
+
+def _gof_pvalue(counts, probs):
+    from scipy.stats import chisquare
+
+    expected = probs * counts.sum()
+    assert expected.min() >= 5
+    return float(chisquare(counts, expected).pvalue)
+
+
+def _fit_frequencies(L, fit, n_out, n=_GOF_N):
+    counts = np.zeros(n_out, dtype=np.int64)
+    for seed in range(n):
+        L.rng = seed
+        counts[fit(L)] += 1
+    return counts
+
+
+_C4, _X4, _Y4, _PUB4 = Thresholds(4), [1, 2, 12, 14, 7, 9], [1, 1, 0, 0, 1, 0], [0, 3, 5, 8, 11, 13, 15]
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0])
+def test_asspp_fit_samples_the_eps_distribution(eps):
+    L = ASSPP(eps, concept_class=_C4)
+    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4, _PUB4).index_, 8)
+    probs = _exact_eps_distribution(_C4, L.cover_.hypotheses, _X4, _Y4, eps)
+    assert _gof_pvalue(counts, probs) > _GOF_LEVEL
+    assert L.privacy_ == (eps, 0.0)
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0])
+def test_generic_fit_samples_the_eps_distribution(eps):
+    L = GenericPrivateLearner(eps, concept_class=_C4)
+    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4).index_, len(L.hypotheses))
+    probs = _exact_eps_distribution(_C4, L.hypotheses, _X4, _Y4, eps)
+    assert _gof_pvalue(counts, probs) > _GOF_LEVEL
+    assert L.privacy_ == (eps, 0.0)
+
+
+def test_fit_goodness_of_fit_has_power():
+    """The same test rejects the eps-distribution when the sampler runs at 2 eps."""
+    L = ASSPP(2.0, concept_class=_C4)
+    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4, _PUB4).index_, 8)
+    probs = _exact_eps_distribution(_C4, L.cover_.hypotheses, _X4, _Y4, 1.0)
+    assert _gof_pvalue(counts, probs) < 1e-30
+
+
+def test_privacy_is_derived_at_fit_time():
+    """``privacy_`` is what ran: an epsilon set after construction is the one fit uses and reports."""
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 4, g))
+    for L, fit in ((ASSPP(1.0, rng=0, concept_class=_C4), lambda m: m.fit(_X4, _Y4, _PUB4)),
+                   (GenericPrivateLearner(1.0, rng=0, concept_class=_C4), lambda m: m.fit(_X4, _Y4)),
+                   (ReductionLearner(1.0, 1e-6, rng=0, base_learner=_asspp_factory(4), n_priv=40, n_pub=1, D0=D0),
+                    lambda m: m.fit(np.array(_X4[:4], dtype=np.uint64), _Y4[:4]))):
+        assert not hasattr(L, "privacy_")
+        L.epsilon = 0.25
+        assert L.privacy[0] == 0.25
+        fit(L)
+        assert L.privacy_[0] == 0.25 and L.privacy_[1] == 0.0
+        if isinstance(L, ReductionLearner):
+            assert L.base_.privacy_ == (0.25, 0.0)
+        else:
+            # the run really was at 0.25: the fitted index follows the 0.25-distribution
+            hyps = L.cover_.hypotheses if isinstance(L, ASSPP) else L.hypotheses
+            probs = _exact_eps_distribution(_C4, hyps, _X4, _Y4, 0.25)
+            counts = _fit_frequencies(L, lambda m, f=fit: f(m).index_, len(probs), n=2000)
+            assert _gof_pvalue(counts, probs) > _GOF_LEVEL
+
+
+# ---------------------------------------------------------------------------------------
 # ABM19 Alg 2-4 and Lemma 4.4
 # ---------------------------------------------------------------------------------------
 
@@ -179,12 +265,40 @@ def test_reduction_sample_size_and_privacy():
     D = ThresholdDistribution(10, 300)
     X, y = D.sample(50, 1)
     B.fit(X, y)
-    assert B.privacy == (0.5, 0.0)  # A's guarantee (ASSPP is pure), Claim 4.5
+    assert B.privacy_ == (0.5, 0.0)  # A's guarantee (ASSPP is pure), Claim 4.5
     ps = B.private_sample_
     assert len(ps["X"]) == 2000
     # each private point is used at most once and in order
     used = ps["X"][ps["from_private"]]
     assert np.array_equal(used, X[: len(used)])
+
+
+def test_reduction_fit_feeds_about_p_n_priv_private_points_to_A():
+    """Through B.fit (not priv_samp alone): A's input holds Bin(n_priv, p) private points per run,
+    p = 1/(100 n_pub), and they are S~ in order.  Over 200 fits the total is Bin(200 n_priv, p)
+    (independent seeded runs; S~ is never exhausted at this size except w.p. ~1e-22); it is
+    accepted when its two-sided exact binomial tail is > 1e-6 (false-failure rate <= 1e-6).
+    With p = 0 (B never uses its private sample) the total is 0 and the test fails."""
+    from scipy.stats import binom
+
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 6, g))
+    n_priv, n_pub, runs = 500, 1, 200
+    B = ReductionLearner(1.0, rng=0, base_learner=_asspp_factory(6), n_priv=n_priv, n_pub=n_pub, D0=D0)
+    X = uniform_points(B.sample_size, 6, 1)
+    y = np.ones(B.sample_size, dtype=int)
+    total = 0
+    for seed in range(runs):
+        B.rng = seed
+        B.fit(X, y)
+        ps = B.private_sample_
+        used = ps["X"][ps["from_private"]]
+        assert np.array_equal(used, X[: len(used)])
+        # A saw exactly PrivSamp's output
+        assert np.array_equal(B.base_.errors_, B.base_.concept_class.error_counts(
+            B.base_.cover_.hypotheses, ps["X"], ps["y"]))
+        total += int(ps["from_private"].sum())
+    tail = min(binom.cdf(total, runs * n_priv, B.p), binom.sf(total - 1, runs * n_priv, B.p))
+    assert 2 * tail > 1e-6, (total, runs * n_priv * B.p)
 
 
 def test_priv_samp_uses_about_p_n_priv_points_and_rarely_exhausts():
