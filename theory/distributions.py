@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.validation import Integer, Real, as_generator, check_real, validate_params
+from kernels.validation import RNG, Integer, Real, as_generator, check_real, validate_params
 from theory.classes import Intervals, Rectangles, Thresholds
 from theory.classes.base import ConceptClass
 
@@ -38,6 +38,8 @@ __all__ = [
     "RandomLabelDistribution",
     "MixtureDistribution",
     "uniform_points",
+    "DisjunctionGraphDistribution",
+    "BlockDisjunctionDistribution",
 ]
 
 NOISE = Real(0.0, 0.5, closed="left")
@@ -232,3 +234,241 @@ class MixtureDistribution:
 
     def error(self, h: Any) -> float:
         return float(self.p * self.D.error(h) + (1.0 - self.p) * self.D0.error(h))
+
+
+# ---------------------------------------------------------------------------
+# HPSY disjunction data: D_{f,p} (Def 4) and block-compatible distributions (Thm 1)
+# ---------------------------------------------------------------------------
+
+
+def _variable_set(positive: Any, d: int, name: str = "positive") -> np.ndarray:
+    if positive is None or isinstance(positive, (str, bytes, float, int)) or not hasattr(positive, "__iter__"):
+        raise TypeError(f"{name} must be a collection of variable indices, got {positive!r}")
+    vals = list(positive)
+    for v in vals:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must contain integer variable indices, got {v!r}")
+    idx = np.array(sorted({int(v) for v in vals}), dtype=np.int64)
+    if idx.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if idx[0] < 0 or idx[-1] >= d:
+        raise ValueError(f"{name} must contain indices in [0, {d}), got {positive!r}")
+    return idx
+
+
+class DisjunctionGraphDistribution:
+    """HPSY Definition 4: the distribution D_{f,p} over {0,1}^d x {-1,+1}.
+
+    Implements: HPSY.Def4.  P(y = +1) = P(y = -1) = 1/2.  Given y = +1: draw an Erdős–Rényi
+    graph G+ on V+(f) (|V+| = k vertices, each edge independently with probability p); the
+    variables of V+ that are not isolated in G+ are 1, the isolated ones 0; if G+ has no edge
+    (footnote 1: "if G+ is empty"), one uniformly random variable of V+ is 1 and the others 0.
+    V- = [d] minus V+ is all 0.  Given y = -1: the same with G- on V-, and V+ all 0.  So f(x) = y
+    always and chi_DISJ(f, D_X) = 1 (compatible).  Needs 1 <= k < d (V- non-empty).
+
+    Exact marginals (:meth:`activation_probabilities`): for v in V+,
+    P[x_v = 1 | y = +1] = 1 - (1-p)^(k-1) + (1-p)^(k(k-1)/2)/k; the same for V- with d - k.
+    Pair probabilities (:meth:`pair_probabilities`): for i != j both in V+,
+    p_ij = (1/2)(1 - 2(1-p)^(k-1) + (1-p)^(2k-3)) (the footnote never activates two variables);
+    0 across V+ and V-.  The component graph G_D has two components, the cliques V+ and V-
+    (when k >= 2 and d - k >= 2).
+
+    Parameters
+    ----------
+    d : int
+        Number of variables.
+    positive : collection of int
+        V+(f) (0-based indices), 1 <= |V+| <= d - 1.
+    p : float
+        Edge probability in (0, 1).
+
+    Examples
+    --------
+    >>> D = DisjunctionGraphDistribution(6, [0, 1, 2], 0.5)
+    >>> X, y = D.sample(4, rng=0)
+    >>> X.shape, sorted(set(y.tolist())) <= [-1, 1]
+    ((4, 6), True)
+    >>> round(float(D.activation_probabilities()[0]), 4)  # (1 - 0.25 + 0.125/3) / 2
+    0.3958
+    """
+
+    @validate_params(d=Integer(2, 1 << 20), p=Real(0.0, 1.0, closed="neither"))
+    def __init__(self, d: int, positive: Any, p: float) -> None:
+        V = _variable_set(positive, d)
+        if V.size >= d:
+            raise ValueError(f"positive must leave V- non-empty (|V+| <= d - 1 = {d - 1}), got {V.size} variables")
+        self.d = int(d)
+        self.positive = V
+        mask = np.zeros(d, dtype=bool)
+        mask[V] = True
+        self.negative = np.flatnonzero(~mask)
+        self.k = int(V.size)
+        self.p = float(p)
+
+    def _side(self, X: np.ndarray, rows: np.ndarray, V: np.ndarray, g: np.random.Generator) -> None:
+        from theory.graphs import gnp_edges
+
+        m = V.size
+        n = rows.size
+        if n == 0:
+            return
+        per = max(1.0, m * (m - 1) / 2 * self.p)
+        chunk = int(max(1, min(n, 4_000_000 // per)))
+        for s in range(0, n, chunk):
+            r = rows[s:s + chunk]
+            gi, i, j = gnp_edges(m, self.p, r.size, g)
+            X[r[gi], V[i]] = True
+            X[r[gi], V[j]] = True
+            empty = np.bincount(gi, minlength=r.size) == 0
+            # footnote 1: G empty -> one uniformly random variable of the side is 1
+            ne = int(empty.sum())
+            if ne:
+                X[r[empty], V[g.integers(0, m, size=ne)]] = True
+
+    @validate_params(n=Integer(0, 1 << 40), rng=RNG)
+    def sample(self, n: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """n i.i.d. draws: X (n, d) bool, y (n,) int8 in {-1, +1}."""
+        g = as_generator(rng)
+        y = np.where(g.random(n) < 0.5, 1, -1).astype(np.int8)
+        X = np.zeros((n, self.d), dtype=bool)
+        self._side(X, np.flatnonzero(y == 1), self.positive, g)
+        self._side(X, np.flatnonzero(y == -1), self.negative, g)
+        return X, y
+
+    @validate_params(n=Integer(0, 1 << 40), rng=RNG)
+    def sample_X(self, n: int, rng: Any = None) -> np.ndarray:
+        """n unlabelled draws from the marginal D_X."""
+        return self.sample(n, rng)[0]
+
+    def label(self, X: Any) -> np.ndarray:
+        """f(x) in {-1, +1}: +1 iff some variable of V+(f) is active."""
+        from theory.graphs import binary_points
+
+        Xb = binary_points(X, d=self.d, allow_empty=True)
+        return np.where(Xb[:, self.positive].any(axis=1), 1, -1).astype(np.int8)
+
+    def activation_probabilities(self) -> np.ndarray:
+        """Exact P[x_v = 1] for every variable v (see the class docstring)."""
+        out = np.empty(self.d)
+        for V in (self.positive, self.negative):
+            m = V.size
+            q = 1.0 - self.p
+            out[V] = 0.5 * (1.0 - q ** (m - 1) + q ** (m * (m - 1) / 2) / m)
+        return out
+
+    def pair_probabilities(self) -> np.ndarray:
+        """Exact p_ij = P[x_i = x_j = 1], a (d, d) matrix with zero diagonal."""
+        P = np.zeros((self.d, self.d))
+        q = 1.0 - self.p
+        for V in (self.positive, self.negative):
+            m = V.size
+            if m >= 2:
+                P[np.ix_(V, V)] = 0.5 * (1.0 - 2.0 * q ** (m - 1) + q ** (2 * m - 3))
+        np.fill_diagonal(P, 0.0)
+        return P
+
+    @property
+    def p_min(self) -> float:
+        """Minimum positive edge probability p_min of the component graph (HPSY Thm 1)."""
+        P = self.pair_probabilities()
+        pos = P[P > 0]
+        return float(pos.min()) if pos.size else float("nan")
+
+    def __repr__(self) -> str:
+        return f"DisjunctionGraphDistribution(d={self.d}, k={self.k}, p={self.p})"
+
+
+class BlockDisjunctionDistribution:
+    """A compatible distribution for HPSY Thm 1 with a stated component graph and p_min.
+
+    Implements: HPSY.Def2 (a compatible distribution), HPSY.Thm1 (its family: Z blocks, p_min).
+    The variables are split into ``blocks`` (disjoint index lists; variables in no block are
+    never active).  A draw picks block b with probability ``weights[b]`` (default uniform), then
+    activates each variable of b independently with probability q.  The target is f = OR of the
+    variables of the ``positive_blocks``; y = f(x) in {-1, +1} (an empty draw is labelled -1).
+    Active sets lie inside one block, so chi_DISJ(f, D_X) = 1.  Exactly:
+    P[x_v = 1] = w_b q for v in block b, p_ij = w_b q^2 for i != j in block b (0 otherwise),
+    so G_D has one clique per block of size >= 2, Z = d - sum_b (|b| - 1) components and
+    p_min = min_{b : |b| >= 2} w_b q^2.
+
+    Examples
+    --------
+    >>> D = BlockDisjunctionDistribution(6, [[0, 1, 2], [3, 4]], [0], 0.5)
+    >>> D.n_components, round(D.p_min, 4)
+    (3, 0.125)
+    >>> X, y = D.sample(3, rng=0)
+    >>> X.shape
+    (3, 6)
+    """
+
+    @validate_params(d=Integer(1, 1 << 20), q=Real(0.0, 1.0, closed="right"))
+    def __init__(self, d: int, blocks: Any, positive_blocks: Any, q: float, weights: Any = None) -> None:
+        if blocks is None or isinstance(blocks, (str, bytes)) or not hasattr(blocks, "__iter__"):
+            raise TypeError(f"blocks must be a list of variable-index lists, got {blocks!r}")
+        bl = [_variable_set(b, d, "blocks") for b in blocks]
+        if not bl:
+            raise ValueError("blocks must not be empty")
+        allv = np.concatenate(bl)
+        if np.unique(allv).size != allv.size:
+            raise ValueError("blocks must be disjoint")
+        if positive_blocks is None or isinstance(positive_blocks, (str, bytes)) or \
+                not hasattr(positive_blocks, "__iter__"):
+            raise TypeError(f"positive_blocks must be a collection of block indices, got {positive_blocks!r}")
+        pb = sorted({int(b) for b in positive_blocks})
+        if not pb or pb[0] < 0 or pb[-1] >= len(bl):
+            raise ValueError(f"positive_blocks must be non-empty indices in [0, {len(bl)}), got {positive_blocks!r}")
+        if weights is None:
+            w = np.full(len(bl), 1.0 / len(bl))
+        else:
+            w = np.asarray(weights, dtype=float)
+            if w.shape != (len(bl),) or not np.isfinite(w).all() or (w <= 0).any() or abs(w.sum() - 1) > 1e-9:
+                raise ValueError(f"weights must be {len(bl)} positive probabilities summing to 1, got {weights!r}")
+        self.d = int(d)
+        self.blocks = bl
+        self.positive_blocks = pb
+        self.q = float(q)
+        self.weights = w
+        self.positive = np.sort(np.concatenate([bl[b] for b in pb]))
+
+    @property
+    def n_components(self) -> int:
+        """Z of the distribution's component graph G_D."""
+        return self.d - sum(max(b.size - 1, 0) for b in self.blocks)
+
+    @property
+    def p_min(self) -> float:
+        """min_{b : |b| >= 2} w_b q^2 (nan when no block has two variables)."""
+        vals = [self.weights[i] * self.q**2 for i, b in enumerate(self.blocks) if b.size >= 2]
+        return float(min(vals)) if vals else float("nan")
+
+    def activation_probabilities(self) -> np.ndarray:
+        out = np.zeros(self.d)
+        for i, b in enumerate(self.blocks):
+            out[b] = self.weights[i] * self.q
+        return out
+
+    @validate_params(n=Integer(0, 1 << 40), rng=RNG)
+    def sample(self, n: int, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """n i.i.d. draws: X (n, d) bool, y (n,) int8 in {-1, +1}."""
+        g = as_generator(rng)
+        b = g.choice(len(self.blocks), size=n, p=self.weights)
+        X = np.zeros((n, self.d), dtype=bool)
+        for i, blk in enumerate(self.blocks):
+            rows = np.flatnonzero(b == i)
+            if rows.size:
+                X[np.ix_(rows, blk)] = g.random((rows.size, blk.size)) < self.q
+        y = np.where(X[:, self.positive].any(axis=1), 1, -1).astype(np.int8)
+        return X, y
+
+    @validate_params(n=Integer(0, 1 << 40), rng=RNG)
+    def sample_X(self, n: int, rng: Any = None) -> np.ndarray:
+        return self.sample(n, rng)[0]
+
+    def label(self, X: Any) -> np.ndarray:
+        from theory.graphs import binary_points
+
+        Xb = binary_points(X, d=self.d, allow_empty=True)
+        return np.where(Xb[:, self.positive].any(axis=1), 1, -1).astype(np.int8)
+
+    def __repr__(self) -> str:
+        return f"BlockDisjunctionDistribution(d={self.d}, blocks={len(self.blocks)}, q={self.q})"
