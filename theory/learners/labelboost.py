@@ -1,0 +1,539 @@
+"""LabelBoostProcedure and LabelBoost of BNS15 (Algorithms 2 and 3), with the privacy of what ran.
+
+Implements: BNS15.Alg2 (LabelBoostProcedure), BNS15.Lem4.1, BNS15.Cl4.2, BNS15.Alg3 (LabelBoost),
+BNS15.Cl4.3, BNS15.Cl4.5, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
+BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
+
+* :func:`label_boost_procedure` is Algorithm 2 exactly: P = the distinct points of S∘T, one
+  representative per dichotomy of Pi_C(P) (``concept_class.dichotomies``, structured), the
+  exponential mechanism with epsilon = 1 and score -#errors on S (sensitivity 1), and the
+  relabelling of S∘T by the chosen h.  :func:`label_boost_procedure_distribution` is its exact
+  output distribution (a distribution over relabellings of S∘T).
+* :class:`LabelBoost` is Algorithm 3.  ``mode="faithful"``: the paper's constants (|D| >= 90000 n,
+  loop while |S| < 300 n, alpha_i = alpha/(10 2^i), beta_i = beta/(4 2^i),
+  v = min{30000 n, beta_i VC exp(alpha_i |S|/(200 VC)) - |S|}, keep 1/100 of T and of S,
+  keep 1/300 at the end, |S| i.i.d. draws, run A).  ``mode="scaled"``: the same algorithm with
+  every constant a parameter.  ``epsilon`` (Thm 4.14) wraps the run in a uniform sub-sample of
+  the whole input (Claim 4.3).
+* ``privacy_`` is computed in :func:`labelboost_run_privacy` from the transformers of
+  :mod:`theory.bounds.privacy` (Cl 4.5, Cl 4.3, Lem 4.1) for the ratios and the number of
+  iterations that actually ran.  Policy (the one of Lem 4.6's proof): a sub-sampling step
+  that keeps 1/r of its input is credited with Claim 4.3 at target epsilon 1 when
+  r >= 3 + e^{eps*}; otherwise Claim 4.3 does not apply and the step is credited with the
+  (eps*, delta) of its input only (sub-sampling never hurts).  With the faithful constants this
+  reproduces Lem 4.6's (1, 41 delta) (indeed (1, delta_N) with delta_N <= 41 delta).
+
+Rounding: "delete 99/100 of T" keeps ceil(|T|/100) entries (as
+:func:`theory.bounds.bns15.bns15_labelboost_schedule`); v is floored.  Labels are {0, 1}.
+
+Examples
+--------
+>>> from theory.classes import Thresholds
+>>> from theory.learners.exponential import GenericPrivateLearner
+>>> C = Thresholds(4)
+>>> r = label_boost_procedure(C, [1, 9], [1, 0], [3, 12], rng=0)
+>>> r.labels.shape
+(4,)
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from kernels.validation import (
+    EPSILON,
+    PROBABILITY,
+    RNG,
+    Integer,
+    Optional,
+    Options,
+    Real,
+    as_generator,
+    validate_params,
+)
+from theory.bounds.privacy import (
+    iid_resampling_privacy,
+    label_boost_procedure_privacy,
+    subsampling_privacy,
+)
+from theory.classes.base import ConceptClass
+from theory.learners._base import check_fit_inputs
+from theory.privacy.exponential import output_distribution, sample
+
+__all__ = [
+    "LabelBoostProcedureResult",
+    "label_boost_procedure",
+    "label_boost_procedure_distribution",
+    "PrivacyStep",
+    "labelboost_run_privacy",
+    "LabelBoost",
+    "FAITHFUL_CONSTANTS",
+]
+
+#: The constants of BNS15 Algorithm 3 (faithful mode).
+FAITHFUL_CONSTANTS: dict[str, float] = {
+    "unlabelled_factor": 90000,   # |D| = 90000 n (Claim 4.8)
+    "target_factor": 300,         # while |S| < 300 n
+    "cap_factor": 30000,          # v <= 30000 n
+    "exponent_constant": 200,     # exp(alpha_i |S| / (200 VC))
+    "alpha_factor": 10,           # alpha_i = alpha / (10 2^i)
+    "beta_factor": 4,             # beta_i = beta / (4 2^i)
+    "iteration_ratio": 100,       # delete 99/100 of T and of S
+    "final_ratio": 300,           # delete 299/300 of S
+}
+
+#: epsilon of the exponential mechanism inside LabelBoostProcedure (Alg 2 step 4).
+PROCEDURE_EPSILON = 1.0
+
+
+class LabelBoostProcedureResult(NamedTuple):
+    """Output of Algorithm 2: the chosen hypothesis and the labels of S∘T it induces."""
+
+    hypothesis: Any
+    labels: np.ndarray          # bool, labels of S∘T (S first)
+    representatives: list[Any]  # H: one hypothesis per dichotomy of Pi_C(P)
+    errors: np.ndarray          # #errors of each representative on S
+    chosen: int                 # index of the chosen hypothesis in representatives
+
+
+def _check_class(concept_class: Any) -> ConceptClass:
+    if not isinstance(concept_class, ConceptClass):
+        raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
+    return concept_class
+
+
+def _candidates(C: ConceptClass, X_S: np.ndarray, y_S: np.ndarray, X_T: np.ndarray) -> tuple[list[Any], np.ndarray]:
+    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
+    flat = both.reshape(len(both), -1)
+    P = np.unique(flat, axis=0).reshape((-1,) + both.shape[1:])
+    reps = C.dichotomies(P).representatives
+    errors = np.asarray(C.error_counts(reps, X_S, y_S), dtype=np.int64)
+    return reps, errors
+
+
+def _inputs(C: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any) -> tuple[np.ndarray, ...]:
+    X_S, y_S = check_fit_inputs(C, X_labelled, y_labelled)
+    X_T = C.validate_points(X_unlabelled, "X_unlabelled", allow_empty=True)
+    return X_S, y_S, X_T
+
+
+@validate_params(rng=RNG)
+def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any, *,
+                          rng: Any = None) -> LabelBoostProcedureResult:
+    r"""BNS15 Algorithm 2 (LabelBoostProcedure) on S = (X_labelled, y_labelled), T = X_unlabelled.
+
+    Implements: BNS15.Alg2.  P = distinct points of S∘T; H = one representative per dichotomy
+    of :math:`\Pi_C(P)`; h chosen by the exponential mechanism with epsilon = 1, solution set H
+    and database S (score -#errors on S, P[h] ∝ exp(-err_S(h)/2)); output: S∘T relabelled by h
+    (D is passed through unchanged by the caller).  BNS15.Lem4.1: if A is (eps, delta)-DP,
+    A∘LabelBoostProcedure is (eps + 3, 4 e delta)-DP
+    (:func:`theory.bounds.privacy.label_boost_procedure_privacy`).  BNS15.Cl4.2: if
+    |T| <= (beta/e) VC exp(alpha |S|/(2 VC)) - |S| and S is labelled by some c in C, then
+    error_S(h) <= alpha w.p. >= 1 - beta (:func:`theory.bounds.bns15.bns15_labelboost_max_unlabeled`).
+
+    Returns
+    -------
+    LabelBoostProcedureResult
+    """
+    C = _check_class(concept_class)
+    X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
+    reps, errors = _candidates(C, X_S, y_S, X_T)
+    idx = int(sample(errors, PROCEDURE_EPSILON, rng=as_generator(rng)))
+    h = reps[idx]
+    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
+    return LabelBoostProcedureResult(h, np.asarray(C.evaluate(h, both), dtype=bool), reps, errors, idx)
+
+
+def label_boost_procedure_distribution(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any,
+                                       X_unlabelled: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Exact output distribution of :func:`label_boost_procedure`: (relabellings, probabilities).
+
+    Implements: BNS15.Alg2 (exact).  Row i of the bool matrix is the relabelling of S∘T by
+    representative i; the representatives have distinct labelings of P, so the rows are
+    distinct and the probabilities are those of the exponential mechanism (epsilon = 1).
+    """
+    C = _check_class(concept_class)
+    X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
+    reps, errors = _candidates(C, X_S, y_S, X_T)
+    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
+    return C.evaluate_many(reps, both), output_distribution(errors, PROCEDURE_EPSILON)
+
+
+# ---------------------------------------------------------------------------------------------
+# Privacy accounting of a run
+# ---------------------------------------------------------------------------------------------
+
+
+class PrivacyStep(NamedTuple):
+    """One transformer applied in the privacy accounting of a LabelBoost run."""
+
+    name: str        # "BNS15.Cl4.5", "BNS15.Cl4.3", "BNS15.Lem4.1", "none"
+    epsilon: float
+    delta: float
+    note: str
+
+
+def _subsample_step(eps: float, delta: float, ratio: float, n: int, what: str) -> PrivacyStep:
+    """Credit a step that keeps a 1/ratio fraction: Claim 4.3 at target 1 if it applies."""
+    if ratio >= 3.0 + math.exp(min(eps, 700.0)):
+        r = subsampling_privacy(max(int(n), 1), eps, delta, 1.0)
+        return PrivacyStep("BNS15.Cl4.3", r.epsilon, r.delta,
+                           f"{what}: keep 1/{ratio:g} >= 1/(3+e^{eps:.4g}) -> target epsilon 1")
+    return PrivacyStep("none", eps, delta,
+                       f"{what}: keep 1/{ratio:g} < 1/(3+e^{eps:.4g}): Claim 4.3 does not apply, no amplification")
+
+
+@validate_params(base_epsilon=EPSILON, base_delta=Real(0.0, 1.0, closed="left"), iterations=Integer(0),
+                 final_ratio=Real(1.0, math.inf), iteration_ratio=Real(1.0, math.inf),
+                 target_epsilon=Optional(Real(0.0, 1.0, closed="right")), target_ratio=Optional(Real(1.0, math.inf)),
+                 n=Integer(1))
+def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: int, *, final_ratio: float = 300,
+                           iteration_ratio: float = 100, target_epsilon: float | None = None,
+                           target_ratio: float | None = None, n: int = 1) -> list[PrivacyStep]:
+    r"""The privacy of a LabelBoost run, built from BNS15's transformers (last step = the guarantee).
+
+    Implements: BNS15.Lem4.6 (its induction, for the ratios and iterations that ran),
+    BNS15.Cl4.5, BNS15.Cl4.3, BNS15.Lem4.1, BNS15.Thm4.14 (final sub-sampling).
+
+    L_0 = keep 1/``final_ratio`` of S, then |S| i.i.d. draws, then A: Cl 4.5 turns A's
+    (eps <= 1, delta) into (ln 244, 2467 delta); Cl 4.3 then gives (1, 4/(3+244) 2467 delta)
+    when final_ratio >= 247.  L_t = keep 1/``iteration_ratio`` then LabelBoostProcedure then
+    L_{t-1}: Lem 4.1 gives (eps+3, 4 e delta), Cl 4.3 gives (1, 4/(3+e^4) 4 e delta) when
+    iteration_ratio >= 3 + e^4.  A step where Claim 4.3 does not apply keeps its input's
+    guarantee.  With ``target_epsilon`` (Thm 4.14), a last Cl 4.3 step at that epsilon, on a
+    uniform sub-sample keeping 1/``target_ratio`` of the input (needs target_ratio >=
+    (3 + e^{eps_L})/target_epsilon, else no amplification is credited).
+
+    Raises
+    ------
+    ValueError
+        If ``base_epsilon > 1`` (Claim 4.5, the i.i.d. resampling step, needs epsilon <= 1).
+
+    Examples
+    --------
+    >>> s = labelboost_run_privacy(1.0, 1e-6, 2)
+    >>> s[-1].epsilon, round(s[-1].delta / 1e-6, 4)
+    (1.0, 22.7795)
+    """
+    if base_epsilon > 1:
+        raise ValueError(f"base_epsilon must be <= 1 for BNS15 Claim 4.5 (i.i.d. resampling), got {base_epsilon}; "
+                         "use a base learner run at epsilon <= 1")
+    steps: list[PrivacyStep] = []
+    g = iid_resampling_privacy(base_epsilon, base_delta)
+    steps.append(PrivacyStep("BNS15.Cl4.5", g.epsilon, g.delta, "|S| i.i.d. draws from S, then A"))
+    steps.append(_subsample_step(g.epsilon, g.delta, final_ratio, n, f"step 3 (keep 1/{final_ratio:g} of S)"))
+    for t in range(1, iterations + 1):
+        e, d = steps[-1].epsilon, steps[-1].delta
+        lp = label_boost_procedure_privacy(e, d)
+        steps.append(PrivacyStep("BNS15.Lem4.1", lp.epsilon, lp.delta, f"iteration {iterations - t + 1}: "
+                                 "LabelBoostProcedure (exp. mechanism, epsilon 1)"))
+        steps.append(_subsample_step(lp.epsilon, lp.delta, iteration_ratio, n,
+                                     f"iteration {iterations - t + 1}: keep 1/{iteration_ratio:g} of S and of T"))
+    if target_epsilon is not None:
+        e, d = steps[-1].epsilon, steps[-1].delta
+        ratio = float(target_ratio) if target_ratio is not None else (3.0 + math.exp(e)) / target_epsilon
+        if target_epsilon < e and ratio * target_epsilon >= 3.0 + math.exp(e):
+            r = subsampling_privacy(max(int(n), 1), e, d, float(target_epsilon))
+            steps.append(PrivacyStep("BNS15.Cl4.3", r.epsilon, r.delta,
+                                     f"Thm 4.14: uniform sub-sample keeping 1/{ratio:g} of the input"))
+        else:
+            steps.append(PrivacyStep("none", e, d, f"Thm 4.14: keep 1/{ratio:g}: Claim 4.3 not applicable"))
+    return steps
+
+
+# ---------------------------------------------------------------------------------------------
+# LabelBoost
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Iteration:
+    i: int
+    alpha_i: float
+    beta_i: float
+    s_before: int
+    v: int
+    s_kept: int
+    t_kept: int
+    s_after: int
+    errors_on_S: int = field(default=0)
+
+
+def _keep(g: np.random.Generator, size: int, ratio: float) -> np.ndarray:
+    """Indices of the ceil(size/ratio) entries kept after deleting the rest at random."""
+    k = min(size, math.ceil(size / ratio))
+    return np.sort(g.choice(size, size=k, replace=False)) if k < size else np.arange(size)
+
+
+class LabelBoost:
+    r"""BNS15 Algorithm 3 (LabelBoost) around a private base learner A.
+
+    Implements: BNS15.Alg3, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
+    BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
+
+    Lem 4.12: on an (alpha, beta, n, n)-SSL with |D| >= 90000 n and
+    |S| >= (96000/alpha) VC log(2240/(alpha beta)) the result is an (11 alpha, 2 beta)-SSL.
+    Thm 4.13/Lem 4.6: for an (epsilon = 1, delta) base learner it is (1, 41 delta)-DP.
+    Thm 4.14: sub-sampling (Claim 4.3) to any epsilon <= 1.  Thm 4.16 (agnostic): the same
+    algorithm with the labels of S not necessarily from C (``concept_class`` = F); the
+    exponential mechanism of Alg 2 then picks h in Pi_F(P) with small empirical error.
+    Cor 4.17: with ``concept_class=Rectangles(d, l)`` (structured dichotomies) and VC = 2 l.
+
+    Parameters
+    ----------
+    base_learner : estimator
+        A private learner with ``fit(X, y)`` / ``predict``, run on the last |S| i.i.d. draws.
+    n : int
+        Sample complexity of the base learner (its (labelled and unlabelled) sample size).
+    alpha, beta : float
+        Accuracy and confidence parameters (alpha_i = alpha/(alpha_factor 2^i), ...).
+    mode : {"faithful", "scaled"}
+        ``faithful`` uses :data:`FAITHFUL_CONSTANTS` and ignores the constant parameters below;
+        ``scaled`` uses them.
+    concept_class : ConceptClass, optional
+        C (default: ``base_learner.concept_class``).  Its VC dimension is used in step 2b.
+    base_privacy : (epsilon, delta), optional
+        The base learner's guarantee (default: ``base_learner.privacy``).
+    vc : int, optional
+        VC(C) as you state it; must equal ``concept_class.vc_dimension`` (checked).
+    epsilon : float, optional
+        Thm 4.14: run on a uniform sub-sample of the input keeping 1/``(3+e^{eps_L})/epsilon``
+        of the points (eps_L the guarantee of the run).  None: no outer sub-sampling.
+    unlabelled_factor, target_factor, cap_factor, exponent_constant, alpha_factor,
+    beta_factor, iteration_ratio, final_ratio : float
+        The constants of Algorithm 3 (scaled mode); faithful values in
+        :data:`FAITHFUL_CONSTANTS`.
+    rng : None, int or Generator
+    progress : bool
+        Print one line per iteration.
+
+    Attributes
+    ----------
+    schedule_ : list of dict
+        Rem 4.10: the sizes of each iteration that ran (i, alpha_i, beta_i, |S| before, v,
+        kept |S|, kept |T|, |S| after, #errors of the chosen h on the kept S).
+    privacy_ : (epsilon, delta)
+        From :func:`labelboost_run_privacy` for the ratios and iterations that ran.
+    privacy_steps_ : list of PrivacyStep
+    hypothesis_ : the base learner's output; ``base_learner_`` the fitted copy.
+    n_labelled_final_ : |S| fed to the base learner.
+    """
+
+    @validate_params(n=Integer(1), alpha=PROBABILITY, beta=PROBABILITY, mode=Options("faithful", "scaled"),
+                     vc=Optional(Integer(1)), epsilon=Optional(Real(0.0, 1.0, closed="right")),
+                     unlabelled_factor=Real(0.0, math.inf, closed="neither"),
+                     target_factor=Real(0.0, math.inf, closed="neither"),
+                     cap_factor=Real(0.0, math.inf, closed="neither"),
+                     exponent_constant=Real(0.0, math.inf, closed="neither"),
+                     alpha_factor=Real(0.0, math.inf, closed="neither"),
+                     beta_factor=Real(0.0, math.inf, closed="neither"),
+                     iteration_ratio=Real(1.0, math.inf), final_ratio=Real(1.0, math.inf), rng=RNG)
+    def __init__(self, base_learner: Any, *, n: int, alpha: float = 0.1, beta: float = 0.1, mode: str = "scaled",
+                 concept_class: ConceptClass | None = None, base_privacy: tuple[float, float] | None = None,
+                 vc: int | None = None, epsilon: float | None = None,
+                 unlabelled_factor: float = 90000, target_factor: float = 300, cap_factor: float = 30000,
+                 exponent_constant: float = 200, alpha_factor: float = 10, beta_factor: float = 4,
+                 iteration_ratio: float = 100, final_ratio: float = 300, rng: Any = None,
+                 progress: bool = False) -> None:
+        if not (hasattr(base_learner, "fit") and hasattr(base_learner, "predict")):
+            raise TypeError(f"base_learner must have fit and predict, got {type(base_learner).__name__}")
+        self.base_learner = base_learner
+        self.n = n
+        self.alpha = alpha
+        self.beta = beta
+        self.mode = mode
+        self.concept_class = concept_class
+        self.base_privacy = base_privacy
+        self.vc = vc
+        self.epsilon = epsilon
+        self.unlabelled_factor = unlabelled_factor
+        self.target_factor = target_factor
+        self.cap_factor = cap_factor
+        self.exponent_constant = exponent_constant
+        self.alpha_factor = alpha_factor
+        self.beta_factor = beta_factor
+        self.iteration_ratio = iteration_ratio
+        self.final_ratio = final_ratio
+        self.rng = rng
+        self.progress = progress
+        self._class()
+        self._base_guarantee()
+
+    # -- scikit-learn plumbing ------------------------------------------------------------------
+    _PARAMS = ("base_learner", "n", "alpha", "beta", "mode", "concept_class", "base_privacy", "vc", "epsilon",
+               "unlabelled_factor", "target_factor", "cap_factor", "exponent_constant", "alpha_factor",
+               "beta_factor", "iteration_ratio", "final_ratio", "rng", "progress")
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """Constructor parameters (scikit-learn convention)."""
+        return {k: getattr(self, k) for k in self._PARAMS}
+
+    def set_params(self, **params: Any) -> LabelBoost:
+        """Set constructor parameters (re-validated)."""
+        p = self.get_params()
+        for k in params:
+            if k not in p:
+                raise ValueError(f"invalid parameter {k!r} for LabelBoost")
+        p.update(params)
+        self.__init__(**p)  # type: ignore[misc]
+        return self
+
+    def __repr__(self) -> str:
+        return (f"LabelBoost(base_learner={type(self.base_learner).__name__}, n={self.n}, alpha={self.alpha}, "
+                f"beta={self.beta}, mode={self.mode!r}, epsilon={self.epsilon})")
+
+    # -- parameters -----------------------------------------------------------------------------
+    def _class(self) -> ConceptClass:
+        C = self.concept_class if self.concept_class is not None else getattr(self.base_learner, "concept_class", None)
+        if not isinstance(C, ConceptClass):
+            raise TypeError("concept_class must be a ConceptClass (give it, or use a base_learner with a "
+                            f"concept_class attribute); got {type(C).__name__}")
+        if self.vc is not None and int(self.vc) != C.vc_dimension:
+            raise ValueError(f"vc={self.vc} does not match the VC dimension {C.vc_dimension} of {C!r}")
+        return C
+
+    def _base_guarantee(self) -> tuple[float, float]:
+        bp = self.base_privacy if self.base_privacy is not None else getattr(self.base_learner, "privacy", None)
+        if bp is None:
+            raise TypeError("base_privacy must be given as (epsilon, delta): the base learner "
+                            f"{type(self.base_learner).__name__} states no privacy guarantee")
+        try:
+            e, d = (float(v) for v in bp)
+        except (TypeError, ValueError):
+            raise TypeError(f"base_privacy must be a pair (epsilon, delta) of floats, got {bp!r}") from None
+        if not (e > 0 and math.isfinite(e)) or not 0 <= d < 1:
+            raise ValueError(f"base_privacy must have epsilon in (0, inf) and delta in [0, 1), got {bp!r}")
+        if e > 1:
+            raise ValueError(f"base_privacy epsilon must be <= 1 (BNS15 Claim 4.5 needs it), got {e}")
+        return e, d
+
+    def constants(self) -> dict[str, float]:
+        """The constants of Algorithm 3 this object runs with (faithful: the paper's)."""
+        if self.mode == "faithful":
+            return dict(FAITHFUL_CONSTANTS)
+        return {k: float(getattr(self, k)) for k in FAITHFUL_CONSTANTS}
+
+    def required_unlabelled(self) -> int:
+        """|D| this mode requires: ceil(unlabelled_factor * n) (90000 n in faithful mode, Claim 4.8)."""
+        return math.ceil(self.constants()["unlabelled_factor"] * self.n)
+
+    @property
+    def privacy(self) -> tuple[float, float]:
+        """The guarantee a run with the current parameters and zero iterations would have (see ``privacy_``)."""
+        e, d = self._base_guarantee()
+        k = self.constants()
+        s = labelboost_run_privacy(e, d, 0, final_ratio=k["final_ratio"], iteration_ratio=k["iteration_ratio"],
+                                   target_epsilon=self.epsilon, n=self.n)
+        return (s[-1].epsilon, s[-1].delta)
+
+    # -- fit ----------------------------------------------------------------------------------
+    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> LabelBoost:
+        """Run Algorithm 3 on S = (X_private, y_private) and D = X_public (unlabelled)."""
+        C = self._class()
+        base_eps, base_delta = self._base_guarantee()
+        k = self.constants()
+        X_S, y_S = check_fit_inputs(C, X_private, y_private)
+        if X_public is None:
+            raise ValueError("X_public (the unlabelled database D) is required")
+        X_D = C.validate_points(X_public, "X_public", allow_empty=True)
+        need = self.required_unlabelled()
+        if len(X_D) < need and self.epsilon is None:
+            raise ValueError(f"X_public has {len(X_D)} points; {self.mode} mode needs |D| >= "
+                             f"{k['unlabelled_factor']:g} n = {need} (n = {self.n})")
+        g = as_generator(self.rng)
+        self.outer_ratio_ = 1.0
+        if self.epsilon is not None:
+            X_S, y_S, X_D = self._outer_subsample(g, X_S, y_S, X_D, base_eps, base_delta)
+            if len(X_D) < need:
+                raise ValueError(f"after the Thm 4.14 sub-sample X_public has {len(X_D)} points; needs "
+                                 f"{need}: give ceil({need} * {self.outer_ratio_:.4g}) unlabelled points")
+        vc = C.vc_dimension
+        a, b, n = float(self.alpha), float(self.beta), int(self.n)
+        schedule: list[_Iteration] = []
+        pos = 0
+        i = 1
+        while len(X_S) < k["target_factor"] * n:
+            ai = a / (k["alpha_factor"] * 2**i)
+            bi = b / (k["beta_factor"] * 2**i)
+            log_v = math.log(bi * vc) + ai * len(X_S) / (k["exponent_constant"] * vc)
+            cap = math.floor(k["cap_factor"] * n)
+            v = cap if log_v > math.log(cap + len(X_S)) else math.floor(math.exp(log_v) - len(X_S))
+            if v <= 0:
+                raise ValueError(f"LabelBoost iteration {i}: v = {v} <= 0, the labelled sample |S| = {len(X_S)} "
+                                 f"is too small for alpha_i = {ai:.3g}, beta_i = {bi:.3g} (step 2b); give more "
+                                 "labelled examples (BNS15 Claim 4.9: |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
+            if pos + v > len(X_D):
+                raise ValueError(f"LabelBoost iteration {i}: step 2b needs {v} more unlabelled points, "
+                                 f"{len(X_D) - pos} left in X_public (fail, as in Algorithm 3)")
+            X_T = X_D[pos:pos + v]
+            pos += v
+            s_before = len(X_S)
+            ks, kt = _keep(g, len(X_S), k["iteration_ratio"]), _keep(g, len(X_T), k["iteration_ratio"])
+            X_S, y_S, X_T = X_S[ks], y_S[ks], X_T[kt]
+            r = label_boost_procedure(C, X_S, y_S, X_T, rng=g)
+            X_S = np.concatenate([X_S, X_T])
+            y_S = r.labels
+            schedule.append(_Iteration(i, ai, bi, s_before, v, len(ks), len(kt), len(X_S), int(r.errors[r.chosen])))
+            if self.progress:
+                print(f"LabelBoost iteration {i}: |S| {s_before} -> {len(X_S)} (v = {v})", flush=True)
+            if len(X_S) <= s_before:
+                raise ValueError(f"LabelBoost iteration {i}: |S| stopped growing ({s_before} -> {len(X_S)}); "
+                                 "give more labelled examples or larger constants")
+            i += 1
+        kf = _keep(g, len(X_S), k["final_ratio"])
+        X_S, y_S = X_S[kf], y_S[kf]
+        draw = g.integers(0, len(X_S), size=len(X_S))
+        X_fin, y_fin = X_S[draw], y_S[draw]
+        base = copy.deepcopy(self.base_learner)
+        if hasattr(base, "rng"):
+            base.rng = g
+        base.fit(X_fin, y_fin.astype(np.int64))
+        self.base_learner_ = base
+        self.hypothesis_ = getattr(base, "hypothesis_", None)
+        self.n_labelled_final_ = len(X_fin)
+        self.schedule_ = [it.__dict__.copy() for it in schedule]
+        self.iterations_ = len(schedule)
+        self.unlabelled_used_ = pos
+        steps = labelboost_run_privacy(base_eps, base_delta, len(schedule), final_ratio=k["final_ratio"],
+                                       iteration_ratio=k["iteration_ratio"],
+                                       target_epsilon=self.epsilon, target_ratio=self.outer_ratio_ if self.epsilon
+                                       is not None else None, n=n)
+        self.privacy_steps_ = steps
+        self.privacy_ = (steps[-1].epsilon, steps[-1].delta)
+        return self
+
+    def _outer_subsample(self, g: np.random.Generator, X_S: np.ndarray, y_S: np.ndarray, X_D: np.ndarray,
+                         base_eps: float, base_delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Thm 4.14: keep a uniform 1/r of the combined S∘D, r = (3 + e^{eps_L})/epsilon.
+
+        eps_L is the guarantee of the inner run; it is 1 whenever the ratios meet Claim 4.3 (the
+        faithful constants) and at most 1 + 3 (iterations) otherwise; we take the guarantee of a
+        zero-iteration run, then recompute the ratio in the accounting from what ran.
+        """
+        k = self.constants()
+        s = labelboost_run_privacy(base_eps, base_delta, 0, final_ratio=k["final_ratio"],
+                                   iteration_ratio=k["iteration_ratio"], n=int(self.n))
+        eps_l = max(s[-1].epsilon, 1.0)
+        ratio = (3.0 + math.exp(eps_l)) / float(self.epsilon)  # type: ignore[arg-type]
+        total = len(X_S) + len(X_D)
+        size = max(1, math.floor(total / ratio))  # t >= (n/eps)(3 + e^eps_L) as Claim 4.3 needs
+        keep = np.sort(g.choice(total, size=size, replace=False))
+        self.outer_ratio_ = total / size
+        lab = keep[keep < len(X_S)]
+        unl = keep[keep >= len(X_S)] - len(X_S)
+        if len(lab) == 0:
+            raise ValueError(f"the Thm 4.14 sub-sample (1/{ratio:.3g} of the input) kept no labelled example; "
+                             f"give more than {ratio:.3g}x the labelled examples")
+        return X_S[lab], y_S[lab], X_D[unl]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Labels (0/1 as int64) of the base learner's output hypothesis on ``X``."""
+        if not hasattr(self, "base_learner_"):
+            raise RuntimeError("LabelBoost is not fitted; call fit first")
+        return np.asarray(self.base_learner_.predict(X), dtype=np.int64)
+
