@@ -1,0 +1,161 @@
+"""GenericLearner of BNS15 (Algorithm 1): sanitize the unlabelled data, cover by its dichotomies, EXPMECH.
+
+Implements: BNS15.Alg1, BNS15.Thm3.3.
+
+Steps: (2) an epsilon-DP sanitization D~ of the unlabelled database D w.r.t. C^xor
+(:mod:`theory.privacy.sanitizers`: noisy histogram, or BLR Thm A.3 on tiny domains);
+(3) B = the distinct points of D~; (4) H = one representative per dichotomy of Pi_C(B)
+(``concept_class.dichotomies``); (5) the exponential mechanism at epsilon on S with
+q = -#errors (sensitivity 1).  Privacy: D is touched only by the sanitizer and S only by the
+mechanism, and they are disjoint, so the learner is max(eps_sanitizer, eps_mechanism)-DP
+(``privacy_``, from what ran).  Thm 3.3 sizes (O-forms; constants exposed there):
+m = O(VC/(alpha^3 eps) log(1/alpha) + log(1/beta)/(eps alpha)) labelled and
+n = O(d VC log(1/alpha)/(alpha^3 eps) + log(1/beta)/(eps alpha)) unlabelled
+(:func:`theory.bounds.bns15.bns15_thm3_3`).
+
+Domains: the sanitizers work on X = {0, ..., |X|-1} with |X| <= 2^16 (histogram) or tiny
+(BLR); points are the class's own points (thresholds / intervals / points over X_d with
+2^d <= 2^16).  On THRESH_64 no sanitizer is provided (see :mod:`theory.privacy.sanitizers`):
+fit raises a ValueError that says to use LabelBoost.
+
+Examples
+--------
+>>> from theory.classes import Thresholds
+>>> L = GenericLearner(1.0, concept_class=Thresholds(4), sanitized_size=40, rng=0)
+>>> L = L.fit([1, 2, 12, 14], [1, 1, 0, 0], X_public=[1, 3, 5, 7, 9, 11, 13, 15] * 5)
+>>> L.privacy_
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import EPSILON, RNG, Integer, Optional, Options, as_generator, validate_params
+from theory.classes.base import ConceptClass
+from theory.combinatorics import xor_dichotomies
+from theory.learners._base import _Fitted, check_fit_inputs
+from theory.privacy.exponential import output_distribution, sample
+from theory.privacy.sanitizers import MAX_HISTOGRAM_DOMAIN, BLRSanitizer, NoisyHistogramSanitizer
+
+__all__ = ["GenericLearner"]
+
+
+class GenericLearner(_Fitted):
+    """BNS15 Algorithm 1 with a concrete epsilon-DP sanitizer.
+
+    Implements: BNS15.Alg1, BNS15.Thm3.3.
+
+    Parameters
+    ----------
+    epsilon : float
+        epsilon of the sanitizer and of the exponential mechanism.
+    concept_class : ConceptClass
+        C, over a finite domain of at most 2^16 points (``domain_points``/``domain_size``).
+    sanitizer : {"histogram", "blr"}
+        Step 2: :class:`~theory.privacy.sanitizers.NoisyHistogramSanitizer` or the exact
+        :class:`~theory.privacy.sanitizers.BLRSanitizer` w.r.t. C^xor (tiny domains).
+    sanitized_size : int or None
+        |D~|; None: the histogram's whole weighted support.
+    rng : None, int or Generator
+
+    Attributes
+    ----------
+    privacy_ : (epsilon, 0.0)
+        max of the sanitizer's and the mechanism's epsilon as run (disjoint parts of the input).
+    sanitized_ : the synthetic database D~ (domain indices); ``B_`` its distinct points;
+    hypotheses_ : H; ``errors_`` #errors of H on S; ``hypothesis_``, ``index_``.
+    """
+
+    @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr"), sanitized_size=Optional(Integer(1)),
+                     rng=RNG)
+    def __init__(self, epsilon: float, *, concept_class: ConceptClass | None = None, sanitizer: str = "histogram",
+                 sanitized_size: int | None = None, rng: Any = None) -> None:
+        if not isinstance(concept_class, ConceptClass):
+            raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
+        self.epsilon = epsilon
+        self.concept_class = concept_class
+        self.sanitizer = sanitizer
+        self.sanitized_size = sanitized_size
+        self.rng = rng
+        self._domain()
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """Constructor parameters (scikit-learn convention)."""
+        return {"epsilon": self.epsilon, "concept_class": self.concept_class, "sanitizer": self.sanitizer,
+                "sanitized_size": self.sanitized_size, "rng": self.rng}
+
+    def set_params(self, **params: Any) -> GenericLearner:
+        """Set constructor parameters (re-validated)."""
+        p = self.get_params()
+        bad = set(params) - set(p)
+        if bad:
+            raise ValueError(f"invalid parameter(s) {sorted(bad)} for GenericLearner")
+        p.update(params)
+        self.__init__(**p)  # type: ignore[misc]
+        return self
+
+    def __repr__(self) -> str:
+        return (f"GenericLearner(epsilon={self.epsilon}, concept_class={self.concept_class!r}, "
+                f"sanitizer={self.sanitizer!r}, sanitized_size={self.sanitized_size})")
+
+    @property
+    def privacy(self) -> tuple[float, float]:
+        """(epsilon, 0.0) for the current parameters."""
+        return (float(self.epsilon), 0.0)
+
+    def _domain(self) -> np.ndarray:
+        C = self.concept_class
+        size = C.domain_size
+        if size is None or size > MAX_HISTOGRAM_DOMAIN:
+            raise ValueError(f"concept_class domain has {size} points; GenericLearner's sanitizers need at most "
+                             f"{MAX_HISTOGRAM_DOMAIN} (for THRESH_64 and other huge domains use LabelBoost)")
+        pts = C.domain_points()
+        if pts is None:
+            pts = C.validate_points(np.arange(size, dtype=np.uint64), "domain")
+        return pts
+
+    def _indices(self, X: np.ndarray, domain: np.ndarray) -> np.ndarray:
+        flat = domain.reshape(len(domain), -1)
+        xf = X.reshape(len(X), -1)
+        # domain points are sorted lexicographically (itertools.product / arange)
+        dims = tuple(int(v) + 1 for v in flat.max(axis=0))
+        keys = np.asarray(np.ravel_multi_index(tuple(flat.T.astype(np.int64)), dims))
+        kx = np.asarray(np.ravel_multi_index(tuple(xf.T.astype(np.int64)), dims))
+        order = np.argsort(keys)
+        return np.asarray(order[np.searchsorted(keys[order], kx)], dtype=np.int64)
+
+    def _sanitizer(self, domain: np.ndarray, g: np.random.Generator) -> Any:
+        if self.sanitizer == "histogram":
+            return NoisyHistogramSanitizer(self.epsilon, domain_size=len(domain), size=self.sanitized_size, rng=g)
+        all_dich = self.concept_class.dichotomies(domain).patterns
+        return BLRSanitizer(self.epsilon, predicates=xor_dichotomies(all_dich), size=self.sanitized_size or 1, rng=g)
+
+    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericLearner:
+        """Algorithm 1 on S = (X_private, y_private) and the unlabelled D = X_public."""
+        C = self.concept_class
+        X, y = check_fit_inputs(C, X_private, y_private)
+        if X_public is None:
+            raise ValueError("X_public (the unlabelled database D) is required by GenericLearner")
+        Xd = C.validate_points(X_public, "X_public")
+        domain = self._domain()
+        g = as_generator(self.rng)
+        san = self._sanitizer(domain, g)
+        self.sanitized_ = san.sanitize(self._indices(Xd, domain))
+        self.B_ = domain[np.unique(self.sanitized_)]
+        self.hypotheses_ = C.dichotomies(self.B_).representatives
+        self.errors_ = np.asarray(C.error_counts(self.hypotheses_, X, y), dtype=np.int64)
+        eps = float(self.epsilon)
+        self.index_ = int(sample(self.errors_, eps, rng=g))
+        self.hypothesis_ = self.hypotheses_[self.index_]
+        self.privacy_ = (max(float(san.privacy_[0]), eps), 0.0)
+        return self
+
+    def mechanism_distribution(self, X_private: Any, y_private: Any) -> np.ndarray:
+        """Exact distribution of step 5 over ``hypotheses_`` (the fitted H) on a labelled sample."""
+        if not hasattr(self, "hypotheses_"):
+            raise RuntimeError("GenericLearner is not fitted; call fit first")
+        X, y = check_fit_inputs(self.concept_class, X_private, y_private)
+        return output_distribution(self.concept_class.error_counts(self.hypotheses_, X, y), self.epsilon)
