@@ -56,6 +56,20 @@ def test_component_graph_equals_brute_force(X, block_rows):
     assert labels[0] == 0 and labels.max() == Z - 1
 
 
+def test_component_graph_sparse_path_large_d():
+    """d > 8192 takes the sparse-product path: edges are exactly the pairs inside each row."""
+    g = np.random.default_rng(8)
+    d = 9000
+    X = np.zeros((25, d), dtype=bool)
+    want = set()
+    for r in range(25):
+        act = np.sort(g.choice(d, 3, replace=False))
+        X[r, act] = True
+        want |= {(int(a), int(b)) for a, b in itertools.combinations(act, 2)}
+    G = component_graph(X, block_rows=4)
+    assert set(G.edges()) == want and G.number_of_nodes() == d
+
+
 def test_single_active_variable_gives_no_edge():
     X = np.array([[0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
     assert component_graph(X).number_of_edges() == 0
