@@ -1,0 +1,318 @@
+"""BNS15.Alg2 / Lem4.1 / Cl4.2 (LabelBoostProcedure), BNS15.Alg3 / Lem4.6 / Lem4.12 / Thm4.14 / Cor4.17 (LabelBoost).
+
+False-failure rates: every statistical test below fails a correct implementation with
+probability <= 1e-4 (chi-square p-value threshold, or a one-sided binomial test at 1e-4).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+import numpy as np
+import pytest
+from scipy.stats import binom, chisquare
+
+from theory.audit import audit_mechanism, exact_privacy_loss, vectorize
+from theory.bounds.bns15 import bns15_labelboost_max_unlabeled
+from theory.bounds.privacy import labelboost_privacy
+from theory.classes import Rectangles, Thresholds
+from theory.distributions import ThresholdDistribution
+from theory.learners.exponential import GenericPrivateLearner
+from theory.learners.labelboost import (
+    FAITHFUL_CONSTANTS,
+    LabelBoost,
+    label_boost_procedure,
+    label_boost_procedure_distribution,
+    labelboost_run_privacy,
+)
+from theory.privacy.exponential import log_output_distribution
+
+FFR = 1e-4
+C3 = Thresholds(3)
+
+
+def _key(labels):
+    return np.asarray(labels, dtype=bool).tobytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# Alg 2: exact output distribution; the sampler of label_boost_procedure follows it
+# ---------------------------------------------------------------------------------------------
+
+
+def _reference_distribution(XS, yS, XT):
+    """Independent reference: brute-force Pi_C(P), weight exp(-err_S/2), relabel S∘T."""
+    both = np.concatenate([XS, XT])
+    P = np.unique(both)
+    groups: dict[bytes, float] = {}
+    for t in range(2**3 + 1):  # every threshold of THRESH_3
+        pattern = tuple(int(p) < t for p in P)
+        err = sum(int(int(x) < t) != int(y) for x, y in zip(XS, yS))
+        lab = _key([int(x) < t for x in both])
+        groups.setdefault(lab, math.exp(-err / 2))  # one representative per dichotomy of P
+        del pattern
+    z = sum(groups.values())
+    return {k: v / z for k, v in groups.items()}
+
+
+INSTANCES = [
+    (np.array([1, 5], np.uint64), [1, 0], np.array([2, 3, 6], np.uint64)),
+    (np.array([0, 4, 7, 4], np.uint64), [1, 1, 0, 0], np.array([3, 3, 5], np.uint64)),
+    (np.array([2], np.uint64), [0], np.array([], np.uint64)),
+]
+
+
+@pytest.mark.parametrize("inst", range(len(INSTANCES)))
+def test_alg2_exact_distribution_matches_reference(inst):
+    XS, yS, XT = INSTANCES[inst]
+    rows, probs = label_boost_procedure_distribution(C3, XS, yS, XT)
+    got = {_key(r): p for r, p in zip(rows, probs)}
+    want = _reference_distribution(XS, yS, XT)
+    assert set(got) == set(want)
+    for k in want:
+        assert got[k] == pytest.approx(want[k], rel=1e-12)
+
+
+def test_alg2_sampler_follows_exact_distribution():
+    XS, yS, XT = INSTANCES[1]
+    rows, probs = label_boost_procedure_distribution(C3, XS, yS, XT)
+    index = {_key(r): i for i, r in enumerate(rows)}
+    g = np.random.default_rng(7)
+    counts = np.zeros(len(rows))
+    n = 6000
+    for _ in range(n):
+        counts[index[_key(label_boost_procedure(C3, XS, yS, XT, rng=g).labels)]] += 1
+    assert chisquare(counts, probs * n).pvalue > FFR
+
+
+# ---------------------------------------------------------------------------------------------
+# Lem 4.1: A∘LabelBoostProcedure is (eps + 3, 4 e delta)-DP — exact ratio on every neighbour
+# ---------------------------------------------------------------------------------------------
+
+
+def _a_after_lbp(XS, yS, XT, eps_a=1.0):
+    """Exact output distribution over the 9 thresholds of A∘LBP, A = EXPMECH(eps_a) on (S∘T)^h."""
+    rows, probs = label_boost_procedure_distribution(C3, XS, yS, XT)
+    both = np.concatenate([XS, XT])
+    hyps = list(range(9))
+    M = C3.evaluate_many(hyps, both)
+    out = np.zeros(9)
+    for r, p in zip(rows, probs):
+        err = np.count_nonzero(M != r[None, :], axis=1)
+        out += p * np.exp(log_output_distribution(err, eps_a))
+    return out
+
+
+def _neighbours(XS, yS, XT):
+    for j in range(len(XS)):  # replace one labelled example (point and/or label)
+        for x, y in itertools.product(range(8), (0, 1)):
+            XS2, yS2 = XS.copy(), list(yS)
+            XS2[j], yS2[j] = x, y
+            yield XS2, yS2, XT
+    for j in range(len(XT)):  # replace one unlabelled point
+        for x in range(8):
+            XT2 = XT.copy()
+            XT2[j] = x
+            yield XS, yS, XT2
+
+
+def test_lem41_exact_privacy_ratio():
+    XS, yS, XT = np.array([1, 5, 6], np.uint64), [1, 0, 0], np.array([2, 3, 3, 4, 7], np.uint64)
+    p = _a_after_lbp(XS, yS, XT)
+    worst = max(exact_privacy_loss(p, _a_after_lbp(*nb)).epsilon for nb in _neighbours(XS, yS, XT))
+    assert 0 < worst <= 1.0 + 3.0 + 1e-9  # Lem 4.1 with (eps, delta) = (1, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cl 4.2 by simulation: |T| <= (beta/e) VC exp(alpha|S|/(2VC)) - |S| and |S|+|T| >= VC
+# => P[error_S(h) > alpha] <= beta.  Check: one-sided binomial test at 1e-4.
+# ---------------------------------------------------------------------------------------------
+
+
+def test_cl42_simulation():
+    alpha, beta, s, trials = 0.2, 0.1, 100, 300
+    t = bns15_labelboost_max_unlabeled(s, 1, alpha, beta)
+    assert s + t >= 1
+    D = ThresholdDistribution(16, 23456)
+    g = np.random.default_rng(11)
+    fails = 0
+    for _ in range(trials):
+        XS, yS = D.sample(s, g)
+        r = label_boost_procedure(D.concept_class if hasattr(D, "concept_class") else Thresholds(16), XS, yS,
+                                  D.sample_X(t, g), rng=g)
+        fails += int(r.errors[r.chosen] > alpha * s)
+    # P[Bin(trials, beta) >= fails] must not be tiny
+    assert binom.sf(fails - 1, trials, beta) > FFR, fails
+
+
+# ---------------------------------------------------------------------------------------------
+# Alg 3: schedule, privacy_ from the transformers, Lem 4.12 accuracy, bad input
+# ---------------------------------------------------------------------------------------------
+
+SCALED = {"unlabelled_factor": 2000, "target_factor": 100, "cap_factor": 1000, "exponent_constant": 4,
+          "alpha_factor": 1, "beta_factor": 1, "iteration_ratio": 2, "final_ratio": 2}
+
+
+def _base(d=8, eps=1.0):
+    C = Thresholds(d)
+    return GenericPrivateLearner(eps, concept_class=C)
+
+
+def test_scaled_schedule_and_privacy_from_what_ran():
+    D = ThresholdDistribution(8, 100)
+    g = np.random.default_rng(3)
+    Xs, ys = D.sample(400, g)
+    L = LabelBoost(_base(), n=10, alpha=0.5, beta=0.5, rng=4, **SCALED).fit(Xs, ys, D.sample_X(20000, g))
+    assert L.iterations_ == len(L.schedule_) >= 1
+    it = L.schedule_[0]
+    assert it["s_kept"] == math.ceil(400 / 2) and it["t_kept"] == math.ceil(it["v"] / 2)
+    assert it["s_after"] == it["s_kept"] + it["t_kept"]
+    assert L.n_labelled_final_ == math.ceil(L.schedule_[-1]["s_after"] / 2)
+    want = labelboost_run_privacy(1.0, 0.0, L.iterations_, final_ratio=2, iteration_ratio=2)
+    assert L.privacy_ == (want[-1].epsilon, want[-1].delta)
+    # ratio 2 < 3 + e^{eps*}: no amplification is credited: ln 244 + 3 per iteration
+    assert L.privacy_[0] == pytest.approx(math.log(244) + 3 * L.iterations_)
+
+
+def test_faithful_accounting_reproduces_lem46():
+    for it in range(5):
+        s = labelboost_run_privacy(1.0, 1e-6, it, final_ratio=300, iteration_ratio=100)
+        ref = labelboost_privacy(1e-6, it)
+        assert s[-1].epsilon == 1.0
+        assert s[-1].delta == pytest.approx(ref.delta, rel=1e-12)
+        assert s[-1].delta <= 41e-6
+
+
+def test_thm414_subsampling_accounting():
+    s = labelboost_run_privacy(1.0, 1e-6, 1, target_epsilon=0.25)
+    assert s[-1].name == "BNS15.Cl4.3" and s[-1].epsilon == 0.25
+    assert s[-1].delta == pytest.approx(4 * 0.25 / (3 + math.e) * s[-2].delta)
+
+
+@pytest.mark.slow
+def test_faithful_end_to_end_thresh64():
+    """Faithful constants at the paper's sizes: THRESH_64, n = 500, |D| = 90000 n = 45e6."""
+    g = np.random.default_rng(0)
+    grid = [int(x) for x in (np.arange(2**12 + 1, dtype=np.uint64) << np.uint64(52)).tolist()]
+    grid[-1] = 2**64
+    target = grid[1234]
+    C = Thresholds(64)
+    base = GenericPrivateLearner(1.0, concept_class=C, hypotheses=grid)
+    n = 500
+    Xs = g.integers(0, 2**64, size=100_000, dtype=np.uint64)
+    ys = (Xs < np.uint64(target)).astype(np.int64)
+    Xd = g.integers(0, 2**64, size=90000 * n, dtype=np.uint64)
+    L = LabelBoost(base, n=n, alpha=0.9, beta=0.9, mode="faithful", base_privacy=(1.0, 1e-6), rng=1).fit(Xs, ys, Xd)
+    assert L.iterations_ == 1 and L.schedule_[0]["v"] == 30000 * n
+    assert L.privacy_[0] == 1.0 and L.privacy_[1] == pytest.approx(labelboost_privacy(1e-6, 1).delta)
+    assert L.privacy_[1] <= 41e-6
+    Xt = g.integers(0, 2**64, size=100_000, dtype=np.uint64)
+    assert np.mean(L.predict(Xt) != (Xt < np.uint64(target))) <= 11 * 0.9
+
+
+def test_lem412_error_scaled():
+    """error <= 11 alpha in >= 1 - 2 beta of runs (one-sided binomial test at FFR 1e-4)."""
+    alpha, beta, trials = 0.02, 0.1, 20
+    D = ThresholdDistribution(8, 77)
+    fails = 0
+    errs = []
+    for seed in range(trials):
+        g = np.random.default_rng(100 + seed)
+        Xs, ys = D.sample(400, g)
+        L = LabelBoost(_base(), n=10, alpha=alpha, beta=beta, rng=g,
+                       **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
+        e = D.error(L.base_learner_.hypothesis_)
+        errs.append(e)
+        fails += int(e > 11 * alpha)
+    assert binom.sf(fails - 1, trials, 2 * beta) > FFR, (fails, errs)
+
+
+def test_cor417_rectangles_runs():
+    """Cor 4.17: LabelBoost on RECTANGLE_2^2 (structured dichotomies, VC = 2 l = 4)."""
+    C = Rectangles(2, 2)
+    g = np.random.default_rng(5)
+    box = ((1, 0), (2, 2))
+    X = g.integers(0, 4, size=(60, 2)).astype(np.uint64)
+    y = C.evaluate(box, X).astype(int)
+    base = GenericPrivateLearner(1.0, concept_class=C)
+    L = LabelBoost(base, n=3, alpha=0.9, beta=0.9, rng=1, vc=4, unlabelled_factor=100, target_factor=30,
+                   cap_factor=100, exponent_constant=0.05, alpha_factor=1, beta_factor=1, iteration_ratio=2,
+                   final_ratio=1)
+    L.fit(X, y, g.integers(0, 4, size=(300, 2)).astype(np.uint64))
+    assert L.iterations_ >= 1 and L.schedule_[0]["s_after"] > 60
+    Xt = g.integers(0, 4, size=(2000, 2)).astype(np.uint64)
+    assert np.mean(L.predict(Xt) != C.evaluate(box, Xt)) <= 11 * 0.9
+
+
+def test_bad_input():
+    D = ThresholdDistribution(8, 100)
+    Xs, ys = D.sample(400, 1)
+    with pytest.raises(ValueError, match=re.escape("needs |D| >= 90000 n = 900000")):
+        LabelBoost(_base(), n=10, mode="faithful").fit(Xs, ys, D.sample_X(1000, 2))
+    with pytest.raises(ValueError, match="y_private"):
+        LabelBoost(_base(), n=10, **SCALED).fit(Xs, np.full(400, 2), D.sample_X(20000, 2))
+    with pytest.raises(ValueError, match="vc=3 does not match"):
+        LabelBoost(_base(), n=10, vc=3)
+
+    class NoPrivacy:
+        concept_class = Thresholds(8)
+
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return np.zeros(len(X))
+
+    with pytest.raises(TypeError, match="base_privacy"):
+        LabelBoost(NoPrivacy(), n=10)
+    with pytest.raises(ValueError, match="epsilon must be <= 1"):
+        LabelBoost(_base(eps=2.0), n=10)
+    with pytest.raises(ValueError, match="n"):
+        LabelBoost(_base(), n=0)
+    with pytest.raises(TypeError, match="base_learner"):
+        LabelBoost(object(), n=10)
+
+
+def test_get_set_params_repr():
+    L = LabelBoost(_base(), n=10, **SCALED)
+    assert L.get_params()["n"] == 10
+    L.set_params(n=20)
+    assert L.n == 20 and "LabelBoost(" in repr(L)
+    assert FAITHFUL_CONSTANTS["unlabelled_factor"] == 90000
+
+
+# ---------------------------------------------------------------------------------------------
+# Audits (theory.audit): A∘LBP at its Lem 4.1 claim, and a broken relabelling that uses the
+# private labels directly (ERM on S instead of the exponential mechanism) is caught.
+# ---------------------------------------------------------------------------------------------
+
+XT_AUDIT = np.array([2, 2, 3, 3, 3, 4, 4, 4, 5, 5], np.uint64)
+BASE_AUDIT = GenericPrivateLearner(1.0, concept_class=C3)
+
+
+def _lbp_then_a(data, rng, *, broken=False):
+    XS, yS = data
+    if broken:  # relabel with the ERM threshold on S (the private labels used directly)
+        errs = C3.error_counts(list(range(9)), XS, yS)
+        t = int(np.argmin(errs))
+        labels = C3.evaluate(t, np.concatenate([XS, XT_AUDIT]))
+    else:
+        labels = label_boost_procedure(C3, XS, yS, XT_AUDIT, rng=rng).labels
+    A = GenericPrivateLearner(1.0, concept_class=C3, rng=rng)
+    return A.fit(np.concatenate([XS, XT_AUDIT]), labels.astype(int)).index_
+
+
+DATA = (np.array([1, 6], np.uint64), np.array([1, 0]))
+NEIGH = (np.array([1, 6], np.uint64), np.array([1, 1]))
+
+
+def test_audit_lbp_claim_and_broken_variant():
+    ok = audit_mechanism(vectorize(_lbp_then_a), DATA, NEIGH, epsilon=4.0, trials=3000, selection_trials=1500,
+                         confidence=0.999, rng=1)
+    assert not ok.violation
+    bad = audit_mechanism(vectorize(lambda d, r: _lbp_then_a(d, r, broken=True)), DATA, NEIGH, epsilon=4.0,
+                          trials=3000, selection_trials=1500, confidence=0.999, rng=1)
+    assert bad.violation, bad.epsilon_lower_bound
+    print("audit A∘LBP: claim 4, correct LB", ok.epsilon_lower_bound, "broken LB", bad.epsilon_lower_bound)
