@@ -105,3 +105,15 @@ def test_blr_bad_input():
         BLRSanitizer(1.0, predicates=np.ones((2, 64), bool), size=10)
     with pytest.raises(ValueError, match="size"):
         BLRSanitizer(1.0, predicates=np.ones((2, 4), bool), size=0)
+
+
+def test_histogram_noise_is_laplace_two_over_epsilon():
+    """The privacy of the histogram rests on Laplace(2/eps) noise (L1 sensitivity 2): KS test at 1e-4."""
+    from scipy.stats import kstest
+
+    eps = 0.7
+    X = np.repeat(np.arange(16), 7)
+    S = NoisyHistogramSanitizer(eps, domain_size=2**14, rng=5)
+    S.sanitize(X)
+    noise = S.noisy_counts_ - np.bincount(X, minlength=2**14)
+    assert kstest(noise, "laplace", args=(0.0, 2.0 / eps)).pvalue > FFR
