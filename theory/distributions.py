@@ -441,6 +441,37 @@ class BlockDisjunctionDistribution:
         vals = [self.weights[i] * self.q**2 for i, b in enumerate(self.blocks) if b.size >= 2]
         return float(min(vals)) if vals else float("nan")
 
+    def error(self, h: Any) -> float:
+        """Exact err(h; D) of the disjunction with variable set ``h`` (an index collection or a (d,) mask).
+
+        A draw from block b leaves the variables of h in b all inactive w.p. (1-q)^{|h cap b|};
+        so err = sum_{b positive} w_b ((1-q)^{|h cap b|} - (1-q)^{|b|})
+        + sum_{b negative} w_b (1 - (1-q)^{|h cap b|}).
+        """
+        return float(self.errors(np.atleast_2d(self._mask(h)))[0])
+
+    def _mask(self, h: Any) -> np.ndarray:
+        arr = np.asarray(h)
+        if arr.dtype == bool and arr.shape == (self.d,):
+            return arr
+        m = np.zeros(self.d, dtype=bool)
+        if arr.size:
+            m[_variable_set(arr.ravel().tolist(), self.d, "h")] = True
+        return m
+
+    def errors(self, H: Any) -> np.ndarray:
+        """Exact errors of many disjunctions at once: ``H`` is an (m, d) 0/1 incidence matrix."""
+        from theory.graphs import binary_points
+
+        Hb = binary_points(H, "H", d=self.d).astype(np.float64)
+        out = np.zeros(Hb.shape[0])
+        r = 1.0 - self.q
+        pos = set(self.positive_blocks)
+        for i, b in enumerate(self.blocks):
+            miss = r ** Hb[:, b].sum(axis=1)
+            out += self.weights[i] * ((miss - r ** b.size) if i in pos else (1.0 - miss))
+        return out
+
     def activation_probabilities(self) -> np.ndarray:
         out = np.zeros(self.d)
         for i, b in enumerate(self.blocks):

@@ -111,6 +111,22 @@ def test_block_distribution():
     assert np.array_equal(D.label(X), y)
 
 
+def test_block_distribution_exact_error():
+    """err(h; D) in closed form vs the error on 200000 draws (binomial test per h, FFR 1e-4 in total)."""
+    D = BlockDisjunctionDistribution(12, [range(0, 4), range(4, 8), [8, 9]], [0, 2], 0.4, weights=[0.3, 0.5, 0.2])
+    n = 200_000
+    X, y = D.sample(n, rng=4)
+    hs = [[0, 1, 2, 3, 8, 9], [0], [4, 5], [0, 4, 8], [11]]
+    for h in hs:
+        wrong = int((np.where(X[:, h].any(axis=1), 1, -1) != y).sum())
+        e = D.error(h)
+        assert (e == 0 and wrong == 0) or binomtest(wrong, n, e).pvalue > FFR / len(hs)
+    H = np.zeros((len(hs), 12), dtype=bool)
+    for r, h in enumerate(hs):
+        H[r, h] = True
+    np.testing.assert_allclose(D.errors(H), [D.error(h) for h in hs])
+
+
 @pytest.mark.parametrize("call, exc, word", [
     (lambda: DisjunctionGraphDistribution(10, [0, 1], 1.5), ValueError, "p"),
     (lambda: DisjunctionGraphDistribution(10, [0, 1], 0.0), ValueError, "p"),
