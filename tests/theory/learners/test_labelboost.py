@@ -316,3 +316,26 @@ def test_audit_lbp_claim_and_broken_variant():
                           trials=3000, selection_trials=1500, confidence=0.999, rng=1)
     assert bad.violation, bad.epsilon_lower_bound
     print("audit A∘LBP: claim 4, correct LB", ok.epsilon_lower_bound, "broken LB", bad.epsilon_lower_bound)
+
+
+XD_AUDIT = np.array(list(range(8)) * 125, np.uint64)
+
+
+def _labelboost_output(data, rng):
+    Xs, ys = data
+    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), n=1, alpha=0.9, beta=0.9, rng=rng,
+                   unlabelled_factor=1000, target_factor=10, cap_factor=1000, exponent_constant=0.01,
+                   alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
+    L.fit(Xs, ys, XD_AUDIT)
+    assert L.privacy_ == (1.0, 0.0) and L.iterations_ == 1
+    return L.base_learner_.hypothesis_
+
+
+@pytest.mark.slow
+def test_audit_labelboost_scaled_at_claim():
+    """LabelBoost (scaled, ratios 100/300 as Cl 4.3 needs) audited at its privacy_ = (1, 0)."""
+    D0 = (np.array([0, 0, 7, 7, 7], np.uint64), np.array([1, 1, 0, 0, 0]))
+    D1 = (np.array([0, 0, 7, 7, 0], np.uint64), np.array([1, 1, 0, 0, 1]))
+    r = audit_mechanism(vectorize(_labelboost_output), D0, D1, epsilon=1.0, trials=2000, selection_trials=1000,
+                        confidence=0.999, rng=1)
+    assert not r.violation
