@@ -45,10 +45,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from kernels._exponential import check_binary
 from kernels.validation import (
     EPSILON,
     PROBABILITY,
     RNG,
+    Boolean,
     Integer,
     Optional,
     Options,
@@ -66,10 +68,8 @@ from theory.learners._base import check_fit_inputs
 from theory.privacy.exponential import output_distribution, sample
 
 __all__ = [
-    "LabelBoostProcedureResult",
     "label_boost_procedure",
     "label_boost_procedure_distribution",
-    "PrivacyStep",
     "labelboost_run_privacy",
     "LabelBoost",
     "FAITHFUL_CONSTANTS",
@@ -117,7 +117,8 @@ def _candidates(C: ConceptClass, X_S: np.ndarray, y_S: np.ndarray, X_T: np.ndarr
 
 
 def _inputs(C: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any) -> tuple[np.ndarray, ...]:
-    X_S, y_S = check_fit_inputs(C, X_labelled, y_labelled)
+    X_S = C.validate_points(X_labelled, "X_labelled")
+    y_S = check_binary(y_labelled, "y_labelled", length=len(X_S), as_bool=True)
     X_T = C.validate_points(X_unlabelled, "X_unlabelled", allow_empty=True)
     return X_S, y_S, X_T
 
@@ -332,7 +333,8 @@ class LabelBoost:
                      exponent_constant=Real(0.0, math.inf, closed="neither"),
                      alpha_factor=Real(0.0, math.inf, closed="neither"),
                      beta_factor=Real(0.0, math.inf, closed="neither"),
-                     iteration_ratio=Real(1.0, math.inf), final_ratio=Real(1.0, math.inf), rng=RNG)
+                     iteration_ratio=Real(1.0, math.inf), final_ratio=Real(1.0, math.inf), rng=RNG,
+                     progress=Boolean())
     def __init__(self, base_learner: Any, *, n: int, alpha: float = 0.1, beta: float = 0.1, mode: str = "scaled",
                  concept_class: ConceptClass | None = None, base_privacy: tuple[float, float] | None = None,
                  vc: int | None = None, epsilon: float | None = None,
