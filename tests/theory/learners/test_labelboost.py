@@ -339,3 +339,19 @@ def test_audit_labelboost_scaled_at_claim():
     r = audit_mechanism(vectorize(_labelboost_output), D0, D1, epsilon=1.0, trials=2000, selection_trials=1000,
                         confidence=0.999, rng=1)
     assert not r.violation
+
+
+def test_thm416_agnostic_use():
+    """Thm 4.16: labels flipped w.p. 0.1 (no consistent h): excess error <= 11 alpha in >= 1 - 2 beta of runs."""
+    alpha, beta, trials = 0.02, 0.1, 20
+    D = ThresholdDistribution(8, 77, noise=0.1)
+    fails, errs = 0, []
+    for seed in range(trials):
+        g = np.random.default_rng(500 + seed)
+        Xs, ys = D.sample(400, g)
+        L = LabelBoost(_base(), n=10, alpha=alpha, beta=beta, rng=g,
+                       **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
+        e = D.error(L.base_learner_.hypothesis_) - D.optimal_error
+        errs.append(e)
+        fails += int(e > 11 * alpha)
+    assert binom.sf(fails - 1, trials, 2 * beta) > FFR, (fails, errs)
