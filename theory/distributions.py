@@ -369,10 +369,13 @@ class DisjunctionGraphDistribution:
 
     @property
     def p_min(self) -> float:
-        """Minimum positive edge probability p_min of the component graph (HPSY Thm 1)."""
-        P = self.pair_probabilities()
-        pos = P[P > 0]
-        return float(pos.min()) if pos.size else float("nan")
+        """Minimum positive edge probability p_min of the component graph (HPSY Thm 1), in closed form.
+
+        min over the sides with m >= 2 vertices of (1/2)(1 - 2(1-p)^(m-1) + (1-p)^(2m-3)); nan if none.
+        """
+        q = 1.0 - self.p
+        vals = [0.5 * (1.0 - 2.0 * q ** (m - 1) + q ** (2 * m - 3)) for m in (self.k, self.d - self.k) if m >= 2]
+        return float(min(vals)) if vals else float("nan")
 
     def __repr__(self) -> str:
         return f"DisjunctionGraphDistribution(d={self.d}, k={self.k}, p={self.p})"
