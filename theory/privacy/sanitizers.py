@@ -20,12 +20,21 @@ domains) and a noisy-histogram sanitizer with a stated uniform accuracy over all
   P[D^] ∝ exp(-epsilon |D| max_q |q(D) - q(D^)| / 2): epsilon-DP; enumerated exactly
   (:meth:`output_distribution`) for tiny domains.
 
-Not provided: a sanitizer for THRESH_d / intervals on the 2^64 domain (the hierarchical
-dyadic noisy CDF).  Its exact handling of the noise of empty dyadic nodes (lazily drawn along
-the paths that synthetic points take) was not finished in this round; on such domains use
-LabelBoost (:mod:`theory.learners.labelboost`) or the structured exponential mechanism, and
-:class:`~theory.learners.generic.GenericLearner` refuses domains above 2^16 points for the
-histogram sanitizer with an error saying so.
+Not provided: a sanitizer for THRESH_d / intervals on the 2^64 domain (hierarchical dyadic
+noisy CDF).  Precisely: the noisy tree itself is straightforward (Laplace(2d/eps) on every
+dyadic count, L1 sensitivity 2d = 128 under replace-one; the noise of the 2^64 - |D| empty
+leaves and their ancestors drawn lazily, only along the paths that synthetic points take,
+which has exactly the law of the full tree).  What is missing is the part GenericLearner's
+analysis needs, event E1 of Thm 3.3: a stated and tested bound on
+sup_{q in C^xor} |q(D~) - q(D)| for the *synthetic database* drawn top-down from the clipped
+noisy tree (C^xor for thresholds = unions of two intervals); the clipping of negative
+counts breaks the simple "sum of d noises per prefix" argument, and we did not derive the
+replacement in this round.  With noise of scale 128/eps per node such a bound needs |D| of
+order d^{3/2} 2d/(eps alpha) ~ 10^5/alpha anyway.  What the toolkit does on THRESH_64 instead:
+:class:`~theory.learners.generic.GenericLearner` refuses domains above 2^16 points with a
+ValueError saying so, and LabelBoost (:mod:`theory.learners.labelboost`, exact on 2^64 through
+the structured dichotomies of Thresholds) or the structured exponential mechanism
+(:func:`theory.privacy.exponential.structured_threshold_mechanism`) are the learners there.
 
 Examples
 --------
