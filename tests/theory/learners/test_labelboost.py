@@ -355,3 +355,17 @@ def test_thm416_agnostic_use():
         errs.append(e)
         fails += int(e > 11 * alpha)
     assert binom.sf(fails - 1, trials, 2 * beta) > FFR, (fails, errs)
+
+
+def test_thm414_fit_subsamples_and_reports_target_epsilon():
+    D = ThresholdDistribution(8, 100)
+    g = np.random.default_rng(8)
+    Xs, ys = D.sample(2000, g)
+    L = LabelBoost(_base(), n=1, alpha=0.5, beta=0.5, epsilon=0.5, base_privacy=(1.0, 1e-6), rng=9,
+                   unlabelled_factor=2000, target_factor=10, cap_factor=2000, exponent_constant=0.01,
+                   alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
+    L.fit(Xs, ys, D.sample_X(100_000, g))
+    assert L.outer_ratio_ >= (3 + math.e) / 0.5
+    inner = labelboost_run_privacy(1.0, 1e-6, L.iterations_)[-1]
+    assert L.privacy_ == (0.5, pytest.approx(4 * 0.5 / (3 + math.exp(inner.epsilon)) * inner.delta))
+    assert L.privacy_steps_[-1].name == "BNS15.Cl4.3"
