@@ -423,7 +423,10 @@ class BlockDisjunctionDistribution:
         if weights is None:
             w = np.full(len(bl), 1.0 / len(bl))
         else:
-            w = np.asarray(weights, dtype=float)
+            try:
+                w = np.asarray(weights, dtype=float)
+            except (TypeError, ValueError):
+                raise TypeError(f"weights must be {len(bl)} probabilities, got {weights!r}") from None
             if w.shape != (len(bl),) or not np.isfinite(w).all() or (w <= 0).any() or abs(w.sum() - 1) > 1e-9:
                 raise ValueError(f"weights must be {len(bl)} positive probabilities summing to 1, got {weights!r}")
         self.d = int(d)

@@ -47,6 +47,7 @@ from kernels.validation import (
     PROBABILITY,
     RNG,
     ArrayLike,
+    Boolean,
     Integer,
     Optional,
     Real,
@@ -77,6 +78,7 @@ _CONF = Real(0.0, 1.0, closed="neither")
 _BLOCK = Integer(1, 1 << 24)
 
 
+@validate_params(d=Optional(Integer(1)), allow_empty=Boolean())
 def binary_points(X: Any, name: str = "X", *, d: int | None = None, allow_empty: bool = False) -> np.ndarray:
     """Validate a 0/1 matrix of shape (n, d) (bool or integer dtype, or floats equal to 0/1); return bool.
 

@@ -69,7 +69,7 @@ __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_inst
 _SENSITIVITY = 1.0  # replace-one: #errors changes by at most 1
 
 
-def to_pm1_labels(y: Any, n: int | None = None, name: str = "y_private") -> np.ndarray:
+def to_pm1_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
     """Labels as int8 in {-1, +1}; {0, 1} input converted 0 -> -1, 1 -> +1 (see module docstring).
 
     >>> to_pm1_labels([0, 1, 1]).tolist(), to_pm1_labels([-1, 1]).tolist()
@@ -286,7 +286,7 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         Z, labels = self._components(X_public)
         d = labels.size
         Xp = binary_points(X_private, "X_private", d=d)
-        y = to_pm1_labels(y_private, Xp.shape[0])
+        y = to_pm1_labels(y_private, Xp.shape[0], "y_private")
         T = self._touched(Xp, labels, Z)
         method = self.method
         if method == "auto":
