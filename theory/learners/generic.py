@@ -15,8 +15,9 @@ n = O(d VC log(1/alpha)/(alpha^3 eps) + log(1/beta)/(eps alpha)) unlabelled
 
 Domains: the sanitizers work on X = {0, ..., |X|-1} with |X| <= 2^16 (histogram) or tiny
 (BLR); points are the class's own points (thresholds / intervals / points over X_d with
-2^d <= 2^16).  On THRESH_64 no sanitizer is provided (see :mod:`theory.privacy.sanitizers`):
-fit raises a ValueError that says to use LabelBoost.
+2^d <= 2^16).  On THRESH_64 / INTERVAL_64, ``sanitizer="dyadic"`` (lazily noised dyadic tree,
+exactly epsilon-DP; its uniform accuracy over C^xor is measured, not proved: see
+:mod:`theory.privacy.sanitizers`); the other sanitizers refuse domains above 2^16 points.
 
 Examples
 --------
@@ -35,10 +36,16 @@ import numpy as np
 
 from kernels.validation import EPSILON, RNG, Integer, Optional, Options, as_generator, validate_params
 from theory.classes.base import ConceptClass
+from theory.classes.integer import Intervals, Thresholds
 from theory.combinatorics import xor_dichotomies
 from theory.learners._base import _Fitted, check_fit_inputs
 from theory.privacy.exponential import output_distribution, sample
-from theory.privacy.sanitizers import MAX_HISTOGRAM_DOMAIN, BLRSanitizer, NoisyHistogramSanitizer
+from theory.privacy.sanitizers import (
+    MAX_HISTOGRAM_DOMAIN,
+    BLRSanitizer,
+    DyadicThresholdSanitizer,
+    NoisyHistogramSanitizer,
+)
 
 __all__ = ["GenericLearner"]
 
@@ -54,9 +61,11 @@ class GenericLearner(_Fitted):
         epsilon of the sanitizer and of the exponential mechanism.
     concept_class : ConceptClass
         C, over a finite domain of at most 2^16 points (``domain_points``/``domain_size``).
-    sanitizer : {"histogram", "blr"}
-        Step 2: :class:`~theory.privacy.sanitizers.NoisyHistogramSanitizer` or the exact
-        :class:`~theory.privacy.sanitizers.BLRSanitizer` w.r.t. C^xor (tiny domains).
+    sanitizer : {"histogram", "blr", "dyadic"}
+        Step 2: :class:`~theory.privacy.sanitizers.NoisyHistogramSanitizer` (domains <= 2^16),
+        the exact :class:`~theory.privacy.sanitizers.BLRSanitizer` w.r.t. C^xor (tiny domains),
+        or :class:`~theory.privacy.sanitizers.DyadicThresholdSanitizer` (THRESH_d / INTERVAL_d,
+        d <= 64; epsilon-DP exactly, accuracy measured, not proved).
     sanitized_size : int or None
         |D~|; None: the histogram's whole weighted support.
     rng : None, int or Generator
@@ -69,7 +78,7 @@ class GenericLearner(_Fitted):
     hypotheses_ : H; ``errors_`` #errors of H on S; ``hypothesis_``, ``index_``.
     """
 
-    @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr"), sanitized_size=Optional(Integer(1)),
+    @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr", "dyadic"), sanitized_size=Optional(Integer(1)),
                      rng=RNG)
     def __init__(self, epsilon: float, *, concept_class: ConceptClass | None = None, sanitizer: str = "histogram",
                  sanitized_size: int | None = None, rng: Any = None) -> None:
@@ -80,7 +89,13 @@ class GenericLearner(_Fitted):
         self.sanitizer = sanitizer
         self.sanitized_size = sanitized_size
         self.rng = rng
-        self._domain()
+        if sanitizer == "dyadic":
+            if not isinstance(concept_class, (Thresholds, Intervals)):
+                raise ValueError(f"sanitizer='dyadic' needs a Thresholds or Intervals class, got {concept_class!r}")
+            if sanitized_size is None:
+                raise ValueError("sanitizer='dyadic' needs sanitized_size (the synthetic database size)")
+        else:
+            self._domain()
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Constructor parameters (scikit-learn convention)."""
@@ -140,11 +155,17 @@ class GenericLearner(_Fitted):
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required by GenericLearner")
         Xd = C.validate_points(X_public, "X_public")
-        domain = self._domain()
         g = as_generator(self.rng)
-        san = self._sanitizer(domain, g)
-        self.sanitized_ = san.sanitize(self._indices(Xd, domain))
-        self.B_ = domain[np.unique(self.sanitized_)]
+        san: Any
+        if self.sanitizer == "dyadic":
+            san = DyadicThresholdSanitizer(self.epsilon, d=C.d, size=int(self.sanitized_size or 1), rng=g)  # type: ignore[attr-defined]
+            self.sanitized_ = san.sanitize(Xd)
+            self.B_ = np.unique(self.sanitized_)
+        else:
+            domain = self._domain()
+            san = self._sanitizer(domain, g)
+            self.sanitized_ = san.sanitize(self._indices(Xd, domain))
+            self.B_ = domain[np.unique(self.sanitized_)]
         self.hypotheses_ = C.dichotomies(self.B_).representatives
         self.errors_ = np.asarray(C.error_counts(self.hypotheses_, X, y), dtype=np.int64)
         eps = float(self.epsilon)

@@ -109,3 +109,20 @@ def test_bad_input():
     with pytest.raises(ValueError, match="X_public"):
         L.fit([1, 2], [0, 1])
     assert "GenericLearner(" in repr(L.set_params(epsilon=0.5)) and L.get_params()["epsilon"] == 0.5
+
+
+def test_dyadic_sanitizer_thresh64_measured_accuracy():
+    """THRESH_64 through the dyadic sanitizer: error <= 0.1 in >= 0.9 of runs (measured; E1 not proved)."""
+    D = ThresholdDistribution(64, 2**63 + 12345)
+    trials, fails, errs = 8, 0, []
+    for seed in range(trials):
+        g = np.random.default_rng(seed)
+        Xs, ys = D.sample(300, g)
+        L = GenericLearner(1.0, concept_class=D.concept_class, sanitizer="dyadic", sanitized_size=200, rng=g)
+        L.fit(Xs, ys, D.sample_X(20000, g))
+        assert L.privacy_ == (1.0, 0.0) and len(L.hypotheses_) == len(L.B_) + 1
+        errs.append(D.error(L.hypothesis_))
+        fails += int(errs[-1] > 0.1)
+    assert binom.sf(fails - 1, trials, 0.1) > FFR, errs
+    with pytest.raises(ValueError, match="dyadic"):
+        GenericLearner(1.0, concept_class=C3, sanitizer="dyadic")
