@@ -304,21 +304,24 @@ def component_graph_reference(X: Any) -> Any:
 # ---------------------------------------------------------------------------
 
 
-def _unrank_pairs(r: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row-major rank r in [0, d(d-1)/2) of (i, j), i < j  ->  (i, j), exactly."""
-    two = 2 * d - 1
-    i = np.floor((two - np.sqrt(np.maximum(two * two - 8.0 * r, 0.0))) / 2).astype(np.int64)
-    i = np.clip(i, 0, d - 2)
-    off = i * (two - i) // 2
-    low = off > r
-    i[low] -= 1
-    off = i * (two - i) // 2
-    nxt = (i + 1) * (two - i - 1) // 2
-    high = nxt <= r
-    i[high] += 1
-    off = i * (two - i) // 2
-    j = r - off + i + 1
-    return i, j
+def _pairs_of_positions(pos: np.ndarray, d: int, n_graphs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted slot positions in [0, n_graphs d(d-1)/2) -> (graph, i, j), i < j, row-major per graph.
+
+    Row starts g N + off(i), off(i) = i (2d - i - 1)/2, are located in ``pos`` by one
+    ``searchsorted`` over the n_graphs * d boundaries; each position's row is then a ``repeat``,
+    so the cost is O(m + n_graphs d log m) with exact integer arithmetic.
+    """
+    N = d * (d - 1) // 2
+    i_all = np.arange(d, dtype=np.int64)
+    off = i_all * (2 * d - i_all - 1) // 2
+    starts = (np.arange(n_graphs, dtype=np.int64)[:, None] * N + off[None, :]).ravel()
+    first = np.searchsorted(pos, starts, side="left")
+    counts = np.diff(np.append(first, pos.size))
+    row = np.repeat(np.arange(n_graphs * d, dtype=np.int64), counts)
+    gi = row // d
+    i = row - gi * d
+    j = pos - starts[row] + i + 1
+    return gi, i, j
 
 
 def _bernoulli_positions(total: int, p: float, g: np.random.Generator) -> np.ndarray:
@@ -363,14 +366,16 @@ def gnp_edges(d: int, p: float, n_graphs: int = 1, rng: Any = None) -> tuple[np.
         pos = np.arange(n_graphs * N, dtype=np.int64)
     else:
         pos = _bernoulli_positions(n_graphs * N, float(p), gen)
-    gi = pos // N
-    i, j = _unrank_pairs(pos - gi * N, d)
-    return gi, i, j
+    return _pairs_of_positions(pos, d, n_graphs)
 
 
 def _components_per_graph(d: int, gi: np.ndarray, i: np.ndarray, j: np.ndarray, n_graphs: int) -> np.ndarray:
+    """Components of each graph; the edges come sorted by (graph, i), so the CSR is built directly."""
     V = n_graphs * d
-    g = sp.coo_matrix((np.ones(gi.size, dtype=np.int8), (gi * d + i, gi * d + j)), shape=(V, V)).tocsr()
+    rows = gi * d + i
+    indptr = np.zeros(V + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=V), out=indptr[1:])
+    g = sp.csr_matrix((np.ones(rows.size, dtype=np.int8), gi * d + j, indptr), shape=(V, V))
     ncomp, lab = connected_components(g, directed=False)
     owner = np.empty(ncomp, dtype=np.int64)
     owner[lab] = np.arange(V) // d
@@ -498,7 +503,8 @@ class KargerCutResult(NamedTuple):
     ``worst_ratio_high``: min / max over the checked cuts S of cut_{G(p)}(S)/(p cut_G(S)) per
     sample; ``exhaustive``: all 2^(d-1) - 1 cuts checked (else singletons, the minimum cut and
     ``random_cuts`` uniform cuts); ``in_band``: samples with every checked cut in [1-e, 1+e];
-    ``in_band_ci``: Clopper–Pearson interval of the in-band probability.
+    ``in_band_ci``: Clopper–Pearson interval of the in-band probability; ``applies``: e <= 1
+    (otherwise the lemma says nothing and ``in_band`` only reports the wide band).
     """
 
     d: int
@@ -514,6 +520,7 @@ class KargerCutResult(NamedTuple):
     exhaustive: bool
     in_band: int
     in_band_ci: tuple[float, float]
+    applies: bool
 
 
 @validate_params(p=PROBABILITY, ell=Real(1.0, math.inf), n_samples=Integer(1, 1 << 20), rng=RNG,
@@ -600,4 +607,4 @@ def karger_cut_check(G: Any, p: float, ell: float = 1.0, n_samples: int = 100, r
             in_band += 1
     lo, hi = clopper_pearson(in_band, n_samples, confidence)
     return KargerCutResult(d, float(p), float(ell), lam, c_hat, float(eps), float(fail), ratio_min, low, high,
-                           exhaustive, in_band, (float(lo), float(hi)))
+                           exhaustive, in_band, (float(lo), float(hi)), bool(eps <= 1))
