@@ -1,4 +1,5 @@
-"""Learners (SPEC sections 3-4): KLNRS generic, ASSPP (ABM19 Alg 1), the ABM19 reduction.
+"""Learners (SPEC sections 3-7): KLNRS generic, ASSPP (ABM19 Alg 1), the ABM19 reduction, BNS15 GenericLearner
+and LabelBoost, ...
 
 Scikit-learn style: ``Learner(epsilon, delta=0.0, *, rng=None, **params)``,
 ``fit(X_private, y_private, X_public=None)`` returns self, ``predict(X)``, and ``privacy``
@@ -18,6 +19,10 @@ _LAZY = {
     "priv_samp": "theory.learners.reduction",
     "pub_samp": "theory.learners.reduction",
     "reduction_sample_size": "theory.learners.reduction",
+    "GenericLearner": "theory.learners.generic",
+    "LabelBoost": "theory.learners.labelboost",
+    "label_boost_procedure": "theory.learners.labelboost",
+    "labelboost_run_privacy": "theory.learners.labelboost",
 }
 
 __all__ = list(_LAZY)
