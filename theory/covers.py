@@ -104,13 +104,17 @@ def build_cover(concept_class: ConceptClass, T_pub: Any) -> Cover:
 def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: list[Any], X: Any) -> np.ndarray:
     """Empirical disagreement dis^(a_i, b_j; X) for all pairs, shape (len(a), len(b)).
 
-    Implements: ABM19 Sec 2 (empirical disagreement), computed as two matrix products.
+    Implements: ABM19 Sec 2 (empirical disagreement), computed as one matrix product.
+
+    Counts are exact: float64 products of 0/1 matrices are integers below 2^53 (float32 lost
+    counts above 2^24 points), converted to int64 before the division.
     """
     Xv = concept_class.validate_points(X, "X")
-    A = concept_class.evaluate_many(hyps_a, Xv).astype(np.float32)
-    B = concept_class.evaluate_many(hyps_b, Xv).astype(np.float32)
+    A = concept_class.evaluate_many(hyps_a, Xv).astype(np.float64)
+    B = concept_class.evaluate_many(hyps_b, Xv).astype(np.float64)
     n = len(Xv)
-    counts = A @ (1.0 - B).T + (1.0 - A) @ B.T
+    # dis(a, b) = |a| + |b| - 2 |a and b|
+    counts = A.sum(axis=1)[:, None] + B.sum(axis=1)[None, :] - 2.0 * (A @ B.T)
     return np.asarray(np.rint(counts).astype(np.int64) / n)
 
 

@@ -210,3 +210,64 @@ def test_fast_error_counts_equal_matrix_counts(data, ts, seed):
         np.testing.assert_array_equal(fast, slow)
         if X:
             np.testing.assert_array_equal(fast, error_counts_of(cls.evaluate_many(hyps, X), y))
+
+
+# ---------------------------------------------------------------------------------------
+# uniform_int's large-n branch (n > 2^62: rejection over 64-bit words) and the samplers built on
+# it at d = 64.  Uniformity by chi-square over 16 equal-width bins of r/n (N = 4000 draws,
+# expected 250 per bin), rejected at p < 1e-6: false-failure rate <= 1e-6 per case, 8 cases,
+# <= 8e-6 in all (fixed seeds: the outcome is deterministic).  An off-by-one in the bit count
+# (draws confined to [0, n/2) or to [0, 0.75 * 2^64)) leaves >= 4 bins empty: p < 1e-100.
+# ---------------------------------------------------------------------------------------
+
+_UNIF_N, _UNIF_BINS, _UNIF_LEVEL = 4000, 16, 1e-6
+
+
+def _uniform_bins_pvalue(draws, n):
+    from scipy.stats import chisquare
+
+    draws = [int(r) for r in draws]
+    assert all(0 <= r < n for r in draws)
+    counts = np.bincount([r * _UNIF_BINS // n for r in draws], minlength=_UNIF_BINS)
+    return float(chisquare(counts).pvalue)
+
+
+@pytest.mark.parametrize("n", [2**62 + 1, 3 * 2**62, 2**64 - 1, 2**64, 2**64 + 1, 2**100 + 3],
+                         ids=["2^62+1", "3*2^62", "2^64-1", "2^64", "2^64+1", "2^100+3"])
+def test_uniform_int_large_n_is_uniform(n):
+    from theory.classes import uniform_int
+
+    g = np.random.default_rng(n % 1_000_003)
+    assert _uniform_bins_pvalue([uniform_int(g, n) for _ in range(_UNIF_N)], n) > _UNIF_LEVEL
+
+
+def test_d64_random_hypotheses_are_uniform():
+    """Thresholds(64) draws t uniformly in [0, 2^64] (n = 2^64 + 1), PointFunctions(64) in [0, 2^64)."""
+    for cls, n in ((Thresholds(64), 2**64 + 1), (PointFunctions(64), 2**64)):
+        g = np.random.default_rng(7)
+        assert _uniform_bins_pvalue([cls.random_hypothesis(g) for _ in range(_UNIF_N)], n) > _UNIF_LEVEL
+
+
+def test_d64_structured_threshold_mechanism_is_uniform_in_its_cell():
+    """One private point (0, label 0): every t >= 1 errs once, so given t >= 1 the output is
+    uniform on [1, 2^64] (the within-cell draw is uniform_int(2^64)); P[t = 0] = 1/(1 + 2^64 e^-eps/2)
+    is ~1e-19, so every draw is from the large cell."""
+    from theory.privacy.exponential import structured_threshold_mechanism
+
+    g = np.random.default_rng(11)
+    draws = [structured_threshold_mechanism([0], [0], 1.0, 64, rng=g) for _ in range(_UNIF_N)]
+    assert min(draws) >= 1
+    assert _uniform_bins_pvalue([t - 1 for t in draws], 2**64) > _UNIF_LEVEL
+
+
+def test_disagreement_matrix_counts_exactly_above_2_24_points():
+    """ABM19 Sec 2 empirical disagreement on n = 2^24 + 3 points: thresholds t = 2^24 + 1 and 0
+    disagree on exactly 2^24 + 1 points and t = 2^24 + 1, t = 1 on 2^24; float32 counts round
+    both to 2^24 + {0, 4}."""
+    from theory.covers import disagreement_matrix
+
+    n = 2**24 + 3
+    X = np.arange(n, dtype=np.uint64)
+    M = disagreement_matrix(Thresholds(25), [2**24 + 1], [0, 1, 2**24 + 1], X)
+    assert M.shape == (1, 3)
+    assert M[0, 0] == (2**24 + 1) / n and M[0, 1] == 2**24 / n and M[0, 2] == 0.0
