@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import statistics
 import sys
 import time
@@ -39,15 +38,8 @@ from theory.bounds.hpsy import hpsy_connectivity_threshold  # noqa: E402
 from theory.distributions import DisjunctionGraphDistribution  # noqa: E402
 from theory.graphs import component_graph, component_labels, gnp_component_counts  # noqa: E402
 
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_exponential import _cpu_model as cpu_model  # noqa: E402  (one CPU-name reader for the benchmarks)
 
 
 def simd_path() -> str:
