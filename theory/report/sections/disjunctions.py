@@ -198,6 +198,7 @@ def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
 
     a2.yaxis.set_major_formatter(ScalarFormatter())
     a2.yaxis.set_minor_formatter(NullFormatter())
+    a2.set_yticks([2, 3, 5, 10, 20, 50])
     a1.legend(fontsize=6.5, loc="lower left")
     a2.legend(fontsize=6.5, loc="upper right")
     fig.suptitle(f"Components of G_S under D_(f,p): d = {d}, k = {k}, p = {p}, beta = {beta}", fontsize=9)
