@@ -23,6 +23,8 @@ _LAZY = {
     "LabelBoost": "theory.learners.labelboost",
     "label_boost_procedure": "theory.learners.labelboost",
     "labelboost_run_privacy": "theory.learners.labelboost",
+    "ComponentDisjunctionLearner": "theory.learners.disjunctions",
+    "thm2_instance": "theory.learners.disjunctions",
 }
 
 __all__ = list(_LAZY)
