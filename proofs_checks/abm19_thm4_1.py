@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs_checks._framework import Check, Verdict, join, register, sympy_nonneg, sympy_zero
+from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
 from proofs_checks._links import bounds_module
 
 ID = "ABM19.Thm4.1"
@@ -28,6 +28,15 @@ def check_arithmetic() -> Check:
     deriv_num = sp.simplify(-sp.diff(f, m) * m**3 * sp.log(m) ** 2)  # = 2 log m + 1
     sympy_zero(deriv_num - (2 * sp.log(m) + 1), "-f'(m) m^3 log^2 m - (2 log m + 1)")
     sympy_nonneg((2 * sp.log(m + 2) + 1), "2 log m + 1 for m >= 2")
+    # independent of the library: the loop failure at ratio 10 and the repaired failure term
+    from proofs_checks.abm19_lem4_4 import early_exit_probability, fill_failure_poisson_sup
+
+    pl10 = early_exit_probability(10, 1)
+    if abs(pl10 - (1 - 0.99**9)) > 1e-12 or not 17 / 400 + 0.01 + pl10 > 1 / 16:
+        raise RuntimeError("17/400 condition arithmetic")
+    fill_sup, _ = fill_failure_poisson_sup()
+    if not (1 / 18) / 0.99 + fill_sup < 1 / 16:
+        raise RuntimeError("repaired reduction does not give 1/16")
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("abm19")
@@ -49,15 +58,21 @@ def check_arithmetic() -> Check:
         "B runs on ñ = ceil(n_priv/(10 n_pub)) <= n_priv examples; Thm 4.3 rules out delta = 1/(100 ñ^2 log ñ) and A's "
         "delta = 1/(100 n_priv^2 log n_priv) is no larger because 1/(m^2 log m) is decreasing for m >= 2 (sympy: "
         "-f'(m) m^3 log^2 m = 2 log m + 1 > 0). For ñ = 1 the delta of Thm 4.3 is undefined (log 1 = 0).",
-        "The theorem inherits Lemma 4.4's confidence (see ABM19.Lem4.4.confidence): the proof's arithmetic gives "
-        "17/225 > 1/16 for a 1/18-learner, so Thm 4.3 (about 1/16-learners) applies only with the sharper "
-        "accounting, i.e. when n_priv > 20 n_pub, or for a learner with confidence <= 17/400.",
+        "The theorem needs a (100 n_pub alpha, 1/16)-private learner B from A (Lemma 4.4). The paper's accounting "
+        "gives 17/225 > 1/16; the condition 'confidence <= 17/400' offered before is NOT sufficient: at n_priv = 10 "
+        f"n_pub the loop of Alg 3 fails w.p. {fmt(pl10)} (exact, n_pub = 1), and 17/400 + 1/100 + {fmt(pl10)} = "
+        f"{fmt(17 / 400 + 0.01 + pl10)} > 1/16.",
+        "No condition is needed: (i) Thm 4.1 is an existence statement about B, so the reduction may use Alg 3 "
+        "repaired to fill the slots after S~ runs out with D0 draws; its failure term is <= "
+        f"{fmt(fill_sup)} (sup over all n_pub, n_priv, Poisson tail at ñ = 1) < 1/16 - (1/18)/0.99 = "
+        f"{fmt(1 / 16 - (1 / 18) / 0.99)}, so B is a 1/16-learner at every ratio; (ii) when n_priv > 20 n_pub the "
+        "unrepaired Lemma 4.4 applies as well (ABM19.Lem4.4.confidence). (Padding A's sample instead -- A ignoring "
+        "extra private examples -- raises ñ and with it the delta Thm 4.3 needs, so it is not used here.)",
+        "For ñ = 1 the delta of Thm 4.3 is 1/(100 log 1), undefined; A's own delta 1/(100 n_priv^2 log n_priv) is "
+        "undefined at n_priv = 1 as well, and for n_priv >= 2 padding to ñ = 2 keeps delta_A <= delta(ñ) (f "
+        "decreasing, ñ <= n_priv).",
         *lines,
     ])
     return Check(id=f"{ID}.arithmetic",
                  claim="ABM19 Thm 4.1 proof: Lemma 4.4 + Thm 4.3 give 100 n_pub alpha > 1/16, i.e. n_pub > 1/(1600 alpha).",
-                 method="symbolic+exact", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="Lemma 4.4 must give a 1/16-learner: n_priv > 20 n_pub (sharper accounting) or a "
-                           "semi-private learner with confidence <= 17/400 instead of 1/18; and ñ = "
-                           "ceil(n_priv/(10 n_pub)) >= 2",
-                 links=links)
+                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details, links=links)

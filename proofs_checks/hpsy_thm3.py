@@ -70,12 +70,18 @@ def check_chebyshev() -> Check:
         "Chebyshev for the mean of n terms: Var <= 2/n, threshold 2 ell/sqrt(n): probability <= 1/(2 ell^2) <= 1/ell^2; "
         "with dk matrices and ell = 2sqrt(kd/beta): kd/ell^2 = beta/4 and the threshold is 4sqrt(kd/(beta n)) (sympy), "
         "matching (10). (13) then uses 2sqrt(dk/(beta n)), a factor-2 slip absorbed in the O(.).",
-        "This arithmetic presumes a family of dk matrices; see HPSY.Thm3.union-over-A for that premise.",
+        "This arithmetic presumes a family of dk matrices (refuted by HPSY.Thm3.union-over-A: the family of top-k "
+        "eigenvector matrices is not finite) and feeds a per-point margin through the Markov event xi_1 (refuted "
+        "as used by HPSY.Thm3.per-point-margin). The verdict covers the arithmetic only, conditional on those "
+        "premises; the proof step it belongs to is not established.",
     ])
     return Check(id=f"{ID}.chebyshev-arithmetic",
                  claim="HPSY Thm 3 proof, Eqs. (9)-(12): Markov gives P[xi_1] <= beta/4; Var <= 2 and Chebyshev with "
                        "ell = 2sqrt(kd/beta) give P[xi_2] <= beta/4 over a family of dk matrices.",
-                 method="symbolic+simulation", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+simulation", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
+                 condition="the premises |A| <= dk and the per-point use of xi_1, which HPSY.Thm3.union-over-A and "
+                           "HPSY.Thm3.per-point-margin refute: the arithmetic is right, the proof step is not "
+                           "established")
 
 
 @register(f"{ID}.union-over-A")
@@ -200,12 +206,14 @@ def check_per_point() -> Check:
         f"reaches error <= alpha; 99% Clopper-Pearson interval [{fmt(lo)}, {fmt(hi)}], above beta = {beta}.",
     ])
     return Check(id=f"{ID}.per-point-margin",
-                 claim="HPSY Thm 3 proof, (12)-(15): 'with probability at least 1 - beta/2, the projected data is "
+                 claim="HPSY Thm 3 proof step (not the theorem's existence claim), (12)-(15): 'with probability at "
+                       "least 1 - beta/2, the projected data is "
                        "separable by f_w* with margin gamma - O(sqrt(eta/beta))'.",
                  method="exact+simulation", verdict=Verdict.FAILS, details=details,
                  counterexample=f"d = 2, k = 1, beta = {beta}, q = {q}, alpha = {alpha}, gamma = 1/sqrt(2), eta = q: "
                                 "P[every output has error >= q/2 > alpha] >= 1/2 > beta (symmetry argument; "
-                                f"simulated {fails}/{trials}).",
+                                f"simulated {fails}/{trials}). This refutes the paper's Step 1 and proof step, not the "
+                                "existence of a learner with the theorem's sample sizes.",
                  corrected="apply Markov at level alpha/2 instead of beta/4: the margin gamma - 2sqrt(2R/alpha) holds "
                            "outside a set of mass alpha/2, which is charged to the error; the labelled bound then "
                            "reads n_lab = O(sqrt(k)/(alpha eps (gamma - c sqrt(eta/alpha)))).")
@@ -269,12 +277,14 @@ def check_centring() -> Check:
         "reaches error <= alpha.",
     ])
     return Check(id=f"{ID}.centring",
-                 claim="HPSY Thm 3 proof, (13): R_hat(A_hat) <= sum_{j>k} lambda_hat_j for the top-k eigenvectors "
+                 claim="HPSY Thm 3 algorithm (Step 1, centred PCA) and proof step (13), not the theorem's existence "
+                       "claim: R_hat(A_hat) <= sum_{j>k} lambda_hat_j for the top-k eigenvectors "
                        "A_hat of the centred empirical covariance used in Step 1.",
                  method="exact+simulation", verdict=Verdict.FAILS, details=details,
                  counterexample=f"positives (+-sqrt(1-c^2), c) and negative (0,-1) w.p. q, c = {cc}, q = {q}, "
                                 f"beta = {beta}, alpha = {alpha}: centred PCA keeps e1, every output errs on >= "
-                                f"{fmt(best_err)} of D (population); simulated {bad}/{trials}.",
+                                f"{fmt(best_err)} of D (population); simulated {bad}/{trials}. This refutes the "
+                                "paper's algorithm (centred PCA) and proof step (13), not the existence claim.",
                  corrected="use the uncentred second-moment matrix (1/n) sum x x' in Step 1 (or assume E[x] = 0); "
                            "then R_hat(A_hat) = sum_{j>k} lambda_hat_j exactly.")
 

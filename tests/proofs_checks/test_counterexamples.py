@@ -51,3 +51,41 @@ def test_hpsy_thm2_isolated_vertex_lower_bound_by_simulation() -> None:
         iso += int(not touched.all())
     freq = iso / runs
     assert freq > 0.347 - 0.07
+
+
+def test_abm19_beta_17_400_is_not_a_repair_at_ratio_10() -> None:
+    # n_priv = 10 n_pub: the loop fails w.p. >= 1 - 0.99^9 (n_pub = 1), more for larger n_pub
+    p_loop = 1 - 0.99**9
+    assert 17 / 400 + 1 / 100 + p_loop > 1 / 16
+    assert (1 / 18) / 0.99 + p_loop > 1 / 16
+
+
+def test_abm19_fill_with_d0_repair_at_every_ratio() -> None:
+    # repaired Alg 3: failure term P[Bin(n_priv, p) >= ñ + 1]; ñ = 1 worst, Poisson(0.1) limit
+    slack = 1 / 16 - (1 / 18) / 0.99
+    pois_tail = 1 - math.exp(-0.1) * 1.1
+    assert pois_tail < slack
+    for n_pub in (1, 4, 7, 50):
+        for ratio in (1, 5, 10, 11, 20, 37):
+            n_priv = ratio * n_pub
+            nt = -(-n_priv // (10 * n_pub))
+            assert float(binom.sf(nt, n_priv, 1 / (100 * n_pub))) <= pois_tail + 1e-15
+
+
+def test_bns15_cl57_last_step_exact_condition() -> None:
+    def coeff(eps: float, estar: float) -> tuple[float, float]:
+        a = math.exp(2 * estar)
+        q = eps / (3 + a)
+        r = (q * a + 1 - q) / (q / a + 1 - q)
+        return 2 * r + 1 + math.exp(estar), 7 + math.exp(estar)
+
+    got, claimed = coeff(2.0, 1.0)
+    assert got < claimed and round(got, 2) == 9.07 and round(claimed, 2) == 9.72
+    got, claimed = coeff(3.0, 1.0)
+    assert got > claimed
+    # the threshold 2a/(a - 1): R = 3 there
+    for estar in (0.1, 1.0, 4.0):
+        a = math.exp(2 * estar)
+        b = 2 * a / (a - 1)
+        assert b > 2
+        assert math.isclose(coeff(b, estar)[0], coeff(b, estar)[1], rel_tol=1e-12)
