@@ -161,6 +161,13 @@ def check_confidence() -> Check:
             lines.append(f"theory.bounds.abm19.abm19_public_data_reduction returns the corrected beta = {full}.")
         elif abs(r.beta - 1 / 16) < 1e-15:
             r2 = mod.abm19_public_data_reduction(0.001, 10, 1, 1.0)
+            for npv, npub in ((10, 1), (300, 30), (5000, 2)):
+                rc = mod.abm19_public_data_reduction(0.001, npv, npub, 1.0, form="corrected")
+                want_c = (1 / 18) / (1 - 1 / (100 * npub)) ** npub + fill_failure_probability(npv, npub)
+                if abs(rc.beta - want_c) > 1e-12 or not rc.beta < 1 / 16:
+                    raise AssertionError(f"form='corrected' beta {rc.beta} != verified {want_c}")
+            lines.append("form='corrected' returns (1/18)/(1-p)^n_pub + P[Bin(n_priv, p) >= ñ + 1] (< 1/16), equal to "
+                         "the independent computation at 3 points.")
             lines.append("theory.bounds.abm19.abm19_public_data_reduction returns beta = 1/16, which for the paper's "
                          f"stopping Alg 3 holds only when n_priv > {fmt(r_sharp)} n_pub (sharper accounting above); "
                          f"it returns 1/16 also for n_priv = 10, n_pub = 1 (beta = {fmt(r2.beta)}), which is "

@@ -18,6 +18,7 @@ from kernels.validation import (
     POSITIVE_REAL,
     PROBABILITY,
     Boolean,
+    Options,
     validate_params,
 )
 from theory.bounds._core import (
@@ -319,9 +320,9 @@ class PublicDataReduction(NamedTuple):
 
 
 @validate_params(alpha=PROBABILITY, n_priv=POSITIVE_INT, n_pub=POSITIVE_INT, epsilon=EPSILON, delta=DELTA,
-                 strict=Boolean())
+                 strict=Boolean(), form=Options("paper", "corrected"))
 def abm19_public_data_reduction(alpha: float, n_priv: int, n_pub: int, epsilon: float, delta: float = 0.0,
-                                *, strict: bool = True) -> Any:
+                                *, strict: bool = True, form: str = "paper") -> Any:
     r"""ABM19 Lemma 4.4: an (alpha, 1/18, eps, delta) semi-private learner gives a private learner.
 
     Implements: ABM19.Lem4.4.  From an agnostic (alpha, 1/18, epsilon, delta) semi-private
@@ -339,11 +340,19 @@ def abm19_public_data_reduction(alpha: float, n_priv: int, n_pub: int, epsilon: 
         Its privacy parameters (kept by B).
     strict : bool
         Raise (default) or return a Checked on a failed hypothesis.
+    form : {"paper", "corrected"}
+        ``"paper"`` (default): beta = 1/16 as stated.  proofs_checks (ABM19.Lem4.4.confidence) shows
+        the paper's proof does not give it (1/18 + 0.01 > 1/17, and the stopping Alg 3 fails its loop
+        w.p. up to 0.095 below n_priv = 20 n_pub), but 1/16 *is* established for Alg 3 repaired to
+        fill the slots after S~ runs out with D0 draws -- the Alg 3 that
+        :func:`theory.learners.reduction.priv_samp` runs -- at every n_priv, n_pub, hence the default.
+        ``"corrected"``: the verified confidence of that repaired reduction for a 1/18-learner,
+        beta = (1/18)/(1 - p)^{n_pub} + P[Bin(n_priv, p) >= n + 1] (<= 0.0608 < 1/16).
 
     Returns
     -------
     PublicDataReduction
-        ``(alpha=100*n_pub*alpha, beta=1/16, epsilon, delta, n=ceil(n_priv/(10 n_pub)), p=1/(100 n_pub))``.
+        ``(alpha=100*n_pub*alpha, beta, epsilon, delta, n=ceil(n_priv/(10 n_pub)), p=1/(100 n_pub))``.
 
     Raises
     ------
@@ -356,8 +365,14 @@ def abm19_public_data_reduction(alpha: float, n_priv: int, n_pub: int, epsilon: 
     PublicDataReduction(alpha=0.2, beta=0.0625, epsilon=1.0, delta=0.0, n=250, p=0.005)
     """
     def compute() -> PublicDataReduction:
-        return PublicDataReduction(alpha=100 * n_pub * alpha, beta=1 / 16, epsilon=float(epsilon),
-                                   delta=float(delta), n=-(-n_priv // (10 * n_pub)), p=1 / (100 * n_pub))
+        n, p = -(-n_priv // (10 * n_pub)), 1 / (100 * n_pub)
+        beta = 1 / 16
+        if form == "corrected":
+            from scipy.stats import binom
+
+            beta = (1 / 18) / (1 - p) ** n_pub + float(binom.sf(n, n_priv, p))
+        return PublicDataReduction(alpha=100 * n_pub * alpha, beta=beta, epsilon=float(epsilon),
+                                   delta=float(delta), n=n, p=p)
 
     return check_conditions(strict, "ABM19.Lem4.4", [(alpha <= 0.01, "alpha <= 1/100", {"alpha": alpha})], compute)
 
@@ -467,7 +482,9 @@ register(Bound(
     description="public-data reduction: (alpha,1/18,eps,delta) SP learner -> (100 n_pub alpha,1/16,eps,delta) private",
     params=(Param("alpha", PROBABILITY, "excess error of the semi-private learner (<= 1/100)", typical=(1e-4, 0.01)),
             Param("n_priv", POSITIVE_INT, "private sample size", integer=True, typical=(1, 10**6)),
-            _NPUB, _EPS, _DELTA),
+            _NPUB, _EPS, _DELTA,
+            Param("form", Options("paper", "corrected"), "'paper' (beta = 1/16, default) or 'corrected' (verified "
+                  "beta of the fill-with-D0 reduction)", default="paper", required=False)),
     function=abm19_public_data_reduction,
     output="PublicDataReduction(alpha, beta, epsilon, delta, n, p)",
     example={"alpha": 0.001, "n_priv": 5000, "n_pub": 2, "epsilon": 1.0},

@@ -179,7 +179,8 @@ def main(argv: list[str]) -> int:
         print(json.dumps(out))
         return 0
     label = ns.solve if ns.solve else "value"
-    print(f"{bound.id}: {label} = {to_jsonable(value)}")
+    form = kwargs.get("form", next((p.default for p in params if p.name == "form"), None))
+    print(f"{bound.id}: {label} = {to_jsonable(value)}" + (f"  [form: {form}]" if form is not None else ""))
     if ns.latex:
         if latex is None:
             print("(no sympy form for this bound)")
