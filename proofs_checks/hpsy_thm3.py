@@ -334,9 +334,15 @@ def check_nunl() -> Check:
             got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, constant=cc)
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm3_unlabeled{(kk, dd, bb, gg, cc)} = {got}, verified {want}")
+        for kk, dd, bb, gg in ((5, 100, 0.1, 0.5), (1, 2, 0.1, 0.1)):
+            want = math.ceil(256 * kk * dd / (bb**3 * gg**4) - 1e-9)
+            got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, form="corrected")
+            if abs(got - want) > 1:
+                raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg)} = {got}, want {want}")
         links = ("theory.bounds.hpsy.hpsy_thm3_unlabeled",)
-        details += ("\n- theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): it implements "
-                    "the stated size, which this check shows the proof does not establish.")
+        details += ("\n- theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
+                    "form='paper' it implements the stated size, which this check shows the proof does not establish; "
+                    "form='corrected' returns ceil(256 kd/(beta^3 gamma^4)) (2 points).")
     else:
         details += "\n- theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_unl", links=links,
