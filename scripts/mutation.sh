@@ -29,7 +29,7 @@ case "$OUT" in /*) ;; *) OUT="$ROOT/$OUT" ;; esac
 # tests that exercise each module (mutmut maps tests to functions and runs only those that reach a mutant)
 declare -A TESTS=(
   [theory/privacy/exponential.py]="tests/theory/privacy/test_exponential.py"
-  [theory/audit/stats.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_stats_exact.py"
+  [theory/audit/stats.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_stats_exact.py tests/theory/audit/test_stats_boundaries.py"
   [kernels/_reference.py]="tests/kernels/test_exponential.py tests/kernels/test_exponential_stats.py"
   [theory/learners/asspp.py]="tests/theory/learners/test_learners.py"
   [theory/learners/exponential.py]="tests/theory/learners/test_learners.py"
