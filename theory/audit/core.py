@@ -68,6 +68,7 @@ from kernels.validation import (
 )
 from theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
 from theory.audit.batches import batch_sizes, run_batches
+from theory.audit.outputs import as_label_array, is_structured
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
@@ -118,9 +119,7 @@ def vectorize(fn: Callable[[Any, np.random.Generator], Any]) -> Mechanism:
         outs = [fn(data, g) for _ in range(int(size))]
         if outs and isinstance(outs[0], (int, float, bool, np.generic, np.ndarray)):
             return np.asarray(outs)
-        arr = np.empty(len(outs), dtype=object)
-        arr[:] = outs
-        return arr
+        return as_label_array(outs)  # tuples, transcripts, dicts: see theory.audit.outputs
 
     mechanism.__name__ = f"vectorize({getattr(fn, '__name__', repr(fn))})"
     mechanism.__wrapped__ = fn  # type: ignore[attr-defined]
@@ -163,6 +162,9 @@ class _Outputs:
 
 def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     arr = raw if isinstance(raw, np.ndarray) else None
+    if (isinstance(raw, (list, tuple)) or arr is not None and arr.dtype == object and arr.ndim == 1) \
+            and len(raw) and is_structured(raw[0]):
+        arr = as_label_array(list(raw))  # structured outputs -> hashable labels (theory.audit.outputs)
     if arr is None:
         try:
             arr = np.asarray(raw)
