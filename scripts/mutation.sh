@@ -74,8 +74,8 @@ start=$(date +%s)
 elapsed=$(( $(date +%s) - start ))
 "$MUTMUT" results --all true > "$WORK/results.txt" 2>&1 || "$MUTMUT" results > "$WORK/results.txt" 2>&1 || true
 
-"$PY" - "$WORK" "$OUT" "$elapsed" "${MODULES[@]}" <<'PYEOF'
-import subprocess, sys, re, platform, collections, datetime
+MUTATION_EQUIVALENT="$ROOT/tests/mutation_equivalent.txt" "$PY" - "$WORK" "$OUT" "$elapsed" "${MODULES[@]}" <<'PYEOF'
+import subprocess, sys, re, platform, collections, datetime, os
 from pathlib import Path
 work, out, elapsed, modules = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 rows = []
@@ -86,9 +86,8 @@ for line in (work / "results.txt").read_text().splitlines():
 status = collections.Counter(s for _, s in rows)
 mutmut = str(Path(sys.executable).parent / "mutmut")
 # equivalences recorded by hand: name -> one-line reason (kept in tests/mutation_equivalent.txt)
-eq_file = Path(__file__).parent if False else None
 eq = {}
-eqp = Path(sys.argv[2]).parent / "mutation_equivalent.txt"
+eqp = Path(os.environ["MUTATION_EQUIVALENT"])
 if eqp.exists():
     for ln in eqp.read_text().splitlines():
         if ln.strip() and not ln.startswith("#") and ":" in ln:
