@@ -180,3 +180,81 @@ def test_thm56_bound_vs_binary_search():
     # Thm 5.6: a TPAL needs Omega(1/alpha) labels; binary search uses O(log 1/alpha)
     lb = tpal_threshold_lower_bound(0.001, 0.1, 0.1)
     assert lb == 66 and lb > math.ceil(math.log2(1 / 0.001 * 10))
+
+
+# ---- audits of (hypothesis, transcript) -------------------------------------------
+
+def _mechanism(make):
+    from theory.audit import vectorize
+
+    def fn(data, rng):
+        X, y = data
+        learner = make(rng)
+        res = learner.fit(X, LabelOracle(y))
+        return (res.hypothesis, res.transcript)
+    return vectorize(fn)
+
+
+def _pairs(X, y, labels_only=False, limit=6):
+    out = []
+    for X2, y2 in _neighbours(X, y):
+        if labels_only and not np.array_equal(X2, X):
+            continue
+        out.append(((X, y), (X2, y2)))
+    rng = np.random.default_rng(5)
+    return [out[i] for i in rng.choice(len(out), size=min(limit, len(out)), replace=False)]
+
+
+def test_audit_binary_search_flagged():
+    from theory.audit import audit_pairs
+    X = np.array([1, 5, 3, 6, 2])
+    y = (X < 4).astype(int)
+    pairs = [((X, y), (np.array([1, 5, 0, 6, 2]), y))]
+    res = audit_pairs(_mechanism(lambda rng: BinarySearchThresholdLearner(T3)), pairs, epsilon=3.0,
+                      trials=300, rng=0)
+    assert res.violation and res.witness.support_mismatch
+
+
+@pytest.mark.slow
+def test_audit_subsampling_and_pssl_tpal_pass():
+    from theory.audit import audit_pairs
+    from theory.learners.asspp import ASSPP
+    X = np.array([1, 6, 3, 5, 2, 7, 0])
+    y = (X < 4).astype(int)
+    sub = _mechanism(lambda rng: SubSampling(ASSPP(0.1, concept_class=T3, rng=rng), n=3, m=1, epsilon=2.0, rng=rng))
+    res = audit_pairs(sub, _pairs(X, y, labels_only=True, limit=2), epsilon=2.0, trials=500, rng=1)
+    assert not res.violation
+    sub_k = _mechanism(lambda rng: SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),
+                                                                     rng=rng), n=3, m=1, epsilon=2.0, rng=rng))
+    res = audit_pairs(sub_k, _pairs(X, y, limit=3), epsilon=2.0, trials=2000, rng=2)
+    assert not res.violation
+    tp = _mechanism(lambda rng: PSSLAsTPAL(ASSPP(0.5, concept_class=T3, rng=rng), m=4))
+    res = audit_pairs(tp, _pairs(X, y, labels_only=True, limit=2), epsilon=0.5, trials=500, rng=3)
+    assert not res.violation
+
+
+def test_audit_broken_subsampling_flagged():
+    from theory.audit import audit_pairs
+    # K = the smallest x of J: index 0 (x=0) is asked whenever 0 is in J; with x_0 = 7 never
+    X = np.array([0, 3, 3, 3, 3])
+    y = (X < 4).astype(int)
+    make = lambda rng: SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),  # noqa: E731
+                                                         rng=rng), n=2, m=1, epsilon=2.0, rng=rng, select="smallest_x")
+    pairs = [((X, y), (np.array([7, 3, 3, 3, 3]), (np.array([7, 3, 3, 3, 3]) < 4).astype(int)))]
+    res = audit_pairs(_mechanism(make), pairs, epsilon=2.0, trials=2000, rng=4)
+    assert res.violation and res.witness.support_mismatch
+
+
+def test_asspp_not_private_in_unlabelled_points():
+    """ASSPP is private in the labelled sample given the public points (ABM19 Lem 3.2), not in the points:
+    Cl 5.7 then applies to label neighbours only (exact, divergence 0), and point neighbours break it."""
+    from theory.learners.asspp import ASSPP
+    S = SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)
+    X = np.array([1, 6, 3, 5, 2, 7, 0])
+    y = (X < 4).astype(int)
+    claim = PrivacyClaim("TPAL", 2.0, 0.0)
+    d0 = S.exact_distribution(X, y)
+    lab = max(check_claim(claim, d0, S.exact_distribution(X2, y2))[1] for X2, y2 in _neighbours(X, y)
+              if np.array_equal(X2, X))
+    pts = max(check_claim(claim, d0, S.exact_distribution(X2, y2))[1] for X2, y2 in _neighbours(X, y))
+    assert lab <= 1e-12 and pts > 0.1
