@@ -25,6 +25,14 @@ _LAZY = {
     "labelboost_run_privacy": "theory.learners.labelboost",
     "ComponentDisjunctionLearner": "theory.learners.disjunctions",
     "thm2_instance": "theory.learners.disjunctions",
+    "LabelOracle": "theory.learners.active",
+    "BudgetExceededError": "theory.learners.active",
+    "PrivacyClaim": "theory.learners.active",
+    "check_claim": "theory.learners.active",
+    "PSSLAsTPAL": "theory.learners.active",
+    "SubSampling": "theory.learners.active",
+    "subsampling_guarantee": "theory.learners.active",
+    "BinarySearchThresholdLearner": "theory.learners.active",
 }
 
 __all__ = list(_LAZY)
