@@ -250,6 +250,55 @@ def run(eps: float, trials: int, seed: int, only: str | None = None,
     return rows
 
 
+# --- baseline: the selection before issue #20 (raw plug-in score, global top-K) ---------------
+
+
+def _plugin_score(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) -> np.ndarray:
+    """Old score: the selection frequencies scaled to ``n`` plugged into the final bound."""
+    from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+    kx = np.asarray(kx, dtype=np.float64) * (n / s)
+    ky = np.asarray(ky, dtype=np.float64) * (n / s)
+    return epsilon_bound(cp_lower(kx, n, a), cp_upper(ky, n, a), delta)
+
+
+def _global_pick(cands: list[Any], k: int) -> list[Any]:
+    """Old pick: best of each diversity group by score, then the rest (no per-pair slot)."""
+    cands = sorted(cands, key=lambda c: -c.score)
+    chosen: list[Any] = []
+    groups: set[Any] = set()
+    for c in cands:
+        if len(chosen) < k and c.group not in groups:
+            groups.add(c.group)
+            chosen.append(c)
+    for c in cands:
+        if len(chosen) < k and all(c is not x for x in chosen):
+            chosen.append(c)
+    return sorted(chosen, key=lambda c: -c.score)
+
+
+def run_baseline(eps: float, trials: int, seed: int, only: str | None = None) -> list[dict[str, Any]]:
+    """The same cases with the old selection patched in (same seeds, same samples)."""
+    import theory.audit.core as core
+    saved = core._anticipated, core._pick, core.selection.planned_tests
+    core._anticipated, core._pick = _plugin_score, _global_pick  # type: ignore[assignment]
+    core.selection.planned_tests = lambda max_events, n_pairs: max_events  # type: ignore[assignment]
+    try:
+        return run(eps, trials, seed, only)
+    finally:
+        core._anticipated, core._pick, core.selection.planned_tests = saved  # type: ignore[assignment]
+
+
+def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
+    lines = ["| mechanism | true eps | bound before | bound after | right before | right after |",
+             "|---|---|---|---|---|---|"]
+    for b, a in zip(before, after):
+        lines.append(f"| {a['name']} | {a['true']} | {b['lb']:.3f} | {a['lb']:.3f} | "
+                     f"{'yes' if b['right'] else 'NO'} | {'yes' if a['right'] else 'NO'} |")
+    lines.append(f"\nverdicts right: before {sum(r['right'] for r in before)}/{len(before)}, "
+                 f"after {sum(r['right'] for r in after)}/{len(after)}")
+    return "\n".join(lines)
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     lines = ["| mechanism | claim | true eps | our lower bound (95%) | flagged | verdict right? | time (s) | samples |",
              "|---|---|---|---|---|---|---|---|"]
@@ -268,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eps", type=float, default=0.5, help="claimed epsilon (default 0.5)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default=None, help="substring of the mechanism names to run")
+    ap.add_argument("--compare", action="store_true",
+                    help="also run the pre-#20 selection (plug-in score, global top-K) on the same seeds")
     args = ap.parse_args(argv)
     trials = args.trials or (200_000 if args.quick else 1_000_000)
     print(f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; numpy {np.__version__}")
@@ -275,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     print("published DP-Sniper / StatDP lower bounds: not listed (not verified against the papers)\n")
     rows = run(args.eps, trials, args.seed, args.only)
     print(table(rows))
+    if args.compare:
+        print("\nselection before (plug-in score, global top-K) vs after (pessimistic score, per-pair slots):\n")
+        print(compare(run_baseline(args.eps, trials, args.seed, args.only), rows))
     return 0
 
 

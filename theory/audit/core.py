@@ -66,6 +66,7 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
+from theory.audit import selection
 from theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
 from theory.audit.batches import batch_sizes, run_batches
 from theory.audit.outputs import as_label_array, is_structured
@@ -377,10 +378,8 @@ class _Candidate:
 
 
 def _anticipated(kx: np.ndarray, ky: np.ndarray, s: int, n: int, a: float, delta: float) -> np.ndarray:
-    """Bound the estimation batch would give if it reproduced the selection frequencies."""
-    px = kx * (n / s)
-    qy = ky * (n / s)
-    return epsilon_bound(cp_lower(px, n, a), cp_upper(qy, n, a), delta)
+    """Pessimistic anticipated bound (see :func:`theory.audit.selection.anticipated_bound`)."""
+    return selection.anticipated_bound(kx, ky, s, n, a, delta)
 
 
 def _threshold_candidates(xs: np.ndarray, ys: np.ndarray, n_thresholds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -508,22 +507,8 @@ def _has_repeats(x: np.ndarray | None) -> bool:
 
 
 def _pick(cands: list[_Candidate], k: int) -> list[_Candidate]:
-    cands = sorted(cands, key=lambda c: -c.score)
-    chosen: list[_Candidate] = []
-    seen_groups: set[tuple[Any, ...]] = set()
-    for c in cands:  # best of each group first (diversity), then the rest by score
-        if len(chosen) >= k:
-            break
-        if c.group not in seen_groups:
-            seen_groups.add(c.group)
-            chosen.append(c)
-    for c in cands:
-        if len(chosen) >= k:
-            break
-        if all(c is not x for x in chosen):
-            chosen.append(c)
-    chosen.sort(key=lambda c: -c.score)
-    return chosen
+    """Per-pair slots first (see :func:`theory.audit.selection.pick`)."""
+    return selection.pick(cands, k)
 
 
 # ---------------------------------------------------------------------------
@@ -645,7 +630,9 @@ def audit_pairs(
     selection_trials : int, optional
         Selection outputs per dataset (default ``min(max(10_000, trials // 4), 500_000)``).
     max_events : int
-        How many (pair, event, direction) tuples are kept for estimation (``K``).
+        How many (pair, event, direction) tuples are kept for estimation (``K``); raised to the
+        number of pairs (at most 32) so that every pair gets a slot (its best event), see
+        :mod:`theory.audit.selection`.  Events are ranked by a pessimistic anticipated bound.
     n_thresholds, max_values : int
         Size of the candidate families (quantile thresholds, distinct values).
     batch_size : int, optional
@@ -701,7 +688,7 @@ def audit_pairs(
         n_candidates = len(chosen)
     else:
         s = min(max(10_000, n // 4), 500_000) if selection_trials is None else int(selection_trials)
-        k_planned = max_events
+        k_planned = selection.planned_tests(max_events, len(pairs))
         a_plan = alpha / (2 * k_planned)
         sel = {}
         for j, d in enumerate(datasets):
