@@ -58,7 +58,7 @@ def test_leaky_pair_among_many_null_pairs_is_found() -> None:
     res = audit_pairs(_laplace_vector(0.5), pairs, epsilon=0.5, trials=100_000, rng=0)
     assert res.n_tests >= len(pairs)
     assert {w.pair_index for w in res.tests} == set(range(len(pairs)))
-    assert res.violation and res.witness.pair_index == 7
+    assert res.violation and res.witness is not None and res.witness.pair_index == 7
     assert 1.0 < res.epsilon_lower_bound <= 1.5
 
 
@@ -84,7 +84,7 @@ def test_sparse_vector_outputting_noisy_values_is_flagged() -> None:
              (np.r_[one, 0 * one], np.r_[0 * one, one])]
     res = audit_pairs(svt3, pairs, epsilon=eps, trials=200_000, rng=0)
     assert res.violation, res.report()
-    assert res.witness.pair_index == 7
+    assert res.witness is not None and res.witness.pair_index == 7
 
 
 @pytest.mark.parametrize("seed", range(3))
