@@ -226,7 +226,8 @@ class ThresholdEvent(Event):
     """``{proj(x) > t}`` (``upper=True``) or ``{proj(x) <= t}``; ``proj`` is identity, a
     coordinate, or a dot product with a direction vector."""
 
-    def __init__(self, threshold: float, upper: bool, projection: None | int | np.ndarray = None,
+    def __init__(self, threshold: float, upper: bool,
+                 projection: None | int | np.ndarray | Callable[[np.ndarray], np.ndarray] = None,
                  name: str = "x") -> None:
         self.threshold = float(threshold)
         self.upper = bool(upper)
@@ -241,6 +242,8 @@ class ThresholdEvent(Event):
             return x
         if isinstance(self.projection, int):
             return x[:, self.projection]
+        if callable(self.projection):  # a learned score (theory.audit.selection.LogisticScore)
+            return np.asarray(self.projection(x))
         return x @ self.projection
 
     def indicator(self, out: _Outputs) -> np.ndarray:
@@ -424,7 +427,8 @@ def _select(
             for i in order:
                 cands.append(_Candidate(float(sc[i]), pair, events[int(i)], forward, (pair, group, forward)))
 
-    def thresholds(x: np.ndarray, y: np.ndarray, proj: None | int | np.ndarray, name: str, group: str) -> None:
+    def thresholds(x: np.ndarray, y: np.ndarray, proj: None | int | np.ndarray | Callable[[np.ndarray], np.ndarray],
+                   name: str, group: str) -> None:
         t, cx, cy = _threshold_candidates(x, y, n_thresholds)
         ev: list[Event] = [ThresholdEvent(v, True, proj, name) for v in t]
         ev += [ThresholdEvent(v, False, proj, name) for v in t]
@@ -454,6 +458,9 @@ def _select(
             if norm > 0 and np.isfinite(norm):
                 u = vec / norm
                 thresholds(x @ u, y @ u, u, f"<{nm} direction, x>", nm)
+        learned = selection.learned_score(x, y, np.random.default_rng(pair))  # selection batch only
+        if learned is not None:
+            thresholds(learned(x), learned(y), learned, "<logistic score, x>", "logistic")
         if d <= 16:
             for j in range(d):
                 thresholds(x[:, j], y[:, j], j, f"x[{j}]", f"coord{j}")

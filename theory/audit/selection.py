@@ -28,7 +28,7 @@ import numpy as np
 
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
-__all__ = ["MAX_PAIR_SLOTS", "anticipated_bound", "pick", "planned_tests"]
+__all__ = ["MAX_PAIR_SLOTS", "LogisticScore", "anticipated_bound", "learned_score", "pick", "planned_tests"]
 
 #: pairs beyond this many do not each get a reserved slot (the Bonferroni factor would grow with them)
 MAX_PAIR_SLOTS = 32
@@ -88,3 +88,65 @@ def pick(cands: list[Any], k: int) -> list[Any]:
             take(c)
     chosen.sort(key=lambda c: -c.score)
     return chosen
+
+
+class LogisticScore:
+    """Learned event score (the DP-Sniper idea, Bichsel et al. 2021, written here): a logistic
+    regression telling the two datasets' selection-batch outputs apart, on standardised
+    coordinates ``z`` and their squares ``z**2`` (so two-sided events are reachable).
+
+    The audit thresholds ``score(x)`` like a projection; the score and its thresholds are fitted
+    on the selection batch only, so the estimation batch tests fixed events and the bounds stay
+    valid.  Stores plain arrays (picklable for executors).
+    """
+
+    def __init__(self, mean: np.ndarray, scale: np.ndarray, coef: np.ndarray, intercept: float) -> None:
+        self.mean, self.scale, self.coef, self.intercept = mean, scale, coef, float(intercept)
+
+    @staticmethod
+    def features(z: np.ndarray) -> np.ndarray:
+        return np.concatenate([z, z * z], axis=1)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        z = (np.asarray(x, dtype=np.float64) - self.mean) / self.scale
+        return self.features(z) @ self.coef + self.intercept
+
+
+def learned_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_rows: int = 20_000) -> LogisticScore | None:
+    """Fit :class:`LogisticScore` on (at most ``max_rows`` per side of) the selection outputs
+    ``x`` (label 1) and ``y`` (label 0); ``None`` when the outputs do not allow a fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> g = np.random.default_rng(0)
+    >>> x, y = g.normal(0, 1, (4000, 3)), g.normal(0, 1, (4000, 3)) + [0, 0, 1]
+    >>> sc = learned_score(x, y, g)
+    >>> bool(sc(x).mean() > sc(y).mean())
+    True
+    """
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.ndim != 2 or x.shape[1] == 0 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        return None
+    if x.shape[0] > max_rows:
+        x = x[rng.choice(x.shape[0], max_rows, replace=False)]
+    if y.shape[0] > max_rows:
+        y = y[rng.choice(y.shape[0], max_rows, replace=False)]
+    both = np.concatenate([x, y])
+    mean = both.mean(axis=0)
+    scale = both.std(axis=0)
+    scale = np.where(scale > 0, scale, 1.0)
+    feats = LogisticScore.features((both - mean) / scale)
+    labels = np.r_[np.ones(x.shape[0]), np.zeros(y.shape[0])]
+    model = LogisticRegression(C=1.0, max_iter=300)
+    try:
+        model.fit(feats, labels)
+    except ValueError:
+        return None
+    coef = np.asarray(model.coef_, dtype=np.float64).ravel()
+    if not np.all(np.isfinite(coef)) or not np.any(coef):
+        return None
+    return LogisticScore(mean, scale, coef, float(model.intercept_[0]))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import theory.audit.core as core
 from theory.audit import audit_pairs, selection
 
 
@@ -94,4 +93,28 @@ def test_correct_vector_mechanism_on_many_pairs_is_not_flagged(seed: int) -> Non
     res = audit_pairs(_laplace_vector(1.0), pairs, epsilon=1.0, trials=50_000, rng=seed)
     assert not res.violation
     assert res.n_tests == max(4, len(pairs))
-    assert core._pick is not None
+
+
+def test_learned_score_finds_a_scale_change_in_many_coordinates() -> None:
+    # 20 Laplace coordinates, scale 1 vs 1.3 (true eps infinite): means are equal, so no linear
+    # direction separates the sides and d > 16 leaves no per-coordinate thresholds; the logistic
+    # score on (z, z**2) fitted on the selection batch does
+    def mech(scale, size, rng):  # type: ignore[no-untyped-def]
+        return rng.laplace(0.0, float(scale[0]), (size, 20))
+
+    res = audit_pairs(mech, [(np.array([1.0]), np.array([1.3]))], epsilon=1.0, trials=100_000, rng=0)
+    assert res.violation and res.witness is not None
+    assert "logistic score" in res.witness.event.description
+
+
+def test_logistic_score_is_plain_and_picklable() -> None:
+    import pickle
+
+    g = np.random.default_rng(1)
+    x, y = g.normal(0, 1, (3000, 2)), g.normal(0, 2, (3000, 2))
+    sc = selection.learned_score(x, y, g)
+    assert sc is not None
+    again = pickle.loads(pickle.dumps(sc))
+    assert np.array_equal(again(x), sc(x))
+    assert sc(y).mean() < sc(x).mean()  # label 1 is the first side
+    assert selection.learned_score(np.full((10, 2), np.nan), y, g) is None
