@@ -277,7 +277,7 @@ def _global_pick(cands: list[Any], k: int) -> list[Any]:
 
 
 def run_baseline(eps: float, trials: int, seed: int, only: str | None = None) -> list[dict[str, Any]]:
-    """The same cases with the old selection patched in (same seeds, same samples)."""
+    """The same cases with the old selection rule patched in (same seeds; learned events stay)."""
     import theory.audit.core as core
     saved = core._anticipated, core._pick, core.selection.planned_tests
     core._anticipated, core._pick = _plugin_score, _global_pick  # type: ignore[assignment]
@@ -289,11 +289,12 @@ def run_baseline(eps: float, trials: int, seed: int, only: str | None = None) ->
 
 
 def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
-    lines = ["| mechanism | true eps | bound before | bound after | right before | right after |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| mechanism | true eps | bound before | bound after | right before | right after "
+             "| samples before | samples after |",
+             "|---|---|---|---|---|---|---|---|"]
     for b, a in zip(before, after):
         lines.append(f"| {a['name']} | {a['true']} | {b['lb']:.3f} | {a['lb']:.3f} | "
-                     f"{'yes' if b['right'] else 'NO'} | {'yes' if a['right'] else 'NO'} |")
+                     f"{'yes' if b['right'] else 'NO'} | {'yes' if a['right'] else 'NO'} | {b['samples']:,} | {a['samples']:,} |")
     lines.append(f"\nverdicts right: before {sum(r['right'] for r in before)}/{len(before)}, "
                  f"after {sum(r['right'] for r in after)}/{len(after)}")
     return "\n".join(lines)
