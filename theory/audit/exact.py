@@ -31,7 +31,12 @@ __all__ = ["ExactPrivacyLoss", "exact_privacy_loss", "hockey_stick"]
 
 
 def _as_log(p: Any, log: bool, name: str) -> np.ndarray:
-    arr = np.asarray(p, dtype=np.float64).ravel()
+    if p is None or isinstance(p, (str, bytes)):
+        raise TypeError(f"{name} must be a vector of probabilities, got {type(p).__name__}")
+    try:
+        arr = np.asarray(p, dtype=np.float64).ravel()
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a vector of probabilities, got {type(p).__name__}: {exc}") from None
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty")
     if log:
@@ -72,7 +77,10 @@ def hockey_stick(p: Any, q: Any, epsilon: float, *, log: bool = False) -> float:
     >>> hockey_stick([0.5, 0.5], [0.25, 0.75], 0.0)
     0.25
     """
-    return _hs(_as_log(p, log, "p"), _as_log(q, log, "q"), float(epsilon))
+    lp, lq = _as_log(p, log, "p"), _as_log(q, log, "q")
+    if lp.shape != lq.shape:  # no silent broadcast of a length-1 q against p
+        raise ValueError(f"p and q must have the same length (one entry per output), got {lp.size} and {lq.size}")
+    return _hs(lp, lq, float(epsilon))
 
 
 @dataclass

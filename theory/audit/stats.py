@@ -17,7 +17,48 @@ from typing import Any
 import numpy as np
 from scipy.special import betainccinv, betaincinv
 
+from kernels.validation import DELTA, PROBABILITY
+
 __all__ = ["cp_lower", "cp_upper", "clopper_pearson", "epsilon_bound"]
+
+
+def _real_array(value: Any, name: str) -> np.ndarray:
+    """``value`` as a float64 array (numbers, NumPy arrays, Fractions, Python ints beyond int64),
+    or TypeError naming ``name``; NaN is a ValueError naming ``name``."""
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r} ({type(value).__name__})")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(
+            f"{name} must be a number or an array of numbers, got {type(value).__name__}: {exc}"
+        ) from None
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not be NaN, got {value!r}")
+    return arr
+
+
+def _counts(k: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validated success counts ``0 <= k <= n`` and trial counts ``n >= 1`` (finite; broadcastable).
+
+    Fractional counts are accepted (the Beta quantiles are defined for them; the audit's
+    selection step plugs expected counts ``p n`` in)."""
+    kk, nn = _real_array(k, "k"), _real_array(n, "n")
+    if not np.isfinite(nn).all() or (nn < 1).any():
+        raise ValueError(f"n must be a finite number of trials >= 1, got {n!r}")
+    if not np.isfinite(kk).all() or (kk < 0).any():
+        raise ValueError(f"k must be a finite number of successes >= 0, got {k!r}")
+    try:
+        kb, nb = np.broadcast_arrays(kk, nn)
+    except ValueError:
+        raise ValueError(f"k and n must have broadcastable shapes, got {kk.shape} and {nn.shape}") from None
+    if (kb > nb).any():
+        raise ValueError(f"k must be <= n (successes cannot exceed trials), got k={k!r}, n={n!r}")
+    return kk, nn
+
+
+def _level(alpha: Any, name: str = "alpha") -> float:
+    return float(PROBABILITY.validate(name, alpha))
 
 
 def cp_lower(k: Any, n: Any, alpha: float) -> np.ndarray:
@@ -34,9 +75,13 @@ def cp_lower(k: Any, n: Any, alpha: float) -> np.ndarray:
     0.0
     >>> round(float(cp_lower(10, 10, 0.05)), 6)  # alpha ** (1/n)
     0.741134
+    >>> cp_lower(5, 3, 0.05)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be <= n (successes cannot exceed trials), got k=5, n=3
     """
-    k = np.asarray(k, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
+    k, n = _counts(k, n)
+    alpha = _level(alpha)
     with np.errstate(all="ignore"):
         out = betaincinv(np.maximum(k, 1.0), n - k + 1.0, alpha)
     return np.where(k <= 0, 0.0, out)
@@ -59,8 +104,8 @@ def cp_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
     >>> float(cp_upper(5, 5, 0.05))
     1.0
     """
-    k = np.asarray(k, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
+    k, n = _counts(k, n)
+    alpha = _level(alpha)
     with np.errstate(all="ignore"):
         general = betainccinv(k + 1.0, np.maximum(n - k, 1.0), alpha)
         zero = -np.expm1(math.log(alpha) / np.maximum(n, 1.0))
@@ -70,6 +115,9 @@ def cp_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
 def clopper_pearson(k: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided Clopper–Pearson interval at the given confidence (``alpha/2`` per side).
 
+    ``k`` successes out of ``n`` trials (``0 <= k <= n``, ``n >= 1``, broadcastable arrays);
+    ``confidence`` in (0, 1).
+
     Implements: AUDIT.
 
     Examples
@@ -78,7 +126,7 @@ def clopper_pearson(k: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarra
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.1871, 0.8129)
     """
-    a = (1.0 - confidence) / 2.0
+    a = (1.0 - _level(confidence, "confidence")) / 2.0
     return cp_lower(k, n, a), cp_upper(k, n, a)
 
 
@@ -88,6 +136,8 @@ def epsilon_bound(p_lower: Any, q_upper: Any, delta: float) -> np.ndarray:
 
     ``-inf`` when ``p_lower <= delta`` (no evidence); ``+inf`` when ``q_upper == 0`` and
     ``p_lower > delta`` (only possible with exact, non-estimated probabilities).
+    ``p_lower`` and ``q_upper`` are probabilities in [0, 1] (broadcastable arrays), ``delta``
+    in [0, 1); anything else is a ValueError naming the parameter.
 
     Implements: AUDIT (the (epsilon, delta)-DP inequality, rearranged).
 
@@ -98,8 +148,16 @@ def epsilon_bound(p_lower: Any, q_upper: Any, delta: float) -> np.ndarray:
     >>> float(epsilon_bound(0.01, 0.1, 0.05))
     -inf
     """
-    p = np.asarray(p_lower, dtype=np.float64) - float(delta)
-    q = np.asarray(q_upper, dtype=np.float64)
+    dl = float(DELTA.validate("delta", delta))
+    p0, q = _real_array(p_lower, "p_lower"), _real_array(q_upper, "q_upper")
+    for arr, name, given in ((p0, "p_lower", p_lower), (q, "q_upper", q_upper)):
+        if ((arr < 0) | (arr > 1)).any():
+            raise ValueError(f"{name} must be a probability in [0, 1], got {given!r}")
+    try:
+        np.broadcast_shapes(p0.shape, q.shape)
+    except ValueError:
+        raise ValueError(f"p_lower and q_upper must have broadcastable shapes, got {p0.shape} and {q.shape}") from None
+    p = p0 - dl
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(np.maximum(p, 0.0)) - np.log(q)
     out = np.where(p <= 0, -np.inf, out)

@@ -40,6 +40,8 @@ __all__ = [
     "evaluate",
     "solve",
     "smallest_integer",
+    "UnknownBoundError",
+    "check_param_names",
 ]
 
 
@@ -52,27 +54,105 @@ def list_bounds() -> list[Bound]:
     return [REGISTRY[k] for k in sorted(REGISTRY)]
 
 
+class UnknownBoundError(KeyError, ValueError):
+    """An id that is not in the registry (a :class:`KeyError` for dict-like use, and a
+    :class:`ValueError`: a bad value of ``bound_id``)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
 def get_bound(bound_id: str) -> Bound:
-    """The bound registered under ``bound_id`` (KeyError listing close ids otherwise).
+    """The bound registered under ``bound_id`` (:class:`UnknownBoundError` listing close ids otherwise).
 
     >>> get_bound("HPSY.Lem2").id
     'HPSY.Lem2'
+    >>> get_bound("ABM19.Lem9.9")
+    Traceback (most recent call last):
+    ...
+    theory.bounds.UnknownBoundError: bound_id: unknown bound id 'ABM19.Lem9.9'; ids of that paper: ...
     """
+    if not isinstance(bound_id, str):
+        raise TypeError(f"bound_id must be a string such as 'ABM19.Lem3.3', got {bound_id!r} ({type(bound_id).__name__})")
     if bound_id in REGISTRY:
         return REGISTRY[bound_id]
+    folded = {k.lower(): k for k in REGISTRY}
+    if bound_id.lower() in folded:
+        raise UnknownBoundError(f"bound_id: unknown bound id {bound_id!r}; ids are case-sensitive: did you mean "
+                                f"{folded[bound_id.lower()]!r}?")
     close = [k for k in REGISTRY if k.lower().startswith(bound_id.lower().split(".")[0])]
-    raise KeyError(f"unknown bound id {bound_id!r}" + (f"; ids of that paper: {', '.join(sorted(close))}"
-                                                        if close else ""))
+    raise UnknownBoundError(f"bound_id: unknown bound id {bound_id!r}" + (
+        f"; ids of that paper: {', '.join(sorted(close))}" if close
+        else "; see list_bounds() or python -m theory bound --list"))
+
+
+#: Spellings users try for a parameter that a bound names differently.
+_SYNONYMS = {"vc": ("d",), "d": ("vc",), "eps": ("epsilon",), "epsilon": ("eps",), "n_public": ("n_pub",),
+             "n_private": ("n_priv",)}
+
+
+def check_param_names(bound_id: str, params: Any, given: Any) -> None:
+    """TypeError naming the bound and the accepted spelling for every name in ``given`` that is
+    not one of ``params`` (a sequence of :class:`Param`); names are case-sensitive.
+
+    >>> check_param_names("ABM19.Lem3.3", get_bound("ABM19.Lem3.3").params, ["VC"])
+    Traceback (most recent call last):
+    ...
+    TypeError: ABM19.Lem3.3 has no parameter 'VC' (did you mean 'd'?); its parameters: n_pub, d, alpha
+    """
+    names = [p.name for p in params]
+    for key in given:
+        if key in names:
+            continue
+        guesses = [n for n in names if n.lower() == str(key).lower()]
+        guesses += [n for alt in _SYNONYMS.get(str(key).lower(), ()) for n in names if n == alt]
+        if not guesses:
+            import difflib
+
+            guesses = difflib.get_close_matches(str(key), names, n=1)
+        hint = f" (did you mean {guesses[0]!r}?)" if guesses else ""
+        raise TypeError(f"{bound_id} has no parameter {key!r}{hint}; its parameters: {', '.join(names)}")
+
+
+def _call(bound_id: str, params: Any, function: Any, kwargs: dict[str, Any]) -> Any:
+    from theory.bounds._core import BoundOverflowError
+
+    check_param_names(bound_id, params, kwargs)
+    for p in params:  # an integer beyond float range makes the formulas fail with a message naming nothing
+        v = kwargs.get(p.name)
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**1023:
+            raise ValueError(f"{p.name} is too large for {bound_id}: the formulas are evaluated in floats "
+                             f"(at most about 1.8e308), got an integer with {len(str(abs(v)))} digits")
+    try:
+        return function(**kwargs)
+    except BoundOverflowError as exc:
+        raise BoundOverflowError(f"{bound_id}: {exc} (parameters: {_shown(kwargs)})") from None
+    except (ZeroDivisionError, OverflowError) as exc:
+        raise BoundOverflowError(f"{bound_id} cannot be evaluated in floats for {_shown(kwargs)} ({exc}): "
+                                 "a parameter is too close to 0 or too large for the formula") from None
+
+
+def _shown(kwargs: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" if len(repr(v)) <= 20 else f"{k}=<{len(repr(v))} characters>"
+                     for k, v in kwargs.items())
 
 
 def evaluate(bound_id: str, **params: Any) -> Any:
-    """Evaluate a registered bound with keyword parameters."""
-    return get_bound(bound_id).function(**params)
+    """Evaluate a registered bound with keyword parameters.
+
+    Unknown or misspelt parameter names raise TypeError naming the bound and the accepted
+    spelling; a value that does not fit the float formulas raises
+    :class:`~theory.bounds._core.BoundOverflowError` (a ValueError) naming the parameters.
+    """
+    b = get_bound(bound_id)
+    return _call(b.id, b.params, b.function, params)
 
 
 def solve(bound_id: str, name: str, **params: Any) -> Any:
-    """Run the solver of ``bound_id`` for parameter ``name``."""
+    """Run the solver of ``bound_id`` for parameter ``name`` (same errors as :func:`evaluate`)."""
     b = get_bound(bound_id)
     if name not in b.solvers:
-        raise KeyError(f"{bound_id} cannot be solved for {name!r}; solvable: {sorted(b.solvers) or 'none'}")
-    return b.solvers[name].function(**params)
+        raise UnknownBoundError(f"name: {bound_id} cannot be solved for {name!r}; solvable: "
+                                f"{sorted(b.solvers) or 'none'}")
+    solver = b.solvers[name]
+    return _call(b.id, solver.params, solver.function, params)

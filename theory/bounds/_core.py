@@ -32,6 +32,8 @@ __all__ = [
     "REGISTRY",
     "register",
     "smallest_integer",
+    "BoundOverflowError",
+    "short_int",
     "safe_exp",
     "ceil_int",
     "near_integer",
@@ -132,40 +134,73 @@ def ceil_int(x: float, what: str = "sample size") -> int:
     (3, 3, 1000000000001)
     """
     if not math.isfinite(x):
-        raise OverflowError(f"{what} is not finite ({x}); the bound is vacuous here")
+        raise BoundOverflowError(f"{what} is not finite ({x}): the bound exceeds the float range (about 1.8e308) "
+                                 "for these parameters, so it is vacuous here")
     r = near_integer(x)
     if r is not None:
         return r
     return int(math.ceil(x))
 
 
-def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int = 1 << 400) -> int:
+class BoundOverflowError(OverflowError, ValueError):
+    """A bound's value does not fit a float for the parameters given (both an
+    :class:`OverflowError` and a :class:`ValueError`: the parameters are out of the usable range)."""
+
+
+def short_int(n: int) -> str:
+    """An integer for a message: all digits up to 15 of them, else ``about 8.0e+201``.
+
+    >>> short_int(14815), short_int(8 * 10**201)
+    ('14815', 'about 8.0e+201')
+    """
+    text = str(abs(int(n)))
+    if len(text) <= 15:
+        return str(int(n))
+    sign = "-" if n < 0 else ""
+    return f"about {sign}{text[0]}.{text[1]}e+{len(text) - 1}"
+
+
+def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int | None = None) -> int:
     """Smallest integer ``n >= lo`` with ``predicate(n)`` True, for a monotone predicate.
 
     ``predicate`` must be False on an initial segment and True from some point on.  The
     search doubles the step from ``lo`` until the predicate holds, then bisects: about
-    ``2 log2(n)`` evaluations.  Raises :class:`ValueError` when nothing up to ``limit`` works.
+    ``2 log2(n)`` evaluations.  ``limit`` defaults to ``max(2^400, 2^64 lo)`` (relative to
+    ``lo``, so that a start far out, e.g. ``8d/alpha`` for ``alpha = 1e-200``, still leaves a
+    range to search).  Raises :class:`ValueError` (a :class:`BoundOverflowError`) when nothing
+    up to ``limit`` works, or when the predicate can no longer be evaluated in floats.
 
     >>> smallest_integer(lambda n: n * n >= 1000, 1)
     32
     >>> smallest_integer(lambda n: True, 7)
     7
     """
-    if predicate(lo):
+    if limit is None:
+        limit = max(1 << 400, lo << 64)
+
+    def holds(n: int) -> bool:
+        try:
+            return bool(predicate(n))
+        except OverflowError:
+            raise BoundOverflowError(
+                f"no integer in [{short_int(lo)}, {short_int(n)}] satisfies the condition, and beyond "
+                f"{short_int(n)} it cannot be evaluated in floats (about 1.8e308)") from None
+
+    if holds(lo):
         return lo
     step = 1
     prev = lo
     hi = lo + step
-    while not predicate(hi):
+    while not holds(hi):
         prev = hi
         step *= 2
         hi = lo + step
         if hi > limit:
-            raise ValueError(f"no integer in [{lo}, {limit}] satisfies the condition")
+            raise BoundOverflowError(f"no integer in [{short_int(lo)}, {short_int(limit)}] satisfies the condition")
     # predicate(prev) is False, predicate(hi) is True
     while hi - prev > 1:
         mid = (prev + hi) // 2
-        if predicate(mid):
+        if holds(mid):
             hi = mid
         else:
             prev = mid
@@ -266,6 +301,30 @@ def symbols_for(*names: str, integer: tuple[str, ...] = ()) -> dict[str, Any]:
     return {n: sympy.Symbol(n, positive=True, integer=(n in integer) or None) for n in names}
 
 
+def _meaningless(value: Any, name: str = "value") -> str:
+    """A description of the first negative integer (a negative sample size) or NaN inside ``value``
+    (a number, a NamedTuple, a list or a dict), or ``""``."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, int):
+        return f"{name}={value} (a negative sample size)" if value < 0 else ""
+    if isinstance(value, float):
+        return f"{name}=nan" if math.isnan(value) else ""
+    if hasattr(value, "_asdict"):
+        items: Any = value._asdict().items()
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = ((f"{name}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return ""
+    for key, v in items:
+        found = _meaningless(v, str(key))
+        if found:
+            return found
+    return ""
+
+
 def check_conditions(
     strict: bool,
     item: str,
@@ -278,7 +337,9 @@ def check_conditions(
     first failing one raises :class:`~theory.validity.ConditionNotMet` and otherwise the
     value of ``compute()`` is returned; with ``strict=False`` a
     :class:`~theory.validity.Checked` is always returned (``valid=False`` with the reasons
-    when a hypothesis fails; its ``value`` is then whatever the formula gives, or ``None``).
+    when a hypothesis fails; its ``value`` is then whatever the formula gives, or ``None``
+    where the formula fails or gives a meaningless value -- a negative sample size or NaN --
+    which the reason then names).
     """
     from theory.validity import Checked, ConditionNotMet
 
@@ -293,11 +354,15 @@ def check_conditions(
                 value = compute()
         except (ValueError, ArithmeticError):
             value = None
+        reason = "; ".join(d for d, _ in failed)
+        bad = _meaningless(value)
+        if bad:  # outside the hypotheses the formula can give e.g. a negative sample size: withhold it
+            reason += f"; value withheld: the formula gives {bad} here"
+            value = None
         details: dict[str, Any] = {}
         for _desc, vals in failed:
             details.update(vals)
-        return Checked(value=value, valid=False, reason="; ".join(d for d, _ in failed), item=item,
-                       details=details)
+        return Checked(value=value, valid=False, reason=reason, item=item, details=details)
     value = compute()
     return value if strict else Checked(value=value, valid=True, item=item)
 

@@ -236,7 +236,9 @@ def abm19_public_sample_size_oform_expr() -> Any:
 
 
 def _priv(ns: Any, d: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (d * ns.log(1 / alpha) + ns.log(1 / beta)) * ns.max(1 / alpha**2, 1 / (epsilon * alpha))
+    # max(1/alpha^2, 1/(eps alpha)) written as max(1/alpha, 1/eps)/alpha: alpha**2 underflows to 0 for
+    # alpha < 1e-162 (a ZeroDivisionError), the division by alpha overflows to inf (vacuous, reported)
+    return constant * (d * ns.log(1 / alpha) + ns.log(1 / beta)) * ns.max(1 / alpha, 1 / epsilon) / alpha
 
 
 @validate_params(d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
@@ -274,7 +276,7 @@ def abm19_private_sample_size_expr() -> Any:
     Implements: ABM19.Thm3.1 (n_priv).
 
     >>> print(abm19_private_sample_size_expr())
-    constant*(d*log(1/alpha) + log(1/beta))*Max(alpha**(-2), 1/(alpha*epsilon))
+    constant*(d*log(1/alpha) + log(1/beta))*Max(1/alpha, 1/epsilon)/alpha
     """
     return make_expr(_priv, ("d", "alpha", "beta", "epsilon", "constant"), integer=("d",))
 

@@ -6,9 +6,10 @@ Usage::
     python -m theory bound ID key=value ... [--solve NAME] [--latex] [--json]
     python -m theory bound ID --help          # what the bound needs
 
-Exit status: 0 on success, 2 for a usage error (unknown id, missing / unknown / invalid
-parameter: the message lists what the bound needs), 1 when the theorem's hypotheses do not
-hold for the given parameters (ConditionNotMet).
+Exit status: 0 on success, 2 for a usage error (unknown id, missing / unknown / repeated /
+invalid parameter, a value beyond what the float formulas can evaluate: the message lists what
+the bound needs), 1 when the theorem's hypotheses do not hold for the given parameters
+(ConditionNotMet).  A user error never prints a traceback.
 """
 
 from __future__ import annotations
@@ -60,11 +61,17 @@ def _parse_value(param: Any, text: str) -> Any:
         try:
             return int(text)
         except ValueError:
-            x = float(text)
+            try:
+                x = float(text)
+            except ValueError:
+                raise ValueError(f"{param.name} must be an integer, got {text!r}") from None
             if x.is_integer():
                 return int(x)
             raise ValueError(f"{param.name} must be an integer, got {text!r}") from None
-    return float(text)
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{param.name} must be a number, got {text!r}") from None
 
 
 def _print_list(out: Any) -> None:
@@ -108,13 +115,13 @@ def main(argv: list[str]) -> int:
             raise SystemExit(0)
         return 2
 
-    from theory.bounds import get_bound
+    from theory.bounds import UnknownBoundError, _call, check_param_names, get_bound
     from theory.validity import ConditionNotMet
 
     try:
         bound = get_bound(ns.bound_id)
-    except KeyError as exc:
-        print(f"error: {exc.args[0]} (see --list)", file=sys.stderr)
+    except UnknownBoundError as exc:
+        print(f"error: {exc} (see --list)", file=sys.stderr)
         return 2
     if ns.solve is not None:
         if ns.solve not in bound.solvers:
@@ -129,6 +136,11 @@ def main(argv: list[str]) -> int:
         print(f"{bound.id}: {bound.description}\n{what}\nparameters:\n{_needs(params)}")
         if bound.solvers:
             print(f"solvable for: {', '.join(sorted(bound.solvers))} (--solve NAME)")
+            if ns.solve is None:  # what each solver needs (it may need parameters the evaluation does not)
+                for sname in sorted(bound.solvers):
+                    solver = bound.solvers[sname]
+                    print(f"--solve {sname}: {solver.description}\n  parameters:\n"
+                          + "\n".join("  " + line for line in _needs(solver.params).splitlines()))
         ex = " ".join(f"{k}={v}" for k, v in bound.example.items())
         print(f"example: python -m theory bound {bound.id} {ex}")
         return 0
@@ -140,8 +152,14 @@ def main(argv: list[str]) -> int:
             print(f"error: expected key=value, got {a!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
             return 2
         key, text = a.split("=", 1)
-        if key not in by_name:
-            print(f"error: {bound.id} has no parameter {key!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
+        try:
+            check_param_names(bound.id, params, [key])
+        except TypeError as exc:
+            print(f"error: {exc}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
+            return 2
+        if key in kwargs:
+            print(f"error: {key} given twice ({key}={kwargs[key]!r} and {a!r}); give each parameter once",
+                  file=sys.stderr)
             return 2
         try:
             kwargs[key] = _parse_value(by_name[key], text)
@@ -154,19 +172,16 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     try:
-        value = func(**kwargs)
+        value = _call(bound.id, params, func, kwargs)
     except ConditionNotMet as exc:
         if ns.json:
             print(json.dumps({"id": bound.id, "params": kwargs, "valid": False, "reason": str(exc)}))
         else:
             print(f"hypothesis not met: {exc}", file=sys.stderr)
         return 1
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, ArithmeticError) as exc:  # BoundOverflowError is a ValueError
         print(f"error: {exc}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
         return 2
-    except OverflowError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
     latex = None
     if ns.latex:
         latex = _latex(bound.expr()) if bound.expr is not None else None

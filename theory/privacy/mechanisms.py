@@ -51,6 +51,7 @@ from kernels.validation import (
     Integer,
     Optional,
     Options,
+    Real,
     as_generator,
     check_positive_int,
     validate_params,
@@ -124,11 +125,15 @@ class LaplaceMechanism:
         return f"LaplaceMechanism(epsilon={self.epsilon:g}, sensitivity={self.sensitivity:g})"
 
 
+@validate_params(epsilon=Real(0.0, math.inf, closed="left"), sigma=POSITIVE_REAL, sensitivity=POSITIVE_REAL)
 def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
     """Exact delta(epsilon) of the Gaussian mechanism with noise ``N(0, sigma^2)``.
 
     ``delta = Phi(D/(2s) - e s/D) - exp(e) Phi(-D/(2s) - e s/D)`` with ``D`` the L2
     sensitivity, ``s = sigma``, ``e = epsilon`` ([BW18]_ Thm 8); evaluated in log space.
+    ``epsilon >= 0``, ``sigma > 0`` and ``sensitivity > 0``, all finite (a ``ValueError``
+    naming the parameter otherwise: a zero or negative noise level has no finite delta
+    formula, it is not "perfect privacy").
 
     Implements: AUDIT (Gaussian calibration; BW18 Thm 8).
 
@@ -136,6 +141,10 @@ def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> fl
     --------
     >>> round(gaussian_delta(1.0, 1.0), 6)
     0.126937
+    >>> gaussian_delta(1.0, -1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be in (0, inf), got -1.0
     """
     e, s, d = float(epsilon), float(sigma), float(sensitivity)
     a = d / (2 * s) - e * s / d
@@ -172,7 +181,8 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, metho
     True
     """
     e, dl, sens = float(epsilon), float(delta), float(sensitivity)
-    require(dl > 0, "AUDIT", "the Gaussian mechanism needs delta > 0", delta=dl)
+    require(dl > 0, "AUDIT (Gaussian mechanism)",
+            "delta > 0 (no finite sigma gives (epsilon, 0)-DP; use LaplaceMechanism for pure DP)", delta=dl)
     if method == "classic":
         require(e < 1, "AUDIT", "DR14 Thm A.1 (classic Gaussian calibration) needs epsilon < 1", epsilon=e)
         return sens * math.sqrt(2 * math.log(1.25 / dl)) / e
