@@ -1,8 +1,12 @@
 """``theory``: semi-private learning theory in readable Python.
 
-Sub-packages (see README, "SPEC ids and modules"): ``classes``, ``combinatorics``,
-``covers``, ``graphs``, ``distributions``, ``privacy``, ``learners``, ``bounds``,
-``audit``, ``report``.  Sampling and PCA go through :mod:`kernels`.
+Sub-packages (among others): ``classes``, ``privacy``, ``learners``, ``bounds``, ``audit``, ``report``;
+modules: ``combinatorics``, ``covers``, ``graphs``, ``distributions``, ``validity``,
+``spec``, ``audit_suite``, ``distributed``.  Sampling and PCA go through :mod:`kernels`.
+
+Which paper item (SPEC id) each object implements, and which tests and proof checks cover
+it: ``python -m theory spec`` (:mod:`theory.spec`, generated from the ``Implements:`` lines of
+the code).
 
 Shared conventions live in :mod:`kernels.validation` (input checks, ``rng`` handling)
 and :mod:`theory.validity` (what happens when a theorem's hypotheses fail).

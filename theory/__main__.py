@@ -3,23 +3,32 @@
 Subcommands
 -----------
 ``bound``   evaluate / solve a bound of the four papers   (module ``theory.bounds.cli``)
-``audit``   run the built-in empirical DP audit suite      (module ``theory.audit.cli``)
+``audit``   run the built-in empirical DP audit suite      (module ``theory.audit_suite``)
 ``report``  run the experiments and write the report       (module ``theory.report.cli``)
+``spec``    the index of the paper items the toolkit implements, with their code, tests
+            and proof checks                               (module ``theory.spec``)
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int`` and a
 one-line ``SUMMARY``; a subcommand whose module is not installed says so and exits 2.
+
+A user error never prints a traceback: the subcommands answer exit status 2 with a message,
+and a ``TypeError`` / ``ValueError`` / ``OSError`` / ``ArithmeticError`` that still escapes one
+is printed as ``semiprivate SUBCOMMAND: error: ...`` with exit status 2 (set
+``SEMIPRIVATE_DEBUG=1`` to see the traceback instead).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 SUBCOMMANDS = {
     "bound": ("theory.bounds.cli", "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"),
-    "audit": ("theory.audit.cli", "audit the toolkit's mechanisms for differential privacy, empirically"),
+    "audit": ("theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, empirically"),
     "report": ("theory.report.cli", "run the experiments and write the report (markdown + figures)"),
+    "spec": ("theory.spec", "list the paper items (SPEC ids) implemented, with their code, tests and proof checks"),
 }
 
 
@@ -64,7 +73,16 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    return int(module.main(argv[1:]))
+    if os.environ.get("SEMIPRIVATE_DEBUG"):
+        return int(module.main(argv[1:]))
+    try:
+        return int(module.main(argv[1:]))
+    except KeyboardInterrupt:
+        print(f"semiprivate {ns.command}: interrupted", file=sys.stderr)
+        return 130
+    except (TypeError, ValueError, OSError, ArithmeticError) as exc:
+        print(f"semiprivate {ns.command}: error: {exc}\n(set SEMIPRIVATE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

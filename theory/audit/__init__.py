@@ -9,7 +9,10 @@
 * :mod:`theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
   :mod:`theory.audit.strategies`: the same as hypothesis strategies (imported lazily, so
   hypothesis is only needed when you use them).
-* :mod:`theory.audit.suite`: the built-in audit suite (``python -m theory audit``).
+* :mod:`theory.audit.broken`: deliberately broken mechanisms (an auditor must catch them).
+
+The toolkit's own audit cases (its mechanisms and learners) live in :mod:`theory.audit_suite`
+(``python -m theory audit``): the generic auditor imports nothing from ``theory.learners``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,6 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("strategies", "neighbours", "suite", "broken"):
+    if name in ("strategies", "neighbours", "broken"):
         return importlib.import_module(f"theory.audit.{name}")
     raise AttributeError(f"module 'theory.audit' has no attribute {name!r}")

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from theory import audit_suite as suite
 from theory.audit import strategies as aud_st
-from theory.audit import suite
-from theory.audit.cli import SUMMARY, main
 from theory.audit.neighbours import add_remove_one, query_neighbour, replace_one
+from theory.audit_suite import SUMMARY, main
 from theory.report import ReportContext
 
 # this machine is shared and loaded: data generation may be slow; that is not a test failure
@@ -157,8 +157,8 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_reports_an_unexpected_verdict(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from theory import audit_suite as cli_mod
     from theory.audit import broken
-    from theory.audit import cli as cli_mod
 
     def fake_cases(include_broken: bool = True) -> list[suite.AuditCase]:
         # a broken mechanism declared private: the CLI must say so and exit 1

@@ -1,5 +1,5 @@
 """Report section: the empirical DP audit table (every mechanism with its claim, and the
-deliberately broken ones), produced by :mod:`theory.audit.suite`, plus the audit's own
+deliberately broken ones), produced by :mod:`theory.audit_suite`, plus the audit's own
 calibration (how often correct mechanisms are flagged) and how the bound grows with trials."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def _growth(ctx: ReportContext) -> list[str]:
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.audit.suite import builtin_cases, format_table, run_suite
+    from theory.audit_suite import builtin_cases, format_table, run_suite
 
     trials = 100_000 if ctx.quick else 1_000_000
     confidence = 0.999

@@ -1,7 +1,11 @@
-"""The built-in audit suite: every mechanism of the toolkit with its claimed (epsilon, delta),
-plus the deliberately broken mechanisms of :mod:`theory.audit.broken`.
+"""The built-in audit suite and ``python -m theory audit``: every mechanism and learner of the
+toolkit with its claimed (epsilon, delta), plus the deliberately broken mechanisms of
+:mod:`theory.audit.broken`.
 
-Used by ``python -m theory audit`` (:mod:`theory.audit.cli`), the report section
+It lives beside the report and the command line, not inside :mod:`theory.audit`: the generic
+auditor must not depend on the algorithms it audits (import direction kernels <- ... <-
+privacy <- learners <- report; ``theory.audit`` imports nothing from ``theory.learners``).
+Used by ``python -m theory audit`` (:func:`main`), the report section
 ``theory/report/sections/audit.py`` and the tests.  Each :class:`AuditCase` names the
 mechanism, the neighbouring pairs to search, the claim, whether the mechanism is expected to
 be private, and -- where it can be computed -- the *exact* epsilon of the mechanism on those
@@ -13,7 +17,9 @@ Implements: AUDIT ("applied to every mechanism and learner above, with the claim
 
 from __future__ import annotations
 
+import argparse
 import math
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +33,9 @@ from theory.audit.core import AuditResult, Mechanism, audit_pairs, vectorize
 from theory.audit.exact import exact_privacy_loss
 from theory.privacy import mechanisms as mech
 
-__all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table"]
+__all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table", "SUMMARY", "main"]
+
+SUMMARY = "audit the toolkit's mechanisms for differential privacy, empirically"
 
 
 @dataclass
@@ -303,3 +311,76 @@ def format_table(rows: Sequence[SuiteRow], *, header: bool = True, markdown: boo
     for d in data:
         lines.append("  ".join(v.ljust(w) for v, w in zip(d, widths)).rstrip())
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# command line: python -m theory audit
+# ---------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m theory audit``.
+
+    Every mechanism of the toolkit is audited with its claimed (epsilon, delta) (expected: no
+    violation), and the deliberately broken mechanisms of :mod:`theory.audit.broken` are
+    audited too (expected: violation), unless ``--no-broken``.  Exit status 0 when every verdict
+    is the expected one, 1 otherwise, 2 for a usage error (a message, never a traceback).  Each
+    audit's bound is valid at ``--confidence`` (default 0.999, so with ~16 correct mechanisms a
+    false alarm somewhere has probability <= 1.6%).
+    """
+    p = argparse.ArgumentParser(prog="semiprivate audit", description=SUMMARY + ".")
+    p.add_argument("--trials", type=int, default=None,
+                   help="estimation trials per dataset, >= 1 (default 1,000,000; 100,000 with --quick); "
+                        "slow non-vectorised mechanisms use a documented fraction")
+    p.add_argument("--seed", type=int, default=20261121, help="base seed, an integer >= 0 (default 20261121)")
+    p.add_argument("--quick", action="store_true", help="fewer trials (about 10x faster)")
+    p.add_argument("--confidence", type=float, default=0.999,
+                   help="confidence of each bound, in (0, 1) (default 0.999)")
+    p.add_argument("--no-broken", action="store_true", help="skip the deliberately broken mechanisms")
+    p.add_argument("--only", default=None, help="run only cases whose name contains this text")
+    p.add_argument("--list", action="store_true", help="list the cases and exit")
+    p.add_argument("--markdown", action="store_true", help="print a markdown table")
+    return p
+
+
+def _usage_error(message: str) -> int:
+    print(f"semiprivate audit: error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``python -m theory audit`` (returns the exit status).
+
+    Implements: AUDIT (command line).
+    """
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse printed the usage (or --help)
+        return int(exc.code or 0)
+    if not 0 < args.confidence < 1:  # NaN-safe
+        return _usage_error(f"--confidence must be in (0, 1), got {args.confidence}")
+    if args.seed < 0:
+        return _usage_error(f"--seed must be an integer >= 0, got {args.seed}")
+    trials = args.trials if args.trials is not None else (100_000 if args.quick else 1_000_000)
+    if trials < 1:
+        return _usage_error(f"--trials must be >= 1, got {trials}")
+    cases = builtin_cases(include_broken=not args.no_broken)
+    if args.only:
+        names = [c.name for c in cases]
+        cases = [c for c in cases if args.only.lower() in c.name.lower()]
+        if not cases:
+            return _usage_error(f"no case name contains {args.only!r}; the cases are: " + "; ".join(names))
+    if args.list:
+        for c in cases:
+            print(f"{c.name}: claims ({c.epsilon:g}, {c.delta:g}); {c.claim}; expected "
+                  f"{'private' if c.private else 'VIOLATION'}")
+        return 0
+    t0 = time.perf_counter()
+    echo = None if args.markdown else print
+    rows = run_suite(cases, trials=trials, confidence=args.confidence, rng=args.seed, echo=echo)
+    if args.markdown:
+        print(format_table(rows, markdown=True))
+    bad = [r for r in rows if not r.as_expected]
+    print(f"\n{len(rows)} audits in {time.perf_counter() - t0:.1f} s (confidence {args.confidence:g} each, "
+          f"seed {args.seed}): {len(rows) - len(bad)} as expected, {len(bad)} unexpected.")
+    return 0 if not bad else 1
