@@ -1,7 +1,11 @@
-"""``python -m proofs_checks``: print the verdict table and write ``proofs_checks/REPORT.md``.
+"""``python -m proofs_checks``: print the verdict table and write the markdown report.
 
+The report goes to ``proofs_checks/REPORT.md`` in a source checkout and to
+``./proofs_checks_REPORT.md`` (current folder) in an installed copy -- never into
+``site-packages`` (:func:`proofs_checks.report.default_report_path`).
 Options: ``--no-write`` (print only), ``--out PATH`` (write the report elsewhere).
-Exit status 0 when every check ran and matched its recorded expectation, 1 otherwise.
+Exit status 0 when every check ran and matched its recorded expectation, 1 otherwise,
+2 when the report cannot be written (a message, no traceback).
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from proofs_checks.report import render_table, run_all, write_report
 def main(argv: list[str] | None = None) -> int:
     """Run the checks; print the table; write the report."""
     ap = argparse.ArgumentParser(prog="python -m proofs_checks", description=__doc__)
-    ap.add_argument("--no-write", action="store_true", help="do not write REPORT.md")
-    ap.add_argument("--out", type=Path, default=None, help="where to write the report")
+    ap.add_argument("--no-write", action="store_true", help="do not write the report")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="where to write the report (default: proofs_checks/REPORT.md in a source checkout, "
+                         "./proofs_checks_REPORT.md otherwise)")
     args = ap.parse_args(argv)
     outs = run_all()
     print(render_table(outs))
@@ -29,7 +35,11 @@ def main(argv: list[str] | None = None) -> int:
         if o.error:
             print(o.error, file=sys.stderr)
     if not args.no_write:
-        path = write_report(args.out)
+        try:
+            path = write_report(args.out)
+        except OSError as exc:
+            print(f"python -m proofs_checks: error: cannot write the report: {exc}", file=sys.stderr)
+            return 2
         print(f"\nwrote {path}")
     return 1 if bad else 0
 

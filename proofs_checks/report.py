@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,9 +10,28 @@ from pathlib import Path
 from proofs_checks._framework import Check, Verdict, registry
 from proofs_checks.expected import EXPECTED
 
-__all__ = ["Outcome", "run_all", "render_table", "render_markdown", "write_report", "REPORT_PATH"]
+__all__ = ["Outcome", "run_all", "render_table", "render_markdown", "write_report", "REPORT_PATH",
+           "default_report_path"]
 
+#: The committed report of a source checkout.
 REPORT_PATH = Path(__file__).with_name("REPORT.md")
+#: File name used outside a source checkout (an installed copy), in the current folder.
+INSTALLED_REPORT_NAME = "proofs_checks_REPORT.md"
+
+
+def default_report_path() -> Path:
+    """Where ``python -m proofs_checks`` writes by default.
+
+    In a source checkout (``proofs_checks/`` beside a ``pyproject.toml``, not under a
+    ``site-packages`` / ``dist-packages`` folder, writable): ``proofs_checks/REPORT.md``, the
+    committed report.  In an installed copy: ``./proofs_checks_REPORT.md`` in the current
+    folder -- never into the installation.
+    """
+    pkg = Path(__file__).resolve().parent
+    installed = any(part in ("site-packages", "dist-packages") for part in pkg.parts)
+    if not installed and (pkg.parent / "pyproject.toml").is_file() and os.access(pkg, os.W_OK):
+        return REPORT_PATH
+    return Path.cwd() / INSTALLED_REPORT_NAME
 
 HEADER = (
     "<!-- GENERATED FILE: do not edit. Regenerate with `python -m proofs_checks`; "
@@ -129,7 +149,7 @@ def render_markdown(outs: list[Outcome]) -> str:
 
 
 def write_report(path: Path | None = None) -> Path:
-    """Run every check and write the markdown report (default ``proofs_checks/REPORT.md``)."""
-    target = REPORT_PATH if path is None else Path(path)
+    """Run every check and write the markdown report (default: :func:`default_report_path`)."""
+    target = default_report_path() if path is None else Path(path)
     target.write_text(render_markdown(run_all()), encoding="utf-8")
     return target

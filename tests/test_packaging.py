@@ -1,5 +1,6 @@
-"""Packaging: a non-editable ``pip install .`` works from outside the source tree, and the
-console script is installed."""
+"""Packaging: a non-editable ``pip install .`` works from outside the source tree, the console
+script is installed, and a fresh virtual environment with ``pip install .`` (no extras) runs
+every entry point (the declared [project.dependencies] suffice)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,26 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)  # type: ignore[call-overload, no-any-return]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once (non-editable, with build isolation) for this module's tests."""
+    out = tmp_path_factory.mktemp("wheel")
+    build = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+                  "-w", str(out), str(ROOT)])
+    assert build.returncode == 0, build.stdout + build.stderr
+    (whl,) = out.glob("semiprivate-*.whl")
+    return whl
+
+
 @pytest.mark.slow
-def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Path) -> None:
+def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Path, wheel: Path) -> None:
     target = tmp_path / "site"
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-         "--target", str(target), str(ROOT)],
-        capture_output=True, text=True, check=False,
-    )
+    build = _run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+                  "--target", str(target), str(wheel)])
     assert build.returncode == 0, build.stdout + build.stderr
     code = (
         "import kernels, theory, proofs_checks, os, sys;"
@@ -28,16 +41,54 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
         "print(kernels.build_info()['backends'])"
     )
     env = dict(os.environ, PYTHONPATH=str(target))
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         check=False)
+    run = _run([sys.executable, "-c", code], cwd=tmp_path, env=env)
     assert run.returncode == 0, run.stderr
     where, backends = run.stdout.strip().splitlines()
     assert Path(where).resolve().is_relative_to(target.resolve()), where
     assert "cython" in backends, "the wheel does not carry the compiled kernels"
-    cli = subprocess.run([sys.executable, "-m", "theory", "--help"], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, check=False)
+    cli = _run([sys.executable, "-m", "theory", "--help"], cwd=tmp_path, env=env)
     assert cli.returncode == 0 and "report" in cli.stdout, cli.stderr
     assert (target / "kernels" / "py.typed").exists() and (target / "theory" / "py.typed").exists()
+
+
+@pytest.mark.slow
+def test_fresh_venv_without_extras_runs_every_entry_point(tmp_path: Path, wheel: Path) -> None:
+    """``pip install .`` (no extras) into a fresh venv: ``python -m proofs_checks``,
+    ``python -m theory report --quick`` and ``import theory.audit.strategies`` work, and
+    proofs_checks writes its report into the current folder, not into site-packages.
+
+    Fails when a runtime import is only in an extra (e.g. hypothesis in ``test``)."""
+    venv = tmp_path / "venv"
+    made = _run([sys.executable, "-m", "venv", str(venv)])
+    assert made.returncode == 0, made.stderr
+    py = str(venv / "bin" / "python")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    inst = _run([py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], env=env)
+    assert inst.returncode == 0, inst.stdout + inst.stderr
+    work = tmp_path / "work"
+    work.mkdir()
+    site = _run([py, "-c", "import theory, sysconfig; print(theory.__file__); print(sysconfig.get_paths()['purelib'])"],
+                cwd=work, env=env)
+    assert site.returncode == 0, site.stderr
+    theory_file, purelib = site.stdout.split()
+    assert Path(theory_file).resolve().is_relative_to(venv.resolve()), "imported theory from outside the venv"
+
+    strat = _run([py, "-c", "import theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
+    assert strat.returncode == 0 and "theory.audit.strategies" in strat.stdout, strat.stderr
+
+    shipped = Path(purelib) / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
+    before = shipped.read_bytes() if shipped.exists() else None
+    checks = _run([py, "-m", "proofs_checks"], cwd=work, env=env)
+    assert checks.returncode == 0, checks.stdout[-3000:] + checks.stderr[-3000:]
+    assert (work / "proofs_checks_REPORT.md").is_file(), checks.stdout[-500:]
+    after = shipped.read_bytes() if shipped.exists() else None
+    assert before == after, "python -m proofs_checks wrote into site-packages"
+    assert sorted(p.name for p in Path(purelib).glob("proofs_checks/*.md")) == (["REPORT.md"] if before else [])
+
+    report = _run([py, "-m", "theory", "report", "--quick", "--out", str(work / "report")], cwd=work, env=env)
+    text = (work / "report" / "report.md").read_text() if (work / "report" / "report.md").exists() else ""
+    assert report.returncode == 0, report.stdout[-3000:] + report.stderr[-3000:]
+    assert "Traceback" not in text and "ModuleNotFoundError" not in text
 
 
 def test_console_script_is_declared() -> None:
@@ -46,3 +97,23 @@ def test_console_script_is_declared() -> None:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert meta["project"]["scripts"]["semiprivate"] == "theory.__main__:main"
     assert meta["project"]["name"] == "semiprivate"
+
+
+def test_runtime_imports_are_declared_dependencies() -> None:
+    """hypothesis (theory.audit.strategies, proofs_checks) and scikit-learn are runtime
+    dependencies, not only extras."""
+    import tomllib
+
+    deps = " ".join(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"])
+    for name in ("hypothesis", "scikit-learn", "numpy", "scipy", "sympy", "networkx", "matplotlib"):
+        assert name in deps, f"{name} is imported at run time but not in [project.dependencies]"
+
+
+def test_proofs_checks_never_writes_into_an_installed_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from proofs_checks import report
+
+    monkeypatch.chdir(tmp_path)
+    assert report.default_report_path() == report.REPORT_PATH  # this checkout: the committed report
+    fake = tmp_path / "lib" / "python3.11" / "site-packages" / "proofs_checks" / "report.py"
+    monkeypatch.setattr(report, "__file__", str(fake))
+    assert report.default_report_path() == tmp_path / report.INSTALLED_REPORT_NAME
