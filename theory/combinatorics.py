@@ -25,6 +25,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from kernels.validation import NONNEGATIVE_INT, POSITIVE_INT, Options, validate_params
+from theory.classes.base import CONCEPT_CLASS
 
 if TYPE_CHECKING:  # pragma: no cover
     from theory.classes.base import ConceptClass
@@ -161,7 +162,7 @@ def sauer_bounds(m: int, d: int) -> dict[str, Any]:
     return {"sum": s, "exponential": e, "tighter": tighter, "valid_exponential": m >= d}
 
 
-@validate_params(m=NONNEGATIVE_INT)
+@validate_params(concept_class=CONCEPT_CLASS, m=NONNEGATIVE_INT, method=Options("auto", "closed_form", "brute_force"))
 def growth_function(concept_class: ConceptClass, m: int, *, method: str = "auto") -> int:
     r"""Growth function :math:`G_C(m) = \max_{|B| = m} |\Pi_C(B)|`.
 
@@ -193,7 +194,6 @@ def growth_function(concept_class: ConceptClass, m: int, *, method: str = "auto"
     >>> growth_function(Thresholds(3), 4), growth_function(Thresholds(3), 4, method="brute_force")
     (5, 5)
     """
-    Options("auto", "closed_form", "brute_force").validate("method", method)
     size = concept_class.domain_size
     if size is not None and m > size:
         raise ValueError(f"m must be at most the domain size {size}, got m={m}")
@@ -236,7 +236,17 @@ def xor_dichotomies(patterns: np.ndarray) -> np.ndarray:
     >>> xor_dichotomies(p).shape[0]
     4
     """
-    p = np.asarray(patterns, dtype=bool)
+    if patterns is None or isinstance(patterns, (str, bytes)):
+        raise TypeError(f"patterns must be a 2-d bool array, got {type(patterns).__name__}")
+    try:
+        raw = np.asarray(patterns)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"patterns must be a 2-d bool array, got {type(patterns).__name__}: {exc}") from None
+    if raw.dtype.kind not in "biu":
+        raise TypeError(f"patterns must be a 2-d bool (or 0/1) array, got dtype {raw.dtype}")
+    if raw.size and not np.isin(raw, (0, 1)).all():
+        raise ValueError("patterns must contain only 0/1 (bool) entries")
+    p = raw.astype(bool)
     if p.ndim != 2:
         raise ValueError(f"patterns must be 2-d, got shape {p.shape}")
     x = (p[:, None, :] ^ p[None, :, :]).reshape(-1, p.shape[1])

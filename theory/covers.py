@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from theory.classes.base import ConceptClass, Dichotomies
+from kernels.validation import Optional, Real, validate_params
+from theory.classes.base import CONCEPT_CLASS, ConceptClass, Dichotomies, check_hypothesis_list
 
 __all__ = ["Cover", "CoverCheck", "distinct_points", "build_cover", "empirical_disagreement",
            "disagreement_matrix", "empirical_cover_check"]
@@ -40,6 +41,9 @@ class Cover:
     """
 
     def __init__(self, dichotomies: Dichotomies) -> None:
+        if not isinstance(dichotomies, Dichotomies):
+            raise TypeError(f"dichotomies must be a Dichotomies (from ConceptClass.dichotomies), "
+                            f"got {type(dichotomies).__name__}")
         self.dichotomies = dichotomies
         self.points = dichotomies.points
         self.hypotheses = list(dichotomies.representatives)
@@ -66,6 +70,7 @@ class CoverCheck:
     is_cover: bool | None
 
 
+@validate_params(concept_class=CONCEPT_CLASS)
 def distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
     """ABM19 Alg 1 step 1: the set T~ of points appearing at least once in T_pub.
 
@@ -77,6 +82,7 @@ def distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
     return np.unique(T, axis=0)
 
 
+@validate_params(concept_class=CONCEPT_CLASS)
 def build_cover(concept_class: ConceptClass, T_pub: Any) -> Cover:
     """ABM19 Alg 1 steps 1-5: the finite class H~_Tpub from public unlabelled points.
 
@@ -101,6 +107,7 @@ def build_cover(concept_class: ConceptClass, T_pub: Any) -> Cover:
     return Cover(concept_class.dichotomies(Tt))
 
 
+@validate_params(concept_class=CONCEPT_CLASS)
 def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: list[Any], X: Any) -> np.ndarray:
     """Empirical disagreement dis^(a_i, b_j; X) for all pairs, shape (len(a), len(b)).
 
@@ -109,6 +116,8 @@ def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: 
     Counts are exact: float64 products of 0/1 matrices are integers below 2^53 (float32 lost
     counts above 2^24 points), converted to int64 before the division.
     """
+    hyps_a = check_hypothesis_list(hyps_a, "hyps_a")
+    hyps_b = check_hypothesis_list(hyps_b, "hyps_b")
     Xv = concept_class.validate_points(X, "X")
     A = concept_class.evaluate_many(hyps_a, Xv).astype(np.float64)
     B = concept_class.evaluate_many(hyps_b, Xv).astype(np.float64)
@@ -118,6 +127,7 @@ def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: 
     return np.asarray(np.rint(counts).astype(np.int64) / n)
 
 
+@validate_params(concept_class=CONCEPT_CLASS)
 def empirical_disagreement(concept_class: ConceptClass, h1: Any, h2: Any, X: Any) -> float:
     """dis^(h1, h2; X) = (1/n) sum_i 1[h1(x_i) != h2(x_i)] (ABM19 Sec 2).
 
@@ -127,6 +137,7 @@ def empirical_disagreement(concept_class: ConceptClass, h1: Any, h2: Any, X: Any
     return float(np.mean(concept_class.evaluate(h1, Xv) != concept_class.evaluate(h2, Xv)))
 
 
+@validate_params(concept_class=CONCEPT_CLASS, alpha=Optional(Real(0.0, 1.0)))
 def empirical_cover_check(
     concept_class: ConceptClass,
     cover: Cover | list[Any],
@@ -154,7 +165,8 @@ def empirical_cover_check(
     -------
     CoverCheck
     """
-    hyps = cover.hypotheses if isinstance(cover, Cover) else list(cover)
+    hyps = cover.hypotheses if isinstance(cover, Cover) else check_hypothesis_list(cover, "cover")
+    probes = check_hypothesis_list(probes, "probes")
     if not probes:
         raise ValueError("probes must not be empty")
     if not hyps:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.validation import RNG, Integer, Real, as_generator, check_real, validate_params
+from kernels.validation import RNG, Integer, Optional, Real, as_generator, check_real, validate_params
 from theory.classes import Intervals, Rectangles, Thresholds
 from theory.classes.base import ConceptClass
 
@@ -45,8 +45,15 @@ __all__ = [
 NOISE = Real(0.0, 0.5, closed="left")
 
 
+@validate_params(n=Integer(0), d=Integer(1, 64), rng=RNG, l=Optional(Integer(1)))
 def uniform_points(n: int, d: int, rng: Any = None, l: int | None = None) -> np.ndarray:  # noqa: E741
-    """n uniform points of X_d (shape (n,)) or of (X_d)^l (shape (n, l)), dtype uint64."""
+    """n uniform points of X_d (shape (n,)) or of (X_d)^l (shape (n, l)), dtype uint64.
+
+    ``n >= 0``, ``d`` in [1, 64], ``l >= 1`` (a ValueError naming the parameter otherwise).
+
+    >>> uniform_points(3, 4, rng=0).shape
+    (3,)
+    """
     g = as_generator(rng)
     shape: tuple[int, ...] = (n,) if l is None else (n, l)
     return g.integers(0, 2**d, size=shape, dtype=np.uint64)

@@ -19,9 +19,99 @@ from typing import Any
 
 import numpy as np
 
-from kernels.validation import as_generator
+from kernels._exponential import check_binary
+from kernels.validation import Constraint, as_generator
 
-__all__ = ["ConceptClass", "Dichotomies"]
+__all__ = ["ConceptClass", "Dichotomies", "error_counts_of", "CONCEPT_CLASS", "check_concept_class",
+           "check_hypothesis_list"]
+
+
+def check_concept_class(value: Any, name: str = "concept_class") -> ConceptClass:
+    """``value`` if it is a :class:`ConceptClass`, else TypeError naming ``name``.
+
+    >>> check_concept_class(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: concept_class must be a ConceptClass of theory.classes (e.g. Thresholds(8)), got None (NoneType)
+    """
+    if not isinstance(value, ConceptClass):
+        text = repr(value)
+        text = text if len(text) <= 60 else text[:57] + "..."
+        raise TypeError(f"{name} must be a ConceptClass of theory.classes (e.g. Thresholds(8)), "
+                        f"got {text} ({type(value).__name__})")
+    return value
+
+
+def check_hypothesis_list(value: Any, name: str) -> list[Any]:
+    """A list of hypotheses from a list / tuple / 1-d or 2-d array, else TypeError naming ``name``."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, np.ndarray) and value.ndim in (1, 2):
+        return list(value)
+    raise TypeError(f"{name} must be a list of hypotheses, got {type(value).__name__}")
+
+
+class _ConceptClassConstraint(Constraint):
+    """Declared rule (:func:`kernels.validation.validate_params`): an instance of :class:`ConceptClass`."""
+
+    def describe(self) -> str:
+        return "a ConceptClass of theory.classes"
+
+    def validate(self, name: str, value: Any) -> Any:
+        return check_concept_class(value, name)
+
+    def valid_example(self) -> Any:
+        from theory.classes.integer import Thresholds
+
+        return Thresholds(8)
+
+    def invalid_examples(self) -> list[Any]:
+        return [None, 3, "Thresholds"]
+
+
+#: Constraint for a ``concept_class`` parameter.
+CONCEPT_CLASS = _ConceptClassConstraint()
+
+
+def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
+    """#errors of each hypothesis: ``errors[i] = sum_j [predictions[i, j] != labels[j]]``.
+
+    Implements: EXPMECH (score q = -errors).  Uses :func:`kernels.error_counts` when that
+    kernel is available, else NumPy.  Lives with the classes (every class's
+    :meth:`ConceptClass.error_counts` uses it); :mod:`theory.privacy.exponential` re-exports it.
+
+    Parameters
+    ----------
+    predictions : array of bool, shape (k, n)
+    labels : array of 0/1, shape (n,)
+
+    Returns
+    -------
+    ndarray of int64, shape (k,)
+
+    Examples
+    --------
+    >>> error_counts_of([[0, 0, 1], [1, 1, 1]], [0, 0, 1]).tolist()
+    [0, 2]
+    """
+    if predictions is None or isinstance(predictions, (str, bytes)):
+        raise TypeError(f"predictions must be a 2-d 0/1 array, got {type(predictions).__name__}")
+    try:
+        P = np.asarray(predictions)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"predictions must be a 2-d 0/1 array, got {type(predictions).__name__}: {exc}") from None
+    if P.dtype.kind not in "biuf":
+        raise TypeError(f"predictions must be a 2-d 0/1 array, got dtype {P.dtype}")
+    if P.ndim != 2:
+        raise ValueError(f"predictions must be 2-d (hypotheses x points), got shape {P.shape}")
+    y = check_binary(labels, "labels", length=P.shape[1], as_bool=True)
+    P = check_binary(P, "predictions", as_bool=True)
+    try:
+        import kernels
+
+        return np.asarray(kernels.error_counts(P, y), dtype=np.int64)
+    except (ImportError, AttributeError):  # kernel not built yet: NumPy reference
+        return np.count_nonzero(P != y[None, :], axis=1).astype(np.int64)
 
 
 class Dichotomies:
@@ -42,8 +132,19 @@ class Dichotomies:
 
     def __init__(self, points: np.ndarray, patterns: np.ndarray | None = None,
                  representatives: list[Any] | None = None, concept_class: ConceptClass | None = None) -> None:
+        if not isinstance(points, np.ndarray):
+            raise TypeError(f"points must be a NumPy array of validated points, got {type(points).__name__}")
+        if patterns is not None:
+            if not isinstance(patterns, np.ndarray) or patterns.ndim != 2:
+                raise TypeError(f"patterns must be a 2-d bool array (dichotomies x points), got "
+                                f"{type(patterns).__name__}")
+            if patterns.shape[1] != len(points):
+                raise ValueError(f"patterns must have one column per point ({len(points)}), got shape {patterns.shape}")
+        if concept_class is not None:
+            check_concept_class(concept_class)
         self.points = points
-        self.representatives = list(representatives or [])
+        self.representatives = [] if representatives is None else check_hypothesis_list(representatives,
+                                                                                        "representatives")
         self._patterns = patterns
         self._class = concept_class
         if patterns is None and concept_class is None:
@@ -135,11 +236,9 @@ class ConceptClass(ABC):
         """#errors of each hypothesis on the labelled sample (X, y), as int64.
 
         Default: the prediction matrix and :func:`kernels.error_counts` (via
-        :func:`theory.privacy.exponential.error_counts_of`); 1-d classes override it with an
-        O((k + n) log n) count from sorted points.
+        :func:`error_counts_of`); 1-d classes override it with an O((k + n) log n) count
+        from sorted points.
         """
-        from theory.privacy.exponential import error_counts_of
-
         Xv = self.validate_points(X, allow_empty=True)
         if len(Xv) == 0:
             if np.asarray(y).size:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from kernels._exponential import check_binary
-from kernels.validation import Integer, validate_params
+from kernels.validation import POSITIVE_INT, RNG, Boolean, Integer, as_generator, validate_params
 from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 
 __all__ = ["Thresholds", "Intervals", "PointFunctions", "validate_integer_points", "uniform_int"]
@@ -33,13 +33,17 @@ __all__ = ["Thresholds", "Intervals", "PointFunctions", "validate_integer_points
 _MAX_D = 64
 
 
+@validate_params(d=Integer(1, _MAX_D), allow_empty=Boolean())
 def validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
     """Validate points of X_d = {0, ..., 2^d - 1} and return them as a 1-d ``uint64`` array.
 
     Accepts integer arrays, Python int lists (values up to 2^64 - 1) and float arrays whose
     entries are integers.  Raises TypeError for non-numeric input, ValueError for values
-    outside X_d, non-integers, NaN or a wrong shape.
+    outside X_d, non-integers, NaN or a wrong shape.  ``d`` in [1, 64]; ``name`` (a string)
+    is the parameter name used in the messages.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (the parameter name for messages), got {type(name).__name__}")
     if X is None:
         raise TypeError(f"{name} must be an array of integers, got None")
     if isinstance(X, (numbers.Integral, np.integer)) and not isinstance(X, bool):
@@ -94,10 +98,17 @@ def validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: boo
     return arr
 
 
-def uniform_int(rng: np.random.Generator, n: int) -> int:
-    """A uniform integer in [0, n) for any Python int n >= 1 (exact, by rejection)."""
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+@validate_params(rng=RNG, n=POSITIVE_INT)
+def uniform_int(rng: Any, n: int) -> int:
+    """A uniform integer in [0, n) for any Python int n >= 1 (exact, by rejection).
+
+    ``rng``: a :class:`numpy.random.Generator` (or anything :func:`kernels.validation.as_generator`
+    accepts).
+
+    >>> 0 <= uniform_int(0, 2**100) < 2**100
+    True
+    """
+    rng = as_generator(rng)
     if n <= 2**62:
         return int(rng.integers(n))
     k = n.bit_length()

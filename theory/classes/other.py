@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linprog
 
-from kernels.validation import ArrayLike, Boolean, Integer, validate_params
+from kernels.validation import Boolean, Integer, check_array, validate_params
 from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 from theory.classes.integer import hypothesis_int, uniform_int, validate_integer_points
 
@@ -451,10 +451,16 @@ class FiniteClass(ConceptClass):
 
     name = "FINITE"
 
-    @validate_params(table=ArrayLike(ndim=2, dtype_kinds="biu"))
     def __init__(self, table: Any) -> None:
-        t = np.asarray(table)
-        if t.dtype.kind not in "biu" or t.ndim != 2 or t.size == 0:
+        try:
+            empty = table is not None and not isinstance(table, (str, bytes)) and np.asarray(table).size == 0
+        except (TypeError, ValueError):  # ragged rows: check_array below names the problem
+            empty = False
+        if empty:
+            raise ValueError("table must be a non-empty 2-d 0/1 array (one row per hypothesis, one column per "
+                             "domain point), got an empty table: a class needs at least one hypothesis")
+        t = check_array(table, "table", ndim=2, dtype_kinds="biu")
+        if t.size == 0:
             raise ValueError(f"table must be a non-empty 2-d 0/1 integer/bool array, got shape {t.shape}")
         if not np.all((t == 0) | (t == 1)):
             raise ValueError("table must contain only 0 and 1")

@@ -39,6 +39,7 @@ from scipy.special import logsumexp
 
 from kernels._exponential import check_binary
 from kernels.validation import EPSILON, RNG, ArrayLike, Integer, Optional, as_generator, validate_params
+from theory.classes.base import error_counts_of  # counting errors belongs with the classes; re-exported here
 from theory.classes.integer import uniform_int, validate_integer_points
 
 __all__ = [
@@ -56,32 +57,14 @@ __all__ = [
 ]
 
 
-def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
-    """#errors of each hypothesis: ``errors[i] = sum_j [predictions[i, j] != labels[j]]``.
-
-    Implements: EXPMECH (score q = -errors).  Uses :func:`kernels.error_counts` when that
-    kernel is available, else NumPy.
-
-    Parameters
-    ----------
-    predictions : array of bool, shape (k, n)
-    labels : array of 0/1, shape (n,)
-
-    Returns
-    -------
-    ndarray of int64, shape (k,)
-    """
-    P = np.asarray(predictions)
-    if P.ndim != 2:
-        raise ValueError(f"predictions must be 2-d (hypotheses x points), got shape {P.shape}")
-    y = check_binary(labels, "labels", length=P.shape[1], as_bool=True)
-    P = check_binary(P, "predictions", as_bool=True)
-    try:
-        import kernels
-
-        return np.asarray(kernels.error_counts(P, y), dtype=np.int64)
-    except (ImportError, AttributeError):  # kernel not built yet: NumPy reference
-        return np.count_nonzero(P != y[None, :], axis=1).astype(np.int64)
+def _errors(errors: Any) -> np.ndarray:
+    """``errors`` (already a finite 1-d numeric array) as float64, or ValueError naming ``errors``
+    when an entry is negative: an error count is >= 0."""
+    e = np.asarray(errors, dtype=np.float64)
+    if (e < 0).any():
+        i = int(np.flatnonzero(e < 0)[0])
+        raise ValueError(f"errors must be non-negative (numbers of mistakes), got errors[{i}] = {e[i]:g}")
+    return e
 
 
 @validate_params(errors=ArrayLike(ndim=1, dtype_kinds="iuf"), epsilon=EPSILON)
@@ -90,12 +73,21 @@ def log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
 
     Implements: EXPMECH (exact output distribution): log P[i] = -eps errors[i]/2 - logZ.
 
+    ``errors`` are non-negative and finite (a ValueError otherwise).  They are usually
+    integer counts of mistakes; fractional values are accepted as any score whose
+    sensitivity is 1 (e.g. ``|D|`` times a query gap in the BLR sanitizer) -- the privacy
+    guarantee needs sensitivity 1, not integrality.
+
     Examples
     --------
     >>> np.exp(log_output_distribution([0, 0], 1.0)).tolist()
     [0.5, 0.5]
+    >>> log_output_distribution([-1, 0], 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: errors must be non-negative (numbers of mistakes), got errors[0] = -1
     """
-    e = np.asarray(errors, dtype=np.float64)
+    e = _errors(errors)
     a = -0.5 * float(epsilon) * e
     return np.asarray(a - logsumexp(a))
 
@@ -114,13 +106,16 @@ def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = N
     """Sample indices from the exponential mechanism with q = -errors (sensitivity 1).
 
     Implements: EXPMECH (sampling), through :func:`kernels.exponential_mechanism`.
+    ``errors``: non-negative and finite, as in :func:`log_output_distribution`.
 
     Returns
     -------
     int or ndarray of int64
-        One index (``size=None``) or ``size`` indices.
+        One index (``size=None``) or ``size`` indices: *positions* ``0 .. len(errors) - 1``,
+        also when ``errors`` is a pandas Series (``errors.index[i]`` gives its label), as for
+        :func:`kernels.exponential_mechanism`.
     """
-    scores = -np.asarray(errors, dtype=np.float64)
+    scores = -_errors(errors)
     return _kernel_sample(scores, float(epsilon), size, as_generator(rng))
 
 
