@@ -1,0 +1,550 @@
+"""Halfspaces with public unlabelled data: PCA on the public data, then a private linear learner.
+
+Implements: HPSY.Thm3 (PCA on public unlabelled data + private SGD; Appendix C), PILLAR.Alg1
+(project the private data on the top-k principal components of the public data, then Noisy SGD
+or DP-SGD), PILLAR.Alg2 (trainer ``"pillar_alg2"``), BST14 (trainer ``"noisy_sgd"``), DPSGD
+(trainer ``"dpsgd"``, the default, as PILLAR's experiments), and the baselines of SPEC Sec 7:
+full-dimension DP-SGD, Gaussian random projection (Nguyen–Ullman–Zakynthinou 2020), and
+non-private training on the same projections.
+
+The estimators are scikit-learn classifiers (``BaseEstimator`` + ``ClassifierMixin``):
+``fit(X, y, X_public=None)`` returns self; ``predict``, ``decision_function``, ``score``;
+``get_params``/``set_params``/``clone``, ``Pipeline`` and ``cross_val_score`` work (pass the
+public data as a fit parameter, e.g. ``cross_val_score(est, X, y, params={"X_public": Xp})``,
+with ``len(Xp) != len(X)`` so that it is not split with X).
+
+Statement (HPSY Thm 3): if some w* has margin gamma with probability one and
+``sum_{i>k} lambda_i(E[x x^T]) <= eta``, then with ``n_unl = O(k d / (beta gamma^2))`` public
+points and ``n_lab = O(sqrt(k) / (alpha eps (gamma - sqrt(eta/beta))))`` private ones the output
+``sign(<A w, x>)`` has error <= alpha w.p. >= 1 - beta, and the learner is (eps, delta)-DP in
+the labelled data (the PCA touches only public data; the rest is post-processing).  Sizes:
+:func:`theory.bounds.hpsy.hpsy_thm3_unlabeled` / :func:`~theory.bounds.hpsy.hpsy_thm3_labeled`
+(O-forms, constant exposed; the ``form="corrected"`` n_unl is what the proof's steps give).
+
+Centred or uncentred PCA (``center``; default ``False``, the uncentred second moment
+``X^T X / n``).  Reasons for the default: the theorem's hypothesis is on
+``Sigma_X = E[x x^T]`` (uncentred); the proof's step (13), ``R_hat(A_hat) <= sum_{j>k}
+lambda_hat_j``, holds for the uncentred matrix only, and ``proofs_checks`` (HPSY.Thm3.centring)
+exhibits a distribution on which the paper's centred Step 1 keeps a direction without label
+information while the uncentred one keeps the label direction; and the halfspaces are
+homogeneous (``sign(<w, x>)``, no offset), so the geometry that matters is about the origin.
+``center=True`` gives the paper's literal Step 1 (HPSY App. C, and SPEC's wording); in both
+cases the private data are projected as ``A^T x`` (no mean subtracted), as in Step 2.
+
+Privacy accounting (``privacy_``, set in ``fit`` from what ran):
+
+* ``"dpsgd"``: the noise multiplier is calibrated with dp-accounting so that the composition
+  of all runs (one per binary task) meets (epsilon, delta); ``privacy_`` is then the
+  accountant's epsilon of that composition at delta (add/remove-one neighbours).
+* ``"noisy_sgd"``: each of the C binary tasks runs BST14 at (eps/C, delta/C); ``privacy_`` is
+  the basic composition of the per-run guarantees derived from the sigma that ran.
+* ``"pillar_alg2"``: each task runs PILLAR Alg 2 at (eps/C, delta/C) (see
+  :func:`theory.privacy.sgd.pillar_alg2` for the split inside); basic composition across tasks.
+
+Multi-class: one-vs-rest, C = number of classes binary tasks on the same data (C = 1 task for
+two classes), budget as above, recorded in ``budget_``.  Labels: any two classes for binary
+problems; ``classes_`` is sorted (scikit-learn's ``LabelEncoder`` order) and
+``classes_[0] -> -1``, ``classes_[1] -> +1``.  The label set itself is read from ``y`` unless
+``classes`` is given: for an end-to-end guarantee pass the (public) label set as ``classes``;
+the number of private examples n is treated as public (it sets the sampling rate and BST14's
+step count).
+
+Rows of X must lie in the unit ball (``row_norm="reject"``, default: a ValueError naming X);
+``row_norm="clip"`` maps each row to ``x / max(1, ||x||)`` instead (a per-row map: no privacy
+cost).  The random-projection baseline clips its projected rows the same way.
+
+Examples
+--------
+>>> from theory.halfspace_data import LargeMarginLowRank
+>>> D = LargeMarginLowRank(30, 3, 0.2, tail=0.05, rng=0)
+>>> X, y = D.sample(2000, rng=1); Xpub = D.sample_X(1000, rng=2)
+>>> clf = SemiPrivateHalfspace(epsilon=1.0, k=3, rng=0).fit(X, y, X_public=Xpub)
+>>> clf.components_.shape, clf.privacy_[0] <= 1.0
+((30, 3), True)
+>>> Xt, yt = D.sample(2000, rng=3)
+>>> clf.score(Xt, yt) > 0.9
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array as sk_check_array
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from kernels.validation import (
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    RNG,
+    Boolean,
+    Optional,
+    Options,
+    Real,
+    as_generator,
+    validate_params,
+)
+from theory.privacy.sgd import (
+    LOSSES,
+    calibrate_noise_multiplier,
+    dp_sgd,
+    dpsgd_epsilon,
+    noisy_sgd,
+    pillar_alg2,
+)
+
+__all__ = [
+    "SemiPrivateHalfspace",
+    "RandomProjectionHalfspace",
+    "FullDimensionHalfspace",
+    "NonPrivateHalfspace",
+]
+
+_TRAINERS = ("dpsgd", "noisy_sgd", "pillar_alg2")
+_OPEN_DELTA = Real(0.0, 1.0, closed="neither")
+
+
+@functools.lru_cache(maxsize=512)
+def _calibrated(epsilon: float, delta: float, q: float, steps: int, accountant: str, compositions: int) -> float:
+    return calibrate_noise_multiplier(epsilon, delta, q, steps, accountant=accountant, compositions=compositions)
+
+
+@functools.lru_cache(maxsize=512)
+def _accounted(sigma: float, q: float, steps: int, delta: float, accountant: str, compositions: int) -> float:
+    return dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
+
+
+def _classes_list(classes: Any) -> np.ndarray | None:
+    if classes is None:
+        return None
+    arr = np.unique(np.asarray(classes))
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"classes must list at least 2 distinct labels, got {classes!r}")
+    return arr
+
+
+class _HalfspaceBase(ClassifierMixin, BaseEstimator):
+    """Shared fit/predict of the projected linear learners (see the module docstring)."""
+
+    _private = True
+
+    # ------------------------------------------------------------------ hooks
+    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray | None:
+        """d x k projection matrix (None: identity)."""
+        return None
+
+    def _check_params(self) -> None:
+        """Re-validate parameters at fit time (set_params may have changed them)."""
+
+    # ------------------------------------------------------------------ helpers
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True  # private training on small data is noisy by design
+        return tags
+
+    def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
+        norms = np.linalg.norm(X, axis=1)
+        if self.row_norm == "clip":
+            return np.asarray(X / np.maximum(1.0, norms)[:, None])
+        bad = np.flatnonzero(norms > 1.0 + 1e-9)
+        if bad.size:
+            raise ValueError(
+                f"{name} rows must lie in the unit ball: row {int(bad[0])} has norm {norms[bad[0]]:.6g} "
+                f"({bad.size} rows outside); normalise the rows (e.g. theory.halfspace_data.normalize_rows) or "
+                "pass row_norm='clip'")
+        return X
+
+    def _labels(self, y: Any) -> tuple[np.ndarray, np.ndarray]:
+        check_classification_targets(y)
+        declared = _classes_list(self.classes)
+        present = np.unique(y)
+        if declared is not None:
+            outside = present[~np.isin(present, declared)]
+            if outside.size:
+                raise ValueError(f"y contains labels outside the declared classes {declared.tolist()}: "
+                                 f"{outside[:5].tolist()}")
+            classes = declared
+        else:
+            classes = present
+        if classes.size < 2:
+            raise ValueError(f"y has a single class ({classes.tolist()}); a classifier needs at least 2 classes")
+        return classes, np.searchsorted(classes, y)
+
+    def _dpsgd_budget(self, n: int) -> tuple[float, int]:
+        q = min(1.0, float(self.batch_size) / n)
+        steps = max(1, int(math.ceil(float(self.epochs) / q)))
+        return q, steps
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> Any:
+        """Project (public data only), then train privately on the projected private data.
+
+        Parameters
+        ----------
+        X : (n, d) array
+            Private features (rows in the unit ball, see ``row_norm``).
+        y : (n,) array
+            Labels (two or more classes).
+        X_public : (m, d) array or kernels.PCAResult, optional
+            Public unlabelled features (required by :class:`SemiPrivateHalfspace` and by
+            ``NonPrivateHalfspace(projection="pca")``), or a :class:`kernels.PCAResult` computed
+            from them with at least k components (its first k are used, with the centring it was
+            computed with: a sweep over k can share one PCA).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        if y is not None and hasattr(X, "__len__") and hasattr(y, "__len__") and len(X) != len(y):
+            raise ValueError(f"X and y must have the same number of rows: X has {len(X)}, y has {len(y)}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        n, d = X.shape
+        classes, yi = self._labels(y)
+        self.classes_ = classes
+        k = self._k()
+        if k is not None and k > d:
+            raise ValueError(f"k must be <= d, the number of features (n_features = {d}), got k={k}")
+        g = as_generator(self.rng)
+        Xr = self._rows(X)
+        A = self._projection(X_public, d, g)
+        Z = Xr if A is None else Xr @ A
+        if A is not None and self._clip_projected:
+            Z = Z / np.maximum(1.0, np.linalg.norm(Z, axis=1))[:, None]
+        tasks = 1 if classes.size == 2 else int(classes.size)
+        signs = [np.where(yi == 1, 1.0, -1.0)] if tasks == 1 else [np.where(yi == c, 1.0, -1.0) for c in range(tasks)]
+        W = np.empty((tasks, Z.shape[1]))
+        budget: dict[str, Any] = {"tasks": tasks, "scheme": "binary" if tasks == 1 else "one-vs-rest",
+                                  "trainer": self._trainer_name()}
+        if not self._private:
+            q, steps = 1.0, int(self.n_iter)
+            for t, s in enumerate(signs):
+                W[t] = dp_sgd(Z, s, noise_multiplier=0.0, sampling_rate=1.0, steps=steps, clip=1.0 / float(self.margin),
+                              learning_rate=float(self.learning_rate), loss=self.loss, margin=float(self.margin),
+                              radius=self._radius(), normalizer=float(n), lr_schedule="inv_sqrt", rng=g).weights
+            self.privacy_ = (math.inf, 0.0)
+            budget.update(total=self.privacy_, steps=steps)
+        elif self.trainer == "dpsgd":
+            q, steps = self._dpsgd_budget(n)
+            sigma = _calibrated(float(self.epsilon), float(self.delta), q, steps, self.accountant, tasks)
+            for t, s in enumerate(signs):
+                W[t] = dp_sgd(Z, s, noise_multiplier=sigma, sampling_rate=q, steps=steps, clip=float(self.clip),
+                              learning_rate=float(self.learning_rate), loss=self.loss, margin=float(self.margin),
+                              radius=self._radius(), rng=g).weights
+            eps = _accounted(sigma, q, steps, float(self.delta), self.accountant, tasks)
+            self.noise_multiplier_ = sigma
+            self.n_steps_ = steps
+            self.sampling_rate_ = q
+            self.privacy_ = (eps, float(self.delta))
+            budget.update(split="noise calibrated for the composition of all tasks (dp-accounting)",
+                          accountant=self.accountant, sampling_rate=q, steps=steps, noise_multiplier=sigma,
+                          total=self.privacy_)
+        else:
+            e_t, d_t = float(self.epsilon) / tasks, float(self.delta) / tasks
+            per: list[tuple[float, float]] = []
+            for t, s in enumerate(signs):
+                if self.trainer == "noisy_sgd":
+                    r = noisy_sgd(Z, s, e_t, d_t, margin=float(self.margin), n_steps=self._bst_steps(n), rng=g)
+                    W[t], priv = r.weights, r.privacy
+                    self.n_steps_ = r.steps
+                else:
+                    a = pillar_alg2(Z, s, e_t, d_t, repeats=int(self.repeats),
+                                    holdout_fraction=float(self.holdout_fraction), margin=float(self.margin),
+                                    n_steps=self._bst_steps(n), rng=g)
+                    W[t], priv = a.weights, a.privacy
+                    budget.setdefault("alg2", []).append(a.budget)
+                per.append(priv)
+            self.privacy_ = (float(sum(p[0] for p in per)), float(sum(p[1] for p in per)))
+            budget.update(split=f"each task (epsilon/{tasks}, delta/{tasks}), basic composition", per_task=per,
+                          total=self.privacy_)
+        self.budget_ = budget
+        self.weights_ = W
+        self.components_ = A
+        self.coef_ = W if A is None else W @ A.T
+        return self
+
+    def _trainer_name(self) -> str:
+        return str(getattr(self, "trainer", "gd"))
+
+    def _k(self) -> int | None:
+        k = getattr(self, "k", None)
+        return None if k is None else int(k)
+
+    def _radius(self) -> float | None:
+        return None if self.radius is None else float(self.radius)
+
+    def _bst_steps(self, n: int) -> int | None:
+        s = self.noisy_sgd_steps
+        return None if s is None else min(int(s), n * n)
+
+    _clip_projected = False
+
+    # ------------------------------------------------------------------ predict
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``<A w, x>`` for each row (binary: shape (n,), > 0 means ``classes_[1]``; else (n, C))."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        s = X @ self.coef_.T
+        return np.asarray(s[:, 0] if self.coef_.shape[0] == 1 else s)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``sign(<A w, x>)`` mapped to ``classes_`` (ties ``<A w, x> = 0`` go to ``classes_[0]``)."""
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            return np.asarray(self.classes_[(s > 0).astype(np.int64)])
+        return np.asarray(self.classes_[np.argmax(s, axis=1)])
+
+
+_COMMON = dict(epsilon=Real(0.0, math.inf, closed="neither"), delta=_OPEN_DELTA,
+               trainer=Options(*_TRAINERS), epochs=POSITIVE_REAL, batch_size=POSITIVE_INT,
+               learning_rate=POSITIVE_REAL, clip=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
+               radius=Optional(POSITIVE_REAL), accountant=Options("rdp", "pld"), noisy_sgd_steps=Optional(POSITIVE_INT),
+               repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG)
+
+
+def _revalidate(est: Any, constraints: dict[str, Any]) -> None:
+    for name, c in constraints.items():
+        c.validate(name, getattr(est, name))
+
+
+class SemiPrivateHalfspace(_HalfspaceBase):
+    r"""PCA on public unlabelled data, projection, private linear learner; output sign(<A w, x>).
+
+    Implements: HPSY.Thm3, PILLAR.Alg1 (with trainer ``"dpsgd"`` (DPSGD), ``"noisy_sgd"`` (BST14)
+    or ``"pillar_alg2"`` (PILLAR.Alg2)).
+
+    Step 1: A = top-k eigenvectors of ``X_public^T X_public / m`` (``center=False``, default) or
+    of the centred covariance (``center=True``), by :func:`kernels.pca`.  Step 2: the private
+    learner on ``{(A^T x, y)}``.  Output ``sign(<A w, x>)`` (``coef_ = w^T A^T``).
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        Privacy target for the labelled data; ``0 < delta < 1`` (Gaussian noise needs delta > 0).
+    k : int
+        Projection dimension, ``1 <= k <= d``.
+    center : bool
+        Centred covariance (the paper's literal Step 1) or uncentred second moment (default; see
+        the module docstring for why).
+    trainer : {"dpsgd", "noisy_sgd", "pillar_alg2"}
+    epochs : float
+        DP-SGD: steps = ceil(epochs / q), q = batch_size / n (Poisson sampling rate).
+    batch_size : int
+        DP-SGD expected batch size.
+    learning_rate, clip : float
+        DP-SGD step size and per-example clipping norm.
+    loss : {"hinge", "logistic"}; margin : float
+        The scaled margin loss (gamma' of the scaled hinge loss; the Lipschitz constant is 1/margin).
+    radius : float or None
+        DP-SGD: project the iterates on this ball (None: no projection).  Noisy SGD and Alg 2
+        always use the unit ball (BST14's C).
+    accountant : {"rdp", "pld"}
+        dp-accounting accountant for DP-SGD.
+    noisy_sgd_steps : int or None
+        Steps of each BST14 run (default n^2, capped at n^2).
+    repeats, holdout_fraction :
+        PILLAR Alg 2's R and held-out share.
+    classes : array-like or None
+        The (public) label set; labels outside it are rejected.
+    row_norm : {"reject", "clip"}
+    rng : None, int or Generator
+
+    Attributes
+    ----------
+    classes_, coef_ (C or 1, d), weights_ (C or 1, k), components_ (d, k), pca_ (PCAResult),
+    privacy_ (epsilon, delta) from what ran, budget_ (dict), noise_multiplier_ / n_steps_ /
+    sampling_rate_ (DP-SGD), n_features_in_.
+    """
+
+    @validate_params(k=POSITIVE_INT, center=Boolean(), **_COMMON)
+    def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, center: bool = False,
+                 trainer: str = "dpsgd", epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1,
+                 clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
+                 accountant: str = "rdp", noisy_sgd_steps: int | None = None, repeats: int = 3,
+                 holdout_fraction: float = 0.2, classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.k = k
+        self.center = center
+        self.trainer = trainer
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.clip = clip
+        self.loss = loss
+        self.margin = margin
+        self.radius = radius
+        self.accountant = accountant
+        self.noisy_sgd_steps = noisy_sgd_steps
+        self.repeats = repeats
+        self.holdout_fraction = holdout_fraction
+        self.classes = classes
+        self.row_norm = row_norm
+        self.rng = rng
+
+    def _check_params(self) -> None:
+        _revalidate(self, {"k": POSITIVE_INT, "center": Boolean(), **_COMMON})
+
+    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
+        import kernels
+
+        if X_public is None:
+            raise ValueError(f"X_public is required: {type(self).__name__} computes its projection from public "
+                             "unlabelled data (fit(X, y, X_public=...))")
+        if isinstance(X_public, kernels.PCAResult):
+            V = np.asarray(X_public.components, dtype=np.float64)
+            if V.shape[0] != d or V.shape[1] < int(self.k):
+                raise ValueError(f"X_public (a PCAResult) must have >= k = {self.k} components of dimension {d}, "
+                                 f"got components of shape {V.shape}")
+            self.pca_ = X_public
+            return np.ascontiguousarray(V[:, :int(self.k)])
+        P = sk_check_array(X_public, dtype=np.float64, input_name="X_public", ensure_min_samples=2)
+        if P.shape[1] != d:
+            raise ValueError(f"X_public must have {d} columns (as X), got {P.shape[1]}")
+        res = kernels.pca(P, int(self.k), center=bool(self.center))
+        self.pca_ = res
+        return np.asarray(res.components, dtype=np.float64)
+
+
+class RandomProjectionHalfspace(_HalfspaceBase):
+    r"""Baseline: Gaussian random projection (JL) to k dimensions, then the private learner.
+
+    Implements: the JL baseline of HPSY Sec 3.3 / PILLAR Sec 3.3 (Nguyen, Ullman, Zakynthinou
+    2020: project to O(1/gamma^2) dimensions, n_lab = O(1/(alpha eps gamma^2)); bound in
+    :mod:`theory.bounds.classic`).  ``A`` has i.i.d. N(0, 1/k) entries drawn from ``rng``
+    (independent of all data, so no privacy cost); projected rows are mapped to
+    ``z / max(1, ||z||)`` (per row) so the unit-ball assumption of the trainers holds.
+    ``X_public`` is ignored.  Parameters as :class:`SemiPrivateHalfspace` (no ``center``).
+    """
+
+    _clip_projected = True
+
+    @validate_params(k=POSITIVE_INT, **_COMMON)
+    def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, trainer: str = "dpsgd",
+                 epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0,
+                 loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
+                 noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
+                 classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.k = k
+        self.trainer = trainer
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.clip = clip
+        self.loss = loss
+        self.margin = margin
+        self.radius = radius
+        self.accountant = accountant
+        self.noisy_sgd_steps = noisy_sgd_steps
+        self.repeats = repeats
+        self.holdout_fraction = holdout_fraction
+        self.classes = classes
+        self.row_norm = row_norm
+        self.rng = rng
+
+    def _check_params(self) -> None:
+        _revalidate(self, {"k": POSITIVE_INT, **_COMMON})
+
+    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
+        return np.asarray(g.standard_normal((d, int(self.k))) / math.sqrt(int(self.k)))
+
+
+class FullDimensionHalfspace(_HalfspaceBase):
+    r"""Baseline: the private learner on all d features (no projection, no public data).
+
+    Implements: the "directly apply private-SGD in the original space" baseline of HPSY Sec 3.3
+    (n_lab = O(sqrt(d)/(alpha eps))) with DP-SGD (default), BST14 Noisy SGD or PILLAR Alg 2.
+    ``X_public`` is ignored.  Parameters as :class:`SemiPrivateHalfspace` (no ``k``, ``center``).
+    """
+
+    @validate_params(**_COMMON)
+    def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, trainer: str = "dpsgd", epochs: float = 10.0,
+                 batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0, loss: str = "hinge",
+                 margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
+                 noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
+                 classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.trainer = trainer
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.clip = clip
+        self.loss = loss
+        self.margin = margin
+        self.radius = radius
+        self.accountant = accountant
+        self.noisy_sgd_steps = noisy_sgd_steps
+        self.repeats = repeats
+        self.holdout_fraction = holdout_fraction
+        self.classes = classes
+        self.row_norm = row_norm
+        self.rng = rng
+
+    def _check_params(self) -> None:
+        _revalidate(self, dict(_COMMON))
+
+
+_NONPRIVATE = dict(projection=Options("pca", "random", "none"), k=Optional(POSITIVE_INT), center=Boolean(),
+                   n_iter=POSITIVE_INT, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
+                   radius=Optional(POSITIVE_REAL), row_norm=Options("reject", "clip"), rng=RNG)
+
+
+class NonPrivateHalfspace(_HalfspaceBase):
+    r"""Baseline: non-private full-batch gradient descent on the same projections.
+
+    Implements: the non-private comparison of HPSY Sec 3.3 / PILLAR Prop 3 ("a non-private
+    version of Algorithm 1, replacing Noisy-SGD with Gradient Descent using the same loss
+    function").  ``projection``: ``"pca"`` (public PCA, as :class:`SemiPrivateHalfspace`),
+    ``"random"`` (as :class:`RandomProjectionHalfspace`) or ``"none"``.  ``n_iter`` full-batch
+    steps of the scaled hinge (or logistic) loss, projected on the ball of ``radius``.
+    ``privacy_ = (inf, 0.0)``: no guarantee.
+    """
+
+    _private = False
+
+    @validate_params(**_NONPRIVATE)
+    def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
+                 learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
+                 classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+        self.projection = projection
+        self.k = k
+        self.center = center
+        self.n_iter = n_iter
+        self.learning_rate = learning_rate
+        self.loss = loss
+        self.margin = margin
+        self.radius = radius
+        self.classes = classes
+        self.row_norm = row_norm
+        self.rng = rng
+
+    def _check_params(self) -> None:
+        _revalidate(self, dict(_NONPRIVATE))
+        if self.projection != "none" and self.k is None:
+            raise ValueError(f"k must be given for projection={self.projection!r}")
+
+    @property
+    def _clip_projected(self) -> bool:  # type: ignore[override]
+        return self.projection == "random"
+
+    def _trainer_name(self) -> str:
+        return "gradient descent (non-private)"
+
+    def _k(self) -> int | None:
+        return None if self.projection == "none" or self.k is None else int(self.k)
+
+    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray | None:
+        if self.projection == "none":
+            return None
+        if self.projection == "random":
+            return RandomProjectionHalfspace._projection(self, X_public, d, g)  # type: ignore[arg-type]
+        return SemiPrivateHalfspace._projection(self, X_public, d, g)  # type: ignore[arg-type]

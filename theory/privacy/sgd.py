@@ -1,0 +1,747 @@
+"""Private convex optimisation for linear classifiers: BST14 Noisy SGD, PILLAR Alg 2, DP-SGD.
+
+Implements: BST14 (Noisy SGD, Bassily–Smith–Thakurta 2014, Algorithm 1 as SPEC.md Sec 7 states
+it), PILLAR.Alg2 (R runs + exponential-mechanism selection, PILLAR App. A.1), DPSGD (Abadi et
+al. 2016: per-example clipping, Poisson subsampling, Gaussian noise, accounted with the
+``dp-accounting`` package's RDP and PLD accountants).
+
+Loss (SPEC Sec 7, the documented reconstruction of PILLAR Eq. 1, lost in extraction): the
+*scaled hinge loss* ``l(w; (z, y)) = max(0, 1 - y <w, z> / margin)``, (1/margin)-Lipschitz in
+``w`` on the unit ball ``||z|| <= 1`` (``margin`` is the paper's gamma').  ``loss="logistic"``
+(``log(1 + exp(-y <w, z> / margin))``, same Lipschitz constant) is offered for DP-SGD.
+Labels are ``-1``/``+1``.
+
+Per-example gradients of a linear model are rank one, ``g_i = c_i z_i`` with
+``c_i = y_i phi'(y_i <w, z_i> / margin) / margin``, so ``||g_i|| = |c_i| ||z_i||``: clipping and
+summing a batch cost two matrix-vector products, with no Python loop over examples and no
+(batch x d) gradient matrix.
+
+Randomness and runs.  Every trainer takes ``n_runs``: ``None`` (one run, weights of shape
+``(p,)``) or an integer R (R independent runs advanced together, weights ``(R, p)``), so that
+audits and Monte Carlo draw many outputs at NumPy speed through the same code that ``fit`` runs.
+
+Privacy, as it is reported
+--------------------------
+* BST14: SPEC's statement of BST14 Thm 2.1 -- with ``sigma^2 = 32 L^2 n^2 log(n/delta)
+  log(1/delta) / eps^2``, ``n^2`` steps of Noisy SGD are (eps, delta)-DP (replace-one
+  neighbours).  The epsilon reported is derived from the sigma that ran:
+  ``eps = sqrt(32 L^2 n^2 log(n/delta) log(1/delta)) / sigma``.  Fewer steps keep the
+  guarantee: the theorem's proof bounds the privacy of the whole sequence of iterates
+  ``theta_1, ..., theta_{n^2}`` (advanced composition over the n^2 steps), and the output of a
+  shorter run is a function of a prefix of that sequence (post-processing).  More than ``n^2``
+  steps are refused.  :meth:`NoisySGDResult.accountant_epsilon` gives, for comparison, the
+  epsilon dp-accounting's RDP accountant computes for what ran (T steps of a Gaussian
+  mechanism of L2 sensitivity 2 n L -- the change of ``n grad l`` when the sampled example is
+  replaced -- on one example sampled uniformly, i.e. sampled without replacement with sample
+  size 1, REPLACE_ONE): far below the theorem's epsilon, whose constants are loose.
+* DP-SGD: add/remove-one neighbours (``NeighboringRelation.ADD_OR_REMOVE_ONE``).  Each step
+  is a Poisson-subsampled Gaussian mechanism with sampling rate q and noise multiplier sigma
+  on the sum of per-example gradients clipped to L2 norm C (sensitivity C under add/remove);
+  ``steps`` of them compose: ``SelfComposedDpEvent(PoissonSampledDpEvent(q,
+  GaussianDpEvent(sigma)), steps)``, evaluated by ``dp_accounting.rdp.RdpAccountant`` or
+  ``dp_accounting.pld.PLDAccountant``.  The update divides by a fixed ``normalizer`` (default
+  the expected batch size q n, treating n as public, as Opacus does); pass it explicitly to
+  make the mechanism independent of n.
+* PILLAR.Alg2: the R runs share S1 (each run at (eps/R, delta/R), basic composition: (eps,
+  delta) on S1), the selection is the exponential mechanism (score = -#errors on S2,
+  sensitivity 1, (eps, 0)) on a held-out part S2 disjoint from S1; the partition is a random
+  permutation independent of the data, so parallel composition gives (max(eps_S1, eps_S2),
+  delta_S1) = (eps, delta).
+
+Examples
+--------
+>>> import numpy as np
+>>> g = np.random.default_rng(0)
+>>> Z = g.normal(size=(200, 3)); Z /= 2 * np.linalg.norm(Z, axis=1, keepdims=True)
+>>> y = np.where(Z[:, 0] > 0, 1, -1)
+>>> res = dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.1, steps=100, rng=0)
+>>> res.weights.shape, round(res.epsilon(1e-5), 2) > 0
+((3,), True)
+>>> res.epsilon(1e-5) == dpsgd_epsilon(1.0, 0.1, 100, 1e-5)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kernels.validation import (
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    RNG,
+    Optional,
+    Options,
+    Real,
+    as_generator,
+    check_array,
+    validate_params,
+)
+from theory.bounds import pillar as _pillar_bounds
+from theory.bounds.pillar import bst14_noise_scale, bst14_step_size
+
+__all__ = [
+    "LOSSES",
+    "check_signed_labels",
+    "loss_values",
+    "per_example_gradients",
+    "clip_factors",
+    "NoisySGDResult",
+    "noisy_sgd",
+    "bst14_epsilon_from_sigma",
+    "noisy_sgd_accountant_epsilon",
+    "DPSGDResult",
+    "dp_sgd",
+    "dpsgd_event",
+    "dpsgd_epsilon",
+    "calibrate_noise_multiplier",
+    "zero_one_errors",
+    "alg2_selection_log_probabilities",
+    "Alg2Result",
+    "pillar_alg2",
+]
+
+LOSSES = ("hinge", "logistic")
+_ACCOUNTANTS = Options("rdp", "pld")
+_MAX_NOISE_MULTIPLIER = 2.0**30
+
+
+# ---------------------------------------------------------------------------
+# inputs, losses, per-example gradients
+# ---------------------------------------------------------------------------
+
+
+def check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> np.ndarray:
+    """Labels as float64 in {-1, +1} (1-D, finite, the given length).
+
+    Implements: BST14 / DPSGD input convention (halfspace labels are -1/+1, SPEC conventions).
+
+    >>> check_signed_labels([1, -1, 1]).tolist()
+    [1.0, -1.0, 1.0]
+    >>> check_signed_labels([0, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y must contain only -1 and +1 (halfspace labels), got values [0, 1]
+    """
+    arr = check_array(y, name, ndim=1, dtype_kinds="biuf")
+    if length is not None and arr.shape[0] != length:
+        raise ValueError(f"{name} must have {length} entries (one per row), got {arr.shape[0]}")
+    vals = np.unique(arr)
+    if not np.all(np.isin(vals, (-1, 1))):
+        shown = [v.item() for v in vals[:6]]
+        raise ValueError(f"{name} must contain only -1 and +1 (halfspace labels), got values {shown}")
+    return arr.astype(np.float64)
+
+
+def _check_features(Z: Any, name: str = "Z") -> np.ndarray:
+    arr = check_array(Z, name, ndim=2, dtype_kinds="biuf")
+    if arr.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one column, got shape {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.float64) if arr.dtype != np.float32 else np.ascontiguousarray(arr)
+
+
+def _dphi(s: np.ndarray, loss: str) -> np.ndarray:
+    """phi'(s) for the margin losses phi(s) = max(0, 1 - s) (hinge) and log(1 + e^-s) (logistic)."""
+    if loss == "hinge":
+        return np.where(s < 1.0, -1.0, 0.0)
+    return -0.5 * (1.0 - np.tanh(0.5 * s))  # -1/(1 + e^s) = -expit(-s), overflow-free
+
+
+@validate_params(loss=Options(*LOSSES), margin=POSITIVE_REAL)
+def loss_values(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 1.0) -> np.ndarray:
+    """Per-example losses ``phi(y <w, z> / margin)`` (scaled hinge or logistic).
+
+    Implements: PILLAR.Alg1 (scaled hinge loss, SPEC Sec 7 reconstruction of PILLAR Eq. 1).
+
+    >>> loss_values([1.0, 0.0], [[0.5, 0.0], [2.0, 0.0]], [1, 1], margin=1.0).tolist()
+    [0.5, 0.0]
+    """
+    Zc = _check_features(Z)
+    yc = check_signed_labels(y, length=Zc.shape[0])
+    wv = check_array(w, "w", ndim=1, shape=(Zc.shape[1],))
+    s = yc * (Zc @ wv) / float(margin)
+    if loss == "hinge":
+        return np.asarray(np.maximum(0.0, 1.0 - s))
+    return np.asarray(np.logaddexp(0.0, -s))
+
+
+@validate_params(loss=Options(*LOSSES), margin=POSITIVE_REAL)
+def per_example_gradients(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 1.0) -> np.ndarray:
+    """All per-example gradients ``g_i = c_i z_i`` as an (n, p) matrix (reference / tests).
+
+    Implements: DPSGD (per-example gradients of a linear model).  The trainers never build this
+    matrix: they use ``c`` and ``||z_i||`` directly (see the module docstring).
+
+    >>> per_example_gradients([0.0, 0.0], [[0.5, 0.0]], [1], margin=0.5).tolist()
+    [[-1.0, -0.0]]
+    """
+    Zc = _check_features(Z)
+    yc = check_signed_labels(y, length=Zc.shape[0])
+    wv = check_array(w, "w", ndim=1, shape=(Zc.shape[1],))
+    m = float(margin)
+    c = yc * _dphi(yc * (Zc @ wv) / m, loss) / m
+    return np.asarray(c[:, None] * Zc)
+
+
+def clip_factors(norms: np.ndarray, clip: float) -> np.ndarray:
+    """``min(1, clip / ||g_i||)`` (1 where the norm is 0): the per-example clipping factors.
+
+    Implements: DPSGD (per-example clipping, Abadi et al. 2016, Alg 1 line "clip gradient").
+
+    >>> clip_factors(np.array([0.0, 0.5, 4.0]), 1.0).tolist()
+    [1.0, 1.0, 0.25]
+    """
+    out = np.ones_like(norms)
+    big = norms > clip
+    out[big] = clip / norms[big]
+    return out
+
+
+def _project(W: np.ndarray, radius: float | None) -> None:
+    """In place: rows of W onto the L2 ball of the given radius (None: no projection)."""
+    if radius is None:
+        return
+    nrm = np.sqrt(np.einsum("...p,...p->...", W, W))
+    big = nrm > radius
+    if np.any(big):
+        if W.ndim == 1:
+            W *= radius / nrm
+        else:
+            W[big] *= (radius / nrm[big])[:, None]
+
+
+def _check_unit_ball(Z: np.ndarray, name: str, tol: float = 1e-9) -> float:
+    norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
+    worst = float(norms.max()) if norms.size else 0.0
+    if worst > 1.0 + tol:
+        i = int(np.argmax(norms))
+        raise ValueError(
+            f"{name} rows must lie in the unit ball (||z|| <= 1; the Lipschitz constant and so the privacy "
+            f"calibration assume it): row {i} has norm {worst:.6g}; normalise the rows first"
+        )
+    return worst
+
+
+def _init_weights(w0: Any, p: int, runs: int | None) -> np.ndarray:
+    if w0 is None:
+        return np.zeros(p) if runs is None else np.zeros((runs, p))
+    w = check_array(w0, "w0", ndim=1, shape=(p,)).astype(np.float64)
+    return w.copy() if runs is None else np.tile(w, (runs, 1))
+
+
+# ---------------------------------------------------------------------------
+# BST14 Noisy SGD
+# ---------------------------------------------------------------------------
+
+
+@validate_params(n=POSITIVE_INT, lipschitz=POSITIVE_REAL, sigma=POSITIVE_REAL, delta=Real(0.0, 1.0, closed="neither"))
+def bst14_epsilon_from_sigma(n: int, lipschitz: float, sigma: float, delta: float) -> float:
+    """The epsilon for which BST14's noise formula gives ``sigma``: ``sigma_BST14(n, L, 1, delta) / sigma``.
+
+    Implements: BST14 (privacy of Noisy SGD, SPEC Sec 7): inverts
+    ``sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2`` (via
+    :func:`theory.bounds.pillar.bst14_noise_scale` at eps = 1, so the formula has one home).
+
+    >>> round(bst14_epsilon_from_sigma(1000, 1.0, bst14_noise_scale(1000, 1.0, 0.5, 1e-5), 1e-5), 12)
+    0.5
+    """
+    # the module attribute, not this module's name for it: the noise noisy_sgd draws and the
+    # privacy it reports are computed independently (a changed noise scale shows in privacy)
+    return float(_pillar_bounds.bst14_noise_scale(n, lipschitz, 1.0, delta) / float(sigma))
+
+
+@dataclass(frozen=True)
+class NoisySGDResult:
+    """Output of :func:`noisy_sgd` and what ran.
+
+    Attributes
+    ----------
+    weights : (p,) or (R, p) array
+        The last iterate theta_T (one row per run).
+    sigma : float
+        Noise standard deviation that was added to ``n grad l``.
+    step_size : float
+        eta(1); eta(t) = eta(1) / sqrt(t).
+    steps, n : int
+        Number of updates and of examples.
+    lipschitz : float
+        L = 1 / margin (rows in the unit ball).
+    privacy : (epsilon, delta)
+        BST14's guarantee derived from ``sigma`` (:func:`bst14_epsilon_from_sigma`).
+    """
+
+    weights: np.ndarray
+    sigma: float
+    step_size: float
+    steps: int
+    n: int
+    lipschitz: float
+    privacy: tuple[float, float]
+
+    def accountant_epsilon(self, delta: float | None = None) -> float:
+        """RDP epsilon (dp-accounting) of what ran at ``delta`` (default: the run's delta)."""
+        d = self.privacy[1] if delta is None else delta
+        return noisy_sgd_accountant_epsilon(self.n, self.sigma / (2.0 * self.n * self.lipschitz), self.steps, d)
+
+
+@validate_params(n=POSITIVE_INT, noise_multiplier=POSITIVE_REAL, steps=POSITIVE_INT,
+                 delta=Real(0.0, 1.0, closed="neither"))
+def noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, delta: float) -> float:
+    """dp-accounting RDP epsilon of ``steps`` Gaussian steps on one uniformly sampled example of n.
+
+    Implements: BST14 (privacy of what ran, accounted by ``dp_accounting.rdp.RdpAccountant``
+    with ``SampledWithoutReplacementDpEvent(n, 1, GaussianDpEvent(noise_multiplier))`` composed
+    ``steps`` times under REPLACE_ONE; ``noise_multiplier = sigma / (2 n L)``).
+
+    >>> noisy_sgd_accountant_epsilon(100, 50.0, 10_000, 1e-5) < 1.0
+    True
+    """
+    import dp_accounting
+    from dp_accounting.rdp import RdpAccountant
+
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.SampledWithoutReplacementDpEvent(int(n), 1, dp_accounting.GaussianDpEvent(float(noise_multiplier))),
+        int(steps))
+    acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    return float(acc.compose(event).get_epsilon(float(delta)))
+
+
+@validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), margin=POSITIVE_REAL,
+                 radius=POSITIVE_REAL, n_steps=Optional(POSITIVE_INT), n_runs=Optional(POSITIVE_INT), rng=RNG)
+def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1.0, radius: float = 1.0,
+              n_steps: int | None = None, n_runs: int | None = None, w0: Any = None, rng: Any = None) -> NoisySGDResult:
+    r"""BST14 Noisy SGD on the scaled hinge loss over the ball of radius ``radius``.
+
+    Implements: BST14 (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as SPEC.md Sec 7
+    states it; PILLAR App. A.1's base procedure).
+
+    Statement (SPEC): for an L-Lipschitz convex loss on a convex set C,
+    ``theta_{t+1} = Proj_C(theta_t - eta(t) (n grad l(theta_t; d_t) + b_t))`` with d_t uniform
+    from the n examples, ``b_t ~ N(0, sigma^2 I_p)``,
+    ``sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2``,
+    ``eta(t) = ||C|| / sqrt(t (n^2 L^2 + p sigma^2))``, ``T = n^2`` steps, output theta_T.
+    (eps, delta)-DP; expected excess (summed) risk ``O(L ||C|| log^{3/2}(n/delta)
+    sqrt(p log(1/delta)) / eps)`` (:func:`theory.bounds.pillar.bst14_excess_risk`).
+
+    Constants used: C = ball of radius ``radius`` (``||C||`` = its diameter, ``2 radius``),
+    theta_1 = 0 (or ``w0``), L = 1/margin (scaled hinge, rows in the unit ball -- checked),
+    sigma and eta(1) from :func:`theory.bounds.pillar.bst14_noise_scale` /
+    :func:`~theory.bounds.pillar.bst14_step_size`; natural logs.
+
+    Parameters
+    ----------
+    Z : (n, p) array
+        Features, rows in the unit ball (a ValueError otherwise).
+    y : (n,) array of -1/+1
+    epsilon, delta : float
+        Privacy target; ``0 < delta < 1`` (the Gaussian noise needs delta > 0).
+    margin : float
+        gamma' of the scaled hinge loss.
+    radius : float
+        Radius of the constraint ball C.
+    n_steps : int, optional
+        T (default n^2); at most n^2 (see the module docstring for why fewer steps keep the
+        guarantee).
+    n_runs : int, optional
+        Independent runs advanced together (weights of shape (R, p)).
+    w0 : (p,) array, optional
+        theta_1 (default 0); must lie in C.
+    rng : None, int or Generator
+
+    Returns
+    -------
+    NoisySGDResult
+
+    Examples
+    --------
+    >>> Z = np.array([[0.6, 0.0], [-0.6, 0.1], [0.5, -0.2]]); y = np.array([1, -1, 1])
+    >>> r = noisy_sgd(Z, y, 1.0, 1e-3, rng=0)
+    >>> r.steps, r.weights.shape, r.privacy
+    (9, (2,), (1.0, 0.001))
+    """
+    Zc = _check_features(Z)
+    n, p = Zc.shape
+    yc = check_signed_labels(y, length=n)
+    _check_unit_ball(Zc, "Z")
+    T = n * n if n_steps is None else int(n_steps)
+    if T > n * n:
+        raise ValueError(f"n_steps must be <= n^2 = {n * n} (BST14's privacy theorem covers n^2 steps), got {T}")
+    m = float(margin)
+    L = 1.0 / m
+    diameter = 2.0 * float(radius)
+    sigma = float(bst14_noise_scale(n, L, float(epsilon), float(delta)))
+    eta1 = float(bst14_step_size(1, n, p, L, diameter, float(epsilon), float(delta)))
+    g = as_generator(rng)
+    W = _init_weights(w0, p, n_runs)
+    if float(np.max(np.linalg.norm(np.atleast_2d(W), axis=1))) > float(radius) * (1 + 1e-12):
+        raise ValueError(f"w0 must lie in the constraint ball of radius {radius}")
+    R = 1 if n_runs is None else int(n_runs)
+    W2 = W.reshape(R, p)
+    block = max(1, min(T, (1 << 20) // max(1, R * p)))
+    t = 0
+    while t < T:
+        b = min(block, T - t)
+        idx = g.integers(0, n, size=(b, R))
+        noise = g.standard_normal((b, R, p))
+        for s in range(b):
+            t += 1
+            zi = Zc[idx[s]]                       # (R, p): d_t, one example per run
+            yi = yc[idx[s]]
+            marg = yi * np.einsum("rp,rp->r", W2, zi) / m
+            coef = yi * _dphi(marg, "hinge") / m  # grad l = coef * z
+            grad = (n * coef)[:, None] * zi + sigma * noise[s]
+            W2 -= (eta1 / math.sqrt(t)) * grad
+            _project(W2, float(radius))
+    eps_run = bst14_epsilon_from_sigma(n, L, sigma, float(delta))
+    out = W2[0].copy() if n_runs is None else W2
+    return NoisySGDResult(weights=out, sigma=sigma, step_size=eta1, steps=T, n=n, lipschitz=L,
+                          privacy=(eps_run, float(delta)))
+
+
+# ---------------------------------------------------------------------------
+# DP-SGD and its accounting (dp-accounting)
+# ---------------------------------------------------------------------------
+
+
+def _accountant(kind: str) -> Any:
+    if kind == "rdp":
+        from dp_accounting.rdp import RdpAccountant
+
+        return RdpAccountant()
+    from dp_accounting.pld import PLDAccountant
+
+    return PLDAccountant()
+
+
+@validate_params(noise_multiplier=POSITIVE_REAL, sampling_rate=Real(0.0, 1.0, closed="right"), steps=POSITIVE_INT,
+                 compositions=POSITIVE_INT)
+def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compositions: int = 1) -> Any:
+    """The ``dp_accounting`` event of DP-SGD: ``steps * compositions`` Poisson-subsampled Gaussian steps.
+
+    Implements: DPSGD (accounting).  ``compositions`` runs of the same (q, sigma, steps) -- e.g.
+    one-vs-rest over several classes on the same data -- compose into one self-composed event.
+
+    >>> dpsgd_event(1.0, 0.01, 10).count
+    10
+    """
+    import dp_accounting
+
+    step = dp_accounting.PoissonSampledDpEvent(float(sampling_rate), dp_accounting.GaussianDpEvent(float(noise_multiplier)))
+    return dp_accounting.SelfComposedDpEvent(step, int(steps) * int(compositions))
+
+
+@validate_params(noise_multiplier=POSITIVE_REAL, sampling_rate=Real(0.0, 1.0, closed="right"), steps=POSITIVE_INT,
+                 delta=Real(0.0, 1.0, closed="neither"), accountant=_ACCOUNTANTS, compositions=POSITIVE_INT)
+def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float, *,
+                  accountant: str = "rdp", compositions: int = 1) -> float:
+    """Epsilon at ``delta`` of DP-SGD, by ``dp_accounting`` (RDP or PLD accountant).
+
+    Implements: DPSGD (accounting; add/remove-one neighbours).  Nothing is re-derived here: the
+    event of :func:`dpsgd_event` goes to ``RdpAccountant`` / ``PLDAccountant`` and their
+    ``get_epsilon(delta)`` is returned.
+
+    >>> round(dpsgd_epsilon(1.0, 0.01, 1000, 1e-5), 4)
+    2.1014
+    """
+    acc = _accountant(accountant)
+    acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
+    return float(acc.get_epsilon(float(delta)))
+
+
+@validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), sampling_rate=Real(0.0, 1.0, closed="right"),
+                 steps=POSITIVE_INT, accountant=_ACCOUNTANTS, compositions=POSITIVE_INT)
+def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: float, steps: int, *,
+                               accountant: str = "rdp", compositions: int = 1) -> float:
+    """Smallest noise multiplier (to 1e-6 relative) whose DP-SGD epsilon at ``delta`` is <= ``epsilon``.
+
+    Implements: DPSGD (noise calibration) with ``dp_accounting.calibrate_dp_mechanism`` (Brent's
+    method on the accountant's epsilon) inside a bracket found by doubling; the returned value
+    is then checked with the same accountant and nudged up until ``epsilon`` is met (Brent's
+    root may sit a hair on the wrong side).
+
+    Raises
+    ------
+    ValueError
+        Naming ``epsilon`` when no noise multiplier up to 2^30 reaches it (epsilon too small for
+        this many steps / this budget split).
+
+    Examples
+    --------
+    >>> s = calibrate_noise_multiplier(1.0, 1e-5, 0.01, 1000)
+    >>> dpsgd_epsilon(s, 0.01, 1000, 1e-5) <= 1.0 < dpsgd_epsilon(s * 0.999, 0.01, 1000, 1e-5)
+    True
+    """
+    import dp_accounting
+
+    eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
+
+    def eps_of(s: float) -> float:
+        return dpsgd_epsilon(s, q, T, dl, accountant=accountant, compositions=c)
+
+    hi = 1.0
+    while eps_of(hi) > eps:
+        hi *= 2.0
+        if hi > _MAX_NOISE_MULTIPLIER:
+            raise ValueError(
+                f"epsilon={eps:g} is too small for this budget split: no noise multiplier <= 2^30 reaches it at "
+                f"delta={dl:g} with sampling rate {q:g}, {T} steps and {c} composition(s); raise epsilon or lower "
+                "the number of steps / classes")
+    lo = hi / 2.0
+    while lo > 1e-3 and eps_of(lo) <= eps:
+        hi, lo = lo, lo / 2.0
+    if eps_of(lo) <= eps:  # even tiny noise meets the target
+        return lo
+    sigma = float(dp_accounting.calibrate_dp_mechanism(
+        lambda: _accountant(accountant),
+        lambda s: dpsgd_event(float(s), q, T, c),
+        eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
+    while eps_of(sigma) > eps:
+        sigma *= 1.0 + 1e-6
+    return sigma
+
+
+@dataclass(frozen=True)
+class DPSGDResult:
+    """Output of :func:`dp_sgd` and what ran (the accountant's input).
+
+    Attributes
+    ----------
+    weights : (p,) or (R, p) array
+    noise_multiplier, sampling_rate, clip, learning_rate, normalizer : float
+    steps : int
+    batch_sizes : (steps,) array of int (run 0's Poisson batch sizes)
+    """
+
+    weights: np.ndarray
+    noise_multiplier: float
+    sampling_rate: float
+    steps: int
+    clip: float
+    learning_rate: float
+    normalizer: float
+    batch_sizes: np.ndarray = field(repr=False)
+
+    def event(self, compositions: int = 1) -> Any:
+        """The dp_accounting event of this run (see :func:`dpsgd_event`)."""
+        return dpsgd_event(self.noise_multiplier, self.sampling_rate, self.steps, compositions)
+
+    def epsilon(self, delta: float, accountant: str = "rdp") -> float:
+        """Epsilon at ``delta`` of what ran (:func:`dpsgd_epsilon`; ``inf`` for a noiseless run)."""
+        if self.noise_multiplier == 0.0:
+            return math.inf
+        return dpsgd_epsilon(self.noise_multiplier, self.sampling_rate, self.steps, delta, accountant=accountant)
+
+
+@validate_params(noise_multiplier=Real(0.0, math.inf, closed="left"), sampling_rate=Real(0.0, 1.0, closed="right"),
+                 steps=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES),
+                 margin=POSITIVE_REAL, radius=Optional(POSITIVE_REAL), normalizer=Optional(POSITIVE_REAL),
+                 lr_schedule=Options("constant", "inv_sqrt"), n_runs=Optional(POSITIVE_INT), rng=RNG)
+def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, steps: int, clip: float = 1.0,
+           learning_rate: float = 1.0, loss: str = "hinge", margin: float = 1.0, radius: float | None = None,
+           normalizer: float | None = None, lr_schedule: str = "constant", n_runs: int | None = None,
+           w0: Any = None, rng: Any = None) -> DPSGDResult:
+    r"""DP-SGD (Abadi et al. 2016) for a linear classifier, per-example gradients vectorised.
+
+    Implements: DPSGD.  Each step: a Poisson sample B (every example independently with
+    probability q = ``sampling_rate``); per-example gradients ``g_i`` of the margin loss
+    clipped to ``clip`` (``g_i min(1, C/||g_i||)``); ``w <- Proj(w - lr (sum_i g_i clipped +
+    N(0, sigma^2 C^2 I)) / normalizer)`` with sigma = ``noise_multiplier`` and ``Proj`` the
+    projection on the ball of radius ``radius`` (none by default).  Privacy: see
+    :func:`dpsgd_epsilon` (add/remove-one; the rows need not lie in the unit ball: clipping
+    bounds the sensitivity).
+
+    Parameters
+    ----------
+    Z : (n, p) array; y : (n,) array of -1/+1
+    noise_multiplier : float >= 0
+        sigma (0 only for non-private reference runs: infinite epsilon).
+    sampling_rate : float in (0, 1]
+    steps : int
+    clip : float
+        C, the per-example L2 clipping norm.
+    learning_rate : float
+    loss : {"hinge", "logistic"}; margin : float
+        The scaled margin loss (see the module docstring).
+    radius : float, optional
+        Project the iterates on this ball (the BST14/PILLAR constraint set); None: no projection.
+    normalizer : float, optional
+        Divide the noisy sum by this (default ``q n``, the expected batch size).
+    lr_schedule : {"constant", "inv_sqrt"}
+        Step t uses ``learning_rate`` or ``learning_rate / sqrt(t)`` (data-independent: no
+        effect on privacy).
+    n_runs : int, optional
+        R independent runs together (weights (R, p)); sampling by a Bernoulli mask per run
+        (one run: a Binomial(n, q) batch size and a uniform subset of that size -- the same
+        Poisson-sampling law, O(batch) per step).
+    w0 : (p,) array, optional
+    rng : None, int or Generator
+
+    Returns
+    -------
+    DPSGDResult
+    """
+    Zc = _check_features(Z)
+    n, p = Zc.shape
+    yc = check_signed_labels(y, length=n)
+    q, C, lr, m = float(sampling_rate), float(clip), float(learning_rate), float(margin)
+    sig = float(noise_multiplier)
+    norm = q * n if normalizer is None else float(normalizer)
+    g = as_generator(rng)
+    W = _init_weights(w0, p, n_runs)
+    znorm = np.sqrt(np.einsum("ij,ij->i", Zc, Zc))
+    sizes = np.empty(int(steps), dtype=np.int64)
+    R = 1 if n_runs is None else int(n_runs)
+    for t in range(int(steps)):
+        if n_runs is None:
+            k = int(g.binomial(n, q))
+            idx = g.choice(n, size=k, replace=False) if k < n else np.arange(n)
+            sizes[t] = k
+            zb, yb = Zc[idx], yc[idx]
+            coef = yb * _dphi(yb * (zb @ W) / m, loss) / m
+            coef *= clip_factors(np.abs(coef) * znorm[idx], C)
+            G = zb.T @ coef
+        else:
+            mask = g.random((R, n)) < q
+            rows, cols = np.nonzero(mask)
+            sizes[t] = int(np.count_nonzero(rows == 0))
+            zb, yb = Zc[cols], yc[cols]
+            coef = yb * _dphi(yb * np.einsum("ip,ip->i", W[rows], zb) / m, loss) / m
+            coef *= clip_factors(np.abs(coef) * znorm[cols], C)
+            G = np.zeros((R, p))
+            for j in range(p):
+                G[:, j] = np.bincount(rows, weights=coef * zb[:, j], minlength=R)
+        noise = g.standard_normal(W.shape) * (sig * C)
+        lr_t = lr if lr_schedule == "constant" else lr / math.sqrt(t + 1)
+        W -= (lr_t / norm) * (G + noise)
+        _project(W, radius)
+    return DPSGDResult(weights=W, noise_multiplier=sig, sampling_rate=q, steps=int(steps), clip=C,
+                       learning_rate=lr, normalizer=norm, batch_sizes=sizes)
+
+
+# ---------------------------------------------------------------------------
+# PILLAR Algorithm 2: R runs + exponential-mechanism selection
+# ---------------------------------------------------------------------------
+
+
+def zero_one_errors(W: Any, Z: Any, y: Any) -> np.ndarray:
+    """#errors of each row of W on (Z, y), predicting +1 iff <w, z> > 0 (so sign(0) = -1).
+
+    Implements: PILLAR.Alg2 (the selection score is -#errors, sensitivity 1).
+
+    >>> zero_one_errors([[1.0, 0.0], [-1.0, 0.0]], [[1.0, 0.0], [-1.0, 0.0]], [1, -1]).tolist()
+    [0, 2]
+    """
+    Wc = np.atleast_2d(np.asarray(W, dtype=np.float64))
+    Zc = _check_features(Z)
+    yc = check_signed_labels(y, length=Zc.shape[0])
+    pred = np.where(Zc @ Wc.T > 0, 1.0, -1.0)  # (n, R)
+    return np.asarray(np.count_nonzero(pred != yc[:, None], axis=0), dtype=np.int64)
+
+
+@validate_params(epsilon=EPSILON)
+def alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout: Any, epsilon: float) -> np.ndarray:
+    """Exact log-probabilities of PILLAR Alg 2's selection among the R candidates.
+
+    Implements: PILLAR.Alg2 (selection step): ``P[r] ∝ exp(-eps errors_r / 2)``, the
+    exponential mechanism with score -#errors on the held-out data (sensitivity 1), from
+    :func:`kernels.exponential_log_probabilities`.
+
+    >>> lp = alg2_selection_log_probabilities([[1.0, 0.0], [-1.0, 0.0]], [[1.0, 0.0]], [1], 2.0)
+    >>> round(float(np.exp(lp[0] - lp[1])), 6) == round(math.e, 6)
+    True
+    """
+    import kernels
+
+    errs = zero_one_errors(candidates, Z_holdout, y_holdout)
+    return np.asarray(kernels.exponential_log_probabilities(-errs.astype(np.float64), float(epsilon), sensitivity=1.0))
+
+
+@dataclass(frozen=True)
+class Alg2Result:
+    """Output of :func:`pillar_alg2`.
+
+    Attributes
+    ----------
+    weights : (p,) array, the selected candidate
+    candidates : (R, p) array
+    holdout_errors : (R,) int array
+    index : int, the selected run
+    runs : NoisySGDResult (all R runs, weights (R, p))
+    budget : dict
+        ``per_run`` (eps, delta) of each run, ``runs_total`` (basic composition over R runs on
+        S1), ``selection`` (eps, 0) on S2, ``total`` (parallel composition over S1, S2),
+        ``n_train``, ``n_holdout``, ``repeats``.
+    privacy : (epsilon, delta), = budget["total"]
+    """
+
+    weights: np.ndarray
+    candidates: np.ndarray
+    holdout_errors: np.ndarray
+    index: int
+    runs: NoisySGDResult
+    budget: dict[str, Any]
+    privacy: tuple[float, float]
+
+
+@validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), repeats=POSITIVE_INT,
+                 holdout_fraction=PROBABILITY, margin=POSITIVE_REAL, radius=POSITIVE_REAL,
+                 n_steps=Optional(POSITIVE_INT), rng=RNG)
+def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 3, holdout_fraction: float = 0.2,
+                margin: float = 1.0, radius: float = 1.0, n_steps: int | None = None, rng: Any = None) -> Alg2Result:
+    r"""PILLAR Algorithm 2: R runs of BST14 Noisy SGD, then the exponential mechanism on held-out data.
+
+    Implements: PILLAR.Alg2 (PILLAR App. A.1, Alg 2; BST14 App. D's confidence boosting).  The
+    text of Alg 2 was lost in extraction; reconstructed from its description ("applies a base
+    procedure on S for R times ... then applies the exponential mechanism to output one final
+    result", R ~ log(1/beta)) as follows:
+
+    1. Split the n examples by a data-independent random permutation into S1
+       (``n - n_hold``) and S2 (``n_hold = max(1, round(holdout_fraction n))``).
+    2. Run :func:`noisy_sgd` R = ``repeats`` times on S1, each at (eps/R, delta/R).
+    3. Select run r with probability ∝ exp(-eps errors_r(S2) / 2)
+       (:func:`kernels.exponential_mechanism`, score -#errors, sensitivity 1).
+
+    Budget (computed from what ran, in ``budget``): the runs compose to (sum eps_r, sum delta_r)
+    on S1 (basic composition); the selection is (eps_sel, 0) on S2; S1, S2 are disjoint, so the
+    total is (max(sum eps_r, eps_sel), sum delta_r) = (eps, delta).
+
+    ``n_steps`` (per run; default |S1|^2) as in :func:`noisy_sgd`.
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(1)
+    >>> Z = g.normal(size=(20, 2)); Z /= 2 * np.linalg.norm(Z, axis=1, keepdims=True)
+    >>> y = np.where(Z[:, 0] > 0, 1, -1)
+    >>> res = pillar_alg2(Z, y, 1.0, 1e-3, repeats=3, n_steps=50, rng=0)
+    >>> res.candidates.shape, res.privacy
+    ((3, 2), (1.0, 0.001))
+    """
+    import kernels
+
+    Zc = _check_features(Z)
+    n = Zc.shape[0]
+    yc = check_signed_labels(y, length=n)
+    n_hold = max(1, int(round(float(holdout_fraction) * n)))
+    if n - n_hold < 1:
+        raise ValueError(f"holdout_fraction={holdout_fraction} leaves no training example out of n={n}")
+    g = as_generator(rng)
+    perm = g.permutation(n)
+    tr, ho = perm[n_hold:], perm[:n_hold]
+    R = int(repeats)
+    e_run, d_run = float(epsilon) / R, float(delta) / R
+    runs = noisy_sgd(Zc[tr], yc[tr], e_run, d_run, margin=margin, radius=radius, n_steps=n_steps, n_runs=R, rng=g)
+    errs = zero_one_errors(runs.weights, Zc[ho], yc[ho])
+    eps_sel = float(epsilon)
+    index = int(kernels.exponential_mechanism(-errs.astype(np.float64), eps_sel, sensitivity=1.0, rng=g))
+    per_run = runs.privacy
+    runs_total = (R * per_run[0], R * per_run[1])
+    total = (max(runs_total[0], eps_sel), runs_total[1])
+    budget = {"per_run": per_run, "runs_total": runs_total, "selection": (eps_sel, 0.0), "total": total,
+              "n_train": int(len(tr)), "n_holdout": int(n_hold), "repeats": R}
+    return Alg2Result(weights=runs.weights[index].copy(), candidates=runs.weights, holdout_errors=errs, index=index,
+                      runs=runs, budget=budget, privacy=total)
