@@ -27,7 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from kernels.validation import as_generator
+from kernels.validation import (
+    POSITIVE_INT,
+    PROBABILITY,
+    RNG,
+    Boolean,
+    CallableConstraint,
+    Optional,
+    as_generator,
+    validate_params,
+)
 from theory.audit import broken
 from theory.audit.core import AuditResult, Mechanism, audit_pairs, vectorize
 from theory.audit.exact import exact_privacy_loss
@@ -192,6 +201,7 @@ def _theory_cases() -> list[AuditCase]:
     return out
 
 
+@validate_params(include_broken=Boolean())
 def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
     """The suite: correct mechanisms of the toolkit (expected private) and, optionally, the
     deliberately broken ones (expected to be caught)."""
@@ -251,8 +261,11 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
     return cases
 
 
+@validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG)
 def run_case(case: AuditCase, *, trials: int = 1_000_000, confidence: float = 0.999, rng: Any = None) -> SuiteRow:
     """Audit one case with ``trials * case.trials_scale`` (at least 2,000) trials per dataset."""
+    if not isinstance(case, AuditCase):
+        raise TypeError(f"case must be an AuditCase, got {type(case).__name__}")
     n = max(2_000, int(trials * case.trials_scale))
     opts = dict(case.options)
     if case.trials_scale < 1:
@@ -263,10 +276,11 @@ def run_case(case: AuditCase, *, trials: int = 1_000_000, confidence: float = 0.
     return SuiteRow(case, res, time.perf_counter() - t0)
 
 
+@validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG, echo=Optional(CallableConstraint()))
 def run_suite(cases: Sequence[AuditCase] | None = None, *, trials: int = 1_000_000, confidence: float = 0.999,
               rng: Any = None, echo: Callable[[str], None] | None = None) -> list[SuiteRow]:
     """Run every case (each with its own child seed of ``rng``)."""
-    cases = builtin_cases() if cases is None else list(cases)
+    cases = builtin_cases() if cases is None else _case_list(cases)
     g = as_generator(rng)
     seeds = g.integers(0, 2**63 - 1, size=len(cases))
     rows: list[SuiteRow] = []
@@ -278,6 +292,15 @@ def run_suite(cases: Sequence[AuditCase] | None = None, *, trials: int = 1_000_0
     return rows
 
 
+def _case_list(cases: Any) -> list[AuditCase]:
+    if isinstance(cases, (str, bytes)) or not isinstance(cases, (list, tuple)):
+        raise TypeError(f"cases must be a list of AuditCase, got {type(cases).__name__}")
+    bad = [type(c).__name__ for c in cases if not isinstance(c, AuditCase)]
+    if bad:
+        raise TypeError(f"cases must be a list of AuditCase, got an element of type {bad[0]}")
+    return list(cases)
+
+
 def _fmt(x: float | None) -> str:
     if x is None:
         return "-"
@@ -286,8 +309,11 @@ def _fmt(x: float | None) -> str:
     return f"{x:.3f}"
 
 
+@validate_params(header=Boolean(), markdown=Boolean())
 def format_table(rows: Sequence[SuiteRow], *, header: bool = True, markdown: bool = False) -> str:
     """A plain-text (or markdown) table of suite results."""
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, SuiteRow) for r in rows):
+        raise TypeError(f"rows must be a list of SuiteRow (from run_suite), got {type(rows).__name__}")
     cols = ["mechanism", "claim (eps, delta)", "exact eps on pairs", "eps lower bound", "verdict", "expected",
             "p-value", "trials", "s"]
     lines = []
@@ -353,6 +379,8 @@ def main(argv: list[str]) -> int:
 
     Implements: AUDIT (command line).
     """
+    if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
+        raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse printed the usage (or --help)

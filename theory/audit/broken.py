@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.validation import as_generator
+from kernels.validation import EPSILON, POSITIVE_REAL, Integer, Options, as_generator, validate_params
 from theory.audit.exact import exact_privacy_loss
 
 __all__ = [
@@ -35,6 +35,7 @@ class LaplaceWrongScale:
     True epsilon on answers at distance ``sensitivity``: ``epsilon / factor``.
     """
 
+    @validate_params(epsilon=EPSILON, factor=POSITIVE_REAL)
     def __init__(self, epsilon: float, factor: float = 0.5) -> None:
         self.claimed = (float(epsilon), 0.0)
         self.scale = factor / float(epsilon)
@@ -56,6 +57,7 @@ class NoiseOnWrongQuantity:
     neighbours that move one value from 0 to 1.
     """
 
+    @validate_params(epsilon=EPSILON)
     def __init__(self, epsilon: float) -> None:
         self.claimed = (float(epsilon), 0.0)
         self.epsilon = float(epsilon)
@@ -79,6 +81,7 @@ class NoisyMaxValue:
     ``F(t) = e^(epsilon t/2)/2`` for ``t <= 0``: true epsilon ``k * epsilon / 2``.
     """
 
+    @validate_params(epsilon=EPSILON)
     def __init__(self, epsilon: float) -> None:
         self.claimed = (float(epsilon), 0.0)
         self.scale = 2.0 / float(epsilon)
@@ -102,6 +105,7 @@ class BranchWithoutNoise:
     (``true_epsilon = inf``); the audit sees a support mismatch.
     """
 
+    @validate_params(epsilon=EPSILON)
     def __init__(self, epsilon: float) -> None:
         self.claimed = (float(epsilon), 0.0)
         self.scale = 1.0 / float(epsilon)
@@ -123,6 +127,7 @@ class BinaryFormulaRR:
     True epsilon: ``log(p_truth (k - 1) / (1 - p_truth)) = epsilon + log(k - 1)``.
     """
 
+    @validate_params(epsilon=EPSILON, n_categories=Integer(2))
     def __init__(self, epsilon: float, n_categories: int = 4) -> None:
         self.claimed = (float(epsilon), 0.0)
         self.k = int(n_categories)
@@ -150,6 +155,7 @@ class ExponentialMechanismNoHalf:
     called with ``2 * epsilon``.  True epsilon on a pair: exact, from the softmax.
     """
 
+    @validate_params(epsilon=EPSILON, backend=Options("numpy", "cython", "cupy", "auto"))
     def __init__(self, epsilon: float, backend: str = "numpy") -> None:
         self.claimed = (float(epsilon), 0.0)
         self.epsilon = float(epsilon)

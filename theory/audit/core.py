@@ -47,6 +47,7 @@ References
 from __future__ import annotations
 
 import abc
+import inspect
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -172,8 +173,13 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
         except (ValueError, TypeError):
             arr = np.empty(len(raw), dtype=object)
             arr[:] = list(raw)
+    if raw is None:
+        raise ValueError(f"mechanism returned None; it must return size={size} outputs along axis 0 "
+                         "(a one-output fn(data, rng) needs theory.audit.vectorize(fn))")
     if arr.ndim == 0 or arr.shape[0] != size:
-        raise ValueError(f"mechanism returned {arr.shape[0] if arr.ndim else 'a scalar'} outputs, expected size={size}")
+        got = f"{arr.shape[0]} outputs" if arr.ndim else f"a single value ({raw!r:.40})"
+        raise ValueError(f"mechanism returned {got}, expected size={size} outputs along axis 0 "
+                         "(a one-output fn(data, rng) needs theory.audit.vectorize(fn))")
     kind_char = arr.dtype.kind
     if kind_char == "O" and arr.ndim == 1 and all(
         isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in arr
@@ -192,6 +198,10 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
         raise TypeError(f"unsupported output dtype {arr.dtype}")
     if kind_char == "b":
         arr = arr.astype(np.int64)
+    if kind_char == "f" and np.isnan(arr).any():
+        bad = int(np.count_nonzero(np.isnan(arr).reshape(size, -1).any(axis=1)))
+        raise ValueError(f"mechanism returned NaN in {bad} of {size} outputs: NaN belongs to no event (x <= t and "
+                         "x > t are both false); return finite numbers, +-inf or labels")
     if arr.ndim > 2:
         arr = arr.reshape(size, -1)
     if arr.ndim == 2 and arr.shape[1] == 1:
@@ -307,13 +317,17 @@ class Witness:
 
     def describe(self) -> str:
         k_a, k_b, n = self.counts
+        # A (numerator) and B are the pair's data and neighbour, in the order of the direction
+        a_name, b_name = ("neighbour", "data") if self.direction.startswith("neighbour") else ("data", "neighbour")
         lines = [
             f"event E = {{{self.event.description}}} on pair #{self.pair_index}, direction {self.direction}",
-            f"  P[M(A) in E] = {self.p:.6g}  ({k_a}/{n}), interval [{self.p_interval[0]:.6g}, {self.p_interval[1]:.6g}]",
-            f"  P[M(B) in E] = {self.q:.6g}  ({k_b}/{n}), interval [{self.q_interval[0]:.6g}, {self.q_interval[1]:.6g}]",
+            f"  P[M({a_name}) in E] = {self.p:.6g}  ({k_a}/{n}), interval [{self.p_interval[0]:.6g}, "
+            f"{self.p_interval[1]:.6g}]",
+            f"  P[M({b_name}) in E] = {self.q:.6g}  ({k_b}/{n}), interval [{self.q_interval[0]:.6g}, "
+            f"{self.q_interval[1]:.6g}]",
         ]
         if self.support_mismatch:
-            lines.append("  support mismatch: E was never seen under B (the bound grows like log(trials))")
+            lines.append(f"  support mismatch: E was never seen under the {b_name} (the bound grows like log(trials))")
         return "\n".join(lines)
 
 
@@ -523,6 +537,32 @@ def _pick(cands: list[_Candidate], k: int) -> list[_Candidate]:
 # ---------------------------------------------------------------------------
 
 
+def _check_pairs(pairs: Any, name: str) -> list[tuple[Any, Any]]:
+    """``pairs`` as a list of (data, neighbour) 2-tuples, or TypeError / ValueError naming ``name``."""
+    if isinstance(pairs, (str, bytes)) or not hasattr(pairs, "__iter__"):
+        raise TypeError(f"{name} must be a list of (data, neighbour) pairs, got {type(pairs).__name__}")
+    out = []
+    for i, pr in enumerate(pairs):
+        if isinstance(pr, (str, bytes)) or not hasattr(pr, "__len__") or len(pr) != 2:
+            raise ValueError(f"{name}[{i}] must be a (data, neighbour) pair, got {pr!r:.60}")
+        out.append((pr[0], pr[1]))
+    return out
+
+
+def _check_arity(mechanism: Any) -> None:
+    """TypeError suggesting :func:`vectorize` when ``mechanism`` cannot take (data, size, rng)."""
+    try:
+        sig = inspect.signature(mechanism, follow_wrapped=False)
+    except (TypeError, ValueError):  # builtins without a signature: called as they are
+        return
+    try:
+        sig.bind(None, 1, None)
+    except TypeError:
+        raise TypeError(f"mechanism must be callable as mechanism(data, size, rng) returning size outputs; "
+                        f"{getattr(mechanism, '__name__', type(mechanism).__name__)}{sig} is not. For a one-output "
+                        "fn(data, rng), audit theory.audit.vectorize(fn)") from None
+
+
 def _draw(mechanism: Mechanism, data: Any, size: int, g: np.random.Generator, codec: _Codec) -> _Outputs:
     return _normalize(mechanism(data, size, g), size, codec)
 
@@ -590,7 +630,10 @@ def _p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, del
     rng=RNG,
     selection_trials=Optional(Integer(1)),
     max_events=Integer(1),
+    n_thresholds=Integer(1),
+    max_values=Integer(1),
     batch_size=Optional(Integer(1)),
+    timeout=Optional(Real(0.0, math.inf, closed="neither")),
 )
 def audit_pairs(
     mechanism: Mechanism,
@@ -662,9 +705,16 @@ def audit_pairs(
     AuditResult
     """
     t0 = time.perf_counter()
-    pairs = list(pairs)
+    pairs = _check_pairs(pairs, "pairs")
     if not pairs:
         raise ValueError("pairs must contain at least one neighbouring pair")
+    _check_arity(mechanism)
+    if events is not None:
+        if isinstance(events, (str, bytes)) or not isinstance(events, (list, tuple)):
+            raise TypeError(f"events must be a list of callables event(outputs) -> bool array, got "
+                            f"{type(events).__name__}")
+        if not all(callable(e) for e in events):
+            raise TypeError("events must be a list of callables event(outputs) -> bool array")
     g = as_generator(rng)
     n = DEFAULT_TRIALS if trials is None else int(trials)
     alpha = 1.0 - float(confidence)
@@ -703,7 +753,8 @@ def audit_pairs(
             used += s
         cands: list[_Candidate] = []
         for p, (i0, i1) in enumerate(index):
-            found, nc = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec)
+            with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
+                found, nc = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec)
             cands += found
             n_candidates += nc
         del sel
@@ -878,7 +929,7 @@ def audit_mechanism(
             pairs.append((data, neighbour(data, g)))
     else:
         pairs.append((data, neighbour))
-    pairs.extend(extra_pairs)
+    pairs.extend(_check_pairs(extra_pairs, "extra_pairs"))
     return audit_pairs(mechanism, pairs, epsilon=epsilon, delta=delta, trials=trials, confidence=confidence,
                        events=events, rng=g, **options)
 

@@ -100,6 +100,12 @@ def check_param_names(bound_id: str, params: Any, given: Any) -> None:
     ...
     TypeError: ABM19.Lem3.3 has no parameter 'VC' (did you mean 'd'?); its parameters: n_pub, d, alpha
     """
+    if not isinstance(bound_id, str):
+        raise TypeError(f"bound_id must be a string, got {type(bound_id).__name__}")
+    if not isinstance(params, (list, tuple)) or not all(isinstance(p, Param) for p in params):
+        raise TypeError(f"params must be a sequence of Param (a bound's .params), got {type(params).__name__}")
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+        raise TypeError(f"given must be an iterable of parameter names, got {type(given).__name__}")
     names = [p.name for p in params]
     for key in given:
         if key in names:

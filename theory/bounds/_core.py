@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from kernels.validation import Constraint
+from kernels.validation import Constraint, check_integer
 
 __all__ = [
     "MATH",
@@ -175,8 +175,12 @@ def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int | 
     >>> smallest_integer(lambda n: True, 7)
     7
     """
+    if not callable(predicate):
+        raise TypeError(f"predicate must be callable (int -> bool), got {type(predicate).__name__}")
+    lo = check_integer(lo, "lo")
     if limit is None:
         limit = max(1 << 400, lo << 64)
+    limit = check_integer(limit, "limit", low=lo)
 
     def holds(n: int) -> bool:
         try:

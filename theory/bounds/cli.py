@@ -94,6 +94,8 @@ def _latex(expr: Any) -> Any:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``python -m theory bound`` (returns the exit status)."""
+    if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
+        raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     parser = argparse.ArgumentParser(prog="semiprivate bound", description=SUMMARY, add_help=False)
     parser.add_argument("--list", action="store_true", help="list every bound id with one line")
     parser.add_argument("--solve", metavar="NAME", help="solve for this parameter instead of evaluating")

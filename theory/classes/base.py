@@ -34,6 +34,8 @@ def check_concept_class(value: Any, name: str = "concept_class") -> ConceptClass
     ...
     TypeError: concept_class must be a ConceptClass of theory.classes (e.g. Thresholds(8)), got None (NoneType)
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (the parameter name for messages), got {type(name).__name__}")
     if not isinstance(value, ConceptClass):
         text = repr(value)
         text = text if len(text) <= 60 else text[:57] + "..."
@@ -44,6 +46,8 @@ def check_concept_class(value: Any, name: str = "concept_class") -> ConceptClass
 
 def check_hypothesis_list(value: Any, name: str) -> list[Any]:
     """A list of hypotheses from a list / tuple / 1-d or 2-d array, else TypeError naming ``name``."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (the parameter name for messages), got {type(name).__name__}")
     if isinstance(value, (list, tuple)):
         return list(value)
     if isinstance(value, np.ndarray) and value.ndim in (1, 2):

@@ -61,6 +61,8 @@ def _writable_dir(out: str) -> str:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``python -m theory report`` (returns the exit status)."""
+    if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
+        raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     parser = argparse.ArgumentParser(prog="semiprivate report", description=SUMMARY, epilog=_epilog(),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="report_out", help="output directory (default: report_out)")

@@ -54,7 +54,10 @@ def test_result_fields_and_report() -> None:
     assert w.p_interval[0] <= w.p <= w.p_interval[1] and w.q_interval[0] <= w.q <= w.q_interval[1]
     assert res.n_tests == 4 and res.n_candidates > 100
     text = res.report()
-    assert "claimed (epsilon, delta) = (1, 0)" in text and "lower bound" in text and "P[M(A) in E]" in text
+    assert "claimed (epsilon, delta) = (1, 0)" in text and "lower bound" in text
+    # the report names the pair's datasets as the API does (data, neighbour), in the witness's direction
+    first, second = ("data", "neighbour") if w.direction == "data -> neighbour" else ("neighbour", "data")
+    assert f"P[M({first}) in E]" in text and f"P[M({second}) in E]" in text and "M(A)" not in text
 
 
 def test_reproducible_under_a_seed() -> None:
@@ -287,7 +290,7 @@ def test_assert_private_reports_readably() -> None:
         assert_private(broken.LaplaceWrongScale(1.0, 0.5), 0.0, 1.0, epsilon=1.0, trials=50_000, rng=0)
     msg = str(info.value)
     assert "not (1, 0)-DP" in msg and "epsilon lower bound" in msg and "event E = {x" in msg
-    assert "P[M(A) in E]" in msg and "P[M(B) in E]" in msg
+    assert "P[M(data) in E]" in msg and "P[M(neighbour) in E]" in msg and "M(A)" not in msg
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=SLOW_OK)
