@@ -71,7 +71,7 @@ class ASSPP(_Fitted):
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
-                 concept_class: ConceptClass | None = None) -> None:
+                 concept_class: ConceptClass) -> None:
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
         self.epsilon = float(epsilon)
@@ -84,14 +84,19 @@ class ASSPP(_Fitted):
         """(epsilon, 0.0) for the current ``epsilon`` (what the next ``fit`` would guarantee)."""
         return (float(self.epsilon), 0.0)
 
+    def __repr__(self) -> str:
+        return (f"ASSPP(epsilon={self.epsilon!r}, delta={self.delta!r}, concept_class={self.concept_class!r}, "
+                f"rng={self.rng!r})")
+
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
         if X_public is None:
-            raise ValueError("ASSPP needs X_public (the public unlabelled sample T_pub)")
+            raise TypeError("X_public is required: ASSPP needs the public unlabelled sample T_pub")
         X, y = check_fit_inputs(self.concept_class, X_private, y_private)
-        cover = build_cover(self.concept_class, X_public)
+        T_pub = self.concept_class.validate_points(X_public, "X_public", allow_empty=True)
+        cover = build_cover(self.concept_class, T_pub)
         return cover, self.concept_class.error_counts(cover.hypotheses, X, y)
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ASSPP:
+    def fit(self, X_private: Any, y_private: Any, X_public: Any) -> ASSPP:
         """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""
         self.cover_, self.errors_ = self._prepare(X_private, y_private, X_public)
         eps = float(self.epsilon)

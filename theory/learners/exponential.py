@@ -60,7 +60,7 @@ class GenericPrivateLearner(_Fitted):
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
-                 concept_class: ConceptClass | None = None, hypotheses: list[Any] | None = None) -> None:
+                 concept_class: ConceptClass, hypotheses: list[Any] | None = None) -> None:
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
         hyps = concept_class.hypotheses() if hypotheses is None else list(hypotheses)
@@ -76,6 +76,10 @@ class GenericPrivateLearner(_Fitted):
     def privacy(self) -> tuple[float, float]:
         """(epsilon, 0.0) for the current ``epsilon`` (what the next ``fit`` would guarantee)."""
         return (float(self.epsilon), 0.0)
+
+    def __repr__(self) -> str:
+        return (f"GenericPrivateLearner(epsilon={self.epsilon!r}, delta={self.delta!r}, "
+                f"concept_class={self.concept_class!r}, n_hypotheses={len(self.hypotheses)}, rng={self.rng!r})")
 
     def _errors(self, X_private: Any, y_private: Any) -> np.ndarray:
         X, y = check_fit_inputs(self.concept_class, X_private, y_private)

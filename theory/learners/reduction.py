@@ -129,8 +129,8 @@ class ReductionLearner:
     """
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, n_priv=Integer(1), n_pub=Integer(1))
-    def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None, base_learner: Any = None,
-                 n_priv: int = 1, n_pub: int = 1, D0: Any = None) -> None:
+    def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None, base_learner: Any,
+                 n_priv: int = 1, n_pub: int = 1, D0: Any) -> None:
         if not callable(base_learner):
             raise TypeError("base_learner must be a callable (epsilon, delta, rng) -> learner")
         if D0 is None or not hasattr(D0, "sample"):
@@ -142,6 +142,11 @@ class ReductionLearner:
         self.n_priv = int(n_priv)
         self.n_pub = int(n_pub)
         self.D0 = D0
+
+    def __repr__(self) -> str:
+        name = getattr(self.base_learner, "__name__", type(self.base_learner).__name__)
+        return (f"ReductionLearner(epsilon={self.epsilon!r}, delta={self.delta!r}, base_learner={name}, "
+                f"n_priv={self.n_priv}, n_pub={self.n_pub}, D0={type(self.D0).__name__}, rng={self.rng!r})")
 
     @property
     def p(self) -> float:

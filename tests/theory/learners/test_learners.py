@@ -154,7 +154,7 @@ def test_klnrs_learns_and_rejects_bad_input():
         GenericPrivateLearner(1.0, concept_class=Thresholds(40))  # too large to enumerate
     with pytest.raises(RuntimeError):
         ASSPP(1.0, concept_class=Thresholds(3)).predict([1])
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="X_public"):  # X_public is a required argument of ASSPP.fit
         ASSPP(1.0, concept_class=Thresholds(3)).fit([1], [1])  # no public data
 
 
