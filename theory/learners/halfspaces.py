@@ -120,6 +120,16 @@ def _accounted(sigma: float, q: float, steps: int, delta: float, accountant: str
     return dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
 
 
+def _rows_of(a: Any) -> int | None:
+    """Number of rows of an array-like (None when it cannot be told without converting it)."""
+    shape = getattr(a, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return int(shape[0])
+    if isinstance(a, (list, tuple)):
+        return len(a)
+    return None
+
+
 def _classes_list(classes: Any) -> np.ndarray | None:
     if classes is None:
         return None
@@ -173,7 +183,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         else:
             classes = present
         if classes.size < 2:
-            raise ValueError(f"y has a single class ({classes.tolist()}); a classifier needs at least 2 classes")
+            raise ValueError(f"y has one class only ({classes.tolist()}); a classifier needs at least 2 classes")
         return classes, np.searchsorted(classes, y)
 
     def _dpsgd_budget(self, n: int) -> tuple[float, int]:
@@ -202,8 +212,9 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        if y is not None and hasattr(X, "__len__") and hasattr(y, "__len__") and len(X) != len(y):
-            raise ValueError(f"X and y must have the same number of rows: X has {len(X)}, y has {len(y)}")
+        nx, ny = _rows_of(X), _rows_of(y)
+        if nx is not None and ny is not None and nx != ny:
+            raise ValueError(f"X and y must have the same number of rows: X has {nx}, y has {ny}")
         X, y = validate_data(self, X, y, dtype=np.float64)
         n, d = X.shape
         classes, yi = self._labels(y)

@@ -196,6 +196,9 @@ def clip_factors(norms: np.ndarray, clip: float) -> np.ndarray:
     >>> clip_factors(np.array([0.0, 0.5, 4.0]), 1.0).tolist()
     [1.0, 1.0, 0.25]
     """
+    if not isinstance(norms, np.ndarray) or norms.dtype.kind != "f":
+        norms = check_array(norms, "norms", ndim=1, dtype_kinds="iuf", min_size=0).astype(np.float64)
+    POSITIVE_REAL.validate("clip", clip)
     out = np.ones_like(norms)
     big = norms > clip
     out[big] = clip / norms[big]
@@ -636,8 +639,10 @@ def zero_one_errors(W: Any, Z: Any, y: Any) -> np.ndarray:
     >>> zero_one_errors([[1.0, 0.0], [-1.0, 0.0]], [[1.0, 0.0], [-1.0, 0.0]], [1, -1]).tolist()
     [0, 2]
     """
-    Wc = np.atleast_2d(np.asarray(W, dtype=np.float64))
+    Wc = np.atleast_2d(check_array(W, "W", ndim=(1, 2), dtype_kinds="iuf")).astype(np.float64)
     Zc = _check_features(Z)
+    if Wc.shape[1] != Zc.shape[1]:
+        raise ValueError(f"W must have {Zc.shape[1]} columns (as Z), got shape {Wc.shape}")
     yc = check_signed_labels(y, length=Zc.shape[0])
     pred = np.where(Zc @ Wc.T > 0, 1.0, -1.0)  # (n, R)
     return np.asarray(np.count_nonzero(pred != yc[:, None], axis=0), dtype=np.int64)
