@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"semiprivate {ns.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into e.g. head, which closed it: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (TypeError, ValueError, OSError, ArithmeticError) as exc:
         print(f"semiprivate {ns.command}: error: {exc}\n(set SEMIPRIVATE_DEBUG=1 for the traceback)", file=sys.stderr)
         return 2

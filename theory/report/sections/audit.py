@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from theory.report import ReportContext, Section
+from theory.report.sections._common import cpu_name
 
 TITLE = "Empirical DP audits"
 ORDER = 50
@@ -84,6 +85,9 @@ def build(ctx: ReportContext) -> Section:
         f"epsilon at the claimed delta).",
         "",
         format_table(rows, markdown=True),
+        "",
+        "The `s` column is the wall time of each audit (one run, no repetition: indicative only, lower is "
+        f"better; {cpu_name()}, shared machine). Speed comparisons live in `benchmarks/bench_audit.py`.",
         "",
         f"Correct mechanisms: {n_ok}, false alarms: {false_alarms}. Deliberately broken mechanisms: {n_broken}, "
         f"caught: {caught}.",

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from theory.report import ReportContext, Section, pyplot
+from theory.report.sections._common import DPI, OKABE_ITO, style
 
 TITLE = "Covers and ASSPP on thresholds (ABM19 Alg 1, Lem 3.3, Thm 3.1)"
 ORDER = 30
@@ -63,21 +64,33 @@ def build(ctx: ReportContext) -> Section:
         ex, _ = _run(D, cls, n_priv, n_pub_star, eps, trials, ctx.seed)
         rows_priv.append((n_priv, float(ex.mean()), float(np.quantile(ex, 1 - beta))))
 
-    xs_pub = [max(r[0], 0.5) for r in rows_pub]
+    # the n_pub = 0 point is another algorithm (structured EXPMECH over all of THRESH_64): shown as
+    # separate markers, not joined to the ASSPP curves
+    asspp_rows = [r for r in rows_pub if r[0] > 0]
+    xs_pub = [float(r[0]) for r in asspp_rows]
+    qlabel = f"{1 - beta:.0%}"
     panel_a = {
-        "mean excess error": (xs_pub, [r[1] for r in rows_pub]),
-        f"{1 - beta:.0%} quantile of excess error": (xs_pub, [r[2] for r in rows_pub]),
-        f"{1 - beta:.0%} quantile of cover radius": (xs_pub[1:], [r[3] for r in rows_pub[1:]]),
+        "ASSPP: mean excess error": (xs_pub, [r[1] for r in asspp_rows]),
+        f"ASSPP: {qlabel} quantile of excess error": (xs_pub, [r[2] for r in asspp_rows]),
+        f"ASSPP: {qlabel} quantile of cover radius": (xs_pub, [r[3] for r in asspp_rows]),
+    }
+    zero = next((r for r in rows_pub if r[0] == 0), None)
+    extra_a = {} if zero is None else {
+        "n_pub = 0, structured EXPMECH (no cover): mean excess": (0.5, zero[1]),
+        f"n_pub = 0, structured EXPMECH: {qlabel} quantile": (0.5, zero[2]),
     }
     panel_b = {
-        "mean excess error": ([float(v) for v in privs], [r[1] for r in rows_priv]),
-        f"{1 - beta:.0%} quantile of excess error": ([float(v) for v in privs], [r[2] for r in rows_priv]),
+        "ASSPP: mean excess error": ([float(v) for v in privs], [r[1] for r in rows_priv]),
+        f"ASSPP: {qlabel} quantile of excess error": ([float(v) for v in privs], [r[2] for r in rows_priv]),
     }
-    title_a = f"n_priv = {n_priv_star} (Thm 3.1, constant 1); vertical: Lem 3.3 n_pub = {n_pub_star}"
-    title_b = f"n_pub = {n_pub_star} (Lem 3.3); vertical: Thm 3.1 n_priv = {n_priv_star}"
-    xlabel_a = "n_pub (log; 0 shown at 0.5 = structured EXPMECH, no public data)"
-    files = _plot(ctx, [(panel_a, title_a, xlabel_a, n_pub_star), (panel_b, title_b, "n_priv (log)", n_priv_star)],
-                  alpha, f"ASSPP on THRESH_64, label noise {noise}, eps = {eps}, {trials} trials per point")
+    title_a = f"(a) public sample size varies; n_priv = {n_priv_star} (Thm 3.1, constant 1)"
+    title_b = f"(b) private sample size varies; n_pub = {n_pub_star} (Lem 3.3)"
+    xlabel_a = "n_pub, public unlabelled points (log scale; n_pub = 0 drawn at 0.5)"
+    files = _plot(ctx, [(panel_a, extra_a, title_a, xlabel_a, (n_pub_star, f"Lem 3.3 n_pub = {n_pub_star}")),
+                        (panel_b, {}, title_b, "n_priv, private labelled points (log scale)",
+                         (n_priv_star, f"Thm 3.1 n_priv = {n_priv_star}"))],
+                  alpha, f"ASSPP (ABM19 Alg 1) on THRESH_64, label noise {noise}, eps = {eps}, "
+                         f"{trials} seeded trials per point")
     at_star = next(r for r in rows_pub if r[0] == n_pub_star)
     ok = at_star[2] <= alpha
     md = [
@@ -120,32 +133,44 @@ def build(ctx: ReportContext) -> Section:
     return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=ok)
 
 
-Panel = tuple[dict[str, tuple[list[float], list[float]]], str, str, int]
+Panel = tuple[dict[str, tuple[list[float], list[float]]], dict[str, tuple[float, float]], str, str,
+              tuple[int, str]]
 
 
 def _plot(ctx: ReportContext, panels: list[Panel], alpha: float, suptitle: str) -> list[Path]:
-    """Two log-log panels in one PNG."""
+    """Two log-log panels in one PNG: curves, separate points (another algorithm), alpha and the
+    theorem's size as labelled reference lines; y = excess error / cover radius (probabilities)."""
     plt = pyplot()
+    style(plt)
+    colours = {"radius": OKABE_ITO[3], "mean": OKABE_ITO[5], "quantile": OKABE_ITO[6]}
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(11, 4))
-    for ax, (series, title, xlabel, vline) in zip(axes, panels):
+    def colour(label: str) -> str:
+        return next((c for key, c in colours.items() if key in label), OKABE_ITO[0])
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(13, 6.2), sharey=True)
+    for ax, (series, points, title, xlabel, (vline, vlabel)) in zip(axes, panels):
         for label, (xs, ys) in series.items():
-            ax.plot(xs, [max(y, _FLOOR) for y in ys], "o-", label=label)
-        ax.axhline(alpha, color="k", lw=0.8, label="alpha")
-        ax.axvline(vline, color="r", lw=0.8)
+            ax.plot(xs, [max(y, _FLOOR) for y in ys], "o-", color=colour(label), lw=1.5, ms=5, label=label)
+        for label, (x, y) in points.items():
+            ax.plot([x], [max(y, _FLOOR)], "s" if "mean" in label else "^", color=colour(label), ms=9,
+                    mfc="none", mew=1.6, ls="none", label=label)
+        ax.axhline(alpha, color=OKABE_ITO[0], lw=1, ls="--", label=f"alpha = {alpha} (target accuracy)")
+        ax.axvline(vline, color=OKABE_ITO[7], lw=1.2, ls=":", label=vlabel)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel(xlabel, fontsize=8)
-        ax.set_title(title, fontsize=8)
-        ax.legend(fontsize=7)
-    fig.suptitle(suptitle, fontsize=9)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, loc="left")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8.5, frameon=False)
+    axes[0].set_ylabel(f"excess error err(h) - err(t*), cover radius\n(probability, log scale; values < {_FLOOR:g} "
+                       "drawn at it)")
+    axes[1].tick_params(labelleft=True)
+    fig.suptitle(suptitle, fontsize=11)
     fig.tight_layout()
     path = ctx.path("covers_asspp_thresholds.png")
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
     return [path]
 
 
 _FLOOR = 1e-5  # values below are drawn at the floor of the log axis
-
-

@@ -11,9 +11,6 @@ Three tables:
 
 from __future__ import annotations
 
-import os
-import statistics
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
@@ -22,6 +19,7 @@ import numpy as np
 
 from kernels._testvectors import g_test_pvalue, score_vectors
 from theory.report import ReportContext, Section
+from theory.report.sections._common import time_call, timing_note
 
 TITLE = "Exponential-mechanism kernels"
 ORDER = 10
@@ -29,16 +27,6 @@ ALPHA = 1e-7
 #: The vectors of :func:`kernels._testvectors.score_vectors` shown in the report.
 REPORT_VECTORS = ("ties", "one dominating", "+-1e300", "float32", "error counts", "int64 extremes",
                   "+inf entries", "chunk ramp")
-
-
-def _median_time(fn: Callable[[], object], reps: int) -> float:
-    fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def build(ctx: ReportContext) -> Section:
@@ -103,12 +91,14 @@ def build(ctx: ReportContext) -> Section:
         frows.append(f"| {n:.0e} | {bc['gamma']:.2e} | {bc['delta_fp']:.2e} | {bn['delta_fp']:.2e} |")
 
     # throughput (small: the machine may be shared)
-    trows = ["| N | scores | method | median time | scores/s | speed-up vs softmax+choice |", "|---:|---|---|---:|---:|---:|"]
+    trows = ["| N | scores | method | median time [IQR] (lower is better) | scores/s (median) "
+             "| speed-up vs softmax+choice (medians) |", "|---:|---|---|---:|---:|---:|"]
+    warm = 2
     sizes = [10**5, 10**6] if ctx.quick else [10**5, 10**6, 10**7]
     for n in sizes:
         for kind, s in (("float64", rng.standard_normal(n) * 3), ("int counts", -rng.binomial(1000, 0.3, n))):
             g = np.random.default_rng(0)
-            reps = 5 if n < 10**7 else 3
+            reps = 7 if n < 10**7 else 5
 
             def softmax_choice(s: np.ndarray = s, g: np.random.Generator = g) -> np.ndarray:
                 z = s * 0.5
@@ -116,15 +106,15 @@ def build(ctx: ReportContext) -> Section:
                 p /= p.sum()
                 return g.choice(s.shape[0], size=1, p=p)
 
-            t_base = _median_time(softmax_choice, reps)
+            t_base = time_call(softmax_choice, reps, warm)
             methods = [("softmax+choice (NumPy)", t_base)]
             for be in backends:
-                t = _median_time(partial(kernels.exponential_mechanism, s, 1.0, rng=g, backend=be), reps)
+                t = time_call(partial(kernels.exponential_mechanism, s, 1.0, rng=g, backend=be), reps, warm)
                 label = be + (f" ({cython_threads()} thr)" if be == "cython" else "")
                 methods.append((label, t))
             for label, t in methods:
-                trows.append(f"| {n:.0e} | {kind} | {label} | {t * 1e3:.3f} ms | {n / t:.3g} | {t_base / t:.1f}x |")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+                trows.append(f"| {n:.0e} | {kind} | {label} | {t.ms()} | {n / t.median:.3g} "
+                             f"| {t_base.median / t.median:.1f}x |")
 
     md = "\n".join(
         [
@@ -148,8 +138,8 @@ def build(ctx: ReportContext) -> Section:
             "",
             *frows,
             "",
-            f"**Throughput** (one draw, medians, same run; machine shared, 1-min load average {load:.1f}; "
-            "full table: `benchmarks/bench_exponential.py`):",
+            f"**Throughput** (one draw; indicative). {timing_note(7, warm)} Full table: "
+            "`benchmarks/bench_exponential.py`.",
             "",
             *trows,
         ]

@@ -11,13 +11,13 @@ benchmark is ``benchmarks/bench_pca.py``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from theory.report import ReportContext, Section, pyplot
+from theory.report.sections._common import DPI, OKABE_ITO, Timing, style, time_call, timing_note
 
 TITLE = "PCA kernels"
 ORDER = 20
@@ -37,31 +37,47 @@ def _dist(V: np.ndarray, W: np.ndarray) -> float:
     return float(np.linalg.norm(V.astype(np.float64) @ V.T.astype(np.float64) - W @ W.T, 2))
 
 
-def _median_time(fn: Callable[[], Any], repeats: int) -> float:
-    ts = []
+#: Okabe-Ito colours that read well as open markers on white (yellow does not).
+_COLOURS = [OKABE_ITO[i] for i in (1, 5, 3, 6, 7, 2)]
+
+
+def _interleaved(methods: dict[str, Callable[[], Any]], repeats: int, warmup: int) -> dict[str, Timing]:
+    """Time every method in ``repeats`` interleaved rounds (one call each per round) after warm-up."""
+    samples: dict[str, list[Timing]] = {name: [] for name in methods}
+    for fn in methods.values():
+        for _ in range(warmup):
+            fn()
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return float(np.median(ts))
+        for name, fn in methods.items():
+            samples[name].append(time_call(fn, repeats=1, warmup=0))
+    out = {}
+    for name, ts in samples.items():
+        q = np.quantile([t.median for t in ts], [0.25, 0.5, 0.75])
+        out[name] = Timing(float(q[1]), float(q[0]), float(q[2]), repeats, warmup)
+    return out
 
 
 def _plot_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.ndarray], k: int) -> Any:
     """Reference spectrum with every backend's top-k eigenvalues (PNG)."""
     plt = pyplot()
+    style(plt)
 
-    fig, ax = plt.subplots(figsize=(5.5, 3.5))
-    ax.semilogy(np.arange(1, len(full) + 1), full, "k-", lw=1, label="reference (all)")
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    ax.semilogy(np.arange(1, len(full) + 1), full, "-", color=OKABE_ITO[0], lw=1.2,
+                label="reference spectrum (NumPy, all eigenvalues)")
+    markers = "osD^v<>p"
     for i, (name, lam) in enumerate(spectra.items()):
-        ax.semilogy(np.arange(1, k + 1), lam, "o", ms=7 - 1.5 * i, mfc="none", label=name)
-    ax.axvline(k + 0.5, color="grey", ls=":", lw=1)
-    ax.set_xlabel("index j")
-    ax.set_ylabel("eigenvalue lambda_j")
-    ax.set_title("Top-k eigenvalues: every backend on the reference spectrum")
-    ax.legend(fontsize=7)
+        ax.semilogy(np.arange(1, k + 1), lam, markers[i % len(markers)], ms=9 - 1.2 * i, mfc="none", mew=1.4,
+                    color=_COLOURS[i % len(_COLOURS)], label=f"kernels.pca top-{k}: {name}")
+    ax.axvline(k + 0.5, color=OKABE_ITO[0], ls=":", lw=1.2, label=f"cut after the top k = {k} components")
+    ax.set_xlabel("eigenvalue index j (descending order)")
+    ax.set_ylabel("eigenvalue lambda_j of the covariance\n(squared data units, log scale)")
+    ax.set_title(f"PCA kernels: top-{k} eigenvalues of every backend on the reference spectrum", loc="left")
+    ax.legend(loc="upper right", framealpha=0.9)
+    ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
     path = ctx.path("pca_spectrum.png")
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
     return path
 
@@ -107,37 +123,38 @@ def build(ctx: ReportContext) -> Section:
 
     # timing (same run, same data)
     Xt = X.astype(np.float64)
-    reps = 5
-    timing = {
-        "kernels.pca (auto)": _median_time(lambda: kernels.pca(Xt, k), reps),
-        "floor: X.T@X + numpy.linalg.eigh": _median_time(lambda: np.linalg.eigh(Xt.T @ Xt), reps),
+    reps, warm = (7, 2) if ctx.quick else (9, 2)
+    # interleaved rounds: each round times every method once, so a burst of load on the shared
+    # machine hits all of them rather than one
+    methods: dict[str, Callable[[], Any]] = {
+        "kernels.pca (auto)": lambda: kernels.pca(Xt, k),
+        "floor: X.T@X + numpy.linalg.eigh": lambda: np.linalg.eigh(Xt.T @ Xt),
     }
     try:
         from sklearn.decomposition import PCA
 
-        timing["sklearn PCA covariance_eigh"] = _median_time(
-            lambda: PCA(k, svd_solver="covariance_eigh").fit(Xt), reps
-        )
+        methods["sklearn PCA covariance_eigh"] = lambda: PCA(k, svd_solver="covariance_eigh").fit(Xt)
         skl = PCA(k, svd_solver="full").fit(X)
         skl_dist = _dist(skl.components_.T, V_ref)
         rows += ["", f"scikit-learn PCA (svd_solver='full') vs the reference: subspace distance {skl_dist:.1e}."]
     except ImportError:
         rows += ["", "scikit-learn is not installed: its timing and comparison are skipped."]
-    floor = timing["floor: X.T@X + numpy.linalg.eigh"]
+    timing = _interleaved(methods, reps, warm)
+    floor = timing["floor: X.T@X + numpy.linalg.eigh"].median
     rows += [
         "",
-        f"Timing, float64, median of {reps} (a shared machine: ratios matter, not seconds; the full-size "
-        "benchmark is `benchmarks/bench_pca.py`):",
+        f"Timing, float64, n={n:,}, d={d}, k={k}. {timing_note(reps, warm)} Full-size figures: "
+        "`benchmarks/bench_pca.py`.",
         "",
-        "| method | median ms | x floor |",
+        "| method | median time [IQR] (lower is better) | x the floor (median) |",
         "|---|---|---|",
     ]
-    rows += [f"| {name} | {t * 1e3:.1f} | {t / floor:.2f} |" for name, t in timing.items()]
+    rows += [f"| {name} | {t.ms()} | {t.median / floor:.2f} |" for name, t in timing.items()]
 
     full = np.sort(np.linalg.eigvalsh(np.cov(X, rowvar=False)))[::-1][: 2 * r]
     path = _plot_spectrum(ctx, full, spectra, k)
     rows += ["", f"![spectrum]({path.name})"]
-    t_pca = timing["kernels.pca (auto)"]
+    t_pca = timing["kernels.pca (auto)"].median
     summary = (
         f"{len(backends)} backend(s) x 2 dtypes x 2 methods {'agree' if ok else 'DISAGREE'} with the reference; "
         f"kernels.pca {t_pca / floor:.2f}x the X.T@X+eigh floor at n={n}, d={d}"
