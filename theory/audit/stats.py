@@ -84,6 +84,7 @@ def cp_lower(k: Any, n: Any, alpha: float) -> np.ndarray:
     alpha = _level(alpha)
     with np.errstate(all="ignore"):
         out = betaincinv(np.maximum(k, 1.0), n - k + 1.0, alpha)
+    out = np.where(np.isnan(out), 0.0, out)  # a failed inverse at an extreme level: 0 is valid
     return np.where(k <= 0, 0.0, out)
 
 
@@ -109,6 +110,9 @@ def cp_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
     with np.errstate(all="ignore"):
         general = betainccinv(k + 1.0, np.maximum(n - k, 1.0), alpha)
         zero = -np.expm1(math.log(alpha) / np.maximum(n, 1.0))
+    # at extreme levels (alpha ~ 1e-300, the p-value search) the inverse can fail (NaN): 1 is
+    # then the valid, conservative upper bound
+    general = np.where(np.isnan(general), 1.0, general)
     return np.where(k >= n, 1.0, np.where(k <= 0, zero, general))
 
 
