@@ -381,10 +381,7 @@ def main(argv: list[str]) -> int:
     """
     if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
         raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse printed the usage (or --help)
-        return int(exc.code or 0)
+    args = build_parser().parse_args(argv)  # argparse: usage errors exit 2 with a message, --help exits 0
     if not 0 < args.confidence < 1:  # NaN-safe
         return _usage_error(f"--confidence must be in (0, 1), got {args.confidence}")
     if args.seed < 0:

@@ -192,6 +192,8 @@ def parse_implements(text: str) -> list[str]:
     >>> parse_implements("Implements: AUDIT (Gaussian calibration; DR14 Thm A.1).")
     ['AUDIT']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string (a docstring), got {type(text).__name__}")
     found: list[str] = []
     lines = text.splitlines()
     for i, line in enumerate(lines):
@@ -229,6 +231,8 @@ def reference(item: str) -> str:
     >>> reference("BNS15.Cl4.2").startswith("BNS15 Claim 4.2: ")
     True
     """
+    if not isinstance(item, str):
+        raise TypeError(f"item must be an id string such as 'ABM19.Lem3.3', got {type(item).__name__}")
     head = item
     m = re.fullmatch(r"([A-Z0-9]+)\.([A-Za-z]+?)([A-Z]?\d+(?:\.\d+)*)((?:\.[^.]+)*)", item)
     if m and m.group(1) in PAPERS and m.group(2) in _ABBREV:
@@ -373,6 +377,9 @@ def build_index(*, tests: bool = True, checks: bool = True) -> list[SpecEntry]:
 
     ``tests=False`` / ``checks=False`` skip the scan of ``tests/`` / the proofs_checks registry.
     """
+    for name, flag in (("tests", tests), ("checks", checks)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
     modules: set[str] = set()
     impl = _implementations(modules)
     items = sorted(set(PLANNED) | set(impl), key=_order)
@@ -388,6 +395,10 @@ def build_index(*, tests: bool = True, checks: bool = True) -> list[SpecEntry]:
 
 def format_index(entries: list[SpecEntry], *, tests_scanned: bool = True) -> str:
     """Plain-text listing of the index (what ``python -m theory spec`` prints)."""
+    if not isinstance(entries, (list, tuple)) or not all(isinstance(e, SpecEntry) for e in entries):
+        raise TypeError(f"entries must be a list of SpecEntry (from build_index), got {type(entries).__name__}")
+    if not isinstance(tests_scanned, bool):
+        raise TypeError(f"tests_scanned must be a bool, got {type(tests_scanned).__name__}")
     lines = []
     done = sum(1 for e in entries if e.implemented_by)
     for e in entries:
@@ -415,10 +426,7 @@ def main(argv: list[str]) -> int:
                         help='print a JSON list of {"id", "implemented_by", "reference", "tests", "checks"}')
     parser.add_argument("--no-tests", action="store_true", help="do not scan tests/ (faster)")
     parser.add_argument("ids", nargs="*", metavar="ID", help="only these ids (or id prefixes, e.g. ABM19)")
-    try:
-        ns = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    ns = parser.parse_args(argv)  # argparse: usage errors exit 2 with a message, --help exits 0
     entries = build_index(tests=not ns.no_tests)
     if ns.ids:
         entries = [e for e in entries if any(e.id == i or e.id.startswith(i + ".") or e.id.startswith(i)

@@ -307,6 +307,7 @@ def hpsy_connectivity_threshold(d: int, beta: float, *, form: str = "statement",
                             lambda: float(_lem2_threshold(MATH, d, beta, form)))
 
 
+@validate_params(form=Options("statement", "proof"))
 def hpsy_connectivity_threshold_expr(form: str = "statement") -> Any:
     """Sympy form of the HPSY Lemma 2 threshold.
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
-from theory.classes.base import ConceptClass
+from theory.classes.base import ConceptClass, check_hypothesis_list
 from theory.learners._base import _Fitted, check_fit_inputs
 from theory.privacy.exponential import output_distribution, sample
 
@@ -63,7 +63,7 @@ class GenericPrivateLearner(_Fitted):
                  concept_class: ConceptClass, hypotheses: list[Any] | None = None) -> None:
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
-        hyps = concept_class.hypotheses() if hypotheses is None else list(hypotheses)
+        hyps = concept_class.hypotheses() if hypotheses is None else check_hypothesis_list(hypotheses, "hypotheses")
         if not hyps:
             raise ValueError("hypotheses must be a non-empty finite list (the class is too large to enumerate)")
         self.epsilon = float(epsilon)

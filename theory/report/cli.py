@@ -69,10 +69,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller experiments (seconds, not minutes)")
     parser.add_argument("--only", nargs="+", metavar="SECTION",
                         help="run only these sections (names listed below); report.md then holds only them")
-    try:
-        ns = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse printed the usage (or --help)
-        return int(exc.code or 0)
+    ns = parser.parse_args(argv)  # argparse: usage errors exit 2 with a message, --help exits 0
     if ns.only:
         known = section_names()
         unknown = [n for n in ns.only if n not in known]

@@ -1,0 +1,430 @@
+"""What a new user hits (issue 18): one test per item -- silent wrong numbers, tracebacks instead of
+messages, misleading messages, required arguments, dangling references, house rules.
+
+Every test calls the public entry point a user calls (function, class or ``main(argv)`` of the
+command line) and checks the exception type, that the message names the parameter, or the exit
+status 2 with a message and no traceback."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _names(msg: str, word: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", msg) is not None
+
+
+# ----------------------------------------------------------------------------- item 1
+
+
+@pytest.mark.parametrize("sigma", [-1.0, math.nan, 0.0, math.inf])
+def test_1_gaussian_delta_rejects_a_bad_noise_level(sigma: float) -> None:
+    from theory.privacy.mechanisms import gaussian_delta
+
+    with pytest.raises(ValueError, match=r"sigma must be .*\(0, inf\)"):
+        gaussian_delta(1.0, sigma)
+
+
+def test_1_gaussian_delta_still_computes_valid_inputs() -> None:
+    from theory.privacy.mechanisms import gaussian_delta
+
+    assert gaussian_delta(1.0, 1.0) == pytest.approx(0.126937, abs=1e-6)
+    assert gaussian_delta(0.0, 1.0) == pytest.approx(2 * 0.5 - 2 * 0.30853753872598688, rel=1e-9)  # 2 Phi(1/2) - 1
+    with pytest.raises(ValueError, match="epsilon"):
+        gaussian_delta(-0.5, 1.0)
+    with pytest.raises(TypeError, match="sensitivity"):
+        gaussian_delta(1.0, 1.0, "1")
+
+
+# ----------------------------------------------------------------------------- item 2
+
+
+def test_2_report_only_unknown_section_is_an_error_and_keeps_the_report(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.report.cli import main
+
+    (tmp_path / "report.md").write_text("previous full report")
+    assert main(["--only", "nosuchsection", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "nosuchsection" in err and "covers" in err and "Traceback" not in err
+    assert (tmp_path / "report.md").read_text() == "previous full report"
+
+
+def test_2_report_help_lists_the_sections(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.report.cli import main, section_names
+
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert {"covers", "pca", "audit", "bounds"} <= set(section_names())
+    for name in section_names():
+        assert re.search(rf"^\s+{name}\s", out, re.M), f"--help does not list section {name}"
+
+
+# ----------------------------------------------------------------------------- item 4
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda s: s.clopper_pearson(5, 3), "k"),
+    (lambda s: s.clopper_pearson(-1, 3), "k"),
+    (lambda s: s.clopper_pearson(1, 0), "n"),
+    (lambda s: s.clopper_pearson(math.nan, 3), "k"),
+    (lambda s: s.clopper_pearson(1, 3, 1.5), "confidence"),
+    (lambda s: s.cp_lower(1, 3, 0.0), "alpha"),
+    (lambda s: s.cp_upper([1, 2], [3, 4, 5], 0.05), "k"),
+    (lambda s: s.epsilon_bound(1.5, 0.2, 0.0), "p_lower"),
+    (lambda s: s.epsilon_bound(0.5, -0.2, 0.0), "q_upper"),
+    (lambda s: s.epsilon_bound(0.5, 0.2, 2.0), "delta"),
+], ids=["k>n", "k<0", "n=0", "k=nan", "confidence", "alpha", "shapes", "p>1", "q<0", "delta"])
+def test_4_statistics_reject_bad_input(call: Any, name: str) -> None:
+    from theory.audit import stats
+
+    with pytest.raises(ValueError) as info:
+        call(stats)
+    assert _names(str(info.value), name), str(info.value)
+
+
+def test_4_statistics_unchanged_on_valid_input() -> None:
+    from theory.audit import clopper_pearson, epsilon_bound
+
+    lo, hi = clopper_pearson(5, 10)
+    assert (round(float(lo), 4), round(float(hi), 4)) == (0.1871, 0.8129)
+    assert float(epsilon_bound(0.5, 0.5 / math.e, 0.0)) == pytest.approx(1.0)
+    assert float(epsilon_bound(0.01, 0.1, 0.05)) == -math.inf
+
+
+def test_4_hockey_stick_does_not_broadcast() -> None:
+    from theory.audit import hockey_stick
+
+    with pytest.raises(ValueError, match="same length"):
+        hockey_stick([0.5, 0.5], [1.0], 1.0)
+    assert hockey_stick([0.5, 0.5], [0.25, 0.75], 0.0) == 0.25
+
+
+# ----------------------------------------------------------------------------- item 5 (and the CLI rule)
+
+
+def test_5_bound_underflow_is_a_message_from_cli_and_api(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.bounds import evaluate
+    from theory.bounds.abm19 import abm19_private_sample_size
+    from theory.bounds.cli import main
+
+    assert main(["ABM19.Thm3.1", "d=10", "alpha=1e-300", "beta=0.01", "epsilon=1"]) == 2
+    err = capsys.readouterr().err
+    assert "alpha=1e-300" in err and "float" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="alpha=1e-300"):
+        evaluate("ABM19.Thm3.1", d=10, alpha=1e-300, beta=0.01, epsilon=1.0)
+    with pytest.raises(ValueError, match="float range"):  # the function itself: no ZeroDivisionError
+        abm19_private_sample_size(10, 1e-300, 0.01, 1.0)
+
+
+def test_5_huge_integer_names_the_parameter(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.bounds import evaluate
+    from theory.bounds.cli import main
+
+    big = 10**310
+    assert main(["ABM19.Lem3.3", "d=10", "alpha=0.05", f"n_pub={big}"]) == 2
+    assert "n_pub is too large" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="n_pub is too large"):
+        evaluate("ABM19.Lem3.3", d=10, alpha=0.05, n_pub=big)
+
+
+def test_5_audit_and_report_cli_user_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.audit_suite import main as audit_main
+    from theory.report.cli import main as report_main
+
+    assert audit_main(["--seed", "-1", "--only", "LaplaceMechanism"]) == 2
+    assert "--seed" in capsys.readouterr().err
+    assert audit_main(["--trials", "0"]) == 2
+    assert report_main(["--out", "/proc/nope", "--quick"]) == 2
+    assert "/proc/nope" in capsys.readouterr().err
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert report_main(["--out", str(afile), "--only", "build"]) == 2
+
+
+@pytest.mark.parametrize("argv", [
+    ["bound", "ABM19.Thm3.1", "d=10", "alpha=1e-300", "beta=0.01", "epsilon=1"],
+    ["audit", "--seed", "-1"],
+    ["report", "--out", "/proc/nope", "--quick"],
+    ["bound", "ABM19.Lem3.3", "d=x", "alpha=0.05", "n_pub=3"],
+])
+def test_5_no_traceback_from_the_command_line(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "theory", *argv], capture_output=True, text=True, check=False,
+                          cwd=ROOT)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.strip()
+
+
+def test_5_an_escaping_user_error_is_a_message(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from theory import __main__ as cli
+    from theory.report import cli as report_cli
+
+    def boom(argv: list[str]) -> int:
+        raise ValueError("some value was wrong")
+
+    monkeypatch.delenv("SEMIPRIVATE_DEBUG", raising=False)
+    monkeypatch.setattr(report_cli, "main", boom)
+    assert cli.main(["report"]) == 2
+    assert "semiprivate report: error: some value was wrong" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- item 6
+
+
+def test_6_no_reference_outside_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "../shared" not in readme and "python -m theory spec" in readme
+
+
+def test_6_help_theory_lists_modules_that_exist() -> None:
+    import importlib
+
+    import theory
+
+    doc = theory.__doc__ or ""
+    listed = re.findall(r"``([a-z_]+)``", doc.split("Sub-packages")[1].split("Sampling and PCA")[0])
+    assert "graphs" in listed and listed
+    for name in listed:
+        importlib.import_module(f"theory.{name}")  # ModuleNotFoundError = a dangling reference
+
+
+# ----------------------------------------------------------------------------- item 7
+
+
+def test_7_solver_searches_far_enough_and_keeps_messages_short() -> None:
+    from theory.bounds import solve
+    from theory.bounds._core import MATH, BoundOverflowError, smallest_integer
+    from theory.bounds.abm19 import _lem33_log
+
+    n = solve("ABM19.Lem3.3", "n_pub", d=10, alpha=1e-200, beta=0.01)
+    assert 1e204 < n < 1e205
+    assert _lem33_log(MATH, n, 10, 1e-200) <= math.log(0.01) < _lem33_log(MATH, n - 10**190, 10, 1e-200)
+    with pytest.raises(BoundOverflowError) as info:
+        smallest_integer(lambda k: False, 8 * 10**201)
+    assert len(str(info.value)) < 200 and "e+201" in str(info.value)
+
+
+# ----------------------------------------------------------------------------- item 8
+
+
+@pytest.mark.parametrize(("call", "exc", "name"), [
+    (lambda: __import__("theory.combinatorics", fromlist=["x"]).growth_function(None, 3), TypeError,
+     "concept_class"),
+    (lambda: __import__("theory.covers", fromlist=["x"]).build_cover(None, [1]), TypeError, "concept_class"),
+    (lambda: __import__("theory.bounds", fromlist=["x"]).evaluate("ABM19.Lem9.9"), ValueError, "ABM19.Lem9.9"),
+    (lambda: __import__("theory.distributions", fromlist=["x"]).uniform_points(-1, 4), ValueError, "n"),
+    (lambda: __import__("theory.classes", fromlist=["x"]).FiniteClass([]), ValueError, "table"),
+    (lambda: __import__("theory.audit", fromlist=["x"]).audit_pairs(lambda d, s, r: np.zeros(s), [[0.0]],
+                                                                      epsilon=1), ValueError, "pairs"),
+], ids=["growth_function", "build_cover", "evaluate", "uniform_points", "FiniteClass", "audit_pairs"])
+def test_8_messages_name_the_parameter(call: Any, exc: type[Exception], name: str) -> None:
+    with pytest.raises(exc) as info:
+        call()
+    assert name in str(info.value), str(info.value)
+
+
+def test_8_unknown_bound_is_also_a_key_error_for_dict_like_use() -> None:
+    from theory.bounds import UnknownBoundError, get_bound
+
+    with pytest.raises(KeyError):
+        get_bound("ABM19.Lem9.9")
+    with pytest.raises(UnknownBoundError, match="case-sensitive.*'ABM19.Lem3.3'"):
+        get_bound("abm19.lem3.3")
+
+
+def test_8_parameter_spelling_names_the_bound_and_the_accepted_name(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.bounds import evaluate
+    from theory.bounds.cli import main
+
+    with pytest.raises(TypeError, match=r"ABM19.Lem3.3 has no parameter 'VC' \(did you mean 'd'\?\)"):
+        evaluate("ABM19.Lem3.3", VC=10, alpha=0.05, n_pub=100)
+    with pytest.raises(TypeError, match=r"did you mean 'alpha'"):
+        evaluate("ABM19.Lem3.3", d=10, Alpha=0.05, n_pub=100)
+    assert main(["ABM19.Lem3.3", "VC=10", "alpha=0.05", "n_pub=100"]) == 2
+    assert "did you mean 'd'" in capsys.readouterr().err
+
+
+@pytest.mark.xfail(reason="kernels/_exponential.py (owned elsewhere): sampler_error_bounds raises OverflowError "
+                          "for n beyond float range; listed for the lead", strict=False)
+def test_8_sampler_error_bounds_huge_n() -> None:
+    from kernels._exponential import sampler_error_bounds
+
+    with pytest.raises(ValueError, match="n"):
+        sampler_error_bounds(10**400, 1.0)
+
+
+# ----------------------------------------------------------------------------- item 9
+
+
+def _audit(mech: Any, **kw: Any) -> Any:
+    from theory.audit import audit_mechanism
+
+    return audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=20_000, rng=0, **kw)
+
+
+def test_9_audit_messages() -> None:
+    with pytest.raises(ValueError, match="returned None.*vectorize"):
+        _audit(lambda d, s, r: None)
+    with pytest.raises(ValueError, match="NaN"):
+        _audit(lambda d, s, r: np.full(s, np.nan))
+
+    def one_output(data: Any, rng: Any) -> float:
+        return float(data + rng.laplace())
+
+    with pytest.raises(TypeError, match="vectorize"):
+        _audit(one_output)
+    from theory.audit import vectorize
+
+    assert _audit(vectorize(one_output)).epsilon_lower_bound >= 0
+
+
+def test_9_dict_and_inf_outputs() -> None:
+    def dicts(data: Any, size: int, rng: Any) -> list[dict[str, int]]:
+        return [{"a": int(x)} for x in (rng.random(size) < 0.5 + 0.1 * data)]
+
+    assert _audit(dicts).epsilon_lower_bound >= 0
+
+    def with_inf(data: Any, size: int, rng: Any) -> np.ndarray:
+        x = data + rng.laplace(size=size)
+        x[x > 3] = np.inf
+        return x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning may leak
+        res = _audit(with_inf)
+    assert 0 < res.epsilon_lower_bound <= 1.0
+
+
+def test_9_report_names_data_and_neighbour() -> None:
+    from theory.privacy.mechanisms import LaplaceMechanism
+
+    res = _audit(LaplaceMechanism(1.0))
+    text = res.report()
+    assert "P[M(data) in E]" in text and "P[M(neighbour) in E]" in text and "M(A)" not in text
+
+
+# ----------------------------------------------------------------------------- item 10
+
+
+def test_10_gaussian_delta_zero_message_is_one_sentence() -> None:
+    from theory.privacy.mechanisms import GaussianMechanism
+
+    with pytest.raises(ValueError) as info:
+        GaussianMechanism(1.0, 0.0)
+    msg = str(info.value)
+    assert "needs delta > 0" in msg and msg.count("needs") == 1 and "LaplaceMechanism" in msg
+
+
+# ----------------------------------------------------------------------------- item 11
+
+
+def test_11_learners_required_arguments_and_repr() -> None:
+    from theory.classes import Thresholds
+    from theory.learners import ASSPP, GenericPrivateLearner, ReductionLearner
+
+    for cls, required in ((ASSPP, "concept_class"), (GenericPrivateLearner, "concept_class"),
+                          (ReductionLearner, "base_learner"), (ReductionLearner, "D0")):
+        p = inspect.signature(cls).parameters[required]
+        assert p.default is inspect.Parameter.empty, f"{cls.__name__}.{required} looks optional"
+    assert inspect.signature(ASSPP.fit).parameters["X_public"].default is inspect.Parameter.empty
+    with pytest.raises(TypeError, match="concept_class"):
+        ASSPP(1.0)  # type: ignore[call-arg]
+    learner = ASSPP(1.0, concept_class=Thresholds(4))
+    with pytest.raises(ValueError) as info:
+        learner.fit([1, 2], [1, 0], [[1, 2], [3, 4]])
+    assert "X_public" in str(info.value) and "T_pub" not in str(info.value)
+    assert repr(learner) == "ASSPP(epsilon=1.0, delta=0.0, concept_class=Thresholds(d=4), rng=None)"
+    assert repr(GenericPrivateLearner(0.5, concept_class=Thresholds(3))).startswith(
+        "GenericPrivateLearner(epsilon=0.5, delta=0.0, concept_class=Thresholds(d=3)")
+
+
+# ----------------------------------------------------------------------------- item 12
+
+
+def test_12_bound_help_lists_what_the_solver_needs(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.bounds.cli import main
+
+    assert main(["ABM19.Lem3.3", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--solve n_pub" in out and re.search(r"^\s+beta:", out, re.M)
+
+
+def test_12_parameter_descriptions_agree_with_their_constraints() -> None:
+    from theory.bounds import list_bounds
+
+    for b in list_bounds():
+        for p in b.params:
+            if re.search(r"\bin \(0, 1\)", p.description):
+                assert "(0, 1)" in p.constraint.describe(), (b.id, p.name, p.description, p.constraint.describe())
+
+
+def test_12_repeated_parameter_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.bounds.cli import main
+
+    assert main(["ABM19.Lem3.3", "d=10", "alpha=0.05", "n_pub=100", "alpha=0.1"]) == 2
+    assert "alpha given twice" in capsys.readouterr().err
+
+
+def test_12_strict_false_never_returns_a_negative_sample_size() -> None:
+    from theory.bounds.hpsy import hpsy_thm3
+
+    c = hpsy_thm3(100, 5, 0.1, 0.1, 1.0, 0.1, 0.01, strict=False)
+    assert not c.valid and c.value is None and "negative sample size" in c.reason
+    ok = hpsy_thm3(100, 5, 0.1, 0.1, 1.0, 0.5, 0.001, strict=False)
+    assert ok.valid and ok.value.n_lab > 0
+
+
+# ----------------------------------------------------------------------------- item 15
+
+
+def test_15_exponential_mechanism_error_counts() -> None:
+    from theory.privacy.exponential import log_output_distribution, sample
+
+    with pytest.raises(ValueError, match=r"errors must be non-negative"):
+        sample([-1, 0, 2], 1.0, rng=0)
+    with pytest.raises(ValueError, match=r"errors must be non-negative"):
+        log_output_distribution([0, -0.5], 1.0)
+    # fractional scores of sensitivity 1 are accepted (documented)
+    assert int(sample([0.5, 1.5], 1.0, rng=0)) in (0, 1)
+    assert "pandas Series" in (sample.__doc__ or "")
+
+
+# ----------------------------------------------------------------------------- house
+
+
+@pytest.mark.parametrize(("module", "forbidden"), [
+    ("theory.classes.base", "theory.privacy"),
+    ("theory.classes", "theory.privacy"),
+    ("theory.audit", "theory.learners"),
+])
+def test_house_import_direction(module: str, forbidden: str) -> None:
+    code = (f"import sys, importlib, pkgutil; m = importlib.import_module({module!r});"
+            "[importlib.import_module(i.name) for i in pkgutil.walk_packages(getattr(m, '__path__', []), "
+            "m.__name__ + '.')];"
+            f"print(sorted(k for k in sys.modules if k == {forbidden!r} or k.startswith({forbidden!r} + '.')))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", f"{module} imports {proc.stdout.strip()}"
+
+
+def test_house_error_counts_of_is_one_function() -> None:
+    from theory.classes.base import error_counts_of as a
+    from theory.privacy.exponential import error_counts_of as b
+
+    assert a is b
+    assert a([[0, 0, 1], [1, 1, 1]], [0, 0, 1]).tolist() == [0, 2]

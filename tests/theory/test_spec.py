@@ -1,0 +1,78 @@
+"""``python -m theory spec``: the index is generated from the code's ``Implements:`` lines, so a
+module written later appears without editing the index, and planned items stay listed."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from theory import spec
+
+
+def test_every_id_the_code_names_is_listed_with_its_objects() -> None:
+    entries = {e.id: e for e in spec.build_index(tests=False, checks=False)}
+    assert "theory.covers.build_cover" in entries["ABM19.Alg1.cover"].implemented_by
+    assert "theory.learners.asspp.ASSPP" in entries["ABM19.Alg1"].implemented_by
+    assert entries["ABM19.Lem3.3"].reference.startswith("ABM19 Lemma 3.3: ")
+    # every planned id is listed, implemented or not
+    assert set(spec.PLANNED) <= set(entries)
+    # nothing from this module's own examples
+    assert not any(o.startswith("theory.spec") for e in entries.values() for o in e.implemented_by)
+
+
+def test_a_module_written_later_appears_and_planned_ids_stay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "theory"
+    pkg.mkdir()
+    (pkg / "newlearner.py").write_text(textwrap.dedent('''
+        """A learner written by someone else.
+
+        Implements: HPSY.Thm3, PILLAR.Alg9 (a made-up item).
+        """
+
+        class Shiny:
+            """Implements: BNS15.Alg4,
+            BNS15.Cl5.7 (continued line)."""
+    '''))
+    monkeypatch.setattr(spec, "_package_roots", lambda: {"theory": pkg})
+    monkeypatch.setitem(spec.PLANNED, "ABM19.Thm9.9", "a planned item nobody implemented")
+    entries = {e.id: e for e in spec.build_index(tests=False, checks=False)}
+    assert entries["HPSY.Thm3"].implemented_by == ["theory.newlearner"]
+    assert entries["PILLAR.Alg9"].implemented_by == ["theory.newlearner"]
+    assert entries["BNS15.Cl5.7"].implemented_by == ["theory.newlearner.Shiny"]
+    assert entries["ABM19.Thm9.9"].implemented_by == []
+    assert entries["ABM19.Thm9.9"].reference == "ABM19 Theorem 9.9: a planned item nobody implemented"
+
+
+def test_tests_and_checks_are_found() -> None:
+    entries = {e.id: e for e in spec.build_index()}
+    lem = entries["ABM19.Lem3.3"]
+    assert any(c.startswith("ABM19.Lem3.3.") for c in lem.checks)
+    assert any(t.startswith("tests/") and "::test_" in t for t in lem.tests)
+    # an alias: the paper's number of a result filed under another id
+    assert entries["BNS15.Obs3.2"].implemented_by and entries["BNS15.Obs3.2"].checks
+
+
+def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert spec.main(["--json", "--no-tests"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all(list(e) == ["id", "implemented_by", "reference", "tests", "checks"] for e in data)
+    assert {e["id"] for e in data} >= set(spec.PLANNED)
+    assert spec.main(["ABM19.Lem3.3", "--no-tests"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ABM19.Lem3.3\n  reference: ABM19 Lemma 3.3") and "implemented by:" in out
+    assert spec.main(["NOPE"]) == 2
+    assert "no item matches" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "ids"), [
+    ("Implements: ABM19.Alg2-4 (all three).", ["ABM19.Alg2", "ABM19.Alg3", "ABM19.Alg4"]),
+    ("Implements: AUDIT (DR14 Thm A.1; BW18 Thm 8).", ["AUDIT"]),
+    ("Implements: COMB.Projection, COMB.VC (BNS15 App. B; ABM19 Alg 1 step 2).", ["COMB.Projection", "COMB.VC"]),
+    ("Implements: the score of EXPMECH in the generic learners (KLNRS.Generic).", ["EXPMECH"]),
+    ("no line here", []),
+])
+def test_parse_implements(text: str, ids: list[str]) -> None:
+    assert spec.parse_implements(text) == ids
