@@ -145,6 +145,30 @@ def _check_features(Z: Any, name: str = "Z") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.float64) if arr.dtype != np.float32 else np.ascontiguousarray(arr)
 
 
+def _features_and_norms(Z: Any, name: str = "Z") -> tuple[np.ndarray, np.ndarray]:
+    """Checked features and their row norms in one pass over Z: a NaN/inf entry makes its row's
+    norm non-finite, and only then are the offending rows examined (for the error message)."""
+    arr = check_array(Z, name, ndim=2, dtype_kinds="biuf", allow_nan=True, allow_inf=True)
+    if arr.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one column, got shape {arr.shape}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64) if arr.dtype != np.float32 else np.ascontiguousarray(arr)
+    norms = np.empty(arr.shape[0])
+    step = max(1, (1 << 21) // arr.shape[1])  # float64 chunks of about 16 MiB
+    with np.errstate(over="ignore", invalid="ignore"):
+        for s in range(0, arr.shape[0], step):
+            blk = np.asarray(arr[s:s + step], dtype=np.float64)
+            norms[s:s + step] = np.sqrt(np.einsum("ij,ij->i", blk, blk))
+    bad = ~np.isfinite(norms)
+    if bad.any():
+        rows = arr[bad]
+        if np.isnan(rows).any():
+            raise ValueError(f"{name} must not contain NaN")
+        if np.isinf(rows).any():
+            raise ValueError(f"{name} must not contain +-inf")
+        norms[bad] = np.inf  # finite rows whose squared norm overflows: clipped to zero contribution
+    return arr, norms
+
+
 def _dphi(s: np.ndarray, loss: str) -> np.ndarray:
     """phi'(s) for the margin losses phi(s) = max(0, 1 - s) (hinge) and log(1 + e^-s) (logistic)."""
     if loss == "hinge":
@@ -588,7 +612,7 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     -------
     DPSGDResult
     """
-    Zc = _check_features(Z)
+    Zc, znorm = _features_and_norms(Z)
     n, p = Zc.shape
     yc = check_signed_labels(y, length=n)
     q, C, lr, m = float(sampling_rate), float(clip), float(learning_rate), float(margin)
@@ -596,7 +620,6 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     norm = q * n if normalizer is None else float(normalizer)
     g = as_generator(rng)
     W = _init_weights(w0, p, n_runs)
-    znorm = np.sqrt(np.einsum("ij,ij->i", Zc, Zc))
     sizes = np.empty(int(steps), dtype=np.int64)
     R = 1 if n_runs is None else int(n_runs)
     for t in range(int(steps)):

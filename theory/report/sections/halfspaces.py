@@ -1,0 +1,264 @@
+"""Report section: the k-sweep of PCA + private SGD (HPSY Thm 3, PILLAR Alg 1) against baselines.
+
+The experiment both papers report (HPSY Fig. 1, PILLAR Fig. 4): test accuracy against the
+projection dimension k for several epsilon and non-private, PCA on public data vs a Gaussian
+random projection vs the full dimension, mean and spread over seeds, on synthetic PILLAR.Def3
+data and on scikit-learn's bundled digits.  The claim checked, with the numbers: at small
+epsilon private accuracy rises as k falls (down to the rank that still carries the label
+direction), non-private accuracy does not.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from theory.report import ReportContext, Section, pyplot
+
+TITLE = "Halfspaces: PCA on public data + private SGD (HPSY Thm 3, PILLAR Alg 1/2)"
+ORDER = 32
+
+# Okabe-Ito (colour-blind safe)
+_COLOURS = ["#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
+
+
+def _sweep(make_data: Any, ks: list[int], epsilons: list[float | None], seeds: int, *,
+           full_dim: bool) -> dict[str, Any]:
+    """Accuracies [method][eps][k] -> array over seeds; methods: pca, random (and full at k = d)."""
+    import kernels
+    from theory.learners.halfspaces import (
+        FullDimensionHalfspace,
+        NonPrivateHalfspace,
+        RandomProjectionHalfspace,
+        SemiPrivateHalfspace,
+    )
+
+    out: dict[str, Any] = {"pca": {}, "random": {}, "full": {}}
+    for s in range(seeds):
+        X, y, Xp, Xt, yt = make_data(s)
+        P = kernels.pca(Xp, max(ks), center=False)  # one public PCA shared by every k (first k components)
+        for eps in epsilons:
+            for k in ks:
+                if eps is None:
+                    pca = NonPrivateHalfspace(k=k, rng=s)
+                    rnd = NonPrivateHalfspace(k=k, projection="random", rng=s)
+                else:
+                    pca = SemiPrivateHalfspace(eps, k=k, rng=s)
+                    rnd = RandomProjectionHalfspace(eps, k=k, rng=s)
+                out["pca"].setdefault(eps, {}).setdefault(k, []).append(pca.fit(X, y, X_public=P).score(Xt, yt))
+                out["random"].setdefault(eps, {}).setdefault(k, []).append(rnd.fit(X, y).score(Xt, yt))
+            if full_dim:
+                full = (NonPrivateHalfspace(projection="none", rng=s) if eps is None
+                        else FullDimensionHalfspace(eps, rng=s))
+                out["full"].setdefault(eps, []).append(full.fit(X, y).score(Xt, yt))
+    for m in ("pca", "random"):
+        out[m] = {e: {k: np.array(v) for k, v in d.items()} for e, d in out[m].items()}
+    out["full"] = {e: np.array(v) for e, v in out["full"].items()}
+    return out
+
+
+def _claim(res: dict[str, Any], ks: list[int], eps_small: float, d: int) -> tuple[str, bool, dict[str, float]]:
+    """Private rise from k = d to the best k vs the non-private change over the same k."""
+    pr = res["pca"][eps_small]
+    npv = res["pca"][None]
+    k_best = max(ks, key=lambda k: pr[k].mean())
+    seeds = len(pr[d])
+    diff = pr[k_best] - pr[d]  # paired over seeds (same data per seed)
+    rise = float(diff.mean())
+    se = float(diff.std(ddof=1) / math.sqrt(seeds)) if seeds > 1 else float("nan")
+    nd = npv[k_best] - npv[d]
+    np_change = float(nd.mean())
+    np_se = float(nd.std(ddof=1) / math.sqrt(seeds)) if seeds > 1 else float("nan")
+    shown = k_best != d and rise > 2 * se and rise > 0.02 and np_change < rise / 2
+    if k_best == d:
+        text = (f"at eps = {eps_small:g} the best mean accuracy over k is at k = d = {d} itself ({pr[d].mean():.3f}); "
+                "no smaller k does better: " + ", ".join(f"k = {k}: {pr[k].mean():.3f}" for k in ks if k != d))
+        return text, False, {"k_best": float(k_best), "rise": 0.0, "se": 0.0, "np_change": 0.0}
+    text = (f"at eps = {eps_small:g}: accuracy {pr[d].mean():.3f} at k = d = {d} -> {pr[k_best].mean():.3f} at "
+            f"k = {k_best} (paired rise {rise:+.3f} +- {se:.3f} s.e. over {seeds} seeds); non-private over the same "
+            f"k: {npv[d].mean():.3f} -> {npv[k_best].mean():.3f} ({np_change:+.3f} +- {np_se:.3f})")
+    return text, shown, {"k_best": float(k_best), "rise": rise, "se": se, "np_change": np_change}
+
+
+def _table(res: dict[str, Any], ks: list[int], epsilons: list[float | None], method: str) -> list[str]:
+    head = "| eps | " + " | ".join(f"k={k}" for k in ks) + (" | full d |" if res["full"] else " |")
+    lines = [head, "|" + "---|" * (len(ks) + 1 + (1 if res["full"] else 0))]
+    for e in epsilons:
+        cells = [f"{res[method][e][k].mean():.3f} ± {res[method][e][k].std():.3f}" for k in ks]
+        if res["full"]:
+            f = res["full"][e]
+            cells.append(f"{f.mean():.3f} ± {f.std():.3f}")
+        lines.append(f"| {'non-private' if e is None else f'{e:g}'} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _plot(ctx: ReportContext, res: dict[str, Any], ks: list[int], epsilons: list[float | None], title: str,
+          name: str, chance: float) -> Path:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i, e in enumerate(epsilons):
+        col = "#000000" if e is None else _COLOURS[i % len(_COLOURS)]
+        lab = "non-private" if e is None else f"eps = {e:g}"
+        for method, style in (("pca", "-o"), ("random", "--s")):
+            m = np.array([res[method][e][k].mean() for k in ks])
+            sd = np.array([res[method][e][k].std() for k in ks])
+            ax.plot(ks, m, style, color=col, lw=1.6 if method == "pca" else 1.0, ms=4,
+                    label=f"{lab}, {'PCA (public)' if method == 'pca' else 'random proj.'}")
+            ax.fill_between(ks, m - sd, m + sd, color=col, alpha=0.12 if method == "pca" else 0.06, lw=0)
+        if res["full"]:
+            ax.axhline(res["full"][e].mean(), color=col, ls=":", lw=1.0)
+    ax.axhline(chance, color="grey", lw=0.6)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ks)
+    ax.set_xticklabels([str(k) for k in ks])
+    ax.set_xlabel("projection dimension k (log scale)")
+    ax.set_ylabel("test accuracy (fraction correct)")
+    ax.set_title(title + "\n(dotted: full dimension; band: +-1 s.d. over seeds; grey: chance)", fontsize=9)
+    ax.legend(fontsize=6.5, ncol=2, loc="lower right")
+    fig.tight_layout()
+    path = ctx.path(name)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def build(ctx: ReportContext) -> Section:
+    from theory.halfspace_data import LargeMarginLowRank, digits_split
+
+    t0 = time.perf_counter()
+    quick = ctx.quick
+    # --- synthetic PILLAR.Def3 data -------------------------------------------------------
+    d = 100
+    D = LargeMarginLowRank(d, 5, 0.1, tail=0.3, signal_rank=3, decay=1.3, rng=ctx.seed)
+    n_priv, n_pub, n_test = 500, 2000, 2000
+    ks_syn = [2, 3, 5, 20, 100] if quick else [2, 3, 5, 10, 20, 50, 100]
+    eps_syn: list[float | None] = [0.2, 8.0, None] if quick else [0.2, 1.0, 8.0, None]
+    seeds_syn = 2 if quick else 5
+
+    def syn(s: int) -> tuple[Any, ...]:
+        X, y = D.sample(n_priv, ctx.seed + 10 * s + 1)
+        Xt, yt = D.sample(n_test, ctx.seed + 10 * s + 3)
+        return X, y, D.sample_X(n_pub, ctx.seed + 10 * s + 2), Xt, yt
+
+    res_syn = _sweep(syn, ks_syn, eps_syn, seeds_syn, full_dim=not quick)
+    claim_syn, ok_syn, _ = _claim(res_syn, ks_syn, 0.2, d)
+    files = [_plot(ctx, res_syn, ks_syn, eps_syn,
+                   f"PILLAR.Def3 data: d = {d}, label direction at eigen-rank 3, n_priv = {n_priv}, n_pub = {n_pub}",
+                   "halfspaces_ksweep_synthetic.png", 0.5)]
+    md = [
+        "PCA on public unlabelled data, projection to k dimensions, DP-SGD (dp-accounting RDP calibration, "
+        "(eps, 1e-5)) on the projected private data, output sign(<A w, x>) "
+        "(`theory.learners.halfspaces.SemiPrivateHalfspace`, uncentred second moment); baselines: Gaussian "
+        "random projection to k (`RandomProjectionHalfspace`), DP-SGD on all d features "
+        "(`FullDimensionHalfspace`), and the same pipelines trained non-privately (`NonPrivateHalfspace`, "
+        "full-batch GD on the same loss).  Hyper-parameters are the estimators' defaults for every k and "
+        "epsilon (10 epochs, expected batch 64, learning rate 0.1, scaled hinge with margin 0.05, clip 1): "
+        "no tuning on private data.",
+        "",
+        f"**Synthetic** (`LargeMarginLowRank(d={d}, k=5, gamma=0.1, tail=0.3, signal_rank=3)`: margin "
+        f"{D.gamma:.3f}, HPSY tail mass {D.tail_mass:.3f}, top eigenvalues "
+        f"{', '.join(f'{v:.4f}' for v in D.eigenvalues[:6])}; the label direction is the 3rd principal "
+        f"direction, so k < 3 loses it).  {seeds_syn} seeds (fresh data per seed); mean ± s.d. of test accuracy "
+        f"on {n_test} points.",
+        "",
+        "PCA (public):", "",
+        *_table(res_syn, ks_syn, eps_syn, "pca"),
+        "", "Random projection:", "",
+        *_table(res_syn, ks_syn, eps_syn, "random"),
+        "",
+        f"Claim (private accuracy rises as k falls, non-private does not): {claim_syn} -> "
+        f"**{'shown' if ok_syn else 'NOT shown'}**.  Below the rank of the label direction (k = 2) every method "
+        "falls to chance: the approximation error of the k-dimensional class, as both papers note.  The random "
+        "projection shows the opposite trend: it keeps the margin only for large k (NUZ20 needs "
+        "k = O(1/gamma^2)).",
+        "",
+        f"![accuracy vs k, synthetic]({files[0].name})",
+        "",
+    ]
+    ok = ok_syn
+    summary = f"synthetic claim {'shown' if ok_syn else 'NOT shown'}"
+    # --- digits ---------------------------------------------------------------------------
+    if not quick:
+        ks_dig = [2, 4, 8, 16, 32, 64]
+        eps_dig: list[float | None] = [0.5, 2.0, 8.0, None]
+        seeds_dig = 4
+
+        def dig(s: int) -> tuple[Any, ...]:
+            sp = digits_split(n_public=600, n_test=397, rng=ctx.seed + s)
+            return sp.X_private, sp.y_private, sp.X_public, sp.X_test, sp.y_test
+
+        res_dig = _sweep(dig, ks_dig, eps_dig, seeds_dig, full_dim=True)
+        claim_dig, ok_dig, _ = _claim(res_dig, ks_dig, 2.0, 64)
+        files.append(_plot(ctx, res_dig, ks_dig, eps_dig,
+                           "digits (sklearn): 600 public unlabelled, 800 private, 397 test; 10 classes one-vs-rest",
+                           "halfspaces_ksweep_digits.png", 0.1))
+        md += [
+            f"**Digits** (`sklearn.datasets.load_digits`, rows normalised to the unit sphere; 10 classes one-vs-rest, "
+            f"the 10 DP-SGD runs composed by the accountant to (eps, 1e-5) in total).  {seeds_dig} random splits.",
+            "",
+            "PCA (public):", "",
+            *_table(res_dig, ks_dig, eps_dig, "pca"),
+            "", "Random projection:", "",
+            *_table(res_dig, ks_dig, eps_dig, "random"),
+            "",
+            f"Claim at eps = 2: {claim_dig} -> **{'shown' if ok_dig else 'NOT shown'}**.  At eps = 0.5 the ten "
+            "composed tasks leave too little budget per task for 800 examples: every k stays far below the "
+            "non-private accuracy, with a spread over splits as large as the differences between k.  Digits has "
+            "d = 64 only (the sqrt(d) vs sqrt(k) gain of the labelled sample size is at most a factor 2-4 here), "
+            "and its label information is spread over many principal directions (non-private accuracy keeps "
+            "rising up to k = 32); the papers' effect is reported on 2048-dimensional pre-trained features.  With "
+            "these untuned defaults the effect is not visible on digits; the spread over splits is reported "
+            "so the reader can judge.  PCA at k = 64 is a rotation of the full space, and DP-SGD with isotropic "
+            "noise is rotation-equivariant: the two columns agree up to seed noise.",
+            "",
+            f"![accuracy vs k, digits]({files[1].name})",
+            "",
+        ]
+        summary += f", digits claim {'shown' if ok_dig else 'NOT shown'}"
+        md += _thm3_check(ctx)
+    else:
+        md += ["_Quick mode: digits sweep and the Thm 3 size check run in the full report only._", ""]
+    summary += f" ({time.perf_counter() - t0:.0f} s)"
+    return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=ok)
+
+
+def _thm3_check(ctx: ReportContext) -> list[str]:
+    """HPSY Thm 3 at its stated sizes (constant 1), DP-SGD trainer: error <= alpha in >= 1 - beta of runs."""
+    import kernels
+    from theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
+    from theory.halfspace_data import LargeMarginLowRank, projected_margins
+    from theory.learners.halfspaces import SemiPrivateHalfspace
+
+    alpha, beta, eps, k, d = 0.1, 0.1, 1.0, 3, 30
+    D = LargeMarginLowRank(d, k, 0.2, tail=0.001, signal_rank=3, decay=1.5, rng=1)
+    n_lab = hpsy_thm3_labeled(k, alpha, beta, eps, D.gamma, D.tail_mass)
+    n_unl = hpsy_thm3_unlabeled(k, d, beta, D.gamma)
+    runs = 20
+    errs, margins = [], []
+    for s in range(runs):
+        X, y = D.sample(n_lab, ctx.seed + 100 + s)
+        Xp = D.sample_X(n_unl, ctx.seed + 200 + s)
+        Xt, yt = D.sample(4000, ctx.seed + 300 + s)
+        P = kernels.pca(Xp, k, center=False)
+        errs.append(1 - SemiPrivateHalfspace(eps, 1e-5, k=k, rng=s).fit(X, y, X_public=P).score(Xt, yt))
+        margins.append(float(projected_margins(np.asarray(P.components), D.w_star, Xt, yt).min()))
+    e = np.array(errs)
+    paper = D.gamma - math.sqrt(D.tail_mass / beta)
+    corrected = D.gamma / 2 - 2 * math.sqrt(D.tail_mass / beta)
+    vac = " (vacuous here)" if corrected <= 0 else ""
+    return [
+        f"**HPSY Thm 3 at its stated sizes** (constant 1; `theory.bounds.hpsy`): d = {d}, k = {k}, gamma = "
+        f"{D.gamma:.2f}, tail mass eta = {D.tail_mass:g}, alpha = beta = {alpha}, eps = {eps}: n_lab = {n_lab}, "
+        f"n_unl = {n_unl}.  DP-SGD trainer, {runs} seeded runs: error <= alpha in {int((e <= alpha).sum())}/{runs} "
+        f"(claim: >= {1 - beta:.0%}); largest error {e.max():.4f}.  Smallest normalised margin after projection over "
+        f"the test points: {min(margins):.4f} (paper's form gamma - sqrt(eta/beta) = {paper:.4f}; the corrected "
+        f"form of proofs_checks HPSY.Thm3.n_unl, gamma/2 - 2 sqrt(eta/beta) = {corrected:.4f}{vac}).  BST14's own "
+        "Noisy SGD with its theorem constants would need far larger n_lab "
+        "(`theory.bounds.pillar.bst14_sample_size`) and n_lab^2 steps; the practical trainer is used here, as "
+        "in PILLAR's experiments.",
+        "",
+    ]
