@@ -312,6 +312,8 @@ def normalize_rows(X: Any, name: str = "X") -> np.ndarray:
     >>> normalize_rows([[3.0, 4.0], [0.0, 0.0]]).tolist()
     [[0.6, 0.8], [0.0, 0.0]]
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
     A = check_array(X, name, ndim=2, dtype_kinds="biuf").astype(np.float64)
     nrm = np.linalg.norm(A, axis=1, keepdims=True)
     return np.asarray(np.divide(A, nrm, out=np.zeros_like(A), where=nrm > 0))

@@ -128,6 +128,8 @@ def check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> n
     ...
     ValueError: y must contain only -1 and +1 (halfspace labels), got values [0, 1]
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
     arr = check_array(y, name, ndim=1, dtype_kinds="biuf")
     if length is not None and arr.shape[0] != length:
         raise ValueError(f"{name} must have {length} entries (one per row), got {arr.shape[0]}")
