@@ -33,6 +33,10 @@ _LAZY = {
     "SubSampling": "theory.learners.active",
     "subsampling_guarantee": "theory.learners.active",
     "BinarySearchThresholdLearner": "theory.learners.active",
+    "SemiPrivateHalfspace": "theory.learners.halfspaces",
+    "RandomProjectionHalfspace": "theory.learners.halfspaces",
+    "FullDimensionHalfspace": "theory.learners.halfspaces",
+    "NonPrivateHalfspace": "theory.learners.halfspaces",
 }
 
 __all__ = list(_LAZY)
