@@ -189,6 +189,14 @@ def test_noisy_sgd_privacy_is_derived_from_the_noise_that_ran(monkeypatch):
     assert noisy_sgd(Z, y, 1.0, 1e-3, rng=0).privacy == pytest.approx((2.0, 1e-3))
 
 
+def test_noisy_sgd_single_run_path_equals_the_vectorised_path():
+    """n_runs=None runs the 1-d loop, n_runs=1 the R-run loop that audits use: same draws, same iterates."""
+    Z, y = _unit_rows(40, 3, 12)
+    a = noisy_sgd(Z, y, 2.0, 1e-4, margin=0.3, rng=5)
+    b = noisy_sgd(Z, y, 2.0, 1e-4, margin=0.3, n_runs=1, rng=5)
+    assert a.steps == 1600 and np.allclose(a.weights, b.weights[0], rtol=0, atol=1e-12)
+
+
 def test_noisy_sgd_runs_agree_with_single_run_law():
     """n_runs (used by audits) and single runs follow the same law: mean of w_1 over runs (z-test)."""
     Z, y = _unit_rows(5, 2, 8)
