@@ -54,6 +54,17 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
+# Idle time before each timed call: torch's OpenMP pool and OpenBLAS's pool keep their threads
+# spinning for a while after a call; without a pause the next method shares the two cores with
+# them (as in bench_pca.py).
+_PAUSE_S = 0.3
+
+
+def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
+    time.sleep(_PAUSE_S)
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t0, out
 
 
 def cpu_model() -> str:
@@ -209,24 +220,18 @@ def bench_dpsgd(dims: list[int], n: int, batch: int, steps: int, repeats: int) -
         for r in range(repeats):
             # whole call (input checks and per-row norms: one pass over X) for `steps` and for 2 * `steps`
             # steps; the difference is the steady-state throughput of the steps alone
-            t0 = time.perf_counter()
-            e1 = ours(X, y, q, steps, r)
-            t1 = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            e2 = ours(X, y, q, 2 * steps, r)
-            t2 = time.perf_counter() - t0
+            t1, e1 = _timed(ours, X, y, q, steps, r)
+            t2, e2 = _timed(ours, X, y, q, 2 * steps, r)
             a = (e2 - e1) / (t2 - t1) if t2 > t1 else math.nan  # nan: load noise swamped the difference
             t_c.append(e1 / t1)
-            t0 = time.perf_counter()
-            e = naive(X, y, q, max(1, steps // 10), r)
-            b = e / (time.perf_counter() - t0)
+            tn, e = _timed(naive, X, y, q, max(1, steps // 10), r)
+            b = e / tn
             t_o.append(a)
             t_n.append(b)
             r_n.append(e1 / t1 / b)
             if op is not None:
-                t0 = time.perf_counter()
-                e = op(steps)
-                c = e / (time.perf_counter() - t0)
+                tp, e = _timed(op, steps)
+                c = e / tp
                 t_p.append(c)
                 r_p.append(e1 / t1 / c)
         med = float(np.nanmedian(t_o)) if np.isfinite(t_o).any() else math.nan

@@ -2,7 +2,7 @@
 
 Implements: HPSY.Thm3 (PCA on public unlabelled data + private SGD; Appendix C), PILLAR.Alg1
 (project the private data on the top-k principal components of the public data, then Noisy SGD
-or DP-SGD), PILLAR.Alg2 (trainer ``"pillar_alg2"``), BST14 (trainer ``"noisy_sgd"``), DPSGD
+or DP-SGD), PILLAR.Alg2 (trainer ``"pillar_alg2"``), BST14.NoisySGD (trainer ``"noisy_sgd"``), DPSGD
 (trainer ``"dpsgd"``, the default, as PILLAR's experiments), and the baselines of SPEC Sec 7:
 full-dimension DP-SGD, Gaussian random projection (Nguyen–Ullman–Zakynthinou 2020), and
 non-private training on the same projections.
@@ -76,7 +76,13 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data
+except ImportError:  # pragma: no cover - older scikit-learn: the estimator method of the same job
+    def validate_data(_estimator: Any, /, X: Any = "no_validation", y: Any = "no_validation", **kw: Any) -> Any:
+        return _estimator._validate_data(X, y, **kw)
 
 from kernels.validation import (
     POSITIVE_INT,
@@ -157,6 +163,9 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.poor_score = True  # private training on small data is noisy by design
         return tags
+
+    def _more_tags(self) -> dict[str, Any]:  # scikit-learn < 1.6
+        return {"poor_score": True}
 
     def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
         norms = np.linalg.norm(X, axis=1)
@@ -327,7 +336,7 @@ def _revalidate(est: Any, constraints: dict[str, Any]) -> None:
 class SemiPrivateHalfspace(_HalfspaceBase):
     r"""PCA on public unlabelled data, projection, private linear learner; output sign(<A w, x>).
 
-    Implements: HPSY.Thm3, PILLAR.Alg1 (with trainer ``"dpsgd"`` (DPSGD), ``"noisy_sgd"`` (BST14)
+    Implements: HPSY.Thm3, PILLAR.Alg1 (with trainer ``"dpsgd"`` (DPSGD), ``"noisy_sgd"`` (BST14.NoisySGD)
     or ``"pillar_alg2"`` (PILLAR.Alg2)).
 
     Step 1: A = top-k eigenvectors of ``X_public^T X_public / m`` (``center=False``, default) or
@@ -426,7 +435,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
 class RandomProjectionHalfspace(_HalfspaceBase):
     r"""Baseline: Gaussian random projection (JL) to k dimensions, then the private learner.
 
-    Implements: the JL baseline of HPSY Sec 3.3 / PILLAR Sec 3.3 (Nguyen, Ullman, Zakynthinou
+    Implements: HPSY.Thm3 (its Sec 3.3 comparison: the JL baseline, also PILLAR Sec 3.3; Nguyen, Ullman, Zakynthinou
     2020: project to O(1/gamma^2) dimensions, n_lab = O(1/(alpha eps gamma^2)); bound in
     :mod:`theory.bounds.classic`).  ``A`` has i.i.d. N(0, 1/k) entries drawn from ``rng``
     (independent of all data, so no privacy cost); projected rows are mapped to
@@ -471,7 +480,7 @@ class RandomProjectionHalfspace(_HalfspaceBase):
 class FullDimensionHalfspace(_HalfspaceBase):
     r"""Baseline: the private learner on all d features (no projection, no public data).
 
-    Implements: the "directly apply private-SGD in the original space" baseline of HPSY Sec 3.3
+    Implements: HPSY.Thm3 (its Sec 3.3 comparison: "directly apply private-SGD in the original space")
     (n_lab = O(sqrt(d)/(alpha eps))) with DP-SGD (default), BST14 Noisy SGD or PILLAR Alg 2.
     ``X_public`` is ignored.  Parameters as :class:`SemiPrivateHalfspace` (no ``k``, ``center``).
     """
@@ -512,7 +521,7 @@ _NONPRIVATE = dict(projection=Options("pca", "random", "none"), k=Optional(POSIT
 class NonPrivateHalfspace(_HalfspaceBase):
     r"""Baseline: non-private full-batch gradient descent on the same projections.
 
-    Implements: the non-private comparison of HPSY Sec 3.3 / PILLAR Prop 3 ("a non-private
+    Implements: HPSY.Thm3 (its Sec 3.3 non-private comparison), PILLAR.Alg1 (PILLAR Prop 3: "a non-private
     version of Algorithm 1, replacing Noisy-SGD with Gradient Descent using the same loss
     function").  ``projection``: ``"pca"`` (public PCA, as :class:`SemiPrivateHalfspace`),
     ``"random"`` (as :class:`RandomProjectionHalfspace`) or ``"none"``.  ``n_iter`` full-batch
