@@ -24,7 +24,14 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import kernels
 from theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
-from theory.halfspace_data import LargeMarginLowRank, digits_split, normalize_rows, projected_margins, subspace_distance
+from theory.halfspace_data import (
+    LargeMarginLowRank,
+    TVShiftedPublic,
+    digits_split,
+    normalize_rows,
+    projected_margins,
+    subspace_distance,
+)
 from theory.learners import halfspaces as hs
 from theory.learners.halfspaces import (
     FullDimensionHalfspace,
@@ -195,6 +202,22 @@ def test_uncentred_default_beats_centred_on_the_proofs_checks_counterexample():
     assert abs(unc.components_[1, 0]) > 0.99 and abs(cen.components_[0, 0]) > 0.99
     assert 1 - unc.score(Xt, yt) == 0.0
     assert 1 - cen.score(Xt, yt) > q / 2
+
+
+def test_tv_shifted_public_data():
+    """PILLAR.Def4 / Thm2: a small TV shift of the public marginal leaves the PCA step intact; a large one on a
+    tail direction (second moment tau/3 above the signal's eigenvalue) pushes the label direction out of the
+    top k, and every output then errs on about half of D (non-private learner: the PCA step alone)."""
+    D = LargeMarginLowRank(30, 3, 0.2, tail=0.01, signal_rank=3, rng=0)
+    X, y = D.sample(1000, 1)
+    Xt, yt = D.sample(4000, 2)
+    accs = {}
+    for tau in (0.01, 0.5):
+        Xp = TVShiftedPublic(D, tau, rng=3).sample_X(5000, 4)
+        clf = NonPrivateHalfspace(k=3, rng=0).fit(X, y, X_public=Xp)
+        accs[tau] = clf.score(Xt, yt)
+    assert D.eigenvalues[2] > 0.01 / 3 and 0.5 / 3 > D.eigenvalues[0]
+    assert accs[0.01] > 0.99 and accs[0.5] < 0.6, accs
 
 
 # ---------------------------------------------------------------------------
