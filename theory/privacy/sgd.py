@@ -1,6 +1,6 @@
 """Private convex optimisation for linear classifiers: BST14 Noisy SGD, PILLAR Alg 2, DP-SGD.
 
-Implements: BST14 (Noisy SGD, Bassily–Smith–Thakurta 2014, Algorithm 1 as SPEC.md Sec 7 states
+Implements: BST14.NoisySGD (Noisy SGD, Bassily–Smith–Thakurta 2014, Algorithm 1 as SPEC.md Sec 7 states
 it), PILLAR.Alg2 (R runs + exponential-mechanism selection, PILLAR App. A.1), DPSGD (Abadi et
 al. 2016: per-example clipping, Poisson subsampling, Gaussian noise, accounted with the
 ``dp-accounting`` package's RDP and PLD accountants).
@@ -119,7 +119,7 @@ _MAX_NOISE_MULTIPLIER = 2.0**30
 def check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> np.ndarray:
     """Labels as float64 in {-1, +1} (1-D, finite, the given length).
 
-    Implements: BST14 / DPSGD input convention (halfspace labels are -1/+1, SPEC conventions).
+    Implements: BST14.NoisySGD / DPSGD input convention (halfspace labels are -1/+1, SPEC conventions).
 
     >>> check_signed_labels([1, -1, 1]).tolist()
     [1.0, -1.0, 1.0]
@@ -272,7 +272,7 @@ def _init_weights(w0: Any, p: int, runs: int | None) -> np.ndarray:
 def bst14_epsilon_from_sigma(n: int, lipschitz: float, sigma: float, delta: float) -> float:
     """The epsilon for which BST14's noise formula gives ``sigma``: ``sigma_BST14(n, L, 1, delta) / sigma``.
 
-    Implements: BST14 (privacy of Noisy SGD, SPEC Sec 7): inverts
+    Implements: BST14.NoisySGD (privacy of Noisy SGD, SPEC Sec 7): inverts
     ``sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2`` (via
     :func:`theory.bounds.pillar.bst14_noise_scale` at eps = 1, so the formula has one home).
 
@@ -323,7 +323,7 @@ class NoisySGDResult:
 def noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, delta: float) -> float:
     """dp-accounting RDP epsilon of ``steps`` Gaussian steps on one uniformly sampled example of n.
 
-    Implements: BST14 (privacy of what ran, accounted by ``dp_accounting.rdp.RdpAccountant``
+    Implements: BST14.NoisySGD (privacy of what ran, accounted by ``dp_accounting.rdp.RdpAccountant``
     with ``SampledWithoutReplacementDpEvent(n, 1, GaussianDpEvent(noise_multiplier))`` composed
     ``steps`` times under REPLACE_ONE; ``noise_multiplier = sigma / (2 n L)``).
 
@@ -366,7 +366,7 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
               n_steps: int | None = None, n_runs: int | None = None, w0: Any = None, rng: Any = None) -> NoisySGDResult:
     r"""BST14 Noisy SGD on the scaled hinge loss over the ball of radius ``radius``.
 
-    Implements: BST14 (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as SPEC.md Sec 7
+    Implements: BST14.NoisySGD (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as SPEC.md Sec 7
     states it; PILLAR App. A.1's base procedure).
 
     Statement (SPEC): for an L-Lipschitz convex loss on a convex set C,
