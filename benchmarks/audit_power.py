@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -42,6 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from kernels._backend import cpu_model  # noqa: E402
 from theory.audit import audit_pairs  # noqa: E402
 
 BOTTOM = -1.0e6  # "below threshold" marker in numeric SVT outputs
@@ -222,15 +221,6 @@ def cases(eps: float) -> list[Case]:
     ]
 
 
-def cpu_model() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def run(eps: float, trials: int, seed: int, only: str | None = None,

@@ -36,19 +36,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import kernels  # noqa: E402
+from kernels._backend import cpu_model  # noqa: E402
 from theory.audit import audit_mechanism  # noqa: E402
 from theory.distributed import local_cluster  # noqa: E402
 from theory.privacy.mechanisms import LaplaceMechanism  # noqa: E402
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def _read_rows(path: str, n: int, d: int, start: int, stop: int) -> np.ndarray:
@@ -78,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     import dask
     import dask.array as da
 
-    print(f"CPU: {_cpu_model()} ({platform.machine()}, {os.cpu_count()} logical CPUs); "
+    print(f"CPU: {cpu_model()} ({platform.machine()}, {os.cpu_count()} logical CPUs); "
           f"SIMD path: {kernels.build_info()['simd']}; dask {dask.__version__}; workers: {args.workers} "
           "processes x 1 thread", flush=True)
     trials, batch = int(args.trials), int(args.batch)

@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from kernels._backend import cpu_model  # noqa: E402
 from theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
@@ -67,15 +68,6 @@ def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def blas_info() -> str:

@@ -44,6 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import kernels  # noqa: E402
+from kernels._backend import cpu_model  # noqa: E402
 from kernels._exponential import cython_threads  # noqa: E402
 
 EPS = 1.0
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     optional = _optional_baselines()
     extra = [f"{name}: {'timed (1 draw, N <= 1e7)' if callable(fn) else fn}" for name, fn in optional.items()]
     info = kernels.build_info()
-    machine = (f"CPU: {_cpu_model()} ({platform.machine()}, {os.cpu_count()} logical CPUs); "
+    machine = (f"CPU: {cpu_model()} ({platform.machine()}, {os.cpu_count()} logical CPUs); "
                f"SIMD path of the float sampler: {info['simd']}; OpenMP threads: {info['threads']}")
     print(machine, flush=True)
     rows = []
@@ -191,14 +192,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from theory.distributions import DisjunctionGraphDistribution  # noqa: E402
 from theory.graphs import component_graph, component_labels, gnp_component_counts  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_exponential import _cpu_model as cpu_model  # noqa: E402  (one CPU-name reader for the benchmarks)
+from kernels._backend import cpu_model  # noqa: E402
 
 
 def simd_path() -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import platform
 from typing import Any
 
 BACKENDS = ("numpy", "cython", "cupy")
@@ -94,6 +95,26 @@ def resolve_backend(backend: Any, *arrays: Any) -> str:
     if on_gpu and backend != "cupy":
         raise ValueError(f"CuPy arrays need backend='cupy' (or 'auto'), got backend={backend!r}")
     return backend
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_model() -> str:
+    """The CPU model name: ``/proc/cpuinfo``'s "model name" on Linux, else the platform's string.
+
+    Every benchmark and the report print it next to a speed figure (a figure holds for the CPU
+    it was measured on).
+
+    >>> isinstance(cpu_model(), str) and len(cpu_model()) > 0
+    True
+    """
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.lower().startswith(("model name", "hardware", "cpu model")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
 
 
 def build_info() -> dict[str, Any]:

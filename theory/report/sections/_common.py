@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import platform
 import statistics
 import time
 from collections.abc import Callable
@@ -84,15 +83,10 @@ def time_call(fn: Callable[[], Any], repeats: int = 7, warmup: int = 2) -> Timin
 
 
 def cpu_name() -> str:
-    """The CPU model (from /proc/cpuinfo on Linux), else the platform's processor string."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown CPU"
+    """The CPU model (:func:`kernels._backend.cpu_model`)."""
+    from kernels._backend import cpu_model
+
+    return cpu_model()
 
 
 def timing_note(repeats: int, warmup: int) -> str:

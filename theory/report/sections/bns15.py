@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import platform
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from theory.report import ReportContext, Section, pyplot
+from theory.report.sections._common import cpu_name
 
 TITLE = "BNS15: GenericLearner and LabelBoost (Alg 1-3): labelled sample size and the privacy each mode guarantees"
 ORDER = 36
@@ -172,23 +172,12 @@ def build(ctx: ReportContext) -> Section:
     md += _privacy_table(scaled_privacy)
     if not ctx.quick:
         what, sec, err, (sched, priv) = _faithful_run(ctx.seed)
-        cpu = _cpu()
+        cpu = cpu_name()
         md += ["", f"Faithful mode at the paper's sizes (THRESH_64, alpha = beta = 0.9 so that one iteration runs, "
                    f"{what}): fit took {sec:.2f} s on {cpu}; schedule {sched}; privacy_ = ({priv[0]:g}, "
                    f"{priv[1]:.4g}) <= (1, 41e-6); test error {err:.4f} (<= 11 alpha trivially here)."]
     summary = f"BNS15 learners: labelled sizes {needed_rows[2:]} ({time.perf_counter() - t0:.0f} s)"
     return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=True)
-
-
-def _cpu() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 class _RectDist:
