@@ -158,7 +158,6 @@ def _theory_cases() -> list[AuditCase]:
                          trials_scale=0.005))
     try:
         from theory.classes import Thresholds
-        from theory.distributions import RandomLabelDistribution, ThresholdDistribution
         from theory.learners import ASSPP, GenericPrivateLearner, ReductionLearner
     except ImportError:
         return out
@@ -185,20 +184,54 @@ def _theory_cases() -> list[AuditCase]:
     out.append(AuditCase("theory.learners.ASSPP (ABM19 Alg 1, Thresholds(4))", vectorize(fit_asspp),
                          [(yp0, yp1)], asspp.privacy[0], asspp.privacy[1], True, true_a,
                          "ABM19 Lem 3.2: eps-DP for every public sample", trials_scale=0.005))
-    D0 = RandomLabelDistribution(ThresholdDistribution(4, 7).sample_X)
+    out.append(_reduction_case(ASSPP, ReductionLearner))
+    return out
+
+
+def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
+    """ABM19 Claim 4.5 audited where the claim is tight enough to be tested.
+
+    B = ReductionLearner over A = ASSPP; B claims A's (epsilon, delta) (Claim 4.5), read from
+    ``privacy_`` after a ``fit`` (what the run reports), not from the constructor.
+
+    Worst-case pair for the step whose privacy the claim rests on (A's exponential mechanism
+    seeing the private point): H = POINT_16 (:class:`theory.classes.PointFunctions`), D0 with
+    x uniform on {2, ..., 2^16 - 1} and uniform labels, n_pub = 1, n_priv = 300 (p = 1/100,
+    sample size 30).  The cover of the public point x_p is {c_0, c_{x_p}} (c_0 is the smallest
+    point outside T_pub); the two differ only at 0 and at x_p, so D0's dummies (which land at
+    x_p with probability 300/65534 per run) add nothing to the score difference, and the canary
+    (x = 0, label 1 vs 0, first in S~; the other 29 private points sit at x = 1, labelled 0 by
+    both hypotheses) moves it by exactly 1.  The output audited is B's prediction at 0
+    (post-processing: c_0 predicts 1, c_{x_p} predicts 0).  The canary is used with probability
+    q = 1 - 0.99^300 = 0.951, so for A at epsilon_A (score factor epsilon_A / 2):
+    P(1 | y = 1) = q sigma(epsilon_A/2) + (1 - q)/2, P(1 | y = 0) = q sigma(-epsilon_A/2) + (1 - q)/2.
+    Correct (epsilon_A = 1): 0.617 vs 0.383, epsilon 0.48 <= 1 (no flag).  A run at 5 epsilon
+    but reporting epsilon: 0.903 vs 0.097, epsilon 2.23; at 20 epsilon: 0.976 vs 0.024,
+    epsilon 3.68 -- both far above the claimed 1, found with the suite's trials (tests in
+    tests/theory/audit/test_strategies_suite_cli.py).  (The earlier case, Thresholds(4) with
+    n_priv = 20, used its private point with probability 0.18 among random-label dummies and
+    could not tell A at 20 epsilon from A at epsilon.)  ``true_epsilon`` is left unset: the
+    dummy collisions with x_p make the exact value differ from 0.48 by O(1e-2).
+    """
+    from theory.classes import PointFunctions
+    from theory.distributions import RandomLabelDistribution
+
+    C = PointFunctions(16)
+    D0 = RandomLabelDistribution(lambda n, g: 2 + g.integers(0, 2**16 - 2, size=n))
     red = ReductionLearner(1.0, base_learner=lambda e, d, g: ASSPP(e, d, rng=g, concept_class=C),
-                           n_priv=20, n_pub=1, D0=D0)
-    Xr, yr0, yr1 = [3, 12], [1, 0], [0, 0]
+                           n_priv=300, n_pub=1, D0=D0)
+    s = red.sample_size
+    Xr = [0] + [1] * (s - 1)
+    y1, y0 = [1] + [0] * (s - 1), [0] * s
 
     def fit_reduction(data: Any, rng: Any) -> int:
         red.rng = rng
-        return int(red.fit(Xr, data).hypothesis_)
+        return int(red.fit(Xr, data).predict([0])[0])
 
-    red_privacy = red.fit(Xr, yr0).privacy_  # the guarantee B reports for a run (Claim 4.5), not the constructor's
-    out.append(AuditCase("theory.learners.ReductionLearner (ABM19 Alg 2 over ASSPP)", vectorize(fit_reduction),
-                         [(yr0, yr1)], red_privacy[0], red_privacy[1], True, None,
-                         "ABM19 Claim 4.5: inherits A's (eps, delta)", trials_scale=0.005))
-    return out
+    red_privacy = red.fit(Xr, y1).privacy_  # the guarantee B reports for a run (Claim 4.5), read after fit
+    return AuditCase("theory.learners.ReductionLearner (ABM19 Alg 2 over ASSPP, POINT_16 canary)",
+                     vectorize(fit_reduction), [(y1, y0)], red_privacy[0], red_privacy[1], True, None,
+                     "ABM19 Claim 4.5: inherits A's (eps, delta)", trials_scale=0.005)
 
 
 @validate_params(include_broken=Boolean())

@@ -181,3 +181,38 @@ def test_report_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert sec.summary.split("audits: ")[1] == "1/1 correct mechanisms pass, 1/1 broken ones caught; calibration ok"
     assert "### Calibration of the audit" in sec.markdown and "| 100,000 |" in sec.markdown
     assert math.isfinite(float(sec.markdown.split("| LaplaceMechanism | (1, 0) | 1.000 | ")[1].split(" |")[0]))
+
+
+def _reduction_case() -> suite.AuditCase:
+    (case,) = [c for c in suite.builtin_cases(include_broken=False) if "ReductionLearner" in c.name]
+    return case
+
+
+@pytest.mark.parametrize("factor", [1.0, 5.0, 20.0])
+def test_reduction_audit_detects_a_base_learner_run_above_its_epsilon(
+        factor: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ABM19 Claim 4.5 audited on B's canary pair: the correct learner passes; A's exponential
+    mechanism run at 5x / 20x its epsilon while A (hence B) still reports epsilon is flagged.
+
+    Exact values (docstring of the suite case): true epsilon 0.48 (correct), 2.23 (5x), 3.68 (20x)
+    against the claimed 1.  Confidence 0.999: false-failure rate <= 0.001 for the correct learner.
+    The claim is B's ``privacy_`` read after a fit; the break keeps that report at epsilon.
+    """
+    import theory.learners.asspp as asspp_mod
+
+    if factor != 1.0:
+        orig = asspp_mod.sample
+
+        def too_loud(errors, epsilon, **kw):  # type: ignore[no-untyped-def]
+            return orig(errors, factor * epsilon, **kw)
+
+        monkeypatch.setattr(asspp_mod, "sample", too_loud)
+    case = _reduction_case()
+    assert (case.epsilon, case.delta) == (1.0, 0.0) and case.private
+    res = suite.run_case(case, trials=200_000, confidence=0.999, rng=20261124).result
+    if factor == 1.0:
+        assert not res.violation, res.report()
+        assert res.epsilon_lower_bound <= 0.5  # the exact epsilon of the correct run is 0.48
+    else:
+        assert res.violation, res.report()
+        assert res.epsilon_lower_bound > 1.5
