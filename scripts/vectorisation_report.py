@@ -12,7 +12,9 @@ per target -- x86-64 baseline (SSE2), x86-64-v3 (AVX2+FMA), x86-64-v4 (AVX-512),
 vectorised:
 
 * ``SP_VEC_SUM_EXP``: ``sum += exp(c (x_i - m))``, the loop every float path runs;
-* ``SP_VEC_WIDEN``: float32 -> float64 widening of a block.
+* ``SP_VEC_WIDEN``: float32 -> float64 widening of a block;
+* ``SP_VEC_SUM_EXP_MAX``: the same sum fused with the next chunk's max (the float64 hot loop);
+* ``SP_VEC_WIDEN_MAX``: the widening fused with the next chunk's max (the float32 hot loop).
 
 Each target is compiled as a whole file (``-DSP_NO_CLONES -march=...``), which is what the
 matching ``target_clones`` clone gets.  Exit status 1 if a loop is not vectorised on a target
@@ -32,14 +34,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PYX = ROOT / "kernels" / "_cython" / "_expmech.pyx"
-TAGS = ("SP_VEC_SUM_EXP", "SP_VEC_WIDEN")
+TAGS = ("SP_VEC_SUM_EXP", "SP_VEC_WIDEN", "SP_VEC_SUM_EXP_MAX", "SP_VEC_WIDEN_MAX")
 X86_TARGETS = {"x86-64 (SSE2)": ["-march=x86-64"], "x86-64-v3 (AVX2+FMA)": ["-march=x86-64-v3"],
                "x86-64-v4 (AVX-512)": ["-march=x86-64-v4"]}
 
 HARNESS = """
 #include "expmech_block.c"
-void sp_use_f64(const double* s, int64_t n, double c, double* a, double* b, int* f) { sp_chunk_f64(s, n, c, a, b, f); }
-void sp_use_f32(const float* s, int64_t n, double c, double* a, double* b, int* f) { sp_chunk_f32(s, n, c, a, b, f); }
+void sp_use_f64(const double* s, int64_t n, double c, double* a, double* b, int* f) { sp_group_f64(s, n, c, a, b, f); }
+void sp_use_f32(const float* s, int64_t n, double c, double* a, double* b, int* f) { sp_group_f32(s, n, c, a, b, f); }
 """
 
 
@@ -65,7 +67,7 @@ def check_target(cc: str, arch_flags: list[str], extra: list[str] | None = None)
     """{tag: vectorised?} for one compiler and target."""
     block = c_block()
     lines = block.split("\n")
-    tag_lines = {tag: next(i + 1 for i, line in enumerate(lines) if tag in line) for tag in TAGS}
+    tag_lines = {tag: next(i + 1 for i, line in enumerate(lines) if re.search(rf"\b{tag}\b", line)) for tag in TAGS}
     with tempfile.TemporaryDirectory(prefix="sp_vec_") as tmp:
         Path(tmp, "expmech_block.c").write_text(block)
         Path(tmp, "harness.c").write_text(HARNESS)

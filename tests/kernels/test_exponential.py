@@ -116,6 +116,38 @@ def test_inf_semantics(backend: str) -> None:
     assert set(exponential_mechanism(s2, 1.0, size=100, rng=2, backend=backend)) == {1}
 
 
+# positions that hit every case of the compiled pass: the first chunk of a group (its max loop
+# runs alone), a chunk whose max is taken inside the previous chunk's exp loop, the last full
+# chunk of a group, the first chunk of the next group, and a short last chunk
+_CHUNK, _GROUP = 2048, 16
+_N_LONG = 2 * _GROUP * _CHUNK + 3 * _CHUNK + 17
+_POSITIONS = [0, 5, _CHUNK, _CHUNK + 7, 2 * _CHUNK - 1, _GROUP * _CHUNK - 1, _GROUP * _CHUNK,
+              _GROUP * _CHUNK + _CHUNK + 3, _N_LONG - 17, _N_LONG - 1]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_nan_and_inf_found_at_every_position(backend: str, dtype: type) -> None:
+    """A NaN anywhere is refused, a +inf anywhere is the only output, -inf anywhere is never
+    output: the NaN/inf flags of the chunked (software-pipelined) pass cover every chunk."""
+    base = np.random.default_rng(0).standard_normal(_N_LONG).astype(dtype)
+    for pos in _POSITIONS:
+        s = base.copy()
+        s[pos] = np.nan
+        with pytest.raises(ValueError, match="NaN"):
+            exponential_mechanism(s, 1.0, rng=1, backend=backend)
+        s[pos] = np.inf
+        assert set(exponential_mechanism(s, 1.0, size=20, rng=1, backend=backend)) == {pos}
+        s = np.full(_N_LONG, -np.inf, dtype=dtype)
+        s[pos] = 0.0
+        s[(pos + _CHUNK + 1) % _N_LONG] = np.nan if pos % 2 else -np.inf
+        if pos % 2:
+            with pytest.raises(ValueError, match="NaN"):
+                exponential_mechanism(s, 1.0, rng=1, backend=backend)
+        else:
+            assert set(exponential_mechanism(s, 1.0, size=20, rng=1, backend=backend)) == {pos}
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_zero_probability_never_drawn(backend: str) -> None:
     """Entries whose weight underflows to 0 (and -inf entries) are never output."""
