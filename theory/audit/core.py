@@ -48,7 +48,9 @@ from __future__ import annotations
 
 import abc
 import inspect
+import hashlib
 import math
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -314,13 +316,25 @@ class Witness:
     counts: tuple[int, int, int]  # (hits under A, hits under B, trials per side)
     support_mismatch: bool
     lower_bound: float
+    data: Any = field(default=None, repr=False)
+    neighbour: Any = field(default=None, repr=False)
+    seed: Any = None
+
+    def pair(self) -> tuple[Any, Any]:
+        """The neighbouring pair ``(data, neighbour)`` on which the event was tested (the objects
+        the mechanism was called with, so the witness can be re-run)."""
+        return self.data, self.neighbour
 
     def describe(self) -> str:
         k_a, k_b, n = self.counts
         # A (numerator) and B are the pair's data and neighbour, in the order of the direction
         a_name, b_name = ("neighbour", "data") if self.direction.startswith("neighbour") else ("data", "neighbour")
+        seed = "a Generator (pass an int rng to make the audit reproducible)" if self.seed is None else repr(self.seed)
         lines = [
             f"event E = {{{self.event.description}}} on pair #{self.pair_index}, direction {self.direction}",
+            f"  data      = {_short_repr(self.data)}",
+            f"  neighbour = {_short_repr(self.neighbour)}",
+            f"  audit rng = {seed} (witness.pair() returns the two objects)",
             f"  P[M({a_name}) in E] = {self.p:.6g}  ({k_a}/{n}), interval [{self.p_interval[0]:.6g}, "
             f"{self.p_interval[1]:.6g}]",
             f"  P[M({b_name}) in E] = {self.q:.6g}  ({k_b}/{n}), interval [{self.q_interval[0]:.6g}, "
@@ -329,6 +343,49 @@ class Witness:
         if self.support_mismatch:
             lines.append(f"  support mismatch: E was never seen under the {b_name} (the bound grows like log(trials))")
         return "\n".join(lines)
+
+
+def _short_repr(obj: Any, limit: int = 240) -> str:
+    """``repr`` of a dataset for reports: NumPy arrays summarised, anything cut at ``limit`` characters."""
+    if isinstance(obj, np.ndarray):
+        text = np.array2string(obj, threshold=32, edgeitems=4, max_line_width=10_000).replace("\n", "")
+        text = f"array({text}, dtype={obj.dtype}, shape={obj.shape})"
+    else:
+        try:
+            text = repr(obj)
+        except Exception:  # a broken __repr__ must not hide the audit's result
+            text = f"<{type(obj).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 5] + " ...)"
+
+
+@dataclass
+class PairSearch:
+    """What the search tried on one neighbouring pair, and how far it got.
+
+    ``families`` maps each candidate-event family (``thr`` thresholds of a scalar, ``coordN``
+    thresholds of coordinate N, ``fisher`` / ``meandiff`` / ``logistic`` projections, ``value`` single
+    values, ``valueset`` likelihood-ratio-ordered value sets, ``joint`` categorical-and-threshold
+    events, ``bits`` float bit patterns, ``user`` user events) to the number of (event, direction)
+    candidates built from the selection batch.  ``best_anticipated`` is the best pessimistic
+    anticipated bound (:func:`theory.audit.selection.anticipated_bound`) among them (``nan`` for user
+    events: no selection), ``n_tested`` how many of the pair's candidates got one of the ``K`` tests and
+    ``best_bound`` the best bound they gave on the estimation batch (``nan`` when none was tested).
+    """
+
+    pair_index: int
+    families: dict[str, int]
+    best_anticipated: float
+    best_candidate: str
+    n_tested: int
+    best_bound: float
+
+    def describe(self) -> str:
+        fam = ", ".join(f"{k} {v}" for k, v in self.families.items())
+        sel = ("" if math.isnan(self.best_anticipated) else
+               f"; best anticipated bound on the selection batch {self.best_anticipated:.4g} ({self.best_candidate})")
+        fin = f"best final bound {self.best_bound:.4g}" if self.n_tested else "no test (its candidates ranked below the K kept)"
+        return f"pair #{self.pair_index}: {sum(self.families.values())} candidates ({fam}){sel}; " \
+               f"{self.n_tested} tested, {fin}"
 
 
 @dataclass
@@ -363,18 +420,69 @@ class AuditResult:
     n_candidates: int
     seconds: float = 0.0
     tests: list[Witness] = field(default_factory=list, repr=False)
+    search: list[PairSearch] = field(default_factory=list, repr=False)
+    seed: Any = None
+
+    @property
+    def bonferroni_level(self) -> float:
+        """Level ``alpha / (2K)`` of each one-sided Clopper–Pearson interval (``alpha = 1 - confidence``)."""
+        return (1.0 - self.confidence) / (2 * self.n_tests)
+
+    @property
+    def families(self) -> dict[str, int]:
+        """Candidates built per event family, summed over pairs (see :class:`PairSearch`)."""
+        out: dict[str, int] = {}
+        for ps in self.search:
+            for k, v in ps.families.items():
+                out[k] = out.get(k, 0) + v
+        return out
+
+    def explain(self) -> str:
+        """Why the bound is what it is: the families tried per pair, the best selection score,
+        the best final bound and p-value against the Bonferroni level."""
+        lines = []
+        best = max(self.tests, key=lambda w: w.lower_bound) if self.tests else None
+        level = self.bonferroni_level
+        # p_value = 2K * (smallest per-interval level at which some test refutes the claim)
+        per_test = self.p_value / (2 * self.n_tests)
+        if self.violation:
+            lines.append(f"why: the witness's bound {self.epsilon_lower_bound:.4g} exceeds the claim {self.epsilon:g} "
+                         f"at the Bonferroni level {level:.3g} per one-sided interval (K = {self.n_tests} tests)")
+        elif best is None:
+            lines.append("why: no test was run")
+        else:
+            raw = best.lower_bound
+            sel = [ps.best_anticipated for ps in self.search if not math.isnan(ps.best_anticipated)]
+            if raw <= 0.0:
+                if sel and max(sel) <= 0.0:
+                    lines.append("why the bound is 0: no candidate event showed evidence on the selection batch "
+                                 f"(best anticipated bound {max(sel):.4g} <= 0); more trials, other pairs or events "
+                                 "(events=..., categorical=..., float_bits=True) may find one")
+                else:
+                    lines.append(f"why the bound is 0: the best tested event gave {raw:.4g} <= 0 on the estimation "
+                                 "batch" + (f" (selection anticipated up to {max(sel):.4g})" if sel else ""))
+            pv = (f"the best test's p-value for the claim {per_test:.3g} per interval" if self.p_value < 1.0 else
+                  "no test refutes the claim at any level")
+            lines.append(f"why no violation: best bound {max(raw, 0.0):.4g} <= claim {self.epsilon:g}; {pv} vs the "
+                         f"Bonferroni level {level:.3g} = (1 - {self.confidence:g}) / (2 x {self.n_tests} tests)")
+        lines += ["  " + ps.describe() for ps in self.search]
+        return "\n".join(lines)
 
     def report(self) -> str:
-        """A readable multi-line report (claim, bound, verdict, witness)."""
+        """A readable multi-line report (claim, bound, verdict, witness and its pair, the search)."""
         verdict = "VIOLATION" if self.violation else "no violation found"
+        fam = ", ".join(f"{k} {v}" for k, v in self.families.items())
         lines = [
             f"claimed (epsilon, delta) = ({self.epsilon:g}, {self.delta:g}); "
             f"epsilon lower bound = {self.epsilon_lower_bound:.4f} at confidence {self.confidence:g} -> {verdict}",
-            f"p-value {self.p_value:.3g}; {self.n_pairs} neighbouring pair(s), {self.n_candidates} candidate events, "
-            f"{self.n_tests} tested (Bonferroni over pairs, events, directions); {self.trials_used:,} trials",
+            f"p-value {self.p_value:.3g}; {self.n_pairs} neighbouring pair(s), {self.n_candidates} candidate events"
+            + (f" ({fam})" if fam else "")
+            + f", {self.n_tests} tested (Bonferroni over pairs, events, directions); {self.trials_used:,} trials",
         ]
         if self.witness is not None:
             lines.append(self.witness.describe())
+        if self.search:
+            lines.append(self.explain())
         return "\n".join(lines)
 
     __str__ = report
@@ -425,13 +533,12 @@ def _select(
     n_thresholds: int,
     max_values: int,
     codec: _Codec,
-) -> tuple[list[_Candidate], int]:
+) -> tuple[list[_Candidate], dict[str, int]]:
     cands: list[_Candidate] = []
-    n_cand = 0
+    fams: dict[str, int] = {}
 
     def add(events: list[Event], kx: np.ndarray, ky: np.ndarray, group: str) -> None:
-        nonlocal n_cand
-        n_cand += 2 * len(events)
+        fams[group] = fams.get(group, 0) + 2 * len(events)
         if not events:
             return
         fwd = _anticipated(kx, ky, s, n, a, delta)
@@ -514,10 +621,10 @@ def _select(
                     kx = np.cumsum(num[order])[1:m + 1]
                     ky = np.cumsum(den[order])[1:m + 1]
                     sc = _anticipated(kx, ky, s, n, a, delta)
-                    n_cand += len(sets)
+                    fams["valueset"] = fams.get("valueset", 0) + len(sets)
                     for i in np.argsort(-sc, kind="stable")[:8]:
                         cands.append(_Candidate(float(sc[i]), pair, sets[int(i)], forward, (pair, "valueset", forward)))
-    return cands, n_cand
+    return cands, fams
 
 
 def _has_repeats(x: np.ndarray | None) -> bool:
@@ -561,6 +668,31 @@ def _check_arity(mechanism: Any) -> None:
         raise TypeError(f"mechanism must be callable as mechanism(data, size, rng) returning size outputs; "
                         f"{getattr(mechanism, '__name__', type(mechanism).__name__)}{sig} is not. For a one-output "
                         "fn(data, rng), audit theory.audit.vectorize(fn)") from None
+
+
+def _seed_of(rng: Any) -> Any:
+    """The seed that reproduces an audit: an int seed as given, a SeedSequence's entropy, else ``None``
+    (a Generator's future draws are not recorded)."""
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        return int(rng)
+    if isinstance(rng, np.random.SeedSequence):
+        return rng.entropy
+    return None
+
+
+def _dataset_key(d: Any) -> Any:
+    """Content key of a dataset, so that equal datasets are sampled once.
+
+    NumPy arrays of numbers/bools/strings: ``(dtype, shape, bytes)``; anything picklable: the
+    SHA-256 digest of its pickle (equal pickles mean equal state; equal objects with different
+    pickles, e.g. sets built in another order, are merely sampled twice); otherwise identity.
+    Implements: AUDIT (dataset de-duplication)."""
+    if isinstance(d, np.ndarray) and d.dtype.kind in "biufcSUb":
+        return ("ndarray", d.dtype.str, d.shape, np.ascontiguousarray(d).tobytes())
+    try:
+        return ("pickle", type(d).__qualname__, hashlib.sha256(pickle.dumps(d, protocol=4)).hexdigest())
+    except Exception:  # unpicklable (closures, open files, ...): identity
+        return ("id", id(d))
 
 
 def _draw(mechanism: Mechanism, data: Any, size: int, g: np.random.Generator, codec: _Codec) -> _Outputs:
@@ -721,28 +853,32 @@ def audit_pairs(
     eps, dl = float(epsilon), float(delta)
     codec = _Codec()
     used = 0
-    # datasets: index 2*i and 2*i+1 for pair i, deduplicated by identity
+    seed = _seed_of(rng)
+    # datasets: each distinct dataset is sampled once; equal datasets passed as separate objects
+    # (equal arrays, equal lists, ...) are recognised by content (see _dataset_key)
     datasets: list[Any] = []
     index: list[tuple[int, int]] = []
+    where: dict[Any, int] = {}
     for d0, d1 in pairs:
         ids = []
         for d in (d0, d1):
-            for j, existing in enumerate(datasets):
-                if existing is d:
-                    ids.append(j)
-                    break
-            else:
+            key = _dataset_key(d)
+            if key not in where:
+                where[key] = len(datasets)
                 datasets.append(d)
-                ids.append(len(datasets) - 1)
+            ids.append(where[key])
         index.append((ids[0], ids[1]))
 
     n_candidates = 0
+    fams: list[dict[str, int]] = [{} for _ in pairs]
+    best_sel: list[tuple[float, str]] = [(math.nan, "") for _ in pairs]
     if events is not None:
         ev_list: list[Event] = [e if isinstance(e, Event) else UserEvent(e) for e in events]
         if not ev_list:
             raise ValueError("events must not be empty")
         chosen = [_Candidate(0.0, p, e, fwd, ()) for p in range(len(pairs)) for e in ev_list for fwd in (True, False)]
         n_candidates = len(chosen)
+        fams = [{"user": 2 * len(ev_list)} for _ in pairs]
     else:
         s = min(max(10_000, n // 4), 500_000) if selection_trials is None else int(selection_trials)
         k_planned = selection.planned_tests(max_events, len(pairs))
@@ -754,9 +890,13 @@ def audit_pairs(
         cands: list[_Candidate] = []
         for p, (i0, i1) in enumerate(index):
             with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
-                found, nc = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec)
+                found, fams[p] = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec)
             cands += found
-            n_candidates += nc
+            n_candidates += sum(fams[p].values())
+            if found:
+                top = max(found, key=lambda c: c.score)
+                best_sel[p] = (top.score, f"{{{top.event.description}}}, "
+                                          f"{'data -> neighbour' if top.forward else 'neighbour -> data'}")
         del sel
         if not cands:
             raise ValueError("no candidate events could be built from the outputs")
@@ -817,9 +957,17 @@ def audit_pairs(
             counts=(int(kn[t]), int(ko[t]), n),
             support_mismatch=bool(ko[t] == 0 and kn[t] > 0),
             lower_bound=float(bounds[t]),
+            data=pairs[c.pair][0],
+            neighbour=pairs[c.pair][1],
+            seed=seed,
         )
         for t, c in enumerate(chosen)
     ]
+    search = []
+    for p in range(len(pairs)):
+        mine = [float(bounds[t]) for t, c in enumerate(chosen) if c.pair == p]
+        search.append(PairSearch(p, fams[p], best_sel[p][0], best_sel[p][1], len(mine),
+                                 max(mine) if mine else math.nan))
     best = int(np.argmax(bounds))
     lb = max(0.0, float(bounds[best]))
     return AuditResult(
@@ -836,6 +984,8 @@ def audit_pairs(
         n_candidates=n_candidates,
         seconds=time.perf_counter() - t0,
         tests=witnesses,
+        search=search,
+        seed=seed,
     )
 
 
@@ -930,8 +1080,13 @@ def audit_mechanism(
     else:
         pairs.append((data, neighbour))
     pairs.extend(_check_pairs(extra_pairs, "extra_pairs"))
-    return audit_pairs(mechanism, pairs, epsilon=epsilon, delta=delta, trials=trials, confidence=confidence,
-                       events=events, rng=g, **options)
+    res = audit_pairs(mechanism, pairs, epsilon=epsilon, delta=delta, trials=trials, confidence=confidence,
+                      events=events, rng=g, **options)
+    # the seed that reproduces this call (audit_pairs only saw the Generator made from it)
+    res.seed = _seed_of(rng)
+    for w in res.tests:
+        w.seed = res.seed
+    return res
 
 
 def assert_private(
