@@ -307,23 +307,6 @@ XFAIL: dict[tuple[str, str], str] = {
     # theory/audit/neighbours.py
     ("theory.audit.neighbours.add_remove_one", "labels"): "object(): accepted",
     ("theory.audit.neighbours.replace_one", "labels"): "object(): accepted",
-    # theory/audit/selection.py
-    ("theory.audit.selection.LogisticScore", "mean"): "object(): error does not name it",
-    ("theory.audit.selection.LogisticScore", "scale"): "object(): error does not name it",
-    ("theory.audit.selection.LogisticScore", "coef"): "object(): error does not name it",
-    ("theory.audit.selection.LogisticScore", "intercept"): "object(), nan: accepted; error does not name it",
-    ("theory.audit.selection.anticipated_bound", "s"): "object(), nan: error does not name it",
-    ("theory.audit.selection.anticipated_bound", "n"): "object(), nan, -1, inf: error does not name it",
-    ("theory.audit.selection.anticipated_bound", "a"): "object(), nan: error does not name it",
-    ("theory.audit.selection.anticipated_bound", "delta"): "object(), nan, -1, inf: error does not name it",
-    ("theory.audit.selection.learned_score", "x"): "object(): error does not name it",
-    ("theory.audit.selection.learned_score", "y"): "object(): error does not name it",
-    ("theory.audit.selection.learned_score", "rng"): "object(): accepted",
-    ("theory.audit.selection.learned_score", "max_rows"): "object(), nan: accepted",
-    ("theory.audit.selection.pick", "cands"): "object(): error does not name it",
-    ("theory.audit.selection.pick", "k"): "object(), nan, -1, inf: error does not name it",
-    ("theory.audit.selection.planned_tests", "max_events"): "object(), nan: error does not name it",
-    ("theory.audit.selection.planned_tests", "n_pairs"): "object(), nan, -1, inf: error does not name it",
     # theory/audit/strategies.py
     ("theory.audit.strategies.accept.<locals>.add_remove_pairs", "min_size"): "object(): error does not name it",
     ("theory.audit.strategies.accept.<locals>.add_remove_pairs", "max_size"): "object(), nan, -1: accepted; error does not name it",

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "LogisticScore", "anticipated_bound", "learned_score", "pick", "planned_tests"]
@@ -34,6 +35,7 @@ __all__ = ["MAX_PAIR_SLOTS", "LogisticScore", "anticipated_bound", "learned_scor
 MAX_PAIR_SLOTS = 32
 
 
+@validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA)
 def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) -> np.ndarray:
     """Pessimistic anticipated epsilon bound of events counted ``kx`` vs ``ky`` in ``s`` selection draws.
 
@@ -44,21 +46,31 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
     >>> bool(b[0] <= 0), round(float(b[1]), 2)  # 3 vs 0 wins nothing; 3000 vs 1000 keeps ~log 3
     (True, 0.96)
     """
-    kx = np.asarray(kx, dtype=np.float64)
-    ky = np.asarray(ky, dtype=np.float64)
+    kx = np.asarray(check_array(kx, "kx", dtype_kinds="biuf", min_size=0), dtype=np.float64)
+    ky = np.asarray(check_array(ky, "ky", dtype_kinds="biuf", min_size=0), dtype=np.float64)
+    if kx.shape != ky.shape:
+        raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
+    if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
+        raise ValueError(f"kx and ky must be counts in [0, s={s}]")
     p = cp_lower(kx, s, a)
     q = cp_upper(ky, s, a)
     return epsilon_bound(cp_lower(p * n, n, a), cp_upper(q * n, n, a), delta)
 
 
+@validate_params(max_events=Integer(1), n_pairs=Integer(1))
 def planned_tests(max_events: int, n_pairs: int) -> int:
     """Number of tests ``K`` planned: ``max(max_events, min(n_pairs, MAX_PAIR_SLOTS))``."""
     return max(int(max_events), min(int(n_pairs), MAX_PAIR_SLOTS))
 
 
+@validate_params(k=Integer(0))
 def pick(cands: list[Any], k: int) -> list[Any]:
     """Keep ``k`` candidates (objects with ``score``, ``pair``, ``group``): each pair's best first,
     then the best of each group, then the rest by score; returned by decreasing score."""
+    if isinstance(cands, (str, bytes)) or not isinstance(cands, (list, tuple)):
+        raise TypeError(f"cands must be a list of candidates (with score, pair, group), got {type(cands).__name__}")
+    if not all(hasattr(c, "score") and hasattr(c, "pair") and hasattr(c, "group") for c in cands):
+        raise TypeError("cands must be a list of candidates with attributes score, pair and group")
     cands = sorted(cands, key=lambda c: -c.score)
     chosen: list[Any] = []
     taken: set[int] = set()
@@ -100,8 +112,22 @@ class LogisticScore:
     valid.  Stores plain arrays (picklable for executors).
     """
 
+    @validate_params(intercept=Real(-np.inf, np.inf, closed="neither"))
     def __init__(self, mean: np.ndarray, scale: np.ndarray, coef: np.ndarray, intercept: float) -> None:
+        mean = np.asarray(check_array(mean, "mean", ndim=1, dtype_kinds="iuf"), dtype=np.float64)
+        scale = np.asarray(check_array(scale, "scale", ndim=1, dtype_kinds="iuf"), dtype=np.float64)
+        coef = np.asarray(check_array(coef, "coef", ndim=1, dtype_kinds="iuf"), dtype=np.float64)
+        if scale.shape != mean.shape or np.any(scale <= 0):
+            raise ValueError(f"scale must be positive with the shape of mean {mean.shape}, got shape {scale.shape}")
+        if coef.shape != (self.n_features(mean.size),):
+            raise ValueError(f"coef must have {self.n_features(mean.size)} entries for {mean.size} coordinates, "
+                             f"got shape {coef.shape}")
         self.mean, self.scale, self.coef, self.intercept = mean, scale, coef, float(intercept)
+
+    @staticmethod
+    def n_features(d: int) -> int:
+        """Number of features of ``d`` coordinates: ``z`` and ``z**2``."""
+        return 2 * d
 
     @staticmethod
     def features(z: np.ndarray) -> np.ndarray:
@@ -112,6 +138,7 @@ class LogisticScore:
         return self.features(z) @ self.coef + self.intercept
 
 
+@validate_params(rng=RNG, max_rows=Integer(2))
 def learned_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_rows: int = 20_000) -> LogisticScore | None:
     """Fit :class:`LogisticScore` on (at most ``max_rows`` per side of) the selection outputs
     ``x`` (label 1) and ``y`` (label 0); ``None`` when the outputs do not allow a fit.
@@ -127,9 +154,14 @@ def learned_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_ro
     """
     from sklearn.linear_model import LogisticRegression
 
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if x.ndim != 2 or x.shape[1] == 0 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+    x = np.asarray(check_array(x, "x", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
+                   dtype=np.float64)
+    y = np.asarray(check_array(y, "y", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
+                   dtype=np.float64)
+    if x.shape[1] != y.shape[1]:
+        raise ValueError(f"x and y must have the same number of columns, got {x.shape[1]} and {y.shape[1]}")
+    rng = as_generator(rng)
+    if x.shape[1] == 0 or x.shape[0] < 2 or y.shape[0] < 2 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         return None
     if x.shape[0] > max_rows:
         x = x[rng.choice(x.shape[0], max_rows, replace=False)]
