@@ -1,135 +1,240 @@
 #!/usr/bin/env bash
 # Mutation testing of the privacy-critical modules with mutmut 3 (not part of CI's default run).
 #
-# Usage: scripts/mutation.sh [OUT.md] [MODULE.py ...]
-#   OUT.md   where the score and the surviving mutants are written (default tests/MUTATION.md)
-#   MODULES  files to mutate (default: the privacy-critical core listed below)
-# Env: PYTHON (default .venv/bin/python), MUTATION_WORKDIR (default /tmp/semiprivate-mutation),
-#      MUTATION_CHILDREN (parallel mutants, default 1).
+# Usage:
+#   scripts/mutation.sh run MODULE.py ...      mutate each module in its own fresh export (one at a time)
+#   scripts/mutation.sh recheck MODULE.py ...  rerun only the surviving / unchecked mutants of each module
+#                                              against the tests of the current HEAD (after adding kill tests)
+#   scripts/mutation.sh report [OUT.md]        write the per-module and overall score (default tests/MUTATION.md)
+#   scripts/mutation.sh [OUT.md] [MODULE.py ...]   run, then report (MODULES default: the core listed below)
+# Env: PYTHON (default .venv/bin/python), MUTATION_WORKDIR (default /tmp/semiprivate-mutation; one
+#      sub-directory per module, kept between invocations so `report` and `recheck` can read it),
+#      MUTATION_CHILDREN (parallel mutants, default 1), MUTATION_TIMEOUT (seconds per module, default
+#      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial).
 #
-# The working tree is never touched: the committed HEAD is exported with `git archive` into
-# MUTATION_WORKDIR (plus the built extension modules, which git does not track) and mutmut runs
-# there (mutmut 3 mutates a mutants/ copy of that export).  Uncommitted changes are not tested.
-# Needs mutmut >= 3 in the environment (pip install mutmut).
+# The working tree is never touched: the committed HEAD is exported with `git archive` into the
+# module's work directory (plus the built extension modules, which git does not track) and mutmut
+# runs there (mutmut 3 mutates a mutants/ copy of that export).  Uncommitted changes are not tested.
+# Each module runs with its own small test selection (TESTS below; slow and GPU tests excluded,
+# pytest -x), so a module's score says how well *those* tests pin the module down.
+# Score = killed / (killed + surviving mutants not listed in tests/mutation_equivalent.txt).
+# Needs mutmut >= 3 in the environment (pip install mutmut, or the project's dev extra).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
 WORK="${MUTATION_WORKDIR:-/tmp/semiprivate-mutation}"
 CHILDREN="${MUTATION_CHILDREN:-1}"
-OUT="${1:-tests/MUTATION.md}"
-shift || true
-if [ "$#" -gt 0 ]; then
-  MODULES=("$@")
-else
-  MODULES=(theory/privacy/exponential.py theory/audit/stats.py kernels/_reference.py theory/learners/asspp.py)
-fi
-case "$OUT" in /*) ;; *) OUT="$ROOT/$OUT" ;; esac
+MTIMEOUT="${MUTATION_TIMEOUT:-0}"
+DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
+                 theory/privacy/mechanisms.py theory/privacy/sanitizers.py theory/audit/stats.py
+                 theory/audit/core.py)
 
-# tests that exercise each module (mutmut maps tests to functions and runs only those that reach a mutant)
+# tests that pin each module down (mutmut maps tests to functions and runs only those that reach a mutant)
 declare -A TESTS=(
-  [theory/privacy/exponential.py]="tests/theory/privacy/test_exponential.py"
-  [theory/audit/stats.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_stats_exact.py tests/theory/audit/test_stats_boundaries.py"
-  [kernels/_reference.py]="tests/kernels/test_exponential.py tests/kernels/test_exponential_stats.py"
-  [theory/learners/asspp.py]="tests/theory/learners/test_learners.py"
+  [theory/privacy/exponential.py]="tests/theory/privacy/test_exponential.py tests/mutation_kills/test_privacy_exponential_kills.py"
+  [theory/audit/stats.py]="tests/theory/audit/test_stats_exact.py tests/theory/audit/test_stats_boundaries.py tests/mutation_kills/test_audit_stats_kills.py"
+  [kernels/_reference.py]="tests/kernels/test_exponential.py tests/kernels/test_exponential_stats.py tests/mutation_kills/test_kernels_reference_kills.py"
+  [kernels/_exponential.py]="tests/kernels/test_exponential.py tests/kernels/test_validation.py tests/mutation_kills/test_kernels_exponential_kills.py"
+  [theory/learners/asspp.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_asspp_kills.py"
   [theory/learners/exponential.py]="tests/theory/learners/test_learners.py"
   [theory/learners/reduction.py]="tests/theory/learners/test_learners.py"
+  [theory/privacy/mechanisms.py]="tests/theory/privacy/test_mechanisms.py tests/mutation_kills/test_privacy_mechanisms_kills.py"
+  [theory/privacy/sanitizers.py]="tests/theory/privacy/test_sanitizers.py tests/mutation_kills/test_privacy_sanitizers_kills.py"
   [theory/covers.py]="tests/theory/test_covers.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/theory/classes/test_classes.py"
-  [theory/audit/core.py]="tests/theory/audit/test_audit.py"
+  [theory/audit/core.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_audit_power.py"
 )
 
-"$PY" -c "import mutmut, sys; v = mutmut.__version__ if hasattr(mutmut, '__version__') else '3'; sys.exit(0)" \
-  || { echo "mutmut is not installed: $PY -m pip install mutmut" >&2; exit 2; }
+slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
+die() { echo "$*" >&2; exit 2; }
+
+"$PY" -c "import mutmut" 2>/dev/null || die "mutmut is not installed: $PY -m pip install mutmut"
 MUTMUT="$(dirname "$PY")/mutmut"
 
-rm -rf "$WORK"
-mkdir -p "$WORK"
-git -C "$ROOT" archive HEAD | tar -x -C "$WORK"
-# built extension modules (ignored by git) so the export imports like the checkout
-(cd "$ROOT" && find kernels theory -name '*.so' -print0 | while IFS= read -r -d '' f; do cp "$f" "$WORK/$f"; done)
-
-tests=()
-for m in "${MODULES[@]}"; do
+# the [tool.mutmut] section for one module; test files that do not exist at HEAD are left out
+write_config() {  # dir module
+  local dir="$1" m="$2" t x sel=()
   t="${TESTS[$m]:-}"
-  if [ -z "$t" ]; then echo "no test selection for $m: add it to TESTS in $0" >&2; exit 2; fi
-  for x in $t; do tests+=("\"$x\""); done
-done
-mods=()
-for m in "${MODULES[@]}"; do mods+=("\"$m\""); done
-join() { local IFS=,; echo "$*"; }
-cat >> "$WORK/pyproject.toml" <<EOF
+  [ -n "$t" ] || die "no test selection for $m: add it to TESTS in $0"
+  for x in $t; do [ -e "$dir/$x" ] && sel+=("\"$x\""); done
+  [ "${#sel[@]}" -gt 0 ] || die "none of the tests of $m exist at HEAD: $t"
+  local IFS=,
+  # drop a previous [tool.mutmut] section (recheck), then append the current one
+  "$PY" - "$dir/pyproject.toml" <<'PYEOF'
+import sys, re
+p = sys.argv[1]; s = open(p).read()
+s = re.sub(r"\n\[tool\.mutmut\]\n(?:(?!\n\[).)*", "\n", s, flags=re.S)
+open(p, "w").write(s)
+PYEOF
+  cat >> "$dir/pyproject.toml" <<EOF
 
 [tool.mutmut]
 source_paths = ["theory", "kernels"]
-only_mutate = [$(join "${mods[@]}")]
+only_mutate = ["$m"]
 also_copy = ["conftest.py", "proofs_checks", "benchmarks"]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not gpu", "-q", "-o", "addopts=-ra --strict-markers --import-mode=importlib"]
-pytest_add_cli_args_test_selection = [$(join $(printf '%s\n' "${tests[@]}" | sort -u))]
+pytest_add_cli_args_test_selection = [${sel[*]}]
 EOF
+}
 
-cd "$WORK"
-start=$(date +%s)
-"$MUTMUT" run --max-children "$CHILDREN" > "$WORK/mutmut-run.log" 2>&1 || true
-elapsed=$(( $(date +%s) - start ))
-"$MUTMUT" results --all true > "$WORK/results.txt" 2>&1 || "$MUTMUT" results > "$WORK/results.txt" 2>&1 || true
+export_head() {  # dir [subtree]
+  git -C "$ROOT" archive HEAD ${2:-} | tar -x -C "$1"
+}
 
-MUTATION_EQUIVALENT="$ROOT/tests/mutation_equivalent.txt" "$PY" - "$WORK" "$OUT" "$elapsed" "${MODULES[@]}" <<'PYEOF'
-import subprocess, sys, re, platform, collections, datetime, os
+run_mutmut() {  # dir [mutant names...]
+  local dir="$1"; shift
+  local start rc=0
+  start=$(date +%s)
+  if [ "$MTIMEOUT" -gt 0 ]; then
+    (cd "$dir" && timeout --signal=INT --kill-after=30 "$MTIMEOUT" "$MUTMUT" run --max-children "$CHILDREN" "$@") \
+      >> "$dir/mutmut-run.log" 2>&1 || rc=$?
+  else
+    (cd "$dir" && "$MUTMUT" run --max-children "$CHILDREN" "$@") >> "$dir/mutmut-run.log" 2>&1 || rc=$?
+  fi
+  echo $(( $(date +%s) - start + $(cat "$dir/elapsed" 2>/dev/null || echo 0) )) > "$dir/elapsed"
+  (cd "$dir" && "$MUTMUT" results --all true > "$dir/results.txt" 2>&1) || true
+  grep -c "__mutmut_" "$dir/results.txt" > /dev/null || echo "mutmut produced no results for $dir (see $dir/mutmut-run.log)" >&2
+  echo "$(date -u +%Y-%m-%dT%H:%MZ) $(git -C "$ROOT" rev-parse --short HEAD)" > "$dir/stamp"
+  # the diff of every mutant not killed, for the report (the work directory may be gone by then)
+  "$PY" - "$dir" "$MUTMUT" <<'PYEOF'
+import json, re, subprocess, sys
 from pathlib import Path
-work, out, elapsed, modules = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
-rows = []
-for line in (work / "results.txt").read_text().splitlines():
+d, mutmut = Path(sys.argv[1]), sys.argv[2]
+old = json.loads((d / "diffs.json").read_text()) if (d / "diffs.json").exists() else {}
+out = {}
+for line in (d / "results.txt").read_text().splitlines():
     m = re.match(r"\s*([\w.]+__mutmut_\d+):\s*(.+)$", line)
-    if m:
-        rows.append((m.group(1), m.group(2).strip()))
-status = collections.Counter(s for _, s in rows)
-mutmut = str(Path(sys.executable).parent / "mutmut")
-# equivalences recorded by hand: name -> one-line reason (kept in tests/mutation_equivalent.txt)
+    if m and m.group(2).strip() not in ("killed",):
+        n = m.group(1)
+        out[n] = old.get(n) or subprocess.run([mutmut, "show", n], cwd=d, capture_output=True, text=True,
+                                              timeout=120).stdout.strip()
+(d / "diffs.json").write_text(json.dumps(out, indent=0))
+PYEOF
+  return 0
+}
+
+cmd_run() {
+  local m dir
+  for m in "$@"; do
+    [ -f "$ROOT/$m" ] || die "no such module: $m"
+    dir="$WORK/$(slug "$m")"
+    rm -rf "$dir"; mkdir -p "$dir"
+    export_head "$dir"
+    (cd "$ROOT" && find kernels theory -name '*.so' -print0 | while IFS= read -r -d '' f; do cp "$f" "$dir/$f"; done)
+    echo "$m" > "$dir/module"
+    write_config "$dir" "$m"
+    echo "mutating $m in $dir ..." >&2
+    run_mutmut "$dir"
+  done
+}
+
+cmd_recheck() {
+  local m dir names
+  for m in "$@"; do
+    dir="$WORK/$(slug "$m")"
+    [ -f "$dir/results.txt" ] || die "no earlier run of $m in $dir: use 'run' first"
+    # the tests of the current HEAD (mutmut copies tests/ into mutants/ at every run)
+    rm -rf "$dir/tests"; export_head "$dir" tests
+    write_config "$dir" "$m"
+    names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' || true)
+    [ -n "$names" ] || { echo "$m: nothing to recheck" >&2; continue; }
+    echo "rechecking $(echo "$names" | wc -l) mutants of $m ..." >&2
+    # shellcheck disable=SC2086
+    run_mutmut "$dir" $names
+  done
+}
+
+cmd_report() {
+  local out="${1:-tests/MUTATION.md}"
+  case "$out" in /*) ;; *) out="$ROOT/$out" ;; esac
+  MUTATION_EQUIVALENT="$ROOT/tests/mutation_equivalent.txt" "$PY" - "$WORK" "$out" "${DEFAULT_MODULES[@]}" <<'PYEOF'
+import collections, datetime, json, os, platform, re, sys
+from pathlib import Path
+work, out, default = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
 eq = {}
 eqp = Path(os.environ["MUTATION_EQUIVALENT"])
-if eqp.exists():
-    for ln in eqp.read_text().splitlines():
-        if ln.strip() and not ln.startswith("#") and ":" in ln:
-            k, v = ln.split(":", 1)
-            eq[k.strip()] = v.strip()
-killed = status.get("killed", 0)
-survived = [n for n, s in rows if s == "survived"]
-equivalent = [n for n in survived if n in eq]
-live = [n for n in survived if n not in eq]
-other = {s: c for s, c in status.items() if s not in ("killed", "survived")}
-denom = killed + len(live)
-score = 100.0 * killed / denom if denom else float("nan")
-cpu = ""
+for ln in (eqp.read_text().splitlines() if eqp.exists() else []):
+    if ln.strip() and not ln.startswith("#") and ":" in ln:
+        k, v = ln.split(":", 1)
+        eq[k.strip()] = v.strip()
 try:
     cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
 except Exception:
     cpu = platform.processor()
+mods = {}
+for d in sorted(p for p in work.iterdir() if (p / "module").exists() and (p / "results.txt").exists()):
+    mods[(d / "module").read_text().strip()] = d
+table, sections, tot = [], [], collections.Counter()
+for m in list(default) + sorted(set(mods) - set(default)):
+    if m not in mods:
+        table.append(f"| `{m}` | not run | | | | | | |")
+        continue
+    d = mods[m]
+    rows = []
+    for line in (d / "results.txt").read_text().splitlines():
+        r = re.match(r"\s*([\w.]+__mutmut_\d+):\s*(.+)$", line)
+        if r:
+            rows.append((r.group(1), r.group(2).strip()))
+    st = collections.Counter(s for _, s in rows)
+    surv = [n for n, s in rows if s == "survived"]
+    equiv = [n for n in surv if n in eq]
+    live = [n for n in surv if n not in eq]
+    killed = st.get("killed", 0)
+    other = {s: c for s, c in st.items() if s not in ("killed", "survived")}
+    denom = killed + len(live)
+    score = 100.0 * killed / denom if denom else float("nan")
+    partial = st.get("not checked", 0) > 0
+    tot.update(killed=killed, live=len(live), equiv=len(equiv), total=len(rows), notchecked=st.get("not checked", 0))
+    stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
+    el = (d / "elapsed").read_text().strip() if (d / "elapsed").exists() else "?"
+    table.append(f"| `{m}` | {len(rows)} | {killed} | {len(live)} | {len(equiv)} | "
+                 + (", ".join(f"{s} {c}" for s, c in sorted(other.items())) or "-")
+                 + f" | **{score:.1f}%**{' (partial)' if partial else ''} | {stamp}, {el} s |")
+    diffs = json.loads((d / "diffs.json").read_text()) if (d / "diffs.json").exists() else {}
+    sec = [f"## `{m}`", ""]
+    if equiv:
+        sec += ["Equivalent (surviving, with reason):", ""] + [f"- `{n}`: {eq[n]}" for n in equiv] + [""]
+    sec += ["Surviving mutants:", ""]
+    if not live:
+        sec += ["None.", ""]
+    for n in live:
+        sec += [f"### `{n}`", "", "```diff", diffs.get(n, "(diff not recorded)"), "```", ""]
+    sections += sec
+k, l = tot["killed"], tot["live"]
+overall = 100.0 * k / (k + l) if k + l else float("nan")
 lines = [
-    "<!-- GENERATED by scripts/mutation.sh: do not edit by hand (equivalences: tests/mutation_equivalent.txt). -->",
+    "<!-- GENERATED by scripts/mutation.sh report: do not edit by hand (equivalences: tests/mutation_equivalent.txt). -->",
     "# Mutation testing (mutmut)",
     "",
-    f"Run {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC on {cpu}, {elapsed} s, mutmut over HEAD "
-    f"(`git archive`), modules: {', '.join('`%s`' % m for m in modules)}.",
+    f"Report {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; runs on {cpu}, mutmut over HEAD "
+    "(`git archive`), one module at a time with its own test selection (scripts/mutation.sh TESTS; slow/GPU tests excluded).",
+    "Score = killed / (killed + surviving non-equivalent); equivalents listed with a reason in "
+    "tests/mutation_equivalent.txt; 'not checked' (run stopped), 'timeout', 'no tests' counted apart.",
     "",
-    f"- mutants: {len(rows)}; killed {killed}; survived {len(survived)} ({len(equivalent)} marked equivalent); "
-    + ", ".join(f"{s} {c}" for s, c in sorted(other.items())),
-    f"- **score: {score:.1f}%** killed of the non-equivalent mutants that ran (killed / (killed + surviving "
-    "non-equivalent)); 'no tests' / 'timeout' / 'suspicious' counted separately above.",
+    "| module | mutants | killed | surviving | equivalent | other | score | run (UTC, HEAD), time |",
+    "|---|---|---|---|---|---|---|---|",
+    *table,
     "",
+    f"**Overall (modules run): {overall:.1f}%** ({k} killed, {l} surviving non-equivalent, {tot['equiv']} equivalent, "
+    f"{tot['notchecked']} not checked, of {tot['total']} mutants).",
+    "",
+    *sections,
 ]
-if equivalent:
-    lines += ["## Equivalent (surviving, with reason)", ""]
-    lines += [f"- `{n}`: {eq[n]}" for n in equivalent] + [""]
-lines += ["## Surviving mutants", ""]
-if not live:
-    lines.append("None.")
-for n in live:
-    try:
-        diff = subprocess.run([mutmut, "show", n], cwd=work, capture_output=True, text=True, timeout=60).stdout
-    except Exception as e:  # pragma: no cover
-        diff = f"(mutmut show failed: {e})"
-    lines += [f"### `{n}`", "", "```diff", diff.strip(), "```", ""]
 out.write_text("\n".join(lines) + "\n")
-print(f"score {score:.1f}% ({killed} killed, {len(live)} surviving, {len(equivalent)} equivalent, other {other}); wrote {out}")
+print(f"overall {overall:.1f}% ({k} killed, {l} surviving, {tot['equiv']} equivalent); wrote {out}")
+for row in table:
+    print(row)
 PYEOF
+}
+
+case "${1:-}" in
+  run) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_run "$@" ;;
+  recheck) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_recheck "$@" ;;
+  report) shift; cmd_report "$@" ;;
+  -h|--help) sed -n '2,22p' "$0" ;;
+  *)
+    OUT="${1:-tests/MUTATION.md}"; shift || true
+    [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"
+    cmd_run "$@"; cmd_report "$OUT" ;;
+esac
