@@ -66,15 +66,37 @@ def spawn_seeds(seed: Any, n: int) -> list[np.random.SeedSequence]:
     return root.spawn(int(n))
 
 
+def _explicit_seeds(seeds: Any) -> list[Any]:
+    """``seeds`` checked one by one (what ``numpy.random.default_rng`` accepts, bar Generators)."""
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+        raise TypeError(f"seeds must be a sequence of seeds (ints, int sequences or SeedSequences), "
+                        f"got {type(seeds).__name__}")
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one seed, got an empty sequence")
+    out = []
+    for i, s in enumerate(seeds):
+        if isinstance(s, np.random.SeedSequence):
+            out.append(s)
+            continue
+        try:
+            np.random.SeedSequence(s)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"seeds[{i}] = {s!r} is not a seed (non-negative int, sequence of them, or "
+                             f"SeedSequence): {exc}") from None
+        out.append(s)
+    return out
+
+
 def _run_seed_batch(fn: Callable[[np.random.Generator], Any], seeds: Sequence[np.random.SeedSequence]) -> list[Any]:
     return [fn(np.random.default_rng(s)) for s in seeds]
 
 
 def monte_carlo(
     fn: Callable[[np.random.Generator], Any],
-    n_runs: int,
+    n_runs: int | None = None,
     *,
     seed: Any = 0,
+    seeds: Sequence[Any] | None = None,
     client: Any = None,
     batch_size: int | None = None,
     progress: bool | None = None,
@@ -89,10 +111,16 @@ def monte_carlo(
         ``fn(rng: numpy.random.Generator) -> result``.  On a Dask client it is sent with
         cloudpickle (closures work); it must not rely on global state.
     n_runs : int
-        Number of runs (>= 1).
+        Number of runs (>= 1); may be left out when ``seeds`` is given.
     seed : int, SeedSequence or None
         Root seed; run ``i`` uses ``default_rng(SeedSequence(seed).spawn(n_runs)[i])``, so the
         results do not depend on ``batch_size``, on ``client`` or on the number of workers.
+    seeds : sequence, optional
+        Explicit seeds, one per run: run ``i`` uses ``numpy.random.default_rng(seeds[i])``
+        (non-negative ints, sequences of them such as ``[base, m, k]``, or SeedSequences).
+        For loops that already seed each run this way (the report's simulations): routing them
+        through ``monte_carlo`` keeps every number.  Excludes ``seed``; ``n_runs``, if given,
+        must equal ``len(seeds)``.
     client : dask.distributed.Client or concurrent.futures.Executor, optional
         Where to run (default: here).
     batch_size : int, optional
@@ -111,15 +139,26 @@ def monte_carlo(
     """
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    if seeds is not None:
+        seeds = _explicit_seeds(seeds)
+        if n_runs is None:
+            n_runs = len(seeds)
+        if seed != 0:
+            raise ValueError(f"seed and seeds exclude each other; got seed={seed!r} and {len(seeds)} seeds")
+    if n_runs is None:
+        raise TypeError("monte_carlo needs n_runs (an integer >= 1) or seeds (one per run)")
     if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 1:
         raise ValueError(f"n_runs must be an integer >= 1, got {n_runs!r}")
+    if seeds is not None and len(seeds) != n_runs:
+        raise ValueError(f"n_runs={n_runs!r} but seeds has {len(seeds)} entries; give one seed per run")
     if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
                                    or batch_size < 1):
         raise ValueError(f"batch_size must be None or an integer >= 1, got {batch_size!r}")
     if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
         raise ValueError(f"timeout must be None or a positive number of seconds, got {timeout!r}")
     check_executor(client, "client")
-    seeds = spawn_seeds(seed, int(n_runs))
+    if seeds is None:
+        seeds = spawn_seeds(seed, int(n_runs))
     show = (sys.stderr.isatty() and n_runs >= 20) if progress is None else bool(progress)
     from tqdm.auto import tqdm
 

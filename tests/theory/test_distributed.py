@@ -155,3 +155,45 @@ def test_pca_dask_bad_input(client) -> None:
         kernels.pca(da.from_array(bad, chunks=(100, 12)), 2)
     with pytest.raises(ValueError, match="randomized"):
         kernels.pca(da.from_array(X, chunks=(100, 12)), 2, method="randomized")
+
+
+def test_monte_carlo_explicit_seeds_keep_the_loop_numbers(client) -> None:
+    """``seeds=``: run i uses ``default_rng(seeds[i])`` -- the numbers of a loop seeded that way."""
+    seeds = [[5, 3, k] for k in range(9)]
+    loop = [_draw(np.random.default_rng(s)) for s in seeds]
+    assert monte_carlo(_draw, seeds=seeds) == loop
+    assert monte_carlo(_draw, seeds=seeds, client=client, batch_size=2) == loop
+    assert monte_carlo(_draw, 9, seeds=seeds) == loop
+    with pytest.raises(ValueError, match="n_runs=4 but seeds has 9"):
+        monte_carlo(_draw, 4, seeds=seeds)
+    with pytest.raises(ValueError, match=r"seeds\[1\]"):
+        monte_carlo(_draw, seeds=[1, -2])
+    with pytest.raises(TypeError, match="seeds must be a sequence"):
+        monte_carlo(_draw, seeds=7)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="exclude each other"):
+        monte_carlo(_draw, seed=3, seeds=seeds)
+    with pytest.raises(TypeError, match="n_runs"):
+        monte_carlo(_draw)
+
+
+def test_report_section_same_numbers_here_and_on_the_cluster(client, tmp_path) -> None:
+    """The covers section's ASSPP trials go through ReportContext.simulate (monte_carlo): the
+    section's text (every number in it) is the same here and on a 2-worker LocalCluster, and a
+    trial run with another seed changes it (the comparison can fail)."""
+    from theory.report import ReportContext
+    from theory.report.sections import covers
+
+    here = covers.build(ReportContext(tmp_path / "here", quick=True))
+    there = covers.build(ReportContext(tmp_path / "cluster", quick=True, client=client))
+    assert here.markdown == there.markdown
+    other = covers.build(ReportContext(tmp_path / "other", quick=True, seed=1))
+    assert other.markdown != here.markdown
+
+
+def test_report_cli_rejects_bad_dask_options(tmp_path, capsys) -> None:
+    from theory.report.cli import main
+
+    assert main(["--quick", "--only", "covers", "--workers", "0", "--out", str(tmp_path)]) == 2
+    assert "--workers must be >= 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse: the two options exclude each other
+        main(["--workers", "2", "--dask-scheduler", "tcp://127.0.0.1:1"])

@@ -51,16 +51,29 @@ def pyplot() -> Any:
 
 @dataclass
 class ReportContext:
-    """What a section gets: where to write files, how much work to do, a base seed."""
+    """What a section gets: where to write files, how much work to do, a base seed, where to run.
+
+    ``client`` (a ``dask.distributed.Client``, or None to run here) is where :meth:`simulate`
+    sends seeded runs; the numbers do not depend on it (``python -m theory report --workers N``).
+    """
 
     out_dir: Path
     quick: bool = False
     seed: int = 20261121
+    client: Any = None
 
     def path(self, name: str) -> Path:
         """A file path inside the output directory (created on demand)."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         return self.out_dir / name
+
+    def simulate(self, fn: Any, seeds: list[Any], desc: str) -> list[Any]:
+        """``[fn(numpy.random.default_rng(s)) for s in seeds]`` through
+        :func:`theory.distributed.monte_carlo`: a progress bar here, or the runs on ``client``;
+        same results either way."""
+        from theory.distributed import monte_carlo
+
+        return monte_carlo(fn, seeds=seeds, client=self.client, desc=desc)
 
 
 @dataclass
@@ -100,13 +113,20 @@ def discover_sections() -> list[tuple[int, str, object]]:
 
 
 def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only: list[str] | None = None,
-               echo: bool = True) -> Report:
+               echo: bool = True, client: Any = None) -> Report:
     """Build every available section, write ``out_dir/report.md``, return the :class:`Report`.
+
+    ``client``: a ``dask.distributed.Client`` on which the sections' seeded simulations run
+    (:meth:`ReportContext.simulate`); None runs them here.  The numbers are the same.
 
     A section that raises is reported with its traceback and makes ``Report.ok`` False
     (the CLI then exits non-zero); the other sections still run.
     """
-    ctx = ReportContext(Path(out_dir), quick=quick)
+    if client is not None:
+        from theory.audit.batches import check_executor
+
+        check_executor(client, "client")
+    ctx = ReportContext(Path(out_dir), quick=quick, client=client)
     ctx.out_dir.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
     present = set()

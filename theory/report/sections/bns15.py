@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,26 +41,41 @@ def _error(learner: Any, D: Any, Xt: np.ndarray, yt: np.ndarray) -> float:
     return float(np.mean(np.asarray(learner.predict(Xt)) != yt))
 
 
-def _curves(D: Any, C: Any, ms: list[int], trials: int, n_pub: int, n_base: int, eps: float, seed: int,
-            Xt: np.ndarray, yt: np.ndarray, beta: float) -> tuple[dict[str, list[float]], dict[str, Any]]:
-    out: dict[str, list[float]] = {}
+def _curve_trial(g0: np.random.Generator, makes: dict[str, Any], D: Any, m: int, n_pub: int, Xt: np.ndarray,
+                 yt: np.ndarray) -> list[tuple[float, Any]]:
+    """One seeded trial at ``m`` labelled examples: (test error, privacy_ or None) per learner.
+
+    Every learner starts from the same stream (a copy of ``g0``): the same sample for all."""
+    res: list[tuple[float, Any]] = []
+    for make in makes.values():
+        g = copy.deepcopy(g0)
+        Xs, ys = D.sample(m, g)
+        L = make(g)
+        try:
+            L.fit(Xs, ys, D.sample_X(n_pub, g))
+            res.append((_error(L, D, Xt, yt), L.privacy_))
+        except ValueError:  # LabelBoost: |S| too small for step 2b: counted as a failure
+            res.append((1.0, None))
+    return res
+
+
+def _curves(ctx: ReportContext, D: Any, C: Any, ms: list[int], trials: int, n_pub: int, n_base: int, eps: float,
+            seed: int, Xt: np.ndarray, yt: np.ndarray, beta: float) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """Error quantiles per learner and m; trial k at m seeded by ``[seed, m, k]``, run through
+    ``ctx.simulate`` (theory.distributed.monte_carlo: here or on the report's Dask client)."""
+    makes = _learners(C, n_base, eps)
+    out: dict[str, list[float]] = {name: [] for name in makes}
     privacy: dict[str, Any] = {}
-    for name, make in _learners(C, n_base, eps).items():
-        q = []
-        for m in ms:
-            errs = []
-            for k in range(trials):
-                g = np.random.default_rng([seed, m, k])
-                Xs, ys = D.sample(m, g)
-                L = make(g)
-                try:
-                    L.fit(Xs, ys, D.sample_X(n_pub, g))
-                    errs.append(_error(L, D, Xt, yt))
-                    privacy.setdefault(name, L.privacy_)
-                except ValueError:  # LabelBoost: |S| too small for step 2b: counted as a failure
-                    errs.append(1.0)
-            q.append(float(np.quantile(errs, 1 - beta)))
-        out[name] = q
+    for m in ms:
+        runs = ctx.simulate(partial(_curve_trial, makes=makes, D=D, m=m, n_pub=n_pub, Xt=Xt, yt=yt),
+                            [[seed, m, k] for k in range(trials)], desc=f"BNS15 curves m={m}")
+        for j, name in enumerate(makes):
+            errs = [r[j][0] for r in runs]
+            out[name].append(float(np.quantile(errs, 1 - beta)))
+            for r in runs:
+                if r[j][1] is not None:
+                    privacy.setdefault(name, r[j][1])
+    privacy = {name: privacy[name] for name in makes if name in privacy}  # the insertion order of before
     return out, privacy
 
 
@@ -146,7 +163,7 @@ def build(ctx: ReportContext) -> Section:
             D = _RectDist(R, ((1, 0), (2, 2)))
         g = np.random.default_rng(ctx.seed)
         Xt, yt = D.sample(20000, g)
-        curves, priv = _curves(D, C, ms, trials, 4000, 100, eps, ctx.seed,
+        curves, priv = _curves(ctx, D, C, ms, trials, 4000, 100, eps, ctx.seed,
                                Xt, np.asarray(yt), beta)
         scaled_privacy.update({f"{k} on {name}": v for k, v in priv.items() if k.startswith("LabelBoost")})
         needed_rows.append(f"| {name} | " + " | ".join(_needed(ms, q, alpha) for q in curves.values()) + " |")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -14,29 +15,37 @@ TITLE = "Covers and ASSPP on thresholds (ABM19 Alg 1, Lem 3.3, Thm 3.1)"
 ORDER = 30
 
 
-def _run(D, cls, n_priv: int, n_pub: int, eps: float, trials: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _trial(g: np.random.Generator, D, cls, n_priv: int, n_pub: int, eps: float) -> tuple[float, float]:
+    """One seeded ASSPP trial: (excess error, exact cover radius)."""
     from theory.covers import build_cover
     from theory.learners.asspp import ASSPP
     from theory.privacy.exponential import structured_threshold_mechanism
 
-    excess = np.empty(trials)
-    radius = np.empty(trials)
-    for k in range(trials):
-        g = np.random.default_rng([seed, n_priv, n_pub, k])
-        Xp, yp = D.sample(n_priv, g)
-        if n_pub == 0:  # no public data: exponential mechanism over all of THRESH_64 (structured, exact)
-            h = structured_threshold_mechanism(Xp, yp, eps, D.d, rng=g)
-            radius[k] = 0.0
-        else:
-            Xu = D.sample_X(n_pub, g)
-            L = ASSPP(eps, rng=g, concept_class=cls).fit(Xp, yp, Xu)
-            h = L.hypothesis_
-            # exact cover radius under the uniform marginal: half the largest gap between
-            # consecutive cover thresholds (every t is within that of a cover member)
-            ts = sorted(int(t) for t in build_cover(cls, Xu).hypotheses) + [2**D.d]
-            gaps = [b - a for a, b in zip([0, *ts[:-1]], ts)]
-            radius[k] = max(gaps) / 2 / 2**D.d
-        excess[k] = D.error(h) - D.optimal_error
+    Xp, yp = D.sample(n_priv, g)
+    if n_pub == 0:  # no public data: exponential mechanism over all of THRESH_64 (structured, exact)
+        h = structured_threshold_mechanism(Xp, yp, eps, D.d, rng=g)
+        radius = 0.0
+    else:
+        Xu = D.sample_X(n_pub, g)
+        L = ASSPP(eps, rng=g, concept_class=cls).fit(Xp, yp, Xu)
+        h = L.hypothesis_
+        # exact cover radius under the uniform marginal: half the largest gap between
+        # consecutive cover thresholds (every t is within that of a cover member)
+        ts = sorted(int(t) for t in build_cover(cls, Xu).hypotheses) + [2**D.d]
+        gaps = [b - a for a, b in zip([0, *ts[:-1]], ts)]
+        radius = max(gaps) / 2 / 2**D.d
+    return float(D.error(h) - D.optimal_error), float(radius)
+
+
+def _run(ctx: ReportContext, D, cls, n_priv: int, n_pub: int, eps: float, trials: int,
+         seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``trials`` seeded ASSPP trials (trial k seeded by ``[seed, n_priv, n_pub, k]``) through
+    ``ctx.simulate`` (theory.distributed.monte_carlo: here or on the report's Dask client)."""
+    runs = ctx.simulate(partial(_trial, D=D, cls=cls, n_priv=n_priv, n_pub=n_pub, eps=eps),
+                        [[seed, n_priv, n_pub, k] for k in range(trials)],
+                        desc=f"ASSPP n_priv={n_priv} n_pub={n_pub}")
+    excess = np.array([r[0] for r in runs])
+    radius = np.array([r[1] for r in runs])
     return excess, radius
 
 
@@ -57,11 +66,11 @@ def build(ctx: ReportContext) -> Section:
 
     rows_pub = []
     for n_pub in pubs:
-        ex, rad = _run(D, cls, n_priv_star, n_pub, eps, trials, ctx.seed)
+        ex, rad = _run(ctx, D, cls, n_priv_star, n_pub, eps, trials, ctx.seed)
         rows_pub.append((n_pub, float(ex.mean()), float(np.quantile(ex, 1 - beta)), float(np.quantile(rad, 1 - beta))))
     rows_priv = []
     for n_priv in privs:
-        ex, _ = _run(D, cls, n_priv, n_pub_star, eps, trials, ctx.seed)
+        ex, _ = _run(ctx, D, cls, n_priv, n_pub_star, eps, trials, ctx.seed)
         rows_priv.append((n_priv, float(ex.mean()), float(np.quantile(ex, 1 - beta))))
 
     # the n_pub = 0 point is another algorithm (structured EXPMECH over all of THRESH_64): shown as

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -350,9 +351,14 @@ def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
     return md, path, ok, ""
 
 
-def _thm2(ctx: ReportContext) -> tuple[list[str], bool]:
+def _thm2_run(g: np.random.Generator, args: tuple[Any, ...], form: str) -> Any:
+    """One seeded HPSY Thm 2 instance (``thm2_instance(*args, form=form, n_test=2000, rng=g)``)."""
     from theory.learners.disjunctions import thm2_instance
 
+    return thm2_instance(*args, form=form, n_test=2000, rng=g)
+
+
+def _thm2(ctx: ReportContext) -> tuple[list[str], bool]:
     d, k, p, alpha, beta = 400, 200, 0.01, 0.1, 0.005
     trials = 2 if ctx.quick else 40
     forms = ["statement"] if ctx.quick else ["statement", "corrected"]
@@ -360,8 +366,10 @@ def _thm2(ctx: ReportContext) -> tuple[list[str], bool]:
     ok = True
     for e in (0.5, 1.0, 2.0):
         for form in forms:
-            runs = [thm2_instance(d, k, p, alpha, beta, e, form=form, n_test=2000,
-                                  rng=np.random.default_rng([ctx.seed, 4, t, int(10 * e)])) for t in range(trials)]
+            # seeded runs through theory.distributed.monte_carlo (here, or on the report's Dask client)
+            runs = ctx.simulate(partial(_thm2_run, args=(d, k, p, alpha, beta, e), form=form),
+                                [[ctx.seed, 4, t, int(10 * e)] for t in range(trials)],
+                                desc=f"HPSY Thm 2 eps={e} {form}")
             errs = np.array([r.test_error for r in runs])
             zs = sorted({r.n_components for r in runs})
             fail = float(np.mean(errs > alpha))
