@@ -341,8 +341,6 @@ XFAIL: dict[tuple[str, str], str] = {
     ("theory.distributed.local_cluster", "memory_limit"): "object(): accepted",
     # theory/halfspace_data.py
     ("theory.halfspace_data.normalize_rows", "name"): "object(): error does not name it",
-    # theory/learners/disjunctions.py
-    ("theory.learners.disjunctions.to_pm1_labels", "name"): "object(): accepted",
     # theory/privacy/sgd.py
     ("theory.privacy.sgd.check_signed_labels", "name"): "object(): error does not name it",
     # theory/report.py

@@ -75,6 +75,8 @@ def to_pm1_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
     >>> to_pm1_labels([0, 1, 1]).tolist(), to_pm1_labels([-1, 1]).tolist()
     ([-1, 1, 1], [-1, 1])
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
     if y is None or isinstance(y, (str, bytes)):
         raise TypeError(f"{name} must be an array of labels in {{-1, +1}} (or {{0, 1}}), got {type(y).__name__}")
     arr = np.asarray(y)
