@@ -298,12 +298,6 @@ XFAIL: dict[tuple[str, str], str] = {
     ("kernels.validation.check_real", "low"): "object(), nan: error does not name it",
     ("kernels.validation.check_real", "high"): "object(), nan: error does not name it",
     ("kernels.validation.check_real", "allow_inf"): "object(): accepted",
-    # theory/audit/batches.py
-    ("theory.audit.batches.check_executor", "name"): "object(): accepted",
-    ("theory.audit.batches.run_batches", "fn"): "object(): error does not name it",
-    ("theory.audit.batches.run_batches", "batches"): "object(): error does not name it",
-    ("theory.audit.batches.run_batches", "timeout"): "object(), nan: error does not name it",
-    ("theory.audit.batches.run_batches", "name"): "object(): error does not name it",
     # theory/audit/neighbours.py
     ("theory.audit.neighbours.add_remove_one", "labels"): "object(): accepted",
     ("theory.audit.neighbours.replace_one", "labels"): "object(): accepted",
@@ -334,11 +328,6 @@ XFAIL: dict[tuple[str, str], str] = {
     ("theory.audit.strategies.records", "integer"): "object(): accepted",
     # theory/bounds/compare.py
     ("theory.bounds.compare.halfspace_labelled_curves", "ds"): "object(): error does not name it",
-    # theory/distributed.py
-    ("theory.distributed.local_cluster", "n_workers"): "object(), nan, -1, inf: accepted",
-    ("theory.distributed.local_cluster", "threads_per_worker"): "object(), nan: accepted",
-    ("theory.distributed.local_cluster", "processes"): "object(): accepted",
-    ("theory.distributed.local_cluster", "memory_limit"): "object(): accepted",
     # theory/halfspace_data.py
     ("theory.halfspace_data.normalize_rows", "name"): "object(): error does not name it",
     # theory/privacy/sgd.py

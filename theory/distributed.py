@@ -223,19 +223,35 @@ def _dask_batches(client: Any, fn: Callable[..., Any], groups: list[list[np.rand
     return [r for part in parts for r in part]
 
 
-@contextmanager
 def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes: bool = True,
-                  memory_limit: str | int = "auto", **kwargs: Any) -> Iterator[Any]:
+                  memory_limit: str | int | float | None = "auto", **kwargs: Any) -> Any:
     """A ``distributed.LocalCluster`` with a ``Client`` attached, on the loopback interface only.
+
+    A context manager; the parameters are checked when it is called, before any process starts.
+    ``threads_per_worker=1`` (default): one compute thread per worker process, so NumPy work in
+    two workers does not oversubscribe the cores (the workers also get ``OMP_NUM_THREADS=1``).
 
     >>> with local_cluster(2) as client:          # doctest: +SKIP
     ...     res = audit_mechanism(mech, d, d2, epsilon=1.0, trials=10**8, rng=0, executor=client)
     """
-    if isinstance(n_workers, bool) or not isinstance(n_workers, (int, np.integer)) or n_workers < 1:
-        raise ValueError(f"n_workers must be an integer >= 1, got {n_workers!r}")
-    if isinstance(threads_per_worker, bool) or not isinstance(threads_per_worker, (int, np.integer)) \
-            or threads_per_worker < 1:
-        raise ValueError(f"threads_per_worker must be an integer >= 1, got {threads_per_worker!r}")
+    for label, v in (("n_workers", n_workers), ("threads_per_worker", threads_per_worker)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{label} must be an integer >= 1, got {type(v).__name__} {v!r}")
+        if v < 1:
+            raise ValueError(f"{label} must be an integer >= 1, got {v!r}")
+    if not isinstance(processes, (bool, np.bool_)):
+        raise TypeError(f"processes must be True (worker processes) or False (threads), got {processes!r}")
+    if not (memory_limit is None or isinstance(memory_limit, str)
+            or (isinstance(memory_limit, (int, float, np.integer, np.floating)) and not isinstance(memory_limit, bool)
+                and math.isfinite(memory_limit) and memory_limit >= 0)):
+        raise TypeError(f"memory_limit must be 'auto', a size such as '4GiB', a number of bytes >= 0, a fraction "
+                        f"of the memory (0-1) or None, got {memory_limit!r}")
+    return _local_cluster(int(n_workers), int(threads_per_worker), bool(processes), memory_limit, kwargs)
+
+
+@contextmanager
+def _local_cluster(n_workers: int, threads_per_worker: int, processes: bool, memory_limit: Any,
+                   kwargs: dict[str, Any]) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:

@@ -197,3 +197,43 @@ def test_report_cli_rejects_bad_dask_options(tmp_path, capsys) -> None:
     assert "--workers must be >= 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):  # argparse: the two options exclude each other
         main(["--workers", "2", "--dask-scheduler", "tcp://127.0.0.1:1"])
+
+
+def _weighted_sum(w, i):
+    return float(w[i::7].sum())
+
+
+def test_large_shared_argument_is_scattered_once(client, monkeypatch) -> None:
+    """An argument shared by every batch and larger than SCATTER_BYTES goes to the workers once."""
+    from theory.audit.batches import SCATTER_BYTES, run_batches
+
+    w = np.random.default_rng(0).standard_normal(SCATTER_BYTES // 4)  # ~200 kB pickled
+    calls = []
+    real = client.scatter
+    monkeypatch.setattr(client, "scatter", lambda *a, **k: calls.append(1) or real(*a, **k))
+    jobs = [(w, i) for i in range(7)]
+    assert run_batches(_weighted_sum, jobs, client) == [_weighted_sum(*j) for j in jobs]
+    assert len(calls) == 1
+    small = [(w[:10], i) for i in range(3)]  # distinct small arrays: shipped with the tasks
+    assert run_batches(_weighted_sum, small, client) == [_weighted_sum(*j) for j in small]
+    assert len(calls) == 1
+
+
+def test_run_batches_and_local_cluster_name_bad_parameters() -> None:
+    from theory.audit.batches import run_batches
+
+    with pytest.raises(TypeError, match="fn must be callable"):
+        run_batches(3, [(1,)])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"batches\[1\]"):
+        run_batches(abs, [(1,), 2])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="timeout"):
+        run_batches(abs, [(1,)], timeout=float("nan"))
+    with pytest.raises(TypeError, match="name"):
+        run_batches(abs, [(1,)], name=object())  # type: ignore[arg-type]
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="n_workers"):
+            local_cluster(bad)
+    with pytest.raises(TypeError, match="n_workers"):
+        local_cluster(float("inf"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="memory_limit"):
+        local_cluster(1, memory_limit=object())  # type: ignore[arg-type]

@@ -20,8 +20,9 @@ Implements: AUDIT (trial batches for scale-out; see ``theory.distributed`` for t
 
 from __future__ import annotations
 
+import math
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,9 @@ __all__ = ["batch_sizes", "run_batches", "is_dask_client", "check_executor"]
 
 #: seconds to wait for the batches of one call on a Dask client before raising TimeoutError
 DEFAULT_TIMEOUT = 3600.0
+#: an argument shared by every batch and larger than this (pickled bytes) is scattered to the
+#: workers once rather than shipped with each task (Dask only)
+SCATTER_BYTES = 100_000
 
 
 def batch_sizes(n: int, batch_size: int) -> list[int]:
@@ -51,8 +55,14 @@ def is_dask_client(executor: Any) -> bool:
     return all(hasattr(executor, a) for a in ("submit", "gather", "map", "status"))
 
 
+def _check_name(name: Any) -> None:
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty str (the parameter named in error messages), got {name!r}")
+
+
 def check_executor(executor: Any, name: str = "executor") -> None:
     """Refuse what cannot run batches, and a closed Dask client, with a message saying what to pass."""
+    _check_name(name)
     if executor is None:
         return
     if is_dask_client(executor):
@@ -66,8 +76,22 @@ def check_executor(executor: Any, name: str = "executor") -> None:
                         f"got {type(executor).__name__}")
 
 
-def _check_picklable(executor: Any, fn: Callable[..., Any], args: Sequence[Any], name: str) -> None:
-    """A function or argument the workers cannot receive fails here, with its name, not deep in a worker."""
+def _scatter_shared(client: Any, columns: list[tuple[Any, ...]], sizes: list[int]) -> list[Any]:
+    """Columns whose entries are one large object: that object scattered once, its future in every task."""
+    out: list[Any] = []
+    for col, size in zip(columns, sizes):
+        if size > SCATTER_BYTES and len(col) > 1 and all(x is col[0] for x in col):
+            fut = client.scatter([col[0]], broadcast=True, hash=False)[0]  # a list: never split a list/dict
+            out.append([fut] * len(col))
+        else:
+            out.append(col)
+    return out
+
+
+def _check_picklable(executor: Any, fn: Callable[..., Any], args: Sequence[Any], name: str) -> list[int]:
+    """A function or argument the workers cannot receive fails here, with its name, not deep in a worker.
+
+    Returns the pickled size of each argument (0 where nothing is pickled: threads)."""
     if is_dask_client(executor):
         import cloudpickle  # a dependency of distributed
 
@@ -77,16 +101,18 @@ def _check_picklable(executor: Any, fn: Callable[..., Any], args: Sequence[Any],
         import concurrent.futures
 
         if not isinstance(executor, concurrent.futures.ProcessPoolExecutor):
-            return  # threads share memory: nothing is pickled
+            return [0] * len(args)  # threads share memory: nothing is pickled
         dumps = pickle.dumps
         how = "pickle (process pool)"
+    sizes = []
     for label, obj in (("the function", fn), *((f"argument {i}", a) for i, a in enumerate(args))):
         try:
-            dumps(obj)
+            sizes.append(len(dumps(obj)))
         except Exception as exc:
             raise TypeError(f"{name}: {label} cannot be sent to the workers with {how}: "
                             f"{type(exc).__name__}: {exc}. Define it at module level (process pools) "
                             "or make its captured objects picklable") from None
+    return sizes[1:]
 
 
 def run_batches(fn: Callable[..., Any], batches: Sequence[tuple[Any, ...]], executor: Any = None, *,
@@ -95,16 +121,33 @@ def run_batches(fn: Callable[..., Any], batches: Sequence[tuple[Any, ...]], exec
 
     ``timeout`` (seconds, Dask only) bounds the wait for all results; a dead cluster raises
     :class:`TimeoutError` instead of hanging.
+
+    On a Dask client, an argument that is the same object in every batch (the mechanism, the
+    dataset, the events) and pickles to more than :data:`SCATTER_BYTES` is sent to the workers
+    once (``client.scatter(..., broadcast=True)``) instead of once per task.
     """
-    check_executor(executor, name)
+    _check_name(name)
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    if isinstance(batches, (str, bytes)) or not isinstance(batches, Iterable):
+        raise TypeError(f"batches must be an iterable of argument tuples, got {type(batches).__name__}")
     batches = list(batches)
+    for i, b in enumerate(batches):
+        if not isinstance(b, tuple):
+            raise TypeError(f"batches[{i}] must be a tuple of arguments for fn, got {type(b).__name__}")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer,
+                                                                                    np.floating))
+                                or not math.isfinite(timeout) or timeout <= 0):
+        raise ValueError(f"timeout must be None or a finite number of seconds > 0, got {timeout!r}")
+    check_executor(executor, name)
     if executor is None or not batches:
         return [fn(*b) for b in batches]
-    _check_picklable(executor, fn, batches[0], name)
+    sizes = _check_picklable(executor, fn, batches[0], name)
     columns = list(zip(*batches))
     if is_dask_client(executor):
         from distributed import wait
 
+        columns = _scatter_shared(executor, columns, sizes)
         futures = executor.map(fn, *columns, pure=False)
         try:
             wait(futures, timeout=timeout)
