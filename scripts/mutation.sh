@@ -105,7 +105,7 @@ old = json.loads((d / "diffs.json").read_text()) if (d / "diffs.json").exists() 
 out = {}
 for line in (d / "results.txt").read_text().splitlines():
     m = re.match(r"\s*([\w.]+__mutmut_\d+):\s*(.+)$", line)
-    if m and m.group(2).strip() not in ("killed",):
+    if m and m.group(2).strip() in ("survived", "timeout", "suspicious"):
         n = m.group(1)
         out[n] = old.get(n) or subprocess.run([mutmut, "show", n], cwd=d, capture_output=True, text=True,
                                               timeout=120).stdout.strip()

@@ -1,0 +1,136 @@
+"""theory.privacy.exponential: behaviour the mutation run showed untested (scripts/mutation.sh).
+
+Each test asserts documented behaviour: the NumPy fallback sampler (used when the kernels are
+not importable) has the EXPMECH distribution; sampling consumes the given generator (seeded runs
+repeat); bad input names the parameter; the d = 64 interval sampler's empty cell (exact integer
+counts).  Chi-square tests: p-value threshold 1e-4 with fixed seeds (false-failure rate 1e-4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+import kernels
+from theory.privacy import exponential as tex
+
+P_MIN = 1e-4
+ERRORS = np.array([0, 1, 3, 2, 6])
+
+
+def _chi2(idx: np.ndarray, p: np.ndarray) -> float:
+    counts = np.bincount(idx, minlength=len(p))
+    assert len(counts) == len(p)
+    return float(chisquare(counts, p * counts.sum()).pvalue)
+
+
+@pytest.fixture
+def no_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kernels without exponential_mechanism: _kernel_sample takes its Gumbel-max fallback."""
+    monkeypatch.delattr(kernels, "exponential_mechanism")
+
+
+@pytest.mark.usefixtures("no_kernel")
+def test_fallback_sampler_has_the_exponential_mechanism_distribution() -> None:
+    eps = 1.3
+    p = tex.output_distribution(ERRORS, eps)
+    many = tex.sample(ERRORS, eps, size=40_000, rng=11)
+    assert isinstance(many, np.ndarray) and many.dtype == np.int64 and many.shape == (40_000,)
+    assert _chi2(many, p) > P_MIN
+    one = [tex.sample(ERRORS, eps, rng=s) for s in range(3000)]
+    assert all(type(i) is int for i in one)
+    assert _chi2(np.array(one), p) > P_MIN
+    # epsilon matters the documented way: at 4 eps the best hypothesis dominates far more
+    assert np.mean(tex.sample(ERRORS, 4 * eps, size=20_000, rng=12) == 0) > p[0] + 0.2
+
+
+@pytest.mark.usefixtures("no_kernel")
+def test_fallback_sample_log_weights() -> None:
+    lw = np.array([np.log(0.5), -np.inf, np.log(0.2), np.log(0.3)])  # a -inf entry: probability 0
+    idx = tex.sample_log_weights(lw, size=30_000, rng=3)
+    assert isinstance(idx, np.ndarray) and idx.shape == (30_000,)
+    assert not np.any(idx == 1)
+    one = tex.sample_log_weights(lw, rng=4)
+    assert type(one) is int and one != 1
+    kept = np.array([0.5, 0.2, 0.3])
+    c = np.bincount(idx, minlength=4)[[0, 2, 3]]
+    assert chisquare(c, kept * c.sum()).pvalue > P_MIN
+
+
+def test_sampling_is_reproducible_from_the_generator() -> None:
+    # the generator passed in is the one used: equal seeds give equal draws, and it advances
+    a = tex.sample(ERRORS, 1.0, size=50, rng=np.random.default_rng(5))
+    b = tex.sample(ERRORS, 1.0, size=50, rng=np.random.default_rng(5))
+    assert np.array_equal(a, b)
+    g = np.random.default_rng(5)
+    first, second = tex.sample(ERRORS, 1.0, size=50, rng=g), tex.sample(ERRORS, 1.0, size=50, rng=g)
+    assert np.array_equal(first, a) and not np.array_equal(first, second)
+    lw = np.log(np.array([0.25, 0.25, 0.5]))
+    x = tex.sample_log_weights(lw, size=40, rng=np.random.default_rng(8))
+    y = tex.sample_log_weights(lw, size=40, rng=np.random.default_rng(8))
+    assert np.array_equal(x, y)
+    g = np.random.default_rng(8)
+    assert np.array_equal(tex.sample_log_weights(lw, size=40, rng=g), x)
+    assert not np.array_equal(tex.sample_log_weights(lw, size=40, rng=g), x)
+
+
+def test_sample_log_weights_shapes_and_errors() -> None:
+    lw = np.array([0.0, -np.inf, 1.0])
+    one = tex.sample_log_weights(lw, rng=1)
+    assert type(one) is int and one in (0, 2)
+    many = tex.sample_log_weights(lw, size=7, rng=1)
+    assert isinstance(many, np.ndarray) and many.shape == (7,) and set(many.tolist()) <= {0, 2}
+    assert tex.sample_log_weights([0, 0, 0], size=3, rng=0).shape == (3,)  # integer log-weights
+    with pytest.raises(ValueError, match="^log_weights has no finite entry$"):
+        tex.sample_log_weights([-np.inf, np.nan])
+
+
+def test_sample_log_weights_distribution() -> None:
+    w = np.array([0.1, 0.6, 0.3])
+    idx = tex.sample_log_weights(np.log(w), size=30_000, rng=21)
+    assert _chi2(idx, w) > P_MIN
+
+
+@pytest.mark.parametrize("fn", ["threshold", "interval_prob", "interval_norm"])
+def test_bad_points_and_labels_name_the_parameter(fn: str) -> None:
+    call = {
+        "threshold": lambda X, y: tex.structured_threshold_mechanism(X, y, 1.0, 4, rng=0),
+        "interval_prob": lambda X, y: tex.structured_interval_log_probability((0, 1), X, y, 1.0, 4),
+        "interval_norm": lambda X, y: tex.interval_log_normalizer(X, y, 1.0, 4),
+    }[fn]
+    with pytest.raises(ValueError, match=r"^X must lie in X_d"):
+        call([3, 99], [1, 0])
+    with pytest.raises(ValueError, match=r"^y must be 1-d of length 2"):
+        call([3, 9], [1])
+    with pytest.raises(ValueError, match=r"^y must be 1-d of length 2"):
+        call([3, 9], [1, 0, 1])
+
+
+def test_interval_log_probability_checks_the_interval() -> None:
+    for bad in [(0, 16), (3, 2), (-1, 2), (0, 81)]:
+        with pytest.raises(ValueError, match=r"^interval must satisfy 0 <= a <= b < 2\^4, got"):
+            tex.structured_interval_log_probability(bad, [3], [1], 1.0, 4)
+    # the largest valid interval is accepted and the probabilities of all outputs sum to 1
+    outs = [None] + [(a, b) for a in range(16) for b in range(a, 16)]
+    lp = [tex.structured_interval_log_probability(h, [3, 9, 9], [1, 0, 1], 0.7, 4) for h in outs]
+    assert np.exp(lp).sum() == pytest.approx(1.0, abs=1e-12)
+    # the empty interval predicts 0 everywhere: its errors are the number of 1-labels
+    lz = tex.interval_log_normalizer([3, 9, 9], [1, 0, 1], 0.7, 4)
+    assert tex.structured_interval_log_probability(None, [3, 9, 9], [1, 0, 1], 0.7, 4) == pytest.approx(-0.7 * 2 / 2 - lz)
+
+
+def test_interval_empty_cell_at_d64_is_exact() -> None:
+    # all labels 0: every interval avoiding the sample points has 0 errors; at d = 64 the
+    # gap counts g (g + 1) / 2 exceed 2^53, so the count of the empty cell must stay an integer
+    X, y = [2**40, 2**63 + 5], [0, 0]
+    parts = tex._interval_parts(X, y, 1.0, 64)
+    gaps = [2**40, 2**63 + 5 - 2**40 - 1, 2**64 - 2**63 - 6]
+    assert parts["gaps"] == gaps
+    n_empty = 1 + sum(g * (g + 1) // 2 for g in gaps)
+    assert isinstance(parts["n_empty"], int) and parts["n_empty"] == n_empty
+    for s in range(20):
+        h = tex.structured_interval_mechanism(X, y, 1.0, 64, rng=s)
+        if h is not None:
+            a, b = h
+            assert 0 <= a <= b < 2**64
