@@ -1,0 +1,92 @@
+"""kernels._reference (the specification the fast backends are checked against): behaviour the
+mutation run showed untested (scripts/mutation.sh).
+
+The inversion sampler is driven by a stub generator whose uniforms are chosen, to pin down its
+documented edge cases: one uniform per draw, a zero-probability entry is never output (also at
+u = 0 and when u * total rounds up to total), and the unpacking helpers' shapes and dtypes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels._reference import (
+    reference_error_counts,
+    reference_exponential_mechanism,
+    reference_log_probabilities,
+    reference_pack_bits,
+    reference_unpack_bits,
+)
+
+
+class _Uniforms:
+    """A generator stand-in whose ``random(k)`` returns the given uniforms (and records k)."""
+
+    def __init__(self, *u: float) -> None:
+        self.u = list(u)
+        self.asked: list[int] = []
+
+    def random(self, k: int) -> np.ndarray:
+        self.asked.append(k)
+        out, self.u = self.u[:k], self.u[k:]
+        return np.array(out, dtype=np.float64)
+
+
+def test_one_uniform_per_draw() -> None:
+    s = np.array([0.0, 1.0, 2.0])
+    g = _Uniforms(0.3)
+    i = reference_exponential_mechanism(s, 0.5, None, g)
+    assert type(i) is int and g.asked == [1]
+    g = _Uniforms(0.1, 0.5, 0.9)
+    idx = reference_exponential_mechanism(s, 0.5, 3, g)
+    assert g.asked == [3] and idx.dtype == np.int64 and idx.shape == (3,)
+    # with a real generator: size=None consumes exactly one uniform (the next draw is the 2nd)
+    a, b = np.random.default_rng(4), np.random.default_rng(4)
+    reference_exponential_mechanism(s, 0.5, None, a)
+    b.random(1)
+    assert a.random() == b.random()
+
+
+def test_inversion_is_the_cdf_of_the_log_probabilities() -> None:
+    s = np.array([0.0, 1.0, 2.0, -1.0])
+    p = np.exp(reference_log_probabilities(s, 0.7))
+    cdf = np.cumsum(p)
+    us = [0.0, cdf[0] - 1e-12, cdf[0] + 1e-12, cdf[1] + 1e-9, cdf[2] - 1e-9, 0.999999]
+    g = _Uniforms(*us)
+    got = reference_exponential_mechanism(s, 0.7, len(us), g).tolist()
+    assert got == [0, 0, 1, 2, 2, 3]
+
+
+def test_zero_probability_entries_are_never_output() -> None:
+    s = np.array([-np.inf, 0.0, 1.0, -np.inf])  # entries 0 and 3 have probability 0
+    # u = 0: the first entry with cdf > 0 (not the leading zero-probability entry)
+    assert reference_exponential_mechanism(s, 1.0, None, _Uniforms(0.0)) == 1
+    # u * total rounded up to total: clamped to the last entry of positive probability
+    assert reference_exponential_mechanism(s, 1.0, None, _Uniforms(1.0)) == 2
+    # underflow to probability 0 behaves the same, and raises no floating-point warning
+    s2 = np.array([-1e6, 0.0, -1e6])
+    with np.errstate(all="raise"):
+        assert reference_exponential_mechanism(s2, 1.0, 2, _Uniforms(0.0, 1.0)).tolist() == [1, 1]
+
+
+def test_unpack_bits_shapes_and_dtype() -> None:
+    rng = np.random.default_rng(0)
+    M = rng.random((3, 130)) < 0.5
+    packed = reference_pack_bits(M)
+    out = reference_unpack_bits(packed, 130)
+    assert out.dtype == np.bool_ and np.array_equal(out, M)
+    # one packed row (1-d) unpacks to one row of bits
+    row = reference_unpack_bits(packed[1], 130)
+    assert row.dtype == np.bool_ and row.shape == (130,) and np.array_equal(row, M[1])
+
+
+def test_error_counts_dtype_and_values() -> None:
+    P = np.array([[1, 0, 1], [0, 0, 0], [1, 1, 1]], dtype=np.uint8)
+    y = np.array([1, 0, 0])
+    for packed in (False, True):
+        pred = reference_pack_bits(P.astype(bool)) if packed else P
+        e = reference_error_counts(pred, y, packed)
+        assert e.dtype == np.int64 and e.tolist() == [1, 1, 2]
+    # boolean labels and boolean predictions give the same counts
+    assert reference_error_counts(P.astype(bool), y.astype(bool), False).tolist() == [1, 1, 2]
