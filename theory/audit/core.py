@@ -72,7 +72,7 @@ from kernels.validation import (
 from theory.audit import selection
 from theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
 from theory.audit.batches import batch_sizes, run_batches
-from theory.audit.outputs import as_label_array, is_structured
+from theory.audit.outputs import OutputSchema, as_label_array, flatten_output, is_structured
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
@@ -123,7 +123,14 @@ def vectorize(fn: Callable[[Any, np.random.Generator], Any]) -> Mechanism:
         outs = [fn(data, g) for _ in range(int(size))]
         if outs and isinstance(outs[0], (int, float, bool, np.generic, np.ndarray)):
             return np.asarray(outs)
-        return as_label_array(outs)  # tuples, transcripts, dicts: see theory.audit.outputs
+        if outs and is_structured(outs[0]):
+            # tuples, transcripts, dicts stay as they are (1-D object array): the auditor encodes
+            # them as labels and as a table for joint events (theory.audit.outputs)
+            arr = np.empty(len(outs), dtype=object)
+            for i, o in enumerate(outs):
+                arr[i] = o
+            return arr
+        return as_label_array(outs)
 
     mechanism.__name__ = f"vectorize({getattr(fn, '__name__', repr(fn))})"
     mechanism.__wrapped__ = fn  # type: ignore[attr-defined]
@@ -141,6 +148,7 @@ class _Codec:
     def __init__(self) -> None:
         self.codes: dict[Any, int] = {}
         self.labels: list[Any] = []
+        self.schema: OutputSchema | None = None  # table columns of structured outputs, fixed at selection
 
     def encode(self, items: Sequence[Any]) -> np.ndarray:
         out = np.empty(len(items), dtype=np.int64)
@@ -162,12 +170,15 @@ class _Outputs:
     num: np.ndarray | None  # numeric values: (n,) or (n, d)
     keys: np.ndarray | None  # for value events: numbers, void rows or int codes
     discrete: bool  # values are meaningful events (ints, bools, labels)
+    table: np.ndarray | None = None  # structured outputs: float table (theory.audit.outputs.OutputSchema)
+    rows: list[dict[Any, Any]] | None = None  # structured selection outputs before the schema is fixed
 
 
 def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     arr = raw if isinstance(raw, np.ndarray) else None
-    if (isinstance(raw, (list, tuple)) or arr is not None and arr.dtype == object and arr.ndim == 1) \
-            and len(raw) and is_structured(raw[0]):
+    structured = bool((isinstance(raw, (list, tuple)) or arr is not None and arr.dtype == object and arr.ndim == 1)
+                      and len(raw) and is_structured(raw[0]))
+    if structured:
         arr = as_label_array(list(raw))  # structured outputs -> hashable labels (theory.audit.outputs)
     if arr is None:
         try:
@@ -195,7 +206,14 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
             codes = codec.encode(list(arr))
         else:
             codes = codec.encode([a.item() for a in arr]) if arr.ndim == 1 else codec.encode(list(arr))
-        return _Outputs(raw, "label", None, codes, True)
+        res = _Outputs(raw, "label", None, codes, True)
+        if structured:
+            rows = [dict(flatten_output(o)) for o in raw]
+            if codec.schema is None:
+                res.rows = rows
+            else:
+                res.table = codec.schema.table(rows, codec.encode)
+        return res
     if kind_char not in "biuf":
         raise TypeError(f"unsupported output dtype {arr.dtype}")
     if kind_char == "b":
@@ -276,6 +294,62 @@ class ValueSetEvent(Event):
         if self.values.size == 1:
             return out.keys == self.values[0]
         return np.isin(out.keys, self.values)
+
+
+def _table(out: _Outputs) -> np.ndarray:
+    """The output table: structured outputs' schema table, or a numeric vector's coordinates."""
+    if out.table is not None:
+        return out.table
+    if out.num is None or out.num.ndim != 2:
+        raise ValueError("table event on outputs without a table (structured or vector outputs)")
+    return out.num
+
+
+class TableEvent(Event):
+    """Joint event on table columns: ``{x[j1] in S1 and ... and x[i] > t}`` (or ``<= t``), where the
+    ``x[j] in S`` conditions are on categorical columns and the optional threshold on a numeric one.
+    A missing leaf (NaN) satisfies no condition.  Implements: AUDIT (joint events)."""
+
+    def __init__(self, conds: Sequence[tuple[int, np.ndarray]], thr: tuple[int, float, bool] | None,
+                 description: str) -> None:
+        self.conds = [(int(j), np.sort(np.asarray(v, dtype=np.float64))) for j, v in conds]
+        self.thr = None if thr is None else (int(thr[0]), float(thr[1]), bool(thr[2]))
+        self.description = description
+
+    def indicator(self, out: _Outputs) -> np.ndarray:
+        t = _table(out)
+        ind = np.ones(t.shape[0], dtype=bool)
+        for j, vals in self.conds:
+            ind &= (t[:, j] == vals[0]) if vals.size == 1 else np.isin(t[:, j], vals)
+        if self.thr is not None:
+            i, th, upper = self.thr
+            with np.errstate(invalid="ignore"):
+                ind &= (t[:, i] > th) if upper else (t[:, i] <= th)
+        return ind
+
+
+def bit_keys(v: np.ndarray, k: int) -> np.ndarray:
+    """``(sign, exponent, lowest k mantissa bits)`` of float64 values packed into one int64 key.
+
+    Implements: AUDIT (float bit events; Mironov 2012: a textbook Laplace mechanism computed in
+    doubles has an output support that depends on the input, visible in the low mantissa bits)."""
+    u = np.ascontiguousarray(np.asarray(v, dtype=np.float64)).view(np.uint64)
+    top = u >> np.uint64(52)  # sign and biased exponent, 12 bits
+    low = u & np.uint64((1 << k) - 1)
+    return ((top << np.uint64(k)) | low).astype(np.int64)
+
+
+class BitsEvent(Event):
+    """``{bit_keys(x[col], k) in S}``: sign, exponent and ``k`` low mantissa bits of a float output."""
+
+    def __init__(self, col: int | None, k: int, values: np.ndarray, description: str) -> None:
+        self.col, self.k, self.values, self.description = col, int(k), np.sort(values), description
+
+    def indicator(self, out: _Outputs) -> np.ndarray:
+        if out.num is None:
+            raise ValueError("bit event on non-numeric outputs")
+        v = out.num if self.col is None else out.num[:, self.col]
+        return np.isin(bit_keys(v, self.k), self.values)
 
 
 class UserEvent(Event):
@@ -533,9 +607,62 @@ def _select(
     n_thresholds: int,
     max_values: int,
     codec: _Codec,
+    categorical: Sequence[Any] = (),
+    float_bits: bool = False,
 ) -> tuple[list[_Candidate], dict[str, int]]:
     cands: list[_Candidate] = []
     fams: dict[str, int] = {}
+
+    def add_lazy(m: int, make: Callable[[int], Event], kx: np.ndarray, ky: np.ndarray, group: str,
+                 family: str) -> None:
+        """Score ``m`` candidates counted ``kx`` vs ``ky``; build events only for the kept ones."""
+        fams[family] = fams.get(family, 0) + 2 * m
+        if not m:
+            return
+        for forward, (num, den) in ((True, (kx, ky)), (False, (ky, kx))):
+            sc = _anticipated(num, den, s, n, a, delta)
+            for i in np.argsort(-sc, kind="stable")[:8]:
+                cands.append(_Candidate(float(sc[i]), pair, make(int(i)), forward, (pair, group, forward)))
+
+    def value_family(kx_keys: np.ndarray, ky_keys: np.ndarray, make: Callable[[np.ndarray, str], Event],
+                     label: Callable[[Any], str], family: str) -> None:
+        """Single values and likelihood-ratio-ordered value sets of derived keys (as for raw values)."""
+        keys = np.concatenate([kx_keys, ky_keys])
+        uniq, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        inv = inv.ravel()
+        cx = np.bincount(inv[: kx_keys.size], minlength=uniq.size).astype(np.float64)
+        cy = np.bincount(inv[kx_keys.size:], minlength=uniq.size).astype(np.float64)
+        # values seen fewer than 3 times cannot carry evidence alone, and as members of the
+        # likelihood-ratio-ordered sets they only overfit the selection batch (continuous leaves)
+        keep = np.nonzero(counts >= 3)[0]
+        keep = keep[np.argsort(-counts[keep], kind="stable")[:max_values]]
+        uk, cxk, cyk = uniq[keep], cx[keep], cy[keep]
+        add_lazy(uk.size, lambda i: make(uk[i:i + 1], label(uk[i])), cxk, cyk, family, family)
+        if uk.size < 2:
+            return
+        for forward in (True, False):
+            num, den = (cxk, cyk) if forward else (cyk, cxk)
+            order = np.argsort(-(num + 0.5) / (den + 0.5), kind="stable")
+            m = min(order.size - 1, 512)
+            kx = np.cumsum(num[order])[1:m + 1]
+            ky = np.cumsum(den[order])[1:m + 1]
+            sc = _anticipated(kx, ky, s, n, a, delta)
+            fams[family] = fams.get(family, 0) + m
+            for i in np.argsort(-sc, kind="stable")[:8]:
+                vals = uk[order[: int(i) + 2]]
+                shown = " | ".join(label(v) for v in vals[:3]) + (" | ..." if vals.size > 3 else "")
+                ev = make(vals, f"{shown} ({vals.size} values)")
+                cands.append(_Candidate(float(sc[i]), pair, ev, forward, (pair, family + "set", forward)))
+
+    def restricted(xv: np.ndarray, yv: np.ndarray, make: Callable[[float, bool], Event], group: str,
+                   family: str, n_thr: int) -> None:
+        """Thresholds ``{v > t}``, ``{v <= t}`` on the rows kept in ``xv``, ``yv`` (counts out of ``s``)."""
+        if xv.size == 0 or yv.size == 0:
+            return
+        t, cx, cy = _threshold_candidates(xv, yv, n_thr)
+        kx = np.concatenate([cx, xv.size - cx])
+        ky = np.concatenate([cy, yv.size - cy])
+        add_lazy(kx.size, lambda i: make(float(t[i % t.size]), i < t.size), kx, ky, group, family)
 
     def add(events: list[Event], kx: np.ndarray, ky: np.ndarray, group: str) -> None:
         fams[group] = fams.get(group, 0) + 2 * len(events)
@@ -582,9 +709,49 @@ def _select(
         learned = selection.learned_score(x, y, np.random.default_rng(pair))  # selection batch only
         if learned is not None:
             thresholds(learned(x), learned(y), learned, "<logistic score, x>", "logistic")
-        if d <= 16:
-            for j in range(d):
-                thresholds(x[:, j], y[:, j], j, f"x[{j}]", f"coord{j}")
+        # per-coordinate thresholds: declared categorical coordinates get value events instead;
+        # beyond MAX_COORDS coordinates only the MAX_COORDS ranked first on the selection batch
+        declared = {int(c) for c in categorical if isinstance(c, (int, np.integer)) and 0 <= int(c) < d}
+        free = [j for j in range(d) if j not in declared]
+        if len(free) > selection.MAX_COORDS:
+            coords = [free[int(i)] for i in selection.rank_columns(x[:, free], y[:, free], selection.MAX_COORDS)]
+        else:
+            coords = free
+        for j in coords:
+            thresholds(x[:, j], y[:, j], j, f"x[{j}]", f"coord{j}")
+        _table_events(x, y, [f"x[{j}]" for j in range(d)], np.array([j in declared for j in range(d)]), coords,
+                      None, value_family, restricted, n_thresholds)
+    elif ox.table is not None and oy.table is not None and codec.schema is not None:
+        sch = codec.schema
+        tx, ty = ox.table, oy.table
+        numeric = [j for j in range(tx.shape[1]) if not sch.categorical[j]]
+        if len(numeric) > selection.MAX_COORDS:
+            numeric = [numeric[int(i)] for i in
+                       selection.rank_columns(tx[:, numeric], ty[:, numeric], selection.MAX_COORDS)]
+        for j in numeric:
+            xv, yv = tx[:, j], ty[:, j]
+            nm = sch.names[j]
+            restricted(xv[~np.isnan(xv)], yv[~np.isnan(yv)],
+                       lambda t, up, j=j, nm=nm: TableEvent([], (j, t, up), f"{nm} {'>' if up else '<='} {t:.6g}"),
+                       f"col{j}", "col", n_thresholds)
+        _table_events(tx, ty, sch.names, sch.categorical, numeric, codec, value_family, restricted, n_thresholds)
+    if float_bits and ox.num is not None and oy.num is not None and ox.num.dtype.kind == "f":
+        cols: list[int | None] = [None] if ox.kind == "scalar" else list(coords)
+        for col in cols:
+            xv = ox.num if col is None else ox.num[:, col]
+            yv = oy.num if col is None else oy.num[:, col]
+            for k in (1, 4):
+                nm = "x" if col is None else f"x[{col}]"
+
+                def bits_label(v: Any, k: int = k, nm: str = nm) -> str:
+                    v = int(v)
+                    top = v >> k
+                    return f"{'-' if top >> 11 else '+'}2^{(top & 0x7FF) - 1023} bits{k}={v & ((1 << k) - 1):0{k}b}"
+
+                value_family(bit_keys(xv, k), bit_keys(yv, k),
+                             lambda vals, desc, col=col, k=k, nm=nm: BitsEvent(col, k, vals, f"(sign, exponent, low "
+                                                                                         f"{k} bits of {nm}): {desc}"),
+                             bits_label, "bits")
     # value events
     atoms = ox.discrete or (ox.kind == "scalar" and _has_repeats(ox.num) or _has_repeats(oy.num))
     if ox.keys is not None and oy.keys is not None and atoms:
@@ -593,7 +760,9 @@ def _select(
         inv = inv.ravel()
         cx = np.bincount(inv[: ox.keys.size], minlength=uniq.size).astype(np.float64)
         cy = np.bincount(inv[ox.keys.size:], minlength=uniq.size).astype(np.float64)
-        keep = np.nonzero(counts >= (1 if ox.discrete else 3))[0]
+        # labels with continuous leaves (a numeric table column) are atoms like real outputs: count >= 3
+        continuous = codec.schema is not None and ox.table is not None and not bool(np.all(codec.schema.categorical))
+        keep = np.nonzero(counts >= (1 if ox.discrete and not continuous else 3))[0]
         if keep.size > max_values:
             keep = keep[np.argsort(-counts[keep], kind="stable")[:max_values]]
         if keep.size:
@@ -625,6 +794,70 @@ def _select(
                     for i in np.argsort(-sc, kind="stable")[:8]:
                         cands.append(_Candidate(float(sc[i]), pair, sets[int(i)], forward, (pair, "valueset", forward)))
     return cands, fams
+
+
+#: joint events: at most this many categorical columns (the best by their single-value events) and
+#: values per column (the most frequent), each crossed with every ranked numeric column
+MAX_JOINT_COLUMNS = 4
+MAX_JOINT_VALUES = 8
+#: auto-categorical: a numeric column whose selection values are integers with at most this many
+#: distinct values also gets value and joint events (declared categorical columns get no thresholds)
+MAX_AUTO_CATEGORIES = 16
+
+
+def _table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared: np.ndarray, numeric: Sequence[int],
+                  codec: _Codec | None, value_family: Callable[..., None], restricted: Callable[..., None],
+                  n_thresholds: int) -> None:
+    """Value events on categorical columns and joint events ``{x[j] == v and x[i] > t}`` (or ``<= t``).
+
+    ``declared`` marks the categorical columns (declared, or non-numeric leaves of structured
+    outputs); numeric columns with few integer values are added (:data:`MAX_AUTO_CATEGORIES`).
+    Joint events cross the :data:`MAX_JOINT_COLUMNS` x :data:`MAX_JOINT_VALUES` categories with the
+    ``numeric`` columns, ``min(n_thresholds, 64)`` thresholds each, counted on the rows of the
+    category (so every count is out of the ``s`` selection draws).  Implements: AUDIT (joint events)."""
+    d = tx.shape[1]
+    cat = [j for j in range(d) if declared[j]]
+    both = np.concatenate([tx, ty])
+    for j in range(d):
+        if declared[j]:
+            continue
+        col = both[:, j]
+        col = col[~np.isnan(col)]
+        if col.size and np.all(np.isfinite(col)) and np.all(col == np.round(col)):
+            nu = np.unique(col).size
+            if 2 <= nu <= MAX_AUTO_CATEGORIES:
+                cat.append(j)
+    if not cat:
+        return
+
+    def show(j: int, v: Any) -> str:
+        if codec is not None and declared[j]:
+            lab = codec.labels[int(v)]
+            return repr(lab[1] if isinstance(lab, tuple) and len(lab) == 2 and lab[0] == "#leaf" else lab)
+        return f"{float(v):g}"
+
+    rank = []
+    for j in cat:
+        xv, yv = tx[:, j], ty[:, j]
+        value_family(xv[~np.isnan(xv)], yv[~np.isnan(yv)],
+                     lambda vals, desc, j=j: TableEvent([(j, vals)], None, desc),
+                     lambda v, j=j: f"{names[j]} == {show(j, v)}", "cat")
+        col = np.concatenate([xv, yv])
+        vals, counts = np.unique(col[~np.isnan(col)], return_counts=True)
+        rank.append((-(vals.size > 1), j, vals[np.argsort(-counts, kind="stable")[:MAX_JOINT_VALUES]]))
+    n_thr = min(n_thresholds, 64)
+    for _, j, vals in sorted(rank, key=lambda r: r[0])[:MAX_JOINT_COLUMNS]:
+        for v in vals:
+            mx, my = tx[:, j] == v, ty[:, j] == v
+            cond = f"{names[j]} == {show(j, v)}"
+            for i in numeric:
+                if i == j:
+                    continue
+                xv, yv = tx[mx, i], ty[my, i]
+                restricted(xv[~np.isnan(xv)], yv[~np.isnan(yv)],
+                           lambda t, up, i=i, j=j, v=v, cond=cond: TableEvent(
+                               [(j, np.array([v]))], (i, t, up), f"{cond} and {names[i]} {'>' if up else '<='} {t:.6g}"),
+                           "joint", "joint", n_thr)
 
 
 def _has_repeats(x: np.ndarray | None) -> bool:
@@ -784,6 +1017,8 @@ def audit_pairs(
     batch_size: int | None = None,
     executor: Any = None,
     timeout: float | None = None,
+    categorical: Sequence[int | str] | None = None,
+    float_bits: bool = False,
 ) -> AuditResult:
     """Audit ``mechanism`` on several neighbouring pairs ``[(D1, D1'), (D2, D2'), ...]``.
 
@@ -831,6 +1066,19 @@ def audit_pairs(
     timeout : float, optional
         Seconds to wait for a Dask client's batches (default 3600); a dead cluster raises
         TimeoutError instead of hanging.
+    categorical : sequence of int or str, optional
+        Output coordinates to treat as categorical: they get value events (``x[j] == v``, value
+        sets) and joint events ``{x[j] == v and x[i] > t}`` with the numeric coordinates, never
+        thresholds.  An int is a coordinate of a vector output or an item of a tuple output; a str a
+        dict key or a path name (``"x[1]['count']"``, see :mod:`theory.audit.outputs`).  Without it,
+        non-numeric leaves of structured outputs and integer coordinates with at most 16 values are
+        categorical automatically (the latter keep their thresholds too).
+    float_bits : bool
+        Add events on the sign, exponent and lowest 1 or 4 mantissa bits of float outputs (scalar,
+        or the ranked coordinates of vectors).  A textbook Laplace mechanism computed in doubles
+        (``value + rng.laplace(...)``) is *not* epsilon-DP (Mironov 2012): its output support
+        depends on the input, and these events show it; snap outputs to a grid to pass.  Off by
+        default, so that audits of such mechanisms test the real-valued claim.
 
     Returns
     -------
@@ -847,6 +1095,15 @@ def audit_pairs(
                             f"{type(events).__name__}")
         if not all(callable(e) for e in events):
             raise TypeError("events must be a list of callables event(outputs) -> bool array")
+    if categorical is not None:
+        if isinstance(categorical, (str, bytes)) or not isinstance(categorical, (list, tuple, range, np.ndarray)):
+            raise TypeError(f"categorical must be a list of coordinates (int) or names (str), got "
+                            f"{type(categorical).__name__}")
+        if not all(isinstance(c, (int, np.integer, str)) and not isinstance(c, (bool, np.bool_)) for c in categorical):
+            raise TypeError("categorical must be a list of coordinates (int) or names (str)")
+    if not isinstance(float_bits, (bool, np.bool_)):
+        raise TypeError(f"float_bits must be True or False, got {float_bits!r}")
+    cat_decl = tuple(categorical or ())
     g = as_generator(rng)
     n = DEFAULT_TRIALS if trials is None else int(trials)
     alpha = 1.0 - float(confidence)
@@ -887,10 +1144,17 @@ def audit_pairs(
         for j, d in enumerate(datasets):
             sel[j] = _draw(mechanism, d, s, g, codec)
             used += s
+        if any(o.rows is not None for o in sel.values()):
+            # structured outputs: the table's columns are fixed here, on the selection batch only
+            codec.schema = OutputSchema([r for o in sel.values() if o.rows is not None for r in o.rows], cat_decl)
+            for o in sel.values():
+                if o.rows is not None:
+                    o.table, o.rows = codec.schema.table(o.rows, codec.encode), None
         cands: list[_Candidate] = []
         for p, (i0, i1) in enumerate(index):
             with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
-                found, fams[p] = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec)
+                found, fams[p] = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec,
+                                         cat_decl, bool(float_bits))
             cands += found
             n_candidates += sum(fams[p].values())
             if found:

@@ -19,8 +19,23 @@ discrete events: single values and likelihood-ratio-ordered value sets.  So a tr
 appears under one database and never under its neighbour is a *support mismatch* (see
 :mod:`theory.audit.core`).  :func:`theory.audit.vectorize` applies it to non-numeric outputs.
 
+Besides whole-output labels, the auditor reads structured outputs as a *table* for joint events
+(Implements: AUDIT, joint events): :func:`flatten_output` lists an output's leaves by path (a tuple /
+list item ``x[i]``, a dict value ``x['k']``, and ``len(x)`` of every tuple / list, so
+variable-length sequences get their length as a coordinate); :class:`OutputSchema` fixes, on the
+selection batch only, the columns (at most :data:`MAX_COLUMNS` paths, the most frequent) and which
+are *numeric* (every leaf seen is a real number, not a bool) or *categorical* (anything else, or
+declared with ``categorical=``), and turns outputs into a float table: numbers as they are,
+categorical leaves as int codes, a missing leaf as NaN (NaN is in no event ``{x <= t}`` nor
+``{x > t}`` nor ``{x in S}``).  The table is a deterministic function of the output, so every event
+on it is an output event and the bounds stay valid.
+
 Examples
 --------
+>>> flatten_output((3, [0.5, 2.0]))
+[((0,), 3), ((1, 0), 0.5), ((1, 1), 2.0), ((1, '#len'), 2), (('#len',), 2)]
+>>> path_name((1, "#len")), path_name(("count",))
+('len(x[1])', "x['count']")
 >>> encode_output((3, [0, 5, 2]))
 (3, (0, 5, 2))
 >>> encode_output({"h": np.int64(4), "t": np.array([1, 2])})
@@ -36,7 +51,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["encode_output", "as_label_array", "is_structured"]
+__all__ = ["encode_output", "as_label_array", "is_structured", "flatten_output", "path_name", "OutputSchema",
+           "MAX_COLUMNS"]
+
+#: at most this many columns (leaf paths, most frequent first) enter an output table
+MAX_COLUMNS = 64
 
 
 def _nested(x: Any) -> Any:
@@ -78,3 +97,96 @@ def as_label_array(outputs: Sequence[Any]) -> np.ndarray:
     for i, o in enumerate(outputs):
         arr[i] = encode_output(o)
     return arr
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def flatten_output(output: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """``[(path, leaf), ...]`` of one output, leaves in order, then ``len`` of each sequence.
+
+    Tuples and lists give their items at ``path + (i,)`` and their length at ``path + ('#len',)``;
+    dicts their values at ``path + (key,)``; 1-D NumPy arrays their items; anything else (numbers,
+    strings, sets, ...) is a leaf (encoded with :func:`encode_output`).
+    """
+    out: list[tuple[tuple[Any, ...], Any]] = []
+    if isinstance(output, (tuple, list)) or isinstance(output, np.ndarray) and output.ndim == 1:
+        for i, v in enumerate(output):
+            out += flatten_output(v, path + (i,))
+        out.append((path + ("#len",), len(output)))
+    elif isinstance(output, dict):
+        for k, v in output.items():
+            out += flatten_output(v, path + (k,))
+    else:
+        out.append((path, output.item() if isinstance(output, np.generic) else encode_output(output)))
+    return out
+
+
+def path_name(path: tuple[Any, ...]) -> str:
+    """Readable name of a leaf path: ``x[1]['count']``, ``len(x[1])``."""
+    if path and path[-1] == "#len":
+        return f"len({path_name(path[:-1])})"
+    return "x" + "".join(f"[{p!r}]" for p in path)
+
+
+class OutputSchema:
+    """Columns of the output table, fixed on the selection batch (see the module docstring).
+
+    Parameters
+    ----------
+    rows : list of dict
+        ``dict(flatten_output(o))`` for the selection outputs (all datasets).
+    categorical : sequence of int or str, optional
+        Declared categorical coordinates: an int ``i`` is the top-level item ``x[i]``, a str either
+        a top-level dict key or a path name as :func:`path_name` writes it (``"x[1]['c']"``).
+    max_columns : int
+        Keep the ``max_columns`` most frequent paths.
+    """
+
+    def __init__(self, rows: Sequence[dict[Any, Any]], categorical: Sequence[Any] | None = None,
+                 max_columns: int = MAX_COLUMNS) -> None:
+        freq: dict[Any, int] = {}
+        numeric: dict[Any, bool] = {}
+        for r in rows:
+            for pth, leaf in r.items():
+                freq[pth] = freq.get(pth, 0) + 1
+                numeric[pth] = numeric.get(pth, True) and _is_number(leaf)
+        order = sorted(freq, key=lambda pth: -freq[pth])[:max_columns]
+        first = {pth: i for i, pth in enumerate(freq)}  # first-seen order among the kept
+        self.paths: list[tuple[Any, ...]] = sorted(order, key=lambda pth: first[pth])
+        self.names = [path_name(pth) for pth in self.paths]
+        declared = set()
+        for c in categorical or ():
+            hits = [i for i, pth in enumerate(self.paths)
+                    if (pth == (c,)) or (isinstance(c, str) and self.names[i] == c)]
+            declared.update(hits)
+        self.declared = np.array([i in declared for i in range(len(self.paths))], dtype=bool)
+        self.categorical = np.array([not numeric[pth] for pth in self.paths], dtype=bool) | self.declared
+        self._col = {pth: i for i, pth in enumerate(self.paths)}
+
+    def table(self, rows: Sequence[dict[Any, Any]], encode: Any) -> np.ndarray:
+        """Float table ``(len(rows), n_columns)``: numbers, codes ``encode(list_of_leaves)`` of
+        categorical leaves, NaN where a row lacks the path."""
+        t = np.full((len(rows), len(self.paths)), np.nan)
+        cat_cells: list[tuple[int, int]] = []
+        cat_vals: list[Any] = []
+        col = self._col
+        cat = self.categorical
+        for r, row in enumerate(rows):
+            for pth, leaf in row.items():
+                j = col.get(pth)
+                if j is None:
+                    continue
+                if cat[j]:
+                    cat_cells.append((r, j))
+                    cat_vals.append(("#leaf", leaf))
+                elif _is_number(leaf):
+                    t[r, j] = float(leaf)
+                # a non-number in a numeric column stays NaN: in no event (codes assigned later than
+                # the selection would make the event depend on the order of the draws)
+        if cat_cells:
+            codes = encode(cat_vals)
+            idx = np.asarray(cat_cells)
+            t[idx[:, 0], idx[:, 1]] = codes
+        return t

@@ -94,3 +94,85 @@ def test_equal_datasets_passed_as_separate_objects_are_sampled_once() -> None:
 
     r3 = audit_pairs(mech_fn, [(fn1, fn2), (fn1, fn2)], epsilon=5.0, trials=10_000, selection_trials=10_000, rng=0)
     assert r3.trials_used == 2 * 20_000
+
+
+# ---------------------------------------------------------------------------
+# more than 16 coordinates: ranked per-coordinate thresholds
+# ---------------------------------------------------------------------------
+
+
+def test_rank_columns_finds_the_differing_coordinates() -> None:
+    from theory.audit.selection import MAX_COORDS, rank_columns
+
+    g = np.random.default_rng(0)
+    x, y = g.laplace(size=(3000, 50)), g.laplace(size=(3000, 50))
+    y[:, 31] += 0.5
+    y[:, 7] *= 2.0  # same mean, another scale: seen by the KS statistic, not by means
+    assert set(rank_columns(x, y, 2).tolist()) == {7, 31}
+    # discrete columns with equal distributions score 0 (ties evaluated at the end of each run)
+    xd, yd = g.integers(0, 2, (3000, 3)).astype(float), g.integers(0, 2, (3000, 3)).astype(float)
+    yd[:, 2] = (g.random(3000) < 0.8)
+    assert rank_columns(xd, yd, 1).tolist() == [2]
+    assert MAX_COORDS == 16
+    with pytest.raises(ValueError, match="k must be"):
+        rank_columns(x, y, 0)
+
+
+def test_forty_coordinates_keep_per_coordinate_thresholds() -> None:
+    # one of 40 Laplace(1) coordinates shifted by 1.5 (true eps 1.5 > claim 1): the coordinate is
+    # ranked first on the selection batch and its threshold is the witness, close to 1.5
+    def mech(q, size, rng):  # type: ignore[no-untyped-def]
+        return q + rng.laplace(0.0, 1.0, (size, q.size))
+
+    shift = np.zeros(40)
+    shift[23] = 1.5
+    res = audit_pairs(mech, [(np.zeros(40), shift)], epsilon=1.0, trials=100_000, rng=0)
+    coords = [k for k in res.families if k.startswith("coord")]
+    assert len(coords) == 16 and coords[0] == "coord23"
+    assert res.violation and res.witness is not None and res.witness.event.description.startswith("x[23] ")
+    assert 1.35 < res.epsilon_lower_bound <= 1.5
+
+
+# ---------------------------------------------------------------------------
+# float bit events (Mironov 2012)
+# ---------------------------------------------------------------------------
+
+
+def _naive_float_laplace(data, size, rng):  # type: ignore[no-untyped-def]
+    """The textbook Laplace mechanism computed in doubles (eps 1 on inputs at distance 1): not DP,
+    its set of reachable doubles depends on the input (Mironov, CCS 2012)."""
+    return data + rng.laplace(0.0, 1.0, size)
+
+
+def _snapped_laplace(data, size, rng):  # type: ignore[no-untyped-def]
+    """Outputs rounded to the grid 2^-10 (a simplified snapping mechanism): the low bits carry nothing."""
+    return np.round((data + rng.laplace(0.0, 1.0, size)) * 1024.0) / 1024.0
+
+
+def test_float_bits_flag_the_naive_float_laplace() -> None:
+    plain = audit_pairs(_naive_float_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=0)
+    assert not plain.violation  # the real-valued claim holds; thresholds see eps ~ 1
+    res = audit_pairs(_naive_float_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=0, float_bits=True)
+    assert res.violation and res.witness is not None and res.witness.support_mismatch, res.report()
+    assert "low 1 bits" in res.witness.event.description and res.epsilon_lower_bound > 5.0
+    # on a vector, the bits of each ranked coordinate are searched
+    res_v = audit_pairs(lambda d, size, rng: np.c_[rng.laplace(0.0, 1.0, size), _naive_float_laplace(d, size, rng)],
+                        [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=1, float_bits=True)
+    assert res_v.violation and "of x[1])" in res_v.witness.event.description  # type: ignore[union-attr]
+
+
+def test_float_bits_do_not_flag_a_snapped_laplace() -> None:
+    for seed in range(3):
+        res = audit_pairs(_snapped_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=seed, float_bits=True)
+        assert not res.violation, res.report()
+        assert res.families["bits"] > 0
+
+
+def test_bit_keys() -> None:
+    from theory.audit.core import bit_keys
+
+    v = np.array([1.0, np.nextafter(1.0, 2.0), -1.0, 0.375])
+    k1 = bit_keys(v, 1)
+    assert k1[0] % 2 == 0 and k1[1] % 2 == 1 and k1[0] + 1 == k1[1]  # same exponent, last bit flips
+    assert (k1[2] >> 1) >> 11 == 1 and (k1[0] >> 1) >> 11 == 0  # sign bit
+    assert (int(bit_keys(v, 4)[3]) >> 4) & 0x7FF == 1023 - 2  # 0.375 = 1.5 * 2^-2
