@@ -25,9 +25,10 @@ deployment: Kubernetes, SLURM via dask-jobqueue, ...).  Every worker needs the s
 be readable by every worker: a Zarr store or memory-mapped files on shared storage
 (``dask.array.from_zarr(url)``), chunked by rows with whole rows per chunk.  Batch sizes: each
 task costs a fixed overhead (measured on a 2-worker LocalCluster in ``benchmarks/bench_distributed.py``:
-a few milliseconds per task), so a batch should run for at least ~1 s to keep that below 1%;
-at 1e11 audit trials with ~1e7 outputs/s per core, batches of 1e7-1e8 outputs give 1e3-1e4 tasks,
-which the scheduler handles comfortably (it is designed for ~1e5-1e6 tasks).
+4 ms pipelined, 6-9 ms per audit task on a loaded 2-CPU machine), so a batch should run for at
+least ~1 s to keep that below 1%; at 1e11 audit trials (~4.5e7 Laplace outputs per CPU second)
+``batch_size=10**8`` gives 2,000 tasks of ~2 s, right for 10-200 workers.  Details and the
+table: docs/dask.md.
 
 See DESIGN.md, "Scale".
 """
@@ -230,6 +231,9 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes:
     A context manager; the parameters are checked when it is called, before any process starts.
     ``threads_per_worker=1`` (default): one compute thread per worker process, so NumPy work in
     two workers does not oversubscribe the cores (the workers also get ``OMP_NUM_THREADS=1``).
+    The workers start without Dask's ``MALLOC_TRIM_THRESHOLD_=65536`` (it made each audit batch
+    cost 19% more CPU) and without the statistical profiler (set
+    ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=1`` to keep it); see docs/dask.md.
 
     >>> with local_cluster(2) as client:          # doctest: +SKIP
     ...     res = audit_mechanism(mech, d, d2, epsilon=1.0, trials=10**8, rng=0, executor=client)
@@ -256,8 +260,24 @@ def _local_cluster(n_workers: int, threads_per_worker: int, processes: bool, mem
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise ImportError(_DASK_HINT) from exc
+    import dask
+
     kwargs.setdefault("dashboard_address", ":0")  # a free port: two clusters never collide
     kwargs.setdefault("host", "127.0.0.1")
-    with LocalCluster(n_workers=int(n_workers), threads_per_worker=int(threads_per_worker), processes=processes,
-                      memory_limit=memory_limit, **kwargs) as cluster, Client(cluster) as client:
+    # Dask starts worker processes with MALLOC_TRIM_THRESHOLD_=65536 (to give memory back to the
+    # OS); setting it also freezes glibc's mmap threshold at 128 KiB, so every large NumPy temporary
+    # (the auditor draws chunks of 2**21 outputs) is mmapped, page-faulted and unmapped again:
+    # measured +19% CPU per audit batch (21 -> 25 ms per 1e6 Laplace outputs).  Left out here.
+    # The workers' statistical profiler (a stack sample every 10 ms, for the dashboard) costs CPU
+    # in proportion to wall time, which on a loaded machine is several times the work: off here
+    # unless the environment variable DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=1 asks for it.
+    environ = {k: v for k, v in dict(dask.config.get("distributed.nanny.pre-spawn-environ", {})).items()
+               if k != "MALLOC_TRIM_THRESHOLD_"}
+    import os
+
+    profile = os.environ.get("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "").lower() in ("1", "true", "yes")
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ,
+                          "distributed.worker.profile.enabled": profile}), \
+            LocalCluster(n_workers=int(n_workers), threads_per_worker=int(threads_per_worker), processes=processes,
+                         memory_limit=memory_limit, **kwargs) as cluster, Client(cluster) as client:
         yield client

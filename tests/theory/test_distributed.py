@@ -237,3 +237,16 @@ def test_run_batches_and_local_cluster_name_bad_parameters() -> None:
         local_cluster(float("inf"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="memory_limit"):
         local_cluster(1, memory_limit=object())  # type: ignore[arg-type]
+
+
+def _worker_settings():
+    import os
+
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), os.environ.get("OMP_NUM_THREADS"), \
+        dask.config.get("distributed.worker.profile.enabled")
+
+
+def test_local_cluster_workers_are_set_up_for_numpy_batches(client) -> None:
+    """No MALLOC_TRIM_THRESHOLD_ (it froze glibc's mmap threshold: +19% CPU per audit batch),
+    one OpenMP thread, no statistical profiler (docs/dask.md)."""
+    assert set(client.run(_worker_settings).values()) == {(None, "1", False)}
