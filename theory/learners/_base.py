@@ -1,7 +1,8 @@
-"""Shared plumbing of the learners: input checks and the scikit-learn style shape."""
+"""Shared plumbing of the learners: input checks, the scikit-learn parameter protocol, ``predict``."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -28,3 +29,74 @@ class _Fitted:
         if not hasattr(self, "hypothesis_"):
             raise RuntimeError(f"{type(self).__name__} is not fitted; call fit first")
         return self.concept_class.evaluate(self.hypothesis_, X).astype(np.int64)
+
+
+class _Params:
+    """Mixin: scikit-learn ``get_params`` / ``set_params`` and a readable ``__repr__``.
+
+    The parameters are the keyword names of ``__init__`` (read from its signature, as
+    scikit-learn's ``BaseEstimator`` does), each stored unchanged as an attribute of the same
+    name, so ``sklearn.base.clone`` rebuilds an equal estimator.  ``set_params`` re-runs
+    ``__init__`` with the merged parameters, so every value is validated again.  Nested
+    parameters (``base_learner__epsilon``) follow scikit-learn's convention for parameters
+    that are estimators themselves (objects with ``get_params``/``set_params``).
+    """
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [p.name for p in sig.parameters.values()
+                if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """Constructor parameters (scikit-learn convention; ``deep`` adds those of estimator parameters)."""
+        out: dict[str, Any] = {}
+        for k in self._param_names():
+            v = getattr(self, k)
+            out[k] = v
+            if deep and hasattr(v, "get_params") and not isinstance(v, type):
+                out.update((f"{k}__{kk}", vv) for kk, vv in v.get_params().items())
+        return out
+
+    def set_params(self, **params: Any) -> Any:
+        """Set constructor parameters (re-validated by ``__init__``); ``name__sub`` sets a nested one."""
+        names = self._param_names()
+        own = {k: getattr(self, k) for k in names}
+        nested: dict[str, dict[str, Any]] = {}
+        for k, v in params.items():
+            head, _, sub = k.partition("__")
+            if head not in own:
+                raise ValueError(f"invalid parameter {head!r} for {type(self).__name__}; valid parameters: {names}")
+            if sub:
+                nested.setdefault(head, {})[sub] = v
+            else:
+                own[head] = v
+        for head, sub_params in nested.items():
+            est = own[head]
+            if not hasattr(est, "set_params"):
+                raise ValueError(f"parameter {head!r} of {type(self).__name__} has no nested parameters "
+                                 f"({type(est).__name__} has no set_params)")
+            est.set_params(**sub_params)
+        self.__init__(**own)  # type: ignore[misc]
+        return self
+
+    def __repr__(self) -> str:
+        sig = inspect.signature(type(self).__init__)
+        parts = []
+        for p in sig.parameters.values():
+            if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            v = getattr(self, p.name)
+            if p.default is not p.empty and _same(v, p.default):
+                continue  # defaults left out, as scikit-learn prints estimators
+            parts.append(f"{p.name}={v!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(type(a) is type(b) and a == b)
+    except (TypeError, ValueError):
+        return False

@@ -38,7 +38,7 @@ from kernels.validation import EPSILON, RNG, Integer, Optional, Options, as_gene
 from theory.classes.base import ConceptClass
 from theory.classes.integer import Intervals, Thresholds
 from theory.combinatorics import xor_dichotomies
-from theory.learners._base import _Fitted, check_fit_inputs
+from theory.learners._base import _Fitted, _Params, check_fit_inputs
 from theory.privacy.exponential import output_distribution, sample
 from theory.privacy.sanitizers import (
     MAX_HISTOGRAM_DOMAIN,
@@ -50,7 +50,7 @@ from theory.privacy.sanitizers import (
 __all__ = ["GenericLearner"]
 
 
-class GenericLearner(_Fitted):
+class GenericLearner(_Params, _Fitted):
     """BNS15 Algorithm 1 with a concrete epsilon-DP sanitizer.
 
     Implements: BNS15.Alg1, BNS15.Thm3.3.
@@ -67,7 +67,8 @@ class GenericLearner(_Fitted):
         or :class:`~theory.privacy.sanitizers.DyadicThresholdSanitizer` (THRESH_d / INTERVAL_d,
         d <= 64; epsilon-DP exactly, accuracy measured, not proved).
     sanitized_size : int or None
-        |D~|; None: the histogram's whole weighted support.
+        |D~|; None (histogram only): the histogram's whole weighted support.  Required by
+        ``"blr"`` and ``"dyadic"``.
     rng : None, int or Generator
 
     Attributes
@@ -80,7 +81,7 @@ class GenericLearner(_Fitted):
 
     @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr", "dyadic"), sanitized_size=Optional(Integer(1)),
                      rng=RNG)
-    def __init__(self, epsilon: float, *, concept_class: ConceptClass | None = None, sanitizer: str = "histogram",
+    def __init__(self, epsilon: float, *, concept_class: ConceptClass, sanitizer: str = "histogram",
                  sanitized_size: int | None = None, rng: Any = None) -> None:
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
@@ -96,25 +97,9 @@ class GenericLearner(_Fitted):
                 raise ValueError("sanitizer='dyadic' needs sanitized_size (the synthetic database size)")
         else:
             self._domain()
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """Constructor parameters (scikit-learn convention)."""
-        return {"epsilon": self.epsilon, "concept_class": self.concept_class, "sanitizer": self.sanitizer,
-                "sanitized_size": self.sanitized_size, "rng": self.rng}
-
-    def set_params(self, **params: Any) -> GenericLearner:
-        """Set constructor parameters (re-validated)."""
-        p = self.get_params()
-        bad = set(params) - set(p)
-        if bad:
-            raise ValueError(f"invalid parameter(s) {sorted(bad)} for GenericLearner")
-        p.update(params)
-        self.__init__(**p)  # type: ignore[misc]
-        return self
-
-    def __repr__(self) -> str:
-        return (f"GenericLearner(epsilon={self.epsilon}, concept_class={self.concept_class!r}, "
-                f"sanitizer={self.sanitizer!r}, sanitized_size={self.sanitized_size})")
+            if sanitizer == "blr" and sanitized_size is None:
+                raise ValueError("sanitizer='blr' needs sanitized_size (the size k of the databases BLR chooses "
+                                 "among, BNS15 Thm A.3)")
 
     @property
     def privacy(self) -> tuple[float, float]:
@@ -146,7 +131,7 @@ class GenericLearner(_Fitted):
         if self.sanitizer == "histogram":
             return NoisyHistogramSanitizer(self.epsilon, domain_size=len(domain), size=self.sanitized_size, rng=g)
         all_dich = self.concept_class.dichotomies(domain).patterns
-        return BLRSanitizer(self.epsilon, predicates=xor_dichotomies(all_dich), size=self.sanitized_size or 1, rng=g)
+        return BLRSanitizer(self.epsilon, predicates=xor_dichotomies(all_dich), size=int(self.sanitized_size), rng=g)
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericLearner:
         """Algorithm 1 on S = (X_private, y_private) and the unlabelled D = X_public."""

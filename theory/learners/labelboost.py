@@ -17,14 +17,20 @@ BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
   the whole input (Claim 4.3).
 * ``privacy_`` is computed in :func:`labelboost_run_privacy` from the transformers of
   :mod:`theory.bounds.privacy` (Cl 4.5, Cl 4.3, Lem 4.1) for the ratios and the number of
-  iterations that actually ran.  Policy (the one of Lem 4.6's proof): a sub-sampling step
+  iterations that actually ran, at the ratios that actually ran.  Policy (the one of Lem 4.6's proof): a sub-sampling step
   that keeps 1/r of its input is credited with Claim 4.3 at target epsilon 1 when
   r >= 3 + e^{eps*}; otherwise Claim 4.3 does not apply and the step is credited with the
   (eps*, delta) of its input only (sub-sampling never hurts).  With the faithful constants this
   reproduces Lem 4.6's (1, 41 delta) (indeed (1, delta_N) with delta_N <= 41 delta).
 
 Rounding: "delete 99/100 of T" keeps ceil(|T|/100) entries (as
-:func:`theory.bounds.bns15.bns15_labelboost_schedule`); v is floored.  Labels are {0, 1}.
+:func:`theory.bounds.bns15.bns15_labelboost_schedule`); v is floored.  The paper writes
+"Delete (permanently) 99/100 |T| random entries from T, and 99/100 |S| random entries from S"
+and applies Claim 4.3, whose database has exactly t = (n/eps)(3 + e^{eps*}) entries of which n
+are kept; with rounding the kept fraction ceil(|S|/r)/|S| can exceed 1/r by far for a small
+|S| (5 entries at r = 100 keep 1: ratio 5).  ``privacy_`` is therefore computed from the ratios
+as run (|S|/kept, per step; ``schedule_[i]["ratio"]``, ``final_ratio_``): the paper's (1, 41 delta)
+is reported only when every step's kept fraction meets Claim 4.3.  Labels are {0, 1}.
 
 Examples
 --------
@@ -64,7 +70,7 @@ from theory.bounds.privacy import (
     subsampling_privacy,
 )
 from theory.classes.base import ConceptClass
-from theory.learners._base import check_fit_inputs
+from theory.learners._base import _Params, check_fit_inputs
 from theory.privacy.exponential import output_distribution, sample
 
 __all__ = [
@@ -195,7 +201,8 @@ def _subsample_step(eps: float, delta: float, ratio: float, n: int, what: str) -
                  n=Integer(1))
 def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: int, *, final_ratio: float = 300,
                            iteration_ratio: float = 100, target_epsilon: float | None = None,
-                           target_ratio: float | None = None, n: int = 1) -> list[PrivacyStep]:
+                           target_ratio: float | None = None, n: int = 1,
+                           iteration_ratios: Any = None) -> list[PrivacyStep]:
     r"""The privacy of a LabelBoost run, built from BNS15's transformers (last step = the guarantee).
 
     Implements: BNS15.Lem4.6 (its induction, for the ratios and iterations that ran),
@@ -210,6 +217,16 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
     uniform sub-sample keeping 1/``target_ratio`` of the input (needs target_ratio >=
     (3 + e^{eps_L})/target_epsilon, else no amplification is credited).
 
+    The ratios are those of the run: ``final_ratio`` = |S| / (entries kept) of step 3, and
+    ``iteration_ratios[i - 1]`` the ratio of step 2c of iteration i (default: ``iteration_ratio``
+    for every iteration).  Claim 4.3 is stated for t = (n/eps)(3 + e^{eps*}) entries of
+    which n are kept, i.e. the kept fraction itself must be <= eps/(3 + e^{eps*}); "delete
+    99/100" with the kept count rounded up keeps ceil(|S|/100) entries, a larger fraction
+    than 1/100 when |S| is not a multiple of 100 (|S| = 101 keeps 2: ratio 50.5 < 3 + e^4),
+    so :class:`LabelBoost` passes the ratios it actually ran, not the nominal constants.
+    Step 2c keeps a uniform part of S and, independently, of T; an entry of S∘T is kept with
+    probability 1/ratio_S or 1/ratio_T, so the step's ratio is min(ratio_S, ratio_T).
+
     Raises
     ------
     ValueError
@@ -221,6 +238,16 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
     >>> s[-1].epsilon, round(s[-1].delta / 1e-6, 4)
     (1.0, 22.7795)
     """
+    if iteration_ratios is None:
+        ratios = [float(iteration_ratio)] * iterations
+    else:
+        try:
+            ratios = [float(r) for r in iteration_ratios]
+        except (TypeError, ValueError):
+            raise TypeError(f"iteration_ratios must be a sequence of numbers, got {iteration_ratios!r}") from None
+        if len(ratios) != iterations or not all(r >= 1 and math.isfinite(r) for r in ratios):
+            raise ValueError(f"iteration_ratios must hold {iterations} finite ratios >= 1 (one per iteration), "
+                             f"got {iteration_ratios!r}")
     if base_epsilon > 1:
         raise ValueError(f"base_epsilon must be <= 1 for BNS15 Claim 4.5 (i.i.d. resampling), got {base_epsilon}; "
                          "use a base learner run at epsilon <= 1")
@@ -233,8 +260,9 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
         lp = label_boost_procedure_privacy(e, d)
         steps.append(PrivacyStep("BNS15.Lem4.1", lp.epsilon, lp.delta, f"iteration {iterations - t + 1}: "
                                  "LabelBoostProcedure (exp. mechanism, epsilon 1)"))
-        steps.append(_subsample_step(lp.epsilon, lp.delta, iteration_ratio, n,
-                                     f"iteration {iterations - t + 1}: keep 1/{iteration_ratio:g} of S and of T"))
+        r_it = ratios[iterations - t]
+        steps.append(_subsample_step(lp.epsilon, lp.delta, r_it, n,
+                                     f"iteration {iterations - t + 1}: keep 1/{r_it:g} of S and of T"))
     if target_epsilon is not None:
         e, d = steps[-1].epsilon, steps[-1].delta
         ratio = float(target_ratio) if target_ratio is not None else (3.0 + math.exp(e)) / target_epsilon
@@ -263,6 +291,7 @@ class _Iteration:
     t_kept: int
     s_after: int
     errors_on_S: int = field(default=0)
+    ratio: float = field(default=1.0)   # min(|S|/kept S, |T|/kept T): the ratio step 2c ran at
 
 
 def _keep(g: np.random.Generator, size: int, ratio: float) -> np.ndarray:
@@ -271,7 +300,7 @@ def _keep(g: np.random.Generator, size: int, ratio: float) -> np.ndarray:
     return np.sort(g.choice(size, size=k, replace=False)) if k < size else np.arange(size)
 
 
-class LabelBoost:
+class LabelBoost(_Params):
     r"""BNS15 Algorithm 3 (LabelBoost) around a private base learner A.
 
     Implements: BNS15.Alg3, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
@@ -296,8 +325,9 @@ class LabelBoost:
     mode : {"faithful", "scaled"}
         ``faithful`` uses :data:`FAITHFUL_CONSTANTS` and ignores the constant parameters below;
         ``scaled`` uses them.
-    concept_class : ConceptClass, optional
-        C (default: ``base_learner.concept_class``).  Its VC dimension is used in step 2b.
+    concept_class : ConceptClass
+        C (required).  Its VC dimension is used in step 2b; the hypotheses of Algorithm 2 are
+        one per dichotomy of Pi_C(P).  (Thm 4.16: the class F the hypotheses come from.)
     base_privacy : (epsilon, delta), optional
         The base learner's guarantee (default: ``base_learner.privacy``).
     vc : int, optional
@@ -317,9 +347,13 @@ class LabelBoost:
     ----------
     schedule_ : list of dict
         Rem 4.10: the sizes of each iteration that ran (i, alpha_i, beta_i, |S| before, v,
-        kept |S|, kept |T|, |S| after, #errors of the chosen h on the kept S).
+        kept |S|, kept |T|, |S| after, #errors of the chosen h on the kept S, ``ratio`` =
+        min(|S|/kept |S|, v/kept |T|): the sub-sampling ratio step 2c ran at).
+    final_ratio_ : float
+        |S| / kept |S| of step 3 as it ran (``final_ratio`` rounded: ceil(|S|/final_ratio) kept).
     privacy_ : (epsilon, delta)
-        From :func:`labelboost_run_privacy` for the ratios and iterations that ran.
+        From :func:`labelboost_run_privacy` for the ratios (``schedule_[i]["ratio"]``,
+        ``final_ratio_``, ``outer_ratio_``) and the iterations that ran.
     privacy_steps_ : list of PrivacyStep
     hypothesis_ : the base learner's output; ``base_learner_`` the fitted copy.
     n_labelled_final_ : |S| fed to the base learner.
@@ -335,8 +369,8 @@ class LabelBoost:
                      beta_factor=Real(0.0, math.inf, closed="neither"),
                      iteration_ratio=Real(1.0, math.inf), final_ratio=Real(1.0, math.inf), rng=RNG,
                      progress=Boolean())
-    def __init__(self, base_learner: Any, *, n: int, alpha: float = 0.1, beta: float = 0.1, mode: str = "scaled",
-                 concept_class: ConceptClass | None = None, base_privacy: tuple[float, float] | None = None,
+    def __init__(self, base_learner: Any, *, concept_class: ConceptClass, n: int, alpha: float = 0.1,
+                 beta: float = 0.1, mode: str = "scaled", base_privacy: tuple[float, float] | None = None,
                  vc: int | None = None, epsilon: float | None = None,
                  unlabelled_factor: float = 90000, target_factor: float = 300, cap_factor: float = 30000,
                  exponent_constant: float = 200, alpha_factor: float = 10, beta_factor: float = 4,
@@ -366,35 +400,11 @@ class LabelBoost:
         self._class()
         self._base_guarantee()
 
-    # -- scikit-learn plumbing ------------------------------------------------------------------
-    _PARAMS = ("base_learner", "n", "alpha", "beta", "mode", "concept_class", "base_privacy", "vc", "epsilon",
-               "unlabelled_factor", "target_factor", "cap_factor", "exponent_constant", "alpha_factor",
-               "beta_factor", "iteration_ratio", "final_ratio", "rng", "progress")
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """Constructor parameters (scikit-learn convention)."""
-        return {k: getattr(self, k) for k in self._PARAMS}
-
-    def set_params(self, **params: Any) -> LabelBoost:
-        """Set constructor parameters (re-validated)."""
-        p = self.get_params()
-        for k in params:
-            if k not in p:
-                raise ValueError(f"invalid parameter {k!r} for LabelBoost")
-        p.update(params)
-        self.__init__(**p)  # type: ignore[misc]
-        return self
-
-    def __repr__(self) -> str:
-        return (f"LabelBoost(base_learner={type(self.base_learner).__name__}, n={self.n}, alpha={self.alpha}, "
-                f"beta={self.beta}, mode={self.mode!r}, epsilon={self.epsilon})")
-
     # -- parameters -----------------------------------------------------------------------------
     def _class(self) -> ConceptClass:
-        C = self.concept_class if self.concept_class is not None else getattr(self.base_learner, "concept_class", None)
+        C = self.concept_class
         if not isinstance(C, ConceptClass):
-            raise TypeError("concept_class must be a ConceptClass (give it, or use a base_learner with a "
-                            f"concept_class attribute); got {type(C).__name__}")
+            raise TypeError(f"concept_class must be a ConceptClass, got {type(C).__name__}")
         if self.vc is not None and int(self.vc) != C.vc_dimension:
             raise ValueError(f"vc={self.vc} does not match the VC dimension {C.vc_dimension} of {C!r}")
         return C
@@ -480,7 +490,8 @@ class LabelBoost:
             r = label_boost_procedure(C, X_S, y_S, X_T, rng=g)
             X_S = np.concatenate([X_S, X_T])
             y_S = r.labels
-            schedule.append(_Iteration(i, ai, bi, s_before, v, len(ks), len(kt), len(X_S), int(r.errors[r.chosen])))
+            schedule.append(_Iteration(i, ai, bi, s_before, v, len(ks), len(kt), len(X_S), int(r.errors[r.chosen]),
+                                       min(s_before / len(ks), v / len(kt))))
             if self.progress:
                 print(f"LabelBoost iteration {i}: |S| {s_before} -> {len(X_S)} (v = {v})", flush=True)
             if len(X_S) <= s_before:
@@ -488,6 +499,7 @@ class LabelBoost:
                                  "give more labelled examples or larger constants")
             i += 1
         kf = _keep(g, len(X_S), k["final_ratio"])
+        self.final_ratio_ = len(X_S) / len(kf)
         X_S, y_S = X_S[kf], y_S[kf]
         draw = g.integers(0, len(X_S), size=len(X_S))
         X_fin, y_fin = X_S[draw], y_S[draw]
@@ -501,8 +513,10 @@ class LabelBoost:
         self.schedule_ = [it.__dict__.copy() for it in schedule]
         self.iterations_ = len(schedule)
         self.unlabelled_used_ = pos
-        steps = labelboost_run_privacy(base_eps, base_delta, len(schedule), final_ratio=k["final_ratio"],
-                                       iteration_ratio=k["iteration_ratio"],
+        # the ratios that ran (kept counts are rounded up: for a small |S| the kept fraction
+        # exceeds 1/ratio and Claim 4.3 may no longer apply)
+        steps = labelboost_run_privacy(base_eps, base_delta, len(schedule), final_ratio=self.final_ratio_,
+                                       iteration_ratios=[it.ratio for it in schedule],
                                        target_epsilon=self.epsilon, target_ratio=self.outer_ratio_ if self.epsilon
                                        is not None else None, n=n)
         self.privacy_steps_ = steps

@@ -126,3 +126,24 @@ def test_dyadic_sanitizer_thresh64_measured_accuracy():
     assert binom.sf(fails - 1, trials, 0.1) > FFR, errs
     with pytest.raises(ValueError, match="dyadic"):
         GenericLearner(1.0, concept_class=C3, sanitizer="dyadic")
+
+
+def test_concept_class_required_clone_repr_and_blr_size():
+    from sklearn.base import clone
+
+    with pytest.raises(TypeError, match="concept_class"):
+        GenericLearner(1.0)  # required keyword, no None default
+    with pytest.raises(TypeError, match="concept_class"):
+        GenericLearner(1.0, concept_class=None)
+    with pytest.raises(ValueError, match="sanitized_size"):
+        GenericLearner(1.0, concept_class=Thresholds(2), sanitizer="blr")  # BLR's k must be chosen
+    L = GenericLearner(0.5, concept_class=C3, sanitized_size=40, rng=3)
+    L2 = clone(L)
+    assert L2 is not L and repr(L2) == repr(L)
+    assert repr(L) == "GenericLearner(epsilon=0.5, concept_class=Thresholds(d=3), sanitized_size=40, rng=3)"
+    assert L.get_params() == {"epsilon": 0.5, "concept_class": C3, "sanitizer": "histogram", "sanitized_size": 40,
+                              "rng": 3}
+    with pytest.raises(ValueError, match="invalid parameter 'eps'"):
+        L.set_params(eps=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        L.set_params(epsilon=-1.0)

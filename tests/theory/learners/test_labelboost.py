@@ -31,6 +31,7 @@ from theory.privacy.exponential import log_output_distribution
 
 FFR = 1e-4
 C3 = Thresholds(3)
+C8 = Thresholds(8)
 
 
 def _key(labels):
@@ -164,7 +165,7 @@ def test_scaled_schedule_and_privacy_from_what_ran():
     D = ThresholdDistribution(8, 100)
     g = np.random.default_rng(3)
     Xs, ys = D.sample(400, g)
-    L = LabelBoost(_base(), n=10, alpha=0.5, beta=0.5, rng=4, **SCALED).fit(Xs, ys, D.sample_X(20000, g))
+    L = LabelBoost(_base(), concept_class=C8, n=10, alpha=0.5, beta=0.5, rng=4, **SCALED).fit(Xs, ys, D.sample_X(20000, g))
     assert L.iterations_ == len(L.schedule_) >= 1
     it = L.schedule_[0]
     assert it["s_kept"] == math.ceil(400 / 2) and it["t_kept"] == math.ceil(it["v"] / 2)
@@ -204,7 +205,8 @@ def test_faithful_end_to_end_thresh64():
     Xs = g.integers(0, 2**64, size=100_000, dtype=np.uint64)
     ys = (Xs < np.uint64(target)).astype(np.int64)
     Xd = g.integers(0, 2**64, size=90000 * n, dtype=np.uint64)
-    L = LabelBoost(base, n=n, alpha=0.9, beta=0.9, mode="faithful", base_privacy=(1.0, 1e-6), rng=1).fit(Xs, ys, Xd)
+    L = LabelBoost(base, concept_class=C, n=n, alpha=0.9, beta=0.9, mode="faithful", base_privacy=(1.0, 1e-6),
+                   rng=1).fit(Xs, ys, Xd)
     assert L.iterations_ == 1 and L.schedule_[0]["v"] == 30000 * n
     assert L.privacy_[0] == 1.0 and L.privacy_[1] == pytest.approx(labelboost_privacy(1e-6, 1).delta)
     assert L.privacy_[1] <= 41e-6
@@ -221,7 +223,7 @@ def test_lem412_error_scaled():
     for seed in range(trials):
         g = np.random.default_rng(100 + seed)
         Xs, ys = D.sample(400, g)
-        L = LabelBoost(_base(), n=10, alpha=alpha, beta=beta, rng=g,
+        L = LabelBoost(_base(), concept_class=C8, n=10, alpha=alpha, beta=beta, rng=g,
                        **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
         e = D.error(L.base_learner_.hypothesis_)
         errs.append(e)
@@ -237,7 +239,7 @@ def test_cor417_rectangles_runs():
     X = g.integers(0, 4, size=(60, 2)).astype(np.uint64)
     y = C.evaluate(box, X).astype(int)
     base = GenericPrivateLearner(1.0, concept_class=C)
-    L = LabelBoost(base, n=3, alpha=0.9, beta=0.9, rng=1, vc=4, unlabelled_factor=100, target_factor=30,
+    L = LabelBoost(base, concept_class=C, n=3, alpha=0.9, beta=0.9, rng=1, vc=4, unlabelled_factor=100, target_factor=30,
                    cap_factor=100, exponent_constant=0.05, alpha_factor=1, beta_factor=1, iteration_ratio=2,
                    final_ratio=1)
     L.fit(X, y, g.integers(0, 4, size=(300, 2)).astype(np.uint64))
@@ -250,11 +252,11 @@ def test_bad_input():
     D = ThresholdDistribution(8, 100)
     Xs, ys = D.sample(400, 1)
     with pytest.raises(ValueError, match=re.escape("needs |D| >= 90000 n = 900000")):
-        LabelBoost(_base(), n=10, mode="faithful").fit(Xs, ys, D.sample_X(1000, 2))
+        LabelBoost(_base(), concept_class=C8, n=10, mode="faithful").fit(Xs, ys, D.sample_X(1000, 2))
     with pytest.raises(ValueError, match="y_private"):
-        LabelBoost(_base(), n=10, **SCALED).fit(Xs, np.full(400, 2), D.sample_X(20000, 2))
+        LabelBoost(_base(), concept_class=C8, n=10, **SCALED).fit(Xs, np.full(400, 2), D.sample_X(20000, 2))
     with pytest.raises(ValueError, match="vc=3 does not match"):
-        LabelBoost(_base(), n=10, vc=3)
+        LabelBoost(_base(), concept_class=C8, n=10, vc=3)
 
     class NoPrivacy:
         concept_class = Thresholds(8)
@@ -266,17 +268,17 @@ def test_bad_input():
             return np.zeros(len(X))
 
     with pytest.raises(TypeError, match="base_privacy"):
-        LabelBoost(NoPrivacy(), n=10)
+        LabelBoost(NoPrivacy(), concept_class=C8, n=10)
     with pytest.raises(ValueError, match="epsilon must be <= 1"):
-        LabelBoost(_base(eps=2.0), n=10)
+        LabelBoost(_base(eps=2.0), concept_class=C8, n=10)
     with pytest.raises(ValueError, match="n"):
-        LabelBoost(_base(), n=0)
+        LabelBoost(_base(), concept_class=C8, n=0)
     with pytest.raises(TypeError, match="base_learner"):
-        LabelBoost(object(), n=10)
+        LabelBoost(object(), concept_class=C8, n=10)
 
 
 def test_get_set_params_repr():
-    L = LabelBoost(_base(), n=10, **SCALED)
+    L = LabelBoost(_base(), concept_class=C8, n=10, **SCALED)
     assert L.get_params()["n"] == 10
     L.set_params(n=20)
     assert L.n == 20 and "LabelBoost(" in repr(L)
@@ -318,22 +320,26 @@ def test_audit_lbp_claim_and_broken_variant():
     print("audit A∘LBP: claim 4, correct LB", ok.epsilon_lower_bound, "broken LB", bad.epsilon_lower_bound)
 
 
-XD_AUDIT = np.array(list(range(8)) * 125, np.uint64)
+XD_AUDIT = np.array(list(range(8)) * 3125, np.uint64)
+PAD = (np.full(53, 3, np.uint64), np.zeros(53, np.int64))
 
 
 def _labelboost_output(data, rng):
     Xs, ys = data
-    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), n=1, alpha=0.9, beta=0.9, rng=rng,
-                   unlabelled_factor=1000, target_factor=10, cap_factor=1000, exponent_constant=0.01,
+    # |S| = 58: step 2c keeps 1 of 58 (ratio 58 >= 3 + e^4) and 250 of v = 25000 (ratio 100);
+    # |S| = 251 after the iteration, step 3 keeps 1 (ratio 251 >= 3 + 244): Claim 4.3 applies to
+    # every step as it ran, so privacy_ = (1, 0) is earned, not read off the nominal constants.
+    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), concept_class=C3, n=1, alpha=0.9, beta=0.9, rng=rng,
+                   unlabelled_factor=25000, target_factor=248, cap_factor=25000, exponent_constant=0.01,
                    alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
-    L.fit(Xs, ys, XD_AUDIT)
-    assert L.privacy_ == (1.0, 0.0) and L.iterations_ == 1
+    L.fit(np.concatenate([Xs, PAD[0]]), np.concatenate([ys, PAD[1]]), XD_AUDIT)
+    assert L.privacy_ == (1.0, 0.0) and L.iterations_ == 1, (L.privacy_, L.schedule_)
     return L.base_learner_.hypothesis_
 
 
 @pytest.mark.slow
 def test_audit_labelboost_scaled_at_claim():
-    """LabelBoost (scaled, ratios 100/300 as Cl 4.3 needs) audited at its privacy_ = (1, 0)."""
+    """LabelBoost (scaled, ratios as run >= what Cl 4.3 needs) audited at its privacy_ = (1, 0)."""
     D0 = (np.array([0, 0, 7, 7, 7], np.uint64), np.array([1, 1, 0, 0, 0]))
     D1 = (np.array([0, 0, 7, 7, 0], np.uint64), np.array([1, 1, 0, 0, 1]))
     r = audit_mechanism(vectorize(_labelboost_output), D0, D1, epsilon=1.0, trials=2000, selection_trials=1000,
@@ -349,7 +355,7 @@ def test_thm416_agnostic_use():
     for seed in range(trials):
         g = np.random.default_rng(500 + seed)
         Xs, ys = D.sample(400, g)
-        L = LabelBoost(_base(), n=10, alpha=alpha, beta=beta, rng=g,
+        L = LabelBoost(_base(), concept_class=C8, n=10, alpha=alpha, beta=beta, rng=g,
                        **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
         e = D.error(L.base_learner_.hypothesis_) - D.optimal_error
         errs.append(e)
@@ -360,12 +366,114 @@ def test_thm416_agnostic_use():
 def test_thm414_fit_subsamples_and_reports_target_epsilon():
     D = ThresholdDistribution(8, 100)
     g = np.random.default_rng(8)
-    Xs, ys = D.sample(2000, g)
-    L = LabelBoost(_base(), n=1, alpha=0.5, beta=0.5, epsilon=0.5, base_privacy=(1.0, 1e-6), rng=9,
+    # 40000 labelled: ~3500 survive the Thm 4.14 sub-sample, so step 3 keeps 1 in >= 247 as Cl 4.3 needs
+    Xs, ys = D.sample(40000, g)
+    L = LabelBoost(_base(), concept_class=C8, n=1, alpha=0.5, beta=0.5, epsilon=0.5, base_privacy=(1.0, 1e-6), rng=9,
                    unlabelled_factor=2000, target_factor=10, cap_factor=2000, exponent_constant=0.01,
                    alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
     L.fit(Xs, ys, D.sample_X(100_000, g))
-    assert L.outer_ratio_ >= (3 + math.e) / 0.5
+    assert L.outer_ratio_ >= (3 + math.e) / 0.5 and L.final_ratio_ >= 3 + 244
     inner = labelboost_run_privacy(1.0, 1e-6, L.iterations_)[-1]
     assert L.privacy_ == (0.5, pytest.approx(4 * 0.5 / (3 + math.exp(inner.epsilon)) * inner.delta))
     assert L.privacy_steps_[-1].name == "BNS15.Cl4.3"
+
+
+# ---------------------------------------------------------------------------------------------
+# Sub-sampling (Alg 3 steps 2c and 3) tested on what fit does: a worst-case neighbour pair.
+# S1 differs from S0 in one entry, the only point 7 of the whole input (D holds 0..6).  fit
+# touches an entry only if it survives step 2c of iteration 1 (kept ks of |S|), step 3 (kept kf
+# of |S| after the iteration) and is drawn among the kf i.i.d. draws of step 4, so the
+# probability that the base learner sees the point 7 is exactly
+#     q = (ks/|S|) (kf/|S_after|) (1 - (1 - 1/kf)^kf),
+# and under S0 it is 0 (coupling: the output laws differ by at most q in total variation,
+# the whole content of Claim 4.3).  A run that skips or weakens a sub-sampling step sees the
+# point far more often (skip both: ~0.63; skip step 2c: ~0.32; halve a ratio: ~2q).
+# ---------------------------------------------------------------------------------------------
+
+
+class _Recorder:
+    """A (non-private) base learner that records whether the point 7 reached it."""
+
+    concept_class = C3
+    privacy = (1.0, 0.0)
+
+    def fit(self, X, y):
+        self.saw_ = bool(np.any(np.asarray(X) == 7))
+        self.hypothesis_ = 0
+        return self
+
+    def predict(self, X):
+        return np.zeros(len(X), dtype=np.int64)
+
+
+SUB = {"unlabelled_factor": 100, "target_factor": 10, "cap_factor": 100, "exponent_constant": 1e-3,
+       "alpha_factor": 1, "beta_factor": 1, "iteration_ratio": 10, "final_ratio": 2}
+
+
+def test_subsampling_steps_exact_survival_probability():
+    """P[base learner sees the differing entry] = q exactly (two-sided binomial test, FFR 1e-4)."""
+    m, n = 40, 5
+    S1 = np.array([7] + [1] * (m - 1), np.uint64)
+    y = np.ones(m, np.int64)
+    XD = np.array(list(range(7)) * 100, np.uint64)
+    # the sizes the paper's steps give with these constants (independent of fit's bookkeeping)
+    v = int(SUB["cap_factor"] * n)                      # 2b: the cap (exp term is huge)
+    ks, kt = math.ceil(m / 10), math.ceil(v / 10)       # 2c: keep 1/10 (rounded up)
+    s_after = ks + kt
+    assert s_after >= SUB["target_factor"] * n > m     # exactly one iteration
+    kf = math.ceil(s_after / 2)                         # 3: keep 1/2
+    q = ks / m * kf / s_after * (1 - (1 - 1 / kf) ** kf)
+    trials = 3000
+    g = np.random.default_rng(2024)
+    seen = 0
+    for _ in range(trials):
+        L = LabelBoost(_Recorder(), concept_class=C3, n=n, alpha=0.9, beta=0.9, rng=g, **SUB).fit(S1, y, XD)
+        seen += L.base_learner_.saw_
+    lo, hi = binom.ppf(FFR / 2, trials, q), binom.isf(FFR / 2, trials, q)
+    assert lo <= seen <= hi, (seen, trials * q, (lo, hi))
+    # the neighbour without the point: never seen (the coupling's other side)
+    S0 = np.array([1] * m, np.uint64)
+    L0 = LabelBoost(_Recorder(), concept_class=C3, n=n, alpha=0.9, beta=0.9, rng=0, **SUB).fit(S0, y, XD)
+    assert not L0.base_learner_.saw_
+
+
+def test_privacy_uses_the_ratios_that_ran():
+    """Kept counts round up: 5 labelled points at ratio 100 keep 1 (ratio 5 < 3 + e^4), so no Cl 4.3 credit."""
+    Xs, ys = np.array([0, 0, 7, 7, 7], np.uint64), np.array([1, 1, 0, 0, 0])
+    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), concept_class=C3, n=1, alpha=0.9, beta=0.9, rng=0,
+                   unlabelled_factor=1000, target_factor=10, cap_factor=1000, exponent_constant=0.01,
+                   alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
+    L.fit(Xs, ys, np.array(list(range(8)) * 125, np.uint64))
+    it = L.schedule_[0]
+    assert it["s_kept"] == 1 and it["ratio"] == pytest.approx(min(5 / 1, it["v"] / it["t_kept"]))
+    assert L.final_ratio_ == it["s_after"] / math.ceil(it["s_after"] / 300) < 3 + 244
+    want = labelboost_run_privacy(1.0, 0.0, 1, final_ratio=L.final_ratio_, iteration_ratios=[it["ratio"]])
+    assert L.privacy_ == (want[-1].epsilon, want[-1].delta)
+    assert L.privacy_[0] > 1.0                      # the nominal constants would claim (1, 0)
+    assert [st.name for st in L.privacy_steps_] == ["BNS15.Cl4.5", "none", "BNS15.Lem4.1", "none"]
+    # per-iteration ratios are validated
+    with pytest.raises(ValueError, match="iteration_ratios"):
+        labelboost_run_privacy(1.0, 0.0, 2, iteration_ratios=[100.0])
+    with pytest.raises(TypeError, match="iteration_ratios"):
+        labelboost_run_privacy(1.0, 0.0, 1, iteration_ratios=object())
+
+
+def test_concept_class_required_clone_and_repr():
+    from sklearn.base import clone
+
+    base = _base()
+    with pytest.raises(TypeError, match="concept_class"):
+        LabelBoost(base, n=10)  # noqa  (required keyword)
+    with pytest.raises(TypeError, match="concept_class"):
+        LabelBoost(base, concept_class=None, n=10)
+    L = LabelBoost(base, concept_class=C8, n=10, alpha=0.2, **SCALED)
+    L2 = clone(L)
+    assert L2 is not L and L2.get_params(deep=False).keys() == L.get_params(deep=False).keys()
+    assert repr(L2) == repr(L) and L2.n == 10 and L2.iteration_ratio == 2
+    r = repr(L)
+    assert r.startswith("LabelBoost(base_learner=GenericPrivateLearner(") and "concept_class=Thresholds(" in r
+    assert "alpha=0.2" in r and "beta=" not in r  # defaults left out
+    with pytest.raises(ValueError, match="invalid parameter 'nope'"):
+        L.set_params(nope=1)
+    with pytest.raises(ValueError, match="n"):
+        L.set_params(n=0)
