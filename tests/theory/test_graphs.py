@@ -186,6 +186,26 @@ def test_karger_exhaustive_cuts_match_brute_force():
     assert (r.worst_ratio_high >= 1.0).all() or (r.worst_ratio_high >= r.worst_ratio_low).all()
 
 
+@pytest.mark.parametrize("p", [0.3, 0.8])
+def test_karger_sampling_keeps_each_edge_with_probability_p(p):
+    """G(p) of HPSY.Lem1 as karger_cut_check draws it: on a tree every edge is a bridge.
+
+    On the path 0-1-2 (lambda(G) = 1, c_hat = p) the sample is connected iff both edges are
+    kept: P = p^2 exactly, and then its minimum cut is 1, so min_cut_ratio = 1/p; otherwise 0.
+    The single-edge cut {0} | {1, 2} has ratio kept(0-1)/p, so worst_ratio_high = 1/p exactly
+    when some edge is kept.  Two-sided binomial tests at 1e-4 each.
+    """
+    n = 4000
+    r = karger_cut_check(nx.path_graph(3), p, 1.0, n, rng=11)
+    assert r.exhaustive and r.min_cut_G == 1.0 and r.c_hat == pytest.approx(p)
+    connected = r.min_cut_ratio > 0
+    assert np.allclose(r.min_cut_ratio[connected], 1 / p) and (r.min_cut_ratio[~connected] == 0).all()
+    assert binomtest(int(connected.sum()), n, p * p).pvalue > FFR
+    some = r.worst_ratio_high > 0
+    assert np.allclose(r.worst_ratio_high[some], 1 / p)
+    assert binomtest(int(some.sum()), n, 1 - (1 - p) ** 2).pvalue > FFR
+
+
 def test_karger_band_on_dense_graph():
     """Where e <= 1 (c_hat large), the observed in-band rate is >= the lemma's 1 - 4/(l d^l)."""
     G = nx.complete_graph(60)

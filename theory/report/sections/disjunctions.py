@@ -19,6 +19,21 @@ ORDER = 34
 OI = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 
 
+def _finish(ax: Any, *, legend: dict[str, Any]) -> None:
+    """Legend (with the given placement) and the light grid every panel of this section uses."""
+    ax.legend(**legend)
+    ax.grid(alpha=0.3)
+
+
+def _save(plt: Any, fig: Any, ctx: ReportContext, name: str) -> Path:
+    """Lay out, write ``name`` in the report folder, close the figure; the path written."""
+    fig.tight_layout()
+    path = ctx.path(name)
+    fig.savefig(path)
+    plt.close(fig)
+    return Path(path)
+
+
 def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
     from theory.bounds.hpsy import hpsy_connectivity_threshold, hpsy_lem2_beta_interval
     from theory.graphs import gnp_connectivity
@@ -62,12 +77,8 @@ def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
     ax.set_xlabel("edge probability p (log scale)")
     ax.set_ylabel("P[G(d, p) connected]")
     ax.set_title("G(d, p) connectivity; dashed: Lem 2 statement threshold, dotted: its proof's", fontsize=9)
-    ax.legend(fontsize=8, loc="lower right")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = ctx.path("disj_connectivity.png")
-    fig.savefig(path)
-    plt.close(fig)
+    _finish(ax, legend={"fontsize": 8, "loc": "lower right"})
+    path = _save(plt, fig, ctx, "disj_connectivity.png")
     md = [
         "### Lemma 2: connectivity of G(d, p)",
         "",
@@ -203,10 +214,7 @@ def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
     a1.legend(fontsize=6.5, loc="lower left")
     a2.legend(fontsize=6.5, loc="upper right")
     fig.suptitle(f"Components of G_S under D_(f,p): d = {d}, k = {k}, p = {p}, beta = {beta}", fontsize=9)
-    fig.tight_layout()
-    path = ctx.path("disj_components.png")
-    fig.savefig(path)
-    plt.close(fig)
+    path = _save(plt, fig, ctx, "disj_components.png")
     rows = [f"| {int(n)} | {p_gt2[i]:.4f} [{p_lo[i]:.4f}, {p_hi[i]:.4f}] | {mean_z[i]:.2f} |"
             for i, n in enumerate(grid) if int(n) in (n_stated, n_proof, n_thm1, n_corr)]
     md = [
@@ -318,12 +326,8 @@ def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
     ax.set_title(f"Block distribution, d = {d}, Z = 4 blocks of 5, f = block 0; n_unl = {n_unl} (Thm 1)",
                  fontsize=9)
     ax.set_ylim(-0.01, 0.7)
-    ax.legend(fontsize=7, ncol=2, loc="upper right")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = ctx.path("disj_learning.png")
-    fig.savefig(path)
-    plt.close(fig)
+    _finish(ax, legend={"fontsize": 7, "ncol": 2, "loc": "upper right"})
+    path = _save(plt, fig, ctx, "disj_learning.png")
     md = [
         "### Theorem 1 learner: labelled error vs n_lab, against KLNRS over all of DISJ_d^k",
         "",
@@ -399,22 +403,15 @@ def build(ctx: ReportContext) -> Section:
     md: list[str] = []
     files: list[Path] = []
     oks: list[bool] = []
-    parts: list[Any] = [_connectivity, _components]
-    for fn in parts:
-        m, f, ok = fn(ctx)
-        md += m
-        files.append(f)
-        oks.append(ok)
-    m, ok = _karger(ctx)
-    md += m
-    oks.append(ok)
-    m, f, ok, _ = _learning(ctx)
-    md += m
-    files.append(f)
-    oks.append(ok)
-    m, ok = _thm2(ctx)
-    md += m
-    oks.append(ok)
+    # each part returns (markdown, ok) or (markdown, figure path, ok[, extra])
+    for fn in (_connectivity, _components, _karger, _learning, _thm2):
+        out = fn(ctx)
+        md += out[0]
+        if isinstance(out[1], Path):
+            files.append(out[1])
+            oks.append(bool(out[2]))
+        else:
+            oks.append(bool(out[1]))
     summary = (f"Lem 2 {'holds' if oks[0] else 'FAILS'} in simulation; Thm 2 stated n_unl counterexample "
                f"{'visible' if oks[1] else 'NOT visible'}; Thm 1 learner "
                f"{'within' if oks[3] else 'OUTSIDE'} beta at its n_lab; Karger band {'holds' if oks[2] else 'FAILS'} ({time.perf_counter() - t0:.0f} s)")
