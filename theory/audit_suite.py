@@ -268,6 +268,9 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
     ]
     cases += _kernel_cases()
     cases += _theory_cases()
+    from theory.privacy.sgd import audit_cases as sgd_audit_cases  # DP-SGD and Noisy SGD canaries (+ broken)
+
+    cases += [AuditCase(**c) for c in sgd_audit_cases(include_broken=include_broken)]
     if include_broken:
         lw = broken.LaplaceWrongScale(1.0, 0.5)
         nq = broken.NoiseOnWrongQuantity(0.5)

@@ -63,7 +63,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +77,7 @@ from kernels.validation import (
     POSITIVE_REAL,
     PROBABILITY,
     RNG,
+    Boolean,
     Optional,
     Options,
     Real,
@@ -104,11 +107,41 @@ __all__ = [
     "alg2_selection_log_probabilities",
     "Alg2Result",
     "pillar_alg2",
+    "audit_cases",
 ]
 
 LOSSES = ("hinge", "logistic")
 _ACCOUNTANTS = Options("rdp", "pld")
 _MAX_NOISE_MULTIPLIER = 2.0**30
+# Per-step BLAS calls of DP-SGD on at most this many batch entries (rows x columns x runs) run on one
+# thread: a (256 x 2048) GEMV takes ~0.07 ms on one core, and splitting it makes the call wait for a
+# helper thread that a loaded machine may not schedule for a whole time slice (measured 6.5 ms per
+# GEMV with 2 OpenBLAS threads on a 2-core machine at load 3.8, 0.1 ms with one thread).
+_SINGLE_THREAD_BLAS_MAX = 1 << 22
+_BLAS_CONTROLLER: Any = None
+
+
+def _blas_single_thread(work: float) -> Any:
+    """Context limiting BLAS to one thread when ``work`` (entries per step) is small (see above)."""
+    global _BLAS_CONTROLLER
+    if work > _SINGLE_THREAD_BLAS_MAX:
+        return contextlib.nullcontext()
+    if _BLAS_CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS_CONTROLLER = ThreadpoolController()
+    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+
+
+def _progress_bar(progress: Any, total: int, threshold: int, desc: str) -> Any:
+    """A tqdm bar on stderr, as :func:`theory.distributed.monte_carlo` shows one: ``progress=None`` shows it
+    when stderr is a terminal and ``total >= threshold`` (so never under pytest), True/False force it."""
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be None, True or False, got {type(progress).__name__}")
+    show = (sys.stderr.isatty() and total >= threshold) if progress is None else bool(progress)
+    from tqdm.auto import tqdm
+
+    return tqdm(total=int(total), desc=desc, disable=not show, file=sys.stderr, unit="step")
 
 
 # ---------------------------------------------------------------------------
@@ -147,13 +180,19 @@ def _check_features(Z: Any, name: str = "Z") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.float64) if arr.dtype != np.float32 else np.ascontiguousarray(arr)
 
 
-def _features_and_norms(Z: Any, name: str = "Z") -> tuple[np.ndarray, np.ndarray]:
+def _features_and_norms(Z: Any, name: str = "Z", float32: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Checked features and their row norms in one pass over Z: a NaN/inf entry makes its row's
-    norm non-finite, and only then are the offending rows examined (for the error message)."""
+    norm non-finite, and only then are the offending rows examined (for the error message).
+    ``float32``: the features are converted to float32 first, and the norms (float64) are those of
+    the float32 rows that the steps will use."""
     arr = check_array(Z, name, ndim=2, dtype_kinds="biuf", allow_nan=True, allow_inf=True)
     if arr.shape[1] < 1:
         raise ValueError(f"{name} must have at least one column, got shape {arr.shape}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64) if arr.dtype != np.float32 else np.ascontiguousarray(arr)
+    if float32 or arr.dtype == np.float32:
+        with np.errstate(over="ignore"):
+            arr = np.ascontiguousarray(arr, dtype=np.float32)
+    else:
+        arr = np.ascontiguousarray(arr, dtype=np.float64)
     norms = np.empty(arr.shape[0])
     step = max(1, (1 << 21) // arr.shape[1])  # float64 chunks of about 16 MiB
     with np.errstate(over="ignore", invalid="ignore"):
@@ -363,7 +402,8 @@ def _noisy_sgd_block(w: np.ndarray, Z: np.ndarray, y: np.ndarray, idx: list[int]
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), margin=POSITIVE_REAL,
                  radius=POSITIVE_REAL, n_steps=Optional(POSITIVE_INT), n_runs=Optional(POSITIVE_INT), rng=RNG)
 def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1.0, radius: float = 1.0,
-              n_steps: int | None = None, n_runs: int | None = None, w0: Any = None, rng: Any = None) -> NoisySGDResult:
+              n_steps: int | None = None, n_runs: int | None = None, w0: Any = None, rng: Any = None,
+              progress: bool | None = None) -> NoisySGDResult:
     r"""BST14 Noisy SGD on the scaled hinge loss over the ball of radius ``radius``.
 
     Implements: BST14.NoisySGD (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as SPEC.md Sec 7
@@ -401,6 +441,9 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     w0 : (p,) array, optional
         theta_1 (default 0); must lie in C.
     rng : None, int or Generator
+    progress : bool, optional
+        A tqdm bar over the T steps on stderr (default: when stderr is a terminal and T >= 10^5,
+        e.g. the default n^2 steps from n = 317).
 
     Returns
     -------
@@ -413,6 +456,15 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     >>> r.steps, r.weights.shape, r.privacy
     (9, (2,), (1.0, 0.001))
     """
+    return _noisy_sgd(Z, y, epsilon, delta, margin, radius, n_steps, n_runs, w0, rng, progress, "Noisy SGD")
+
+
+def _noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, margin: float, radius: float, n_steps: int | None,
+               n_runs: int | None, w0: Any, rng: Any, progress: bool | None, desc: str,
+               noise_factor: float = 1.0) -> NoisySGDResult:
+    """The body of :func:`noisy_sgd` (parameters checked there), with a progress bar labelled ``desc``.
+    ``noise_factor`` != 1 scales the noise that is drawn but not the privacy reported: only for the
+    deliberately broken mechanism of :func:`audit_cases`."""
     Zc = _check_features(Z)
     n, p = Zc.shape
     yc = check_signed_labels(y, length=n)
@@ -423,7 +475,7 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     m = float(margin)
     L = 1.0 / m
     diameter = 2.0 * float(radius)
-    sigma = float(bst14_noise_scale(n, L, float(epsilon), float(delta)))
+    sigma = float(bst14_noise_scale(n, L, float(epsilon), float(delta))) * float(noise_factor)
     eta1 = float(bst14_step_size(1, n, p, L, diameter, float(epsilon), float(delta)))
     g = as_generator(rng)
     W = _init_weights(w0, p, n_runs)
@@ -433,6 +485,7 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     W2 = W.reshape(R, p)
     block = max(1, min(T, (1 << 20) // max(1, R * p)))
     t = 0
+    bar = _progress_bar(progress, T, 100_000, desc)
     while t < T:
         b = min(block, T - t)
         idx = g.integers(0, n, size=(b, R))
@@ -440,6 +493,7 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
         if n_runs is None:  # one run: the same update on 1-d arrays (same random draws, ~4x fewer NumPy calls)
             t = _noisy_sgd_block(W2[0], Zc, yc, idx[:, 0].tolist(), noise[:, 0, :], t, n, m, sigma, eta1,
                                  float(radius))
+            bar.update(b)
             continue
         for s in range(b):
             t += 1
@@ -450,7 +504,9 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
             grad = (n * coef)[:, None] * zi + sigma * noise[s]
             W2 -= (eta1 / math.sqrt(t)) * grad
             _project(W2, float(radius))
-    eps_run = bst14_epsilon_from_sigma(n, L, sigma, float(delta))
+        bar.update(b)
+    bar.close()
+    eps_run = bst14_epsilon_from_sigma(n, L, sigma / float(noise_factor), float(delta))
     out = W2[0].copy() if n_runs is None else W2
     return NoisySGDResult(weights=out, sigma=sigma, step_size=eta1, steps=T, n=n, lipschitz=L,
                           privacy=(eps_run, float(delta)))
@@ -590,14 +646,97 @@ class DPSGDResult:
         return dpsgd_epsilon(self.noise_multiplier, self.sampling_rate, self.steps, delta, accountant=accountant)
 
 
+def _dp_sgd_reference(Z: np.ndarray, y: np.ndarray, *, noise_multiplier: float, sampling_rate: float, steps: int,
+                      clip: float = 1.0, learning_rate: float = 1.0, loss: str = "hinge", margin: float = 1.0,
+                      radius: float | None = None, normalizer: float | None = None, lr_schedule: str = "constant",
+                      w0: Any = None, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The plain form of one DP-SGD run (the specification :func:`dp_sgd`'s fast loop is checked against).
+
+    Implements: DPSGD (Abadi et al. 2016, Alg 1) for a linear model, step by step with fresh arrays:
+    Poisson batch (Binomial(n, q) size, uniform subset), ``c_i = y_i phi'(y_i <w, z_i>/m)/m``,
+    clip factors ``min(1, C / (|c_i| ||z_i||))``, ``G = Z_b^T (c * f)``, ``w <- Proj(w - lr_t (G +
+    N(0, sigma^2 C^2 I)) / normalizer)``.  Inputs are taken as they are (float64, checked by the
+    caller).  Returns (weights, batch sizes).
+    """
+    Zc = np.asarray(Z, dtype=np.float64)
+    yc = np.asarray(y, dtype=np.float64)
+    n, p = Zc.shape
+    q, C, m = float(sampling_rate), float(clip), float(margin)
+    norm = q * n if normalizer is None else float(normalizer)
+    znorm = np.sqrt(np.einsum("ij,ij->i", Zc, Zc))
+    g = as_generator(rng)
+    W = np.zeros(p) if w0 is None else np.array(w0, dtype=np.float64)
+    sizes = np.empty(int(steps), dtype=np.int64)
+    for t in range(int(steps)):
+        k = int(g.binomial(n, q))
+        idx = g.choice(n, size=k, replace=False) if k < n else np.arange(n)
+        sizes[t] = k
+        zb, yb = Zc[idx], yc[idx]
+        coef = yb * _dphi(yb * (zb @ W) / m, loss) / m
+        coef *= clip_factors(np.abs(coef) * znorm[idx], C)
+        G = zb.T @ coef
+        noise = g.standard_normal(W.shape) * (float(noise_multiplier) * C)
+        lr_t = float(learning_rate) if lr_schedule == "constant" else float(learning_rate) / math.sqrt(t + 1)
+        W -= (lr_t / norm) * (G + noise)
+        _project(W, radius)
+    return W, sizes
+
+
+def _dp_sgd_one_run(w: np.ndarray, Zc: np.ndarray, yc: np.ndarray, znorm: np.ndarray, g: np.random.Generator,
+                    sizes: np.ndarray, q: float, C: float, lr: float, m: float, sig: float, norm: float, loss: str,
+                    radius: float | None, lr_schedule: str, f32: bool, bar: Any) -> None:
+    """The steps of one DP-SGD run, in place on ``w`` (shape (p,)).
+
+    Per step: the Poisson batch is gathered once into a preallocated (batch x p) buffer (no fresh
+    allocation, so no page faults per step); ``s = Z_b w`` (one GEMV); the clipped per-example
+    coefficients ``c_i min(1, C / (|c_i| ||z_i||))`` on the batch (length-B vectors); the clipped
+    sum ``Z_b^T c`` (one GEMV).  The (batch x p) per-example gradient matrix is never formed.  The
+    random draws (binomial size, subset, noise) and every floating-point operation are those of
+    :func:`_dp_sgd_reference` (the plain per-step form; tests check the two agree bit for bit).
+    With ``f32`` (``precision="float32"``) the two GEMVs run in float32 on float32 features and
+    the iterate stays float64.
+    """
+    n, p = Zc.shape
+    T = sizes.shape[0]
+    cap = min(n, int(q * n + 8.0 * math.sqrt(q * n) + 16))
+    buf = np.empty((cap, p), dtype=Zc.dtype)
+    everyone = np.arange(n)
+    noise = np.empty(p)
+    for t in range(T):
+        k = int(g.binomial(n, q))
+        idx = g.choice(n, size=k, replace=False) if k < n else everyone
+        sizes[t] = k
+        if k > buf.shape[0]:
+            buf = np.empty((k, p), dtype=Zc.dtype)
+        zb = np.take(Zc, idx, axis=0, out=buf[:k], mode="clip")  # idx < n: clip never acts
+        yb = yc[idx]
+        if f32:
+            s = (zb @ w.astype(np.float32)).astype(np.float64)
+        else:
+            s = zb @ w
+        coef = yb * _dphi(yb * s / m, loss) / m
+        coef *= clip_factors(np.abs(coef) * znorm[idx], C)
+        G = (zb.T @ coef.astype(np.float32)).astype(np.float64) if f32 else zb.T @ coef
+        g.standard_normal(out=noise)
+        noise *= sig * C
+        lr_t = lr if lr_schedule == "constant" else lr / math.sqrt(t + 1)
+        G += noise
+        G *= lr_t / norm
+        w -= G
+        _project(w, radius)
+        if (t + 1) % 64 == 0 or t + 1 == T:
+            bar.update(t + 1 - bar.n)
+
+
 @validate_params(noise_multiplier=Real(0.0, math.inf, closed="left"), sampling_rate=Real(0.0, 1.0, closed="right"),
                  steps=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES),
                  margin=POSITIVE_REAL, radius=Optional(POSITIVE_REAL), normalizer=Optional(POSITIVE_REAL),
-                 lr_schedule=Options("constant", "inv_sqrt"), n_runs=Optional(POSITIVE_INT), rng=RNG)
+                 lr_schedule=Options("constant", "inv_sqrt"), n_runs=Optional(POSITIVE_INT), rng=RNG,
+                 precision=Options("float64", "float32"))
 def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, steps: int, clip: float = 1.0,
            learning_rate: float = 1.0, loss: str = "hinge", margin: float = 1.0, radius: float | None = None,
            normalizer: float | None = None, lr_schedule: str = "constant", n_runs: int | None = None,
-           w0: Any = None, rng: Any = None) -> DPSGDResult:
+           w0: Any = None, rng: Any = None, precision: str = "float64", progress: bool | None = None) -> DPSGDResult:
     r"""DP-SGD (Abadi et al. 2016) for a linear classifier, per-example gradients vectorised.
 
     Implements: DPSGD.  Each step: a Poisson sample B (every example independently with
@@ -633,12 +772,21 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
         Poisson-sampling law, O(batch) per step).
     w0 : (p,) array, optional
     rng : None, int or Generator
+    precision : {"float64", "float32"}
+        Arithmetic of the per-step products ``Z_b w`` and ``Z_b^T c`` (the iterate, clipping
+        factors and noise stay float64).  "float64" (default) is exact to the reference
+        (:func:`_dp_sgd_reference`); "float32" converts Z once (free when it is float32 already)
+        and halves the memory traffic, with float32 rounding in the two products.  Privacy is the
+        same: clipping is computed in float64 from float32 inputs.
+    progress : bool, optional
+        A tqdm bar over the steps on stderr (default: when stderr is a terminal and steps >= 2000).
 
     Returns
     -------
     DPSGDResult
     """
-    Zc, znorm = _features_and_norms(Z)
+    f32 = precision == "float32"
+    Zc, znorm = _features_and_norms(Z, float32=f32)
     n, p = Zc.shape
     yc = check_signed_labels(y, length=n)
     q, C, lr, m = float(sampling_rate), float(clip), float(learning_rate), float(margin)
@@ -646,31 +794,30 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     norm = q * n if normalizer is None else float(normalizer)
     g = as_generator(rng)
     W = _init_weights(w0, p, n_runs)
-    sizes = np.empty(int(steps), dtype=np.int64)
+    T = int(steps)
+    sizes = np.empty(T, dtype=np.int64)
     R = 1 if n_runs is None else int(n_runs)
-    for t in range(int(steps)):
+    bar = _progress_bar(progress, T, 2000, "DP-SGD")
+    with bar, _blas_single_thread(R * p * max(1.0, q * n)):
         if n_runs is None:
-            k = int(g.binomial(n, q))
-            idx = g.choice(n, size=k, replace=False) if k < n else np.arange(n)
-            sizes[t] = k
-            zb, yb = Zc[idx], yc[idx]
-            coef = yb * _dphi(yb * (zb @ W) / m, loss) / m
-            coef *= clip_factors(np.abs(coef) * znorm[idx], C)
-            G = zb.T @ coef
+            _dp_sgd_one_run(W, Zc, yc, znorm, g, sizes, q, C, lr, m, sig, norm, loss, radius, lr_schedule, f32, bar)
         else:
-            mask = g.random((R, n)) < q
-            rows, cols = np.nonzero(mask)
-            sizes[t] = int(np.count_nonzero(rows == 0))
-            zb, yb = Zc[cols], yc[cols]
-            coef = yb * _dphi(yb * np.einsum("ip,ip->i", W[rows], zb) / m, loss) / m
-            coef *= clip_factors(np.abs(coef) * znorm[cols], C)
-            G = np.zeros((R, p))
-            for j in range(p):
-                G[:, j] = np.bincount(rows, weights=coef * zb[:, j], minlength=R)
-        noise = g.standard_normal(W.shape) * (sig * C)
-        lr_t = lr if lr_schedule == "constant" else lr / math.sqrt(t + 1)
-        W -= (lr_t / norm) * (G + noise)
-        _project(W, radius)
+            for t in range(T):
+                mask = g.random((R, n)) < q
+                rows, cols = np.nonzero(mask)
+                sizes[t] = int(np.count_nonzero(rows == 0))
+                zb, yb = Zc[cols], yc[cols]
+                coef = yb * _dphi(yb * np.einsum("ip,ip->i", W[rows], zb) / m, loss) / m
+                coef *= clip_factors(np.abs(coef) * znorm[cols], C)
+                G = np.zeros((R, p))
+                for j in range(p):
+                    G[:, j] = np.bincount(rows, weights=coef * zb[:, j], minlength=R)
+                noise = g.standard_normal(W.shape) * (sig * C)
+                lr_t = lr if lr_schedule == "constant" else lr / math.sqrt(t + 1)
+                W -= (lr_t / norm) * (G + noise)
+                _project(W, radius)
+                if (t + 1) % 64 == 0 or t + 1 == T:
+                    bar.update(t + 1 - bar.n)
     return DPSGDResult(weights=W, noise_multiplier=sig, sampling_rate=q, steps=int(steps), clip=C,
                        learning_rate=lr, normalizer=norm, batch_sizes=sizes)
 
@@ -746,7 +893,8 @@ class Alg2Result:
                  holdout_fraction=PROBABILITY, margin=POSITIVE_REAL, radius=POSITIVE_REAL,
                  n_steps=Optional(POSITIVE_INT), rng=RNG)
 def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 3, holdout_fraction: float = 0.2,
-                margin: float = 1.0, radius: float = 1.0, n_steps: int | None = None, rng: Any = None) -> Alg2Result:
+                margin: float = 1.0, radius: float = 1.0, n_steps: int | None = None, rng: Any = None,
+                progress: bool | None = None) -> Alg2Result:
     r"""PILLAR Algorithm 2: R runs of BST14 Noisy SGD, then the exponential mechanism on held-out data.
 
     Implements: PILLAR.Alg2 (PILLAR App. A.1, Alg 2; BST14 App. D's confidence boosting).  The
@@ -764,7 +912,8 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
     on S1 (basic composition); the selection is (eps_sel, 0) on S2; S1, S2 are disjoint, so the
     total is (max(sum eps_r, eps_sel), sum delta_r) = (eps, delta).
 
-    ``n_steps`` (per run; default |S1|^2) as in :func:`noisy_sgd`.
+    ``n_steps`` (per run; default |S1|^2) as in :func:`noisy_sgd`.  ``progress``: a tqdm bar over the
+    steps of the R runs (advanced together) on stderr; default as in :func:`noisy_sgd`.
 
     Examples
     --------
@@ -788,7 +937,8 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
     tr, ho = perm[n_hold:], perm[:n_hold]
     R = int(repeats)
     e_run, d_run = float(epsilon) / R, float(delta) / R
-    runs = noisy_sgd(Zc[tr], yc[tr], e_run, d_run, margin=margin, radius=radius, n_steps=n_steps, n_runs=R, rng=g)
+    runs = _noisy_sgd(Zc[tr], yc[tr], e_run, d_run, margin, radius, n_steps, R, None, g, progress,
+                      f"PILLAR Alg 2 ({R} runs)")
     errs = zero_one_errors(runs.weights, Zc[ho], yc[ho])
     eps_sel = float(epsilon)
     index = int(kernels.exponential_mechanism(-errs.astype(np.float64), eps_sel, sensitivity=1.0, rng=g))
@@ -799,3 +949,76 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
               "n_train": int(len(tr)), "n_holdout": int(n_hold), "repeats": R}
     return Alg2Result(weights=runs.weights[index].copy(), candidates=runs.weights, holdout_errors=errs, index=index,
                       runs=runs, budget=budget, privacy=total)
+
+
+# ---------------------------------------------------------------------------
+# canary audits for the built-in suite (theory.audit_suite)
+# ---------------------------------------------------------------------------
+
+
+@validate_params(include_broken=Boolean())
+def audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
+    """Canary / worst-case neighbouring pairs for DP-SGD and BST14 Noisy SGD, as fields of
+    :class:`theory.audit_suite.AuditCase` (``python -m theory audit`` runs them).
+
+    Implements: AUDIT for DPSGD and BST14.NoisySGD.  Each mechanism is the trainer itself with
+    ``n_runs`` = the number of audit trials (one output row per run); each claim is read from a
+    run's result (``DPSGDResult.epsilon``, ``NoisySGDResult.privacy``), not copied.
+
+    * DP-SGD, add/remove-one: D0 = {(0, +1)} (a zero row: gradient 0) and D1 = D0 + the canary
+      ((1, 0), +1), whose hinge gradient at w = 0 is -(1, 0) (norm 1 = C, unclipped): with q = 1,
+      T = 1 the output is -lr/normalizer (canary's gradient + N(0, sigma^2 I)), a Gaussian shift of
+      exactly the sensitivity, the worst case.  sigma calibrated (RDP) to epsilon 1 at delta
+      1e-5; ``true_epsilon`` is the PLD accountant's (tight for one Gaussian step).
+    * BROKEN DP-SGD: the same run with half the noise multiplier, still claiming the calibrated
+      epsilon (its true epsilon, PLD, is about 1.97 > 1): the suite must flag it.
+    * Noisy SGD, replace-one: B0 = three zero rows, B1 = the first replaced by (1, 0); theorem
+      claim (eps, delta) = (1, 1e-5) at n = 3, T = n^2 = 9.  The theorem's constants are loose
+      (the accountant's epsilon of the run is 0.21), so halving the noise keeps the claim true
+      (accountant 0.41 <= 1); the broken variant the suite must flag is therefore noise / 100
+      (accountant epsilon about 74).
+    """
+    out: list[dict[str, Any]] = []
+    delta = 1e-5
+    D0 = (np.zeros((1, 2)), np.array([1.0]))
+    D1 = (np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([1.0, 1.0]))
+    sigma = calibrate_noise_multiplier(1.0, delta, 1.0, 1)
+
+    def dpsgd_mech(noise: float) -> Any:
+        def mech(data: Any, size: int, rng: Any = None) -> np.ndarray:
+            return dp_sgd(data[0], data[1], noise_multiplier=noise, sampling_rate=1.0, steps=1, normalizer=1.0,
+                          n_runs=int(size), rng=rng).weights
+        return mech
+
+    ran = dp_sgd(*D1, noise_multiplier=sigma, sampling_rate=1.0, steps=1, normalizer=1.0, rng=0)
+    claim = ran.epsilon(delta)
+    out.append(dict(name="theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)", mechanism=dpsgd_mech(sigma),
+                    pairs=[(D0, D1)], epsilon=claim, delta=delta, private=True,
+                    true_epsilon=ran.epsilon(delta, accountant="pld"),
+                    claim="Abadi et al.: (eps, delta) by dp-accounting RDP, add/remove-one", trials_scale=1.0))
+    B0 = (np.zeros((3, 2)), np.ones(3))
+    B1 = (np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.ones(3))
+
+    def bst_mech(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        return noisy_sgd(data[0], data[1], 1.0, delta, n_runs=int(size), rng=rng).weights
+
+    bst = noisy_sgd(*B1, 1.0, delta, rng=0)
+    out.append(dict(name="theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)", mechanism=bst_mech,
+                    pairs=[(B0, B1)], epsilon=bst.privacy[0], delta=bst.privacy[1], private=True, true_epsilon=None,
+                    claim="BST14 Thm 2.1 as SPEC states it (replace-one)", trials_scale=0.2))
+    if include_broken:
+        half = dp_sgd(*D1, noise_multiplier=sigma / 2, sampling_rate=1.0, steps=1, normalizer=1.0, rng=0)
+        # 5x the suite's trials: at 2e5 trials the bound (about 1.2 at 1e6) may stay below the claim
+        out.append(dict(name="BROKEN dp_sgd, noise multiplier / 2", mechanism=dpsgd_mech(sigma / 2),
+                        pairs=[(D0, D1)], epsilon=claim, delta=delta, private=False,
+                        true_epsilon=half.epsilon(delta, accountant="pld"), claim="claims the calibrated epsilon",
+                        trials_scale=5.0))
+
+        def bst_broken(data: Any, size: int, rng: Any = None) -> np.ndarray:
+            return _noisy_sgd(data[0], data[1], 1.0, delta, 1.0, 1.0, None, int(size), None, rng, False, "",
+                              noise_factor=0.01).weights
+
+        out.append(dict(name="BROKEN noisy_sgd with noise / 100", mechanism=bst_broken, pairs=[(B0, B1)],
+                        epsilon=bst.privacy[0], delta=delta, private=False,
+                        true_epsilon=None, claim="claims BST14 Thm 2.1", trials_scale=0.2))
+    return out

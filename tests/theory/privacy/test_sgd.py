@@ -129,6 +129,81 @@ def test_dp_sgd_step_is_clipped_sum(runs):
     assert np.allclose(got, w0 - 0.3 / 4.0 * want, atol=1e-12)
 
 
+@pytest.mark.parametrize("loss,schedule,radius,w0", [("hinge", "constant", 1.0, None),
+                                                      ("logistic", "inv_sqrt", None, "random")])
+@pytest.mark.parametrize("p", [3, 300])
+def test_dp_sgd_fast_loop_is_the_reference_bit_for_bit(loss, schedule, radius, w0, p):
+    """The one-run loop (preallocated gather, no per-example matrix, BLAS on one thread) gives the
+    reference loop's weights and batch sizes exactly (BLAS on one thread for both: a GEMV split
+    over threads sums in another order, ~1e-19 apart, so there the check is to 1e-12)."""
+    from threadpoolctl import threadpool_limits
+
+    g = np.random.default_rng(p)
+    Z = g.normal(size=(500, p)) * 2.0  # some rows clipped, some not
+    y = np.where(g.random(500) < 0.5, -1.0, 1.0)
+    w = None if w0 is None else g.normal(size=p) * 0.05
+    kw = dict(noise_multiplier=0.8, sampling_rate=0.2, steps=40, clip=0.7, learning_rate=0.3, margin=0.5,
+              loss=loss, lr_schedule=schedule, radius=radius, w0=w, rng=9)
+    fast = dp_sgd(Z, y, **kw)
+    with threadpool_limits(1, user_api="blas"):
+        ref, sizes = sgd._dp_sgd_reference(Z, y, **kw)
+    assert np.array_equal(fast.batch_sizes, sizes)
+    assert np.array_equal(fast.weights, ref)
+    ref2, _ = sgd._dp_sgd_reference(Z, y, **kw)
+    assert np.allclose(fast.weights, ref2, rtol=1e-12, atol=1e-15)
+
+
+def test_dp_sgd_batch_larger_than_the_buffer_and_full_batch():
+    """A batch beyond the preallocated buffer (q n + 8 sqrt(q n) + 16) and q = 1 (every example)."""
+    from threadpoolctl import threadpool_limits
+
+    Z, y = _unit_rows(30, 4, 21)
+    for q in (0.9, 1.0):
+        kw = dict(noise_multiplier=1.0, sampling_rate=q, steps=30, margin=0.2, rng=2)
+        fast = dp_sgd(Z, y, **kw)
+        with threadpool_limits(1, user_api="blas"):
+            ref, sizes = sgd._dp_sgd_reference(Z, y, **kw)
+        assert np.array_equal(fast.weights, ref) and np.array_equal(fast.batch_sizes, sizes)
+
+
+def test_dp_sgd_float32_precision_is_close_and_clips():
+    """precision="float32": same draws, weights within float32 rounding of the float64 run; a noiseless
+    full-batch step still clips every example (sum of norms <= n C)."""
+    Z, y = _unit_rows(400, 50, 22)
+    kw = dict(noise_multiplier=1.0, sampling_rate=0.25, steps=30, margin=0.1, rng=4)
+    a = dp_sgd(Z, y, **kw)
+    b = dp_sgd(Z.astype(np.float32), y, precision="float32", **kw)
+    c = dp_sgd(Z, y, precision="float32", **kw)
+    assert np.array_equal(a.batch_sizes, b.batch_sizes)
+    assert b.weights.dtype == np.float64 and np.array_equal(b.weights, c.weights)
+    assert 0 < np.max(np.abs(a.weights - b.weights)) < 1e-5 * max(1.0, np.max(np.abs(a.weights)))
+    big = np.zeros((1, 50), dtype=np.float32)
+    big[0, 0] = 50.0
+    r = dp_sgd(big, np.ones(1), noise_multiplier=0.0, sampling_rate=1.0, steps=1, clip=0.5, normalizer=1.0,
+               precision="float32")
+    assert np.linalg.norm(r.weights) == pytest.approx(0.5, rel=1e-6)
+    with pytest.raises(ValueError, match="precision"):
+        dp_sgd(Z, y, precision="float16", **kw)
+
+
+def test_progress_bars_off_by_default_and_on_when_asked(capsys):
+    Z, y = _unit_rows(20, 2, 23)
+    dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.5, steps=100, rng=0)
+    noisy_sgd(Z, y, 1.0, 1e-3, n_steps=100, rng=0)
+    pillar_alg2(Z, y, 1.0, 1e-3, n_steps=50, rng=0)
+    assert capsys.readouterr().err == ""
+    dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.5, steps=100, rng=0, progress=True)
+    err = capsys.readouterr().err
+    assert "DP-SGD" in err and "100/100" in err
+    noisy_sgd(Z, y, 1.0, 1e-3, n_steps=100, rng=0, progress=True)
+    err = capsys.readouterr().err
+    assert "Noisy SGD" in err and "100/100" in err
+    pillar_alg2(Z, y, 1.0, 1e-3, n_steps=50, repeats=2, rng=0, progress=True)
+    assert "PILLAR Alg 2" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="progress"):
+        dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.5, steps=1, progress="yes")
+
+
 @pytest.mark.parametrize("runs", [None, 400])
 def test_poisson_batch_sizes(runs):
     """Poisson sampling: batch sizes ~ Binomial(n, q) (chi-square on binned counts), both code paths."""
@@ -322,11 +397,11 @@ def test_alg2_fit_samples_the_exact_selection_law(monkeypatch):
     """What pillar_alg2 does: with the runs fixed (three candidates), its choice follows exp(-eps err/2)."""
     fixed = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
 
-    def fake_runs(Z, y, e, d, *, margin, radius, n_steps, n_runs, rng):
+    def fake_runs(Z, y, e, d, margin, radius, n_steps, n_runs, w0, rng, progress, desc):
         return sgd.NoisySGDResult(weights=fixed.copy(), sigma=1.0, step_size=1.0, steps=1, n=len(Z), lipschitz=1.0,
                                   privacy=(e, d))
 
-    monkeypatch.setattr(sgd, "noisy_sgd", fake_runs)
+    monkeypatch.setattr(sgd, "_noisy_sgd", fake_runs)  # the R runs of noisy_sgd (its body)
     Z = np.tile([[0.8, 0.0]], (10, 1))
     y = np.ones(10)
     counts = np.zeros(3)
@@ -364,3 +439,21 @@ def test_bad_inputs_are_named():
     with pytest.raises(TypeError, match="noise_multiplier"):
         dp_sgd(Z, y, noise_multiplier=object(), sampling_rate=0.5, steps=1)
     assert clip_factors(np.array([2.0]), 1.0)[0] == 0.5
+
+
+def test_suite_cases_pass_correct_and_flag_broken():
+    """The canary cases that ``python -m theory audit`` runs (theory.privacy.sgd.audit_cases): DP-SGD and
+    Noisy SGD at their claims are not flagged; DP-SGD with half the noise multiplier and Noisy SGD with
+    noise / 100 (same claims) are.  Confidence 0.999 per case (false-failure rate <= 1e-3 each)."""
+    from theory.audit_suite import AuditCase, run_case
+
+    cases = [AuditCase(**c) for c in sgd.audit_cases()]
+    assert len(cases) == 4 and [c.private for c in cases] == [True, True, False, False]
+    claim = cases[0].epsilon
+    assert claim == pytest.approx(1.0, abs=1e-5) and cases[2].epsilon == claim  # the broken run claims the same
+    assert cases[2].true_epsilon > claim > cases[0].true_epsilon  # PLD: half the noise really is not private
+    rows = [run_case(c, trials=1_000_000 if "dp_sgd" in c.name else 200_000, rng=0) for c in cases]
+    assert [r.as_expected for r in rows] == [True, True, True, True], [r.result.epsilon_lower_bound for r in rows]
+    assert rows[0].result.epsilon_lower_bound > 0.3  # the correct audit has power
+    assert rows[2].result.epsilon_lower_bound > claim
+    assert [c["name"] for c in sgd.audit_cases(include_broken=False)] == [c.name for c in cases[:2]]
