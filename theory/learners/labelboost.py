@@ -436,7 +436,11 @@ class LabelBoost(_Params):
 
     @property
     def privacy(self) -> tuple[float, float]:
-        """The guarantee a run with the current parameters and zero iterations would have (see ``privacy_``)."""
+        """The guarantee of a zero-iteration run at the nominal ratios (kept fraction exactly 1/ratio).
+
+        Indicative only: a run's ``privacy_`` uses the ratios it actually ran (rounded kept counts,
+        the iterations done) and can be weaker; read ``privacy_`` after ``fit``.
+        """
         e, d = self._base_guarantee()
         k = self.constants()
         s = labelboost_run_privacy(e, d, 0, final_ratio=k["final_ratio"], iteration_ratio=k["iteration_ratio"],
