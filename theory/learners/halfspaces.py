@@ -69,6 +69,7 @@ True
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from typing import Any
 
@@ -147,6 +148,13 @@ def _classes_list(classes: Any) -> np.ndarray | None:
 
 class _HalfspaceBase(ClassifierMixin, BaseEstimator):
     """Shared fit/predict of the projected linear learners (see the module docstring)."""
+
+    def _store_params(self, values: dict[str, Any]) -> None:
+        """Each constructor argument as an attribute of the same name, unchanged (scikit-learn's
+        convention; ``values`` is the constructor's ``locals()``): one body for every estimator here."""
+        for name in inspect.signature(type(self).__init__).parameters:
+            if name != "self":
+                setattr(self, name, values[name])
 
     _private = True
 
@@ -388,25 +396,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
                  clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  accountant: str = "rdp", noisy_sgd_steps: int | None = None, repeats: int = 3,
                  holdout_fraction: float = 0.2, classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.k = k
-        self.center = center
-        self.trainer = trainer
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.learning_rate = learning_rate
-        self.clip = clip
-        self.loss = loss
-        self.margin = margin
-        self.radius = radius
-        self.accountant = accountant
-        self.noisy_sgd_steps = noisy_sgd_steps
-        self.repeats = repeats
-        self.holdout_fraction = holdout_fraction
-        self.classes = classes
-        self.row_norm = row_norm
-        self.rng = rng
+        self._store_params(locals())
 
     def _check_params(self) -> None:
         _revalidate(self, {"k": POSITIVE_INT, "center": Boolean(), **_COMMON})
@@ -451,24 +441,7 @@ class RandomProjectionHalfspace(_HalfspaceBase):
                  loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
                  classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.k = k
-        self.trainer = trainer
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.learning_rate = learning_rate
-        self.clip = clip
-        self.loss = loss
-        self.margin = margin
-        self.radius = radius
-        self.accountant = accountant
-        self.noisy_sgd_steps = noisy_sgd_steps
-        self.repeats = repeats
-        self.holdout_fraction = holdout_fraction
-        self.classes = classes
-        self.row_norm = row_norm
-        self.rng = rng
+        self._store_params(locals())
 
     def _check_params(self) -> None:
         _revalidate(self, {"k": POSITIVE_INT, **_COMMON})
@@ -491,23 +464,7 @@ class FullDimensionHalfspace(_HalfspaceBase):
                  margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
                  classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.trainer = trainer
-        self.epochs = epochs
-        self.batch_size = batch_size
-        self.learning_rate = learning_rate
-        self.clip = clip
-        self.loss = loss
-        self.margin = margin
-        self.radius = radius
-        self.accountant = accountant
-        self.noisy_sgd_steps = noisy_sgd_steps
-        self.repeats = repeats
-        self.holdout_fraction = holdout_fraction
-        self.classes = classes
-        self.row_norm = row_norm
-        self.rng = rng
+        self._store_params(locals())
 
     def _check_params(self) -> None:
         _revalidate(self, dict(_COMMON))
@@ -535,17 +492,7 @@ class NonPrivateHalfspace(_HalfspaceBase):
     def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
                  learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
-        self.projection = projection
-        self.k = k
-        self.center = center
-        self.n_iter = n_iter
-        self.learning_rate = learning_rate
-        self.loss = loss
-        self.margin = margin
-        self.radius = radius
-        self.classes = classes
-        self.row_norm = row_norm
-        self.rng = rng
+        self._store_params(locals())
 
     def _check_params(self) -> None:
         _revalidate(self, dict(_NONPRIVATE))
