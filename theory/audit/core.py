@@ -609,6 +609,7 @@ def _select(
     codec: _Codec,
     categorical: Sequence[Any] = (),
     float_bits: bool = False,
+    mlp: bool = False,
 ) -> tuple[list[_Candidate], dict[str, int]]:
     cands: list[_Candidate] = []
     fams: dict[str, int] = {}
@@ -709,6 +710,10 @@ def _select(
         learned = selection.learned_score(x, y, np.random.default_rng(pair))  # selection batch only
         if learned is not None:
             thresholds(learned(x), learned(y), learned, "<logistic score, x>", "logistic")
+        if mlp:
+            net = selection.mlp_score(x, y, np.random.default_rng(pair))  # selection batch only
+            if net is not None:
+                thresholds(net(x), net(y), net, "<mlp score, x>", "mlp")
         # per-coordinate thresholds: declared categorical coordinates get value events instead;
         # beyond MAX_COORDS coordinates only the MAX_COORDS ranked first on the selection batch
         declared = {int(c) for c in categorical if isinstance(c, (int, np.integer)) and 0 <= int(c) < d}
@@ -1019,6 +1024,7 @@ def audit_pairs(
     timeout: float | None = None,
     categorical: Sequence[int | str] | None = None,
     float_bits: bool = False,
+    mlp: bool = False,
 ) -> AuditResult:
     """Audit ``mechanism`` on several neighbouring pairs ``[(D1, D1'), (D2, D2'), ...]``.
 
@@ -1079,6 +1085,12 @@ def audit_pairs(
         (``value + rng.laplace(...)``) is *not* epsilon-DP (Mironov 2012): its output support
         depends on the input, and these events show it; snap outputs to a grid to pass.  Off by
         default, so that audits of such mechanisms test the real-valued claim.
+    mlp : bool
+        For vector outputs, also threshold the logit of a small neural network (scikit-learn's
+        ``MLPClassifier``, 32 ReLU units, see :func:`theory.audit.selection.mlp_score`) fitted on
+        the selection batch, beside the logistic score; it reaches interactions between
+        coordinates that the logistic score on ``(z, z**2)`` cannot.  Off by default (about a
+        second of fitting per pair).
 
     Returns
     -------
@@ -1103,6 +1115,8 @@ def audit_pairs(
             raise TypeError("categorical must be a list of coordinates (int) or names (str)")
     if not isinstance(float_bits, (bool, np.bool_)):
         raise TypeError(f"float_bits must be True or False, got {float_bits!r}")
+    if not isinstance(mlp, (bool, np.bool_)):
+        raise TypeError(f"mlp must be True or False, got {mlp!r}")
     cat_decl = tuple(categorical or ())
     g = as_generator(rng)
     n = DEFAULT_TRIALS if trials is None else int(trials)
@@ -1154,7 +1168,7 @@ def audit_pairs(
         for p, (i0, i1) in enumerate(index):
             with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
                 found, fams[p] = _select(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values, codec,
-                                         cat_decl, bool(float_bits))
+                                         cat_decl, bool(float_bits), bool(mlp))
             cands += found
             n_candidates += sum(fams[p].values())
             if found:

@@ -110,6 +110,8 @@ def flatten_output(output: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[
     dicts their values at ``path + (key,)``; 1-D NumPy arrays their items; anything else (numbers,
     strings, sets, ...) is a leaf (encoded with :func:`encode_output`).
     """
+    if not isinstance(path, tuple):
+        raise TypeError(f"path must be a tuple (the prefix of the leaf paths), got {type(path).__name__}")
     out: list[tuple[tuple[Any, ...], Any]] = []
     if isinstance(output, (tuple, list)) or isinstance(output, np.ndarray) and output.ndim == 1:
         for i, v in enumerate(output):
@@ -125,6 +127,8 @@ def flatten_output(output: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[
 
 def path_name(path: tuple[Any, ...]) -> str:
     """Readable name of a leaf path: ``x[1]['count']``, ``len(x[1])``."""
+    if not isinstance(path, tuple):
+        raise TypeError(f"path must be a tuple of keys and indices, got {type(path).__name__}")
     if path and path[-1] == "#len":
         return f"len({path_name(path[:-1])})"
     return "x" + "".join(f"[{p!r}]" for p in path)
@@ -146,6 +150,17 @@ class OutputSchema:
 
     def __init__(self, rows: Sequence[dict[Any, Any]], categorical: Sequence[Any] | None = None,
                  max_columns: int = MAX_COLUMNS) -> None:
+        if isinstance(rows, (str, bytes, dict)) or not isinstance(rows, (list, tuple)) or \
+                not all(isinstance(r, dict) for r in rows):
+            raise TypeError(f"rows must be a list of dicts path -> leaf (flatten_output), got {type(rows).__name__}")
+        if categorical is not None and (isinstance(categorical, (str, bytes)) or
+                                        not isinstance(categorical, (list, tuple, range, np.ndarray))):
+            raise TypeError(f"categorical must be a list of coordinates (int) or names (str), got "
+                            f"{type(categorical).__name__}")
+        if isinstance(max_columns, (bool, np.bool_)) or not isinstance(max_columns, (int, np.integer)):
+            raise TypeError(f"max_columns must be an integer, got {type(max_columns).__name__}")
+        if max_columns < 1:
+            raise ValueError(f"max_columns must be >= 1, got {max_columns}")
         freq: dict[Any, int] = {}
         numeric: dict[Any, bool] = {}
         for r in rows:

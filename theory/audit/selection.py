@@ -34,8 +34,8 @@ import numpy as np
 from kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
-__all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "anticipated_bound", "learned_score", "pick",
-           "planned_tests", "rank_columns"]
+__all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "anticipated_bound", "learned_score",
+           "mlp_score", "pick", "planned_tests", "rank_columns"]
 
 #: pairs beyond this many do not each get a reserved slot (the Bonferroni factor would grow with them)
 MAX_PAIR_SLOTS = 32
@@ -230,3 +230,84 @@ def rank_columns(x: np.ndarray, y: np.ndarray, k: int, max_rows: int = 4096) -> 
     end[:-1] = ~same
     ks = np.where(end, np.abs(c), 0.0).max(axis=0)
     return np.argsort(-ks, kind="stable")[: min(k, ks.size)]
+
+
+class MLPScore:
+    """Learned event score by a small neural network (DP-Sniper's second classifier, Bichsel et al.
+    2021, written here): scikit-learn's ``MLPClassifier`` (one hidden ReLU layer) fitted on the
+    standardised selection-batch outputs of the two datasets; the score is the network's logit.
+    Like :class:`LogisticScore` it is fitted on the selection batch only and stores plain arrays
+    (the forward pass is NumPy, picklable for executors)."""
+
+    def __init__(self, mean: np.ndarray, scale: np.ndarray, weights: list[np.ndarray], biases: list[np.ndarray]) -> None:
+        mean = np.asarray(check_array(mean, "mean", ndim=1, dtype_kinds="iuf"), dtype=np.float64)
+        scale = np.asarray(check_array(scale, "scale", ndim=1, dtype_kinds="iuf"), dtype=np.float64)
+        if scale.shape != mean.shape or np.any(scale <= 0):
+            raise ValueError(f"scale must be positive with the shape of mean {mean.shape}, got shape {scale.shape}")
+        if not isinstance(weights, (list, tuple)) or not isinstance(biases, (list, tuple)) or \
+                len(weights) != len(biases) or not weights:
+            raise TypeError("weights and biases must be lists of arrays of equal length (one per layer)")
+        self.weights = [np.asarray(check_array(w, "weights", ndim=2), dtype=np.float64) for w in weights]
+        self.biases = [np.asarray(check_array(b, "biases", ndim=1), dtype=np.float64) for b in biases]
+        self.mean, self.scale = mean, scale
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        h = (np.asarray(x, dtype=np.float64) - self.mean) / self.scale
+        for w, b in zip(self.weights[:-1], self.biases[:-1]):
+            h = np.maximum(h @ w + b, 0.0)
+        return (h @ self.weights[-1] + self.biases[-1])[:, 0]
+
+
+@validate_params(rng=RNG, max_rows=Integer(2), hidden=Integer(1))
+def mlp_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_rows: int = 20_000,
+              hidden: int = 32) -> MLPScore | None:
+    """Fit :class:`MLPScore` (``hidden`` ReLU units) on at most ``max_rows`` selection outputs per
+    side, ``x`` labelled 1 and ``y`` 0; ``None`` when the outputs do not allow a fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> g = np.random.default_rng(0)
+    >>> x = g.normal(0, 1, (3000, 2)); y = g.normal(0, 1, (3000, 2))
+    >>> x[:, 1] = np.abs(x[:, 1]) * np.sign(x[:, 0])  # same marginals, x0 * x1 > 0 on one side only
+    >>> y[:, 1] = -np.abs(y[:, 1]) * np.sign(y[:, 0])
+    >>> sc = mlp_score(x, y, g)
+    >>> bool(np.mean(sc(x) > 0) > 0.8 and np.mean(sc(y) > 0) < 0.2)
+    True
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+
+    x = np.asarray(check_array(x, "x", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
+                   dtype=np.float64)
+    y = np.asarray(check_array(y, "y", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
+                   dtype=np.float64)
+    if x.shape[1] != y.shape[1]:
+        raise ValueError(f"x and y must have the same number of columns, got {x.shape[1]} and {y.shape[1]}")
+    rng = as_generator(rng)
+    if x.shape[1] == 0 or x.shape[0] < 2 or y.shape[0] < 2 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        return None
+    if x.shape[0] > max_rows:
+        x = x[rng.choice(x.shape[0], max_rows, replace=False)]
+    if y.shape[0] > max_rows:
+        y = y[rng.choice(y.shape[0], max_rows, replace=False)]
+    both = np.concatenate([x, y])
+    mean = both.mean(axis=0)
+    scale = both.std(axis=0)
+    scale = np.where(scale > 0, scale, 1.0)
+    labels = np.r_[np.ones(x.shape[0]), np.zeros(y.shape[0])]
+    model = MLPClassifier(hidden_layer_sizes=(int(hidden),), max_iter=60, batch_size=512, learning_rate_init=3e-3,
+                          random_state=int(rng.integers(2**31 - 1)))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        try:
+            model.fit((both - mean) / scale, labels)
+        except ValueError:
+            return None
+    ws = [np.asarray(w, dtype=np.float64) for w in model.coefs_]
+    bs = [np.asarray(b, dtype=np.float64) for b in model.intercepts_]
+    if not all(np.all(np.isfinite(w)) for w in ws):
+        return None
+    return MLPScore(mean, scale, ws, bs)

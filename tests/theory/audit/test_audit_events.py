@@ -176,3 +176,40 @@ def test_bit_keys() -> None:
     assert k1[0] % 2 == 0 and k1[1] % 2 == 1 and k1[0] + 1 == k1[1]  # same exponent, last bit flips
     assert (k1[2] >> 1) >> 11 == 1 and (k1[0] >> 1) >> 11 == 0  # sign bit
     assert (int(bit_keys(v, 4)[3]) >> 4) & 0x7FF == 1023 - 2  # 0.375 = 1.5 * 2^-2
+
+
+# ---------------------------------------------------------------------------
+# opt-in MLP score (DP-Sniper's neural network)
+# ---------------------------------------------------------------------------
+
+
+def _quadrant_mech(d, size, rng):  # type: ignore[no-untyped-def]
+    """Two Laplace coordinates with the same marginals under both inputs; the sign of x0 * x1 is +
+    under data 0 and - under data 1 (true epsilon infinite): no linear or per-coordinate event and
+    no logistic score on (z, z**2) separates the sides, a network does."""
+    x = rng.laplace(0.0, 1.0, (size, 2))
+    x[:, 1] = np.abs(x[:, 1]) * np.sign(x[:, 0]) * (1.0 if d == 0 else -1.0)
+    return x
+
+
+def test_mlp_score_finds_an_interaction() -> None:
+    plain = audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=50_000, rng=0)
+    assert not plain.violation and "mlp" not in plain.families
+    res = audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=50_000, rng=0, mlp=True)
+    assert res.violation and res.epsilon_lower_bound > 5.0, res.report()
+    assert res.witness is not None and "mlp score" in res.witness.event.description
+    with pytest.raises(TypeError, match="mlp"):
+        audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=100, mlp=1)
+
+
+def test_mlp_score_is_plain_and_picklable() -> None:
+    import pickle
+
+    from theory.audit.selection import mlp_score
+
+    g = np.random.default_rng(0)
+    x, y = _quadrant_mech(0, 4000, g), _quadrant_mech(1, 4000, g)
+    sc = mlp_score(x, y, g)
+    assert sc is not None and np.array_equal(pickle.loads(pickle.dumps(sc))(x), sc(x))
+    assert np.mean(sc(x) > 0) > 0.8 and np.mean(sc(y) > 0) < 0.2
+    assert mlp_score(np.full((10, 2), np.nan), y, g) is None
