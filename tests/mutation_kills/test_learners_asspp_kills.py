@@ -53,7 +53,7 @@ def test_fit_uses_the_cover_of_the_public_points() -> None:
     assert len(L0.cover_.hypotheses) == 1 and L0.index_ == 0
     with pytest.raises(TypeError, match="^X_public is required"):
         ASSPP(1.0, concept_class=C).fit(XP, YP, None)
-    with pytest.raises(ValueError, match="X_public"):
+    with pytest.raises(ValueError, match=r"^X_public must lie in X_d"):
         ASSPP(1.0, concept_class=C).fit(XP, YP, [99])
 
 
