@@ -477,3 +477,28 @@ def test_concept_class_required_clone_and_repr():
         L.set_params(nope=1)
     with pytest.raises(ValueError, match="n"):
         L.set_params(n=0)
+
+
+def test_schedule_follows_alg3_step2_formulas():
+    """Step 2a/2b as run: alpha_i = alpha/(a 2^i), beta_i = beta/(b 2^i),
+    v = min{cap n, beta_i VC exp(alpha_i |S|/(c VC)) - |S|}, computed here from the constructor's
+    values (not from ``constants()``); and the faithful constants are the paper's literals."""
+    assert FAITHFUL_CONSTANTS == {"unlabelled_factor": 90000, "target_factor": 300, "cap_factor": 30000,
+                                  "exponent_constant": 200, "alpha_factor": 10, "beta_factor": 4,
+                                  "iteration_ratio": 100, "final_ratio": 300}
+    D = ThresholdDistribution(8, 100)
+    g = np.random.default_rng(21)
+    Xs, ys = D.sample(400, g)
+    kw = {**SCALED, "exponent_constant": 2, "cap_factor": 300, "target_factor": 200, "alpha_factor": 3,
+          "beta_factor": 2}
+    alpha, beta, n = 0.3, 0.4, 10
+    L = LabelBoost(_base(), concept_class=C8, n=n, alpha=alpha, beta=beta, rng=4, **kw).fit(Xs, ys, D.sample_X(20000, g))
+    assert L.iterations_ >= 2
+    vc = C8.vc_dimension
+    for it in L.schedule_:
+        i, s = it["i"], it["s_before"]
+        ai, bi = alpha / (3 * 2**i), beta / (2 * 2**i)
+        assert it["alpha_i"] == pytest.approx(ai) and it["beta_i"] == pytest.approx(bi)
+        want_v = min(300 * n, math.floor(bi * vc * math.exp(ai * s / (2 * vc)) - s))
+        assert it["v"] == want_v, (it, want_v)
+    assert L.schedule_[0]["v"] < 300 * n == L.schedule_[1]["v"]  # both branches of the min are exercised
