@@ -9,12 +9,18 @@
      plain reference of what DP-SGD computes;
    * Opacus (``PrivacyEngine``, ``GradSampleModule`` hooks, Poisson sampling, on CPU) training
      ``torch.nn.Linear(d, 1, bias=False)`` on the same scaled hinge loss -- when ``torch`` and
-     ``opacus`` import (optional; not a dependency of the package).
+     ``opacus`` import (optional extra ``pip install semiprivate[bench]``; skipped otherwise),
+     timed twice per repetition: with torch's default intra-op threads and with one thread (on a
+     loaded 2-core machine the default was up to 10x slower); ratios use the faster of the two.
+
+   Ours also runs on float32 input with ``precision="float32"`` (a column of its own).  Our
+   per-step BLAS calls run on one thread (see ``theory.privacy.sgd._SINGLE_THREAD_BLAS_MAX``).
 
    Throughput counts the examples actually in the Poisson batches.  "Whole call" includes our input
    checks (NaN/inf scan) and the per-row norms, one pass over X; "steps only" is the difference
    between a 2S-step and an S-step call (steady state).  Ratios use the whole call (conservative).  The naive loop and ours are
-   checked to give the same clipped noisy sum on a fixed batch before timing.  Each figure is the
+   checked to give the same clipped noisy sum on a fixed batch before timing, and our fast loop to
+   give the plain reference loop's weights bit for bit (last column).  Each figure is the
    median of ``--repeats`` interleaved runs; ratios are medians of per-repetition ratios.
 
 2. PCA + projection of n x 2048 float32 public points from a memory-mapped ``.npy`` file:
@@ -38,10 +44,7 @@ import argparse
 import math
 import os
 import platform
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -51,34 +54,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _common import CHILD_HEAD, blas_info, run_child, timed, write_memmap  # noqa: E402
+
 from kernels._backend import cpu_model  # noqa: E402
 from theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
-# Idle time before each timed call: torch's OpenMP pool and OpenBLAS's pool keep their threads
-# spinning for a while after a call; without a pause the next method shares the two cores with
-# them (as in bench_pca.py).
+# a longer pause than _common's default: torch's OpenMP pool spins longer after a call
 _PAUSE_S = 0.3
 
 
 def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
-    time.sleep(_PAUSE_S)
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return time.perf_counter() - t0, out
-
-
-
-
-def blas_info() -> str:
-    from threadpoolctl import threadpool_info
-
-    out = []
-    for lib in threadpool_info():
-        if lib.get("user_api") == "blas" and "numpy" in str(lib.get("filepath", "")):
-            out.append(f"{lib.get('internal_api')} {lib.get('version')} ({lib.get('threading_layer', '?')} threads, "
-                       f"{lib.get('num_threads')} threads, arch {lib.get('architecture', '?')})")
-    return "; ".join(out) or "unknown"
+    return timed(fn, *args, pause=_PAUSE_S)
 
 
 def make_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -268,10 +255,10 @@ def bench_dpsgd(dims: list[int], n: int, batch: int, steps: int, repeats: int) -
             v = [x for x in v if np.isfinite(x)]
             return f"{np.median(v):{fmt}}{suffix}" if v else "n/a"
 
+        spread = f" (range {min(ratio['op']):.1f}-{max(ratio['op']):.1f})" if ratio["op"] else ""
         line = (f"| {d} | {med(rate['steps'])} | {med(rate['whole'])} | {med(rate['f32'])} | {med(rate['naive'])} | "
                 f"{med(rate['op'])} | {med(rate['op1'])} | {med(ratio['naive'], '.1f', 'x')} | "
-                f"{med(ratio['op'], '.1f', 'x')} (range {min(ratio['op'], default=math.nan):.1f}-"
-                f"{max(ratio['op'], default=math.nan):.1f}) | {med(ratio['op32'], '.1f', 'x')} | {diff:.1e} | "
+                f"{med(ratio['op'], '.1f', 'x')}{spread} | {med(ratio['op32'], '.1f', 'x')} | {diff:.1e} | "
                 f"{'yes' if same else 'NO'} |")
         rows.append(line)
         print(line, flush=True)
@@ -282,20 +269,7 @@ def bench_dpsgd(dims: list[int], n: int, batch: int, steps: int, repeats: int) -
 
 # ---------------------------------------------------------------------------- streaming PCA + projection
 
-CHILD = r"""
-import sys, time
-sys.path.insert(0, {root!r})
-import numpy as np
-import kernels, kernels._pca
-
-
-def peak_rss():
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
+CHILD = CHILD_HEAD + r"""
 
 if {run}:
     X = np.load({path!r}, mmap_mode="r")
@@ -321,30 +295,23 @@ print(t_pca, t_proj, peak_rss(), check)
 
 
 def bench_streaming(n: int, d: int, k: int, rows: int) -> list[str]:
-    fd, name = tempfile.mkstemp(prefix="bench_dpsgd_", suffix=".npy", dir="/tmp")
-    os.close(fd)
-    path, out = Path(name), Path(name + ".proj.npy")
+    g = np.random.default_rng(0)
+    basis = np.linalg.qr(g.standard_normal((d, 64)))[0].astype(np.float32)
+    scale = (0.7 ** np.arange(64)).astype(np.float32)
+
+    def block(s: int, m: int) -> np.ndarray:
+        blk = (g.standard_normal((m, 64)).astype(np.float32) * scale) @ basis.T
+        blk += 0.01 * g.standard_normal((m, d)).astype(np.float32)
+        return blk / np.linalg.norm(blk, axis=1, keepdims=True)
+
+    path, t_write = write_memmap("bench_dpsgd_", n, d, block)
+    out = Path(str(path) + ".proj.npy")
     try:
-        t0 = time.perf_counter()
-        mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(n, d))
-        step = 50_000
-        g = np.random.default_rng(0)
-        basis = np.linalg.qr(g.standard_normal((d, 64)))[0].astype(np.float32)
-        scale = (0.7 ** np.arange(64)).astype(np.float32)
-        for s in range(0, n, step):
-            m = min(step, n - s)
-            blk = (g.standard_normal((m, 64)).astype(np.float32) * scale) @ basis.T
-            blk += 0.01 * g.standard_normal((m, d)).astype(np.float32)
-            mm[s:s + m] = blk / np.linalg.norm(blk, axis=1, keepdims=True)
-        mm.flush()
-        del mm
-        t_write = time.perf_counter() - t0
         size = path.stat().st_size
         res = {}
         for label, run in (("baseline", False), ("run", True)):
             code = CHILD.format(root=str(ROOT), run=run, path=str(path), out=str(out), k=k, rows=rows)
-            p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-            res[label] = [float(v) for v in p.stdout.split()]
+            res[label] = [float(v) for v in run_child(code)]
     finally:
         path.unlink(missing_ok=True)
         out.unlink(missing_ok=True)
@@ -369,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=50_000)
     ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--steps", type=int, default=600)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--dims", type=str, default="64,512,2048")
     ap.add_argument("--stream-n", type=int, default=1_000_000)

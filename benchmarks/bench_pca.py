@@ -40,10 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -53,22 +50,15 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _common import CHILD_HEAD, run_child, timed, write_memmap  # noqa: E402
 
 import kernels  # noqa: E402
 
-# Idle time before each timed call.  NumPy and SciPy each bundle their own OpenBLAS, and an
-# OpenBLAS pool keeps its threads spinning for a while after a call: without a pause, a method
-# using one library's BLAS right after a method using the other's shares the two cores with the
-# first pool's spinning threads (seen as up to 3x swings at d=256).  The pause lets every call
-# start with idle pools, as a call in user code would.
-_PAUSE_S = 0.25
-
 
 def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
-    time.sleep(_PAUSE_S)
-    t0 = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t0, out
+    return timed(fn)  # pauses first: see _common.PAUSE_S
 
 
 def _subspace(V: np.ndarray, W: np.ndarray) -> float:
@@ -205,23 +195,7 @@ def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
     return rows
 
 
-CHILD = r"""
-import sys, time
-sys.path.insert(0, {root!r})
-import numpy as np
-import kernels, kernels._pca
-
-
-def peak_rss():
-    # VmHWM: this process image's peak resident set (file-backed pages included).  Not
-    # resource.getrusage: on Linux its ru_maxrss survives exec and would report the parent's peak.
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    import resource
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
+CHILD = CHILD_HEAD + r"""
 
 if {run}:
     X = np.load({path!r}, mmap_mode="r")
@@ -236,24 +210,13 @@ print(dt, peak_rss(), lam)
 
 
 def bench_streaming(n: int, d: int, k: int) -> list[str]:
-    fd, name = tempfile.mkstemp(prefix="bench_pca_", suffix=".npy", dir="/tmp")
-    os.close(fd)
-    path = Path(name)
+    path, t_write = write_memmap("bench_pca_", n, d, lambda s, m: make_data(m, d, np.float32, seed=s, k=k))
     try:
-        t0 = time.perf_counter()
-        mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(n, d))
-        step = 50_000
-        for s in range(0, n, step):
-            mm[s : s + step] = make_data(min(step, n - s), d, np.float32, seed=s, k=k)
-        mm.flush()
-        del mm
-        t_write = time.perf_counter() - t0
         size = path.stat().st_size
         out: dict[str, tuple[float, int, float]] = {}
         for label, run, n_threads in (("baseline", False, None), ("auto", True, None), ("one", True, 1)):
             code = CHILD.format(root=str(ROOT), run=run, path=str(path), k=k, n_threads=n_threads)
-            res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-            f_dt, f_rss, f_lam = res.stdout.split()
+            f_dt, f_rss, f_lam = run_child(code)
             out[label] = (float(f_dt), int(f_rss), float(f_lam))
     finally:
         path.unlink(missing_ok=True)
