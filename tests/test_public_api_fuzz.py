@@ -328,10 +328,6 @@ XFAIL: dict[tuple[str, str], str] = {
     ("theory.audit.strategies.records", "integer"): "object(): accepted",
     # theory/bounds/compare.py
     ("theory.bounds.compare.halfspace_labelled_curves", "ds"): "object(): error does not name it",
-    # theory/halfspace_data.py
-    ("theory.halfspace_data.normalize_rows", "name"): "object(): error does not name it",
-    # theory/privacy/sgd.py
-    ("theory.privacy.sgd.check_signed_labels", "name"): "object(): error does not name it",
     # theory/report.py
     ("theory.report.run_report", "out_dir"): "object(): error does not name it",
     ("theory.report.run_report", "quick"): "object(): runs on instead of rejecting",
