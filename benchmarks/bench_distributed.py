@@ -220,7 +220,8 @@ def _pca(client: Any, args: argparse.Namespace) -> None:
 
         methods += [("dask.array.linalg.tsqr (dask-ml not installed)", tsqr),
                     ("dask.array.linalg.svd_compressed (dask-ml not installed)", compressed)]
-    methods.append(("dask.array X.T @ X (float64) + eigh on the client", xtx))
+    if not args.skip_xtx:
+        methods.append(("dask.array X.T @ X (float64) + eigh on the client", xtx))
 
     print(f"\n| PCA of {n:,} x {d} float32 ({n * d * 4 / 2**30:.2f} GiB on disk, chunks of {ch:,} rows), k={k} | "
           "time | peak RSS of a worker | top eigenvalue | max rel. diff. of top-k eigenvalues | "
@@ -253,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pca-dir", default=tempfile.gettempdir(), help="where the data file is written")
     ap.add_argument("--skip-pca", action="store_true")
     ap.add_argument("--skip-audit", action="store_true")
+    ap.add_argument("--skip-xtx", action="store_true", help="leave out dask.array's X.T @ X (memory-hungry)")
     args = ap.parse_args(argv)
     import dask
 
