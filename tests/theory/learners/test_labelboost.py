@@ -217,18 +217,22 @@ def test_faithful_end_to_end_thresh64():
 def test_lem412_error_scaled():
     """error <= 11 alpha in >= 1 - 2 beta of runs (one-sided binomial test at FFR 1e-4)."""
     alpha, beta, trials = 0.02, 0.1, 20
-    D = ThresholdDistribution(8, 77)
-    fails = 0
-    errs = []
+    fails, errs = _excess_error_failures(ThresholdDistribution(8, 77), 100, alpha, beta, trials)
+    assert binom.sf(fails - 1, trials, 2 * beta) > FFR, (fails, errs)
+
+
+def _excess_error_failures(D, seed0, alpha, beta, trials):
+    """Runs with excess error err(h) - optimal error > 11 alpha (Lem 4.12 / Thm 4.16), and the errors."""
+    fails, errs = 0, []
     for seed in range(trials):
-        g = np.random.default_rng(100 + seed)
+        g = np.random.default_rng(seed0 + seed)
         Xs, ys = D.sample(400, g)
         L = LabelBoost(_base(), concept_class=C8, n=10, alpha=alpha, beta=beta, rng=g,
                        **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
-        e = D.error(L.base_learner_.hypothesis_)
+        e = D.error(L.base_learner_.hypothesis_) - D.optimal_error
         errs.append(e)
         fails += int(e > 11 * alpha)
-    assert binom.sf(fails - 1, trials, 2 * beta) > FFR, (fails, errs)
+    return fails, errs
 
 
 def test_cor417_rectangles_runs():
@@ -350,16 +354,7 @@ def test_audit_labelboost_scaled_at_claim():
 def test_thm416_agnostic_use():
     """Thm 4.16: labels flipped w.p. 0.1 (no consistent h): excess error <= 11 alpha in >= 1 - 2 beta of runs."""
     alpha, beta, trials = 0.02, 0.1, 20
-    D = ThresholdDistribution(8, 77, noise=0.1)
-    fails, errs = 0, []
-    for seed in range(trials):
-        g = np.random.default_rng(500 + seed)
-        Xs, ys = D.sample(400, g)
-        L = LabelBoost(_base(), concept_class=C8, n=10, alpha=alpha, beta=beta, rng=g,
-                       **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
-        e = D.error(L.base_learner_.hypothesis_) - D.optimal_error
-        errs.append(e)
-        fails += int(e > 11 * alpha)
+    fails, errs = _excess_error_failures(ThresholdDistribution(8, 77, noise=0.1), 500, alpha, beta, trials)
     assert binom.sf(fails - 1, trials, 2 * beta) > FFR, (fails, errs)
 
 
