@@ -108,6 +108,87 @@ def _is_real_number(value: Any) -> bool:
     return isinstance(value, (numbers.Real, np.integer, np.floating))
 
 
+def _check_name(name: Any, param: str = "name") -> str:
+    """The ``name`` argument of a helper: the parameter name its messages use (a non-empty str)."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{param} must be a non-empty str (the parameter name used in messages), "
+                        f"got {_describe_value(name)} ({type(name).__name__})")
+    return name
+
+
+def _check_flag(value: Any, param: str) -> bool:
+    """A ``bool`` option of a helper or constraint (``1``/``None`` are not accepted)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{param} must be a bool, got {_describe_value(value)} ({type(value).__name__})")
+    return bool(value)
+
+
+def _check_end(value: Any, param: str) -> Any:
+    """An interval end of :class:`Real`: a real number or +-inf, never NaN."""
+    if not _is_real_number(value):
+        raise TypeError(f"{param} must be a real number (or +-inf), got {_describe_value(value)} "
+                        f"({type(value).__name__})")
+    try:
+        if math.isnan(float(value)):
+            raise ValueError(f"{param} must not be NaN")
+    except OverflowError:  # a huge int is a valid (finite) end
+        pass
+    return value
+
+
+def _check_int_end(value: Any, param: str) -> int | None:
+    """An interval end of :class:`Integer`: ``None`` (unbounded) or an integer."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(f"{param} must be None or an integer, got {_describe_value(value)} ({type(value).__name__})")
+    return int(value)
+
+
+def _check_ndim(ndim: Any, param: str = "ndim") -> tuple[int, ...] | None:
+    """``None``, a non-negative int, or a non-empty iterable of non-negative ints."""
+    if ndim is None:
+        return None
+    items = (ndim,) if isinstance(ndim, (numbers.Integral, np.integer)) and not isinstance(ndim, bool) else ndim
+    if isinstance(items, (str, bytes)):
+        raise TypeError(f"{param} must be None, an int or a tuple of ints, got {_describe_value(ndim)}")
+    try:
+        out = tuple(items)
+    except TypeError:
+        raise TypeError(f"{param} must be None, an int or a tuple of ints, got {_describe_value(ndim)} "
+                        f"({type(ndim).__name__})") from None
+    if not out or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer))
+                      for v in out):
+        raise TypeError(f"{param} must be None, an int or a non-empty tuple of ints, got {_describe_value(ndim)}")
+    if any(v < 0 for v in out):
+        raise ValueError(f"{param} must be >= 0, got {_describe_value(ndim)}")
+    return tuple(int(v) for v in out)
+
+
+_DTYPE_KINDS = "biufcmMOSUV"
+
+
+def _check_kinds(kinds: Any, param: str = "dtype_kinds") -> str:
+    """A string of NumPy ``dtype.kind`` letters."""
+    if not isinstance(kinds, str):
+        raise TypeError(f"{param} must be a str of dtype.kind letters such as 'biuf', got "
+                        f"{_describe_value(kinds)} ({type(kinds).__name__})")
+    bad = sorted(set(kinds) - set(_DTYPE_KINDS))
+    if bad:
+        raise ValueError(f"{param} must hold dtype.kind letters from {_DTYPE_KINDS!r}, got {kinds!r}")
+    return kinds
+
+
+def _check_count(value: Any, param: str) -> int:
+    """A non-negative integer option (``min_size``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(f"{param} must be a non-negative integer, got {_describe_value(value)} "
+                        f"({type(value).__name__})")
+    if value < 0:
+        raise ValueError(f"{param} must be >= 0, got {int(value)}")
+    return int(value)
+
+
 class Constraint(abc.ABC):
     """A declared rule for one parameter.
 
@@ -163,10 +244,12 @@ class Real(Constraint):
     ) -> None:
         if closed not in _CLOSED:
             raise ValueError(f"closed must be one of {_CLOSED}, got {closed!r}")
-        self.low = low
-        self.high = high
+        self.low = _check_end(low, "low")
+        self.high = _check_end(high, "high")
+        if not low <= high:
+            raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
         self.closed = closed
-        self.allow_inf = allow_inf
+        self.allow_inf = _check_flag(allow_inf, "allow_inf")
 
     def _interval(self) -> str:
         left = "[" if self.closed in ("both", "left") else "("
@@ -229,8 +312,10 @@ class Integer(Constraint):
     """An integer (``int`` or NumPy integer, never ``bool`` or ``float``) in ``[low, high]``."""
 
     def __init__(self, low: int | None = None, high: int | None = None) -> None:
-        self.low = low
-        self.high = high
+        self.low = _check_int_end(low, "low")
+        self.high = _check_int_end(high, "high")
+        if self.low is not None and self.high is not None and self.low > self.high:
+            raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
 
     def describe(self) -> str:
         lo = "-inf" if self.low is None else str(self.low)
@@ -335,11 +420,11 @@ class ArrayLike(Constraint):
         allow_nan: bool = False,
         allow_inf: bool = False,
     ) -> None:
-        self.ndim = (ndim,) if isinstance(ndim, int) else ndim
-        self.dtype_kinds = dtype_kinds
-        self.min_size = min_size
-        self.allow_nan = allow_nan
-        self.allow_inf = allow_inf
+        self.ndim = _check_ndim(ndim)
+        self.dtype_kinds = _check_kinds(dtype_kinds)
+        self.min_size = _check_count(min_size, "min_size")
+        self.allow_nan = _check_flag(allow_nan, "allow_nan")
+        self.allow_inf = _check_flag(allow_inf, "allow_inf")
 
     def describe(self) -> str:
         nd = "any" if self.ndim is None else "/".join(str(n) for n in self.ndim)
@@ -424,6 +509,8 @@ class Optional(Constraint):
     """``None`` or whatever ``inner`` accepts."""
 
     def __init__(self, inner: Constraint) -> None:
+        if not isinstance(inner, Constraint):
+            raise TypeError(f"inner must be a Constraint, got {_describe_value(inner)} ({type(inner).__name__})")
         self.inner = inner
 
     def describe(self) -> str:
@@ -544,42 +631,56 @@ def check_real(
     allow_inf: bool = False,
 ) -> float:
     """Validate a real number in an interval and return it as ``float``."""
+    _check_name(name)
     return float(Real(low, high, closed=closed, allow_inf=allow_inf).validate(name, value))
 
 
 def check_epsilon(value: Any, name: str = "epsilon") -> float:
     """``epsilon`` > 0 and finite."""
+    _check_name(name)
     return float(EPSILON.validate(name, value))
 
 
 def check_delta(value: Any, name: str = "delta") -> float:
     """``delta`` in [0, 1)."""
+    _check_name(name)
     return float(DELTA.validate(name, value))
 
 
 def check_probability(value: Any, name: str) -> float:
     """A probability in the open interval (0, 1) (``alpha``, ``beta``)."""
+    _check_name(name)
     return float(PROBABILITY.validate(name, value))
 
 
 def check_integer(value: Any, name: str, low: int | None = None, high: int | None = None) -> int:
     """An integer in ``[low, high]`` (``bool`` and ``float`` are rejected)."""
+    _check_name(name)
     return int(Integer(low, high).validate(name, value))
 
 
 def check_positive_int(value: Any, name: str) -> int:
     """An integer >= 1."""
+    _check_name(name)
     return int(POSITIVE_INT.validate(name, value))
 
 
 def check_nonnegative_int(value: Any, name: str) -> int:
     """An integer >= 0."""
+    _check_name(name)
     return int(NONNEGATIVE_INT.validate(name, value))
 
 
 def check_option(value: Any, name: str, options: Sequence[Any]) -> Any:
-    """One of ``options``."""
-    return Options(*options).validate(name, value)
+    """One of ``options`` (a non-empty sequence of allowed values)."""
+    _check_name(name)
+    if isinstance(options, (str, bytes)) or not isinstance(options, Iterable):
+        raise TypeError(f"options must be a sequence of allowed values, got {_describe_value(options)} "
+                        f"({type(options).__name__})")
+    opts = tuple(options)
+    if not opts:
+        raise ValueError("options must hold at least one allowed value, got an empty sequence")
+    return Options(*opts).validate(name, value)
 
 
 def check_array(
@@ -596,7 +697,21 @@ def check_array(
     """Validate an array and return it (``np.asarray`` of the input; CuPy arrays unchanged).
 
     ``shape`` may use ``None`` for free axes, e.g. ``(None, 3)``.
+    The options themselves are checked too (``ndim`` ints, ``dtype_kinds`` letters,
+    ``min_size`` >= 0, ``shape`` a tuple of ints/None, bool flags), naming the option.
     """
+    _check_name(name)
+    allowed_nd = _check_ndim(ndim)
+    _check_kinds(dtype_kinds)
+    _check_count(min_size, "min_size")
+    _check_flag(allow_nan, "allow_nan")
+    _check_flag(allow_inf, "allow_inf")
+    if shape is not None:
+        if not isinstance(shape, (tuple, list)) or any(
+                s is not None and (isinstance(s, (bool, np.bool_)) or not isinstance(s, (numbers.Integral, np.integer)))
+                for s in shape):
+            raise TypeError(f"shape must be None or a tuple of ints / None, got {_describe_value(shape)} "
+                            f"({type(shape).__name__})")
     if value is None:
         raise TypeError(f"{name} must be an array, got None")
     if _is_cupy_array(value):
@@ -610,7 +725,6 @@ def check_array(
             raise TypeError(f"{name} must be array-like, got {type(value).__name__}: {exc}") from exc
     if arr.dtype.kind not in dtype_kinds:
         raise TypeError(f"{name} must have a dtype of kind {dtype_kinds!r}, got dtype {arr.dtype}")
-    allowed_nd = None if ndim is None else ((ndim,) if isinstance(ndim, int) else tuple(ndim))
     if allowed_nd is not None and arr.ndim not in allowed_nd:
         raise ValueError(f"{name} must have ndim in {allowed_nd}, got ndim={arr.ndim} (shape {arr.shape})")
     if shape is not None:
@@ -638,6 +752,7 @@ def as_generator(rng: Any = None, name: str = "rng") -> np.random.Generator:
     >>> int(as_generator(3).integers(10)) == int(as_generator(3).integers(10))
     True
     """
+    _check_name(name)
     if rng is None:
         return np.random.default_rng()
     if isinstance(rng, np.random.Generator):

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+import numpy as np
+
 T = TypeVar("T")
 
 __all__ = ["ConditionNotMet", "Checked", "require"]
@@ -69,6 +71,17 @@ class Checked(Generic[T]):
 
 
 def require(condition: bool, item: str, description: str, **values: Any) -> None:
-    """Raise :class:`ConditionNotMet` unless ``condition`` holds."""
+    """Raise :class:`ConditionNotMet` unless ``condition`` holds.
+
+    ``condition`` must be a ``bool`` (or NumPy bool): the truth value of an arbitrary object (a
+    non-empty array, ``None``) is not a hypothesis check.  ``item`` (the SPEC id) and
+    ``description`` must be non-empty strings.
+    """
+    if not isinstance(condition, (bool, np.bool_)):
+        raise TypeError(f"condition must be a bool (the hypothesis evaluated), got {condition!r} "
+                        f"({type(condition).__name__})")
+    for pname, text in (("item", item), ("description", description)):
+        if not isinstance(text, str) or not text:
+            raise TypeError(f"{pname} must be a non-empty str, got {text!r} ({type(text).__name__})")
     if not condition:
         raise ConditionNotMet(item, description, values)

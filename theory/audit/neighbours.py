@@ -39,6 +39,17 @@ __all__ = ["replace_one", "add_remove_one", "query_neighbour"]
 Sampler = Callable[[Any, Any], Any]
 
 
+def _labels(labels: Any) -> tuple[Any, ...]:
+    """The label set of a labelled sampler: a non-empty sequence (a list, tuple or 1-D array)."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
+        raise TypeError(f"labels must be a non-empty sequence of label values such as (0, 1), "
+                        f"got {labels!r} ({type(labels).__name__})")
+    out = tuple(np.asarray(labels).ravel().tolist()) if isinstance(labels, np.ndarray) else tuple(labels)
+    if not out:
+        raise ValueError("labels must hold at least one label value, got an empty sequence")
+    return out
+
+
 def _new_rows(X: np.ndarray, count: int, low: float, high: float, integer: bool, g: np.random.Generator) -> np.ndarray:
     shape = (count, *X.shape[1:])
     if integer:
@@ -54,6 +65,7 @@ def replace_one(low: float = 0.0, high: float = 1.0, *, integer: bool = False,
 
     Implements: AUDIT (replace-one neighbouring).
     """
+    labels = _labels(labels)
     if not low <= high:
         raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
 
@@ -83,6 +95,7 @@ def add_remove_one(low: float = 0.0, high: float = 1.0, *, integer: bool = False
 
     Implements: AUDIT (add/remove-one neighbouring).
     """
+    labels = _labels(labels)
     if not low <= high:
         raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
 

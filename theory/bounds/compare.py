@@ -8,7 +8,7 @@ not exact sample sizes, and says so.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,15 +130,24 @@ def halfspace_labelled_curves(ds: Sequence[int], k: int, gamma: float, eta: floa
                               epsilon: float, *, constant: float = 1.0) -> dict[str, list[int | None]]:
     """n_lab of the four halfspace methods for each d in ``ds`` (for plots).
 
+    ``ds``: a non-empty sequence of positive integers (each checked, e.g. ``ds[1]`` named in
+    the error); the other parameters as in :func:`compare_halfspace_labelled`.
+
     Implements: HPSY.Sec3.3 (comparison, as curves).
 
     >>> c = halfspace_labelled_curves([10, 100], 5, 0.3, 1e-4, 0.1, 0.1, 1.0)
     >>> c["BST14 (noisy SGD in R^d)"]
     [32, 100]
     """
+    if isinstance(ds, (str, bytes)) or not isinstance(ds, Iterable):
+        raise TypeError(f"ds must be a sequence of positive integer dimensions, got {type(ds).__name__}")
+    dims = list(ds)
+    if not dims:
+        raise ValueError("ds must hold at least one dimension, got an empty sequence")
+    dims = [POSITIVE_INT.validate(f"ds[{i}]", d) for i, d in enumerate(dims)]
     out: dict[str, list[int | None]] = {}
-    for d in ds:
-        t = compare_halfspace_labelled(int(d), k, gamma, eta, alpha, beta, epsilon, constant=constant)
+    for d in dims:
+        t = compare_halfspace_labelled(d, k, gamma, eta, alpha, beta, epsilon, constant=constant)
         for r in t.rows:
             out.setdefault(r.method, []).append(r.n_lab)
     return out

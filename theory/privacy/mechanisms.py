@@ -184,7 +184,7 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, metho
     require(dl > 0, "AUDIT (Gaussian mechanism)",
             "delta > 0 (no finite sigma gives (epsilon, 0)-DP; use LaplaceMechanism for pure DP)", delta=dl)
     if method == "classic":
-        require(e < 1, "AUDIT", "DR14 Thm A.1 (classic Gaussian calibration) needs epsilon < 1", epsilon=e)
+        require(e < 1, "DR14 Thm A.1 (classic Gaussian calibration)", "epsilon < 1", epsilon=e)
         return sens * math.sqrt(2 * math.log(1.25 / dl)) / e
     lo, hi = 1e-6 * sens, sens
     while gaussian_delta(e, hi, sens) > dl:

@@ -121,7 +121,27 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
 
     A section that raises is reported with its traceback and makes ``Report.ok`` False
     (the CLI then exits non-zero); the other sections still run.
+
+    Arguments are checked before anything runs or is written: ``out_dir`` a str or path,
+    ``quick``/``echo`` bools, ``only`` None or a list of known section names (an unknown name
+    is a ValueError listing the known ones; report.md is then left untouched).
     """
+    import os
+
+    if not isinstance(out_dir, (str, os.PathLike)):
+        raise TypeError(f"out_dir must be a str or path, got {out_dir!r} ({type(out_dir).__name__})")
+    for flag_name, flag in (("quick", quick), ("echo", echo)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{flag_name} must be a bool, got {flag!r} ({type(flag).__name__})")
+    if only is not None:
+        if isinstance(only, (str, bytes)) or not isinstance(only, (list, tuple)) \
+                or not all(isinstance(n, str) for n in only):
+            raise TypeError(f"only must be None or a list of section names (str), got {only!r}")
+        known = [name for _order, name, _mod in discover_sections()]
+        unknown = [n for n in only if n not in known]
+        if unknown or not only:
+            raise ValueError(f"only names unknown section(s) {unknown!r}; known: {', '.join(known)}"
+                             if unknown else "only must name at least one section (None runs them all)")
     if client is not None:
         from theory.audit.batches import check_executor
 
