@@ -59,3 +59,45 @@ def test_report_noisy_max_exact_probabilities() -> None:
     s = 3.0 * np.array([0.0, 1.0, 0.5]) / m.scale
     expected = s - np.log(np.exp(s).sum())
     assert np.allclose(m.log_probabilities([0.0, 1.0, 0.5]), expected)
+
+
+def test_geometric_answer_checks() -> None:
+    m = GeometricMechanism(1.0)
+    with pytest.raises(TypeError, match="^data: the geometric mechanism needs a numeric answer, got dtype"):
+        m("a", 3, 0)
+    with pytest.raises(ValueError, match="^data: the query answer must be a number or a 1-D vector, got shape"):
+        m(np.zeros((2, 2), dtype=int), 3, 0)
+    with pytest.raises(ValueError, match="^data: the geometric mechanism needs an integer-valued answer"):
+        m(0.5, 3, 0)
+    # |answer| <= 2^62 is accepted at the boundary, one more is not (either sign)
+    assert m(2**62, 2, 0).dtype == np.int64 and m(-(2**62), 2, 0).dtype == np.int64
+    for bad in (2**62 + 1, -(2**62) - 1):
+        with pytest.raises(ValueError, match=r"^data: the query answer must satisfy \|answer\| <= 2\^62"):
+            m(bad, 2, 0)
+    out = m(3.0, 5, 0)  # integer-valued floats are answers too; the output is int64
+    assert out.dtype == np.int64
+    assert m.log_probabilities(3.0, [3]).shape == (1,)
+
+
+def test_geometric_applies_query_generator_and_sensitivity() -> None:
+    q = GeometricMechanism(1.0, query=np.sum)
+    out = q(np.array([1, 2, 3]), 4001, 0)
+    assert out.shape == (4001,) and np.median(out) == 6
+    a, b = q(np.array([1, 2, 3]), 30, 9), q(np.array([1, 2, 3]), 30, 9)
+    assert np.array_equal(a, b)
+    g = np.random.default_rng(9)
+    assert np.array_equal(q(np.array([1, 2, 3]), 30, g), a) and not np.array_equal(q(np.array([1, 2, 3]), 30, g), a)
+    # Z = G1 - G2 with alpha = exp(-eps / sensitivity): Var Z = 2 alpha / (1 - alpha)^2 (7.83 at eps/s = 1/2)
+    z = GeometricMechanism(1.0, sensitivity=2)(0, 40_000, 1)
+    alpha = math.exp(-0.5)
+    assert abs(z.var() / (2 * alpha / (1 - alpha) ** 2) - 1) < 0.06
+
+
+def test_report_noisy_max_query_and_score_checks() -> None:
+    m = ReportNoisyMax(1.0, query=lambda d: -np.asarray(d, dtype=float))
+    out = m([0.0, 100.0, 0.0], 2000, 0)
+    assert not np.any(out == 1) and set(out.tolist()) == {0, 2}
+    assert ReportNoisyMax(1.0)([5.0], 4, 0).tolist() == [0, 0, 0, 0]
+    for bad in ([], 5.0):
+        with pytest.raises(ValueError, match="^report noisy max needs a non-empty 1-D score vector$"):
+            ReportNoisyMax(1.0)(bad, 3, 0)
