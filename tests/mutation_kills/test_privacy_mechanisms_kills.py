@@ -101,3 +101,19 @@ def test_report_noisy_max_query_and_score_checks() -> None:
     for bad in ([], 5.0):
         with pytest.raises(ValueError, match="^report noisy max needs a non-empty 1-D score vector$"):
             ReportNoisyMax(1.0)(bad, 3, 0)
+
+
+def test_real_valued_answer_checks() -> None:
+    from theory.privacy.mechanisms import LaplaceMechanism
+
+    m = LaplaceMechanism(1.0)
+    big = m(2**70, 2, 0)  # a Python int beyond int64 is a real answer (converted to float64)
+    assert big.dtype == np.float64 and np.all(np.abs(big / 2.0**70 - 1) < 1e-9)
+    with pytest.raises(ValueError, match=r"^the query answer must be a number or a 1-D vector, got shape \(2, 2\)$"):
+        m(np.zeros((2, 2)), 3, 0)
+    with pytest.raises(ValueError, match=r"^the query answer must be a number or a 1-D vector"):
+        m(np.zeros((2, 2, 2)), 3, 0)
+    with pytest.raises(ValueError, match="^the query answer must be finite$"):
+        m(np.array([0.0, np.nan]), 3, 0)
+    with pytest.raises(ValueError, match=r"^size must be an integer in \[1, inf\], got 0$"):
+        m(0.0, 0, 0)
