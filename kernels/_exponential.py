@@ -1,6 +1,6 @@
 """Exponential mechanism and error counts: the public kernels and their backend dispatch.
 
-Implements: EXPMECH (SPEC.md section 3): output index ``i`` with probability proportional to
+Implements: EXPMECH (``python -m theory spec EXPMECH``): output index ``i`` with probability proportional to
 ``exp(epsilon * q_i / (2 * sensitivity))`` -- McSherry and Talwar (2007), Thm 6; BNS15
 Prop A.1 (utility ``P[q_max - q_out > Delta] <= |H| exp(-eps Delta / (2 sensitivity))``);
 HPSY writes ``exp(eps Q / 2)`` with ``Q = -sum of errors`` (sensitivity 1).  With
@@ -304,7 +304,7 @@ def exponential_mechanism(
 ) -> Any:
     """Sample the exponential mechanism: index ``i`` with probability ``∝ exp(epsilon q_i / (2 sensitivity))``.
 
-    Implements: EXPMECH (SPEC.md section 3; McSherry and Talwar 2007 Thm 6: ``epsilon``-DP
+    Implements: EXPMECH (``python -m theory spec EXPMECH``; McSherry and Talwar 2007 Thm 6: ``epsilon``-DP
     when ``q`` has the stated sensitivity; BNS15 Prop A.1 utility).  ``size=k`` gives ``k``
     independent draws from the same scores in one call.
 
@@ -514,7 +514,7 @@ def check_binary(a: Any, name: str, *, length: int | None = None, as_bool: bool 
 def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any:
     """Number of mismatches of each hypothesis with the labels (empirical error counts).
 
-    Implements: the score of EXPMECH in the generic learners (SPEC.md section 3; KLNRS.Generic,
+    Implements: the score of EXPMECH in the generic learners (EXPMECH, ``python -m theory spec EXPMECH``; KLNRS.Generic,
     ABM19 Alg 1): ``q(S, h) = -#{j : h(x_j) != y_j}`` has sensitivity 1, so ``q = -error_counts``.
 
     Parameters

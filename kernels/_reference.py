@@ -5,7 +5,7 @@ and CuPy (:mod:`kernels._cupy.exponential`) backends are tested against these fu
 Inputs are assumed already validated by the public wrappers in :mod:`kernels._exponential`
 (1-D, non-empty, no NaN, a scale ``c = epsilon / (2 * sensitivity)`` that is > 0 and finite).
 
-Implements: EXPMECH (SPEC.md section 3): output ``i`` with probability proportional to
+Implements: EXPMECH (``python -m theory spec EXPMECH``): output ``i`` with probability proportional to
 ``exp(epsilon * q_i / (2 * sensitivity))`` (McSherry and Talwar 2007; BNS15 Prop A.1;
 HPSY writes ``exp(eps * Q / 2)`` with sensitivity 1).
 

@@ -1,6 +1,6 @@
 """Parameter validation shared by every public function of ``kernels`` and ``theory``.
 
-One place for the library's input rules (DESIGN.md, "Conventions"):
+One place for the library's input rules (README.md, "Input rules, randomness, theorem conditions"):
 
 * ``epsilon`` > 0 and finite; ``delta`` in [0, 1); ``alpha``, ``beta`` in (0, 1);
   positive / non-negative integers; arrays with a shape, dtype and finiteness rule.

@@ -30,7 +30,7 @@ least ~1 s to keep that below 1%; at 1e11 audit trials (~4.5e7 Laplace outputs p
 ``batch_size=10**8`` gives 2,000 tasks of ~2 s, right for 10-200 workers.  Details and the
 table: docs/dask.md.
 
-See DESIGN.md, "Scale".
+See also README.md, "Beyond one machine (Dask)".
 """
 
 from __future__ import annotations

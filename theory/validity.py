@@ -1,6 +1,6 @@
 """What the library does when a theorem's hypotheses do not hold for the given parameters.
 
-One rule, used everywhere (DESIGN.md, "Conventions"): a function that evaluates a theorem
+One rule, used everywhere (README.md, "Input rules, randomness, theorem conditions"): a function that evaluates a theorem
 **raises** :class:`ConditionNotMet` (a :class:`ValueError`) naming the item, the condition
 and the offending values — unless it is called with ``check=False``/``strict=False`` where a
 function offers that, in which case it returns a :class:`Checked` result carrying

@@ -4,6 +4,7 @@ module written later appears without editing the index, and planned items stay l
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -76,3 +77,72 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 ])
 def test_parse_implements(text: str, ids: list[str]) -> None:
     assert spec.parse_implements(text) == ids
+
+
+# --- no shipped file points outside the repository (issue 18, item 6) -------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ["theory", "kernels", "proofs_checks"]
+TEXT_SUFFIXES = {".py", ".pyx", ".pxd", ".md", ".txt", ".toml"}
+#: File names the code WRITES (outputs), not references to files that must exist.
+OUTPUT_NAMES = {"report.md", "REPORT.md", "proofs_checks_REPORT.md", "proofs_checks_report.md"}
+#: Absolute paths of one machine (a developer's checkout, shared folders), never valid for a user.
+MACHINE_PATH = re.compile(r"(?<![\w.:/-])/(?:work|home|Users|root|mnt|tmp|shared)/[\w./-]*")
+UP_PATH = re.compile(r"(?<![\w.])(?:\.\./)+[\w./-]*")
+MD_FILE = re.compile(r"(?<![\w./-])[\w./-]*\w\.md\b")
+
+
+def _shipped_files() -> list[Path]:
+    files = [ROOT / "README.md"]
+    for top in SHIPPED:
+        files += sorted(p for p in (ROOT / top).rglob("*")
+                        if p.suffix in TEXT_SUFFIXES and "__pycache__" not in p.parts and p.is_file())
+    return files
+
+
+def _outside_references(path: Path, text: str | None = None) -> list[str]:
+    """References in ``path`` (or in ``text``, read as if it were at ``path``) to paths outside the
+    repository, or to .md files it does not hold."""
+    if text is None:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    bad = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        where = f"{path.relative_to(ROOT)}:{lineno}"
+        for m in MACHINE_PATH.finditer(line):
+            bad.append(f"{where}: absolute path {m.group(0)!r}")
+        for m in UP_PATH.finditer(line):
+            target = (path.parent / m.group(0)).resolve()
+            if not target.is_relative_to(ROOT) or not target.exists():
+                bad.append(f"{where}: {m.group(0)!r} leaves the repository or does not exist")
+        for m in MD_FILE.finditer(line):
+            ref = m.group(0)
+            if Path(ref).name in OUTPUT_NAMES:
+                continue
+            if not ((ROOT / ref).is_file() or (path.parent / ref).is_file()):
+                bad.append(f"{where}: {ref!r} is not a file of the repository (use `python -m theory spec ID`)")
+    return bad
+
+
+def test_no_shipped_file_references_a_path_outside_the_repository() -> None:
+    files = _shipped_files()
+    assert len(files) > 50  # the scan really covers the packages
+    bad = [b for f in files for b in _outside_references(f)]
+    assert not bad, "dangling references:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("line", [
+    "Implements: EXPMECH (SPEC.md section 3): output",
+    "see ../shared/SPEC.md for the items",
+    "papers in /work/shared/seeds/",
+    "See DESIGN.md, \"Conventions\".",
+])
+def test_the_scan_catches_dangling_references(line: str) -> None:
+    """The scan itself can fail: each of the issue's dangling forms is reported (the text is read as
+    if it were a module in theory/, so relative paths resolve as for the real files)."""
+    assert _outside_references(ROOT / "theory" / "probe.py", f'"""{line}"""\n')
+
+
+def test_the_scan_accepts_references_inside_the_repository() -> None:
+    text = ('"""See README.md, docs/dask.md, ../README.md and proofs_checks/REPORT.md;\n'
+            'writes report.md; reads /proc/cpuinfo."""\n')
+    assert _outside_references(ROOT / "theory" / "probe.py", text) == []

@@ -1,6 +1,6 @@
 """Shared machinery of :mod:`theory.bounds`: the math namespaces, the integer solver and the registry.
 
-One source of truth per formula (DESIGN.md): every bound is written ONCE as a *formula*
+One source of truth per formula: every bound is written ONCE as a *formula*
 ``formula(ns, **params)`` over a math namespace ``ns`` (``MATH`` for floats, ``SYMPY`` for
 symbolic expressions).  The public numeric function evaluates ``formula(MATH, ...)`` (and
 rounds sample sizes up), the ``*_expr()`` function evaluates ``formula(SYMPY, ...)`` on

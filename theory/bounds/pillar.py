@@ -14,7 +14,8 @@ property"; the scaled hinge loss is (1/gamma')-Lipschitz; Theorem 1's labelled s
 complexity is dimension independent; Corollary 6 is Theorem 1 applied to large-margin
 Gaussian mixtures whose normalised covariance has two spiked eigenvalues (k = 2).  So:
 
-* Noise scale and step size are BST14's Algorithm 1 as given in SPEC.md:
+* Noise scale and step size are BST14's Algorithm 1 as item BST14.NoisySGD states it
+  (``python -m theory spec BST14.NoisySGD``):
   sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2,
   eta(t) = ||C|| / sqrt(t (n^2 L^2 + p sigma^2)), T = n^2 steps.
 * Excess risk (BST14 Thm 2.4): O(L ||C|| log^{3/2}(n/delta) sqrt(p log(1/delta)) / eps) for the

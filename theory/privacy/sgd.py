@@ -1,7 +1,7 @@
 """Private convex optimisation for linear classifiers: BST14 Noisy SGD, PILLAR Alg 2, DP-SGD.
 
-Implements: BST14.NoisySGD (Noisy SGD, Bassily–Smith–Thakurta 2014, Algorithm 1 as SPEC.md Sec 7 states
-it), PILLAR.Alg2 (R runs + exponential-mechanism selection, PILLAR App. A.1), DPSGD (Abadi et
+Implements: BST14.NoisySGD (Noisy SGD, Bassily–Smith–Thakurta 2014, Algorithm 1 as item BST14.NoisySGD states
+it: ``python -m theory spec BST14.NoisySGD``), PILLAR.Alg2 (R runs + exponential-mechanism selection, PILLAR App. A.1), DPSGD (Abadi et
 al. 2016: per-example clipping, Poisson subsampling, Gaussian noise, accounted with the
 ``dp-accounting`` package's RDP and PLD accountants).
 
@@ -406,8 +406,8 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
               progress: bool | None = None) -> NoisySGDResult:
     r"""BST14 Noisy SGD on the scaled hinge loss over the ball of radius ``radius``.
 
-    Implements: BST14.NoisySGD (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as SPEC.md Sec 7
-    states it; PILLAR App. A.1's base procedure).
+    Implements: BST14.NoisySGD (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as item BST14.NoisySGD
+    states it, ``python -m theory spec BST14.NoisySGD``; PILLAR App. A.1's base procedure).
 
     Statement (SPEC): for an L-Lipschitz convex loss on a convex set C,
     ``theta_{t+1} = Proj_C(theta_t - eta(t) (n grad l(theta_t; d_t) + b_t))`` with d_t uniform
