@@ -12,15 +12,26 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
    likelihood-ratio-ordered sets of values for discrete outputs (integers, labels, atoms of
    real outputs, integer vectors); for vector outputs, thresholds on projections (a
    regularised Fisher discriminant trained to tell the two sides apart, the mean difference,
-   and each coordinate when there are at most 16).  Each (pair, event, direction) is scored by
-   the lower bound it *would* give if the estimation batch reproduced the selection
-   frequencies, and the best ``max_events`` are kept.
+   a logistic score on ``(z, z**2)`` and, with ``mlp=True``, a small neural network's logit) and
+   on each coordinate (beyond 16 coordinates, the 16 ranked first by a selection-batch
+   Kolmogorov–Smirnov statistic, :func:`theory.audit.selection.rank_columns`).  Structured
+   outputs (tuples, dicts, variable-length sequences) and vectors with categorical coordinates
+   (declared with ``categorical=``, non-numeric leaves, or integer coordinates with at most 16
+   values) also get value events per categorical coordinate and *joint* events
+   ``{x[j] == v and x[i] > t}`` (see :mod:`theory.audit.outputs`); ``float_bits=True`` adds events on
+   the sign, exponent and low mantissa bits of float outputs (:func:`bit_keys`).  Each
+   (pair, event, direction) is scored by a pessimistic anticipated bound
+   (:func:`theory.audit.selection.anticipated_bound`) and ``K`` are kept, every pair first
+   (:func:`theory.audit.selection.pick`).  The families searched per pair, their sizes and the
+   best scores are reported (:class:`PairSearch`, :meth:`AuditResult.explain`).
 2. **Estimation** (fresh batches, ``trials`` outputs per dataset, drawn after selection and
    independent of it).  For each kept (pair, event, direction) with numerator dataset ``A``
    and other dataset ``B``, one-sided Clopper–Pearson bounds ``p_lo <= P[M(A) in E]`` and
    ``q_hi >= P[M(B) in E]`` are computed, each at level ``alpha / (2K)``
    (``alpha = 1 - confidence``, ``K`` = number of kept tuples: a Bonferroni correction across
-   pairs, events and both directions).
+   pairs, events and both directions).  ``K`` is fixed before the estimation batch is drawn and
+   the kept events are fixed functions of the output chosen from the selection batch only, so
+   the correction covers every candidate family, however many candidates were scored.
 3. **Bound**.  (epsilon, delta)-DP forces ``P[M(A) in E] <= e^eps P[M(B) in E] + delta``, so
    with probability ``>= confidence`` *every* kept tuple satisfies
    ``eps >= log((p_lo - delta) / q_hi)``; ``epsilon_lower_bound`` is the largest of these
@@ -725,7 +736,7 @@ def _select(
         for j in coords:
             thresholds(x[:, j], y[:, j], j, f"x[{j}]", f"coord{j}")
         _table_events(x, y, [f"x[{j}]" for j in range(d)], np.array([j in declared for j in range(d)]), coords,
-                      None, value_family, restricted, n_thresholds)
+                      None, value_family, add_lazy, n_thresholds)
     elif ox.table is not None and oy.table is not None and codec.schema is not None:
         sch = codec.schema
         tx, ty = ox.table, oy.table
@@ -739,7 +750,7 @@ def _select(
             restricted(xv[~np.isnan(xv)], yv[~np.isnan(yv)],
                        lambda t, up, j=j, nm=nm: TableEvent([], (j, t, up), f"{nm} {'>' if up else '<='} {t:.6g}"),
                        f"col{j}", "col", n_thresholds)
-        _table_events(tx, ty, sch.names, sch.categorical, numeric, codec, value_family, restricted, n_thresholds)
+        _table_events(tx, ty, sch.names, sch.categorical, numeric, codec, value_family, add_lazy, n_thresholds)
     if float_bits and ox.num is not None and oy.num is not None and ox.num.dtype.kind == "f":
         cols: list[int | None] = [None] if ox.kind == "scalar" else list(coords)
         for col in cols:
@@ -811,7 +822,7 @@ MAX_AUTO_CATEGORIES = 16
 
 
 def _table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared: np.ndarray, numeric: Sequence[int],
-                  codec: _Codec | None, value_family: Callable[..., None], restricted: Callable[..., None],
+                  codec: _Codec | None, value_family: Callable[..., None], add_lazy: Callable[..., None],
                   n_thresholds: int) -> None:
     """Value events on categorical columns and joint events ``{x[j] == v and x[i] > t}`` (or ``<= t``).
 
@@ -822,11 +833,10 @@ def _table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared
     category (so every count is out of the ``s`` selection draws).  Implements: AUDIT (joint events)."""
     d = tx.shape[1]
     cat = [j for j in range(d) if declared[j]]
-    both = np.concatenate([tx, ty])
-    for j in range(d):
+    for j in numeric:  # auto-categorical among the (ranked) numeric columns only: bounded cost
         if declared[j]:
             continue
-        col = both[:, j]
+        col = np.concatenate([tx[:, j], ty[:, j]])
         col = col[~np.isnan(col)]
         if col.size and np.all(np.isfinite(col)) and np.all(col == np.round(col)):
             nu = np.unique(col).size
@@ -851,6 +861,10 @@ def _table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared
         vals, counts = np.unique(col[~np.isnan(col)], return_counts=True)
         rank.append((-(vals.size > 1), j, vals[np.argsort(-counts, kind="stable")[:MAX_JOINT_VALUES]]))
     n_thr = min(n_thresholds, 64)
+    # all joint candidates are counted first and scored in one call (one Beta-quantile pass)
+    parts: list[tuple[np.ndarray, int, int, Any, str]] = []
+    kxs: list[np.ndarray] = []
+    kys: list[np.ndarray] = []
     for _, j, vals in sorted(rank, key=lambda r: r[0])[:MAX_JOINT_COLUMNS]:
         for v in vals:
             mx, my = tx[:, j] == v, ty[:, j] == v
@@ -859,10 +873,26 @@ def _table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared
                 if i == j:
                     continue
                 xv, yv = tx[mx, i], ty[my, i]
-                restricted(xv[~np.isnan(xv)], yv[~np.isnan(yv)],
-                           lambda t, up, i=i, j=j, v=v, cond=cond: TableEvent(
-                               [(j, np.array([v]))], (i, t, up), f"{cond} and {names[i]} {'>' if up else '<='} {t:.6g}"),
-                           "joint", "joint", n_thr)
+                xv, yv = xv[~np.isnan(xv)], yv[~np.isnan(yv)]
+                if xv.size == 0 or yv.size == 0:
+                    continue
+                t, cx, cy = _threshold_candidates(xv, yv, n_thr)
+                parts.append((t, i, j, v, cond))
+                kxs.append(np.concatenate([cx, xv.size - cx]))
+                kys.append(np.concatenate([cy, yv.size - cy]))
+    if not parts:
+        return
+    ends = np.cumsum([k.size for k in kxs])
+
+    def make(idx: int) -> Event:
+        p = int(np.searchsorted(ends, idx, side="right"))
+        t, i, j, v, cond = parts[p]
+        r = idx - (int(ends[p - 1]) if p else 0)
+        up = r < t.size
+        th = float(t[r % t.size])
+        return TableEvent([(j, np.array([v]))], (i, th, up), f"{cond} and {names[i]} {'>' if up else '<='} {th:.6g}")
+
+    add_lazy(int(ends[-1]), make, np.concatenate(kxs), np.concatenate(kys), "joint", "joint")
 
 
 def _has_repeats(x: np.ndarray | None) -> bool:
