@@ -149,3 +149,19 @@ def test_calibration_mixed_outputs_at_a_tight_claim() -> None:
                 for i in range(r))
     assert flags <= int(binom.isf(1e-4, r, 0.2)), f"{flags}/{r} flagged"
     assert flags <= int(binom.isf(1e-4, r, 0.03)), f"{flags}/{r} flagged; the audit flags <= 3% here"
+
+
+def test_joint_events_with_batches_on_an_executor() -> None:
+    # the table schema travels with the codec to the batches: same counts here and on a pool
+    from concurrent.futures import ThreadPoolExecutor
+
+    def fn(data, rng):  # type: ignore[no-untyped-def]
+        c = int(rng.integers(0, 2))
+        return {"count": c, "value": _sign(c, data) + rng.laplace()}
+
+    here = audit_pairs(vectorize(fn), [(0, 1)], epsilon=1.0, trials=8_000, batch_size=3_000, rng=4)
+    with ThreadPoolExecutor(2) as pool:
+        there = audit_pairs(vectorize(fn), [(0, 1)], epsilon=1.0, trials=8_000, batch_size=3_000, rng=4,
+                            executor=pool)
+    assert [w.counts for w in here.tests] == [w.counts for w in there.tests]
+    assert here.violation and "x['count'] == " in here.witness.event.description  # type: ignore[union-attr]
