@@ -55,6 +55,10 @@ __all__ = [
 #: Scores per chunk of the compiled sampler (documented in the error bounds below).
 CHUNK = 2048
 
+#: Largest number of candidates :func:`sampler_error_bounds` accepts: the most elements a NumPy
+#: array can index (``np.iinfo(np.intp).max`` on 64-bit platforms).
+MAX_CANDIDATES = 2**63 - 1
+
 #: Relative error of the samplers' ``exp`` on [-708, 0], in units of ``u = 2**-53``: 4u = 2**-51
 #: (compiled Cody-Waite exp: tested against an extended-precision reference, observed ~2u;
 #: CUDA's double ``exp``: <= 1 ulp per the CUDA Math API, i.e. <= 2u).  The figure :func:`sampler_error_bounds` uses.
@@ -177,7 +181,7 @@ def cython_threads() -> int:
     return 1 if mod is None else int(mod.threads_used())
 
 
-@validate_params(n=Integer(1), epsilon=EPSILON, backend=Options("cython", "cupy", "numpy"))
+@validate_params(n=Integer(1, MAX_CANDIDATES), epsilon=EPSILON, backend=Options("cython", "cupy", "numpy"))
 def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> dict[str, float]:
     """Floating-point error and the privacy actually guaranteed by a floating-point sampler.
 
@@ -189,11 +193,20 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     Parameters
     ----------
     n : int
-        Number of candidates, >= 1.
+        Number of candidates, in ``[1, MAX_CANDIDATES]`` (``2**63 - 1``, the most elements a
+        NumPy array can index: no sampler can be given more).  A larger ``n`` (e.g. ``10**400``)
+        is a :class:`ValueError` naming ``n``, not an ``OverflowError``: the bound is a statement
+        about a sampler that runs, so huge integers are not evaluated "exactly".
     epsilon : float
-        The nominal privacy parameter, > 0.
+        The nominal privacy parameter, > 0 and finite.
     backend : {"cython", "cupy", "numpy"}
         Chunk size ``B``: 2048 (Cython), 4096 (CuPy), or one stage over all ``n`` (NumPy).
+
+    Raises
+    ------
+    ValueError
+        Also when the bound is vacuous (``gamma >= 1``: about ``2**52`` stages or more, i.e.
+        ``n`` near ``2**52`` with ``backend="numpy"``, near ``2**63`` chunked), naming ``n`` and ``backend``.
 
     Returns
     -------
@@ -215,6 +228,9 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
         b = CHUNK if backend == "cython" else 4096
         stages = float(b + -(-n // b))
     gamma = 6.0 * (708.0 * EXPONENT_ROUNDINGS * u + EXP_ERROR_U * u) + 2.0 * stages * u
+    if not gamma < 1.0:
+        raise ValueError(f"n={n} is too large for backend={backend!r}: the floating-point error bound is "
+                         f"vacuous (relative error gamma = {gamma:.3g} >= 1)")
     xi = stages * u + n * 2.0**-1021
     eps_fp = float(epsilon) + math.log1p(gamma) - math.log1p(-gamma)
     return {"gamma": gamma, "xi": xi, "epsilon_fp": eps_fp, "delta_fp": (1.0 + math.exp(eps_fp)) * xi}

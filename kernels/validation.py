@@ -329,7 +329,7 @@ class Integer(Constraint):
             )
         v = int(value)
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
-            raise ValueError(f"{name} must be {self.describe()}, got {v}")
+            raise ValueError(f"{name} must be {self.describe()}, got {_describe_value(v)}")
         return v
 
     def valid_example(self) -> Any:

@@ -259,13 +259,23 @@ def test_8_parameter_spelling_names_the_bound_and_the_accepted_name(capsys: pyte
     assert "did you mean 'd'" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(reason="kernels/_exponential.py (owned elsewhere): sampler_error_bounds raises OverflowError "
-                          "for n beyond float range; listed for the lead", strict=False)
 def test_8_sampler_error_bounds_huge_n() -> None:
-    from kernels._exponential import sampler_error_bounds
+    """n beyond what an array can index is a ValueError naming n (short message, not 400 digits);
+    n where the bound is vacuous (gamma >= 1) names n and backend; the largest n still works."""
+    from kernels._exponential import MAX_CANDIDATES, sampler_error_bounds
 
-    with pytest.raises(ValueError, match="n"):
+    with pytest.raises(ValueError, match=r"^n must be an integer in \[1, 9223372036854775807\]") as exc:
         sampler_error_bounds(10**400, 1.0)
+    assert len(str(exc.value)) < 200
+    with pytest.raises(ValueError, match=r"^n must"):
+        sampler_error_bounds(MAX_CANDIDATES + 1, 1.0)
+    with pytest.raises(ValueError, match=r"n=9007199254740992 .*backend='numpy'.*vacuous"):
+        sampler_error_bounds(2**53, 1.0, backend="numpy")
+    with pytest.raises(ValueError, match=r"backend='cython'.*vacuous"):  # 2**52 + 2048 chunked stages
+        sampler_error_bounds(MAX_CANDIDATES, 1.0)
+    b = sampler_error_bounds(2**62, 1.0)  # chunked: 2**51 stages, the bound holds (gamma ~ 1/2)
+    assert 0.49 < b["gamma"] < 0.51 and b["epsilon_fp"] > 2.0
+    assert 0.49 < sampler_error_bounds(2**51, 1.0, backend="numpy")["gamma"] < 0.51
 
 
 # ----------------------------------------------------------------------------- item 9
