@@ -329,7 +329,10 @@ def exponential_mechanism(
     scores : array_like or cupy.ndarray, shape (N,)
         Quality scores (float32, float64 or any integer dtype), ``N >= 1``.  ``+inf``: the
         output is uniform over the ``+inf`` entries; ``-inf``: probability 0; NaN: error.
-        A CuPy array selects the CuPy backend and the result is a CuPy array.
+        A CuPy array selects the CuPy backend and the result is a CuPy array.  A pandas
+        Series (or any array-like with an index) is read by position, like ``np.asarray``:
+        the result is a position ``i`` in ``0..N-1``, not an index label; its label is
+        ``scores.index[i]``.
     epsilon : float
         Privacy parameter, > 0 and finite.  With ``exact=True`` its exact rational value is
         used (a float is the dyadic rational it stores; ``fractions.Fraction`` is exact).
@@ -355,6 +358,7 @@ def exponential_mechanism(
     Returns
     -------
     int or ndarray of int64 (cupy.ndarray for CuPy input)
+        Positions in ``scores`` (``0..N-1``), also for a pandas Series (never its index labels).
 
     Raises
     ------

@@ -414,6 +414,24 @@ def test_15_exponential_mechanism_error_counts() -> None:
     assert "pandas Series" in (sample.__doc__ or "")
 
 
+@pytest.mark.parametrize("backend", ["numpy", "auto"])
+def test_15_pandas_series_gives_positions_not_labels(backend: str) -> None:
+    """Documented: a Series is read by position; the result is a position, never an index label
+    (labels 30, 10, 20 are chosen so that a label could not pass for a position)."""
+    pd = pytest.importorskip("pandas")
+    import kernels
+    from theory.privacy.exponential import sample
+
+    scores = pd.Series([0.0, 0.0, 1e4], index=[30, 10, 20])  # best entry: position 2, label 20
+    assert kernels.exponential_mechanism(scores, 1.0, rng=0, backend=backend) == 2
+    draws = kernels.exponential_mechanism(scores, 1.0, size=50, rng=1, backend=backend)
+    assert set(np.asarray(draws).tolist()) == {2}
+    assert scores.index[2] == 20  # how to get the label, as the docstring says
+    errors = pd.Series([5, 0, 5], index=["a", "b", "c"])  # fewest errors: position 1, label "b"
+    assert int(sample(errors, 1e4, rng=0)) == 1
+    assert "not an index label" in (kernels.exponential_mechanism.__doc__ or "")
+
+
 # ----------------------------------------------------------------------------- house
 
 
