@@ -302,11 +302,11 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         """Build G_S from ``X_public``, then select a union of components with EXPMECH on the private sample."""
         g = as_generator(self.rng)
         Z, labels, T, y, method = self._prepare(X_private, y_private, X_public)
-        eps = float(self.epsilon)
-        scale = eps / (2.0 * _SENSITIVITY)
+        scale = float(self.epsilon) / (2.0 * _SENSITIVITY)
+        eps_run = 2.0 * scale * _SENSITIVITY  # both paths run at this scale; privacy_ is read from it
         if method == "enumerate":
             err = self._enumerated_errors(T, y, Z)
-            idx = int(exponential_mechanism(-err, eps, sensitivity=_SENSITIVITY, rng=g))
+            idx = int(exponential_mechanism(-err, eps_run, sensitivity=_SENSITIVITY, rng=g))
             mask = idx + 1
             union = np.flatnonzero((mask >> np.arange(Z)) & 1)
             self.errors_ = err
@@ -320,7 +320,7 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         self.n_features_in_ = int(labels.size)
         self.classes_ = np.array([-1, 1])
         # (epsilon, 0)-DP: EXPMECH at scale eps/(2 Delta) with a sensitivity-Delta score (McSherry-Talwar)
-        self.privacy_ = (2.0 * scale * _SENSITIVITY, 0.0)
+        self.privacy_ = (eps_run, 0.0)
         return self
 
     def log_output_distribution(self, X_private: Any, y_private: Any, X_public: Any) -> np.ndarray:
