@@ -86,6 +86,8 @@ def binary_points(X: Any, name: str = "X", *, d: int | None = None, allow_empty:
     wrong number of columns ``d`` or (unless ``allow_empty``) an empty sample; the message
     names ``name``.
     """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty str (the parameter name used in messages), got {name!r}")
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a 0/1 array of shape (n, d), got {type(X).__name__}")
     arr = X if isinstance(X, np.ndarray) else np.asarray(X)
