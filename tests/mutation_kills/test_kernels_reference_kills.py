@@ -9,7 +9,6 @@ u = 0 and when u * total rounds up to total), and the unpacking helpers' shapes 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from kernels._reference import (
     reference_error_counts,
