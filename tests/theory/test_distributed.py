@@ -250,3 +250,19 @@ def test_local_cluster_workers_are_set_up_for_numpy_batches(client) -> None:
     """No MALLOC_TRIM_THRESHOLD_ (it froze glibc's mmap threshold: +19% CPU per audit batch),
     one OpenMP thread, no statistical profiler (docs/dask.md)."""
     assert set(client.run(_worker_settings).values()) == {(None, "1", False)}
+
+
+def test_report_cli_workers_option_gives_the_local_report(tmp_path) -> None:
+    """``python -m theory report --workers 2``: a local cluster runs the simulations; report.md is
+    the plain run's, bar the section timings."""
+    import re
+
+    from theory.report.cli import main
+
+    assert main(["--quick", "--only", "covers", "--out", str(tmp_path / "here")]) == 0
+    assert main(["--quick", "--only", "covers", "--workers", "2", "--out", str(tmp_path / "dask")]) == 0
+
+    def text(d):
+        return re.sub(r"_Section time: [0-9.]+ s\._|\([0-9.]+ s\)", "", (tmp_path / d / "report.md").read_text())
+
+    assert "ASSPP" in text("here") and text("here") == text("dask")
