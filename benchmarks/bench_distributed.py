@@ -143,7 +143,7 @@ def _overhead(client: Any, args: argparse.Namespace) -> None:
     tasks = np.array([r[1] for r in rows], dtype=float)
     times = np.array([r[2] for r in rows])
     slope = float(np.polyfit(tasks, times, 1)[0]) * args.workers
-    print(f"\n| audit batch size | tasks | median time on the cluster | outputs/s |\n|---:|---:|---:|---:|")
+    print("\n| audit batch size | tasks | median time on the cluster | outputs/s |\n|---:|---:|---:|---:|")
     for b, n_tasks, t in rows:
         print(f"| {b:,} | {n_tasks} | {t:.2f} s | {2 * trials / t:.3g} |")
     print(f"(audit of 2 x {trials:,} outputs, medians of 3; overhead per audit task fitted as the slope of time "
