@@ -1,38 +1,58 @@
-"""Benchmark: audit power on the DP-Sniper / StatDP mechanism sets (issue #20).
+"""Benchmark: audit power on DP-Sniper's / StatDP's mechanism set, against their published bounds.
 
-The mechanisms are written here from their published descriptions, vectorised in the
-``mechanism(data, size, rng)`` form of :mod:`theory.audit`:
+Implements: AUDIT (benchmark of issue #20).
 
-* StatDP (Ding, Wang, Wang, Zhang, Kifer, CCS 2018): noisy max variants, histograms, the sparse
-  vector technique (SVT) family, and its seven input-pair families ("one above", "one below",
-  "one above rest below", "one below rest above", "half half", "all above / all below",
-  "X shape"), for queries of sensitivity 1 each.
-* The SVT variants are those of Lyu, Su, Li (PVLDB 2017), Fig. 1, with sensitivity 1:
-  Alg1 (correct), Alg2 (Dwork-Roth, correct), Alg3 (outputs the noisy query value: not private),
-  Alg4 (Lee-Clifton: ``(1 + 6c)/4 * eps``-DP, not eps-DP), Alg5 (no query noise: not private),
-  Alg6 (no cutoff: not eps-DP); NumericalSVT (outputs a fresh noisy value when above).
-* DP-Sniper (Bichsel, Steffen, Bogunovic, Vechev, S&P 2021) added PrefixSum (prefix sums of a
-  noisy histogram), parallel Laplace (the same query answered 20 times) and ReportNoisyMax
-  returning the noisy maximum instead of its index.
+Mechanisms, parameters, input pairs and the confidence level are those of the DP-Sniper S&P 2021
+evaluation (Bichsel, Steffen, Bogunovic, Vechev, "DP-Sniper: Black-Box Discovery of Differential
+Privacy Violations using Classifiers"; repository ``eth-sri/dp-sniper``):
 
-Histogram-like mechanisms (NoisyHist, PrefixSum) are audited on the pairs whose l1 distance is 1
-("one above", "one below"), the others on all StatDP pairs.  The "true eps" column is the exact
-value over these pairs where it follows from a short argument (stated per mechanism), an upper
-bound ("<= eps" for correct mechanisms) or "inf".  Published lower bounds of DP-Sniper / StatDP
-are NOT listed: the papers' tables were not available to check the numbers, so the column is
-left out rather than filled from memory.
+* mechanisms: ``dpsniper/mechanisms/*.py`` (Laplace, TruncatedGeometric (Balcer-Vadhan GeoSample),
+  NoisyHist1/2 and ReportNoisyMax1-4 (StatDP, Ding et al. CCS 2018, Algs. 5-10), SVT1-6 (Lyu, Su,
+  Li, PVLDB 2017, Algs. 1-6), RAPPOR and one-time RAPPOR (Erlingsson et al. CCS 2014), parallel
+  Laplace, SVT3+SVT4 in parallel, PrefixSum and NumericalSVT (Wang et al. PLDI 2019)) and the
+  Laplace mechanism with Mironov's snapping fix (``LaplaceFixed``), rewritten here with the same
+  distributions, the same output codes and the same parameters (``eps = 0.1`` everywhere;
+  ``dpsniper/experiments/exp_default.py`` sets c, T, the parallel sizes and ``eps = 0.005`` per
+  copy of parallel Laplace);
+* input pairs: StatDP's patterns (``dpsniper/input/pattern_generator.py``): "one above / one
+  below" for one-entry neighbourhoods (StatDP's ONE_DIFFER: Laplace, TruncatedGeometric,
+  NoisyHist, RAPPOR, parallel Laplace), all eight patterns for component-wise neighbourhoods
+  (ALL_DIFFER: ReportNoisyMax, the SVTs, PrefixSum, NumericalSVT), with the same dimensions
+  (1, 5 or 10) and clipping to the same domains.  DP-Sniper also runs every pair swapped; the
+  auditor tests both directions of each pair, so a pair is listed once;
+* confidence 0.9 (``DDConfig.confidence``), the level of their published lower bounds.
 
-Usage: ``python benchmarks/audit_power.py [--quick] [--trials N] [--eps E]``.
+Published lower bounds (PUBLISHED below) are the ``eps_lcb`` entries of the reference logs of that
+evaluation, ``eth-sri/dp-sniper:eval_sp2021/reference-results/*.log`` (commit ee087b2):
+``dd_search_reg_data.log`` (DP-Sniper, logistic regression), ``dd_search_mlp_data.log`` (DP-Sniper,
+neural network), ``statdp_1_data.log`` / ``statdp_2_data.log`` (two runs of StatDP with
+DP-Sniper's post-processing and a 200,000,000-sample verification of its witness, "StatDP-Fixed"),
+``floating_point_data.log`` / ``floating_fixed_data.log`` (the floating-point experiment).  Their
+samples: every ordered input pair gets ``2 n_train + n + 2 n_check = 53,500,000`` samples in the
+search and the best witness ``2 n_final = 400,000,000`` more (``dpsniper/search/ddconfig.py``
+defaults, ``dpsniper/attack/dpsniper.py``); StatDP-Fixed's final estimate is the same 400,000,000.
+
+True epsilon on these pairs (column "true eps"): closed form where the output is a bijection of
+independent Laplace noise (Laplace, NoisyHist, PrefixSum, parallel Laplace: sum over coordinates
+of |shift| / scale), exact rational arithmetic for GeoSample, per-bit randomized-response ratios
+for RAPPOR (bits of the Bloom filter through MurmurHash3, as ``mmh3.hash``), one-dimensional
+numerical integration for ReportNoisyMax (index and value) and for the SVTs with c = 1 (the
+output given the threshold noise is a product of independent comparisons), see
+:func:`true_epsilon`.  "inf" where an output has probability 0 on one side only.
+
+Usage: ``python benchmarks/audit_power.py [--quick] [--trials N] [--budget ours|theirs]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import math
 import os
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -43,283 +63,563 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kernels._backend import cpu_model  # noqa: E402
 from theory.audit import audit_pairs  # noqa: E402
 
-BOTTOM = -1.0e6  # "below threshold" marker in numeric SVT outputs
-HALTED = -2.0e6  # the mechanism stopped before this query
+EPS = 0.1  # every mechanism's eps in DP-Sniper's exp_default.py and statdpwrapper's mechanism_config.py
+CONFIDENCE = 0.9  # DDConfig.confidence: the level of the published lower bounds
+N_TRAIN = N_SEL = N_CHECK = 10_700_000  # DDConfig defaults
+N_FINAL = 200_000_000  # DDConfig.n_final: samples per input of the final estimate
+SEARCH_PER_ORDERED_PAIR = 2 * N_TRAIN + N_SEL + 2 * N_CHECK
+
+# eps_lcb of the reference logs (see the module docstring); None: no entry in that log.
+PUBLISHED: dict[str, dict[str, float | None]] = {
+    "Laplace": dict(dps_reg=0.0968, dps_mlp=0.0976, statdp_1=0.0998, statdp_2=0.0996),
+    "TruncatedGeometric": dict(dps_reg=0.1156, dps_mlp=0.1155, statdp_1=0.1159, statdp_2=0.1169),
+    "NoisyHist1": dict(dps_reg=0.0978, dps_mlp=0.0977, statdp_1=0.0828, statdp_2=0.0994),
+    "NoisyHist2": dict(dps_reg=4.6020, dps_mlp=4.6015, statdp_1=9.7169, statdp_2=10.0022),
+    "ReportNoisyMax1": dict(dps_reg=0.0923, dps_mlp=0.0925, statdp_1=0.0920, statdp_2=0.0921),
+    "ReportNoisyMax2": dict(dps_reg=0.0975, dps_mlp=0.0979, statdp_1=0.0996, statdp_2=0.0997),
+    "ReportNoisyMax3": dict(dps_reg=0.2478, dps_mlp=0.2488, statdp_1=0.1991, statdp_2=0.1961),
+    "ReportNoisyMax4": dict(dps_reg=0.3463, dps_mlp=0.3534, statdp_1=0.1960, statdp_2=0.1988),
+    "SVT1": dict(dps_reg=0.0858, dps_mlp=0.0858, statdp_1=0.0298, statdp_2=0.0298),
+    "SVT2": dict(dps_reg=0.0859, dps_mlp=0.0852, statdp_1=0.0316, statdp_2=0.0407),
+    "SVT3": dict(dps_reg=0.1716, dps_mlp=0.1822, statdp_1=0.0231, statdp_2=0.1793),
+    "SVT4": dict(dps_reg=0.1687, dps_mlp=0.1696, statdp_1=0.1709, statdp_2=0.1719),
+    "SVT5": dict(dps_reg=1.7612, dps_mlp=1.7610, statdp_1=14.3143, statdp_2=14.3143),
+    "SVT6": dict(dps_reg=0.2720, dps_mlp=0.2698, statdp_1=0.3220, statdp_2=0.3200),
+    "Rappor": dict(dps_reg=0.2930, dps_mlp=0.3008, statdp_1=0.2416, statdp_2=0.0243),
+    "OneTimeRappor": dict(dps_reg=0.5978, dps_mlp=0.5999, statdp_1=0.4706, statdp_2=0.0602),
+    "LaplaceParallel": dict(dps_reg=0.0350, dps_mlp=0.0299, statdp_1=0.0126, statdp_2=0.0135),
+    "SVT34Parallel": dict(dps_reg=0.2610, dps_mlp=0.2616, statdp_1=0.1371, statdp_2=0.1963),
+    "PrefixSum": dict(dps_reg=0.5040, dps_mlp=0.5774, statdp_1=0.3516, statdp_2=0.3446),
+    "NumericalSVT": dict(dps_reg=0.0343, dps_mlp=0.0345, statdp_1=None, statdp_2=None),
+    "Laplace (float bits)": dict(dps_reg=None, dps_mlp=0.2521, statdp_1=None, statdp_2=None),
+    "LaplaceFixed (snapping)": dict(dps_reg=None, dps_mlp=0.0979, statdp_1=None, statdp_2=None),
+}
 
 
-def statdp_pairs(m: int = 5) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
-    """StatDP's input-pair families for ``m`` queries of sensitivity 1 (X shape uses 2m)."""
-    one = np.ones(m)
-
-    def v(*xs: Any) -> np.ndarray:
-        return np.asarray(xs, dtype=np.float64)
-
-    half = m // 2
-    return {
-        "one above": [(one, v(2, *([1] * (m - 1))))],
-        "one below": [(one, v(0, *([1] * (m - 1))))],
-        "one above rest below": [(one, v(2, *([0] * (m - 1))))],
-        "one below rest above": [(one, v(0, *([2] * (m - 1))))],
-        "half half": [(one, v(*([0] * half), *([2] * (m - half))))],
-        "all above all below": [(one, one + 1), (one, one - 1)],
-        "x shape": [(np.r_[np.ones(m), np.zeros(m)], np.r_[np.zeros(m), np.ones(m)])],
-    }
+def best_published(name: str) -> float | None:
+    vals = [v for v in PUBLISHED[name].values() if v is not None]
+    return max(vals) if vals else None
 
 
-def all_pairs(m: int = 5) -> list[tuple[np.ndarray, np.ndarray]]:
-    return [p for ps in statdp_pairs(m).values() for p in ps]
+# --- input pairs (StatDP patterns as in dpsniper/input/pattern_generator.py) -------------------
 
 
-def hist_pairs(m: int = 5) -> list[tuple[np.ndarray, np.ndarray]]:
-    fam = statdp_pairs(m)
-    return fam["one above"] + fam["one below"]
+def statdp_patterns(dim: int, component_wise: bool, lo: float, hi: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """StatDP's input patterns for ``dim`` queries, clipped to ``[lo, hi]`` (no swapped copies)."""
+    a1 = np.ones(dim)
+    half = dim // 2
+    a2s = [np.r_[0.0, np.ones(dim - 1)], np.r_[2.0, np.ones(dim - 1)]]
+    pairs = [(a1, a2) for a2 in a2s]
+    if component_wise:
+        a2s = [np.r_[2.0, np.zeros(dim - 1)], np.r_[0.0, 2.0 * np.ones(dim - 1)],
+               np.r_[2.0 * np.ones(half), np.zeros(dim - half)], 2.0 * np.ones(dim), np.zeros(dim)]
+        pairs += [(a1, a2) for a2 in a2s]
+        pairs.append((np.r_[np.ones(half), np.zeros(dim - half)], np.r_[np.zeros(half), np.ones(dim - half)]))
+    return [(np.clip(a, lo, hi), np.clip(b, lo, hi)) for a, b in pairs]
 
 
-def _lap(rng: np.random.Generator, scale: float, shape: tuple[int, ...]) -> np.ndarray:
-    return rng.laplace(0.0, scale, size=shape)
+# --- mechanisms (module-level classes: picklable for executors) ------------------------------
 
 
-# --- noisy histograms, prefix sums, Laplace -------------------------------------------------
+@dataclass
+class Laplace:
+    """``a[0] + Lap(1/eps)`` (dpsniper/mechanisms/laplace.py LaplaceMechanism); 1 output column."""
+    eps: float = EPS
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return float(a[0]) + rng.laplace(0.0, 1.0 / self.eps, size)
 
 
-def noisy_hist(eps: float) -> Callable[..., np.ndarray]:
-    """NoisyHist1: q + Lap(1/eps) per bin (correct; exact eps on l1-distance-1 pairs)."""
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return q + _lap(rng, 1.0 / eps, (size, q.size))
-    return mech
+@dataclass
+class LaplaceSnapping:
+    """Mironov's snapping mechanism as in dpsniper's ``LaplaceFixed`` (B = 100, scale
+    ``(1 + B 2^-49)/eps``, rounding to the smallest power of two >= scale, clamping to [-B, B])."""
+    eps: float = EPS
+    B: float = 100.0
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        scale = (1.0 + self.B * 2.0 ** -49) / self.eps
+        lam = 2.0 ** -20
+        while lam < scale:
+            lam *= 2
+        loc = min(self.B, max(-self.B, float(a[0])))
+        sign = 1 - 2 * rng.integers(0, 2, size)
+        u = rng.uniform(size=size)
+        return np.clip(np.round((loc + sign * scale * np.log(u)) / lam) * lam, -self.B, self.B)
 
 
-def noisy_hist_broken(eps: float) -> Callable[..., np.ndarray]:
-    """NoisyHist2: q + Lap(eps) (scale and rate swapped): exact eps is 1/eps on these pairs."""
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return q + _lap(rng, eps, (size, q.size))
-    return mech
+@dataclass
+class TruncatedGeometric:
+    """Balcer-Vadhan GeoSample (Alg. 4.8) as in dpsniper/mechanisms/geometric.py: a count in
+    [0, n]; ``ln(1 + 2^-k)``-DP with ``k = ceil(ln(2/eps))`` (their Thm 4.7)."""
+    eps: float = EPS
+    n: int = 5
+
+    @property
+    def k(self) -> int:
+        return math.ceil(math.log(2.0 / self.eps))
+
+    def cdf_numerators(self, c: int) -> tuple[list[int], int]:
+        """``F(z)`` (integers) for z = 0..n and the denominator ``d``: P[z] = (F(z) - F(z-1)) / d."""
+        k, n = self.k, self.n
+        d = (2 ** (k + 1) + 1) * (2 ** k + 1) ** (n - 1)
+        f = [2 ** (k * (c - z)) * (2 ** k + 1) ** (n - (c - z)) for z in range(c)]
+        f += [d - 2 ** (k * (z - c + 1)) * (2 ** k + 1) ** (n - 1 - (z - c)) for z in range(c, n)]
+        return f + [d], d
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        f, d = self.cdf_numerators(int(a[0]))
+        u = rng.integers(1, d + 1, size)
+        return np.searchsorted(np.asarray(f, dtype=np.int64), u, side="left").astype(np.float64)
 
 
-def prefix_sum(eps: float) -> Callable[..., np.ndarray]:
-    """PrefixSum: cumsum(q + Lap(1/eps)); a bijection of NoisyHist1, so exactly eps."""
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return np.cumsum(q + _lap(rng, 1.0 / eps, (size, q.size)), axis=1)
-    return mech
+@dataclass
+class NoisyHist:
+    """NoisyHist1: ``a + Lap(1/eps)`` per bin; NoisyHist2 (``broken``): ``a + Lap(eps)``."""
+    eps: float = EPS
+    broken: bool = False
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return a + rng.laplace(0.0, self.eps if self.broken else 1.0 / self.eps, (size, a.size))
 
 
-def laplace_parallel(eps: float, copies: int = 20) -> Callable[..., np.ndarray]:
-    """Parallel Laplace: ``copies`` independent q + Lap(1/eps) of a scalar; exactly copies*eps."""
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return float(q[0]) + _lap(rng, 1.0 / eps, (size, copies))
-    return mech
+@dataclass
+class ReportNoisyMax:
+    """ReportNoisyMax1-4 (StatDP Algs. 5-8): Lap(2/eps) or Exp(2/eps) noise; index or value."""
+    eps: float = EPS
+    noise: str = "laplace"
+    value: bool = False
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        shape = (size, a.size)
+        z = rng.laplace(0.0, 2 / self.eps, shape) if self.noise == "laplace" else rng.exponential(2 / self.eps, shape)
+        y = a + z
+        return y.max(axis=1) if self.value else np.argmax(y, axis=1).astype(np.float64)
 
 
-# --- noisy max ------------------------------------------------------------------------------
+@dataclass
+class SVT:
+    """SparseVectorTechnique1-6 (Lyu et al. Algs. 1-6) exactly as dpsniper's
+    ``sparse_vector_technique.py``: codes 1 (above), 0 (below), -1 (aborted) for Algs. 1, 2, 4;
+    Alg. 3 outputs the noisy query when above, -1000 below, -2000 aborted; Algs. 5, 6 have no
+    cutoff.  Scales with eps1 = eps/2 (eps/4 for Alg. 4), eps2 = eps - eps1:
+    rho ~ Lap(1/eps1) (Lap(c/eps1) for Alg. 2, redrawn after each above), nu ~ Lap(2c/eps2)
+    (Algs. 1, 2), Lap(c/eps2) (Alg. 3), Lap(1/eps2) (Algs. 4, 6), none (Alg. 5)."""
+    variant: int
+    eps: float = EPS
+    c: int = 1
+    t: float = 1.0
 
+    def scales(self) -> tuple[float, float]:
+        e1 = self.eps / 4 if self.variant == 4 else self.eps / 2
+        e2 = self.eps - e1
+        rho = self.c / e1 if self.variant == 2 else 1 / e1
+        nu = {1: 2 * self.c / e2, 2: 2 * self.c / e2, 3: self.c / e2, 4: 1 / e2, 5: 0.0, 6: 1 / e2}[self.variant]
+        return rho, nu
 
-def noisy_max(eps: float, noise: str, value: bool) -> Callable[..., np.ndarray]:
-    """ReportNoisyMax with Lap(2/eps) or one-sided Exp(2/eps) noise; index (correct) or value.
-
-    Value with Laplace noise: P[max <= t] = prod_i F(t - q_i) with F(u) = exp(u/b)/2 in the lower
-    tail (b = 2/eps), so on "all above" (sum of shifts m) the ratio tends to exp(m eps / 2): the true
-    eps is at least m*eps/2.  Value with exponential noise: max >= max_i q_i, so on "all above" the
-    event {max < 2} has probability 0 on one side: true eps is infinite.
-    """
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        shape = (size, q.size)
-        z = _lap(rng, 2.0 / eps, shape) if noise == "laplace" else rng.exponential(2.0 / eps, shape)
-        y = q + z
-        return y.max(axis=1) if value else np.argmax(y, axis=1)
-    return mech
-
-
-# --- sparse vector family (Lyu et al. 2017, Fig. 1; sensitivity 1) ----------------------------
-
-
-def svt(eps: float, variant: int, c: int = 1, threshold: float = 1.0) -> Callable[..., np.ndarray]:
-    """SVT Alg ``variant`` of Lyu et al.; output one code per query (1 above, 0 below, HALTED).
-
-    Alg1: rho ~ Lap(2/eps), nu ~ Lap(4c/eps), stop after c aboves.  Correct.
-    Alg2: eps1 = eps2 = eps/2, rho ~ Lap(c/eps1), nu ~ Lap(2c/eps1), rho redrawn after each above.
-          Correct.
-    Alg3: eps1 = eps2 = eps/2, rho ~ Lap(1/eps1), nu ~ Lap(c/eps2), outputs q + nu when above.
-          Not private (inf).
-    Alg4: eps1 = eps/4, eps2 = 3eps/4, rho ~ Lap(1/eps1), nu ~ Lap(1/eps2), stop after c.
-          ((1 + 6c)/4) eps-DP, not eps-DP.
-    Alg5: eps1 = eps/2, rho ~ Lap(1/eps1), no query noise, no cutoff.  Not private (inf).
-    Alg6: eps1 = eps2 = eps/2, rho ~ Lap(1/eps1), nu ~ Lap(1/eps2), no cutoff.  Not eps-DP.
-    """
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        m = q.size
-        e1 = eps / 2
-        rho_scale = {1: 2.0 / eps, 2: c / e1, 3: 1.0 / e1, 4: 4.0 / eps, 5: 1.0 / e1, 6: 1.0 / e1}[variant]
-        nu_scale = {1: 4.0 * c / eps, 2: 2.0 * c / e1, 3: c / e1, 4: 4.0 / (3 * eps), 5: 0.0, 6: 1.0 / e1}[variant]
-        cutoff = variant in (1, 2, 3, 4)
-        rho = _lap(rng, rho_scale, (size,))
-        out = np.full((size, m), HALTED)
-        count = np.zeros(size, dtype=np.int64)
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        rho_s, nu_s = self.scales()
+        m = a.size
+        rho = rng.laplace(0.0, rho_s, size)
+        noisy = a + (rng.laplace(0.0, nu_s, (size, m)) if nu_s > 0 else np.zeros((size, m)))
+        if self.variant in (5, 6):
+            return (noisy >= (rho + self.t)[:, None]).astype(np.float64)
+        below, aborted_code = (-1000.0, -2000.0) if self.variant == 3 else (0.0, -1.0)
+        out = np.empty((size, m))
+        count = np.zeros(size)
+        aborted = np.zeros(size, dtype=bool)
         for i in range(m):
-            live = count < c if cutoff else np.ones(size, dtype=bool)
-            nu = _lap(rng, nu_scale, (size,)) if nu_scale > 0 else 0.0
-            above = q[i] + nu >= threshold + rho
-            if variant == 3:
-                val = np.where(above, q[i] + nu, BOTTOM)
+            above = noisy[:, i] >= rho + self.t
+            out[:, i] = np.where(above, noisy[:, i] if self.variant == 3 else 1.0, below)
+            out[aborted, i] = aborted_code
+            count += above
+            if self.variant == 2:
+                new = rng.laplace(0.0, rho_s, size)
+                rho = np.where(above, new, rho)
+            aborted |= count == self.c
+        return out
+
+
+@dataclass
+class SVT34Parallel:
+    """dpsniper's SVT34Parallel: SVT3 and SVT4 (c = 2, T = 1, eps = 0.1 each) on the same input,
+    20 output columns."""
+    eps: float = EPS
+    c: int = 2
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return np.column_stack([SVT(3, self.eps, self.c)(a, size, rng), SVT(4, self.eps, self.c)(a, size, rng)])
+
+
+@dataclass
+class NumericalSVT:
+    """NumericalSVT (Wang et al. PLDI 2019) as in dpsniper: rho1 ~ Lap(3/eps), rho2 ~ Lap(6c/eps),
+    rho3 ~ Lap(3c/eps); above: a_i + rho3_i, else 0; -1000 after c aboves."""
+    eps: float = EPS
+    c: int = 2
+    t: float = 1.0
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        rho1 = rng.laplace(0.0, 3 / self.eps, (size, 1))
+        cmp = a + rng.laplace(0.0, 6 * self.c / self.eps, (size, a.size)) >= self.t + rho1
+        z = a + rng.laplace(0.0, 3 * self.c / self.eps, (size, a.size))
+        res = np.zeros((size, a.size))
+        count = np.zeros(size)
+        aborted = np.zeros(size, dtype=bool)
+        for i in range(a.size):
+            res[cmp[:, i], i] = z[cmp[:, i], i]
+            count += cmp[:, i]
+            res[aborted, i] = -1000.0
+            aborted |= count == self.c
+        return res
+
+
+@dataclass
+class PrefixSum:
+    """PrefixSum (Wang et al. PLDI 2019): ``cumsum(a + Lap(1/eps))``."""
+    eps: float = EPS
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return np.cumsum(a + rng.laplace(0.0, 1 / self.eps, (size, a.size)), axis=1)
+
+
+@dataclass
+class LaplaceParallel:
+    """``n_parallel`` independent ``a[0] + Lap(1/eps)`` (dpsniper: n_parallel = 20, eps = 0.005)."""
+    eps: float = 0.005
+    n_parallel: int = 20
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return float(a[0]) + rng.laplace(0.0, 1 / self.eps, (size, self.n_parallel))
+
+
+def bloom_bits(value: int, n_hashes: int = 4, filter_size: int = 20) -> np.ndarray:
+    """RAPPOR's Bloom filter as in dpsniper: bit ``mmh3.hash(str(value), seed=i) % filter_size``
+    (MurmurHash3 x86 32-bit, signed; scikit-learn's ``murmurhash3_32`` is the same function)."""
+    from sklearn.utils import murmurhash3_32
+
+    bits = np.zeros(filter_size, dtype=bool)
+    for i in range(n_hashes):
+        bits[int(murmurhash3_32(str(value), seed=i)) % filter_size] = True
+    return bits
+
+
+@dataclass
+class Rappor:
+    """RAPPOR steps 1-3 (Erlingsson et al. 2014) as in dpsniper/mechanisms/rappor.py: Bloom filter
+    (h = 4 hashes, 20 bits), permanent randomized response (f), instantaneous one (p, q), fresh per
+    report.  ``one_time``: steps 1-2 only (dpsniper's OneTimeRappor, f = 0.95)."""
+    one_time: bool = False
+    n_hashes: int = 4
+    filter_size: int = 20
+    f: float = 0.75
+    p: float = 0.45
+    q: float = 0.55
+
+    def bit_probabilities(self) -> tuple[float, float]:
+        """P[output bit = 1 | Bloom bit = 1], P[... | Bloom bit = 0]."""
+        hi, lo = 1 - self.f / 2, self.f / 2
+        if self.one_time:
+            return hi, lo
+        return hi * self.q + lo * self.p, lo * self.q + hi * self.p
+
+    def claim(self) -> float:
+        """The worst case over all inputs: 2h bits differ, each with ratio ``p1/p0``."""
+        p1, p0 = self.bit_probabilities()
+        return 2 * self.n_hashes * math.log(p1 / p0)
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        bits = bloom_bits(int(a[0]), self.n_hashes, self.filter_size)
+        p1, p0 = self.bit_probabilities()
+        return (rng.random((size, self.filter_size)) < np.where(bits, p1, p0)).astype(np.float64)
+
+
+# --- exact true epsilon on the benchmark pairs -------------------------------------------------
+
+
+def _laplace_logcdf(u: np.ndarray, b: float) -> np.ndarray:
+    return np.where(u < 0, u / b - math.log(2), np.log1p(-0.5 * np.exp(-np.abs(u) / b)))
+
+
+def _laplace_logsf(u: np.ndarray, b: float) -> np.ndarray:
+    return _laplace_logcdf(-u, b)
+
+
+def _laplace_logpdf(u: np.ndarray, b: float) -> np.ndarray:
+    return -np.abs(u) / b - math.log(2 * b)
+
+
+def _grid(lo: float, hi: float, n: int = 400_001) -> np.ndarray:
+    return np.linspace(lo, hi, n)
+
+
+def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(x - m), axis=axis))
+
+
+def rnm_index_probs(a: np.ndarray, b: float, noise: str) -> np.ndarray:
+    """P[argmax(a + Z) = i], Z iid Laplace(b) or Exp(b), by integration over the maximum."""
+    t = _grid(a.min() - 40 * b, a.max() + 40 * b)
+    u = t[None, :] - a[:, None]
+    if noise == "laplace":
+        lpdf, lcdf = _laplace_logpdf(u, b), _laplace_logcdf(u, b)
+    else:
+        with np.errstate(divide="ignore"):
+            lpdf = np.where(u >= 0, -u / b - math.log(b), -np.inf)
+            lcdf = np.where(u > 0, np.log1p(-np.exp(-np.maximum(u, 0) / b)), -np.inf)
+    tot = lcdf.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        dens = np.exp(lpdf + tot[None, :] - lcdf)
+    dens = np.nan_to_num(dens)
+    return np.trapezoid(dens, t, axis=1)
+
+
+def rnm_value_logdensity(a: np.ndarray, b: float, t: np.ndarray) -> np.ndarray:
+    """log density of max(a + Z), Z iid Laplace(b), on the grid ``t``."""
+    u = t[None, :] - a[:, None]
+    lpdf, lcdf = _laplace_logpdf(u, b), _laplace_logcdf(u, b)
+    return _logsumexp(lpdf + lcdf.sum(axis=0)[None, :] - lcdf, axis=0)
+
+
+def svt_output_probs(mech: SVT, a: np.ndarray) -> dict[tuple[int, ...], float]:
+    """Exact output distribution of SVT Algs. 1, 2, 4, 5, 6 with c = 1 by integration over rho:
+    given rho the comparisons are independent (Alg. 2 with c = 1 stops at its first above, so its
+    redraw never matters)."""
+    if mech.c != 1 or mech.variant == 3:
+        raise ValueError(f"variant/c: exact SVT probabilities need c = 1 and a variant without values, got "
+                         f"variant={mech.variant}, c={mech.c}")
+    rho_s, nu_s = mech.scales()
+    r = _grid(-60 * rho_s, 60 * rho_s, 20_001 if mech.variant in (5, 6) else 200_001)
+    logw = _laplace_logpdf(r, rho_s)
+    u = (r[None, :] + mech.t) - a[:, None]  # query i is above iff nu_i >= u_i
+    if nu_s > 0:
+        lab, lbe = _laplace_logsf(u, nu_s), _laplace_logcdf(u, nu_s)
+    else:
+        with np.errstate(divide="ignore"):
+            lab, lbe = np.where(u <= 0, 0.0, -np.inf), np.where(u <= 0, -np.inf, 0.0)
+    m = a.size
+    out: dict[tuple[int, ...], float] = {}
+    if mech.variant in (5, 6):  # all 2^m patterns at once: log P = codes @ log P[above] + ...
+        codes = ((np.arange(2 ** m)[:, None] >> np.arange(m)[None, :]) & 1).astype(np.float64)
+        fin_ab, fin_be = np.maximum(lab, -1e300), np.maximum(lbe, -1e300)  # 0 * -inf would be nan
+        lp = logw[None, :] + codes @ fin_ab + (1 - codes) @ fin_be
+        probs = np.trapezoid(np.exp(lp), r, axis=1)
+        return {tuple(int(x) for x in row): float(pr) for row, pr in zip(codes, probs)}
+    prefix = np.zeros_like(r)
+    for k in range(m):  # first above at k: 0^k 1 (-1)^(m-k-1)
+        lp = logw + prefix + lab[k]
+        out[tuple([0] * k + [1] + [-1] * (m - k - 1))] = float(np.trapezoid(np.exp(lp), r))
+        prefix = prefix + lbe[k]
+    out[tuple([0] * m)] = float(np.trapezoid(np.exp(logw + prefix), r))
+    return out
+
+
+def _max_log_ratio(p: np.ndarray, q: np.ndarray) -> float:
+    p, q = np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64)
+    if np.any((p > 0) != (q > 0)):
+        return math.inf
+    keep = p > 0
+    return float(np.max(np.abs(np.log(p[keep]) - np.log(q[keep]))))
+
+
+def true_epsilon(name: str, mechanism: Any, pairs: list[tuple[np.ndarray, np.ndarray]]) -> float | None:
+    """The exact max privacy loss over ``pairs`` (None when not computed here)."""
+    vals = []
+    for a, b in pairs:
+        if isinstance(mechanism, LaplaceParallel):
+            vals.append(mechanism.n_parallel * abs(float(a[0] - b[0])) * mechanism.eps)
+        elif isinstance(mechanism, (Laplace, NoisyHist, PrefixSum)):
+            # a bijection of a + Lap(scale) per coordinate: sum |shift| / scale
+            broken = isinstance(mechanism, NoisyHist) and mechanism.broken
+            scale = mechanism.eps if broken else 1 / mechanism.eps
+            vals.append(float(np.abs(a - b).sum()) / scale)
+        elif isinstance(mechanism, TruncatedGeometric):
+            fa, d = mechanism.cdf_numerators(int(a[0]))
+            fb, _ = mechanism.cdf_numerators(int(b[0]))
+            pa = [Fraction(x - y, d) for x, y in zip(fa, [0] + fa[:-1])]
+            pb = [Fraction(x - y, d) for x, y in zip(fb, [0] + fb[:-1])]
+            vals.append(_max_log_ratio(np.array([float(x) for x in pa]), np.array([float(x) for x in pb])))
+        elif isinstance(mechanism, Rappor):
+            p1, p0 = mechanism.bit_probabilities()
+            diff = int(np.sum(bloom_bits(int(a[0])) != bloom_bits(int(b[0]))))
+            vals.append(diff * math.log(p1 / p0))
+        elif isinstance(mechanism, ReportNoisyMax):
+            bsc = 2 / mechanism.eps
+            if mechanism.value and mechanism.noise != "laplace":
+                return math.inf  # max >= max(a): the interval below the larger max has probability 0 on one side
+            if mechanism.value:
+                t = _grid(-40 * bsc, 40 * bsc)
+                lr = rnm_value_logdensity(a, bsc, t) - rnm_value_logdensity(b, bsc, t)
+                # tail limits: lower sum(b - a)/bsc, upper log(sum e^{a/bsc} / sum e^{b/bsc})
+                lower = float((b - a).sum() / bsc)
+                upper = float(np.log(np.exp(a / bsc).sum() / np.exp(b / bsc).sum()))
+                vals.append(max(float(np.max(np.abs(lr))), abs(lower), abs(upper)))
             else:
-                val = above.astype(np.float64)
-            out[live, i] = val[live] if np.ndim(val) else val
-            count += (above & live)
-            if variant == 2:
-                redraw = above & live
-                rho = np.where(redraw, _lap(rng, rho_scale, (size,)), rho)
-        return out
-    return mech
+                vals.append(_max_log_ratio(rnm_index_probs(a, bsc, mechanism.noise),
+                                           rnm_index_probs(b, bsc, mechanism.noise)))
+        elif isinstance(mechanism, SVT) and mechanism.c == 1 and mechanism.variant != 3:
+            pa, pb = svt_output_probs(mechanism, a), svt_output_probs(mechanism, b)
+            keys = sorted(set(pa) | set(pb))
+            vals.append(_max_log_ratio(np.array([pa.get(k, 0.0) for k in keys]),
+                                       np.array([pb.get(k, 0.0) for k in keys])))
+        else:
+            return None
+    return max(vals)
 
 
-def numerical_svt(eps: float, c: int = 1, threshold: float = 1.0) -> Callable[..., np.ndarray]:
-    """NumericalSVT (StatDP's): rho ~ Lap(3/eps), nu ~ Lap(6c/eps); above: q + Lap(3c/eps) fresh,
-    else 0; stop after c.  Correct."""
-    def mech(q: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        rho = _lap(rng, 3.0 / eps, (size,))
-        out = np.full((size, q.size), HALTED)
-        count = np.zeros(size, dtype=np.int64)
-        for i in range(q.size):
-            live = count < c
-            above = q[i] + _lap(rng, 6.0 * c / eps, (size,)) >= threshold + rho
-            val = np.where(above, q[i] + _lap(rng, 3.0 * c / eps, (size,)), 0.0)
-            out[live, i] = val[live]
-            count += above & live
-        return out
-    return mech
+# --- cases ---------------------------------------------------------------------------------
 
 
 @dataclass
 class Case:
     name: str
-    mechanism: Callable[..., np.ndarray]
+    mechanism: Any
     pairs: list[tuple[np.ndarray, np.ndarray]]
     claim: float
-    true: str  # exact value, "<= claim", ">= x", "inf"
-    private: bool  # is the claim correct on these pairs?
+    private: bool  # is the claim right on these pairs?
+    true_note: str = ""  # stated when the true eps is not computed (or holds beyond these pairs)
+    audit_kwargs: dict[str, Any] = field(default_factory=dict)
+    compute_true: bool = True  # False: the real-arithmetic value would not be the true one
 
 
-def cases(eps: float) -> list[Case]:
-    m = 5
-    ap, hp = all_pairs(m), hist_pairs(m)
+def cases() -> list[Case]:
+    one_float = statdp_patterns(1, False, -10, 10)
+    one_int05 = statdp_patterns(1, False, 0, 5)
+    one_int = statdp_patterns(1, False, -10, 10)
+    hist5 = statdp_patterns(5, False, 0, 10)
+    cw5 = statdp_patterns(5, True, -10, 10)
+    cw10 = statdp_patterns(10, True, -10, 10)
+    geo = TruncatedGeometric()
+    rap, otr = Rappor(), Rappor(one_time=True, f=0.95)
+    C = Case
     return [
-        Case("NoisyHist1", noisy_hist(eps), hp, eps, f"{eps:g}", True),
-        Case("NoisyHist2", noisy_hist_broken(eps), hp, eps, f"{1 / eps:g}", False),
-        Case("PrefixSum", prefix_sum(eps), hp, eps, f"{eps:g}", True),
-        Case("LaplaceParallel (20)", laplace_parallel(eps), [(np.zeros(1), np.ones(1))], 20 * eps,
-             f"{20 * eps:g}", True),
-        Case("ReportNoisyMax1 (Lap, index)", noisy_max(eps, "laplace", False), ap, eps, f"<= {eps:g}", True),
-        Case("ReportNoisyMax2 (Exp, index)", noisy_max(eps, "exp", False), ap, eps, f"<= {eps:g}", True),
-        Case("ReportNoisyMax3 (Lap, value)", noisy_max(eps, "laplace", True), ap, eps, f">= {m * eps / 2:g}", False),
-        Case("ReportNoisyMax4 (Exp, value)", noisy_max(eps, "exp", True), ap, eps, "inf", False),
-        Case("SVT1 (Lyu Alg1)", svt(eps, 1), ap, eps, f"<= {eps:g}", True),
-        Case("SVT2 (Lyu Alg2)", svt(eps, 2), ap, eps, f"<= {eps:g}", True),
-        Case("SVT3 (Lyu Alg3)", svt(eps, 3), ap, eps, "inf", False),
-        Case("SVT4 (Lyu Alg4)", svt(eps, 4), ap, eps, f"<= {1.75 * eps:g} (> {eps:g})", False),
-        Case("SVT5 (Lyu Alg5)", svt(eps, 5), ap, eps, "inf", False),
-        Case("SVT6 (Lyu Alg6)", svt(eps, 6), ap, eps, f"> {eps:g}", False),
-        Case("NumericalSVT", numerical_svt(eps), ap, eps, f"<= {eps:g}", True),
+        C("Laplace", Laplace(), one_float, EPS, True),
+        C("TruncatedGeometric", geo, one_int05, math.log1p(2.0 ** -geo.k), True),
+        C("NoisyHist1", NoisyHist(), hist5, EPS, True),
+        C("NoisyHist2", NoisyHist(broken=True), hist5, EPS, False),
+        C("ReportNoisyMax1", ReportNoisyMax(), cw5, EPS, True),
+        C("ReportNoisyMax2", ReportNoisyMax(noise="exp"), cw5, EPS, True),
+        C("ReportNoisyMax3", ReportNoisyMax(value=True), cw5, EPS, False),
+        C("ReportNoisyMax4", ReportNoisyMax(noise="exp", value=True), cw5, EPS, False),
+        C("SVT1", SVT(1, t=0.5), cw10, EPS, True),
+        C("SVT2", SVT(2), cw10, EPS, True),
+        C("SVT3", SVT(3), cw10, EPS, False, "> 0.1 (Lyu et al.: Alg. 3 is not eps-DP)"),
+        C("SVT4", SVT(4), cw10, EPS, False),
+        C("SVT5", SVT(5), cw10, EPS, False),
+        C("SVT6", SVT(6), cw10, EPS, False),
+        C("Rappor", rap, one_int, rap.claim(), True),
+        C("OneTimeRappor", otr, one_int, otr.claim(), True),
+        C("LaplaceParallel", LaplaceParallel(), one_float, 20 * 0.005, True),
+        C("SVT34Parallel", SVT34Parallel(), cw10, 2 * EPS, False, "> 0.2 (contains Lyu Alg. 3)"),
+        C("PrefixSum", PrefixSum(), cw10, EPS, False),
+        C("NumericalSVT", NumericalSVT(), cw10, EPS, True, "<= 0.1 (Wang et al. 2019)"),
+        C("Laplace (float bits)", Laplace(), one_float, EPS, False,
+          "> 0.1 in doubles (Mironov 2012; DP-Sniper's bit features)", audit_kwargs={"float_bits": True},
+          compute_true=False),
+        C("LaplaceFixed (snapping)", LaplaceSnapping(), one_float, EPS, True, "<= 0.1 (Mironov 2012, Thm 1)"),
     ]
 
 
+def their_samples(case: Case) -> int:
+    """DP-Sniper's samples for this case: search over every ordered pair + the final estimate."""
+    return 2 * len(case.pairs) * SEARCH_PER_ORDERED_PAIR + 2 * N_FINAL
 
 
-def run(eps: float, trials: int, seed: int, only: str | None = None,
-        audit_kwargs: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def _supported(kwargs: dict[str, Any]) -> dict[str, Any]:
+    params = inspect.signature(audit_pairs).parameters
+    return {k: v for k, v in kwargs.items() if k in params}
+
+
+def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
+        true_eps: bool = True) -> list[dict[str, Any]]:
+    """Audit every case; ``trials="theirs"`` gives each dataset its share of DP-Sniper's budget."""
     rows = []
-    for i, case in enumerate(cases(eps)):
+    for i, case in enumerate(cases()):
         if only and only.lower() not in case.name.lower():
             continue
+        n_data = len({a.tobytes() for p in case.pairs for a in p})
+        n = (their_samples(case) * 4 // (5 * n_data)) if trials == "theirs" else int(trials)
+        extra = _supported(case.audit_kwargs)
         t0 = time.perf_counter()
-        res = audit_pairs(case.mechanism, case.pairs, epsilon=case.claim, trials=trials,
-                          rng=seed + i, **(audit_kwargs or {}))
+        res = audit_pairs(case.mechanism, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
+                          rng=seed + i, **extra)
         dt = time.perf_counter() - t0
-        right = res.violation == (not case.private)
-        rows.append(dict(name=case.name, claim=case.claim, true=case.true, lb=res.epsilon_lower_bound,
-                         flagged=res.violation, right=right, seconds=dt, samples=res.trials_used,
+        te = true_epsilon(case.name, case.mechanism, case.pairs) if true_eps and case.compute_true else None
+        rows.append(dict(name=case.name, claim=case.claim, true=te, true_note=case.true_note,
+                         private=case.private, lb=res.epsilon_lower_bound, flagged=res.violation,
+                         right=res.violation == (not case.private), seconds=dt, samples=res.trials_used,
+                         theirs=their_samples(case), published=best_published(case.name),
+                         missing=sorted(set(case.audit_kwargs) - set(extra)),
                          witness=res.witness.describe() if res.witness is not None else ""))
     return rows
 
 
-# --- baseline: the selection before issue #20 (raw plug-in score, global top-K) ---------------
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return "inf" if math.isinf(x) else f"{x:.4f}"
 
 
-def _plugin_score(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) -> np.ndarray:
-    """Old score: the selection frequencies scaled to ``n`` plugged into the final bound."""
-    from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
-    kx = np.asarray(kx, dtype=np.float64) * (n / s)
-    ky = np.asarray(ky, dtype=np.float64) * (n / s)
-    return epsilon_bound(cp_lower(kx, n, a), cp_upper(ky, n, a), delta)
-
-
-def _global_pick(cands: list[Any], k: int) -> list[Any]:
-    """Old pick: best of each diversity group by score, then the rest (no per-pair slot)."""
-    cands = sorted(cands, key=lambda c: -c.score)
-    chosen: list[Any] = []
-    groups: set[Any] = set()
-    for c in cands:
-        if len(chosen) < k and c.group not in groups:
-            groups.add(c.group)
-            chosen.append(c)
-    for c in cands:
-        if len(chosen) < k and all(c is not x for x in chosen):
-            chosen.append(c)
-    return sorted(chosen, key=lambda c: -c.score)
-
-
-def run_baseline(eps: float, trials: int, seed: int, only: str | None = None) -> list[dict[str, Any]]:
-    """The same cases with the old selection rule patched in (same seeds; learned events stay)."""
-    import theory.audit.core as core
-    saved = core._anticipated, core._pick, core.selection.planned_tests
-    core._anticipated, core._pick = _plugin_score, _global_pick  # type: ignore[assignment]
-    core.selection.planned_tests = lambda max_events, n_pairs: max_events  # type: ignore[assignment]
-    try:
-        return run(eps, trials, seed, only)
-    finally:
-        core._anticipated, core._pick, core.selection.planned_tests = saved  # type: ignore[assignment]
-
-
-def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
-    lines = ["| mechanism | true eps | bound before | bound after | right before | right after "
-             "| samples before | samples after |",
-             "|---|---|---|---|---|---|---|---|"]
-    for b, a in zip(before, after):
-        lines.append(f"| {a['name']} | {a['true']} | {b['lb']:.3f} | {a['lb']:.3f} | "
-                     f"{'yes' if b['right'] else 'NO'} | {'yes' if a['right'] else 'NO'} | {b['samples']:,} | {a['samples']:,} |")
-    lines.append(f"\nverdicts right: before {sum(r['right'] for r in before)}/{len(before)}, "
-                 f"after {sum(r['right'] for r in after)}/{len(after)}")
-    return "\n".join(lines)
-
-
-def table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| mechanism | claim | true eps | our lower bound (95%) | flagged | verdict right? | time (s) | samples |",
-             "|---|---|---|---|---|---|---|---|"]
+def table(rows: list[dict[str, Any]], label: str = "ours") -> str:
+    lines = [f"| mechanism | claim | true eps | our bound ({label}) | DP-Sniper reg / MLP | StatDP-Fixed 1 / 2 "
+             "| ours >= best? | flagged | verdict right? | our samples | their samples | time (s) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    n_fin = n_beat = 0
+    ratios = []
     for r in rows:
-        lines.append(f"| {r['name']} | {r['claim']:g} | {r['true']} | {r['lb']:.3f} | {'yes' if r['flagged'] else 'no'} "
-                     f"| {'yes' if r['right'] else '**NO**'} | {r['seconds']:.1f} | {r['samples']:,} |")
+        pub = PUBLISHED[r["name"]]
+        true = _fmt(r["true"]) if r["true"] is not None else r["true_note"]
+        best = r["published"]
+        finite = r["true"] is not None and math.isfinite(r["true"])
+        beat = best is not None and r["lb"] >= best
+        if finite and best is not None:
+            n_fin += 1
+            n_beat += beat
+        ratios.append(r["samples"] / r["theirs"])
+        note = f" (no {', '.join(r['missing'])})" if r["missing"] else ""
+        lines.append(
+            f"| {r['name']}{note} | {r['claim']:.4f} | {true} | {r['lb']:.4f} | {_fmt(pub['dps_reg'])} / "
+            f"{_fmt(pub['dps_mlp'])} | {_fmt(pub['statdp_1'])} / {_fmt(pub['statdp_2'])} | "
+            f"{'yes' if beat else 'no'} | {'yes' if r['flagged'] else 'no'} | {'yes' if r['right'] else '**NO**'} | "
+            f"{r['samples']:,} | {r['theirs']:,} | {r['seconds']:.1f} |")
     n_right = sum(r["right"] for r in rows)
-    lines.append(f"\nverdicts right: {n_right}/{len(rows)}")
+    lines.append("")
+    lines.append(f"verdicts right: {n_right}/{len(rows)}")
+    lines.append(f"our bound >= best published, cases with a finite computed true eps: {n_beat}/{n_fin}"
+                 f" ({100 * n_beat / max(n_fin, 1):.0f}%; target 80%)")
+    lines.append(f"our bound >= best published, all cases with a published bound: "
+                 f"{sum(r['published'] is not None and r['lb'] >= r['published'] for r in rows)}/"
+                 f"{sum(r['published'] is not None for r in rows)}")
+    if ratios:
+        lines.append(f"samples ours / DP-Sniper's: median {float(np.median(ratios)):.4f}, max {max(ratios):.4f}")
+        lines.append(f"time: median {float(np.median([r['seconds'] for r in rows])):.1f} s per case, "
+                     f"total {sum(r['seconds'] for r in rows):.0f} s")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="200,000 estimation trials per dataset")
+    ap.add_argument("--quick", action="store_true", help="100,000 estimation trials per dataset")
     ap.add_argument("--trials", type=int, default=None, help="estimation trials per dataset (default 1,000,000)")
-    ap.add_argument("--eps", type=float, default=0.5, help="claimed epsilon (default 0.5)")
+    ap.add_argument("--budget", choices=["ours", "theirs"], default="ours",
+                    help="'theirs': each dataset gets 4/5 of DP-Sniper's samples for the case divided by the "
+                         "number of datasets (selection takes the rest); slow")
+    ap.add_argument("--confidence", type=float, default=CONFIDENCE, help="default 0.9, as DP-Sniper's bounds")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default=None, help="substring of the mechanism names to run")
-    ap.add_argument("--compare", action="store_true",
-                    help="also run the pre-#20 selection (plug-in score, global top-K) on the same seeds")
     args = ap.parse_args(argv)
-    trials = args.trials or (200_000 if args.quick else 1_000_000)
+    if args.trials is not None and args.trials < 1000:
+        ap.error(f"--trials must be >= 1000, got {args.trials}")
+    trials: int | str = "theirs" if args.budget == "theirs" else (args.trials or (100_000 if args.quick else 1_000_000))
     print(f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; numpy {np.__version__}")
-    print(f"claimed eps {args.eps:g}; estimation trials per dataset {trials:,}; confidence 0.95; seed {args.seed}")
-    print("published DP-Sniper / StatDP lower bounds: not listed (not verified against the papers)\n")
-    rows = run(args.eps, trials, args.seed, args.only)
-    print(table(rows))
-    if args.compare:
-        print("\nselection before (plug-in score, global top-K) vs after (pessimistic score, per-pair slots):\n")
-        print(compare(run_baseline(args.eps, trials, args.seed, args.only), rows))
+    print(f"eps {EPS:g} (DP-Sniper / StatDP settings); estimation trials per dataset: {trials:,}"
+          if trials != "theirs" else "budget: DP-Sniper's samples per case")
+    print(f"confidence {args.confidence:g}; seed {args.seed}; published bounds: eth-sri/dp-sniper "
+          "eval_sp2021/reference-results (90% confidence, 200,000,000-sample final estimates)\n")
+    rows = run(trials, args.seed, args.only, args.confidence)
+    print(table(rows, "their budget" if trials == "theirs" else f"{trials:,}/dataset"))
     return 0
 
 
