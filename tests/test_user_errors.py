@@ -62,6 +62,23 @@ def test_2_report_only_unknown_section_is_an_error_and_keeps_the_report(tmp_path
     assert (tmp_path / "report.md").read_text() == "previous full report"
 
 
+def test_2_run_report_api_rejects_unknown_sections_before_writing(tmp_path: Path) -> None:
+    """The same rule from Python: run_report(only=[unknown]) raises naming ``only`` and the known
+    sections, and leaves the previous report alone; bad flags are rejected before anything runs."""
+    from theory.report import run_report
+
+    (tmp_path / "report.md").write_text("previous full report")
+    with pytest.raises(ValueError, match=r"only names unknown section\(s\) \['nosuchsection'\]; known: .*covers"):
+        run_report(tmp_path, only=["nosuchsection"], echo=False)
+    with pytest.raises(ValueError, match=r"^only must name at least one section"):
+        run_report(tmp_path, only=[], echo=False)
+    with pytest.raises(TypeError, match=r"^only must be None or a list"):
+        run_report(tmp_path, only="covers", echo=False)  # a str is not a list of names
+    with pytest.raises(TypeError, match=r"^quick must be a bool"):
+        run_report(tmp_path, quick="yes", echo=False)
+    assert (tmp_path / "report.md").read_text() == "previous full report"
+
+
 def test_2_report_help_lists_the_sections(capsys: pytest.CaptureFixture[str]) -> None:
     from theory.report.cli import main, section_names
 
@@ -340,6 +357,15 @@ def test_10_gaussian_delta_zero_message_is_one_sentence() -> None:
     assert "needs delta > 0" in msg and msg.count("needs") == 1 and "LaplaceMechanism" in msg
 
 
+def test_10_classic_gaussian_calibration_message_is_one_sentence() -> None:
+    from theory.privacy.mechanisms import gaussian_sigma
+
+    with pytest.raises(ValueError) as info:
+        gaussian_sigma(2.0, 1e-5, method="classic")
+    msg = str(info.value)
+    assert msg == "DR14 Thm A.1 (classic Gaussian calibration) needs epsilon < 1 (got epsilon=2.0)"
+
+
 # ----------------------------------------------------------------------------- item 11
 
 
@@ -456,3 +482,45 @@ def test_house_error_counts_of_is_one_function() -> None:
 
     assert a is b
     assert a([[0, 0, 1], [1, 1, 1]], [0, 0, 1]).tolist() == [0, 2]
+
+
+# ----------------------------------------------------------------------------- item 3 (strategies)
+
+
+def test_3_strategies_check_arguments_when_built() -> None:
+    """theory.audit.strategies rejects bad arguments when the strategy is built (not at the first
+    draw inside @given), naming the parameter."""
+    from theory.audit import strategies as aud_st
+
+    for call, exc, name in [
+        (lambda: aud_st.datasets(min_size=3, max_size=2), ValueError, "max_size"),
+        (lambda: aud_st.replace_one_pairs(low=float("nan")), ValueError, "low"),
+        (lambda: aud_st.add_remove_pairs(labelled=1), TypeError, "labelled"),
+        (lambda: aud_st.records(dim=0), ValueError, "dim"),
+        (lambda: aud_st.records(low=0.2, high=0.8, integer=True), ValueError, "low..high"),
+        (lambda: aud_st.query_vectors(2, sensitivity=-1.0), ValueError, "sensitivity"),
+        (lambda: aud_st.query_vectors(2, integer=True, sensitivity=0.5), ValueError, "sensitivity"),
+        (lambda: aud_st.query_vectors(2, mode="some"), ValueError, "mode"),
+        (lambda: aud_st.neighbouring_datasets("bogus"), ValueError, "kind"),
+    ]:
+        with pytest.raises(exc, match=rf"^{re.escape(name)}"):
+            call()
+
+
+def test_3_integer_records_stay_inside_low_high() -> None:
+    """integer=True draws the integers in [ceil(low), floor(high)] (int() truncation drew 0 for
+    low=0.5 and -1..0 for low=-1.5, high=-0.5's neighbours)."""
+    from hypothesis import given, settings
+
+    from theory.audit import strategies as aud_st
+
+    seen: set[int] = set()
+
+    @settings(max_examples=200, database=None, derandomize=True)
+    @given(x=aud_st.records(low=0.5, high=2.5, integer=True))
+    def check(x: int) -> None:
+        assert 1 <= x <= 2
+        seen.add(x)
+
+    check()
+    assert seen == {1, 2}
