@@ -117,3 +117,17 @@ def test_real_valued_answer_checks() -> None:
         m(np.array([0.0, np.nan]), 3, 0)
     with pytest.raises(ValueError, match=r"^size must be an integer in \[1, inf\], got 0$"):
         m(0.0, 0, 0)
+
+
+def test_laplace_report_noisy_max_law_and_generators() -> None:
+    # two scores 4 apart, Lap(b = 2) noise: P(index 1) = P(Z0 - Z1 < 4) = 1 - (1/2) e^{-t/b} (1 + t/(2b))
+    # = 1 - e^{-2} = 0.8647 (Gumbel noise would give the softmax 0.8808): 6-sigma band at 200,000 draws
+    m = ReportNoisyMax(1.0)
+    out = m([0.0, 4.0], 200_000, 2)
+    p = 1 - math.exp(-2.0)
+    assert abs(np.mean(out == 1) - p) < 6 * math.sqrt(p * (1 - p) / 200_000)
+    for mech, data in ((m, [0.0, 1.0, 0.5]), (GaussianMechanism(1.0, 1e-5), np.zeros(3))):
+        a, b = mech(data, 40, 13), mech(data, 40, 13)
+        assert np.array_equal(a, b)
+        g = np.random.default_rng(13)
+        assert np.array_equal(mech(data, 40, g), a) and not np.array_equal(mech(data, 40, g), a)
