@@ -524,3 +524,84 @@ def test_3_integer_records_stay_inside_low_high() -> None:
 
     check()
     assert seen == {1, 2}
+
+
+# ----------------------------------------------------------------------------- README, as a new user
+
+
+def _readme_blocks() -> list[tuple[str, str]]:
+    """(info string, body) of every fenced block of README.md."""
+    text = (ROOT / "README.md").read_text()
+    return [(m.group(1).strip(), m.group(2)) for m in re.finditer(r"^```([^\n]*)\n(.*?)^```", text, re.M | re.S)]
+
+
+def _readme_shell_examples() -> list[tuple[str, list[str], int]]:
+    """(command after ``python -m theory``, expected output lines, expected exit code) of every
+    ``$ python -m theory ...`` line of the README."""
+    out: list[tuple[str, list[str], int]] = []
+    for _info, body in _readme_blocks():
+        current: list[Any] | None = None  # [cmd, lines, rc] of the last command of THIS block
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                cmd = line[2:].split("  #")[0].strip()
+                current = [cmd, [], 0] if cmd.startswith("python -m theory ") else None
+                if current is not None:
+                    out.append(current)  # type: ignore[arg-type]
+            elif current is not None and line.strip():
+                m = re.fullmatch(r"exit=(\d+)", line.strip())
+                if m:
+                    current[2] = int(m.group(1))
+                else:
+                    current[1].append(line)
+    return [(c, list(lines), rc) for c, lines, rc in out]
+
+
+@pytest.mark.parametrize(("cmd", "expected", "rc"), _readme_shell_examples(), ids=lambda v: str(v)[:60])
+def test_readme_shell_examples_print_what_the_readme_says(cmd: str, expected: list[str], rc: int) -> None:
+    import shlex
+
+    argv = shlex.split(cmd.split(";")[0])[3:]  # drop "python -m theory" and a trailing '; echo "exit=$?"'
+    proc = subprocess.run([sys.executable, "-m", "theory", *argv], capture_output=True, text=True, timeout=120)
+    printed = (proc.stdout + proc.stderr).splitlines()
+    assert proc.returncode == rc, (cmd, proc.stdout, proc.stderr)
+    for line in expected:
+        assert line in printed, f"README says {cmd!r} prints {line!r}; it printed:\n" + "\n".join(printed)
+    assert "Traceback" not in proc.stderr
+
+
+def test_readme_shell_examples_are_found() -> None:
+    cmds = [c for c, _e, _r in _readme_shell_examples()]
+    assert any("--solve n_pub" in c for c in cmds) and any("HPSY.Lem2" in c for c in cmds)
+
+
+def test_readme_python_examples_run_and_print_what_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's doctest block passes; the kernels tour and the audit example run as written, and
+    the audit prints the lower bound and witness event the README quotes."""
+    import doctest
+
+    blocks = [body for info, body in _readme_blocks() if info == "python"]
+    doc = [b for b in blocks if b.lstrip().startswith(">>>")]
+    assert doc
+    for body in doc:
+        test = doctest.DocTestParser().get_doctest(body, {}, "README", "README.md", 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(test)
+        assert runner.failures == 0
+    tour = next(b for b in blocks if "kernels.available_backends()" in b)
+    exec(compile(tour, "README.md (kernels tour)", "exec"), {})
+    audit = next(b for b in blocks if "def noisy_sum" in b)
+    ns: dict[str, Any] = {}
+    exec(compile(audit, "README.md (audit example)", "exec"), ns)
+    printed = capsys.readouterr().out
+    # the quoted sentence, with the bound within 0.01 (the audit's event search is refined over time)
+    readme = (ROOT / "README.md").read_text()
+    claim = re.search(r"`res\.report\(\)` prints `epsilon lower bound = ([0-9.]+) (at confidence 0\.95 -> [^`]*)`",
+                      readme)
+    shown = re.search(r"epsilon lower bound = ([0-9.]+) (at confidence [^\n]*)", printed)
+    assert claim is not None and shown is not None, printed
+    assert abs(float(claim.group(1)) - float(shown.group(1))) <= 0.01 and claim.group(2) == shown.group(2)
+    assert re.search(r"with the witness event \(here `\{x (<=|>) -?[0-9.]+\}`\)", readme)
+    assert re.search(r"event E = \{x (<=|>) -?[0-9.]+\}", printed)
+    with pytest.raises(AssertionError, match=r"mechanism noisy_sum is not\s+\(0\.25, 0\)-DP"):
+        ns["assert_private"](ns["noisy_sum"], np.array([0.0, 1.0]), np.array([1.0, 1.0]), epsilon=0.25,
+                             trials=10**5, rng=0)
