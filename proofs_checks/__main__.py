@@ -25,6 +25,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="where to write the report (default: proofs_checks/REPORT.md in a source checkout, "
                          "./proofs_checks_REPORT.md otherwise)")
     args = ap.parse_args(argv)
+    if args.out is not None and not args.no_write:  # a bad --out fails now, not after a minute of checks
+        existed = args.out.exists()
+        try:
+            with open(args.out, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            print(f"python -m proofs_checks: error: --out {str(args.out)!r}: cannot write there: {exc}",
+                  file=sys.stderr)
+            return 2
+        if not existed:
+            args.out.unlink()
     outs = run_all()
     print(render_table(outs))
     bad = [o for o in outs if not o.as_expected]

@@ -605,3 +605,25 @@ def test_readme_python_examples_run_and_print_what_the_readme_says(capsys: pytes
     with pytest.raises(AssertionError, match=r"mechanism noisy_sum is not\s+\(0\.25, 0\)-DP"):
         ns["assert_private"](ns["noisy_sum"], np.array([0.0, 1.0]), np.array([1.0, 1.0]), epsilon=0.25,
                              trials=10**5, rng=0)
+
+
+def test_proofs_checks_bad_out_fails_before_running_the_checks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    import proofs_checks.__main__ as pc_main
+
+    def no_run() -> Any:
+        raise AssertionError("the checks ran although --out cannot be written")
+
+    monkeypatch.setattr(pc_main, "run_all", no_run)
+    assert pc_main.main(["--out", str(tmp_path / "missing-dir" / "R.md")]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "cannot write there" in err and "Traceback" not in err
+    assert not (tmp_path / "missing-dir").exists()
+
+
+def test_unknown_bound_id_message_says_see_list_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from theory.__main__ import main
+
+    assert main(["bound", "NOSUCH.Thm1"]) == 2
+    err = capsys.readouterr().err
+    assert "NOSUCH.Thm1" in err and err.count("--list") == 1

@@ -123,7 +123,7 @@ def main(argv: list[str]) -> int:
     try:
         bound = get_bound(ns.bound_id)
     except UnknownBoundError as exc:
-        print(f"error: {exc} (see --list)", file=sys.stderr)
+        print(f"error: {exc}" + ("" if "--list" in str(exc) else " (see --list)"), file=sys.stderr)
         return 2
     if ns.solve is not None:
         if ns.solve not in bound.solvers:
