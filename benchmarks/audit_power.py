@@ -532,12 +532,21 @@ def _supported(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if k in params}
 
 
+def _selected(name: str, only: str) -> bool:
+    """``only``: comma-separated tokens; a token equal to a case name selects that case only,
+    any other token selects the names containing it (case-insensitive)."""
+    for tok in (t.strip().lower() for t in only.split(",") if t.strip()):
+        if tok == name.lower() or (tok not in {c.lower() for c in PUBLISHED} and tok in name.lower()):
+            return True
+    return False
+
+
 def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
         true_eps: bool = True) -> list[dict[str, Any]]:
     """Audit every case; ``trials="theirs"`` gives each dataset its share of DP-Sniper's budget."""
     rows = []
     for i, case in enumerate(cases()):
-        if only and only.lower() not in case.name.lower():
+        if only and not _selected(case.name, only):
             continue
         n_data = len({a.tobytes() for p in case.pairs for a in p})
         n = (their_samples(case) * 4 // (5 * n_data)) if trials == "theirs" else int(trials)
@@ -608,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
                          "number of datasets (selection takes the rest); slow")
     ap.add_argument("--confidence", type=float, default=CONFIDENCE, help="default 0.9, as DP-Sniper's bounds")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--only", default=None, help="substring of the mechanism names to run")
+    ap.add_argument("--only", default=None, help="comma-separated case names or substrings of them")
     args = ap.parse_args(argv)
     if args.trials is not None and args.trials < 1000:
         ap.error(f"--trials must be >= 1000, got {args.trials}")
