@@ -61,3 +61,22 @@ def test_blr_reports_privacy_of_the_draw_and_uses_its_rng() -> None:
     B2 = BLRSanitizer(0.9, predicates=Q, size=2, rng=g)
     seq = [tuple(B2.sanitize([0, 1, 1, 2])) for _ in range(40)]
     assert len(set(seq)) > 1  # one generator, advancing
+
+
+def test_points_are_checked_and_named() -> None:
+    import pytest
+
+    S = NoisyHistogramSanitizer(1.0, domain_size=8, rng=0)
+    with pytest.raises(TypeError, match="^X must be an array of domain indices, got NoneType$"):
+        S.sanitize(None)
+    with pytest.raises(TypeError, match="^X must be an array of domain indices, got str$"):
+        S.sanitize("abc")
+    with pytest.raises(TypeError, match="^X must hold integer domain indices, got dtype float64$"):
+        S.sanitize([0.5, 1.0])
+    T = NoisyHistogramSanitizer(1.0, domain_size=8, rng=4)
+    U = NoisyHistogramSanitizer(1.0, domain_size=8, rng=4)
+    T.sanitize([1.0, 2.0, 2.0])  # integer-valued floats are the same indices
+    U.sanitize([1, 2, 2])
+    assert np.array_equal(T.noisy_counts_, U.noisy_counts_)
+    with pytest.raises(ValueError, match=r"^X must hold indices in \[0, 8\), got range \[0, 8\]$"):
+        S.sanitize([0, 8])
