@@ -601,6 +601,10 @@ def table(rows: list[dict[str, Any]], label: str = "ours") -> str:
     lines.append(f"our bound >= best published, all cases with a published bound: "
                  f"{sum(r['published'] is not None and r['lb'] >= r['published'] for r in rows)}/"
                  f"{sum(r['published'] is not None for r in rows)}")
+    for tool, keys in (("DP-Sniper (reg/MLP)", ("dps_reg", "dps_mlp")), ("StatDP-Fixed (runs 1/2)", ("statdp_1", "statdp_2"))):
+        have = [(r["lb"], max(v for k in keys if (v := PUBLISHED[r["name"]][k]) is not None)) for r in rows
+                if any(PUBLISHED[r["name"]][k] is not None for k in keys)]
+        lines.append(f"our bound >= {tool}: {sum(lb >= b for lb, b in have)}/{len(have)}")
     if ratios:
         lines.append(f"samples ours / DP-Sniper's: median {float(np.median(ratios)):.4f}, max {max(ratios):.4f}")
         lines.append(f"time: median {float(np.median([r['seconds'] for r in rows])):.1f} s per case, "
