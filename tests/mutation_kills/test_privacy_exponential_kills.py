@@ -138,3 +138,12 @@ def test_interval_empty_cell_at_d64_is_exact() -> None:
         if h is not None:
             a, b = h
             assert 0 <= a <= b < 2**64
+
+
+def test_negative_errors_are_named_with_their_position() -> None:
+    for fn in (lambda e: tex.sample(e, 1.0, rng=0), lambda e: tex.log_output_distribution(e, 1.0)):
+        with pytest.raises(ValueError, match=r"^errors must be non-negative \(numbers of mistakes\), got errors\[2\] = -1$"):
+            fn([0, 2, -1, -3])
+        with pytest.raises(ValueError, match=r"got errors\[0\] = -0.5$"):
+            fn([-0.5, 0.0])
+    assert tex.sample([0, 0], 1.0, rng=0) in (0, 1)  # zero errors are valid
