@@ -11,6 +11,9 @@
 #      sub-directory per module, kept between invocations so `report` and `recheck` can read it),
 #      MUTATION_CHILDREN (parallel mutants, default 1), MUTATION_TIMEOUT (seconds per module, default
 #      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial).
+# A mutant whose tests use more than 2 x 3 x (their clean CPU time + 1 s) CPU seconds is a 'timeout'
+# (an endless loop, e.g. in the exact sampler's refinement): CPU time, so a loaded machine does not
+# turn slow runs into timeouts (mutmut's default factor 15 let one such mutant hold a run for minutes).
 #
 # The working tree is never touched: the committed HEAD is exported with `git archive` into the
 # module's work directory (plus the built extension modules, which git does not track) and mutmut
@@ -73,6 +76,7 @@ PYEOF
 source_paths = ["theory", "kernels"]
 only_mutate = ["$m"]
 also_copy = ["conftest.py", "proofs_checks", "benchmarks"]
+timeout_multiplier = 3.0
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not gpu", "-q", "-o", "addopts=-ra --strict-markers --import-mode=importlib"]
 pytest_add_cli_args_test_selection = [${sel[*]}]
 EOF
