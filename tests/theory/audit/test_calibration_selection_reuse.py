@@ -1,0 +1,88 @@
+"""Calibration of the audit where event selection matters: randomized response on a bit vector.
+
+The calibration tests of test_audit.py catch "events estimated on the selection batch" for the
+Laplace and geometric mechanisms but not for scalar randomized response (rr, rr4).  That is not
+a lack of seeds: with as many selection as estimation outputs, reusing the selection batch is
+harmless there, because the audit's four tests already cover every distinct event of a 2- or
+4-valued output (rr: {0}, {1} in both directions; rr4's extra candidates are those events plus
+categories of equal probability).  Measured over seeds 1000-2999 (20,000 trials, confidence 0.9,
+selection_trials = trials): rr 8 vs 8 flags, rr4 5 vs 2 flags out of 2000 (correct vs reused).
+Selection only matters when there are more distinct events than tests, so the power test for
+randomized response uses the suite's vector case: RandomizedResponse(1.0) on 4 bits, the pair
+(0,1,0,1) ~ (1,1,0,1) (tight: true epsilon = claim = 1), 16 output values, hundreds of candidate
+events; the lucky ones win the selection, and re-counting them on the same outputs keeps the luck.
+
+Reference: the correct audit flagged 6 of 1250 other seeds (300_000 + i, same settings); the
+1 - 1e-4 Clopper-Pearson upper bound of that rate is P_REF.  The test fails when the flags over
+R = 1000 seeds exceed the 1 - 1e-4 quantile of Binomial(R, P_REF): false-failure rate
+<= 1e-4 (binomial) + 1e-4 (reference bound).  Seeds 1000-1999: correct 8 flags (limit 34),
+selection batch reused 56 (caught; expected ~5.6% flags against <= 1.7%; power 0.9992).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import beta, binom
+
+from theory.audit import audit_mechanism
+from theory.privacy.mechanisms import RandomizedResponse
+
+R = 1000
+TRIALS = 20_000
+CONFIDENCE = 0.8
+REF_FLAGS, REF_SEEDS = 6, 1250
+P_REF = float(beta.ppf(1 - 1e-4, REF_FLAGS + 1, REF_SEEDS - REF_FLAGS))
+LIMIT = int(binom.isf(1e-4, R, P_REF))
+
+D0 = np.array([0, 1, 0, 1])
+D1 = np.array([1, 1, 0, 1])
+
+
+def _replay_selection_batch(mechanism):  # type: ignore[no-untyped-def]
+    """The break: the estimation batches re-count the selection batch's outputs.
+
+    The first call per dataset is the selection batch (selection_trials = TRIALS outputs); every
+    later call returns those same outputs in order, so the estimation counts are the selection
+    counts, as if the events were estimated on the batch that chose them.
+    """
+    store: dict[bytes, list] = {}
+
+    def m(data, size, rng):  # type: ignore[no-untyped-def]
+        key = np.asarray(data).tobytes()
+        if key not in store:
+            out = np.asarray(mechanism(data, size, rng))
+            store[key] = [out, 0]
+            return out
+        out, pos = store[key]
+        store[key][1] = pos + size
+        return out[(pos + np.arange(size)) % len(out)]
+
+    return m
+
+
+def _flags(broken: bool) -> int:
+    mech = RandomizedResponse(1.0)
+    flags = 0
+    for i in range(R):
+        m = _replay_selection_batch(mech) if broken else mech
+        flags += audit_mechanism(m, D0, D1, epsilon=1.0, trials=TRIALS, confidence=CONFIDENCE, rng=1000 + i,
+                                 selection_trials=TRIALS).violation
+    return flags
+
+
+def test_reference_limits() -> None:
+    assert 0.0 < P_REF < 0.02 and LIMIT < R * (1 - CONFIDENCE) / 4  # far below the guaranteed 20%
+
+
+@pytest.mark.slow
+def test_calibration_rr_vector_selection_matters() -> None:
+    flags = _flags(broken=False)
+    assert flags <= LIMIT, f"{flags}/{R} flagged; the correct audit flags <= {P_REF:.2%} (limit {LIMIT})"
+
+
+@pytest.mark.slow
+def test_selection_batch_reuse_is_caught_for_rr_vector() -> None:
+    """Power of the test above: the break must exceed the limit (the 'must fail' side)."""
+    flags = _flags(broken=True)
+    assert flags > LIMIT, f"selection batch reused: only {flags}/{R} flagged (limit {LIMIT})"
