@@ -58,8 +58,8 @@ References
 from __future__ import annotations
 
 import abc
-import inspect
 import hashlib
+import inspect
 import math
 import pickle
 import time
