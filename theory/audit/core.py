@@ -747,9 +747,11 @@ def _select(
         for j in numeric:
             xv, yv = tx[:, j], ty[:, j]
             nm = sch.names[j]
-            restricted(xv[~np.isnan(xv)], yv[~np.isnan(yv)],
-                       lambda t, up, j=j, nm=nm: TableEvent([], (j, t, up), f"{nm} {'>' if up else '<='} {t:.6g}"),
-                       f"col{j}", "col", n_thresholds)
+
+            def col_event(t: float, up: bool, j: int = j, nm: str = nm) -> TableEvent:
+                return TableEvent([], (j, t, up), f"{nm} {'>' if up else '<='} {t:.6g}")
+
+            restricted(xv[~np.isnan(xv)], yv[~np.isnan(yv)], col_event, f"col{j}", "col", n_thresholds)
         _table_events(tx, ty, sch.names, sch.categorical, numeric, codec, value_family, add_lazy, n_thresholds)
     if float_bits and ox.num is not None and oy.num is not None and ox.num.dtype.kind == "f":
         cols: list[int | None] = [None] if ox.kind == "scalar" else list(coords)
@@ -764,10 +766,10 @@ def _select(
                     top = v >> k
                     return f"{'-' if top >> 11 else '+'}2^{(top & 0x7FF) - 1023} bits{k}={v & ((1 << k) - 1):0{k}b}"
 
-                value_family(bit_keys(xv, k), bit_keys(yv, k),
-                             lambda vals, desc, col=col, k=k, nm=nm: BitsEvent(col, k, vals, f"(sign, exponent, low "
-                                                                                         f"{k} bits of {nm}): {desc}"),
-                             bits_label, "bits")
+                def bits_event(vals: Any, desc: str, col: int | None = col, k: int = k, nm: str = nm) -> BitsEvent:
+                    return BitsEvent(col, k, vals, f"(sign, exponent, low {k} bits of {nm}): {desc}")
+
+                value_family(bit_keys(xv, k), bit_keys(yv, k), bits_event, bits_label, "bits")
     # value events
     atoms = ox.discrete or (ox.kind == "scalar" and _has_repeats(ox.num) or _has_repeats(oy.num))
     if ox.keys is not None and oy.keys is not None and atoms:

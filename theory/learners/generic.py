@@ -130,6 +130,8 @@ class GenericLearner(_Params, _Fitted):
     def _sanitizer(self, domain: np.ndarray, g: np.random.Generator) -> Any:
         if self.sanitizer == "histogram":
             return NoisyHistogramSanitizer(self.epsilon, domain_size=len(domain), size=self.sanitized_size, rng=g)
+        if self.sanitized_size is None:
+            raise ValueError("sanitizer='blr' needs sanitized_size (the size k of the databases BLR chooses among, BNS15 Thm A.3)")
         all_dich = self.concept_class.dichotomies(domain).patterns
         return BLRSanitizer(self.epsilon, predicates=xor_dichotomies(all_dich), size=int(self.sanitized_size), rng=g)
 
