@@ -64,8 +64,10 @@ True
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -376,7 +378,8 @@ def noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, de
         dp_accounting.SampledWithoutReplacementDpEvent(int(n), 1, dp_accounting.GaussianDpEvent(float(noise_multiplier))),
         int(steps))
     acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-    return float(acc.compose(event).get_epsilon(float(delta)))
+    with _quiet_rdp_orders():
+        return float(acc.compose(event).get_epsilon(float(delta)))
 
 
 def _noisy_sgd_block(w: np.ndarray, Z: np.ndarray, y: np.ndarray, idx: list[int], noise: np.ndarray, t: int, n: int,
@@ -517,6 +520,23 @@ def _noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, margin: float, radi
 # ---------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _quiet_rdp_orders() -> Iterator[None]:
+    """Silence dp-accounting's absl warning that an RDP order failed to converge.
+
+    ``RdpAccountant`` then drops that order from the minimum over orders, which can only raise
+    the epsilon it returns (still a valid bound); the warning is noise for a user (it fires for
+    the low fractional orders at large sampling rates while the noise multiplier is calibrated).
+    """
+    log = logging.getLogger("absl")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
 def _accountant(kind: str) -> Any:
     if kind == "rdp":
         from dp_accounting.rdp import RdpAccountant
@@ -558,8 +578,9 @@ def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, del
     2.1014
     """
     acc = _accountant(accountant)
-    acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
-    return float(acc.get_epsilon(float(delta)))
+    with _quiet_rdp_orders():
+        acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
+        return float(acc.get_epsilon(float(delta)))
 
 
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), sampling_rate=Real(0.0, 1.0, closed="right"),
@@ -605,10 +626,11 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
         hi, lo = lo, lo / 2.0
     if eps_of(lo) <= eps:  # even tiny noise meets the target
         return lo
-    sigma = float(dp_accounting.calibrate_dp_mechanism(
-        lambda: _accountant(accountant),
-        lambda s: dpsgd_event(float(s), q, T, c),
-        eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
+    with _quiet_rdp_orders():
+        sigma = float(dp_accounting.calibrate_dp_mechanism(
+            lambda: _accountant(accountant),
+            lambda s: dpsgd_event(float(s), q, T, c),
+            eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
     while eps_of(sigma) > eps:
         sigma *= 1.0 + 1e-6
     return sigma

@@ -6,6 +6,7 @@ chi-square / binomial tests at p > 1e-4.  Seeds are fixed, so each test is deter
 
 from __future__ import annotations
 
+import logging
 import math
 
 import dp_accounting
@@ -24,6 +25,7 @@ from theory.privacy.sgd import (
     clip_factors,
     dp_sgd,
     dpsgd_epsilon,
+    dpsgd_event,
     loss_values,
     noisy_sgd,
     noisy_sgd_accountant_epsilon,
@@ -457,3 +459,20 @@ def test_suite_cases_pass_correct_and_flag_broken():
     assert rows[0].result.epsilon_lower_bound > 0.3  # the correct audit has power
     assert rows[2].result.epsilon_lower_bound > claim
     assert [c["name"] for c in sgd.audit_cases(include_broken=False)] == [c.name for c in cases[:2]]
+
+
+def test_accounting_does_not_log_rdp_order_warnings(caplog: pytest.LogCaptureFixture) -> None:
+    """At q = 0.128, sigma = 1 the bare RdpAccountant logs six absl warnings (orders 1.1-1.6 fail to
+    converge and are dropped); ours returns the same epsilon without them."""
+    with caplog.at_level(logging.WARNING, logger="absl"):
+        bare = RdpAccountant()
+        bare.compose(dpsgd_event(1.0, 0.128, 100))
+        want = bare.get_epsilon(1e-5)
+    assert any("failed to converge" in r.getMessage() for r in caplog.records)  # the premise
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="absl"):
+        got = dpsgd_epsilon(1.0, 0.128, 100, 1e-5)
+        calibrate_noise_multiplier(2.0, 1e-5, 0.128, 100)
+        assert logging.getLogger("absl").level == logging.WARNING  # restored after each call
+    assert got == want
+    assert not [r for r in caplog.records if r.name == "absl"]
