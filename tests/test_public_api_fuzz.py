@@ -303,10 +303,6 @@ def _cases() -> tuple[list[Any], dict[str, int]]:
 #: remove the entry when it is fixed (xfail is not strict, so a fixed entry just passes).
 #: Entries whose call RUNS with the bad value (instead of rejecting it) are skipped, not run: see SKIP.
 XFAIL: dict[tuple[str, str], str] = {
-    # theory/privacy/sgd.py
-    ("theory.privacy.sgd.check_signed_labels", "length"): "object(), nan: used unchecked, shown in the error about y",
-    # theory/learners/disjunctions.py
-    ("theory.learners.disjunctions.to_pm1_labels", "n"): "object(), nan: used unchecked, shown in the error about y",
 }
 
 #: Calls that run a long job with the bad value instead of rejecting it: not executed (each would

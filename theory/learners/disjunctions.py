@@ -60,7 +60,17 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from kernels import exponential_log_probabilities, exponential_mechanism
-from kernels.validation import DELTA, EPSILON, PROBABILITY, RNG, Integer, Options, as_generator, validate_params
+from kernels.validation import (
+    DELTA,
+    EPSILON,
+    PROBABILITY,
+    RNG,
+    Integer,
+    Optional,
+    Options,
+    as_generator,
+    validate_params,
+)
 from theory.graphs import binary_points, component_labels
 from theory.privacy.exponential import sample_log_weights
 
@@ -69,6 +79,7 @@ __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_inst
 _SENSITIVITY = 1.0  # replace-one: #errors changes by at most 1
 
 
+@validate_params(n=Optional(Integer(0)))
 def to_pm1_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
     """Labels as int8 in {-1, +1}; {0, 1} input converted 0 -> -1, 1 -> +1 (see module docstring).
 

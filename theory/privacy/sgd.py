@@ -80,6 +80,7 @@ from kernels.validation import (
     PROBABILITY,
     RNG,
     Boolean,
+    Integer,
     Optional,
     Options,
     Real,
@@ -151,6 +152,7 @@ def _progress_bar(progress: Any, total: int, threshold: int, desc: str) -> Any:
 # ---------------------------------------------------------------------------
 
 
+@validate_params(length=Optional(Integer(0)))
 def check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> np.ndarray:
     """Labels as float64 in {-1, +1} (1-D, finite, the given length).
 
