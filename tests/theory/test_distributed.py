@@ -66,6 +66,16 @@ def test_audit_batches_change_with_batch_size_not_with_workers(client) -> None:
     assert _key(a) != _key(b)
 
 
+def test_default_batch_size_with_an_executor_is_the_documented_function_of_trials() -> None:
+    """No batch_size + an executor: trials // 64 clipped to [1e6, 1e8] (here 3e6 // 64 -> 1e6), so the
+    counts equal the sequential batched run at batch_size=1e6 and differ from the old n // 64 batches."""
+    kw = dict(epsilon=1.0, trials=3_000_000, rng=5, selection_trials=50_000)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        default = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, executor=pool, **kw)
+    assert _key(default) == _key(audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, batch_size=1_000_000, **kw))
+    assert _key(default) != _key(audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, batch_size=3_000_000 // 64, **kw))
+
+
 def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
     lock = threading.Lock()
 

@@ -1096,7 +1096,8 @@ def audit_pairs(
         from ``rng`` after selection.  The counts, and so the result, depend only on ``rng`` and
         ``batch_size``: identical here, on a 2-worker ``LocalCluster`` or on any cluster.
         Default (with ``executor=None``): one stream, the sequential path.  With an executor
-        and no batch size: ``max(trials // 64, 100_000)``.
+        and no batch size: ``trials // 64`` clipped to [1e6, 1e8] (about 64 tasks per dataset; at
+        1e11 trials, 1e8 per batch: see ``docs/dask.md`` for the overhead rule behind both ends).
     executor : None, dask.distributed.Client or concurrent.futures.Executor
         Where the estimation batches run (see :mod:`theory.audit.batches`); the selection batch
         is always drawn here.  The mechanism and the events are sent to the workers
@@ -1232,7 +1233,7 @@ def audit_pairs(
     else:
         # seeded batches (theory.audit.batches): one SeedSequence child per batch, in a fixed
         # order, so the counts do not depend on where the batches run
-        bs = int(batch_size) if batch_size is not None else max(n // 64, 100_000)
+        bs = int(batch_size) if batch_size is not None else min(max(n // 64, 1_000_000), 100_000_000)
         sizes = batch_sizes(n, bs)
         root = np.random.SeedSequence(int(g.integers(2**63)))
         order = sorted(per_dataset)
