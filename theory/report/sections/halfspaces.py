@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,42 @@ TITLE = "Halfspaces: PCA on public data + private SGD (HPSY Thm 3, PILLAR Alg 1/
 ORDER = 32
 
 
+def _run_seed(g: np.random.Generator) -> int:
+    """The integer ``s`` a run's generator was made from (``numpy.random.default_rng(s)``).
 
-def _sweep(make_data: Any, ks: list[int], epsilons: list[float | None], seeds: int, *,
-           full_dim: bool) -> dict[str, Any]:
-    """Accuracies [method][eps][k] -> array over seeds; methods: pca, random (and full at k = d)."""
+    ``ctx.simulate(fn, seeds)`` hands each run ``default_rng(seeds[i])``, here or on a Dask
+    worker.  The runs of this section are seeded by an integer ``s`` (data seeds
+    ``ctx.seed + 10 s + 1..3`` or ``ctx.seed + 100/200/300 + s``, estimator ``rng=s``), as the
+    hand-written loops were; reading ``s`` back from the generator's ``SeedSequence`` keeps every
+    number of those loops.  Only a plain non-negative int seed is accepted."""
+    ss = getattr(g.bit_generator, "seed_seq", None)
+    entropy = getattr(ss, "entropy", None)
+    if not isinstance(ss, np.random.SeedSequence) or ss.spawn_key or isinstance(entropy, bool) \
+            or not isinstance(entropy, int):
+        raise ValueError(f"this run needs a generator made from a plain int seed (default_rng(s)), got seed_seq={ss!r}")
+    return entropy
+
+
+def _syn_data(s: int, D: Any, seed: int, n_priv: int, n_pub: int, n_test: int) -> tuple[Any, ...]:
+    """Seed ``s`` of the synthetic sweep: private (seed + 10 s + 1), public (+ 2), test (+ 3) samples of D."""
+    X, y = D.sample(n_priv, seed + 10 * s + 1)
+    Xt, yt = D.sample(n_test, seed + 10 * s + 3)
+    return X, y, D.sample_X(n_pub, seed + 10 * s + 2), Xt, yt
+
+
+def _dig_data(s: int, seed: int) -> tuple[Any, ...]:
+    """Seed ``s`` of the digits sweep: the split ``digits_split(600, 397, rng=seed + s)``."""
+    from theory.halfspace_data import digits_split
+
+    sp = digits_split(n_public=600, n_test=397, rng=seed + s)
+    return sp.X_private, sp.y_private, sp.X_public, sp.X_test, sp.y_test
+
+
+def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: list[float | None],
+               full_dim: bool) -> dict[str, dict[Any, Any]]:
+    """One seed of the sweep: {"pca"|"random": {eps: {k: accuracy}}, "full": {eps: accuracy}}.
+
+    The seed ``s`` is read from ``g`` (:func:`_run_seed`); data ``make_data(s)``, estimators ``rng=s``."""
     import kernels
     from theory.learners.halfspaces import (
         FullDimensionHalfspace,
@@ -35,24 +68,44 @@ def _sweep(make_data: Any, ks: list[int], epsilons: list[float | None], seeds: i
         SemiPrivateHalfspace,
     )
 
+    s = _run_seed(g)
+    X, y, Xp, Xt, yt = make_data(s)
+    P = kernels.pca(Xp, max(ks), center=False)  # one public PCA shared by every k (first k components)
+    out: dict[str, dict[Any, Any]] = {"pca": {}, "random": {}, "full": {}}
+    for eps in epsilons:
+        for k in ks:
+            if eps is None:
+                pca = NonPrivateHalfspace(k=k, rng=s)
+                rnd = NonPrivateHalfspace(k=k, projection="random", rng=s)
+            else:
+                pca = SemiPrivateHalfspace(eps, k=k, rng=s)
+                rnd = RandomProjectionHalfspace(eps, k=k, rng=s)
+            out["pca"].setdefault(eps, {})[k] = pca.fit(X, y, X_public=P).score(Xt, yt)
+            out["random"].setdefault(eps, {})[k] = rnd.fit(X, y).score(Xt, yt)
+        if full_dim:
+            full = (NonPrivateHalfspace(projection="none", rng=s) if eps is None
+                    else FullDimensionHalfspace(eps, rng=s))
+            out["full"][eps] = full.fit(X, y).score(Xt, yt)
+    return out
+
+
+def _sweep(ctx: ReportContext, make_data: Any, ks: list[int], epsilons: list[float | None], seeds: int, *,
+           full_dim: bool, desc: str) -> dict[str, Any]:
+    """Accuracies [method][eps][k] -> array over seeds; methods: pca, random (and full at k = d).
+
+    One run per seed ``s = 0 .. seeds-1`` (:func:`_sweep_run`, data ``make_data(s)``, a picklable
+    callable), through ``ctx.simulate`` (theory.distributed.monte_carlo with ``seeds=range(seeds)``:
+    here or on the report's Dask client, the same numbers either way)."""
+    runs = ctx.simulate(partial(_sweep_run, make_data=make_data, ks=list(ks), epsilons=list(epsilons),
+                                full_dim=full_dim), list(range(seeds)), desc=desc)
     out: dict[str, Any] = {"pca": {}, "random": {}, "full": {}}
-    for s in range(seeds):
-        X, y, Xp, Xt, yt = make_data(s)
-        P = kernels.pca(Xp, max(ks), center=False)  # one public PCA shared by every k (first k components)
-        for eps in epsilons:
-            for k in ks:
-                if eps is None:
-                    pca = NonPrivateHalfspace(k=k, rng=s)
-                    rnd = NonPrivateHalfspace(k=k, projection="random", rng=s)
-                else:
-                    pca = SemiPrivateHalfspace(eps, k=k, rng=s)
-                    rnd = RandomProjectionHalfspace(eps, k=k, rng=s)
-                out["pca"].setdefault(eps, {}).setdefault(k, []).append(pca.fit(X, y, X_public=P).score(Xt, yt))
-                out["random"].setdefault(eps, {}).setdefault(k, []).append(rnd.fit(X, y).score(Xt, yt))
-            if full_dim:
-                full = (NonPrivateHalfspace(projection="none", rng=s) if eps is None
-                        else FullDimensionHalfspace(eps, rng=s))
-                out["full"].setdefault(eps, []).append(full.fit(X, y).score(Xt, yt))
+    for r in runs:  # in seed order
+        for m in ("pca", "random"):
+            for e, by_k in r[m].items():
+                for k, acc in by_k.items():
+                    out[m].setdefault(e, {}).setdefault(k, []).append(acc)
+        for e, acc in r["full"].items():
+            out["full"].setdefault(e, []).append(acc)
     for m in ("pca", "random"):
         out[m] = {e: {k: np.array(v) for k, v in d.items()} for e, d in out[m].items()}
     out["full"] = {e: np.array(v) for e, v in out["full"].items()}
@@ -139,7 +192,7 @@ def _plot(ctx: ReportContext, res: dict[str, Any], ks: list[int], epsilons: list
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.halfspace_data import LargeMarginLowRank, digits_split
+    from theory.halfspace_data import LargeMarginLowRank
 
     t0 = time.perf_counter()
     quick = ctx.quick
@@ -151,12 +204,8 @@ def build(ctx: ReportContext) -> Section:
     eps_syn: list[float | None] = [0.2, 8.0, None] if quick else [0.2, 1.0, 8.0, None]
     seeds_syn = 2 if quick else 5
 
-    def syn(s: int) -> tuple[Any, ...]:
-        X, y = D.sample(n_priv, ctx.seed + 10 * s + 1)
-        Xt, yt = D.sample(n_test, ctx.seed + 10 * s + 3)
-        return X, y, D.sample_X(n_pub, ctx.seed + 10 * s + 2), Xt, yt
-
-    res_syn = _sweep(syn, ks_syn, eps_syn, seeds_syn, full_dim=not quick)
+    syn = partial(_syn_data, D=D, seed=ctx.seed, n_priv=n_priv, n_pub=n_pub, n_test=n_test)
+    res_syn = _sweep(ctx, syn, ks_syn, eps_syn, seeds_syn, full_dim=not quick, desc="halfspaces k-sweep synthetic")
     claim_syn, ok_syn, _ = _claim(res_syn, ks_syn, 0.2, d)
     files = [_plot(ctx, res_syn, ks_syn, eps_syn,
                    f"PILLAR.Def3 data: d = {d}, label direction at eigen-rank 3, n_priv = {n_priv}, n_pub = {n_pub}",
@@ -199,11 +248,8 @@ def build(ctx: ReportContext) -> Section:
         eps_dig: list[float | None] = [0.5, 2.0, 8.0, None]
         seeds_dig = 4
 
-        def dig(s: int) -> tuple[Any, ...]:
-            sp = digits_split(n_public=600, n_test=397, rng=ctx.seed + s)
-            return sp.X_private, sp.y_private, sp.X_public, sp.X_test, sp.y_test
-
-        res_dig = _sweep(dig, ks_dig, eps_dig, seeds_dig, full_dim=True)
+        res_dig = _sweep(ctx, partial(_dig_data, seed=ctx.seed), ks_dig, eps_dig, seeds_dig, full_dim=True,
+                         desc="halfspaces k-sweep digits")
         claim_dig, ok_dig, _ = _claim(res_dig, ks_dig, 2.0, 64)
         files.append(_plot(ctx, res_dig, ks_dig, eps_dig,
                            "digits (sklearn): 600 public unlabelled, 800 private, 397 test; 10 classes one-vs-rest",
@@ -239,27 +285,49 @@ def build(ctx: ReportContext) -> Section:
     return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=ok)
 
 
-def _thm3_check(ctx: ReportContext) -> list[str]:
-    """HPSY Thm 3 at its stated sizes (constant 1), DP-SGD trainer: error <= alpha in >= 1 - beta of runs."""
+def _thm3_run(g: np.random.Generator, D: Any, seed: int, n_lab: int, n_unl: int, eps: float,
+              k: int) -> tuple[float, float]:
+    """Run ``s`` (read from ``g``, :func:`_run_seed`) of the Thm 3 check: (test error, smallest
+    normalised margin after projection); samples seeded ``seed + 100/200/300 + s``, DP-SGD ``rng=s``."""
     import kernels
-    from theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
-    from theory.halfspace_data import LargeMarginLowRank, projected_margins
+    from theory.halfspace_data import projected_margins
     from theory.learners.halfspaces import SemiPrivateHalfspace
+
+    s = _run_seed(g)
+    X, y = D.sample(n_lab, seed + 100 + s)
+    Xp = D.sample_X(n_unl, seed + 200 + s)
+    Xt, yt = D.sample(4000, seed + 300 + s)
+    P = kernels.pca(Xp, k, center=False)
+    err = 1 - SemiPrivateHalfspace(eps, 1e-5, k=k, rng=s).fit(X, y, X_public=P).score(Xt, yt)
+    return float(err), float(projected_margins(np.asarray(P.components), D.w_star, Xt, yt).min())
+
+
+def _thm3_runs(ctx: ReportContext) -> dict[str, Any]:
+    """HPSY Thm 3 at its stated sizes (constant 1): the setting and the 20 runs' raw results.
+
+    d = 30, k = 3, gamma = 0.2, tail 0.001, alpha = beta = 0.1, eps = 1 (delta = 1e-5); n_lab =
+    ``hpsy_thm3_labeled``, n_unl = ``hpsy_thm3_unlabeled``.  The runs (:func:`_thm3_run`, run ``s``
+    for ``s = 0 .. 19``) go through ``ctx.simulate``; ``errors``/``margins`` are arrays in run order."""
+    from theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
+    from theory.halfspace_data import LargeMarginLowRank
 
     alpha, beta, eps, k, d = 0.1, 0.1, 1.0, 3, 30
     D = LargeMarginLowRank(d, k, 0.2, tail=0.001, signal_rank=3, decay=1.5, rng=1)
     n_lab = hpsy_thm3_labeled(k, alpha, beta, eps, D.gamma, D.tail_mass)
     n_unl = hpsy_thm3_unlabeled(k, d, beta, D.gamma)
     runs = 20
-    errs, margins = [], []
-    for s in range(runs):
-        X, y = D.sample(n_lab, ctx.seed + 100 + s)
-        Xp = D.sample_X(n_unl, ctx.seed + 200 + s)
-        Xt, yt = D.sample(4000, ctx.seed + 300 + s)
-        P = kernels.pca(Xp, k, center=False)
-        errs.append(1 - SemiPrivateHalfspace(eps, 1e-5, k=k, rng=s).fit(X, y, X_public=P).score(Xt, yt))
-        margins.append(float(projected_margins(np.asarray(P.components), D.w_star, Xt, yt).min()))
-    e = np.array(errs)
+    out = ctx.simulate(partial(_thm3_run, D=D, seed=ctx.seed, n_lab=n_lab, n_unl=n_unl, eps=eps, k=k),
+                       list(range(runs)), desc="halfspaces HPSY Thm 3 runs")
+    return {"alpha": alpha, "beta": beta, "eps": eps, "k": k, "d": d, "D": D, "n_lab": n_lab, "n_unl": n_unl,
+            "runs": runs, "errors": np.array([r[0] for r in out]), "margins": np.array([r[1] for r in out])}
+
+
+def _thm3_check(ctx: ReportContext) -> list[str]:
+    """HPSY Thm 3 at its stated sizes (constant 1), DP-SGD trainer: error <= alpha in >= 1 - beta of runs
+    (:func:`_thm3_runs`), as report text."""
+    r = _thm3_runs(ctx)
+    alpha, beta, eps, k, d, D = r["alpha"], r["beta"], r["eps"], r["k"], r["d"], r["D"]
+    n_lab, n_unl, runs, e, margins = r["n_lab"], r["n_unl"], r["runs"], r["errors"], r["margins"]
     paper = D.gamma - math.sqrt(D.tail_mass / beta)
     corrected = D.gamma / 2 - 2 * math.sqrt(D.tail_mass / beta)
     vac = " (vacuous here)" if corrected <= 0 else ""
@@ -268,7 +336,7 @@ def _thm3_check(ctx: ReportContext) -> list[str]:
         f"{D.gamma:.2f}, tail mass eta = {D.tail_mass:g}, alpha = beta = {alpha}, eps = {eps}: n_lab = {n_lab}, "
         f"n_unl = {n_unl}.  DP-SGD trainer, {runs} seeded runs: error <= alpha in {int((e <= alpha).sum())}/{runs} "
         f"(claim: >= {1 - beta:.0%}); largest error {e.max():.4f}.  Smallest normalised margin after projection over "
-        f"the test points: {min(margins):.4f} (paper's form gamma - sqrt(eta/beta) = {paper:.4f}; the corrected "
+        f"the test points: {margins.min():.4f} (paper's form gamma - sqrt(eta/beta) = {paper:.4f}; the corrected "
         f"form of proofs_checks HPSY.Thm3.n_unl, gamma/2 - 2 sqrt(eta/beta) = {corrected:.4f}{vac}).  BST14's own "
         "Noisy SGD with its theorem constants would need far larger n_lab "
         "(`theory.bounds.pillar.bst14_sample_size`) and n_lab^2 steps; the practical trainer is used here, as "
