@@ -6,6 +6,11 @@ random projection vs the full dimension, mean and spread over seeds, on syntheti
 data and on scikit-learn's bundled digits.  The claim checked, with the numbers: at small
 epsilon private accuracy rises as k falls (down to the rank that still carries the label
 direction), non-private accuracy does not.
+
+Every seeded run (one per seed of each sweep, one per HPSY Thm 3 run) goes through
+``ctx.simulate`` (:func:`theory.distributed.monte_carlo`, issue #22): here with a progress bar, or
+on Dask with ``python -m theory report --workers N``; the numbers are the same either way
+(tests/theory/test_halfspaces_section_dask.py).
 """
 
 from __future__ import annotations
