@@ -18,7 +18,10 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
    outputs (tuples, dicts, variable-length sequences) and vectors with categorical coordinates
    (declared with ``categorical=``, non-numeric leaves, or integer coordinates with at most 16
    values) also get value events per categorical coordinate and *joint* events
-   ``{x[j] == v and x[i] > t}`` (see :mod:`theory.audit.outputs`); ``float_bits=True`` adds events on
+   ``{x[j] == v and x[i] > t}`` (see :mod:`theory.audit.outputs`).  Float vectors with coded columns
+   (atoms such as SVT's above / below / aborted codes, :func:`theory.audit.selection.atom_blocks`)
+   also get whole-row pattern events and cross-fitted likelihood-ratio-ordered pattern sets
+   (:class:`theory.audit.selection.RowPatterns`, ``pattern`` / ``patternset``); ``float_bits=True`` adds events on
    the sign, exponent and low mantissa bits of float outputs (:func:`bit_keys`).  Each
    (pair, event, direction) is scored by a pessimistic anticipated bound
    (:func:`theory.audit.selection.anticipated_bound`) and ``K`` are kept, every pair first
@@ -450,7 +453,8 @@ class PairSearch:
     ``families`` maps each candidate-event family (``thr`` thresholds of a scalar, ``coordN``
     thresholds of coordinate N, ``fisher`` / ``meandiff`` / ``logistic`` projections, ``value`` single
     values, ``valueset`` likelihood-ratio-ordered value sets, ``joint`` categorical-and-threshold
-    events, ``bits`` float bit patterns, ``user`` user events) to the number of (event, direction)
+    events, ``pattern`` / ``patternset`` whole-row patterns of coded float columns and their
+    cross-fitted sets, ``bits`` float bit patterns, ``user`` user events) to the number of (event, direction)
     candidates built from the selection batch.  ``best_anticipated`` is the best pessimistic
     anticipated bound (:func:`theory.audit.selection.anticipated_bound`) among them (``nan`` for user
     events: no selection), ``n_tested`` how many of the pair's candidates got one of the ``K`` tests and
@@ -737,6 +741,24 @@ def _select(
             thresholds(x[:, j], y[:, j], j, f"x[{j}]", f"coord{j}")
         _table_events(x, y, [f"x[{j}]" for j in range(d)], np.array([j in declared for j in range(d)]), coords,
                       None, value_family, add_lazy, n_thresholds)
+        if not ox.discrete:  # coded float columns: whole-block patterns (selection.RowPatterns)
+            for blk in selection.atom_blocks(x, y):
+                px, py = blk(x), blk(y)
+                uk, cnt = np.unique(np.concatenate([px, py]), return_counts=True)
+                uk = uk[cnt >= 3]
+                cx, cy = (np.bincount(np.searchsorted(uk, v[np.isin(v, uk)]), minlength=uk.size).astype(np.float64)
+                          for v in (px, py))
+
+                def one(i: int, blk: selection.RowPatterns = blk, uk: np.ndarray = uk) -> Event:
+                    return UserEvent(selection.PatternEvent(blk, uk[i:i + 1], blk.describe(uk[i])))
+
+                add_lazy(uk.size, one, cx, cy, "pattern", "pattern")
+                psets, scored = selection.honest_sets(px, py, s, n, a, delta, max_values)
+                fams["patternset"] = fams.get("patternset", 0) + scored
+                for psc, pfwd, pvals in psets:  # scored on rows that did not order them (cross-fitting)
+                    pdesc = " | ".join(blk.describe(v) for v in pvals[:3]) + (" | ..." if pvals.size > 3 else "")
+                    pev = UserEvent(selection.PatternEvent(blk, pvals, f"{pdesc} ({pvals.size} patterns)"))
+                    cands.append(_Candidate(psc, pair, pev, pfwd, (pair, "patternset", pfwd)))
     elif ox.table is not None and oy.table is not None and codec.schema is not None:
         sch = codec.schema
         tx, ty = ox.table, oy.table
