@@ -40,6 +40,13 @@ numerical integration for ReportNoisyMax (index and value) and for the SVTs with
 output given the threshold noise is a product of independent comparisons), see
 :func:`true_epsilon`.  "inf" where an output has probability 0 on one side only.
 
+Output structure: nothing is declared for the SVT cases (no ``categorical=``, no user events).  Their
+outputs are float vectors of codes (Alg. 4: 1 / 0 / -1; Alg. 3: the noisy value, -1000 / -2000), and
+the auditor encodes such coded columns itself (:func:`theory.audit.selection.atom_blocks`: whole-row
+patterns per block of coded columns, refined by the bin of the first value, and cross-fitted
+likelihood-ratio-ordered sets of patterns).  Declaring ``categorical=range(10)`` would not reach
+those events: declared coordinates get per-coordinate value events and pairwise joint events only.
+
 Usage: ``python benchmarks/audit_power.py [--quick] [--trials N] [--budget ours|theirs]``.
 """
 
