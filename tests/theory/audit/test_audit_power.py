@@ -146,7 +146,8 @@ def test_anticipated_bound_ignores_sample_extremes() -> None:
     b = selection.anticipated_bound(np.array([3.0, 30.0, 3000.0]), np.array([0.0, 0.0, 1000.0]),
                                     10_000, 100_000, 0.01, 0.0)
     assert b[0] <= 0.0
-    assert 0.0 < b[1] < b[2] < np.log(3)  # 30 vs 0 is some evidence; 3000 vs 1000 keeps most of log 3
+    # 30 vs 0 is evidence (about 300 vs ~0 expected in 100,000 fresh draws); 3000 vs 1000 keeps most of log 3
+    assert 0.0 < b[1] and 0.9 < b[2] < np.log(3)
     # pessimistic: never above the plug-in bound of the same frequencies
     from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
     plug = epsilon_bound(cp_lower(np.array([30.0, 3000.0]) * 10, 100_000, 0.01),
