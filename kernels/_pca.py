@@ -628,12 +628,36 @@ class PCAResult:
     def n_components(self) -> int:
         return int(self.components.shape[1])
 
-    def transform(self, X: Any) -> Any:
-        """Project rows: ``X @ V - mean @ V`` (no centred copy of ``X``); shape (m, k)."""
+    def transform(self, X: Any, chunk_rows: int | None = None) -> Any:
+        """Project rows: ``X @ V - mean @ V`` (no centred copy of ``X``); shape (m, k).
+
+        ``chunk_rows`` (positive int, host arrays): project ``chunk_rows`` rows at a time into the
+        preallocated (m, k) output; for a ``numpy.memmap`` each block's pages are released after
+        use (as :func:`pca` streams), so projecting a file larger than memory keeps the resident set
+        at about ``m * k`` output plus one block.  Same values as the one-shot product (row blocks of
+        one matrix product).  None (default): one product.
+        """
+        if chunk_rows is not None:
+            if isinstance(chunk_rows, (bool, np.bool_)) or not isinstance(chunk_rows, (int, np.integer)):
+                raise TypeError(f"chunk_rows must be a positive int or None, got {chunk_rows!r}")
+            if chunk_rows < 1:
+                raise ValueError(f"chunk_rows must be a positive int or None, got {chunk_rows!r}")
+        release = _page_releaser(X) if chunk_rows is not None else None
         X = self._check_rows(X, self.components.shape[0], "X")
         V = self.components.astype(np.result_type(X.dtype, np.float32), copy=False)
-        out = X @ V
-        out -= (self.mean @ self.components).astype(out.dtype)
+        shift = (self.mean @ self.components).astype(V.dtype)
+        if chunk_rows is None or is_cupy_array(X):
+            out = X @ V
+            out -= shift.astype(out.dtype)
+            return out
+        m, step = int(X.shape[0]), int(chunk_rows)
+        out = np.empty((m, V.shape[1]), dtype=np.result_type(X.dtype, V.dtype))
+        for s in range(0, m, step):
+            block = X[s:s + step]
+            np.matmul(block, V, out=out[s:s + step])
+            if release is not None:
+                release(block)
+        out -= shift.astype(out.dtype)
         return out
 
     def inverse_transform(self, Z: Any) -> Any:
