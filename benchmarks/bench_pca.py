@@ -25,11 +25,15 @@ Streaming (default n=1000000, d=1024, float32, ~4 GB): the data are written to a
 subprocess that reports its wall time and peak resident set (``VmHWM`` from /proc/self/status,
 which includes the memory-mapped file's pages; ``resource.getrusage`` is not used because Linux
 carries ``ru_maxrss`` across exec from the parent), next to a subprocess that only imports the
-same modules (the baseline RSS).
+same modules (the baseline RSS).  The same subprocess then projects all n rows onto the top-k
+components with ``PCAResult.transform(X, chunk_rows=--chunk-rows)`` (row blocks, each memmap
+block's pages released) and reports its time, the peak RSS after it, and its error against a
+float64 projection of 2,000 sampled rows.  ``--stream-d`` sets the file's columns (issue 14:
+``--stream-d 2048``, 7.6 GiB); ``--skip-one-thread`` skips the ``n_threads=1`` run.
 
 Usage::
 
-    python benchmarks/bench_pca.py [--quick] [--out FILE.md]
+    python benchmarks/bench_pca.py [--quick] [--stream-d 2048] [--chunk-rows 8192] [--out FILE.md]
 
 The machine this ran on is reported in the header; on a shared machine quote medians and
 ratios only.
@@ -203,25 +207,41 @@ if {run}:
     res = kernels.pca(X, {k}, n_threads={n_threads})
     dt = time.perf_counter() - t0
     lam = float(res.eigenvalues[0])
+    rss = peak_rss()
+    if {project}:
+        t0 = time.perf_counter()
+        Z = res.transform(X, chunk_rows={chunk_rows})
+        dtp = time.perf_counter() - t0
+        rssp = peak_rss()
+        idx = np.random.default_rng(0).choice(X.shape[0], 2000, replace=False)
+        ref = np.asarray(X[np.sort(idx)], dtype=np.float64) @ res.components - res.mean @ res.components
+        err = float(np.max(np.abs(Z[np.sort(idx)] - ref)) / max(1e-300, float(np.max(np.abs(ref)))))
+    else:
+        dtp, rssp, err = 0.0, rss, 0.0
 else:
-    dt, lam = 0.0, 0.0
-print(dt, peak_rss(), lam)
+    dt, lam, dtp, err = 0.0, 0.0, 0.0, 0.0
+    rss = rssp = peak_rss()
+print(dt, rss, lam, dtp, rssp, err)
 """
 
 
-def bench_streaming(n: int, d: int, k: int) -> list[str]:
+def bench_streaming(n: int, d: int, k: int, one_thread: bool = True, chunk_rows: int = 8192) -> list[str]:
+    """kernels.pca on a float32 memmap of shape (n, d), then ``PCAResult.transform(X, chunk_rows=...)`` of
+    all n rows onto the top-k components (same subprocess; peak RSS read after each step)."""
     path, t_write = write_memmap("bench_pca_", n, d, lambda s, m: make_data(m, d, np.float32, seed=s, k=k))
     try:
         size = path.stat().st_size
-        out: dict[str, tuple[float, int, float]] = {}
-        for label, run, n_threads in (("baseline", False, None), ("auto", True, None), ("one", True, 1)):
-            code = CHILD.format(root=str(ROOT), run=run, path=str(path), k=k, n_threads=n_threads)
-            f_dt, f_rss, f_lam = run_child(code)
-            out[label] = (float(f_dt), int(f_rss), float(f_lam))
+        out: dict[str, tuple[float, ...]] = {}
+        runs = [("baseline", False, None, False), ("auto", True, None, True)]
+        if one_thread:
+            runs.append(("one", True, 1, False))
+        for label, run, n_threads, project in runs:
+            code = CHILD.format(root=str(ROOT), run=run, path=str(path), k=k, n_threads=n_threads, project=project,
+                                chunk_rows=chunk_rows)
+            out[label] = tuple(float(v) for v in run_child(code))
     finally:
         path.unlink(missing_ok=True)
-    dt, rss, _ = out["auto"]
-    dt1, rss1, _ = out["one"]
+    dt, rss, _, dtp, rssp, err = out["auto"]
     rss0 = out["baseline"][1]
     gib = 1024**3
     rows = [
@@ -231,15 +251,34 @@ def bench_streaming(n: int, d: int, k: int) -> list[str]:
         "|---|---|",
         f"| file written in | {t_write:.1f} s (not part of the timing) |",
         f"| kernels.pca wall time | {dt:.2f} s ({n / dt / 1e6:.2f} M rows/s) |",
-        f"| peak RSS of the process | {rss / gib:.3f} GiB ({rss / size:.1%} of the data) |",
+        f"| peak RSS of the process after pca | {rss / gib:.3f} GiB ({rss / size:.1%} of the data) |",
         f"| peak RSS of the same imports without pca | {rss0 / gib:.3f} GiB |",
         f"| increase due to pca | {(rss - rss0) / 2**20:.0f} MiB |",
-        f"| kernels.pca n_threads=1 (one accumulator): wall time | {dt1:.2f} s ({dt / dt1:.2f}x for the default) |",
-        f"| kernels.pca n_threads=1: increase due to pca | {(rss1 - rss0) / 2**20:.0f} MiB |",
+        f"| projection of all rows, PCAResult.transform(X, chunk_rows={chunk_rows:,}): wall time "
+        f"| {dtp:.2f} s ({n / dtp / 1e6:.2f} M rows/s) |",
+        f"| peak RSS after pca + projection | {rssp / gib:.3f} GiB ({rssp / size:.1%} of the data; "
+        f"output {n * k * 4 / 2**20:.0f} MiB) |",
+        f"| projection max error vs float64 on 2,000 sampled rows (relative to max entry) | {err:.1e} |",
     ]
+    if one_thread:
+        dt1, rss1 = out["one"][0], out["one"][1]
+        rows += [
+            f"| kernels.pca n_threads=1 (one accumulator): wall time | {dt1:.2f} s ({dt / dt1:.2f}x for the default) |",
+            f"| kernels.pca n_threads=1: increase due to pca | {(rss1 - rss0) / 2**20:.0f} MiB |",
+        ]
     for r in rows[4:]:
         print(r, flush=True)
     return rows
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -248,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--d", type=int, default=1024)
     ap.add_argument("--k", type=int, default=50)
     ap.add_argument("--stream-n", type=int, default=1_000_000)
+    ap.add_argument("--stream-d", type=int, default=None, help="columns of the memmap (default: --d)")
+    ap.add_argument("--chunk-rows", type=int, default=8192, help="rows per block of the streamed projection")
+    ap.add_argument("--skip-one-thread", action="store_true", help="streaming: skip the n_threads=1 run")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small sizes (n=20000, d=256, stream n=100000)")
     ap.add_argument("--skip-streaming", action="store_true")
@@ -262,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     head = [
         "## kernels.pca benchmark",
         "",
-        f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}, NumPy {np.__version__}, "
+        f"CPU {_cpu_model()}; {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}, NumPy {np.__version__}, "
         f"scikit-learn {sklearn.__version__}, backends {info['backends']}, OpenMP threads {info['threads']}; "
         f"load average at start {os.getloadavg()[0]:.1f}.",
         "",
@@ -272,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_in_memory:
         rows += bench_in_memory(args.n, args.d, args.k, args.repeats)
     if not args.skip_streaming:
-        rows += [""] + bench_streaming(args.stream_n, args.d, args.k)
+        rows += [""] + bench_streaming(args.stream_n, args.stream_d or args.d, args.k,
+                                       one_thread=not args.skip_one_thread, chunk_rows=args.chunk_rows)
     rows += ["", f"load average at end {os.getloadavg()[0]:.1f}."]
     text = "\n".join(rows) + "\n"
     if args.out is not None:
