@@ -255,7 +255,8 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
             for t, s in enumerate(signs):
                 W[t] = dp_sgd(Z, s, noise_multiplier=0.0, sampling_rate=1.0, steps=steps, clip=1.0 / float(self.margin),
                               learning_rate=float(self.learning_rate), loss=self.loss, margin=float(self.margin),
-                              radius=self._radius(), normalizer=float(n), lr_schedule="inv_sqrt", rng=g).weights
+                              radius=self._radius(), normalizer=float(n), lr_schedule="inv_sqrt", rng=g,
+                              progress=self.progress).weights
             self.privacy_ = (math.inf, 0.0)
             budget.update(total=self.privacy_, steps=steps)
         elif self.trainer == "dpsgd":
@@ -264,7 +265,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
             for t, s in enumerate(signs):
                 W[t] = dp_sgd(Z, s, noise_multiplier=sigma, sampling_rate=q, steps=steps, clip=float(self.clip),
                               learning_rate=float(self.learning_rate), loss=self.loss, margin=float(self.margin),
-                              radius=self._radius(), rng=g).weights
+                              radius=self._radius(), rng=g, progress=self.progress).weights
             eps = _accounted(sigma, q, steps, float(self.delta), self.accountant, tasks)
             self.noise_multiplier_ = sigma
             self.n_steps_ = steps
@@ -278,13 +279,14 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
             per: list[tuple[float, float]] = []
             for t, s in enumerate(signs):
                 if self.trainer == "noisy_sgd":
-                    r = noisy_sgd(Z, s, e_t, d_t, margin=float(self.margin), n_steps=self._bst_steps(n), rng=g)
+                    r = noisy_sgd(Z, s, e_t, d_t, margin=float(self.margin), n_steps=self._bst_steps(n), rng=g,
+                                  progress=self.progress)
                     W[t], priv = r.weights, r.privacy
                     self.n_steps_ = r.steps
                 else:
                     a = pillar_alg2(Z, s, e_t, d_t, repeats=int(self.repeats),
                                     holdout_fraction=float(self.holdout_fraction), margin=float(self.margin),
-                                    n_steps=self._bst_steps(n), rng=g)
+                                    n_steps=self._bst_steps(n), rng=g, progress=self.progress)
                     W[t], priv = a.weights, a.privacy
                     budget.setdefault("alg2", []).append(a.budget)
                 per.append(priv)
@@ -333,7 +335,8 @@ _COMMON = dict(epsilon=Real(0.0, math.inf, closed="neither"), delta=_OPEN_DELTA,
                trainer=Options(*_TRAINERS), epochs=POSITIVE_REAL, batch_size=POSITIVE_INT,
                learning_rate=POSITIVE_REAL, clip=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
                radius=Optional(POSITIVE_REAL), accountant=Options("rdp", "pld"), noisy_sgd_steps=Optional(POSITIVE_INT),
-               repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG)
+               repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG,
+               progress=Optional(Boolean()))
 
 
 def _revalidate(est: Any, constraints: dict[str, Any]) -> None:
@@ -382,6 +385,10 @@ class SemiPrivateHalfspace(_HalfspaceBase):
         The (public) label set; labels outside it are rejected.
     row_norm : {"reject", "clip"}
     rng : None, int or Generator
+    progress : bool or None
+        A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
+        :mod:`theory.privacy.sgd` show it: None (default) shows it when stderr is a terminal and the
+        run is long (DP-SGD >= 2000 steps, Noisy SGD / Alg 2 >= 100000 steps); True/False force it.
 
     Attributes
     ----------
@@ -395,7 +402,8 @@ class SemiPrivateHalfspace(_HalfspaceBase):
                  trainer: str = "dpsgd", epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1,
                  clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  accountant: str = "rdp", noisy_sgd_steps: int | None = None, repeats: int = 3,
-                 holdout_fraction: float = 0.2, classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+                 holdout_fraction: float = 0.2, classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 progress: bool | None = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -440,7 +448,8 @@ class RandomProjectionHalfspace(_HalfspaceBase):
                  epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0,
                  loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
-                 classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+                 classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 progress: bool | None = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -463,7 +472,8 @@ class FullDimensionHalfspace(_HalfspaceBase):
                  batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0, loss: str = "hinge",
                  margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
-                 classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+                 classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 progress: bool | None = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -472,7 +482,8 @@ class FullDimensionHalfspace(_HalfspaceBase):
 
 _NONPRIVATE = dict(projection=Options("pca", "random", "none"), k=Optional(POSITIVE_INT), center=Boolean(),
                    n_iter=POSITIVE_INT, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
-                   radius=Optional(POSITIVE_REAL), row_norm=Options("reject", "clip"), rng=RNG)
+                   radius=Optional(POSITIVE_REAL), row_norm=Options("reject", "clip"), rng=RNG,
+                   progress=Optional(Boolean()))
 
 
 class NonPrivateHalfspace(_HalfspaceBase):
@@ -491,7 +502,8 @@ class NonPrivateHalfspace(_HalfspaceBase):
     @validate_params(**_NONPRIVATE)
     def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
                  learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
-                 classes: Any = None, row_norm: str = "reject", rng: Any = None) -> None:
+                 classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 progress: bool | None = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:

@@ -307,3 +307,50 @@ def test_pca_result_can_be_shared_across_k():
     assert np.allclose(a.components_, b.components_, atol=1e-10) and np.allclose(a.coef_, b.coef_, atol=1e-8)
     with pytest.raises(ValueError, match="X_public"):
         SemiPrivateHalfspace(1.0, k=11, rng=0).fit(X, y, X_public=P)
+
+
+# ---------------------------------------------------------------------------
+# progress: a tqdm bar on stderr, forwarded to the trainer (theory.privacy.sgd convention)
+# ---------------------------------------------------------------------------
+
+_PROGRESS_CASES = [
+    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=1, rng=0, progress=p), "DP-SGD"),
+    (lambda p: SemiPrivateHalfspace(4.0, k=3, trainer="noisy_sgd", noisy_sgd_steps=50, rng=0, progress=p),
+     "Noisy SGD"),
+    (lambda p: FullDimensionHalfspace(4.0, trainer="pillar_alg2", noisy_sgd_steps=50, rng=0, progress=p),
+     "PILLAR Alg 2"),
+    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=1, rng=0, progress=p), "DP-SGD"),
+    (lambda p: NonPrivateHalfspace(n_iter=20, rng=0, progress=p), "DP-SGD"),
+]
+
+
+@pytest.mark.parametrize("make, desc", _PROGRESS_CASES)
+def test_progress_bar_on_stderr_only_when_asked(make, desc, capsys):
+    X, y, Xp, _, _ = _data(D_EASY, 200, 300, 10, 6)
+    on = make(True).fit(X, y, X_public=Xp)
+    out = capsys.readouterr()
+    assert desc in out.err and "step" in out.err and "|" in out.err and out.out == ""
+    off = make(False).fit(X, y, X_public=Xp)
+    assert capsys.readouterr().err == ""
+    default = make(None).fit(X, y, X_public=Xp)  # None: only on a terminal (pytest captures stderr)
+    assert capsys.readouterr().err == ""
+    # the bar changes nothing else: same seed, same model
+    assert np.array_equal(on.coef_, off.coef_) and np.array_equal(on.coef_, default.coef_)
+
+
+@pytest.mark.parametrize("cls", [SemiPrivateHalfspace, RandomProjectionHalfspace, FullDimensionHalfspace,
+                                 NonPrivateHalfspace])
+def test_progress_param_round_trip_and_validation(cls):
+    est = cls(progress=True)
+    assert est.get_params()["progress"] is True and cls().get_params()["progress"] is None
+    c = clone(est)
+    assert c.get_params() == est.get_params() and c.progress is True
+    assert clone(est.set_params(progress=False)).progress is False
+    with pytest.raises(TypeError, match="progress"):
+        cls(progress="yes")
+    with pytest.raises(TypeError, match="progress"):
+        cls(progress=1)
+    X, y, Xp, _, _ = _data(D_EASY, 50, 60, 10, 7)
+    with pytest.raises(TypeError, match="progress"):  # set_params bypasses __init__: fit re-validates
+        cls(k=3, rng=0).set_params(progress="yes").fit(X, y, X_public=Xp) if cls is not FullDimensionHalfspace \
+            else cls(rng=0).set_params(progress="yes").fit(X, y)
