@@ -241,6 +241,8 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
     if iteration_ratios is None:
         ratios = [float(iteration_ratio)] * iterations
     else:
+        if isinstance(iteration_ratios, (str, bytes)):
+            raise TypeError(f"iteration_ratios must be a sequence of numbers, got the string {iteration_ratios!r}")
         try:
             ratios = [float(r) for r in iteration_ratios]
         except (TypeError, ValueError):

@@ -451,6 +451,21 @@ def test_privacy_uses_the_ratios_that_ran():
         labelboost_run_privacy(1.0, 0.0, 2, iteration_ratios=[100.0])
     with pytest.raises(TypeError, match="iteration_ratios"):
         labelboost_run_privacy(1.0, 0.0, 1, iteration_ratios=object())
+    with pytest.raises(TypeError, match="iteration_ratios"):
+        labelboost_run_privacy(1.0, 0.0, 1, iteration_ratios="5")
+
+
+def test_iteration_ratios_are_in_run_order():
+    """iteration_ratios[i - 1] is iteration i's ratio; iteration 1 runs first, so it is the outermost
+    transformer of Lem 4.6's induction.  With ratios [100, 5]: the last iteration (ratio 5 < 3 + e^4)
+    gets no Cl 4.3 credit, Lem 4.1 lifts (4, .) to 7, and ratio 100 < 3 + e^7 cannot bring it back:
+    eps = 7.  Read in reverse ([5, 100]) the inner step would be amplified to 1 and the total would
+    be 4: a swapped index fails here."""
+    steps = labelboost_run_privacy(1.0, 1e-6, 2, iteration_ratios=[100, 5])
+    assert steps[-1].epsilon == pytest.approx(7.0)
+    assert [st.name for st in steps] == ["BNS15.Cl4.5", "BNS15.Cl4.3", "BNS15.Lem4.1", "none", "BNS15.Lem4.1", "none"]
+    assert "iteration 2" in steps[2].note and "1/5 " in steps[3].note
+    assert labelboost_run_privacy(1.0, 1e-6, 2, iteration_ratios=[5, 100])[-1].epsilon == pytest.approx(4.0)
 
 
 def test_concept_class_required_clone_and_repr():
