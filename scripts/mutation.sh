@@ -40,12 +40,12 @@ declare -A TESTS=(
   [kernels/_reference.py]="tests/kernels/test_exponential.py tests/kernels/test_exponential_stats.py tests/mutation_kills/test_kernels_reference_kills.py"
   [kernels/_exponential.py]="tests/kernels/test_exponential.py tests/kernels/test_validation.py tests/mutation_kills/test_kernels_exponential_kills.py"
   [theory/learners/asspp.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_asspp_kills.py"
-  [theory/learners/exponential.py]="tests/theory/learners/test_learners.py"
-  [theory/learners/reduction.py]="tests/theory/learners/test_learners.py"
+  [theory/learners/exponential.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_exponential_kills.py"
+  [theory/learners/reduction.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_reduction_kills.py"
   [theory/privacy/mechanisms.py]="tests/theory/privacy/test_mechanisms.py tests/mutation_kills/test_privacy_mechanisms_kills.py"
   [theory/privacy/sanitizers.py]="tests/theory/privacy/test_sanitizers.py tests/mutation_kills/test_privacy_sanitizers_kills.py"
-  [theory/covers.py]="tests/theory/test_covers.py tests/theory/classes/test_classes.py"
-  [theory/classes/integer.py]="tests/theory/classes/test_classes.py"
+  [theory/covers.py]="tests/theory/test_covers.py tests/theory/classes/test_classes.py tests/mutation_kills/test_covers_kills.py"
+  [theory/classes/integer.py]="tests/theory/classes/test_classes.py tests/mutation_kills/test_classes_integer_kills.py"
   [theory/audit/core.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_audit_power.py"
 )
 
