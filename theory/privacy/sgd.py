@@ -193,8 +193,16 @@ def _features_and_norms(Z: Any, name: str = "Z", float32: bool = False) -> tuple
     if arr.shape[1] < 1:
         raise ValueError(f"{name} must have at least one column, got shape {arr.shape}")
     if float32 or arr.dtype == np.float32:
+        converted = arr.dtype != np.float32
         with np.errstate(over="ignore"):
-            arr = np.ascontiguousarray(arr, dtype=np.float32)
+            arr32 = np.ascontiguousarray(arr, dtype=np.float32)
+        if converted and not np.isfinite(arr32).all():
+            big = np.isfinite(arr) & ~np.isfinite(arr32)
+            if big.any():
+                i, j = np.argwhere(big)[0]
+                raise ValueError(f"{name}[{i}, {j}] = {arr[i, j]:g} is beyond float32's range (|x| <= 3.4e38): "
+                                 "use precision='float64' or rescale the features")
+        arr = arr32
     else:
         arr = np.ascontiguousarray(arr, dtype=np.float64)
     norms = np.empty(arr.shape[0])
@@ -718,10 +726,15 @@ def _dp_sgd_one_run(w: np.ndarray, Zc: np.ndarray, yc: np.ndarray, znorm: np.nda
     random draws (binomial size, subset, noise) and every floating-point operation are those of
     :func:`_dp_sgd_reference` (the plain per-step form; tests check the two agree bit for bit).
     With ``f32`` (``precision="float32"``) the two GEMVs run in float32 on float32 features and
-    the iterate stays float64.
+    the iterate stays float64; the clipping bound is then C (1 - 2^-21), so that every example's
+    term of the float32 sum has norm <= C after the float32 roundings of its coefficient and products.
     """
     n, p = Zc.shape
     T = sizes.shape[0]
+    # float32: clip to C (1 - 2^-21) so that each example's term as computed, fl32(fl32(c_i) z_ij),
+    # has norm <= C (the cast and the product each round by <= 2^-24 relative; measured without the
+    # margin: up to C (1 + 7.9e-8))
+    C32 = C * (1.0 - 2.0**-21)
     cap = min(n, int(q * n + 8.0 * math.sqrt(q * n) + 16))
     buf = np.empty((cap, p), dtype=Zc.dtype)
     everyone = np.arange(n)
@@ -739,7 +752,7 @@ def _dp_sgd_one_run(w: np.ndarray, Zc: np.ndarray, yc: np.ndarray, znorm: np.nda
         else:
             s = zb @ w
         coef = yb * _dphi(yb * s / m, loss) / m
-        coef *= clip_factors(np.abs(coef) * znorm[idx], C)
+        coef *= clip_factors(np.abs(coef) * znorm[idx], C32 if f32 else C)
         G = (zb.T @ coef.astype(np.float32)).astype(np.float64) if f32 else zb.T @ coef
         g.standard_normal(out=noise)
         noise *= sig * C
@@ -800,8 +813,12 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
         Arithmetic of the per-step products ``Z_b w`` and ``Z_b^T c`` (the iterate, clipping
         factors and noise stay float64).  "float64" (default) is exact to the reference
         (:func:`_dp_sgd_reference`); "float32" converts Z once (free when it is float32 already)
-        and halves the memory traffic, with float32 rounding in the two products.  Privacy is the
-        same: clipping is computed in float64 from float32 inputs.
+        and halves the memory traffic, with float32 rounding in the two products.  Clipping is
+        computed in float64 from the float32 rows, to C (1 - 2^-21) so that each example's term of
+        the float32 sum, as rounded, still has norm <= C: the sensitivity the accountant assumes.
+        As in every floating-point DP-SGD (float64 here included), the accounting is for the sum
+        in exact arithmetic: the summation's own rounding, at most about B u ||sum|_1 for a batch
+        of B (u = 2^-24 in float32, 2^-53 in float64), is not accounted.
     progress : bool, optional
         A tqdm bar over the steps on stderr (default: when stderr is a terminal and steps >= 2000).
 
