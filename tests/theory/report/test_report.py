@@ -45,3 +45,14 @@ def test_a_failing_section_fails_the_report(tmp_path: Path, monkeypatch: pytest.
 def test_cli_writes_the_report(tmp_path: Path) -> None:
     assert main(["--quick", "--out", str(tmp_path), "--only", "build"]) == 0
     assert (tmp_path / "report.md").exists()
+
+
+def test_bns15_privacy_table_shows_every_runs_privacy() -> None:
+    """The scaled LabelBoost runs report different privacy_ at different m (the ratios that ran):
+    the table shows their range, not the first run's value."""
+    from theory.report.sections.bns15 import _privacy_table
+
+    rows = _privacy_table({"LabelBoost (scaled) on THRESH": {(8.497, 2e-4), (5.497, 1e-4)},
+                           "LabelBoost (scaled) on RECT": {(5.497, 1e-4)}})
+    assert "(5.497, 0.0001) to (8.497, 0.0002)" in rows[-2] and "2 distinct" in rows[-2]
+    assert "| (5.497, 0.0001) |" in rows[-1]
