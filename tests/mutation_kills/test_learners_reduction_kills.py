@@ -1,0 +1,117 @@
+"""theory.learners.reduction (ABM19 Alg 2): behaviour the mutation run showed untested
+(scripts/mutation.sh): B reports the guarantee A reports for the run (``privacy_``, else
+``privacy``; Claim 4.5), exposes A's hypothesis, threads its one seeded generator through
+PrivSamp, PubSamp and A (a seeded run is reproducible), and predict/repr/mixture_error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from theory.distributions import RandomLabelDistribution, uniform_points
+from theory.learners.reduction import ReductionLearner
+
+D = 4
+
+
+class _RecordingA:
+    """A stub semi-private learner: records its inputs, draws from its generator, and can report
+    a run guarantee (``privacy_``) different from its constructor parameters (``privacy``)."""
+
+    def __init__(self, epsilon: float, delta: float, rng: Any, *, run_privacy: Any = None,
+                 has_hypothesis: bool = True) -> None:
+        self.epsilon, self.delta, self.rng = epsilon, delta, rng
+        self._run_privacy, self._has_hypothesis = run_privacy, has_hypothesis
+
+    @property
+    def privacy(self) -> tuple[float, float]:
+        return (self.epsilon, self.delta)
+
+    def fit(self, X_private: Any, y_private: Any, X_public: Any) -> _RecordingA:
+        self.X_private, self.y_private, self.X_public = X_private, y_private, X_public
+        self.draw = float(self.rng.random())  # A's own randomness comes from B's generator
+        if self._has_hypothesis:
+            self.hypothesis_ = int(np.sum(y_private))
+        if self._run_privacy is not None:
+            self.privacy_ = self._run_privacy
+        return self
+
+    def predict(self, X: Any) -> list[int]:
+        return [int(v) % 2 for v in np.asarray(X)]
+
+
+def _B(rng: Any = 0, **stub: Any) -> ReductionLearner:
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, D, g))
+    return ReductionLearner(1.0, 1e-6, rng=rng, n_priv=200, n_pub=1, D0=D0,
+                            base_learner=lambda e, d, g: _RecordingA(e, d, g, **stub))
+
+
+def _sample(B: ReductionLearner) -> tuple[np.ndarray, np.ndarray]:
+    X = uniform_points(B.sample_size, D, 7)
+    return X, np.ones(B.sample_size, dtype=int)
+
+
+def test_reported_guarantee_is_the_one_a_reports_for_the_run() -> None:
+    # A reports a run guarantee (2, 1e-5) that differs from its parameters: B must report it
+    B = _B(run_privacy=(2.0, 1e-5))
+    B.fit(*_sample(B))
+    assert B.privacy_ == (2.0, 1e-5)
+    assert B.privacy == (1.0, 1e-6)
+    # an A without privacy_ falls back to its privacy property
+    B = _B()
+    B.fit(*_sample(B))
+    assert B.privacy_ == (1.0, 1e-6)
+
+
+def test_hypothesis_is_a_s_output() -> None:
+    B = _B()
+    X, y = _sample(B)
+    B.fit(X, y)
+    assert B.hypothesis_ == B.base_.hypothesis_ == int(B.private_sample_["y"].sum())
+    B = _B(has_hypothesis=False)
+    B.fit(X, y)
+    assert B.hypothesis_ is None
+
+
+def test_seeded_run_is_reproducible_through_privsamp_pubsamp_and_a() -> None:
+    runs = []
+    for _ in range(2):
+        B = _B(rng=123)
+        B.fit(*_sample(B))
+        A = B.base_
+        runs.append((B.private_sample_["X"], B.private_sample_["y"], B.private_sample_["from_private"],
+                     A.X_public, A.draw))
+    (X1, y1, u1, P1, a1), (X2, y2, u2, P2, a2) = runs
+    assert np.array_equal(X1, X2) and np.array_equal(y1, y2) and np.array_equal(u1, u2)
+    assert np.array_equal(P1, P2) and a1 == a2
+    # A's public sample has n_pub points; A saw PrivSamp's output as 0/1 ints
+    assert len(P1) == 1
+    assert B.base_.y_private.dtype == np.int64
+    # a different seed gives a different run (the seed is really used)
+    B = _B(rng=124)
+    B.fit(*_sample(B))
+    assert not (np.array_equal(B.private_sample_["X"], X1) and B.base_.draw == a1)
+
+
+def test_predict_mixture_error_and_repr() -> None:
+    B = _B()
+    with pytest.raises(RuntimeError, match="^ReductionLearner is not fitted; call fit first$"):
+        B.predict([1, 2])
+    B.fit(*_sample(B))
+    out = B.predict([1, 2, 3])
+    assert isinstance(out, np.ndarray) and out.tolist() == [1, 0, 1]
+    # err(h; D(p)) = p err(h; D) + (1 - p)/2 (D0 has uniform labels)
+    assert ReductionLearner.mixture_error(0.2, 0.1) == pytest.approx(0.1 * 0.2 + 0.45)
+    assert ReductionLearner.mixture_error(0.0, 1.0) == 0.0
+    assert ReductionLearner.mixture_error(1.0, 0.0) == 0.5
+    assert repr(B) == ("ReductionLearner(epsilon=1.0, delta=1e-06, base_learner=<lambda>, n_priv=200, n_pub=1, "
+                       "D0=RandomLabelDistribution, rng=0)")
+
+    def factory(e: float, d: float, g: Any) -> _RecordingA:
+        return _RecordingA(e, d, g)
+
+    B.base_learner = factory
+    assert "base_learner=factory," in repr(B)
