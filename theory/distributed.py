@@ -36,7 +36,6 @@ See also README.md, "Beyond one machine (Dask)".
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -44,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from theory.audit.batches import DEFAULT_TIMEOUT, check_executor, is_dask_client
+from theory.progress import progress_bar
 
 __all__ = ["monte_carlo", "local_cluster", "spawn_seeds"]
 
@@ -160,11 +160,7 @@ def monte_carlo(
     check_executor(client, "client")
     if seeds is None:
         seeds = spawn_seeds(seed, int(n_runs))
-    show = (sys.stderr.isatty() and n_runs >= 20) if progress is None else bool(progress)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=int(n_runs), desc=desc or getattr(fn, "__name__", "monte_carlo"), disable=not show,
-               file=sys.stderr)
+    bar = progress_bar(progress, int(n_runs), threshold=20, desc=str(desc or getattr(fn, "__name__", "monte_carlo")))
     try:
         if client is None:
             out = []

@@ -132,6 +132,10 @@ def test_monte_carlo_bad_input() -> None:
         monte_carlo(_draw, 5, batch_size=0)
     with pytest.raises(TypeError, match="seed"):
         spawn_seeds(-1, 3)
+    calls = []
+    with pytest.raises(TypeError, match="progress must be a bool"):
+        monte_carlo(lambda g: calls.append(1), 5, progress="yes")
+    assert calls == []  # refused before any run
 
 
 # ---------------------------------------------------------------- PCA

@@ -66,7 +66,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,6 +89,7 @@ from kernels.validation import (
 )
 from theory.bounds import pillar as _pillar_bounds
 from theory.bounds.pillar import bst14_noise_scale, bst14_step_size
+from theory.progress import progress_bar
 
 __all__ = [
     "LOSSES",
@@ -134,17 +134,6 @@ def _blas_single_thread(work: float) -> Any:
 
         _BLAS_CONTROLLER = ThreadpoolController()
     return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
-
-
-def _progress_bar(progress: Any, total: int, threshold: int, desc: str) -> Any:
-    """A tqdm bar on stderr, as :func:`theory.distributed.monte_carlo` shows one: ``progress=None`` shows it
-    when stderr is a terminal and ``total >= threshold`` (so never under pytest), True/False force it."""
-    if progress is not None and not isinstance(progress, (bool, np.bool_)):
-        raise TypeError(f"progress must be None, True or False, got {type(progress).__name__}")
-    show = (sys.stderr.isatty() and total >= threshold) if progress is None else bool(progress)
-    from tqdm.auto import tqdm
-
-    return tqdm(total=int(total), desc=desc, disable=not show, file=sys.stderr, unit="step")
 
 
 # ---------------------------------------------------------------------------
@@ -498,7 +487,7 @@ def _noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, margin: float, radi
     W2 = W.reshape(R, p)
     block = max(1, min(T, (1 << 20) // max(1, R * p)))
     t = 0
-    bar = _progress_bar(progress, T, 100_000, desc)
+    bar = progress_bar(progress, T, threshold=100_000, desc=desc, unit="step")
     while t < T:
         b = min(block, T - t)
         idx = g.integers(0, n, size=(b, R))
@@ -838,7 +827,7 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     T = int(steps)
     sizes = np.empty(T, dtype=np.int64)
     R = 1 if n_runs is None else int(n_runs)
-    bar = _progress_bar(progress, T, 2000, "DP-SGD")
+    bar = progress_bar(progress, T, threshold=2000, desc="DP-SGD", unit="step")
     with bar, _blas_single_thread(R * p * max(1.0, q * n)):
         if n_runs is None:
             _dp_sgd_one_run(W, Zc, yc, znorm, g, sizes, q, C, lr, m, sig, norm, loss, radius, lr_schedule, f32, bar)
