@@ -3,7 +3,7 @@
 #
 # Usage:
 #   scripts/mutation.sh run MODULE.py ...      mutate each module in its own fresh export (one at a time)
-#   scripts/mutation.sh recheck MODULE.py ...  rerun only the surviving / unchecked mutants of each module
+#   scripts/mutation.sh recheck MODULE.py ...  rerun only the surviving / unchecked / untested mutants of each module
 #                                              against the tests of the current HEAD (after adding kill tests)
 #   scripts/mutation.sh report [OUT.md]        write the per-module and overall score (default tests/MUTATION.md)
 #                                              (a module with no work directory keeps its row and section from
@@ -84,8 +84,11 @@ pytest_add_cli_args_test_selection = [${sel[*]}]
 EOF
 }
 
-export_head() {  # dir [subtree]
-  git -C "$ROOT" archive HEAD ${2:-} | tar -x -C "$1"
+export_head() {  # dir [subtree]  (records the exported commit for the report's stamp)
+  local head
+  head=$(git -C "$ROOT" rev-parse HEAD)
+  git -C "$ROOT" archive "$head" ${2:-} | tar -x -C "$1"
+  git -C "$ROOT" rev-parse --short "$head" > "$1/exported"
 }
 
 run_mutmut() {  # dir [mutant names...]
@@ -101,7 +104,7 @@ run_mutmut() {  # dir [mutant names...]
   echo $(( $(date +%s) - start + $(cat "$dir/elapsed" 2>/dev/null || echo 0) )) > "$dir/elapsed"
   (cd "$dir" && "$MUTMUT" results --all true > "$dir/results.txt" 2>&1) || true
   grep -c "__mutmut_" "$dir/results.txt" > /dev/null || echo "mutmut produced no results for $dir (see $dir/mutmut-run.log)" >&2
-  echo "$(date -u +%Y-%m-%dT%H:%MZ) $(git -C "$ROOT" rev-parse --short HEAD)" > "$dir/stamp"
+  echo "$(date -u +%Y-%m-%dT%H:%MZ) $(cat "$dir/exported" 2>/dev/null || git -C "$ROOT" rev-parse --short HEAD)" > "$dir/stamp"
   # the diff of every mutant not killed, for the report (the work directory may be gone by then)
   "$PY" - "$dir" "$MUTMUT" <<'PYEOF'
 import json, re, subprocess, sys
@@ -143,7 +146,7 @@ cmd_recheck() {
     # the tests of the current HEAD (mutmut copies tests/ into mutants/ at every run)
     rm -rf "$dir/tests"; export_head "$dir" tests
     write_config "$dir" "$m"
-    names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' || true)
+    names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious|no tests)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' || true)
     [ -n "$names" ] || { echo "$m: nothing to recheck" >&2; continue; }
     echo "rechecking $(echo "$names" | wc -l) mutants of $m ..." >&2
     # shellcheck disable=SC2086
@@ -249,6 +252,8 @@ lines = [
     "(`git archive`), one module at a time with its own test selection (scripts/mutation.sh TESTS; slow/GPU tests excluded).",
     "Score = killed / (killed + surviving non-equivalent); equivalents listed with a reason in "
     "tests/mutation_equivalent.txt; 'not checked' (run stopped), 'timeout', 'no tests' counted apart.",
+    "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...; `@staticmethod` and "
+    "`@classmethod` excepted): their bodies are outside these counts.",
     "",
     "| module | mutants | killed | surviving | equivalent | other | score | run (UTC, HEAD), time |",
     "|---|---|---|---|---|---|---|---|",
