@@ -108,7 +108,11 @@ def uniform_int(rng: Any, n: int) -> int:
     >>> 0 <= uniform_int(0, 2**100) < 2**100
     True
     """
-    rng = as_generator(rng)
+    return _uniform_int(as_generator(rng), int(n))  # int: NumPy integers have no bit_length
+
+
+def _uniform_int(rng: np.random.Generator, n: int) -> int:
+    """:func:`uniform_int` on validated arguments (undecorated, so that mutation testing reaches it)."""
     if n <= 2**62:
         return int(rng.integers(n))
     k = n.bit_length()

@@ -1,0 +1,79 @@
+"""theory.classes.integer: the exact uniform sampler behind ``random_hypothesis`` (scripts/mutation.sh).
+
+The large-n branch of ``uniform_int`` (n > 2^62) assembles 64-bit words, keeps the top
+``n.bit_length()`` bits and rejects values >= n.  A scripted word source pins the assembly and the
+rejection boundary exactly (a draw equal to n has probability ~2^-64 and no sampling test sees it);
+a seeded draw through the public API checks the top of the range is reached.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from theory.classes import Intervals, PointFunctions, Thresholds
+from theory.classes.integer import _uniform_int, uniform_int
+
+
+class _Words:
+    """Stands in for a Generator: ``integers`` returns the scripted values, recording each call."""
+
+    def __init__(self, *values: Any) -> None:
+        self.values, self.calls = list(values), []
+
+    def integers(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append((args, kwargs))
+        return self.values.pop(0)
+
+
+def test_large_n_words_are_assembled_and_truncated_to_the_bit_length() -> None:
+    n = 2**64 + 1  # 65 bits: two words, keep the top 65 of 128 bits
+    g = _Words(np.array([5, 2**63], dtype=np.uint64))
+    assert _uniform_int(g, n) == 11  # (5 << 64 | 2^63) >> 63
+    assert g.calls == [((0, 2**64), {"size": 2, "dtype": np.uint64, "endpoint": False})]
+    g = _Words(np.array([2**63 + 5], dtype=np.uint64))
+    assert _uniform_int(g, 3 * 2**62) == 2**63 + 5  # 64 bits, one word, no shift
+    n = 2**62 + 1  # 63 bits: one word, drop its lowest bit
+    g = _Words(np.array([2**64 - 1], dtype=np.uint64), np.array([7], dtype=np.uint64))
+    assert _uniform_int(g, n) == 3  # 2^63 - 1 >= n rejected, then 7 >> 1
+    assert len(g.calls) == 2
+
+
+def test_draws_at_or_above_n_are_rejected_and_n_minus_1_is_kept() -> None:
+    n = 2**64 + 1
+    at_n = np.array([2**63, 2**63], dtype=np.uint64)  # -> 2^64 + 1 = n: rejected
+    above = np.array([2**64 - 1, 2**64 - 1], dtype=np.uint64)  # -> 2^65 - 1 > n: rejected
+    last = np.array([2**63, 0], dtype=np.uint64)  # -> 2^64 = n - 1: kept
+    g = _Words(at_n, above, last)
+    assert _uniform_int(g, n) == n - 1
+    assert len(g.calls) == 3
+
+
+def test_small_n_is_one_generator_call() -> None:
+    g = _Words(7)
+    assert _uniform_int(g, 10) == 7
+    assert g.calls == [((10,), {})]
+
+
+def test_seeded_draws_cover_the_whole_range() -> None:
+    # n = 2^64 + 1 (a threshold of THRESH_64): about a quarter of the draws lie above 0.75 * 2^64
+    g = np.random.default_rng(0)
+    draws = [uniform_int(g, 2**64 + 1) for _ in range(400)]
+    assert all(0 <= v <= 2**64 for v in draws)
+    assert 60 <= sum(v >= 3 * 2**62 for v in draws) <= 140
+    assert 60 <= sum(v < 2**62 for v in draws) <= 140
+    # the classes' random hypotheses draw through it
+    t = [Thresholds(64).random_hypothesis(s) for s in range(200)]
+    assert sum(v >= 2**63 for v in t) >= 60
+    p = [PointFunctions(64).random_hypothesis(s) for s in range(200)]
+    assert max(p) < 2**64 and sum(v >= 2**63 for v in p) >= 60
+    a, b = Intervals(64).random_hypothesis(3)
+    assert 0 <= a <= b < 2**64
+
+
+def test_numpy_integer_n_above_2_62() -> None:
+    # NumPy integers have no bit_length: n is converted to int (was an AttributeError)
+    g = np.random.default_rng(1)
+    assert 0 <= uniform_int(g, np.int64(2**62 + 5)) < 2**62 + 5
+    assert 0 <= uniform_int(g, np.uint64(2**64 - 1)) < 2**64 - 1
