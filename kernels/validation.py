@@ -595,13 +595,47 @@ def validate_params(**constraints: Constraint) -> Callable[[F], F]:
         if unknown:
             raise TypeError(f"{func.__qualname__} declares constraints for unknown parameters {sorted(unknown)}")
         order = [p for p in sig.parameters if p in constraints]
+        params = list(sig.parameters.values())
+        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        by_keyword = frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        simple = not any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+        empty = inspect.Parameter.empty
+        # every parameter: (name, position or -1, keyword allowed, default, constrained)
+        plan = [(p.name, positional.index(p.name) if p.name in positional else -1, p.name in by_keyword,
+                 p.default, p.name in constraints) for p in params]
+
+        def bound_values(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any] | None:
+            """The constrained arguments, in signature order, of a well-formed call, found without
+            ``sig.bind`` (the binding was most of the cost of a small validated call); None when the
+            call is not plainly well-formed (too many, unknown, repeated or missing arguments), so
+            that ``sig.bind`` raises its usual TypeError before any value is checked."""
+            if not simple or len(args) > len(positional) or not by_keyword.issuperset(kwargs):
+                return None
+            out = []
+            for name, pos, kw, default, constrained in plan:
+                if 0 <= pos < len(args):
+                    if kw and name in kwargs:
+                        return None  # given twice
+                    value = args[pos]
+                elif kw and name in kwargs:
+                    value = kwargs[name]
+                elif default is not empty:
+                    value = default
+                else:
+                    return None  # missing
+                if constrained:
+                    out.append(value)
+            return out
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            bound = sig.bind(*args, **kwargs)
-            bound.apply_defaults()
-            for pname in order:
-                constraints[pname].validate(pname, bound.arguments[pname])
+            values = bound_values(args, kwargs)
+            if values is None:
+                bound = sig.bind(*args, **kwargs)
+                bound.apply_defaults()
+                values = [bound.arguments[pname] for pname in order]
+            for pname, value in zip(order, values):
+                constraints[pname].validate(pname, value)
             return func(*args, **kwargs)
 
         wrapper.__constraints__ = dict(constraints)  # type: ignore[attr-defined]

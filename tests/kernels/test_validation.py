@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels import validation as v
@@ -136,3 +136,44 @@ def test_anyof_reports_value_error_when_a_type_matched():
         c.validate("n", 2.5)
     with pytest.raises(TypeError, match="n must be"):
         v.AnyOf(v.POSITIVE_INT, v.Boolean()).validate("n", "x")
+
+
+# --- validate_params: the binding fast path behaves exactly as signature binding -----------------
+
+def _bound_reference(fn, constraints, args, kwargs):
+    """What validate_params did before its fast path: bind, apply defaults, validate in signature order."""
+    import inspect
+
+    sig = inspect.signature(fn)
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    for name in sig.parameters:
+        if name in constraints:
+            constraints[name].validate(name, bound.arguments[name])
+    return fn(*args, **kwargs)
+
+
+def _outcome(call):
+    try:
+        return ("ok", call())
+    except (TypeError, ValueError) as e:
+        return (type(e).__name__, str(e))
+
+
+_VALUES = st.sampled_from([0, 1, -1, 0.5, 2.0, True, "x", None])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_VALUES, max_size=5), st.dictionaries(st.sampled_from(["a", "b", "c", "d", "e", "zz"]), _VALUES))
+def test_validate_params_fast_binding_matches_signature_binding(args, kwargs):
+    """Positional-only, keyword-only, defaults, missing / repeated / unknown / surplus arguments:
+    the same value, or the same exception type and message, as binding with inspect.signature."""
+    from kernels.validation import Boolean, Integer, Real, validate_params
+
+    cons = dict(a=Integer(0), c=Real(0.0, 1.0), e=Boolean())
+
+    def f(a, /, b, c=0.5, *, d=1, e=False):  # type: ignore[no-untyped-def]
+        return (a, b, c, d, e)
+
+    fast = validate_params(**cons)(f)
+    assert _outcome(lambda: fast(*args, **kwargs)) == _outcome(lambda: _bound_reference(f, cons, args, kwargs))
