@@ -115,3 +115,76 @@ def test_predict_mixture_error_and_repr() -> None:
 
     B.base_learner = factory
     assert "base_learner=factory," in repr(B)
+
+
+# ---- PrivSamp (ABM19 Alg 3) with scripted coins: which positions take S~ and when it is exhausted
+
+
+class _Coins:
+    """Stands in for B's generator in PrivSamp: ``random(n)`` returns the scripted coins."""
+
+    def __init__(self, u: list[float]) -> None:
+        self.u = np.array(u, dtype=float)
+
+    def random(self, n: int) -> np.ndarray:
+        assert n == len(self.u)
+        return self.u
+
+
+class _D0:
+    """Dummy draws 100, 101, ... with label 1 (so S~'s points and labels are told apart)."""
+
+    def sample(self, n: int, rng: Any) -> tuple[np.ndarray, np.ndarray]:
+        return np.arange(100, 100 + n, dtype=np.uint64), np.ones(n, dtype=int)
+
+
+def _ps(u: list[float], n_tilde: int, p: float = 0.5) -> dict[str, Any]:
+    from theory.learners.reduction import _priv_samp
+
+    Xt = np.arange(1, n_tilde + 1, dtype=np.uint64)
+    return _priv_samp(Xt, np.zeros(n_tilde, dtype=int), _D0(), p, len(u), _Coins(u))
+
+
+def test_privsamp_takes_s_tilde_in_order_where_the_coin_is_heads() -> None:
+    ps = _ps([0.1, 0.9, 0.2, 0.9, 0.9], 3)  # heads (u < p) at 0 and 2
+    assert ps["from_private"].tolist() == [True, False, True, False, False]
+    assert ps["X"].tolist() == [1, 101, 2, 103, 104]
+    assert ps["y"].tolist() == [False, True, False, True, True] and ps["y"].dtype == bool
+    assert ps["exhausted"] is False
+    # u == p is tails (b_i = 1 iff u < p: probability exactly p)
+    assert _ps([0.5, 0.1], 2)["from_private"].tolist() == [False, True]
+
+
+def test_privsamp_exhaustion_boundaries() -> None:
+    # the last element of S~ is used at position 2 and positions 3, 4 follow: exhausted
+    ps = _ps([0.1, 0.1, 0.1, 0.1, 0.9], 3)
+    assert ps["from_private"].tolist() == [True, True, True, False, False]
+    assert ps["X"].tolist() == [1, 2, 3, 103, 104] and ps["exhausted"] is True
+    ps = _ps([0.1, 0.1, 0.1, 0.9, 0.9], 3)  # used up exactly at position 2 of 5
+    assert ps["exhausted"] is True
+    # used up at the very last position: the loop ran to n_priv, nothing left undefined
+    ps = _ps([0.9, 0.9, 0.1], 1)
+    assert ps["from_private"].tolist() == [False, False, True] and ps["exhausted"] is False
+    # never used up
+    assert _ps([0.1, 0.1, 0.9], 3)["exhausted"] is False
+
+
+def test_privsamp_with_p_0_and_p_1() -> None:
+    from theory.learners.reduction import priv_samp
+
+    D0 = _D0()
+    Xt = np.array([7, 8, 9], dtype=np.uint64)
+    ps = priv_samp(Xt, [1, 0, 1], D0, 1.0, 5, 0)
+    assert ps["X"].tolist() == [7, 8, 9, 103, 104] and ps["y"].tolist() == [True, False, True, True, True]
+    assert ps["exhausted"] is True
+    ps = priv_samp(Xt, [1, 0, 1], D0, 0.0, 4, 0)
+    assert ps["X"].tolist() == [100, 101, 102, 103] and not ps["from_private"].any() and ps["exhausted"] is False
+    ps = priv_samp(Xt, [1, 0, 1], D0, 1.0, 3, 0)
+    assert ps["X"].tolist() == [7, 8, 9] and ps["exhausted"] is False
+
+
+def test_sample_size_is_the_exact_ceiling() -> None:
+    from theory.learners.reduction import reduction_sample_size
+
+    assert [reduction_sample_size(n, 3) for n in (1, 29, 30, 31, 60, 61)] == [1, 1, 1, 2, 2, 3]
+    assert reduction_sample_size(10**30 + 1, 1) == 10**29 + 1  # exact for huge ints

@@ -42,7 +42,12 @@ def reduction_sample_size(n_priv: int, n_pub: int) -> int:
     >>> reduction_sample_size(1000, 3)
     34
     """
-    return -(-n_priv // (10 * n_pub))
+    return _ceil_div(n_priv, 10 * n_pub)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    """ceil(a / b) for ints a >= 0, b >= 1, exactly (undecorated, so that mutation testing reaches it)."""
+    return -(-a // b)
 
 
 @validate_params(p=Real(0.0, 1.0), n_priv=POSITIVE_INT, rng=RNG)
@@ -60,9 +65,14 @@ def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: A
     dict
         ``X``, ``y`` (length n_priv), ``from_private`` (bool mask), ``exhausted`` (bool).
     """
-    g = as_generator(rng)
     p = check_real(p, "p", 0.0, 1.0)
     n_priv = int(POSITIVE_INT.validate("n_priv", n_priv))
+    return _priv_samp(X_tilde, y_tilde, D0, p, n_priv, as_generator(rng))
+
+
+def _priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, g: np.random.Generator) -> dict[str, Any]:
+    """:func:`priv_samp` on validated p, n_priv and generator (undecorated, so that mutation
+    testing reaches it)."""
     Xt = np.asarray(X_tilde)
     if Xt.ndim == 0 or len(Xt) == 0:
         raise ValueError("X_tilde and y_tilde must be non-empty and of equal length")
