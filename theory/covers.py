@@ -118,7 +118,11 @@ def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: 
     """
     hyps_a = check_hypothesis_list(hyps_a, "hyps_a")
     hyps_b = check_hypothesis_list(hyps_b, "hyps_b")
-    Xv = concept_class.validate_points(X, "X")
+    return _disagreement_matrix(concept_class, hyps_a, hyps_b, concept_class.validate_points(X, "X"))
+
+
+def _disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: list[Any], Xv: np.ndarray) -> np.ndarray:
+    """:func:`disagreement_matrix` on validated arguments (undecorated, so that mutation testing reaches it)."""
     A = concept_class.evaluate_many(hyps_a, Xv).astype(np.float64)
     B = concept_class.evaluate_many(hyps_b, Xv).astype(np.float64)
     n = len(Xv)
@@ -165,6 +169,13 @@ def empirical_cover_check(
     -------
     CoverCheck
     """
+    return _cover_check(concept_class, cover, probes, X_fresh, alpha)
+
+
+def _cover_check(concept_class: ConceptClass, cover: Cover | list[Any], probes: list[Any], X_fresh: Any,
+                 alpha: float | None) -> CoverCheck:
+    """:func:`empirical_cover_check` after the decorator's checks (undecorated, so that mutation
+    testing reaches it)."""
     hyps = cover.hypotheses if isinstance(cover, Cover) else check_hypothesis_list(cover, "cover")
     probes = check_hypothesis_list(probes, "probes")
     if not probes:
@@ -183,7 +194,7 @@ def empirical_cover_check(
         per = np.empty(len(probes))
         chunk = max(1, int(2e7 // max(1, len(hyps) * len(Xv))))
         for start in range(0, len(probes), chunk):
-            M = disagreement_matrix(concept_class, list(probes[start:start + chunk]), hyps, Xv)
+            M = _disagreement_matrix(concept_class, list(probes[start:start + chunk]), hyps, Xv)
             per[start:start + chunk] = M.min(axis=1)
     worst = int(np.argmax(per))
     radius = float(per[worst])
