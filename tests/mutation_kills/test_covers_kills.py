@@ -88,3 +88,14 @@ def test_cover_and_check_errors() -> None:
         empirical_cover_check(Thresholds(4), [0], [], [1, 2])
     with pytest.raises(ValueError, match="^cover must not be empty$"):
         empirical_cover_check(Thresholds(4), [], [1], [1, 2])
+
+
+def test_two_dimensional_rectangles_use_the_full_minimum() -> None:
+    # the 1-d neighbour search does not apply to l = 2: the check must equal the full matrix
+    cls = Rectangles(3, 2)
+    g = np.random.default_rng(4)
+    T_pub = g.integers(0, 8, size=(6, 2))
+    probes = [None] + [cls.random_hypothesis(g) for _ in range(30)]
+    fresh = np.array([[a, b] for a in range(8) for b in range(8)])
+    per = _same_as_full_matrix(cls, T_pub, probes, fresh)
+    assert per.max() > 0
