@@ -156,6 +156,31 @@ class LogisticScore:
         return self.features(z) @ self.coef + self.intercept
 
 
+def _standardised_sides(x: Any, y: Any, rng: np.random.Generator,
+                        max_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The two sides of a learned score's fit (validated 2-D float arrays, the same columns), each
+    subsampled to at most ``max_rows`` rows (``x`` first, then ``y``, from ``rng``), their rows
+    stacked (``both``) and the pooled column ``mean`` and ``scale`` (standard deviation, 1 where 0);
+    ``None`` when no fit is possible (no columns, fewer than 2 rows a side, non-finite values)."""
+    x = np.asarray(check_array(x, "x", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
+                   dtype=np.float64)
+    y = np.asarray(check_array(y, "y", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
+                   dtype=np.float64)
+    if x.shape[1] != y.shape[1]:
+        raise ValueError(f"x and y must have the same number of columns, got {x.shape[1]} and {y.shape[1]}")
+    if x.shape[1] == 0 or x.shape[0] < 2 or y.shape[0] < 2 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        return None
+    if x.shape[0] > max_rows:
+        x = x[rng.choice(x.shape[0], max_rows, replace=False)]
+    if y.shape[0] > max_rows:
+        y = y[rng.choice(y.shape[0], max_rows, replace=False)]
+    both = np.concatenate([x, y])
+    mean = both.mean(axis=0)
+    scale = both.std(axis=0)
+    scale = np.where(scale > 0, scale, 1.0)
+    return x, y, both, mean, scale
+
+
 @validate_params(rng=RNG, max_rows=Integer(2))
 def learned_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_rows: int = 20_000) -> LogisticScore | None:
     """Fit :class:`LogisticScore` on (at most ``max_rows`` per side of) the selection outputs
@@ -172,23 +197,11 @@ def learned_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_ro
     """
     from sklearn.linear_model import LogisticRegression
 
-    x = np.asarray(check_array(x, "x", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
-                   dtype=np.float64)
-    y = np.asarray(check_array(y, "y", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
-                   dtype=np.float64)
-    if x.shape[1] != y.shape[1]:
-        raise ValueError(f"x and y must have the same number of columns, got {x.shape[1]} and {y.shape[1]}")
     rng = as_generator(rng)
-    if x.shape[1] == 0 or x.shape[0] < 2 or y.shape[0] < 2 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+    sides = _standardised_sides(x, y, rng, max_rows)
+    if sides is None:
         return None
-    if x.shape[0] > max_rows:
-        x = x[rng.choice(x.shape[0], max_rows, replace=False)]
-    if y.shape[0] > max_rows:
-        y = y[rng.choice(y.shape[0], max_rows, replace=False)]
-    both = np.concatenate([x, y])
-    mean = both.mean(axis=0)
-    scale = both.std(axis=0)
-    scale = np.where(scale > 0, scale, 1.0)
+    x, y, both, mean, scale = sides
     feats = LogisticScore.features((both - mean) / scale)
     labels = np.r_[np.ones(x.shape[0]), np.zeros(y.shape[0])]
     model = LogisticRegression(C=1.0, max_iter=300)
@@ -287,23 +300,11 @@ def mlp_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_rows: 
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
 
-    x = np.asarray(check_array(x, "x", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
-                   dtype=np.float64)
-    y = np.asarray(check_array(y, "y", ndim=2, dtype_kinds="biuf", min_size=0, allow_nan=True, allow_inf=True),
-                   dtype=np.float64)
-    if x.shape[1] != y.shape[1]:
-        raise ValueError(f"x and y must have the same number of columns, got {x.shape[1]} and {y.shape[1]}")
     rng = as_generator(rng)
-    if x.shape[1] == 0 or x.shape[0] < 2 or y.shape[0] < 2 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+    sides = _standardised_sides(x, y, rng, max_rows)
+    if sides is None:
         return None
-    if x.shape[0] > max_rows:
-        x = x[rng.choice(x.shape[0], max_rows, replace=False)]
-    if y.shape[0] > max_rows:
-        y = y[rng.choice(y.shape[0], max_rows, replace=False)]
-    both = np.concatenate([x, y])
-    mean = both.mean(axis=0)
-    scale = both.std(axis=0)
-    scale = np.where(scale > 0, scale, 1.0)
+    x, y, both, mean, scale = sides
     labels = np.r_[np.ones(x.shape[0]), np.zeros(y.shape[0])]
     model = MLPClassifier(hidden_layer_sizes=(int(hidden),), max_iter=60, batch_size=512, learning_rate_init=3e-3,
                           random_state=int(rng.integers(2**31 - 1)))
