@@ -77,3 +77,40 @@ def test_numpy_integer_n_above_2_62() -> None:
     g = np.random.default_rng(1)
     assert 0 <= uniform_int(g, np.int64(2**62 + 5)) < 2**62 + 5
     assert 0 <= uniform_int(g, np.uint64(2**64 - 1)) < 2**64 - 1
+
+
+# ---- the sorted-prefix error counts of thresholds and intervals (what the exponential mechanism scores)
+
+
+def _brute(cls: Any, hyps: list[Any], X: Any, y: np.ndarray) -> list[int]:
+    return [int(np.sum(cls.evaluate(h, X) != y)) for h in hyps]
+
+
+def test_error_counts_equal_brute_force_on_every_hypothesis() -> None:
+    g = np.random.default_rng(11)
+    T, Iv, P = Thresholds(4), Intervals(3), PointFunctions(3)
+    for n in (1, 2, 5, 9, 20):
+        X = g.integers(0, 8, size=n)  # unsorted, with repeats
+        y = g.random(n) < 0.5
+        for cls in (T, Iv, P):
+            hyps = cls.hypotheses()
+            got = cls.error_counts(hyps, X, y)
+            assert got.dtype == np.int64
+            assert got.tolist() == _brute(cls, hyps, X, y), (cls, X.tolist(), y.tolist())
+        # labels as 0/1 ints, and as a list
+        assert T.error_counts([0, 3, 16], X, y.astype(int)).tolist() == _brute(T, [0, 3, 16], X, y)
+        assert Iv.error_counts([None, (2, 5)], X.tolist(), y.tolist()).tolist() == _brute(Iv, [None, (2, 5)], X, y)
+    # an empty sample: no errors
+    assert T.error_counts([0, 5], [], np.zeros(0, dtype=bool)).tolist() == [0, 0]
+    assert Iv.error_counts([None, (1, 2)], [], np.zeros(0, dtype=int)).tolist() == [0, 0]
+
+
+def test_error_counts_at_the_top_of_x_64() -> None:
+    T, Iv = Thresholds(64), Intervals(64)
+    top = 2**64 - 1
+    X = [top, 0, top - 1, 2**63]
+    y = np.array([True, True, False, True])
+    ts = [0, 1, 2**63, 2**63 + 1, top, 2**64]
+    assert T.error_counts(ts, X, y).tolist() == _brute(T, ts, X, y) == [3, 2, 2, 1, 2, 1]
+    ivs = [None, (0, top), (top, top), (2**63, top - 1), (0, 0)]
+    assert Iv.error_counts(ivs, X, y).tolist() == _brute(Iv, ivs, X, y)
