@@ -114,3 +114,27 @@ def test_error_counts_at_the_top_of_x_64() -> None:
     assert T.error_counts(ts, X, y).tolist() == _brute(T, ts, X, y) == [3, 2, 2, 1, 2, 1]
     ivs = [None, (0, top), (top, top), (2**63, top - 1), (0, 0)]
     assert Iv.error_counts(ivs, X, y).tolist() == _brute(Iv, ivs, X, y)
+
+
+def test_domain_points_growth_function_and_repr() -> None:
+    for cls in (Thresholds(12), Intervals(12), PointFunctions(12)):
+        pts = cls.domain_points()
+        assert pts.dtype == np.uint64 and pts.tolist() == list(range(4096))
+    assert Thresholds(13).domain_points() is None and Intervals(40).domain_points() is None
+    # the closed forms equal the number of dichotomies of m distinct points (whole domain included)
+    for cls in (Thresholds(3), Intervals(3), PointFunctions(3)):
+        for m in range(0, 9):
+            assert cls.growth_function_closed_form(m) == len(cls.dichotomies(list(range(m)))), (cls, m)
+    assert (Thresholds(3).growth_function_closed_form(20), Intervals(3).growth_function_closed_form(20)) == (21, 211)
+    assert PointFunctions(3).growth_function_closed_form(20) == 20
+    assert repr(Intervals(7)) == "Intervals(d=7)" and repr(PointFunctions(2)) == "PointFunctions(d=2)"
+
+
+def test_random_intervals_are_seeded_ordered_and_cover_every_pair() -> None:
+    Iv = Intervals(3)
+    draws = [Iv.random_hypothesis(s) for s in range(1500)]
+    assert draws == [Iv.random_hypothesis(s) for s in range(1500)]
+    assert all(0 <= a <= b < 8 for a, b in draws)
+    assert set(draws) == {(a, b) for a in range(8) for b in range(a, 8)}
+    # a = b has probability 1/64 per value, a < b 2/64 per pair
+    assert 1500 * 6 / 64 <= sum(a == b for a, b in draws) <= 1500 * 18 / 64
