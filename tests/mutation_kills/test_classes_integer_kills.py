@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from theory.classes import Intervals, PointFunctions, Thresholds
 from theory.classes.integer import _uniform_int, uniform_int
@@ -138,3 +139,14 @@ def test_random_intervals_are_seeded_ordered_and_cover_every_pair() -> None:
     assert set(draws) == {(a, b) for a in range(8) for b in range(a, 8)}
     # a = b has probability 1/64 per value, a < b 2/64 per pair
     assert 1500 * 6 / 64 <= sum(a == b for a, b in draws) <= 1500 * 18 / 64
+
+
+def test_enumeration_limits_and_label_checks() -> None:
+    assert len(Thresholds(12).hypotheses()) == 4097 and Thresholds(13).hypotheses() is None
+    assert len(PointFunctions(12).hypotheses()) == 4096 and PointFunctions(13).hypotheses() is None
+    assert len(Intervals(6).hypotheses()) == 64 * 65 // 2 + 1 and Intervals(7).hypotheses() is None
+    for cls in (Thresholds(3), Intervals(3)):
+        with pytest.raises(ValueError, match=r"^y must be 1-d of length 2, got shape \(1,\)$"):
+            cls.error_counts([0], [1, 2], [1])
+        with pytest.raises(ValueError, match=r"^y must contain only 0 and 1"):
+            cls.error_counts([0], [1, 2], [1, 3])
