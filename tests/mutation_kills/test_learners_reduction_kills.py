@@ -188,3 +188,29 @@ def test_sample_size_is_the_exact_ceiling() -> None:
 
     assert [reduction_sample_size(n, 3) for n in (1, 29, 30, 31, 60, 61)] == [1, 1, 1, 2, 2, 3]
     assert reduction_sample_size(10**30 + 1, 1) == 10**29 + 1  # exact for huge ints
+
+
+def test_privsamp_edge_sizes_and_messages() -> None:
+    from theory.learners.reduction import priv_samp
+
+    # n_priv = 1, S~ used at the only position: not exhausted
+    ps = _ps([0.1], 1)
+    assert ps["X"].tolist() == [1] and ps["exhausted"] is False
+    # used up at the second-to-last position: one position after it is left: exhausted
+    ps = _ps([0.1, 0.9], 1)
+    assert ps["from_private"].tolist() == [True, False] and ps["exhausted"] is True
+    for Xt in ([], np.uint64(3)):
+        with pytest.raises(ValueError, match="^X_tilde and y_tilde must be non-empty and of equal length$"):
+            priv_samp(Xt, [], _D0(), 0.5, 4, 0)
+    with pytest.raises(ValueError, match="^y_tilde must be 1-d of length 2"):
+        priv_samp([1, 2], [1], _D0(), 0.5, 4, 0)
+
+
+def test_repr_names_a_callable_object_by_its_type() -> None:
+    class Factory:
+        def __call__(self, e: float, d: float, g: Any) -> _RecordingA:
+            return _RecordingA(e, d, g)
+
+    B = _B()
+    B.base_learner = Factory()
+    assert "base_learner=Factory," in repr(B)
