@@ -152,6 +152,16 @@ cmd_recheck() {
     echo "rechecking $(echo "$names" | wc -l) mutants of $m ..." >&2
     # shellcheck disable=SC2086
     run_mutmut "$dir" $names
+    # mutmut resets the results of mutants whose functions new tests reach ('not checked', also
+    # ones killed before): a second pass checks those
+    local again
+    again=$(grep -E "__mutmut_[0-9]+: not checked" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
+            | grep -vxF -f <(echo "$names") || true)
+    if [ -n "$again" ]; then
+      echo "rechecking $(echo "$again" | wc -l) mutants of $m whose results the new tests reset ..." >&2
+      # shellcheck disable=SC2086
+      run_mutmut "$dir" $again
+    fi
   done
 }
 
