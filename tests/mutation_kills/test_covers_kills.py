@@ -99,3 +99,15 @@ def test_two_dimensional_rectangles_use_the_full_minimum() -> None:
     fresh = np.array([[a, b] for a in range(8) for b in range(8)])
     per = _same_as_full_matrix(cls, T_pub, probes, fresh)
     assert per.max() > 0
+
+
+def test_cover_check_errors_name_their_parameter() -> None:
+    T = Thresholds(4)
+    with pytest.raises(TypeError, match="^cover must be a list of hypotheses, got str$"):
+        empirical_cover_check(T, "abc", [1], [1, 2])
+    with pytest.raises(TypeError, match="^probes must be a list of hypotheses, got str$"):
+        empirical_cover_check(T, [0], "abc", [1, 2])
+    with pytest.raises(ValueError, match=r"^X_fresh must lie in X_d = \[0, 2\^4 - 1\] \(d=4\)$"):
+        empirical_cover_check(T, [0], [1], [1, 99])
+    with pytest.raises(ValueError, match=r"^X_fresh must lie in X_d"):
+        empirical_cover_check(T, build_cover(T, [1]), [1], [1, 99])
