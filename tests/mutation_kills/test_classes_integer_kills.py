@@ -150,3 +150,71 @@ def test_enumeration_limits_and_label_checks() -> None:
             cls.error_counts([0], [1, 2], [1])
         with pytest.raises(ValueError, match=r"^y must contain only 0 and 1"):
             cls.error_counts([0], [1, 2], [1, 3])
+
+
+# ---- evaluation near the top of X_64 (uint64 throughout: a float64 or int64 detour loses the last bits)
+
+_TOP_X = [0, 1, 2**53, 2**53 + 1, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1]
+
+
+def test_thresholds_evaluate_many_matches_evaluate_at_the_top() -> None:
+    T = Thresholds(64)
+    ts = [0, 1, 2**53 + 1, 2**63 + 1, 2**64 - 1, 2**64]
+    M = T.evaluate_many(ts, _TOP_X)
+    assert M.dtype == bool and M.shape == (6, 8)
+    assert M.tolist() == [T.evaluate(t, _TOP_X).tolist() for t in ts]
+    assert M[-1].all() and M[-2].tolist() == [True] * 7 + [False]
+    for t in ts:
+        assert T.evaluate(t, _TOP_X).dtype == bool
+
+
+def test_intervals_evaluate_many_matches_evaluate_at_the_top() -> None:
+    Iv = Intervals(64)
+    ivs = [None, (0, 2**64 - 1), (2**53 + 1, 2**53 + 1), (2**63 + 1, 2**64 - 2), (2**64 - 1, 2**64 - 1), (1, 2**53)]
+    M = Iv.evaluate_many(ivs, _TOP_X)
+    assert M.dtype == bool and M.shape == (6, 8)
+    assert M.tolist() == [Iv.evaluate(h, _TOP_X).tolist() for h in ivs]
+    assert M[2].tolist() == [False, False, False, True, False, False, False, False]
+    assert M[3].tolist() == [False] * 5 + [True, True, False]
+    assert Iv.evaluate(None, _TOP_X).dtype == bool and not Iv.evaluate(None, _TOP_X).any()
+
+
+def test_hypotheses_are_validated_with_their_names() -> None:
+    Iv, P = Intervals(3), PointFunctions(3)
+    cases = [(Iv, 5, TypeError, r"^interval must be a pair \(a, b\) of ints or None, got 5$"),
+             (Iv, (1, 2, 3), ValueError, r"^interval must be a pair \(a, b\) of ints or None, got \(1, 2, 3\)$"),
+             (Iv, (1.5, 2), TypeError, r"^interval start must be an int, got 1.5$"),
+             (Iv, (1, 2.5), TypeError, r"^interval end must be an int, got 2.5$"),
+             (Iv, (0, 8), ValueError, r"^interval must satisfy 0 <= a <= b < 2\^3, got \(0, 8\)$"),
+             (Iv, (8, 8), ValueError, r"^interval must satisfy"),
+             (P, 1.5, TypeError, r"^point must be an int, got 1.5$"),
+             (P, 8, ValueError, r"^point must be in X_d, got 8$"),
+             (P, 9, ValueError, r"^point must be in X_d, got 9$")]
+    for cls, h, exc, msg in cases:
+        with pytest.raises(exc, match=msg):
+            cls._check_h(h)
+    assert Iv._check_h((0, 7)) == (0, 7) and P._check_h(7) == 7
+
+
+def test_random_thresholds_and_points_are_seeded_and_reach_every_value() -> None:
+    T, P = Thresholds(2), PointFunctions(3)
+    t = [T.random_hypothesis(s) for s in range(300)]
+    assert t == [T.random_hypothesis(s) for s in range(300)] and set(t) == {0, 1, 2, 3, 4}
+    p = [P.random_hypothesis(s) for s in range(300)]
+    assert p == [P.random_hypothesis(s) for s in range(300)] and set(p) == set(range(8))
+
+
+def test_point_function_dichotomies_use_the_smallest_point_outside_b() -> None:
+    import itertools
+
+    for d in (1, 2):
+        P = PointFunctions(d)
+        for r in range(0, 2**d + 1):
+            for B in itertools.combinations(range(2**d), r):
+                dic = P.dichotomies(list(B))
+                reps = dic.representatives
+                assert len(reps) == P.growth_function_closed_form(len(B))
+                outside = [j for j in range(2**d) if j not in B]
+                assert sorted(reps) == sorted(list(B) + outside[:1]), (d, B, reps)
+                pats = [P.evaluate(h, dic.points).tolist() for h in reps]
+                assert pats == dic.patterns.tolist() and len({tuple(x) for x in pats}) == len(reps)
