@@ -187,13 +187,20 @@ def test_hypotheses_are_validated_with_their_names() -> None:
              (Iv, (1, 2.5), TypeError, r"^interval end must be an int, got 2.5$"),
              (Iv, (0, 8), ValueError, r"^interval must satisfy 0 <= a <= b < 2\^3, got \(0, 8\)$"),
              (Iv, (8, 8), ValueError, r"^interval must satisfy"),
+             (Thresholds(3), 1.5, TypeError, r"^threshold must be an int, got 1.5$"),
+             (Thresholds(3), 9, ValueError, r"^threshold must be in \[0, 2\^3\], got 9$"),
              (P, 1.5, TypeError, r"^point must be an int, got 1.5$"),
              (P, 8, ValueError, r"^point must be in X_d, got 8$"),
              (P, 9, ValueError, r"^point must be in X_d, got 9$")]
     for cls, h, exc, msg in cases:
         with pytest.raises(exc, match=msg):
             cls._check_h(h)
-    assert Iv._check_h((0, 7)) == (0, 7) and P._check_h(7) == 7
+    assert Iv._check_h((0, 7)) == (0, 7) and P._check_h(7) == 7 and Thresholds(3)._check_h(8) == 8
+    # points: the parameter name defaults to X
+    with pytest.raises(ValueError, match=r"^X must lie in X_d = \[0, 2\^3 - 1\] \(d=3\)"):
+        Iv.validate_points([9])
+    with pytest.raises(ValueError, match=r"^T must lie in X_d"):
+        Iv.validate_points([9], "T")
 
 
 def test_random_thresholds_and_points_are_seeded_and_reach_every_value() -> None:
