@@ -32,8 +32,9 @@ WORK="${MUTATION_WORKDIR:-/tmp/semiprivate-mutation}"
 CHILDREN="${MUTATION_CHILDREN:-1}"
 MTIMEOUT="${MUTATION_TIMEOUT:-0}"
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
-                 theory/privacy/mechanisms.py theory/privacy/sanitizers.py theory/audit/stats.py
-                 theory/audit/core.py)
+                 theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
+                 theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
+                 theory/audit/stats.py theory/audit/core.py)
 
 # tests that pin each module down (mutmut maps tests to functions and runs only those that reach a mutant;
 # fast deterministic files first: with pytest -x a failing property-based test can shrink past the timeout)
