@@ -48,7 +48,7 @@ declare -A TESTS=(
   [theory/learners/reduction.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_reduction_kills.py"
   [theory/privacy/mechanisms.py]="tests/theory/privacy/test_mechanisms.py tests/mutation_kills/test_privacy_mechanisms_kills.py"
   [theory/privacy/sanitizers.py]="tests/theory/privacy/test_sanitizers.py tests/mutation_kills/test_privacy_sanitizers_kills.py"
-  [theory/covers.py]="tests/theory/test_covers.py tests/theory/classes/test_classes.py tests/mutation_kills/test_covers_kills.py"
+  [theory/covers.py]="tests/mutation_kills/test_covers_kills.py tests/theory/test_covers.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/mutation_kills/test_classes_integer_kills.py tests/theory/classes/test_classes.py"
   [theory/audit/core.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_audit_power.py"
 )
