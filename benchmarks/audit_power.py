@@ -47,7 +47,18 @@ patterns per block of coded columns, refined by the bin of the first value, and 
 likelihood-ratio-ordered sets of patterns).  Declaring ``categorical=range(10)`` would not reach
 those events: declared coordinates get per-coordinate value events and pairwise joint events only.
 
-Usage: ``python benchmarks/audit_power.py [--quick] [--trials N] [--budget ours|theirs]``.
+Budgets.  ``--trials N`` gives every dataset ``N`` estimation trials (plus the auditor's selection
+batch, ``min(max(10,000, N // 4), 500,000)``).  ``--share F`` gives every case the same fraction
+``F`` of DP-Sniper's samples *for that case* (:func:`their_samples`), selection included, split
+evenly over the case's distinct datasets (:func:`trials_for_share`); ``--budget theirs`` is the
+older rule "4/5 of their samples as estimation trials".  The share is one number fixed before
+any case is run and each case is audited once at its budget, so every bound keeps its stated
+confidence (no escalation: re-auditing an inconclusive case at a larger budget would be a
+second test of the same claim and would need its own correction).  DP-Sniper spends more on
+cases with more input pairs (the SVT family: eight pairs, 1,256,000,000 samples), and so does
+the share.
+
+Usage: ``python benchmarks/audit_power.py [--quick] [--trials N | --share F | --budget ours|theirs] [--seeds S ...]``.
 """
 
 from __future__ import annotations
@@ -534,6 +545,30 @@ def their_samples(case: Case) -> int:
     return 2 * len(case.pairs) * SEARCH_PER_ORDERED_PAIR + 2 * N_FINAL
 
 
+def selection_trials(n: int) -> int:
+    """The auditor's selection batch per dataset at ``n`` estimation trials (``audit_pairs``'s default)."""
+    return min(max(10_000, n // 4), 500_000)
+
+
+def trials_for_share(case: Case, share: float) -> int:
+    """Largest estimation trials ``n`` per dataset with ``n_data * (n + selection_trials(n))`` at most
+    ``share * their_samples(case)`` (``n_data`` distinct datasets of the case)."""
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"share must be in (0, 1], got {share}")
+    n_data = len({a.tobytes() for p in case.pairs for a in p})
+    per = int(share * their_samples(case)) // n_data
+    lo, hi = 0, per  # n + selection_trials(n) is increasing in n: bisect
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if mid + selection_trials(mid) <= per:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo < 1000:
+        raise ValueError(f"share {share} leaves {case.name} fewer than 1,000 trials per dataset")
+    return lo
+
+
 def _supported(kwargs: dict[str, Any]) -> dict[str, Any]:
     params = inspect.signature(audit_pairs).parameters
     return {k: v for k, v in kwargs.items() if k in params}
@@ -549,14 +584,19 @@ def _selected(name: str, only: str) -> bool:
 
 
 def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
-        true_eps: bool = True) -> list[dict[str, Any]]:
-    """Audit every case; ``trials="theirs"`` gives each dataset its share of DP-Sniper's budget."""
+        true_eps: bool = True, share: float | None = None) -> list[dict[str, Any]]:
+    """Audit every case; ``trials="theirs"`` gives each dataset 4/5 of DP-Sniper's samples for the case
+    (divided by the datasets) as estimation trials; ``share=F`` overrides ``trials`` with
+    :func:`trials_for_share` (the fraction ``F`` of their samples, selection included)."""
     rows = []
     for i, case in enumerate(cases()):
         if only and not _selected(case.name, only):
             continue
         n_data = len({a.tobytes() for p in case.pairs for a in p})
-        n = (their_samples(case) * 4 // (5 * n_data)) if trials == "theirs" else int(trials)
+        if share is not None:
+            n = trials_for_share(case, share)
+        else:
+            n = (their_samples(case) * 4 // (5 * n_data)) if trials == "theirs" else int(trials)
         extra = _supported(case.audit_kwargs)
         t0 = time.perf_counter()
         res = audit_pairs(case.mechanism, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
@@ -566,7 +606,7 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
         rows.append(dict(name=case.name, claim=case.claim, true=te, true_note=case.true_note,
                          private=case.private, lb=res.epsilon_lower_bound, flagged=res.violation,
                          right=res.violation == (not case.private), seconds=dt, samples=res.trials_used,
-                         theirs=their_samples(case), published=best_published(case.name),
+                         theirs=their_samples(case), published=best_published(case.name), trials=n, seed=seed + i,
                          missing=sorted(set(case.audit_kwargs) - set(extra)),
                          witness=res.witness.describe() if res.witness is not None else ""))
     return rows
@@ -627,20 +667,51 @@ def main(argv: list[str] | None = None) -> int:
                     help="'theirs': each dataset gets 4/5 of DP-Sniper's samples for the case divided by the "
                          "number of datasets (selection takes the rest); slow")
     ap.add_argument("--confidence", type=float, default=CONFIDENCE, help="default 0.9, as DP-Sniper's bounds")
+    ap.add_argument("--share", type=float, default=None,
+                    help="every case gets this fraction of DP-Sniper's samples for the case (selection included), "
+                         "split over its datasets; overrides --trials / --budget")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seeds", type=int, nargs="*", default=None,
+                    help="several seeds: one table per seed and a flag-rate summary per case")
     ap.add_argument("--only", default=None, help="comma-separated case names or substrings of them")
     args = ap.parse_args(argv)
     if args.trials is not None and args.trials < 1000:
         ap.error(f"--trials must be >= 1000, got {args.trials}")
+    if args.share is not None and not 0.0 < args.share <= 1.0:
+        ap.error(f"--share must be in (0, 1], got {args.share}")
     trials: int | str = "theirs" if args.budget == "theirs" else (args.trials or (100_000 if args.quick else 1_000_000))
     print(f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; numpy {np.__version__}")
-    print(f"eps {EPS:g} (DP-Sniper / StatDP settings); estimation trials per dataset: {trials:,}"
-          if trials != "theirs" else "budget: DP-Sniper's samples per case")
-    print(f"confidence {args.confidence:g}; seed {args.seed}; published bounds: eth-sri/dp-sniper "
+    if args.share is not None:
+        print(f"eps {EPS:g} (DP-Sniper / StatDP settings); budget: {args.share:g} of DP-Sniper's samples per case")
+        label = f"{args.share:g} of their samples"
+    else:
+        print(f"eps {EPS:g} (DP-Sniper / StatDP settings); estimation trials per dataset: {trials:,}"
+              if trials != "theirs" else "budget: DP-Sniper's samples per case")
+        label = "their budget" if trials == "theirs" else f"{trials:,}/dataset"
+    seeds = args.seeds if args.seeds else [args.seed]
+    print(f"confidence {args.confidence:g}; seed(s) {seeds}; published bounds: eth-sri/dp-sniper "
           "eval_sp2021/reference-results (90% confidence, 200,000,000-sample final estimates)\n")
-    rows = run(trials, args.seed, args.only, args.confidence)
-    print(table(rows, "their budget" if trials == "theirs" else f"{trials:,}/dataset"))
+    every: list[list[dict[str, Any]]] = []
+    for sd in seeds:
+        rows = run(trials, sd, args.only, args.confidence, share=args.share)
+        every.append(rows)
+        print(f"seed {sd}:" if len(seeds) > 1 else "")
+        print(table(rows, label), flush=True)
+    if len(seeds) > 1:
+        print("\n" + seed_summary(every))
     return 0
+
+
+def seed_summary(every: list[list[dict[str, Any]]]) -> str:
+    """Per case over the seeds: the bounds, how often flagged, how often the verdict was right."""
+    lines = ["| mechanism | claim | private? | trials/dataset | bounds per seed | flagged | verdict right |",
+             "|---|---|---|---|---|---|---|"]
+    for j, r0 in enumerate(every[0]):
+        rs = [rows[j] for rows in every]
+        lines.append(f"| {r0['name']} | {r0['claim']:.4f} | {'yes' if r0['private'] else 'no'} | {r0['trials']:,} | "
+                     + ", ".join(f"{r['lb']:.4f}" for r in rs)
+                     + f" | {sum(r['flagged'] for r in rs)}/{len(rs)} | {sum(r['right'] for r in rs)}/{len(rs)} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

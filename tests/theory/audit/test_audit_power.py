@@ -125,6 +125,39 @@ def test_verdicts_at_small_n(name: str, flagged: bool) -> None:
     assert len(rows) == 1 and rows[0]["flagged"] == flagged and rows[0]["right"]
 
 
+def test_share_budget_is_a_fixed_fraction_of_their_samples() -> None:
+    # the --share rule: selection + estimation over the case's datasets within share x their samples,
+    # and one more estimation trial would exceed it; same share for every case, fixed in advance
+    for name, n_data in (("Laplace", 3), ("SVT34Parallel", 10)):
+        case = _case(name)
+        for share in (1 / 16, 1 / 400, 1.0):
+            n = ap.trials_for_share(case, share)
+            cap = int(share * ap.their_samples(case)) // n_data
+            assert n + ap.selection_trials(n) <= cap < n + 1 + ap.selection_trials(n + 1)
+    assert ap.trials_for_share(_case("SVT34Parallel"), 1 / 16) == 7_350_000  # 10 x (7.35M + 0.5M) = 1/16 of 1.256e9
+    with pytest.raises(ValueError, match="share"):
+        ap.trials_for_share(_case("Laplace"), 0.0)
+    with pytest.raises(ValueError, match="fewer than 1,000"):
+        ap.trials_for_share(_case("Laplace"), 1e-9)
+    with pytest.raises(SystemExit):
+        ap.main(["--share", "2"])
+
+
+def test_share_run_audits_each_case_once_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def fake(mech, pairs, *, trials, rng, **kw):  # type: ignore[no-untyped-def]
+        calls.append((trials, rng))
+        return audit_pairs(mech, pairs, trials=2000, rng=rng, **kw)
+
+    monkeypatch.setattr(ap, "audit_pairs", fake)
+    rows = ap.run(0, seed=5, only="Laplace,SVT1", true_eps=False, share=1 / 16)
+    assert [r["name"] for r in rows] == ["Laplace", "SVT1"] and len(calls) == 2
+    assert [c[0] for c in calls] == [r["trials"] for r in rows] == [12_291_666, 7_350_000]
+    text = ap.seed_summary([rows, rows])
+    assert "| SVT1 | 0.1000 | yes | 7,350,000 |" in text and text.count("/2 |") == 4
+
+
 def test_broken_variants_are_flagged() -> None:
     # scale and rate swapped (Lap(eps) instead of Lap(1/eps)) at eps 0.5: true eps 2 on l1-1 pairs
     pairs = ap.statdp_patterns(5, False, 0, 10)
