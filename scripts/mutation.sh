@@ -12,7 +12,8 @@
 # Env: PYTHON (default .venv/bin/python), MUTATION_WORKDIR (default /tmp/semiprivate-mutation; one
 #      sub-directory per module, kept between invocations so `report` and `recheck` can read it),
 #      MUTATION_CHILDREN (parallel mutants, default 1), MUTATION_TIMEOUT (seconds per module, default
-#      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial).
+#      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial),
+#      MUTATION_ONLY (recheck: only the mutants whose names match this extended regex, e.g. a function).
 # A mutant whose tests use more than 2 x 3 x (their clean CPU time + 1 s) CPU seconds is a 'timeout'
 # (an endless loop, e.g. in the exact sampler's refinement): CPU time, so a loaded machine does not
 # turn slow runs into timeouts (mutmut's default factor 15 let one such mutant hold a run for minutes).
@@ -31,6 +32,7 @@ PY="${PYTHON:-$ROOT/.venv/bin/python}"
 WORK="${MUTATION_WORKDIR:-/tmp/semiprivate-mutation}"
 CHILDREN="${MUTATION_CHILDREN:-1}"
 MTIMEOUT="${MUTATION_TIMEOUT:-0}"
+ONLY="${MUTATION_ONLY:-.}"
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
@@ -50,7 +52,7 @@ declare -A TESTS=(
   [theory/privacy/sanitizers.py]="tests/theory/privacy/test_sanitizers.py tests/mutation_kills/test_privacy_sanitizers_kills.py"
   [theory/covers.py]="tests/mutation_kills/test_covers_kills.py tests/theory/test_covers.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/mutation_kills/test_classes_integer_kills.py tests/theory/classes/test_classes.py"
-  [theory/audit/core.py]="tests/theory/audit/test_audit.py tests/theory/audit/test_audit_power.py"
+  [theory/audit/core.py]="tests/mutation_kills/test_audit_core_kills.py tests/theory/audit/test_audit.py tests/theory/audit/test_audit_power.py"
 )
 
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
@@ -148,7 +150,8 @@ cmd_recheck() {
     # the tests of the current HEAD (mutmut copies tests/ into mutants/ at every run)
     rm -rf "$dir/tests"; export_head "$dir" tests
     write_config "$dir" "$m"
-    names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious|no tests)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' || true)
+    names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious|no tests)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
+            | grep -E -- "$ONLY" || true)
     [ -n "$names" ] || { echo "$m: nothing to recheck" >&2; continue; }
     echo "rechecking $(echo "$names" | wc -l) mutants of $m ..." >&2
     # shellcheck disable=SC2086
