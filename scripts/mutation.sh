@@ -160,7 +160,7 @@ cmd_recheck() {
     # ones killed before): a second pass checks those
     local again
     again=$(grep -E "__mutmut_[0-9]+: not checked" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
-            | grep -vxF -f <(echo "$names") || true)
+            | grep -E -- "$ONLY" | grep -vxF -f <(echo "$names") || true)
     if [ -n "$again" ]; then
       echo "rechecking $(echo "$again" | wc -l) mutants of $m whose results the new tests reset ..." >&2
       # shellcheck disable=SC2086
