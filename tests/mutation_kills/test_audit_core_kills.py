@@ -49,3 +49,43 @@ def test_table_events_read_the_schema_table_else_a_numeric_matrix() -> None:
     for bad in (_out(), _out(num=np.array([1.0, 2.0]))):
         with pytest.raises(ValueError, match=r"^table event on outputs without a table \(structured or vector outputs\)$"):
             _table(bad)
+
+
+def test_bit_keys_pack_sign_exponent_and_low_mantissa_bits() -> None:
+    from theory.audit.core import bit_keys
+
+    one_up = float(np.nextafter(1.0, 2.0))  # 0x3FF0000000000001
+    v = np.array([1.0, -1.0, 1.5, 2.0, one_up, 0.0])
+    assert bit_keys(v, 4).tolist() == [0x3FF0, 0xBFF0, 0x3FF0, 0x4000, 0x3FF1, 0]
+    assert bit_keys(v, 0).tolist() == [0x3FF, 0xBFF, 0x3FF, 0x400, 0x3FF, 0]
+    assert bit_keys(np.array([1.0 + 2.0**-52 * 0b10110]), 3).tolist() == [(0x3FF << 3) | 0b110]
+    assert bit_keys(v, 4).dtype == np.int64
+    assert bit_keys([1, 2], 1).tolist() == [0x3FF << 1, 0x400 << 1]  # ints are read as float64
+
+
+def test_bits_event_membership() -> None:
+    from theory.audit.core import BitsEvent
+
+    one_up = float(np.nextafter(1.0, 2.0))
+    num = np.array([[1.0, 5.0], [one_up, 5.0], [-1.0, 5.0]])
+    ev = BitsEvent(0, 4, np.array([0x3FF1, 0xBFF0]), "low bit set or -1")
+    assert ev.indicator(_out(num=num)).tolist() == [False, True, True]
+    assert BitsEvent(None, 4, np.array([0x3FF0]), "1.0").indicator(_out(num=np.array([1.0, one_up]))).tolist() == [
+        True, False]
+    with pytest.raises(ValueError, match="^bit event on non-numeric outputs$"):
+        ev.indicator(_out())
+
+
+def test_vectorize_stacks_numbers_and_keeps_structured_outputs() -> None:
+    from theory.audit.core import vectorize
+
+    mech = vectorize(lambda data, rng: data + rng.integers(0, 3))
+    a = mech(10, 5, 0)
+    assert isinstance(a, np.ndarray) and a.shape == (5,) and a.tolist() == mech(10, 5, 0).tolist()
+    assert set(a.tolist()) <= {10, 11, 12}
+    s = vectorize(lambda data, rng: (data, "x"))(1, 3, 0)
+    assert s.dtype == object and s.shape == (3,) and s[0] == (1, "x")
+    assert vectorize(lambda d, r: 1.0)(None, 0, 0).shape == (0,)
+    assert mech.__name__ == "vectorize(<lambda>)"
+    with pytest.raises(TypeError, match=r"^fn must be callable, got 3 \(int\)$"):
+        vectorize(3)
