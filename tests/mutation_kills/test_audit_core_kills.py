@@ -6,6 +6,7 @@ leaves satisfying no condition) and which table they read.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -89,3 +90,38 @@ def test_vectorize_stacks_numbers_and_keeps_structured_outputs() -> None:
     assert mech.__name__ == "vectorize(<lambda>)"
     with pytest.raises(TypeError, match=r"^fn must be callable, got 3 \(int\)$"):
         vectorize(3)
+
+
+def test_assert_private_defaults_and_failure_message() -> None:
+    from theory.audit.core import assert_private, vectorize
+    from theory.privacy.mechanisms import RandomizedResponse
+
+    res = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, trials=20_000, rng=1)
+    assert (res.violation, res.epsilon, res.delta, res.confidence) == (False, 1.0, 0.0, 0.999)
+    leak = vectorize(lambda data, rng: data)  # outputs its input: not DP at any epsilon
+    with pytest.raises(AssertionError, match=r"^mechanism vectorize\(<lambda>\) is not \(1, 0\)-DP:\n"):
+        assert_private(leak, 0, 1, epsilon=1.0, trials=2_000, rng=0)
+    with pytest.raises(AssertionError, match=r"^mechanism vectorize\(<lambda>\) is not \(0.5, 1e-06\)-DP:\n"):
+        assert_private(leak, 0, 1, epsilon=0.5, delta=1e-6, trials=2_000, rng=0)
+
+
+def test_value_and_user_events() -> None:
+    from theory.audit.core import UserEvent, ValueSetEvent
+
+    keys = np.array([3, 1, 2, 3, 5])
+    o = _Outputs(raw=[0, 1, 2, 3, 4], kind="scalar", num=None, keys=keys, discrete=True)
+    assert ValueSetEvent(np.array([3]), "x = 3").indicator(o).tolist() == [True, False, False, True, False]
+    assert ValueSetEvent(np.array([5, 1]), "x in {1, 5}").indicator(o).tolist() == [False, True, False, False, True]
+    with pytest.raises(ValueError, match="^value event on outputs without values$"):
+        ValueSetEvent(np.array([3]), "x = 3").indicator(_out())
+
+    def even(raw: Any) -> list[bool]:
+        return [v % 2 == 0 for v in raw]
+
+    ev = UserEvent(even)
+    assert ev.description == "even" and ev.indicator(o).tolist() == [True, False, True, False, True]
+    even.description = "x is even"  # type: ignore[attr-defined]
+    assert UserEvent(even).description == "x is even"
+    bad = UserEvent(lambda raw: [True])
+    with pytest.raises(ValueError, match=r"^event '<lambda>' must return one bool per output, got shape \(1,\)$"):
+        bad.indicator(o)
