@@ -154,8 +154,21 @@ cmd_recheck() {
             | grep -E -- "$ONLY" || true)
     [ -n "$names" ] || { echo "$m: nothing to recheck" >&2; continue; }
     echo "rechecking $(echo "$names" | wc -l) mutants of $m ..." >&2
+    # keep the earlier results: when HEAD's tests fail on the exported sources (newer commits
+    # changed other modules), mutmut cannot collect stats and resets every result
+    rm -rf "$dir/keep"; mkdir -p "$dir/keep"
+    cp "$dir/results.txt" "$dir/diffs.json" "$dir/stamp" "$dir/keep/" 2>/dev/null || true
+    (cd "$dir" && find mutants -name '*.meta' -print0 | xargs -0 -r cp --parents -t keep)
+    local logsize
+    logsize=$(stat -c %s "$dir/mutmut-run.log" 2>/dev/null || echo 0)
     # shellcheck disable=SC2086
     run_mutmut "$dir" $names
+    if tail -c +"$((logsize + 1))" "$dir/mutmut-run.log" | grep -q "failed to collect stats"; then
+      (cd "$dir/keep" && cp results.txt diffs.json stamp .. 2>/dev/null; find mutants -name '*.meta' -print0 \
+        | xargs -0 -r cp --parents -t ..)
+      echo "$m: HEAD's tests fail on the sources of the earlier run (see $dir/mutmut-run.log); earlier results kept: use 'run'" >&2
+      continue
+    fi
     # mutmut resets the results of mutants whose functions new tests reach ('not checked', also
     # ones killed before): a second pass checks those
     local again
@@ -239,6 +252,10 @@ for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
     denom = killed + len(live)
     score = 100.0 * killed / denom if denom else float("nan")
     partial = st.get("not checked", 0) > 0
+    if rows and st.get("not checked", 0) == len(rows):
+        stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
+        table.append(f"| `{m}` | {len(rows)} | | | | not checked {len(rows)} | no result kept | {stamp} |")
+        continue
     tot.update(killed=killed, live=len(live), equiv=len(equiv), total=len(rows), notchecked=st.get("not checked", 0))
     stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
     el = (d / "elapsed").read_text().strip() if (d / "elapsed").exists() else "?"
