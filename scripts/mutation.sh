@@ -36,7 +36,9 @@ ONLY="${MUTATION_ONLY:-.}"
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
-                 theory/audit/stats.py theory/audit/core.py)
+                 theory/audit/stats.py theory/audit/core.py theory/privacy/sgd.py
+                 theory/learners/generic.py theory/learners/labelboost.py theory/learners/active.py
+                 theory/learners/disjunctions.py theory/learners/halfspaces.py)
 
 # tests that pin each module down (mutmut maps tests to functions and runs only those that reach a mutant;
 # fast deterministic files first: with pytest -x a failing property-based test can shrink past the timeout)
@@ -52,6 +54,12 @@ declare -A TESTS=(
   [theory/privacy/sanitizers.py]="tests/theory/privacy/test_sanitizers.py tests/mutation_kills/test_privacy_sanitizers_kills.py"
   [theory/covers.py]="tests/mutation_kills/test_covers_kills.py tests/theory/test_covers.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/mutation_kills/test_classes_integer_kills.py tests/theory/classes/test_classes.py"
+  [theory/privacy/sgd.py]="tests/theory/privacy/test_sgd.py tests/mutation_kills/test_privacy_sgd_kills.py tests/theory/learners/test_halfspaces.py"
+  [theory/learners/generic.py]="tests/theory/learners/test_generic.py tests/mutation_kills/test_learners_generic_kills.py"
+  [theory/learners/labelboost.py]="tests/theory/learners/test_labelboost.py tests/mutation_kills/test_learners_labelboost_kills.py"
+  [theory/learners/active.py]="tests/theory/learners/test_active.py tests/mutation_kills/test_learners_active_kills.py"
+  [theory/learners/disjunctions.py]="tests/theory/learners/test_disjunctions.py tests/mutation_kills/test_learners_disjunctions_kills.py"
+  [theory/learners/halfspaces.py]="tests/theory/learners/test_halfspaces.py tests/mutation_kills/test_learners_halfspaces_kills.py"
   [theory/audit/core.py]="tests/mutation_kills/test_audit_core_kills.py tests/theory/audit/test_audit.py tests/theory/audit/test_audit_power.py"
 )
 
