@@ -160,7 +160,10 @@ def monte_carlo(
     check_executor(client, "client")
     if seeds is None:
         seeds = spawn_seeds(seed, int(n_runs))
-    bar = progress_bar(progress, int(n_runs), threshold=20, desc=str(desc or getattr(fn, "__name__", "monte_carlo")))
+    if desc is not None and not isinstance(desc, str):
+        raise TypeError(f"desc must be None or a string (the progress bar's label), got {type(desc).__name__}")
+    label = desc if desc else str(getattr(fn, "__name__", "monte_carlo"))
+    bar = progress_bar(progress, int(n_runs), threshold=20, desc=label)
     try:
         if client is None:
             out = []

@@ -135,7 +135,10 @@ def test_monte_carlo_bad_input() -> None:
     calls = []
     with pytest.raises(TypeError, match="progress must be a bool"):
         monte_carlo(lambda g: calls.append(1), 5, progress="yes")
+    with pytest.raises(TypeError, match="desc must be None or a string.*got int"):
+        monte_carlo(lambda g: calls.append(1), 5, desc=3)  # type: ignore[arg-type]
     assert calls == []  # refused before any run
+    assert monte_carlo(_draw, 2, desc="") == monte_carlo(_draw, 2)  # empty label: the function's name
 
 
 # ---------------------------------------------------------------- PCA
