@@ -147,6 +147,12 @@ def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labell
     -------
     LabelBoostProcedureResult
     """
+    return _label_boost_procedure(concept_class, X_labelled, y_labelled, X_unlabelled, rng)
+
+
+def _label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any,
+                           rng: Any) -> LabelBoostProcedureResult:
+    # the body of label_boost_procedure, undecorated so that mutation testing reaches it
     C = _check_class(concept_class)
     X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
     reps, errors = _candidates(C, X_S, y_S, X_T)
@@ -238,6 +244,14 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
     >>> s[-1].epsilon, round(s[-1].delta / 1e-6, 4)
     (1.0, 22.7795)
     """
+    return _labelboost_run_privacy(base_epsilon, base_delta, iterations, final_ratio, iteration_ratio,
+                                   target_epsilon, target_ratio, n, iteration_ratios)
+
+
+def _labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: int, final_ratio: float,
+                            iteration_ratio: float, target_epsilon: float | None, target_ratio: float | None,
+                            n: int, iteration_ratios: Any) -> list[PrivacyStep]:
+    # the body of labelboost_run_privacy, undecorated so that mutation testing reaches it
     if iteration_ratios is None:
         ratios = [float(iteration_ratio)] * iterations
     else:
@@ -378,6 +392,16 @@ class LabelBoost(_Params):
                  exponent_constant: float = 200, alpha_factor: float = 10, beta_factor: float = 4,
                  iteration_ratio: float = 100, final_ratio: float = 300, rng: Any = None,
                  progress: bool = False) -> None:
+        self._init(base_learner, concept_class, n, alpha, beta, mode, base_privacy, vc, epsilon, unlabelled_factor,
+                   target_factor, cap_factor, exponent_constant, alpha_factor, beta_factor, iteration_ratio,
+                   final_ratio, rng, progress)
+
+    def _init(self, base_learner: Any, concept_class: ConceptClass, n: int, alpha: float, beta: float, mode: str,
+              base_privacy: tuple[float, float] | None, vc: int | None, epsilon: float | None,
+              unlabelled_factor: float, target_factor: float, cap_factor: float, exponent_constant: float,
+              alpha_factor: float, beta_factor: float, iteration_ratio: float, final_ratio: float, rng: Any,
+              progress: bool) -> None:
+        # the body of __init__, undecorated so that mutation testing reaches it
         if not (hasattr(base_learner, "fit") and hasattr(base_learner, "predict")):
             raise TypeError(f"base_learner must have fit and predict, got {type(base_learner).__name__}")
         self.base_learner = base_learner
