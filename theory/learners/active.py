@@ -297,6 +297,10 @@ class PSSLAsTPAL:
 
     @validate_params(m=POSITIVE_INT)
     def __init__(self, learner: Any, m: int) -> None:
+        self._init(learner, m)
+
+    def _init(self, learner: Any, m: int) -> None:
+        # the body of __init__, undecorated so that mutation testing reaches it
         _check_learner(learner)
         self.learner = learner
         self.m = m
@@ -359,6 +363,12 @@ def subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: fl
     >>> subsampling_guarantee(10, 2.0, 0.0, 3.0).valid
     False
     """
+    return _subsampling_guarantee(n, epsilon_star, delta, epsilon, strict)
+
+
+def _subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: float,
+                           strict: bool) -> SubsamplingGuarantee:
+    # the body of subsampling_guarantee, undecorated so that mutation testing reaches it
     a = math.exp(2 * epsilon_star)
     q = epsilon / (3 + a)
     valid = q <= 1

@@ -86,6 +86,11 @@ def to_pm1_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
     >>> to_pm1_labels([0, 1, 1]).tolist(), to_pm1_labels([-1, 1]).tolist()
     ([-1, 1, 1], [-1, 1])
     """
+    return _to_pm1_labels(y, n, name)
+
+
+def _to_pm1_labels(y: Any, n: int | None, name: str) -> np.ndarray:
+    # the body of to_pm1_labels, undecorated so that mutation testing reaches it
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
     if y is None or isinstance(y, (str, bytes)):
@@ -395,6 +400,12 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
     >>> r.n_components, r.privacy
     (2, (1.0, 0.0))
     """
+    return _thm2_instance(d, k, p, alpha, beta, epsilon, form, n_test, rng)
+
+
+def _thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: float, form: str, n_test: int,
+                   rng: Any) -> Thm2Run:
+    # the body of thm2_instance, undecorated so that mutation testing reaches it
     from theory.bounds.hpsy import hpsy_thm2
     from theory.distributions import DisjunctionGraphDistribution
     from theory.validity import Checked
