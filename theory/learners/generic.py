@@ -119,7 +119,12 @@ class GenericLearner(_Params, _Fitted):
                              f"{MAX_HISTOGRAM_DOMAIN} (for THRESH_64 and other huge domains use LabelBoost)")
         pts = C.domain_points()
         if pts is None:
-            pts = C.validate_points(np.arange(size, dtype=np.uint64), "domain")
+            try:
+                pts = C.validate_points(np.arange(size, dtype=np.uint64), "domain")
+            except (TypeError, ValueError):
+                raise ValueError(f"concept_class {type(C).__name__} lists no domain points (domain_points() is None) "
+                                 f"and its points are not the indices 0..{size - 1}: GenericLearner cannot enumerate "
+                                 "its domain") from None
         return pts
 
     def _indices(self, X: np.ndarray, domain: np.ndarray) -> np.ndarray:
