@@ -154,6 +154,10 @@ def check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> n
     ...
     ValueError: y must contain only -1 and +1 (halfspace labels), got values [0, 1]
     """
+    return _check_signed_labels(y, name, length)
+
+
+def _check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> np.ndarray:
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
     arr = check_array(y, name, ndim=1, dtype_kinds="biuf")
@@ -227,6 +231,10 @@ def loss_values(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 
     >>> loss_values([1.0, 0.0], [[0.5, 0.0], [2.0, 0.0]], [1, 1], margin=1.0).tolist()
     [0.5, 0.0]
     """
+    return _loss_values(w, Z, y, loss=loss, margin=margin)
+
+
+def _loss_values(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 1.0) -> np.ndarray:
     Zc = _check_features(Z)
     yc = check_signed_labels(y, length=Zc.shape[0])
     wv = check_array(w, "w", ndim=1, shape=(Zc.shape[1],))
@@ -246,6 +254,10 @@ def per_example_gradients(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin
     >>> per_example_gradients([0.0, 0.0], [[0.5, 0.0]], [1], margin=0.5).tolist()
     [[-1.0, -0.0]]
     """
+    return _per_example_gradients(w, Z, y, loss=loss, margin=margin)
+
+
+def _per_example_gradients(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 1.0) -> np.ndarray:
     Zc = _check_features(Z)
     yc = check_signed_labels(y, length=Zc.shape[0])
     wv = check_array(w, "w", ndim=1, shape=(Zc.shape[1],))
@@ -370,6 +382,10 @@ def noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, de
     >>> noisy_sgd_accountant_epsilon(100, 50.0, 10_000, 1e-5) < 1.0
     True
     """
+    return _noisy_sgd_accountant_epsilon(n, noise_multiplier, steps, delta)
+
+
+def _noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, delta: float) -> float:
     import dp_accounting
     from dp_accounting.rdp import RdpAccountant
 
@@ -557,6 +573,10 @@ def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compo
     >>> dpsgd_event(1.0, 0.01, 10).count
     10
     """
+    return _dpsgd_event(noise_multiplier, sampling_rate, steps, compositions)
+
+
+def _dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compositions: int = 1) -> Any:
     import dp_accounting
 
     step = dp_accounting.PoissonSampledDpEvent(float(sampling_rate), dp_accounting.GaussianDpEvent(float(noise_multiplier)))
@@ -576,6 +596,11 @@ def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, del
     >>> round(dpsgd_epsilon(1.0, 0.01, 1000, 1e-5), 4)
     2.1014
     """
+    return _dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, accountant=accountant, compositions=compositions)
+
+
+def _dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float, *,
+                   accountant: str = "rdp", compositions: int = 1) -> float:
     acc = _accountant(accountant)
     with _quiet_rdp_orders():
         acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
@@ -605,6 +630,11 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     >>> dpsgd_epsilon(s, 0.01, 1000, 1e-5) <= 1.0 < dpsgd_epsilon(s * 0.999, 0.01, 1000, 1e-5)
     True
     """
+    return _calibrate_noise_multiplier(epsilon, delta, sampling_rate, steps, accountant=accountant, compositions=compositions)
+
+
+def _calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: float, steps: int, *,
+                                accountant: str = "rdp", compositions: int = 1) -> float:
     import dp_accounting
 
     eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
@@ -815,6 +845,13 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     -------
     DPSGDResult
     """
+    return _dp_sgd(Z, y, noise_multiplier=noise_multiplier, sampling_rate=sampling_rate, steps=steps, clip=clip, learning_rate=learning_rate, loss=loss, margin=margin, radius=radius, normalizer=normalizer, lr_schedule=lr_schedule, n_runs=n_runs, w0=w0, rng=rng, precision=precision, progress=progress)
+
+
+def _dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, steps: int, clip: float = 1.0,
+            learning_rate: float = 1.0, loss: str = "hinge", margin: float = 1.0, radius: float | None = None,
+            normalizer: float | None = None, lr_schedule: str = "constant", n_runs: int | None = None,
+            w0: Any = None, rng: Any = None, precision: str = "float64", progress: bool | None = None) -> DPSGDResult:
     f32 = precision == "float32"
     Zc, znorm = _features_and_norms(Z, float32=f32)
     n, p = Zc.shape
@@ -886,6 +923,10 @@ def alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout:
     >>> round(float(np.exp(lp[0] - lp[1])), 6) == round(math.e, 6)
     True
     """
+    return _alg2_selection_log_probabilities(candidates, Z_holdout, y_holdout, epsilon)
+
+
+def _alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout: Any, epsilon: float) -> np.ndarray:
     import kernels
 
     errs = zero_one_errors(candidates, Z_holdout, y_holdout)
@@ -954,6 +995,12 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
     >>> res.candidates.shape, res.privacy
     ((3, 2), (1.0, 0.001))
     """
+    return _pillar_alg2(Z, y, epsilon, delta, repeats=repeats, holdout_fraction=holdout_fraction, margin=margin, radius=radius, n_steps=n_steps, rng=rng, progress=progress)
+
+
+def _pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 3, holdout_fraction: float = 0.2,
+                 margin: float = 1.0, radius: float = 1.0, n_steps: int | None = None, rng: Any = None,
+                 progress: bool | None = None) -> Alg2Result:
     import kernels
 
     Zc = _check_features(Z)
@@ -1008,6 +1055,10 @@ def audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
       (accountant 0.41 <= 1); the broken variant the suite must flag is therefore noise / 100
       (accountant epsilon about 74).
     """
+    return _audit_cases(include_broken)
+
+
+def _audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     delta = 1e-5
     D0 = (np.zeros((1, 2)), np.array([1.0]))
