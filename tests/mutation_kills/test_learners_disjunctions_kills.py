@@ -1,0 +1,340 @@
+"""theory.learners.disjunctions (HPSY Thm 1 / Thm 2): behaviour the mutation run showed untested
+(scripts/mutation.sh).  An independent NumPy reference of EXPMECH over the unions of components
+checks both paths on more than 256 private rows (the chunked loops) with multi-component blocks;
+scripted draws pin the factorised sampler's conditioning on U non-empty; spies pin the epsilon,
+sensitivity and generator the mechanism runs with, and what thm2_instance samples with.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+
+import theory.distributions as dist
+import theory.learners.disjunctions as dj
+from theory.learners.disjunctions import ComponentDisjunctionLearner, _Blocks, thm2_instance, to_pm1_labels
+
+# 6 public components {0,1} {2,3} {4,5} {6,7} {8,9} {10,11}
+XU = np.zeros((6, 12), dtype=int)
+for _c in range(6):
+    XU[_c, 2 * _c:2 * _c + 2] = 1
+
+
+def _private() -> tuple[np.ndarray, np.ndarray]:
+    g = np.random.default_rng(12)
+    rows, ys = [], []
+    for vars_, n, p in [((0, 2), 300, 0.8), ((4, 6), 40, 0.3), ((8,), 30, 0.9), ((10,), 25, 0.2), ((1,), 20, 0.6),
+                        ((), 5, 0.5), ((5, 7), 3, 0.5)]:
+        for _ in range(n):
+            x = np.zeros(12, dtype=int)
+            x[list(vars_)] = 1
+            rows.append(x)
+            ys.append(1 if g.random() < p else -1)
+    return np.array(rows), np.array(ys)
+
+
+XP, YP = _private()  # 423 rows; block {0, 1} holds 320 of them; the last row links components 2 and 3
+
+
+def _reference(Xp: np.ndarray, y: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """#errors of each non-empty union (mask 1..63 of the 6 components) and EXPMECH's log-probabilities."""
+    comp = np.arange(12) // 2
+    err = []
+    for mask in range(1, 64):
+        vars_ = [v for v in range(12) if (mask >> comp[v]) & 1]
+        h = np.where(Xp[:, vars_].any(axis=1), 1, -1)
+        err.append(int(np.sum(h != y)))
+    e = np.array(err)
+    lw = -eps * e / 2
+    return e, lw - logsumexp(lw)
+
+
+@pytest.mark.parametrize("method", ["enumerate", "factorised"])
+def test_both_paths_match_the_reference_on_many_rows(method: str) -> None:
+    err, want = _reference(XP, YP, 0.9)
+    L = ComponentDisjunctionLearner(0.9, method=method, max_enumerate=2)
+    np.testing.assert_allclose(L.log_output_distribution(XP, YP, XU), want, atol=1e-9)
+    if method == "enumerate":
+        errs = L._enumerated_errors(*L._prepare(XP, YP, XU)[2:4], 6)
+        assert errs.tolist() == err.tolist() and errs.dtype == np.int64
+        L.fit(XP, YP, XU)
+        assert L.errors_.tolist() == err.tolist() and L.errors_.dtype == np.int64
+
+
+def test_blocks_structure() -> None:
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=2)
+    Z, labels, T, y, method = L._prepare(XP, YP, XU)
+    assert (Z, method) == (6, "factorised") and labels.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    B = L._blocks(T, y, Z, 0.25)
+    assert B.single.tolist() == [4, 5]
+    assert [c.tolist() for c in B.multi] == [[0, 1], [2, 3]]
+    assert [len(w) for w in B.multi_lw] == [4, 4]
+    pos4 = int(np.sum((XP[:, 8] == 1) & (YP == 1)))
+    neg4 = int(np.sum((XP[:, 8] == 1) & (YP == -1)))
+    assert B.a0[0] == -0.25 * pos4 and B.a1[0] == -0.25 * neg4
+    # a block of max_enumerate components is allowed; one more is refused, naming m and max_enumerate
+    with pytest.raises(ValueError) as e:
+        ComponentDisjunctionLearner(1.0, max_enumerate=1, method="factorised").log_output_distribution(XP, YP, XU)
+    assert str(e.value) == ("private examples link 2 components into one block, more than max_enumerate = 1: "
+                            "raise max_enumerate or use method='enumerate' with fewer components")
+    # the empty-union probabilities of the blocks
+    le = L._block_empty_logp(B)
+    assert le[0] == pytest.approx(B.a0[0] - np.logaddexp(B.a0[0], B.a1[0]))
+    assert le[2] == pytest.approx(B.multi_lw[0][0] - logsumexp(B.multi_lw[0]))
+
+
+class _G:
+    """Scripted uniforms for the free Bernoulli draws of the singles."""
+
+    def __init__(self, u: list[float]) -> None:
+        self.u = u
+        self.sizes: list[int] = []
+
+    def random(self, n: Any) -> np.ndarray:
+        assert isinstance(n, (int, np.integer))
+        self.sizes.append(int(n))
+        return np.array(self.u[:n])
+
+
+def _sampled(monkeypatch: pytest.MonkeyPatch, B: _Blocks, picks: list[int], u: list[float]) -> tuple[Any, ...]:
+    calls: list[tuple[np.ndarray, Any]] = []
+    it = iter(picks)
+
+    def spy(lw: Any, *, rng: Any) -> int:
+        calls.append((np.array(lw), rng))
+        return next(it)
+
+    monkeypatch.setattr(dj, "sample_log_weights", spy)
+    g = _G(u)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = ComponentDisjunctionLearner(1.0)._sample_blocks(B, g)  # type: ignore[arg-type]
+    return out, calls, g
+
+
+def _B() -> _Blocks:
+    a0 = np.array([-1.0, 0.0, -0.5, -2.0])
+    a1 = np.array([-0.5, -800.0, -1.5, -0.25])  # component 2 is (numerically) never included: P(empty) = 1
+    lw1 = np.array([-1.0, -2.0, -0.5, -3.0])
+    lw2 = np.log(np.arange(1.0, 9.0))
+    return _Blocks(0.5, np.array([0, 2, 5, 9]), a0, a1, [np.array([1, 3]), np.array([4, 6, 7])], [lw1, lw2])
+
+
+def _first_weights(B: _Blocks) -> np.ndarray:
+    le = np.concatenate([B.a0 - np.logaddexp(B.a0, B.a1), [lw[0] - logsumexp(lw) for lw in B.multi_lw]])
+    before = np.concatenate([[0.0], np.cumsum(le)[:-1]])
+    with np.errstate(divide="ignore"):
+        return before + np.log(-np.expm1(le))
+
+
+def test_sampler_first_nonempty_single(monkeypatch: pytest.MonkeyPatch) -> None:
+    B = _B()
+    pin = np.exp(B.a1 - np.logaddexp(B.a0, B.a1))
+    # j = 0: singles 1..3 are free draws; u == pin is "not taken" (P = pin exactly)
+    out, calls, g = _sampled(monkeypatch, B, [0, 2, 5], [0.0, pin[2], pin[3] - 1e-9])
+    np.testing.assert_allclose(calls[0][0], _first_weights(B), rtol=1e-12)
+    assert np.isneginf(calls[0][0][1])
+    assert all(rng is g for _, rng in calls) and g.sizes == [3]
+    np.testing.assert_array_equal(calls[1][0], B.multi_lw[0])
+    np.testing.assert_array_equal(calls[2][0], B.multi_lw[1])
+    # single 0 (j), single 9 (u < pin), block 1: s = 2 -> component 3, block 2: s = 5 -> components 4, 7
+    assert out.tolist() == [0, 3, 4, 7, 9] and out.dtype == np.int64
+
+
+def test_sampler_first_nonempty_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    B = _B()
+    # j = 4 (first multi block): conditioned on non-empty (s = 1 + draw over lw[1:]), the later one free
+    out, calls, g = _sampled(monkeypatch, B, [4, 0, 0], [])
+    assert all(rng is g for _, rng in calls)
+    np.testing.assert_array_equal(calls[1][0], B.multi_lw[0][1:])
+    np.testing.assert_array_equal(calls[2][0], B.multi_lw[1])
+    assert out.tolist() == [1] and g.sizes == []
+    # j = 5 (second block): the first block is skipped (empty), the second drawn non-empty
+    out, calls, g = _sampled(monkeypatch, B, [5, 6], [])
+    assert len(calls) == 2
+    np.testing.assert_array_equal(calls[1][0], B.multi_lw[1][1:])
+    assert out.tolist() == [4, 6, 7]
+
+
+def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dj, "_SENSITIVITY", 2.0)
+    seen: list[tuple[np.ndarray, Any, Any, Any]] = []
+
+    def spy(scores: Any, eps: Any, *, sensitivity: Any, rng: Any) -> int:
+        seen.append((np.array(scores), eps, sensitivity, rng))
+        return 5
+
+    monkeypatch.setattr(dj, "exponential_mechanism", spy)
+    g = np.random.default_rng(0)
+    L = ComponentDisjunctionLearner(0.8, method="enumerate", rng=g).fit(XP, YP, XU)
+    err, _ = _reference(XP, YP, 1.0)
+    assert len(seen) == 1
+    scores, eps, sens, rng = seen[0]
+    assert scores.tolist() == (-err).tolist() and eps == 0.8 and sens == 2.0 and rng is g
+    assert L.union_ == (1, 2) and L.privacy_ == (0.8, 0.0)  # mask 6
+    assert L.hypothesis_.tolist() == [2, 3, 4, 5]
+    # factorised: the blocks are built at scale eps / (2 sensitivity), the mechanism is not called
+    got: list[_Blocks] = []
+    real = ComponentDisjunctionLearner._sample_blocks
+
+    def blocks_spy(self: Any, B: _Blocks, gg: Any) -> Any:
+        got.append(B)
+        assert gg is g
+        return real(self, B, gg)
+
+    monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_blocks", blocks_spy)
+    L = ComponentDisjunctionLearner(0.8, method="factorised", max_enumerate=2, rng=g).fit(XP, YP, XU)
+    assert len(seen) == 1 and not hasattr(L, "errors_") and L.method_ == "factorised"
+    pos4 = int(np.sum((XP[:, 8] == 1) & (YP == 1)))
+    assert got[0].a0[0] == -0.2 * pos4 and L.privacy_ == (0.8, 0.0)
+    # the exact distributions at sensitivity 2 are EXPMECH at epsilon / 2 with sensitivity 1
+    _, want = _reference(XP, YP, 0.4)
+    for method in ("enumerate", "factorised"):
+        M = ComponentDisjunctionLearner(0.8, method=method, max_enumerate=2)
+        np.testing.assert_allclose(M.log_output_distribution(XP, YP, XU), want, atol=1e-9)
+
+
+def test_enumerate_path_uses_the_kernel_log_probabilities(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Any] = []
+    real = dj.exponential_log_probabilities
+
+    def spy(scores: Any, eps: Any, *, sensitivity: Any) -> Any:
+        seen.append((eps, sensitivity))
+        return real(scores, eps, sensitivity=sensitivity)
+
+    monkeypatch.setattr(dj, "exponential_log_probabilities", spy)
+    ComponentDisjunctionLearner(0.9, method="factorised").log_output_distribution(XP, YP, XU)
+    assert seen == []
+    ComponentDisjunctionLearner(0.9, method="enumerate").log_output_distribution(XP, YP, XU)
+    assert seen == [(0.9, 1.0)]
+
+
+def test_fitted_attributes() -> None:
+    L = ComponentDisjunctionLearner(1.0, rng=0).fit(XP, YP, XU)
+    assert L.component_labels_.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    assert L.n_features_in_ == 12 and type(L.n_features_in_) is int and L.n_components_ == 6
+    assert L.classes_.tolist() == [-1, 1]
+    assert L.method_ == "enumerate"
+    assert L.predict(np.zeros((0, 12), dtype=int)).tolist() == []
+    with pytest.raises(ValueError) as e:
+        L.predict(np.ones((1, 13), dtype=int))
+    assert str(e.value) == "X must have d = 12 columns, got 13"
+    with pytest.raises(RuntimeError) as e2:
+        ComponentDisjunctionLearner().predict(XP)
+    assert str(e2.value) == "ComponentDisjunctionLearner is not fitted; call fit first"
+
+
+def test_method_choice_and_limits() -> None:
+    eye = np.eye(16, dtype=int)
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=16, rng=0).fit(eye[:3], [1, -1, 1], eye)
+    assert L.method_ == "enumerate"  # Z == max_enumerate
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, rng=0).fit(eye[:3], [1, -1, 1], eye)
+    assert L.method_ == "factorised"
+    # Z = 20 is the largest exact distribution; 21 is refused
+    e20, e21 = np.eye(20, dtype=int), np.eye(21, dtype=int)
+    p = ComponentDisjunctionLearner(1.0, method="factorised").log_output_distribution(e20[:2], [1, -1], e20)
+    assert p.shape == (2**20 - 1,)
+    with pytest.raises(ValueError) as e:
+        ComponentDisjunctionLearner(1.0, method="factorised").log_output_distribution(e21[:2], [1, -1], e21)
+    assert str(e.value) == "log_output_distribution enumerates 2^Z - 1 unions; Z = 21 > 20"
+    # method='enumerate' takes Z <= 24 (checked before anything is enumerated)
+    e24, e25 = np.eye(24, dtype=int), np.eye(25, dtype=int)
+    with pytest.raises(ValueError, match="Z = 24 > 20"):
+        ComponentDisjunctionLearner(1.0, method="enumerate").log_output_distribution(e24[:2], [1, -1], e24)
+    with pytest.raises(ValueError) as e:
+        ComponentDisjunctionLearner(1.0, method="enumerate").log_output_distribution(e25[:2], [1, -1], e25)
+    assert str(e.value) == "method='enumerate' needs Z <= 24 components, got Z = 25: use 'factorised'"
+    with pytest.raises(ValueError, match="Z = 25 > 20"):
+        ComponentDisjunctionLearner(1.0, method="factorised").log_output_distribution(e25[:2], [1, -1], e25)
+
+
+def test_input_messages_name_the_argument() -> None:
+    L = ComponentDisjunctionLearner(1.0, rng=0)
+    with pytest.raises(ValueError) as e:
+        L.fit(XP, YP)
+    assert str(e.value) == "X_public must be given: the component graph is built from public unlabelled data"
+    for args, name in [((XP, YP, [[2, 0]]), "X_public"), ((XP[:, :5], YP, XU), "X_private"),
+                       ((XP, YP[:-1], XU), "y_private")]:
+        with pytest.raises((TypeError, ValueError)) as e3:
+            L.fit(*args)
+        assert str(e3.value).startswith(name + " "), str(e3.value)
+
+
+def test_to_pm1_labels() -> None:
+    assert to_pm1_labels(np.array([True, False])).dtype == np.int8
+    for y in ([0.0, 1.0, 1.0], [-1.0, 1.0], [0, 1], [-1, 1]):
+        out = to_pm1_labels(y)
+        assert out.dtype == np.int8 and set(out.tolist()) <= {-1, 1}
+    assert to_pm1_labels([0.0, 1.0]).tolist() == [-1, 1]
+    with pytest.raises(ValueError) as e:
+        to_pm1_labels([1.0, np.nan], name="lab")
+    assert str(e.value) == "lab must contain labels in {-1, +1} (or {0, 1}), got NaN or inf"
+    with pytest.raises(ValueError) as e:
+        to_pm1_labels([2, 3, 4, 5, 6, 7])
+    assert str(e.value) == "y must contain labels in {-1, +1} (or {0, 1}, converted 0 -> -1), got values [2, 3, 4, 5, 6]"
+    with pytest.raises(ValueError) as e:
+        to_pm1_labels([[1, -1]])
+    assert str(e.value) == "y must be 1-d, got shape (1, 2)"
+    for bad, tname in [(None, "NoneType"), ("ab", "str"), (b"ab", "bytes")]:
+        with pytest.raises(TypeError) as e2:
+            to_pm1_labels(bad)
+        assert str(e2.value) == f"y must be an array of labels in {{-1, +1}} (or {{0, 1}}), got {tname}"
+    with pytest.raises(TypeError) as e2:
+        to_pm1_labels([1], name=3)  # type: ignore[arg-type]
+    assert str(e2.value) == "name must be a string (the parameter name used in messages), got int"
+
+
+class _Recording(dist.DisjunctionGraphDistribution):  # type: ignore[misc]
+    """Records the outer calls (not sample_X's own call of sample)."""
+
+    log: list[tuple[str, int, Any]] = []
+    depth = 0
+
+    def sample_X(self, n: int, rng: Any = None) -> Any:
+        return self._rec("X", n, rng, super().sample_X)
+
+    def sample(self, n: int, rng: Any = None) -> Any:
+        return self._rec("S", n, rng, super().sample)
+
+    def _rec(self, what: str, n: int, rng: Any, f: Any) -> Any:
+        if _Recording.depth == 0:
+            self.log.append((what, n, rng))
+        _Recording.depth += 1
+        try:
+            return f(n, rng)
+        finally:
+            _Recording.depth -= 1
+
+
+def test_thm2_instance_samples_and_learns_with_its_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    _Recording.log = []
+    made: list[tuple[Any, Any]] = []
+
+    class _L(ComponentDisjunctionLearner):  # type: ignore[misc]
+        def fit(self, *a: Any, **kw: Any) -> Any:
+            made.append((self.epsilon, self.rng))
+            return super().fit(*a, **kw)
+
+    monkeypatch.setattr(dist, "DisjunctionGraphDistribution", _Recording)
+    monkeypatch.setattr(dj, "ComponentDisjunctionLearner", _L)
+    g = np.random.default_rng(0)
+    r = thm2_instance(200, 100, 0.01, 0.1, 0.01, 0.7, rng=g, n_test=1000)
+    assert _Recording.log == [("X", 60, g), ("S", 81, g), ("S", 1000, g)]
+    assert made == [(0.7, g)]
+    assert (r.n_unl, r.n_lab, r.n_components, r.privacy, r.valid, r.reason) == (60, 81, 2, (0.7, 0.0), True, "")
+    _Recording.log = []
+    r = thm2_instance(200, 100, 0.01, 0.1, 0.01, 0.7, rng=1, n_test=10, form="proof")
+    assert (r.n_unl, r.n_lab) == (124, 81) and _Recording.log[0][1] == 124
+
+
+def test_thm2_instance_outside_the_hypotheses() -> None:
+    r = thm2_instance(100, 10, 0.01, 0.1, 0.001, 1.0, rng=0, n_test=10)
+    assert (r.n_unl, r.n_lab, r.valid, r.reason) == (252, 80, False, "k, d > 35")
+    with pytest.raises(ValueError) as e:
+        thm2_instance(40, 20, 0.2, 0.1, 0.1, 1.0, rng=0, n_test=10)
+    assert str(e.value) == ("HPSY Thm 2 gives no sample size here: k, d > 35; beta in (4 exp(-(d-5)/9), 4/d); "
+                            "9 log(16/beta) + 4 < d - 1")
