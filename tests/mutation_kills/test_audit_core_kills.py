@@ -125,3 +125,501 @@ def test_value_and_user_events() -> None:
     bad = UserEvent(lambda raw: [True])
     with pytest.raises(ValueError, match=r"^event '<lambda>' must return one bool per output, got shape \(1,\)$"):
         bad.indicator(o)
+
+
+# ---------------------------------------------------------------------------
+# output normalisation and the label codec
+# ---------------------------------------------------------------------------
+
+
+def test_codec_codes_labels_in_first_seen_order_and_arrays_by_bytes_and_shape() -> None:
+    from theory.audit.core import _Codec
+
+    c = _Codec()
+    assert c.schema is None and c.codes == {} and c.labels == []
+    out = c.encode(["b", "a", "b", "c"])
+    assert out.dtype == np.int64 and out.tolist() == [0, 1, 0, 2]
+    assert c.labels == ["b", "a", "c"] and c.codes == {"b": 0, "a": 1, "c": 2}
+    assert c.encode(["c", "d"]).tolist() == [2, 3]
+    # arrays: same bytes, different shape -> different codes; equal arrays -> one code
+    a1, a2 = np.array([1, 2], dtype=np.int64), np.array([[1, 2]], dtype=np.int64)
+    assert c.encode([a1, a2, np.array([1, 2], dtype=np.int64)]).tolist() == [4, 5, 4]
+    assert c.encode([]).tolist() == []
+
+
+def test_normalize_kinds_keys_and_discreteness() -> None:
+    from theory.audit.core import _Codec, _normalize
+
+    c = _Codec()
+    o = _normalize(np.array([1.0, 3.0]), 2, c)
+    assert (o.kind, o.discrete, o.num.tolist(), o.keys.tolist()) == ("scalar", False, [1.0, 3.0], [1.0, 3.0])
+    o = _normalize(np.array([[1.0], [3.0]]), 2, c)  # one column -> scalar
+    assert (o.kind, o.num.tolist()) == ("scalar", [1.0, 3.0])
+    o = _normalize(np.array([True, False]), 2, c)
+    assert (o.kind, o.discrete, o.num.dtype, o.num.tolist()) == ("scalar", True, np.int64, [1, 0])
+    o = _normalize([1, 2, 2], 3, c)
+    assert (o.kind, o.discrete, o.num.tolist()) == ("scalar", True, [1, 2, 2])
+    o = _normalize(np.zeros((2, 2, 3)), 2, c)
+    assert (o.kind, o.num.shape, o.keys, o.discrete) == ("vector", (2, 6), None, False)
+    o = _normalize(np.array([[1, 2], [3, 4], [1, 2]]), 3, c)
+    assert (o.kind, o.discrete) == ("vector", True)
+    assert o.keys.dtype.kind == "V" and o.keys.shape == (3,) and o.keys[0] == o.keys[2] and o.keys[0] != o.keys[1]
+    assert np.frombuffer(o.keys[1].tobytes(), dtype=np.int64).tolist() == [3, 4]
+    o = _normalize(np.array([[1, 2], [3, 4]], dtype=np.int32), 2, c)  # int32 rows widened to int64 keys
+    assert np.frombuffer(o.keys[1].tobytes(), dtype=np.int64).tolist() == [3, 4]
+    # python ints beyond int64 in an object array: compared as float64
+    o = _normalize(np.array([2**70, 1], dtype=object), 2, c)
+    assert (o.kind, o.discrete, o.num.dtype, o.num.tolist()) == ("scalar", False, np.float64, [2.0**70, 1.0])
+    # an object array holding bools stays labels
+    o = _normalize(np.array([True, 2], dtype=object), 2, _Codec())
+    assert (o.kind, o.discrete, o.num, o.keys.tolist()) == ("label", True, None, [0, 1])
+    c2 = _Codec()
+    o = _normalize(np.array(["x", "y", "x"]), 3, c2)
+    assert (o.kind, o.keys.tolist(), c2.labels) == ("label", [0, 1, 0], ["x", "y"])
+    assert isinstance(c2.labels[0], str)  # .item(): python str, not np.str_
+    o = _normalize(np.array([["a", "b"], ["a", "b"]]), 2, c2)  # 2-D strings: rows by bytes
+    assert o.keys.tolist() == [2, 2]
+    with pytest.raises(TypeError, match=r"^unsupported output dtype complex128$"):
+        _normalize(np.array([3 + 1j, 1j]), 2, c2)
+
+
+def test_normalize_structured_outputs_rows_then_table() -> None:
+    from theory.audit.core import _Codec, _normalize
+    from theory.audit.outputs import OutputSchema
+
+    c = _Codec()
+    o = _normalize([("a", 1), ("b", 2)], 2, c)
+    assert o.kind == "label" and o.keys.tolist() == [0, 1] and o.table is None
+    assert o.rows == [{(0,): "a", (1,): 1, ("#len",): 2}, {(0,): "b", (1,): 2, ("#len",): 2}]
+    c.schema = OutputSchema(o.rows, ())
+    arr = np.empty(2, dtype=object)
+    arr[0], arr[1] = ("b", 5), ("a", 1)
+    o2 = _normalize(arr, 2, c)
+    assert o2.rows is None and o2.table is not None and o2.table.shape[0] == 2 and o2.keys.tolist() == [2, 0]
+    # a plain list of non-structured labels is no table
+    o3 = _normalize(["u", "v"], 2, c)
+    assert o3.rows is None and o3.table is None
+
+
+def test_normalize_error_messages() -> None:
+    from theory.audit.core import _Codec, _normalize
+
+    c = _Codec()
+    with pytest.raises(ValueError, match=r"^mechanism returned None; it must return size=3 outputs along axis 0 "
+                       r"\(a one-output fn\(data, rng\) needs theory\.audit\.vectorize\(fn\)\)$"):
+        _normalize(None, 3, c)
+    with pytest.raises(ValueError, match=r"^mechanism returned 2 outputs, expected size=3 outputs along axis 0 "
+                       r"\(a one-output fn\(data, rng\) needs theory\.audit\.vectorize\(fn\)\)$"):
+        _normalize(np.array([1.0, 2.0]), 3, c)
+    with pytest.raises(ValueError, match=r"^mechanism returned a single value \(1\.5\), expected size=1 outputs"):
+        _normalize(1.5, 1, c)
+    with pytest.raises(ValueError, match=r"^mechanism returned NaN in 2 of 3 outputs: NaN belongs to no event "
+                       r"\(x <= t and x > t are both false\); return finite numbers, \+-inf or labels$"):
+        _normalize(np.array([[NAN, 1.0], [NAN, NAN], [0.0, 1.0]]), 3, c)
+    # ragged outputs become an object array of labels
+    o = _normalize([[1, 2], [3]], 2, c)
+    assert o.kind == "label" and o.keys.tolist() == [0, 1]
+
+
+# ---------------------------------------------------------------------------
+# reports: Witness, PairSearch, AuditResult
+# ---------------------------------------------------------------------------
+
+
+def _witness(**kw: Any) -> Any:
+    from theory.audit.core import ThresholdEvent, Witness
+
+    args: dict[str, Any] = dict(event=ThresholdEvent(0.5, True), direction="neighbour -> data", pair_index=1, p=0.25,
+                                p_interval=(0.1, 0.4), q=0.0, q_interval=(0.0, 0.05), counts=(25, 0, 100),
+                                support_mismatch=True, lower_bound=0.7, data=[1, 2], neighbour=[1, 3], seed=None)
+    args.update(kw)
+    return Witness(**args)
+
+
+def _search() -> list[Any]:
+    from theory.audit.core import PairSearch
+
+    return [PairSearch(0, {"thr": 10, "value": 4}, 0.5, "{x > 1}, data -> neighbour", 2, 0.6),
+            PairSearch(1, {"user": 2}, NAN, "", 0, NAN)]
+
+
+def _result(**kw: Any) -> Any:
+    from theory.audit.core import AuditResult
+
+    w = kw.pop("w", None) or _witness(seed=7, direction="data -> neighbour", support_mismatch=False)
+    args: dict[str, Any] = dict(epsilon_lower_bound=0.7, violation=False, p_value=0.3, witness=w,
+                                trials_used=1234567, epsilon=1.0, delta=1e-6, confidence=0.95, n_tests=4, n_pairs=2,
+                                n_candidates=16, tests=[w], search=_search(), seed=7)
+    args.update(kw)
+    return AuditResult(**args)
+
+
+def test_witness_describe_and_pair() -> None:
+    w = _witness()
+    assert w.pair() == ([1, 2], [1, 3])
+    assert w.describe() == (
+        "event E = {x > 0.5} on pair #1, direction neighbour -> data\n"
+        "  data      = [1, 2]\n"
+        "  neighbour = [1, 3]\n"
+        "  audit rng = a Generator (pass an int rng to make the audit reproducible) (witness.pair() returns the two "
+        "objects)\n"
+        "  P[M(neighbour) in E] = 0.25  (25/100), interval [0.1, 0.4]\n"
+        "  P[M(data) in E] = 0  (0/100), interval [0, 0.05]\n"
+        "  support mismatch: E was never seen under the data (the bound grows like log(trials))")
+    w2 = _witness(seed=7, direction="data -> neighbour", support_mismatch=False)
+    assert w2.describe().splitlines()[3:] == [
+        "  audit rng = 7 (witness.pair() returns the two objects)",
+        "  P[M(data) in E] = 0.25  (25/100), interval [0.1, 0.4]",
+        "  P[M(neighbour) in E] = 0  (0/100), interval [0, 0.05]"]
+    assert "seed=7" in repr(w2) and "data=" not in repr(w2)
+
+
+def test_short_repr_summarises_arrays_and_cuts_long_text() -> None:
+    from theory.audit.core import _short_repr
+
+    assert _short_repr(np.arange(100)) == "array([ 0  1  2  3 ... 96 97 98 99], dtype=int64, shape=(100,))"
+    assert _short_repr(np.arange(4)) == "array([0 1 2 3], dtype=int64, shape=(4,))"
+    assert _short_repr(np.arange(12).reshape(3, 4)) == (
+        "array([[ 0  1  2  3] [ 4  5  6  7] [ 8  9 10 11]], dtype=int64, shape=(3, 4))")
+    assert _short_repr("a" * 238) == repr("a" * 238)  # 240 characters: kept
+    cut = _short_repr("a" * 239)
+    assert len(cut) == 240 and cut == repr("a" * 239)[:235] + " ...)"
+    assert _short_repr("abcdefg", limit=8) == "'ab ...)" and _short_repr("abcdef", limit=8) == "'abcdef'"
+    assert _short_repr("abcd", limit=6) == "'abcd'"
+
+    class Bad:
+        def __repr__(self) -> str:
+            raise RuntimeError("boom")
+
+    assert _short_repr(Bad()) == "<Bad object>"
+
+
+def test_pair_search_describe() -> None:
+    a, b = _search()
+    assert a.describe() == ("pair #0: 14 candidates (thr 10, value 4); best anticipated bound on the selection batch "
+                            "0.5 ({x > 1}, data -> neighbour); 2 tested, best final bound 0.6")
+    assert b.describe() == "pair #1: 2 candidates (user 2); 0 tested, no test (its candidates ranked below the K kept)"
+
+
+def test_audit_result_report_levels_and_families() -> None:
+    r = _result()
+    assert r.bonferroni_level == pytest.approx(0.05 / 8, rel=1e-12)
+    assert r.families == {"thr": 10, "value": 4, "user": 2}
+    assert str(r) == r.report()
+    assert r.report() == "\n".join([
+        "claimed (epsilon, delta) = (1, 1e-06); epsilon lower bound = 0.7000 at confidence 0.95 -> no violation found",
+        "p-value 0.3; 2 neighbouring pair(s), 16 candidate events (thr 10, value 4, user 2), 4 tested (Bonferroni over "
+        "pairs, events, directions); 1,234,567 trials",
+        r.witness.describe(),
+        "why no violation: best bound 0.7 <= claim 1; the best test's p-value for the claim 0.0375 per interval vs "
+        "the Bonferroni level 0.00625 = (1 - 0.95) / (2 x 4 tests)",
+        "  " + r.search[0].describe(),
+        "  " + r.search[1].describe()])
+    bare = _result(witness=None, search=[], tests=[], violation=True, epsilon_lower_bound=2.5)
+    assert bare.report() == (
+        "claimed (epsilon, delta) = (1, 1e-06); epsilon lower bound = 2.5000 at confidence 0.95 -> VIOLATION\n"
+        "p-value 0.3; 2 neighbouring pair(s), 16 candidate events, 4 tested (Bonferroni over pairs, events, "
+        "directions); 1,234,567 trials")
+    assert _result(search=_search()[1:]).families == {"user": 2}
+
+
+def test_audit_result_explain_branches() -> None:
+    from theory.audit.core import PairSearch
+
+    v = _result(violation=True, epsilon_lower_bound=2.5)
+    assert v.explain().splitlines()[0] == ("why: the witness's bound 2.5 exceeds the claim 1 at the Bonferroni level "
+                                           "0.00625 per one-sided interval (K = 4 tests)")
+    assert _result(tests=[], search=[]).explain() == "why: no test was run"
+    never = _result(p_value=1.0, tests=[_witness(lower_bound=0.3)], search=[])
+    assert never.explain() == ("why no violation: best bound 0.3 <= claim 1; no test refutes the claim at any level vs "
+                               "the Bonferroni level 0.00625 = (1 - 0.95) / (2 x 4 tests)")
+    # the best test is the one with the largest bound
+    two = _result(p_value=1.0, tests=[_witness(lower_bound=0.3), _witness(lower_bound=0.4), _witness(lower_bound=0.1)],
+                  search=[])
+    assert two.explain().startswith("why no violation: best bound 0.4 <= claim 1")
+    neg = [_witness(lower_bound=-0.2)]
+    sel_neg = [PairSearch(0, {"thr": 2}, -0.1, "c", 1, -0.2), PairSearch(1, {"thr": 2}, NAN, "", 0, NAN)]
+    e = _result(p_value=1.0, tests=neg, search=sel_neg).explain().splitlines()
+    assert e[0] == ("why the bound is 0: no candidate event showed evidence on the selection batch (best anticipated "
+                    "bound -0.1 <= 0); more trials, other pairs or events (events=..., categorical=..., "
+                    "float_bits=True) may find one")
+    assert e[1].startswith("why no violation: best bound 0 <= claim 1; ")
+    sel_zero = [PairSearch(0, {"thr": 2}, 0.0, "c", 1, -0.2)]
+    assert _result(p_value=1.0, tests=neg, search=sel_zero).explain().startswith(
+        "why the bound is 0: no candidate event showed evidence on the selection batch (best anticipated bound 0 <= 0)")
+    sel_pos = [PairSearch(0, {"thr": 2}, 0.3, "c", 1, -0.2), PairSearch(1, {"thr": 2}, -0.5, "d", 0, NAN)]
+    assert _result(p_value=1.0, tests=neg, search=sel_pos).explain().splitlines()[0] == (
+        "why the bound is 0: the best tested event gave -0.2 <= 0 on the estimation batch (selection anticipated up "
+        "to 0.3)")
+    no_sel = [PairSearch(0, {"user": 2}, NAN, "", 1, -0.2)]
+    assert _result(p_value=1.0, tests=neg, search=no_sel).explain().splitlines()[0] == (
+        "why the bound is 0: the best tested event gave -0.2 <= 0 on the estimation batch")
+    zero = [_witness(lower_bound=0.0)]
+    assert _result(p_value=1.0, tests=zero, search=no_sel).explain().splitlines()[0] == (
+        "why the bound is 0: the best tested event gave 0 <= 0 on the estimation batch")
+
+
+def test_bit_keys_mask_keeps_exactly_k_low_bits() -> None:
+    from theory.audit.core import bit_keys
+
+    v = np.array([1.0 + 2.0**-52 * 0b10000, 1.0 + 2.0**-52 * 0b11111])
+    assert bit_keys(v, 4).tolist() == [0x3FF0, 0x3FFF]
+    assert bit_keys(v, 1).tolist() == [0x3FF << 1, (0x3FF << 1) | 1]
+
+
+def test_threshold_event_description_projection_and_boundary() -> None:
+    from theory.audit.core import ThresholdEvent
+
+    assert ThresholdEvent(2, False, 1, "y").description == "y <= 2"
+    assert ThresholdEvent(1234567.891, True).description == "x > 1.23457e+06"
+    e = ThresholdEvent(np.float32(1.5), 1)
+    assert type(e.threshold) is float and e.upper is True and repr(e) == "x > 1.5"
+    num = np.array([[1.0, 2.0], [3.0, -1.0], [2.0, 0.0]])
+    o = _out(num=num)
+    assert ThresholdEvent(2.0, True, 0).indicator(o).tolist() == [False, True, False]
+    assert ThresholdEvent(2.0, False, 0).indicator(o).tolist() == [True, False, True]
+    assert ThresholdEvent(0.0, True, 1).indicator(o).tolist() == [True, False, False]
+    assert ThresholdEvent(2.0, True, np.array([1.0, 1.0])).indicator(o).tolist() == [True, False, False]
+    assert ThresholdEvent(1.0, True, lambda x: x[:, 0] - x[:, 1]).indicator(o).tolist() == [False, True, True]
+    assert ThresholdEvent(1.0, True).indicator(_out(num=np.array([1.0, 1.5]))).tolist() == [False, True]
+    with pytest.raises(ValueError, match="^threshold event on non-numeric outputs$"):
+        ThresholdEvent(1.0, True).indicator(_out())
+
+
+def test_threshold_candidates_quantiles_extremes_and_counts() -> None:
+    from theory.audit.core import _threshold_candidates
+
+    t, cx, cy = _threshold_candidates(np.array([3.0, 1.0, 2.0]), np.array([2.0, 5.0]), 3)
+    below1, below2 = np.nextafter(1.0, -np.inf), np.nextafter(2.0, -np.inf)
+    assert t.tolist() == [below1, 1.0, below2, 2.0, 3.0, 5.0]
+    assert cx.tolist() == [3.0, 2.0, 2.0, 1.0, 0.0, 0.0] and cy.tolist() == [2.0, 2.0, 2.0, 1.0, 1.0, 0.0]
+    assert cx.dtype == np.float64 and cy.dtype == np.float64
+    # quantiles of the pooled sample at n_thresholds points (0, 0.25, ..., 1)
+    t, _, _ = _threshold_candidates(np.arange(0.0, 9.0), np.arange(0.0, 9.0), 5)
+    assert t.tolist() == [np.nextafter(0.0, -np.inf), 0.0, 2.0, 4.0, 6.0, 8.0]
+    # infinite outputs: no infinite threshold
+    with np.errstate(invalid="ignore", over="ignore"):  # as audit_pairs calls it
+        t, cx, cy = _threshold_candidates(np.array([-np.inf, 0.0]), np.array([0.0, np.inf]), 2)
+    assert t.tolist() == [np.nextafter(0.0, -np.inf), 0.0] and cx.tolist() == [1.0, 0.0] and cy.tolist() == [2.0, 1.0]
+
+
+def test_has_repeats() -> None:
+    from theory.audit.core import _has_repeats
+
+    assert _has_repeats(None) is False
+    assert _has_repeats(np.array([[1.0, 1.0]])) is False
+    assert _has_repeats(np.array([3.0, 1.0, 2.0])) is False
+    assert _has_repeats(np.array([3.0, 1.0, 3.0])) is True
+    assert _has_repeats(np.array([1.0])) is False
+
+
+def test_check_pairs_and_arity_messages() -> None:
+    from theory.audit.core import _check_arity, _check_pairs
+
+    assert _check_pairs([(1, 2), [3, 4], np.array([5, 6])], "pairs") == [(1, 2), (3, 4), (5, 6)]
+    assert _check_pairs(iter([(1, 2)]), "pairs") == [(1, 2)]
+    with pytest.raises(TypeError, match=r"^pairs must be a list of \(data, neighbour\) pairs, got str$"):
+        _check_pairs("ab", "pairs")
+    with pytest.raises(TypeError, match=r"^extra_pairs must be a list of \(data, neighbour\) pairs, got bytes$"):
+        _check_pairs(b"ab", "extra_pairs")
+    with pytest.raises(TypeError, match=r"^extra_pairs must be a list of \(data, neighbour\) pairs, got int$"):
+        _check_pairs(3, "extra_pairs")
+    with pytest.raises(ValueError, match=r"^pairs\[1\] must be a \(data, neighbour\) pair, got \(1, 2, 3\)$"):
+        _check_pairs([(1, 2), (1, 2, 3)], "pairs")
+    with pytest.raises(ValueError, match=r"^pairs\[0\] must be a \(data, neighbour\) pair, got 'ab'$"):
+        _check_pairs(["ab"], "pairs")
+    with pytest.raises(ValueError, match=r"^pairs\[0\] must be a \(data, neighbour\) pair, got b'ab'$"):
+        _check_pairs([b"ab"], "pairs")
+    with pytest.raises(ValueError, match=r"^pairs\[0\] must be a \(data, neighbour\) pair, got 5$"):
+        _check_pairs([5], "pairs")
+    with pytest.raises(ValueError, match=r"^pairs\[0\] must be a \(data, neighbour\) pair, got \(0, 1, 2, 3, 4, "):
+        _check_pairs([tuple(range(100))], "pairs")
+
+    def f(d: Any, r: Any) -> None:
+        return None
+
+    with pytest.raises(TypeError, match=r"^mechanism must be callable as mechanism\(data, size, rng\) returning size "
+                       r"outputs; f\(d: 'Any', r: 'Any'\) -> 'None' is not\. For a one-output fn\(data, rng\), audit "
+                       r"theory\.audit\.vectorize\(fn\)$"):
+        _check_arity(f)
+
+    class Obj:
+        def __call__(self, d: Any) -> None:
+            return None
+
+    with pytest.raises(TypeError, match=r"; Obj\(d: 'Any'\) -> 'None' is not\."):
+        _check_arity(Obj())
+    _check_arity(lambda d, s, r: None)
+    _check_arity(lambda d, s, r=None, *a: None)
+    _check_arity(print)  # a builtin: accepted as it is
+
+
+def test_seed_of() -> None:
+    from theory.audit.core import _seed_of
+
+    assert _seed_of(5) == 5 and type(_seed_of(np.int32(5))) is int
+    assert _seed_of(True) is None and _seed_of(np.bool_(True)) is None
+    assert _seed_of(None) is None and _seed_of(np.random.default_rng(1)) is None
+    assert _seed_of(np.random.SeedSequence(1234)) == 1234
+
+
+def test_dataset_key_by_content() -> None:
+    from theory.audit.core import _dataset_key
+
+    a = np.array([1, 2, 3])
+    assert _dataset_key(a) == ("ndarray", a.dtype.str, (3,), a.tobytes())
+    assert _dataset_key(a) == _dataset_key(np.array([1, 2, 3]))
+    assert _dataset_key(a) != _dataset_key(a.astype(np.int32)) and _dataset_key(a) != _dataset_key(a.reshape(3, 1))
+    f = np.asfortranarray(np.arange(6).reshape(2, 3))
+    assert _dataset_key(f)[3] == np.ascontiguousarray(f).tobytes()
+    assert _dataset_key(np.array([True, False]))[0] == "ndarray"
+    assert _dataset_key(np.array(["a"]))[0] == "ndarray"
+    obj = np.array([1, "a"], dtype=object)
+    assert _dataset_key(obj)[0] == "pickle"
+    import hashlib
+    import pickle
+
+    assert _dataset_key([1, 2]) == ("pickle", "list", hashlib.sha256(pickle.dumps([1, 2], protocol=4)).hexdigest())
+    assert _dataset_key([1, 2]) == _dataset_key([1, 2]) and _dataset_key([1, 2]) != _dataset_key((1, 2))
+    fn = lambda: 0  # noqa: E731 (unpicklable)
+    assert _dataset_key(fn) == ("id", id(fn))
+
+
+def test_p_value_is_the_crossing_level() -> None:
+    from theory.audit.core import _bounds_at, _p_value
+
+    kn, ko, n = np.array([500.0]), np.array([100.0]), 1000
+    assert _bounds_at(kn, ko, n, 0.025, 0.0)[0] == pytest.approx(1.35975271, abs=1e-7)
+    for k, eps in ((1, 1.0), (1, 1.5), (3, 1.0), (2, 0.1)):
+        p = _p_value(kn, ko, n, k, eps, 0.0)
+        assert 0.0 < p < 1.0
+        assert _bounds_at(kn, ko, n, p * (1 + 1e-9) / (2 * k), 0.0)[0] > eps
+        assert _bounds_at(kn, ko, n, p * (1 - 1e-9) / (2 * k), 0.0)[0] <= eps
+    assert _p_value(kn, ko, n, 1, 1.0, 0.0) == pytest.approx(5.476183699340013e-07, rel=1e-9)
+    assert _p_value(kn, ko, n, 1, 2.0, 0.0) == 1.0
+    # delta lowers the bound: a larger p-value
+    assert _p_value(kn, ko, n, 1, 1.0, 0.1) > _p_value(kn, ko, n, 1, 1.0, 0.0)
+    # evidence beyond e^-690: the floor of the search
+    assert _p_value(np.array([100000.0]), np.array([0.0]), 100000, 1, 0.1, 0.0) == math.exp(-690.0)
+    # the largest bound decides
+    two = _p_value(np.array([500.0, 10.0]), np.array([100.0, 10.0]), n, 2, 1.0, 0.0)
+    assert two == _p_value(np.array([10.0, 500.0]), np.array([10.0, 100.0]), n, 2, 1.0, 0.0)
+    assert two == pytest.approx(_p_value(kn, ko, n, 2, 1.0, 0.0), rel=1e-12)
+
+
+def _counting_mech(width: int, calls: list[int]) -> Any:
+    def mech(data: Any, size: int, rng: Any) -> np.ndarray:
+        calls.append(size)
+        v = rng.integers(0, 4, size=size) + data
+        return v if width == 1 else np.repeat(v[:, None], width, axis=1).astype(np.float64)
+
+    return mech
+
+
+def test_count_probes_then_chunks_by_width() -> None:
+    from theory.audit.core import ThresholdEvent, _Codec, _count
+
+    calls: list[int] = []
+    evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
+    cnt = _count(_counting_mech(1, calls), 0, evs, 5000, np.random.default_rng(3), _Codec())
+    assert calls == [1024, 3976] and cnt.dtype == np.int64
+    g = np.random.default_rng(3)
+    ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=3976)])
+    assert cnt.tolist() == [int(np.sum(ref > 1.5)), int(np.sum(ref <= 0.5))]
+    calls.clear()
+    _count(_counting_mech(1, calls), 0, evs, 1000, np.random.default_rng(3), _Codec())
+    assert calls == [1000]
+    calls.clear()
+    # wide vectors: chunks of 2^21 / width elements, at least 1024 rows
+    cnt = _count(_counting_mech(1024, calls), 0, [ThresholdEvent(1.5, True, 0)], 5000, np.random.default_rng(3),
+                 _Codec())
+    assert calls == [1024, 2048, 1928]
+    g = np.random.default_rng(3)
+    ref = np.concatenate([g.integers(0, 4, size=m) for m in (1024, 2048, 1928)])
+    assert cnt.tolist() == [int(np.sum(ref > 1.5))]
+    calls.clear()
+    _count(_counting_mech(4096, calls), 0, [ThresholdEvent(1.5, True, 0)], 3000, np.random.default_rng(3), _Codec())
+    assert calls == [1024, 1024, 952]
+    # labels: the probe's length counts as done
+    calls2: list[int] = []
+
+    def lab(data: Any, size: int, rng: Any) -> np.ndarray:
+        calls2.append(size)
+        return np.array(["a", "b"] * (size // 2) + ["a"] * (size % 2))
+
+    from theory.audit.core import ValueSetEvent
+
+    c = _Codec()
+    c.encode(["a", "b"])
+    assert _count(lab, 0, [ValueSetEvent(np.array([0]), "a")], 3001, np.random.default_rng(0), c).tolist() == [1501]
+    assert calls2 == [1024, 1977]
+
+
+def test_count_refuses_outputs_that_change_form() -> None:
+    from theory.audit.core import ThresholdEvent, _Codec, _count
+
+    def mech(data: Any, size: int, rng: Any) -> Any:
+        return np.zeros(size) if size == 1024 else np.zeros((size, 2))
+
+    with pytest.raises(ValueError, match=r"^the mechanism's outputs changed form between batches \(\('scalar', \(\)\) "
+                       r"-> vector\); return one consistent type \(numbers, fixed-length vectors or labels\)$"):
+        _count(mech, 0, [ThresholdEvent(0.0, True)], 2000, np.random.default_rng(0), _Codec())
+
+    def mech2(data: Any, size: int, rng: Any) -> Any:
+        return np.zeros((size, 2)) if size == 1024 else np.zeros((size, 3))
+
+    with pytest.raises(ValueError, match=r"changed form between batches \(\('vector', \(2,\)\) -> vector\)"):
+        _count(mech2, 0, [], 2000, np.random.default_rng(0), _Codec())
+
+
+def test_count_batch_is_count_on_the_seed_stream() -> None:
+    from theory.audit.core import ThresholdEvent, _Codec, _count, _count_batch
+
+    evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
+    calls: list[int] = []
+    got = _count_batch(_counting_mech(1, calls), 2, evs, 3000, np.random.SeedSequence(11), _Codec())
+    want = _count(_counting_mech(1, []), 2, evs, 3000, np.random.default_rng(np.random.SeedSequence(11)), _Codec())
+    assert got.tolist() == want.tolist() and calls == [1024, 1976]
+    g = np.random.default_rng(np.random.SeedSequence(11))
+    ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=1976)]) + 2
+    assert got.tolist() == [int(np.sum(ref > 1.5)), int(np.sum(ref <= 0.5))]
+
+
+def test_vectorize_keeps_dicts_and_names_callable_objects() -> None:
+    from theory.audit.core import vectorize
+
+    d = vectorize(lambda data, rng: {"a": data})(1, 2, 0)
+    assert d.dtype == object and d.tolist() == [{"a": 1}, {"a": 1}]
+    one = vectorize(lambda data, rng: {"a": data})(7, 1, 0)
+    assert one.shape == (1,) and one[0] == {"a": 7}
+
+    class Fn:
+        def __call__(self, data: Any, rng: Any) -> float:
+            return 1.0
+
+        def __repr__(self) -> str:
+            return "Fn()"
+
+    f = Fn()
+    m = vectorize(f)
+    assert m.__name__ == "vectorize(Fn())" and m.__wrapped__ is f
+    assert m(None, 2, 0).tolist() == [1.0, 1.0]
+
+
+def test_assert_private_passes_delta_and_options_and_names_objects() -> None:
+    from theory.audit.core import assert_private
+    from theory.privacy.mechanisms import RandomizedResponse
+
+    res = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, delta=1e-3, trials=20_000, selection_trials=5_000,
+                         rng=1)
+    assert (res.delta, res.epsilon, res.trials_used, res.seed) == (1e-3, 1.0, 50_000, 1)
+
+    class Leak:
+        def __call__(self, data: Any, size: int, rng: Any) -> np.ndarray:
+            return np.full(size, data)
+
+        def __repr__(self) -> str:
+            return "Leak()"
+
+    with pytest.raises(AssertionError, match=r"^mechanism Leak\(\) is not \(1, 0\)-DP:\nclaimed \(epsilon, delta\)"):
+        assert_private(Leak(), 0, 1, epsilon=1.0, trials=2_000, rng=0)
