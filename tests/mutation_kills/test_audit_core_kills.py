@@ -623,3 +623,139 @@ def test_assert_private_passes_delta_and_options_and_names_objects() -> None:
 
     with pytest.raises(AssertionError, match=r"^mechanism Leak\(\) is not \(1, 0\)-DP:\nclaimed \(epsilon, delta\)"):
         assert_private(Leak(), 0, 1, epsilon=1.0, trials=2_000, rng=0)
+
+
+# ---------------------------------------------------------------------------
+# event search (_select): what each family builds, scores and keeps, pinned on fixed samples
+# ---------------------------------------------------------------------------
+
+
+def _fingerprint(cands: list[Any], ox: Any, oy: Any) -> list[tuple[Any, ...]]:
+    """Every kept candidate: score, pair, event text, direction, group and the event's counts on both samples."""
+    return [(f"{c.score:.9g}", c.pair, c.event.description, c.forward, c.group, int(np.sum(c.event.indicator(ox))),
+             int(np.sum(c.event.indicator(oy)))) for c in cands]
+
+
+def _run_select(rx: Any, ry: Any, s: int, *, pair: int = 0, cat: tuple[Any, ...] = (), fb: bool = False,
+                nthr: int = 8, maxv: int = 2048, n: int = 10_000, a: float = 0.01, delta: float = 0.0,
+                schema: bool = False) -> tuple[dict[str, int], list[tuple[Any, ...]]]:
+    from theory.audit.core import _Codec, _normalize, _select
+    from theory.audit.outputs import OutputSchema
+
+    c = _Codec()
+    ox, oy = _normalize(rx, s, c), _normalize(ry, s, c)
+    if schema:
+        c.schema = OutputSchema([r for o in (ox, oy) for r in o.rows], cat)
+        for o in (ox, oy):
+            o.table, o.rows = c.schema.table(o.rows, c.encode), None
+    with np.errstate(invalid="ignore", over="ignore"):
+        cands, fams = _select(pair, ox, oy, s, n, a, delta, nthr, maxv, c, cat, fb)
+    return fams, _fingerprint(cands, ox, oy)
+
+
+def _digest(rows: list[tuple[Any, ...]]) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+
+
+def test_select_small_integer_scalar_exactly() -> None:
+    fams, rows = _run_select(np.array([0, 0, 1, 1, 1, 2, 2, 2, 2, 3]), np.array([0, 0, 0, 1, 1, 1, 2, 2, 3, 3]), 10,
+                             nthr=4, n=1000)
+    assert fams == {"thr": 20, "value": 8, "valueset": 6}
+    tiny = f"x > {np.nextafter(0.0, -1.0):.6g}"
+    assert [r[1:] for r in rows] == [
+        (0, tiny, True, (0, "thr", True), 10, 10), (0, "x <= 3", True, (0, "thr", True), 10, 10),
+        (0, "x <= 2", True, (0, "thr", True), 9, 8), (0, "x > 0", True, (0, "thr", True), 8, 7),
+        (0, "x > 1", True, (0, "thr", True), 5, 4), (0, "x <= 1", True, (0, "thr", True), 5, 6),
+        (0, "x <= 0", True, (0, "thr", True), 2, 3), (0, "x > 2", True, (0, "thr", True), 1, 2),
+        (0, tiny, False, (0, "thr", False), 10, 10), (0, "x <= 3", False, (0, "thr", False), 10, 10),
+        (0, "x <= 2", False, (0, "thr", False), 9, 8), (0, "x <= 1", False, (0, "thr", False), 5, 6),
+        (0, "x > 0", False, (0, "thr", False), 8, 7), (0, "x <= 0", False, (0, "thr", False), 2, 3),
+        (0, "x > 1", False, (0, "thr", False), 5, 4), (0, "x > 2", False, (0, "thr", False), 1, 2),
+        (0, "x == 2", True, (0, "value", True), 4, 2), (0, "x == 1", True, (0, "value", True), 3, 3),
+        (0, "x == 0", True, (0, "value", True), 2, 3), (0, "x == 3", True, (0, "value", True), 1, 2),
+        (0, "x == 0", False, (0, "value", False), 2, 3), (0, "x == 1", False, (0, "value", False), 3, 3),
+        (0, "x == 3", False, (0, "value", False), 1, 2), (0, "x == 2", False, (0, "value", False), 4, 2),
+        (0, "x in {2, 1, 0, 3} (4 values)", True, (0, "valueset", True), 10, 10),
+        (0, "x in {2, 1, 0} (3 values)", True, (0, "valueset", True), 9, 8),
+        (0, "x in {2, 1} (2 values)", True, (0, "valueset", True), 7, 5),
+        (0, "x in {3, 0, 1, 2} (4 values)", False, (0, "valueset", False), 10, 10),
+        (0, "x in {3, 0, 1} (3 values)", False, (0, "valueset", False), 6, 8),
+        (0, "x in {3, 0} (2 values)", False, (0, "valueset", False), 3, 5)]
+    assert [r[0] for r in rows[:4]] == ["-0.219060038", "-0.219060038", "-0.341577994", "-0.457560664"]
+    assert _digest(rows) == "1f1ef844cb4c4d9e"
+
+
+def _tuples(g: np.random.Generator, s: int, m: float, k: int) -> np.ndarray:
+    arr = np.empty(s, dtype=object)
+    for i in range(s):
+        arr[i] = (str(g.choice(["u", "v"])), float(np.round(g.normal(m, 1), 2)), int(g.integers(0, k)))
+    return arr
+
+
+def _case(name: str, s: int = 400) -> tuple[dict[str, int], list[tuple[Any, ...]]]:
+    g = np.random.default_rng(sum(map(ord, name)))
+    if name == "float_bits":
+        return _run_select(np.round(g.laplace(0, 1, s), 1), np.round(g.laplace(1, 1, s), 1), s, fb=True)
+    if name == "vector":
+        return _run_select(g.normal(0, 1, (s, 3)), g.normal([0.5, 0, 0], 1, (s, 3)), s, pair=1)
+    if name == "coded":
+        return _run_select(np.c_[g.normal(0, 1, s), g.choice([-1.0, 0.0, 1.0], s)],
+                           np.c_[g.normal(0.3, 1, s), g.choice([-1.0, 0.0, 1.0], s, p=[.5, .3, .2])], s)
+    if name == "intvec":
+        return _run_select(g.integers(0, 3, (s, 2)), np.c_[g.integers(0, 3, s), g.integers(1, 4, s)], s)
+    if name == "labels":
+        return _run_select(np.array(g.choice(["a", "b", "c"], s)),
+                           np.array(g.choice(["a", "b", "d"], s, p=[.5, .3, .2])), s, maxv=2)
+    if name == "structured":
+        return _run_select(_tuples(g, s, 0, 3), _tuples(g, s, 0.5, 4), s, schema=True)
+    if name == "declared":
+        return _run_select(np.c_[g.normal(0, 1, s), g.integers(0, 5, s)],
+                           np.c_[g.normal(0.2, 1, s), g.integers(0, 5, s)], s, cat=(1,))
+    assert name == "wide"
+    return _run_select(g.normal(0, 1, (s, 18)), g.normal(0, 1, (s, 18)) + np.r_[np.zeros(17), 1.0], s, nthr=4)
+
+
+SELECT_CASES: dict[str, tuple[dict[str, int], int, str]] = {  # families built, candidates kept, digest
+    "labels": ({"value": 4, "valueset": 2}, 6, "a927c0b36f8625b3"),
+    "float_bits": ({"thr": 48, "bits": 276, "value": 118, "valueset": 116}, 112, "365762cac18ecac5"),
+    "vector": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "coord1": 48, "coord2": 48}, 96, "8d8df6bf1827df2c"),
+    "coded": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "coord1": 16, "cat": 10, "joint": 144, "pattern": 6, "patternset": 4}, 116, "8b5f31851ae8a4ef"),
+    "intvec": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 16, "coord1": 24, "cat": 24, "joint": 104, "value": 24, "valueset": 22}, 152, "8be7aebedcc6f9d8"),
+    "structured": ({"col": 76, "cat": 20, "joint": 316, "value": 30, "valueset": 28}, 108, "48c0f4a3e72542fd"),
+    "declared": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "cat": 18, "joint": 240, "pattern": 10, "patternset": 8}, 116, "824148f57697c3ff"),
+    "wide": ({"fisher": 32, "meandiff": 32, "logistic": 32, "coord17": 32, "coord5": 32, "coord4": 32, "coord13": 32, "coord1": 32, "coord9": 32, "coord8": 32, "coord12": 32, "coord16": 32, "coord6": 32, "coord7": 32, "coord11": 32, "coord15": 32, "coord10": 32, "coord2": 32, "coord14": 32}, 304, "9d2738e96ae586a1"),
+}
+
+
+@pytest.mark.parametrize("name", ["labels", "float_bits", "vector", "coded", "intvec", "structured", "declared",
+                                  "wide"])
+def test_select_families_pinned_on_fixed_samples(name: str) -> None:
+    fams, rows = _case(name)
+    want = SELECT_CASES[name]
+    assert (fams, len(rows)) == want[:2]
+    assert list(fams) == list(want[0])  # families in the order they were built
+    assert _digest(rows) == want[2], rows[:12]
+
+
+def test_select_delta_pair_and_continuous_outputs() -> None:
+    g = np.random.default_rng(5)
+    fams, rows = _run_select(np.round(g.laplace(0, 1, 300), 1), np.round(g.laplace(1, 1, 300), 1), 300, delta=0.01,
+                             pair=2, n=5000, a=0.001)
+    assert (fams, len(rows), _digest(rows)) == ({"thr": 48, "value": 102, "valueset": 100}, 48, "39b344d3ed255562")
+    assert {r[1] for r in rows} == {2}
+    fams, rows = _run_select(g.normal(0, 1, 300), g.normal(1, 1, 300), 300, nthr=16)  # no repeats: thresholds only
+    assert (fams, len(rows), _digest(rows)) == ({"thr": 80}, 16, "42c8484ee0c91620")
+
+
+def test_select_refuses_outputs_of_different_forms() -> None:
+    from theory.audit.core import _Codec, _normalize, _select
+
+    c = _Codec()
+    msg = (r"^outputs under the two datasets have different shapes/kinds; return labels \(e\.g\. tuples\) if the output "
+           r"space itself differs$")
+    for rx, ry in ((np.zeros(10), np.zeros((10, 2))), (np.zeros((10, 2)), np.zeros((10, 3))),
+                   (np.zeros(10), np.array(["a"] * 10))):
+        with pytest.raises(ValueError, match=msg):
+            _select(0, _normalize(rx, 10, c), _normalize(ry, 10, c), 10, 100, 0.01, 0.0, 4, 16, c)
