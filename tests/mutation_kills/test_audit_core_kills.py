@@ -759,3 +759,101 @@ def test_select_refuses_outputs_of_different_forms() -> None:
                    (np.zeros(10), np.array(["a"] * 10))):
         with pytest.raises(ValueError, match=msg):
             _select(0, _normalize(rx, 10, c), _normalize(ry, 10, c), 10, 100, 0.01, 0.0, 4, 16, c)
+
+
+def test_event_constructors_normalise_their_parameters() -> None:
+    from theory.audit.core import BitsEvent, UserEvent, ValueSetEvent
+
+    v = ValueSetEvent(np.array([5, 1, 3]), "d")
+    assert v.values.tolist() == [1, 3, 5] and v.description == "d" and repr(v) == "d"
+    t = TableEvent([(np.int64(2), [3, 1.5])], (np.int64(1), np.float32(0.5), 1), "j")
+    assert t.conds[0][0] == 2 and type(t.conds[0][0]) is int
+    assert t.conds[0][1].tolist() == [1.5, 3.0] and t.conds[0][1].dtype == np.float64
+    assert t.thr == (1, 0.5, True) and [type(x) for x in t.thr] == [int, float, bool]
+    assert TableEvent([], None, "all").thr is None
+    b = BitsEvent(1, np.int64(4), np.array([9, 2]), "b")
+    assert (b.col, b.k, b.values.tolist(), b.description) == (1, 4, [2, 9], "b") and type(b.k) is int
+
+    class Obj:
+        def __call__(self, raw: Any) -> list[bool]:
+            return [True] * len(raw)
+
+        def __repr__(self) -> str:
+            return "Obj()"
+
+    o = Obj()
+    ev = UserEvent(o)
+    assert ev.description == "Obj()" and ev.fn is o
+    o.description = ""  # type: ignore[attr-defined]  (empty: falls back to the name)
+    assert UserEvent(o).description == "Obj()"
+    o.description = 42  # type: ignore[attr-defined]
+    assert UserEvent(o).description == "42"
+    assert ev.indicator(_Outputs(raw=[1, 2], kind="label", num=None, keys=None, discrete=True)).tolist() == [True, True]
+    # a 2-D indicator is refused
+    bad = UserEvent(lambda raw: [[True], [False]])
+    with pytest.raises(ValueError, match=r"got shape \(2, 1\)$"):
+        bad.indicator(_Outputs(raw=[1, 2], kind="label", num=None, keys=None, discrete=True))
+
+
+def _table_calls(tx: np.ndarray, ty: np.ndarray, declared: list[bool], numeric: list[int],
+                 n_thresholds: int = 64) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    from theory.audit.core import _table_events
+
+    vf: list[tuple[Any, ...]] = []
+    al: list[tuple[Any, ...]] = []
+
+    def value_family(kx: Any, ky: Any, make: Any, label: Any, family: str) -> None:
+        vals = np.unique(np.concatenate([kx, ky]))
+        vf.append((family, kx.size, ky.size, [label(v) for v in vals], make(vals[:1], "d").conds[0][0]))
+
+    def add_lazy(m: int, make: Any, kx: Any, ky: Any, group: str, family: str) -> None:
+        al.append((m, group, family, kx.tolist(), ky.tolist(), [make(i).description for i in range(m)]))
+
+    _table_events(tx, ty, [f"c{j}" for j in range(tx.shape[1])], np.array(declared), numeric, None, value_family,
+                  add_lazy, n_thresholds)
+    return vf, al
+
+
+def test_table_events_auto_categorical_boundaries() -> None:
+    # 16 integer values: categorical; 17: not; 1 value: not; non-integers: not; inf: not
+    base = np.arange(16.0)
+    tx = np.c_[base, base % 2, np.full(16, 3.0), base + 0.5, np.r_[base[:-1], np.inf]]
+    ty = np.c_[base, base % 2, np.full(16, 3.0), base + 0.5, base]
+    with np.errstate(invalid="ignore", over="ignore"):
+        vf, al = _table_calls(tx, ty, [False] * 5, [0, 1, 2, 3, 4])
+    assert [f[:3] + (f[4],) for f in vf] == [("cat", 16, 16, 0), ("cat", 16, 16, 1)]
+    assert vf[1][3] == ["c1 == 0", "c1 == 1"]
+    assert [(a[0], a[1], a[2], a[5][:3]) for a in al] == [
+        (580, "joint", "joint", ["c0 == 0 and c1 > -4.94066e-324", "c0 == 0 and c1 > 0", "c0 == 0 and c1 <= -4.94066e-324"])]
+    tx17 = np.c_[np.arange(17.0), np.arange(17.0)]
+    assert _table_calls(tx17, tx17, [False, False], [0, 1]) == ([], [])
+    # a column outside `numeric` is not made categorical
+    assert [f[4] for f in _table_calls(tx[:, :3], ty[:, :3], [False] * 3, [1, 2])[0]] == [1]
+    assert _table_calls(np.c_[np.arange(4.0) + 0.5], np.c_[np.arange(4.0) + 0.5], [False], [0]) == ([], [])
+    # declared columns are categorical whatever their values, NaN leaves dropped
+    txn = np.c_[np.array([0.5, NAN, 0.5, 2.0]), np.array([1.0, 2.0, 3.0, 4.0])]
+    vf, al = _table_calls(txn, txn, [True, False], [1])
+    assert vf == [("cat", 3, 3, ["c0 == 0.5", "c0 == 2"], 0), ("cat", 4, 4, ["c1 == 1", "c1 == 2", "c1 == 3", "c1 == 4"], 1)]
+    m, group, family, kx, ky, desc = al[0]
+    assert (len(al), m, group, family, kx == ky) == (1, 50, "joint", "joint", True)
+    assert kx[:3] == [2.0, 1.0, 1.0] and kx[-5:] == [2.0, 1.0, 0.0, 0.0, 1.0]
+    assert desc[:3] == ["c0 == 0.5 and c1 > 1", "c0 == 0.5 and c1 > 1", "c0 == 0.5 and c1 > 1.09524"]
+    assert desc[-4:] == ["c0 == 2 and c1 > 4", "c0 == 2 and c1 > 4", "c0 == 2 and c1 <= 4", "c0 == 2 and c1 <= 4"]
+
+
+def test_table_events_joint_candidates() -> None:
+    # categorical c0 (values 0, 1), numeric c1; joint events threshold c1 within each category, the most
+    # frequent category first
+    tx = np.array([[0.0, 1.0], [0.0, 2.0], [1.0, 3.0], [1.0, 4.0]])
+    ty = np.array([[0.0, 1.0], [1.0, 2.0], [1.0, 2.0], [1.0, 5.0]])
+    vf, al = _table_calls(tx, ty, [True, False], [1], n_thresholds=2)
+    assert vf == [("cat", 4, 4, ["c0 == 0", "c0 == 1"], 0),
+                  ("cat", 4, 4, ["c1 == 1", "c1 == 2", "c1 == 3", "c1 == 4", "c1 == 5"], 1)]
+    assert al == [(18, "joint", "joint",
+                   [2.0, 2.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 2.0, 2.0, 1.0, 0.0, 0.0, 1.0, 2.0],
+                   [3.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 2.0, 2.0, 2.0, 2.0, 3.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0],
+                   ["c0 == 1 and c1 > 2", "c0 == 1 and c1 > 2", "c0 == 1 and c1 > 3", "c0 == 1 and c1 > 3",
+                    "c0 == 1 and c1 > 4", "c0 == 1 and c1 > 5", "c0 == 1 and c1 <= 2", "c0 == 1 and c1 <= 2",
+                    "c0 == 1 and c1 <= 3", "c0 == 1 and c1 <= 3", "c0 == 1 and c1 <= 4", "c0 == 1 and c1 <= 5",
+                    "c0 == 0 and c1 > 1", "c0 == 0 and c1 > 1", "c0 == 0 and c1 > 2", "c0 == 0 and c1 <= 1",
+                    "c0 == 0 and c1 <= 1", "c0 == 0 and c1 <= 2"])]
