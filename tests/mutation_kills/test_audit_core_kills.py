@@ -495,7 +495,10 @@ def test_p_value_is_the_crossing_level() -> None:
         assert 0.0 < p < 1.0
         assert _bounds_at(kn, ko, n, p * (1 + 1e-9) / (2 * k), 0.0)[0] > eps
         assert _bounds_at(kn, ko, n, p * (1 - 1e-9) / (2 * k), 0.0)[0] <= eps
-    assert _p_value(kn, ko, n, 1, 1.0, 0.0) == pytest.approx(5.476183699340013e-07, rel=1e-9)
+    # the bisection's end point (60 halvings of [-690, 0] in log alpha), exactly
+    assert [_p_value(kn, ko, n, k, eps, 0.0) for k, eps in ((1, 1.0), (1, 1.5), (3, 1.0), (2, 0.1))] == [
+        5.476183699340013e-07, 0.4142345301076848, 1.642855109802003e-06, 5.016804968784485e-40]
+    assert _p_value(kn, ko, n, 1, 1.0, 0.1) == 0.003941033308764472
     assert _p_value(kn, ko, n, 1, 2.0, 0.0) == 1.0
     # delta lowers the bound: a larger p-value
     assert _p_value(kn, ko, n, 1, 1.0, 0.1) > _p_value(kn, ko, n, 1, 1.0, 0.0)
@@ -857,3 +860,18 @@ def test_table_events_joint_candidates() -> None:
                     "c0 == 1 and c1 <= 3", "c0 == 1 and c1 <= 3", "c0 == 1 and c1 <= 4", "c0 == 1 and c1 <= 5",
                     "c0 == 0 and c1 > 1", "c0 == 0 and c1 > 1", "c0 == 0 and c1 > 2", "c0 == 0 and c1 <= 1",
                     "c0 == 0 and c1 <= 1", "c0 == 0 and c1 <= 2"])]
+
+
+def test_normalize_single_value_text_is_cut_and_tuples_of_outputs_are_structured() -> None:
+    from theory.audit.core import _Codec, _normalize
+
+    c = _Codec()
+    with pytest.raises(ValueError, match=r"^mechanism returned a single value \('x{39}\), expected size=1 outputs"):
+        _normalize("x" * 100, 1, c)
+    o = _normalize((("a", 1), ("b", 2)), 2, c)
+    assert o.kind == "label" and o.rows == [{(0,): "a", (1,): 1, ("#len",): 2}, {(0,): "b", (1,): 2, ("#len",): 2}]
+    # a 2-D object array is rows of labels, not structured outputs
+    o = _normalize(np.array([[1, "a"], [2, "b"]], dtype=object), 2, c)
+    assert (o.kind, o.rows, o.table, o.keys.tolist()) == ("label", None, None, [2, 3])
+    o = _normalize([], 0, c)
+    assert (o.kind, o.num.tolist(), o.rows) == ("scalar", [], None)
