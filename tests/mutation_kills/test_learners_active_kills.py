@@ -192,3 +192,188 @@ def test_subsampling_fit_runs_the_learner_on_J_with_the_labels_of_K() -> None:
 def test_check_claim_boundary_is_inclusive() -> None:
     a = {"h1": 0.5, "h2": 0.5}
     assert check_claim(PrivacyClaim("TPAL", 1.0, 0.0), a, a, tol=0.0) == (True, 0.0)
+
+
+def test_subsampling_guarantee_ratio_and_condition() -> None:
+    import math
+
+    from theory.bounds.privacy import active_subsampling_privacy
+    from theory.learners.active import subsampling_guarantee
+
+    g = subsampling_guarantee(10, 0.5, 1e-6, 1.0)
+    a = math.exp(1.0)
+    q = 1.0 / (3 + a)
+    assert g.R == pytest.approx((q * a + 1 - q) / (q / a + 1 - q), rel=1e-12) and g.valid
+    sub = active_subsampling_privacy(10, 0.5, 1e-6, 1.0)
+    assert (g.epsilon, g.delta, g.t) == (sub.epsilon, sub.delta, max(sub.t, 10))
+    # q = 1 exactly (t = n): allowed, R = a^2 <= 3
+    a = math.exp(0.2)
+    g = subsampling_guarantee(10, 0.1, 0.0, 3 + a)
+    assert g.valid and g.R == pytest.approx(a * a, rel=1e-12)
+    # q = 1.5 > 1: refused even though a^2 <= 3; R is a^2 there
+    g = subsampling_guarantee(10, 0.1, 0.0, 1.5 * (3 + a))
+    assert not g.valid and g.R == pytest.approx(a * a, rel=1e-12)
+    with pytest.raises(ValueError) as e:
+        subsampling_guarantee(5, 2.0, 0.0, 3.0, strict=True)
+    assert str(e.value) == ("epsilon=3.0 outside BNS15 Cl 5.7's proof condition eps <= 2a/(a-1) = 2.03731 "
+                            "(a = e^(2 epsilon_star), epsilon_star=2.0)")
+
+
+# ---- validation: exact messages naming the parameter and the value -------------------------
+
+
+def _msg(exc: Any, f: Any, *a: Any, **kw: Any) -> str:
+    with pytest.raises(exc) as e:
+        f(*a, **kw)
+    return str(e.value)
+
+
+def test_oracle_validation_and_rules() -> None:
+    from theory.learners.active import BudgetExceededError
+
+    assert _msg(TypeError, LabelOracle, []) == "y must be a non-empty 1-d array of 0/1 labels, got float64 shape (0,)"
+    assert _msg(TypeError, LabelOracle, [[0, 1]]) == "y must be a non-empty 1-d array of 0/1 labels, got int64 shape (1, 2)"
+    assert _msg(TypeError, LabelOracle, ["a"]) == "y must be a non-empty 1-d array of 0/1 labels, got <U1 shape (1,)"
+    assert _msg(ValueError, LabelOracle, [0, 2]) == "y must contain only labels 0 and 1"
+    assert _msg(ValueError, LabelOracle, [0.0, 0.5]) == "y must contain only labels 0 and 1"
+    for b in (True, 1.5, -1, "2"):
+        assert _msg(ValueError, LabelOracle, [0, 1], budget=b) == f"budget must be a non-negative int, got {b!r}"
+    assert LabelOracle([0, 1, 1]).budget == 3
+    o0 = LabelOracle([0, 1], budget=0)
+    assert o0.budget == 0 and o0.size == 2
+    assert _msg(BudgetExceededError, o0.query, 0) == "label budget=0 exceeded (query of index 0)"
+    o = LabelOracle(np.array([True, False, True]), budget=np.int64(2))
+    assert type(o.budget) is int and o.budget == 2
+    assert _msg(TypeError, o.query, 1.0) == "index i must be an int, got float"
+    assert _msg(TypeError, o.query, True) == "index i must be an int, got bool"
+    assert _msg(ValueError, o.query, 3) == "index i=3 out of range [0, 3)"
+    assert _msg(ValueError, o.query, -1) == "index i=-1 out of range [0, 3)"
+    r = o.query(np.int64(2))
+    assert r == 1 and type(r) is int
+    assert o.query(1) == 0 and o.count == 2 and o.transcript == (2, 1)
+    assert _msg(ValueError, o.query, 1) == "index i=1 already queried (each index may be queried once)"
+    assert _msg(BudgetExceededError, o.query, 0) == "label budget=2 exceeded (query of index 0)"
+    assert repr(o) == "LabelOracle(size=3, budget=2, count=2)"
+
+
+def test_privacy_claim_validation() -> None:
+    assert _msg(ValueError, PrivacyClaim, "X", 1.0, 0.0) == "kind must be 'PAL' or 'TPAL', got 'X'"
+    for eps in (-1.0, float("nan"), "1"):
+        assert _msg(ValueError, PrivacyClaim, "PAL", eps, 0.0) == f"epsilon must be >= 0, got {eps!r}"
+    for d in (1.0, -0.1, "0"):
+        assert _msg(ValueError, PrivacyClaim, "PAL", 1.0, d) == f"delta must be in [0, 1), got {d!r}"
+    PrivacyClaim("PAL", 0.0, 0.0)
+    PrivacyClaim("TPAL", 1, 0)
+
+
+def test_learner_pool_and_oracle_checks() -> None:
+    class NoPredict:
+        privacy = (1.0, 0.0)
+        predict = None
+
+        def fit(self, *a: Any) -> None: ...
+
+    class NoFit:
+        privacy = (1.0, 0.0)
+        fit = 3
+
+        def predict(self, *a: Any) -> None: ...
+
+    for bad in (NoPredict(), NoFit()):
+        assert _msg(TypeError, PSSLAsTPAL, bad, m=1) == f"learner must have fit and predict, got {type(bad).__name__}"
+    A = PSSLAsTPAL(_PSSL(), m=1)
+    o = LabelOracle([1, 0])
+    assert _msg(TypeError, A.fit, None, o) == "X_pool must be an array of points, got NoneType"
+    assert _msg(TypeError, A.fit, "ab", o) == "X_pool must be an array of points, got str"
+    assert _msg(TypeError, A.fit, b"ab", o) == "X_pool must be an array of points, got bytes"
+    assert _msg(TypeError, A.fit, [], o) == "X_pool must be a non-empty array of points, got dtype float64 shape (0,)"
+    assert _msg(TypeError, A.fit, 3, o) == "X_pool must be a non-empty array of points, got dtype int64 shape ()"
+    assert _msg(TypeError, A.fit, ["a", "b"], o) == "X_pool must be a non-empty array of points, got dtype <U1 shape (2,)"
+    assert _msg(TypeError, A.fit, [1, 2], [1, 0]) == "oracle must be a LabelOracle, got list"
+    assert _msg(ValueError, A.fit, [1, 2, 3], o) == "oracle size=2 differs from the pool size 3"
+    A.fit(np.array([1, 2], dtype=object), o)  # object arrays of points are accepted
+    assert _msg(TypeError, SubSampling(_PSSL(), n=2, m=1, epsilon=2.0).exact_distribution, [1, 2, 3], []) == (
+        "y must be a non-empty 1-d array of 0/1 labels, got float64 shape (0,)")
+
+
+def test_learner_privacy_checks() -> None:
+    class NoPrivacy(_PSSL):
+        privacy = None
+
+    L = NoPrivacy()
+    L.privacy = None
+    assert _msg(TypeError, lambda: PSSLAsTPAL(L, m=1).claim) == (
+        "learner NoPrivacy must state its privacy (a 'privacy' (eps, delta))")
+    for p, msg in [((0.0, 0.0), "learner privacy epsilon must be finite and > 0, got 0.0"),
+                   ((float("inf"), 0.0), "learner privacy epsilon must be finite and > 0, got inf"),
+                   ((-1, 0.0), "learner privacy epsilon must be finite and > 0, got -1.0"),
+                   ((1.0, 1.0), "learner privacy delta must be in [0, 1), got 1.0"),
+                   ((1.0, -0.5), "learner privacy delta must be in [0, 1), got -0.5")]:
+        assert _msg(ValueError, lambda p=p: PSSLAsTPAL(_PSSL(privacy=p), m=1).claim) == msg
+    assert PSSLAsTPAL(_PSSL(privacy=(0.3, 0.0)), m=1).claim == PrivacyClaim("TPAL", 0.3, 0.0)
+    assert PSSLAsTPAL(_PSSL(privacy=("0.3", 1e-9)), m=2).claim == PrivacyClaim("TPAL", 0.3, 1e-9)
+
+
+def test_subsampling_constructor_and_guarantee() -> None:
+    L = _PSSL(privacy=(0.5, 0.0))
+    assert _msg(ValueError, SubSampling, L, n=2, m=3, epsilon=2.0) == (
+        "m=3 must be <= n=2 (labels are asked inside the n-subset)")
+    assert _msg(ValueError, SubSampling, L, n=3, m=1, epsilon=2.0, t=2) == "t=2 must be >= n=3"
+    assert _msg(ValueError, SubSampling, L, n=2, m=1, epsilon=2.0, select="x") == (
+        "select must be 'smallest_index' or 'smallest_x', got 'x'")
+    assert _msg(ValueError, SubSampling, L, n=0, m=1, epsilon=2.0) == "n must be an integer in [1, inf], got 0"
+    assert _msg(ValueError, SubSampling, L, n=2, m=0, epsilon=2.0) == "m must be an integer in [1, inf], got 0"
+    assert _msg(ValueError, SubSampling, L, n=2, m=1, epsilon=0.0) == "epsilon must be in (0, inf), got 0.0"
+    assert _msg(TypeError, SubSampling, L, n=2, m=1, epsilon=1.0, strict=1) == "strict must be a bool, got 1 (int)"
+    assert _msg(ValueError, SubSampling, L, n=2, m=1, epsilon=1.0, t=0) == "t must be an integer in [1, inf], got 0"
+    assert _msg(TypeError, SubSampling, L, n=2, m=1, epsilon=1.0, rng="x").startswith("rng must be")
+    assert _msg(TypeError, SubSampling, object(), n=2, m=1, epsilon=1.0) == (
+        "learner must have fit and predict, got object")
+    S = SubSampling(L, n=3, m=3, epsilon=2.0, t=3, strict=False, rng=5, select="smallest_x")
+    assert (S.learner, S.n, S.m, S.epsilon, S.t, S.strict, S.rng, S.select) == (L, 3, 3, 2.0, 3, False, 5, "smallest_x")
+    assert repr(S) == "SubSampling(learner=" + repr(L) + ", n=3, m=3, epsilon=2.0, t=3)"
+    # the guarantee: Cl 5.7's t unless t is given; valid needs t >= Cl 5.7's t and select='smallest_index'
+    S = SubSampling(L, n=3, m=1, epsilon=2.0)
+    g = S.guarantee()
+    assert g.t == 9 and g.valid and S.claim == PrivacyClaim("PAL", g.epsilon, g.delta)
+    assert SubSampling(L, n=3, m=1, epsilon=2.0, t=9).guarantee() == g
+    g10 = SubSampling(L, n=3, m=1, epsilon=2.0, t=10).guarantee()
+    assert g10.t == 10 and type(g10.t) is int and g10.valid
+    assert not SubSampling(L, n=3, m=1, epsilon=2.0, t=8).guarantee().valid
+    assert not SubSampling(L, n=3, m=1, epsilon=2.0, select="smallest_x").guarantee().valid
+    assert _msg(ValueError, SubSampling(L, n=3, m=1, epsilon=2.0, t=8, strict=True).guarantee) == (
+        "t=8 below Cl 5.7's t=9")
+    assert _msg(ValueError, SubSampling(L, n=3, m=1, epsilon=2.0, strict=True, select="smallest_x").guarantee) == (
+        "select must be 'smallest_index'")
+    SubSampling(L, n=3, m=1, epsilon=2.0, strict=True).guarantee()
+    # a pool below the guarantee's t is refused
+    assert _msg(ValueError, SubSampling(L, n=3, m=1, epsilon=2.0).fit, np.arange(8), LabelOracle([0] * 8)) == (
+        "X_pool has 8 points; SubSampling needs t=9 (BNS15 Cl 5.7)")
+    SubSampling(_PSSL(), n=3, m=1, epsilon=2.0).fit(np.arange(9), LabelOracle([0] * 9))
+
+
+def test_choose_K() -> None:
+    X = np.array([50, 10, 40, 10, 30])
+    J = np.array([4, 0, 3, 1])
+    assert SubSampling(_PSSL(), n=4, m=2, epsilon=2.0)._choose_K(X, J).tolist() == [0, 1]
+    # the broken variant: the m smallest x in J (stable on ties: index 1 before 3), returned sorted
+    assert SubSampling(_PSSL(), n=4, m=2, epsilon=2.0, select="smallest_x")._choose_K(X, J).tolist() == [1, 3]
+    assert SubSampling(_PSSL(), n=4, m=3, epsilon=2.0, select="smallest_x")._choose_K(X, J).tolist() == [1, 3, 4]
+
+
+def test_predict_repr_and_transcript_distribution() -> None:
+    from theory.learners.active import transcript_distribution
+
+    L = _PSSL()
+    A = PSSLAsTPAL(L, m=2)
+    assert repr(A) == f"PSSLAsTPAL(learner={L!r}, m=2)"
+    assert A.predict([1, 2, 3]).tolist() == [0, 0, 0]
+    assert SubSampling(L, n=2, m=1, epsilon=2.0).predict([1, 2]).tolist() == [0, 0]
+    assert transcript_distribution(A, [10, 11, 12], [1, 1, 0]) == {("a", (0, 1)): 0.5, (2, (0, 1)): 0.5}
+    assert _msg(TypeError, transcript_distribution, L, [1], [1]) == "learner _PSSL has no exact_distribution"
+    B = BinarySearchThresholdLearner(Thresholds(3))
+    assert repr(B) == "BinarySearchThresholdLearner(Thresholds(d=3))"
+    B.fit(np.array([1, 5, 3]), LabelOracle([1, 0, 1]))
+    assert B.hypothesis_ == 5
+    p = B.predict([0, 4, 5, 7])
+    assert p.tolist() == [1, 1, 0, 0] and p.dtype == np.int64
