@@ -576,16 +576,29 @@ def test_count_refuses_outputs_that_change_form() -> None:
 
 
 def test_count_batch_is_count_on_the_seed_stream() -> None:
-    from theory.audit.core import ThresholdEvent, _Codec, _count, _count_batch
+    from theory.audit.core import ThresholdEvent, ValueSetEvent, _Codec, _count, _count_batch
 
     evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
     calls: list[int] = []
-    got = _count_batch(_counting_mech(1, calls), 2, evs, 3000, np.random.SeedSequence(11), _Codec())
-    want = _count(_counting_mech(1, []), 2, evs, 3000, np.random.default_rng(np.random.SeedSequence(11)), _Codec())
+    got = _count_batch(_counting_mech(1, calls), 0, evs, 3000, np.random.SeedSequence(11), _Codec())
+    want = _count(_counting_mech(1, []), 0, evs, 3000, np.random.default_rng(np.random.SeedSequence(11)), _Codec())
     assert got.tolist() == want.tolist() and calls == [1024, 1976]
     g = np.random.default_rng(np.random.SeedSequence(11))
-    ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=1976)]) + 2
+    ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=1976)])
     assert got.tolist() == [int(np.sum(ref > 1.5)), int(np.sum(ref <= 0.5))]
+    assert got.tolist() != _count_batch(_counting_mech(1, []), 0, evs, 3000, np.random.SeedSequence(12),
+                                        _Codec()).tolist()
+    # label outputs are coded with the codec passed (as it was after selection)
+    codec = _Codec()
+    codec.encode(["b", "a"])
+
+    def lab(data: Any, size: int, rng: Any) -> np.ndarray:
+        return np.array(["a", "b", "c"])[rng.integers(0, 3, size=size)]
+
+    got = _count_batch(lab, 0, [ValueSetEvent(np.array([1]), "a")], 2000, np.random.SeedSequence(3), codec)
+    g = np.random.default_rng(np.random.SeedSequence(3))
+    ref = np.concatenate([g.integers(0, 3, size=1024), g.integers(0, 3, size=976)])
+    assert got.tolist() == [int(np.sum(ref == 0))] and codec.labels == ["b", "a", "c"]
 
 
 def test_vectorize_keeps_dicts_and_names_callable_objects() -> None:
@@ -875,3 +888,31 @@ def test_normalize_single_value_text_is_cut_and_tuples_of_outputs_are_structured
     assert (o.kind, o.rows, o.table, o.keys.tolist()) == ("label", None, None, [2, 3])
     o = _normalize([], 0, c)
     assert (o.kind, o.num.tolist(), o.rows) == ("scalar", [], None)
+
+
+def test_short_repr_array_summary_threshold_and_line_width() -> None:
+    from theory.audit.core import _short_repr
+
+    assert _short_repr(np.arange(32) * 1000, limit=10_000) == (  # 32 items: all shown, on one line
+        "array([    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000 12000 13000 14000 15000 16000 "
+        "17000 18000 19000 20000 21000 22000 23000 24000 25000 26000 27000 28000 29000 30000 31000], dtype=int64, "
+        "shape=(32,))")
+    assert _short_repr(np.arange(33) * 1000, limit=10_000) == (
+        "array([    0  1000  2000  3000 ... 29000 30000 31000 32000], dtype=int64, shape=(33,))")
+    # rows longer than the line width are wrapped (an extra space where the newline was): 10,000 characters
+    assert _short_repr(np.arange(32).reshape(2, 16) * 1000, limit=10_000) == (
+        "array([[    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000 12000 13000 14000 15000] "
+        "[16000 17000 18000 19000 20000 21000 22000 23000 24000 25000 26000 27000 28000 29000 30000 31000]], "
+        "dtype=int64, shape=(2, 16))")
+    x = np.array([["a" * 4996, "b" * 4996]])  # a row of 10,001 characters
+    assert _short_repr(x, limit=20_000) == f"array([['{'a' * 4996}'  '{'b' * 4996}']], dtype=<U4996, shape=(1, 2))"
+    y = np.array([["a" * 4995, "b" * 4995]])
+    assert _short_repr(y, limit=20_000) == f"array([['{'a' * 4995}' '{'b' * 4995}']], dtype=<U4995, shape=(1, 2))"
+
+
+def test_user_event_indicator_is_boolean() -> None:
+    from theory.audit.core import UserEvent
+
+    o = _Outputs(raw=[0, 1, 2], kind="label", num=None, keys=None, discrete=True)
+    ind = UserEvent(lambda raw: [0, 2, 0.5]).indicator(o)
+    assert ind.dtype == bool and ind.tolist() == [False, True, True]
