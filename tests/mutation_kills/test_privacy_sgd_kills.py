@@ -21,6 +21,7 @@ from theory.privacy.sgd import (
     alg2_selection_log_probabilities,
     dp_sgd,
     loss_values,
+    noisy_sgd,
     per_example_gradients,
     pillar_alg2,
     zero_one_errors,
@@ -174,6 +175,7 @@ def test_alg2_budget_is_composed_from_what_the_runs_report(monkeypatch):
     assert res.budget["total"] == (1.5, 3 * 2e-4) == res.privacy
     assert set(res.budget) == {"per_run", "runs_total", "selection", "total", "n_train", "n_holdout", "repeats"}
     assert res.runs.weights.shape == (3, 2) and np.array_equal(res.runs.weights, res.candidates)
+    assert res.runs.steps == 5  # n_steps is passed to the runs (not |S1|^2 = 289)
     assert np.array_equal(res.weights, res.candidates[res.index])
 
 
@@ -185,6 +187,38 @@ def test_alg2_selection_probabilities_are_minus_half_eps_errors():
     lp = alg2_selection_log_probabilities(cand, Z, y, 0.8)
     want = -0.4 * errs - np.log(np.sum(np.exp(-0.4 * errs)))
     assert np.allclose(lp, want, rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------ BST14 Noisy SGD's one-run loop
+
+
+def test_noisy_sgd_one_run_loop_projects_on_the_radius_asked():
+    """The 1-d loop (n_runs=None) and the R-run loop (n_runs=1) draw the same numbers: equal iterates,
+    here with a radius other than 1 that binds."""
+    g = np.random.default_rng(12)
+    Z = g.normal(size=(30, 3))
+    Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+    y = np.where(Z[:, 0] > 0, 1, -1)
+    a = noisy_sgd(Z, y, 2.0, 1e-4, margin=0.3, radius=0.25, n_steps=200, rng=5)
+    b = noisy_sgd(Z, y, 2.0, 1e-4, margin=0.3, radius=0.25, n_steps=200, n_runs=1, rng=5)
+    assert np.allclose(a.weights, b.weights[0], rtol=0, atol=1e-12)
+
+
+def test_noisy_sgd_hinge_is_inactive_at_margin_exactly_one():
+    """phi(s) = max(0, 1 - s) has gradient 0 at s = 1 in both loops: start on the boundary
+    (y <w0, z> / m = 1 exactly) and take one step."""
+    Z, y = np.array([[0.5, 0.0], [0.5, 0.0]]), np.array([1, 1])
+    kw = dict(margin=0.5, n_steps=1, w0=[1.0, 0.0], rng=3)
+    a = noisy_sgd(Z, y, 1.0, 1e-3, **kw)
+    b = noisy_sgd(Z, y, 1.0, 1e-3, n_runs=1, **kw)
+    assert np.array_equal(a.weights, b.weights[0])
+    # noise only: the step is -eta sigma xi (xi the run's first normal draw)
+    g = np.random.default_rng(3)
+    g.integers(0, 2, size=(1, 1))
+    xi = g.standard_normal((1, 1, 2))[0, 0]
+    want = np.array([1.0, 0.0]) - a.step_size * a.sigma * xi
+    want *= min(1.0, 1.0 / np.linalg.norm(want))
+    assert np.allclose(a.weights, want, rtol=0, atol=1e-12)
 
 
 # ------------------------------------------------------------ the canary audit cases
