@@ -787,6 +787,7 @@ def test_event_constructors_normalise_their_parameters() -> None:
     assert t.conds[0][1].tolist() == [1.5, 3.0] and t.conds[0][1].dtype == np.float64
     assert t.thr == (1, 0.5, True) and [type(x) for x in t.thr] == [int, float, bool]
     assert TableEvent([], None, "all").thr is None
+    assert TableEvent([(0, [3, 1])], None, "i").conds[0][1].dtype == np.float64  # int values read as float64
     b = BitsEvent(1, np.int64(4), np.array([9, 2]), "b")
     assert (b.col, b.k, b.values.tolist(), b.description) == (1, 4, [2, 9], "b") and type(b.k) is int
 
@@ -812,7 +813,7 @@ def test_event_constructors_normalise_their_parameters() -> None:
 
 
 def _table_calls(tx: np.ndarray, ty: np.ndarray, declared: list[bool], numeric: list[int],
-                 n_thresholds: int = 64) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+                 n_thresholds: int = 64, codec: Any = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     from theory.audit.core import _table_events
 
     vf: list[tuple[Any, ...]] = []
@@ -825,7 +826,7 @@ def _table_calls(tx: np.ndarray, ty: np.ndarray, declared: list[bool], numeric: 
     def add_lazy(m: int, make: Any, kx: Any, ky: Any, group: str, family: str) -> None:
         al.append((m, group, family, kx.tolist(), ky.tolist(), [make(i).description for i in range(m)]))
 
-    _table_events(tx, ty, [f"c{j}" for j in range(tx.shape[1])], np.array(declared), numeric, None, value_family,
+    _table_events(tx, ty, [f"c{j}" for j in range(tx.shape[1])], np.array(declared), numeric, codec, value_family,
                   add_lazy, n_thresholds)
     return vf, al
 
@@ -916,3 +917,24 @@ def test_user_event_indicator_is_boolean() -> None:
     o = _Outputs(raw=[0, 1, 2], kind="label", num=None, keys=None, discrete=True)
     ind = UserEvent(lambda raw: [0, 2, 0.5]).indicator(o)
     assert ind.dtype == bool and ind.tolist() == [False, True, True]
+
+
+def test_table_events_label_text_skip_declared_numeric_and_column_rank() -> None:
+    from theory.audit.core import _Codec
+
+    c = _Codec()
+    c.encode(["ab", ("#leaf", "u"), ("p", "q"), ("#x", 1, 2)])  # codes 0..3
+    t = np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 3.0], [3.0, 4.0]])
+    vf, _ = _table_calls(t, t, [True, False], [1], codec=c)
+    assert vf[0][3] == ["c0 == 'ab'", "c0 == 'u'", "c0 == ('p', 'q')", "c0 == ('#x', 1, 2)"]
+    assert vf[1][3] == ["c1 == 1", "c1 == 2", "c1 == 3", "c1 == 4"]  # not declared: numbers
+    # a declared column listed among the numeric ones is skipped, the columns after it still examined
+    t3 = np.c_[t[:, 0], t[:, 1] % 2, t[:, 1]]
+    vf, _ = _table_calls(t3, t3, [False, True, False], [1, 2])
+    assert [f[4] for f in vf] == [1, 2]
+    # joint events: at most 4 categorical columns, those with more than one value first
+    base = np.arange(8.0)
+    t6 = np.c_[np.zeros(8), base % 2, base % 2, (base // 2) % 2, (base // 4) % 2, base * 1.5]
+    _, al = _table_calls(t6, t6, [True, True, True, True, True, False], [5], n_thresholds=2)
+    conds = {d.split(" and ")[0].split(" == ")[0] for d in al[0][5]}
+    assert conds == {"c1", "c2", "c3", "c4"}
