@@ -938,3 +938,12 @@ def test_table_events_label_text_skip_declared_numeric_and_column_rank() -> None
     _, al = _table_calls(t6, t6, [True, True, True, True, True, False], [5], n_thresholds=2)
     conds = {d.split(" and ")[0].split(" == ")[0] for d in al[0][5]}
     assert conds == {"c1", "c2", "c3", "c4"}
+
+
+def test_table_events_joint_values_are_the_most_frequent_in_stable_order() -> None:
+    # 40 categories, the even ones seen twice: the 8 joint values are 0, 2, ..., 14 in this order
+    cat = np.concatenate([np.arange(40.0), np.arange(0.0, 40.0, 2.0)])
+    t = np.c_[cat, np.arange(cat.size) * 0.5]
+    _, al = _table_calls(t, t, [True, False], [1], n_thresholds=2)
+    order = list(dict.fromkeys(d.split(" and ")[0] for d in al[0][5]))
+    assert order == [f"c0 == {v}" for v in range(0, 16, 2)]
