@@ -947,3 +947,10 @@ def test_table_events_joint_values_are_the_most_frequent_in_stable_order() -> No
     _, al = _table_calls(t, t, [True, False], [1], n_thresholds=2)
     order = list(dict.fromkeys(d.split(" and ")[0] for d in al[0][5]))
     assert order == [f"c0 == {v}" for v in range(0, 16, 2)]
+
+
+def test_table_events_joint_thresholds_capped_at_64() -> None:
+    t = np.c_[np.arange(400.0) % 2, np.arange(400.0) * 0.25]
+    m64 = _table_calls(t, t, [True, False], [1], n_thresholds=64)[1][0][0]
+    assert _table_calls(t, t, [True, False], [1], n_thresholds=1000)[1][0][0] == m64
+    assert m64 == 2 * 2 * (64 + 1) and _table_calls(t, t, [True, False], [1], n_thresholds=63)[1][0][0] < m64
