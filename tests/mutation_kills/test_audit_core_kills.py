@@ -954,3 +954,22 @@ def test_table_events_joint_thresholds_capped_at_64() -> None:
     m64 = _table_calls(t, t, [True, False], [1], n_thresholds=64)[1][0][0]
     assert _table_calls(t, t, [True, False], [1], n_thresholds=1000)[1][0][0] == m64
     assert m64 == 2 * 2 * (64 + 1) and _table_calls(t, t, [True, False], [1], n_thresholds=63)[1][0][0] < m64
+
+
+def test_table_events_joint_columns_keep_their_order_declared_first() -> None:
+    # c2 declared, c0 auto-categorical (integer values): joint events of c2 come first
+    base = np.arange(12.0)
+    t = np.c_[base % 3, base * 0.5, base % 2]
+    _, al = _table_calls(t, t, [False, False, True], [0, 1], n_thresholds=2)
+    cols = list(dict.fromkeys(d.split(" == ")[0] for d in al[0][5]))
+    assert cols == ["c2", "c0"]
+
+
+def test_table_events_joint_skips_an_empty_numeric_column_only() -> None:
+    # under c0 == 0 the numeric c1 is missing (NaN) on one side: no joint events on c1 there, but c2's remain
+    c0 = np.array([0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
+    tx = np.c_[c0, [NAN, NAN, NAN, 1.5, 2.5, 3.5], [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]]
+    ty = np.c_[c0, [1.5, NAN, NAN, 1.5, 2.5, 3.5], [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]]
+    _, al = _table_calls(tx, ty, [True, False, False], [1, 2], n_thresholds=2)
+    pairs = list(dict.fromkeys(d.split(" >")[0].split(" <=")[0] for d in al[0][5]))
+    assert pairs == ["c0 == 0 and c2", "c0 == 1 and c1", "c0 == 1 and c2"]
