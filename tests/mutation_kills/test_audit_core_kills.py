@@ -973,3 +973,15 @@ def test_table_events_joint_skips_an_empty_numeric_column_only() -> None:
     _, al = _table_calls(tx, ty, [True, False, False], [1, 2], n_thresholds=2)
     pairs = list(dict.fromkeys(d.split(" >")[0].split(" <=")[0] for d in al[0][5]))
     assert pairs == ["c0 == 0 and c2", "c0 == 1 and c1", "c0 == 1 and c2"]
+
+
+def test_count_scalar_chunks_are_two_million_outputs() -> None:
+    from theory.audit.core import ThresholdEvent, _Codec, _count
+
+    calls: list[int] = []
+    n = (1 << 20) + 4096
+    cnt = _count(_counting_mech(1, calls), 0, [ThresholdEvent(1.5, True)], n, np.random.default_rng(1), _Codec())
+    assert calls == [1024, n - 1024]
+    g = np.random.default_rng(1)
+    ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=n - 1024)])
+    assert cnt.tolist() == [int(np.sum(ref > 1.5))]
