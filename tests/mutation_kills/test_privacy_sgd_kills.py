@@ -221,6 +221,38 @@ def test_noisy_sgd_hinge_is_inactive_at_margin_exactly_one():
     assert np.allclose(a.weights, want, rtol=0, atol=1e-12)
 
 
+def test_noisy_sgd_step_size_uses_the_diameter_2_radius():
+    """eta(1) = ||C|| / sqrt(n^2 L^2 + p sigma^2) with ||C|| = 2 radius (BST14), here radius 0.5."""
+    Z = np.array([[0.5, 0.0], [0.0, 0.5], [0.3, 0.3]])
+    res = noisy_sgd(Z, [1, -1, 1], 1.0, 1e-3, margin=0.5, radius=0.5, n_steps=1, rng=0)
+    n, p, L = 3, 2, 2.0
+    assert res.step_size == pytest.approx(1.0 / math.sqrt(n**2 * L**2 + p * res.sigma**2), rel=1e-12)
+
+
+def test_noisy_sgd_starting_point_and_its_ball():
+    Z, y = np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([1, -1])
+    # a start on the sphere, or within float rounding of it (factor 1 + 1e-12), is accepted
+    noisy_sgd(Z, y, 1.0, 1e-3, n_steps=1, w0=[1.0, 0.0], rng=0)
+    noisy_sgd(Z, y, 1.0, 1e-3, n_steps=1, w0=[1.0 + 1e-12, 0.0], rng=0)
+    # every run starts at w0: the check is per row, not on the (R, p) matrix's norm
+    many = noisy_sgd(Z, y, 1.0, 1e-3, n_steps=1, w0=[0.9, 0.0], n_runs=4, rng=0)
+    assert many.weights.shape == (4, 2)
+    for w0 in ([1.5, 0.0], [2.0 + 1e-9, 0.0]):
+        with pytest.raises(ValueError, match=r"^w0 must lie in the constraint ball of radius 1.0$"):
+            noisy_sgd(Z, y, 1.0, 1e-3, n_steps=1, w0=w0, rng=0)
+    with pytest.raises(ValueError, match=r"^n_steps must be <= n\^2 = 4 \(BST14's privacy theorem covers n\^2 steps\), "
+                                         r"got 5$"):
+        noisy_sgd(Z, y, 1.0, 1e-3, n_steps=5, rng=0)
+
+
+def test_noisy_sgd_rows_must_lie_in_the_unit_ball_up_to_1e_9():
+    y = [1, -1, 1]
+    noisy_sgd(np.array([[0.5, 0.0], [1.0 + 1e-9, 0.0], [0.0, 1.0]]), y, 1.0, 1e-3, n_steps=1, rng=0)
+    with pytest.raises(ValueError, match=r"^Z rows must lie in the unit ball \(\|\|z\|\| <= 1; .*\): row 1 has norm 1.5; "
+                                         r"normalise the rows first$"):
+        noisy_sgd(np.array([[0.5, 0.0], [1.5, 0.0], [0.0, 1.2]]), y, 1.0, 1e-3, n_steps=1, rng=0)
+
+
 # ------------------------------------------------------------ the canary audit cases
 
 
