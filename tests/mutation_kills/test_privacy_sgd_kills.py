@@ -253,6 +253,33 @@ def test_noisy_sgd_rows_must_lie_in_the_unit_ball_up_to_1e_9():
         noisy_sgd(np.array([[0.5, 0.0], [1.5, 0.0], [0.0, 1.2]]), y, 1.0, 1e-3, n_steps=1, rng=0)
 
 
+def test_noisy_sgd_r_run_loop_takes_exactly_T_steps_when_blocks_are_shorter(monkeypatch):
+    """Draws come in blocks of 2^20 // (R p) steps; with R p > 2^20 / T the last block is shorter
+    and the loop must still stop at T steps (more steps than accounted would break the privacy)."""
+    calls = []
+    real = sgd._dphi
+    monkeypatch.setattr(sgd, "_dphi", lambda s, loss: (calls.append(len(s)), real(s, loss))[1])
+    Z, y = np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([1, -1])
+    R = 131_073  # R p = 262,146: blocks of 3 steps, T = 4
+    res = noisy_sgd(Z, y, 1.0, 1e-3, n_runs=R, rng=0)
+    assert res.steps == 4 and calls == [R] * 4
+
+
+def test_noisy_sgd_progress_bar_settings(monkeypatch):
+    seen = []
+    real = sgd.progress_bar
+
+    def spy(progress, total, *, threshold, desc, unit="it"):
+        seen.append((progress, total, threshold, desc, unit))
+        return real(progress, total, threshold=threshold, desc=desc, unit=unit)
+
+    monkeypatch.setattr(sgd, "progress_bar", spy)
+    Z, y = np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([1, -1])
+    noisy_sgd(Z, y, 1.0, 1e-3, rng=0)
+    dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.5, steps=3, rng=0)
+    assert seen == [(None, 4, 100_000, "Noisy SGD", "step"), (None, 3, 2000, "DP-SGD", "step")]
+
+
 # ------------------------------------------------------------ the canary audit cases
 
 
