@@ -377,3 +377,45 @@ def test_predict_repr_and_transcript_distribution() -> None:
     assert B.hypothesis_ == 5
     p = B.predict([0, 4, 5, 7])
     assert p.tolist() == [1, 1, 0, 0] and p.dtype == np.int64
+
+
+def test_remaining_checks() -> None:
+    from theory.learners.active import subsampling_guarantee
+
+    class Unarrayable:
+        def __array__(self, *a: Any, **k: Any) -> Any:
+            raise RuntimeError("no")
+
+    assert _msg(TypeError, LabelOracle, Unarrayable()) == "y must be an array of 0/1 labels, got Unarrayable"
+
+    class NoPrivacyAttr:
+        def fit(self, *a: Any) -> None: ...
+
+        def predict(self, *a: Any) -> None: ...
+
+    assert _msg(TypeError, lambda: PSSLAsTPAL(NoPrivacyAttr(), m=1).claim) == (
+        "learner NoPrivacyAttr must state its privacy (a 'privacy' (eps, delta))")
+
+    class FitOnly:
+        def fit(self, *a: Any) -> None: ...
+
+    assert _msg(TypeError, PSSLAsTPAL, FitOnly(), m=1) == "learner must have fit and predict, got FitOnly"
+    # R = 3 exactly at eps = 2a/(a - 1) (up to rounding): still valid
+    import math
+
+    a = math.exp(2 * 2.0)
+    assert subsampling_guarantee(5, 2.0, 0.0, 2 * a / (a - 1)).valid
+    # a <= 2 (epsilon_star <= ln 2 / 2): the bound is still 2a/(a - 1)
+    assert _msg(ValueError, subsampling_guarantee, 5, 0.1, 0.0, 12.0, strict=True) == (
+        "epsilon=12.0 outside BNS15 Cl 5.7's proof condition eps <= 2a/(a-1) = 11.0333 "
+        "(a = e^(2 epsilon_star), epsilon_star=0.1)")
+    # SubSampling(strict=True) raises Cl 5.7's own message for an epsilon outside the condition
+    L = _PSSL(privacy=(2.0, 0.0))
+    assert _msg(ValueError, SubSampling(L, n=5, m=1, epsilon=3.0, strict=True).guarantee).startswith(
+        "epsilon=3.0 outside BNS15 Cl 5.7's proof condition")
+    # the broken variant's sort is stable on ties (the first indices among equal x)
+    g = np.random.default_rng(1)
+    X = g.integers(0, 3, size=200)
+    J = np.arange(200)
+    K = SubSampling(_PSSL(), n=200, m=50, epsilon=2.0, select="smallest_x")._choose_K(X, J)
+    assert K.tolist() == np.sort(np.argsort(X, kind="stable")[:50]).tolist()
