@@ -307,3 +307,30 @@ def test_dpsgd_canary_case_is_the_worst_case_pair_and_runs_what_it_claims():
     broken = cases[2]
     assert broken["private"] is False and broken["epsilon"] == dp["epsilon"]
     assert broken["mechanism"](D1, 20000, rng=0).std(axis=0) == pytest.approx([sigma / 2] * 2, rel=0.05)
+
+
+def test_audit_cases_names_claims_and_the_bst14_canary():
+    cases = sgd.audit_cases()
+    assert [c["name"] for c in cases] == [
+        "theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)",
+        "theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)",
+        "BROKEN dp_sgd, noise multiplier / 2",
+        "BROKEN noisy_sgd with noise / 100",
+    ]
+    assert [c["private"] for c in cases] == [True, True, False, False]
+    assert [c["trials_scale"] for c in cases] == [1.0, 0.2, 5.0, 0.2]
+    assert cases[0]["claim"] == "Abadi et al.: (eps, delta) by dp-accounting RDP, add/remove-one"
+    assert cases[1]["claim"] == "BST14 Thm 2.1 as SPEC states it (replace-one)"
+    assert len(sgd.audit_cases(include_broken=False)) == 2
+    # the claims are the runs' own (eps, delta): DP-SGD calibrated to eps 1 at delta 1e-5, BST14 at (1, 1e-5)
+    assert cases[0]["epsilon"] == pytest.approx(1.0, abs=1e-6) and cases[0]["epsilon"] <= 1.0
+    assert (cases[1]["epsilon"], cases[1]["delta"]) == pytest.approx((1.0, 1e-5), rel=1e-9)
+    assert cases[3]["epsilon"] == cases[1]["epsilon"] and cases[3]["delta"] == 1e-5
+    bst = cases[1]
+    (B0, B1), = bst["pairs"]
+    assert np.array_equal(B0[0], np.zeros((3, 2))) and np.array_equal(B0[1], np.ones(3))
+    assert np.array_equal(B1[0], [[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]) and np.array_equal(B1[1], np.ones(3))
+    # the mechanism is BST14 Noisy SGD at (1, 1e-5) with the caller's generator, one output row per run
+    want = noisy_sgd(B1[0], B1[1], 1.0, 1e-5, n_runs=4, rng=9).weights
+    assert np.array_equal(bst["mechanism"](B1, 4, rng=9), want)
+    assert not np.array_equal(bst["mechanism"](B1, 4, rng=10), want)
