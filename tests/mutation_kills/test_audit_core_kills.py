@@ -499,6 +499,7 @@ def test_p_value_is_the_crossing_level() -> None:
     assert [_p_value(kn, ko, n, k, eps, 0.0) for k, eps in ((1, 1.0), (1, 1.5), (3, 1.0), (2, 0.1))] == [
         5.476183699340013e-07, 0.4142345301076848, 1.642855109802003e-06, 5.016804968784485e-40]
     assert _p_value(kn, ko, n, 1, 1.0, 0.1) == 0.003941033308764472
+    assert _p_value(np.array([300.0]), np.array([89.0]), n, 1, 1.0, 0.0) == 0.1608543051568405  # 60 halvings
     assert _p_value(kn, ko, n, 1, 2.0, 0.0) == 1.0
     # delta lowers the bound: a larger p-value
     assert _p_value(kn, ko, n, 1, 1.0, 0.1) > _p_value(kn, ko, n, 1, 1.0, 0.0)
@@ -985,3 +986,33 @@ def test_count_scalar_chunks_are_two_million_outputs() -> None:
     g = np.random.default_rng(1)
     ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=n - 1024)])
     assert cnt.tolist() == [int(np.sum(ref > 1.5))]
+
+
+def test_normalize_ragged_arrays_and_a_single_structured_output() -> None:
+    from theory.audit.core import _Codec, _normalize
+
+    c = _Codec()
+    o = _normalize([np.zeros(2), np.ones(3)], 2, c)  # np.asarray refuses: an object array of the arrays
+    assert (o.kind, o.keys.tolist(), len(c.labels)) == ("label", [0, 1], 2)
+    assert c.labels[1].tolist() == [1.0, 1.0, 1.0]
+    assert _normalize([np.ones(3), np.zeros(2), np.ones(3)], 3, c).keys.tolist() == [1, 0, 1]
+    o = _normalize([("a", 1)], 1, _Codec())
+    assert o.rows == [{(0,): "a", (1,): 1, ("#len",): 2}]
+
+
+def test_normalize_keeps_the_raw_outputs() -> None:
+    from theory.audit.core import _Codec, _normalize
+
+    c = _Codec()
+    for raw in (np.array(["a", "b"]), np.array([1.0, 2.0]), np.array([[1, 2], [3, 4]]), [("a", 1), ("b", 2)]):
+        assert _normalize(raw, 2, c).raw is raw
+
+
+def test_select_defaults_build_no_bit_events() -> None:
+    from theory.audit.core import _Codec, _normalize, _select
+
+    c = _Codec()
+    ox = _normalize(np.array([0.5, 1.5, 1.5, 2.5]), 4, c)
+    oy = _normalize(np.array([1.5, 2.5, 2.5, 3.5]), 4, c)
+    _, fams = _select(0, ox, oy, 4, 100, 0.01, 0.0, 4, 16, c)
+    assert "bits" not in fams and set(fams) == {"thr", "value", "valueset"}
