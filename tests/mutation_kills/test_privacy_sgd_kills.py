@@ -334,3 +334,17 @@ def test_audit_cases_names_claims_and_the_bst14_canary():
     want = noisy_sgd(B1[0], B1[1], 1.0, 1e-5, n_runs=4, rng=9).weights
     assert np.array_equal(bst["mechanism"](B1, 4, rng=9), want)
     assert not np.array_equal(bst["mechanism"](B1, 4, rng=10), want)
+
+
+def test_dp_sgd_float32_clips_to_C_times_1_minus_2_pow_minus_21():
+    """The documented float32 clipping bound C (1 - 2^-21): one noiseless full-batch step from w = 0
+    on one example whose gradient is far above C moves w by exactly the clipped term (float32
+    rounding of the term: <= 2^-23 relative, below the 2^-22 that separates 2^-21 from 2^-22)."""
+    for C in (1.0, 0.37):
+        Z = np.array([[100.0, 0.0]], dtype=np.float32)
+        res = dp_sgd(Z, [1], noise_multiplier=0.0, sampling_rate=1.0, steps=1, clip=C, normalizer=1.0,
+                     precision="float32", rng=0)
+        assert abs(np.linalg.norm(res.weights) / C - (1.0 - 2.0**-21)) < 2.0**-23
+        exact = dp_sgd(Z.astype(np.float64), [1], noise_multiplier=0.0, sampling_rate=1.0, steps=1, clip=C,
+                       normalizer=1.0, rng=0)
+        assert np.linalg.norm(exact.weights) == pytest.approx(C, rel=1e-15)
