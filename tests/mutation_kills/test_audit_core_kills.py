@@ -1016,3 +1016,40 @@ def test_select_defaults_build_no_bit_events() -> None:
     oy = _normalize(np.array([1.5, 2.5, 2.5, 3.5]), 4, c)
     _, fams = _select(0, ox, oy, 4, 100, 0.01, 0.0, 4, 16, c)
     assert "bits" not in fams and set(fams) == {"thr", "value", "valueset"}
+
+
+def test_select_value_sets_of_many_categories() -> None:
+    # 600 categories seen 3 times each (the last only under the first dataset): value sets capped at 512 per direction
+    g = np.random.default_rng(7)
+    s = 1800
+    cx, cy = np.repeat(np.arange(600.0), 3), np.r_[np.repeat(np.arange(599.0), 3), [0.0, 1.0, 2.0]]
+    fams, rows = _run_select(np.c_[g.normal(0, 1, s), cx], np.c_[g.normal(0, 1, s), cy], s, cat=(1,), nthr=4)
+    assert fams == {"fisher": 32, "meandiff": 32, "logistic": 32, "coord0": 32, "cat": 2 * 600 + 2 * 512, "joint": 248}
+    assert (len(rows), _digest(rows)) == (112, "dccc3354777739ad")
+    # 40 categories with tied counts (4 and 3): the stable order decides which are kept and how they are named
+    cat = np.concatenate([np.repeat(np.arange(0, 40, 2.0), 4), np.repeat(np.arange(1, 40, 2.0), 3)])
+    s = cat.size
+    gx, gy = g.permutation(cat), g.permutation(cat)
+    fams, rows = _run_select(np.c_[g.normal(0, 1, s), gx], np.c_[g.normal(0, 1, s), gy], s, cat=(1,), nthr=4)
+    assert (fams["cat"], len(rows), _digest(rows)) == (158, 112, "afbfbe790bd576b5")
+
+
+def _objects(items: list[Any]) -> np.ndarray:
+    a = np.empty(len(items), dtype=object)
+    for i, v in enumerate(items):
+        a[i] = v
+    return a
+
+
+def test_select_structured_numeric_leaf_seen_on_one_side_or_once() -> None:
+    # the leaf x[1] only under the first dataset: no threshold events on it (only on the length)
+    x = _objects([("u", 1.5, 0.5)] + [("u",)] * 5 + [("v",)] * 4)
+    y = _objects([("u",)] * 6 + [("v",)] * 4)
+    fams, rows = _run_select(x, y, 10, schema=True, nthr=4)
+    assert (fams, len(rows), _digest(rows)) == (
+        {"col": 12, "cat": 8, "joint": 20, "value": 4, "valueset": 2}, 42, "efa7c2e8579cfc2b")
+    # seen once under the first dataset and twice under the other: thresholds on it
+    x = _objects([("u", 1.5)] + [("u",)] * 5 + [("v",)] * 4)
+    y = _objects([("u", 2.5)] * 2 + [("u",)] * 4 + [("v",)] * 4)
+    fams, rows = _run_select(x, y, 10, schema=True, nthr=4)
+    assert fams["col"] > 12 and any("x[1]" in r[2] for r in rows), (fams, rows)
