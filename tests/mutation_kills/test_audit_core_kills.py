@@ -1053,3 +1053,22 @@ def test_select_structured_numeric_leaf_seen_on_one_side_or_once() -> None:
     y = _objects([("u", 2.5)] * 2 + [("u",)] * 4 + [("v",)] * 4)
     fams, rows = _run_select(x, y, 10, schema=True, nthr=4)
     assert fams["col"] > 12 and any("x[1]" in r[2] for r in rows), (fams, rows)
+
+
+def test_select_vector_degenerate_directions() -> None:
+    g = np.random.default_rng(3)
+    x = g.normal(0, 1, (50, 2))
+    fams, _ = _run_select(x, x.copy(), 50, nthr=4)  # equal means: no mean-difference direction
+    assert "meandiff" not in fams and "coord0" in fams
+    # constant outputs 0 and 1: a zero covariance, the ridge alone (positive) gives the Fisher direction +diff
+    fams, rows = _run_select(np.zeros((20, 2)), np.ones((20, 2)), 20, nthr=4)
+    fisher = [r[2] for r in rows if r[4][1] == "fisher"]
+    assert fisher and all(d.startswith("<fisher direction, x> ") for d in fisher)
+    assert "<fisher direction, x> > -1.41421" in fisher or "<fisher direction, x> <= -1.41421" in fisher
+
+
+def test_select_structured_numeric_leaf_seen_once_under_the_neighbour() -> None:
+    x = _objects([("u", 1.5)] * 2 + [("u",)] * 4 + [("v",)] * 4)
+    y = _objects([("u", 2.5)] + [("u",)] * 5 + [("v",)] * 4)
+    fams, rows = _run_select(x, y, 10, schema=True, nthr=4)
+    assert fams["col"] > 12 and any("x[1]" in r[2] for r in rows)
