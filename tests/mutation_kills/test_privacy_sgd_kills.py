@@ -348,3 +348,61 @@ def test_dp_sgd_float32_clips_to_C_times_1_minus_2_pow_minus_21():
         exact = dp_sgd(Z.astype(np.float64), [1], noise_multiplier=0.0, sampling_rate=1.0, steps=1, clip=C,
                        normalizer=1.0, rng=0)
         assert np.linalg.norm(exact.weights) == pytest.approx(C, rel=1e-15)
+
+
+class _ForcedBatches:
+    """A generator whose binomial batch sizes are scripted (the rest drawn by a real generator): drives
+    DP-SGD's one-run loop into its rare branch, a Poisson batch beyond the preallocated buffer."""
+
+    def __init__(self, sizes, seed):
+        self.sizes, self.g = list(sizes), np.random.default_rng(seed)
+
+    def binomial(self, n, q):
+        return self.sizes.pop(0)
+
+    def choice(self, *args, **kwargs):
+        return self.g.choice(*args, **kwargs)
+
+    def standard_normal(self, *args, **kwargs):
+        return self.g.standard_normal(*args, **kwargs)
+
+
+def test_dp_sgd_one_run_batch_beyond_the_buffer_equals_the_reference(monkeypatch):
+    g = np.random.default_rng(4)
+    n, p = 120, 64  # q = 0.05: buffer of int(6 + 8 sqrt(6) + 16) = 41 rows; batches of 60, 100 and 119 exceed it
+    Z = g.normal(size=(n, p))
+    y = np.where(Z[:, 0] > 0, 1.0, -1.0)
+    batches = [5, 60, 7, 100, 119, 41, 42]
+    w = np.zeros(p)
+    sizes = np.empty(len(batches), dtype=np.int64)
+    znorm = np.sqrt(np.einsum("ij,ij->i", Z, Z))
+    sgd._dp_sgd_one_run(w, Z, y, znorm, _ForcedBatches(batches, 8), sizes, 0.05, 0.7, 1.0, 0.5, 1.1, 6.0, "hinge",
+                        None, "constant", False, _NoBar())
+    monkeypatch.setattr(sgd, "as_generator", lambda rng: rng)  # the reference takes the scripted generator as is
+    ref, ref_sizes = sgd._dp_sgd_reference(Z, y, noise_multiplier=1.1, sampling_rate=0.05, steps=len(batches),
+                                           clip=0.7, margin=0.5, normalizer=6.0, rng=_ForcedBatches(batches, 8))
+    assert sizes.tolist() == batches == ref_sizes.tolist()
+    assert np.array_equal(w, ref)
+
+
+class _NoBar:
+    n = 0
+
+    def update(self, k):
+        self.n += k
+
+
+def test_dp_sgd_float32_step_runs_both_products_in_float32():
+    """precision="float32": s = fl32(Z_b w) and G = fl32(Z_b^T c), as documented (one noiseless full-batch step)."""
+    g = np.random.default_rng(6)
+    Z = g.normal(size=(50, 7)).astype(np.float32)
+    y = np.where(g.random(50) < 0.5, 1.0, -1.0)
+    w0 = g.normal(size=7) * 0.3
+    res = dp_sgd(Z, y, noise_multiplier=0.0, sampling_rate=1.0, steps=1, clip=0.8, margin=0.4, normalizer=1.0,
+                 w0=w0, precision="float32", rng=0)
+    s = (Z @ w0.astype(np.float32)).astype(np.float64)
+    coef = y * np.where(y * s / 0.4 < 1.0, -1.0, 0.0) / 0.4
+    znorm = np.sqrt(np.einsum("ij,ij->i", Z.astype(np.float64), Z.astype(np.float64)))
+    coef *= sgd.clip_factors(np.abs(coef) * znorm, 0.8 * (1.0 - 2.0**-21))
+    G = (Z.T @ coef.astype(np.float32)).astype(np.float64)
+    assert np.array_equal(res.weights, w0 - G)
