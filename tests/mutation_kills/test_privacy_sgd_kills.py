@@ -406,3 +406,21 @@ def test_dp_sgd_float32_step_runs_both_products_in_float32():
     coef *= sgd.clip_factors(np.abs(coef) * znorm, 0.8 * (1.0 - 2.0**-21))
     G = (Z.T @ coef.astype(np.float32)).astype(np.float64)
     assert np.array_equal(res.weights, w0 - G)
+
+
+def test_clip_factors_reads_lists_and_integers_and_names_bad_input():
+    out = sgd.clip_factors([0, 2, 4], 1.0)  # a list of integers: read as float64 norms
+    assert out.dtype == np.float64 and out.tolist() == [1.0, 0.5, 0.25]
+    out = sgd.clip_factors(np.array([0, 2, 4]), 2.0)  # an integer array
+    assert out.dtype == np.float64 and out.tolist() == [1.0, 1.0, 0.5]
+    assert sgd.clip_factors([], 1.0).shape == (0,)
+    f32 = sgd.clip_factors(np.array([2.0, 0.5], dtype=np.float32), 1.0)  # float arrays are used as they are
+    assert f32.dtype == np.float32 and f32.tolist() == [0.5, 1.0]
+    with pytest.raises(ValueError, match=r"^norms must have ndim in \(1,\), got ndim=2"):
+        sgd.clip_factors([[1.0]], 1.0)
+    with pytest.raises(TypeError, match=r"^norms must have a dtype of kind 'iuf', got dtype bool"):
+        sgd.clip_factors([True], 1.0)
+    with pytest.raises(ValueError, match=r"^clip must be in \(0, inf\), got 0.0"):
+        sgd.clip_factors([1.0], 0.0)
+    with pytest.raises(ValueError, match=r"^clip must be in \(0, inf\), got 0.0"):
+        sgd.clip_factors(np.array([1.0]), 0.0)
