@@ -424,3 +424,18 @@ def test_clip_factors_reads_lists_and_integers_and_names_bad_input():
         sgd.clip_factors([1.0], 0.0)
     with pytest.raises(ValueError, match=r"^clip must be in \(0, inf\), got 0.0"):
         sgd.clip_factors(np.array([1.0]), 0.0)
+
+
+def test_dp_sgd_runs_together_and_labels_checked():
+    g = np.random.default_rng(2)
+    Z = g.normal(size=(12, 3))
+    y = np.where(Z[:, 1] > 0, 1, -1)
+    kw = dict(noise_multiplier=0.0, sampling_rate=1.0, steps=4, clip=0.6, margin=0.5, w0=[0.1, -0.2, 0.3], rng=0)
+    one = dp_sgd(Z, y, **kw)
+    three = dp_sgd(Z, y, n_runs=3, **kw)  # noiseless full batches: every run is the single run
+    assert three.weights.shape == (3, 3)
+    assert np.allclose(three.weights, one.weights[None, :], rtol=0, atol=1e-12)
+    assert one.batch_sizes.dtype == np.int64 and three.batch_sizes.dtype == np.int64
+    assert one.batch_sizes.tolist() == [12] * 4 == three.batch_sizes.tolist()
+    with pytest.raises(ValueError, match=r"^y must have 12 entries \(one per row\), got 13$"):
+        dp_sgd(Z, np.append(y, 1), noise_multiplier=1.0, sampling_rate=0.5, steps=2, rng=0)
