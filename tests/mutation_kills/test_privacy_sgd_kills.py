@@ -457,3 +457,15 @@ def test_dp_sgd_r_run_path_schedule_projection_normalizer_and_noise_scale():
     noisy = dp_sgd(np.zeros((1, 2)), [1], noise_multiplier=2.0, sampling_rate=1.0, steps=1, clip=0.5,
                    normalizer=1.0, n_runs=20_000, rng=1)
     assert noisy.weights.std(axis=0) == pytest.approx([1.0, 1.0], rel=0.05)
+
+
+def test_dp_sgd_runs_sample_their_own_batches():
+    """Each of the R runs draws its own Poisson batch (independent runs are what the audits count):
+    noiseless runs differ; runs whose batch is empty (the last ones included) still take their step."""
+    g = np.random.default_rng(4)
+    Z = g.normal(size=(8, 2))
+    y = np.where(Z[:, 0] > 0, 1, -1)
+    res = dp_sgd(Z, y, noise_multiplier=0.0, sampling_rate=0.5, steps=1, normalizer=1.0, n_runs=50, rng=0)
+    assert len({tuple(w) for w in res.weights}) > 10
+    sparse = dp_sgd(Z[:2], y[:2], noise_multiplier=1.0, sampling_rate=0.05, steps=3, n_runs=64, rng=1)
+    assert sparse.weights.shape == (64, 2) and np.all(np.isfinite(sparse.weights))
