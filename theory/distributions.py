@@ -476,14 +476,19 @@ class BlockDisjunctionDistribution:
         """Exact errors of many disjunctions at once: ``H`` is an (m, d) 0/1 incidence matrix."""
         from theory.graphs import binary_points
 
-        Hb = binary_points(H, "H", d=self.d).astype(np.float64)
+        Hb = binary_points(H, "H", d=self.d)
         out = np.zeros(Hb.shape[0])
-        r = 1.0 - self.q
+        # One table of (1-q)^k for every k: the same float stands for (1-q)^{|h cap b|} and (1-q)^{|b|}
+        # when h covers b, so a covered block contributes exactly 0 (numpy's vectorised pow and
+        # Python's pow may differ in the last bit, which made err(target) = -8e-18).
+        powers = (1.0 - self.q) ** np.arange(self.d + 1, dtype=np.float64)
         pos = set(self.positive_blocks)
         for i, b in enumerate(self.blocks):
-            miss = r ** Hb[:, b].sum(axis=1)
-            out += self.weights[i] * ((miss - r ** b.size) if i in pos else (1.0 - miss))
-        return out
+            k = Hb[:, b].sum(axis=1, dtype=np.int64)
+            miss = powers[k]
+            out += self.weights[i] * ((miss - powers[b.size]) if i in pos else (1.0 - miss))
+        # each term is in [0, w_b] and the weights sum to 1; clip the last-bit rounding of the sum
+        return np.clip(out, 0.0, 1.0)
 
     def activation_probabilities(self) -> np.ndarray:
         out = np.zeros(self.d)

@@ -127,6 +127,26 @@ def test_block_distribution_exact_error():
     np.testing.assert_allclose(D.errors(H), [D.error(h) for h in hs])
 
 
+def test_block_distribution_error_exact_at_target_and_in_unit_interval():
+    """err(h; D) is a probability: exactly 0 for every h that covers the positive blocks and no
+    negative variable (the Bayes-optimal target; a last-bit difference between two pow routines gave
+    -8e-18 there, which scipy's binomtest rejects), and in [0, 1] for every h."""
+    g = np.random.default_rng(11)
+    for _ in range(200):
+        d = int(g.integers(2, 40))
+        perm = g.permutation(d)
+        cuts = np.sort(g.choice(np.arange(1, d), size=min(d - 1, int(g.integers(1, 6))), replace=False))
+        blocks = [b.tolist() for b in np.split(perm, cuts) if b.size]
+        pb = sorted(g.choice(len(blocks), size=int(g.integers(1, len(blocks) + 1)), replace=False).tolist())
+        w = g.dirichlet(np.ones(len(blocks)))
+        D = BlockDisjunctionDistribution(d, blocks, pb, float(g.uniform(0.01, 0.99)), weights=w)
+        assert D.error(D.positive) == 0.0
+        assert D.errors(np.ones((1, d), dtype=bool))[0] >= 0.0
+        H = g.random((50, d)) < 0.5
+        e = D.errors(H)
+        assert np.all((e >= 0.0) & (e <= 1.0))
+
+
 @pytest.mark.parametrize("call, exc, word", [
     (lambda: DisjunctionGraphDistribution(10, [0, 1], 1.5), ValueError, "p"),
     (lambda: DisjunctionGraphDistribution(10, [0, 1], 0.0), ValueError, "p"),
