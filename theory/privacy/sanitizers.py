@@ -65,14 +65,14 @@ def _points(X: Any, domain_size: int, name: str = "X") -> np.ndarray:
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be an array of domain indices, got {type(X).__name__}")
     arr = np.asarray(X)
+    if arr.size == 0:  # before the dtype check: NumPy makes [] float64
+        raise ValueError(f"{name} must not be empty")
     if arr.dtype == object or arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and arr.size and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
             arr = arr.astype(np.int64)
         else:
             raise TypeError(f"{name} must hold integer domain indices, got dtype {arr.dtype}")
     arr = arr.reshape(-1).astype(np.int64)
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
     if arr.min() < 0 or arr.max() >= domain_size:
         raise ValueError(f"{name} must hold indices in [0, {domain_size}), got range [{arr.min()}, {arr.max()}]")
     return arr
