@@ -147,3 +147,12 @@ def test_negative_errors_are_named_with_their_position() -> None:
         with pytest.raises(ValueError, match=r"got errors\[0\] = -0.5$"):
             fn([-0.5, 0.0])
     assert tex.sample([0, 0], 1.0, rng=0) in (0, 1)  # zero errors are valid
+
+
+@pytest.mark.parametrize("fn", [lambda e: tex.log_output_distribution(e, 1.0), lambda e: tex.sample(e, 1.0, rng=0)])
+def test_negative_errors_name_the_first_negative_entry(fn) -> None:  # type: ignore[no-untyped-def]
+    """A negative error count is a ValueError naming the first negative position and its value
+    (0 is allowed; later negatives are not the one reported)."""
+    msg = r"^errors must be non-negative \(numbers of mistakes\), got errors\[2\] = -2$"
+    with pytest.raises(ValueError, match=msg):
+        fn(np.array([3, 0, -2, -5]))
