@@ -469,3 +469,34 @@ def test_dp_sgd_runs_sample_their_own_batches():
     assert len({tuple(w) for w in res.weights}) > 10
     sparse = dp_sgd(Z[:2], y[:2], noise_multiplier=1.0, sampling_rate=0.05, steps=3, n_runs=64, rng=1)
     assert sparse.weights.shape == (64, 2) and np.all(np.isfinite(sparse.weights))
+
+
+@pytest.mark.parametrize("loss", ["hinge", "logistic"])
+def test_dp_sgd_float32_batches_beyond_the_buffer_stay_float32(loss):
+    """precision="float32" with Poisson batches beyond the preallocated buffer (60 and 100 rows > 41):
+    every step is s = fl32(Z_b fl32(w)), G = fl32(Z_b^T fl32(c)) with c clipped at C (1 - 2^-21), plus
+    N(0, (sigma C)^2 I) noise, bit for bit (a grown buffer in float64 would round differently; with the
+    logistic loss a float64 s = Z_b w changes the coefficients too, the hinge only reads its sign)."""
+    g = np.random.default_rng(9)
+    n, p = 120, 64
+    Z = g.normal(size=(n, p)).astype(np.float32)
+    y = np.where(Z[:, 0] > 0, 1.0, -1.0)
+    batches = [5, 60, 7, 100, 41]
+    C, m, sig, norm, lr = 0.7, 0.5, 1.1, 6.0, 1.0
+    znorm = np.sqrt(np.einsum("ij,ij->i", Z.astype(np.float64), Z.astype(np.float64)))
+    w = np.zeros(p)
+    sgd._dp_sgd_one_run(w, Z, y, znorm, _ForcedBatches(batches, 8), np.empty(len(batches), dtype=np.int64), 0.05,
+                        C, lr, m, sig, norm, loss, None, "constant", True, _NoBar())
+    want = np.zeros(p)
+    draws = np.random.default_rng(8)
+    for k in batches:
+        idx = draws.choice(n, size=k, replace=False)
+        Zb = Z[idx]
+        s = (Zb @ want.astype(np.float32)).astype(np.float64)
+        coef = y[idx] * sgd._dphi(y[idx] * s / m, loss) / m
+        coef *= sgd.clip_factors(np.abs(coef) * znorm[idx], C * (1.0 - 2.0**-21))
+        G = (Zb.T @ coef.astype(np.float32)).astype(np.float64)
+        G += draws.standard_normal(p) * (sig * C)
+        G *= lr / norm
+        want -= G
+    assert np.array_equal(w, want)
