@@ -68,9 +68,8 @@ def _points(X: Any, domain_size: int, name: str = "X") -> np.ndarray:
     if arr.size == 0:  # before the dtype check: NumPy makes [] float64
         raise ValueError(f"{name} must not be empty")
     if arr.dtype == object or arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
+        # integer-valued finite floats are indices too (converted below with the integer dtypes)
+        if not (arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))):
             raise TypeError(f"{name} must hold integer domain indices, got dtype {arr.dtype}")
     arr = arr.reshape(-1).astype(np.int64)
     if arr.min() < 0 or arr.max() >= domain_size:
