@@ -89,3 +89,25 @@ def test_error_counts_dtype_and_values() -> None:
         assert e.dtype == np.int64 and e.tolist() == [1, 1, 2]
     # boolean labels and boolean predictions give the same counts
     assert reference_error_counts(P.astype(bool), y.astype(bool), False).tolist() == [1, 1, 2]
+
+
+def test_exact_groups_bounds_bracket_the_prefix_sums() -> None:
+    """_ExactGroups.bounds(p): CL[g] 2^-p <= sum_{k <= g} n_k exp(-x_k) <= CH[g] 2^-p, Cmid = CL + CH and
+    the totals are the last prefix sums; exact weights (x = 0) give exact bounds.  Checked against the
+    bounds at precision 512, which bracket the same sums 2^448 times tighter."""
+    from fractions import Fraction
+
+    from kernels._reference import _ExactGroups
+
+    G = _ExactGroups([3], [Fraction(0)])
+    assert G.bounds(64) == ([3 << 64], [3 << 64], [6 << 64], 3 << 64, 3 << 64)
+    g = np.random.default_rng(2)
+    for _ in range(20):
+        xs = sorted(Fraction(int(v), 7) for v in g.integers(0, 200, size=4))
+        counts = [int(c) for c in g.integers(1, 50, size=4)]
+        cl, ch, cmid, tl, th = _ExactGroups(counts, xs).bounds(64)
+        fl, fh, _, _, _ = _ExactGroups(counts, xs).bounds(512)
+        assert (tl, th) == (cl[-1], ch[-1])
+        for i in range(4):
+            assert cmid[i] == cl[i] + ch[i]
+            assert cl[i] << 448 <= fh[i] and ch[i] << 448 >= fl[i]
