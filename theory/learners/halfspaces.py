@@ -251,7 +251,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         budget: dict[str, Any] = {"tasks": tasks, "scheme": "binary" if tasks == 1 else "one-vs-rest",
                                   "trainer": self._trainer_name()}
         if not self._private:
-            q, steps = 1.0, int(self.n_iter)
+            steps = int(self.n_iter)
             for t, s in enumerate(signs):
                 W[t] = dp_sgd(Z, s, noise_multiplier=0.0, sampling_rate=1.0, steps=steps, clip=1.0 / float(self.margin),
                               learning_rate=float(self.learning_rate), loss=self.loss, margin=float(self.margin),
@@ -300,7 +300,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         return self
 
     def _trainer_name(self) -> str:
-        return str(getattr(self, "trainer", "gd"))
+        return str(self.trainer)
 
     def _k(self) -> int | None:
         k = getattr(self, "k", None)
