@@ -77,13 +77,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
-from sklearn.utils.validation import check_is_fitted
-
-try:  # scikit-learn >= 1.6
-    from sklearn.utils.validation import validate_data
-except ImportError:  # pragma: no cover - older scikit-learn: the estimator method of the same job
-    def validate_data(_estimator: Any, /, X: Any = "no_validation", y: Any = "no_validation", **kw: Any) -> Any:
-        return _estimator._validate_data(X, y, **kw)
+from sklearn.utils.validation import (
+    check_is_fitted,
+    validate_data,  # scikit-learn >= 1.6 (pyproject pins it)
+)
 
 from kernels.validation import (
     POSITIVE_INT,
@@ -171,9 +168,6 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.poor_score = True  # private training on small data is noisy by design
         return tags
-
-    def _more_tags(self) -> dict[str, Any]:  # scikit-learn < 1.6
-        return {"poor_score": True}
 
     def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
         norms = np.linalg.norm(X, axis=1)
