@@ -1072,3 +1072,229 @@ def test_select_structured_numeric_leaf_seen_once_under_the_neighbour() -> None:
     y = _objects([("u", 2.5)] + [("u",)] * 5 + [("v",)] * 4)
     fams, rows = _run_select(x, y, 10, schema=True, nthr=4)
     assert fams["col"] > 12 and any("x[1]" in r[2] for r in rows)
+
+
+# ---------------------------------------------------------------------------
+# vector outputs: learned scores, the Fisher direction, declared and ranked coordinates, row patterns
+# ---------------------------------------------------------------------------
+
+
+def _select_vector(x: np.ndarray, y: np.ndarray, *, pair: int = 0, mlp: bool = False,
+                   nthr: int = 4) -> tuple[list[Any], dict[str, int]]:
+    from theory.audit.core import _Codec, _normalize, _select
+
+    c = _Codec()
+    s = x.shape[0]
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _select(pair, _normalize(x, s, c), _normalize(y, s, c), s, 10_000, 0.01, 0.0, nthr, 2048, c, (), False,
+                       mlp)
+
+
+def test_select_mlp_score_family_is_the_pairs_seeded_network() -> None:
+    # mlp=True adds one projection family, "mlp": thresholds of the logit of the network fitted on the
+    # selection batch with the generator default_rng(pair), so the search is reproducible
+    from theory.audit.selection import MLPScore, mlp_score
+
+    g = np.random.default_rng(11)
+    x, y = g.normal(0, 1, (300, 2)), g.normal(0, 1, (300, 2)) + [0.5, 0.0]  # 600 rows: over one 512-row batch
+    cands, fams = _select_vector(x, y, pair=3, mlp=True)
+    assert list(fams)[:4] == ["fisher", "meandiff", "logistic", "mlp"] and fams["mlp"] == fams["logistic"] > 0
+    mine = [c for c in cands if c.group[1] == "mlp"]
+    assert len(mine) == 16 and all(c.event.description.startswith("<mlp score, x> ") for c in mine)
+    net = mine[0].event.projection
+    assert isinstance(net, MLPScore) and all(c.event.projection is net for c in mine)
+    want = mlp_score(x, y, np.random.default_rng(3))
+    assert want is not None
+    for got_w, want_w in zip(net.weights + net.biases, want.weights + want.biases):
+        np.testing.assert_array_equal(got_w, want_w)
+    _, plain = _select_vector(x, y, pair=3)  # the default: no network
+    assert plain == {k: v for k, v in fams.items() if k != "mlp"}
+
+
+def test_select_logistic_score_subsample_is_seeded_by_the_pair() -> None:
+    # more than 20,000 selection outputs a side: the logistic score is fitted on a subsample drawn with
+    # default_rng(pair), so the same outputs give the same score (and events) in every run
+    from theory.audit.selection import LogisticScore, learned_score
+
+    g = np.random.default_rng(12)
+    s = 20_050
+    x, y = g.normal(0, 1, (s, 2)), g.normal(0, 1, (s, 2)) + [0.0, 0.2]
+    cands, _ = _select_vector(x, y, pair=2, nthr=2)
+    score = next(c.event.projection for c in cands if c.group[1] == "logistic")
+    want = learned_score(x, y, np.random.default_rng(2))
+    assert isinstance(score, LogisticScore) and want is not None
+    np.testing.assert_array_equal(score.coef, want.coef)
+    assert score.intercept == want.intercept
+
+
+def test_select_fisher_direction_solves_the_pooled_covariance_with_its_ridge() -> None:
+    # the Fisher direction solves (C + r I) w = mean(x) - mean(y), C the pooled covariance (the mean of
+    # the two sample covariances), r = 1e-6 * (trace(C) / d + 1e-12): with variances of 1e-12 the
+    # absolute 1e-18 weighs, so the direction depends on C's scale, not only on its shape
+    g = np.random.default_rng(13)
+    x = np.c_[g.normal(0, 1e-6, 300), np.zeros(300)]
+    y = np.c_[g.normal(0, 1e-6, 300), np.full(300, 1e-6)]
+    cands, _ = _select_vector(x, y)
+    u = next(c.event.projection for c in cands if c.group[1] == "fisher")
+    cov = 0.5 * (np.cov(x, rowvar=False) + np.cov(y, rowvar=False))
+    diff = x.mean(axis=0) - y.mean(axis=0)
+
+    def direction(c: np.ndarray) -> np.ndarray:
+        w = np.linalg.solve(c + 1e-6 * (np.trace(c) / 2 + 1e-12) * np.eye(2), diff)
+        return w / np.linalg.norm(w)
+
+    np.testing.assert_allclose(u, direction(cov), rtol=1e-9, atol=0)
+    assert abs(direction(3 * cov)[0] - u[0]) > 0.1 * abs(u[0])  # the sum of the covariances is another direction
+
+
+def test_select_value_sets_with_tied_scores_keep_the_shortest() -> None:
+    # delta = 0.9: most value sets of a 24-value categorical coordinate carry no evidence (score -inf);
+    # after the finite ones, the ties kept are the shortest sets, in order (a stable sort, any numpy)
+    g = np.random.default_rng(21)
+    s = 300
+    cx, cy = g.integers(0, 24, s).astype(float), g.integers(0, 24, s).astype(float)
+    _, rows = _run_select(np.c_[g.normal(0, 1, s), cx], np.c_[g.normal(0, 1, s), cy], s, cat=(1,), nthr=4,
+                          delta=0.9)
+    sets = [r for r in rows if r[4][1] == "catset"]
+    assert len(sets) == 16
+    tied = [int(r[2].rsplit("(", 1)[1].split()[0]) for r in sets if r[0] == "-inf"]
+    assert tied == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6]
+
+
+def test_select_declared_coordinates_of_vectors() -> None:
+    # an int declares a vector coordinate categorical (coordinate 0 too): value events, no thresholds;
+    # names (str) address dicts and tuples, so on plain vectors they declare nothing
+    g = np.random.default_rng(14)
+    s = 200
+    x = np.c_[g.integers(0, 4, s), g.normal(0, 1, s)].astype(float)
+    y = np.c_[g.integers(0, 4, s), g.normal(0.5, 1, s)].astype(float)
+    fams, _ = _run_select(x, y, s, cat=(0,), nthr=4)
+    assert "coord0" not in fams and "coord1" in fams and fams["cat"] > 0
+    plain, rows = _run_select(x, y, s, nthr=4)
+    assert "coord0" in plain
+    assert _run_select(x, y, s, cat=("x[0]", "count"), nthr=4) == (plain, rows)
+
+
+def test_select_sixteen_coordinates_keep_their_order() -> None:
+    # at most MAX_COORDS = 16 free coordinates: all of them in index order (ranking only beyond 16)
+    g = np.random.default_rng(15)
+    s = 100
+    x, y = g.normal(0, 1, (s, 16)), g.normal(0, 1, (s, 16)) + np.r_[np.zeros(15), 1.0]
+    fams, _ = _run_select(x, y, s, nthr=2)
+    assert list(fams)[3:] == [f"coord{j}" for j in range(16)]
+
+
+def test_select_row_patterns_seen_three_times_and_set_budget() -> None:
+    # a coded column (atom -1.0 written 3 times) beside continuous values: the atom's pattern, seen
+    # exactly MIN_ATOM_COUNT = 3 times, is a pattern event; 16 quantile bins make the other patterns
+    g = np.random.default_rng(1)
+    s = 100
+    x = np.c_[g.normal(0, 1, s), g.normal(0, 1, s)]
+    y = np.c_[g.normal(0.5, 1, s), g.normal(0, 1, s)]
+    x[:3, 1] = -1.0
+    fams, _ = _run_select(x, y, s, nthr=4)
+    assert (fams["pattern"], fams["patternset"]) == (2 * 17, 2 * 16)
+    # max_values also caps the keys of the pattern sets (the 4 most frequent: 3 sets per direction)
+    fams, _ = _run_select(x, y, s, nthr=4, maxv=4)
+    assert (fams["pattern"], fams["patternset"]) == (2 * 17, 2 * 3)
+
+
+def test_select_pattern_sets_of_two_blocks_add_up() -> None:
+    # two coded columns with different atoms are two blocks; "patternset" counts the sets of both
+    g = np.random.default_rng(16)
+    s = 100
+    x = np.c_[g.choice([-1.0, 0.0], s), g.choice([5.0, 6.0], s)]
+    y = np.c_[g.choice([-1.0, 0.0], s, p=[0.3, 0.7]), g.choice([5.0, 6.0], s)]
+    fams, rows = _run_select(x, y, s, nthr=4)
+    assert (fams["pattern"], fams["patternset"]) == (2 * 4, 2 + 2)
+    assert {r[4][1] for r in rows} >= {"pattern", "patternset"}
+
+
+def test_audit_pairs_structured_and_label_pairs_together() -> None:
+    # one pair with structured outputs (a table schema is built) and one with plain labels: the label
+    # pair keeps its value events (the schema's tables are read only for structured outputs)
+    from theory.audit.core import audit_pairs
+
+    def mech(data: int, size: int, rng: Any) -> Any:
+        if data < 2:
+            return [("u", float(v)) for v in rng.normal(data, 1, size)]
+        return np.array(rng.choice(["a", "b"], size, p=[0.5, 0.5] if data == 2 else [0.6, 0.4]))
+
+    r = audit_pairs(mech, [(0, 1), (2, 3)], epsilon=1.0, trials=4000, selection_trials=2000, rng=0)
+    assert set(r.search[0].families) >= {"col", "cat"}
+    assert r.search[1].families == {"value": 4, "valueset": 2}
+
+
+def test_audit_pairs_structured_outputs_against_labels() -> None:
+    # the same pair, structured outputs under one dataset and plain labels under the other: both are
+    # labels, compared by value events only (no table events: the neighbour's outputs have no table)
+    from theory.audit.core import audit_pairs
+
+    def mech(data: int, size: int, rng: Any) -> Any:
+        if data == 0:
+            return [("u", float(v)) for v in rng.normal(0, 1, size)]
+        return np.array(rng.choice(["a", "b"], size))
+
+    r = audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=4000, selection_trials=2000, rng=0)
+    assert r.search[0].families == {"value": 4, "valueset": 2}
+    assert r.violation and r.witness is not None and r.witness.support_mismatch
+
+
+def _first_groups(rows: list[tuple[Any, ...]]) -> list[str]:
+    out: list[str] = []
+    for r in rows:
+        if r[4][1] not in out:
+            out.append(r[4][1])
+    return out
+
+
+def test_select_structured_numeric_columns_ranked_beyond_sixteen() -> None:
+    # tuples of 15 floats: 16 numeric columns (x[0..14] and len(x)), all thresholded in column order;
+    # tuples of 16 floats: 17 columns, only the MAX_COORDS = 16 ranked first (KS statistic) are
+    # thresholded, the shifted x[15] first and the constant len(x) dropped
+    g = np.random.default_rng(18)
+    s = 100
+    for k in (15, 16):
+        shift = np.r_[np.zeros(k - 1), 1.0]
+        x = _objects([tuple(v) for v in g.normal(0, 1, (s, k))])
+        y = _objects([tuple(v) for v in g.normal(0, 1, (s, k)) + shift])
+        fams, rows = _run_select(x, y, s, schema=True, nthr=4)
+        groups = _first_groups(rows)
+        if k == 15:
+            assert groups == [f"col{j}" for j in range(16)]
+        else:
+            assert len(groups) == 16 and groups[0] == "col15" and "col16" not in groups
+            assert fams == {"col": 512}
+
+
+def test_select_float_bits_of_vectors_are_those_of_each_coordinate() -> None:
+    # float_bits on vector outputs: the bit events of each (ranked) coordinate, as for that coordinate
+    # alone as a scalar output (same scores and counts), named x[j]
+    g = np.random.default_rng(17)
+    s = 200
+    x, y = g.normal(0, 1, (s, 2)), g.normal([1.0, 0.0], 1, (s, 2))
+    fams, rows = _run_select(x, y, s, fb=True, nthr=4)
+    bits = [r for r in rows if r[4][1] in ("bits", "bitsset")]
+    want: list[tuple[Any, ...]] = []
+    total = 0
+    for j in range(2):
+        fj, rj = _run_select(x[:, j], y[:, j], s, fb=True, nthr=4)
+        total += fj["bits"]
+        mine = [r for r in rj if r[4][1] in ("bits", "bitsset")]
+        assert mine and all(" of x)" in r[2] for r in mine)
+        want += [(r[0], r[2].replace(" of x)", f" of x[{j}])"), *r[3:]) for r in mine]
+    assert fams["bits"] == total
+    assert [(r[0], r[2], *r[3:]) for r in bits] == want
+
+
+def test_select_scalar_atom_under_either_dataset() -> None:
+    # continuous scalar outputs with one value repeated (0.0, 5 times) under only one of the datasets:
+    # value events on it, whichever dataset of the pair repeats it
+    g = np.random.default_rng(19)
+    s = 100
+    x, y = g.normal(0, 1, s), g.normal(0, 1, s)
+    y[:5] = 0.0
+    for a, b in ((x, y), (y, x)):
+        fams, rows = _run_select(a, b, s, nthr=4)
+        assert fams == {"thr": 32, "value": 2}
+        assert [r[2] for r in rows if r[4][1] == "value"] == ["x == 0.0"] * 2
