@@ -500,3 +500,146 @@ def test_dp_sgd_float32_batches_beyond_the_buffer_stay_float32(loss):
         G *= lr / norm
         want -= G
     assert np.array_equal(w, want)
+
+
+# --- feature checks shared by the trainers -------------------------------------------------------------
+
+_ENTRY_POINTS = {
+    "dp_sgd": lambda Z: dp_sgd(Z, [1, -1], noise_multiplier=1.0, sampling_rate=1.0, steps=1, rng=0),
+    "dp_sgd float32": lambda Z: dp_sgd(Z, [1, -1], noise_multiplier=1.0, sampling_rate=1.0, steps=1, rng=0,
+                                       precision="float32"),
+    "noisy_sgd": lambda Z: sgd.noisy_sgd(Z, [1, -1], 1.0, 1e-5, rng=0),
+    "loss_values": lambda Z: sgd.loss_values(np.zeros(2), Z, [1, -1]),
+    "per_example_gradients": lambda Z: sgd.per_example_gradients(np.zeros(2), Z, [1, -1]),
+}
+_BAD_Z = [
+    (np.array([0.1, 0.2]), ValueError, r"^Z must have ndim in \(2,\), got ndim=1 \(shape \(2,\)\)$"),
+    (np.zeros((2, 2, 1)), ValueError, r"^Z must have ndim in \(2,\), got ndim=3"),
+    (np.array([["a", "b"], ["c", "d"]]), TypeError, r"^Z must have a dtype of kind 'biuf', got dtype <U1$"),
+    (np.array([[np.nan, 0.0], [0.1, 0.2]]), ValueError, r"^Z must not contain NaN$"),
+    (np.array([[0.1, 0.2], [-np.inf, 0.0]]), ValueError, r"^Z must not contain \+-inf$"),
+]
+
+
+@pytest.mark.parametrize("entry", sorted(_ENTRY_POINTS))
+@pytest.mark.parametrize("Z, exc, msg", _BAD_Z)
+def test_bad_features_are_named_Z_with_what_is_wrong(entry, Z, exc, msg):
+    with pytest.raises(exc, match=msg):
+        _ENTRY_POINTS[entry](Z)
+
+
+def test_float32_conversion_names_the_entry_beyond_float32_range_and_nothing_else():
+    """precision="float32" on float64 features: an entry beyond float32's range is named with its
+    position; a NaN elsewhere (also non-finite after conversion) is reported as a NaN, not as out of range."""
+    run = _ENTRY_POINTS["dp_sgd float32"]
+    with pytest.raises(ValueError, match=r"^Z\[1, 0\] = -5e\+38 is beyond float32's range \(\|x\| <= 3\.4e38\): "
+                                         r"use precision='float64' or rescale the features$"):
+        run(np.array([[0.1, 0.2], [-5e38, 0.0]]))
+    with pytest.raises(ValueError, match=r"^Z must not contain NaN$"):
+        run(np.array([[0.1, np.nan], [0.3, 0.0]]))
+    with pytest.raises(ValueError, match=r"^Z must not contain \+-inf$"):
+        run(np.array([[0.1, 0.2], [np.inf, 0.0]]))
+
+
+def test_unit_ball_check_of_float32_rows_is_exact():
+    """A float32 row of norm 1 + 3e-8 (> 1 + 1e-9) is outside the unit ball: float32 arithmetic rounds its
+    squared norm 1 + 2^-24 to 1, which let it through (sensitivity above the one noisy_sgd calibrates to)."""
+    Z = np.array([[1.0, 2.0**-12], [0.5, 0.0]], dtype=np.float32)
+    with pytest.raises(ValueError, match=r"row 0 has norm 1\.00000003; normalise the rows first$"):
+        sgd.noisy_sgd(Z, [1, -1], 1.0, 1e-5, rng=0)
+    sgd.noisy_sgd(np.array([[1.0, 0.0], [0.5, 0.0]], dtype=np.float32), [1, -1], 1.0, 1e-5, rng=0)  # norm 1 exactly
+
+
+# --- BLAS threads -----------------------------------------------------------------------------------------
+
+
+def _blas_threads() -> set[int]:
+    from threadpoolctl import threadpool_info
+
+    return {int(d["num_threads"]) for d in threadpool_info() if d["user_api"] == "blas"}
+
+
+def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone():
+    """Per-step work up to _SINGLE_THREAD_BLAS_MAX entries runs BLAS (only BLAS) on one thread; above it
+    the thread count is left as it is."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import kernels
+
+    kernels.exponential_mechanism([0.0, 1.0], 1.0, rng=0)  # loads the kernels' OpenMP runtime (when built with it)
+    if not _blas_threads():
+        pytest.skip("no BLAS library visible to threadpoolctl")
+    with threadpool_limits(limits=2):
+        outer = {(d["user_api"], d["filepath"]): d["num_threads"] for d in threadpool_info()}
+        for work in (10, sgd._SINGLE_THREAD_BLAS_MAX):
+            with sgd._blas_single_thread(work):
+                inside = {(d["user_api"], d["filepath"]): d["num_threads"] for d in threadpool_info()}
+                assert _blas_threads() == {1}, work
+                assert all(v == outer[k] for k, v in inside.items() if k[0] != "blas"), work
+        with sgd._blas_single_thread(sgd._SINGLE_THREAD_BLAS_MAX + 1):
+            inside = {(d["user_api"], d["filepath"]): d["num_threads"] for d in threadpool_info()}
+            assert inside == outer
+
+
+# --- Noisy SGD: multi-block runs and the broken-noise variant ------------------------------------------
+
+
+def test_noisy_sgd_one_run_over_several_blocks_matches_the_batched_path():
+    """One run (n_runs=None) and n_runs=1 make the same draws and the same updates, also when the T = n^2
+    steps span several blocks of draws (p = 2^17 columns: blocks of 8 steps, T = 16)."""
+    g = np.random.default_rng(3)
+    Z = g.normal(size=(4, 1 << 17))
+    Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    one = sgd.noisy_sgd(Z, y, 1.0, 1e-5, rng=5)
+    batched = sgd.noisy_sgd(Z, y, 1.0, 1e-5, n_runs=1, rng=5)
+    assert one.steps == batched.steps == 16
+    np.testing.assert_allclose(one.weights, batched.weights[0], rtol=1e-12, atol=1e-12)
+
+
+def test_noise_factor_scales_the_noise_drawn_not_the_privacy_reported():
+    Z = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    y = np.ones(3)
+    ok = sgd.noisy_sgd(Z, y, 1.0, 1e-5, rng=0)
+    broken = sgd._noisy_sgd(Z, y, 1.0, 1e-5, 1.0, 1.0, None, None, None, 0, False, "", noise_factor=0.01)
+    assert broken.sigma == pytest.approx(ok.sigma * 0.01, rel=1e-12)
+    assert broken.privacy == ok.privacy
+
+
+# --- audit cases ----------------------------------------------------------------------------------------
+
+
+def test_audit_cases_are_the_documented_pairs_claims_and_mechanisms():
+    """The four cases of sgd.audit_cases: claims read from runs, true epsilons by the PLD accountant, and
+    mechanisms that run what they say, seeded (broken DP-SGD at noise / 2: the spread of 4000 runs'
+    outputs, ratio within 10%, false-failure rate < 1e-6; broken Noisy SGD at noise / 100)."""
+    cases = sgd.audit_cases()
+    assert [c["private"] for c in cases] == [True, True, False, False]
+    sigma = sgd.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
+    dp_ok, bst_ok, dp_bad, bst_bad = cases
+    assert dp_ok["epsilon"] == dp_bad["epsilon"] == pytest.approx(sgd.dpsgd_epsilon(sigma, 1.0, 1, 1e-5), rel=1e-12)
+    assert dp_ok["true_epsilon"] == pytest.approx(sgd.dpsgd_epsilon(sigma, 1.0, 1, 1e-5, accountant="pld"))
+    assert dp_bad["true_epsilon"] == pytest.approx(sgd.dpsgd_epsilon(sigma / 2, 1.0, 1, 1e-5, accountant="pld"))
+    assert dp_bad["true_epsilon"] > 1.5
+    assert bst_ok["true_epsilon"] is None and bst_bad["true_epsilon"] is None
+    assert bst_bad["epsilon"] == bst_ok["epsilon"] and bst_bad["delta"] == 1e-5
+    assert [c["claim"] for c in cases] == ["Abadi et al.: (eps, delta) by dp-accounting RDP, add/remove-one",
+                                           "BST14 Thm 2.1 as SPEC states it (replace-one)",
+                                           "claims the calibrated epsilon", "claims BST14 Thm 2.1"]
+    assert [c["trials_scale"] for c in cases] == [1.0, 0.2, 5.0, 0.2]
+    assert len(sgd.audit_cases(include_broken=False)) == 2
+
+    def spread(case):  # type: ignore[no-untyped-def]
+        out = case["mechanism"](case["pairs"][0][1], 4000, rng=1)
+        assert np.array_equal(out, case["mechanism"](case["pairs"][0][1], 4000, rng=1))  # seeded
+        return float(np.std(out[:, 1]))  # coordinate 1: noise only (the canary moves coordinate 0)
+
+    assert spread(dp_bad) / spread(dp_ok) == pytest.approx(0.5, rel=0.1)
+    # Noisy SGD projects onto the unit ball, so spreads do not scale with the noise: the broken case is
+    # noisy_sgd's run on the same data (eps 1, margin 1, radius 1) with the noise drawn / 100, seeded
+    B1 = bst_bad["pairs"][0][1]
+    want = sgd._noisy_sgd(B1[0], B1[1], 1.0, 1e-5, 1.0, 1.0, None, 300, None, 1, False, "", noise_factor=0.01)
+    assert np.array_equal(bst_bad["mechanism"](B1, 300, rng=1), want.weights)
+    assert np.array_equal(bst_ok["mechanism"](B1, 300, rng=1), sgd.noisy_sgd(B1[0], B1[1], 1.0, 1e-5, n_runs=300,
+                                                                               rng=1).weights)
+    assert spread(bst_bad) < spread(bst_ok) / 2
