@@ -1298,3 +1298,60 @@ def test_select_scalar_atom_under_either_dataset() -> None:
         fams, rows = _run_select(a, b, s, nthr=4)
         assert fams == {"thr": 32, "value": 2}
         assert [r[2] for r in rows if r[4][1] == "value"] == ["x == 0.0"] * 2
+
+
+def test_select_integer_vectors_against_float_vectors() -> None:
+    # integer vectors under one dataset, float vectors under the other: whole-vector value events need
+    # the integer keys of both sides, so only thresholds (and, float first, row patterns) are built
+    g = np.random.default_rng(20)
+    s = 100
+    x, y = g.integers(0, 3, (s, 2)), g.integers(0, 3, (s, 2)) + 0.5
+    projections = {"fisher": 32, "meandiff": 32, "logistic": 32, "coord0": 32, "coord1": 28}
+    assert _run_select(x, y, s, nthr=4)[0] == projections
+    assert _run_select(y, x, s, nthr=4)[0] == {**projections, "pattern": 36, "patternset": 34}
+
+
+def test_select_integer_value_seen_once_under_the_first_dataset() -> None:
+    # discrete outputs: every value seen at least once is a value event, also the largest value seen
+    # once, under the first dataset only (counts 1 vs 0)
+    x, y = np.array([0, 0, 1, 1, 5]), np.array([0, 1, 1, 1, 2])
+    fams, rows = _run_select(x, y, 5, nthr=4)
+    assert fams == {"thr": 20, "value": 8, "valueset": 6}
+    values = {(r[2], r[3]): r[5:] for r in rows if r[4][1] == "value"}
+    assert values[("x == 5", True)] == values[("x == 5", False)] == (1, 0)
+    assert values[("x == 2", True)] == (0, 1)
+
+
+def test_select_all_categorical_structured_values_seen_once() -> None:
+    # structured outputs whose leaves are all categorical are discrete: a value seen once is an event
+    # (the count >= 3 rule is for tables with a continuous numeric leaf)
+    x = _objects([{"a": "u"}] * 9 + [{"a": "w"}])
+    y = _objects([{"a": "u"}] * 5 + [{"a": "v"}] * 5)
+    fams, rows = _run_select(x, y, 10, schema=True, nthr=4)
+    assert fams == {"cat": 6, "value": 6, "valueset": 4}
+    assert {r[2] for r in rows if r[4][1] == "value"} == {"x == (('a', 'u'),)", "x == (('a', 'v'),)",
+                                                        "x == (('a', 'w'),)"}
+
+
+def test_select_values_beyond_max_values_keep_the_most_frequent_ties_by_value() -> None:
+    # 52 values, max_values = 12: the 12 kept are the most frequent (seen 4 times: the odd values),
+    # ties by value (stable), so 1, 3, ..., 23; of those, 17..23 are seen only under the first dataset
+    odd_lo, odd_hi, even = range(1, 17, 2), range(17, 40, 2), range(0, 40, 2)
+    xs = [v for v in odd_lo for _ in range(2)] + [v for v in odd_hi for _ in range(4)]
+    ys = [v for v in odd_lo for _ in range(2)] + [v for v in even for _ in range(3)]
+    xs += [-1 - i for i in range(len(ys) - len(xs))]  # seen once: never kept
+    x, y = np.array(xs), np.array(ys)
+    fams, rows = _run_select(x, y, x.size, nthr=4, maxv=12)
+    assert fams == {"thr": 32, "value": 24, "valueset": 22}
+    forward = [(r[2], r[5], r[6]) for r in rows if r[4] == (0, "value", True)]
+    assert forward[:4] == [("x == 17", 4, 0), ("x == 19", 4, 0), ("x == 21", 4, 0), ("x == 23", 4, 0)]
+    assert all(r[1:] == (2, 2) for r in forward[4:])
+
+
+def test_select_max_values_equal_to_the_values_changes_nothing() -> None:
+    # 4 values and max_values = 4: none is dropped and their order (by value) is kept, as with no cap;
+    # delta = 0.9 leaves every single value without evidence (tied scores, so the order shows)
+    x, y = np.array([0, 1, 2, 2, 3, 3, 3, 3, 3, 3]), np.array([1, 2, 3, 3, 3, 3, 0, 0, 0, 3])
+    capped = _run_select(x, y, 10, nthr=4, maxv=4, delta=0.9)
+    assert capped == _run_select(x, y, 10, nthr=4, delta=0.9)
+    assert [r[2] for r in capped[1] if r[4] == (0, "value", True)] == ["x == 0", "x == 1", "x == 2", "x == 3"]
