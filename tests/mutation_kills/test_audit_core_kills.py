@@ -1355,3 +1355,14 @@ def test_select_max_values_equal_to_the_values_changes_nothing() -> None:
     capped = _run_select(x, y, 10, nthr=4, maxv=4, delta=0.9)
     assert capped == _run_select(x, y, 10, nthr=4, delta=0.9)
     assert [r[2] for r in capped[1] if r[4] == (0, "value", True)] == ["x == 0", "x == 1", "x == 2", "x == 3"]
+
+
+def test_select_raw_value_sets_capped_at_512_per_direction() -> None:
+    # 601 values: at most 512 likelihood-ratio-ordered sets per direction (2 to 513 values); with the
+    # 600 values seen only under the first dataset, the largest set (513 values) scores best
+    x, y = np.arange(600), np.full(600, 1000)
+    fams, rows = _run_select(x, y, 600, nthr=4)
+    assert fams == {"thr": 24, "value": 2 * 601, "valueset": 2 * 512}
+    forward = [r for r in rows if r[4] == (0, "valueset", True)]
+    assert forward[0][2].endswith(" (513 values)") and forward[0][5:] == (513, 0)
+    assert [int(r[2].rsplit("(", 1)[1].split()[0]) for r in forward] == list(range(513, 505, -1))
