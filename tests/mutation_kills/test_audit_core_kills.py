@@ -1366,3 +1366,15 @@ def test_select_raw_value_sets_capped_at_512_per_direction() -> None:
     forward = [r for r in rows if r[4] == (0, "valueset", True)]
     assert forward[0][2].endswith(" (513 values)") and forward[0][5:] == (513, 0)
     assert [int(r[2].rsplit("(", 1)[1].split()[0]) for r in forward] == list(range(513, 505, -1))
+
+
+def test_select_raw_value_sets_with_tied_scores_keep_the_shortest() -> None:
+    # as for the categorical coordinates: with delta = 0.9 most sets of 24 integer values have no
+    # evidence (-inf); after the finite ones the ties kept are the shortest sets, in order
+    g = np.random.default_rng(22)
+    s = 300
+    _, rows = _run_select(g.integers(0, 24, s), g.integers(0, 24, s), s, nthr=4, delta=0.9)
+    sets = [r for r in rows if r[4][1] == "valueset"]
+    assert len(sets) == 16
+    tied = [int(r[2].rsplit("(", 1)[1].split()[0]) for r in sets if r[0] == "-inf"]
+    assert tied == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6]
