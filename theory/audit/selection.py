@@ -306,7 +306,8 @@ def mlp_score(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, max_rows: 
         return None
     x, y, both, mean, scale = sides
     labels = np.r_[np.ones(x.shape[0]), np.zeros(y.shape[0])]
-    model = MLPClassifier(hidden_layer_sizes=(int(hidden),), max_iter=60, batch_size=512, learning_rate_init=3e-3,
+    # batches of 512 rows, or all rows when fewer (what scikit-learn would clip to, with a warning)
+    model = MLPClassifier(hidden_layer_sizes=(int(hidden),), max_iter=60, batch_size=min(512, labels.size), learning_rate_init=3e-3,
                           random_state=int(rng.integers(2**31 - 1)))
     import warnings
 

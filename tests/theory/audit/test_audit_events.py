@@ -225,3 +225,18 @@ def test_mlp_score_is_plain_and_picklable() -> None:
     assert sc is not None and np.array_equal(pickle.loads(pickle.dumps(sc))(x), sc(x))
     assert np.mean(sc(x) > 0) > 0.8 and np.mean(sc(y) > 0) < 0.2
     assert mlp_score(np.full((10, 2), np.nan), y, g) is None
+
+
+def test_mlp_score_on_few_selection_outputs_fits_without_warnings() -> None:
+    """Fewer than 512 selection outputs in all (e.g. selection_trials below 256): one batch of all rows,
+    no scikit-learn 'batch_size clipped' warning (the test configuration turns warnings into errors)."""
+    import warnings
+
+    from theory.audit.selection import mlp_score
+
+    g = np.random.default_rng(1)
+    x, y = _quadrant_mech(0, 150, g), _quadrant_mech(1, 150, g)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sc = mlp_score(x, y, g)
+    assert sc is not None and np.all(np.isfinite(sc(x)))
