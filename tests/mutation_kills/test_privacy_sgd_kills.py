@@ -643,3 +643,24 @@ def test_audit_cases_are_the_documented_pairs_claims_and_mechanisms():
     assert np.array_equal(bst_ok["mechanism"](B1, 300, rng=1), sgd.noisy_sgd(B1[0], B1[1], 1.0, 1e-5, n_runs=300,
                                                                                rng=1).weights)
     assert spread(bst_bad) < spread(bst_ok) / 2
+
+
+def test_feature_norms_cover_every_row_past_one_chunk():
+    """The row norms are computed in chunks of 2^21 / p rows: with p = 1 and 2^21 + 10 rows the last
+    10 rows are in a second chunk, and every norm is |z|."""
+    Z = np.linspace(-1.0, 1.0, (1 << 21) + 10)[:, None]
+    Z[-10:, 0] = np.arange(1, 11) / 20.0
+    arr, norms = sgd._features_and_norms(Z)
+    assert np.array_equal(norms, np.abs(Z[:, 0]))
+
+
+def test_rows_whose_squared_norm_overflows_get_norm_inf_quietly():
+    """A finite row whose squared norm overflows float64 gets norm +inf (so DP-SGD's clip factor C / inf
+    drops it), with no overflow warning (the test configuration turns warnings into errors)."""
+    import warnings
+
+    Z = np.array([[1e200, 1e200], [0.3, 0.4]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        arr, norms = sgd._features_and_norms(Z)
+    assert norms[0] == np.inf and norms[1] == pytest.approx(0.5, rel=1e-15)
