@@ -559,7 +559,7 @@ def _blas_threads() -> set[int]:
     return {int(d["num_threads"]) for d in threadpool_info() if d["user_api"] == "blas"}
 
 
-def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone():
+def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone(monkeypatch):
     """Per-step work up to _SINGLE_THREAD_BLAS_MAX entries runs BLAS (only BLAS) on one thread; above it
     the thread count is left as it is."""
     from threadpoolctl import threadpool_info, threadpool_limits
@@ -567,6 +567,7 @@ def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone():
     import kernels
 
     kernels.exponential_mechanism([0.0, 1.0], 1.0, rng=0)  # loads the kernels' OpenMP runtime (when built with it)
+    monkeypatch.setattr(sgd, "_BLAS_CONTROLLER", None)  # the first call builds the (cached) controller
     if not _blas_threads():
         pytest.skip("no BLAS library visible to threadpoolctl")
     with threadpool_limits(limits=2):
@@ -664,3 +665,17 @@ def test_rows_whose_squared_norm_overflows_get_norm_inf_quietly():
         warnings.simplefilter("error")
         arr, norms = sgd._features_and_norms(Z)
     assert norms[0] == np.inf and norms[1] == pytest.approx(0.5, rel=1e-15)
+
+
+@pytest.mark.parametrize("eps, q, T, c", [(1.0, 0.05, 200, 1), (8.0, 1.0, 1, 1), (0.5, 1.0, 3, 1), (0.05, 0.01, 50, 2),
+                                          (3.0, 0.2, 20, 3)])
+def test_calibrated_noise_multiplier_is_the_smallest_that_meets_epsilon(eps, q, T, c):
+    """calibrate_noise_multiplier returns sigma with eps(sigma) <= epsilon and eps(sigma (1 - 1e-5)) > epsilon
+    (the smallest noise up to 1e-5 relative), for noise below 1 (eps 8 at q = 1: sigma ~ 0.6) and above,
+    with compositions (c runs compose: the same event as c T steps)."""
+    s = sgd.calibrate_noise_multiplier(eps, 1e-5, q, T, compositions=c)
+    assert sgd.dpsgd_epsilon(s, q, T, 1e-5, compositions=c) <= eps
+    assert sgd.dpsgd_epsilon(s * (1 - 1e-5), q, T, 1e-5, compositions=c) > eps
+    if c > 1:
+        assert s == sgd.calibrate_noise_multiplier(eps, 1e-5, q, T * c)
+        assert s > sgd.calibrate_noise_multiplier(eps, 1e-5, q, T) * (1 + 1e-3)
