@@ -679,3 +679,20 @@ def test_calibrated_noise_multiplier_is_the_smallest_that_meets_epsilon(eps, q, 
     if c > 1:
         assert s == sgd.calibrate_noise_multiplier(eps, 1e-5, q, T * c)
         assert s > sgd.calibrate_noise_multiplier(eps, 1e-5, q, T) * (1 + 1e-3)
+
+
+def test_labels_and_initial_weights_are_checked_and_named():
+    with pytest.raises(ValueError, match=r"^y must have ndim in \(1,\), got ndim=2 \(shape \(1, 2\)\)$"):
+        sgd.check_signed_labels([[1, -1]])
+    with pytest.raises(TypeError, match=r"^y must have a dtype of kind 'biuf', got dtype <U1$"):
+        sgd.check_signed_labels(["a", "b"])
+    with pytest.raises(ValueError, match=r"^y must contain only -1 and \+1 \(halfspace labels\), "
+                                         r"got values \[0, 2, 3, 4, 5, 6\]$"):  # the first six offending values
+        sgd.check_signed_labels([0, 2, 3, 4, 5, 6, 7, 8])
+    with pytest.raises(TypeError, match=r"^name must be a string \(the parameter name used in messages\), got int$"):
+        sgd._check_signed_labels([1], 5, None)
+    run = lambda w0: dp_sgd(np.zeros((2, 2)), [1, -1], noise_multiplier=1.0, sampling_rate=1.0, steps=1, w0=w0)  # noqa: E731
+    with pytest.raises(ValueError, match=r"^w0 must have shape \(2,\), got \(1,\)$"):
+        run([0.0])
+    with pytest.raises(ValueError, match=r"^w0 must have ndim in \(1,\), got ndim=2 \(shape \(1, 2\)\)$"):
+        run([[0.0, 0.0]])
