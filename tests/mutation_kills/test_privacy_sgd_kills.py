@@ -668,14 +668,16 @@ def test_rows_whose_squared_norm_overflows_get_norm_inf_quietly():
 
 
 @pytest.mark.parametrize("eps, q, T, c", [(1.0, 0.05, 200, 1), (8.0, 1.0, 1, 1), (0.5, 1.0, 3, 1), (0.05, 0.01, 50, 2),
-                                          (3.0, 0.2, 20, 3)])
+                                          (3.0, 0.2, 20, 3), (100.0, 1.0, 1, 1), (20.0, 1.0, 1, 1)])
 def test_calibrated_noise_multiplier_is_the_smallest_that_meets_epsilon(eps, q, T, c):
-    """calibrate_noise_multiplier returns sigma with eps(sigma) <= epsilon and eps(sigma (1 - 1e-5)) > epsilon
-    (the smallest noise up to 1e-5 relative), for noise below 1 (eps 8 at q = 1: sigma ~ 0.6) and above,
-    with compositions (c runs compose: the same event as c T steps)."""
+    """calibrate_noise_multiplier returns sigma with eps(sigma) <= epsilon and eps(sigma (1 - 1e-6)) > epsilon
+    (the smallest noise up to the documented 1e-6 relative), for noise above 1, below 1 (eps 8 at q = 1:
+    sigma ~ 0.6; eps 20: ~ 0.25, found by halving from 1/2) and below 1/8 (eps 100: sigma ~ 0.0975, where a
+    tolerance not scaled by the bracket would be too coarse), with compositions (c runs compose: the same
+    event as c T steps)."""
     s = sgd.calibrate_noise_multiplier(eps, 1e-5, q, T, compositions=c)
     assert sgd.dpsgd_epsilon(s, q, T, 1e-5, compositions=c) <= eps
-    assert sgd.dpsgd_epsilon(s * (1 - 1e-5), q, T, 1e-5, compositions=c) > eps
+    assert sgd.dpsgd_epsilon(s * (1 - 1e-6), q, T, 1e-5, compositions=c) > eps
     if c > 1:
         assert s == sgd.calibrate_noise_multiplier(eps, 1e-5, q, T * c)
         assert s > sgd.calibrate_noise_multiplier(eps, 1e-5, q, T) * (1 + 1e-3)
@@ -696,3 +698,28 @@ def test_labels_and_initial_weights_are_checked_and_named():
         run([0.0])
     with pytest.raises(ValueError, match=r"^w0 must have ndim in \(1,\), got ndim=2 \(shape \(1, 2\)\)$"):
         run([[0.0, 0.0]])
+
+
+def test_calibration_floor_is_two_to_the_minus_ten():
+    """Noise below 2^-10 is not searched: a target that 2^-10 already meets gets exactly 2^-10; a target
+    just above eps(2^-10) gets the smallest noise in (2^-10, 2^-9] to 1e-6 relative."""
+    assert sgd.calibrate_noise_multiplier(1e7, 1e-5, 1.0, 1) == 2.0**-10
+    target = sgd.dpsgd_epsilon(1.5e-3, 1.0, 1, 1e-5)
+    s = sgd.calibrate_noise_multiplier(target, 1e-5, 1.0, 1)
+    assert 2.0**-10 < s <= 2.0**-9
+    assert sgd.dpsgd_epsilon(s, 1.0, 1, 1e-5) <= target < sgd.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5)
+
+
+def test_calibration_searches_noise_up_to_two_to_the_thirty_inclusive():
+    """The documented ceiling: noise multipliers up to 2^30 inclusive are searched.  At delta 1e-12 the RDP
+    epsilon still falls between sigma = 2^29, 6e8 and 2^30 (by ~100 ulps, from the top order's term), so the
+    target eps(6e8) needs noise in (2^29, 2^30]; a target below eps(2^30) is refused with the full message."""
+    e29, e6, e30 = (sgd.dpsgd_epsilon(s, 1.0, 1, 1e-12) for s in (2.0**29, 6e8, 2.0**30))
+    assert e29 > e6 > e30 > 0
+    s = sgd.calibrate_noise_multiplier(e6, 1e-12, 1.0, 1)
+    assert 2.0**29 < s <= 2.0**30 and sgd.dpsgd_epsilon(s, 1.0, 1, 1e-12) <= e6
+    with pytest.raises(ValueError) as err:
+        sgd.calibrate_noise_multiplier(0.019, 1e-12, 1.0, 1)
+    assert str(err.value) == ("epsilon=0.019 is too small for this budget split: no noise multiplier <= 2^30 reaches "
+                              "it at delta=1e-12 with sampling rate 1, 1 steps and 1 composition(s); raise epsilon or "
+                              "lower the number of steps / classes")

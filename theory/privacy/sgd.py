@@ -612,9 +612,12 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     """Smallest noise multiplier (to 1e-6 relative) whose DP-SGD epsilon at ``delta`` is <= ``epsilon``.
 
     Implements: DPSGD (noise calibration) with ``dp_accounting.calibrate_dp_mechanism`` (Brent's
-    method on the accountant's epsilon) inside a bracket found by doubling; the returned value
-    is then checked with the same accountant and nudged up until ``epsilon`` is met (Brent's
-    root may sit a hair on the wrong side).
+    method on the accountant's epsilon) inside a bracket [hi/2, hi] found by doubling from 1 (or
+    halving, when 1/2 already meets ``epsilon``), with tolerance 1e-7 hi <= 2e-7 sigma*.
+    ``calibrate_dp_mechanism`` returns a point whose epsilon is <= the target (it steps Brent's root
+    by the tolerance to the private side, or bisects), so the result always meets ``epsilon`` with
+    the same accountant.  Noise below 2^-10 is not searched: when 2^-10 already meets ``epsilon``,
+    2^-10 is returned.
 
     Raises
     ------
@@ -658,8 +661,6 @@ def _calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: flo
             lambda: _accountant(accountant),
             lambda s: dpsgd_event(float(s), q, T, c),
             eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
-    while eps_of(sigma) > eps:
-        sigma *= 1.0 + 1e-6
     return sigma
 
 
