@@ -13,7 +13,11 @@
 #      sub-directory per module, kept between invocations so `report` and `recheck` can read it),
 #      MUTATION_CHILDREN (parallel mutants, default 1), MUTATION_TIMEOUT (seconds per module, default
 #      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial),
-#      MUTATION_ONLY (recheck: only the mutants whose names match this extended regex, e.g. a function).
+#      MUTATION_ONLY (recheck: only the mutants whose names match this extended regex, e.g. a function),
+#      MUTATION_FUNCTIONS (run / recheck: only the mutants of these top-level functions of the module, comma-
+#      separated, e.g. _audit_pairs,_audit_mechanism; their own work directory and their own report row
+#      'MODULE [functions]', next to the module's row: for a change to a few functions of a module whose
+#      full run takes an hour).
 # A mutant whose tests use more than 2 x 3 x (their clean CPU time + 1 s) CPU seconds is a 'timeout'
 # (an endless loop, e.g. in the exact sampler's refinement): CPU time, so a loaded machine does not
 # turn slow runs into timeouts (mutmut's default factor 15 let one such mutant hold a run for minutes).
@@ -33,6 +37,7 @@ WORK="${MUTATION_WORKDIR:-/tmp/semiprivate-mutation}"
 CHILDREN="${MUTATION_CHILDREN:-1}"
 MTIMEOUT="${MUTATION_TIMEOUT:-0}"
 ONLY="${MUTATION_ONLY:-.}"
+FUNCS="${MUTATION_FUNCTIONS:-}"
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
@@ -64,6 +69,10 @@ declare -A TESTS=(
 )
 
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
+# the work directory of a module (of some of its functions with MUTATION_FUNCTIONS)
+workdir() { if [ -n "$FUNCS" ]; then echo "$WORK/$(slug "$1")__fn_${FUNCS//,/_}"; else echo "$WORK/$(slug "$1")"; fi; }
+# mutmut's name patterns for MUTATION_FUNCTIONS (none: every mutant of the module)
+patterns() { local f dotted; dotted="$(echo "${1%.py}" | tr / .)"; for f in ${FUNCS//,/ }; do echo "$dotted.x_${f}__mutmut_*"; done; }
 die() { echo "$*" >&2; exit 2; }
 
 "$PY" -c "import mutmut" 2>/dev/null || die "mutmut is not installed: $PY -m pip install mutmut"
@@ -139,21 +148,27 @@ cmd_run() {
   local m dir
   for m in "$@"; do
     [ -f "$ROOT/$m" ] || die "no such module: $m"
-    dir="$WORK/$(slug "$m")"
+    dir="$(workdir "$m")"
     rm -rf "$dir"; mkdir -p "$dir"
     export_head "$dir"
     (cd "$ROOT" && find kernels theory -name '*.so' -print0 | while IFS= read -r -d '' f; do cp "$f" "$dir/$f"; done)
-    echo "$m" > "$dir/module"
+    if [ -n "$FUNCS" ]; then
+      echo "$m [${FUNCS//,/, }]" > "$dir/module"
+      echo "$FUNCS" > "$dir/functions"
+    else
+      echo "$m" > "$dir/module"
+    fi
     write_config "$dir" "$m"
-    echo "mutating $m in $dir ..." >&2
-    run_mutmut "$dir"
+    echo "mutating $(cat "$dir/module") in $dir ..." >&2
+    # shellcheck disable=SC2046
+    run_mutmut "$dir" $(patterns "$m")
   done
 }
 
 cmd_recheck() {
   local m dir names
   for m in "$@"; do
-    dir="$WORK/$(slug "$m")"
+    dir="$(workdir "$m")"
     [ -f "$dir/results.txt" ] || die "no earlier run of $m in $dir: use 'run' first"
     # the tests of the current HEAD (mutmut copies tests/ into mutants/ at every run)
     rm -rf "$dir/tests"; export_head "$dir" tests
@@ -247,9 +262,10 @@ for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
         continue
     d = mods[m]
     rows = []
+    funcs = (d / "functions").read_text().split(",") if (d / "functions").exists() else None
     for line in (d / "results.txt").read_text().splitlines():
         r = re.match(r"\s*([\w.]+__mutmut_\d+):\s*(.+)$", line)
-        if r:
+        if r and (funcs is None or any(r.group(1).split(".")[-1].startswith(f"x_{f.strip()}__mutmut_") for f in funcs)):
             rows.append((r.group(1), r.group(2).strip()))
     st = collections.Counter(s for _, s in rows)
     surv = [n for n, s in rows if s == "survived"]

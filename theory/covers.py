@@ -76,6 +76,10 @@ def distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
 
     Implements: ABM19.Alg1.cover (step 1).  Order: sorted (lexicographically for vectors).
     """
+    return _distinct_points(concept_class, T_pub)
+
+
+def _distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
     T = concept_class.validate_points(T_pub, "T_pub", allow_empty=True)
     if len(T) == 0:
         return T

@@ -1151,6 +1151,33 @@ def audit_pairs(
     -------
     AuditResult
     """
+    return _audit_pairs(mechanism, pairs, epsilon=epsilon, delta=delta, trials=trials, confidence=confidence,
+                        events=events, rng=rng, selection_trials=selection_trials, max_events=max_events,
+                        n_thresholds=n_thresholds, max_values=max_values, batch_size=batch_size, executor=executor,
+                        timeout=timeout, categorical=categorical, float_bits=float_bits, mlp=mlp)
+
+
+def _audit_pairs(
+    mechanism: Mechanism,
+    pairs: Sequence[tuple[Any, Any]],
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    trials: int | None = None,
+    confidence: float = 0.95,
+    events: Sequence[Callable[[Any], Any]] | None = None,
+    rng: Any = None,
+    selection_trials: int | None = None,
+    max_events: int = 4,
+    n_thresholds: int = 256,
+    max_values: int = 2048,
+    batch_size: int | None = None,
+    executor: Any = None,
+    timeout: float | None = None,
+    categorical: Sequence[int | str] | None = None,
+    float_bits: bool = False,
+    mlp: bool = False,
+) -> AuditResult:
     t0 = time.perf_counter()
     pairs = _check_pairs(pairs, "pairs")
     if not pairs:
@@ -1405,6 +1432,26 @@ def audit_mechanism(
     >>> audit_mechanism(broken, 0.0, 1.0, epsilon=1.0, trials=200_000, rng=0).violation
     True
     """
+    return _audit_mechanism(mechanism, data, neighbour, epsilon=epsilon, delta=delta, trials=trials,
+                            confidence=confidence, events=events, rng=rng, n_neighbours=n_neighbours,
+                            extra_pairs=extra_pairs, **options)
+
+
+def _audit_mechanism(
+    mechanism: Mechanism,
+    data: Any,
+    neighbour: Any,
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    trials: int | None = None,
+    confidence: float = 0.95,
+    events: Sequence[Callable[[Any], Any]] | None = None,
+    rng: Any = None,
+    n_neighbours: int = 1,
+    extra_pairs: Sequence[tuple[Any, Any]] = (),
+    **options: Any,
+) -> AuditResult:
     g = as_generator(rng)
     pairs: list[tuple[Any, Any]] = []
     if callable(neighbour) and not isinstance(neighbour, np.ndarray):

@@ -42,6 +42,10 @@ def validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: boo
     outside X_d, non-integers, NaN or a wrong shape.  ``d`` in [1, 64]; ``name`` (a string)
     is the parameter name used in the messages.
     """
+    return _validate_integer_points(X, d, name, allow_empty=allow_empty)
+
+
+def _validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name for messages), got {type(name).__name__}")
     if X is None:

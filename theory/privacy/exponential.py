@@ -87,6 +87,10 @@ def log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
     ...
     ValueError: errors must be non-negative (numbers of mistakes), got errors[0] = -1
     """
+    return _log_output_distribution(errors, epsilon)
+
+
+def _log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
     e = _errors(errors)
     a = -0.5 * float(epsilon) * e
     return np.asarray(a - logsumexp(a))
@@ -182,6 +186,10 @@ def threshold_cells(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
         ``lo``, ``hi`` (lists of Python ints: cell i is {lo_i, ..., hi_i}), ``size`` (ints),
         ``errors`` (int64 array), ``log_weight`` (float64 array).
     """
+    return _threshold_cells(X, y, epsilon, d)
+
+
+def _threshold_cells(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
     u, n0, n1 = _grouped(X, y, d)
     k = len(u)
     # errors of cell i: zeros labelled 1 among the first i values + ones labelled 0 after them
@@ -222,6 +230,10 @@ def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rn
     int
         A threshold t in {0, ..., 2^d} (c_t(x) = 1 iff x < t).
     """
+    return _structured_threshold_mechanism(X, y, epsilon, d, rng=rng)
+
+
+def _structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> int:
     gen = as_generator(rng)
     cells = threshold_cells(X, y, epsilon, d)
     i = sample_log_weights(cells["log_weight"], rng=gen)
@@ -231,6 +243,10 @@ def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rn
 @validate_params(epsilon=EPSILON, d=Integer(1, 64))
 def structured_threshold_log_probability(t: int, X: Any, y: Any, epsilon: float, d: int) -> float:
     """log P[output = t] of :func:`structured_threshold_mechanism` (for exactness tests)."""
+    return _structured_threshold_log_probability(t, X, y, epsilon, d)
+
+
+def _structured_threshold_log_probability(t: int, X: Any, y: Any, epsilon: float, d: int) -> float:
     cells = threshold_cells(X, y, epsilon, d)
     if not 0 <= int(t) <= 2**d:
         raise ValueError(f"t must be in [0, 2^{d}], got {t}")
@@ -315,6 +331,10 @@ def structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng
     tuple of int or None
         ``(a, b)`` with 0 <= a <= b < 2^d, or ``None`` for the empty interval.
     """
+    return _structured_interval_mechanism(X, y, epsilon, d, rng=rng)
+
+
+def _structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> tuple[int, int] | None:
     gen = as_generator(rng)
     parts = _interval_parts(X, y, epsilon, d)
     k = len(parts["u"])
