@@ -111,3 +111,47 @@ def test_exact_groups_bounds_bracket_the_prefix_sums() -> None:
         for i in range(4):
             assert cmid[i] == cl[i] + ch[i]
             assert cl[i] << 448 <= fh[i] and ch[i] << 448 >= fl[i]
+
+
+def _certain_by_enumeration(g: int, A: int, b: int, lo: list[int], hi: list[int]) -> bool:
+    """The definition _ExactGroups._certain decides: for every integer weight vector w with lo <= w <= hi,
+    the uniform's dyadic interval [A 2^-b, (A + 1) 2^-b) lies inside group g's cell [C_{g-1}/T, C_g/T)."""
+    import itertools
+
+    for w in itertools.product(*(range(a, c + 1) for a, c in zip(lo, hi))):
+        T = sum(w)
+        below, upto = sum(w[:g]), sum(w[:g + 1])
+        if A * T < (below << b) or (A + 1) * T > (upto << b):
+            return False
+    return True
+
+
+def test_exact_groups_certain_is_exactly_its_definition():
+    """_certain(g, A, b, CL, CH, TL, TH) -- the stopping rule of the exact sampler's lazy inversion --
+    equals the definition on every weight box, group and dyadic interval of small random instances
+    (including the boundary cases A T = C_{g-1} 2^b and (A + 1) T = C_g 2^b).  A rule that stops when
+    some weights in the box still map the interval elsewhere biases the sample; one that never stops
+    on a certain group loops (the sampler refines until it does)."""
+    from kernels._reference import _ExactGroups
+
+    rng = np.random.default_rng(2026)
+    n_true = n_false = n_edge = 0
+    for _ in range(400):
+        G = int(rng.integers(2, 5))
+        lo = [int(v) for v in rng.integers(0, 4, G)]
+        hi = [a + int(v) for a, v in zip(lo, rng.integers(0, 3, G))]
+        if sum(lo) == 0:
+            continue
+        cl = list(np.cumsum(lo).tolist())
+        ch = list(np.cumsum(hi).tolist())
+        b = int(rng.integers(1, 5))
+        for A in range(1 << b):
+            for g in range(G):
+                want = _certain_by_enumeration(g, A, b, lo, hi)
+                got = _ExactGroups._certain(g, A, b, cl, ch, cl[-1], ch[-1])
+                assert got == want, (g, A, b, lo, hi)
+                n_true += want
+                n_false += not want
+                T = sum(lo)
+                n_edge += A * T == (sum(lo[:g]) << b) or (A + 1) * T == (sum(lo[:g + 1]) << b)
+    assert min(n_true, n_false, n_edge) > 100  # both answers and the equality cases were exercised
