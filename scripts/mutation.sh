@@ -309,7 +309,10 @@ lines = [
     "Score = killed / (killed + surviving non-equivalent); equivalents listed with a reason in "
     "tests/mutation_equivalent.txt; 'not checked' (run stopped), 'timeout', 'no tests' counted apart.",
     "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...; `@staticmethod` and "
-    "`@classmethod` excepted): their bodies are outside these counts.",
+    "`@classmethod` excepted): a validated function that does more than check its arguments is a decorated wrapper "
+    "over an undecorated body (`_name`), which is mutated; constructors and properties stay outside these counts.",
+    "A row `MODULE [functions]` is a run over those functions only (MUTATION_FUNCTIONS), after they changed "
+    "since the module's own row: for them it supersedes that row.",
     "",
     "| module | mutants | killed | surviving | equivalent | other | score | run (UTC, HEAD), time |",
     "|---|---|---|---|---|---|---|---|",

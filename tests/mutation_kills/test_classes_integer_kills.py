@@ -225,3 +225,69 @@ def test_point_function_dichotomies_use_the_smallest_point_outside_b() -> None:
                 assert sorted(reps) == sorted(list(B) + outside[:1]), (d, B, reps)
                 pats = [P.evaluate(h, dic.points).tolist() for h in reps]
                 assert pats == dic.patterns.tolist() and len({tuple(x) for x in pats}) == len(reps)
+
+
+_D4 = "[0, 2^4 - 1] (d=4)"
+_POINTS_OK: list[tuple[Any, int, list[int]]] = [
+    (5, 4, [5]), (np.int64(7), 4, [7]), ([0, 15], 4, [0, 15]), ([[3], [4]], 4, [3, 4]),
+    (np.array([[3], [4]]), 4, [3, 4]), (np.array([0.0, 15.0]), 4, [0, 15]), (np.array([2.0**53 - 1]), 53, [2**53 - 1]),
+    (np.array([1, 2], dtype=np.uint8), 4, [1, 2]), ([2**64 - 1], 64, [2**64 - 1]), ([5], 4, [5]),
+    (np.array([2**62 + 1]), 63, [2**62 + 1]), (np.array([15]), 4, [15]),
+]
+_POINTS_BAD: list[tuple[Any, int, type, str]] = [
+    (None, 4, TypeError, "X must be an array of integers, got None"),
+    ("abc", 4, TypeError, "X must be an array of integers, got str"),
+    (True, 4, ValueError, "X must be 1-d, got shape ()"),
+    (np.array([1, "a"], dtype=object), 4, TypeError, "X must contain integers"),
+    (np.array([1, True], dtype=object), 4, TypeError, "X must contain integers"),
+    ([16], 4, ValueError, f"X must lie in X_d = {_D4}"), ([-1], 4, ValueError, f"X must lie in X_d = {_D4}"),
+    (np.array([16], dtype=object), 4, ValueError, f"X must lie in X_d = {_D4}"),
+    ([[1, 2], [3, 4]], 4, ValueError, "X must be 1-d, got shape (2, 2)"),
+    ([], 4, ValueError, "X must not be empty"),
+    (np.array([True, False]), 4, TypeError, "X must contain integers, got dtype bool"),
+    (np.array([1.0, np.nan]), 4, ValueError, "X must not contain NaN or inf"),
+    (np.array([1.5]), 4, ValueError, "X must contain integers, got non-integer floats"),
+    (np.array([-1.0]), 4, ValueError, f"X must lie in X_d = {_D4}"),
+    (np.array([16.0]), 4, ValueError, f"X must lie in X_d = {_D4}"),
+    (np.array([1.0]), 54, TypeError, "X: float input cannot represent X_54 exactly; pass integers"),
+    (np.array([-1]), 4, ValueError, f"X must lie in X_d = {_D4}, got a negative value"),
+    (np.array([16]), 4, ValueError, f"X must lie in X_d = {_D4}, got 16"),
+    (np.array([16], dtype=np.uint32), 4, ValueError, f"X must lie in X_d = {_D4}, got 16"),
+    (np.array(["a"]), 4, TypeError, "X must contain integers, got dtype <U1"),
+]
+
+
+@pytest.mark.parametrize("X, d, want", _POINTS_OK)
+def test_validate_integer_points_accepts_and_converts(X: Any, d: int, want: list[int]) -> None:
+    """Every accepted input form (scalar, list, column, float, small unsigned, up to 2^64 - 1, int64 values
+    beyond 2^53 kept exact) becomes the same 1-d uint64 array."""
+    from theory.classes.integer import validate_integer_points
+
+    out = validate_integer_points(X, d)
+    assert out.dtype == np.uint64 and out.ndim == 1 and [int(v) for v in out] == want
+
+
+@pytest.mark.parametrize("X, d, exc, msg", _POINTS_BAD)
+def test_validate_integer_points_rejects_with_the_exact_message(X: Any, d: int, exc: type, msg: str) -> None:
+    """Every rejected input form raises its own exception type and message (X_d's bounds are [0, 2^d - 1]:
+    2^d - 1 passes, 2^d does not; floats are exact only up to d = 53)."""
+    from theory.classes.integer import validate_integer_points
+
+    with pytest.raises(exc) as err:
+        validate_integer_points(X, d)
+    assert str(err.value) == msg
+
+
+def test_validate_integer_points_name_empty_and_no_copy() -> None:
+    from theory.classes.integer import validate_integer_points
+
+    with pytest.raises(TypeError) as err:
+        validate_integer_points([1], 4, 3)  # type: ignore[arg-type]
+    assert str(err.value) == "name must be a string (the parameter name for messages), got int"
+    with pytest.raises(ValueError) as err:
+        validate_integer_points([[1, 2]], 4, "T_pub")
+    assert str(err.value) == "T_pub must be 1-d, got shape (1, 2)"
+    empty = validate_integer_points([], 4, allow_empty=True)
+    assert empty.dtype == np.uint64 and empty.shape == (0,)
+    a = np.array([1, 2, 3], dtype=np.uint64)
+    assert validate_integer_points(a, 4) is a  # uint64 input is used as is (no copy of a large sample)

@@ -131,3 +131,56 @@ def test_laplace_report_noisy_max_law_and_generators() -> None:
         assert np.array_equal(a, b)
         g = np.random.default_rng(13)
         assert np.array_equal(mech(data, 40, g), a) and not np.array_equal(mech(data, 40, g), a)
+
+
+@pytest.mark.parametrize("eps, sigma, sens", [(0.0, 1.0, 1.0), (0.5, 0.7, 1.0), (1.0, 1.0, 1.0), (3.0, 2.0, 1.5),
+                                              (1.0, 0.3, 2.0), (2.0, 0.5, 1.0)])
+def test_gaussian_delta_is_the_hockey_stick_divergence(eps: float, sigma: float, sens: float) -> None:
+    """BW18 Thm 8's delta(eps) of N(0, s^2) vs N(D, s^2), checked against its definition
+    delta = int max(p(x) - e^eps q(x), 0) dx by quadrature (relative 1e-7)."""
+    from scipy import integrate, stats
+
+    p, q = stats.norm(0.0, sigma), stats.norm(sens, sigma)
+    kink = sens / 2 - eps * sigma**2 / sens  # where p = e^eps q (the integrand is positive to its left)
+    want = sum(integrate.quad(lambda x: max(p.pdf(x) - math.exp(eps) * q.pdf(x), 0.0), lo, hi, epsabs=0,
+                              epsrel=1e-11, limit=200)[0]
+               for lo, hi in ((-np.inf, kink), (kink, np.inf)))
+    from theory.privacy.mechanisms import gaussian_delta
+
+    assert gaussian_delta(eps, sigma, sens) == pytest.approx(want, rel=1e-7)
+
+
+def test_gaussian_delta_is_zero_where_the_two_log_terms_meet() -> None:
+    # eps = 328, sigma = 100: log Phi(a) and eps + log Phi(b) are the same float (delta ~ exp(-5e8))
+    from theory.privacy.mechanisms import gaussian_delta
+
+    assert gaussian_delta(328.0, 100.0) == 0.0
+
+
+@pytest.mark.parametrize("eps, delta, sens", [(1.0, 1e-5, 1.0), (5.0, 1e-3, 1.0), (0.3, 1e-6, 10.0),
+                                              (2.0, 1e-5, 1e-4)])
+def test_analytic_gaussian_sigma_is_the_smallest_to_1e_12(eps: float, delta: float, sens: float) -> None:
+    """The analytic calibration returns sigma with delta(sigma) <= delta < delta(sigma (1 - 1e-12)): the smallest
+    to the documented relative precision, for sigma below the sensitivity (eps 5), far above it (eps 0.3), and
+    a sensitivity far from 1 (the bracket scales with it)."""
+    from theory.privacy.mechanisms import gaussian_delta, gaussian_sigma
+
+    s = gaussian_sigma(eps, delta, sens)
+    assert gaussian_delta(eps, s, sens) <= delta < gaussian_delta(eps, s * (1 - 1e-12), sens)
+
+
+def test_classic_gaussian_sigma_and_its_conditions_are_stated() -> None:
+    from theory.privacy.mechanisms import gaussian_sigma
+    from theory.validity import ConditionNotMet
+
+    # DR14 Thm A.1: sigma = D sqrt(2 ln(1.25 / delta)) / eps
+    assert gaussian_sigma(0.5, 1e-5, 2.0, "classic") == pytest.approx(2.0 * math.sqrt(2 * math.log(125_000.0)) / 0.5,
+                                                                      rel=1e-15)
+    with pytest.raises(ConditionNotMet) as err:
+        gaussian_sigma(1.0, 1e-5, 1.0, "classic")  # epsilon < 1 is strict
+    assert str(err.value) == "DR14 Thm A.1 (classic Gaussian calibration) needs epsilon < 1 (got epsilon=1.0)"
+    for method in ("classic", "analytic"):
+        with pytest.raises(ConditionNotMet) as err:
+            gaussian_sigma(0.5, 0.0, 1.0, method)
+        assert str(err.value) == ("AUDIT (Gaussian mechanism) needs delta > 0 (no finite sigma gives (epsilon, 0)-DP; "
+                                  "use LaplaceMechanism for pure DP) (got delta=0.0)")

@@ -736,3 +736,15 @@ def test_alg2_selection_draws_from_the_given_generator():
         assert a == b, seed
         picks.append(a)
     assert len(set(picks)) > 1
+
+
+def test_calibration_brackets_with_the_requested_accountant():
+    """With the PLD accountant the bracket is searched with PLD too: at eps = eps_PLD(0.98) (one Gaussian step)
+    the PLD noise 0.98 lies below 1 while the looser RDP accountant needs ~1.048 > 1, so a bracket found with
+    RDP, [1, 2], holds no PLD root."""
+    target = sgd.dpsgd_epsilon(0.98, 1.0, 1, 1e-5, accountant="pld")
+    assert sgd.dpsgd_epsilon(1.0, 1.0, 1, 1e-5) > target  # RDP at sigma = 1 misses the target
+    s = sgd.calibrate_noise_multiplier(target, 1e-5, 1.0, 1, accountant="pld")
+    assert s == pytest.approx(0.98, rel=1e-6)
+    assert sgd.dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld") <= target
+    assert sgd.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5, accountant="pld") > target
