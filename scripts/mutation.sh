@@ -71,6 +71,8 @@ declare -A TESTS=(
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
 # the work directory of a module (of some of its functions with MUTATION_FUNCTIONS)
 workdir() { if [ -n "$FUNCS" ]; then echo "$WORK/$(slug "$1")__fn_${FUNCS//,/_}"; else echo "$WORK/$(slug "$1")"; fi; }
+# the mutant names of MUTATION_FUNCTIONS as an extended regex (any name without it)
+fnregex() { if [ -n "$FUNCS" ]; then echo "\.x_(${FUNCS//,/|})__mutmut_[0-9]+$"; else echo "."; fi; }
 # mutmut's name patterns for MUTATION_FUNCTIONS (none: every mutant of the module)
 patterns() { local f dotted; dotted="$(echo "${1%.py}" | tr / .)"; for f in ${FUNCS//,/ }; do echo "$dotted.x_${f}__mutmut_*"; done; }
 die() { echo "$*" >&2; exit 2; }
@@ -174,7 +176,7 @@ cmd_recheck() {
     rm -rf "$dir/tests"; export_head "$dir" tests
     write_config "$dir" "$m"
     names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious|no tests)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
-            | grep -E -- "$ONLY" || true)
+            | grep -E -- "$ONLY" | grep -E -- "$(fnregex)" || true)
     [ -n "$names" ] || { echo "$m: nothing to recheck" >&2; continue; }
     echo "rechecking $(echo "$names" | wc -l) mutants of $m ..." >&2
     # keep the earlier results: when HEAD's tests fail on the exported sources (newer commits
@@ -196,7 +198,7 @@ cmd_recheck() {
     # ones killed before): a second pass checks those
     local again
     again=$(grep -E "__mutmut_[0-9]+: not checked" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
-            | grep -E -- "$ONLY" | grep -vxF -f <(echo "$names") || true)
+            | grep -E -- "$ONLY" | grep -E -- "$(fnregex)" | grep -vxF -f <(echo "$names") || true)
     if [ -n "$again" ]; then
       echo "rechecking $(echo "$again" | wc -l) mutants of $m whose results the new tests reset ..." >&2
       # shellcheck disable=SC2086

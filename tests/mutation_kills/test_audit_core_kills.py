@@ -1389,3 +1389,66 @@ def test_select_raw_value_sets_with_tied_scores_keep_the_shortest() -> None:
     assert len(sets) == 16
     tied = [int(r[2].rsplit("(", 1)[1].split()[0]) for r in sets if r[0] == -math.inf]
     assert tied == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6]
+
+
+def _laplace_mech(data: Any, size: int, rng: Any = None) -> np.ndarray:
+    return np.random.default_rng(rng).laplace(float(data), 1.0, size)
+
+
+_AUDIT_BAD_ARGS: list[tuple[dict[str, Any], type, str]] = [
+    ({"pairs": []}, ValueError, "pairs must contain at least one neighbouring pair"),
+    ({"pairs": 5}, TypeError, "pairs must be a list of (data, neighbour) pairs, got int"),
+    ({"pairs": [(0.0,)]}, ValueError, "pairs[0] must be a (data, neighbour) pair, got (0.0,)"),
+    ({"events": "x > 0"}, TypeError, "events must be a list of callables event(outputs) -> bool array, got str"),
+    ({"events": lambda o: o > 0}, TypeError,
+     "events must be a list of callables event(outputs) -> bool array, got function"),
+    ({"events": [1]}, TypeError, "events must be a list of callables event(outputs) -> bool array"),
+    ({"events": []}, ValueError, "events must not be empty"),
+    ({"categorical": "x"}, TypeError, "categorical must be a list of coordinates (int) or names (str), got str"),
+    ({"categorical": 3}, TypeError, "categorical must be a list of coordinates (int) or names (str), got int"),
+    ({"categorical": [True]}, TypeError, "categorical must be a list of coordinates (int) or names (str)"),
+    ({"categorical": [1.5]}, TypeError, "categorical must be a list of coordinates (int) or names (str)"),
+    ({"float_bits": 1}, TypeError, "float_bits must be True or False, got 1"),
+    ({"mlp": "no"}, TypeError, "mlp must be True or False, got 'no'"),
+    ({"mechanism": lambda data, rng: 0.0}, TypeError,
+     "mechanism must be callable as mechanism(data, size, rng) returning size outputs; <lambda>(data, rng) is not. "
+     "For a one-output fn(data, rng), audit theory.audit.vectorize(fn)"),
+]
+
+
+@pytest.mark.parametrize("kwargs, exc, msg", _AUDIT_BAD_ARGS)
+def test_audit_pairs_rejects_bad_arguments_with_the_exact_message(kwargs: dict[str, Any], exc: type, msg: str) -> None:
+    from theory.audit import audit_pairs
+
+    call: dict[str, Any] = {"mechanism": _laplace_mech, "pairs": [(0.0, 1.0)], "epsilon": 1.0, "trials": 1000,
+                            "rng": 0}
+    call.update(kwargs)
+    with pytest.raises(exc) as err:
+        audit_pairs(call.pop("mechanism"), call.pop("pairs"), **call)
+    assert str(err.value) == msg
+
+
+def test_audit_pairs_accepts_the_documented_argument_forms() -> None:
+    from theory.audit import audit_pairs
+
+    for kw in ({"events": (lambda o: o > 0,)}, {"categorical": range(0)}, {"categorical": np.array([0])},
+               {"float_bits": np.bool_(False)}):
+        res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=2000, rng=0, **kw)
+        assert res.trials_used > 0 and res.n_tests > 0
+
+
+def test_audit_mechanism_neighbours_and_seeds_come_from_its_rng() -> None:
+    """A callable neighbour gets the audit's generator (so a seeded audit repeats), extra pairs are checked under
+    their own name, and every witness records the seed that reproduces the call."""
+    from theory.audit import audit_mechanism
+
+    def neighbour(d: float, g: np.random.Generator) -> float:
+        return d + float(g.choice([-1.0, 1.0]))
+
+    a, b = (audit_mechanism(_laplace_mech, 0.0, neighbour, epsilon=1.0, trials=2000, rng=7, n_neighbours=3)
+            for _ in range(2))
+    assert [w.pair() for w in a.tests] == [w.pair() for w in b.tests] and a.tests
+    assert a.seed == 7 and all(w.seed == 7 for w in a.tests)
+    with pytest.raises(TypeError) as err:
+        audit_mechanism(_laplace_mech, 0.0, 1.0, epsilon=1.0, trials=1000, rng=0, extra_pairs=5)
+    assert str(err.value) == "extra_pairs must be a list of (data, neighbour) pairs, got int"
