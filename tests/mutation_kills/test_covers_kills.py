@@ -111,3 +111,15 @@ def test_cover_check_errors_name_their_parameter() -> None:
         empirical_cover_check(T, [0], [1], [1, 99])
     with pytest.raises(ValueError, match=r"^X_fresh must lie in X_d"):
         empirical_cover_check(T, build_cover(T, [1]), [1], [1, 99])
+
+
+def test_distinct_points_names_t_pub_and_keeps_one_point() -> None:
+    from theory.classes import Thresholds
+    from theory.covers import distinct_points
+
+    with pytest.raises(TypeError) as err:
+        distinct_points(Thresholds(4), "ab")
+    assert str(err.value) == "T_pub must be an array of integers, got str"
+    one = distinct_points(Thresholds(4), [3])
+    assert one.dtype == np.uint64 and one.tolist() == [3]
+    assert distinct_points(Thresholds(4), [3, 1, 3]).tolist() == [1, 3]
