@@ -1452,3 +1452,108 @@ def test_audit_mechanism_neighbours_and_seeds_come_from_its_rng() -> None:
     with pytest.raises(TypeError) as err:
         audit_mechanism(_laplace_mech, 0.0, 1.0, epsilon=1.0, trials=1000, rng=0, extra_pairs=5)
     assert str(err.value) == "extra_pairs must be a list of (data, neighbour) pairs, got int"
+
+
+def _laplace_tight(data: Any, size: int, rng: Any = None) -> np.ndarray:
+    return np.random.default_rng(rng).laplace(float(data), 0.1, size)  # far from 1-DP for |data - nb| = 1
+
+
+def _one_sided(data: Any, size: int, rng: Any = None) -> np.ndarray:
+    return float(data) + np.random.default_rng(rng).exponential(1.0, size)  # support [data, inf)
+
+
+def test_user_events_are_tested_in_both_directions_and_reported() -> None:
+    """A user event is tested data -> neighbour and neighbour -> data: {o > 0.5} is rare under data 0 and common
+    under neighbour 1 (Laplace scale 0.1), so only the reverse direction refutes eps = 1.  The search records
+    one 'user' family of 2 candidates and no selection step."""
+    from theory.audit import audit_pairs
+
+    res = audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=1.0, trials=5000, rng=0,
+                      events=[lambda o: o > 0.5, lambda o: o > 5.0])
+    assert res.violation and res.witness is not None and res.witness.direction == "neighbour -> data"
+    assert res.n_candidates == 4 and res.n_tests == 4 and res.families == {"user": 4}
+    assert res.search[0].best_candidate == "" and math.isnan(res.search[0].best_anticipated)
+
+
+def test_selection_reports_the_best_candidate_with_its_direction_and_counts_every_family() -> None:
+    """With one-sided noise the best event of pair (0, 1) holds data -> neighbour and that of (1, 0) holds
+    neighbour -> data; the candidate count is the sum of every pair's families."""
+    from theory.audit import audit_pairs
+
+    res = audit_pairs(_one_sided, [(0.0, 1.0), (1.0, 0.0)], epsilon=1.0, trials=5000, rng=0)
+    a, b = res.search[0].best_candidate, res.search[1].best_candidate
+    assert a.startswith("{") and a.endswith("}, data -> neighbour"), a
+    assert b.startswith("{") and b.endswith("}, neighbour -> data"), b
+    # the anticipated bound is planned at level alpha / (2 K): pinned (to far above CPU-dependent digits)
+    assert res.search[0].best_anticipated == pytest.approx(6.075930415781472, rel=1e-7)
+    assert res.n_candidates == sum(res.families.values()) == sum(sum(ps.families.values()) for ps in res.search)
+    assert res.n_candidates > sum(res.search[0].families.values()) > 0
+
+
+def test_audit_pairs_trials_seed_and_selection_batch() -> None:
+    """trials_used = (selection batch + estimation batch) per distinct dataset, the selection batch being
+    min(max(10_000, n // 4), 500_000); trials=None means DEFAULT_TRIALS; the seed is recorded."""
+    from theory.audit import audit_pairs
+    from theory.audit.core import DEFAULT_TRIALS
+
+    res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=7)
+    assert res.trials_used == 2 * (10_000 + 1000)
+    assert res.seed == 7 and res.tests and all(w.seed == 7 for w in res.tests)
+    res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, rng=0)
+    assert res.trials_used == 2 * (min(max(10_000, DEFAULT_TRIALS // 4), 500_000) + DEFAULT_TRIALS)
+    res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=2_000_008, rng=0)
+    assert res.trials_used == 2 * (500_000 + 2_000_008)
+
+
+def test_float_bits_and_mlp_flags_reach_the_selection() -> None:
+    from theory.audit import audit_pairs
+
+    base = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0).families
+    bits = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0, float_bits=True).families
+    assert "bits" not in base and "bits" in bits
+    vec = [(np.zeros(3), np.ones(3))]
+
+    def gauss3(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        return np.random.default_rng(rng).normal(np.asarray(data, dtype=float), 1.0, (size, 3))
+
+    plain = audit_pairs(gauss3, vec, epsilon=1.0, trials=1000, rng=0).families
+    mlp = audit_pairs(gauss3, vec, epsilon=1.0, trials=1000, rng=0, mlp=True).families
+    assert "mlp" not in plain and "mlp" in mlp
+
+
+def test_infinite_outputs_are_audited_without_floating_point_warnings() -> None:
+    """Outputs +-inf (a mechanism that sometimes overflows) make the selection statistics meet inf - inf; the audit
+    runs without a RuntimeWarning (turned into an error here) and still builds threshold candidates."""
+    import warnings
+
+    from theory.audit import audit_pairs
+
+    def overflowing(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        g = np.random.default_rng(rng)
+        x = g.laplace(float(data), 1.0, size)
+        u = g.random(size)
+        x = np.where(u < 0.1, 1e308, np.where(u > 0.9, -1e308, x))  # finite, but their sums overflow
+        return np.where(u < 0.05, np.inf, np.where(u > 0.95, -np.inf, x))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = audit_pairs(overflowing, [(0.0, 1.0)], epsilon=1.0, trials=2000, rng=0)
+    assert res.n_candidates > 0 and "thr" in res.families
+
+
+def test_structured_outputs_use_the_declared_categorical_fields() -> None:
+    """Dict outputs build their table from the selection batch; a field declared categorical gets value events
+    ('cat' family), which it does not get as a numeric field with many values."""
+    from theory.audit import audit_pairs
+
+    def dicts(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        g = np.random.default_rng(rng)
+        out = np.empty(size, dtype=object)
+        v = g.integers(0, 40, size) + int(data)
+        for i in range(size):
+            out[i] = {"v": int(v[i]), "w": float(g.normal())}
+        return out
+
+    plain = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0).families
+    cat = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0, categorical=["v"]).families
+    assert plain != cat and cat.get("cat", 0) > plain.get("cat", 0)
