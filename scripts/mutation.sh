@@ -242,6 +242,25 @@ if out.exists():
             prev_secs[cur] = []
         if cur is not None:
             prev_secs[cur].append(ln)
+# function rows ('MODULE [f, g]', MUTATION_FUNCTIONS) supersede their functions in the module's own row:
+# the module row's surviving and equivalent mutants of those functions are dropped from it (the
+# function row counts them as they are now); its killed count still includes their earlier kills
+superseded: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
+for key, d in mods.items():
+    if (d / "functions").exists():
+        for f in (d / "functions").read_text().strip().split(","):
+            superseded[key.split(" [")[0]].append((f.strip(), key))
+for key in prev_rows:
+    if " [" in key and key not in mods:
+        for f in key.split(" [", 1)[1].rstrip("]").split(","):
+            superseded[key.split(" [")[0]].append((f.strip(), key))
+
+
+def _superseding(m: str, name: str) -> str | None:
+    short = name.split(".")[-1]
+    return next((k for f, k in superseded.get(m, []) if short.startswith(f"x_{f}__mutmut_")), None)
+
+
 carried = collections.Counter()
 table, sections, tot = [], [], collections.Counter()
 for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
@@ -251,13 +270,40 @@ for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
             cells = [c.strip() for c in row.strip("|").split("|")]
             if "earlier run" not in cells[6]:
                 cells[6] += " (earlier run)"
+            sec = prev_secs.get(m, [f"## `{m}`", ""])
+            if sec and "(earlier run" not in sec[0]:
+                sec = [sec[0] + " (earlier run, kept from the previous report)"] + sec[1:]
+            # drop the survivors / equivalents of functions that a function row re-ran
+            kept, drop_live, drop_eq, skipping, moved = [], 0, 0, False, []
+            for ln in sec:
+                h = re.match(r"### `([^`]+)`", ln)
+                e = re.match(r"- `([^`]+)`: ", ln)
+                if h:
+                    skipping = _superseding(m, h.group(1)) is not None
+                    if skipping:
+                        drop_live += 1
+                        moved.append(h.group(1))
+                elif ln.startswith("## ") or ln.startswith("Equivalent") or ln.startswith("Surviving"):
+                    skipping = False
+                if e and _superseding(m, e.group(1)) is not None:
+                    drop_eq += 1
+                    continue
+                if not skipping:
+                    kept.append(ln)
+            if drop_live or drop_eq:
+                cells[3] = str(int(cells[3]) - drop_live)
+                cells[4] = str(int(cells[4]) - drop_eq)
+                kk, ll = int(cells[2]), int(cells[3])
+                cells[6] = re.sub(r"\*\*[\d.]+%\*\*", f"**{100.0 * kk / (kk + ll):.1f}%**", cells[6])
+                sups = sorted({k for f, k in superseded[m]})
+                kept += ["", f"Superseded by {', '.join(f'`{k}`' for k in sups)}: {drop_live} surviving and "
+                         f"{drop_eq} equivalent mutants of those functions dropped from this row (its killed count "
+                         "still includes their earlier kills)." , ""]
+                sec = kept
             table.append("| " + " | ".join(cells) + " |")
             nc = re.search(r"not checked (\d+)", cells[5])
             carried.update(killed=int(cells[2]), live=int(cells[3]), equiv=int(cells[4]), total=int(cells[1]),
                            notchecked=int(nc.group(1)) if nc else 0)
-            sec = prev_secs.get(m, [f"## `{m}`", ""])
-            if sec and "(earlier run" not in sec[0]:
-                sec = [sec[0] + " (earlier run, kept from the previous report)"] + sec[1:]
             sections += sec
         else:
             table.append(f"| `{m}` | not run | | | | | | |")
