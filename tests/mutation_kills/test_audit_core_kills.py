@@ -1557,3 +1557,20 @@ def test_structured_outputs_use_the_declared_categorical_fields() -> None:
     plain = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0).families
     cat = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0, categorical=["v"]).families
     assert plain != cat and cat.get("cat", 0) > plain.get("cat", 0)
+
+
+def test_estimation_bounds_use_the_bonferroni_level() -> None:
+    """Every tested event's intervals are Clopper-Pearson at level alpha / (2 K) (K tests, two one-sided
+    intervals each): recomputed here from the witness's counts, and the bound is log((p_lo - delta) / q_hi)."""
+    from theory.audit import audit_pairs
+    from theory.audit.stats import cp_lower, cp_upper
+
+    res = audit_pairs(_laplace_mech, [(0.0, 1.0), (0.0, 2.0)], epsilon=1.0, trials=4000, rng=3, confidence=0.9)
+    level = (1 - 0.9) / (2 * res.n_tests)
+    assert res.n_tests > 1 and len(res.tests) == res.n_tests
+    for w in res.tests:
+        kn, ko, n = w.counts
+        assert w.p_interval == (pytest.approx(float(cp_lower(kn, n, level))), pytest.approx(float(cp_upper(kn, n, level))))
+        assert w.q_interval == (pytest.approx(float(cp_lower(ko, n, level))), pytest.approx(float(cp_upper(ko, n, level))))
+        if w.p_interval[0] > 0:
+            assert w.lower_bound == pytest.approx(math.log(w.p_interval[0] / w.q_interval[1]))
