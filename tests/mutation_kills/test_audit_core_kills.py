@@ -1499,6 +1499,7 @@ def test_audit_pairs_trials_seed_and_selection_batch() -> None:
     res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=7)
     assert res.trials_used == 2 * (10_000 + 1000)
     assert res.seed == 7 and res.tests and all(w.seed == 7 for w in res.tests)
+    assert res.witness is not None and res.witness.pair() == (0.0, 1.0)  # the witness names its pair
     res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, rng=0)
     assert res.trials_used == 2 * (min(max(10_000, DEFAULT_TRIALS // 4), 500_000) + DEFAULT_TRIALS)
     res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=2_000_008, rng=0)
