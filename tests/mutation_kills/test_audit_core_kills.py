@@ -1575,3 +1575,161 @@ def test_estimation_bounds_use_the_bonferroni_level() -> None:
         assert w.q_interval == (pytest.approx(float(cp_lower(ko, n, level))), pytest.approx(float(cp_upper(ko, n, level))))
         if w.p_interval[0] > 0:
             assert w.lower_bound == pytest.approx(math.log(w.p_interval[0] / w.q_interval[1]))
+
+
+# --- the seeded-batch branch (batch_size / executor): counts fixed by (rng, batch size), whoever runs them ---
+
+_BATCH_EVENTS = [lambda o: o > 0.6, lambda o: o <= 0.35]
+
+
+def _uniform_shift(data: Any, size: int, rng: Any = None) -> np.ndarray:
+    return float(data) + np.random.default_rng(rng).random(size)
+
+
+def _seeded_batch_counts(datasets: list[float], n: int, bs: int, seed: int) -> list[list[int]]:
+    """The contract of theory.audit.batches, computed here from its statement: with user events nothing is drawn
+    before estimation, so the root SeedSequence is the audit generator's first ``integers(2**63)``; one child per
+    distinct dataset (order of first appearance), one grandchild per batch of ``bs`` (the last one smaller)."""
+    root = np.random.SeedSequence(int(np.random.default_rng(seed).integers(2**63)))
+    sizes = [bs] * (n // bs) + ([n % bs] if n % bs else [])
+    out = []
+    for d, child in zip(datasets, root.spawn(len(datasets))):
+        c = [0] * len(_BATCH_EVENTS)
+        for m, s in zip(sizes, child.spawn(len(sizes))):
+            o = _uniform_shift(d, m, np.random.default_rng(s))
+            c = [ci + int(np.count_nonzero(e(o))) for ci, e in zip(c, _BATCH_EVENTS)]
+        out.append(c)
+    return out
+
+
+def _witness_counts(res: Any) -> list[tuple[int, int, int]]:
+    return [w.counts for w in res.tests]
+
+
+def _expected_witness_counts(ref: list[list[int]], n: int) -> list[tuple[int, int, int]]:
+    """Witnesses in the order audit_pairs builds them: per pair, per event, data -> neighbour then back."""
+    out = []
+    for i0, i1 in ((0, 1), (1, 2)):
+        for e in range(len(_BATCH_EVENTS)):
+            out += [(ref[i0][e], ref[i1][e], n), (ref[i1][e], ref[i0][e], n)]
+    return out
+
+
+_BATCH_PAIRS = [(0.0, 0.25), (0.25, 0.5)]  # three distinct datasets: the middle one's counts sit mid-results
+
+
+def test_batch_size_alone_runs_the_seeded_batches_here() -> None:
+    """batch_size without an executor: the counts are the seeded batches' (not the sequential stream's), each
+    dataset counted once over all its batches, trials_used = 3 datasets x n."""
+    from theory.audit import audit_pairs
+
+    n = 8000
+    res = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=11,
+                      batch_size=3000)
+    assert _witness_counts(res) == _expected_witness_counts(_seeded_batch_counts([0.0, 0.25, 0.5], n, 3000, 11), n)
+    assert res.trials_used == 3 * n
+    sequential = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=11)
+    assert _witness_counts(sequential) != _witness_counts(res)
+
+
+class _RecordingPool:
+    """A concurrent.futures-style executor (``map`` only) that runs here and records its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def map(self, fn: Any, *columns: Any) -> Any:
+        self.calls += 1
+        return map(fn, *columns)
+
+
+def test_an_executor_runs_the_batches_of_the_default_size_and_equals_the_local_run() -> None:
+    """executor without batch_size: the batches go to the executor, one batch of n here (n < 1e6, the smallest
+    default size); with batch_size too, the executor's counts equal the local seeded run's."""
+    from theory.audit import audit_pairs
+
+    n = 5000
+    pool = _RecordingPool()
+    res = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=3,
+                      executor=pool)
+    assert pool.calls == 1
+    assert _witness_counts(res) == _expected_witness_counts(_seeded_batch_counts([0.0, 0.25, 0.5], n, n, 3), n)
+    assert res.trials_used == 3 * n
+    here = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=3,
+                       batch_size=2000)
+    there = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=3,
+                        batch_size=2000, executor=pool)
+    assert pool.calls == 2 and _witness_counts(there) == _witness_counts(here)
+
+
+def test_the_batches_get_the_executor_its_name_and_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_batches receives the executor, the name its errors use ('executor') and the timeout: the given one,
+    else theory.audit.batches.DEFAULT_TIMEOUT."""
+    import theory.audit.core as core
+    from theory.audit import audit_pairs
+    from theory.audit.batches import DEFAULT_TIMEOUT
+
+    seen: list[tuple[Any, Any, Any]] = []
+    real = core.run_batches
+
+    def spy(fn: Any, jobs: Any, executor: Any = None, **kw: Any) -> Any:
+        seen.append((executor, kw.get("name"), kw.get("timeout")))
+        return real(fn, jobs, executor, **kw)
+
+    monkeypatch.setattr(core, "run_batches", spy)
+    pool = _RecordingPool()
+    for timeout in (None, 5):
+        audit_pairs(_uniform_shift, [(0.0, 1.0)], epsilon=1.0, trials=1000, events=_BATCH_EVENTS, rng=0,
+                    executor=pool, timeout=timeout)
+    assert seen == [(pool, "executor", DEFAULT_TIMEOUT), (pool, "executor", 5.0)]
+    assert isinstance(seen[1][2], float)
+
+
+class _StopAudit(Exception):
+    pass
+
+
+@pytest.mark.parametrize(("trials", "size"), [(1000, 1_000_000), (64 * 1_000_003 + 63, 1_000_003),
+                                              (64 * (10**8 + 5), 10**8)])
+def test_default_batch_size_is_trials_over_64_clipped_to_1e6_1e8(monkeypatch: pytest.MonkeyPatch, trials: int,
+                                                                  size: int) -> None:
+    """With an executor and no batch_size the batches hold trials // 64 outputs, at least 10^6 and at most 10^8
+    (an int).  The audit is stopped where the sizes are asked for, so no trials are drawn."""
+    import theory.audit.core as core
+    from theory.audit import audit_pairs
+
+    asked: list[tuple[Any, Any]] = []
+
+    def spy(n: Any, bs: Any) -> Any:
+        asked.append((n, bs))
+        raise _StopAudit
+
+    monkeypatch.setattr(core, "batch_sizes", spy)
+    with pytest.raises(_StopAudit):
+        audit_pairs(_uniform_shift, [(0.0, 1.0)], epsilon=1.0, trials=trials, events=_BATCH_EVENTS, rng=0,
+                    executor=_RecordingPool())
+    assert asked == [(trials, size)] and type(asked[0][1]) is int
+
+
+def test_vector_outputs_near_the_float_maximum_raise_no_overflow_warning() -> None:
+    """Selection on vectors of size ~1e308 overflows in the mean difference; that is part of the statistics (an
+    infinite direction), not an error, so no FloatingPointError / RuntimeWarning reaches the caller."""
+    from theory.audit import audit_pairs
+
+    def huge(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        u = np.random.default_rng(rng).standard_normal((size, 2)) + float(data)
+        return np.clip(u, -1.79, 1.79) * 1e308
+
+    with np.errstate(all="raise"):
+        res = audit_pairs(huge, [(0.0, 0.5)], epsilon=1.0, trials=4000, rng=1)
+    assert res.n_tests > 0 and math.isfinite(res.epsilon_lower_bound)
+
+
+def test_one_selection_output_per_dataset_still_builds_vector_events() -> None:
+    """selection_trials=1 with vector outputs: no sample covariance exists (no 'degrees of freedom' warning);
+    the Fisher direction is then the mean difference (up to scale) and the audit runs."""
+    from theory.audit import audit_pairs
+
+    res = audit_pairs(lambda d, m, rng: np.random.default_rng(rng).random((m, 3)) + d, [(0.0, 1.0)], epsilon=1.0,
+                      trials=500, selection_trials=1, rng=2)
+    assert res.n_tests > 0

@@ -710,7 +710,8 @@ def _select(
         y = oy.num.astype(np.float64)
         d = x.shape[1]
         diff = x.mean(axis=0) - y.mean(axis=0)
-        cov = 0.5 * (np.cov(x, rowvar=False) + np.cov(y, rowvar=False))
+        # one selection output per dataset (selection_trials=1) has no sample covariance
+        cov = 0.5 * (np.cov(x, rowvar=False) + np.cov(y, rowvar=False)) if s > 1 else np.zeros((d, d))
         cov = np.atleast_2d(cov)
         reg = 1e-6 * (np.trace(cov) / d + 1e-12)
         try:
