@@ -18,7 +18,8 @@
 #      separated, e.g. _audit_pairs,_audit_mechanism; their own work directory and their own report row
 #      'MODULE [functions]', next to the module's row: for a change to a few functions of a module whose
 #      full run takes an hour).
-# A mutant whose tests use more than 2 x 3 x (their clean CPU time + 1 s) CPU seconds is a 'timeout'
+#      MUTATION_TIMEOUT_MULTIPLIER (MULT below, default 3.0; lower it for modules with endless-loop mutants).
+# A mutant whose tests use more than 2 x MULT x (their clean CPU time + 1 s) CPU seconds is a 'timeout'
 # (an endless loop, e.g. in the exact sampler's refinement): CPU time, so a loaded machine does not
 # turn slow runs into timeouts (mutmut's default factor 15 let one such mutant hold a run for minutes).
 #
@@ -38,6 +39,8 @@ CHILDREN="${MUTATION_CHILDREN:-1}"
 MTIMEOUT="${MUTATION_TIMEOUT:-0}"
 ONLY="${MUTATION_ONLY:-.}"
 FUNCS="${MUTATION_FUNCTIONS:-}"
+TMULT="${MUTATION_TIMEOUT_MULTIPLIER:-3.0}"
+[[ "$TMULT" =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$TMULT" != 0 ] || { echo "MUTATION_TIMEOUT_MULTIPLIER must be a number > 0, got '$TMULT'" >&2; exit 2; }
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
@@ -95,13 +98,14 @@ p = sys.argv[1]; s = open(p).read()
 s = re.sub(r"\n\[tool\.mutmut\]\n(?:(?!\n\[).)*", "\n", s, flags=re.S)
 open(p, "w").write(s)
 PYEOF
+  echo "$TMULT" > "$dir/timeout_multiplier"
   cat >> "$dir/pyproject.toml" <<EOF
 
 [tool.mutmut]
 source_paths = ["theory", "kernels"]
 only_mutate = ["$m"]
 also_copy = ["conftest.py", "proofs_checks", "benchmarks"]
-timeout_multiplier = 3.0
+timeout_multiplier = $TMULT
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not gpu", "-q", "-o", "addopts=-ra --strict-markers --import-mode=importlib"]
 pytest_add_cli_args_test_selection = [${sel[*]}]
 EOF
@@ -331,9 +335,11 @@ for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
     tot.update(killed=killed, live=len(live), equiv=len(equiv), total=len(rows), notchecked=st.get("not checked", 0))
     stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
     el = (d / "elapsed").read_text().strip() if (d / "elapsed").exists() else "?"
+    tm = (d / "timeout_multiplier").read_text().strip() if (d / "timeout_multiplier").exists() else "3.0"
+    el = f"{el} s" + (f", timeout multiplier {tm}" if float(tm) != 3.0 else "")
     table.append(f"| `{m}` | {len(rows)} | {killed} | {len(live)} | {len(equiv)} | "
                  + (", ".join(f"{s} {c}" for s, c in sorted(other.items())) or "-")
-                 + f" | **{score:.1f}%**{' (partial)' if partial else ''} | {stamp}, {el} s |")
+                 + f" | **{score:.1f}%**{' (partial)' if partial else ''} | {stamp}, {el} |")
     diffs = json.loads((d / "diffs.json").read_text()) if (d / "diffs.json").exists() else {}
     sec = [f"## `{m}`", ""]
     if equiv:
@@ -386,7 +392,7 @@ case "${1:-}" in
   run) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_run "$@" ;;
   recheck) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_recheck "$@" ;;
   report) shift; cmd_report "$@" ;;
-  -h|--help) sed -n '2,24p' "$0" ;;
+  -h|--help) sed -n '2,25p' "$0" ;;
   *)
     OUT="${1:-tests/MUTATION.md}"; shift || true
     [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"
