@@ -221,6 +221,10 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     >>> sampler_error_bounds(10**7, 1.0)["epsilon_fp"] - 1.0 < 6e-12
     True
     """
+    return _sampler_error_bounds(n, epsilon, backend)
+
+
+def _sampler_error_bounds(n: int, epsilon: float, backend: str) -> dict[str, float]:
     u = 2.0**-53
     if backend == "numpy":
         stages = float(n)
@@ -290,6 +294,10 @@ def exponential_log_probabilities(scores: Any, epsilon: float, *, sensitivity: f
     >>> np.exp(exponential_log_probabilities([1.0, np.inf, np.inf, -np.inf], 1.0))
     array([0. , 0.5, 0.5, 0. ])
     """
+    return _exponential_log_probabilities(scores, epsilon, sensitivity)
+
+
+def _exponential_log_probabilities(scores: Any, epsilon: float, sensitivity: float) -> NDArray[np.float64]:
     if is_cupy_array(scores):
         scores = scores.get()
     s = np.asarray(scores)
@@ -437,6 +445,11 @@ def exponential_mechanism(
     >>> exponential_mechanism([0, 0, 40], 1, size=3, rng=2, exact=True)
     array([2, 2, 2])
     """
+    return _exponential_mechanism(scores, epsilon, sensitivity, size, rng, backend, exact)
+
+
+def _exponential_mechanism(scores: Any, epsilon: float | Fraction, sensitivity: float | Fraction, size: int | None,
+                           rng: Any, backend: str, exact: bool) -> Any:
     rng_ = as_generator(rng)
     on_gpu = is_cupy_array(scores)
     if exact:
@@ -569,6 +582,10 @@ def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any
     >>> error_counts(pack_bits(P), y)
     array([1, 2])
     """
+    return _error_counts(predictions, labels, backend)
+
+
+def _error_counts(predictions: Any, labels: Any, backend: str) -> Any:
     name = _resolve(backend, predictions, labels)
     P = predictions if is_cupy_array(predictions) else np.asarray(predictions)
     y = labels if is_cupy_array(labels) else np.asarray(labels)
@@ -631,6 +648,10 @@ def pack_bits(bool_matrix: Any) -> NDArray[np.uint64]:
     >>> pack_bits([[1, 1, 0, 1]])
     array([[11]], dtype=uint64)
     """
+    return _pack_bits(bool_matrix)
+
+
+def _pack_bits(bool_matrix: Any) -> NDArray[np.uint64]:
     b = np.asarray(bool_matrix)
     check_binary(b, "bool_matrix")
     return ref.reference_pack_bits(b)

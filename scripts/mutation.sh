@@ -41,7 +41,7 @@ ONLY="${MUTATION_ONLY:-.}"
 FUNCS="${MUTATION_FUNCTIONS:-}"
 TMULT="${MUTATION_TIMEOUT_MULTIPLIER:-3.0}"
 [[ "$TMULT" =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$TMULT" != 0 ] || { echo "MUTATION_TIMEOUT_MULTIPLIER must be a number > 0, got '$TMULT'" >&2; exit 2; }
-DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py theory/learners/asspp.py
+DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_exponential.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
                  theory/audit/stats.py theory/audit/core.py theory/privacy/sgd.py
@@ -54,7 +54,7 @@ declare -A TESTS=(
   [theory/privacy/exponential.py]="tests/theory/privacy/test_exponential.py tests/mutation_kills/test_privacy_exponential_kills.py"
   [theory/audit/stats.py]="tests/theory/audit/test_stats_exact.py tests/theory/audit/test_stats_boundaries.py tests/mutation_kills/test_audit_stats_kills.py"
   [kernels/_reference.py]="tests/kernels/test_exponential.py tests/kernels/test_exponential_stats.py tests/mutation_kills/test_kernels_reference_kills.py"
-  [kernels/_exponential.py]="tests/kernels/test_exponential.py tests/kernels/test_validation.py tests/mutation_kills/test_kernels_exponential_kills.py"
+  [kernels/_exponential.py]="tests/mutation_kills/test_kernels_exponential_kills.py tests/kernels/test_exponential.py tests/kernels/test_validation.py tests/kernels/test_exponential_stats.py"
   [theory/learners/asspp.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_asspp_kills.py"
   [theory/learners/exponential.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_exponential_kills.py"
   [theory/learners/reduction.py]="tests/theory/learners/test_learners.py tests/mutation_kills/test_learners_reduction_kills.py"
