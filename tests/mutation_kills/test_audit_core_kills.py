@@ -1733,3 +1733,65 @@ def test_one_selection_output_per_dataset_still_builds_vector_events() -> None:
     res = audit_pairs(lambda d, m, rng: np.random.default_rng(rng).random((m, 3)) + d, [(0.0, 1.0)], epsilon=1.0,
                       trials=500, selection_trials=1, rng=2)
     assert res.n_tests > 0
+
+
+# --- what the result reports: directions, support mismatches, per-pair search, timing, the violation rule ---
+
+
+def test_witnesses_name_their_direction_and_support_mismatch() -> None:
+    """Outputs under data 0 are 0 except the first (1.0); under neighbour 1 all 0.  Event {o > 0.5}: counts 1 and 0,
+    a support mismatch data -> neighbour (one output is enough), none neighbour -> data (0 vs 1); event {o < -1}:
+    0 and 0, no mismatch either way.  n = 1000 outputs come from one mechanism call per dataset."""
+    from theory.audit import audit_pairs
+
+    def first_is_one(data: Any, size: int, rng: Any = None) -> np.ndarray:
+        out = np.zeros(size)
+        if float(data) == 0.0:
+            out[0] = 1.0
+        return out
+
+    res = audit_pairs(first_is_one, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0,
+                      events=[lambda o: o > 0.5, lambda o: o < -1.0])
+    assert [(w.direction, w.counts, w.support_mismatch) for w in res.tests] == [
+        ("data -> neighbour", (1, 0, 1000), True), ("neighbour -> data", (0, 1, 1000), False),
+        ("data -> neighbour", (0, 0, 1000), False), ("neighbour -> data", (0, 0, 1000), False)]
+
+
+def test_pair_search_reports_each_pairs_tests_and_best_bound() -> None:
+    """33 pairs and max_events=1: K = 32 tests (one slot per pair, at most 32), so one pair gets none.  Each pair's
+    search entry carries its own index, its number of tests and the largest final bound among them (nan when
+    none)."""
+    from theory.audit import audit_pairs
+
+    pairs = [(0.0, 3.0)] + [(0.0, 0.001 * i) for i in range(1, 33)]
+    res = audit_pairs(_laplace_mech, pairs, epsilon=1.0, trials=2000, selection_trials=500, max_events=1, rng=0)
+    assert res.n_tests == 32 and [s.pair_index for s in res.search] == list(range(33))
+    for p, s in enumerate(res.search):
+        mine = [w.lower_bound for w in res.tests if w.pair_index == p]
+        assert s.n_tested == len(mine)
+        assert (math.isnan(s.best_bound) if not mine else s.best_bound == max(mine))
+    assert sorted(s.n_tested for s in res.search)[:2] == [0, 1]
+
+
+def test_seconds_is_the_audits_own_wall_time() -> None:
+    import time
+
+    from theory.audit import audit_pairs
+
+    t0 = time.perf_counter()
+    res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0, events=[lambda o: o > 0.0])
+    wall = time.perf_counter() - t0
+    assert isinstance(res.seconds, float) and 0.0 < res.seconds <= wall
+
+
+def test_a_bound_equal_to_the_claim_is_no_violation() -> None:
+    """violation means epsilon_lower_bound > epsilon, strictly: rerun with the claim set to the bound the same
+    seeded audit finds (user events: the claim enters nothing else), and it is not a violation."""
+    from theory.audit import audit_pairs
+
+    kw: dict[str, Any] = dict(trials=5000, rng=4, events=[lambda o: o > 0.5])
+    lb = audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=1.0, **kw).epsilon_lower_bound
+    assert lb > 1.0
+    again = audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=lb, **kw)
+    assert again.epsilon_lower_bound == lb and again.violation is False
+    assert audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=math.nextafter(lb, 0.0), **kw).violation is True
