@@ -18,10 +18,13 @@
 #      separated, e.g. _audit_pairs,_audit_mechanism; their own work directory and their own report row
 #      'MODULE [functions]', next to the module's row: for a change to a few functions of a module whose
 #      full run takes an hour).
-#      MUTATION_TIMEOUT_MULTIPLIER (MULT below, default 3.0; lower it for modules with endless-loop mutants).
-# A mutant whose tests use more than 2 x MULT x (their clean CPU time + 1 s) CPU seconds is a 'timeout'
-# (an endless loop, e.g. in the exact sampler's refinement): CPU time, so a loaded machine does not
-# turn slow runs into timeouts (mutmut's default factor 15 let one such mutant hold a run for minutes).
+#      MUTATION_TIMEOUT_MULTIPLIER, MUTATION_TIMEOUT_CONSTANT (MULT and CONST below, defaults 3.0 and 5 s).
+# A mutant whose tests use more than 2 x MULT x (their clean time + CONST) CPU seconds, or run longer than
+# MULT x (their clean time + CONST) wall-clock seconds (mutmut >= 3.8's fork server), is a 'timeout' (an
+# endless loop, e.g. in the exact sampler's refinement; mutmut's default factor 15 let one such mutant hold a
+# run for minutes).  The clean time counts only the tests' calls, not their collection and fixtures, and the
+# wall bound runs on a machine shared by MUTATION_CHILDREN mutants: with CONST = 1 s (mutmut's default) a
+# module whose tests take 3.6 s got 14 s and timed out without any loop (kernels/_exponential.py).
 #
 # The working tree is never touched: the committed HEAD is exported with `git archive` into the
 # module's work directory (plus the built extension modules, which git does not track) and mutmut
@@ -40,7 +43,11 @@ MTIMEOUT="${MUTATION_TIMEOUT:-0}"
 ONLY="${MUTATION_ONLY:-.}"
 FUNCS="${MUTATION_FUNCTIONS:-}"
 TMULT="${MUTATION_TIMEOUT_MULTIPLIER:-3.0}"
-[[ "$TMULT" =~ ^[0-9]+(\.[0-9]+)?$ ]] && [ "$TMULT" != 0 ] || { echo "MUTATION_TIMEOUT_MULTIPLIER must be a number > 0, got '$TMULT'" >&2; exit 2; }
+TCONST="${MUTATION_TIMEOUT_CONSTANT:-5.0}"
+for v in MUTATION_TIMEOUT_MULTIPLIER:"$TMULT" MUTATION_TIMEOUT_CONSTANT:"$TCONST"; do
+  [[ "${v#*:}" =~ ^[0-9]+(\.[0-9]+)?$ ]] && [[ ! "${v#*:}" =~ ^0+(\.0+)?$ ]] \
+    || { echo "${v%%:*} must be a number > 0, got '${v#*:}'" >&2; exit 2; }
+done
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_exponential.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
@@ -98,7 +105,7 @@ p = sys.argv[1]; s = open(p).read()
 s = re.sub(r"\n\[tool\.mutmut\]\n(?:(?!\n\[).)*", "\n", s, flags=re.S)
 open(p, "w").write(s)
 PYEOF
-  echo "$TMULT" > "$dir/timeout_multiplier"
+  echo "$TMULT $TCONST" > "$dir/timeout_multiplier"
   cat >> "$dir/pyproject.toml" <<EOF
 
 [tool.mutmut]
@@ -106,6 +113,7 @@ source_paths = ["theory", "kernels"]
 only_mutate = ["$m"]
 also_copy = ["conftest.py", "proofs_checks", "benchmarks"]
 timeout_multiplier = $TMULT
+timeout_constant = $TCONST
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not gpu", "-q", "-o", "addopts=-ra --strict-markers --import-mode=importlib"]
 pytest_add_cli_args_test_selection = [${sel[*]}]
 EOF
@@ -335,8 +343,10 @@ for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
     tot.update(killed=killed, live=len(live), equiv=len(equiv), total=len(rows), notchecked=st.get("not checked", 0))
     stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
     el = (d / "elapsed").read_text().strip() if (d / "elapsed").exists() else "?"
-    tm = (d / "timeout_multiplier").read_text().strip() if (d / "timeout_multiplier").exists() else "3.0"
-    el = f"{el} s" + (f", timeout multiplier {tm}" if float(tm) != 3.0 else "")
+    # the timeout settings of the run (a directory from before they were recorded: mutmut's 1 s and 3.0)
+    tm = (d / "timeout_multiplier").read_text().split() if (d / "timeout_multiplier").exists() else []
+    tmult, tconst = (tm + ["3.0"])[0], (tm[1:] + ["1.0"])[0]
+    el = f"{el} s, timeout ({tconst} s + clean time) x {tmult}"
     table.append(f"| `{m}` | {len(rows)} | {killed} | {len(live)} | {len(equiv)} | "
                  + (", ".join(f"{s} {c}" for s, c in sorted(other.items())) or "-")
                  + f" | **{score:.1f}%**{' (partial)' if partial else ''} | {stamp}, {el} |")
@@ -392,7 +402,7 @@ case "${1:-}" in
   run) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_run "$@" ;;
   recheck) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_recheck "$@" ;;
   report) shift; cmd_report "$@" ;;
-  -h|--help) sed -n '2,25p' "$0" ;;
+  -h|--help) sed -n '2,28p' "$0" ;;
   *)
     OUT="${1:-tests/MUTATION.md}"; shift || true
     [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"
