@@ -18,6 +18,7 @@ import functools
 import importlib
 import os
 import platform
+import sys
 from typing import Any
 
 BACKENDS = ("numpy", "cython", "cupy")
@@ -31,6 +32,34 @@ def _cython_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+#: the compiled extensions; once one is loaded, OpenMP may have started a thread pool in this process
+_COMPILED = ("kernels._cython._probe", "kernels._cython._expmech", "kernels._cython._pca")
+
+
+def _openmp_single_thread_in_forked_child() -> None:
+    """Run the compiled kernels on one thread in a child made by ``os.fork()``.
+
+    A forked child keeps only the forking thread: libgomp's thread pool stays behind in the
+    parent, and the child's first OpenMP parallel region would wait forever for those threads
+    (``os.fork``, multiprocessing's ``"fork"`` start method -- the default on Linux before
+    Python 3.14 -- and so a ``ProcessPoolExecutor`` given to :func:`theory.audit.audit_pairs`
+    after a kernel ran in parallel here).  Registered with :func:`os.register_at_fork`; a child
+    that wants threads again can call ``kernels._cython._probe.set_num_threads``.  Processes
+    started by ``exec`` (``subprocess``, the ``"spawn"`` and ``"forkserver"`` methods) are not
+    affected: they start with a fresh OpenMP runtime.
+    """
+    if not any(name in sys.modules for name in _COMPILED):
+        return  # no compiled kernel loaded: OpenMP cannot have started threads
+    try:
+        from kernels._cython import _probe
+    except ImportError:  # pragma: no cover - a compiled kernel is loaded, so its probe builds too
+        return
+    _probe.set_num_threads(1)
+
+
+os.register_at_fork(after_in_child=_openmp_single_thread_in_forked_child)
 
 
 @functools.lru_cache(maxsize=1)
