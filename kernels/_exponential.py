@@ -101,19 +101,23 @@ def _scale(epsilon: Any, sensitivity: Any) -> float:
 
 
 def _as_fraction(x: Any, name: str) -> Fraction:
-    """The exact rational value of ``x`` (int, float, NumPy scalar, Fraction, sympy Rational)."""
+    """The exact rational value of ``x`` (int, float, NumPy scalar, Fraction, sympy Rational).
+
+    Anything with ``as_integer_ratio`` (floats of every width, long double included, Decimal)
+    gives that ratio with Python ints (not NumPy ints, which would overflow in the sampler's
+    arithmetic), before ``Fraction(x)``, which from Python 3.14 would store the ratio's own types.
+    """
+    if isinstance(x, (int, Fraction)):
+        return Fraction(x)
     if isinstance(x, np.integer):
         return Fraction(int(x))
-    if isinstance(x, np.floating):
-        return Fraction(float(x)) if x.dtype.itemsize <= 8 else Fraction(*x.as_integer_ratio())
+    ratio = getattr(x, "as_integer_ratio", None)
     try:
+        if callable(ratio):
+            num, den = ratio()
+            return Fraction(int(num), int(den))
         return Fraction(x)
-    except TypeError:
-        pass
-    try:
-        num, den = x.as_integer_ratio()
-        return Fraction(int(num), int(den))
-    except (AttributeError, TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"exact=True needs a rational {name}, got {x!r} ({type(x).__name__})") from None
 
 

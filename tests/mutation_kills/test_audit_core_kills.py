@@ -1726,8 +1726,8 @@ def test_vector_outputs_near_the_float_maximum_raise_no_overflow_warning() -> No
 
 
 def test_one_selection_output_per_dataset_still_builds_vector_events() -> None:
-    """selection_trials=1 with vector outputs: no sample covariance exists (no 'degrees of freedom' warning);
-    the Fisher direction is then the mean difference (up to scale) and the audit runs."""
+    """selection_trials=1 with vector outputs: no sample covariance exists, and none is computed (numpy's
+    'degrees of freedom' RuntimeWarning is an error under the suite's filterwarnings); the audit runs."""
     from theory.audit import audit_pairs
 
     res = audit_pairs(lambda d, m, rng: np.random.default_rng(rng).random((m, 3)) + d, [(0.0, 1.0)], epsilon=1.0,
@@ -1795,3 +1795,15 @@ def test_a_bound_equal_to_the_claim_is_no_violation() -> None:
     again = audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=lb, **kw)
     assert again.epsilon_lower_bound == lb and again.violation is False
     assert audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=math.nextafter(lb, 0.0), **kw).violation is True
+
+
+def test_outputs_that_give_no_event_are_refused_with_a_message() -> None:
+    """All-(-inf) vector outputs: the mean difference is NaN (no projection), no coordinate has a finite
+    threshold, floats give no value events -- selection has no candidate, and says so."""
+    from theory.audit import audit_pairs
+
+    with pytest.raises(ValueError) as err:
+        audit_pairs(lambda d, m, rng: np.full((m, 2), -np.inf), [(0, 1)], epsilon=1.0, trials=1000,
+                    selection_trials=100, rng=0)
+    assert str(err.value) == ("no candidate events could be built from the outputs (e.g. no finite value to "
+                              "threshold and no repeated value to test): pass events=[...] to test your own")

@@ -86,10 +86,10 @@ def test_sampler_error_bounds_become_vacuous_exactly_at_gamma_1() -> None:
 
 
 class _RatioOnly:
-    """Has as_integer_ratio but is no number Fraction() accepts (as some array scalars and CAS numbers)."""
+    """Has as_integer_ratio (with NumPy ints, as array scalars give) but is no registered number."""
 
-    def as_integer_ratio(self) -> tuple[int, int]:
-        return (1, 3)
+    def as_integer_ratio(self) -> tuple[Any, Any]:
+        return (np.int64(1), np.int64(3))
 
     def __repr__(self) -> str:
         return "RatioOnly(1/3)"
@@ -100,8 +100,27 @@ class _Irrational:
         return "Irrational()"
 
 
-def test_as_fraction_takes_as_integer_ratio_and_names_what_it_refuses() -> None:
-    assert kexp._as_fraction(_RatioOnly(), "epsilon") == Fraction(1, 3)
+class _BadRatio:
+    def as_integer_ratio(self) -> tuple[int, int]:
+        raise ValueError("cannot convert NaN to integer ratio")
+
+    def __repr__(self) -> str:
+        return "BadRatio()"
+
+
+def test_as_fraction_takes_as_integer_ratio_in_python_ints_and_names_what_it_refuses() -> None:
+    """The ratio's parts become Python ints (on every Python version: from 3.14 Fraction() itself accepts such
+    objects but keeps their NumPy ints); what has no rational value is a TypeError naming the argument."""
+    got = kexp._as_fraction(_RatioOnly(), "epsilon")
+    assert got == Fraction(1, 3) and type(got.numerator) is int and type(got.denominator) is int
+    for x in (np.int64(7), 7, Fraction(2, 3), np.float32(0.1), 0.1):
+        want = Fraction(int(x)) if isinstance(x, (int, np.integer)) else Fraction(x) if isinstance(x, Fraction) \
+            else Fraction(*x.as_integer_ratio())
+        got = kexp._as_fraction(x, "epsilon")
+        assert got == want and type(got.numerator) is int, x
+    with pytest.raises(TypeError) as err:
+        kexp._as_fraction(_BadRatio(), "epsilon")
+    assert str(err.value) == "exact=True needs a rational epsilon, got BadRatio() (_BadRatio)"
     with pytest.raises(TypeError) as err:
         kexp._as_fraction(_Irrational(), "sensitivity")
     assert str(err.value) == "exact=True needs a rational sensitivity, got Irrational() (_Irrational)"

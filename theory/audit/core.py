@@ -1260,7 +1260,8 @@ def _audit_pairs(
                                           f"{'data -> neighbour' if top.forward else 'neighbour -> data'}")
         del sel
         if not cands:
-            raise ValueError("no candidate events could be built from the outputs")
+            raise ValueError("no candidate events could be built from the outputs (e.g. no finite value to "
+                             "threshold and no repeated value to test): pass events=[...] to test your own")
         chosen = _pick(cands, k_planned)
     k = len(chosen)
     a = alpha / (2 * k)
