@@ -91,7 +91,7 @@ die() { echo "$*" >&2; exit 2; }
 MUTMUT="$(dirname "$PY")/mutmut"
 
 # the [tool.mutmut] section for one module; test files that do not exist at HEAD are left out
-write_config() {  # dir module
+write_config() {  # dir module [recheck]
   local dir="$1" m="$2" t x sel=()
   t="${TESTS[$m]:-}"
   [ -n "$t" ] || die "no test selection for $m: add it to TESTS in $0"
@@ -105,7 +105,15 @@ p = sys.argv[1]; s = open(p).read()
 s = re.sub(r"\n\[tool\.mutmut\]\n(?:(?!\n\[).)*", "\n", s, flags=re.S)
 open(p, "w").write(s)
 PYEOF
-  echo "$TMULT $TCONST" > "$dir/timeout_multiplier"
+  # the run's timeout settings; a recheck with other settings is noted after them (the report shows both)
+  if [ "${3:-}" = recheck ]; then
+    local om="" oc=""  # a work directory from before the settings were recorded ran with mutmut's 3.0 and 1 s
+    [ ! -f "$dir/timeout_multiplier" ] || read -r om oc _ < "$dir/timeout_multiplier" || true
+    om="${om:-3.0}"; oc="${oc:-1.0}"
+    [ "$om $oc" = "$TMULT $TCONST" ] || echo "$om $oc recheck $TMULT $TCONST" > "$dir/timeout_multiplier"
+  else
+    echo "$TMULT $TCONST" > "$dir/timeout_multiplier"
+  fi
   cat >> "$dir/pyproject.toml" <<EOF
 
 [tool.mutmut]
@@ -186,7 +194,7 @@ cmd_recheck() {
     [ -f "$dir/results.txt" ] || die "no earlier run of $m in $dir: use 'run' first"
     # the tests of the current HEAD (mutmut copies tests/ into mutants/ at every run)
     rm -rf "$dir/tests"; export_head "$dir" tests
-    write_config "$dir" "$m"
+    write_config "$dir" "$m" recheck
     names=$(grep -E "__mutmut_[0-9]+: (survived|not checked|timeout|suspicious|no tests)" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
             | grep -E -- "$ONLY" | grep -E -- "$(fnregex)" || true)
     [ -n "$names" ] || { echo "$m: nothing to recheck" >&2; continue; }
@@ -347,6 +355,8 @@ for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
     tm = (d / "timeout_multiplier").read_text().split() if (d / "timeout_multiplier").exists() else []
     tmult, tconst = (tm + ["3.0"])[0], (tm[1:] + ["1.0"])[0]
     el = f"{el} s, timeout ({tconst} s + clean time) x {tmult}"
+    if len(tm) >= 5 and tm[2] == "recheck":
+        el += f" (recheck: ({tm[4]} s + clean time) x {tm[3]})"
     table.append(f"| `{m}` | {len(rows)} | {killed} | {len(live)} | {len(equiv)} | "
                  + (", ".join(f"{s} {c}" for s, c in sorted(other.items())) or "-")
                  + f" | **{score:.1f}%**{' (partial)' if partial else ''} | {stamp}, {el} |")
