@@ -7,6 +7,7 @@ runs, and the CuPy dispatch (on a NumPy stand-in for a device array: no GPU need
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 import types
 from fractions import Fraction
@@ -25,19 +26,36 @@ HAS_CYTHON = kexp._cython_module() is not None
 U = Fraction(1, 2**53)
 
 
-class _Device(np.ndarray):
-    """A stand-in for a CuPy array: ``kernels._backend.is_cupy_array`` goes by the type's module, and
-    ``np.asarray`` of it is a plain ndarray (a different object), as a copy off the device would be."""
+class _Device:
+    """A stand-in for a CuPy array: ``kernels._backend.is_cupy_array`` goes by the type's module; like CuPy it
+    refuses implicit conversion to NumPy (``np.asarray`` raises) and copies to the host with ``get()``."""
+
+    def __init__(self, a: Any) -> None:
+        self._a = np.array(a)
+        self.dtype, self.ndim, self.shape, self.size = self._a.dtype, self._a.ndim, self._a.shape, self._a.size
 
     def get(self) -> np.ndarray:
-        return np.array(self.view(np.ndarray))
+        return self._a.copy()
+
+    def tolist(self) -> Any:
+        return self._a.tolist()
+
+    def __gt__(self, other: Any) -> np.ndarray:
+        return self._a > other
+
+    def __lt__(self, other: Any) -> np.ndarray:
+        return self._a < other
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise TypeError("Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a "
+                        "NumPy array explicitly.")
 
 
 _Device.__module__ = "cupy"
 
 
 def _device(a: Any) -> _Device:
-    return np.asarray(a).view(_Device)
+    return _Device(a)
 
 
 # --- sampler_error_bounds: the bound stated in exponential_mechanism's Notes, recomputed exactly ---
@@ -157,7 +175,120 @@ def test_nan_scores_are_refused_with_the_one_message(backend: str) -> None:
 
 
 def test_scores_constraint_describes_what_the_kernels_accept() -> None:
-    assert SCORES.describe() == "an array (ndim 1, dtype kinds 'iuf', >= 1 elements, non-NaN values)"
+    """Also a freshly built constraint: SCORES itself is built at import, before a mutant is selected."""
+    for constraint in (SCORES, kexp._Scores()):
+        assert constraint.describe() == "an array (ndim 1, dtype kinds 'iuf', >= 1 elements, non-NaN values)"
+
+
+class _ApproxReal:
+    """A registered numbers.Real with a float value but no exact ratio (passes the epsilon check)."""
+
+    def __float__(self) -> float:
+        return 0.5
+
+    def __repr__(self) -> str:
+        return "ApproxReal(0.5)"
+
+
+numbers.Real.register(_ApproxReal)
+
+
+def test_exact_names_the_argument_without_a_rational_value() -> None:
+    for kw, name in (({"epsilon": _ApproxReal()}, "epsilon"), ({"epsilon": 1.0, "sensitivity": _ApproxReal()},
+                                                               "sensitivity")):
+        eps = kw.pop("epsilon")
+        with pytest.raises(TypeError) as err:
+            exponential_mechanism([0, 1], eps, exact=True, rng=0, **kw)
+        assert str(err.value) == f"exact=True needs a rational {name}, got ApproxReal(0.5) (_ApproxReal)"
+
+
+def test_a_scale_that_overflows_is_refused() -> None:
+    """epsilon / (2 sensitivity) = 1e308 / 2e-10 is inf in float64: no sampler can use it."""
+    with pytest.raises(ValueError) as err:
+        exponential_mechanism([0.0, 1.0], 1e308, sensitivity=1e-10, rng=0)
+    assert str(err.value) == ("epsilon / (2 * sensitivity) must be a positive finite float64, got epsilon=1e+308, "
+                              "sensitivity=1e-10 (ratio inf)")
+
+
+def test_prepare_scores_keeps_int64_up_to_its_largest_range() -> None:
+    """uint64 scores whose range is exactly 2^63 - 1 still fit int64 (-(max - s)); one more needs float64."""
+    top = np.array([2**63 - 1, 0], dtype=np.uint64)
+    out = kexp.prepare_scores(top)
+    assert out.dtype == np.int64 and out.tolist() == [0, -(2**63 - 1)]
+    wider = kexp.prepare_scores(np.array([2**63, 0], dtype=np.uint64))
+    assert wider.dtype == np.float64 and wider.tolist() == [0.0, -(2.0**63)]
+
+
+# --- backend choice: auto, the environment, an unbuilt sampler ---
+
+
+@pytest.mark.skipif(not HAS_CYTHON, reason="compiled backend not built")
+def test_auto_is_the_compiled_sampler_and_numpy_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the sampler built, 'auto' draws what 'cython' draws, and 'numpy' draws with the reference (the two
+    algorithms use the uniforms differently, so equal seeds give different indices on these scores)."""
+    monkeypatch.delenv("SEMIPRIVATE_BACKEND", raising=False)
+    s = np.random.default_rng(1).random(5000)
+    auto, cy, ref = (exponential_mechanism(s, 4.0, size=50, rng=9, backend=b).tolist()
+                     for b in ("auto", "cython", "numpy"))
+    assert auto == cy != ref
+    # 'built' means the sampler imports, whatever the build probe says
+    monkeypatch.setattr(backend_mod, "_cython_available", lambda: False)
+    assert exponential_mechanism(s, 4.0, size=50, rng=9).tolist() == cy
+    assert ref == kexp.ref.reference_exponential_mechanism(s, 2.0, 50, np.random.default_rng(9)).tolist()
+
+
+def test_an_unbuilt_sampler_falls_back_only_when_not_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kernels._cython._expmech missing (the probe may still be built): 'auto' falls back to the reference;
+    'cython', asked for by argument or by SEMIPRIVATE_BACKEND, is an error naming the missing module; 'numpy'
+    works."""
+    monkeypatch.setattr(kexp, "_cython_module", lambda: None)
+    monkeypatch.setattr(backend_mod, "_cython_available", lambda: True)
+    monkeypatch.delenv("SEMIPRIVATE_BACKEND", raising=False)
+    s = np.array([0.0, 1.0, 3.0, 2.0])
+    want = kexp.ref.reference_exponential_mechanism(s, 0.5, 20, np.random.default_rng(4)).tolist()
+    for backend in ("auto", "numpy"):
+        assert exponential_mechanism(s, 1.0, size=20, rng=4, backend=backend).tolist() == want
+    msg = "backend 'cython' is not available: kernels._cython._expmech is not built"
+    with pytest.raises(ValueError) as err:
+        exponential_mechanism(s, 1.0, rng=4, backend="cython")
+    assert str(err.value) == msg
+    monkeypatch.setenv("SEMIPRIVATE_BACKEND", "cython")
+    with pytest.raises(ValueError) as err:
+        exponential_mechanism(s, 1.0, rng=4)
+    assert str(err.value) == msg
+    assert kexp.cython_threads() == 1
+
+
+@pytest.mark.skipif(not HAS_CYTHON, reason="compiled backend not built")
+def test_cython_threads_reports_the_last_parallel_draw() -> None:
+    from kernels._cython import _probe
+
+    before = _probe.max_threads()
+    _probe.set_num_threads(2)
+    try:
+        exponential_mechanism(np.random.default_rng(0).random(2**21), 1.0, rng=0, backend="cython")
+        parallel = kexp.cython_threads()
+        exponential_mechanism(np.zeros(10), 1.0, rng=0, backend="cython")
+        serial = kexp.cython_threads()
+    finally:
+        _probe.set_num_threads(before)
+    assert (parallel, serial) == (2, 1)
+
+
+@pytest.mark.skipif(not HAS_CYTHON, reason="compiled backend not built")
+def test_the_compiled_sampler_takes_two_uniforms_per_draw_and_names_all_minus_inf() -> None:
+    """As documented (rng): the chunk, then the entry -- so the caller's generator moves by exactly 2 k
+    uniforms for k draws (one draw: 2)."""
+    s = np.random.default_rng(2).random(100)
+    for size, k in ((None, 1), (5, 5)):
+        g = np.random.default_rng(7)
+        exponential_mechanism(s, 1.0, size=size, rng=g, backend="cython")
+        h = np.random.default_rng(7)
+        h.random(2 * k)
+        assert g.random() == h.random()
+    with pytest.raises(ValueError) as err:
+        exponential_mechanism(np.full(3, -np.inf), 1.0, rng=0, backend="cython")
+    assert str(err.value) == "scores must contain at least one entry > -inf (all scores are -inf)"
 
 
 # --- check_binary: the one 0/1 rule ---
@@ -283,6 +414,8 @@ def test_exponential_mechanism_sends_device_scores_to_the_gpu_kernel(gpu_calls: 
     (name, args), = gpu_calls
     assert name == "exponential_mechanism" and args[0] is scores and args[1:] == (3.0, 4, g)
     host = np.array([0, 3, 3, 1])
+    lp = exponential_log_probabilities(_device(host.astype(float)), 2.0)
+    assert lp.tolist() == exponential_log_probabilities(host.astype(float), 2.0).tolist()
     out = exponential_mechanism(_device(host), 1, size=50, rng=2, exact=True)
     want = reference_exact_sample(host, Fraction(1), Fraction(1), 50, np.random.default_rng(2))
     assert type(out) is _Device and out.tolist() == want.tolist()
