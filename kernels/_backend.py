@@ -36,6 +36,16 @@ def _cython_available() -> bool:
 
 #: the compiled extensions; once one is loaded, OpenMP may have started a thread pool in this process
 _COMPILED = ("kernels._cython._probe", "kernels._cython._expmech", "kernels._cython._pca")
+_FORKED_AFTER_OPENMP = False
+
+
+def forked_after_openmp() -> bool:
+    """True in a process made by ``os.fork()`` from one that had loaded the compiled kernels.
+
+    There the kernels run on one OpenMP thread (see :func:`_openmp_single_thread_in_forked_child`),
+    and asking for more would hang the next parallel region.
+    """
+    return _FORKED_AFTER_OPENMP
 
 
 def _openmp_single_thread_in_forked_child() -> None:
@@ -45,13 +55,16 @@ def _openmp_single_thread_in_forked_child() -> None:
     parent, and the child's first OpenMP parallel region would wait forever for those threads
     (``os.fork``, multiprocessing's ``"fork"`` start method -- the default on Linux before
     Python 3.14 -- and so a ``ProcessPoolExecutor`` given to :func:`theory.audit.audit_pairs`
-    after a kernel ran in parallel here).  Registered with :func:`os.register_at_fork`; a child
-    that wants threads again can call ``kernels._cython._probe.set_num_threads``.  Processes
-    started by ``exec`` (``subprocess``, the ``"spawn"`` and ``"forkserver"`` methods) are not
-    affected: they start with a fresh OpenMP runtime.
+    after a kernel ran in parallel here).  Registered with :func:`os.register_at_fork`.  Such a child
+    must not ask for threads again (``kernels._cython._probe.set_num_threads(n > 1)``: the stale
+    pool would hang it); :func:`forked_after_openmp` says whether this process is such a child.
+    Processes started by ``exec`` (``subprocess``, the ``"spawn"`` and ``"forkserver"`` methods)
+    are not affected: they start with a fresh OpenMP runtime.
     """
+    global _FORKED_AFTER_OPENMP
     if not any(name in sys.modules for name in _COMPILED):
         return  # no compiled kernel loaded: OpenMP cannot have started threads
+    _FORKED_AFTER_OPENMP = True
     try:
         from kernels._cython import _probe
     except ImportError:  # pragma: no cover - a compiled kernel is loaded, so its probe builds too

@@ -41,7 +41,12 @@ def max_threads():
 
 
 def set_num_threads(int n):
-    """Team size of this process's later OpenMP parallel regions (``omp_set_num_threads``), n >= 1."""
+    """Team size of this process's later OpenMP parallel regions (``omp_set_num_threads``), n >= 1.
+
+    Not more than 1 in a process forked after OpenMP started threads
+    (``kernels._backend.forked_after_openmp()``): libgomp's pool did not survive the fork and the
+    next parallel region would hang.
+    """
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
     sp_set_num_threads(n)

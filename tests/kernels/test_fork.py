@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import kernels._backend as backend_mod
 from kernels import exponential_mechanism
 
 _probe = pytest.importorskip("kernels._cython._probe", reason="compiled backend not built")
@@ -43,6 +44,9 @@ def _draw() -> tuple[int, int, int]:
 @pytest.fixture
 def parent_pool() -> Iterator[tuple[int, int, int]]:
     """The parent runs a parallel region on 2 threads (so libgomp's pool exists, also on a 1-core machine)."""
+    if backend_mod.forked_after_openmp():
+        pytest.skip("this test process was itself forked after OpenMP started (e.g. a mutation-testing runner): "
+                    "a 2-thread region here would hang")
     before = _probe.max_threads()
     _probe.set_num_threads(2)
     try:
@@ -109,3 +113,26 @@ def test_multiprocessing_fork_process_draws_the_same(parent_pool: tuple[int, int
 def test_set_num_threads_refuses_zero() -> None:
     with pytest.raises(ValueError, match=r"^n must be >= 1, got 0$"):
         _probe.set_num_threads(0)
+
+
+def test_a_forked_child_knows_it_was_forked_after_openmp(parent_pool: tuple[int, int, int]) -> None:
+    assert not backend_mod.forked_after_openmp()
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        proc = ctx.Process(target=_report_forked, args=(send,))
+        proc.start()
+    send.close()
+    try:
+        assert recv.poll(CHILD_TIMEOUT) and recv.recv() == (True, 1)
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        recv.close()
+
+
+def _report_forked(conn: Any) -> None:
+    conn.send((backend_mod.forked_after_openmp(), int(_probe.max_threads())))
+    conn.close()
