@@ -85,54 +85,42 @@ def test_os_fork_child_draws_the_same_on_one_thread(parent_pool: tuple[int, int,
     assert child == (parent_pool[0], 1, 1)
 
 
-def _child_main(conn: Any) -> None:
-    conn.send(_draw())
+def _send(conn: Any, what: str) -> None:
+    """A fork-started child's work: a parallel-sized draw, or whether it knows it was forked after OpenMP."""
+    conn.send(_draw() if what == "draw" else (backend_mod.forked_after_openmp(), int(_probe.max_threads())))
     conn.close()
 
 
-def test_multiprocessing_fork_process_draws_the_same(parent_pool: tuple[int, int, int]) -> None:
-    """The path users take: a multiprocessing 'fork' process (what ProcessPoolExecutor uses on Linux before 3.14)."""
+def _in_fork_process(what: str) -> Any:
+    """Run _send(what) in a multiprocessing 'fork' process; fail (not hang) when it does not answer in time."""
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        proc = ctx.Process(target=_child_main, args=(send,))
+        proc = ctx.Process(target=_send, args=(send, what))
         proc.start()
     send.close()
     try:
         if not recv.poll(CHILD_TIMEOUT):
             pytest.fail(f"the fork-started process did not answer in {CHILD_TIMEOUT:.0f} s (hung in OpenMP)")
-        assert recv.recv() == (parent_pool[0], 1, 1)
+        return recv.recv()
     finally:
         if proc.is_alive():
             proc.kill()
         proc.join(5)
         recv.close()
+
+
+def test_multiprocessing_fork_process_draws_the_same(parent_pool: tuple[int, int, int]) -> None:
+    """The path users take: a multiprocessing 'fork' process (what ProcessPoolExecutor uses on Linux before 3.14)."""
+    assert _in_fork_process("draw") == (parent_pool[0], 1, 1)
+
+
+def test_a_forked_child_knows_it_was_forked_after_openmp(parent_pool: tuple[int, int, int]) -> None:
+    assert not backend_mod.forked_after_openmp()
+    assert _in_fork_process("forked?") == (True, 1)
 
 
 def test_set_num_threads_refuses_zero() -> None:
     with pytest.raises(ValueError, match=r"^n must be >= 1, got 0$"):
         _probe.set_num_threads(0)
-
-
-def test_a_forked_child_knows_it_was_forked_after_openmp(parent_pool: tuple[int, int, int]) -> None:
-    assert not backend_mod.forked_after_openmp()
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        proc = ctx.Process(target=_report_forked, args=(send,))
-        proc.start()
-    send.close()
-    try:
-        assert recv.poll(CHILD_TIMEOUT) and recv.recv() == (True, 1)
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join(5)
-        recv.close()
-
-
-def _report_forked(conn: Any) -> None:
-    conn.send((backend_mod.forked_after_openmp(), int(_probe.max_threads())))
-    conn.close()
