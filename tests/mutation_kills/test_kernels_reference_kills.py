@@ -8,10 +8,15 @@ u = 0 and when u * total rounds up to total), and the unpacking helpers' shapes 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
+import pytest
 
 from kernels._reference import (
+    _ExactGroups,
     reference_error_counts,
+    reference_exact_sample,
     reference_exponential_mechanism,
     reference_log_probabilities,
     reference_pack_bits,
@@ -155,3 +160,86 @@ def test_exact_groups_certain_is_exactly_its_definition():
                 T = sum(lo)
                 n_edge += A * T == (sum(lo[:g]) << b) or (A + 1) * T == (sum(lo[:g + 1]) << b)
     assert min(n_true, n_false, n_edge) > 100  # both answers and the equality cases were exercised
+
+
+# --- the exact sampler's refinement: U straddling a group boundary at 64 bits ---
+
+
+class _Bytes:
+    """A generator stand-in whose ``bytes(8)`` returns the given 64-bit words, little-endian, in order."""
+
+    def __init__(self, *words: int | bytes) -> None:
+        self.words = [w if isinstance(w, bytes) else int(w).to_bytes(8, "little") for w in words]
+        self.read = 0
+
+    def bytes(self, n: int) -> bytes:
+        assert n == 8, n
+        self.read += 1
+        return self.words.pop(0)
+
+
+def _boundary_word() -> tuple[int, int]:
+    """Two groups of weights 1 and e^-1: group 0 iff U < 1 / (1 + e^-1).  Returns A0 = floor(2^64 x boundary) and
+    floor(2^64 x delta), delta = the boundary's offset inside [A0, A0 + 1) 2^-64 (60 digits of e)."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 60
+    boundary = 1 / (1 + Decimal(-1).exp())
+    scaled = boundary * (Decimal(2) ** 64)
+    a0 = int(scaled)
+    return a0, int((scaled - a0) * (Decimal(2) ** 64))
+
+
+def test_exact_groups_refine_when_the_first_64_bits_straddle_a_boundary() -> None:
+    """U's first 64 bits A0 contain the boundary, so no precision can decide: the sampler must read the next 64
+    bits and return the group of U = (A0 2^64 + V) 2^-128 -- group 0 for V below the boundary's offset, group 1
+    above (V = 0, V = 2^64 - 1, and the little-endian word 0xFF 00 .. 00 = 255, whose big-endian reading would be
+    above).  Exactly two words are read in each case."""
+    a0, offset = _boundary_word()
+    assert 2**8 < offset < 2**64 - 2**57  # the three V below sit clearly on their sides
+    for v, want in ((0, 0), (2**64 - 1, 1), (b"\xff" + bytes(7), 0), (offset + 2**20, 1), (offset - 2**20, 0)):
+        rng = _Bytes(a0, v)
+        got = _ExactGroups([1, 1], [Fraction(0), Fraction(1)]).draw(rng)  # type: ignore[arg-type]
+        assert (got, rng.read) == (want, 2), v
+
+
+def test_exact_groups_decide_at_64_bits_away_from_a_boundary() -> None:
+    a0, _ = _boundary_word()
+    for a, want in ((a0 - 2**20, 0), (a0 + 2**20, 1)):
+        rng = _Bytes(a)
+        assert (_ExactGroups([1, 1], [Fraction(0), Fraction(1)]).draw(rng), rng.read) == (want, 1)  # type: ignore[arg-type]
+
+
+# --- reference_exact_sample: its own checks and the +inf branch ---
+
+
+def test_exact_sample_refuses_nan_non_integers_and_all_minus_inf_by_name() -> None:
+    one = Fraction(1)
+    cases = [(np.array([0.0, np.nan]), ValueError, "scores must not contain NaN"),
+             (np.array([0.5, 1.0]), TypeError,
+              "exact=True needs integer scores (an integer dtype, or floats with integral values)"),
+             (np.array([-np.inf, -np.inf]), ValueError,
+              "scores must contain at least one entry > -inf (all scores are -inf)"),
+             (np.array([True, False]), TypeError, "exact=True needs integer scores, got dtype bool")]
+    for scores, exc, msg in cases:
+        with pytest.raises(exc) as err:
+            reference_exact_sample(scores, one, one, 3, np.random.default_rng(0))
+        assert str(err.value) == msg
+
+
+def test_exact_sample_plus_inf_is_uniform_over_them_with_int_results() -> None:
+    s = np.array([1.0, np.inf, 0.0, np.inf])
+    one = Fraction(1)
+    many = reference_exact_sample(s, one, one, 400, np.random.default_rng(1))
+    assert many.dtype == np.int64 and set(many.tolist()) == {1, 3}
+    single = reference_exact_sample(s, one, one, None, np.random.default_rng(1))
+    assert type(single) is int and single == many[0]
+
+
+def test_exact_single_draws_take_one_draw_each_from_the_generator() -> None:
+    """size=None is one draw: two single draws from one generator are the first two of size=2 from the seed."""
+    s = np.array([0, 1, 1, 2, 5])
+    c = Fraction(1, 3)
+    g = np.random.default_rng(8)
+    singles = [reference_exact_sample(s, c, Fraction(1), None, g) for _ in range(6)]
+    assert singles == reference_exact_sample(s, c, Fraction(1), 6, np.random.default_rng(8)).tolist()
