@@ -242,4 +242,5 @@ def test_exact_single_draws_take_one_draw_each_from_the_generator() -> None:
     c = Fraction(1, 3)
     g = np.random.default_rng(8)
     singles = [reference_exact_sample(s, c, Fraction(1), None, g) for _ in range(6)]
+    assert all(type(x) is int for x in singles)
     assert singles == reference_exact_sample(s, c, Fraction(1), 6, np.random.default_rng(8)).tolist()
