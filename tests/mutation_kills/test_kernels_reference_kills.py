@@ -244,3 +244,34 @@ def test_exact_single_draws_take_one_draw_each_from_the_generator() -> None:
     singles = [reference_exact_sample(s, c, Fraction(1), None, g) for _ in range(6)]
     assert all(type(x) is int for x in singles)
     assert singles == reference_exact_sample(s, c, Fraction(1), 6, np.random.default_rng(8)).tolist()
+
+
+def _near_integer_points() -> list[tuple[Fraction, int, int]]:
+    """(x, p, m) with exp(-x) 2^p within ~2^-50 of the integer m, on either side: x = p ln 2 - ln m rounded to 2^-64
+    up or down (mpmath at 300 bits).  There the final floor / ceil of _exp_neg_fixed sees an error of its
+    partial sums that is far below the 2^-24 guard bits elsewhere."""
+    import mpmath
+
+    out = []
+    with mpmath.workprec(300):
+        for p, m in ((8, 100), (8, 200), (16, 40_000), (12, 3_000), (10, 1)):
+            x = p * mpmath.log(2) - mpmath.log(m)
+            scaled = x * mpmath.mpf(2) ** 64
+            for num in (int(mpmath.floor(scaled)), int(mpmath.ceil(scaled))):
+                out.append((Fraction(num, 2**64), p, m))
+    return out
+
+
+def test_exp_neg_fixed_is_rigorous_next_to_an_integer() -> None:
+    """lo 2^-p <= exp(-x) <= hi 2^-p also where exp(-x) 2^p is within 2^-50 of an integer: a lower bound taken
+    from the upper partial sum (or the reverse) is off by a few units of 2^-q and rounds to the wrong side here."""
+    import mpmath
+
+    from kernels._reference import _exp_neg_fixed
+
+    for x, p, m in _near_integer_points():
+        lo, hi = _exp_neg_fixed(x, p)
+        with mpmath.workprec(400):
+            v = mpmath.exp(-mpmath.mpf(x.numerator) / x.denominator) * mpmath.mpf(2) ** p
+        assert abs(v - m) < mpmath.mpf(2) ** -40, (x, p, m)
+        assert lo <= v <= hi and hi - lo <= 2, (x, p, m, lo, hi)
