@@ -419,3 +419,16 @@ def test_remaining_checks() -> None:
     J = np.arange(200)
     K = SubSampling(_PSSL(), n=200, m=50, epsilon=2.0, select="smallest_x")._choose_K(X, J)
     assert K.tolist() == np.sort(np.argsort(X, kind="stable")[:50]).tolist()
+
+
+def test_subsampling_guarantee_tolerance_is_inclusive() -> None:
+    """R <= 3 (1 + 1e-12) is the condition, with its rounding tolerance included: at epsilon_star = 1 and
+    epsilon = 2.3130352855021323 (found by an ulp search next to eps = 2a/(a - 1) (1 + ~1e-12)) the float R is
+    exactly 3 (1 + 1e-12), and the guarantee is valid (strict does not raise); 1e-9 higher it is not."""
+    from theory.learners.active import subsampling_guarantee
+
+    eps = 2.3130352855021323
+    g = subsampling_guarantee(10, 1.0, 0.0, eps, strict=True)
+    assert g.R == 3 * (1 + 1e-12) and g.valid
+    up = subsampling_guarantee(10, 1.0, 0.0, eps * (1 + 1e-9))
+    assert up.R > 3 * (1 + 1e-12) and not up.valid
