@@ -11,7 +11,7 @@ export MPLBACKEND=Agg
 export PYTHONDONTWRITEBYTECODE=1
 
 start=$(date +%s)
-"$VPY" -m pytest -p no:cacheprovider "$@"
+"$VPY" -m pytest -p no:cacheprovider --durations=30 "$@"  # the 30 slowest in the log: where CI time goes
 rc=$?
 echo "test.sh: pytest finished with exit code $rc in $(( $(date +%s) - start )) s"
 if [ "$rc" = 5 ]; then
