@@ -315,3 +315,19 @@ def test_exp_neg_fixed_keeps_its_guard_bits_at_any_precision() -> None:
     with mpmath.workprec(3000):
         v = mpmath.exp(-mpmath.mpf(x.numerator) / x.denominator) * mpmath.mpf(2) ** 8192
     assert v > 2**1000 and lo <= v <= hi and hi - lo <= 2, (lo, hi)
+
+
+def test_shifted_exponents_overflow_to_minus_inf_quietly_and_all_minus_inf_is_refused() -> None:
+    """s - max overflowing (1e308 apart) or c (s - max) overflowing gives -inf (probability 0) without a floating-point
+    warning, even where warnings are errors; all -inf scores are refused with the documented message."""
+    import warnings
+
+    from kernels._reference import reference_shifted_exponents
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert reference_shifted_exponents(np.array([1e308, -1e308]), 1.0).tolist() == [0.0, -np.inf]
+        assert reference_shifted_exponents(np.array([0.0, -1e300]), 1e10).tolist() == [0.0, -np.inf]
+    with pytest.raises(ValueError) as err:
+        reference_shifted_exponents(np.array([-np.inf, -np.inf]), 1.0)
+    assert str(err.value) == "scores must contain at least one entry > -inf (all scores are -inf)"
