@@ -747,7 +747,7 @@ def _case(name: str, s: int = 400) -> tuple[dict[str, int], list[tuple[Any, ...]
 
 SELECT_CASES: dict[str, tuple[dict[str, int], int, str]] = {  # families built, candidates kept, digest
     "labels": ({"value": 4, "valueset": 2}, 6, "a1ee8efb6d3c7880"),
-    "float_bits": ({"thr": 48, "bits": 276, "value": 118, "valueset": 116}, 112, "7e293d791dc7278a"),
+    "float_bits": ({"thr": 48, "bits": 276, "value": 118, "valueset": 116}, 112, "b56a4f9fd6e52a55"),  # "x == 0.0", not -0.0
     "vector": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "coord1": 48, "coord2": 48}, 96, "fad66b9c25b7b364"),
     "coded": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "coord1": 16, "cat": 10, "joint": 144, "pattern": 6, "patternset": 4}, 116, "4fc02bc09cffba83"),
     "intvec": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 16, "coord1": 24, "cat": 24, "joint": 104, "value": 24, "valueset": 22}, 152, "5ccab2b58daa48d0"),
@@ -775,6 +775,21 @@ def test_select_delta_pair_and_continuous_outputs() -> None:
     assert {r[1] for r in rows} == {2}
     fams, rows = _run_select(g.normal(0, 1, 300), g.normal(1, 1, 300), 300, nthr=16)  # no repeats: thresholds only
     assert (fams, len(rows), _digest(rows)) == ({"thr": 80}, 16, "dae8c86c60cbea15")
+
+
+def test_select_value_labels_read_negative_zero_as_zero() -> None:
+    """-0.0 and 0.0 are one value, labelled "0.0": np.unique keeps whichever of the two equal zeros
+    its sort puts first, and that order differed between NumPy's AVX-512 and AVX2 sorts (the digest
+    of test_select_delta_pair_and_continuous_outputs differed between machines).  Here x has only
+    -0.0, so without the canonical zero the label would be "x == -0.0" on every machine."""
+    rx = np.array([-0.0] * 6 + [1.0] * 4)
+    ry = np.array([0.0] * 2 + [-0.0] * 2 + [1.0] * 6)
+    for a, b in ((rx, ry), (rx[::-1].copy(), ry[::-1].copy()), (ry, rx)):
+        fams, rows = _run_select(a, b, 10, nthr=4, n=1000)
+        descs = [r[2] for r in rows]
+        assert "x == 0.0" in descs and not any("-0" in d for d in descs), descs
+        want = {int((a == 0).sum()), int((b == 0).sum())}  # both zeros counted as one value
+        assert all({r[5], r[6]} == want for r in rows if r[2] == "x == 0.0")
 
 
 def test_select_refuses_outputs_of_different_forms() -> None:

@@ -604,7 +604,7 @@ def _threshold_candidates(xs: np.ndarray, ys: np.ndarray, n_thresholds: int) -> 
     ext = [xs[0], ys[0], xs[-1], ys[-1]]
     with np.errstate(all="ignore"):
         ext += [np.nextafter(xs[0], -np.inf), np.nextafter(ys[0], -np.inf)]
-    t = np.unique(np.concatenate([qs, np.asarray(ext, dtype=np.float64)]))
+    t = selection.unique(np.concatenate([qs, np.asarray(ext, dtype=np.float64)]))
     t = t[np.isfinite(t)]
     cx = xs.size - np.searchsorted(xs, t, side="right")
     cy = ys.size - np.searchsorted(ys, t, side="right")
@@ -644,7 +644,7 @@ def _select(
                      label: Callable[[Any], str], family: str) -> None:
         """Single values and likelihood-ratio-ordered value sets of derived keys (as for raw values)."""
         keys = np.concatenate([kx_keys, ky_keys])
-        uniq, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        uniq, inv, counts = selection.unique(keys, return_inverse=True, return_counts=True)
         inv = inv.ravel()
         cx = np.bincount(inv[: kx_keys.size], minlength=uniq.size).astype(np.float64)
         cy = np.bincount(inv[kx_keys.size:], minlength=uniq.size).astype(np.float64)
@@ -745,7 +745,7 @@ def _select(
         if not ox.discrete:  # coded float columns: whole-block patterns (selection.RowPatterns)
             for blk in selection.atom_blocks(x, y):
                 px, py = blk(x), blk(y)
-                uk, cnt = np.unique(np.concatenate([px, py]), return_counts=True)
+                uk, cnt = selection.unique(np.concatenate([px, py]), return_counts=True)
                 uk = uk[cnt >= 3]
                 cx, cy = (np.bincount(np.searchsorted(uk, v[np.isin(v, uk)]), minlength=uk.size).astype(np.float64)
                           for v in (px, py))
@@ -797,7 +797,7 @@ def _select(
     atoms = ox.discrete or (ox.kind == "scalar" and _has_repeats(ox.num) or _has_repeats(oy.num))
     if ox.keys is not None and oy.keys is not None and atoms:
         keys = np.concatenate([ox.keys, oy.keys])
-        uniq, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        uniq, inv, counts = selection.unique(keys, return_inverse=True, return_counts=True)
         inv = inv.ravel()
         cx = np.bincount(inv[: ox.keys.size], minlength=uniq.size).astype(np.float64)
         cy = np.bincount(inv[ox.keys.size:], minlength=uniq.size).astype(np.float64)
@@ -883,7 +883,7 @@ def _table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared
                      lambda vals, desc, j=j: TableEvent([(j, vals)], None, desc),
                      lambda v, j=j: f"{names[j]} == {show(j, v)}", "cat")
         col = np.concatenate([xv, yv])
-        vals, counts = np.unique(col[~np.isnan(col)], return_counts=True)
+        vals, counts = selection.unique(col[~np.isnan(col)], return_counts=True)
         rank.append((-(vals.size > 1), j, vals[np.argsort(-counts, kind="stable")[:MAX_JOINT_VALUES]]))
     n_thr = min(n_thresholds, 64)
     # all joint candidates are counted first and scored in one call (one Beta-quantile pass)

@@ -38,7 +38,8 @@ from kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_ar
 from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
-           "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick", "planned_tests", "rank_columns"]
+           "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick", "planned_tests", "rank_columns",
+           "unique"]
 
 #: one-sided level of the selection-batch intervals in :func:`anticipated_bound` (about one standard
 #: error: the winner's-curse allowance).  At the planned test level (z ~ 2.5 on a batch 4x smaller
@@ -51,6 +52,24 @@ MAX_PAIR_SLOTS = 32
 #: per-coordinate thresholds (and joint events) on at most this many coordinates per pair: the ones
 #: whose selection-batch distributions differ most (two-sample Kolmogorov-Smirnov statistic)
 MAX_COORDS = 16
+
+
+def unique(values: Any, **kwargs: Any) -> Any:
+    """``np.unique`` with ``-0.0`` read as ``+0.0`` (same keyword arguments and results otherwise).
+
+    The two zeros compare equal, so ``np.unique`` keeps whichever its sort puts first, and the
+    order of equal elements differs between NumPy's SIMD sorts (AVX-512 vs AVX2): the value
+    events' labels ("x == -0.0" / "x == 0.0") and hence the audit's report differed between
+    machines for the same seed.  Adding ``0.0`` turns ``-0.0`` into ``+0.0`` and leaves every
+    other float (NaN included) as it is; non-float keys are passed through.
+
+    >>> unique(np.array([-0.0, 1.0, -0.0])).tolist()
+    [0.0, 1.0]
+    """
+    a = np.asarray(values)
+    if a.dtype.kind == "f":
+        a = a + 0.0
+    return np.unique(a, **kwargs)
 
 
 @validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA)
@@ -438,7 +457,7 @@ def honest_sets(kx_keys: np.ndarray, ky_keys: np.ndarray, s: int, n: int, a: flo
     if kx_keys.ndim != 1 or ky_keys.ndim != 1:
         raise ValueError("kx_keys and ky_keys must be 1-D arrays of keys")
     keys = np.concatenate([kx_keys, ky_keys])
-    uniq, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    uniq, inv, counts = unique(keys, return_inverse=True, return_counts=True)
     inv = inv.ravel()
     keep = np.nonzero(counts >= MIN_ATOM_COUNT)[0]
     keep = keep[np.argsort(-counts[keep], kind="stable")[:max_values]]
@@ -501,7 +520,7 @@ def atom_blocks(x: np.ndarray, y: np.ndarray, bins: int = PATTERN_BINS) -> list[
     for j in range(z.shape[1]):
         col = z[:, j]
         col = col[np.isfinite(col)]
-        vals, counts = np.unique(col, return_counts=True)
+        vals, counts = unique(col, return_counts=True)
         atoms = vals[counts >= MIN_ATOM_COUNT]
         if atoms.size == 0 or atoms.size > MAX_ATOMS or counts[counts >= MIN_ATOM_COUNT].sum() < 0.01 * z.shape[0]:
             continue
@@ -525,6 +544,6 @@ def atom_blocks(x: np.ndarray, y: np.ndarray, bins: int = PATTERN_BINS) -> list[
             v = z[np.arange(z.shape[0]), np.asarray(cols)[first]][free.any(axis=1)]
             v = v[np.isfinite(v)]
             if v.size:
-                edges = np.unique(np.quantile(v, np.linspace(0, 1, bins + 1)[1:-1]))
+                edges = unique(np.quantile(v, np.linspace(0, 1, bins + 1)[1:-1]))
         out.append(RowPatterns(np.asarray(cols), atoms, edges))
     return out
