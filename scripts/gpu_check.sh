@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GPU checks, in one run, on a machine with CuPy and a CUDA device (CI has none: there the
+# gpu-marked tests skip).  From the repository root:
+#
+#   bash scripts/gpu_check.sh [OUTDIR]        # OUTDIR default gpu_out/ (or $OUT when set)
+#
+# Uses the Python on PATH as it is (no virtual environment: a GPU image brings CuPy, NumPy, SciPy,
+# scikit-learn, hypothesis and pytest) with this checkout on PYTHONPATH.  Steps, each with its own
+# time limit and log in OUTDIR:
+#   1. build the Cython kernels in place (setup.py build_ext --inplace), so the CPU rows of the
+#      benchmark are the compiled path;
+#   2. pytest: the GPU tests, the CuPy modules' doctests, the rest of tests/kernels and the
+#      tests that walk every public module or dispatch on CuPy (with CuPy importable they see a
+#      real CuPy), and the audit calibration of the CuPy sampler;
+#   3. the empirical DP audit of the CuPy sampler (python -m theory audit --only "[cupy]");
+#   4. benchmarks/bench_gpu.py (GPU_BENCH_ARGS, default none).
+# Exit status: that of pytest (0 when every test passed), 1 when the audit verdict is not the
+# expected one; the benchmark's status is only logged.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+OUTDIR="${1:-${OUT:-gpu_out}}"
+mkdir -p "$OUTDIR"
+PY="${PYTHON:-python3}"
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+step() { echo "== $(date +%H:%M:%S) $*"; }
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 || true
+"$PY" -c "import sys, numpy, cupy; print('python', sys.version.split()[0], 'numpy', numpy.__version__, 'cupy', cupy.__version__, 'devices', cupy.cuda.runtime.getDeviceCount())" || {
+    echo "gpu_check: CuPy with a CUDA device is needed" >&2; exit 2; }
+
+step "build the Cython kernels in place"
+if ! timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >"$OUTDIR/build.log" 2>&1; then
+    # an older setuptools may refuse pyproject.toml's metadata: the extensions do not need it
+    mv pyproject.toml pyproject.toml.gpu_check
+    timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >>"$OUTDIR/build.log" 2>&1
+    mv pyproject.toml.gpu_check pyproject.toml
+fi
+"$PY" -c "import kernels; print(kernels.build_info())"
+
+step "pytest"
+timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs --durations=15 \
+    tests/kernels kernels/_cupy tests/mutation_kills/test_kernels_exponential_kills.py \
+    tests/test_declared_constraints.py tests/test_public_api_fuzz.py \
+    "tests/theory/audit/test_audit.py::test_calibration_exponential_mechanism_every_backend" \
+    2>&1 | tee "$OUTDIR/pytest.log"
+rc_test=${PIPESTATUS[0]}
+
+step "audit of the CuPy sampler"
+timeout 300 "$PY" -m theory audit --only "[cupy]" --no-broken --markdown 2>&1 | tee "$OUTDIR/audit.md"
+rc_audit=${PIPESTATUS[0]}
+
+step "benchmark"
+# shellcheck disable=SC2086
+timeout "${GPU_BENCH_TIMEOUT:-400}" "$PY" benchmarks/bench_gpu.py --out "$OUTDIR/bench_gpu.md" ${GPU_BENCH_ARGS:-} \
+    >"$OUTDIR/bench.log" 2>&1
+echo "benchmark exit status $?"
+cat "$OUTDIR/bench_gpu.md" 2>/dev/null || tail -n 40 "$OUTDIR/bench.log"
+
+step "done: pytest $rc_test, audit $rc_audit"
+[ "$rc_test" = 0 ] || exit "$rc_test"
+[ "$rc_audit" = 0 ] || exit 1
