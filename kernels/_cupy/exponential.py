@@ -9,10 +9,19 @@ The CUDA source is ``expmech.cu`` next to this file (compiled at run time by NVR
 
 1. ``sp_pass_*``: one block per chunk of 4096 scores, read once: block maximum, NaN/+inf
    flags and ``S_c = sum exp(c (s_i - m_c))`` (a fused block-level log-sum-exp).
-2. chunk weights ``W_c = S_c exp(c (m_c - M))`` and their prefix sums (CuPy ``cumsum``);
-   ``size`` uniforms ``u1`` pick chunks by ``searchsorted``.
-3. ``sp_select_*``: one block per draw re-reads its chunk, block prefix sum, picks the entry
-   with a second uniform ``u2``.
+2. ``sp_combine_*`` (one block): chunk weights ``W_c = S_c exp(c (m_c - M))``, their prefix
+   sums ``P`` (sequential within each thread's run of chunks, the run totals scanned in order:
+   no prefix is a sum of more than ``C`` terms in sequence, and ``P`` is non-decreasing), the
+   last chunk with ``W_c > 0`` and a status word (NaN, +inf, no positive weight).
+3. ``sp_select_*``: one block per draw finds its chunk with ``u1`` (first ``P_c > u1 P_last``,
+   a binary search, clamped to the last positive chunk), re-reads the chunk, block prefix sum,
+   picks the entry with a second uniform ``u2``.
+
+The host reads one small array back (the status, and the draw when ``size`` is None): one
+synchronisation per call, so the fixed cost is a few kernel launches.  (An earlier version
+computed steps 2-3 with CuPy array operations and read back four scalars; on an H100 it took
+0.5-0.7 ms per call at N <= 1e7, slower than CuPy's own softmax + searchsorted;
+``benchmarks/bench_gpu.py`` measures both.)
 
 The uniforms come from the caller's NumPy generator (copied to the device), so a seed gives
 the same uniform stream as the Cython backend (two uniforms per draw), but not the same
@@ -55,8 +64,24 @@ def _prepare(scores: Any) -> Any:
     return prepare_scores(cupy.asarray(scores), cupy)
 
 
+def _kernel(name: str) -> Any:
+    """The compiled kernel ``name`` of ``expmech.cu`` (looked up once)."""
+    fn = _KERNELS.get(name)
+    if fn is None:
+        fn = _KERNELS[name] = _module().get_function(name)
+    return fn
+
+
+_KERNELS: dict[str, Any] = {}
+
+
 def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.random.Generator) -> Any:
-    """``size`` draws (CuPy int64 array) or one ``int``; ``c = epsilon / (2 sensitivity)``."""
+    """``size`` draws (CuPy int64 array) or one ``int``; ``c = epsilon / (2 sensitivity)``.
+
+    Three kernel launches and one device -> host read (the status word, with the draw when
+    ``size`` is None): ``sp_pass_*`` over the chunks, ``sp_combine_*`` (one block: chunk weights,
+    prefix sums, last positive chunk, status), ``sp_select_*`` (one block per draw).
+    """
     import cupy
 
     s = _prepare(scores)
@@ -64,43 +89,39 @@ def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.rando
     k = 1 if size is None else int(size)
     if k == 0:
         return cupy.empty(0, dtype=cupy.int64)
-    mod = _module()
     nc = (n + CHUNK - 1) // CHUNK
+    n64, c64, nc64, k64 = np.int64(n), np.float64(c), np.int64(nc), np.int64(k)
+    u = cupy.asarray(rng.random(2 * k))  # u[:k] pick chunks, u[k:] entries: two uniforms per draw
     csum = cupy.empty(nc, dtype=cupy.float64)
-    n64, c64 = np.int64(n), np.float64(c)
-    u = rng.random(2 * k)
+    P = cupy.empty(nc, dtype=cupy.float64)
+    res = cupy.empty(k + 2, dtype=cupy.int64)  # the draws, then the last positive chunk and the status
     if s.dtype == cupy.int64:
         cmax = cupy.empty(nc, dtype=cupy.int64)
-        mod.get_function("sp_pass_i64")((nc,), (THREADS,), (s, n64, c64, cmax, csum))
-        M = cmax.max()
-        d = (M.astype(cupy.uint64) - cmax.astype(cupy.uint64)).astype(cupy.float64)  # exact differences
-        W = csum * cupy.exp(-c * d)
-        select = mod.get_function("sp_select_i64")
+        _kernel("sp_pass_i64")((nc,), (THREADS,), (s, n64, c64, cmax, csum))
+        _kernel("sp_combine_i64")((1,), (THREADS,), (cmax, csum, nc64, c64, P, k64, res))
+        select = "sp_select_i64"
     else:
         suffix = "f64" if s.dtype == cupy.float64 else "f32"
         cmax = cupy.empty(nc, dtype=cupy.float64)
         cflags = cupy.empty(nc, dtype=cupy.int32)
-        mod.get_function("sp_pass_" + suffix)((nc,), (THREADS,), (s, n64, c64, cmax, csum, cflags))
-        if bool(((cflags & 1) != 0).any()):
-            raise ValueError("scores must not contain NaN")
-        if bool(((cflags & 2) != 0).any()):  # +inf present: uniform over the +inf entries
-            where = cupy.flatnonzero(cupy.isposinf(s))
-            pick = cupy.asarray(rng.integers(0, int(where.size), size=k))
-            out = where[pick].astype(cupy.int64)
-            return int(out[0]) if size is None else out
-        M = cmax.max()
-        W = cupy.where(csum > 0, csum * cupy.exp(c * (cmax - M)), 0.0)
-        select = mod.get_function("sp_select_" + suffix)
-    P = cupy.cumsum(W)
-    if not float(P[-1]) > 0.0:
+        _kernel("sp_pass_" + suffix)((nc,), (THREADS,), (s, n64, c64, cmax, csum, cflags))
+        _kernel("sp_combine_f")((1,), (THREADS,), (cmax, csum, cflags, nc64, c64, P, k64, res))
+        select = "sp_select_" + suffix
+    _kernel(select)((k,), (THREADS,), (s, n64, c64, cmax, P, nc64, u, k64, res))
+    if size is None:
+        first, _, status = (int(v) for v in res.get())  # the one synchronisation
+    else:
+        status = int(res[k + 1])
+    if status & 1:
+        raise ValueError("scores must not contain NaN")
+    if status & 2:  # +inf present: uniform over the +inf entries
+        where = cupy.flatnonzero(cupy.isposinf(s))
+        pick = cupy.asarray(rng.integers(0, int(where.size), size=k))
+        out = where[pick].astype(cupy.int64)
+        return int(out[0]) if size is None else out
+    if status & 4:
         raise ValueError("scores must contain at least one entry > -inf (all scores are -inf)")
-    last_positive = int(cupy.flatnonzero(W > 0)[-1])
-    u_dev = cupy.asarray(u)
-    j = cupy.searchsorted(P, u_dev[:k] * P[-1], side="right")
-    j = cupy.minimum(j, last_positive).astype(cupy.int64)  # u1 * total rounded up to the total
-    out = cupy.empty(k, dtype=cupy.int64)
-    select((k,), (THREADS,), (s, n64, c64, cmax, j, cupy.ascontiguousarray(u_dev[k:]), out))
-    return int(out[0]) if size is None else out
+    return first if size is None else res[:k]
 
 
 def error_counts(predictions: Any, labels: Any) -> Any:

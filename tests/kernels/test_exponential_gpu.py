@@ -19,8 +19,8 @@ from kernels._testvectors import g_test_pvalue, score_vectors
 
 CU = Path(__file__).resolve().parents[2] / "kernels" / "_cupy" / "expmech.cu"
 ALPHA = 1e-7
-KERNELS = ["sp_pass_f64", "sp_pass_f32", "sp_pass_i64", "sp_select_f64", "sp_select_f32", "sp_select_i64",
-           "sp_errors_packed"]
+KERNELS = ["sp_pass_f64", "sp_pass_f32", "sp_pass_i64", "sp_combine_f", "sp_combine_i64", "sp_select_f64",
+           "sp_select_f32", "sp_select_i64", "sp_errors_packed"]
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
@@ -117,3 +117,45 @@ def test_gpu_same_uniforms_as_cython_but_different_indices() -> None:
     if "cython" in kernels.available_backends():
         c = exponential_mechanism(scores, 1.0, size=300, rng=5, backend="cython")
         assert not np.array_equal(a, c)
+
+
+def _many_chunk_vectors() -> list[tuple[str, np.ndarray]]:
+    """More than 256 chunks of 4096, so each thread of ``sp_combine_*`` sums a run of several
+    chunks: a ramp of chunk levels, whole chunks of weight 0 inside a run, at a run's start and
+    at the end (the clamp to the last positive chunk), and a partial last chunk."""
+    n = 4096 * 1001 + 123
+    chunk = np.arange(n) // 4096
+    g = np.random.default_rng(11)
+    f = 0.004 * chunk + g.standard_normal(n)
+    dead = (chunk >= 500) & (chunk < 503) | (chunk == 4) | (chunk >= 998)
+    f[dead] = -np.inf
+    i = (chunk % 13).astype(np.int64) - g.integers(0, 3, n)
+    i[dead] = -(10**6)  # weight exp(-c 10^6) underflows to 0
+    return [("many chunks float64", f), ("many chunks float32", f.astype(np.float32)), ("many chunks int64", i)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name,scores", _many_chunk_vectors(), ids=lambda v: v if isinstance(v, str) else "")
+def test_gpu_sampler_many_chunks(name: str, scores: np.ndarray) -> None:
+    """Chunk-level law over 1002 chunks (G-test, level 1e-7) and no draw from a chunk of weight 0."""
+    import cupy
+
+    probs = np.exp(exponential_log_probabilities(scores, 1.0))
+    d = exponential_mechanism(cupy.asarray(scores), 1.0, size=300_000, rng=4).get()
+    block = np.arange(len(scores)) // 4096
+    pblock = np.bincount(block, weights=probs)
+    cblock = np.bincount(block[d], minlength=block[-1] + 1)
+    assert not cblock[pblock == 0].any(), name
+    assert g_test_pvalue(cblock, pblock) > ALPHA, name
+
+
+@pytest.mark.gpu
+def test_gpu_single_draw_is_the_first_of_size_one() -> None:
+    """``size=None`` (draw and status read in one copy) gives the first draw of ``size=1`` under the same seed."""
+    import cupy
+
+    for scores in (cupy.arange(5000.0) % 17, cupy.arange(9000, dtype=cupy.int64) % 5, cupy.asarray([0.0, -np.inf])):
+        for seed in range(5):
+            one = exponential_mechanism(scores, 1.0, rng=seed)
+            assert isinstance(one, int)
+            assert one == int(exponential_mechanism(scores, 1.0, size=1, rng=seed)[0])
