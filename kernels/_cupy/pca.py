@@ -18,14 +18,22 @@ works, using it raises ImportError.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from kernels._backend import is_cupy_array
 
-__all__ = ["CupyOps", "stream_to_device"]
+__all__ = ["CupyOps", "stream_to_device", "COPY_THREADS"]
+
+#: host threads that fill a pinned staging buffer (NumPy's copy releases the GIL, so the row slices
+#: are copied in parallel); 1 copies on the calling thread only.  Blocks under ``_PARALLEL_COPY_BYTES``
+#: are always copied on the calling thread.
+COPY_THREADS = max(1, min(8, os.cpu_count() or 1))
+_PARALLEL_COPY_BYTES = 8 << 20
 
 
 def _cupy() -> Any:
@@ -116,7 +124,8 @@ class CupyOps:
 def stream_to_device(blocks: Iterable[Any], d: int, dtype: Any, rows: int) -> Iterator[Any]:
     """Yield device copies of host row blocks, double-buffered through pinned memory.
 
-    Block i is copied host -> pinned buffer (i mod 2) on the CPU, then pinned -> device on a
+    Block i is copied host -> pinned buffer (i mod 2) on the CPU (by ``COPY_THREADS`` threads, row
+    slices in parallel, for blocks of 8 MiB or more), then pinned -> device on a
     dedicated non-blocking stream; the compute stream waits on that copy's event only.  Before a
     buffer is reused, the host waits for the compute that read it (an event recorded after the
     consumer's work on the block was queued).  The yielded array is valid until the next-but-one
@@ -130,6 +139,32 @@ def stream_to_device(blocks: Iterable[Any], d: int, dtype: Any, rows: int) -> It
     pinned = [cupyx.empty_pinned((rows, d), dtype=dtype) for _ in range(2)]
     dev = [cp.empty((rows, d), dtype=dtype) for _ in range(2)]
     copy_stream = cp.cuda.Stream(non_blocking=True)
+    pool = ThreadPoolExecutor(COPY_THREADS, thread_name_prefix="sp-stage") if COPY_THREADS > 1 else None
+    try:
+        yield from _staged(blocks, pinned, dev, copy_stream, rows, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    cp.cuda.get_current_stream().synchronize()
+
+
+def _fill(dst: np.ndarray, src: np.ndarray, pool: ThreadPoolExecutor | None) -> None:
+    """``dst[...] = src`` (unsafe cast), split into row slices over ``pool`` when it is worth it."""
+    m = dst.shape[0]
+    if pool is None or dst.nbytes < _PARALLEL_COPY_BYTES or m < 2:
+        np.copyto(dst, src, casting="unsafe")
+        return
+    parts = min(COPY_THREADS, m)
+    cuts = [m * i // parts for i in range(parts + 1)]
+    futures = [pool.submit(np.copyto, dst[a:b], src[a:b], casting="unsafe") for a, b in zip(cuts[:-1], cuts[1:])]
+    for f in futures:
+        f.result()
+
+
+def _staged(blocks: Iterable[Any], pinned: list[Any], dev: list[Any], copy_stream: Any, rows: int,
+            pool: ThreadPoolExecutor | None) -> Iterator[Any]:
+    """The loop of :func:`stream_to_device` (see there)."""
+    cp = _cupy()
     released: list[Any] = [None, None]
     staged = 0
     for block in blocks:
@@ -143,7 +178,7 @@ def stream_to_device(blocks: Iterable[Any], d: int, dtype: Any, rows: int) -> It
             raise ValueError(f"block of {m} rows exceeds the staging size {rows}")
         if released[s] is not None:
             released[s].synchronize()
-        np.copyto(pinned[s][:m], np.asarray(block), casting="unsafe")
+        _fill(pinned[s][:m], np.asarray(block), pool)
         with copy_stream:
             dev[s][:m].set(pinned[s][:m], stream=copy_stream)
             copied = copy_stream.record()
@@ -151,4 +186,3 @@ def stream_to_device(blocks: Iterable[Any], d: int, dtype: Any, rows: int) -> It
         compute.wait_event(copied)
         yield dev[s][:m]
         released[s] = compute.record()
-    cp.cuda.get_current_stream().synchronize()

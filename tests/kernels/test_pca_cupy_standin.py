@@ -591,6 +591,31 @@ def test_stream_to_device_double_buffering(fake_cupy: Any, lazy_copies: bool, la
     assert _RT.pinned_allocs == 2 and _RT.pending() == 0 and _RT.null._issued == _RT.null._done
 
 
+@pytest.mark.parametrize("threads", [1, 3, 8])
+def test_stream_to_device_parallel_staging(fake_cupy: Any, monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
+    """With the pinned buffer filled by ``threads`` row slices in parallel (every block above the
+    size limit, set to 0 here), every block arrives intact and cast, and each block is split once
+    per thread (a block of fewer rows than threads: one slice per row)."""
+    monkeypatch.setattr(cupy_pca, "COPY_THREADS", threads)
+    monkeypatch.setattr(cupy_pca, "_PARALLEL_COPY_BYTES", 0)
+    slices: list[int] = []
+    real = cupy_pca.np.copyto
+
+    def spy(dst: Any, src: Any, casting: str = "same_kind") -> None:
+        slices.append(dst.shape[0])
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(cupy_pca.np, "copyto", spy)
+    sizes = [5, 3, 5, 1, 4, 5, 2]
+    blocks = _blocks(sizes)
+    seen = [blk.view(np.ndarray).copy() for blk in cupy_pca.stream_to_device(blocks, 3, np.float32, 5)]
+    for got, b in zip(seen, blocks, strict=True):
+        np.testing.assert_array_equal(got, b.astype(np.float32))
+    want = list(sizes) if threads == 1 else [
+        m * (i + 1) // min(threads, m) - m * i // min(threads, m) for m in sizes for i in range(min(threads, m))]
+    assert sorted(slices) == sorted(want)  # the slices of one block finish in any order
+
+
 @pytest.mark.parametrize(
     "sabotage, lazy_copies, lazy_compute",
     [("wait_event", True, False), ("event_sync", False, True)],
