@@ -97,9 +97,10 @@ def header() -> list[str]:
     return [
         f"GPU {name} ({props['multiProcessorCount']} SMs, {total / 2**30:.0f} GiB), CUDA driver {drv // 1000}.{drv % 1000 // 10}, "
         f"runtime {rt // 1000}.{rt % 1000 // 10}, CuPy {cp.__version__}.",
-        f"CPU {cpu_model()} ({os.cpu_count()} cores), SIMD path {info['simd']}, Cython backend "
-        f"{'built' if 'cython' in info['backends'] else 'NOT built'} with {info['threads']} OpenMP threads; "
-        f"{platform.platform()}, Python {platform.python_version()}, NumPy {np.__version__}.",
+        f"CPU {cpu_model()} ({os.cpu_count()} cores), "
+        + (f"SIMD path {info['simd']}, Cython backend built with {info['threads']} OpenMP threads; "
+           if "cython" in info["backends"] else "Cython backend not built (no CPU kernel rows); ")
+        + f"{platform.platform()}, Python {platform.python_version()}, NumPy {np.__version__}.",
     ]
 
 
@@ -233,9 +234,18 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
         if holder:
             out[name] = tuple(a if isinstance(a, np.ndarray) else cp.asnumpy(a) for a in holder[-1])  # type: ignore[assignment]
 
+    import kernels._cupy.pca as cupy_pca
+
+    threads = cupy_pca.COPY_THREADS
     run("kernels.pca [cupy, device data]", lambda: kp(X))
     run("kernels.pca [cupy, device data, randomized]", lambda: kp(X, method="randomized", rng=0))
-    run("kernels.pca [cupy, host data streamed]", lambda: kp(H, backend="cupy"))
+    run(f"kernels.pca [cupy, host data streamed, {threads} copy threads]", lambda: kp(H, backend="cupy"))
+    if threads > 1:
+        cupy_pca.COPY_THREADS = 1
+        try:
+            run("kernels.pca [cupy, host data streamed, 1 copy thread]", lambda: kp(H, backend="cupy"))
+        finally:
+            cupy_pca.COPY_THREADS = threads
     run("(c) cupy centre + X.T@X + eigh", cupy_idiom)
     if "cython" in kernels.available_backends():
         run("cpu: kernels.pca [cython]", lambda: kp(H, backend="cython"), gpu=False, r=max(1, repeats // 2))
@@ -254,7 +264,48 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
         vc = f"{cpu / t:.2f}x" if isinstance(cpu, float) else ""
         rows.append(f"| {name_dt} | {name} | {t * 1e3:.1f} ms | {va} | {vc} | {dist:.1e} | {ed:.1e} |")
     print("\n".join(rows), flush=True)
+    try:
+        rows += _staging_rates(H)
+    except Exception as exc:  # keep the table; say what failed
+        traceback.print_exc()
+        rows.append(f"| {H.dtype} | staging rates | failed: {type(exc).__name__}: {str(exc)[:120]} |  |  |  |  |")
     return rows
+
+
+def _staging_rates(H: np.ndarray) -> list[str]:
+    """Rates of the two copies of the host-data stream, one 64 MiB block at a time: host -> pinned
+    buffer (1 and ``COPY_THREADS`` threads) and pinned -> device."""
+    cp = _cupy()
+    import cupyx  # type: ignore[import-not-found]
+
+    import kernels._cupy.pca as cupy_pca
+
+    rows_per = max(1, (64 << 20) // (H.shape[1] * H.itemsize))
+    blocks = [H[i:i + rows_per] for i in range(0, H.shape[0], rows_per)]
+    pinned = cupyx.empty_pinned((rows_per, H.shape[1]), dtype=H.dtype)
+    dev = cp.empty((rows_per, H.shape[1]), dtype=H.dtype)
+    out = []
+    for threads in sorted({1, cupy_pca.COPY_THREADS}):
+        pool = cupy_pca.ThreadPoolExecutor(threads) if threads > 1 else None
+
+        def fill(pool: Any = pool) -> None:
+            for b in blocks:
+                cupy_pca._fill(pinned[: b.shape[0]], b, pool)
+
+        t = _time(fill, 3, gpu=False)
+        out.append(f"| {H.dtype} | staging: host -> pinned, {threads} thread(s) | {t * 1e3:.1f} ms | "
+                   f"{H.nbytes / t / 1e9:.1f} GB/s |  |  |  |")
+        if pool is not None:
+            pool.shutdown()
+
+    def h2d() -> None:
+        for b in blocks:
+            dev[: b.shape[0]].set(pinned[: b.shape[0]])
+
+    t = _time(h2d, 3)
+    out.append(f"| {H.dtype} | staging: pinned -> device | {t * 1e3:.1f} ms | {H.nbytes / t / 1e9:.1f} GB/s |  |  |  |")
+    print("\n".join(out), flush=True)
+    return out
 
 
 def bench_pca(n: int, d: int, k: int, repeats: int) -> list[str]:

@@ -9,7 +9,7 @@
 // sp_combine_* one block: the global maximum M of the chunk maxima, the chunk weights
 //             W_c = S_c exp(c (m_c - M)), their inclusive prefix sums P (each thread sums a
 //             contiguous run of chunks; the run totals are scanned in order by one thread, so P
-//             is non-decreasing and no entry is a sum of more than C terms in sequence), the
+//             is non-decreasing and every entry carries at most C - 1 roundings), the
 //             last chunk with W_c > 0, and a status word (1: NaN, 2: +inf present, 4: total
 //             not > 0) -- written to res[k] and res[k + 1] for the host's one read.
 // sp_select_* one block per draw: the chunk j = #{P_c <= u1 * P_last} (clamped to the last

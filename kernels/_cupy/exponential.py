@@ -11,7 +11,8 @@ The CUDA source is ``expmech.cu`` next to this file (compiled at run time by NVR
    flags and ``S_c = sum exp(c (s_i - m_c))`` (a fused block-level log-sum-exp).
 2. ``sp_combine_*`` (one block): chunk weights ``W_c = S_c exp(c (m_c - M))``, their prefix
    sums ``P`` (sequential within each thread's run of chunks, the run totals scanned in order:
-   no prefix is a sum of more than ``C`` terms in sequence, and ``P`` is non-decreasing), the
+   every prefix carries at most ``C - 1`` roundings, as a sequential sum does, so the error bound
+   of :func:`kernels.sampler_error_bounds` holds unchanged, and ``P`` is non-decreasing), the
    last chunk with ``W_c > 0`` and a status word (NaN, +inf, no positive weight).
 3. ``sp_select_*``: one block per draw finds its chunk with ``u1`` (first ``P_c > u1 P_last``,
    a binary search, clamped to the last positive chunk), re-reads the chunk, block prefix sum,
