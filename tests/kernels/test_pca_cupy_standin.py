@@ -566,13 +566,36 @@ def _blocks(sizes: list[int], d: int = 3) -> list[np.ndarray]:
     return [g.standard_normal((m, d)) * 100 for m in sizes]
 
 
+def _slow_parallel_staging(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
+    """Stage every block with ``threads`` copy threads, and make the copies on the worker threads
+    land 20 ms late: a pinned buffer handed on before all its slices are written shows up as a
+    wrong block (the calling thread's own copies are not delayed)."""
+    import threading
+    import time
+
+    monkeypatch.setattr(cupy_pca, "COPY_THREADS", threads)
+    monkeypatch.setattr(cupy_pca, "_PARALLEL_COPY_BYTES", 0)
+    real = cupy_pca.np.copyto
+
+    def late(dst: Any, src: Any, casting: str = "same_kind") -> None:
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.02)
+        real(dst, src, casting=casting)
+
+    monkeypatch.setattr(cupy_pca.np, "copyto", late)
+
+
+@pytest.mark.parametrize("threads", [1, 3], ids=["1-copy-thread", "3-copy-threads"])
 @pytest.mark.parametrize("lazy_copies", [True, False], ids=["copies-late", "copies-early"])
 @pytest.mark.parametrize("lazy_compute", [True, False], ids=["compute-late", "compute-now"])
-def test_stream_to_device_double_buffering(fake_cupy: Any, lazy_copies: bool, lazy_compute: bool) -> None:
+def test_stream_to_device_double_buffering(fake_cupy: Any, monkeypatch: pytest.MonkeyPatch, lazy_copies: bool,
+                                           lazy_compute: bool, threads: int) -> None:
     """Every block arrives intact (cast to the staging dtype) under either schedule of the copy
-    stream and of the consumer's work, each yielded array stays valid until the next-but-one
-    block is requested, and nothing is left queued at the end."""
+    stream and of the consumer's work, with the pinned buffer filled on the calling thread or by
+    3 copy threads (landing late), each yielded array stays valid until the next-but-one block is
+    requested, and nothing is left queued at the end."""
     cp = fake_cupy
+    _slow_parallel_staging(monkeypatch, threads)
     _RT.lazy_streams = lazy_copies
     _RT.null.lazy = lazy_compute
     blocks = _blocks([5, 3, 5, 1, 4, 5, 2])
@@ -633,6 +656,28 @@ def test_standin_catches_a_missing_synchronisation(fake_cupy: Any, sabotage: str
         cp.cuda.get_current_stream()._issue(lambda i=i, blk=blk: seen.__setitem__(i, blk.view(np.ndarray).copy()))
     wrong = [i for i, b in enumerate(blocks) if not np.array_equal(seen.get(i), b.astype(np.float32))]
     assert len(wrong) >= len(blocks) - 2
+
+
+def test_standin_catches_staging_that_does_not_wait_for_its_copy_threads(fake_cupy: Any,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Control for the 3-copy-thread runs above: a ``_fill`` that submits the row slices but does not
+    wait for them hands half-written pinned buffers to the device copy, and blocks arrive wrong."""
+    _slow_parallel_staging(monkeypatch, 3)
+    pending: list[Any] = []
+
+    def no_wait(dst: Any, src: Any, pool: Any) -> None:
+        m = dst.shape[0]
+        cuts = [m * i // 3 for i in range(4)]
+        pending.extend(pool.submit(cupy_pca.np.copyto, dst[a:b], src[a:b], casting="unsafe")
+                       for a, b in zip(cuts[:-1], cuts[1:]))
+
+    monkeypatch.setattr(cupy_pca, "_fill", no_wait)
+    _RT.lazy_streams = False  # the device copy reads the pinned buffer when it is issued
+    blocks = _blocks([5, 3, 5, 4, 5])
+    seen = [blk.view(np.ndarray).copy() for blk in cupy_pca.stream_to_device(blocks, 3, np.float32, 5)]
+    for f in pending:
+        f.result()
+    assert sum(not np.array_equal(got, b.astype(np.float32)) for got, b in zip(seen, blocks)) >= 4
 
 
 @pytest.mark.parametrize(
