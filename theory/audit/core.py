@@ -135,15 +135,16 @@ def vectorize(fn: Callable[[Any, np.random.Generator], Any]) -> Mechanism:
     def mechanism(data: Any, size: int, rng: Any = None) -> np.ndarray:
         g = as_generator(rng)
         outs = [fn(data, g) for _ in range(int(size))]
-        if outs and isinstance(outs[0], (int, float, bool, np.generic, np.ndarray)):
-            return np.asarray(outs)
-        if outs and is_structured(outs[0]):
-            # tuples, transcripts, dicts stay as they are (1-D object array): the auditor encodes
-            # them as labels and as a table for joint events (theory.audit.outputs)
+        if any(is_structured(o) for o in outs):
+            # tuples, transcripts, dicts stay as they are (1-D object array), also when another kind of
+            # output (None for an empty result, say) comes first: the auditor encodes them as labels
+            # and as a table for joint events (theory.audit.outputs)
             arr = np.empty(len(outs), dtype=object)
             for i, o in enumerate(outs):
                 arr[i] = o
             return arr
+        if outs and isinstance(outs[0], (int, float, bool, np.generic, np.ndarray)):
+            return np.asarray(outs)
         return as_label_array(outs)
 
     mechanism.__name__ = f"vectorize({getattr(fn, '__name__', repr(fn))})"
@@ -190,8 +191,11 @@ class _Outputs:
 
 def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     arr = raw if isinstance(raw, np.ndarray) else None
+    # structured when any output is (tuples, dicts, ...; None or a number may stand among them, e.g. an
+    # empty interval): deciding on the first output alone made a batch that happened to start with None
+    # a plain label batch, without the table its selected joint events are evaluated on
     structured = bool((isinstance(raw, (list, tuple)) or arr is not None and arr.dtype == object and arr.ndim == 1)
-                      and len(raw) and is_structured(raw[0]))
+                      and len(raw) and any(is_structured(o) for o in raw))
     if structured:
         arr = as_label_array(list(raw))  # structured outputs -> hashable labels (theory.audit.outputs)
     if arr is None:
