@@ -1173,6 +1173,21 @@ def test_select_fisher_direction_solves_the_pooled_covariance_with_its_ridge() -
     assert abs(direction(3 * cov)[0] - u[0]) > 0.1 * abs(u[0])  # the sum of the covariances is another direction
 
 
+def test_select_fisher_direction_from_two_selection_outputs_uses_their_covariance() -> None:
+    # two outputs per dataset already have a sample covariance (only one has none): here the pooled
+    # covariance of rows spread along (1, 1) and (1, 0) is full rank, and the Fisher direction solves it,
+    # not the ridge alone (which would give the mean difference's direction)
+    x = np.array([[0.0, 0.0], [1.0, 1.0]])
+    y = np.array([[0.5, 0.0], [1.5, 0.0]])
+    cands, _ = _select_vector(x, y)
+    u = next(c.event.projection for c in cands if c.group[1] == "fisher")
+    cov = 0.5 * (np.cov(x, rowvar=False) + np.cov(y, rowvar=False))
+    diff = x.mean(axis=0) - y.mean(axis=0)
+    w = np.linalg.solve(cov + 1e-6 * (np.trace(cov) / 2 + 1e-12) * np.eye(2), diff)
+    np.testing.assert_allclose(u, w / np.linalg.norm(w), rtol=1e-9, atol=0)
+    assert abs(float(u @ diff)) / np.linalg.norm(diff) < 0.99  # not the mean difference's direction (0.98)
+
+
 def test_select_value_sets_with_tied_scores_keep_the_shortest() -> None:
     # delta = 0.9: most value sets of a 24-value categorical coordinate carry no evidence (score -inf);
     # after the finite ones, the ties kept are the shortest sets, in order (a stable sort, any numpy)
