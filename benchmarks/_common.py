@@ -31,6 +31,15 @@ def timed(fn: Callable[..., Any], *args: Any, pause: float = PAUSE_S) -> tuple[f
     return time.perf_counter() - t0, out
 
 
+def finish(rows: list[str], out: Path | None) -> int:
+    """Print the markdown ``rows`` (and write them to ``out`` when given); the exit status 0."""
+    text = "\n".join(rows) + "\n"
+    if out is not None:
+        out.write_text(text)
+    print(text)
+    return 0
+
+
 def blas_info() -> str:
     """NumPy's BLAS as threadpoolctl reports it: library, version, threading layer, threads, SIMD arch."""
     from threadpoolctl import threadpool_info

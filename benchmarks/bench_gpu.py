@@ -47,6 +47,9 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import finish  # noqa: E402
 
 import kernels  # noqa: E402
 from kernels._backend import cpu_model  # noqa: E402
@@ -346,11 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_pca:
         rows += bench_pca(args.pca_n, args.pca_d, args.pca_k, args.repeats) + [""]
     rows.append(f"Total {time.perf_counter() - t0:.0f} s.")
-    text = "\n".join(rows) + "\n"
-    if args.out is not None:
-        args.out.write_text(text)
-    print(text)
-    return 0
+    return finish(rows, args.out)
 
 
 if __name__ == "__main__":

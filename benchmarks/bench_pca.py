@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import CHILD_HEAD, run_child, timed, write_memmap  # noqa: E402
+from _common import CHILD_HEAD, finish, run_child, timed, write_memmap  # noqa: E402
 
 import kernels  # noqa: E402
 
@@ -232,7 +232,7 @@ def bench_streaming(n: int, d: int, k: int, one_thread: bool = True, chunk_rows:
     try:
         size = path.stat().st_size
         out: dict[str, tuple[float, ...]] = {}
-        runs = [("baseline", False, None, False), ("auto", True, None, True)]
+        runs: list[tuple[str, bool, int | None, bool]] = [("baseline", False, None, False), ("auto", True, None, True)]
         if one_thread:
             runs.append(("one", True, 1, False))
         for label, run, n_threads, project in runs:
@@ -317,11 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         rows += [""] + bench_streaming(args.stream_n, args.stream_d or args.d, args.k,
                                        one_thread=not args.skip_one_thread, chunk_rows=args.chunk_rows)
     rows += ["", f"load average at end {os.getloadavg()[0]:.1f}."]
-    text = "\n".join(rows) + "\n"
-    if args.out is not None:
-        args.out.write_text(text)
-    print(text)
-    return 0
+    return finish(rows, args.out)
 
 
 if __name__ == "__main__":
