@@ -34,8 +34,10 @@ step "build the Cython kernels in place"
 if ! timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >"$OUTDIR/build.log" 2>&1; then
     # an older setuptools may refuse pyproject.toml's metadata: the extensions do not need it
     mv pyproject.toml pyproject.toml.gpu_check
+    trap 'mv pyproject.toml.gpu_check pyproject.toml 2>/dev/null' EXIT  # put it back even when interrupted
     timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >>"$OUTDIR/build.log" 2>&1
     mv pyproject.toml.gpu_check pyproject.toml
+    trap - EXIT
 fi
 "$PY" -c "import kernels; print(kernels.build_info())"
 
