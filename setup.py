@@ -1,4 +1,10 @@
-"""Build script for the compiled kernels of ``semiprivate``.
+"""Build script of ``semiprivate``: the package layout and the compiled kernels.
+
+Layout: one import name, ``semiprivate``.  Its sub-packages are the repository's top-level folders
+(``PACKAGE_DIRS``): ``theory/`` installs as ``semiprivate.theory``, ``kernels/`` as
+``semiprivate.kernels``, ``proofs_checks/`` as ``semiprivate.proofs_checks``; ``semiprivate/`` holds
+the package's own ``__init__`` and the command line.  Nothing installs a top-level ``theory`` or
+``kernels`` (``kernels`` is an unrelated PyPI package).
 
 Every ``kernels/_cython/*.pyx`` is compiled against the NumPy headers with ``-O3``.
 OpenMP is used where the compiler supports it: support is detected by compiling and
@@ -22,10 +28,28 @@ from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
+
+# import name -> folder of the repository
+PACKAGE_DIRS = {
+    "semiprivate": "semiprivate",
+    "semiprivate.theory": "theory",
+    "semiprivate.kernels": "kernels",
+    "semiprivate.proofs_checks": "proofs_checks",
+}
+
+
+def _packages() -> list[str]:
+    """Every package under the folders of ``PACKAGE_DIRS``, named as it installs."""
+    found = []
+    for name, folder in PACKAGE_DIRS.items():
+        found.append(name)
+        found += [f"{name}.{sub}" for sub in find_packages(str(HERE / folder))]
+    return found
+
 
 # Extra compiler flags for single extensions, keyed by module name (e.g. "_expmech").
 # _expmech: -fno-trapping-math lets GCC if-convert the clamp and the select of the float exp-and-sum
@@ -88,7 +112,7 @@ def _extensions() -> list[Extension]:
         name = Path(pyx).stem
         exts.append(
             Extension(
-                f"kernels._cython.{name}",
+                f"semiprivate.kernels._cython.{name}",
                 [os.path.relpath(pyx, HERE)],
                 include_dirs=[numpy.get_include()],
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
@@ -97,4 +121,9 @@ def _extensions() -> list[Extension]:
     return cythonize(exts, compiler_directives={"language_level": "3"}, quiet=True)
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
+setup(
+    packages=_packages(),
+    package_dir=PACKAGE_DIRS,
+    ext_modules=_extensions(),
+    cmdclass={"build_ext": BuildExt},
+)

@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
     import numpy as np
     from threadpoolctl import threadpool_limits
 
-    import kernels
+    from semiprivate import kernels
 
     g = np.random.default_rng(0)
     n = 10**7

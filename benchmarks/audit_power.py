@@ -42,7 +42,7 @@ output given the threshold noise is a product of independent comparisons), see
 
 Output structure: nothing is declared for the SVT cases (no ``categorical=``, no user events).  Their
 outputs are float vectors of codes (Alg. 4: 1 / 0 / -1; Alg. 3: the noisy value, -1000 / -2000), and
-the auditor encodes such coded columns itself (:func:`theory.audit.selection.atom_blocks`: whole-row
+the auditor encodes such coded columns itself (:func:`semiprivate.theory.audit.selection.atom_blocks`: whole-row
 patterns per block of coded columns, refined by the bin of the first value, and cross-fitted
 likelihood-ratio-ordered sets of patterns).  Declaring ``categorical=range(10)`` would not reach
 those events: declared coordinates get per-coordinate value events and pairwise joint events only.
@@ -78,8 +78,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kernels._backend import cpu_model  # noqa: E402
-from theory.audit import audit_pairs  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.theory.audit import audit_pairs  # noqa: E402
 
 EPS = 0.1  # every mechanism's eps in DP-Sniper's exp_default.py and statdpwrapper's mechanism_config.py
 CONFIDENCE = 0.9  # DDConfig.confidence: the level of the published lower bounds

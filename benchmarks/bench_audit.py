@@ -1,4 +1,4 @@
-"""Benchmark: throughput of theory.audit.audit_mechanism on cheap vectorised mechanisms.
+"""Benchmark: throughput of semiprivate.theory.audit.audit_mechanism on cheap vectorised mechanisms.
 
 Claim checked: >= 1e7 trials/s (mechanism outputs drawn and counted per second, selection +
 estimation, all datasets) for cheap vectorised mechanisms on this machine.
@@ -8,7 +8,7 @@ Baselines measured in the same run:
 * ``sampling only``: the mechanism alone drawing the same number of outputs in one call (the
   floor: an audit cannot be faster than producing its samples);
 * ``per-trial loop``: the same audit on the same mechanism written one output at a time and
-  wrapped with :func:`theory.audit.vectorize` (what a non-vectorised audit costs), measured on
+  wrapped with :func:`semiprivate.theory.audit.vectorize` (what a non-vectorised audit costs), measured on
   fewer trials and reported as a rate.
 
 Usage: ``python benchmarks/bench_audit.py [--trials N] [--repeats R]``.  Prints medians over
@@ -28,8 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from theory.audit import audit_mechanism, vectorize  # noqa: E402
-from theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse  # noqa: E402
+from semiprivate.theory.audit import audit_mechanism, vectorize  # noqa: E402
+from semiprivate.theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse  # noqa: E402
 
 
 def _rate(fn, count: int, repeats: int) -> float:  # type: ignore[no-untyped-def]

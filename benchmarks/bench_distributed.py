@@ -20,10 +20,10 @@ machine and that load only):
    number of tasks), which sets the smallest sensible batch.
 3. **PCA of an (n, d) float32 array on disk** (a raw file read through ``numpy.memmap`` by each
    worker, chunks of whole rows -- the "data on shared storage" layout), in the same run:
-   ``kernels.pca`` on the dask array; ``dask_ml.decomposition.PCA`` (``svd_solver="tsqr"``, exact,
+   ``semiprivate.kernels.pca`` on the dask array; ``dask_ml.decomposition.PCA`` (``svd_solver="tsqr"``, exact,
    and ``"randomized"``, i.e. ``dask.array.linalg.svd_compressed``) when dask-ml is installed,
    else ``dask.array.linalg.tsqr`` / ``svd_compressed`` directly; ``dask.array`` ``X.T @ X`` in
-   float64 + ``eigh``; and ``kernels.pca`` on the memmap in this process (the reference).  Time,
+   float64 + ``eigh``; and ``semiprivate.kernels.pca`` on the memmap in this process (the reference).  Time,
    peak resident memory of the largest worker (workers restarted before each method), the top
    eigenvalue, and the agreement of the top-k subspace with the reference (sine of the largest
    principal angle).
@@ -46,11 +46,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import kernels  # noqa: E402
-from kernels._backend import cpu_model  # noqa: E402
-from theory.audit import audit_mechanism  # noqa: E402
-from theory.distributed import local_cluster  # noqa: E402
-from theory.privacy.mechanisms import LaplaceMechanism  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.theory.audit import audit_mechanism  # noqa: E402
+from semiprivate.theory.distributed import local_cluster  # noqa: E402
+from semiprivate.theory.privacy.mechanisms import LaplaceMechanism  # noqa: E402
+
+from semiprivate import kernels  # noqa: E402
 
 
 def _read_rows(path: str, n: int, d: int, start: int, stop: int) -> np.ndarray:

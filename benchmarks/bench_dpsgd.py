@@ -1,6 +1,6 @@
 """Benchmark of DP-SGD for a linear probe and of PCA + projection of public data streamed from disk.
 
-1. DP-SGD examples/s (``theory.privacy.sgd.dp_sgd``: per-example gradients of a linear model
+1. DP-SGD examples/s (``semiprivate.theory.privacy.sgd.dp_sgd``: per-example gradients of a linear model
    as ``c_i z_i``, clipping by ``|c_i| ||z_i||``, one matrix-vector product per step; Poisson
    sampling; Gaussian noise) for d = 64, 512, 2048 and expected batch 256, against, in the same
    run:
@@ -14,7 +14,7 @@
      loaded 2-core machine the default was up to 10x slower); ratios use the faster of the two.
 
    Ours also runs on float32 input with ``precision="float32"`` (a column of its own).  Our
-   per-step BLAS calls run on one thread (see ``theory.privacy.sgd._SINGLE_THREAD_BLAS_MAX``).
+   per-step BLAS calls run on one thread (see ``semiprivate.theory.privacy.sgd._SINGLE_THREAD_BLAS_MAX``).
 
    Throughput counts the examples actually in the Poisson batches.  "Whole call" includes our input
    checks (NaN/inf scan) and the per-row norms, one pass over X; "steps only" is the difference
@@ -24,10 +24,10 @@
    median of ``--repeats`` interleaved runs; ratios are medians of per-repetition ratios.
 
 2. PCA + projection of n x 2048 float32 public points from a memory-mapped ``.npy`` file:
-   ``kernels.pca(memmap, k, center=False)`` then the projection ``X @ A`` written block by block
+   ``semiprivate.kernels.pca(memmap, k, center=False)`` then the projection ``X @ A`` written block by block
    to a second memmap, in a fresh subprocess that reports wall time and peak resident set
    (``VmHWM``), next to a subprocess that only imports the same modules.  Pages of consumed
-   input blocks are released (``kernels._pca._page_releaser``), so memory stays bounded by the
+   input blocks are released (``semiprivate.kernels._pca._page_releaser``), so memory stays bounded by the
    block size and the d x d accumulator, not by n.
 
 Usage::
@@ -55,9 +55,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _common import CHILD_HEAD, blas_info, run_child, timed, write_memmap  # noqa: E402
-
-from kernels._backend import cpu_model  # noqa: E402
-from theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
 # a longer pause than _common's default: torch's OpenMP pool spins longer after a call
@@ -92,9 +91,8 @@ def ours32(X: np.ndarray, y: np.ndarray, q: float, steps: int, seed: int) -> int
 
 def check_reference(d: int) -> bool:
     """dp_sgd's fast loop == the plain reference loop (_dp_sgd_reference), bit for bit, BLAS on one thread."""
+    from semiprivate.theory.privacy.sgd import _dp_sgd_reference
     from threadpoolctl import threadpool_limits
-
-    from theory.privacy.sgd import _dp_sgd_reference
 
     X, y = make_data(2000, d, 3)
     kw = dict(noise_multiplier=SIGMA, sampling_rate=0.1, steps=20, clip=CLIP, learning_rate=LR, margin=MARGIN,
@@ -274,11 +272,11 @@ CHILD = CHILD_HEAD + r"""
 if {run}:
     X = np.load({path!r}, mmap_mode="r")
     t0 = time.perf_counter()
-    res = kernels.pca(X, {k}, center=False, chunk_rows={rows})
+    res = semiprivate.kernels.pca(X, {k}, center=False, chunk_rows={rows})
     t_pca = time.perf_counter() - t0
     A = np.ascontiguousarray(res.components, dtype=np.float32)
     Z = np.lib.format.open_memmap({out!r}, mode="w+", dtype=np.float32, shape=(X.shape[0], {k}))
-    release = kernels._pca._page_releaser(X)
+    release = semiprivate.kernels._pca._page_releaser(X)
     t1 = time.perf_counter()
     for s in range(0, X.shape[0], {rows}):
         block = X[s:s + {rows}]

@@ -7,7 +7,7 @@ Usage::
 For N in {1e3, 1e5, 1e7, 1e8}, float64 scores and integer error counts (int64), 1 and 100
 draws, it times (median of repeats, wall clock):
 
-* ``cython``  -- ``kernels.exponential_mechanism(..., backend="cython")`` (this package),
+* ``cython``  -- ``semiprivate.kernels.exponential_mechanism(..., backend="cython")`` (this package),
 * ``numpy``   -- ``backend="numpy"`` (this package's reference: softmax + inverse CDF),
 * (a) ``softmax+choice`` -- stable softmax ``p = exp(z - max z) / sum`` then
   ``Generator.choice(N, size, p=p)``,
@@ -22,7 +22,7 @@ draws, it times (median of repeats, wall clock):
   diffprivlib's ``Exponential`` for one draw when importable (reported as absent otherwise).
 
 The header names the CPU model and the SIMD clone the float loops run on
-(``kernels.build_info()["simd"]``): a figure holds for that CPU only.
+(``semiprivate.kernels.build_info()["simd"]``): a figure holds for that CPU only.
 
 Throughput is ``N / time`` (scores per second, per call).  Ratios are baseline time / method
 time from the same run.  The machine is shared: quote medians and ratios, not absolutes.
@@ -43,9 +43,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import kernels  # noqa: E402
-from kernels._backend import cpu_model  # noqa: E402
-from kernels._exponential import cython_threads  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.kernels._exponential import cython_threads  # noqa: E402
+
+from semiprivate import kernels  # noqa: E402
 
 EPS = 1.0
 

@@ -7,7 +7,7 @@ Usage (on a machine with CuPy and a CUDA device)::
 Exponential mechanism, scores already on the device (float64, float32 and int64 error counts),
 1 and 1000 draws, median wall time of repeated calls, each ended by a device synchronisation:
 
-* ``kernels [cupy]`` -- ``kernels.exponential_mechanism(scores_on_device, ...)`` (this package:
+* ``kernels [cupy]`` -- ``semiprivate.kernels.exponential_mechanism(scores_on_device, ...)`` (this package:
   ``kernels/_cupy/expmech.cu``, one read of the scores plus one re-read chunk per draw),
 * ``kernels [cupy, host input]`` -- the same call on host scores with ``backend="cupy"``: the
   host -> device copy included,
@@ -20,14 +20,14 @@ Exponential mechanism, scores already on the device (float64, float32 and int64 
 * ``cpu: kernels [cython]`` and ``cpu: numpy softmax+choice`` -- the CPU path of this package
   on all the host's cores, and the NumPy idiom, on host copies of the same scores.
 
-PCA (top ``k`` of ``n x d``): ``kernels.pca`` on device data and on host data streamed through
+PCA (top ``k`` of ``n x d``): ``semiprivate.kernels.pca`` on device data and on host data streamed through
 pinned buffers (``backend="cupy"``), against (c) the CuPy idiom (centre, ``X.T @ X``,
-``cupy.linalg.eigh``), and on the CPU ``kernels.pca`` (Cython) and scikit-learn's
+``cupy.linalg.eigh``), and on the CPU ``semiprivate.kernels.pca`` (Cython) and scikit-learn's
 ``PCA(svd_solver="covariance_eigh")``; each row reports its subspace distance to the CPU
 float64 result.
 
 The header names the GPU, the driver and CuPy, and the CPU model with the SIMD path of the
-Cython loops (``kernels.build_info()``): a figure holds for that pair of devices only.
+Cython loops (``semiprivate.kernels.build_info()``): a figure holds for that pair of devices only.
 Ratios are baseline time / method time from this run.
 """
 
@@ -50,10 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import finish  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.kernels._testvectors import subspace_distance  # noqa: E402
 
-import kernels  # noqa: E402
-from kernels._backend import cpu_model  # noqa: E402
-from kernels._testvectors import subspace_distance  # noqa: E402
+from semiprivate import kernels  # noqa: E402
 
 EPS = 1.0
 
@@ -237,7 +237,7 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
         if holder:
             out[name] = tuple(a if isinstance(a, np.ndarray) else cp.asnumpy(a) for a in holder[-1])  # type: ignore[assignment]
 
-    import kernels._cupy.pca as cupy_pca
+    import semiprivate.kernels._cupy.pca as cupy_pca
 
     threads = cupy_pca.COPY_THREADS
     run("kernels.pca [cupy, device data]", lambda: kp(X))
@@ -280,8 +280,7 @@ def _staging_rates(H: np.ndarray) -> list[str]:
     buffer (1 and ``COPY_THREADS`` threads) and pinned -> device."""
     cp = _cupy()
     import cupyx  # type: ignore[import-not-found]
-
-    import kernels._cupy.pca as cupy_pca
+    import semiprivate.kernels._cupy.pca as cupy_pca
 
     rows_per = max(1, (64 << 20) // (H.shape[1] * H.itemsize))
     blocks = [H[i:i + rows_per] for i in range(0, H.shape[0], rows_per)]

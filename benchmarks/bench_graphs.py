@@ -2,7 +2,7 @@
 
 Claims checked:
 
-* ``theory.graphs.gnp_component_counts`` (geometric skips over the pair slots of a batch of
+* ``semiprivate.theory.graphs.gnp_component_counts`` (geometric skips over the pair slots of a batch of
   graphs, one ``scipy.sparse.csgraph.connected_components`` call per batch) draws and tests
   >= 20x as many G(d, p) graphs per second as ``networkx.is_connected(networkx.gnp_random_graph(d, p))``
   at d = 1000, measured in the same run (also d = 100 and 5000; p = log(d)/d, the connectivity
@@ -34,12 +34,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from theory.bounds.hpsy import hpsy_connectivity_threshold  # noqa: E402
-from theory.distributions import DisjunctionGraphDistribution  # noqa: E402
-from theory.graphs import component_graph, component_labels, gnp_component_counts  # noqa: E402
+from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold  # noqa: E402
+from semiprivate.theory.distributions import DisjunctionGraphDistribution  # noqa: E402
+from semiprivate.theory.graphs import component_graph, component_labels, gnp_component_counts  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernels._backend import cpu_model  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
 
 
 def simd_path() -> str:

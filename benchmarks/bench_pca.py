@@ -1,18 +1,18 @@
-"""Benchmark of ``kernels.pca`` against named baselines measured in the same run.
+"""Benchmark of ``semiprivate.kernels.pca`` against named baselines measured in the same run.
 
 In memory (default n=200000, d=1024, k=50; float64 and float32), times of
 
-* ``kernels.pca`` (backend "auto" = the compiled Cython/BLAS backend when built, with its default
+* ``semiprivate.kernels.pca`` (backend "auto" = the compiled Cython/BLAS backend when built, with its default
   worker threads; also ``n_threads=1`` (one accumulator, multithreaded BLAS), the NumPy
   backend, ``method="randomized"`` and, in float64, ``uncentred_tol=0``: the always-centred
   accumulation that the default replaces by the uncentred fold when the mean allows it),
 * (a) the floor ``C = X.T @ X; numpy.linalg.eigh(C)`` (no centring, full eigendecomposition),
   and a stricter floor (a') ``X.T @ X`` + only the top-k eigenpairs (``scipy.linalg.eigh``
-  ``subset_by_index``, the same LAPACK driver kernels.pca uses),
+  ``subset_by_index``, the same LAPACK driver semiprivate.kernels.pca uses),
 * (b) scikit-learn ``PCA(n_components=k, svd_solver=...)`` with ``"covariance_eigh"``,
   ``"randomized"`` and ``"full"``.
 
-Targets (issue 4): ``kernels.pca <= 1.15 x floor`` and ``<= 1.0 x sklearn covariance_eigh``.
+Targets (issue 4): ``semiprivate.kernels.pca <= 1.15 x floor`` and ``<= 1.0 x sklearn covariance_eigh``.
 Each fast timing is the median of ``--repeats`` interleaved runs, and each ratio the median over
 the repetitions of the ratio of two timings taken in the same repetition (paired, so that load
 from other tenants of a shared machine hits numerator and denominator alike); the slow solvers
@@ -21,7 +21,7 @@ projectors and the largest eigenvalue error relative to lambda_1, against the fl
 (centred) covariance.
 
 Streaming (default n=1000000, d=1024, float32, ~4 GB): the data are written to a memory-mapped
-``.npy`` file under /tmp (deleted afterwards), then ``kernels.pca`` reads it in a fresh
+``.npy`` file under /tmp (deleted afterwards), then ``semiprivate.kernels.pca`` reads it in a fresh
 subprocess that reports its wall time and peak resident set (``VmHWM`` from /proc/self/status,
 which includes the memory-mapped file's pages; ``resource.getrusage`` is not used because Linux
 carries ``ru_maxrss`` across exec from the parent), next to a subprocess that only imports the
@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _common import CHILD_HEAD, finish, run_child, timed, write_memmap  # noqa: E402
 
-import kernels  # noqa: E402
+from semiprivate import kernels  # noqa: E402
 
 
 def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -204,7 +204,7 @@ CHILD = CHILD_HEAD + r"""
 if {run}:
     X = np.load({path!r}, mmap_mode="r")
     t0 = time.perf_counter()
-    res = kernels.pca(X, {k}, n_threads={n_threads})
+    res = semiprivate.kernels.pca(X, {k}, n_threads={n_threads})
     dt = time.perf_counter() - t0
     lam = float(res.eigenvalues[0])
     rss = peak_rss()
@@ -226,7 +226,7 @@ print(dt, rss, lam, dtp, rssp, err)
 
 
 def bench_streaming(n: int, d: int, k: int, one_thread: bool = True, chunk_rows: int = 8192) -> list[str]:
-    """kernels.pca on a float32 memmap of shape (n, d), then ``PCAResult.transform(X, chunk_rows=...)`` of
+    """semiprivate.kernels.pca on a float32 memmap of shape (n, d), then ``PCAResult.transform(X, chunk_rows=...)`` of
     all n rows onto the top-k components (same subprocess; peak RSS read after each step)."""
     path, t_write = write_memmap("bench_pca_", n, d, lambda s, m: make_data(m, d, np.float32, seed=s, k=k))
     try:

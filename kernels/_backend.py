@@ -2,9 +2,9 @@
 
 Backends
 --------
-``"numpy"``  the reference implementations (:mod:`kernels._reference`): the specification.
-``"cython"`` compiled CPU kernels (:mod:`kernels._cython`), present when the package was built.
-``"cupy"``   GPU kernels (:mod:`kernels._cupy`), present when CuPy imports and sees a CUDA device.
+``"numpy"``  the reference implementations (:mod:`semiprivate.kernels._reference`): the specification.
+``"cython"`` compiled CPU kernels (:mod:`semiprivate.kernels._cython`), present when the package was built.
+``"cupy"``   GPU kernels (:mod:`semiprivate.kernels._cupy`), present when CuPy imports and sees a CUDA device.
 
 ``backend="auto"`` picks ``"cupy"`` when an input is a CuPy array, else ``"cython"`` when
 built, else ``"numpy"``.  The environment variable ``SEMIPRIVATE_BACKEND`` (one of the
@@ -28,14 +28,14 @@ ENV_VAR = "SEMIPRIVATE_BACKEND"
 @functools.lru_cache(maxsize=1)
 def _cython_available() -> bool:
     try:
-        importlib.import_module("kernels._cython._probe")
+        importlib.import_module("semiprivate.kernels._cython._probe")
     except ImportError:
         return False
     return True
 
 
 #: the compiled extensions; once one is loaded, OpenMP may have started a thread pool in this process
-_COMPILED = ("kernels._cython._probe", "kernels._cython._expmech", "kernels._cython._pca")
+_COMPILED = ("semiprivate.kernels._cython._probe", "semiprivate.kernels._cython._expmech", "semiprivate.kernels._cython._pca")
 _FORKED_AFTER_OPENMP = False
 
 
@@ -54,9 +54,9 @@ def _openmp_single_thread_in_forked_child() -> None:
     A forked child keeps only the forking thread: libgomp's thread pool stays behind in the
     parent, and the child's first OpenMP parallel region would wait forever for those threads
     (``os.fork``, multiprocessing's ``"fork"`` start method -- the default on Linux before
-    Python 3.14 -- and so a ``ProcessPoolExecutor`` given to :func:`theory.audit.audit_pairs`
+    Python 3.14 -- and so a ``ProcessPoolExecutor`` given to :func:`semiprivate.theory.audit.audit_pairs`
     after a kernel ran in parallel here).  Registered with :func:`os.register_at_fork`.  Such a child
-    must not ask for threads again (``kernels._cython._probe.set_num_threads(n > 1)``: the stale
+    must not ask for threads again (``semiprivate.kernels._cython._probe.set_num_threads(n > 1)``: the stale
     pool would hang it); :func:`forked_after_openmp` says whether this process is such a child.
     Processes started by ``exec`` (``subprocess``, the ``"spawn"`` and ``"forkserver"`` methods)
     are not affected: they start with a fresh OpenMP runtime.
@@ -66,7 +66,7 @@ def _openmp_single_thread_in_forked_child() -> None:
         return  # no compiled kernel loaded: OpenMP cannot have started threads
     _FORKED_AFTER_OPENMP = True
     try:
-        from kernels._cython import _probe
+        from semiprivate.kernels._cython import _probe
     except ImportError:  # pragma: no cover - a compiled kernel is loaded, so its probe builds too
         return
     _probe.set_num_threads(1)
@@ -173,7 +173,7 @@ def build_info() -> dict[str, Any]:
     info: dict[str, Any] = {"backends": available_backends(), "openmp": False, "threads": 1,
                             "simd": "none (NumPy backend)"}
     if _cython_available():
-        from kernels._cython import _expmech, _probe
+        from semiprivate.kernels._cython import _expmech, _probe
 
         info["openmp"] = bool(_probe.openmp_enabled())
         info["threads"] = int(_probe.max_threads())

@@ -1,15 +1,15 @@
 """Exponential mechanism and error counts: the public kernels and their backend dispatch.
 
-Implements: EXPMECH (``python -m theory spec EXPMECH``): output index ``i`` with probability proportional to
+Implements: EXPMECH (``python -m semiprivate spec EXPMECH``): output index ``i`` with probability proportional to
 ``exp(epsilon * q_i / (2 * sensitivity))`` -- McSherry and Talwar (2007), Thm 6; BNS15
 Prop A.1 (utility ``P[q_max - q_out > Delta] <= |H| exp(-eps Delta / (2 sensitivity))``);
 HPSY writes ``exp(eps Q / 2)`` with ``Q = -sum of errors`` (sensitivity 1).  With
 ``q = -error_counts(...)`` this is the generic private learner KLNRS.Generic.
 
-Backends (see :mod:`kernels._backend`): ``"numpy"`` (:mod:`kernels._reference`, the
-specification), ``"cython"`` (:mod:`kernels._cython._expmech`: one pass over the scores,
-OpenMP over chunks), ``"cupy"`` (:mod:`kernels._cupy.exponential`, GPU).  ``exact=True``
-uses :func:`kernels._reference.reference_exact_sample` (exact rational/interval arithmetic; no floating point in the
+Backends (see :mod:`semiprivate.kernels._backend`): ``"numpy"`` (:mod:`semiprivate.kernels._reference`, the
+specification), ``"cython"`` (:mod:`semiprivate.kernels._cython._expmech`: one pass over the scores,
+OpenMP over chunks), ``"cupy"`` (:mod:`semiprivate.kernels._cupy.exponential`, GPU).  ``exact=True``
+uses :func:`semiprivate.kernels._reference.reference_exact_sample` (exact rational/interval arithmetic; no floating point in the
 decision).
 """
 
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-
-from kernels import _reference as ref
-from kernels._backend import is_cupy_array, resolve_backend
-from kernels.validation import (
+from semiprivate.kernels import _reference as ref
+from semiprivate.kernels._backend import is_cupy_array, resolve_backend
+from semiprivate.kernels._scores import prepare_scores
+from semiprivate.kernels.validation import (
     EPSILON,
     NONNEGATIVE_INT,
     POSITIVE_REAL,
@@ -125,37 +125,10 @@ def _nan_error() -> ValueError:
     return ValueError("scores must not contain NaN")
 
 
-def prepare_scores(scores: Any, xp: Any = np) -> Any:
-    """Contiguous float64/float32/int64 scores for the compiled samplers (CPU and GPU).
-
-    The one set of dtype/shift rules, shared by the Cython path (``xp = numpy``) and the CuPy
-    path (``xp = cupy``, passed in by :mod:`kernels._cupy.exponential`, so CuPy is never
-    imported here): float64/float32/int64 are used as they are; other floats go to float64
-    (exact for float16; longdouble is rounded); other integers to int64; ``uint64`` scores
-    are replaced by ``-(max - s)`` (the same distribution, by shift invariance), as int64
-    when the range fits, else as float64 (exact near the top, rounded only where
-    ``max - s >= 2**53``).
-
-    >>> prepare_scores(np.array([2**64 - 1, 2**64 - 3], dtype=np.uint64)).tolist()
-    [0, -2]
-    """
-    s = scores
-    if s.dtype == np.float64 or s.dtype == np.float32 or s.dtype == np.int64:
-        return xp.ascontiguousarray(s)
-    if s.dtype.kind == "f":
-        return xp.ascontiguousarray(s, dtype=np.float64)
-    if s.dtype == np.uint64:
-        d = s.max() - s  # exact in uint64
-        if int(d.max()) <= np.iinfo(np.int64).max:
-            return xp.ascontiguousarray(-d.astype(np.int64))
-        return xp.ascontiguousarray(-d.astype(np.float64))
-    return xp.ascontiguousarray(s, dtype=np.int64)
-
-
 @functools.lru_cache(maxsize=1)
 def _cython_module() -> Any:
     try:
-        from kernels._cython import _expmech
+        from semiprivate.kernels._cython import _expmech
     except ImportError:
         return None
     return _expmech
@@ -170,7 +143,7 @@ def _resolve(backend: str, *arrays: Any) -> str:
     name = resolve_backend(backend, *arrays)
     if name == "cython" and _cython_module() is None:
         if explicit:
-            raise ValueError("backend 'cython' is not available: kernels._cython._expmech is not built")
+            raise ValueError("backend 'cython' is not available: semiprivate.kernels._cython._expmech is not built")
         name = "numpy"
     return name
 
@@ -332,7 +305,7 @@ def exponential_mechanism(
 ) -> Any:
     """Sample the exponential mechanism: index ``i`` with probability ``∝ exp(epsilon q_i / (2 sensitivity))``.
 
-    Implements: EXPMECH (``python -m theory spec EXPMECH``; McSherry and Talwar 2007 Thm 6: ``epsilon``-DP
+    Implements: EXPMECH (``python -m semiprivate spec EXPMECH``; McSherry and Talwar 2007 Thm 6: ``epsilon``-DP
     when ``q`` has the stated sensitivity; BNS15 Prop A.1 utility).  ``size=k`` gives ``k``
     independent draws from the same scores in one call.
 
@@ -353,7 +326,7 @@ def exponential_mechanism(
     size : int or None
         ``None``: one draw, returned as ``int``; otherwise an int64 array of ``size`` draws.
     rng : None, int or numpy.random.Generator
-        Randomness (see :func:`kernels.validation.as_generator`).  Results are reproducible
+        Randomness (see :func:`semiprivate.kernels.validation.as_generator`).  Results are reproducible
         under a fixed seed per backend (and per ``exact``), not across backends: NumPy uses
         one uniform per draw over all ``N`` entries, Cython and CuPy two per draw (chunk,
         then entry) with chunks of 2048 and 4096 entries, so one seed gives the same
@@ -469,7 +442,7 @@ def _exponential_mechanism(scores: Any, epsilon: float | Fraction, sensitivity: 
     c = _scale(epsilon, sensitivity)
     name = _resolve(backend, scores)
     if name == "cupy":
-        from kernels._cupy import exponential as gpu
+        from semiprivate.kernels._cupy import exponential as gpu
 
         return gpu.exponential_mechanism(scores, c, size, rng_)
     s = np.asarray(scores)
@@ -551,7 +524,7 @@ def check_binary(a: Any, name: str, *, length: int | None = None, as_bool: bool 
 def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any:
     """Number of mismatches of each hypothesis with the labels (empirical error counts).
 
-    Implements: the score of EXPMECH in the generic learners (EXPMECH, ``python -m theory spec EXPMECH``; KLNRS.Generic,
+    Implements: the score of EXPMECH in the generic learners (EXPMECH, ``python -m semiprivate spec EXPMECH``; KLNRS.Generic,
     ABM19 Alg 1): ``q(S, h) = -#{j : h(x_j) != y_j}`` has sensitivity 1, so ``q = -error_counts``.
 
     Parameters
@@ -608,7 +581,7 @@ def _error_counts(predictions: Any, labels: Any, backend: str) -> Any:
             raise ValueError(f"predictions must have m = {m} columns (one per label), got shape {P.shape}")
         check_binary(P, "predictions")
     if name == "cupy":
-        from kernels._cupy import exponential as gpu
+        from semiprivate.kernels._cupy import exponential as gpu
 
         return gpu.error_counts(P, y)
     if name == "numpy":

@@ -3,7 +3,7 @@
 Implements: HPSY.Thm3 / PILLAR.Alg1, step 1 -- the empirical covariance of the public unlabelled
 data (centred) and its top-k eigenvectors ``A`` (d x k), used by HPSY Theorem 3 and PILLAR
 Algorithm 1 to project private data onto ``A^T x``.  The specification is the NumPy reference
-:mod:`kernels._reference_pca`; every backend here is tested against it.
+:mod:`semiprivate.kernels._reference_pca`; every backend here is tested against it.
 
 Public names: :func:`pca`, :class:`PCAResult`, :class:`CovarianceAccumulator`.
 """
@@ -22,10 +22,9 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg
-
-from kernels._backend import is_cupy_array, resolve_backend
-from kernels._reference_pca import flip_signs
-from kernels.validation import (
+from semiprivate.kernels._backend import is_cupy_array, resolve_backend
+from semiprivate.kernels._reference_pca import flip_signs
+from semiprivate.kernels.validation import (
     NONNEGATIVE_INT,
     POSITIVE_INT,
     RNG,
@@ -219,7 +218,7 @@ class _CythonOps(_NumpyOps):
     name = "cython"
 
     def __init__(self) -> None:
-        self.mod = importlib.import_module("kernels._cython._pca")
+        self.mod = importlib.import_module("semiprivate.kernels._cython._pca")
         self._ones = np.ones(1)
 
     def colsum(self, block: Any, sums: Any) -> None:
@@ -253,7 +252,7 @@ def _make_ops(backend: str) -> Any:
     if backend == "cython":
         return _CythonOps()
     if backend == "cupy":
-        from kernels._cupy.pca import CupyOps
+        from semiprivate.kernels._cupy.pca import CupyOps
 
         return CupyOps()
     return _NumpyOps()
@@ -297,7 +296,7 @@ class CovarianceAccumulator:
         Accumulation dtype of ``M2`` (the mean is always float64).  Default float64.
     backend : {"auto", "numpy", "cython", "cupy"}
         Where the state lives and which kernels update it; ``"auto"`` picks the compiled
-        backend when built (see :func:`kernels.available_backends`).
+        backend when built (see :func:`semiprivate.kernels.available_backends`).
     block_rows : int or None
         Rows per internal block (the size of the work buffer); a larger chunk is folded in
         block by block.  Default: about 64 MiB of work buffer.
@@ -420,7 +419,7 @@ class CovarianceAccumulator:
         return self
 
     def _update_block(self, block: Any, start: int, where: str) -> None:
-        """Fold one block in (see :mod:`kernels._cython._pca` for the arithmetic).
+        """Fold one block in (see :mod:`semiprivate.kernels._cython._pca` for the arithmetic).
 
         The first block, and any block of fewer than ``_SHIFT_MIN_ROWS`` rows, is centred on its
         own mean (two reads of the block) and merged by Chan–Golub–LeVeque; every other block is
@@ -826,7 +825,7 @@ def pca(
     Implements: HPSY.Thm3 / PILLAR.Alg1, step 1 -- "compute the empirical covariance of the
     (public, unlabelled) data and its top-k eigenvectors A" (HPSY Theorem 3, seed 000; PILLAR
     Algorithm 1, seed 002).  No constants are involved; the conventions (normalisation
-    ``1/(n-1)``, descending order, sign rule) are those of :mod:`kernels._reference_pca`.
+    ``1/(n-1)``, descending order, sign rule) are those of :mod:`semiprivate.kernels._reference_pca`.
 
     Parameters
     ----------
@@ -861,7 +860,7 @@ def pca(
         ``float64`` with float32 input accumulates in float64.
     backend : {"auto", "numpy", "cython", "cupy"}
         ``"auto"``: CuPy for CuPy input, else the compiled backend when built (see
-        :mod:`kernels._backend`).  ``"cupy"`` with host data streams the chunks to the GPU.
+        :mod:`semiprivate.kernels._backend`).  ``"cupy"`` with host data streams the chunks to the GPU.
     chunk_rows : int or None
         Rows per block (work-buffer size; per worker thread when several run).  Default: on
         the Cython backend, about 1/8 of an in-memory ``X`` per block, between 8 and 64 MiB
@@ -1099,7 +1098,7 @@ def _pca_covariance(
     else:
         acc = CovarianceAccumulator(src.d, dtype, backend=backend, block_rows=rows, uncentred_tol=uncentred_tol)
         if backend == "cupy" and not src.on_gpu:
-            from kernels._cupy.pca import stream_to_device
+            from semiprivate.kernels._cupy.pca import stream_to_device
 
             blocks: Iterable[Any] = stream_to_device(src.blocks(rows), src.d, dtype, rows)
         else:

@@ -1,11 +1,11 @@
 """NumPy reference implementations of the exponential-mechanism kernels: the specification.
 
-Everything here is plain and obviously correct; the Cython (:mod:`kernels._cython._expmech`)
-and CuPy (:mod:`kernels._cupy.exponential`) backends are tested against these functions.
-Inputs are assumed already validated by the public wrappers in :mod:`kernels._exponential`
+Everything here is plain and obviously correct; the Cython (:mod:`semiprivate.kernels._cython._expmech`)
+and CuPy (:mod:`semiprivate.kernels._cupy.exponential`) backends are tested against these functions.
+Inputs are assumed already validated by the public wrappers in :mod:`semiprivate.kernels._exponential`
 (1-D, non-empty, no NaN, a scale ``c = epsilon / (2 * sensitivity)`` that is > 0 and finite).
 
-Implements: EXPMECH (``python -m theory spec EXPMECH``): output ``i`` with probability proportional to
+Implements: EXPMECH (``python -m semiprivate spec EXPMECH``): output ``i`` with probability proportional to
 ``exp(epsilon * q_i / (2 * sensitivity))`` (McSherry and Talwar 2007; BNS15 Prop A.1;
 HPSY writes ``exp(eps * Q / 2)`` with sensitivity 1).
 
@@ -257,7 +257,7 @@ def reference_exact_sample(
     """Exact exponential mechanism for integer scores and rational ``epsilon / sensitivity``.
 
     ``P[i] = exp(c s_i) / sum_j exp(c s_j)``, ``c = epsilon / (2 sensitivity)`` as a Fraction,
-    exactly: see :func:`kernels.exponential_mechanism` (``exact=True``).  Float arrays are
+    exactly: see :func:`semiprivate.kernels.exponential_mechanism` (``exact=True``).  Float arrays are
     accepted when every finite entry is an integer; ``+inf`` entries share the mass
     uniformly, ``-inf`` entries get 0.
     """

@@ -76,7 +76,7 @@ def reference_pca(
 
     Returns ``(components (d, k), eigenvalues (k,) descending, mean (d,), total_variance)``
     where ``total_variance`` is the trace of the covariance (second moment when
-    ``center=False``).  No input checks: :func:`kernels.pca` validates.
+    ``center=False``).  No input checks: :func:`semiprivate.kernels.pca` validates.
 
     >>> X = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 0.5], [0.0, -0.5]])
     >>> V, lam, mu, tot = reference_pca(X, 1)

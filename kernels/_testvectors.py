@@ -10,7 +10,7 @@ epsilon) and a Williams-corrected G-test of draws against the exact probabilitie
 tests (``tests/kernels/test_pca.py``, ``test_pca_gpu.py``, ``test_pca_cupy_standin.py``) share
 :func:`low_rank` and :func:`subspace_distance`.
 
-Implements: test support for EXPMECH (``python -m theory spec EXPMECH``) and PCA (HPSY.Thm3 / PILLAR.Alg1
+Implements: test support for EXPMECH (``python -m semiprivate spec EXPMECH``) and PCA (HPSY.Thm3 / PILLAR.Alg1
 step 1).  NumPy and SciPy only (no theory import, no CuPy).
 """
 

@@ -51,8 +51,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
-
-from kernels._backend import is_cupy_array as _is_cupy_array
+from semiprivate.kernels._backend import is_cupy_array as _is_cupy_array
 
 __all__ = [
     "Constraint",

@@ -4,23 +4,23 @@ Each module re-derives the steps of one SPEC item (HPSY Lem 2 / Thm 1-3, ABM19 L
 Thm 4.1, BNS15 Obs 3.2, Cl 4.2, Lem 4.1, Lem 4.6 (Cl 4.3/4.5), Cl 4.8, Cl 4.9, Cl 4.11, Thm 5.6,
 Cl 5.7, Prop A.1) and returns :class:`Check` records with a :class:`Verdict`: HOLDS, HOLDS WITH
 CONDITION (the condition is stated) or FAILS (with a concrete counterexample and, where one
-could be derived, a corrected statement). ``python -m proofs_checks`` prints the table and
+could be derived, a corrected statement). ``python -m semiprivate.proofs_checks`` prints the table and
 writes ``proofs_checks/REPORT.md``.
 
 Implements: the ``proofs_checks`` part of every SPEC item with algebra to check.
 
 Examples
 --------
->>> from proofs_checks import get_check
+>>> from semiprivate.proofs_checks import get_check
 >>> get_check("ABM19.Lem4.4.confidence").verdict.value
 'FAILS'
 """
 
 from __future__ import annotations
 
-from proofs_checks._framework import CannotDecide, Check, Verdict, registry
-from proofs_checks.expected import EXPECTED
-from proofs_checks.report import Outcome, render_markdown, render_table, run_all, write_report
+from semiprivate.proofs_checks._framework import CannotDecide, Check, Verdict, registry
+from semiprivate.proofs_checks.expected import EXPECTED
+from semiprivate.proofs_checks.report import Outcome, render_markdown, render_table, run_all, write_report
 
 __all__ = ["Check", "Verdict", "CannotDecide", "EXPECTED", "Outcome", "registry", "run_all", "get_check",
            "render_table", "render_markdown", "write_report"]

@@ -1,8 +1,8 @@
-"""``python -m proofs_checks``: print the verdict table and write the markdown report.
+"""``python -m semiprivate.proofs_checks``: print the verdict table and write the markdown report.
 
 The report goes to ``proofs_checks/REPORT.md`` in a source checkout and to
 ``./proofs_checks_REPORT.md`` (current folder) in an installed copy -- never into
-``site-packages`` (:func:`proofs_checks.report.default_report_path`).
+``site-packages`` (:func:`semiprivate.proofs_checks.report.default_report_path`).
 Options: ``--no-write`` (print only), ``--out PATH`` (write the report elsewhere).
 Exit status 0 when every check ran and matched its recorded expectation, 1 otherwise,
 2 when the report cannot be written (a message, no traceback).
@@ -14,12 +14,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from proofs_checks.report import render_table, run_all, write_report
+from semiprivate.proofs_checks.report import render_table, run_all, write_report
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the checks; print the table; write the report."""
-    ap = argparse.ArgumentParser(prog="python -m proofs_checks", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m semiprivate.proofs_checks", description=__doc__)
     ap.add_argument("--no-write", action="store_true", help="do not write the report")
     ap.add_argument("--out", type=Path, default=None,
                     help="where to write the report (default: proofs_checks/REPORT.md in a source checkout, "
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.out, "a", encoding="utf-8"):
                 pass
         except OSError as exc:
-            print(f"python -m proofs_checks: error: --out {str(args.out)!r}: cannot write there: {exc}",
+            print(f"python -m semiprivate.proofs_checks: error: --out {str(args.out)!r}: cannot write there: {exc}",
                   file=sys.stderr)
             return 2
         if not existed:
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             path = write_report(args.out)
         except OSError as exc:
-            print(f"python -m proofs_checks: error: cannot write the report: {exc}", file=sys.stderr)
+            print(f"python -m semiprivate.proofs_checks: error: cannot write the report: {exc}", file=sys.stderr)
             return 2
         print(f"\nwrote {path}")
     return 1 if bad else 0

@@ -72,7 +72,7 @@ class Check:
     condition : str or None
         For HOLDS WITH CONDITION: the condition.
     links : tuple of str
-        ``theory.bounds`` functions whose constants this check asserted.
+        ``semiprivate.theory.bounds`` functions whose constants this check asserted.
     """
 
     id: str
@@ -122,7 +122,7 @@ def register(check_id: str) -> Callable[[CheckFn], CheckFn]:
 
 def registry() -> dict[str, CheckFn]:
     """The registered checks (id -> function), after importing every check module."""
-    from proofs_checks import _modules
+    from semiprivate.proofs_checks import _modules
 
     _modules.load_all()
     return dict(_REGISTRY)

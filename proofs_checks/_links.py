@@ -1,7 +1,7 @@
-"""Links from the checks to ``theory.bounds``: import lazily, report what was compared.
+"""Links from the checks to ``semiprivate.theory.bounds``: import lazily, report what was compared.
 
 A link either returns a line for the check's details (and the function's name for
-:attr:`Check.links`) or raises: a changed constant in ``theory.bounds`` breaks the check.
+:attr:`Check.links`) or raises: a changed constant in ``semiprivate.theory.bounds`` breaks the check.
 When a module is not importable the link says so in the details (it is not counted as checked).
 """
 
@@ -12,13 +12,13 @@ from types import ModuleType
 
 
 class LinkMismatch(AssertionError):
-    """A ``theory.bounds`` function disagrees with the verified expression."""
+    """A ``semiprivate.theory.bounds`` function disagrees with the verified expression."""
 
 
 def bounds_module(name: str) -> ModuleType | None:
-    """``theory.bounds.<name>`` or None when it is not importable (yet)."""
+    """``semiprivate.theory.bounds.<name>`` or None when it is not importable (yet)."""
     try:
-        return importlib.import_module(f"theory.bounds.{name}")
+        return importlib.import_module(f"semiprivate.theory.bounds.{name}")
     except ImportError:
         return None
 
@@ -26,4 +26,4 @@ def bounds_module(name: str) -> ModuleType | None:
 def close(a: float, b: float, rel: float = 1e-9, what: str = "") -> None:
     """Raise LinkMismatch unless a and b agree to a relative tolerance."""
     if not (abs(a - b) <= rel * max(1.0, abs(a), abs(b))):
-        raise LinkMismatch(f"{what}: theory.bounds gives {a!r}, verified expression gives {b!r}")
+        raise LinkMismatch(f"{what}: semiprivate.theory.bounds gives {a!r}, verified expression gives {b!r}")

@@ -28,4 +28,4 @@ MODULES: tuple[str, ...] = (
 def load_all() -> None:
     """Import every check module (registration happens at import)."""
     for name in MODULES:
-        importlib.import_module(f"proofs_checks.{name}")
+        importlib.import_module(f"semiprivate.proofs_checks.{name}")

@@ -4,7 +4,7 @@
 P[H~ not an alpha-cover] <= 2 G_{H Delta}(2 n) e^{-alpha n/4} <= 2 (2 e n/d)^{2d} e^{-alpha n/4}, n = n_pub.
 
 Implements: the proofs_checks part of ABM19.Lem3.3. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import math
 
 import sympy as sp
 from hypothesis import strategies as st
-
-from proofs_checks._framework import (
+from semiprivate.proofs_checks._framework import (
     Check,
     Verdict,
     fmt,
@@ -25,7 +24,7 @@ from proofs_checks._framework import (
     register,
     sympy_nonneg,
 )
-from proofs_checks._links import bounds_module, close
+from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "ABM19.Lem3.3"
 
@@ -123,17 +122,17 @@ def check_small_n() -> Check:
     mod = bounds_module("abm19")
     links: tuple[str, ...] = ()
     if mod is not None:
-        from theory.validity import ConditionNotMet
+        from semiprivate.theory.validity import ConditionNotMet
 
         try:
             mod.abm19_cover_failure_probability(n, d, alpha)
         except ConditionNotMet:
-            link = "theory.bounds.abm19.abm19_cover_failure_probability raises ConditionNotMet here (as it should)."
-            links = ("theory.bounds.abm19.abm19_cover_failure_probability",)
+            link = "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability raises ConditionNotMet here (as it should)."
+            links = ("semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",)
         else:
             raise AssertionError("abm19_cover_failure_probability returned a number for 2 n_pub < d")
     else:
-        link = "theory.bounds.abm19 not importable: link not checked."
+        link = "semiprivate.theory.bounds.abm19 not importable: link not checked."
     details = join([
         f"d = {d}, n_pub = {n}, alpha = {alpha}: 2(2e n/d)^(2d) e^(-alpha n/4) = {fmt(val)}.",
         f"H = all {n_funcs} functions on a {d}-point domain (VC dimension {d}), D_X uniform. One public point gives "
@@ -208,12 +207,12 @@ def check_manipulation() -> Check:
         syms = {s.name: s for s in expr.free_symbols}
         val = float(expr.subs({syms["n_pub"]: 5000, syms["d"]: 4, syms["alpha"]: sp.Rational(1, 20)}))
         close(math.log(val), log_bound(5000, 4, 0.05), what="abm19_cover_failure_probability_expr")
-        links = ("theory.bounds.abm19.abm19_public_sample_size", "theory.bounds.abm19.abm19_cover_failure_probability",
-                 "theory.bounds.abm19.abm19_cover_failure_probability_expr")
-        lines.append("theory.bounds.abm19: abm19_public_sample_size equals the independent exact search at 4 points; "
+        links = ("semiprivate.theory.bounds.abm19.abm19_public_sample_size", "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",
+                 "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability_expr")
+        lines.append("semiprivate.theory.bounds.abm19: abm19_public_sample_size equals the independent exact search at 4 points; "
                      "abm19_cover_failure_probability and its sympy form equal 2(2en/d)^(2d)e^(-alpha n/4).")
     else:
-        lines.append("theory.bounds.abm19 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
     details = join([
         "Explicit form: n0 = (32 d ln(32e/alpha) + 8 ln(2/beta))/alpha (from SSBD Lemma A.2 with a = 16e/alpha) "
         "satisfies 2(2e n/d)^(2d) e^(-alpha n/4) <= beta, lies beyond the bound's maximum at n = 8d/alpha (so every "

@@ -3,7 +3,7 @@ turns an (alpha, 1/18, eps, delta) agnostic semi-private learner into a
 (100 n_pub alpha, 1/16, eps, delta) private learner on ceil(n_priv/(10 n_pub)) examples.
 
 Implements: the proofs_checks part of ABM19.Lem4.4. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from fractions import Fraction
 
 import sympy as sp
 from scipy.stats import binom
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "ABM19.Lem4.4"
 
@@ -35,7 +34,7 @@ def fill_failure_probability(n_priv: int, n_pub: int) -> float:
     """Exact P[the repaired Alg 3 differs from an ideal D(p)^n_priv sample].
 
     Repair: when S~ is exhausted, the remaining b_i = 1 slots get fresh D0 draws instead of the
-    loop stopping (what :func:`theory.learners.reduction.priv_samp` does).  Coupled with the
+    loop stopping (what :func:`semiprivate.theory.learners.reduction.priv_samp` does).  Coupled with the
     ideal sample (a fresh D-draw at every b_i = 1), the two differ only when there are more than
     ñ successes: P[Bin(n_priv, p) >= ñ + 1].
     """
@@ -158,7 +157,7 @@ def check_confidence() -> Check:
         if r.n != -(-5000 // 20) or abs(r.alpha - 100 * 2 * 0.001) > 1e-15 or abs(r.p - 1 / 200) > 1e-15:
             raise AssertionError(f"abm19_public_data_reduction constants changed: {r}")
         if abs(r.beta - float(full)) < 1e-15:
-            lines.append(f"theory.bounds.abm19.abm19_public_data_reduction returns the corrected beta = {full}.")
+            lines.append(f"semiprivate.theory.bounds.abm19.abm19_public_data_reduction returns the corrected beta = {full}.")
         elif abs(r.beta - 1 / 16) < 1e-15:
             r2 = mod.abm19_public_data_reduction(0.001, 10, 1, 1.0)
             for npv, npub in ((10, 1), (300, 30), (5000, 2)):
@@ -168,17 +167,17 @@ def check_confidence() -> Check:
                     raise AssertionError(f"form='corrected' beta {rc.beta} != verified {want_c}")
             lines.append("form='corrected' returns (1/18)/(1-p)^n_pub + P[Bin(n_priv, p) >= ñ + 1] (< 1/16), equal to "
                          "the independent computation at 3 points.")
-            lines.append("theory.bounds.abm19.abm19_public_data_reduction returns beta = 1/16, which for the paper's "
+            lines.append("semiprivate.theory.bounds.abm19.abm19_public_data_reduction returns beta = 1/16, which for the paper's "
                          f"stopping Alg 3 holds only when n_priv > {fmt(r_sharp)} n_pub (sharper accounting above); "
                          f"it returns 1/16 also for n_priv = 10, n_pub = 1 (beta = {fmt(r2.beta)}), which is "
                          "established only for the repaired (fill with D0) Alg 3 -- the one "
-                         "theory.learners.reduction.priv_samp runs. Its alpha = 100 n_pub alpha, n = "
+                         "semiprivate.theory.learners.reduction.priv_samp runs. Its alpha = 100 n_pub alpha, n = "
                          "ceil(n_priv/(10 n_pub)), p = 1/(100 n_pub) are the verified ones.")
         else:
             raise AssertionError(f"abm19_public_data_reduction beta = {r.beta}: neither 1/16 nor {full}")
-        links = ("theory.bounds.abm19.abm19_public_data_reduction",)
+        links = ("semiprivate.theory.bounds.abm19.abm19_public_data_reduction",)
     else:
-        lines.append("theory.bounds.abm19 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
     details = join([
         f"Premise: A fails w.p. <= 1/18. With the loop failure (<= 0.01 as claimed) the proof bounds P[.] for "
         f"S^_pub by 1/17, but 1/18 + 1/100 = {step1} = {fmt(float(step1))} > 1/17 = {fmt(float(b17))} (exact).",

@@ -1,7 +1,7 @@
 """ABM19 Theorem 4.1 (n_pub = Omega(1/alpha) for classes of infinite Littlestone dimension).
 
 Implements: the proofs_checks part of ABM19.Thm4.1. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ import math
 from fractions import Fraction
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "ABM19.Thm4.1"
 
@@ -29,7 +28,7 @@ def check_arithmetic() -> Check:
     sympy_zero(deriv_num - (2 * sp.log(m) + 1), "-f'(m) m^3 log^2 m - (2 log m + 1)")
     sympy_nonneg((2 * sp.log(m + 2) + 1), "2 log m + 1 for m >= 2")
     # independent of the library: the loop failure at ratio 10 and the repaired failure term
-    from proofs_checks.abm19_lem4_4 import early_exit_probability, fill_failure_poisson_sup
+    from semiprivate.proofs_checks.abm19_lem4_4 import early_exit_probability, fill_failure_poisson_sup
 
     pl10 = early_exit_probability(10, 1)
     if abs(pl10 - (1 - 0.99**9)) > 1e-12 or not 17 / 400 + 0.01 + pl10 > 1 / 16:
@@ -48,11 +47,11 @@ def check_arithmetic() -> Check:
                 raise AssertionError(f"abm19_public_lower_bound({alpha}) = {got}, verified {want}")
         e = mod.abm19_public_lower_bound_expr()
         sympy_zero(e - 1 / (1600 * next(iter(e.free_symbols))), "abm19_public_lower_bound_expr - 1/(1600 alpha)")
-        links = ("theory.bounds.abm19.abm19_public_lower_bound", "theory.bounds.abm19.abm19_public_lower_bound_expr")
-        lines.append("theory.bounds.abm19: abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 at 7 points "
+        links = ("semiprivate.theory.bounds.abm19.abm19_public_lower_bound", "semiprivate.theory.bounds.abm19.abm19_public_lower_bound_expr")
+        lines.append("semiprivate.theory.bounds.abm19: abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 at 7 points "
                      "(exact rationals of the decimal alpha, including the boundary alpha = 1/1600) and its sympy form is 1/(1600 alpha).")
     else:
-        lines.append("theory.bounds.abm19 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
     details = join([
         "100 n_pub alpha > 1/16 iff n_pub > 1/(1600 alpha) (sympy).",
         "B runs on ñ = ceil(n_priv/(10 n_pub)) <= n_priv examples; Thm 4.3 rules out delta = 1/(100 ñ^2 log ñ) and A's "

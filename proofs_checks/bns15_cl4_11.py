@@ -2,7 +2,7 @@
 the error/confidence sums.
 
 Implements: the proofs_checks part of BNS15.Cl4.11 (and the sums of BNS15.Lem4.12). Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Cl4.11"
 
@@ -68,8 +67,8 @@ def check_cl411() -> Check:
             err, fail = mod.bns15_labelboost_error_after(al2, be2, ii)
             if abs(err - al2 * (1 - 2.0**-ii)) > 1e-12 or abs(fail - be2 / 2 * (1 - 2.0**-ii)) > 1e-12:
                 raise AssertionError(f"bns15_labelboost_error_after({al2}, {be2}, {ii}) = {(err, fail)}")
-        links = ("theory.bounds.bns15.bns15_labelboost_error_after",)
-        lines.append("theory.bounds.bns15.bns15_labelboost_error_after returns (alpha(1 - 2^-i), (beta/2)(1 - 2^-i)) "
+        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_error_after",)
+        lines.append("semiprivate.theory.bounds.bns15.bns15_labelboost_error_after returns (alpha(1 - 2^-i), (beta/2)(1 - 2^-i)) "
                      "at 3 points.")
         cls = bounds_module("classic")
         if cls is not None:
@@ -77,19 +76,19 @@ def check_cl411() -> Check:
             for vc2, al2, be2 in ((1, 0.1, 0.1), (3, 0.01, 0.05), (20, 0.5, 0.9)):
                 want_b5 = math.ceil(b5_requirement(vc2, al2, be2) - 1e-9)
                 if abs(cls.pairwise_sample_size(vc2, al2, be2) - want_b5) > 1:
-                    raise AssertionError("theory.bounds.classic.pairwise_sample_size differs from Thm B.5")
+                    raise AssertionError("semiprivate.theory.bounds.classic.pairwise_sample_size differs from Thm B.5")
                 for ii in (1, 2, 5):
                     ai, bi = al2 / (10 * 2**ii), be2 / (4 * 2**ii)
                     have_c = mod.bns15_labelboost_iteration_size(vc2, al2, be2, ii) / 100
                     if have_c < cls.pairwise_sample_size(vc2, 10 * ai, bi):
                         raise AssertionError("iteration size below Thm B.5's requirement")
                     n_pairs += 1
-            links = links + ("theory.bounds.classic.pairwise_sample_size",)
-            lines.append("theory.bounds.classic.pairwise_sample_size = ceil((48/alpha)(10 VC ln(48e/alpha) + "
+            links = links + ("semiprivate.theory.bounds.classic.pairwise_sample_size",)
+            lines.append("semiprivate.theory.bounds.classic.pairwise_sample_size = ceil((48/alpha)(10 VC ln(48e/alpha) + "
                          f"ln(5/beta))) at 3 points, and bns15_labelboost_iteration_size/100 >= "
                          f"pairwise_sample_size(VC, 10 alpha_i, beta_i) at {n_pairs} (VC, alpha, beta, i) points.")
     else:
-        lines.append("theory.bounds.bns15 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
     details = join([
         "Thm B.5 at accuracy 10 alpha_i and confidence beta_i needs m >= (4.8/alpha_i)(10 VC ln(4.8e/alpha_i) + "
         "ln(5/beta_i)); Claim 4.11 has |S_i^c| >= (48/alpha_i) VC ln(14/(alpha_i beta_i)).",
@@ -115,7 +114,7 @@ def check_cl411() -> Check:
 @register("BNS15.Lem4.12.final-size")
 def check_lem412_final_size() -> Check:
     """'|S^3| >= |S|/300 >= (640/alpha) VC log(4480/(alpha beta))' in the proof of Lemma 4.12."""
-    from proofs_checks.bns15_cl4_8 import cl49_initial_size, size_schedule
+    from semiprivate.proofs_checks.bns15_cl4_8 import cl49_initial_size, size_schedule
 
     rows = []
     fail_row = None

@@ -1,7 +1,7 @@
 """BNS15 Claim 4.2 (LabelBoostProcedure utility): the Sauer chain for |H| and Prop A.1 with eps = 1.
 
 Implements: the proofs_checks part of BNS15.Cl4.2. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Cl4.2"
 
@@ -64,16 +63,16 @@ def check_cl42() -> Check:
         got_ce = mod.bns15_labelboost_max_unlabeled(s, vc, alpha, beta, strict=False)
         valid = bool(getattr(got_ce, "valid", True))
         value = getattr(got_ce, "value", got_ce)
-        links = ("theory.bounds.bns15.bns15_labelboost_max_unlabeled",)
+        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled",)
         if valid:
             verdict_txt = (f"returns |T| = {value} as valid: it does not enforce |S| + |T| >= VC, so it certifies a |T| "
                            "for which the claim fails")
         else:
             verdict_txt = "rejects it (valid=False): it enforces the corrected hypothesis"
-        lines.append("theory.bounds.bns15.bns15_labelboost_max_unlabeled equals floor((beta/e) VC e^{alpha s/(2VC)} - s) "
+        lines.append("semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled equals floor((beta/e) VC e^{alpha s/(2VC)} - s) "
                      f"at 3 points; at the counterexample (s = {s}, VC = {vc}) it {verdict_txt}.")
     else:
-        lines.append("theory.bounds.bns15 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
     details = join([
         "Chain for |P| >= VC(C): e(|T|+|S|)/VC <= beta e^{alpha|S|/(2VC)} is the hypothesis rearranged (sympy); "
         "(beta e^{y})^VC = beta^VC e^{alpha|S|/2} <= beta e^{alpha|S|/2} for beta <= 1; Prop A.1 with eps = 1, "

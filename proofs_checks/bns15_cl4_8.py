@@ -1,7 +1,7 @@
 """BNS15 Claim 4.8 (|D| >= 90000 n suffices) with the size recursion of Algorithm 3 (LabelBoost).
 
 Implements: the proofs_checks part of BNS15.Cl4.8. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Cl4.8"
 
@@ -84,11 +83,11 @@ def check_cl48() -> Check:
         sched = mod.bns15_labelboost_schedule(10**6, m_int, 1, 0.1, 0.1)
         if sum(it.v for it in sched) > 90000 * 10**6:
             raise AssertionError("bns15_labelboost_schedule uses more than 90000 n")
-        links = ("theory.bounds.bns15.bns15_labelboost_unlabeled_size", "theory.bounds.bns15.bns15_labelboost_schedule")
-        lines.append("theory.bounds.bns15: bns15_labelboost_unlabeled_size(n) = 90000 n; bns15_labelboost_schedule "
+        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_unlabeled_size", "semiprivate.theory.bounds.bns15.bns15_labelboost_schedule")
+        lines.append("semiprivate.theory.bounds.bns15: bns15_labelboost_unlabeled_size(n) = 90000 n; bns15_labelboost_schedule "
                      "(integer rounding) stays within 90000 n on a sample run.")
     else:
-        lines.append("theory.bounds.bns15 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
     details = join([
         "30000n + 30000n sum_{i>=0} 2^{-i} = 90000n (sympy).",
         "The premises: |T_N|, |T_{N-1}| <= 30000n and |T_i| >= 2|T_{i-1}| for 1 < i < N. An iteration that hits the "

@@ -2,7 +2,7 @@
 for all alpha, beta in (0, 1).
 
 Implements: the proofs_checks part of BNS15.Cl4.9. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
-from proofs_checks.bns15_cl4_8 import cl49_initial_size, size_schedule
+from semiprivate.proofs_checks._framework import Check, Verdict, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
+from semiprivate.proofs_checks.bns15_cl4_8 import cl49_initial_size, size_schedule
 
 ID = "BNS15.Cl4.9"
 
@@ -77,12 +76,12 @@ def check_cl49() -> Check:
                 got_i = mod.bns15_labelboost_iteration_size(vc, al, be, i)
                 if abs(got_i - want_i) > 1:
                     raise AssertionError(f"bns15_labelboost_iteration_size({vc},{al},{be},{i}) = {got_i}, want {want_i}")
-        links = ("theory.bounds.bns15.bns15_labelboost_labeled_size", "theory.bounds.bns15.bns15_labelboost_iteration_size")
-        lines.append("theory.bounds.bns15: bns15_labelboost_labeled_size = ceil((96000/alpha) VC ln(2240/(alpha beta))) "
+        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_labeled_size", "semiprivate.theory.bounds.bns15.bns15_labelboost_iteration_size")
+        lines.append("semiprivate.theory.bounds.bns15: bns15_labelboost_labeled_size = ceil((96000/alpha) VC ln(2240/(alpha beta))) "
                      "and bns15_labelboost_iteration_size = ceil((4800/alpha_i) VC ln(14/(alpha_i beta_i))) at 3 "
                      "(and 3x3) points.")
     else:
-        lines.append("theory.bounds.bns15 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
     details = join([
         "Base case: alpha_1 = alpha/20, beta_1 = beta/8, so 4800/alpha_1 = 96000/alpha and 14/(alpha_1 beta_1) = "
         "2240/(alpha beta) (sympy): the hypothesis on |S| is exactly the claim at i = 1.",

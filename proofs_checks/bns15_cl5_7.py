@@ -1,7 +1,7 @@
 """BNS15 Claim 5.7 (SubSampling: PSSL -> PAL): the final inequality of the proof and the statement.
 
 Implements: the proofs_checks part of BNS15.Cl5.7. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import math
 
 import sympy as sp
 from hypothesis import strategies as st
-
-from proofs_checks._framework import (
+from semiprivate.proofs_checks._framework import (
     Check,
     Verdict,
     fmt,
@@ -22,7 +21,7 @@ from proofs_checks._framework import (
     sympy_nonneg,
     sympy_zero,
 )
-from proofs_checks._links import bounds_module, close
+from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "BNS15.Cl5.7"
 
@@ -160,11 +159,11 @@ def check_statement() -> Check:
             close(r.delta, (7 + math.exp(es_)) / (3 + math.exp(2 * es_)) * ep_ * dl, what="Cl 5.7 delta")
             if r.t != math.ceil(n_ / ep_ * (3 + math.exp(2 * es_)) - 1e-9):
                 raise AssertionError(f"active_subsampling_privacy t = {r.t}")
-        links = ("theory.bounds.privacy.active_subsampling_privacy",)
-        lines.append("theory.bounds.privacy.active_subsampling_privacy returns delta' = (7 + e^{eps*})/(3 + e^{2eps*}) "
+        links = ("semiprivate.theory.bounds.privacy.active_subsampling_privacy",)
+        lines.append("semiprivate.theory.bounds.privacy.active_subsampling_privacy returns delta' = (7 + e^{eps*})/(3 + e^{2eps*}) "
                      "eps delta and t = ceil((n/eps)(3 + e^{2eps*})) at 3 points.")
     else:
-        lines.append("theory.bounds.privacy not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.privacy not importable: link not checked.")
     details = join([
         "Neighbouring labelled databases differ in one entry i. Alg 4 labels the m smallest indices of J, so "
         "coupling J (containing i) with J' = J - i + j can change which entries are labelled: A's inputs may differ "

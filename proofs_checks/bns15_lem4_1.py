@@ -3,7 +3,7 @@ w_{1,z} <= 4e w_{2,z} for the probability mass the exponential mechanism (eps = 
 one or two hypotheses of H_i that extend a dichotomy z of K = P_1 cap P_2.
 
 Implements: the proofs_checks part of BNS15.Lem4.1. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import math
 
 import numpy as np
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Lem4.1"
 SEED = 41
@@ -85,10 +84,10 @@ def check_lem41() -> Check:
             g = mod.label_boost_procedure_privacy(eps, dl)
             if abs(g.epsilon - (eps + 3)) > 1e-12 or abs(g.delta - 4 * math.e * dl) > 1e-18:
                 raise AssertionError(f"label_boost_procedure_privacy({eps}, {dl}) = {g}")
-        links = ("theory.bounds.privacy.label_boost_procedure_privacy",)
-        lines.append("theory.bounds.privacy.label_boost_procedure_privacy returns (eps + 3, 4e delta) at 3 points.")
+        links = ("semiprivate.theory.bounds.privacy.label_boost_procedure_privacy",)
+        lines.append("semiprivate.theory.bounds.privacy.label_boost_procedure_privacy returns (eps + 3, 4e delta) at 3 points.")
     else:
-        lines.append("theory.bounds.privacy not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.privacy not importable: link not checked.")
     details = join([
         f"{n_inst} seeded random instances (classes of 2-13 functions on 5 points, |S| <= 3, |T| <= 2, one entry of "
         "S o T changed; one canonical representative per dichotomy, exponential mechanism with eps = 1 and "

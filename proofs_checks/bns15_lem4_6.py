@@ -2,7 +2,7 @@
 and Claim 4.3 itself from the tight sub-sampling theorem.
 
 Implements: the proofs_checks part of BNS15.Lem4.6, BNS15.Cl4.3, BNS15.Cl4.5. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ import math
 
 import sympy as sp
 from hypothesis import strategies as st
-
-from proofs_checks._framework import (
+from semiprivate.proofs_checks._framework import (
     Check,
     Verdict,
     fmt,
@@ -22,7 +21,7 @@ from proofs_checks._framework import (
     register,
     sympy_nonneg,
 )
-from proofs_checks._links import bounds_module, close
+from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "BNS15.Lem4.6"
 
@@ -65,13 +64,13 @@ def check_lem46() -> Check:
         close(sub.delta, 4 / 247 * 1e-6, what="Cl 4.3 delta")
         if sub.t != 24700:
             raise AssertionError(f"Cl 4.3 t = {sub.t}, verified 24700")
-        links = ("theory.bounds.privacy.labelboost_privacy", "theory.bounds.privacy.iid_resampling_privacy",
-                 "theory.bounds.privacy.subsampling_privacy")
-        lines.append("theory.bounds.privacy: labelboost_privacy replays delta_0 = (4/247) 2467 delta and "
+        links = ("semiprivate.theory.bounds.privacy.labelboost_privacy", "semiprivate.theory.bounds.privacy.iid_resampling_privacy",
+                 "semiprivate.theory.bounds.privacy.subsampling_privacy")
+        lines.append("semiprivate.theory.bounds.privacy: labelboost_privacy replays delta_0 = (4/247) 2467 delta and "
                      "delta_t = 4/(3+e^4) 4e delta_{t-1}; iid_resampling_privacy = (ln 244, 2467 delta); "
                      "subsampling_privacy(100, ln 244, delta, 1) has t = 24700 and delta' = 4 delta/247.")
     else:
-        lines.append("theory.bounds.privacy not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.privacy not importable: link not checked.")
     details = join([
         f"Base L_0: Cl 4.5 gives (ln 244, 2467 delta); Step 3 keeps n = t/300, so Cl 4.3 (eps* = ln 244) applies with "
         f"eps = 247/300 = {fmt(eps_base)} <= 1 and delta' = (4/300) 2467 delta = {fmt(d_base)} delta (or eps = 1, "

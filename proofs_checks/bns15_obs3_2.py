@@ -1,7 +1,7 @@
 """BNS15 Observation 3.2: VC(C_xor) = O(VC(C)); the proof shows VC(C_xor) <= 10 VC(C).
 
 Implements: the proofs_checks part of BNS15.Obs3.2 (COMB.XorClass). Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import math
 import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg
 
 ID = "BNS15.Obs3.2"
 SEED = 32
@@ -54,19 +53,19 @@ def check_obs32() -> Check:
     links: tuple[str, ...] = ()
     lines = []
     try:
-        from theory import combinatorics as comb
+        from semiprivate.theory import combinatorics as comb
     except ImportError:
-        lines.append("theory.combinatorics not importable: link not checked.")
+        lines.append("semiprivate.theory.combinatorics not importable: link not checked.")
     else:
         if abs(comb.xor_vc_constant() - c_star) > 1e-9:
-            raise AssertionError("theory.combinatorics.xor_vc_constant differs from the verified c*")
+            raise AssertionError("semiprivate.theory.combinatorics.xor_vc_constant differs from the verified c*")
         for v in (1, 2, 5, 13):
             want = max(ll for ll in range(1, 12 * v)
                        if 2 * (v * (1 + math.log(ll / v)) if ll >= v else ll * math.log(2)) >= ll * math.log(2))
             if comb.xor_vc_bound(v) != want:
                 raise AssertionError(f"xor_vc_bound({v}) = {comb.xor_vc_bound(v)}, verified {want}")
-        links = ("theory.combinatorics.xor_vc_constant", "theory.combinatorics.xor_vc_bound")
-        lines.append("theory.combinatorics: xor_vc_constant equals c* and xor_vc_bound(d) equals the largest l with "
+        links = ("semiprivate.theory.combinatorics.xor_vc_constant", "semiprivate.theory.combinatorics.xor_vc_bound")
+        lines.append("semiprivate.theory.combinatorics: xor_vc_constant equals c* and xor_vc_bound(d) equals the largest l with "
                      "(e l/d)^{2d} >= 2^l (d = 1, 2, 5, 13).")
     details = join([
         f"Pi_{{C xor}}(B) = Pi_C(B) xor Pi_C(B) (hence |Pi_{{C xor}}(B)| <= |Pi_C(B)|^2) on {n_cases} (class, B) pairs: "

@@ -1,7 +1,7 @@
 """BNS15 Proposition A.1 (exponential mechanism utility): P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2).
 
 Implements: the proofs_checks part of BNS15.PropA.1 (EXPMECH). Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ import math
 
 import numpy as np
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
-from proofs_checks._links import bounds_module, close
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "BNS15.PropA.1"
 SEED = 11
@@ -28,7 +27,7 @@ def check_prop_a1() -> Check:
     worst = 0.0
     kernel_used = False
     try:
-        import kernels
+        from semiprivate import kernels
         log_probs = kernels.exponential_log_probabilities
         kernel_used = True
     except (ImportError, AttributeError):
@@ -66,11 +65,11 @@ def check_prop_a1() -> Check:
                   what="expmech_failure_probability")
             close(mod.expmech_log_failure_probability(hs, ep, gap, mm), math.log(hs) - ep * gap * mm / 2,
                   what="expmech_log_failure_probability")
-        links = ("theory.bounds.bns15.expmech_failure_probability", "theory.bounds.bns15.expmech_log_failure_probability")
-        lines.append("theory.bounds.bns15: expmech_failure_probability = |H| exp(-eps Delta m/2) (and its log) at 3 "
+        links = ("semiprivate.theory.bounds.bns15.expmech_failure_probability", "semiprivate.theory.bounds.bns15.expmech_log_failure_probability")
+        lines.append("semiprivate.theory.bounds.bns15: expmech_failure_probability = |H| exp(-eps Delta m/2) (and its log) at 3 "
                      "points.")
     else:
-        lines.append("theory.bounds.bns15 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
     if kernel_used:
         links = links + ("kernels.exponential_log_probabilities",)
         lines.append("kernels.exponential_log_probabilities matches exp(eps q/2)/Z on all 500 instances (max abs "

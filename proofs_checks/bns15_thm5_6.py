@@ -2,7 +2,7 @@
 beta <= 1/4 has m = Omega(1/alpha); the proof's explicit constant.
 
 Implements: the proofs_checks part of BNS15.Thm5.6. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Thm5.6"
 
@@ -65,11 +64,11 @@ def check_thm56() -> Check:
             want = max(0, math.ceil(lower_bound(al, be, ep, de, nn) - 1e-9))
             if abs(got - want) > 1:
                 raise AssertionError(f"bns15_tpal_threshold_lower_bound{(al, be, ep, de, nn)} = {got}, verified {want}")
-        links = ("theory.bounds.bns15.bns15_tpal_threshold_lower_bound",)
-        lines.append("theory.bounds.bns15.bns15_tpal_threshold_lower_bound = ceil(e^{-2eps}(1 - 25beta/9)/(9alpha) - "
+        links = ("semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound",)
+        lines.append("semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound = ceil(e^{-2eps}(1 - 25beta/9)/(9alpha) - "
                      "n delta (1 + e^{-eps})) at 3 points.")
     else:
-        lines.append("theory.bounds.bns15 not importable: link not checked.")
+        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
     details = join([
         "(1 - beta)(1 - 16beta/9) = 1 - 25beta/9 + 16beta^2/9 >= 1 - 25beta/9 and 3/4 * 3/4 = 9/16 (sympy).",
         "Two-entry group privacy gives P(S') >= e^{-2eps} P(S) - delta(e^{-2eps} + e^{-eps}); the proof subtracts "

@@ -6,7 +6,7 @@ entry is a reported result about a paper, not a failing test.
 
 from __future__ import annotations
 
-from proofs_checks._framework import Verdict
+from semiprivate.proofs_checks._framework import Verdict
 
 H, C, F = Verdict.HOLDS, Verdict.HOLDS_WITH_CONDITION, Verdict.FAILS
 

@@ -5,7 +5,7 @@ probability >= 1 - beta if p >= 9 (log(4/beta) + 4)/(d - 1). The proof ends with
 requirement p >= (9 log(4/beta) + 4)/(d - 1). "log" is the natural logarithm.
 
 Implements: the proofs_checks part of HPSY.Lem2. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import math
 
 import sympy as sp
 from hypothesis import strategies as st
-
-from proofs_checks._framework import (
+from semiprivate.proofs_checks._framework import (
     Check,
     Verdict,
     fmt,
@@ -26,7 +25,7 @@ from proofs_checks._framework import (
     sympy_nonneg,
     sympy_zero,
 )
-from proofs_checks._links import bounds_module, close
+from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "HPSY.Lem2"
 
@@ -100,11 +99,11 @@ def check_beta_range() -> Check:
             close(hi, 4 / dd, what="beta interval upper end")
             plo, _ = mod.hpsy_lem2_beta_interval(dd, "proof")
             close(plo, 4 * math.exp(4 - (dd - 1) / 3), what="proof's beta interval lower end")
-        links = ("theory.bounds.hpsy.hpsy_lem2_beta_interval", "theory.bounds.hpsy.hpsy_lem2_min_dimension")
-        details += ("\n- theory.bounds.hpsy: hpsy_lem2_beta_interval has the verified ends (statement and proof "
+        links = ("semiprivate.theory.bounds.hpsy.hpsy_lem2_beta_interval", "semiprivate.theory.bounds.hpsy.hpsy_lem2_min_dimension")
+        details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_lem2_beta_interval has the verified ends (statement and proof "
                     f"forms, d = 40, 100, 1000); hpsy_lem2_min_dimension = {first_ok} (statement), {first_proof} (proof).")
     else:
-        details += "\n- theory.bounds.hpsy not importable: link not checked."
+        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(
         links=links,
         id=f"{ID}.beta-range",
@@ -176,11 +175,11 @@ def check_quadratic() -> Check:
             e = mod.hpsy_connectivity_threshold_expr(form)
             syms = {x.name: x for x in e.free_symbols}
             sympy_zero(e.subs({syms["d"]: dS, syms["beta"]: bS}) - want, f"hpsy_connectivity_threshold_expr({form})")
-        links = ("theory.bounds.hpsy.hpsy_connectivity_threshold", "theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
-        details += ("\n- theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
+        links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
+        details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
                     "equal 9(log(4/beta)+4)/(d-1) and (9log(4/beta)+4)/(d-1).")
     else:
-        details += "\n- theory.bounds.hpsy not importable: link not checked."
+        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.quadratic", links=links,
                  claim="HPSY Lem 2, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta)+2log d)) sqrt(p) >= 1 holds for "
                        "p >= (9 log(4/beta)+4)/(d-1).",

@@ -2,7 +2,7 @@
 labelled sample complexity's epsilon dependence. Appendix B.1.
 
 Implements: the proofs_checks part of HPSY.Thm1. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "HPSY.Thm1"
 
@@ -48,10 +47,10 @@ def check_union_bound() -> Check:
             got = mod.hpsy_thm1_unlabeled(dd, bb, pp)
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm1_unlabeled({dd}, {bb}, {pp}) = {got}, verified {want}")
-        links = ("theory.bounds.hpsy.hpsy_thm1_unlabeled",)
-        details += "\n- theory.bounds.hpsy.hpsy_thm1_unlabeled = ceil(log(2d^2/beta)/(-log(1-p_min))) at 3 points."
+        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled",)
+        details += "\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled = ceil(log(2d^2/beta)/(-log(1-p_min))) at 3 points."
     else:
-        details += "\n- theory.bounds.hpsy not importable: link not checked."
+        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.union-bound", links=links,
                  claim="HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear "
                        "in the empirical component graph w.p. >= 1 - beta/2; reduced class has 2^Z_max members.",
@@ -132,13 +131,13 @@ def check_nlab_eps() -> Check:
             got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc, form="corrected")
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm1_labeled(form='corrected'){(z, al, be, ep, cc)} = {got}, want {want}")
-        links = ("theory.bounds.hpsy.hpsy_thm1_labeled",)
-        details += ("\n- theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
+        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled",)
+        details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
                     f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) it returns {got_ce}, which this check shows "
                     "is not enough (it implements the paper's form, without the 1/alpha term); form='corrected' returns "
                     "ceil(C (Z_max + log(1/beta))/(alpha min(eps, 1))) (2 points).")
     else:
-        details += "\n- theory.bounds.hpsy not importable: link not checked."
+        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_lab-large-epsilon", links=links,
                  claim="HPSY Thm 1: n_lab = O((Z_max + polylog(1/beta,1/delta))/(alpha eps)) labelled examples suffice "
                        "for all alpha, beta in (0,1), eps, delta > 0.",

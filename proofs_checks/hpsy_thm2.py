@@ -6,7 +6,7 @@ positive graph (k vertices) and the negative graph (d-k vertices), after the Hoe
 n+, n- >= n_unl/4.
 
 Implements: the proofs_checks part of HPSY.Thm2. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ import math
 
 import sympy as sp
 from scipy.stats import binom
-
-from proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
-from proofs_checks.hpsy_lem2 import log_disconnect_union_bound
+from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._links import bounds_module
+from semiprivate.proofs_checks.hpsy_lem2 import log_disconnect_union_bound
 
 ID = "HPSY.Thm2"
 
@@ -173,12 +172,12 @@ def check_nunl() -> Check:
         if got_s != n_thm or got_c != n_cor or abs(got_p - want_p) > 1:
             raise AssertionError(f"hpsy_thm2_unlabeled: statement {got_s} (verified {n_thm}), corrected {got_c} "
                                  f"(verified {n_cor}), proof {got_p} (verified {want_p})")
-        links = ("theory.bounds.hpsy.hpsy_thm2_unlabeled",)
-        details += (f"\n- theory.bounds.hpsy.hpsy_thm2_unlabeled: form='statement' gives {got_s} (the insufficient "
+        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm2_unlabeled",)
+        details += (f"\n- semiprivate.theory.bounds.hpsy.hpsy_thm2_unlabeled: form='statement' gives {got_s} (the insufficient "
                     f"size above), form='corrected' gives {got_c} (the corrected size), form='proof' {got_p}. The "
                     "corrected form does not check the per-component beta range of HPSY.Thm2.component-conditions.")
     else:
-        details += "\n- theory.bounds.hpsy not importable: link not checked."
+        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 2 proof: n_unl >= max{log(1 - (9log(16/beta)+4)/(d-1))/log(1-p), 8log(16/beta)} makes "
                        "the empirical component graph have exactly two components (reduced class of two hypotheses) "

@@ -5,7 +5,7 @@ family of projection matrices for xi_2 (10)-(11), the reconstruction-error chain
 margin bounds (14)-(15).
 
 Implements: the proofs_checks part of HPSY.Thm3. Check ids start with the paper key; verdicts are
-recorded in :mod:`proofs_checks.expected`.
+recorded in :mod:`semiprivate.proofs_checks.expected`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,17 @@ import math
 
 import numpy as np
 import sympy as sp
-
-from proofs_checks._framework import Check, Verdict, clopper_pearson, fmt, join, register, sympy_nonneg, sympy_zero
-from proofs_checks._links import bounds_module
+from semiprivate.proofs_checks._framework import (
+    Check,
+    Verdict,
+    clopper_pearson,
+    fmt,
+    join,
+    register,
+    sympy_nonneg,
+    sympy_zero,
+)
+from semiprivate.proofs_checks._links import bounds_module
 
 ID = "HPSY.Thm3"
 SEED = 20261121
@@ -339,12 +347,12 @@ def check_nunl() -> Check:
             got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, form="corrected")
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg)} = {got}, want {want}")
-        links = ("theory.bounds.hpsy.hpsy_thm3_unlabeled",)
-        details += ("\n- theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
+        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled",)
+        details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
                     "form='paper' it implements the stated size, which this check shows the proof does not establish; "
                     "form='corrected' returns ceil(256 kd/(beta^3 gamma^4)) (2 points).")
     else:
-        details += "\n- theory.bounds.hpsy not importable: link not checked."
+        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 3 proof, Eqs. (13)-(14): at the stated n_unl = O(kd/(beta gamma^2)) the proof's "
                        "margin-loss bound 2sqrt((c1 sqrt(dk/(beta n)) + eta)/beta) is O(sqrt(eta/beta)).",

@@ -7,8 +7,8 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from proofs_checks._framework import Check, Verdict, registry
-from proofs_checks.expected import EXPECTED
+from semiprivate.proofs_checks._framework import Check, Verdict, registry
+from semiprivate.proofs_checks.expected import EXPECTED
 
 __all__ = ["Outcome", "run_all", "render_table", "render_markdown", "write_report", "REPORT_PATH",
            "default_report_path"]
@@ -20,7 +20,7 @@ INSTALLED_REPORT_NAME = "proofs_checks_REPORT.md"
 
 
 def default_report_path() -> Path:
-    """Where ``python -m proofs_checks`` writes by default.
+    """Where ``python -m semiprivate.proofs_checks`` writes by default.
 
     In a source checkout (``proofs_checks/`` beside a ``pyproject.toml``, not under a
     ``site-packages`` / ``dist-packages`` folder, writable): ``proofs_checks/REPORT.md``, the
@@ -34,7 +34,7 @@ def default_report_path() -> Path:
     return Path.cwd() / INSTALLED_REPORT_NAME
 
 HEADER = (
-    "<!-- GENERATED FILE: do not edit. Regenerate with `python -m proofs_checks`; "
+    "<!-- GENERATED FILE: do not edit. Regenerate with `python -m semiprivate.proofs_checks`; "
     "tests/proofs_checks checks that it is up to date. -->"
 )
 
@@ -115,7 +115,7 @@ def render_markdown(outs: list[Outcome]) -> str:
     out = [HEADER, "", "# Machine-checked steps of the four papers", "",
            "Every step below was re-derived by machine: symbolically with sympy (an undecided sympy answer is "
            "never a pass), exactly (integer/rational arithmetic, exact probabilities), numerically on a grid plus a "
-           "derandomized hypothesis search, or by seeded simulation with a stated confidence. Where `theory.bounds` "
+           "derandomized hypothesis search, or by seeded simulation with a stated confidence. Where `semiprivate.theory.bounds` "
            "implements a statement, the check also compares the function with the verified expression.", "",
            f"**{len(outs)} checks:** {counts[Verdict.HOLDS]} HOLDS, {counts[Verdict.HOLDS_WITH_CONDITION]} HOLDS WITH "
            f"CONDITION, {counts[Verdict.FAILS]} FAILS" + (f", {len(errors)} ERRORS" if errors else "") + ".", "",

@@ -5,14 +5,15 @@
 #   bash scripts/gpu_check.sh [OUTDIR]        # OUTDIR default gpu_out/ (or $OUT when set)
 #
 # Uses the Python on PATH as it is (no virtual environment: a GPU image brings CuPy, NumPy, SciPy,
-# scikit-learn, hypothesis and pytest) with this checkout on PYTHONPATH.  Steps, each with its own
+# scikit-learn, hypothesis and pytest), the package laid out under its import name by
+# scripts/link_tree.sh in .gpu_tree/ and put on PYTHONPATH.  Steps, each with its own
 # time limit and log in OUTDIR:
 #   1. build the Cython kernels in place (setup.py build_ext --inplace), so the CPU rows of the
 #      benchmark are the compiled path;
 #   2. pytest: the GPU tests, the CuPy modules' doctests, the rest of tests/kernels and the
 #      tests that walk every public module or dispatch on CuPy (with CuPy importable they see a
 #      real CuPy), and the audit calibration of the CuPy sampler;
-#   3. the empirical DP audit of the CuPy sampler (python -m theory audit --only "[cupy]");
+#   3. the empirical DP audit of the CuPy sampler (python -m semiprivate audit --only "[cupy]");
 #   4. benchmarks/bench_gpu.py (GPU_BENCH_ARGS, default none).
 # Exit status: that of pytest (0 when every test passed), 1 when the audit verdict is not the
 # expected one; the benchmark's status is only logged.
@@ -22,7 +23,8 @@ cd "$ROOT"
 OUTDIR="${1:-${OUT:-gpu_out}}"
 mkdir -p "$OUTDIR"
 PY="${PYTHON:-python3}"
-export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+bash scripts/link_tree.sh "$ROOT/.gpu_tree"
+export PYTHONPATH="$ROOT/.gpu_tree${PYTHONPATH:+:$PYTHONPATH}" MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 step() { echo "== $(date +%H:%M:%S) $*"; }
 
 step "device"
@@ -39,7 +41,7 @@ if ! timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >"$OUT
     mv pyproject.toml.gpu_check pyproject.toml
     trap - EXIT
 fi
-"$PY" -c "import kernels; print(kernels.build_info())"
+"$PY" -c "from semiprivate import kernels; print(kernels.build_info())"
 
 step "pytest"
 timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs --durations=15 \
@@ -50,7 +52,7 @@ timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs 
 rc_test=${PIPESTATUS[0]}
 
 step "audit of the CuPy sampler"
-timeout 300 "$PY" -m theory audit --only "[cupy]" --no-broken --markdown 2>&1 | tee "$OUTDIR/audit.md"
+timeout 300 "$PY" -m semiprivate audit --only "[cupy]" --no-broken --markdown 2>&1 | tee "$OUTDIR/audit.md"
 rc_audit=${PIPESTATUS[0]}
 
 step "benchmark"

@@ -28,7 +28,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 def _gpu_available() -> bool:
-    from kernels._backend import _cupy_available
+    from semiprivate.kernels._backend import _cupy_available
 
     return _cupy_available()
 

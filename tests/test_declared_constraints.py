@@ -2,7 +2,7 @@
 
 Imports every module of ``kernels``, ``theory`` and ``proofs_checks``, collects every public
 function and class constructor that declares constraints with
-:func:`kernels.validation.validate_params`, and, for each constrained parameter and each
+:func:`semiprivate.kernels.validation.validate_params`, and, for each constrained parameter and each
 invalid value its constraint lists, calls it with every other constrained required
 parameter set to a valid example (unconstrained required parameters get ``None``: the
 declared checks run before the body, so they are never reached).  Each call must raise
@@ -21,10 +21,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from semiprivate.kernels.validation import registered_functions
 
-from kernels.validation import registered_functions
-
-PACKAGES = ["kernels", "theory", "proofs_checks"]
+PACKAGES = ["semiprivate.kernels", "semiprivate.theory", "semiprivate.proofs_checks"]
 
 
 def _walk(package: str) -> Iterator[str]:
@@ -33,7 +32,7 @@ def _walk(package: str) -> Iterator[str]:
     for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
         if ".__main__" in info.name:
             continue
-        if info.name.startswith("kernels._cupy") and importlib.util.find_spec("cupy") is None:
+        if info.name.startswith("semiprivate.kernels._cupy") and importlib.util.find_spec("cupy") is None:
             continue
         yield info.name
 

@@ -36,7 +36,8 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
                   "--target", str(target), str(wheel)])
     assert build.returncode == 0, build.stdout + build.stderr
     code = (
-        "import kernels, theory, proofs_checks, os, sys;"
+        "import os, semiprivate;"
+        "from semiprivate import kernels, theory, proofs_checks;"
         "print(os.path.dirname(kernels.__file__));"
         "print(kernels.build_info()['backends'])"
     )
@@ -46,15 +47,19 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
     where, backends = run.stdout.strip().splitlines()
     assert Path(where).resolve().is_relative_to(target.resolve()), where
     assert "cython" in backends, "the wheel does not carry the compiled kernels"
-    cli = _run([sys.executable, "-m", "theory", "--help"], cwd=tmp_path, env=env)
+    cli = _run([sys.executable, "-m", "semiprivate", "--help"], cwd=tmp_path, env=env)
     assert cli.returncode == 0 and "report" in cli.stdout, cli.stderr
-    assert (target / "kernels" / "py.typed").exists() and (target / "theory" / "py.typed").exists()
+    pkg = target / "semiprivate"
+    assert all((pkg / sub / "py.typed").exists() for sub in (".", "kernels", "theory", "proofs_checks"))
+    # one import name: nothing else at the top level (`kernels` is an unrelated PyPI package)
+    top = {p.name for p in target.iterdir() if not p.name.endswith((".dist-info", ".egg-info"))} - {"bin"}
+    assert top == {"semiprivate"}, top
 
 
 @pytest.mark.slow
 def test_fresh_venv_without_extras_runs_every_entry_point(tmp_path: Path, wheel: Path) -> None:
-    """``pip install .`` (no extras) into a fresh venv: ``python -m proofs_checks``,
-    ``python -m theory report --quick`` and ``import theory.audit.strategies`` work, and
+    """``pip install .`` (no extras) into a fresh venv: ``python -m semiprivate.proofs_checks``,
+    ``python -m semiprivate report --quick`` and ``import semiprivate.theory.audit.strategies`` work, and
     proofs_checks writes its report into the current folder, not into site-packages.
 
     Fails when a runtime import is only in an extra (e.g. hypothesis in ``test``)."""
@@ -67,25 +72,25 @@ def test_fresh_venv_without_extras_runs_every_entry_point(tmp_path: Path, wheel:
     assert inst.returncode == 0, inst.stdout + inst.stderr
     work = tmp_path / "work"
     work.mkdir()
-    site = _run([py, "-c", "import theory, sysconfig; print(theory.__file__); print(sysconfig.get_paths()['purelib'])"],
-                cwd=work, env=env)
+    site = _run([py, "-c", "from semiprivate import theory; import sysconfig; print(theory.__file__); "
+                 "print(sysconfig.get_paths()['purelib'])"], cwd=work, env=env)
     assert site.returncode == 0, site.stderr
     theory_file, purelib = site.stdout.split()
     assert Path(theory_file).resolve().is_relative_to(venv.resolve()), "imported theory from outside the venv"
 
-    strat = _run([py, "-c", "import theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
-    assert strat.returncode == 0 and "theory.audit.strategies" in strat.stdout, strat.stderr
+    strat = _run([py, "-c", "import semiprivate.theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
+    assert strat.returncode == 0 and "semiprivate.theory.audit.strategies" in strat.stdout, strat.stderr
 
-    shipped = Path(purelib) / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
+    shipped = Path(purelib) / "semiprivate" / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
     before = shipped.read_bytes() if shipped.exists() else None
-    checks = _run([py, "-m", "proofs_checks"], cwd=work, env=env)
+    checks = _run([py, "-m", "semiprivate", "proofs"], cwd=work, env=env)
     assert checks.returncode == 0, checks.stdout[-3000:] + checks.stderr[-3000:]
     assert (work / "proofs_checks_REPORT.md").is_file(), checks.stdout[-500:]
     after = shipped.read_bytes() if shipped.exists() else None
-    assert before == after, "python -m proofs_checks wrote into site-packages"
-    assert sorted(p.name for p in Path(purelib).glob("proofs_checks/*.md")) == (["REPORT.md"] if before else [])
+    assert before == after, "python -m semiprivate.proofs_checks wrote into site-packages"
+    assert sorted(p.name for p in Path(purelib).glob("semiprivate/proofs_checks/*.md")) == (["REPORT.md"] if before else [])
 
-    report = _run([py, "-m", "theory", "report", "--quick", "--out", str(work / "report")], cwd=work, env=env)
+    report = _run([py, "-m", "semiprivate", "report", "--quick", "--out", str(work / "report")], cwd=work, env=env)
     text = (work / "report" / "report.md").read_text() if (work / "report" / "report.md").exists() else ""
     assert report.returncode == 0, report.stdout[-3000:] + report.stderr[-3000:]
     assert "Traceback" not in text and "ModuleNotFoundError" not in text
@@ -95,12 +100,12 @@ def test_console_script_is_declared() -> None:
     import tomllib
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert meta["project"]["scripts"]["semiprivate"] == "theory.__main__:main"
+    assert meta["project"]["scripts"]["semiprivate"] == "semiprivate.cli:main"
     assert meta["project"]["name"] == "semiprivate"
 
 
 def test_runtime_imports_are_declared_dependencies() -> None:
-    """hypothesis (theory.audit.strategies, proofs_checks) and scikit-learn are runtime
+    """hypothesis (semiprivate.theory.audit.strategies, proofs_checks) and scikit-learn are runtime
     dependencies, not only extras."""
     import tomllib
 
@@ -110,7 +115,7 @@ def test_runtime_imports_are_declared_dependencies() -> None:
 
 
 def test_proofs_checks_never_writes_into_an_installed_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from proofs_checks import report
+    from semiprivate.proofs_checks import report
 
     monkeypatch.chdir(tmp_path)
     assert report.default_report_path() == report.REPORT_PATH  # this checkout: the committed report

@@ -8,7 +8,7 @@ later are picked up automatically.
 For each parameter of each callable (``*args`` / ``**kwargs`` excluded) the test calls the
 callable with ONE bad value for that parameter and every other required parameter filled
 with a plausible value (the declared constraint's ``valid_example`` where the callable
-declares constraints with :func:`kernels.validation.validate_params`, else a value chosen by
+declares constraints with :func:`semiprivate.kernels.validation.validate_params`, else a value chosen by
 the parameter's name in :data:`FILL`, else ``None``); optional parameters keep their
 defaults.  Bad values:
 
@@ -53,10 +53,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate.kernels.validation import Constraint, Integer, Optional, Real
 
-from kernels.validation import Constraint, Integer, Optional, Real
-
-PACKAGES = ["theory", "kernels"]
+PACKAGES = ["semiprivate.theory", "semiprivate.kernels"]
 #: Seconds a single call may take before it counts as "not rejected up front".
 CALL_SECONDS = 2.0
 
@@ -73,7 +72,7 @@ ANY_OBJECT: dict[tuple[str, str], str] = {
 
 #: Plausible values for required parameters, by name (only used to reach the bad value).
 def _fill(name: str, qual: str = "") -> Any:
-    from theory.classes import Thresholds
+    from semiprivate.theory.classes import Thresholds
 
     table: dict[str, Callable[[], Any]] = {
         "epsilon": lambda: 1.0, "eps": lambda: 1.0, "delta": lambda: 1e-5, "alpha": lambda: 0.1,
@@ -94,7 +93,7 @@ def _fill(name: str, qual: str = "") -> Any:
         "x": lambda: np.arange(16.0).reshape(8, 2), "norms": lambda: np.ones(8), "log_weights": lambda: np.zeros(4),
         "Z": lambda: np.ones((8, 4)), "length": lambda: 8, "bound_id": lambda: "ABM19.Lem3.3",
         "mean": lambda: np.zeros(2), "scale": lambda: np.ones(2), "coef": lambda: np.zeros(2),
-        "intercept": lambda: 0.0, "condition": lambda: True, "batches": lambda: [(1,)], "entries": lambda: __import__("theory.spec").spec.build_index(tests=False),
+        "intercept": lambda: 0.0, "condition": lambda: True, "batches": lambda: [(1,)], "entries": lambda: importlib.import_module("semiprivate.theory.spec").build_index(tests=False),
     }
     for (prefix, pname), factory in FILL_FOR.items():
         if pname == name and qual.startswith(prefix):
@@ -110,21 +109,21 @@ def _learner() -> Any:
 
 #: Fillers that depend on the callable (qualname prefix, parameter): the name-based one is not valid there.
 FILL_FOR: dict[tuple[str, str], Callable[[], Any]] = {
-    ("theory.privacy.sgd.", "y"): lambda: np.array([-1.0, 1.0] * 4),
-    ("theory.graphs.", "X"): lambda: np.array([[0, 1], [1, 0]] * 4),
+    ("semiprivate.theory.privacy.sgd.", "y"): lambda: np.array([-1.0, 1.0] * 4),
+    ("semiprivate.theory.graphs.", "X"): lambda: np.array([[0, 1], [1, 0]] * 4),
 }
 
 
 def _walk(package: str) -> Iterator[str]:
-    """Public modules: private ones (a name part starting with ``_``, e.g. ``kernels._reference``,
-    ``theory.bounds._core``) are skipped -- what they export publicly is re-exported by a
+    """Public modules: private ones (a name part starting with ``_``, e.g. ``semiprivate.kernels._reference``,
+    ``semiprivate.theory.bounds._core``) are skipped -- what they export publicly is re-exported by a
     public module and found there."""
     pkg = importlib.import_module(package)
     yield package
     for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
         if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        if info.name.startswith("kernels._cupy") and importlib.util.find_spec("cupy") is None:
+        if info.name.startswith("semiprivate.kernels._cupy") and importlib.util.find_spec("cupy") is None:
             continue
         yield info.name
 

@@ -31,14 +31,14 @@ def _names(msg: str, word: str) -> bool:
 
 @pytest.mark.parametrize("sigma", [-1.0, math.nan, 0.0, math.inf])
 def test_1_gaussian_delta_rejects_a_bad_noise_level(sigma: float) -> None:
-    from theory.privacy.mechanisms import gaussian_delta
+    from semiprivate.theory.privacy.mechanisms import gaussian_delta
 
     with pytest.raises(ValueError, match=r"sigma must be .*\(0, inf\)"):
         gaussian_delta(1.0, sigma)
 
 
 def test_1_gaussian_delta_still_computes_valid_inputs() -> None:
-    from theory.privacy.mechanisms import gaussian_delta
+    from semiprivate.theory.privacy.mechanisms import gaussian_delta
 
     assert gaussian_delta(1.0, 1.0) == pytest.approx(0.126937, abs=1e-6)
     assert gaussian_delta(0.0, 1.0) == pytest.approx(2 * 0.5 - 2 * 0.30853753872598688, rel=1e-9)  # 2 Phi(1/2) - 1
@@ -53,7 +53,7 @@ def test_1_gaussian_delta_still_computes_valid_inputs() -> None:
 
 def test_2_report_only_unknown_section_is_an_error_and_keeps_the_report(tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.report.cli import main
+    from semiprivate.theory.report.cli import main
 
     (tmp_path / "report.md").write_text("previous full report")
     assert main(["--only", "nosuchsection", "--out", str(tmp_path)]) == 2
@@ -65,7 +65,7 @@ def test_2_report_only_unknown_section_is_an_error_and_keeps_the_report(tmp_path
 def test_2_run_report_api_rejects_unknown_sections_before_writing(tmp_path: Path) -> None:
     """The same rule from Python: run_report(only=[unknown]) raises naming ``only`` and the known
     sections, and leaves the previous report alone; bad flags are rejected before anything runs."""
-    from theory.report import run_report
+    from semiprivate.theory.report import run_report
 
     (tmp_path / "report.md").write_text("previous full report")
     with pytest.raises(ValueError, match=r"only names unknown section\(s\) \['nosuchsection'\]; known: .*covers"):
@@ -80,7 +80,7 @@ def test_2_run_report_api_rejects_unknown_sections_before_writing(tmp_path: Path
 
 
 def test_2_report_help_lists_the_sections(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.report.cli import main, section_names
+    from semiprivate.theory.report.cli import main, section_names
 
     with pytest.raises(SystemExit) as info:
         main(["--help"])
@@ -107,7 +107,7 @@ def test_2_report_help_lists_the_sections(capsys: pytest.CaptureFixture[str]) ->
     (lambda s: s.epsilon_bound(0.5, 0.2, 2.0), "delta"),
 ], ids=["k>n", "k<0", "n=0", "k=nan", "confidence", "alpha", "shapes", "p>1", "q<0", "delta"])
 def test_4_statistics_reject_bad_input(call: Any, name: str) -> None:
-    from theory.audit import stats
+    from semiprivate.theory.audit import stats
 
     with pytest.raises(ValueError) as info:
         call(stats)
@@ -115,7 +115,7 @@ def test_4_statistics_reject_bad_input(call: Any, name: str) -> None:
 
 
 def test_4_statistics_unchanged_on_valid_input() -> None:
-    from theory.audit import clopper_pearson, epsilon_bound
+    from semiprivate.theory.audit import clopper_pearson, epsilon_bound
 
     lo, hi = clopper_pearson(5, 10)
     assert (round(float(lo), 4), round(float(hi), 4)) == (0.1871, 0.8129)
@@ -124,7 +124,7 @@ def test_4_statistics_unchanged_on_valid_input() -> None:
 
 
 def test_4_hockey_stick_does_not_broadcast() -> None:
-    from theory.audit import hockey_stick
+    from semiprivate.theory.audit import hockey_stick
 
     with pytest.raises(ValueError, match="same length"):
         hockey_stick([0.5, 0.5], [1.0], 1.0)
@@ -135,9 +135,9 @@ def test_4_hockey_stick_does_not_broadcast() -> None:
 
 
 def test_5_bound_underflow_is_a_message_from_cli_and_api(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.bounds import evaluate
-    from theory.bounds.abm19 import abm19_private_sample_size
-    from theory.bounds.cli import main
+    from semiprivate.theory.bounds import evaluate
+    from semiprivate.theory.bounds.abm19 import abm19_private_sample_size
+    from semiprivate.theory.bounds.cli import main
 
     assert main(["ABM19.Thm3.1", "d=10", "alpha=1e-300", "beta=0.01", "epsilon=1"]) == 2
     err = capsys.readouterr().err
@@ -149,8 +149,8 @@ def test_5_bound_underflow_is_a_message_from_cli_and_api(capsys: pytest.CaptureF
 
 
 def test_5_huge_integer_names_the_parameter(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.bounds import evaluate
-    from theory.bounds.cli import main
+    from semiprivate.theory.bounds import evaluate
+    from semiprivate.theory.bounds.cli import main
 
     big = 10**310
     assert main(["ABM19.Lem3.3", "d=10", "alpha=0.05", f"n_pub={big}"]) == 2
@@ -160,8 +160,8 @@ def test_5_huge_integer_names_the_parameter(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_5_audit_and_report_cli_user_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.audit_suite import main as audit_main
-    from theory.report.cli import main as report_main
+    from semiprivate.theory.audit_suite import main as audit_main
+    from semiprivate.theory.report.cli import main as report_main
 
     assert audit_main(["--seed", "-1", "--only", "LaplaceMechanism"]) == 2
     assert "--seed" in capsys.readouterr().err
@@ -180,7 +180,7 @@ def test_5_audit_and_report_cli_user_errors(tmp_path: Path, capsys: pytest.Captu
     ["bound", "ABM19.Lem3.3", "d=x", "alpha=0.05", "n_pub=3"],
 ])
 def test_5_no_traceback_from_the_command_line(argv: list[str]) -> None:
-    proc = subprocess.run([sys.executable, "-m", "theory", *argv], capture_output=True, text=True, check=False,
+    proc = subprocess.run([sys.executable, "-m", "semiprivate", *argv], capture_output=True, text=True, check=False,
                           cwd=ROOT)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.strip()
@@ -188,8 +188,9 @@ def test_5_no_traceback_from_the_command_line(argv: list[str]) -> None:
 
 def test_5_an_escaping_user_error_is_a_message(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from theory import __main__ as cli
-    from theory.report import cli as report_cli
+    from semiprivate.theory.report import cli as report_cli
+
+    from semiprivate import cli
 
     def boom(argv: list[str]) -> int:
         raise ValueError("some value was wrong")
@@ -205,28 +206,28 @@ def test_5_an_escaping_user_error_is_a_message(monkeypatch: pytest.MonkeyPatch,
 
 def test_6_no_reference_outside_the_repository() -> None:
     readme = (ROOT / "README.md").read_text()
-    assert "../shared" not in readme and "python -m theory spec" in readme
+    assert "../shared" not in readme and "python -m semiprivate spec" in readme
 
 
 def test_6_help_theory_lists_modules_that_exist() -> None:
     import importlib
 
-    import theory
+    from semiprivate import theory
 
     doc = theory.__doc__ or ""
     listed = re.findall(r"``([a-z_]+)``", doc.split("Sub-packages")[1].split("Sampling and PCA")[0])
     assert "graphs" in listed and listed
     for name in listed:
-        importlib.import_module(f"theory.{name}")  # ModuleNotFoundError = a dangling reference
+        importlib.import_module(f"semiprivate.theory.{name}")  # ModuleNotFoundError = a dangling reference
 
 
 # ----------------------------------------------------------------------------- item 7
 
 
 def test_7_solver_searches_far_enough_and_keeps_messages_short() -> None:
-    from theory.bounds import solve
-    from theory.bounds._core import MATH, BoundOverflowError, smallest_integer
-    from theory.bounds.abm19 import _lem33_log
+    from semiprivate.theory.bounds import solve
+    from semiprivate.theory.bounds._core import MATH, BoundOverflowError, smallest_integer
+    from semiprivate.theory.bounds.abm19 import _lem33_log
 
     n = solve("ABM19.Lem3.3", "n_pub", d=10, alpha=1e-200, beta=0.01)
     assert 1e204 < n < 1e205
@@ -240,13 +241,13 @@ def test_7_solver_searches_far_enough_and_keeps_messages_short() -> None:
 
 
 @pytest.mark.parametrize(("call", "exc", "name"), [
-    (lambda: __import__("theory.combinatorics", fromlist=["x"]).growth_function(None, 3), TypeError,
+    (lambda: __import__("semiprivate.theory.combinatorics", fromlist=["x"]).growth_function(None, 3), TypeError,
      "concept_class"),
-    (lambda: __import__("theory.covers", fromlist=["x"]).build_cover(None, [1]), TypeError, "concept_class"),
-    (lambda: __import__("theory.bounds", fromlist=["x"]).evaluate("ABM19.Lem9.9"), ValueError, "ABM19.Lem9.9"),
-    (lambda: __import__("theory.distributions", fromlist=["x"]).uniform_points(-1, 4), ValueError, "n"),
-    (lambda: __import__("theory.classes", fromlist=["x"]).FiniteClass([]), ValueError, "table"),
-    (lambda: __import__("theory.audit", fromlist=["x"]).audit_pairs(lambda d, s, r: np.zeros(s), [[0.0]],
+    (lambda: __import__("semiprivate.theory.covers", fromlist=["x"]).build_cover(None, [1]), TypeError, "concept_class"),
+    (lambda: __import__("semiprivate.theory.bounds", fromlist=["x"]).evaluate("ABM19.Lem9.9"), ValueError, "ABM19.Lem9.9"),
+    (lambda: __import__("semiprivate.theory.distributions", fromlist=["x"]).uniform_points(-1, 4), ValueError, "n"),
+    (lambda: __import__("semiprivate.theory.classes", fromlist=["x"]).FiniteClass([]), ValueError, "table"),
+    (lambda: __import__("semiprivate.theory.audit", fromlist=["x"]).audit_pairs(lambda d, s, r: np.zeros(s), [[0.0]],
                                                                       epsilon=1), ValueError, "pairs"),
 ], ids=["growth_function", "build_cover", "evaluate", "uniform_points", "FiniteClass", "audit_pairs"])
 def test_8_messages_name_the_parameter(call: Any, exc: type[Exception], name: str) -> None:
@@ -256,7 +257,7 @@ def test_8_messages_name_the_parameter(call: Any, exc: type[Exception], name: st
 
 
 def test_8_unknown_bound_is_also_a_key_error_for_dict_like_use() -> None:
-    from theory.bounds import UnknownBoundError, get_bound
+    from semiprivate.theory.bounds import UnknownBoundError, get_bound
 
     with pytest.raises(KeyError):
         get_bound("ABM19.Lem9.9")
@@ -265,8 +266,8 @@ def test_8_unknown_bound_is_also_a_key_error_for_dict_like_use() -> None:
 
 
 def test_8_parameter_spelling_names_the_bound_and_the_accepted_name(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.bounds import evaluate
-    from theory.bounds.cli import main
+    from semiprivate.theory.bounds import evaluate
+    from semiprivate.theory.bounds.cli import main
 
     with pytest.raises(TypeError, match=r"ABM19.Lem3.3 has no parameter 'VC' \(did you mean 'd'\?\)"):
         evaluate("ABM19.Lem3.3", VC=10, alpha=0.05, n_pub=100)
@@ -279,7 +280,7 @@ def test_8_parameter_spelling_names_the_bound_and_the_accepted_name(capsys: pyte
 def test_8_sampler_error_bounds_huge_n() -> None:
     """n beyond what an array can index is a ValueError naming n (short message, not 400 digits);
     n where the bound is vacuous (gamma >= 1) names n and backend; the largest n still works."""
-    from kernels._exponential import MAX_CANDIDATES, sampler_error_bounds
+    from semiprivate.kernels._exponential import MAX_CANDIDATES, sampler_error_bounds
 
     with pytest.raises(ValueError, match=r"^n must be an integer in \[1, 9223372036854775807\]") as exc:
         sampler_error_bounds(10**400, 1.0)
@@ -299,7 +300,7 @@ def test_8_sampler_error_bounds_huge_n() -> None:
 
 
 def _audit(mech: Any, **kw: Any) -> Any:
-    from theory.audit import audit_mechanism
+    from semiprivate.theory.audit import audit_mechanism
 
     return audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=20_000, rng=0, **kw)
 
@@ -315,7 +316,7 @@ def test_9_audit_messages() -> None:
 
     with pytest.raises(TypeError, match="vectorize"):
         _audit(one_output)
-    from theory.audit import vectorize
+    from semiprivate.theory.audit import vectorize
 
     assert _audit(vectorize(one_output)).epsilon_lower_bound >= 0
 
@@ -338,7 +339,7 @@ def test_9_dict_and_inf_outputs() -> None:
 
 
 def test_9_report_names_data_and_neighbour() -> None:
-    from theory.privacy.mechanisms import LaplaceMechanism
+    from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
     res = _audit(LaplaceMechanism(1.0))
     text = res.report()
@@ -349,7 +350,7 @@ def test_9_report_names_data_and_neighbour() -> None:
 
 
 def test_10_gaussian_delta_zero_message_is_one_sentence() -> None:
-    from theory.privacy.mechanisms import GaussianMechanism
+    from semiprivate.theory.privacy.mechanisms import GaussianMechanism
 
     with pytest.raises(ValueError) as info:
         GaussianMechanism(1.0, 0.0)
@@ -358,7 +359,7 @@ def test_10_gaussian_delta_zero_message_is_one_sentence() -> None:
 
 
 def test_10_classic_gaussian_calibration_message_is_one_sentence() -> None:
-    from theory.privacy.mechanisms import gaussian_sigma
+    from semiprivate.theory.privacy.mechanisms import gaussian_sigma
 
     with pytest.raises(ValueError) as info:
         gaussian_sigma(2.0, 1e-5, method="classic")
@@ -370,8 +371,8 @@ def test_10_classic_gaussian_calibration_message_is_one_sentence() -> None:
 
 
 def test_11_learners_required_arguments_and_repr() -> None:
-    from theory.classes import Thresholds
-    from theory.learners import ASSPP, GenericPrivateLearner, ReductionLearner
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learners import ASSPP, GenericPrivateLearner, ReductionLearner
 
     for cls, required in ((ASSPP, "concept_class"), (GenericPrivateLearner, "concept_class"),
                           (ReductionLearner, "base_learner"), (ReductionLearner, "D0")):
@@ -393,7 +394,7 @@ def test_11_learners_required_arguments_and_repr() -> None:
 
 
 def test_12_bound_help_lists_what_the_solver_needs(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.bounds.cli import main
+    from semiprivate.theory.bounds.cli import main
 
     assert main(["ABM19.Lem3.3", "--help"]) == 0
     out = capsys.readouterr().out
@@ -401,7 +402,7 @@ def test_12_bound_help_lists_what_the_solver_needs(capsys: pytest.CaptureFixture
 
 
 def test_12_parameter_descriptions_agree_with_their_constraints() -> None:
-    from theory.bounds import list_bounds
+    from semiprivate.theory.bounds import list_bounds
 
     for b in list_bounds():
         for p in b.params:
@@ -410,14 +411,14 @@ def test_12_parameter_descriptions_agree_with_their_constraints() -> None:
 
 
 def test_12_repeated_parameter_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.bounds.cli import main
+    from semiprivate.theory.bounds.cli import main
 
     assert main(["ABM19.Lem3.3", "d=10", "alpha=0.05", "n_pub=100", "alpha=0.1"]) == 2
     assert "alpha given twice" in capsys.readouterr().err
 
 
 def test_12_strict_false_never_returns_a_negative_sample_size() -> None:
-    from theory.bounds.hpsy import hpsy_thm3
+    from semiprivate.theory.bounds.hpsy import hpsy_thm3
 
     c = hpsy_thm3(100, 5, 0.1, 0.1, 1.0, 0.1, 0.01, strict=False)
     assert not c.valid and c.value is None and "negative sample size" in c.reason
@@ -429,7 +430,7 @@ def test_12_strict_false_never_returns_a_negative_sample_size() -> None:
 
 
 def test_15_exponential_mechanism_error_counts() -> None:
-    from theory.privacy.exponential import log_output_distribution, sample
+    from semiprivate.theory.privacy.exponential import log_output_distribution, sample
 
     with pytest.raises(ValueError, match=r"errors must be non-negative"):
         sample([-1, 0, 2], 1.0, rng=0)
@@ -445,8 +446,9 @@ def test_15_pandas_series_gives_positions_not_labels(backend: str) -> None:
     """Documented: a Series is read by position; the result is a position, never an index label
     (labels 30, 10, 20 are chosen so that a label could not pass for a position)."""
     pd = pytest.importorskip("pandas")
-    import kernels
-    from theory.privacy.exponential import sample
+    from semiprivate.theory.privacy.exponential import sample
+
+    from semiprivate import kernels
 
     scores = pd.Series([0.0, 0.0, 1e4], index=[30, 10, 20])  # best entry: position 2, label 20
     assert kernels.exponential_mechanism(scores, 1.0, rng=0, backend=backend) == 2
@@ -462,9 +464,9 @@ def test_15_pandas_series_gives_positions_not_labels(backend: str) -> None:
 
 
 @pytest.mark.parametrize(("module", "forbidden"), [
-    ("theory.classes.base", "theory.privacy"),
-    ("theory.classes", "theory.privacy"),
-    ("theory.audit", "theory.learners"),
+    ("semiprivate.theory.classes.base", "semiprivate.theory.privacy"),
+    ("semiprivate.theory.classes", "semiprivate.theory.privacy"),
+    ("semiprivate.theory.audit", "semiprivate.theory.learners"),
 ])
 def test_house_import_direction(module: str, forbidden: str) -> None:
     code = (f"import sys, importlib, pkgutil; m = importlib.import_module({module!r});"
@@ -477,8 +479,8 @@ def test_house_import_direction(module: str, forbidden: str) -> None:
 
 
 def test_house_error_counts_of_is_one_function() -> None:
-    from theory.classes.base import error_counts_of as a
-    from theory.privacy.exponential import error_counts_of as b
+    from semiprivate.theory.classes.base import error_counts_of as a
+    from semiprivate.theory.privacy.exponential import error_counts_of as b
 
     assert a is b
     assert a([[0, 0, 1], [1, 1, 1]], [0, 0, 1]).tolist() == [0, 2]
@@ -488,9 +490,9 @@ def test_house_error_counts_of_is_one_function() -> None:
 
 
 def test_3_strategies_check_arguments_when_built() -> None:
-    """theory.audit.strategies rejects bad arguments when the strategy is built (not at the first
+    """semiprivate.theory.audit.strategies rejects bad arguments when the strategy is built (not at the first
     draw inside @given), naming the parameter."""
-    from theory.audit import strategies as aud_st
+    from semiprivate.theory.audit import strategies as aud_st
 
     for call, exc, name in [
         (lambda: aud_st.datasets(min_size=3, max_size=2), ValueError, "max_size"),
@@ -511,8 +513,7 @@ def test_3_integer_records_stay_inside_low_high() -> None:
     """integer=True draws the integers in [ceil(low), floor(high)] (int() truncation drew 0 for
     low=0.5 and -1..0 for low=-1.5, high=-0.5's neighbours)."""
     from hypothesis import given, settings
-
-    from theory.audit import strategies as aud_st
+    from semiprivate.theory.audit import strategies as aud_st
 
     seen: set[int] = set()
 
@@ -536,15 +537,15 @@ def _readme_blocks() -> list[tuple[str, str]]:
 
 
 def _readme_shell_examples() -> list[tuple[str, list[str], int]]:
-    """(command after ``python -m theory``, expected output lines, expected exit code) of every
-    ``$ python -m theory ...`` line of the README."""
+    """(command after ``python -m semiprivate``, expected output lines, expected exit code) of every
+    ``$ python -m semiprivate ...`` line of the README."""
     out: list[tuple[str, list[str], int]] = []
     for _info, body in _readme_blocks():
         current: list[Any] | None = None  # [cmd, lines, rc] of the last command of THIS block
         for line in body.splitlines():
             if line.startswith("$ "):
                 cmd = line[2:].split("  #")[0].strip()
-                current = [cmd, [], 0] if cmd.startswith("python -m theory ") else None
+                current = [cmd, [], 0] if cmd.startswith("python -m semiprivate ") else None
                 if current is not None:
                     out.append(current)  # type: ignore[arg-type]
             elif current is not None and line.strip():
@@ -560,8 +561,8 @@ def _readme_shell_examples() -> list[tuple[str, list[str], int]]:
 def test_readme_shell_examples_print_what_the_readme_says(cmd: str, expected: list[str], rc: int) -> None:
     import shlex
 
-    argv = shlex.split(cmd.split(";")[0])[3:]  # drop "python -m theory" and a trailing '; echo "exit=$?"'
-    proc = subprocess.run([sys.executable, "-m", "theory", *argv], capture_output=True, text=True, timeout=120)
+    argv = shlex.split(cmd.split(";")[0])[3:]  # drop "python -m semiprivate" and a trailing '; echo "exit=$?"'
+    proc = subprocess.run([sys.executable, "-m", "semiprivate", *argv], capture_output=True, text=True, timeout=120)
     printed = (proc.stdout + proc.stderr).splitlines()
     assert proc.returncode == rc, (cmd, proc.stdout, proc.stderr)
     for line in expected:
@@ -609,7 +610,7 @@ def test_readme_python_examples_run_and_print_what_the_readme_says(capsys: pytes
 
 def test_proofs_checks_bad_out_fails_before_running_the_checks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    import proofs_checks.__main__ as pc_main
+    import semiprivate.proofs_checks.__main__ as pc_main
 
     def no_run() -> Any:
         raise AssertionError("the checks ran although --out cannot be written")
@@ -622,7 +623,7 @@ def test_proofs_checks_bad_out_fails_before_running_the_checks(monkeypatch: pyte
 
 
 def test_unknown_bound_id_message_says_see_list_once(capsys: pytest.CaptureFixture[str]) -> None:
-    from theory.__main__ import main
+    from semiprivate.cli import main
 
     assert main(["bound", "NOSUCH.Thm1"]) == 2
     err = capsys.readouterr().err

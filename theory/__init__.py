@@ -1,15 +1,14 @@
-"""``theory``: semi-private learning theory in readable Python.
+"""``semiprivate.theory``: semi-private learning theory in readable Python.
 
 Sub-packages (among others): ``classes``, ``privacy``, ``learners``, ``bounds``, ``audit``, ``report``;
 modules: ``combinatorics``, ``covers``, ``graphs``, ``distributions``, ``validity``,
-``spec``, ``audit_suite``, ``distributed``.  Sampling and PCA go through :mod:`kernels`.
+``spec``, ``audit_suite``, ``distributed``.  Sampling and PCA go through :mod:`semiprivate.kernels`.
 
 Which paper item (SPEC id) each object implements, and which tests and proof checks cover
-it: ``python -m theory spec`` (:mod:`theory.spec`, generated from the ``Implements:`` lines of
+it: ``python -m semiprivate spec`` (:mod:`semiprivate.theory.spec`, generated from the ``Implements:`` lines of
 the code).
 
-Shared conventions live in :mod:`kernels.validation` (input checks, ``rng`` handling)
-and :mod:`theory.validity` (what happens when a theorem's hypotheses fail).
+Shared conventions live in :mod:`semiprivate.kernels.validation` (input checks, ``rng`` handling)
+and :mod:`semiprivate.theory.validity` (what happens when a theorem's hypotheses fail).
 """
 
-__version__ = "0.1.0"

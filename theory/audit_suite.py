@@ -1,11 +1,11 @@
-"""The built-in audit suite and ``python -m theory audit``: every mechanism and learner of the
+"""The built-in audit suite and ``python -m semiprivate audit``: every mechanism and learner of the
 toolkit with its claimed (epsilon, delta), plus the deliberately broken mechanisms of
-:mod:`theory.audit.broken`.
+:mod:`semiprivate.theory.audit.broken`.
 
-It lives beside the report and the command line, not inside :mod:`theory.audit`: the generic
+It lives beside the report and the command line, not inside :mod:`semiprivate.theory.audit`: the generic
 auditor must not depend on the algorithms it audits (import direction kernels <- ... <-
-privacy <- learners <- report; ``theory.audit`` imports nothing from ``theory.learners``).
-Used by ``python -m theory audit`` (:func:`main`), the report section
+privacy <- learners <- report; ``semiprivate.theory.audit`` imports nothing from ``semiprivate.theory.learners``).
+Used by ``python -m semiprivate audit`` (:func:`main`), the report section
 ``theory/report/sections/audit.py`` and the tests.  Each :class:`AuditCase` names the
 mechanism, the neighbouring pairs to search, the claim, whether the mechanism is expected to
 be private, and -- where it can be computed -- the *exact* epsilon of the mechanism on those
@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     POSITIVE_INT,
     PROBABILITY,
     RNG,
@@ -37,10 +36,10 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
-from theory.audit import broken
-from theory.audit.core import AuditResult, Mechanism, audit_pairs, vectorize
-from theory.audit.exact import exact_privacy_loss
-from theory.privacy import mechanisms as mech
+from semiprivate.theory.audit import broken
+from semiprivate.theory.audit.core import AuditResult, Mechanism, audit_pairs, vectorize
+from semiprivate.theory.audit.exact import exact_privacy_loss
+from semiprivate.theory.privacy import mechanisms as mech
 
 __all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table", "SUMMARY", "main"]
 
@@ -80,7 +79,7 @@ def _exact(lp: Callable[[Any], np.ndarray], pairs: Sequence[tuple[Any, Any]]) ->
 
 def _kernel_cases() -> list[AuditCase]:
     try:
-        import kernels
+        from semiprivate import kernels
 
         backends = kernels.available_backends()
         kernels.exponential_mechanism  # noqa: B018 - import check
@@ -123,7 +122,7 @@ def _kernel_cases() -> list[AuditCase]:
 def _theory_cases() -> list[AuditCase]:
     out: list[AuditCase] = []
     try:
-        from theory.privacy import exponential as tex
+        from semiprivate.theory.privacy import exponential as tex
     except ImportError:
         return out
     # all 8 labelings of 3 points as the hypothesis class; neighbours flip one label
@@ -134,7 +133,7 @@ def _theory_cases() -> list[AuditCase]:
         return np.asarray(tex.sample(tex.error_counts_of(P, data), 1.0, size=size, rng=rng))
 
     true = _exact(lambda y: tex.log_output_distribution(tex.error_counts_of(P, y), 1.0), [(y0, y1)])
-    out.append(AuditCase("theory.privacy.exponential.sample", em, [(y0, y1)], 1.0, 0.0, True, true,
+    out.append(AuditCase("semiprivate.theory.privacy.exponential.sample", em, [(y0, y1)], 1.0, 0.0, True, true,
                          "EXPMECH, q = -#errors (sensitivity 1): eps-DP"))
 
     X0, X1 = ([3, 9, 12], [1, 1, 0]), ([3, 9, 12], [1, 0, 0])
@@ -144,7 +143,7 @@ def _theory_cases() -> list[AuditCase]:
 
     true_t = _exact(lambda d: np.array([tex.structured_threshold_log_probability(t, d[0], d[1], 1.0, 4)
                                         for t in range(17)]), [(X0, X1)])
-    out.append(AuditCase("theory.privacy.exponential.structured_threshold_mechanism (d=4)", vectorize(thr),
+    out.append(AuditCase("semiprivate.theory.privacy.exponential.structured_threshold_mechanism (d=4)", vectorize(thr),
                          [(X0, X1)], 1.0, 0.0, True, true_t, "Structured EXPMECH: eps-DP", trials_scale=0.005))
 
     def itv(data: Any, rng: Any) -> Any:
@@ -153,12 +152,12 @@ def _theory_cases() -> list[AuditCase]:
     outputs: list[Any] = [None] + [(a, b) for a in range(16) for b in range(a, 16)]
     true_i = _exact(lambda d: np.array([tex.structured_interval_log_probability(h, d[0], d[1], 1.0, 4)
                                         for h in outputs]), [(X0, X1)])
-    out.append(AuditCase("theory.privacy.exponential.structured_interval_mechanism (d=4)", vectorize(itv),
+    out.append(AuditCase("semiprivate.theory.privacy.exponential.structured_interval_mechanism (d=4)", vectorize(itv),
                          [(X0, X1)], 1.0, 0.0, True, true_i, "Structured EXPMECH (intervals): eps-DP",
                          trials_scale=0.005))
     try:
-        from theory.classes import Thresholds
-        from theory.learners import ASSPP, GenericPrivateLearner, ReductionLearner
+        from semiprivate.theory.classes import Thresholds
+        from semiprivate.theory.learners import ASSPP, GenericPrivateLearner, ReductionLearner
     except ImportError:
         return out
     C = Thresholds(4)
@@ -170,7 +169,7 @@ def _theory_cases() -> list[AuditCase]:
         return gen_learner.fit(Xp, data).index_
 
     true_g = _exact(lambda y: np.log(gen_learner.output_distribution(Xp, y)), [(yp0, yp1)])
-    out.append(AuditCase("theory.learners.GenericPrivateLearner (KLNRS, Thresholds(4))", vectorize(fit_generic),
+    out.append(AuditCase("semiprivate.theory.learners.GenericPrivateLearner (KLNRS, Thresholds(4))", vectorize(fit_generic),
                          [(yp0, yp1)], gen_learner.privacy[0], gen_learner.privacy[1], True, true_g,
                          "KLNRS.Generic: eps-DP (privacy attribute)", trials_scale=0.005))
     Xpub = [0, 3, 5, 8, 11, 13, 15]
@@ -181,7 +180,7 @@ def _theory_cases() -> list[AuditCase]:
         return asspp.fit(Xp, data, Xpub).index_
 
     true_a = _exact(lambda y: np.log(asspp.output_distribution(Xp, y, Xpub)[1]), [(yp0, yp1)])
-    out.append(AuditCase("theory.learners.ASSPP (ABM19 Alg 1, Thresholds(4))", vectorize(fit_asspp),
+    out.append(AuditCase("semiprivate.theory.learners.ASSPP (ABM19 Alg 1, Thresholds(4))", vectorize(fit_asspp),
                          [(yp0, yp1)], asspp.privacy[0], asspp.privacy[1], True, true_a,
                          "ABM19 Lem 3.2: eps-DP for every public sample", trials_scale=0.005))
     out.append(_reduction_case(ASSPP, ReductionLearner))
@@ -195,7 +194,7 @@ def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
     ``privacy_`` after a ``fit`` (what the run reports), not from the constructor.
 
     Worst-case pair for the step whose privacy the claim rests on (A's exponential mechanism
-    seeing the private point): H = POINT_16 (:class:`theory.classes.PointFunctions`), D0 with
+    seeing the private point): H = POINT_16 (:class:`semiprivate.theory.classes.PointFunctions`), D0 with
     x uniform on {2, ..., 2^16 - 1} and uniform labels, n_pub = 1, n_priv = 300 (p = 1/100,
     sample size 30).  The cover of the public point x_p is {c_0, c_{x_p}} (c_0 is the smallest
     point outside T_pub); the two differ only at 0 and at x_p, so D0's dummies (which land at
@@ -213,8 +212,8 @@ def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
     could not tell A at 20 epsilon from A at epsilon.)  ``true_epsilon`` is left unset: the
     dummy collisions with x_p make the exact value differ from 0.48 by O(1e-2).
     """
-    from theory.classes import PointFunctions
-    from theory.distributions import RandomLabelDistribution
+    from semiprivate.theory.classes import PointFunctions
+    from semiprivate.theory.distributions import RandomLabelDistribution
 
     C = PointFunctions(16)
     D0 = RandomLabelDistribution(lambda n, g: 2 + g.integers(0, 2**16 - 2, size=n))
@@ -229,7 +228,7 @@ def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
         return int(red.fit(Xr, data).predict([0])[0])
 
     red_privacy = red.fit(Xr, y1).privacy_  # the guarantee B reports for a run (Claim 4.5), read after fit
-    return AuditCase("theory.learners.ReductionLearner (ABM19 Alg 2 over ASSPP, POINT_16 canary)",
+    return AuditCase("semiprivate.theory.learners.ReductionLearner (ABM19 Alg 2 over ASSPP, POINT_16 canary)",
                      vectorize(fit_reduction), [(y1, y0)], red_privacy[0], red_privacy[1], True, None,
                      "ABM19 Claim 4.5: inherits A's (eps, delta)", trials_scale=0.005)
 
@@ -268,7 +267,9 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
     ]
     cases += _kernel_cases()
     cases += _theory_cases()
-    from theory.privacy.sgd import audit_cases as sgd_audit_cases  # DP-SGD and Noisy SGD canaries (+ broken)
+    from semiprivate.theory.privacy.sgd import (
+        audit_cases as sgd_audit_cases,  # DP-SGD and Noisy SGD canaries (+ broken)
+    )
 
     cases += [AuditCase(**c) for c in sgd_audit_cases(include_broken=include_broken)]
     if include_broken:
@@ -376,15 +377,15 @@ def format_table(rows: Sequence[SuiteRow], *, header: bool = True, markdown: boo
 
 
 # ---------------------------------------------------------------------------
-# command line: python -m theory audit
+# command line: python -m semiprivate audit
 # ---------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m theory audit``.
+    """The parser of ``python -m semiprivate audit``.
 
     Every mechanism of the toolkit is audited with its claimed (epsilon, delta) (expected: no
-    violation), and the deliberately broken mechanisms of :mod:`theory.audit.broken` are
+    violation), and the deliberately broken mechanisms of :mod:`semiprivate.theory.audit.broken` are
     audited too (expected: violation), unless ``--no-broken``.  Exit status 0 when every verdict
     is the expected one, 1 otherwise, 2 for a usage error (a message, never a traceback).  Each
     audit's bound is valid at ``--confidence`` (default 0.999, so with ~16 correct mechanisms a
@@ -411,7 +412,7 @@ def _usage_error(message: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """Entry point of ``python -m theory audit`` (returns the exit status).
+    """Entry point of ``python -m semiprivate audit`` (returns the exit status).
 
     Implements: AUDIT (command line).
     """

@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.optimize import brentq
-
-from kernels.validation import NONNEGATIVE_INT, POSITIVE_INT, Options, validate_params
-from theory.classes.base import CONCEPT_CLASS
+from semiprivate.kernels.validation import NONNEGATIVE_INT, POSITIVE_INT, Options, validate_params
+from semiprivate.theory.classes.constraint import CONCEPT_CLASS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from theory.classes.base import ConceptClass
+    from semiprivate.theory.classes.base import ConceptClass
 
 __all__ = [
     "sauer_sum",
@@ -171,7 +170,7 @@ def growth_function(concept_class: ConceptClass, m: int, *, method: str = "auto"
     Parameters
     ----------
     concept_class : ConceptClass
-        A class from :mod:`theory.classes`.
+        A class from :mod:`semiprivate.theory.classes`.
     m : int
         Number of (distinct) points.
     method : {"auto", "closed_form", "brute_force"}
@@ -190,7 +189,7 @@ def growth_function(concept_class: ConceptClass, m: int, *, method: str = "auto"
 
     Examples
     --------
-    >>> from theory.classes import Thresholds
+    >>> from semiprivate.theory.classes import Thresholds
     >>> growth_function(Thresholds(3), 4), growth_function(Thresholds(3), 4, method="brute_force")
     (5, 5)
     """

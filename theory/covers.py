@@ -4,7 +4,7 @@ Implements: ABM19.Alg1.cover, ABM19.Def2.7 (empirical check), empirical disagree
 
 Examples
 --------
->>> from theory.classes import Thresholds
+>>> from semiprivate.theory.classes import Thresholds
 >>> cov = build_cover(Thresholds(8), [7, 3, 3, 200])
 >>> len(cov), cov.hypotheses
 (4, [0, 4, 8, 201])
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import Optional, Real, validate_params
-from theory.classes.base import CONCEPT_CLASS, ConceptClass, Dichotomies, check_hypothesis_list
+from semiprivate.kernels.validation import Optional, Real, validate_params
+from semiprivate.theory.classes.base import ConceptClass, Dichotomies, check_hypothesis_list
+from semiprivate.theory.classes.constraint import CONCEPT_CLASS
 
 __all__ = ["Cover", "CoverCheck", "distinct_points", "build_cover", "empirical_disagreement",
            "disagreement_matrix", "empirical_cover_check"]
@@ -93,7 +93,7 @@ def build_cover(concept_class: ConceptClass, T_pub: Any) -> Cover:
     Implements: ABM19.Alg1.cover.  Step 1: distinct points T~; step 2: Pi_H(T~) (by the
     structure of the class, :meth:`ConceptClass.dichotomies`); steps 3-5: one representative
     per dichotomy.  With |T_pub| = n_pub from ABM19 Lem 3.3
-    (:func:`theory.bounds.abm19.abm19_public_sample_size`) the result is an alpha-cover of H
+    (:func:`semiprivate.theory.bounds.abm19.abm19_public_sample_size`) the result is an alpha-cover of H
     w.r.t. D_X with probability >= 1 - beta.  An empty T_pub gives one hypothesis (any
     hypothesis represents the single empty dichotomy).
 
@@ -217,7 +217,7 @@ def _neighbour_finder(concept_class: ConceptClass, cover: Cover) -> Any:
     than the empty interval.  So the minimum over these <= 5 members is the exact minimum over
     the whole cover.
     """
-    from theory.classes import Intervals, Rectangles, Thresholds
+    from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
 
     if isinstance(concept_class, Thresholds):
         ts = sorted(int(t) for t in cover.hypotheses)

@@ -6,11 +6,11 @@ here is a scheduler of ours: work is split into seeded batches and handed to Das
 * :func:`monte_carlo` -- ``fn(rng)`` over many runs, one ``numpy.random.SeedSequence`` child per
   run, here (with a tqdm progress bar) or on a Dask client (progress over finished batches).  The
   list of results depends only on ``seed`` and ``n_runs``, not on the batch size or the workers.
-* Audits -- :func:`theory.audit.audit_mechanism` / ``audit_pairs`` / ``assert_private`` take
+* Audits -- :func:`semiprivate.theory.audit.audit_mechanism` / ``audit_pairs`` / ``assert_private`` take
   ``executor=client`` (and ``batch_size=``): estimation trials are split into seeded batches,
   counted on the workers and summed; the selection batch stays here.  Same seed and batch size,
-  same counts, whatever the number of workers (see :mod:`theory.audit.batches`).
-* PCA -- :func:`kernels.pca` takes a ``dask.array`` chunked by rows: one
+  same counts, whatever the number of workers (see :mod:`semiprivate.theory.audit.batches`).
+* PCA -- :func:`semiprivate.kernels.pca` takes a ``dask.array`` chunked by rows: one
   ``CovarianceAccumulator`` per chunk on the workers, a fixed-order tree reduction with the
   Chan–Golub–LeVeque merge, the eigensolve on the client.
 * :func:`local_cluster` -- a ``LocalCluster`` + ``Client`` on this machine (loopback only), for
@@ -41,9 +41,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-
-from theory.audit.batches import DEFAULT_TIMEOUT, check_executor, is_dask_client
-from theory.progress import progress_bar
+from semiprivate.theory.audit.batches import DEFAULT_TIMEOUT, check_executor, is_dask_client
+from semiprivate.theory.progress import progress_bar
 
 __all__ = ["monte_carlo", "local_cluster", "spawn_seeds"]
 

@@ -25,10 +25,9 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import RNG, Integer, Optional, Real, as_generator, check_real, validate_params
-from theory.classes import Intervals, Rectangles, Thresholds
-from theory.classes.base import ConceptClass
+from semiprivate.kernels.validation import RNG, Integer, Optional, Real, as_generator, check_real, validate_params
+from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
+from semiprivate.theory.classes.base import ConceptClass
 
 __all__ = [
     "LabelledDistribution",
@@ -313,7 +312,7 @@ class DisjunctionGraphDistribution:
         self.p = float(p)
 
     def _side(self, X: np.ndarray, rows: np.ndarray, V: np.ndarray, g: np.random.Generator) -> None:
-        from theory.graphs import gnp_edges
+        from semiprivate.theory.graphs import gnp_edges
 
         m = V.size
         n = rows.size
@@ -349,7 +348,7 @@ class DisjunctionGraphDistribution:
 
     def label(self, X: Any) -> np.ndarray:
         """f(x) in {-1, +1}: +1 iff some variable of V+(f) is active."""
-        from theory.graphs import binary_points
+        from semiprivate.theory.graphs import binary_points
 
         Xb = binary_points(X, d=self.d, allow_empty=True)
         return np.where(Xb[:, self.positive].any(axis=1), 1, -1).astype(np.int8)
@@ -474,7 +473,7 @@ class BlockDisjunctionDistribution:
 
     def errors(self, H: Any) -> np.ndarray:
         """Exact errors of many disjunctions at once: ``H`` is an (m, d) 0/1 incidence matrix."""
-        from theory.graphs import binary_points
+        from semiprivate.theory.graphs import binary_points
 
         Hb = binary_points(H, "H", d=self.d)
         out = np.zeros(Hb.shape[0])
@@ -514,7 +513,7 @@ class BlockDisjunctionDistribution:
         return self.sample(n, rng)[0]
 
     def label(self, X: Any) -> np.ndarray:
-        from theory.graphs import binary_points
+        from semiprivate.theory.graphs import binary_points
 
         Xb = binary_points(X, d=self.d, allow_empty=True)
         return np.where(Xb[:, self.positive].any(axis=1), 1, -1).astype(np.int8)

@@ -42,8 +42,7 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
     PROBABILITY,

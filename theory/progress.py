@@ -2,8 +2,8 @@
 
 ``progress=None`` shows a tqdm bar on stderr when stderr is a terminal and the run is long (so never
 under pytest or in a pipe); ``True`` / ``False`` force it on / off; anything else is a TypeError
-naming the parameter.  Used by :func:`theory.distributed.monte_carlo` and the private SGD trainers
-of :mod:`theory.privacy.sgd` (and, through them, the halfspace estimators).
+naming the parameter.  Used by :func:`semiprivate.theory.distributed.monte_carlo` and the private SGD trainers
+of :mod:`semiprivate.theory.privacy.sgd` (and, through them, the halfspace estimators).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from kernels.validation import Boolean, Integer, Optional, validate_params
+from semiprivate.kernels.validation import Boolean, Integer, Optional, validate_params
 
 __all__ = ["progress_bar"]
 

@@ -1,4 +1,4 @@
-"""The index of the paper items the toolkit implements: ``python -m theory spec [--json]``.
+"""The index of the paper items the toolkit implements: ``python -m semiprivate spec [--json]``.
 
 Every item of the four papers (and of the classic results they use) has an id such as
 ``ABM19.Lem3.3``; the code names the items it implements in its docstrings with an
@@ -248,10 +248,10 @@ def reference(item: str) -> str:
 
 
 def _package_roots() -> dict[str, Path]:
-    import kernels
-    import theory
+    from semiprivate import kernels, theory
 
-    return {"theory": Path(theory.__file__).resolve().parent, "kernels": Path(kernels.__file__).resolve().parent}
+    return {"semiprivate.theory": Path(theory.__file__).resolve().parent,
+            "semiprivate.kernels": Path(kernels.__file__).resolve().parent}
 
 
 def _tests_root() -> Path | None:
@@ -352,7 +352,7 @@ def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) 
 
 def _checks(known: Iterable[str]) -> dict[str, list[str]]:
     try:
-        from proofs_checks._framework import registry
+        from semiprivate.proofs_checks._framework import registry
     except ImportError:  # proofs_checks not installed
         return {}
     ids = sorted(set(known), key=len, reverse=True)
@@ -394,7 +394,7 @@ def build_index(*, tests: bool = True, checks: bool = True) -> list[SpecEntry]:
 
 
 def format_index(entries: list[SpecEntry], *, tests_scanned: bool = True) -> str:
-    """Plain-text listing of the index (what ``python -m theory spec`` prints)."""
+    """Plain-text listing of the index (what ``python -m semiprivate spec`` prints)."""
     if not isinstance(entries, (list, tuple)) or not all(isinstance(e, SpecEntry) for e in entries):
         raise TypeError(f"entries must be a list of SpecEntry (from build_index), got {type(entries).__name__}")
     if not isinstance(tests_scanned, bool):
@@ -418,7 +418,7 @@ def format_index(entries: list[SpecEntry], *, tests_scanned: bool = True) -> str
 
 
 def main(argv: list[str]) -> int:
-    """Entry point of ``python -m theory spec [--json] [ID ...]`` (returns the exit status)."""
+    """Entry point of ``python -m semiprivate spec [--json] [ID ...]`` (returns the exit status)."""
     if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
         raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     parser = argparse.ArgumentParser(prog="semiprivate spec", description=SUMMARY + ".")

@@ -11,7 +11,7 @@ Examples
 >>> require(5 > 35, "HPSY.Lem2", "d > 35", d=5)
 Traceback (most recent call last):
 ...
-theory.validity.ConditionNotMet: HPSY.Lem2 needs d > 35 (got d=5)
+semiprivate.theory.validity.ConditionNotMet: HPSY.Lem2 needs d > 35 (got d=5)
 >>> Checked(value=3.0, valid=True).unwrap()
 3.0
 """

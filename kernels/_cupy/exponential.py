@@ -1,6 +1,6 @@
 """CuPy (GPU) backend of the exponential mechanism and of the popcount error counts.
 
-Called by :func:`kernels.exponential_mechanism` / :func:`kernels.error_counts` with a CuPy
+Called by :func:`semiprivate.kernels.exponential_mechanism` / :func:`semiprivate.kernels.error_counts` with a CuPy
 array (or ``backend="cupy"``); inputs are already validated there.  CuPy is imported lazily,
 inside the functions, so importing this module never needs a GPU.
 
@@ -12,7 +12,7 @@ The CUDA source is ``expmech.cu`` next to this file (compiled at run time by NVR
 2. ``sp_combine_*`` (one block): chunk weights ``W_c = S_c exp(c (m_c - M))``, their prefix
    sums ``P`` (sequential within each thread's run of chunks, the run totals scanned in order:
    every prefix carries at most ``C - 1`` roundings, as a sequential sum does, so the error bound
-   of :func:`kernels.sampler_error_bounds` holds unchanged, and ``P`` is non-decreasing), the
+   of :func:`semiprivate.kernels.sampler_error_bounds` holds unchanged, and ``P`` is non-decreasing), the
    last chunk with ``W_c > 0`` and a status word (NaN, +inf, no positive weight).
 3. ``sp_select_*``: one block per draw finds its chunk with ``u1`` (first ``P_c > u1 P_last``,
    a binary search, clamped to the last positive chunk), re-reads the chunk, block prefix sum,
@@ -29,7 +29,7 @@ the same uniform stream as the Cython backend (two uniforms per draw), but not t
 indices: the chunks here hold 4096 scores against 2048 on the CPU, so the same uniforms pick
 different entries (the distribution is the same).  Results are reproducible under a fixed
 seed per backend, not across backends.  Floating-point error is of the same form as the Cython
-backend's (see :func:`kernels.exponential_mechanism`), with ``CHUNK = 4096`` and CUDA's
+backend's (see :func:`semiprivate.kernels.exponential_mechanism`), with ``CHUNK = 4096`` and CUDA's
 double-precision ``exp`` (maximum error 1 ulp per the CUDA Math API).
 """
 
@@ -56,11 +56,10 @@ def _module() -> Any:
 
 
 def _prepare(scores: Any) -> Any:
-    """Contiguous float64/float32/int64 device scores: :func:`kernels._exponential.prepare_scores`
+    """Contiguous float64/float32/int64 device scores: :func:`semiprivate.kernels._scores.prepare_scores`
     (the shift rules of the CPU path) applied with ``xp = cupy``."""
     import cupy
-
-    from kernels._exponential import prepare_scores
+    from semiprivate.kernels._scores import prepare_scores
 
     return prepare_scores(cupy.asarray(scores), cupy)
 
@@ -136,7 +135,7 @@ def error_counts(predictions: Any, labels: Any) -> Any:
     if P.dtype != cupy.uint64:
         return cupy.count_nonzero(P.astype(cupy.bool_) != y[None, :], axis=1).astype(cupy.int64)
     words = (m + 63) // 64
-    # pack the labels the same way as kernels.pack_bits (little-endian bits in uint64 words)
+    # pack the labels the same way as semiprivate.kernels.pack_bits (little-endian bits in uint64 words)
     bits = cupy.zeros(words * 64, dtype=cupy.uint64)
     bits[:m] = y.astype(cupy.uint64)
     lab = (bits.reshape(words, 64) << cupy.arange(64, dtype=cupy.uint64)).sum(axis=1).astype(cupy.uint64)

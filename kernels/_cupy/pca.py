@@ -1,6 +1,6 @@
 """CuPy backend of the PCA kernels (Implements: HPSY.Thm3 / PILLAR.Alg1, step 1, on the GPU).
 
-* :class:`CupyOps`: the accumulator operations of :class:`kernels.CovarianceAccumulator` on
+* :class:`CupyOps`: the accumulator operations of :class:`semiprivate.kernels.CovarianceAccumulator` on
   device arrays -- centring of the first block, a shift of every later block by the
   running mean, ``M2 += C^T C`` by cuBLAS ``?syrk``
   (``cupy.cublas.syrk``, beta = 1, into a preallocated (d, d) buffer), the Chan–Golub–LeVeque
@@ -11,7 +11,7 @@
   block i.
 
 The eigen-decomposition is ``cupy.linalg.eigh`` (cuSOLVER ``?syevd``), done in
-:func:`kernels._pca._top_k_eigh_gpu`.  CuPy is imported lazily: importing this module without CuPy
+:func:`semiprivate.kernels._pca._top_k_eigh_gpu`.  CuPy is imported lazily: importing this module without CuPy
 works, using it raises ImportError.
 """
 
@@ -24,8 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
-
-from kernels._backend import is_cupy_array
+from semiprivate.kernels._backend import is_cupy_array
 
 __all__ = ["CupyOps", "stream_to_device", "COPY_THREADS"]
 
@@ -74,7 +73,7 @@ def _syrk_mode(dtype: Any) -> str:
 
 
 class CupyOps:
-    """Accumulator operations on CuPy arrays (see :class:`kernels.CovarianceAccumulator`)."""
+    """Accumulator operations on CuPy arrays (see :class:`semiprivate.kernels.CovarianceAccumulator`)."""
 
     name = "cupy"
     defer_checks = True
@@ -93,7 +92,7 @@ class CupyOps:
 
     def shift(self, block: Any, out: Any, shift: Any, sums: Any) -> None:
         """``out[:m] = block - shift`` (float64 arithmetic, cast) and the float64 column sums of
-        ``block - shift`` before the cast (see :meth:`kernels._pca._NumpyOps.shift`)."""
+        ``block - shift`` before the cast (see :meth:`semiprivate.kernels._pca._NumpyOps.shift`)."""
         y = out[: block.shape[0]]
         sums[...] = block.sum(axis=0, dtype=np.float64) - block.shape[0] * shift
         self.xp.subtract(block, shift, out=y, casting="unsafe")

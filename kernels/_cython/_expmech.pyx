@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled exponential-mechanism sampler and popcount error counts (CPU backend).
 
-Called through :func:`kernels.exponential_mechanism` / :func:`kernels.error_counts`
+Called through :func:`semiprivate.kernels.exponential_mechanism` / :func:`semiprivate.kernels.error_counts`
 (which validate inputs); see their docstrings for the algorithm and its error bounds.
 
 Layout of the work (all in the C block below):
@@ -21,7 +21,7 @@ Layout of the work (all in the C block below):
   polynomial for ``exp(r)`` (interpolant at Chebyshev nodes, relative error < ``1.6e-16``),
   exponent bits for ``2**n``; the whole function has relative error <= ``4u = 2**-51``
   (``u = 2**-53``) on ``[-708, 0]``, the figure the public error bound uses
-  (``kernels._exponential.EXP_ERROR_U``; tested, observed about ``2u``).  Returns
+  (``semiprivate.kernels._exponential.EXP_ERROR_U``; tested, observed about ``2u``).  Returns
   0 for ``x < -708`` (weights below ``2**-1021`` of the chunk maximum; see the public docstring
   for why dropping them is below float64 resolution).
 * integer scores: ``exp(-c d)`` for ``d = m_c - s_i`` (exact ``uint64`` difference) comes

@@ -1,11 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled pieces of the streaming covariance (Implements: HPSY.Thm3 / PILLAR.Alg1, step 1).
 
-The accumulator :class:`kernels.CovarianceAccumulator` keeps ``count``, ``mean`` (float64) and
+The accumulator :class:`semiprivate.kernels.CovarianceAccumulator` keeps ``count``, ``mean`` (float64) and
 the comoment ``M2 = sum_i (x_i - mean)(x_i - mean)^T`` in a preallocated (d, d) C-contiguous
 buffer of the accumulation dtype.  A block ``B`` (m, d) is folded in as
 
-1. the first block, and blocks of fewer than ``kernels._pca._SHIFT_MIN_ROWS`` rows:
+1. the first block, and blocks of fewer than ``semiprivate.kernels._pca._SHIFT_MIN_ROWS`` rows:
    :func:`center_chunk` -- ``mean_B`` (float64 sums) and the block centred on it written into a
    preallocated work buffer of the accumulation dtype (two vectorised reads of the block), then the
    Chan–Golub–LeVeque merge ``M2 += M2_B + (n_a m / n) delta delta^T``;

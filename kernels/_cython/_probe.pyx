@@ -7,7 +7,7 @@ the thread count an OpenMP parallel region would use now (it honours OMP_NUM_THR
 1 for a sequential build.  ``parallel_sum`` is a real prange reduction used by the tests
 to check that the parallel path gives the same answer as NumPy.  ``set_num_threads`` sets the
 team size of later parallel regions in this process (``omp_set_num_threads``; a no-op without
-OpenMP): :mod:`kernels._backend` sets 1 in a forked child, where libgomp's thread pool from the
+OpenMP): :mod:`semiprivate.kernels._backend` sets 1 in a forked child, where libgomp's thread pool from the
 parent is gone and a parallel region would hang.
 """
 from cython.parallel cimport prange
@@ -44,7 +44,7 @@ def set_num_threads(int n):
     """Team size of this process's later OpenMP parallel regions (``omp_set_num_threads``), n >= 1.
 
     Not more than 1 in a process forked after OpenMP started threads
-    (``kernels._backend.forked_after_openmp()``): libgomp's pool did not survive the fork and the
+    (``semiprivate.kernels._backend.forked_after_openmp()``): libgomp's pool did not survive the fork and the
     next parallel region would hang.
     """
     if n < 1:

@@ -8,11 +8,11 @@ import sys
 
 import numpy as np
 import pytest
+from semiprivate.kernels._backend import ENV_VAR, resolve_backend
 
-import kernels
-from kernels._backend import ENV_VAR, resolve_backend
+from semiprivate import kernels
 
-cython = pytest.importorskip("kernels._cython._probe", reason="compiled extensions not built")
+cython = pytest.importorskip("semiprivate.kernels._cython._probe", reason="compiled extensions not built")
 
 
 def test_compiled_probe_is_available_and_sums_correctly() -> None:
@@ -26,7 +26,7 @@ def test_thread_count_honours_omp_num_threads() -> None:
     if not cython.openmp_enabled():
         assert cython.max_threads() == 1
         return
-    code = "from kernels._cython import _probe; print(_probe.max_threads())"
+    code = "from semiprivate.kernels._cython import _probe; print(_probe.max_threads())"
     env = dict(os.environ, OMP_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "1"

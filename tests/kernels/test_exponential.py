@@ -20,10 +20,10 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from semiprivate.kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
+from semiprivate.kernels._reference import _exp_neg_fixed, reference_unpack_bits
 
-import kernels
-from kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
-from kernels._reference import _exp_neg_fixed, reference_unpack_bits
+from semiprivate import kernels
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
@@ -261,8 +261,8 @@ def test_compiled_exp_accuracy(dispatched: bool) -> None:
     extended precision (x87 long double, 64-bit mantissa) where available; with a plain
     double reference its own error (<= 1u) is allowed for.  Points near the ends of the
     reduction interval (x = (n + 1/2) ln 2, where FMA can pick the other n) are included."""
-    from kernels._cython import _expmech
-    from kernels._exponential import EXP_ERROR_U
+    from semiprivate.kernels._cython import _expmech
+    from semiprivate.kernels._exponential import EXP_ERROR_U
 
     assert EXP_ERROR_U == 4
     g = np.random.default_rng(0)
@@ -290,7 +290,7 @@ def test_exponent_roundings_are_covered_by_the_bound() -> None:
     its relative error (measured against exact rationals on 20000 seeded random inputs) must
     stay within the EXPONENT_ROUNDINGS u that sampler_error_bounds uses.  With two roundings
     counted (the old text) this fails: the worst case here is about 2.8u.  Deterministic."""
-    from kernels._exponential import EXP_ERROR_U, EXPONENT_ROUNDINGS, _scale, sampler_error_bounds
+    from semiprivate.kernels._exponential import EXP_ERROR_U, EXPONENT_ROUNDINGS, _scale, sampler_error_bounds
 
     g = np.random.default_rng(1)
     n = 20_000
@@ -320,7 +320,7 @@ def test_exponent_roundings_are_covered_by_the_bound() -> None:
     ],
 )
 def test_prepare_scores_shift_rules(scores: np.ndarray, dtype: type, want: list) -> None:
-    from kernels._exponential import prepare_scores
+    from semiprivate.kernels._scores import prepare_scores
 
     out = prepare_scores(scores)
     assert out.dtype == dtype and out.flags.c_contiguous and out.tolist() == want
@@ -331,28 +331,28 @@ def test_gpu_prepare_uses_the_shared_rules(monkeypatch: pytest.MonkeyPatch) -> N
     xp = cupy (here a NumPy stand-in for cupy, so the test runs without a GPU)."""
     import types
 
-    import kernels._exponential as kexp
-    from kernels._cupy import exponential as gpu
+    import semiprivate.kernels._scores as kscores
+    from semiprivate.kernels._cupy import exponential as gpu
 
     fake = types.ModuleType("cupy")
     fake.asarray = np.asarray  # type: ignore[attr-defined]
     fake.ascontiguousarray = np.ascontiguousarray  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "cupy", fake)
     calls: list[Any] = []
-    real = kexp.prepare_scores
+    real = kscores.prepare_scores
 
     def spy(s: Any, xp: Any = np) -> Any:
         calls.append(xp)
         return real(s, xp)
 
-    monkeypatch.setattr(kexp, "prepare_scores", spy)
+    monkeypatch.setattr(kscores, "prepare_scores", spy)
     out = gpu._prepare(np.array([2**64 - 1, 2**64 - 5], dtype=np.uint64))
     assert calls == [fake] and out.tolist() == [0, -4]
 
 
 @pytest.mark.skipif(not HAS_CYTHON, reason="compiled backend not built")
 def test_integer_table() -> None:
-    from kernels._cython import _expmech
+    from semiprivate.kernels._cython import _expmech
 
     t = _expmech.int_table(0.5)
     assert len(t) == 1417 and np.allclose(t, np.exp(-0.5 * np.arange(1417)), rtol=0, atol=0)
@@ -365,7 +365,7 @@ def test_thread_count_honours_omp_num_threads() -> None:
     """OMP_NUM_THREADS=1 gives a serial pass; the default team is reported for large inputs."""
     code = (
         "import numpy as np, kernels;"
-        "from kernels._exponential import cython_threads;"
+        "from semiprivate.kernels._exponential import cython_threads;"
         "kernels.exponential_mechanism(np.zeros(2_000_000), 1.0, rng=0, backend='cython');"
         "print(cython_threads(), kernels.build_info()['openmp'])"
     )
@@ -461,7 +461,7 @@ def test_error_counts_bad_input(P: np.ndarray, y: np.ndarray, exc: type) -> None
 )
 def test_check_binary_is_the_one_0_1_rule(a: Any, exc: type) -> None:
     """Bool or integer dtype, entries 0/1; floats (even 0.0/1.0) are a TypeError."""
-    from kernels._exponential import check_binary
+    from semiprivate.kernels._exponential import check_binary
 
     with pytest.raises(exc, match="lab"):
         check_binary(a, "lab", length=2)
@@ -516,11 +516,11 @@ def _load(path: str) -> Any:
 
 
 def test_one_set_of_score_vectors_and_one_g_test() -> None:
-    """The statistical tests, the GPU tests and the report share kernels._testvectors (vectors
-    and G-test) and the stats tests use theory.audit.stats.clopper_pearson: no private copies."""
-    from kernels import _testvectors as tv
-    from theory.audit import stats as audit_stats
-    from theory.report.sections import exponential as report
+    """The statistical tests, the GPU tests and the report share semiprivate.kernels._testvectors (vectors
+    and G-test) and the stats tests use semiprivate.theory.audit.stats.clopper_pearson: no private copies."""
+    from semiprivate.kernels import _testvectors as tv
+    from semiprivate.theory.audit import stats as audit_stats
+    from semiprivate.theory.report.sections import exponential as report
 
     assert report.g_test_pvalue is tv.g_test_pvalue and not hasattr(report, "_pool")
     stats_mod = _load("tests/kernels/test_exponential_stats.py")
@@ -533,7 +533,7 @@ def test_one_set_of_score_vectors_and_one_g_test() -> None:
 
 @pytest.mark.parametrize("chunk", [2048, 4096])
 def test_score_vectors_are_valid_and_straddle_chunks(chunk: int) -> None:
-    from kernels._testvectors import score_vectors
+    from semiprivate.kernels._testvectors import score_vectors
 
     vs = score_vectors(chunk=chunk, seed=0)
     assert len({v[0] for v in vs}) == len(vs)
@@ -548,7 +548,7 @@ def test_score_vectors_are_valid_and_straddle_chunks(chunk: int) -> None:
 def test_reproducible_per_backend_not_across_backends() -> None:
     """Documented: a fixed seed reproduces the draws of one backend; other backends consume the
     generator differently (one uniform per draw vs two, chunks 2048 vs 4096)."""
-    from kernels._cupy import exponential as gpu
+    from semiprivate.kernels._cupy import exponential as gpu
 
     doc = exponential_mechanism.__doc__ or ""
     assert "per backend" in doc and "not across backends" in doc
@@ -573,7 +573,7 @@ def test_float_loops_built_vectorisable() -> None:
     """The float exp-and-sum loop is vectorised by GCC only when _expmech is compiled with
     -fno-trapping-math (setup.py EXTRA_COMPILE_ARGS): without it the clamp and select stay
     branches in every clone but AVX-512 (measured 3x slower on AVX2, 1.5x on SSE2)."""
-    from kernels._cython import _expmech
+    from semiprivate.kernels._cython import _expmech
 
     assert _expmech.vectorisable_build()
     assert kernels.build_info()["simd"] == _expmech.simd_path()

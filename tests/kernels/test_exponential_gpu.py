@@ -1,7 +1,7 @@
 """CuPy backend of the exponential mechanism: CUDA compile check (no GPU needed) and GPU tests.
 
 The ``gpu``-marked tests are skipped without CuPy and a CUDA device.  Statistical assertions use
-the G-test of :mod:`kernels._testvectors` (shared with ``test_exponential_stats.py``) at level
+the G-test of :mod:`semiprivate.kernels._testvectors` (shared with ``test_exponential_stats.py``) at level
 1e-7, at most 2 per test function, so each test fails wrongly with probability <= 2e-7 (< 1e-6).  Seeds are fixed.
 """
 
@@ -13,9 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
-from kernels._testvectors import g_test_pvalue, score_vectors
+from semiprivate.kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
+from semiprivate.kernels._testvectors import g_test_pvalue, score_vectors
 
 CU = Path(__file__).resolve().parents[2] / "kernels" / "_cupy" / "expmech.cu"
 ALPHA = 1e-7
@@ -40,7 +39,7 @@ def test_cupy_module_imports_without_cupy() -> None:
     import sys
 
     code = (
-        "import sys, numpy as np, kernels; from kernels._cupy import exponential as gpu; "
+        "import sys, numpy as np, kernels; from semiprivate.kernels._cupy import exponential as gpu; "
         "kernels.exponential_mechanism(np.arange(5.0), 1.0, rng=0); "
         "assert gpu.CHUNK == 4096 and gpu.SOURCE.exists(); print('cupy' in sys.modules)"
     )
@@ -109,7 +108,7 @@ def test_gpu_same_uniforms_as_cython_but_different_indices() -> None:
     2048 make the indices differ; each backend is reproducible under its seed."""
     import cupy
 
-    import kernels
+    from semiprivate import kernels
 
     scores = np.random.default_rng(0).random(3 * 4096 + 11)
     a = exponential_mechanism(cupy.asarray(scores), 1.0, size=300, rng=5).get()

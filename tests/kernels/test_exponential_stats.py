@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
+from semiprivate.kernels._testvectors import g_test_pvalue, score_vectors
+from semiprivate.theory.audit.stats import clopper_pearson
 
-import kernels
-from kernels import exponential_log_probabilities, exponential_mechanism
-from kernels._testvectors import g_test_pvalue, score_vectors
-from theory.audit.stats import clopper_pearson
+from semiprivate import kernels
 
 ALPHA = 1e-7
 N_DRAWS = 100_000
@@ -37,7 +37,7 @@ def assert_matches(samples: np.ndarray, probs: np.ndarray, label: str = "") -> N
 
 
 def _cp(k: int, n: int, alpha: float) -> tuple[float, float]:
-    """Two-sided Clopper-Pearson interval at level ``alpha`` (theory.audit.stats)."""
+    """Two-sided Clopper-Pearson interval at level ``alpha`` (semiprivate.theory.audit.stats)."""
     lo, hi = clopper_pearson(k, n, confidence=1.0 - alpha)
     return float(lo), float(hi)
 

@@ -3,7 +3,7 @@
 After a parallel region, libgomp keeps a thread pool; a child made by ``os.fork()`` inherits the
 pool's bookkeeping but not its threads, so its first parallel region used to wait forever
 (found when mutmut's forked test runners hung on every test reaching a parallel kernel).
-``kernels._backend`` registers an at-fork handler that sets the child's team size to 1.
+``semiprivate.kernels._backend`` registers an at-fork handler that sets the child's team size to 1.
 Each test fails (instead of hanging) when the child does not answer within 30 s.
 """
 
@@ -20,12 +20,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+import semiprivate.kernels._backend as backend_mod
+from semiprivate.kernels import exponential_mechanism
 
-import kernels._backend as backend_mod
-from kernels import exponential_mechanism
-
-_probe = pytest.importorskip("kernels._cython._probe", reason="compiled backend not built")
-_expmech = pytest.importorskip("kernels._cython._expmech", reason="compiled backend not built")
+_probe = pytest.importorskip("semiprivate.kernels._cython._probe", reason="compiled backend not built")
+_expmech = pytest.importorskip("semiprivate.kernels._cython._expmech", reason="compiled backend not built")
 pytestmark = [
     pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)"),
     pytest.mark.skipif(not _probe.openmp_enabled(), reason="sequential build: no OpenMP thread pool"),

@@ -1,5 +1,5 @@
 """Tests of the PCA kernels (HPSY.Thm3 / PILLAR.Alg1 step 1): every backend against the NumPy
-reference :mod:`kernels._reference_pca` and scikit-learn's PCA.
+reference :mod:`semiprivate.kernels._reference_pca` and scikit-learn's PCA.
 
 All tests are deterministic (fixed seeds, hypothesis derandomised in CI); the tolerances are
 rounding-error bounds, not statistical ones, so the false-failure rate is 0 up to floating
@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from semiprivate.kernels import CovarianceAccumulator, pca
+from semiprivate.kernels._reference_pca import flip_signs, reference_moments, reference_pca
+from semiprivate.kernels._testvectors import low_rank, subspace_distance
 
-import kernels
-from kernels import CovarianceAccumulator, pca
-from kernels._reference_pca import flip_signs, reference_moments, reference_pca
-from kernels._testvectors import low_rank, subspace_distance
+from semiprivate import kernels
 
 CPU_BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
 TOL: dict[Any, tuple[float, float]] = {np.float64: (1e-8, 1e-9), np.float32: (1e-4, 1e-5)}  # (subspace, eigenvalue rel. to lambda_1)
@@ -269,7 +269,7 @@ def test_uncentred_fold_checks_the_block_itself(backend: str) -> None:
 def test_shift_chunk_kernel(in_dtype: type, acc_dtype: type) -> None:
     """The compiled one-read shift: out = chunk - shift rounded to acc_dtype, sums of the float64
     differences (before rounding); rows of ``out`` past the chunk are left alone."""
-    from kernels._cython import _pca as compiled
+    from semiprivate.kernels._cython import _pca as compiled
 
     g = np.random.default_rng(4)
     chunk = (50.0 + g.standard_normal((37, 13))).astype(in_dtype)
@@ -292,7 +292,7 @@ def test_shift_chunk_kernel(in_dtype: type, acc_dtype: type) -> None:
 def test_column_sums_kernel(dtype: type) -> None:
     """Float64 column sums (dgemv for float64, the C loop for float32, whose float64 sums of float32
     numbers are exact here); an empty chunk gives zeros; too few ones or a wrong length are errors."""
-    from kernels._cython import _pca as compiled
+    from semiprivate.kernels._cython import _pca as compiled
 
     g = np.random.default_rng(6)
     chunk = (1e3 + g.standard_normal((39, 11))).astype(dtype)
@@ -316,7 +316,7 @@ def test_center_chunk_kernel(in_dtype: type, acc_dtype: type) -> None:
     centred on the provisional mean (within rounding of the returned one), rows past the chunk
     untouched; a non-finite entry makes the mean non-finite and leaves out alone; bad shapes and
     an empty chunk are errors."""
-    from kernels._cython import _pca as compiled
+    from semiprivate.kernels._cython import _pca as compiled
 
     g = np.random.default_rng(5)
     chunk = (1e4 + g.standard_normal((41, 13))).astype(in_dtype)  # odd row count: the 4-row tail
@@ -411,7 +411,7 @@ needs_cython = pytest.mark.skipif("cython" not in kernels.available_backends(), 
 
 
 def _blas_limit() -> int:
-    from kernels import _pca as P
+    from semiprivate.kernels import _pca as P
 
     return max(int(lib.num_threads) for lib in P._blas_controller().lib_controllers)
 
@@ -430,7 +430,7 @@ def test_threads_match_reference_and_one_thread(
     300-row blocks take the one-read shifted path and, in float64, the uncentred fold (checked).
     A merge that drops the (n_a n_b / n) delta delta^T term, or workers that skip or repeat
     blocks, fail here (measured: every case)."""
-    from kernels import _pca as P
+    from semiprivate.kernels import _pca as P
 
     X = low_rank(6000, 30, 6, seed=21).astype(dtype)
     k = 5
@@ -460,9 +460,8 @@ def test_threads_are_reproducible_and_really_run_in_threads(monkeypatch: pytest.
     """Static block assignment: two runs give bit-identical results.  The blocks are folded in
     by three distinct threads, each with BLAS limited to one thread, and the BLAS limit (set to
     2 here, so that the checks can fail) is restored afterwards."""
+    from semiprivate.kernels import _pca as P
     from threadpoolctl import threadpool_limits
-
-    from kernels import _pca as P
 
     X = low_rank(5000, 20, 4, seed=2)
     seen: list[tuple[str, int]] = []
@@ -506,7 +505,7 @@ def test_threads_non_finite_names_the_first_bad_block(n_threads: int, bad_rows: 
 def test_threads_one_threaded_accumulation_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """While another threaded accumulation holds the process-wide BLAS limit, a call uses one
     accumulator (and gives exactly the n_threads=1 result); afterwards threads are used again."""
-    from kernels import _pca as P
+    from semiprivate.kernels import _pca as P
 
     X = low_rank(3000, 12, 3, seed=6)
     calls: list[int] = []
@@ -527,7 +526,7 @@ def test_threads_a_late_worker_still_reports_the_first_bad_block(monkeypatch: py
     the first failure named block 4 here: measured.)"""
     import time
 
-    from kernels import _pca as P
+    from semiprivate.kernels import _pca as P
 
     X = np.random.default_rng(4).standard_normal((6000, 8))
     X[[3500, 4500], 1] = np.nan
@@ -551,7 +550,7 @@ def test_threads_stop_on_an_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
     errors raised the ValueError here: measured.)"""
     import time
 
-    from kernels import _pca as P
+    from semiprivate.kernels import _pca as P
 
     X = np.random.default_rng(4).standard_normal((6000, 8))
     X[1500, 0] = np.nan  # worker 1's first block fails
@@ -590,9 +589,8 @@ def test_threads_on_a_memmap(tmp_path) -> None:
 def test_plan_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who gets threads: large arrays on the Cython backend, capped by the BLAS limit, by memory
     and by the number of blocks; never iterables, the NumPy backend or small problems."""
+    from semiprivate.kernels import _pca as P
     from threadpoolctl import threadpool_limits
-
-    from kernels import _pca as P
 
     f32 = np.dtype(np.float32)
     big = np.broadcast_to(np.zeros(1024, np.float32), (200_000, 1024))  # shape only, no memory
@@ -780,12 +778,12 @@ def test_bad_input(data: np.ndarray, backend: str) -> None:
 def test_cupy_module_imports_without_cupy() -> None:
     import importlib
 
-    mod = importlib.import_module("kernels._cupy.pca")
+    mod = importlib.import_module("semiprivate.kernels._cupy.pca")
     assert hasattr(mod, "CupyOps") and hasattr(mod, "stream_to_device")
 
 
 def test_memmap_pages_released_only_for_shared_maps(tmp_path) -> None:
-    from kernels._pca import _page_releaser
+    from semiprivate.kernels._pca import _page_releaser
 
     path = tmp_path / "m.npy"
     mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float64, shape=(3000, 4))

@@ -1,8 +1,8 @@
 """The CuPy PCA backend's Python code, run on a NumPy stand-in for CuPy (no GPU needed).
 
-What this checks: the logic of :mod:`kernels._cupy.pca` (``CupyOps``, ``stream_to_device``,
-``_syrk_mode``) and of the ``backend="cupy"`` branches of :mod:`kernels._pca` and
-:mod:`kernels._backend` -- attribute names of the CuPy API, shapes, dtypes and broadcasting,
+What this checks: the logic of :mod:`semiprivate.kernels._cupy.pca` (``CupyOps``, ``stream_to_device``,
+``_syrk_mode``) and of the ``backend="cupy"`` branches of :mod:`semiprivate.kernels._pca` and
+:mod:`semiprivate.kernels._backend` -- attribute names of the CuPy API, shapes, dtypes and broadcasting,
 which triangle the ``?syrk`` accumulator keeps and how it is symmetrised, host/device conversions
 (device arrays in, device arrays out; host arrays in, host arrays out), the ordering of the
 stream/event calls of the double-buffered host -> device copy, and the lazy NaN check.
@@ -18,13 +18,13 @@ The stand-in (fixture ``fake_cupy``) puts modules ``cupy``, ``cupy.cuda``, ``cup
 backend uses, with CuPy's signatures (checked against CuPy's source):
 
 * the device array type :class:`DeviceArray` is an ``np.ndarray`` subclass whose ``__module__``
-  is ``"cupy"`` (so ``kernels._backend.is_cupy_array`` recognises it).  Operations on it stay on
+  is ``"cupy"`` (so ``semiprivate.kernels._backend.is_cupy_array`` recognises it).  Operations on it stay on
   the "device"; as in CuPy, a host ``np.ndarray`` operand of a device operation (ufunc, NumPy
   function, ``cupy.*`` function) raises TypeError, ``cupy.asarray`` copies host -> device and
   ``cupy.asnumpy`` device -> host; ``ndarray.set`` accepts only a host array of the same shape
   and dtype.  Floating-point warnings are silenced, as on a GPU.
-* a real CuPy array is no ``np.ndarray``: the backend modules (``kernels._pca``,
-  ``kernels._cupy.pca``, ``kernels._reference_pca``) see a ``numpy`` whose ``ndarray`` excludes
+* a real CuPy array is no ``np.ndarray``: the backend modules (``semiprivate.kernels._pca``,
+  ``semiprivate.kernels._cupy.pca``, ``semiprivate.kernels._reference_pca``) see a ``numpy`` whose ``ndarray`` excludes
   the device type (``isinstance`` is False, so ``flip_signs`` takes its CuPy branch) and whose
   ``asarray``/``array``/``asanyarray``/``ascontiguousarray`` refuse a device array, as CuPy's
   ``__array__`` does (TypeError: no implicit conversion).
@@ -60,16 +60,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+import semiprivate.kernels._backend as backend_mod
+import semiprivate.kernels._cupy.pca as cupy_pca
+import semiprivate.kernels._pca as pca_mod
+import semiprivate.kernels._reference_pca as ref_mod
+from semiprivate.kernels import CovarianceAccumulator, pca
+from semiprivate.kernels._backend import is_cupy_array
+from semiprivate.kernels._reference_pca import reference_pca
+from semiprivate.kernels._testvectors import subspace_distance
 
-import kernels
-import kernels._backend as backend_mod
-import kernels._cupy.pca as cupy_pca
-import kernels._pca as pca_mod
-import kernels._reference_pca as ref_mod
-from kernels import CovarianceAccumulator, pca
-from kernels._backend import is_cupy_array
-from kernels._reference_pca import reference_pca
-from kernels._testvectors import subspace_distance
+from semiprivate import kernels
 
 # ---------------------------------------------------------------------------
 # the stand-in

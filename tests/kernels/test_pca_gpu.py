@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from kernels import CovarianceAccumulator, pca
-from kernels._reference_pca import reference_pca
-from kernels._testvectors import low_rank, subspace_distance
+from semiprivate.kernels import CovarianceAccumulator, pca
+from semiprivate.kernels._reference_pca import reference_pca
+from semiprivate.kernels._testvectors import low_rank, subspace_distance
 
 pytestmark = pytest.mark.gpu
 
@@ -31,7 +30,7 @@ def _data(n: int = 3000, d: int = 40, r: int = 6, seed: int = 0) -> np.ndarray:
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("method", ["covariance", "randomized"])
 def test_cupy_host_input_matches_reference(dtype: type, method: str) -> None:
-    import kernels._cupy.pca as cupy_pca
+    import semiprivate.kernels._cupy.pca as cupy_pca
 
     X = _data()
     V_ref, lam_ref, mu_ref, tot_ref = reference_pca(X, 5)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from semiprivate.kernels import _pca
 
-import kernels
-from kernels import _pca
+from semiprivate import kernels
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""theory.audit.core: behaviour the (partial) mutation run showed untested (scripts/mutation.sh):
+"""semiprivate.theory.audit.core: behaviour the (partial) mutation run showed untested (scripts/mutation.sh):
 exact membership of joint table events (value conditions, thresholds at their boundary, NaN
 leaves satisfying no condition) and which table they read.
 """
@@ -10,8 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from theory.audit.core import TableEvent, _Outputs, _table
+from semiprivate.theory.audit.core import TableEvent, _Outputs, _table
 
 NAN = math.nan
 # columns: 0 categorical, 1 categorical, 2 numeric
@@ -53,7 +52,7 @@ def test_table_events_read_the_schema_table_else_a_numeric_matrix() -> None:
 
 
 def test_bit_keys_pack_sign_exponent_and_low_mantissa_bits() -> None:
-    from theory.audit.core import bit_keys
+    from semiprivate.theory.audit.core import bit_keys
 
     one_up = float(np.nextafter(1.0, 2.0))  # 0x3FF0000000000001
     v = np.array([1.0, -1.0, 1.5, 2.0, one_up, 0.0])
@@ -65,7 +64,7 @@ def test_bit_keys_pack_sign_exponent_and_low_mantissa_bits() -> None:
 
 
 def test_bits_event_membership() -> None:
-    from theory.audit.core import BitsEvent
+    from semiprivate.theory.audit.core import BitsEvent
 
     one_up = float(np.nextafter(1.0, 2.0))
     num = np.array([[1.0, 5.0], [one_up, 5.0], [-1.0, 5.0]])
@@ -78,7 +77,7 @@ def test_bits_event_membership() -> None:
 
 
 def test_vectorize_stacks_numbers_and_keeps_structured_outputs() -> None:
-    from theory.audit.core import vectorize
+    from semiprivate.theory.audit.core import vectorize
 
     mech = vectorize(lambda data, rng: data + rng.integers(0, 3))
     a = mech(10, 5, 0)
@@ -93,8 +92,8 @@ def test_vectorize_stacks_numbers_and_keeps_structured_outputs() -> None:
 
 
 def test_assert_private_defaults_and_failure_message() -> None:
-    from theory.audit.core import assert_private, vectorize
-    from theory.privacy.mechanisms import RandomizedResponse
+    from semiprivate.theory.audit.core import assert_private, vectorize
+    from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
     res = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, trials=20_000, rng=1)
     assert (res.violation, res.epsilon, res.delta, res.confidence) == (False, 1.0, 0.0, 0.999)
@@ -106,7 +105,7 @@ def test_assert_private_defaults_and_failure_message() -> None:
 
 
 def test_value_and_user_events() -> None:
-    from theory.audit.core import UserEvent, ValueSetEvent
+    from semiprivate.theory.audit.core import UserEvent, ValueSetEvent
 
     keys = np.array([3, 1, 2, 3, 5])
     o = _Outputs(raw=[0, 1, 2, 3, 4], kind="scalar", num=None, keys=keys, discrete=True)
@@ -133,7 +132,7 @@ def test_value_and_user_events() -> None:
 
 
 def test_codec_codes_labels_in_first_seen_order_and_arrays_by_bytes_and_shape() -> None:
-    from theory.audit.core import _Codec
+    from semiprivate.theory.audit.core import _Codec
 
     c = _Codec()
     assert c.schema is None and c.codes == {} and c.labels == []
@@ -148,7 +147,7 @@ def test_codec_codes_labels_in_first_seen_order_and_arrays_by_bytes_and_shape() 
 
 
 def test_normalize_kinds_keys_and_discreteness() -> None:
-    from theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.core import _Codec, _normalize
 
     c = _Codec()
     o = _normalize(np.array([1.0, 3.0]), 2, c)
@@ -184,8 +183,8 @@ def test_normalize_kinds_keys_and_discreteness() -> None:
 
 
 def test_normalize_structured_outputs_rows_then_table() -> None:
-    from theory.audit.core import _Codec, _normalize
-    from theory.audit.outputs import OutputSchema
+    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.outputs import OutputSchema
 
     c = _Codec()
     o = _normalize([("a", 1), ("b", 2)], 2, c)
@@ -202,14 +201,14 @@ def test_normalize_structured_outputs_rows_then_table() -> None:
 
 
 def test_normalize_error_messages() -> None:
-    from theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.core import _Codec, _normalize
 
     c = _Codec()
     with pytest.raises(ValueError, match=r"^mechanism returned None; it must return size=3 outputs along axis 0 "
-                       r"\(a one-output fn\(data, rng\) needs theory\.audit\.vectorize\(fn\)\)$"):
+                       r"\(a one-output fn\(data, rng\) needs semiprivate\.theory\.audit\.vectorize\(fn\)\)$"):
         _normalize(None, 3, c)
     with pytest.raises(ValueError, match=r"^mechanism returned 2 outputs, expected size=3 outputs along axis 0 "
-                       r"\(a one-output fn\(data, rng\) needs theory\.audit\.vectorize\(fn\)\)$"):
+                       r"\(a one-output fn\(data, rng\) needs semiprivate\.theory\.audit\.vectorize\(fn\)\)$"):
         _normalize(np.array([1.0, 2.0]), 3, c)
     with pytest.raises(ValueError, match=r"^mechanism returned a single value \(1\.5\), expected size=1 outputs"):
         _normalize(1.5, 1, c)
@@ -227,7 +226,7 @@ def test_normalize_error_messages() -> None:
 
 
 def _witness(**kw: Any) -> Any:
-    from theory.audit.core import ThresholdEvent, Witness
+    from semiprivate.theory.audit.core import ThresholdEvent, Witness
 
     args: dict[str, Any] = dict(event=ThresholdEvent(0.5, True), direction="neighbour -> data", pair_index=1, p=0.25,
                                 p_interval=(0.1, 0.4), q=0.0, q_interval=(0.0, 0.05), counts=(25, 0, 100),
@@ -237,14 +236,14 @@ def _witness(**kw: Any) -> Any:
 
 
 def _search() -> list[Any]:
-    from theory.audit.core import PairSearch
+    from semiprivate.theory.audit.core import PairSearch
 
     return [PairSearch(0, {"thr": 10, "value": 4}, 0.5, "{x > 1}, data -> neighbour", 2, 0.6),
             PairSearch(1, {"user": 2}, NAN, "", 0, NAN)]
 
 
 def _result(**kw: Any) -> Any:
-    from theory.audit.core import AuditResult
+    from semiprivate.theory.audit.core import AuditResult
 
     w = kw.pop("w", None) or _witness(seed=7, direction="data -> neighbour", support_mismatch=False)
     args: dict[str, Any] = dict(epsilon_lower_bound=0.7, violation=False, p_value=0.3, witness=w,
@@ -275,7 +274,7 @@ def test_witness_describe_and_pair() -> None:
 
 
 def test_short_repr_summarises_arrays_and_cuts_long_text() -> None:
-    from theory.audit.core import _short_repr
+    from semiprivate.theory.audit.core import _short_repr
 
     assert _short_repr(np.arange(100)) == "array([ 0  1  2  3 ... 96 97 98 99], dtype=int64, shape=(100,))"
     assert _short_repr(np.arange(4)) == "array([0 1 2 3], dtype=int64, shape=(4,))"
@@ -324,7 +323,7 @@ def test_audit_result_report_levels_and_families() -> None:
 
 
 def test_audit_result_explain_branches() -> None:
-    from theory.audit.core import PairSearch
+    from semiprivate.theory.audit.core import PairSearch
 
     v = _result(violation=True, epsilon_lower_bound=2.5)
     assert v.explain().splitlines()[0] == ("why: the witness's bound 2.5 exceeds the claim 1 at the Bonferroni level "
@@ -360,7 +359,7 @@ def test_audit_result_explain_branches() -> None:
 
 
 def test_bit_keys_mask_keeps_exactly_k_low_bits() -> None:
-    from theory.audit.core import bit_keys
+    from semiprivate.theory.audit.core import bit_keys
 
     v = np.array([1.0 + 2.0**-52 * 0b10000, 1.0 + 2.0**-52 * 0b11111])
     assert bit_keys(v, 4).tolist() == [0x3FF0, 0x3FFF]
@@ -368,7 +367,7 @@ def test_bit_keys_mask_keeps_exactly_k_low_bits() -> None:
 
 
 def test_threshold_event_description_projection_and_boundary() -> None:
-    from theory.audit.core import ThresholdEvent
+    from semiprivate.theory.audit.core import ThresholdEvent
 
     assert ThresholdEvent(2, False, 1, "y").description == "y <= 2"
     assert ThresholdEvent(1234567.891, True).description == "x > 1.23457e+06"
@@ -387,7 +386,7 @@ def test_threshold_event_description_projection_and_boundary() -> None:
 
 
 def test_threshold_candidates_quantiles_extremes_and_counts() -> None:
-    from theory.audit.core import _threshold_candidates
+    from semiprivate.theory.audit.core import _threshold_candidates
 
     t, cx, cy = _threshold_candidates(np.array([3.0, 1.0, 2.0]), np.array([2.0, 5.0]), 3)
     below1, below2 = np.nextafter(1.0, -np.inf), np.nextafter(2.0, -np.inf)
@@ -404,7 +403,7 @@ def test_threshold_candidates_quantiles_extremes_and_counts() -> None:
 
 
 def test_has_repeats() -> None:
-    from theory.audit.core import _has_repeats
+    from semiprivate.theory.audit.core import _has_repeats
 
     assert _has_repeats(None) is False
     assert _has_repeats(np.array([[1.0, 1.0]])) is False
@@ -414,7 +413,7 @@ def test_has_repeats() -> None:
 
 
 def test_check_pairs_and_arity_messages() -> None:
-    from theory.audit.core import _check_arity, _check_pairs
+    from semiprivate.theory.audit.core import _check_arity, _check_pairs
 
     assert _check_pairs([(1, 2), [3, 4], np.array([5, 6])], "pairs") == [(1, 2), (3, 4), (5, 6)]
     assert _check_pairs(iter([(1, 2)]), "pairs") == [(1, 2)]
@@ -440,7 +439,7 @@ def test_check_pairs_and_arity_messages() -> None:
 
     with pytest.raises(TypeError, match=r"^mechanism must be callable as mechanism\(data, size, rng\) returning size "
                        r"outputs; f\(d: 'Any', r: 'Any'\) -> 'None' is not\. For a one-output fn\(data, rng\), audit "
-                       r"theory\.audit\.vectorize\(fn\)$"):
+                       r"semiprivate\.theory\.audit\.vectorize\(fn\)$"):
         _check_arity(f)
 
     class Obj:
@@ -455,7 +454,7 @@ def test_check_pairs_and_arity_messages() -> None:
 
 
 def test_seed_of() -> None:
-    from theory.audit.core import _seed_of
+    from semiprivate.theory.audit.core import _seed_of
 
     assert _seed_of(5) == 5 and type(_seed_of(np.int32(5))) is int
     assert _seed_of(True) is None and _seed_of(np.bool_(True)) is None
@@ -464,7 +463,7 @@ def test_seed_of() -> None:
 
 
 def test_dataset_key_by_content() -> None:
-    from theory.audit.core import _dataset_key
+    from semiprivate.theory.audit.core import _dataset_key
 
     a = np.array([1, 2, 3])
     assert _dataset_key(a) == ("ndarray", a.dtype.str, (3,), a.tobytes())
@@ -486,7 +485,7 @@ def test_dataset_key_by_content() -> None:
 
 
 def test_p_value_is_the_crossing_level() -> None:
-    from theory.audit.core import _bounds_at, _p_value
+    from semiprivate.theory.audit.core import _bounds_at, _p_value
 
     kn, ko, n = np.array([500.0]), np.array([100.0]), 1000
     assert _bounds_at(kn, ko, n, 0.025, 0.0)[0] == pytest.approx(1.35975271, abs=1e-7)
@@ -521,7 +520,7 @@ def _counting_mech(width: int, calls: list[int]) -> Any:
 
 
 def test_count_probes_then_chunks_by_width() -> None:
-    from theory.audit.core import ThresholdEvent, _Codec, _count
+    from semiprivate.theory.audit.core import ThresholdEvent, _Codec, _count
 
     calls: list[int] = []
     evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
@@ -551,7 +550,7 @@ def test_count_probes_then_chunks_by_width() -> None:
         calls2.append(size)
         return np.array(["a", "b"] * (size // 2) + ["a"] * (size % 2))
 
-    from theory.audit.core import ValueSetEvent
+    from semiprivate.theory.audit.core import ValueSetEvent
 
     c = _Codec()
     c.encode(["a", "b"])
@@ -560,7 +559,7 @@ def test_count_probes_then_chunks_by_width() -> None:
 
 
 def test_count_refuses_outputs_that_change_form() -> None:
-    from theory.audit.core import ThresholdEvent, _Codec, _count
+    from semiprivate.theory.audit.core import ThresholdEvent, _Codec, _count
 
     def mech(data: Any, size: int, rng: Any) -> Any:
         return np.zeros(size) if size == 1024 else np.zeros((size, 2))
@@ -577,7 +576,7 @@ def test_count_refuses_outputs_that_change_form() -> None:
 
 
 def test_count_batch_is_count_on_the_seed_stream() -> None:
-    from theory.audit.core import ThresholdEvent, ValueSetEvent, _Codec, _count, _count_batch
+    from semiprivate.theory.audit.core import ThresholdEvent, ValueSetEvent, _Codec, _count, _count_batch
 
     evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
     calls: list[int] = []
@@ -603,7 +602,7 @@ def test_count_batch_is_count_on_the_seed_stream() -> None:
 
 
 def test_vectorize_keeps_dicts_and_names_callable_objects() -> None:
-    from theory.audit.core import vectorize
+    from semiprivate.theory.audit.core import vectorize
 
     d = vectorize(lambda data, rng: {"a": data})(1, 2, 0)
     assert d.dtype == object and d.tolist() == [{"a": 1}, {"a": 1}]
@@ -624,8 +623,8 @@ def test_vectorize_keeps_dicts_and_names_callable_objects() -> None:
 
 
 def test_assert_private_passes_delta_and_options_and_names_objects() -> None:
-    from theory.audit.core import assert_private
-    from theory.privacy.mechanisms import RandomizedResponse
+    from semiprivate.theory.audit.core import assert_private
+    from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
     res = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, delta=1e-3, trials=20_000, selection_trials=5_000,
                          rng=1)
@@ -660,8 +659,8 @@ def _fingerprint(cands: list[Any], ox: Any, oy: Any) -> list[tuple[Any, ...]]:
 def _run_select(rx: Any, ry: Any, s: int, *, pair: int = 0, cat: tuple[Any, ...] = (), fb: bool = False,
                 nthr: int = 8, maxv: int = 2048, n: int = 10_000, a: float = 0.01, delta: float = 0.0,
                 schema: bool = False) -> tuple[dict[str, int], list[tuple[Any, ...]]]:
-    from theory.audit.core import _Codec, _normalize, _select
-    from theory.audit.outputs import OutputSchema
+    from semiprivate.theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.outputs import OutputSchema
 
     c = _Codec()
     ox, oy = _normalize(rx, s, c), _normalize(ry, s, c)
@@ -793,7 +792,7 @@ def test_select_value_labels_read_negative_zero_as_zero() -> None:
 
 
 def test_select_refuses_outputs_of_different_forms() -> None:
-    from theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.core import _Codec, _normalize, _select
 
     c = _Codec()
     msg = (r"^outputs under the two datasets have different shapes/kinds; return labels \(e\.g\. tuples\) if the output "
@@ -805,7 +804,7 @@ def test_select_refuses_outputs_of_different_forms() -> None:
 
 
 def test_event_constructors_normalise_their_parameters() -> None:
-    from theory.audit.core import BitsEvent, UserEvent, ValueSetEvent
+    from semiprivate.theory.audit.core import BitsEvent, UserEvent, ValueSetEvent
 
     v = ValueSetEvent(np.array([5, 1, 3]), "d")
     assert v.values.tolist() == [1, 3, 5] and v.description == "d" and repr(v) == "d"
@@ -841,7 +840,7 @@ def test_event_constructors_normalise_their_parameters() -> None:
 
 def _table_calls(tx: np.ndarray, ty: np.ndarray, declared: list[bool], numeric: list[int],
                  n_thresholds: int = 64, codec: Any = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    from theory.audit.core import _table_events
+    from semiprivate.theory.audit.core import _table_events
 
     vf: list[tuple[Any, ...]] = []
     al: list[tuple[Any, ...]] = []
@@ -904,7 +903,7 @@ def test_table_events_joint_candidates() -> None:
 
 
 def test_normalize_single_value_text_is_cut_and_tuples_of_outputs_are_structured() -> None:
-    from theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.core import _Codec, _normalize
 
     c = _Codec()
     with pytest.raises(ValueError, match=r"^mechanism returned a single value \('x{39}\), expected size=1 outputs"):
@@ -919,7 +918,7 @@ def test_normalize_single_value_text_is_cut_and_tuples_of_outputs_are_structured
 
 
 def test_short_repr_array_summary_threshold_and_line_width() -> None:
-    from theory.audit.core import _short_repr
+    from semiprivate.theory.audit.core import _short_repr
 
     assert _short_repr(np.arange(32) * 1000, limit=10_000) == (  # 32 items: all shown, on one line
         "array([    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000 12000 13000 14000 15000 16000 "
@@ -939,7 +938,7 @@ def test_short_repr_array_summary_threshold_and_line_width() -> None:
 
 
 def test_user_event_indicator_is_boolean() -> None:
-    from theory.audit.core import UserEvent
+    from semiprivate.theory.audit.core import UserEvent
 
     o = _Outputs(raw=[0, 1, 2], kind="label", num=None, keys=None, discrete=True)
     ind = UserEvent(lambda raw: [0, 2, 0.5]).indicator(o)
@@ -947,7 +946,7 @@ def test_user_event_indicator_is_boolean() -> None:
 
 
 def test_table_events_label_text_skip_declared_numeric_and_column_rank() -> None:
-    from theory.audit.core import _Codec
+    from semiprivate.theory.audit.core import _Codec
 
     c = _Codec()
     c.encode(["ab", ("#leaf", "u"), ("p", "q"), ("#x", 1, 2)])  # codes 0..3
@@ -1003,7 +1002,7 @@ def test_table_events_joint_skips_an_empty_numeric_column_only() -> None:
 
 
 def test_count_scalar_chunks_are_two_million_outputs() -> None:
-    from theory.audit.core import ThresholdEvent, _Codec, _count
+    from semiprivate.theory.audit.core import ThresholdEvent, _Codec, _count
 
     calls: list[int] = []
     n = (1 << 20) + 4096
@@ -1015,7 +1014,7 @@ def test_count_scalar_chunks_are_two_million_outputs() -> None:
 
 
 def test_normalize_ragged_arrays_and_a_single_structured_output() -> None:
-    from theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.core import _Codec, _normalize
 
     c = _Codec()
     o = _normalize([np.zeros(2), np.ones(3)], 2, c)  # np.asarray refuses: an object array of the arrays
@@ -1027,7 +1026,7 @@ def test_normalize_ragged_arrays_and_a_single_structured_output() -> None:
 
 
 def test_normalize_keeps_the_raw_outputs() -> None:
-    from theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.core import _Codec, _normalize
 
     c = _Codec()
     for raw in (np.array(["a", "b"]), np.array([1.0, 2.0]), np.array([[1, 2], [3, 4]]), [("a", 1), ("b", 2)]):
@@ -1035,7 +1034,7 @@ def test_normalize_keeps_the_raw_outputs() -> None:
 
 
 def test_select_defaults_build_no_bit_events() -> None:
-    from theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.core import _Codec, _normalize, _select
 
     c = _Codec()
     ox = _normalize(np.array([0.5, 1.5, 1.5, 2.5]), 4, c)
@@ -1107,7 +1106,7 @@ def test_select_structured_numeric_leaf_seen_once_under_the_neighbour() -> None:
 
 def _select_vector(x: np.ndarray, y: np.ndarray, *, pair: int = 0, mlp: bool = False,
                    nthr: int = 4) -> tuple[list[Any], dict[str, int]]:
-    from theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.core import _Codec, _normalize, _select
 
     c = _Codec()
     s = x.shape[0]
@@ -1119,7 +1118,7 @@ def _select_vector(x: np.ndarray, y: np.ndarray, *, pair: int = 0, mlp: bool = F
 def test_select_mlp_score_family_is_the_pairs_seeded_network() -> None:
     # mlp=True adds one projection family, "mlp": thresholds of the logit of the network fitted on the
     # selection batch with the generator default_rng(pair), so the search is reproducible
-    from theory.audit.selection import MLPScore, mlp_score
+    from semiprivate.theory.audit.selection import MLPScore, mlp_score
 
     g = np.random.default_rng(11)
     x, y = g.normal(0, 1, (300, 2)), g.normal(0, 1, (300, 2)) + [0.5, 0.0]  # 600 rows: over one 512-row batch
@@ -1140,7 +1139,7 @@ def test_select_mlp_score_family_is_the_pairs_seeded_network() -> None:
 def test_select_logistic_score_subsample_is_seeded_by_the_pair() -> None:
     # more than 20,000 selection outputs a side: the logistic score is fitted on a subsample drawn with
     # default_rng(pair), so the same outputs give the same score (and events) in every run
-    from theory.audit.selection import LogisticScore, learned_score
+    from semiprivate.theory.audit.selection import LogisticScore, learned_score
 
     g = np.random.default_rng(12)
     s = 20_050
@@ -1254,7 +1253,7 @@ def test_select_pattern_sets_of_two_blocks_add_up() -> None:
 def test_audit_pairs_structured_and_label_pairs_together() -> None:
     # one pair with structured outputs (a table schema is built) and one with plain labels: the label
     # pair keeps its value events (the schema's tables are read only for structured outputs)
-    from theory.audit.core import audit_pairs
+    from semiprivate.theory.audit.core import audit_pairs
 
     def mech(data: int, size: int, rng: Any) -> Any:
         if data < 2:
@@ -1269,7 +1268,7 @@ def test_audit_pairs_structured_and_label_pairs_together() -> None:
 def test_audit_pairs_structured_outputs_against_labels() -> None:
     # the same pair, structured outputs under one dataset and plain labels under the other: both are
     # labels, compared by value events only (no table events: the neighbour's outputs have no table)
-    from theory.audit.core import audit_pairs
+    from semiprivate.theory.audit.core import audit_pairs
 
     def mech(data: int, size: int, rng: Any) -> Any:
         if data == 0:
@@ -1442,13 +1441,13 @@ _AUDIT_BAD_ARGS: list[tuple[dict[str, Any], type, str]] = [
     ({"mlp": "no"}, TypeError, "mlp must be True or False, got 'no'"),
     ({"mechanism": lambda data, rng: 0.0}, TypeError,
      "mechanism must be callable as mechanism(data, size, rng) returning size outputs; <lambda>(data, rng) is not. "
-     "For a one-output fn(data, rng), audit theory.audit.vectorize(fn)"),
+     "For a one-output fn(data, rng), audit semiprivate.theory.audit.vectorize(fn)"),
 ]
 
 
 @pytest.mark.parametrize("kwargs, exc, msg", _AUDIT_BAD_ARGS)
 def test_audit_pairs_rejects_bad_arguments_with_the_exact_message(kwargs: dict[str, Any], exc: type, msg: str) -> None:
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     call: dict[str, Any] = {"mechanism": _laplace_mech, "pairs": [(0.0, 1.0)], "epsilon": 1.0, "trials": 1000,
                             "rng": 0}
@@ -1459,7 +1458,7 @@ def test_audit_pairs_rejects_bad_arguments_with_the_exact_message(kwargs: dict[s
 
 
 def test_audit_pairs_accepts_the_documented_argument_forms() -> None:
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     for kw in ({"events": (lambda o: o > 0,)}, {"categorical": range(0)}, {"categorical": np.array([0])},
                {"float_bits": np.bool_(False)}):
@@ -1470,7 +1469,7 @@ def test_audit_pairs_accepts_the_documented_argument_forms() -> None:
 def test_audit_mechanism_neighbours_and_seeds_come_from_its_rng() -> None:
     """A callable neighbour gets the audit's generator (so a seeded audit repeats), extra pairs are checked under
     their own name, and every witness records the seed that reproduces the call."""
-    from theory.audit import audit_mechanism
+    from semiprivate.theory.audit import audit_mechanism
 
     def neighbour(d: float, g: np.random.Generator) -> float:
         return d + float(g.choice([-1.0, 1.0]))
@@ -1496,7 +1495,7 @@ def test_user_events_are_tested_in_both_directions_and_reported() -> None:
     """A user event is tested data -> neighbour and neighbour -> data: {o > 0.5} is rare under data 0 and common
     under neighbour 1 (Laplace scale 0.1), so only the reverse direction refutes eps = 1.  The search records
     one 'user' family of 2 candidates and no selection step."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     res = audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=1.0, trials=5000, rng=0,
                       events=[lambda o: o > 0.5, lambda o: o > 5.0])
@@ -1508,7 +1507,7 @@ def test_user_events_are_tested_in_both_directions_and_reported() -> None:
 def test_selection_reports_the_best_candidate_with_its_direction_and_counts_every_family() -> None:
     """With one-sided noise the best event of pair (0, 1) holds data -> neighbour and that of (1, 0) holds
     neighbour -> data; the candidate count is the sum of every pair's families."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     res = audit_pairs(_one_sided, [(0.0, 1.0), (1.0, 0.0)], epsilon=1.0, trials=5000, rng=0)
     a, b = res.search[0].best_candidate, res.search[1].best_candidate
@@ -1523,8 +1522,8 @@ def test_selection_reports_the_best_candidate_with_its_direction_and_counts_ever
 def test_audit_pairs_trials_seed_and_selection_batch() -> None:
     """trials_used = (selection batch + estimation batch) per distinct dataset, the selection batch being
     min(max(10_000, n // 4), 500_000); trials=None means DEFAULT_TRIALS; the seed is recorded."""
-    from theory.audit import audit_pairs
-    from theory.audit.core import DEFAULT_TRIALS
+    from semiprivate.theory.audit import audit_pairs
+    from semiprivate.theory.audit.core import DEFAULT_TRIALS
 
     res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=7)
     assert res.trials_used == 2 * (10_000 + 1000)
@@ -1537,7 +1536,7 @@ def test_audit_pairs_trials_seed_and_selection_batch() -> None:
 
 
 def test_float_bits_and_mlp_flags_reach_the_selection() -> None:
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     base = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0).families
     bits = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0, float_bits=True).families
@@ -1557,7 +1556,7 @@ def test_infinite_outputs_are_audited_without_floating_point_warnings() -> None:
     runs without a RuntimeWarning (turned into an error here) and still builds threshold candidates."""
     import warnings
 
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     def overflowing(data: Any, size: int, rng: Any = None) -> np.ndarray:
         g = np.random.default_rng(rng)
@@ -1575,7 +1574,7 @@ def test_infinite_outputs_are_audited_without_floating_point_warnings() -> None:
 def test_structured_outputs_use_the_declared_categorical_fields() -> None:
     """Dict outputs build their table from the selection batch; a field declared categorical gets value events
     ('cat' family), which it does not get as a numeric field with many values."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     def dicts(data: Any, size: int, rng: Any = None) -> np.ndarray:
         g = np.random.default_rng(rng)
@@ -1593,8 +1592,8 @@ def test_structured_outputs_use_the_declared_categorical_fields() -> None:
 def test_estimation_bounds_use_the_bonferroni_level() -> None:
     """Every tested event's intervals are Clopper-Pearson at level alpha / (2 K) (K tests, two one-sided
     intervals each): recomputed here from the witness's counts, and the bound is log((p_lo - delta) / q_hi)."""
-    from theory.audit import audit_pairs
-    from theory.audit.stats import cp_lower, cp_upper
+    from semiprivate.theory.audit import audit_pairs
+    from semiprivate.theory.audit.stats import cp_lower, cp_upper
 
     res = audit_pairs(_laplace_mech, [(0.0, 1.0), (0.0, 2.0)], epsilon=1.0, trials=4000, rng=3, confidence=0.9)
     level = (1 - 0.9) / (2 * res.n_tests)
@@ -1617,7 +1616,7 @@ def _uniform_shift(data: Any, size: int, rng: Any = None) -> np.ndarray:
 
 
 def _seeded_batch_counts(datasets: list[float], n: int, bs: int, seed: int) -> list[list[int]]:
-    """The contract of theory.audit.batches, computed here from its statement: with user events nothing is drawn
+    """The contract of semiprivate.theory.audit.batches, computed here from its statement: with user events nothing is drawn
     before estimation, so the root SeedSequence is the audit generator's first ``integers(2**63)``; one child per
     distinct dataset (order of first appearance), one grandchild per batch of ``bs`` (the last one smaller)."""
     root = np.random.SeedSequence(int(np.random.default_rng(seed).integers(2**63)))
@@ -1651,7 +1650,7 @@ _BATCH_PAIRS = [(0.0, 0.25), (0.25, 0.5)]  # three distinct datasets: the middle
 def test_batch_size_alone_runs_the_seeded_batches_here() -> None:
     """batch_size without an executor: the counts are the seeded batches' (not the sequential stream's), each
     dataset counted once over all its batches, trials_used = 3 datasets x n."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     n = 8000
     res = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=11,
@@ -1676,7 +1675,7 @@ class _RecordingPool:
 def test_an_executor_runs_the_batches_of_the_default_size_and_equals_the_local_run() -> None:
     """executor without batch_size: the batches go to the executor, one batch of n here (n < 1e6, the smallest
     default size); with batch_size too, the executor's counts equal the local seeded run's."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     n = 5000
     pool = _RecordingPool()
@@ -1694,10 +1693,10 @@ def test_an_executor_runs_the_batches_of_the_default_size_and_equals_the_local_r
 
 def test_the_batches_get_the_executor_its_name_and_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """run_batches receives the executor, the name its errors use ('executor') and the timeout: the given one,
-    else theory.audit.batches.DEFAULT_TIMEOUT."""
-    import theory.audit.core as core
-    from theory.audit import audit_pairs
-    from theory.audit.batches import DEFAULT_TIMEOUT
+    else semiprivate.theory.audit.batches.DEFAULT_TIMEOUT."""
+    import semiprivate.theory.audit.core as core
+    from semiprivate.theory.audit import audit_pairs
+    from semiprivate.theory.audit.batches import DEFAULT_TIMEOUT
 
     seen: list[tuple[Any, Any, Any]] = []
     real = core.run_batches
@@ -1725,8 +1724,8 @@ def test_default_batch_size_is_trials_over_64_clipped_to_1e6_1e8(monkeypatch: py
                                                                   size: int) -> None:
     """With an executor and no batch_size the batches hold trials // 64 outputs, at least 10^6 and at most 10^8
     (an int).  The audit is stopped where the sizes are asked for, so no trials are drawn."""
-    import theory.audit.core as core
-    from theory.audit import audit_pairs
+    import semiprivate.theory.audit.core as core
+    from semiprivate.theory.audit import audit_pairs
 
     asked: list[tuple[Any, Any]] = []
 
@@ -1744,7 +1743,7 @@ def test_default_batch_size_is_trials_over_64_clipped_to_1e6_1e8(monkeypatch: py
 def test_vector_outputs_near_the_float_maximum_raise_no_overflow_warning() -> None:
     """Selection on vectors of size ~1e308 overflows in the mean difference; that is part of the statistics (an
     infinite direction), not an error, so no FloatingPointError / RuntimeWarning reaches the caller."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     def huge(data: Any, size: int, rng: Any = None) -> np.ndarray:
         u = np.random.default_rng(rng).standard_normal((size, 2)) + float(data)
@@ -1758,7 +1757,7 @@ def test_vector_outputs_near_the_float_maximum_raise_no_overflow_warning() -> No
 def test_one_selection_output_per_dataset_still_builds_vector_events() -> None:
     """selection_trials=1 with vector outputs: no sample covariance exists, and none is computed (numpy's
     'degrees of freedom' RuntimeWarning is an error under the suite's filterwarnings); the audit runs."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     res = audit_pairs(lambda d, m, rng: np.random.default_rng(rng).random((m, 3)) + d, [(0.0, 1.0)], epsilon=1.0,
                       trials=500, selection_trials=1, rng=2)
@@ -1772,7 +1771,7 @@ def test_witnesses_name_their_direction_and_support_mismatch() -> None:
     """Outputs under data 0 are 0 except the first (1.0); under neighbour 1 all 0.  Event {o > 0.5}: counts 1 and 0,
     a support mismatch data -> neighbour (one output is enough), none neighbour -> data (0 vs 1); event {o < -1}:
     0 and 0, no mismatch either way.  n = 1000 outputs come from one mechanism call per dataset."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     def first_is_one(data: Any, size: int, rng: Any = None) -> np.ndarray:
         out = np.zeros(size)
@@ -1791,7 +1790,7 @@ def test_pair_search_reports_each_pairs_tests_and_best_bound() -> None:
     """33 pairs and max_events=1: K = 32 tests (one slot per pair, at most 32), so one pair gets none.  Each pair's
     search entry carries its own index, its number of tests and the largest final bound among them (nan when
     none)."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     pairs = [(0.0, 3.0)] + [(0.0, 0.001 * i) for i in range(1, 33)]
     res = audit_pairs(_laplace_mech, pairs, epsilon=1.0, trials=2000, selection_trials=500, max_events=1, rng=0)
@@ -1806,7 +1805,7 @@ def test_pair_search_reports_each_pairs_tests_and_best_bound() -> None:
 def test_seconds_is_the_audits_own_wall_time() -> None:
     import time
 
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     t0 = time.perf_counter()
     res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0, events=[lambda o: o > 0.0])
@@ -1817,7 +1816,7 @@ def test_seconds_is_the_audits_own_wall_time() -> None:
 def test_a_bound_equal_to_the_claim_is_no_violation() -> None:
     """violation means epsilon_lower_bound > epsilon, strictly: rerun with the claim set to the bound the same
     seeded audit finds (user events: the claim enters nothing else), and it is not a violation."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     kw: dict[str, Any] = dict(trials=5000, rng=4, events=[lambda o: o > 0.5])
     lb = audit_pairs(_laplace_tight, [(0.0, 1.0)], epsilon=1.0, **kw).epsilon_lower_bound
@@ -1830,7 +1829,7 @@ def test_a_bound_equal_to_the_claim_is_no_violation() -> None:
 def test_outputs_that_give_no_event_are_refused_with_a_message() -> None:
     """All-(-inf) vector outputs: the mean difference is NaN (no projection), no coordinate has a finite
     threshold, floats give no value events -- selection has no candidate, and says so."""
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
 
     with pytest.raises(ValueError) as err:
         audit_pairs(lambda d, m, rng: np.full((m, 2), -np.inf), [(0, 1)], epsilon=1.0, trials=1000,

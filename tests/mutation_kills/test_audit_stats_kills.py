@@ -1,4 +1,4 @@
-"""theory.audit.stats: behaviour the mutation run showed untested (scripts/mutation.sh): errors name
+"""semiprivate.theory.audit.stats: behaviour the mutation run showed untested (scripts/mutation.sh): errors name
 their parameter, probabilities 1 are valid, mismatched shapes are named, and the conservative
 upper bound when the Beta inverse fails at an extreme level (no NaN, no floating-point warning).
 """
@@ -9,8 +9,7 @@ import math
 
 import numpy as np
 import pytest
-
-from theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
 
 def test_epsilon_bound_errors_name_their_parameter() -> None:

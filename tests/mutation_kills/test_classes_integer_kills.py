@@ -1,4 +1,4 @@
-"""theory.classes.integer: the exact uniform sampler behind ``random_hypothesis`` (scripts/mutation.sh).
+"""semiprivate.theory.classes.integer: the exact uniform sampler behind ``random_hypothesis`` (scripts/mutation.sh).
 
 The large-n branch of ``uniform_int`` (n > 2^62) assembles 64-bit words, keeps the top
 ``n.bit_length()`` bits and rejects values >= n.  A scripted word source pins the assembly and the
@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from theory.classes import Intervals, PointFunctions, Thresholds
-from theory.classes.integer import _uniform_int, uniform_int
+from semiprivate.theory.classes import Intervals, PointFunctions, Thresholds
+from semiprivate.theory.classes.integer import _uniform_int, uniform_int
 
 
 class _Words:
@@ -261,7 +260,7 @@ _POINTS_BAD: list[tuple[Any, int, type, str]] = [
 def test_validate_integer_points_accepts_and_converts(X: Any, d: int, want: list[int]) -> None:
     """Every accepted input form (scalar, list, column, float, small unsigned, up to 2^64 - 1, int64 values
     beyond 2^53 kept exact) becomes the same 1-d uint64 array."""
-    from theory.classes.integer import validate_integer_points
+    from semiprivate.theory.classes.integer import validate_integer_points
 
     out = validate_integer_points(X, d)
     assert out.dtype == np.uint64 and out.ndim == 1 and [int(v) for v in out] == want
@@ -271,7 +270,7 @@ def test_validate_integer_points_accepts_and_converts(X: Any, d: int, want: list
 def test_validate_integer_points_rejects_with_the_exact_message(X: Any, d: int, exc: type, msg: str) -> None:
     """Every rejected input form raises its own exception type and message (X_d's bounds are [0, 2^d - 1]:
     2^d - 1 passes, 2^d does not; floats are exact only up to d = 53)."""
-    from theory.classes.integer import validate_integer_points
+    from semiprivate.theory.classes.integer import validate_integer_points
 
     with pytest.raises(exc) as err:
         validate_integer_points(X, d)
@@ -279,7 +278,7 @@ def test_validate_integer_points_rejects_with_the_exact_message(X: Any, d: int, 
 
 
 def test_validate_integer_points_name_empty_and_no_copy() -> None:
-    from theory.classes.integer import validate_integer_points
+    from semiprivate.theory.classes.integer import validate_integer_points
 
     with pytest.raises(TypeError) as err:
         validate_integer_points([1], 4, 3)  # type: ignore[arg-type]

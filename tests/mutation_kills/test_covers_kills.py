@@ -1,4 +1,4 @@
-"""theory.covers (ABM19 Alg 1 steps 1-5, Def 2.7): behaviour the mutation run showed untested
+"""semiprivate.theory.covers (ABM19 Alg 1 steps 1-5, Def 2.7): behaviour the mutation run showed untested
 (scripts/mutation.sh): the 1-d neighbour search gives exactly the full-matrix minimum for
 thresholds, intervals and 1-d rectangles (edge probes included), exact disagreement counts,
 the check's worst probe / radius / is_cover, and the errors.
@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from theory.classes import Intervals, Rectangles, Thresholds
-from theory.covers import (
+from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
+from semiprivate.theory.covers import (
     Cover,
     build_cover,
     disagreement_matrix,
@@ -114,8 +113,8 @@ def test_cover_check_errors_name_their_parameter() -> None:
 
 
 def test_distinct_points_names_t_pub_and_keeps_one_point() -> None:
-    from theory.classes import Thresholds
-    from theory.covers import distinct_points
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.covers import distinct_points
 
     with pytest.raises(TypeError) as err:
         distinct_points(Thresholds(4), "ab")

@@ -1,4 +1,4 @@
-"""kernels._exponential (the kernels' Python glue): behaviour the mutation run showed untested
+"""semiprivate.kernels._exponential (the kernels' Python glue): behaviour the mutation run showed untested
 (scripts/mutation.sh): the floating-point error bound's exact value for every backend and where it
 becomes vacuous, exact rational conversion, the 0/1 checks and their messages, which backend's code
 runs, and the CuPy dispatch (on a NumPy stand-in for a device array: no GPU needed).
@@ -15,19 +15,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-import kernels._backend as backend_mod
-import kernels._exponential as kexp
-from kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
-from kernels._exponential import SCORES, check_binary, sampler_error_bounds
-from kernels._reference import reference_exact_sample
+import semiprivate.kernels._backend as backend_mod
+import semiprivate.kernels._exponential as kexp
+from semiprivate.kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
+from semiprivate.kernels._exponential import SCORES, check_binary, sampler_error_bounds
+from semiprivate.kernels._reference import reference_exact_sample
 
 HAS_CYTHON = kexp._cython_module() is not None
 U = Fraction(1, 2**53)
 
 
 class _Device:
-    """A stand-in for a CuPy array: ``kernels._backend.is_cupy_array`` goes by the type's module; like CuPy it
+    """A stand-in for a CuPy array: ``semiprivate.kernels._backend.is_cupy_array`` goes by the type's module; like CuPy it
     refuses implicit conversion to NumPy (``np.asarray`` raises) and copies to the host with ``get()``."""
 
     def __init__(self, a: Any) -> None:
@@ -238,7 +237,7 @@ def test_auto_is_the_compiled_sampler_and_numpy_the_reference(monkeypatch: pytes
 
 
 def test_an_unbuilt_sampler_falls_back_only_when_not_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    """kernels._cython._expmech missing (the probe may still be built): 'auto' falls back to the reference;
+    """semiprivate.kernels._cython._expmech missing (the probe may still be built): 'auto' falls back to the reference;
     'cython', asked for by argument or by SEMIPRIVATE_BACKEND, is an error naming the missing module; 'numpy'
     works."""
     monkeypatch.setattr(kexp, "_cython_module", lambda: None)
@@ -248,7 +247,7 @@ def test_an_unbuilt_sampler_falls_back_only_when_not_asked_for(monkeypatch: pyte
     want = kexp.ref.reference_exponential_mechanism(s, 0.5, 20, np.random.default_rng(4)).tolist()
     for backend in ("auto", "numpy"):
         assert exponential_mechanism(s, 1.0, size=20, rng=4, backend=backend).tolist() == want
-    msg = "backend 'cython' is not available: kernels._cython._expmech is not built"
+    msg = "backend 'cython' is not available: semiprivate.kernels._cython._expmech is not built"
     with pytest.raises(ValueError) as err:
         exponential_mechanism(s, 1.0, rng=4, backend="cython")
     assert str(err.value) == msg
@@ -377,7 +376,7 @@ def test_pack_bits_names_its_argument() -> None:
 @pytest.fixture
 def gpu_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
     """CuPy reported available; the GPU kernels replaced by recorders; a minimal ``cupy`` module (asarray)."""
-    from kernels._cupy import exponential as gpu
+    from semiprivate.kernels._cupy import exponential as gpu
 
     calls: list[tuple[str, tuple[Any, ...]]] = []
     monkeypatch.setattr(backend_mod, "_cupy_available", lambda: True)

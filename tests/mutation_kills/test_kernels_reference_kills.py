@@ -1,4 +1,4 @@
-"""kernels._reference (the specification the fast backends are checked against): behaviour the
+"""semiprivate.kernels._reference (the specification the fast backends are checked against): behaviour the
 mutation run showed untested (scripts/mutation.sh).
 
 The inversion sampler is driven by a stub generator whose uniforms are chosen, to pin down its
@@ -12,8 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from kernels._reference import (
+from semiprivate.kernels._reference import (
     _ExactGroups,
     reference_error_counts,
     reference_exact_sample,
@@ -102,7 +101,7 @@ def test_exact_groups_bounds_bracket_the_prefix_sums() -> None:
     bounds at precision 512, which bracket the same sums 2^448 times tighter."""
     from fractions import Fraction
 
-    from kernels._reference import _ExactGroups
+    from semiprivate.kernels._reference import _ExactGroups
 
     G = _ExactGroups([3], [Fraction(0)])
     assert G.bounds(64) == ([3 << 64], [3 << 64], [6 << 64], 3 << 64, 3 << 64)
@@ -137,7 +136,7 @@ def test_exact_groups_certain_is_exactly_its_definition():
     (including the boundary cases A T = C_{g-1} 2^b and (A + 1) T = C_g 2^b).  A rule that stops when
     some weights in the box still map the interval elsewhere biases the sample; one that never stops
     on a certain group loops (the sampler refines until it does)."""
-    from kernels._reference import _ExactGroups
+    from semiprivate.kernels._reference import _ExactGroups
 
     rng = np.random.default_rng(2026)
     n_true = n_false = n_edge = 0
@@ -266,8 +265,7 @@ def test_exp_neg_fixed_is_rigorous_next_to_an_integer() -> None:
     """lo 2^-p <= exp(-x) <= hi 2^-p also where exp(-x) 2^p is within 2^-50 of an integer: a lower bound taken
     from the upper partial sum (or the reverse) is off by a few units of 2^-q and rounds to the wrong side here."""
     import mpmath
-
-    from kernels._reference import _exp_neg_fixed
+    from semiprivate.kernels._reference import _exp_neg_fixed
 
     for x, p, m in _near_integer_points():
         lo, hi = _exp_neg_fixed(x, p)
@@ -283,8 +281,7 @@ def test_exp_neg_fixed_is_rigorous_at_random_near_integer_points() -> None:
     fixed-point series' error: an upper bound that subtracts the rounded-up odd terms (instead of the rounded-down
     ones) falls below exp(-y) by a unit or two of 2^-q at 10-40% of such points (measured: 13 and 19 of these 128)."""
     import mpmath
-
-    from kernels._reference import _exp_neg_fixed
+    from semiprivate.kernels._reference import _exp_neg_fixed
 
     g = np.random.default_rng(0)
     for _ in range(64):
@@ -307,8 +304,7 @@ def test_exp_neg_fixed_keeps_its_guard_bits_at_any_precision() -> None:
     (n = ceil(x) has 13 bits) the working precision q = p + 2 bitlen(n) + 24 still exceeds p; one with the
     guard bits subtracted (q = p - 2 bitlen(n) + 24 < p) cannot even shift back to 2^-p."""
     import mpmath
-
-    from kernels._reference import _exp_neg_fixed
+    from semiprivate.kernels._reference import _exp_neg_fixed
 
     x = Fraction(40_961, 9)  # 4551.2..., about 1 s at 8192 bits
     lo, hi = _exp_neg_fixed(x, 8192)
@@ -322,7 +318,7 @@ def test_shifted_exponents_overflow_to_minus_inf_quietly_and_all_minus_inf_is_re
     warning, even where warnings are errors; all -inf scores are refused with the documented message."""
     import warnings
 
-    from kernels._reference import reference_shifted_exponents
+    from semiprivate.kernels._reference import reference_shifted_exponents
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -1,4 +1,4 @@
-"""theory.learners.active (BNS15 Section 5): behaviour the mutation run showed untested
+"""semiprivate.theory.learners.active (BNS15 Section 5): behaviour the mutation run showed untested
 (scripts/mutation.sh).  A recording PSSL with a scripted exact output law pins what PSSLAsTPAL
 and SubSampling hand to the base learner (labelled part, unlabelled rest), the transcripts, the
 weights of the exact (hypothesis, transcript) law and the privacy_ read from what ran.
@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from theory.classes import FiniteClass, Thresholds
-from theory.learners.active import (
+from semiprivate.theory.classes import FiniteClass, Thresholds
+from semiprivate.theory.learners.active import (
     BinarySearchThresholdLearner,
     LabelOracle,
     PrivacyClaim,
@@ -197,8 +196,8 @@ def test_check_claim_boundary_is_inclusive() -> None:
 def test_subsampling_guarantee_ratio_and_condition() -> None:
     import math
 
-    from theory.bounds.privacy import active_subsampling_privacy
-    from theory.learners.active import subsampling_guarantee
+    from semiprivate.theory.bounds.privacy import active_subsampling_privacy
+    from semiprivate.theory.learners.active import subsampling_guarantee
 
     g = subsampling_guarantee(10, 0.5, 1e-6, 1.0)
     a = math.exp(1.0)
@@ -229,7 +228,7 @@ def _msg(exc: Any, f: Any, *a: Any, **kw: Any) -> str:
 
 
 def test_oracle_validation_and_rules() -> None:
-    from theory.learners.active import BudgetExceededError
+    from semiprivate.theory.learners.active import BudgetExceededError
 
     assert _msg(TypeError, LabelOracle, []) == "y must be a non-empty 1-d array of 0/1 labels, got float64 shape (0,)"
     assert _msg(TypeError, LabelOracle, [[0, 1]]) == "y must be a non-empty 1-d array of 0/1 labels, got int64 shape (1, 2)"
@@ -362,7 +361,7 @@ def test_choose_K() -> None:
 
 
 def test_predict_repr_and_transcript_distribution() -> None:
-    from theory.learners.active import transcript_distribution
+    from semiprivate.theory.learners.active import transcript_distribution
 
     L = _PSSL()
     A = PSSLAsTPAL(L, m=2)
@@ -380,7 +379,7 @@ def test_predict_repr_and_transcript_distribution() -> None:
 
 
 def test_remaining_checks() -> None:
-    from theory.learners.active import subsampling_guarantee
+    from semiprivate.theory.learners.active import subsampling_guarantee
 
     class Unarrayable:
         def __array__(self, *a: Any, **k: Any) -> Any:
@@ -425,7 +424,7 @@ def test_subsampling_guarantee_tolerance_is_inclusive() -> None:
     """R <= 3 (1 + 1e-12) is the condition, with its rounding tolerance included: at epsilon_star = 1 and
     epsilon = 2.3130352855021323 (found by an ulp search next to eps = 2a/(a - 1) (1 + ~1e-12)) the float R is
     exactly 3 (1 + 1e-12), and the guarantee is valid (strict does not raise); 1e-9 higher it is not."""
-    from theory.learners.active import subsampling_guarantee
+    from semiprivate.theory.learners.active import subsampling_guarantee
 
     eps = 2.3130352855021323
     g = subsampling_guarantee(10, 1.0, 0.0, eps, strict=True)

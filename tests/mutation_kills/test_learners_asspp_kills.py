@@ -1,4 +1,4 @@
-"""theory.learners.asspp (ABM19 Alg 1): behaviour pinned down for the mutation run
+"""semiprivate.theory.learners.asspp (ABM19 Alg 1): behaviour pinned down for the mutation run
 (scripts/mutation.sh): constructor checks and attributes, privacy / privacy_, the cover and error
 counts fit uses, and that fit samples from output_distribution (chi-square, p-value threshold
 1e-4, fixed seed: false-failure rate 1e-4).
@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import chisquare
-
-from theory.classes import Thresholds
-from theory.covers import build_cover
-from theory.learners.asspp import ASSPP
-from theory.privacy.exponential import output_distribution
+from semiprivate.theory.classes import Thresholds
+from semiprivate.theory.covers import build_cover
+from semiprivate.theory.learners.asspp import ASSPP
+from semiprivate.theory.privacy.exponential import output_distribution
 
 C = Thresholds(4)
 XP, YP, XPUB = [1, 2, 12, 14, 7], [1, 1, 0, 0, 1], [0, 3, 5, 8, 11, 13, 15]

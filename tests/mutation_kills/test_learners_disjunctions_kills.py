@@ -1,4 +1,4 @@
-"""theory.learners.disjunctions (HPSY Thm 1 / Thm 2): behaviour the mutation run showed untested
+"""semiprivate.theory.learners.disjunctions (HPSY Thm 1 / Thm 2): behaviour the mutation run showed untested
 (scripts/mutation.sh).  An independent NumPy reference of EXPMECH over the unions of components
 checks both paths on more than 256 private rows (the chunked loops) with multi-component blocks;
 scripted draws pin the factorised sampler's conditioning on U non-empty; spies pin the epsilon,
@@ -12,11 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+import semiprivate.theory.distributions as dist
+import semiprivate.theory.learners.disjunctions as dj
 from scipy.special import logsumexp
-
-import theory.distributions as dist
-import theory.learners.disjunctions as dj
-from theory.learners.disjunctions import ComponentDisjunctionLearner, _Blocks, thm2_instance, to_pm1_labels
+from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner, _Blocks, thm2_instance, to_pm1_labels
 
 # 6 public components {0,1} {2,3} {4,5} {6,7} {8,9} {10,11}
 XU = np.zeros((6, 12), dtype=int)

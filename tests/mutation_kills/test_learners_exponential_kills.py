@@ -1,4 +1,4 @@
-"""theory.learners.exponential (KLNRS generic learner): behaviour the mutation run showed untested
+"""semiprivate.theory.learners.exponential (KLNRS generic learner): behaviour the mutation run showed untested
 (scripts/mutation.sh): the exponential mechanism draws from the learner's seeded generator, so a
 seeded fit is reproducible (the audit and the tests replay runs by seed).
 """
@@ -6,9 +6,8 @@ seeded fit is reproducible (the audit and the tests replay runs by seed).
 from __future__ import annotations
 
 import numpy as np
-
-from theory.classes import Thresholds
-from theory.learners.exponential import GenericPrivateLearner
+from semiprivate.theory.classes import Thresholds
+from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
 X, Y = [3, 40], [1, 0]  # every threshold in (3, 40] fits: ~37 of 65 hypotheses tie at 0 errors
 

@@ -1,4 +1,4 @@
-"""theory.learners.generic (BNS15 Alg 1, GenericLearner): behaviour the mutation run showed untested
+"""semiprivate.theory.learners.generic (BNS15 Alg 1, GenericLearner): behaviour the mutation run showed untested
 (scripts/mutation.sh).  Spies stand in for the sanitizers and the exponential mechanism, so each
 test pins what step 2 and step 5 actually ran with: the epsilon, the scores (= -#errors on S), the
 generator, the sanitizer's domain and size, the points (domain indices) it sanitized, and the
@@ -11,12 +11,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-import theory.learners.generic as gen
-from theory.classes import Disjunctions, Intervals, PointFunctions, Rectangles, Thresholds
-from theory.combinatorics import xor_dichotomies
-from theory.learners.generic import GenericLearner
-from theory.privacy.exponential import output_distribution
+import semiprivate.theory.learners.generic as gen
+from semiprivate.theory.classes import Disjunctions, Intervals, PointFunctions, Rectangles, Thresholds
+from semiprivate.theory.combinatorics import xor_dichotomies
+from semiprivate.theory.learners.generic import GenericLearner
+from semiprivate.theory.privacy.exponential import output_distribution
 
 C3 = Thresholds(3)
 XS, YS = np.array([0, 2, 5, 6], np.uint64), [1, 1, 0, 1]

@@ -1,4 +1,4 @@
-"""theory.learners.halfspaces (HPSY Thm 3 / PILLAR Alg 1 estimators): behaviour the mutation run showed
+"""semiprivate.theory.learners.halfspaces (HPSY Thm 3 / PILLAR Alg 1 estimators): behaviour the mutation run showed
 untested (scripts/mutation.sh).  The suite never ran ``NonPrivateHalfspace(projection="random")``, a declared
 label set larger than the labels of y, a PCAResult with exactly k components, float32 / string / object
 input, rows on the unit-ball tolerance, or a tie ``<A w, x> = 0``; it did not look at ``budget_`` beyond
@@ -16,16 +16,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.exceptions import NotFittedError
-
-import kernels
-from theory.learners import halfspaces as hs
-from theory.learners.halfspaces import (
+from semiprivate.theory.learners import halfspaces as hs
+from semiprivate.theory.learners.halfspaces import (
     FullDimensionHalfspace,
     NonPrivateHalfspace,
     RandomProjectionHalfspace,
     SemiPrivateHalfspace,
 )
+from sklearn.exceptions import NotFittedError
+
+from semiprivate import kernels
 
 D = 6
 
@@ -94,7 +94,7 @@ def test_row_outside_the_ball_is_named_with_its_index_and_norm() -> None:
     X[3] = 0.0
     X[3, 0] = 1.5
     msg = ("X rows must lie in the unit ball: row 3 has norm 1.5 (1 rows outside); normalise the rows "
-           "(e.g. theory.halfspace_data.normalize_rows) or pass row_norm='clip'")
+           "(e.g. semiprivate.theory.halfspace_data.normalize_rows) or pass row_norm='clip'")
     with pytest.raises(ValueError, match="^" + re.escape(msg) + "$"):
         FullDimensionHalfspace(epochs=1, rng=0).fit(X, y)
 

@@ -1,4 +1,4 @@
-"""theory.learners.labelboost (BNS15 Alg 2 and 3): behaviour the mutation run showed untested
+"""semiprivate.theory.learners.labelboost (BNS15 Alg 2 and 3): behaviour the mutation run showed untested
 (scripts/mutation.sh).  Step 2b is driven to chosen values of v (alpha = beta = 0.5 with factors
 0.25 give alpha_1 = beta_1 = 1, so v = floor(e^{|S|/(c VC)} VC - |S|) for VC = 1), and spies
 record what the exponential mechanism, LabelBoostProcedure and the privacy accounting actually
@@ -12,11 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-import theory.learners.labelboost as lb
-from theory.bounds.privacy import iid_resampling_privacy, label_boost_procedure_privacy, subsampling_privacy
-from theory.classes import Intervals, Rectangles, Thresholds
-from theory.learners.labelboost import (
+import semiprivate.theory.learners.labelboost as lb
+from semiprivate.theory.bounds.privacy import iid_resampling_privacy, label_boost_procedure_privacy, subsampling_privacy
+from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
+from semiprivate.theory.learners.labelboost import (
     FAITHFUL_CONSTANTS,
     LabelBoost,
     PrivacyStep,

@@ -1,4 +1,4 @@
-"""theory.learners.reduction (ABM19 Alg 2): behaviour the mutation run showed untested
+"""semiprivate.theory.learners.reduction (ABM19 Alg 2): behaviour the mutation run showed untested
 (scripts/mutation.sh): B reports the guarantee A reports for the run (``privacy_``, else
 ``privacy``; Claim 4.5), exposes A's hypothesis, threads its one seeded generator through
 PrivSamp, PubSamp and A (a seeded run is reproducible), and predict/repr/mixture_error.
@@ -10,9 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from theory.distributions import RandomLabelDistribution, uniform_points
-from theory.learners.reduction import ReductionLearner
+from semiprivate.theory.distributions import RandomLabelDistribution, uniform_points
+from semiprivate.theory.learners.reduction import ReductionLearner
 
 D = 4
 
@@ -139,7 +138,7 @@ class _D0:
 
 
 def _ps(u: list[float], n_tilde: int, p: float = 0.5) -> dict[str, Any]:
-    from theory.learners.reduction import _priv_samp
+    from semiprivate.theory.learners.reduction import _priv_samp
 
     Xt = np.arange(1, n_tilde + 1, dtype=np.uint64)
     return _priv_samp(Xt, np.zeros(n_tilde, dtype=int), _D0(), p, len(u), _Coins(u))
@@ -170,7 +169,7 @@ def test_privsamp_exhaustion_boundaries() -> None:
 
 
 def test_privsamp_with_p_0_and_p_1() -> None:
-    from theory.learners.reduction import priv_samp
+    from semiprivate.theory.learners.reduction import priv_samp
 
     D0 = _D0()
     Xt = np.array([7, 8, 9], dtype=np.uint64)
@@ -184,14 +183,14 @@ def test_privsamp_with_p_0_and_p_1() -> None:
 
 
 def test_sample_size_is_the_exact_ceiling() -> None:
-    from theory.learners.reduction import reduction_sample_size
+    from semiprivate.theory.learners.reduction import reduction_sample_size
 
     assert [reduction_sample_size(n, 3) for n in (1, 29, 30, 31, 60, 61)] == [1, 1, 1, 2, 2, 3]
     assert reduction_sample_size(10**30 + 1, 1) == 10**29 + 1  # exact for huge ints
 
 
 def test_privsamp_edge_sizes_and_messages() -> None:
-    from theory.learners.reduction import priv_samp
+    from semiprivate.theory.learners.reduction import priv_samp
 
     # n_priv = 1, S~ used at the only position: not exhausted
     ps = _ps([0.1], 1)

@@ -1,4 +1,4 @@
-"""theory.privacy.mechanisms: behaviour the mutation run showed untested (scripts/mutation.sh):
+"""semiprivate.theory.privacy.mechanisms: behaviour the mutation run showed untested (scripts/mutation.sh):
 queries are applied, randomized response rejects what is not a category (and says the range),
 seeded runs repeat, exact log-probabilities with a sensitivity and unsigned supports.
 Statistical checks use 6-sigma bands with fixed seeds (false-failure rate < 1e-8).
@@ -10,8 +10,12 @@ import math
 
 import numpy as np
 import pytest
-
-from theory.privacy.mechanisms import GaussianMechanism, GeometricMechanism, RandomizedResponse, ReportNoisyMax
+from semiprivate.theory.privacy.mechanisms import (
+    GaussianMechanism,
+    GeometricMechanism,
+    RandomizedResponse,
+    ReportNoisyMax,
+)
 
 
 def test_gaussian_applies_its_query() -> None:
@@ -104,7 +108,7 @@ def test_report_noisy_max_query_and_score_checks() -> None:
 
 
 def test_real_valued_answer_checks() -> None:
-    from theory.privacy.mechanisms import LaplaceMechanism
+    from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
     m = LaplaceMechanism(1.0)
     big = m(2**70, 2, 0)  # a Python int beyond int64 is a real answer (converted to float64)
@@ -145,14 +149,14 @@ def test_gaussian_delta_is_the_hockey_stick_divergence(eps: float, sigma: float,
     want = sum(integrate.quad(lambda x: max(p.pdf(x) - math.exp(eps) * q.pdf(x), 0.0), lo, hi, epsabs=0,
                               epsrel=1e-11, limit=200)[0]
                for lo, hi in ((-np.inf, kink), (kink, np.inf)))
-    from theory.privacy.mechanisms import gaussian_delta
+    from semiprivate.theory.privacy.mechanisms import gaussian_delta
 
     assert gaussian_delta(eps, sigma, sens) == pytest.approx(want, rel=1e-7)
 
 
 def test_gaussian_delta_is_zero_where_the_two_log_terms_meet() -> None:
     # eps = 328, sigma = 100: log Phi(a) and eps + log Phi(b) are the same float (delta ~ exp(-5e8))
-    from theory.privacy.mechanisms import gaussian_delta
+    from semiprivate.theory.privacy.mechanisms import gaussian_delta
 
     assert gaussian_delta(328.0, 100.0) == 0.0
 
@@ -163,15 +167,15 @@ def test_analytic_gaussian_sigma_is_the_smallest_to_1e_12(eps: float, delta: flo
     """The analytic calibration returns sigma with delta(sigma) <= delta < delta(sigma (1 - 1e-12)): the smallest
     to the documented relative precision, for sigma below the sensitivity (eps 5), far above it (eps 0.3), and
     a sensitivity far from 1 (the bracket scales with it)."""
-    from theory.privacy.mechanisms import gaussian_delta, gaussian_sigma
+    from semiprivate.theory.privacy.mechanisms import gaussian_delta, gaussian_sigma
 
     s = gaussian_sigma(eps, delta, sens)
     assert gaussian_delta(eps, s, sens) <= delta < gaussian_delta(eps, s * (1 - 1e-12), sens)
 
 
 def test_classic_gaussian_sigma_and_its_conditions_are_stated() -> None:
-    from theory.privacy.mechanisms import gaussian_sigma
-    from theory.validity import ConditionNotMet
+    from semiprivate.theory.privacy.mechanisms import gaussian_sigma
+    from semiprivate.theory.validity import ConditionNotMet
 
     # DR14 Thm A.1: sigma = D sqrt(2 ln(1.25 / delta)) / eps
     assert gaussian_sigma(0.5, 1e-5, 2.0, "classic") == pytest.approx(2.0 * math.sqrt(2 * math.log(125_000.0)) / 0.5,

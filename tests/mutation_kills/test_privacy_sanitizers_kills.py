@@ -1,4 +1,4 @@
-"""theory.privacy.sanitizers: behaviour the mutation run showed untested (scripts/mutation.sh):
+"""semiprivate.theory.privacy.sanitizers: behaviour the mutation run showed untested (scripts/mutation.sh):
 the noisy histogram's clipping/normalisation (including the all-clipped fallback to uniform
 weights), the support it returns, seeded runs, and privacy_ after a BLR draw.
 """
@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from theory.privacy.sanitizers import BLRSanitizer, NoisyHistogramSanitizer
+from semiprivate.theory.privacy.sanitizers import BLRSanitizer, NoisyHistogramSanitizer
 
 
 def _first_seed(cond, eps: float, X: list[int], size: int):  # type: ignore[no-untyped-def]
@@ -118,8 +117,7 @@ def test_dyadic_output_follows_the_noisy_tree_it_reports() -> None:
     (scale 12) the tree has nodes whose two children are both clipped to 0 (the uniform branch), nodes
     with 0 < w0 + w1 <= 1, and positive nodes below 1, each of which changes the law when mishandled."""
     from scipy.stats import binomtest
-
-    from theory.privacy.sanitizers import DyadicThresholdSanitizer
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
 
     X = [0, 0, 1, 5, 5, 5, 7, 7, 6]
     S = DyadicThresholdSanitizer(0.5, d=3, size=20_000, rng=260)
@@ -155,8 +153,7 @@ def test_dyadic_counts_use_each_nodes_own_interval_at_d8() -> None:
     proportions: 3/4 at x = 3 and 1/4 at x = 200 (upper half of X_8, so nodes with right end
     >= 128 are counted); binomial test, false-failure rate 1e-4."""
     from scipy.stats import binomtest
-
-    from theory.privacy.sanitizers import DyadicThresholdSanitizer
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
 
     S = DyadicThresholdSanitizer(1e6, d=8, size=4000, rng=0)
     out = S.sanitize(np.array([3, 3, 3, 200], np.uint64))
@@ -165,7 +162,7 @@ def test_dyadic_counts_use_each_nodes_own_interval_at_d8() -> None:
 
 
 def test_dyadic_is_seeded_and_names_X() -> None:
-    from theory.privacy.sanitizers import DyadicThresholdSanitizer
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
 
     X = np.array([1, 2, 9, 9], np.uint64)
     a = DyadicThresholdSanitizer(1.0, d=4, size=30, rng=5).sanitize(X)

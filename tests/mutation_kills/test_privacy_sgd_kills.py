@@ -1,4 +1,4 @@
-"""Tests that pin down theory.privacy.sgd where mutation testing found the suite silent.
+"""Tests that pin down semiprivate.theory.privacy.sgd where mutation testing found the suite silent.
 
 Each test asserts what the code does (exact values, the error a caller gets, the privacy
 derived from what ran), so that a mutant of the corresponding line fails it; see
@@ -13,10 +13,9 @@ import math
 import dp_accounting
 import numpy as np
 import pytest
+import semiprivate.theory.privacy.sgd as sgd
 from dp_accounting.rdp import RdpAccountant
-
-import theory.privacy.sgd as sgd
-from theory.privacy.sgd import (
+from semiprivate.theory.privacy.sgd import (
     NoisySGDResult,
     alg2_selection_log_probabilities,
     dp_sgd,
@@ -312,8 +311,8 @@ def test_dpsgd_canary_case_is_the_worst_case_pair_and_runs_what_it_claims():
 def test_audit_cases_names_claims_and_the_bst14_canary():
     cases = sgd.audit_cases()
     assert [c["name"] for c in cases] == [
-        "theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)",
-        "theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)",
+        "semiprivate.theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)",
+        "semiprivate.theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)",
         "BROKEN dp_sgd, noise multiplier / 2",
         "BROKEN noisy_sgd with noise / 100",
     ]
@@ -564,7 +563,7 @@ def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone(monkeypatch):
     the thread count is left as it is."""
     from threadpoolctl import threadpool_info, threadpool_limits
 
-    import kernels
+    from semiprivate import kernels
 
     kernels.exponential_mechanism([0.0, 1.0], 1.0, rng=0)  # loads the kernels' OpenMP runtime (when built with it)
     monkeypatch.setattr(sgd, "_BLAS_CONTROLLER", None)  # the first call builds the (cached) controller

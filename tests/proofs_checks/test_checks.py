@@ -1,14 +1,13 @@
 """Every registered check runs, returns a well-formed record, and matches the recorded expectation.
 
 A FAILS verdict is a reported result about a paper, not a test failure: the test fails when a
-check raises or when its verdict differs from ``proofs_checks.expected.EXPECTED``.
+check raises or when its verdict differs from ``semiprivate.proofs_checks.expected.EXPECTED``.
 """
 
 from __future__ import annotations
 
 import pytest
-
-from proofs_checks import EXPECTED, Check, Verdict, registry, run_all
+from semiprivate.proofs_checks import EXPECTED, Check, Verdict, registry, run_all
 
 OUTCOMES = {o.id: o for o in run_all()}
 
@@ -42,8 +41,8 @@ def test_scope_covers_the_issue() -> None:
 
 
 def test_links_to_theory_bounds_are_present() -> None:
-    """theory.bounds has landed: the checks that mirror an implemented statement must have asserted it."""
-    pytest.importorskip("theory.bounds.abm19")
+    """semiprivate.theory.bounds has landed: the checks that mirror an implemented statement must have asserted it."""
+    pytest.importorskip("semiprivate.theory.bounds.abm19")
     linked = {cid for cid, o in OUTCOMES.items() if o.check is not None and o.check.links}
     for cid in ("ABM19.Lem3.3.manipulation", "ABM19.Lem4.4.confidence", "ABM19.Thm4.1.arithmetic",
                 "BNS15.Cl4.2.sauer-chain", "BNS15.Lem4.6.constants", "BNS15.Cl4.9.induction",

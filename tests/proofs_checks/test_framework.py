@@ -7,10 +7,9 @@ import math
 
 import pytest
 import sympy as sp
-
-from proofs_checks import Check, Verdict, render_markdown, run_all
-from proofs_checks._framework import CannotDecide, hypothesis_counterexample, sympy_nonneg, sympy_zero
-from proofs_checks.report import REPORT_PATH
+from semiprivate.proofs_checks import Check, Verdict, render_markdown, run_all
+from semiprivate.proofs_checks._framework import CannotDecide, hypothesis_counterexample, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks.report import REPORT_PATH
 
 
 def test_fails_needs_counterexample_and_condition_needs_condition() -> None:
@@ -44,9 +43,9 @@ def test_hypothesis_search_finds_and_is_deterministic() -> None:
 
 
 def test_report_is_up_to_date() -> None:
-    """REPORT.md equals a fresh rendering (regenerate with `python -m proofs_checks`)."""
+    """REPORT.md equals a fresh rendering (regenerate with `python -m semiprivate.proofs_checks`)."""
     fresh = render_markdown(run_all())
-    assert REPORT_PATH.read_text(encoding="utf-8") == fresh, "proofs_checks/REPORT.md is stale: run python -m proofs_checks"
+    assert REPORT_PATH.read_text(encoding="utf-8") == fresh, "proofs_checks/REPORT.md is stale: run python -m semiprivate.proofs_checks"
     assert fresh.startswith("<!-- GENERATED FILE: do not edit.")
 
 
@@ -58,9 +57,9 @@ def test_report_rendering_is_deterministic() -> None:
 
 
 def test_changed_constant_in_bounds_breaks_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Change a theory.bounds constant on purpose: the linked check must raise."""
-    bns = pytest.importorskip("theory.bounds.bns15")
-    from proofs_checks import bns15_prop_a1
+    """Change a semiprivate.theory.bounds constant on purpose: the linked check must raise."""
+    bns = pytest.importorskip("semiprivate.theory.bounds.bns15")
+    from semiprivate.proofs_checks import bns15_prop_a1
 
     real = bns.expmech_failure_probability
     monkeypatch.setattr(bns, "expmech_failure_probability",
@@ -70,8 +69,8 @@ def test_changed_constant_in_bounds_breaks_the_check(monkeypatch: pytest.MonkeyP
 
 
 def test_changed_constant_in_abm19_breaks_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    abm = pytest.importorskip("theory.bounds.abm19")
-    from proofs_checks import abm19_lem3_3
+    abm = pytest.importorskip("semiprivate.theory.bounds.abm19")
+    from semiprivate.proofs_checks import abm19_lem3_3
 
     real = abm.abm19_public_sample_size
     monkeypatch.setattr(abm, "abm19_public_sample_size", lambda d, a, b: real(d, a, b) + 1)
@@ -80,7 +79,7 @@ def test_changed_constant_in_abm19_breaks_the_check(monkeypatch: pytest.MonkeyPa
 
 
 def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from proofs_checks.__main__ import main
+    from semiprivate.proofs_checks.__main__ import main
 
     assert main(["--no-write"]) == 0
     out = capsys.readouterr().out
@@ -88,7 +87,7 @@ def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_out_writes_the_same_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from proofs_checks.__main__ import main
+    from semiprivate.proofs_checks.__main__ import main
 
     out = tmp_path / "r.md"
     assert main(["--out", str(out)]) == 0

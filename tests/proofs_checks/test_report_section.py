@@ -1,11 +1,11 @@
-"""The `python -m theory report` section for proofs_checks."""
+"""The `python -m semiprivate report` section for proofs_checks."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from theory.report import ReportContext
-from theory.report.sections import proofs
+from semiprivate.theory.report import ReportContext
+from semiprivate.theory.report.sections import proofs
 
 
 def test_section_builds(tmp_path: Path) -> None:

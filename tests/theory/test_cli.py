@@ -1,4 +1,4 @@
-"""The command line: ``python -m theory`` and the ``semiprivate`` console script."""
+"""The command line: ``python -m semiprivate`` and the ``semiprivate`` console script."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from theory.__main__ import SUBCOMMANDS, _load, main
+from semiprivate.cli import SUBCOMMANDS, _load, main
 
 
 def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,10 +49,10 @@ def test_missing_dependency_inside_a_subcommand_is_not_hidden(monkeypatch: pytes
 
     monkeypatch.setattr("importlib.import_module", boom)
     with pytest.raises(ModuleNotFoundError):
-        _load("theory.bounds.cli")
+        _load("semiprivate.theory.bounds.cli")
 
 
 def test_python_dash_m_theory_help_runs_in_a_subprocess() -> None:
-    proc = subprocess.run([sys.executable, "-m", "theory", "--help"], capture_output=True, text=True, check=False)
+    proc = subprocess.run([sys.executable, "-m", "semiprivate", "--help"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "report" in proc.stdout

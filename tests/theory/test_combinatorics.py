@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from theory.classes import FiniteClass, Intervals, PointFunctions, Rectangles, Thresholds
-from theory.combinatorics import (
+from semiprivate.theory.classes import FiniteClass, Intervals, PointFunctions, Rectangles, Thresholds
+from semiprivate.theory.combinatorics import (
     growth_function,
     log_sauer_exponential_bound,
     sauer_bounds,

@@ -2,18 +2,17 @@
 
 n_pub is the smallest n with 2 (2e n/d)^{2d} exp(-alpha n/4) <= beta: the inequality of the
 proof of ABM19 Lemma 3.3 with the paper's own constants, solved by
-``theory.bounds.abm19.abm19_public_sample_size``.
+``semiprivate.theory.bounds.abm19.abm19_public_sample_size``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from theory.bounds.abm19 import abm19_public_sample_size
-from theory.classes import Intervals, Rectangles, Thresholds
-from theory.covers import build_cover, distinct_points, empirical_cover_check, empirical_disagreement
-from theory.distributions import IntervalDistribution, RectangleDistribution, ThresholdDistribution
+from semiprivate.theory.bounds.abm19 import abm19_public_sample_size
+from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
+from semiprivate.theory.covers import build_cover, distinct_points, empirical_cover_check, empirical_disagreement
+from semiprivate.theory.distributions import IntervalDistribution, RectangleDistribution, ThresholdDistribution
 
 
 def test_alg1_steps_on_a_small_example():

@@ -17,10 +17,11 @@ dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
 
-import kernels  # noqa: E402
-from theory.audit import audit_mechanism  # noqa: E402
-from theory.distributed import local_cluster, monte_carlo, spawn_seeds  # noqa: E402
-from theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse  # noqa: E402
+from semiprivate.theory.audit import audit_mechanism  # noqa: E402
+from semiprivate.theory.distributed import local_cluster, monte_carlo, spawn_seeds  # noqa: E402
+from semiprivate.theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse  # noqa: E402
+
+from semiprivate import kernels  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -197,8 +198,8 @@ def test_report_section_same_numbers_here_and_on_the_cluster(client, tmp_path) -
     """The covers section's ASSPP trials go through ReportContext.simulate (monte_carlo): the
     section's text (every number in it) is the same here and on a 2-worker LocalCluster, and a
     trial run with another seed changes it (the comparison can fail)."""
-    from theory.report import ReportContext
-    from theory.report.sections import covers
+    from semiprivate.theory.report import ReportContext
+    from semiprivate.theory.report.sections import covers
 
     here = covers.build(ReportContext(tmp_path / "here", quick=True))
     there = covers.build(ReportContext(tmp_path / "cluster", quick=True, client=client))
@@ -208,7 +209,7 @@ def test_report_section_same_numbers_here_and_on_the_cluster(client, tmp_path) -
 
 
 def test_report_cli_rejects_bad_dask_options(tmp_path, capsys) -> None:
-    from theory.report.cli import main
+    from semiprivate.theory.report.cli import main
 
     assert main(["--quick", "--only", "covers", "--workers", "0", "--out", str(tmp_path)]) == 2
     assert "--workers must be >= 1" in capsys.readouterr().err
@@ -222,7 +223,7 @@ def _weighted_sum(w, i):
 
 def test_large_shared_argument_is_scattered_once(client, monkeypatch) -> None:
     """An argument shared by every batch and larger than SCATTER_BYTES goes to the workers once."""
-    from theory.audit.batches import SCATTER_BYTES, run_batches
+    from semiprivate.theory.audit.batches import SCATTER_BYTES, run_batches
 
     w = np.random.default_rng(0).standard_normal(SCATTER_BYTES // 4)  # ~200 kB pickled
     calls = []
@@ -237,7 +238,7 @@ def test_large_shared_argument_is_scattered_once(client, monkeypatch) -> None:
 
 
 def test_run_batches_and_local_cluster_name_bad_parameters() -> None:
-    from theory.audit.batches import run_batches
+    from semiprivate.theory.audit.batches import run_batches
 
     with pytest.raises(TypeError, match="fn must be callable"):
         run_batches(3, [(1,)])  # type: ignore[arg-type]
@@ -270,11 +271,11 @@ def test_local_cluster_workers_are_set_up_for_numpy_batches(client) -> None:
 
 
 def test_report_cli_workers_option_gives_the_local_report(tmp_path) -> None:
-    """``python -m theory report --workers 2``: a local cluster runs the simulations; report.md is
+    """``python -m semiprivate report --workers 2``: a local cluster runs the simulations; report.md is
     the plain run's, bar the section timings."""
     import re
 
-    from theory.report.cli import main
+    from semiprivate.theory.report.cli import main
 
     assert main(["--quick", "--only", "covers", "--out", str(tmp_path / "here")]) == 0
     assert main(["--quick", "--only", "covers", "--workers", "2", "--out", str(tmp_path / "dask")]) == 0

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from theory.distributions import (
+from semiprivate.theory.distributions import (
     IntervalDistribution,
     MixtureDistribution,
     RandomLabelDistribution,

@@ -12,9 +12,8 @@ import math
 import numpy as np
 import pytest
 from scipy.stats import binomtest
-
-from theory.distributions import BlockDisjunctionDistribution, DisjunctionGraphDistribution
-from theory.graphs import chi_disj, component_labels
+from semiprivate.theory.distributions import BlockDisjunctionDistribution, DisjunctionGraphDistribution
+from semiprivate.theory.graphs import chi_disj, component_labels
 
 FFR = 1e-4
 

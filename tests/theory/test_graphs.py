@@ -1,4 +1,4 @@
-"""HPSY.ComponentGraph, HPSY.Eq1/Def1/Def2, HPSY.Lem1, HPSY.Lem2: theory.graphs.
+"""HPSY.ComponentGraph, HPSY.Eq1/Def1/Def2, HPSY.Lem1, HPSY.Lem2: semiprivate.theory.graphs.
 
 Statistical tests: fixed seeds, each at level 1e-4 (its false-failure rate) unless stated.
 """
@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.stats import binomtest
-
-from theory.bounds.hpsy import hpsy_connectivity_threshold, karger_cut_bound
-from theory.graphs import (
+from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold, karger_cut_bound
+from semiprivate.theory.graph_checks import gnp_connectivity, karger_cut_check, lem2_connectivity
+from semiprivate.theory.graphs import (
     _pairs_of_positions,
     active_sets,
     chi_disj,
@@ -27,10 +27,7 @@ from theory.graphs import (
     count_components,
     disjunction_compatibility,
     gnp_component_counts,
-    gnp_connectivity,
     gnp_edges,
-    karger_cut_check,
-    lem2_connectivity,
 )
 
 FFR = 1e-4

@@ -1,4 +1,4 @@
-"""PILLAR.Def3 / PILLAR.Ex1 / PILLAR.Def4 generators and the digits split (theory.halfspace_data).
+"""PILLAR.Def3 / PILLAR.Ex1 / PILLAR.Def4 generators and the digits split (semiprivate.theory.halfspace_data).
 
 Statistical checks: fixed seeds; binomial / normal tails at 1e-4 where stated.
 """
@@ -10,8 +10,7 @@ import math
 import numpy as np
 import pytest
 from scipy.stats import binom
-
-from theory.halfspace_data import (
+from semiprivate.theory.halfspace_data import (
     GaussianMixtureHalfspace,
     LargeMarginLowRank,
     TVShiftedPublic,

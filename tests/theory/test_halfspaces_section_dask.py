@@ -1,5 +1,5 @@
 """The halfspaces report section's simulations (k-sweep, HPSY Thm 3 runs) go through
-``ReportContext.simulate`` (theory.distributed.monte_carlo, issue #22): the same numbers here,
+``ReportContext.simulate`` (semiprivate.theory.distributed.monte_carlo, issue #22): the same numbers here,
 in worker processes (standard pickle) and on a 2-worker Dask LocalCluster.
 
 Deterministic (fixed seeds, no statistical tolerance): a false failure would need the runs to
@@ -15,13 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from theory.report import ReportContext
-from theory.report.sections import halfspaces
+from semiprivate.theory.report import ReportContext
+from semiprivate.theory.report.sections import halfspaces
 
 
 def _tiny_sweep(ctx: ReportContext) -> dict:
-    from theory.halfspace_data import LargeMarginLowRank
+    from semiprivate.theory.halfspace_data import LargeMarginLowRank
 
     D = LargeMarginLowRank(20, 3, 0.2, tail=0.1, signal_rank=2, decay=1.3, rng=5)
     make = partial(halfspaces._syn_data, D=D, seed=ctx.seed, n_priv=120, n_pub=300, n_test=300)
@@ -41,8 +40,8 @@ def _flat(res: dict) -> list[float]:
 
 def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path) -> None:
     """The documented contract of ``_sweep``: entry s is make_data(s) fitted with rng=s."""
-    from theory.halfspace_data import LargeMarginLowRank
-    from theory.learners.halfspaces import SemiPrivateHalfspace
+    from semiprivate.theory.halfspace_data import LargeMarginLowRank
+    from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 
     ctx = ReportContext(tmp_path)
     res = _tiny_sweep(ctx)
@@ -50,7 +49,7 @@ def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path) -> None:
     D = LargeMarginLowRank(20, 3, 0.2, tail=0.1, signal_rank=2, decay=1.3, rng=5)
     s = 1
     X, y, Xp, Xt, yt = halfspaces._syn_data(s, D, ctx.seed, 120, 300, 300)
-    import kernels
+    from semiprivate import kernels
 
     P = kernels.pca(Xp, 5, center=False)
     acc = SemiPrivateHalfspace(1.0, k=5, rng=s).fit(X, y, X_public=P).score(Xt, yt)
@@ -81,7 +80,7 @@ def test_halfspaces_section_same_numbers_here_and_on_the_cluster(tmp_path: Path)
     (that the numbers move with the seeds: ``test_sweep_same_numbers_in_worker_processes``)."""
     pytest.importorskip("dask")
     pytest.importorskip("distributed")
-    from theory.distributed import local_cluster
+    from semiprivate.theory.distributed import local_cluster
 
     here = halfspaces.build(ReportContext(tmp_path / "here", quick=True))
     thm3_here = halfspaces._thm3_runs(ReportContext(tmp_path / "here"))

@@ -1,4 +1,4 @@
-"""``python -m theory spec``: the index is generated from the code's ``Implements:`` lines, so a
+"""``python -m semiprivate spec``: the index is generated from the code's ``Implements:`` lines, so a
 module written later appears without editing the index, and planned items stay listed."""
 
 from __future__ import annotations
@@ -9,19 +9,18 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from theory import spec
+from semiprivate.theory import spec
 
 
 def test_every_id_the_code_names_is_listed_with_its_objects() -> None:
     entries = {e.id: e for e in spec.build_index(tests=False, checks=False)}
-    assert "theory.covers.build_cover" in entries["ABM19.Alg1.cover"].implemented_by
-    assert "theory.learners.asspp.ASSPP" in entries["ABM19.Alg1"].implemented_by
+    assert "semiprivate.theory.covers.build_cover" in entries["ABM19.Alg1.cover"].implemented_by
+    assert "semiprivate.theory.learners.asspp.ASSPP" in entries["ABM19.Alg1"].implemented_by
     assert entries["ABM19.Lem3.3"].reference.startswith("ABM19 Lemma 3.3: ")
     # every planned id is listed, implemented or not
     assert set(spec.PLANNED) <= set(entries)
     # nothing from this module's own examples
-    assert not any(o.startswith("theory.spec") for e in entries.values() for o in e.implemented_by)
+    assert not any(o.startswith("semiprivate.theory.spec") for e in entries.values() for o in e.implemented_by)
 
 
 def test_a_module_written_later_appears_and_planned_ids_stay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,12 +36,12 @@ def test_a_module_written_later_appears_and_planned_ids_stay(tmp_path: Path, mon
             """Implements: BNS15.Alg4,
             BNS15.Cl5.7 (continued line)."""
     '''))
-    monkeypatch.setattr(spec, "_package_roots", lambda: {"theory": pkg})
+    monkeypatch.setattr(spec, "_package_roots", lambda: {"semiprivate.theory": pkg})
     monkeypatch.setitem(spec.PLANNED, "ABM19.Thm9.9", "a planned item nobody implemented")
     entries = {e.id: e for e in spec.build_index(tests=False, checks=False)}
-    assert entries["HPSY.Thm3"].implemented_by == ["theory.newlearner"]
-    assert entries["PILLAR.Alg9"].implemented_by == ["theory.newlearner"]
-    assert entries["BNS15.Cl5.7"].implemented_by == ["theory.newlearner.Shiny"]
+    assert entries["HPSY.Thm3"].implemented_by == ["semiprivate.theory.newlearner"]
+    assert entries["PILLAR.Alg9"].implemented_by == ["semiprivate.theory.newlearner"]
+    assert entries["BNS15.Cl5.7"].implemented_by == ["semiprivate.theory.newlearner.Shiny"]
     assert entries["ABM19.Thm9.9"].implemented_by == []
     assert entries["ABM19.Thm9.9"].reference == "ABM19 Theorem 9.9: a planned item nobody implemented"
 
@@ -82,7 +81,7 @@ def test_parse_implements(text: str, ids: list[str]) -> None:
 # --- no shipped file points outside the repository (issue 18, item 6) -------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ["theory", "kernels", "proofs_checks"]
+SHIPPED = ["semiprivate", "theory", "kernels", "proofs_checks"]
 TEXT_SUFFIXES = {".py", ".pyx", ".pxd", ".md", ".txt", ".toml"}
 #: File names the code WRITES (outputs), not references to files that must exist.
 OUTPUT_NAMES = {"report.md", "REPORT.md", "proofs_checks_REPORT.md", "proofs_checks_report.md"}
@@ -119,7 +118,7 @@ def _outside_references(path: Path, text: str | None = None) -> list[str]:
             if Path(ref).name in OUTPUT_NAMES:
                 continue
             if not ((ROOT / ref).is_file() or (path.parent / ref).is_file()):
-                bad.append(f"{where}: {ref!r} is not a file of the repository (use `python -m theory spec ID`)")
+                bad.append(f"{where}: {ref!r} is not a file of the repository (use `python -m semiprivate spec ID`)")
     return bad
 
 

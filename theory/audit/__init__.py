@@ -6,13 +6,13 @@
 * :func:`vectorize`: one-output ``fn(data, rng)`` -> the ``(data, size, rng)`` form.
 * :func:`exact_privacy_loss`: max log ratio and delta(epsilon) (hockey-stick divergence) for
   mechanisms whose output distributions are known exactly.
-* :mod:`theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
-  :mod:`theory.audit.strategies`: the same as hypothesis strategies (imported lazily, so
+* :mod:`semiprivate.theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
+  :mod:`semiprivate.theory.audit.strategies`: the same as hypothesis strategies (imported lazily, so
   hypothesis is only needed when you use them).
-* :mod:`theory.audit.broken`: deliberately broken mechanisms (an auditor must catch them).
+* :mod:`semiprivate.theory.audit.broken`: deliberately broken mechanisms (an auditor must catch them).
 
-The toolkit's own audit cases (its mechanisms and learners) live in :mod:`theory.audit_suite`
-(``python -m theory audit``): the generic auditor imports nothing from ``theory.learners``.
+The toolkit's own audit cases (its mechanisms and learners) live in :mod:`semiprivate.theory.audit_suite`
+(``python -m semiprivate audit``): the generic auditor imports nothing from ``semiprivate.theory.learners``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from theory.audit.core import (
+from semiprivate.theory.audit.core import (
     AuditResult,
     Event,
     Mechanism,
@@ -30,8 +30,8 @@ from theory.audit.core import (
     audit_pairs,
     vectorize,
 )
-from theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
-from theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
+from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
     "AuditResult",
@@ -56,5 +56,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in ("strategies", "neighbours", "broken"):
-        return importlib.import_module(f"theory.audit.{name}")
-    raise AttributeError(f"module 'theory.audit' has no attribute {name!r}")
+        return importlib.import_module(f"semiprivate.theory.audit.{name}")
+    raise AttributeError(f"module 'semiprivate.theory.audit' has no attribute {name!r}")

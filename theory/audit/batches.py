@@ -15,7 +15,7 @@ An *executor* is one of
 * a :class:`concurrent.futures.Executor` (anything with ``map`` only): ``executor.map``; with a
   process pool, functions must be picklable by :mod:`pickle` (module-level).
 
-Implements: AUDIT (trial batches for scale-out; see ``theory.distributed`` for the Dask helpers).
+Implements: AUDIT (trial batches for scale-out; see ``semiprivate.theory.distributed`` for the Dask helpers).
 """
 
 from __future__ import annotations

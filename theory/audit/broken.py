@@ -4,7 +4,7 @@ Each class *claims* ``(epsilon, delta)`` (attribute ``claimed``) but is implemen
 typical bug; ``true_epsilon(pair)`` gives the exact epsilon of the broken mechanism on the
 neighbouring pair the suite audits it on (``inf`` where no finite epsilon holds), so the
 tests can state how close the audit's lower bound comes.  Nothing here is meant for use;
-it is the power side of the audit's tests and of ``python -m theory audit --broken``.
+it is the power side of the audit's tests and of ``python -m semiprivate audit --broken``.
 
 Implements: AUDIT (power checks: "shown to catch deliberately broken mechanisms").
 """
@@ -15,9 +15,8 @@ import math
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import EPSILON, POSITIVE_REAL, Integer, Options, as_generator, validate_params
-from theory.audit.exact import exact_privacy_loss
+from semiprivate.kernels.validation import EPSILON, POSITIVE_REAL, Integer, Options, as_generator, validate_params
+from semiprivate.theory.audit.exact import exact_privacy_loss
 
 __all__ = [
     "LaplaceWrongScale",
@@ -151,7 +150,7 @@ class BinaryFormulaRR:
 
 class ExponentialMechanismNoHalf:
     """Bug: the exponential mechanism sampling ``P(i) ∝ exp(epsilon q_i)`` (the factor 1/2 of
-    ``exp(epsilon q_i / (2 sensitivity))`` forgotten), via ``kernels.exponential_mechanism``
+    ``exp(epsilon q_i / (2 sensitivity))`` forgotten), via ``semiprivate.kernels.exponential_mechanism``
     called with ``2 * epsilon``.  True epsilon on a pair: exact, from the softmax.
     """
 
@@ -162,13 +161,13 @@ class ExponentialMechanismNoHalf:
         self.backend = backend
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
-        import kernels
+        from semiprivate import kernels
 
         return np.asarray(kernels.exponential_mechanism(np.asarray(data, dtype=np.float64), 2 * self.epsilon,
                                                         size=int(size), rng=rng, backend=self.backend))
 
     def true_epsilon(self, pair: tuple[Any, Any]) -> float:
-        import kernels
+        from semiprivate import kernels
 
         lp = kernels.exponential_log_probabilities(np.asarray(pair[0], dtype=np.float64), 2 * self.epsilon)
         lq = kernels.exponential_log_probabilities(np.asarray(pair[1], dtype=np.float64), 2 * self.epsilon)

@@ -14,18 +14,18 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
    regularised Fisher discriminant trained to tell the two sides apart, the mean difference,
    a logistic score on ``(z, z**2)`` and, with ``mlp=True``, a small neural network's logit) and
    on each coordinate (beyond 16 coordinates, the 16 ranked first by a selection-batch
-   Kolmogorov–Smirnov statistic, :func:`theory.audit.selection.rank_columns`).  Structured
+   Kolmogorov–Smirnov statistic, :func:`semiprivate.theory.audit.selection.rank_columns`).  Structured
    outputs (tuples, dicts, variable-length sequences) and vectors with categorical coordinates
    (declared with ``categorical=``, non-numeric leaves, or integer coordinates with at most 16
    values) also get value events per categorical coordinate and *joint* events
-   ``{x[j] == v and x[i] > t}`` (see :mod:`theory.audit.outputs`).  Float vectors with coded columns
-   (atoms such as SVT's above / below / aborted codes, :func:`theory.audit.selection.atom_blocks`)
+   ``{x[j] == v and x[i] > t}`` (see :mod:`semiprivate.theory.audit.outputs`).  Float vectors with coded columns
+   (atoms such as SVT's above / below / aborted codes, :func:`semiprivate.theory.audit.selection.atom_blocks`)
    also get whole-row pattern events and cross-fitted likelihood-ratio-ordered pattern sets
-   (:class:`theory.audit.selection.RowPatterns`, ``pattern`` / ``patternset``); ``float_bits=True`` adds events on
+   (:class:`semiprivate.theory.audit.selection.RowPatterns`, ``pattern`` / ``patternset``); ``float_bits=True`` adds events on
    the sign, exponent and low mantissa bits of float outputs (:func:`bit_keys`).  Each
    (pair, event, direction) is scored by a pessimistic anticipated bound
-   (:func:`theory.audit.selection.anticipated_bound`) and ``K`` are kept, every pair first
-   (:func:`theory.audit.selection.pick`).  The families searched per pair, their sizes and the
+   (:func:`semiprivate.theory.audit.selection.anticipated_bound`) and ``K`` are kept, every pair first
+   (:func:`semiprivate.theory.audit.selection.pick`).  The families searched per pair, their sizes and the
    best scores are reported (:class:`PairSearch`, :meth:`AuditResult.explain`).
 2. **Estimation** (fresh batches, ``trials`` outputs per dataset, drawn after selection and
    independent of it).  For each kept (pair, event, direction) with numerator dataset ``A``
@@ -71,8 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     RNG,
@@ -83,11 +82,11 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
-from theory.audit import selection
-from theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
-from theory.audit.batches import batch_sizes, run_batches
-from theory.audit.outputs import OutputSchema, as_label_array, flatten_output, is_structured
-from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit import selection
+from semiprivate.theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
+from semiprivate.theory.audit.batches import batch_sizes, run_batches
+from semiprivate.theory.audit.outputs import OutputSchema, as_label_array, flatten_output, is_structured
+from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
     "Mechanism",
@@ -138,7 +137,7 @@ def vectorize(fn: Callable[[Any, np.random.Generator], Any]) -> Mechanism:
         if any(is_structured(o) for o in outs):
             # tuples, transcripts, dicts stay as they are (1-D object array), also when another kind of
             # output (None for an empty result, say) comes first: the auditor encodes them as labels
-            # and as a table for joint events (theory.audit.outputs)
+            # and as a table for joint events (semiprivate.theory.audit.outputs)
             arr = np.empty(len(outs), dtype=object)
             for i, o in enumerate(outs):
                 arr[i] = o
@@ -185,7 +184,7 @@ class _Outputs:
     num: np.ndarray | None  # numeric values: (n,) or (n, d)
     keys: np.ndarray | None  # for value events: numbers, void rows or int codes
     discrete: bool  # values are meaningful events (ints, bools, labels)
-    table: np.ndarray | None = None  # structured outputs: float table (theory.audit.outputs.OutputSchema)
+    table: np.ndarray | None = None  # structured outputs: float table (semiprivate.theory.audit.outputs.OutputSchema)
     rows: list[dict[Any, Any]] | None = None  # structured selection outputs before the schema is fixed
 
 
@@ -197,7 +196,7 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
     structured = bool((isinstance(raw, (list, tuple)) or arr is not None and arr.dtype == object and arr.ndim == 1)
                       and len(raw) and any(is_structured(o) for o in raw))
     if structured:
-        arr = as_label_array(list(raw))  # structured outputs -> hashable labels (theory.audit.outputs)
+        arr = as_label_array(list(raw))  # structured outputs -> hashable labels (semiprivate.theory.audit.outputs)
     if arr is None:
         try:
             arr = np.asarray(raw)
@@ -206,11 +205,11 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
             arr[:] = list(raw)
     if raw is None:
         raise ValueError(f"mechanism returned None; it must return size={size} outputs along axis 0 "
-                         "(a one-output fn(data, rng) needs theory.audit.vectorize(fn))")
+                         "(a one-output fn(data, rng) needs semiprivate.theory.audit.vectorize(fn))")
     if arr.ndim == 0 or arr.shape[0] != size:
         got = f"{arr.shape[0]} outputs" if arr.ndim else f"a single value ({raw!r:.40})"
         raise ValueError(f"mechanism returned {got}, expected size={size} outputs along axis 0 "
-                         "(a one-output fn(data, rng) needs theory.audit.vectorize(fn))")
+                         "(a one-output fn(data, rng) needs semiprivate.theory.audit.vectorize(fn))")
     kind_char = arr.dtype.kind
     if kind_char == "O" and arr.ndim == 1 and all(
         isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in arr
@@ -290,7 +289,7 @@ class ThresholdEvent(Event):
             return x
         if isinstance(self.projection, int):
             return x[:, self.projection]
-        if callable(self.projection):  # a learned score (theory.audit.selection.LogisticScore)
+        if callable(self.projection):  # a learned score (semiprivate.theory.audit.selection.LogisticScore)
             return np.asarray(self.projection(x))
         return x @ self.projection
 
@@ -460,7 +459,7 @@ class PairSearch:
     events, ``pattern`` / ``patternset`` whole-row patterns of coded float columns and their
     cross-fitted sets, ``bits`` float bit patterns, ``user`` user events) to the number of (event, direction)
     candidates built from the selection batch.  ``best_anticipated`` is the best pessimistic
-    anticipated bound (:func:`theory.audit.selection.anticipated_bound`) among them (``nan`` for user
+    anticipated bound (:func:`semiprivate.theory.audit.selection.anticipated_bound`) among them (``nan`` for user
     events: no selection), ``n_tested`` how many of the pair's candidates got one of the ``K`` tests and
     ``best_bound`` the best bound they gave on the estimation batch (``nan`` when none was tested).
     """
@@ -596,7 +595,7 @@ class _Candidate:
 
 
 def _anticipated(kx: np.ndarray, ky: np.ndarray, s: int, n: int, a: float, delta: float) -> np.ndarray:
-    """Pessimistic anticipated bound (see :func:`theory.audit.selection.anticipated_bound`)."""
+    """Pessimistic anticipated bound (see :func:`semiprivate.theory.audit.selection.anticipated_bound`)."""
     return selection.anticipated_bound(kx, ky, s, n, a, delta)
 
 
@@ -932,7 +931,7 @@ def _has_repeats(x: np.ndarray | None) -> bool:
 
 
 def _pick(cands: list[_Candidate], k: int) -> list[_Candidate]:
-    """Per-pair slots first (see :func:`theory.audit.selection.pick`)."""
+    """Per-pair slots first (see :func:`semiprivate.theory.audit.selection.pick`)."""
     return selection.pick(cands, k)
 
 
@@ -964,7 +963,7 @@ def _check_arity(mechanism: Any) -> None:
     except TypeError:
         raise TypeError(f"mechanism must be callable as mechanism(data, size, rng) returning size outputs; "
                         f"{getattr(mechanism, '__name__', type(mechanism).__name__)}{sig} is not. For a one-output "
-                        "fn(data, rng), audit theory.audit.vectorize(fn)") from None
+                        "fn(data, rng), audit semiprivate.theory.audit.vectorize(fn)") from None
 
 
 def _seed_of(rng: Any) -> Any:
@@ -1114,7 +1113,7 @@ def audit_pairs(
     max_events : int
         How many (pair, event, direction) tuples are kept for estimation (``K``); raised to the
         number of pairs (at most 32) so that every pair gets a slot (its best event), see
-        :mod:`theory.audit.selection`.  Events are ranked by a pessimistic anticipated bound.
+        :mod:`semiprivate.theory.audit.selection`.  Events are ranked by a pessimistic anticipated bound.
     n_thresholds, max_values : int
         Size of the candidate families (quantile thresholds, distinct values).
     batch_size : int, optional
@@ -1126,7 +1125,7 @@ def audit_pairs(
         and no batch size: ``trials // 64`` clipped to [1e6, 1e8] (about 64 tasks per dataset; at
         1e11 trials, 1e8 per batch: see ``docs/dask.md`` for the overhead rule behind both ends).
     executor : None, dask.distributed.Client or concurrent.futures.Executor
-        Where the estimation batches run (see :mod:`theory.audit.batches`); the selection batch
+        Where the estimation batches run (see :mod:`semiprivate.theory.audit.batches`); the selection batch
         is always drawn here.  The mechanism and the events are sent to the workers
         (cloudpickle for Dask): one that cannot be pickled is refused with a TypeError.
     timeout : float, optional
@@ -1136,7 +1135,7 @@ def audit_pairs(
         Output coordinates to treat as categorical: they get value events (``x[j] == v``, value
         sets) and joint events ``{x[j] == v and x[i] > t}`` with the numeric coordinates, never
         thresholds.  An int is a coordinate of a vector output or an item of a tuple output; a str a
-        dict key or a path name (``"x[1]['count']"``, see :mod:`theory.audit.outputs`).  Without it,
+        dict key or a path name (``"x[1]['count']"``, see :mod:`semiprivate.theory.audit.outputs`).  Without it,
         non-numeric leaves of structured outputs and integer coordinates with at most 16 values are
         categorical automatically (the latter keep their thresholds too).
     float_bits : bool
@@ -1147,7 +1146,7 @@ def audit_pairs(
         default, so that audits of such mechanisms test the real-valued claim.
     mlp : bool
         For vector outputs, also threshold the logit of a small neural network (scikit-learn's
-        ``MLPClassifier``, 32 ReLU units, see :func:`theory.audit.selection.mlp_score`) fitted on
+        ``MLPClassifier``, 32 ReLU units, see :func:`semiprivate.theory.audit.selection.mlp_score`) fitted on
         the selection batch, beside the logistic score; it reaches interactions between
         coordinates that the logistic score on ``(z, z**2)`` cannot.  Off by default (about a
         second of fitting per pair).
@@ -1286,7 +1285,7 @@ def _audit_pairs(
             for e, cval in zip(evs, cnt):
                 counts[(j, id(e))] = int(cval)
     else:
-        # seeded batches (theory.audit.batches): one SeedSequence child per batch, in a fixed
+        # seeded batches (semiprivate.theory.audit.batches): one SeedSequence child per batch, in a fixed
         # order, so the counts do not depend on where the batches run
         bs = int(batch_size) if batch_size is not None else min(max(n // 64, 1_000_000), 100_000_000)
         sizes = batch_sizes(n, bs)
@@ -1396,7 +1395,7 @@ def audit_mechanism(
         The first dataset (whatever the mechanism accepts).
     neighbour : dataset or callable
         A neighbouring dataset, or a sampler ``neighbour(data, rng) -> dataset`` (see
-        :mod:`theory.audit.neighbours`) from which ``n_neighbours`` neighbours are drawn and
+        :mod:`semiprivate.theory.audit.neighbours`) from which ``n_neighbours`` neighbours are drawn and
         all searched.
     epsilon, delta : float
         The claimed privacy parameters.
@@ -1430,7 +1429,7 @@ def audit_mechanism(
 
     Examples
     --------
-    >>> from theory.privacy.mechanisms import LaplaceMechanism
+    >>> from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
     >>> res = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=0)
     >>> res.violation, 0.8 < res.epsilon_lower_bound <= 1.0
     (False, True)
@@ -1497,7 +1496,7 @@ def assert_private(
 
     Examples
     --------
-    >>> from theory.privacy.mechanisms import RandomizedResponse
+    >>> from semiprivate.theory.privacy.mechanisms import RandomizedResponse
     >>> r = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, trials=100_000, rng=1)
     >>> r.violation
     False

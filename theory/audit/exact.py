@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import DELTA, Boolean, Real, validate_params
+from semiprivate.kernels.validation import DELTA, Boolean, Real, validate_params
 
 __all__ = ["ExactPrivacyLoss", "exact_privacy_loss", "hockey_stick"]
 

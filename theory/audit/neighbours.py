@@ -1,10 +1,10 @@
 """Samplers of neighbouring datasets for audit searches (no hypothesis needed).
 
 Each factory returns a sampler ``sampler(data, rng) -> neighbour`` that
-:func:`theory.audit.audit_mechanism` accepts as its ``neighbour`` argument (it then draws
+:func:`semiprivate.theory.audit.audit_mechanism` accepts as its ``neighbour`` argument (it then draws
 ``n_neighbours`` neighbours and searches them all, with the multiple-testing correction).
 
-Dataset representations (the same as :mod:`theory.audit.strategies`):
+Dataset representations (the same as :mod:`semiprivate.theory.audit.strategies`):
 
 * unlabelled: an array of shape ``(n,)`` or ``(n, d)`` (rows are records);
 * labelled: a tuple ``(X, y)`` with ``y`` in ``{0, 1}`` (or the given label set);
@@ -31,8 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import POSITIVE_REAL, Boolean, Options, Real, as_generator, validate_params
+from semiprivate.kernels.validation import POSITIVE_REAL, Boolean, Options, Real, as_generator, validate_params
 
 __all__ = ["replace_one", "add_remove_one", "query_neighbour"]
 

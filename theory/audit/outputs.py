@@ -17,7 +17,7 @@ mechanism may also return dicts or small arrays.  The auditor treats such output
 broadcast into a 2-D array, whatever the tuples' lengths), which the auditor then codes as
 discrete events: single values and likelihood-ratio-ordered value sets.  So a transcript that
 appears under one database and never under its neighbour is a *support mismatch* (see
-:mod:`theory.audit.core`).  :func:`theory.audit.vectorize` applies it to non-numeric outputs.
+:mod:`semiprivate.theory.audit.core`).  :func:`semiprivate.theory.audit.vectorize` applies it to non-numeric outputs.
 
 Besides whole-output labels, the auditor reads structured outputs as a *table* for joint events
 (Implements: AUDIT, joint events): :func:`flatten_output` lists an output's leaves by path (a tuple /

@@ -1,4 +1,4 @@
-"""Event selection for :func:`theory.audit.audit_pairs` (Implements: AUDIT, selection stage).
+"""Event selection for :func:`semiprivate.theory.audit.audit_pairs` (Implements: AUDIT, selection stage).
 
 The audit splits its samples: a *selection* batch of ``s`` outputs per dataset ranks candidate
 (pair, event, direction) tuples, the best ``K`` are kept, and a fresh *estimation* batch of ``n``
@@ -33,9 +33,8 @@ import math
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
-from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from semiprivate.kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
+from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
            "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick", "planned_tests", "rank_columns",

@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 from scipy.special import betainccinv, betaincinv
-
-from kernels.validation import DELTA, PROBABILITY
+from semiprivate.kernels.validation import DELTA, PROBABILITY
 
 __all__ = ["cp_lower", "cp_upper", "clopper_pearson", "epsilon_bound"]
 

@@ -1,6 +1,6 @@
 """Hypothesis strategies for neighbouring datasets.
 
-Use them with :func:`theory.audit.assert_private` inside ``@given`` tests::
+Use them with :func:`semiprivate.theory.audit.assert_private` inside ``@given`` tests::
 
     @given(pair=strategies.query_vectors(3, mode="one"))
     def test_laplace(pair):
@@ -31,8 +31,7 @@ from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
-
-from kernels.validation import check_integer, check_option, check_real
+from semiprivate.kernels.validation import check_integer, check_option, check_real
 
 __all__ = [
     "records",

@@ -1,16 +1,16 @@
 """Every bound of the four papers as a function, a sympy form, a solver and a registry entry.
 
-Modules (one per paper): :mod:`~theory.bounds.abm19`, :mod:`~theory.bounds.bns15`,
-:mod:`~theory.bounds.hpsy`, :mod:`~theory.bounds.pillar` (BST14 noisy SGD + PILLAR),
-:mod:`~theory.bounds.classic` (BNS15 App. A/B, KLNRS, HPSY Sec 3.3 baselines), plus
-:mod:`~theory.bounds.privacy` (BNS15 privacy transformers) and
-:mod:`~theory.bounds.compare` (comparison tables).  The command line is
-``python -m theory bound`` (:mod:`theory.bounds.cli`).
+Modules (one per paper): :mod:`~semiprivate.theory.bounds.abm19`, :mod:`~semiprivate.theory.bounds.bns15`,
+:mod:`~semiprivate.theory.bounds.hpsy`, :mod:`~semiprivate.theory.bounds.pillar` (BST14 noisy SGD + PILLAR),
+:mod:`~semiprivate.theory.bounds.classic` (BNS15 App. A/B, KLNRS, HPSY Sec 3.3 baselines), plus
+:mod:`~semiprivate.theory.bounds.privacy` (BNS15 privacy transformers) and
+:mod:`~semiprivate.theory.bounds.compare` (comparison tables).  The command line is
+``python -m semiprivate bound`` (:mod:`semiprivate.theory.bounds.cli`).
 
 The registry maps a SPEC-style id to a :class:`Bound` (description, parameters with their
 constraints, function, sympy form, solvers, monotonicity):
 
->>> from theory.bounds import get_bound, evaluate, solve
+>>> from semiprivate.theory.bounds import get_bound, evaluate, solve
 >>> sorted(get_bound("ABM19.Lem3.3").solvers)
 ['n_pub']
 >>> solve("ABM19.Lem3.3", "n_pub", d=10, alpha=0.05, beta=0.01)
@@ -20,15 +20,15 @@ constraints, function, sympy form, solvers, monotonicity):
 
 Conventions: natural logs; sample sizes are ints rounded up; O(.)-only results take
 ``constant`` (default 1); a failed hypothesis raises
-:class:`theory.validity.ConditionNotMet` (``strict=False`` returns a ``Checked``).
+:class:`semiprivate.theory.validity.ConditionNotMet` (``strict=False`` returns a ``Checked``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from theory.bounds import abm19, bns15, classic, hpsy, pillar, privacy  # noqa: F401  (fill the registry)
-from theory.bounds._core import REGISTRY, Bound, Param, Solver, smallest_integer
+from semiprivate.theory.bounds import abm19, bns15, classic, hpsy, pillar, privacy  # noqa: F401  (fill the registry)
+from semiprivate.theory.bounds._core import REGISTRY, Bound, Param, Solver, smallest_integer
 
 __all__ = [
     "Bound",
@@ -70,7 +70,7 @@ def get_bound(bound_id: str) -> Bound:
     >>> get_bound("ABM19.Lem9.9")
     Traceback (most recent call last):
     ...
-    theory.bounds.UnknownBoundError: bound_id: unknown bound id 'ABM19.Lem9.9'; ids of that paper: ...
+    semiprivate.theory.bounds.UnknownBoundError: bound_id: unknown bound id 'ABM19.Lem9.9'; ids of that paper: ...
     """
     if not isinstance(bound_id, str):
         raise TypeError(f"bound_id must be a string such as 'ABM19.Lem3.3', got {bound_id!r} ({type(bound_id).__name__})")
@@ -83,7 +83,7 @@ def get_bound(bound_id: str) -> Bound:
     close = [k for k in REGISTRY if k.lower().startswith(bound_id.lower().split(".")[0])]
     raise UnknownBoundError(f"bound_id: unknown bound id {bound_id!r}" + (
         f"; ids of that paper: {', '.join(sorted(close))}" if close
-        else "; see list_bounds() or python -m theory bound --list"))
+        else "; see list_bounds() or python -m semiprivate bound --list"))
 
 
 #: Spellings users try for a parameter that a bound names differently.
@@ -121,7 +121,7 @@ def check_param_names(bound_id: str, params: Any, given: Any) -> None:
 
 
 def _call(bound_id: str, params: Any, function: Any, kwargs: dict[str, Any]) -> Any:
-    from theory.bounds._core import BoundOverflowError
+    from semiprivate.theory.bounds._core import BoundOverflowError
 
     check_param_names(bound_id, params, kwargs)
     for p in params:  # an integer beyond float range makes the formulas fail with a message naming nothing
@@ -148,7 +148,7 @@ def evaluate(bound_id: str, **params: Any) -> Any:
 
     Unknown or misspelt parameter names raise TypeError naming the bound and the accepted
     spelling; a value that does not fit the float formulas raises
-    :class:`~theory.bounds._core.BoundOverflowError` (a ValueError) naming the parameters.
+    :class:`~semiprivate.theory.bounds._core.BoundOverflowError` (a ValueError) naming the parameters.
     """
     b = get_bound(bound_id)
     return _call(b.id, b.params, b.function, params)

@@ -1,4 +1,4 @@
-"""Shared machinery of :mod:`theory.bounds`: the math namespaces, the integer solver and the registry.
+"""Shared machinery of :mod:`semiprivate.theory.bounds`: the math namespaces, the integer solver and the registry.
 
 One source of truth per formula: every bound is written ONCE as a *formula*
 ``formula(ns, **params)`` over a math namespace ``ns`` (``MATH`` for floats, ``SYMPY`` for
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from kernels.validation import Constraint, check_integer
+from semiprivate.kernels.validation import Constraint, check_integer
 
 __all__ = [
     "MATH",
@@ -112,7 +112,7 @@ def near_integer(x: float) -> int | None:
     ``max(1, |x|)``: ``|x - r| <= 4 ulp(max(1, |x|))``.  The tolerance is absolute in ulps,
     not a relative ``1e-12 |x|``, which would exceed 1 for ``x >= 1e12`` and make every large
     value "an integer".  This is the one rule used by :func:`ceil_int` and by the strict
-    lower bounds (``floor(x) + 1``) of :mod:`theory.bounds`.
+    lower bounds (``floor(x) + 1``) of :mod:`semiprivate.theory.bounds`.
 
     >>> near_integer(3.0000000000000004), near_integer(3.0000000001), near_integer(1e12 + 0.25)
     (3, None, None)
@@ -335,17 +335,17 @@ def check_conditions(
     conditions: list[tuple[bool, str, dict[str, Any]]],
     compute: Callable[[], Any],
 ) -> Any:
-    """Apply the library rule for a theorem's hypotheses (see :mod:`theory.validity`).
+    """Apply the library rule for a theorem's hypotheses (see :mod:`semiprivate.theory.validity`).
 
     ``conditions`` is a list of ``(holds, description, values)``.  With ``strict=True`` the
-    first failing one raises :class:`~theory.validity.ConditionNotMet` and otherwise the
+    first failing one raises :class:`~semiprivate.theory.validity.ConditionNotMet` and otherwise the
     value of ``compute()`` is returned; with ``strict=False`` a
-    :class:`~theory.validity.Checked` is always returned (``valid=False`` with the reasons
+    :class:`~semiprivate.theory.validity.Checked` is always returned (``valid=False`` with the reasons
     when a hypothesis fails; its ``value`` is then whatever the formula gives, or ``None``
     where the formula fails or gives a meaningless value -- a negative sample size or NaN --
     which the reason then names).
     """
-    from theory.validity import Checked, ConditionNotMet
+    from semiprivate.theory.validity import Checked, ConditionNotMet
 
     failed = [(desc, vals) for ok, desc, vals in conditions if not ok]
     if failed:

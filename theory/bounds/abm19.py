@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -21,7 +21,7 @@ from kernels.validation import (
     Options,
     validate_params,
 )
-from theory.bounds._core import (
+from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
@@ -85,7 +85,7 @@ def abm19_cover_log_failure_probability(n_pub: int, d: int, alpha: float, *, str
     alpha : float
         Cover radius, in (0, 1).
     strict : bool
-        Raise on a failed hypothesis (default) or return a :class:`~theory.validity.Checked`.
+        Raise on a failed hypothesis (default) or return a :class:`~semiprivate.theory.validity.Checked`.
 
     Returns
     -------
@@ -347,7 +347,7 @@ def abm19_public_data_reduction(alpha: float, n_priv: int, n_pub: int, epsilon: 
         the paper's proof does not give it (1/18 + 0.01 > 1/17, and the stopping Alg 3 fails its loop
         w.p. up to 0.095 below n_priv = 20 n_pub), but 1/16 *is* established for Alg 3 repaired to
         fill the slots after S~ runs out with D0 draws -- the Alg 3 that
-        :func:`theory.learners.reduction.priv_samp` runs -- at every n_priv, n_pub, hence the default.
+        :func:`semiprivate.theory.learners.reduction.priv_samp` runs -- at every n_priv, n_pub, hence the default.
         ``"corrected"``: the verified confidence of that repaired reduction for a 1/18-learner,
         beta = (1/18)/(1 - p)^{n_pub} + P[Bin(n_priv, p) >= n + 1] (<= 0.0608 < 1/16).
 

@@ -3,8 +3,8 @@
 Implements: BNS15.Thm3.3, BNS15.Cl4.2, BNS15.Cl4.8, BNS15.Cl4.9, BNS15.Rem4.10, BNS15.Cl4.11,
 BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14, BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Cor4.18,
 BNS15.Thm5.5, BNS15.Thm5.6, BNS15.Thm5.8, BNS15.PropA.1.  The privacy transformers (Lem 4.1,
-Cl 4.3, Cl 4.5, Lem 4.6, Cl 5.7) are in :mod:`theory.bounds.privacy`; the classic VC bounds
-of App. B and Thm A.3 in :mod:`theory.bounds.classic`.
+Cl 4.3, Cl 4.5, Lem 4.6, Cl 5.7) are in :mod:`semiprivate.theory.bounds.privacy`; the classic VC bounds
+of App. B and Thm A.3 in :mod:`semiprivate.theory.bounds.classic`.
 
 "log" is natural throughout (the paper mixes ln and log; we read every log as ln, as its
 proofs do when they exponentiate).  The LabelBoost constants (90000, 30000, 300, 96000,
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -26,7 +26,7 @@ from kernels.validation import (
     Integer,
     validate_params,
 )
-from theory.bounds._core import (
+from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
@@ -38,7 +38,7 @@ from theory.bounds._core import (
     safe_exp,
     smallest_integer,
 )
-from theory.bounds.privacy import labelboost_privacy, subsampling_privacy
+from semiprivate.theory.bounds.privacy import labelboost_privacy, subsampling_privacy
 
 __all__ = [
     "bns15_thm3_3",

@@ -1,6 +1,6 @@
 """Classic learning-theory bounds used by the papers, and the HPSY Sec 3.3 baselines.
 
-Implements: BNS15.ThmB.2 (Sauer, through :mod:`theory.combinatorics`), BNS15.ThmB.3,
+Implements: BNS15.ThmB.2 (Sauer, through :mod:`semiprivate.theory.combinatorics`), BNS15.ThmB.3,
 BNS15.ThmB.4, BNS15.ThmB.5, BNS15.ThmB.6, BNS15.ThmA.3 (BLR sanitizer), KLNRS.Generic, and
 the HPSY Sec 3.3 labelled sample complexities of BST14 (O(sqrt(d)/(alpha eps))), ABM19
 (O(d/(alpha eps))) and JL / Nguyen-Ullman-Zakynthinou (O(1/(alpha eps gamma^2))).
@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
-from theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
+from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
 
 __all__ = [
     "sauer_bound",
@@ -44,9 +44,9 @@ __all__ = [
 def sauer_bound(m: int, vc: int, *, strict: bool = True) -> Any:
     r"""BNS15 Thm B.2 (Sauer): |Pi_C(B)| <= (e |B| / VC)^VC for |B| > VC.
 
-    Implements: BNS15.ThmB.2.  Delegates to :func:`theory.combinatorics.sauer_exponential_bound`
+    Implements: BNS15.ThmB.2.  Delegates to :func:`semiprivate.theory.combinatorics.sauer_exponential_bound`
     (one copy of the formula in the toolkit) and checks the hypothesis |B| > VC; the exact
-    sum bound is :func:`theory.combinatorics.sauer_sum`.
+    sum bound is :func:`semiprivate.theory.combinatorics.sauer_sum`.
 
     Raises
     ------
@@ -58,7 +58,7 @@ def sauer_bound(m: int, vc: int, *, strict: bool = True) -> Any:
     >>> round(sauer_bound(10, 2), 4)
     184.7264
     """
-    from theory.combinatorics import sauer_exponential_bound
+    from semiprivate.theory.combinatorics import sauer_exponential_bound
 
     return check_conditions(strict, "BNS15.ThmB.2", [(m > vc, "|B| > VC(C)", {"m": m, "vc": vc})],
                             lambda: float(sauer_exponential_bound(m, vc)))

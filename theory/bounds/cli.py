@@ -1,10 +1,10 @@
-"""``python -m theory bound``: list, evaluate, solve or print a bound of the four papers.
+"""``python -m semiprivate bound``: list, evaluate, solve or print a bound of the four papers.
 
 Usage::
 
-    python -m theory bound --list
-    python -m theory bound ID key=value ... [--solve NAME] [--latex] [--json]
-    python -m theory bound ID --help          # what the bound needs
+    python -m semiprivate bound --list
+    python -m semiprivate bound ID key=value ... [--solve NAME] [--latex] [--json]
+    python -m semiprivate bound ID --help          # what the bound needs
 
 Exit status: 0 on success, 2 for a usage error (unknown id, missing / unknown / repeated /
 invalid parameter, a value beyond what the float formulas can evaluate: the message lists what
@@ -27,7 +27,7 @@ __all__ = ["SUMMARY", "main", "to_jsonable"]
 
 def to_jsonable(value: Any) -> Any:
     """Turn a bound's result (numbers, NamedTuples, Checked, lists) into JSON-ready data."""
-    from theory.validity import Checked
+    from semiprivate.theory.validity import Checked
 
     if isinstance(value, Checked):
         return {"value": to_jsonable(value.value), "valid": value.valid, "reason": value.reason, "item": value.item}
@@ -53,7 +53,7 @@ def _needs(params: Any) -> str:
 
 
 def _parse_value(param: Any, text: str) -> Any:
-    from kernels.validation import Options
+    from semiprivate.kernels.validation import Options
 
     if isinstance(param.constraint, Options):
         return text
@@ -75,7 +75,7 @@ def _parse_value(param: Any, text: str) -> Any:
 
 
 def _print_list(out: Any) -> None:
-    from theory.bounds import list_bounds
+    from semiprivate.theory.bounds import list_bounds
 
     bounds = list_bounds()
     width = max(len(b.id) for b in bounds)
@@ -93,7 +93,7 @@ def _latex(expr: Any) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    """Entry point of ``python -m theory bound`` (returns the exit status)."""
+    """Entry point of ``python -m semiprivate bound`` (returns the exit status)."""
     if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
         raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     parser = argparse.ArgumentParser(prog="semiprivate bound", description=SUMMARY, add_help=False)
@@ -117,8 +117,8 @@ def main(argv: list[str]) -> int:
             raise SystemExit(0)
         return 2
 
-    from theory.bounds import UnknownBoundError, _call, check_param_names, get_bound
-    from theory.validity import ConditionNotMet
+    from semiprivate.theory.bounds import UnknownBoundError, _call, check_param_names, get_bound
+    from semiprivate.theory.validity import ConditionNotMet
 
     try:
         bound = get_bound(ns.bound_id)
@@ -144,7 +144,7 @@ def main(argv: list[str]) -> int:
                     print(f"--solve {sname}: {solver.description}\n  parameters:\n"
                           + "\n".join("  " + line for line in _needs(solver.params).splitlines()))
         ex = " ".join(f"{k}={v}" for k, v in bound.example.items())
-        print(f"example: python -m theory bound {bound.id} {ex}")
+        print(f"example: python -m semiprivate bound {bound.id} {ex}")
         return 0
 
     by_name = {p.name: p for p in params}

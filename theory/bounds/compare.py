@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -21,8 +21,8 @@ from kernels.validation import (
     Real,
     validate_params,
 )
-from theory.bounds.classic import abm19_halfspace_labeled, bst14_labeled, jl_labeled
-from theory.bounds.hpsy import hpsy_thm3_labeled
+from semiprivate.theory.bounds.classic import abm19_halfspace_labeled, bst14_labeled, jl_labeled
+from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled
 
 __all__ = ["ComparisonRow", "ComparisonTable", "compare_halfspace_labelled", "halfspace_labelled_curves"]
 

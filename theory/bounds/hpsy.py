@@ -1,8 +1,8 @@
 """Bounds of HPSY (Hu, Pinto, Sanyal, Yang, "Semi-private learning via low dimensional structures").
 
 Implements: HPSY.Thm1, HPSY.Lem1 (Karger), HPSY.Lem2, HPSY.Thm2, HPSY.Thm3.  The Sec 3.3
-comparison baselines (BST14, ABM19, JL) are in :mod:`theory.bounds.classic`, the comparison
-table in :mod:`theory.bounds.compare`.
+comparison baselines (BST14, ABM19, JL) are in :mod:`semiprivate.theory.bounds.classic`, the comparison
+table in :mod:`semiprivate.theory.bounds.compare`.
 
 "log" is natural.  Notes on the text, kept visible here:
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -32,7 +32,7 @@ from kernels.validation import (
     Real,
     validate_params,
 )
-from theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
 
 __all__ = [
     "SemiPrivateSampleSizes",
@@ -604,7 +604,7 @@ def hpsy_thm2(d: int, k: int, p: float, alpha: float, beta: float, epsilon: floa
     >>> hpsy_thm2(1000, 500, 0.001, 0.1, 0.003, 1.0)
     SemiPrivateSampleSizes(n_unl=85, n_lab=69)
     """
-    from theory.validity import Checked
+    from semiprivate.theory.validity import Checked
 
     unl = hpsy_thm2_unlabeled(d, k, beta, p, form=form, strict=strict)
     lab = hpsy_thm2_labeled(alpha, beta, epsilon, delta, constant=constant)

@@ -15,7 +15,7 @@ complexity is dimension independent; Corollary 6 is Theorem 1 applied to large-m
 Gaussian mixtures whose normalised covariance has two spiked eigenvalues (k = 2).  So:
 
 * Noise scale and step size are BST14's Algorithm 1 as item BST14.NoisySGD states it
-  (``python -m theory spec BST14.NoisySGD``):
+  (``python -m semiprivate spec BST14.NoisySGD``):
   sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2,
   eta(t) = ||C|| / sqrt(t (n^2 L^2 + p sigma^2)), T = n^2 steps.
 * Excess risk (BST14 Thm 2.4): O(L ||C|| log^{3/2}(n/delta) sqrt(p log(1/delta)) / eps) for the
@@ -36,8 +36,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, validate_params
-from theory.bounds._core import MATH, Bound, Param, Solver, ceil_int, make_expr, register, smallest_integer
+from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, validate_params
+from semiprivate.theory.bounds._core import MATH, Bound, Param, Solver, ceil_int, make_expr, register, smallest_integer
 
 __all__ = [
     "bst14_noise_scale",

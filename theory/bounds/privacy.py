@@ -5,7 +5,7 @@ Implements: BNS15.Cl4.3 (sub-sampling), BNS15.Cl4.5 (i.i.d. resampling), BNS15.L
 step by step), BNS15.Cl5.7 (SubSampling for active learners).
 
 Each function returns exactly the parameters the paper states, and raises
-:class:`~theory.validity.ConditionNotMet` (or returns a ``Checked`` with ``strict=False``)
+:class:`~semiprivate.theory.validity.ConditionNotMet` (or returns a ``Checked`` with ``strict=False``)
 when the claim's hypothesis (e.g. ``epsilon <= 1``) fails.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     NONNEGATIVE_INT,
@@ -22,7 +22,7 @@ from kernels.validation import (
     Boolean,
     validate_params,
 )
-from theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
 
 __all__ = [
     "PrivacyGuarantee",

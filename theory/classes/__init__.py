@@ -6,9 +6,15 @@ Thm 5.6), :class:`Intervals`, :class:`Rectangles` (RECTANGLE_d^l, BNS15 Sec 4),
 (through the origin / affine, on finite point sets in R^p) and :class:`FiniteClass`.
 """
 
-from theory.classes.base import ConceptClass, Dichotomies
-from theory.classes.integer import Intervals, PointFunctions, Thresholds, uniform_int, validate_integer_points
-from theory.classes.other import Disjunctions, FiniteClass, Halfspaces, Rectangles
+from semiprivate.theory.classes.base import ConceptClass, Dichotomies
+from semiprivate.theory.classes.integer import (
+    Intervals,
+    PointFunctions,
+    Thresholds,
+    uniform_int,
+    validate_integer_points,
+)
+from semiprivate.theory.classes.other import Disjunctions, FiniteClass, Halfspaces, Rectangles
 
 __all__ = [
     "ConceptClass",

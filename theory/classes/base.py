@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import as_generator
 
-from kernels._exponential import check_binary
-from kernels.validation import Constraint, as_generator
+from semiprivate import kernels
 
-__all__ = ["ConceptClass", "Dichotomies", "error_counts_of", "CONCEPT_CLASS", "check_concept_class",
+__all__ = ["ConceptClass", "Dichotomies", "error_counts_of", "check_concept_class",
            "check_hypothesis_list"]
 
 
@@ -32,14 +33,14 @@ def check_concept_class(value: Any, name: str = "concept_class") -> ConceptClass
     >>> check_concept_class(None)
     Traceback (most recent call last):
     ...
-    TypeError: concept_class must be a ConceptClass of theory.classes (e.g. Thresholds(8)), got None (NoneType)
+    TypeError: concept_class must be a ConceptClass of semiprivate.theory.classes (e.g. Thresholds(8)), got None (NoneType)
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name for messages), got {type(name).__name__}")
     if not isinstance(value, ConceptClass):
         text = repr(value)
         text = text if len(text) <= 60 else text[:57] + "..."
-        raise TypeError(f"{name} must be a ConceptClass of theory.classes (e.g. Thresholds(8)), "
+        raise TypeError(f"{name} must be a ConceptClass of semiprivate.theory.classes (e.g. Thresholds(8)), "
                         f"got {text} ({type(value).__name__})")
     return value
 
@@ -55,34 +56,12 @@ def check_hypothesis_list(value: Any, name: str) -> list[Any]:
     raise TypeError(f"{name} must be a list of hypotheses, got {type(value).__name__}")
 
 
-class _ConceptClassConstraint(Constraint):
-    """Declared rule (:func:`kernels.validation.validate_params`): an instance of :class:`ConceptClass`."""
-
-    def describe(self) -> str:
-        return "a ConceptClass of theory.classes"
-
-    def validate(self, name: str, value: Any) -> Any:
-        return check_concept_class(value, name)
-
-    def valid_example(self) -> Any:
-        from theory.classes.integer import Thresholds
-
-        return Thresholds(8)
-
-    def invalid_examples(self) -> list[Any]:
-        return [None, 3, "Thresholds"]
-
-
-#: Constraint for a ``concept_class`` parameter.
-CONCEPT_CLASS = _ConceptClassConstraint()
-
-
 def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
     """#errors of each hypothesis: ``errors[i] = sum_j [predictions[i, j] != labels[j]]``.
 
-    Implements: EXPMECH (score q = -errors).  Uses :func:`kernels.error_counts` when that
+    Implements: EXPMECH (score q = -errors).  Uses :func:`semiprivate.kernels.error_counts` when that
     kernel is available, else NumPy.  Lives with the classes (every class's
-    :meth:`ConceptClass.error_counts` uses it); :mod:`theory.privacy.exponential` re-exports it.
+    :meth:`ConceptClass.error_counts` uses it); :mod:`semiprivate.theory.privacy.exponential` re-exports it.
 
     Parameters
     ----------
@@ -110,12 +89,7 @@ def error_counts_of(predictions: Any, labels: Any) -> np.ndarray:
         raise ValueError(f"predictions must be 2-d (hypotheses x points), got shape {P.shape}")
     y = check_binary(labels, "labels", length=P.shape[1], as_bool=True)
     P = check_binary(P, "predictions", as_bool=True)
-    try:
-        import kernels
-
-        return np.asarray(kernels.error_counts(P, y), dtype=np.int64)
-    except (ImportError, AttributeError):  # kernel not built yet: NumPy reference
-        return np.count_nonzero(P != y[None, :], axis=1).astype(np.int64)
+    return np.asarray(kernels.error_counts(P, y), dtype=np.int64)
 
 
 class Dichotomies:
@@ -239,7 +213,7 @@ class ConceptClass(ABC):
     def error_counts(self, hypotheses: Sequence[Any], X: Any, y: Any) -> np.ndarray:
         """#errors of each hypothesis on the labelled sample (X, y), as int64.
 
-        Default: the prediction matrix and :func:`kernels.error_counts` (via
+        Default: the prediction matrix and :func:`semiprivate.kernels.error_counts` (via
         :func:`error_counts_of`); 1-d classes override it with an O((k + n) log n) count
         from sorted points.
         """

@@ -23,10 +23,9 @@ import numbers
 from typing import Any
 
 import numpy as np
-
-from kernels._exponential import check_binary
-from kernels.validation import POSITIVE_INT, RNG, Boolean, Integer, as_generator, validate_params
-from theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
+from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import POSITIVE_INT, RNG, Boolean, Integer, as_generator, validate_params
+from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 
 __all__ = ["Thresholds", "Intervals", "PointFunctions", "validate_integer_points", "uniform_int"]
 
@@ -106,7 +105,7 @@ def _validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: bo
 def uniform_int(rng: Any, n: int) -> int:
     """A uniform integer in [0, n) for any Python int n >= 1 (exact, by rejection).
 
-    ``rng``: a :class:`numpy.random.Generator` (or anything :func:`kernels.validation.as_generator`
+    ``rng``: a :class:`numpy.random.Generator` (or anything :func:`semiprivate.kernels.validation.as_generator`
     accepts).
 
     >>> 0 <= uniform_int(0, 2**100) < 2**100

@@ -13,30 +13,30 @@ import importlib
 from typing import Any
 
 _LAZY = {
-    "GenericPrivateLearner": "theory.learners.exponential",
-    "ASSPP": "theory.learners.asspp",
-    "ReductionLearner": "theory.learners.reduction",
-    "priv_samp": "theory.learners.reduction",
-    "pub_samp": "theory.learners.reduction",
-    "reduction_sample_size": "theory.learners.reduction",
-    "GenericLearner": "theory.learners.generic",
-    "LabelBoost": "theory.learners.labelboost",
-    "label_boost_procedure": "theory.learners.labelboost",
-    "labelboost_run_privacy": "theory.learners.labelboost",
-    "ComponentDisjunctionLearner": "theory.learners.disjunctions",
-    "thm2_instance": "theory.learners.disjunctions",
-    "LabelOracle": "theory.learners.active",
-    "BudgetExceededError": "theory.learners.active",
-    "PrivacyClaim": "theory.learners.active",
-    "check_claim": "theory.learners.active",
-    "PSSLAsTPAL": "theory.learners.active",
-    "SubSampling": "theory.learners.active",
-    "subsampling_guarantee": "theory.learners.active",
-    "BinarySearchThresholdLearner": "theory.learners.active",
-    "SemiPrivateHalfspace": "theory.learners.halfspaces",
-    "RandomProjectionHalfspace": "theory.learners.halfspaces",
-    "FullDimensionHalfspace": "theory.learners.halfspaces",
-    "NonPrivateHalfspace": "theory.learners.halfspaces",
+    "GenericPrivateLearner": "semiprivate.theory.learners.exponential",
+    "ASSPP": "semiprivate.theory.learners.asspp",
+    "ReductionLearner": "semiprivate.theory.learners.reduction",
+    "priv_samp": "semiprivate.theory.learners.reduction",
+    "pub_samp": "semiprivate.theory.learners.reduction",
+    "reduction_sample_size": "semiprivate.theory.learners.reduction",
+    "GenericLearner": "semiprivate.theory.learners.generic",
+    "LabelBoost": "semiprivate.theory.learners.labelboost",
+    "label_boost_procedure": "semiprivate.theory.learners.labelboost",
+    "labelboost_run_privacy": "semiprivate.theory.learners.labelboost",
+    "ComponentDisjunctionLearner": "semiprivate.theory.learners.disjunctions",
+    "thm2_instance": "semiprivate.theory.learners.disjunctions",
+    "LabelOracle": "semiprivate.theory.learners.active",
+    "BudgetExceededError": "semiprivate.theory.learners.active",
+    "PrivacyClaim": "semiprivate.theory.learners.active",
+    "check_claim": "semiprivate.theory.learners.active",
+    "PSSLAsTPAL": "semiprivate.theory.learners.active",
+    "SubSampling": "semiprivate.theory.learners.active",
+    "subsampling_guarantee": "semiprivate.theory.learners.active",
+    "BinarySearchThresholdLearner": "semiprivate.theory.learners.active",
+    "SemiPrivateHalfspace": "semiprivate.theory.learners.halfspaces",
+    "RandomProjectionHalfspace": "semiprivate.theory.learners.halfspaces",
+    "FullDimensionHalfspace": "semiprivate.theory.learners.halfspaces",
+    "NonPrivateHalfspace": "semiprivate.theory.learners.halfspaces",
 }
 
 __all__ = list(_LAZY)
@@ -45,5 +45,5 @@ __all__ = list(_LAZY)
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module 'theory.learners' has no attribute {name!r}")
+        raise AttributeError(f"module 'semiprivate.theory.learners' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)

@@ -6,9 +6,8 @@ import inspect
 from typing import Any
 
 import numpy as np
-
-from kernels._exponential import check_binary
-from theory.classes.base import ConceptClass
+from semiprivate.kernels._exponential import check_binary
+from semiprivate.theory.classes.base import ConceptClass
 
 
 def check_fit_inputs(concept_class: ConceptClass, X_private: Any, y_private: Any) -> tuple[np.ndarray, np.ndarray]:

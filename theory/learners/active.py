@@ -21,13 +21,13 @@ BNS15.Cl5.7, BNS15.Thm5.8.
   ask the labels of the first m indices in order (the transcript is the constant (0..m-1)).
   :class:`PSSLAsTPAL`.
 - BNS15.Thm5.6: a TPAL for THRESH_d needs m >= e^{-2eps}(1 - 25 beta/9)/(9 alpha) - n delta (1 + e^{-eps})
-  labels (:func:`theory.bounds.bns15.bns15_tpal_threshold_lower_bound`, re-exported as
+  labels (:func:`semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound`, re-exported as
   :func:`tpal_threshold_lower_bound`); compare :class:`BinarySearchThresholdLearner`, which is
   not transcript private and uses O(log 1/alpha) labels.
 - BNS15.Alg4 / Cl5.7: :class:`SubSampling` runs an (eps*, delta)-PSSL A on a uniformly random
   n-subset J of a t-point pool, asks the labels of the m smallest indices of J, and is an
   (eps, (7 + e^{eps*})/(3 + e^{2 eps*}) eps delta)-PAL for t = (n/eps)(3 + e^{2 eps*})
-  (:func:`theory.bounds.privacy.active_subsampling_privacy`).  The proof's last step needs
+  (:func:`semiprivate.theory.bounds.privacy.active_subsampling_privacy`).  The proof's last step needs
   R = (q a + 1 - q)/(q/a + 1 - q) <= 3 with q = eps/(3 + a), a = e^{2 eps*}, i.e.
   eps <= 2(3 + a)/(a + 2 - 3/a) = 2a/(a - 1) (proofs_checks/bns15_cl5_7.py); the statement
   itself follows from group privacy (2 eps*: one swap changes two entries of A's input) and
@@ -36,14 +36,14 @@ BNS15.Cl5.7, BNS15.Thm5.8.
   which does not depend on the data, so its transcript is in fact data-independent too; the
   pair (output, transcript) is audited exactly in the tests.
 - BNS15.Thm5.8: PAL with O(n/eps) unlabelled and m = O(VC/alpha log 1/(alpha beta)) labels,
-  independent of eps (:func:`theory.bounds.bns15.bns15_thm5_8`).
+  independent of eps (:func:`semiprivate.theory.bounds.bns15.bns15_thm5_8`).
 
 Labels are in {0, 1}.  Learners return an :class:`ActiveResult` ``(hypothesis, transcript)``.
 
 Examples
 --------
 >>> import numpy as np
->>> from theory.classes import Thresholds
+>>> from semiprivate.theory.classes import Thresholds
 >>> X = np.arange(0, 64, 2)
 >>> y = (X < 21).astype(int)
 >>> bs = BinarySearchThresholdLearner(Thresholds(6))
@@ -61,11 +61,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, as_generator, validate_params
-from theory.bounds.bns15 import bns15_thm5_8, bns15_tpal_threshold_lower_bound
-from theory.bounds.privacy import active_subsampling_privacy
-from theory.classes.base import ConceptClass
+from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, as_generator, validate_params
+from semiprivate.theory.bounds.bns15 import bns15_thm5_8, bns15_tpal_threshold_lower_bound
+from semiprivate.theory.bounds.privacy import active_subsampling_privacy
+from semiprivate.theory.classes.base import ConceptClass
 
 __all__ = [
     "LabelOracle", "BudgetExceededError", "ActiveResult", "PrivacyClaim", "check_claim",
@@ -352,7 +351,7 @@ def subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: fl
     r"""BNS15 Cl 5.7 for the parameters used, with the proof condition exposed.
 
     Implements: BNS15.Cl5.7.  t = ceil((n/eps)(3 + e^{2 eps*})), delta' = (7 + e^{eps*})/(3 + e^{2 eps*}) eps delta
-    (from :func:`theory.bounds.privacy.active_subsampling_privacy`).  ``valid`` is the condition
+    (from :func:`semiprivate.theory.bounds.privacy.active_subsampling_privacy`).  ``valid`` is the condition
     of the proof's last step: R = (q a + 1 - q)/(q/a + 1 - q) <= 3, q = eps/(3 + a),
     a = e^{2 eps*}, i.e. eps <= 2a/(a - 1); also q <= 1 (t >= n).  ``strict=True`` raises
     ``ValueError`` outside it.

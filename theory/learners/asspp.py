@@ -3,20 +3,20 @@
 Implements: ABM19.Alg1 (ASSPP), ABM19.Lem3.2 (epsilon-DP for every T_pub), ABM19.Thm3.1.
 
 Steps 1-5 build the finite class H~_Tpub from the public unlabelled points
-(:func:`theory.covers.build_cover`); step 6 runs the exponential mechanism over it with
+(:func:`semiprivate.theory.covers.build_cover`); step 6 runs the exponential mechanism over it with
 score q(S_priv, h) = -err^(h; S_priv).  ABM19 normalises the score by n_priv (sensitivity
 1/n_priv); we use the equivalent q = -#errors with sensitivity 1 (the same distribution).
 
-Thm 3.1 sample sizes (O-forms in the paper) come from :mod:`theory.bounds.abm19`:
+Thm 3.1 sample sizes (O-forms in the paper) come from :mod:`semiprivate.theory.bounds.abm19`:
 n_pub from the exact Lem 3.3 inequality 2 (2e n/d)^{2d} exp(-alpha n/4) <= beta
-(:func:`~theory.bounds.abm19.abm19_public_sample_size`), n_priv =
+(:func:`~semiprivate.theory.bounds.abm19.abm19_public_sample_size`), n_priv =
 constant (d log(1/alpha) + log(1/beta)) max(1/alpha^2, 1/(epsilon alpha))
-(:func:`~theory.bounds.abm19.abm19_private_sample_size`, constant documented there).
+(:func:`~semiprivate.theory.bounds.abm19.abm19_private_sample_size`, constant documented there).
 
 Examples
 --------
->>> from theory.classes import Thresholds
->>> from theory.distributions import ThresholdDistribution
+>>> from semiprivate.theory.classes import Thresholds
+>>> from semiprivate.theory.distributions import ThresholdDistribution
 >>> D = ThresholdDistribution(16, 20000)
 >>> Xpub = D.sample_X(200, rng=1)
 >>> Xp, yp = D.sample(300, rng=2)
@@ -30,18 +30,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
-from theory.classes.base import ConceptClass
-from theory.covers import Cover, build_cover
-from theory.learners._base import _Fitted, check_fit_inputs
-from theory.privacy.exponential import output_distribution, sample
+from semiprivate.kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
+from semiprivate.theory.classes.base import ConceptClass
+from semiprivate.theory.covers import Cover, build_cover
+from semiprivate.theory.learners._base import _Fitted, check_fit_inputs
+from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["ASSPP"]
 
 
 class ASSPP(_Fitted):
-    """ABM19 Algorithm 1 for any class of :mod:`theory.classes`.
+    """ABM19 Algorithm 1 for any class of :mod:`semiprivate.theory.classes`.
 
     Implements: ABM19.Alg1, ABM19.Thm3.1.
 

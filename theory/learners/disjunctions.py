@@ -5,7 +5,7 @@ Implements: HPSY.Thm1 (the algorithm of Appendix B.1), HPSY.Thm2 (its instance o
 Algorithm (HPSY Appendix B.1):
 
 1. From the public unlabelled sample S_unl build the empirical component graph G_S
-   (:func:`theory.graphs.component_labels`) with components C_1..C_Z.  The reduced class is the
+   (:func:`semiprivate.theory.graphs.component_labels`) with components C_1..C_Z.  The reduced class is the
    unions of components, h_U(x) = +1 iff x has an active variable in some C_c, c in U, for
    the non-empty U subset {1..Z} (the paper's union over k = 1..Z of DISJ_Z^k: 2^Z - 1
    hypotheses; the proof counts 2^Z).  A union may have more than k variables (the learner is
@@ -27,7 +27,7 @@ per-block terms, the distribution a product over blocks (each block's 2^m subset
 conditioned on U non-empty.  The conditioning is exact: the first non-empty block j (in a
 fixed order) has probability prod_{b<j} P_b(empty) (1 - P_j(empty)); block j is then drawn
 conditioned on non-empty, later blocks freely, earlier ones empty.  With Z <= ``max_enumerate``
-all 2^Z - 1 error counts are enumerated and :func:`kernels.exponential_mechanism` samples.
+all 2^Z - 1 error counts are enumerated and :func:`semiprivate.kernels.exponential_mechanism` samples.
 Both paths give the same distribution (tested); floating point as in the kernel.  A block of
 more than ``max_enumerate`` components (only when the private data link them) raises
 ValueError: that event depends on the private data, see the class Notes.
@@ -57,10 +57,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
-
-from kernels import exponential_log_probabilities, exponential_mechanism
-from kernels.validation import (
+from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     PROBABILITY,
@@ -71,8 +69,9 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
-from theory.graphs import binary_points, component_labels
-from theory.privacy.exponential import sample_log_weights
+from semiprivate.theory.graphs import binary_points, component_labels
+from semiprivate.theory.privacy.exponential import sample_log_weights
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_instance"]
 
@@ -133,9 +132,9 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
     Implements: HPSY.Thm1.  Guarantees (HPSY Thm 1, Appendix B.1): (epsilon, 0)-DP in the
     private sample; on a compatible family with minimum positive edge probability p_min and
     at most Z_max components, n_unl >= log(2 d^2/beta)/(-log(1 - p_min)) (proof constant 1,
-    :func:`theory.bounds.hpsy.hpsy_thm1_unlabeled`) makes G_S = G_D w.p. >= 1 - beta/2, and
+    :func:`semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled`) makes G_S = G_D w.p. >= 1 - beta/2, and
     n_lab = O((Z_max + polylog(1/beta, 1/delta))/(alpha epsilon))
-    (:func:`theory.bounds.hpsy.hpsy_thm1_labeled`, constant exposed there) gives error <= alpha
+    (:func:`semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled`, constant exposed there) gives error <= alpha
     w.p. >= 1 - beta.
 
     Parameters
@@ -390,7 +389,7 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
                   form: str = "statement", n_test: int = 20000, rng: Any = None) -> Thm2Run:
     """HPSY Thm 2 instance: D_{f,p} with V+ = {0..k-1}, sizes from the theorem, the Thm 1 learner.
 
-    Implements: HPSY.Thm2.  n_unl, n_lab from :func:`theory.bounds.hpsy.hpsy_thm2` (``form``:
+    Implements: HPSY.Thm2.  n_unl, n_lab from :func:`semiprivate.theory.bounds.hpsy.hpsy_thm2` (``form``:
     the statement, the proof's, or the corrected n_unl; n_lab with constant 1); the run
     reports Z of G_S and the test error on ``n_test`` fresh examples.  When the theorem's
     hypotheses fail (``valid=False``) the sizes are still used where defined, and the reason
@@ -406,9 +405,9 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
 def _thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: float, form: str, n_test: int,
                    rng: Any) -> Thm2Run:
     # the body of thm2_instance, undecorated so that mutation testing reaches it
-    from theory.bounds.hpsy import hpsy_thm2
-    from theory.distributions import DisjunctionGraphDistribution
-    from theory.validity import Checked
+    from semiprivate.theory.bounds.hpsy import hpsy_thm2
+    from semiprivate.theory.distributions import DisjunctionGraphDistribution
+    from semiprivate.theory.validity import Checked
 
     if k >= d:
         raise ValueError(f"k must be < d, got k={k}, d={d}")

@@ -9,7 +9,7 @@ Privacy: (epsilon, 0)-DP for any H (McSherry–Talwar), reported in ``privacy_``
 
 Examples
 --------
->>> from theory.classes import Thresholds
+>>> from semiprivate.theory.classes import Thresholds
 >>> L = GenericPrivateLearner(1.0, rng=0, concept_class=Thresholds(4))
 >>> L = L.fit([1, 2, 12, 14], [1, 1, 0, 0])
 >>> L.privacy_
@@ -23,11 +23,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
-from theory.classes.base import ConceptClass, check_hypothesis_list
-from theory.learners._base import _Fitted, check_fit_inputs
-from theory.privacy.exponential import output_distribution, sample
+from semiprivate.kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
+from semiprivate.theory.classes.base import ConceptClass, check_hypothesis_list
+from semiprivate.theory.learners._base import _Fitted, check_fit_inputs
+from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["GenericPrivateLearner"]
 

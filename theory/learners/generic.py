@@ -3,7 +3,7 @@
 Implements: BNS15.Alg1, BNS15.Thm3.3.
 
 Steps: (2) an epsilon-DP sanitization D~ of the unlabelled database D w.r.t. C^xor
-(:mod:`theory.privacy.sanitizers`: noisy histogram, or BLR Thm A.3 on tiny domains);
+(:mod:`semiprivate.theory.privacy.sanitizers`: noisy histogram, or BLR Thm A.3 on tiny domains);
 (3) B = the distinct points of D~; (4) H = one representative per dichotomy of Pi_C(B)
 (``concept_class.dichotomies``); (5) the exponential mechanism at epsilon on S with
 q = -#errors (sensitivity 1).  Privacy: D is touched only by the sanitizer and S only by the
@@ -11,17 +11,17 @@ mechanism, and they are disjoint, so the learner is max(eps_sanitizer, eps_mecha
 (``privacy_``, from what ran).  Thm 3.3 sizes (O-forms; constants exposed there):
 m = O(VC/(alpha^3 eps) log(1/alpha) + log(1/beta)/(eps alpha)) labelled and
 n = O(d VC log(1/alpha)/(alpha^3 eps) + log(1/beta)/(eps alpha)) unlabelled
-(:func:`theory.bounds.bns15.bns15_thm3_3`).
+(:func:`semiprivate.theory.bounds.bns15.bns15_thm3_3`).
 
 Domains: the sanitizers work on X = {0, ..., |X|-1} with |X| <= 2^16 (histogram) or tiny
 (BLR); points are the class's own points (thresholds / intervals / points over X_d with
 2^d <= 2^16).  On THRESH_64 / INTERVAL_64, ``sanitizer="dyadic"`` (lazily noised dyadic tree,
 exactly epsilon-DP; its uniform accuracy over C^xor is measured, not proved: see
-:mod:`theory.privacy.sanitizers`); the other sanitizers refuse domains above 2^16 points.
+:mod:`semiprivate.theory.privacy.sanitizers`); the other sanitizers refuse domains above 2^16 points.
 
 Examples
 --------
->>> from theory.classes import Thresholds
+>>> from semiprivate.theory.classes import Thresholds
 >>> L = GenericLearner(1.0, concept_class=Thresholds(4), sanitized_size=40, rng=0)
 >>> L = L.fit([1, 2, 12, 14], [1, 1, 0, 0], X_public=[1, 3, 5, 7, 9, 11, 13, 15] * 5)
 >>> L.privacy_
@@ -33,14 +33,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import EPSILON, RNG, Integer, Optional, Options, as_generator, validate_params
-from theory.classes.base import ConceptClass
-from theory.classes.integer import Intervals, Thresholds
-from theory.combinatorics import xor_dichotomies
-from theory.learners._base import _Fitted, _Params, check_fit_inputs
-from theory.privacy.exponential import output_distribution, sample
-from theory.privacy.sanitizers import (
+from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Options, as_generator, validate_params
+from semiprivate.theory.classes.base import ConceptClass
+from semiprivate.theory.classes.integer import Intervals, Thresholds
+from semiprivate.theory.combinatorics import xor_dichotomies
+from semiprivate.theory.learners._base import _Fitted, _Params, check_fit_inputs
+from semiprivate.theory.privacy.exponential import output_distribution, sample
+from semiprivate.theory.privacy.sanitizers import (
     MAX_HISTOGRAM_DOMAIN,
     BLRSanitizer,
     DyadicThresholdSanitizer,
@@ -62,9 +61,9 @@ class GenericLearner(_Params, _Fitted):
     concept_class : ConceptClass
         C, over a finite domain of at most 2^16 points (``domain_points``/``domain_size``).
     sanitizer : {"histogram", "blr", "dyadic"}
-        Step 2: :class:`~theory.privacy.sanitizers.NoisyHistogramSanitizer` (domains <= 2^16),
-        the exact :class:`~theory.privacy.sanitizers.BLRSanitizer` w.r.t. C^xor (tiny domains),
-        or :class:`~theory.privacy.sanitizers.DyadicThresholdSanitizer` (THRESH_d / INTERVAL_d,
+        Step 2: :class:`~semiprivate.theory.privacy.sanitizers.NoisyHistogramSanitizer` (domains <= 2^16),
+        the exact :class:`~semiprivate.theory.privacy.sanitizers.BLRSanitizer` w.r.t. C^xor (tiny domains),
+        or :class:`~semiprivate.theory.privacy.sanitizers.DyadicThresholdSanitizer` (THRESH_d / INTERVAL_d,
         d <= 64; epsilon-DP exactly, accuracy measured, not proved).
     sanitized_size : int or None
         |D~|; None (histogram only): the histogram's whole weighted support.  Required by

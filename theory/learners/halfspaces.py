@@ -18,7 +18,7 @@ Statement (HPSY Thm 3): if some w* has margin gamma with probability one and
 points and ``n_lab = O(sqrt(k) / (alpha eps (gamma - sqrt(eta/beta))))`` private ones the output
 ``sign(<A w, x>)`` has error <= alpha w.p. >= 1 - beta, and the learner is (eps, delta)-DP in
 the labelled data (the PCA touches only public data; the rest is post-processing).  Sizes:
-:func:`theory.bounds.hpsy.hpsy_thm3_unlabeled` / :func:`~theory.bounds.hpsy.hpsy_thm3_labeled`
+:func:`semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled` / :func:`~semiprivate.theory.bounds.hpsy.hpsy_thm3_labeled`
 (O-forms, constant exposed; the ``form="corrected"`` n_unl is what the proof's steps give).
 
 Centred or uncentred PCA (``center``; default ``False``, the uncentred second moment
@@ -39,7 +39,7 @@ Privacy accounting (``privacy_``, set in ``fit`` from what ran):
 * ``"noisy_sgd"``: each of the C binary tasks runs BST14 at (eps/C, delta/C); ``privacy_`` is
   the basic composition of the per-run guarantees derived from the sigma that ran.
 * ``"pillar_alg2"``: each task runs PILLAR Alg 2 at (eps/C, delta/C) (see
-  :func:`theory.privacy.sgd.pillar_alg2` for the split inside); basic composition across tasks.
+  :func:`semiprivate.theory.privacy.sgd.pillar_alg2` for the split inside); basic composition across tasks.
 
 Multi-class: one-vs-rest, C = number of classes binary tasks on the same data (C = 1 task for
 two classes), budget as above, recorded in ``budget_``.  Labels: any two classes for binary
@@ -55,7 +55,7 @@ cost).  The random-projection baseline clips its projected rows the same way.
 
 Examples
 --------
->>> from theory.halfspace_data import LargeMarginLowRank
+>>> from semiprivate.theory.halfspace_data import LargeMarginLowRank
 >>> D = LargeMarginLowRank(30, 3, 0.2, tail=0.05, rng=0)
 >>> X, y = D.sample(2000, rng=1); Xpub = D.sample_X(1000, rng=2)
 >>> clf = SemiPrivateHalfspace(epsilon=1.0, k=3, rng=0).fit(X, y, X_public=Xpub)
@@ -74,15 +74,7 @@ import math
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array as sk_check_array
-from sklearn.utils.validation import (
-    check_is_fitted,
-    validate_data,  # scikit-learn >= 1.6 (pyproject pins it)
-)
-
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
     PROBABILITY,
@@ -94,13 +86,20 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
-from theory.privacy.sgd import (
+from semiprivate.theory.privacy.sgd import (
     LOSSES,
     calibrate_noise_multiplier,
     dp_sgd,
     dpsgd_epsilon,
     noisy_sgd,
     pillar_alg2,
+)
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array as sk_check_array
+from sklearn.utils.validation import (
+    check_is_fitted,
+    validate_data,  # scikit-learn >= 1.6 (pyproject pins it)
 )
 
 __all__ = [
@@ -177,7 +176,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         if bad.size:
             raise ValueError(
                 f"{name} rows must lie in the unit ball: row {int(bad[0])} has norm {norms[bad[0]]:.6g} "
-                f"({bad.size} rows outside); normalise the rows (e.g. theory.halfspace_data.normalize_rows) or "
+                f"({bad.size} rows outside); normalise the rows (e.g. semiprivate.theory.halfspace_data.normalize_rows) or "
                 "pass row_norm='clip'")
         return X
 
@@ -212,9 +211,9 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
             Private features (rows in the unit ball, see ``row_norm``).
         y : (n,) array
             Labels (two or more classes).
-        X_public : (m, d) array or kernels.PCAResult, optional
+        X_public : (m, d) array or semiprivate.kernels.PCAResult, optional
             Public unlabelled features (required by :class:`SemiPrivateHalfspace` and by
-            ``NonPrivateHalfspace(projection="pca")``), or a :class:`kernels.PCAResult` computed
+            ``NonPrivateHalfspace(projection="pca")``), or a :class:`semiprivate.kernels.PCAResult` computed
             from them with at least k components (its first k are used, with the centring it was
             computed with: a sweep over k can share one PCA).
 
@@ -345,7 +344,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     or ``"pillar_alg2"`` (PILLAR.Alg2)).
 
     Step 1: A = top-k eigenvectors of ``X_public^T X_public / m`` (``center=False``, default) or
-    of the centred covariance (``center=True``), by :func:`kernels.pca`.  Step 2: the private
+    of the centred covariance (``center=True``), by :func:`semiprivate.kernels.pca`.  Step 2: the private
     learner on ``{(A^T x, y)}``.  Output ``sign(<A w, x>)`` (``coef_ = w^T A^T``).
 
     Parameters
@@ -381,7 +380,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     rng : None, int or Generator
     progress : bool or None
         A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
-        :mod:`theory.privacy.sgd` show it: None (default) shows it when stderr is a terminal and the
+        :mod:`semiprivate.theory.privacy.sgd` show it: None (default) shows it when stderr is a terminal and the
         run is long (DP-SGD >= 2000 steps, Noisy SGD / Alg 2 >= 100000 steps); True/False force it.
 
     Attributes
@@ -404,7 +403,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
         _revalidate(self, {"k": POSITIVE_INT, "center": Boolean(), **_COMMON})
 
     def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
-        import kernels
+        from semiprivate import kernels
 
         if X_public is None:
             raise ValueError(f"X_public is required: {type(self).__name__} computes its projection from public "
@@ -429,7 +428,7 @@ class RandomProjectionHalfspace(_HalfspaceBase):
 
     Implements: HPSY.Thm3 (its Sec 3.3 comparison: the JL baseline, also PILLAR Sec 3.3; Nguyen, Ullman, Zakynthinou
     2020: project to O(1/gamma^2) dimensions, n_lab = O(1/(alpha eps gamma^2)); bound in
-    :mod:`theory.bounds.classic`).  ``A`` has i.i.d. N(0, 1/k) entries drawn from ``rng``
+    :mod:`semiprivate.theory.bounds.classic`).  ``A`` has i.i.d. N(0, 1/k) entries drawn from ``rng``
     (independent of all data, so no privacy cost); projected rows are mapped to
     ``z / max(1, ||z||)`` (per row) so the unit-ball assumption of the trainers holds.
     ``X_public`` is ignored.  Parameters as :class:`SemiPrivateHalfspace` (no ``center``).

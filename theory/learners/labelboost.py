@@ -16,7 +16,7 @@ BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
   every constant a parameter.  ``epsilon`` (Thm 4.14) wraps the run in a uniform sub-sample of
   the whole input (Claim 4.3).
 * ``privacy_`` is computed in :func:`labelboost_run_privacy` from the transformers of
-  :mod:`theory.bounds.privacy` (Cl 4.5, Cl 4.3, Lem 4.1) for the ratios and the number of
+  :mod:`semiprivate.theory.bounds.privacy` (Cl 4.5, Cl 4.3, Lem 4.1) for the ratios and the number of
   iterations that actually ran, at the ratios that actually ran.  Policy (the one of Lem 4.6's proof): a sub-sampling step
   that keeps 1/r of its input is credited with Claim 4.3 at target epsilon 1 when
   r >= 3 + e^{eps*}; otherwise Claim 4.3 does not apply and the step is credited with the
@@ -24,7 +24,7 @@ BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
   reproduces Lem 4.6's (1, 41 delta) (indeed (1, delta_N) with delta_N <= 41 delta).
 
 Rounding: "delete 99/100 of T" keeps ceil(|T|/100) entries (as
-:func:`theory.bounds.bns15.bns15_labelboost_schedule`); v is floored.  The paper writes
+:func:`semiprivate.theory.bounds.bns15.bns15_labelboost_schedule`); v is floored.  The paper writes
 "Delete (permanently) 99/100 |T| random entries from T, and 99/100 |S| random entries from S"
 and applies Claim 4.3, whose database has exactly t = (n/eps)(3 + e^{eps*}) entries of which n
 are kept; with rounding the kept fraction ceil(|S|/r)/|S| can exceed 1/r by far for a small
@@ -34,8 +34,8 @@ is reported only when every step's kept fraction meets Claim 4.3.  Labels are {0
 
 Examples
 --------
->>> from theory.classes import Thresholds
->>> from theory.learners.exponential import GenericPrivateLearner
+>>> from semiprivate.theory.classes import Thresholds
+>>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
 >>> C = Thresholds(4)
 >>> r = label_boost_procedure(C, [1, 9], [1, 0], [3, 12], rng=0)
 >>> r.labels.shape
@@ -50,9 +50,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from kernels._exponential import check_binary
-from kernels.validation import (
+from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import (
     EPSILON,
     PROBABILITY,
     RNG,
@@ -64,14 +63,14 @@ from kernels.validation import (
     as_generator,
     validate_params,
 )
-from theory.bounds.privacy import (
+from semiprivate.theory.bounds.privacy import (
     iid_resampling_privacy,
     label_boost_procedure_privacy,
     subsampling_privacy,
 )
-from theory.classes.base import ConceptClass
-from theory.learners._base import _Params, check_fit_inputs
-from theory.privacy.exponential import output_distribution, sample
+from semiprivate.theory.classes.base import ConceptClass
+from semiprivate.theory.learners._base import _Params, check_fit_inputs
+from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = [
     "label_boost_procedure",
@@ -139,9 +138,9 @@ def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labell
     and database S (score -#errors on S, P[h] ∝ exp(-err_S(h)/2)); output: S∘T relabelled by h
     (D is passed through unchanged by the caller).  BNS15.Lem4.1: if A is (eps, delta)-DP,
     A∘LabelBoostProcedure is (eps + 3, 4 e delta)-DP
-    (:func:`theory.bounds.privacy.label_boost_procedure_privacy`).  BNS15.Cl4.2: if
+    (:func:`semiprivate.theory.bounds.privacy.label_boost_procedure_privacy`).  BNS15.Cl4.2: if
     |T| <= (beta/e) VC exp(alpha |S|/(2 VC)) - |S| and S is labelled by some c in C, then
-    error_S(h) <= alpha w.p. >= 1 - beta (:func:`theory.bounds.bns15.bns15_labelboost_max_unlabeled`).
+    error_S(h) <= alpha w.p. >= 1 - beta (:func:`semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled`).
 
     Returns
     -------

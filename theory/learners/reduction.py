@@ -6,7 +6,7 @@ distributions with private sample size ceil(n_priv / (10 n_pub)); Claim 4.5 priv
 Claim 4.6 accuracy).
 
 p = 1/(100 n_pub).  D0 has x from a fixed marginal and a uniformly random label
-(:class:`theory.distributions.RandomLabelDistribution`).
+(:class:`semiprivate.theory.distributions.RandomLabelDistribution`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from kernels._exponential import check_binary
-from kernels.validation import (
+from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -37,7 +36,7 @@ def reduction_sample_size(n_priv: int, n_pub: int) -> int:
 
     Implements: ABM19.Alg2 (input size).  Exact integer arithmetic.  The guarantee of
     Lem 4.4 (error 100 n_pub alpha, confidence 1/16, same sample size) is the bounds
-    module's :func:`theory.bounds.abm19.abm19_public_data_reduction`; tests check both agree.
+    module's :func:`semiprivate.theory.bounds.abm19.abm19_public_data_reduction`; tests check both agree.
 
     >>> reduction_sample_size(1000, 3)
     34
@@ -123,7 +122,7 @@ class ReductionLearner:
         A's private and public sample sizes.
     D0 : distribution
         The dummy distribution (uniformly random labels), e.g.
-        :class:`theory.distributions.RandomLabelDistribution`.
+        :class:`semiprivate.theory.distributions.RandomLabelDistribution`.
 
     Attributes
     ----------

@@ -1,3 +1,3 @@
 """Privacy mechanisms and accounting: the exponential mechanism over finite classes
-(:mod:`theory.privacy.exponential`), basic noise mechanisms (:mod:`theory.privacy.mechanisms`).
+(:mod:`semiprivate.theory.privacy.exponential`), basic noise mechanisms (:mod:`semiprivate.theory.privacy.mechanisms`).
 Import the sub-modules directly."""

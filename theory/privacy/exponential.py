@@ -9,7 +9,7 @@ q = -#errors and sensitivity 1, i.e. exp(-epsilon * errors / 2).  This is epsilo
 one example changes every error count by at most 1.  Utility (BNS15 Prop A.1):
 P[error_S(h) > e_min + Delta] <= |H| exp(-epsilon Delta m / 2), with error_S the error rate.
 
-Sampling goes through the public :func:`kernels.exponential_mechanism` (scores = -errors,
+Sampling goes through the public :func:`semiprivate.kernels.exponential_mechanism` (scores = -errors,
 sensitivity 1).  The exact output distribution is computed in log space.
 
 Examples
@@ -36,11 +36,14 @@ from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
+from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import EPSILON, RNG, ArrayLike, Integer, Optional, as_generator, validate_params
+from semiprivate.theory.classes.base import (
+    error_counts_of,  # counting errors belongs with the classes; re-exported here
+)
+from semiprivate.theory.classes.integer import uniform_int, validate_integer_points
 
-from kernels._exponential import check_binary
-from kernels.validation import EPSILON, RNG, ArrayLike, Integer, Optional, as_generator, validate_params
-from theory.classes.base import error_counts_of  # counting errors belongs with the classes; re-exported here
-from theory.classes.integer import uniform_int, validate_integer_points
+from semiprivate import kernels
 
 __all__ = [
     "error_counts_of",
@@ -109,7 +112,7 @@ def output_distribution(errors: Any, epsilon: float) -> np.ndarray:
 def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = None) -> Any:
     """Sample indices from the exponential mechanism with q = -errors (sensitivity 1).
 
-    Implements: EXPMECH (sampling), through :func:`kernels.exponential_mechanism`.
+    Implements: EXPMECH (sampling), through :func:`semiprivate.kernels.exponential_mechanism`.
     ``errors``: non-negative and finite, as in :func:`log_output_distribution`.
 
     Returns
@@ -117,30 +120,20 @@ def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = N
     int or ndarray of int64
         One index (``size=None``) or ``size`` indices: *positions* ``0 .. len(errors) - 1``,
         also when ``errors`` is a pandas Series (``errors.index[i]`` gives its label), as for
-        :func:`kernels.exponential_mechanism`.
+        :func:`semiprivate.kernels.exponential_mechanism`.
     """
     scores = -_errors(errors)
     return _kernel_sample(scores, float(epsilon), size, as_generator(rng))
 
 
 def _kernel_sample(scores: np.ndarray, epsilon: float, size: int | None, gen: np.random.Generator) -> Any:
-    try:
-        import kernels
-
-        mech = kernels.exponential_mechanism
-    except (ImportError, AttributeError):  # kernels._exponential not present: Gumbel-max in NumPy
-        a = 0.5 * epsilon * scores
-        shape = (size, len(a)) if size is not None else (len(a),)
-        g = gen.gumbel(size=shape)
-        out = np.argmax(a + g, axis=-1)
-        return int(out) if size is None else out.astype(np.int64)
-    return mech(scores, epsilon, sensitivity=1.0, size=size, rng=gen)
+    return kernels.exponential_mechanism(scores, epsilon, sensitivity=1.0, size=size, rng=gen)
 
 
 def sample_log_weights(log_weights: Any, *, size: int | None = None, rng: Any = None) -> Any:
     """Sample an index with probability proportional to ``exp(log_weights)``.
 
-    Goes through :func:`kernels.exponential_mechanism` with scores = log-weights,
+    Goes through :func:`semiprivate.kernels.exponential_mechanism` with scores = log-weights,
     epsilon = 2 and sensitivity 1 (so exp(eps q / 2) = exp(q)).  ``-inf`` entries have
     probability 0.
     """
@@ -209,7 +202,7 @@ def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rn
 
     Implements: Structured EXPMECH (thresholds over X_d, d <= 64).  Samples a cell of
     :func:`threshold_cells` with probability proportional to size * exp(-eps err / 2)
-    (through :func:`kernels.exponential_mechanism`), then a uniform member of it (exact
+    (through :func:`semiprivate.kernels.exponential_mechanism`), then a uniform member of it (exact
     rejection sampling on Python ints).  The output distribution equals the exponential
     mechanism over THRESH_d with q = -#errors, sensitivity 1: epsilon-DP.
 

@@ -2,7 +2,7 @@
 
 Each mechanism is a small class: construct it with its privacy parameters, then call it as
 ``mech(data, size, rng)`` to get ``size`` independent outputs along axis 0 (the form that
-:func:`theory.audit.audit_mechanism` expects).  ``mech.privacy`` is the ``(epsilon, delta)``
+:func:`semiprivate.theory.audit.audit_mechanism` expects).  ``mech.privacy`` is the ``(epsilon, delta)``
 the mechanism guarantees for the neighbouring relation stated in its docstring, derived from
 the cited theorem (not copied from the constructor where the two differ).
 
@@ -41,8 +41,7 @@ from typing import Any
 
 import numpy as np
 from scipy.special import log_ndtr
-
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     POSITIVE_REAL,
@@ -56,7 +55,7 @@ from kernels.validation import (
     check_positive_int,
     validate_params,
 )
-from theory.validity import require
+from semiprivate.theory.validity import require
 
 __all__ = [
     "LaplaceMechanism",
@@ -164,7 +163,7 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, metho
     """Noise standard deviation that makes the Gaussian mechanism ``(epsilon, delta)``-DP.
 
     * ``"classic"``: ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon``, valid only
-      for ``epsilon < 1`` ([DR14]_ Thm A.1); raises :class:`~theory.validity.ConditionNotMet`
+      for ``epsilon < 1`` ([DR14]_ Thm A.1); raises :class:`~semiprivate.theory.validity.ConditionNotMet`
       otherwise.
     * ``"analytic"``: the smallest ``sigma`` with :func:`gaussian_delta` ``<= delta``
       ([BW18]_ Thm 8), found by bisection to relative precision 1e-12 (rounded up).

@@ -48,9 +48,8 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import gamma
-
-from kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, as_generator, validate_params
-from theory.privacy.exponential import output_distribution, sample
+from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, as_generator, validate_params
+from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["NoisyHistogramSanitizer", "BLRSanitizer", "DyadicThresholdSanitizer", "MAX_HISTOGRAM_DOMAIN",
            "MAX_BLR_DATABASES"]
@@ -224,7 +223,7 @@ class DyadicThresholdSanitizer:
 
     def sanitize(self, X: Any) -> np.ndarray:
         """``size`` synthetic points of X_d (uint64)."""
-        from theory.classes.integer import validate_integer_points
+        from semiprivate.theory.classes.integer import validate_integer_points
 
         xs = np.sort(validate_integer_points(X, self.d, "X"))
         g = as_generator(self.rng)

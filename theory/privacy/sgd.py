@@ -1,7 +1,7 @@
 """Private convex optimisation for linear classifiers: BST14 Noisy SGD, PILLAR Alg 2, DP-SGD.
 
 Implements: BST14.NoisySGD (Noisy SGD, Bassily–Smith–Thakurta 2014, Algorithm 1 as item BST14.NoisySGD states
-it: ``python -m theory spec BST14.NoisySGD``), PILLAR.Alg2 (R runs + exponential-mechanism selection, PILLAR App. A.1), DPSGD (Abadi et
+it: ``python -m semiprivate spec BST14.NoisySGD``), PILLAR.Alg2 (R runs + exponential-mechanism selection, PILLAR App. A.1), DPSGD (Abadi et
 al. 2016: per-example clipping, Poisson subsampling, Gaussian noise, accounted with the
 ``dp-accounting`` package's RDP and PLD accountants).
 
@@ -71,8 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from kernels.validation import (
+from semiprivate.kernels.validation import (
     EPSILON,
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -87,9 +86,9 @@ from kernels.validation import (
     check_array,
     validate_params,
 )
-from theory.bounds import pillar as _pillar_bounds
-from theory.bounds.pillar import bst14_noise_scale, bst14_step_size
-from theory.progress import progress_bar
+from semiprivate.theory.bounds import pillar as _pillar_bounds
+from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
+from semiprivate.theory.progress import progress_bar
 
 __all__ = [
     "LOSSES",
@@ -324,7 +323,7 @@ def bst14_epsilon_from_sigma(n: int, lipschitz: float, sigma: float, delta: floa
 
     Implements: BST14.NoisySGD (privacy of Noisy SGD, SPEC Sec 7): inverts
     ``sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2`` (via
-    :func:`theory.bounds.pillar.bst14_noise_scale` at eps = 1, so the formula has one home).
+    :func:`semiprivate.theory.bounds.pillar.bst14_noise_scale` at eps = 1, so the formula has one home).
 
     >>> round(bst14_epsilon_from_sigma(1000, 1.0, bst14_noise_scale(1000, 1.0, 0.5, 1e-5), 1e-5), 12)
     0.5
@@ -423,7 +422,7 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     r"""BST14 Noisy SGD on the scaled hinge loss over the ball of radius ``radius``.
 
     Implements: BST14.NoisySGD (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as item BST14.NoisySGD
-    states it, ``python -m theory spec BST14.NoisySGD``; PILLAR App. A.1's base procedure).
+    states it, ``python -m semiprivate spec BST14.NoisySGD``; PILLAR App. A.1's base procedure).
 
     Statement (SPEC): for an L-Lipschitz convex loss on a convex set C,
     ``theta_{t+1} = Proj_C(theta_t - eta(t) (n grad l(theta_t; d_t) + b_t))`` with d_t uniform
@@ -431,12 +430,12 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     ``sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2``,
     ``eta(t) = ||C|| / sqrt(t (n^2 L^2 + p sigma^2))``, ``T = n^2`` steps, output theta_T.
     (eps, delta)-DP; expected excess (summed) risk ``O(L ||C|| log^{3/2}(n/delta)
-    sqrt(p log(1/delta)) / eps)`` (:func:`theory.bounds.pillar.bst14_excess_risk`).
+    sqrt(p log(1/delta)) / eps)`` (:func:`semiprivate.theory.bounds.pillar.bst14_excess_risk`).
 
     Constants used: C = ball of radius ``radius`` (``||C||`` = its diameter, ``2 radius``),
     theta_1 = 0 (or ``w0``), L = 1/margin (scaled hinge, rows in the unit ball -- checked),
-    sigma and eta(1) from :func:`theory.bounds.pillar.bst14_noise_scale` /
-    :func:`~theory.bounds.pillar.bst14_step_size`; natural logs.
+    sigma and eta(1) from :func:`semiprivate.theory.bounds.pillar.bst14_noise_scale` /
+    :func:`~semiprivate.theory.bounds.pillar.bst14_step_size`; natural logs.
 
     Parameters
     ----------
@@ -916,7 +915,7 @@ def alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout:
 
     Implements: PILLAR.Alg2 (selection step): ``P[r] ∝ exp(-eps errors_r / 2)``, the
     exponential mechanism with score -#errors on the held-out data (sensitivity 1), from
-    :func:`kernels.exponential_log_probabilities`.
+    :func:`semiprivate.kernels.exponential_log_probabilities`.
 
     >>> lp = alg2_selection_log_probabilities([[1.0, 0.0], [-1.0, 0.0]], [[1.0, 0.0]], [1], 2.0)
     >>> round(float(np.exp(lp[0] - lp[1])), 6) == round(math.e, 6)
@@ -926,7 +925,7 @@ def alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout:
 
 
 def _alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout: Any, epsilon: float) -> np.ndarray:
-    import kernels
+    from semiprivate import kernels
 
     errs = zero_one_errors(candidates, Z_holdout, y_holdout)
     return np.asarray(kernels.exponential_log_probabilities(-errs.astype(np.float64), float(epsilon), sensitivity=1.0))
@@ -976,7 +975,7 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
        (``n - n_hold``) and S2 (``n_hold = max(1, round(holdout_fraction n))``).
     2. Run :func:`noisy_sgd` R = ``repeats`` times on S1, each at (eps/R, delta/R).
     3. Select run r with probability ∝ exp(-eps errors_r(S2) / 2)
-       (:func:`kernels.exponential_mechanism`, score -#errors, sensitivity 1).
+       (:func:`semiprivate.kernels.exponential_mechanism`, score -#errors, sensitivity 1).
 
     Budget (computed from what ran, in ``budget``): the runs compose to (sum eps_r, sum delta_r)
     on S1 (basic composition); the selection is (eps_sel, 0) on S2; S1, S2 are disjoint, so the
@@ -1000,7 +999,7 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
 def _pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 3, holdout_fraction: float = 0.2,
                  margin: float = 1.0, radius: float = 1.0, n_steps: int | None = None, rng: Any = None,
                  progress: bool | None = None) -> Alg2Result:
-    import kernels
+    from semiprivate import kernels
 
     Zc = _check_features(Z)
     n = Zc.shape[0]
@@ -1028,14 +1027,14 @@ def _pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int =
 
 
 # ---------------------------------------------------------------------------
-# canary audits for the built-in suite (theory.audit_suite)
+# canary audits for the built-in suite (semiprivate.theory.audit_suite)
 # ---------------------------------------------------------------------------
 
 
 @validate_params(include_broken=Boolean())
 def audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
     """Canary / worst-case neighbouring pairs for DP-SGD and BST14 Noisy SGD, as fields of
-    :class:`theory.audit_suite.AuditCase` (``python -m theory audit`` runs them).
+    :class:`semiprivate.theory.audit_suite.AuditCase` (``python -m semiprivate audit`` runs them).
 
     Implements: AUDIT for DPSGD and BST14.NoisySGD.  Each mechanism is the trainer itself with
     ``n_runs`` = the number of audit trials (one output row per run); each claim is read from a
@@ -1072,7 +1071,7 @@ def _audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
 
     ran = dp_sgd(*D1, noise_multiplier=sigma, sampling_rate=1.0, steps=1, normalizer=1.0, rng=0)
     claim = ran.epsilon(delta)
-    out.append(dict(name="theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)", mechanism=dpsgd_mech(sigma),
+    out.append(dict(name="semiprivate.theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)", mechanism=dpsgd_mech(sigma),
                     pairs=[(D0, D1)], epsilon=claim, delta=delta, private=True,
                     true_epsilon=ran.epsilon(delta, accountant="pld"),
                     claim="Abadi et al.: (eps, delta) by dp-accounting RDP, add/remove-one", trials_scale=1.0))
@@ -1083,7 +1082,7 @@ def _audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
         return noisy_sgd(data[0], data[1], 1.0, delta, n_runs=int(size), rng=rng).weights
 
     bst = noisy_sgd(*B1, 1.0, delta, rng=0)
-    out.append(dict(name="theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)", mechanism=bst_mech,
+    out.append(dict(name="semiprivate.theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)", mechanism=bst_mech,
                     pairs=[(B0, B1)], epsilon=bst.privacy[0], delta=bst.privacy[1], private=True, true_epsilon=None,
                     claim="BST14 Thm 2.1 as SPEC states it (replace-one)", trials_scale=0.2))
     if include_broken:

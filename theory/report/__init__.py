@@ -1,8 +1,8 @@
 """The report: every part of the toolkit run on real inputs, written as markdown + figures.
 
-``python -m theory report [--quick] [--out DIR]`` calls :func:`run_report`.
+``python -m semiprivate report [--quick] [--out DIR]`` calls :func:`run_report`.
 
-Sections are plug-ins: each module in :mod:`theory.report.sections` defines
+Sections are plug-ins: each module in :mod:`semiprivate.theory.report.sections` defines
 
 * ``TITLE: str`` and ``ORDER: int`` (position in the report), and
 * ``build(ctx: ReportContext) -> Section``.
@@ -23,18 +23,18 @@ from typing import Any
 
 __all__ = ["ReportContext", "Section", "Report", "PLANNED", "run_report", "discover_sections", "pyplot"]
 
-# module name in theory.report.sections -> (title, what provides it)
+# module name in semiprivate.theory.report.sections -> (title, what provides it)
 PLANNED: dict[str, tuple[str, str]] = {
     "build": ("Build and backends", "foundation"),
     "exponential": ("Exponential-mechanism kernels", "kernels: exponential mechanism"),
     "pca": ("PCA kernels", "kernels: PCA"),
-    "covers": ("Concept classes, covers and cover-based learners", "theory.classes / covers / learners"),
-    "bounds": ("Bounds of the four papers", "theory.bounds"),
-    "halfspaces": ("Halfspaces: PCA on public data + private SGD (HPSY Thm 3, PILLAR)", "theory.learners.halfspaces"),
-    "disjunctions": ("Disjunctions via the component graph (HPSY Thm 1/2, Lem 1/2)", "theory.learners.disjunctions"),
-    "bns15": ("BNS15: GenericLearner and LabelBoost", "theory.learners.generic / labelboost"),
-    "active": ("Transcript-private active learning (BNS15 Sec 5)", "theory.learners.active"),
-    "audit": ("Empirical DP audits", "theory.audit"),
+    "covers": ("Concept classes, covers and cover-based learners", "semiprivate.theory.classes / covers / learners"),
+    "bounds": ("Bounds of the four papers", "semiprivate.theory.bounds"),
+    "halfspaces": ("Halfspaces: PCA on public data + private SGD (HPSY Thm 3, PILLAR)", "semiprivate.theory.learners.halfspaces"),
+    "disjunctions": ("Disjunctions via the component graph (HPSY Thm 1/2, Lem 1/2)", "semiprivate.theory.learners.disjunctions"),
+    "bns15": ("BNS15: GenericLearner and LabelBoost", "semiprivate.theory.learners.generic / labelboost"),
+    "active": ("Transcript-private active learning (BNS15 Sec 5)", "semiprivate.theory.learners.active"),
+    "audit": ("Empirical DP audits", "semiprivate.theory.audit"),
     "proofs": ("Machine-checked proofs", "proofs_checks"),
 }
 
@@ -54,7 +54,7 @@ class ReportContext:
     """What a section gets: where to write files, how much work to do, a base seed, where to run.
 
     ``client`` (a ``dask.distributed.Client``, or None to run here) is where :meth:`simulate`
-    sends seeded runs; the numbers do not depend on it (``python -m theory report --workers N``).
+    sends seeded runs; the numbers do not depend on it (``python -m semiprivate report --workers N``).
     """
 
     out_dir: Path
@@ -69,9 +69,9 @@ class ReportContext:
 
     def simulate(self, fn: Any, seeds: list[Any], desc: str) -> list[Any]:
         """``[fn(numpy.random.default_rng(s)) for s in seeds]`` through
-        :func:`theory.distributed.monte_carlo`: a progress bar here, or the runs on ``client``;
+        :func:`semiprivate.theory.distributed.monte_carlo`: a progress bar here, or the runs on ``client``;
         same results either way."""
-        from theory.distributed import monte_carlo
+        from semiprivate.theory.distributed import monte_carlo
 
         return monte_carlo(fn, seeds=seeds, client=self.client, desc=desc)
 
@@ -101,7 +101,7 @@ class Report:
 
 def discover_sections() -> list[tuple[int, str, object]]:
     """(ORDER, module name, module) of every section module present, sorted."""
-    from theory.report import sections as pkg
+    from semiprivate.theory.report import sections as pkg
 
     found = []
     for info in pkgutil.iter_modules(pkg.__path__):
@@ -143,7 +143,7 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
             raise ValueError(f"only names unknown section(s) {unknown!r}; known: {', '.join(known)}"
                              if unknown else "only must name at least one section (None runs them all)")
     if client is not None:
-        from theory.audit.batches import check_executor
+        from semiprivate.theory.audit.batches import check_executor
 
         check_executor(client, "client")
     ctx = ReportContext(Path(out_dir), quick=quick, client=client)

@@ -1,4 +1,4 @@
-"""``python -m theory report``: run the experiments and write the report.
+"""``python -m semiprivate report``: run the experiments and write the report.
 
 Exit status: 0 when every section ran, 1 when a section failed (its traceback is in the
 report), 2 for a usage error -- an unknown ``--only`` section, an output folder that cannot be
@@ -24,13 +24,13 @@ def section_names() -> list[str]:
     >>> "covers" in section_names()
     True
     """
-    from theory.report import sections as pkg
+    from semiprivate.theory.report import sections as pkg
 
     return sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_"))
 
 
 def _epilog() -> str:
-    from theory.report import PLANNED
+    from semiprivate.theory.report import PLANNED
 
     lines = ["sections (for --only):"]
     for name in section_names():
@@ -60,7 +60,7 @@ def _writable_dir(out: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Entry point of ``python -m theory report`` (returns the exit status)."""
+    """Entry point of ``python -m semiprivate report`` (returns the exit status)."""
     if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
         raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     parser = argparse.ArgumentParser(prog="semiprivate report", description=SUMMARY, epilog=_epilog(),
@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
     if ns.workers is not None and ns.workers < 1:
         print(f"semiprivate report: error: --workers must be >= 1, got {ns.workers}", file=sys.stderr)
         return 2
-    from theory.report import run_report
+    from semiprivate.theory.report import run_report
 
     if ns.workers is None and ns.dask_scheduler is None:
         report = run_report(ns.out, quick=ns.quick, only=ns.only)
@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     if ns.workers is not None:
-        from theory.distributed import local_cluster
+        from semiprivate.theory.distributed import local_cluster
 
         with local_cluster(ns.workers, threads_per_worker=1) as client:
             print(f"Dask: local cluster of {ns.workers} worker processes, dashboard {client.dashboard_link}",

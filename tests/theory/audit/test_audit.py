@@ -23,18 +23,18 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from scipy.stats import binom
-
-import kernels
-from theory.audit import AuditResult, assert_private, audit_mechanism, audit_pairs, broken, vectorize
-from theory.audit import strategies as aud_st
-from theory.audit.neighbours import query_neighbour
-from theory.privacy.mechanisms import (
+from semiprivate.theory.audit import AuditResult, assert_private, audit_mechanism, audit_pairs, broken, vectorize
+from semiprivate.theory.audit import strategies as aud_st
+from semiprivate.theory.audit.neighbours import query_neighbour
+from semiprivate.theory.privacy.mechanisms import (
     GaussianMechanism,
     GeometricMechanism,
     LaplaceMechanism,
     RandomizedResponse,
     ReportNoisyMax,
 )
+
+from semiprivate import kernels
 
 # ---------------------------------------------------------------------------
 # API
@@ -232,7 +232,7 @@ def test_calibration_exponential_mechanism_every_backend(backend: str) -> None:
     # claim the exact epsilon of this pair (0.8716), so the pair is tight for the claim
     lp = kernels.exponential_log_probabilities(s0, 1.0)
     lq = kernels.exponential_log_probabilities(1.0 - s0, 1.0)
-    from theory.audit import exact_privacy_loss
+    from semiprivate.theory.audit import exact_privacy_loss
 
     tight = exact_privacy_loss(lp, lq, log=True).epsilon
     assert tight == pytest.approx(0.8716, abs=1e-4)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from theory.audit import assert_private, audit_mechanism, audit_pairs
-from theory.privacy.mechanisms import LaplaceMechanism
+from semiprivate.theory.audit import assert_private, audit_mechanism, audit_pairs
+from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 #: confidence of audits of correct mechanisms: false-failure rate <= 1e-3 per audit
 VALID = 0.999
@@ -105,7 +104,7 @@ def test_equal_datasets_passed_as_separate_objects_are_sampled_once() -> None:
 
 
 def test_rank_columns_finds_the_differing_coordinates() -> None:
-    from theory.audit.selection import MAX_COORDS, rank_columns
+    from semiprivate.theory.audit.selection import MAX_COORDS, rank_columns
 
     g = np.random.default_rng(0)
     x, y = g.laplace(size=(3000, 50)), g.laplace(size=(3000, 50))
@@ -177,7 +176,7 @@ def test_float_bits_do_not_flag_a_snapped_laplace() -> None:
 
 
 def test_bit_keys() -> None:
-    from theory.audit.core import bit_keys
+    from semiprivate.theory.audit.core import bit_keys
 
     v = np.array([1.0, np.nextafter(1.0, 2.0), -1.0, 0.375])
     k1 = bit_keys(v, 1)
@@ -217,7 +216,7 @@ def test_mlp_score_finds_an_interaction() -> None:
 def test_mlp_score_is_plain_and_picklable() -> None:
     import pickle
 
-    from theory.audit.selection import mlp_score
+    from semiprivate.theory.audit.selection import mlp_score
 
     g = np.random.default_rng(0)
     x, y = _quadrant_mech(0, 4000, g), _quadrant_mech(1, 4000, g)
@@ -232,7 +231,7 @@ def test_mlp_score_on_few_selection_outputs_fits_without_warnings() -> None:
     no scikit-learn 'batch_size clipped' warning (the test configuration turns warnings into errors)."""
     import warnings
 
-    from theory.audit.selection import mlp_score
+    from semiprivate.theory.audit.selection import mlp_score
 
     g = np.random.default_rng(1)
     x, y = _quadrant_mech(0, 150, g), _quadrant_mech(1, 150, g)

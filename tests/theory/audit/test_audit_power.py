@@ -19,8 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from theory.audit import audit_pairs, selection
+from semiprivate.theory.audit import audit_pairs, selection
 
 _PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "audit_power.py"
 _spec = importlib.util.spec_from_file_location("audit_power", _PATH)
@@ -183,7 +182,7 @@ def test_anticipated_bound_ignores_sample_extremes() -> None:
     # 30 vs 0 is evidence (about 300 vs ~0 expected in 100,000 fresh draws); 3000 vs 1000 keeps most of log 3
     assert 0.0 < b[1] and 0.9 < b[2] < np.log(3)
     # pessimistic: never above the plug-in bound of the same frequencies
-    from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+    from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
     plug = epsilon_bound(cp_lower(np.array([30.0, 3000.0]) * 10, 100_000, 0.01),
                          cp_upper(np.array([0.0, 1000.0]) * 10, 100_000, 0.01), 0.0)
     assert np.all(b[1:] <= plug)

@@ -27,9 +27,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import beta, binom
-
-from theory.audit import audit_mechanism
-from theory.privacy.mechanisms import RandomizedResponse
+from semiprivate.theory.audit import audit_mechanism
+from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
 R = 1000
 TRIALS = 20_000

@@ -8,11 +8,11 @@ import math
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from semiprivate.theory.audit import broken, exact_privacy_loss
+from semiprivate.theory.audit import strategies as aud_st
+from semiprivate.theory.privacy.mechanisms import GeometricMechanism, RandomizedResponse, ReportNoisyMax
 
-import kernels
-from theory.audit import broken, exact_privacy_loss
-from theory.audit import strategies as aud_st
-from theory.privacy.mechanisms import GeometricMechanism, RandomizedResponse, ReportNoisyMax
+from semiprivate import kernels
 
 # this machine is shared and loaded: data generation may be slow; that is not a test failure
 SLOW_OK = [HealthCheck.too_slow]
@@ -68,8 +68,8 @@ def test_randomized_response_exact() -> None:
 @settings(max_examples=20, suppress_health_check=SLOW_OK, deadline=None)
 @given(pair=aud_st.replace_one_pairs(labelled=True, integer=True, low=0, high=15, min_size=2, max_size=6))
 def test_learners_exact(pair) -> None:  # type: ignore[no-untyped-def]
-    learners = pytest.importorskip("theory.learners")
-    from theory.classes import Thresholds
+    learners = pytest.importorskip("semiprivate.theory.learners")
+    from semiprivate.theory.classes import Thresholds
 
     (X0, y0), (X1, y1) = pair
     C = Thresholds(4)
@@ -88,7 +88,7 @@ def test_learners_exact(pair) -> None:  # type: ignore[no-untyped-def]
 @settings(max_examples=20, suppress_health_check=SLOW_OK, deadline=None)
 @given(pair=aud_st.replace_one_pairs(labelled=True, integer=True, low=0, high=15, min_size=1, max_size=5))
 def test_structured_threshold_mechanism_exact(pair) -> None:  # type: ignore[no-untyped-def]
-    tex = pytest.importorskip("theory.privacy.exponential")
+    tex = pytest.importorskip("semiprivate.theory.privacy.exponential")
     (X0, y0), (X1, y1) = pair
 
     def lp(X, y):  # type: ignore[no-untyped-def]
@@ -100,7 +100,7 @@ def test_structured_threshold_mechanism_exact(pair) -> None:  # type: ignore[no-
 @settings(max_examples=10, suppress_health_check=SLOW_OK, deadline=None)
 @given(pair=aud_st.replace_one_pairs(labelled=True, integer=True, low=0, high=7, min_size=1, max_size=4))
 def test_structured_interval_mechanism_exact(pair) -> None:  # type: ignore[no-untyped-def]
-    tex = pytest.importorskip("theory.privacy.exponential")
+    tex = pytest.importorskip("semiprivate.theory.privacy.exponential")
     (X0, y0), (X1, y1) = pair
     outputs = [None] + [(a, b) for a in range(8) for b in range(a, 8)]
 

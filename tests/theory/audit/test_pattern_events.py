@@ -3,9 +3,9 @@
 Sparse-vector variants (Lyu, Su, Li, PVLDB 2017, Algs. 1-6, as in DP-Sniper's benchmark) write codes
 into float vectors: ``1`` / ``0`` / ``-1`` (above / below / aborted, Alg. 4) or the noisy value when
 above and ``-1000`` / ``-2000`` otherwise (Alg. 3).  The auditor reads such columns as blocks of
-atoms (:func:`theory.audit.selection.atom_blocks`) and searches likelihood-ratio-ordered sets of
-whole-row patterns (:class:`theory.audit.selection.RowPatterns`), scored by cross-fitting
-(:func:`theory.audit.selection.honest_sets`).
+atoms (:func:`semiprivate.theory.audit.selection.atom_blocks`) and searches likelihood-ratio-ordered sets of
+whole-row patterns (:class:`semiprivate.theory.audit.selection.RowPatterns`), scored by cross-fitting
+(:func:`semiprivate.theory.audit.selection.honest_sets`).
 
 The power test uses a *parity* mechanism: eight coded columns in ``{-1, 1}`` whose product is
 ``+1`` with probability ``(1 + g) / 2`` under one dataset and ``(1 - g) / 2`` under the other.  Every
@@ -14,7 +14,7 @@ thresholds, value events, pairwise joint events and (z, z**2) logistic scores se
 single pattern (a corner a linear threshold can cut off) has mass 1/256; only a large set of
 whole-row patterns (the 128 rows of product +1) shows the privacy loss
 ``log((1 + g) / (1 - g)) = 0.619`` for ``g = 0.3`` at 20,000 trials.  Without the pattern family (the break: delete
-the ``atom_blocks`` loop in ``theory.audit.core._select``) the bound is 0.0 and the test fails
+the ``atom_blocks`` loop in ``semiprivate.theory.audit.core._select``) the bound is 0.0 and the test fails
 (seen once: bound 0.0, not flagged).
 """
 
@@ -24,9 +24,8 @@ import math
 
 import numpy as np
 import pytest
-
-from theory.audit import audit_pairs
-from theory.audit.selection import PatternEvent, RowPatterns, atom_blocks, honest_sets
+from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.audit.selection import PatternEvent, RowPatterns, atom_blocks, honest_sets
 
 G = 0.3
 TRUE_EPS = math.log((1 + G) / (1 - G))  # 0.619
@@ -89,7 +88,7 @@ def test_atom_blocks_skip_continuous_and_validate():
 def test_honest_sets_do_not_reward_noise(seed):
     """400 cells with equal probabilities under both datasets: sets ordered and scored on the same
     rows score 0.23-0.34 (seeds 2-5; pure noise), the cross-fitted ones at most 0.09 (0 on 3 of 4)."""
-    from theory.audit.selection import anticipated_bound
+    from semiprivate.theory.audit.selection import anticipated_bound
 
     g = np.random.default_rng(seed)
     s = 20_000

@@ -1,4 +1,4 @@
-"""Boundary cases of theory.audit.stats that the mutation run (scripts/mutation.sh) showed untested:
+"""Boundary cases of semiprivate.theory.audit.stats that the mutation run (scripts/mutation.sh) showed untested:
 the k = 1 and k = 0 branches of the Clopper-Pearson bounds, inputs numpy cannot hold as int64,
 and epsilon_bound at p_lower == delta with q_upper == 0."""
 
@@ -9,8 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 
 @pytest.mark.parametrize("n", [1, 2, 10, 1000])

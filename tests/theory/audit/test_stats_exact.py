@@ -9,9 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
-
-from theory.audit import clopper_pearson, cp_lower, cp_upper, epsilon_bound, exact_privacy_loss, hockey_stick
-from theory.privacy.mechanisms import gaussian_delta
+from semiprivate.theory.audit import (
+    clopper_pearson,
+    cp_lower,
+    cp_upper,
+    epsilon_bound,
+    exact_privacy_loss,
+    hockey_stick,
+)
+from semiprivate.theory.privacy.mechanisms import gaussian_delta
 
 # this machine is shared and loaded: data generation may be slow; that is not a test failure
 SLOW_OK = [HealthCheck.too_slow]

@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from theory import audit_suite as suite
-from theory.audit import strategies as aud_st
-from theory.audit.neighbours import add_remove_one, query_neighbour, replace_one
-from theory.audit_suite import SUMMARY, main
-from theory.report import ReportContext
+from semiprivate.theory import audit_suite as suite
+from semiprivate.theory.audit import strategies as aud_st
+from semiprivate.theory.audit.neighbours import add_remove_one, query_neighbour, replace_one
+from semiprivate.theory.audit_suite import SUMMARY, main
+from semiprivate.theory.report import ReportContext
 
 # this machine is shared and loaded: data generation may be slow; that is not a test failure
 SLOW_OK = [HealthCheck.too_slow]
@@ -109,7 +108,7 @@ def test_builtin_cases_cover_the_toolkit() -> None:
     cases = suite.builtin_cases()
     names = " ".join(c.name for c in cases)
     for needed in ["LaplaceMechanism", "GaussianMechanism", "GeometricMechanism", "RandomizedResponse",
-                   "ReportNoisyMax", "kernels.exponential_mechanism [numpy]", "theory.privacy.exponential",
+                   "ReportNoisyMax", "kernels.exponential_mechanism [numpy]", "semiprivate.theory.privacy.exponential",
                    "GenericPrivateLearner", "ASSPP", "ReductionLearner", "structured_interval_mechanism",
                    "structured_threshold_mechanism", "exact=True", "BROKEN"]:
         assert needed in names
@@ -157,8 +156,8 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_reports_an_unexpected_verdict(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from theory import audit_suite as cli_mod
-    from theory.audit import broken
+    from semiprivate.theory import audit_suite as cli_mod
+    from semiprivate.theory.audit import broken
 
     def fake_cases(include_broken: bool = True) -> list[suite.AuditCase]:
         # a broken mechanism declared private: the CLI must say so and exit 1
@@ -170,7 +169,7 @@ def test_cli_reports_an_unexpected_verdict(monkeypatch: pytest.MonkeyPatch, caps
 
 
 def test_report_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from theory.report.sections import audit as section
+    from semiprivate.theory.report.sections import audit as section
 
     assert section.ORDER == 50 and section.TITLE
     full = suite.builtin_cases()
@@ -198,7 +197,7 @@ def test_reduction_audit_detects_a_base_learner_run_above_its_epsilon(
     against the claimed 1.  Confidence 0.999: false-failure rate <= 0.001 for the correct learner.
     The claim is B's ``privacy_`` read after a fit; the break keeps that report at epsilon.
     """
-    import theory.learners.asspp as asspp_mod
+    import semiprivate.theory.learners.asspp as asspp_mod
 
     if factor != 1.0:
         orig = asspp_mod.sample

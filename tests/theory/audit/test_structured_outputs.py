@@ -10,9 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from theory.audit import audit_pairs, vectorize
-from theory.audit.outputs import as_label_array, encode_output
+from semiprivate.theory.audit import audit_pairs, vectorize
+from semiprivate.theory.audit.outputs import as_label_array, encode_output
 
 
 def test_encode_rules():

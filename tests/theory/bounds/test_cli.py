@@ -1,4 +1,4 @@
-"""``python -m theory bound``: list, evaluate, solve, LaTeX, JSON and the error paths."""
+"""``python -m semiprivate bound``: list, evaluate, solve, LaTeX, JSON and the error paths."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import subprocess
 import sys
 
 import pytest
-
-from theory.bounds import REGISTRY
-from theory.bounds.cli import SUMMARY, main, to_jsonable
+from semiprivate.theory.bounds import REGISTRY
+from semiprivate.theory.bounds.cli import SUMMARY, main, to_jsonable
 
 
 def test_summary_and_list(capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,7 +73,7 @@ def test_hypothesis_failure_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bound_help_and_bare_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ABM19.Lem3.3", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "n_pub" in out and "example: python -m theory bound ABM19.Lem3.3" in out
+    assert "n_pub" in out and "example: python -m semiprivate bound ABM19.Lem3.3" in out
     with pytest.raises(SystemExit) as info:
         main(["--help"])
     assert info.value.code == 0
@@ -93,7 +92,7 @@ def test_to_jsonable_handles_infinity() -> None:
 
 
 def test_subprocess() -> None:
-    proc = subprocess.run([sys.executable, "-m", "theory", "bound", "ABM19.Thm4.1", "alpha=0.0001"],
+    proc = subprocess.run([sys.executable, "-m", "semiprivate", "bound", "ABM19.Thm4.1", "alpha=0.0001"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ABM19.Thm4.1: value = 7"

@@ -1,4 +1,4 @@
-"""Paper-specific checks of theory.bounds: constants, hypotheses (validity rule), transformers.
+"""Paper-specific checks of semiprivate.theory.bounds: constants, hypotheses (validity rule), transformers.
 
 All deterministic.  Numbers that appear here are recomputed by hand from the papers'
 statements (comments give the arithmetic), so a changed constant fails a test.
@@ -11,10 +11,9 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from theory.bounds import abm19, bns15, classic, hpsy, pillar, privacy
-from theory.bounds.compare import compare_halfspace_labelled, halfspace_labelled_curves
-from theory.validity import Checked, ConditionNotMet
+from semiprivate.theory.bounds import abm19, bns15, classic, hpsy, pillar, privacy
+from semiprivate.theory.bounds.compare import compare_halfspace_labelled, halfspace_labelled_curves
+from semiprivate.theory.validity import Checked, ConditionNotMet
 
 # --------------------------------------------------------------------------- ABM19
 

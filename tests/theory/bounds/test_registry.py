@@ -1,4 +1,4 @@
-"""Generic properties of every registered bound (theory.bounds registry).
+"""Generic properties of every registered bound (semiprivate.theory.bounds registry).
 
 * the example parameters evaluate;
 * the sympy form equals the numeric formula at random points (one source of truth), and the
@@ -18,11 +18,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
-from kernels.validation import Options
-from theory.bounds import REGISTRY, list_bounds
-from theory.bounds._core import ceil_int
-from theory.validity import Checked, ConditionNotMet
+from semiprivate.kernels.validation import Options
+from semiprivate.theory.bounds import REGISTRY, list_bounds
+from semiprivate.theory.bounds._core import ceil_int
+from semiprivate.theory.validity import Checked, ConditionNotMet
 
 BOUNDS = list_bounds()
 WITH_FORMULA = [b for b in BOUNDS if b.formula is not None and b.expr is not None]
@@ -110,7 +109,7 @@ def test_registry_covers_the_issue_items() -> None:
 
 
 def _agree(bound: Any, params: dict[str, Any], assume: Any = assume) -> None:
-    from theory.bounds._core import MATH
+    from semiprivate.theory.bounds._core import MATH
 
     try:
         value = bound.function(**params)

@@ -1,11 +1,11 @@
-"""The bounds section of ``python -m theory report`` builds, writes its figure and reports findings."""
+"""The bounds section of ``python -m semiprivate report`` builds, writes its figure and reports findings."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from theory.report import ReportContext
-from theory.report.sections import bounds as section
+from semiprivate.theory.report import ReportContext
+from semiprivate.theory.report.sections import bounds as section
 
 
 def test_bounds_section_builds(tmp_path: Path) -> None:

@@ -12,21 +12,20 @@ import math
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-
-from theory.bounds._core import ceil_int, near_integer, smallest_integer
-from theory.bounds.abm19 import (
+from semiprivate.theory.bounds._core import ceil_int, near_integer, smallest_integer
+from semiprivate.theory.bounds.abm19 import (
     abm19_cover_log_failure_probability,
     abm19_public_lower_bound,
     abm19_public_sample_size,
 )
-from theory.bounds.bns15 import (
+from semiprivate.theory.bounds.bns15 import (
     bns15_labelboost_max_unlabeled,
     bns15_labelboost_min_labeled,
     expmech_log_failure_probability,
     expmech_sample_size,
 )
-from theory.bounds.pillar import bst14_excess_risk_explicit, bst14_sample_size
-from theory.validity import ConditionNotMet
+from semiprivate.theory.bounds.pillar import bst14_excess_risk_explicit, bst14_sample_size
+from semiprivate.theory.validity import ConditionNotMet
 
 alphas = st.floats(0.005, 0.5)
 betas = st.floats(1e-6, 0.5)

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from theory.classes import (
+from semiprivate.theory.classes import (
     Disjunctions,
     FiniteClass,
     Halfspaces,
@@ -196,8 +195,8 @@ def test_check_h_rejects_hypotheses_outside_the_class(cls, h, exc):
 @given(st.lists(st.tuples(st.integers(0, 2**64 - 1), st.booleans()), min_size=0, max_size=12),
        st.lists(st.integers(0, 2**64), min_size=1, max_size=6), st.integers(0, 2**32 - 1))
 def test_fast_error_counts_equal_matrix_counts(data, ts, seed):
-    from theory.classes.base import ConceptClass
-    from theory.privacy.exponential import error_counts_of
+    from semiprivate.theory.classes.base import ConceptClass
+    from semiprivate.theory.privacy.exponential import error_counts_of
 
     X = [x for x, _ in data]
     y = np.array([v for _, v in data], dtype=bool)
@@ -235,7 +234,7 @@ def _uniform_bins_pvalue(draws, n):
 @pytest.mark.parametrize("n", [2**62 + 1, 3 * 2**62, 2**64 - 1, 2**64, 2**64 + 1, 2**100 + 3],
                          ids=["2^62+1", "3*2^62", "2^64-1", "2^64", "2^64+1", "2^100+3"])
 def test_uniform_int_large_n_is_uniform(n):
-    from theory.classes import uniform_int
+    from semiprivate.theory.classes import uniform_int
 
     g = np.random.default_rng(n % 1_000_003)
     assert _uniform_bins_pvalue([uniform_int(g, n) for _ in range(_UNIF_N)], n) > _UNIF_LEVEL
@@ -252,7 +251,7 @@ def test_d64_structured_threshold_mechanism_is_uniform_in_its_cell():
     """One private point (0, label 0): every t >= 1 errs once, so given t >= 1 the output is
     uniform on [1, 2^64] (the within-cell draw is uniform_int(2^64)); P[t = 0] = 1/(1 + 2^64 e^-eps/2)
     is ~1e-19, so every draw is from the large cell."""
-    from theory.privacy.exponential import structured_threshold_mechanism
+    from semiprivate.theory.privacy.exponential import structured_threshold_mechanism
 
     g = np.random.default_rng(11)
     draws = [structured_threshold_mechanism([0], [0], 1.0, 64, rng=g) for _ in range(_UNIF_N)]
@@ -264,7 +263,7 @@ def test_disagreement_matrix_counts_exactly_above_2_24_points():
     """ABM19 Sec 2 empirical disagreement on n = 2^24 + 3 points: thresholds t = 2^24 + 1 and 0
     disagree on exactly 2^24 + 1 points and t = 2^24 + 1, t = 1 on 2^24; float32 counts round
     both to 2^24 + {0, 4}."""
-    from theory.covers import disagreement_matrix
+    from semiprivate.theory.covers import disagreement_matrix
 
     n = 2**24 + 3
     X = np.arange(n, dtype=np.uint64)

@@ -1,4 +1,4 @@
-"""Tests for theory.learners.active (BNS15 Section 5)."""
+"""Tests for semiprivate.theory.learners.active (BNS15 Section 5)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 import pytest
-
-from theory.classes import Thresholds
-from theory.learners.active import (
+from semiprivate.theory.classes import Thresholds
+from semiprivate.theory.learners.active import (
     BinarySearchThresholdLearner,
     BudgetExceededError,
     LabelOracle,
@@ -19,7 +18,7 @@ from theory.learners.active import (
     subsampling_guarantee,
     tpal_threshold_lower_bound,
 )
-from theory.learners.exponential import GenericPrivateLearner
+from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
 T3 = Thresholds(3)
 
@@ -185,7 +184,7 @@ def test_thm56_bound_vs_binary_search():
 # ---- audits of (hypothesis, transcript) -------------------------------------------
 
 def _mechanism(make):
-    from theory.audit import vectorize
+    from semiprivate.theory.audit import vectorize
 
     def fn(data, rng):
         X, y = data
@@ -206,7 +205,7 @@ def _pairs(X, y, labels_only=False, limit=6):
 
 
 def test_audit_binary_search_flagged():
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
     X = np.array([1, 5, 3, 6, 2])
     y = (X < 4).astype(int)
     pairs = [((X, y), (np.array([1, 5, 0, 6, 2]), y))]
@@ -217,8 +216,8 @@ def test_audit_binary_search_flagged():
 
 @pytest.mark.slow
 def test_audit_subsampling_and_pssl_tpal_pass():
-    from theory.audit import audit_pairs
-    from theory.learners.asspp import ASSPP
+    from semiprivate.theory.audit import audit_pairs
+    from semiprivate.theory.learners.asspp import ASSPP
     X = np.array([1, 6, 3, 5, 2, 7, 0])
     y = (X < 4).astype(int)
     sub = _mechanism(lambda rng: SubSampling(ASSPP(0.1, concept_class=T3, rng=rng), n=3, m=1, epsilon=2.0, rng=rng))
@@ -234,7 +233,7 @@ def test_audit_subsampling_and_pssl_tpal_pass():
 
 
 def test_audit_broken_subsampling_flagged():
-    from theory.audit import audit_pairs
+    from semiprivate.theory.audit import audit_pairs
     # K = the smallest x of J: index 0 (x=0) is asked whenever 0 is in J; with x_0 = 7 never
     X = np.array([0, 3, 3, 3, 3])
     y = (X < 4).astype(int)
@@ -248,7 +247,7 @@ def test_audit_broken_subsampling_flagged():
 def test_asspp_not_private_in_unlabelled_points():
     """ASSPP is private in the labelled sample given the public points (ABM19 Lem 3.2), not in the points:
     Cl 5.7 then applies to label neighbours only (exact, divergence 0), and point neighbours break it."""
-    from theory.learners.asspp import ASSPP
+    from semiprivate.theory.learners.asspp import ASSPP
     S = SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)
     X = np.array([1, 6, 3, 5, 2, 7, 0])
     y = (X < 4).astype(int)

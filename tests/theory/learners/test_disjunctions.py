@@ -12,11 +12,10 @@ import math
 import numpy as np
 import pytest
 from scipy.stats import chisquare
+from semiprivate.theory.audit import audit_pairs, exact_privacy_loss, vectorize
+from semiprivate.theory.distributions import BlockDisjunctionDistribution
+from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner, thm2_instance, to_pm1_labels
 from sklearn.base import clone
-
-from theory.audit import audit_pairs, exact_privacy_loss, vectorize
-from theory.distributions import BlockDisjunctionDistribution
-from theory.learners.disjunctions import ComponentDisjunctionLearner, thm2_instance, to_pm1_labels
 
 FFR = 1e-4
 
@@ -25,7 +24,7 @@ def brute_force_log_probs(Xp, y, Xu, eps):
     """Plain-Python EXPMECH over non-empty unions of components of G_S (HPSY App. B.1 Step 1-2)."""
     Xu = np.asarray(Xu, dtype=int)
     d = Xu.shape[1]
-    # components by repeated merging over pairs (independent of theory.graphs)
+    # components by repeated merging over pairs (independent of semiprivate.theory.graphs)
     comp = list(range(d))
 
     def find(a):
@@ -119,7 +118,7 @@ def test_thm1_neighbours_log_ratio_at_most_epsilon(method):
 
 
 def test_thm1_audit():
-    """theory.audit on fit itself: no violation of the claimed (epsilon, 0) at confidence 0.95."""
+    """semiprivate.theory.audit on fit itself: no violation of the claimed (epsilon, 0) at confidence 0.95."""
     eps = 1.0
 
     def run(data, rng):
@@ -142,7 +141,7 @@ def test_thm1_learns_block_distribution():
     fits and require at most 6 failures (P[Bin(20, 0.05) > 6] < 1e-4).  A learner that ignores the
     private labels (uniform over the 2^4 - 1 unions) fails with probability 14/15 per fit.
     """
-    from theory.bounds.hpsy import hpsy_thm1
+    from semiprivate.theory.bounds.hpsy import hpsy_thm1
 
     D = BlockDisjunctionDistribution(20, [range(0, 5), range(5, 10), range(10, 15), range(15, 20)], [1, 3], 0.5)
     alpha, beta, eps = 0.1, 0.05, 1.0

@@ -8,12 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import binom, chisquare
-
-from theory.audit import audit_mechanism, vectorize
-from theory.classes import Intervals, Thresholds
-from theory.distributions import ThresholdDistribution
-from theory.learners.generic import GenericLearner
-from theory.privacy.exponential import output_distribution, sample
+from semiprivate.theory.audit import audit_mechanism, vectorize
+from semiprivate.theory.classes import Intervals, Thresholds
+from semiprivate.theory.distributions import ThresholdDistribution
+from semiprivate.theory.learners.generic import GenericLearner
+from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 FFR = 1e-4
 C3 = Thresholds(3)

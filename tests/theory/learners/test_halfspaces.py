@@ -1,4 +1,4 @@
-"""HPSY.Thm3 / PILLAR.Alg1 learners and baselines (theory.learners.halfspaces).
+"""HPSY.Thm3 / PILLAR.Alg1 learners and baselines (semiprivate.theory.learners.halfspaces).
 
 Statistical tests use fixed seeds; their nominal false-failure rates are stated where they
 apply (binomial tail at 1e-4).  scikit-learn's estimator checks run on every estimator with one
@@ -16,15 +16,8 @@ import numpy as np
 import pytest
 from dp_accounting.rdp import RdpAccountant
 from scipy.stats import binom
-from sklearn.base import clone
-from sklearn.model_selection import cross_val_score
-from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import FunctionTransformer
-from sklearn.utils.estimator_checks import parametrize_with_checks
-
-import kernels
-from theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
-from theory.halfspace_data import (
+from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
+from semiprivate.theory.halfspace_data import (
     LargeMarginLowRank,
     TVShiftedPublic,
     digits_split,
@@ -32,13 +25,20 @@ from theory.halfspace_data import (
     projected_margins,
     subspace_distance,
 )
-from theory.learners import halfspaces as hs
-from theory.learners.halfspaces import (
+from semiprivate.theory.learners import halfspaces as hs
+from semiprivate.theory.learners.halfspaces import (
     FullDimensionHalfspace,
     NonPrivateHalfspace,
     RandomProjectionHalfspace,
     SemiPrivateHalfspace,
 )
+from sklearn.base import clone
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from semiprivate import kernels
 
 
 class _PublicFromX(SemiPrivateHalfspace):
@@ -310,7 +310,7 @@ def test_pca_result_can_be_shared_across_k():
 
 
 # ---------------------------------------------------------------------------
-# progress: a tqdm bar on stderr, forwarded to the trainer (theory.privacy.sgd convention)
+# progress: a tqdm bar on stderr, forwarded to the trainer (semiprivate.theory.privacy.sgd convention)
 # ---------------------------------------------------------------------------
 
 _PROGRESS_CASES = [

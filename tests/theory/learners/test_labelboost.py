@@ -13,21 +13,20 @@ import re
 import numpy as np
 import pytest
 from scipy.stats import binom, chisquare
-
-from theory.audit import audit_mechanism, exact_privacy_loss, vectorize
-from theory.bounds.bns15 import bns15_labelboost_max_unlabeled
-from theory.bounds.privacy import labelboost_privacy
-from theory.classes import Rectangles, Thresholds
-from theory.distributions import ThresholdDistribution
-from theory.learners.exponential import GenericPrivateLearner
-from theory.learners.labelboost import (
+from semiprivate.theory.audit import audit_mechanism, exact_privacy_loss, vectorize
+from semiprivate.theory.bounds.bns15 import bns15_labelboost_max_unlabeled
+from semiprivate.theory.bounds.privacy import labelboost_privacy
+from semiprivate.theory.classes import Rectangles, Thresholds
+from semiprivate.theory.distributions import ThresholdDistribution
+from semiprivate.theory.learners.exponential import GenericPrivateLearner
+from semiprivate.theory.learners.labelboost import (
     FAITHFUL_CONSTANTS,
     LabelBoost,
     label_boost_procedure,
     label_boost_procedure_distribution,
     labelboost_run_privacy,
 )
-from theory.privacy.exponential import log_output_distribution
+from semiprivate.theory.privacy.exponential import log_output_distribution
 
 FFR = 1e-4
 C3 = Thresholds(3)
@@ -290,7 +289,7 @@ def test_get_set_params_repr():
 
 
 # ---------------------------------------------------------------------------------------------
-# Audits (theory.audit): A∘LBP at its Lem 4.1 claim, and a broken relabelling that uses the
+# Audits (semiprivate.theory.audit): A∘LBP at its Lem 4.1 claim, and a broken relabelling that uses the
 # private labels directly (ERM on S instead of the exponential mechanism) is caught.
 # ---------------------------------------------------------------------------------------------
 

@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from theory.bounds.abm19 import (
+from semiprivate.theory.bounds.abm19 import (
     abm19_private_sample_size,
     abm19_public_data_reduction,
     abm19_public_sample_size,
 )
-from theory.classes import (
+from semiprivate.theory.classes import (
     Disjunctions,
     FiniteClass,
     Halfspaces,
@@ -23,16 +22,16 @@ from theory.classes import (
     Rectangles,
     Thresholds,
 )
-from theory.distributions import (
+from semiprivate.theory.distributions import (
     IntervalDistribution,
     MixtureDistribution,
     RandomLabelDistribution,
     ThresholdDistribution,
     uniform_points,
 )
-from theory.learners.asspp import ASSPP
-from theory.learners.exponential import GenericPrivateLearner
-from theory.learners.reduction import ReductionLearner, priv_samp, pub_samp, reduction_sample_size
+from semiprivate.theory.learners.asspp import ASSPP
+from semiprivate.theory.learners.exponential import GenericPrivateLearner
+from semiprivate.theory.learners.reduction import ReductionLearner, priv_samp, pub_samp, reduction_sample_size
 
 # ---------------------------------------------------------------------------------------
 # ASSPP accuracy at the Thm 3.1 sizes.  n_pub: exact Lem 3.3 inequality (paper's constants);

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
-
-from theory.classes import Intervals, Thresholds
-from theory.privacy.exponential import (
+from semiprivate.theory.classes import Intervals, Thresholds
+from semiprivate.theory.privacy.exponential import (
     error_counts_of,
     interval_log_normalizer,
     log_output_distribution,
@@ -160,7 +159,7 @@ def test_error_counts_of_rejects_non_binary_input(P, y, exc, name):
 
 def test_one_binary_rule_for_kernels_and_theory():
     """The kernel and the theory wrappers share one checker: same verdicts on the same input."""
-    import kernels
+    from semiprivate import kernels
 
     for P, y in [([[0.5, 0]], [1, 0]), ([[1, 0]], [1.0, 0.0]), ([[3, 0]], [1, 0]), ([[1, 0]], [-1, 0])]:
         with pytest.raises((TypeError, ValueError)) as e1:

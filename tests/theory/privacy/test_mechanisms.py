@@ -9,9 +9,8 @@ import math
 import numpy as np
 import pytest
 from scipy import stats
-
-from theory.audit import assert_private
-from theory.privacy.mechanisms import (
+from semiprivate.theory.audit import assert_private
+from semiprivate.theory.privacy.mechanisms import (
     GaussianMechanism,
     GeometricMechanism,
     LaplaceMechanism,
@@ -20,7 +19,7 @@ from theory.privacy.mechanisms import (
     gaussian_delta,
     gaussian_sigma,
 )
-from theory.validity import ConditionNotMet
+from semiprivate.theory.validity import ConditionNotMet
 
 P_MIN = 1e-4  # goodness-of-fit tests fail below this p-value: false-failure rate 1e-4 each
 

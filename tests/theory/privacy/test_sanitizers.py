@@ -8,11 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import binom, chisquare
-
-from theory.audit import exact_privacy_loss
-from theory.classes import Thresholds
-from theory.combinatorics import xor_dichotomies
-from theory.privacy.sanitizers import BLRSanitizer, NoisyHistogramSanitizer
+from semiprivate.theory.audit import exact_privacy_loss
+from semiprivate.theory.classes import Thresholds
+from semiprivate.theory.combinatorics import xor_dichotomies
+from semiprivate.theory.privacy.sanitizers import BLRSanitizer, NoisyHistogramSanitizer
 
 FFR = 1e-4
 
@@ -121,8 +120,7 @@ def test_histogram_noise_is_laplace_two_over_epsilon():
 
 def test_dyadic_lazy_noise_is_laplace_2d_over_epsilon():
     from scipy.stats import kstest
-
-    from theory.privacy.sanitizers import DyadicThresholdSanitizer
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
 
     S = DyadicThresholdSanitizer(0.8, d=64, size=50, rng=2)
     out = S.sanitize(np.array([5, 2**40, 2**63 + 7], np.uint64))
@@ -133,8 +131,8 @@ def test_dyadic_lazy_noise_is_laplace_2d_over_epsilon():
 
 
 def _dyadic_mech(scale_factor):
-    from theory.audit import vectorize
-    from theory.privacy.sanitizers import DyadicThresholdSanitizer
+    from semiprivate.theory.audit import vectorize
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
 
     def run(data, rng):
         S = DyadicThresholdSanitizer(1.0 * scale_factor, d=2, size=1, rng=rng)
@@ -144,7 +142,7 @@ def _dyadic_mech(scale_factor):
 
 def test_dyadic_audit_and_broken_scale():
     """Audit at (1, 0); the same tree with noise scale 8x too small (claimed eps 1, runs at 8) is caught."""
-    from theory.audit import audit_mechanism
+    from semiprivate.theory.audit import audit_mechanism
 
     D0 = np.array([0, 0, 0, 0], np.uint64)
     D1 = np.array([0, 0, 0, 3], np.uint64)

@@ -1,4 +1,4 @@
-"""BST14 Noisy SGD, PILLAR.Alg2 and DPSGD (theory.privacy.sgd).
+"""BST14 Noisy SGD, PILLAR.Alg2 and DPSGD (semiprivate.theory.privacy.sgd).
 
 False-failure rates: audits at confidence 0.999 (a correct mechanism is flagged w.p. <= 1e-3);
 chi-square / binomial tests at p > 1e-4.  Seeds are fixed, so each test is deterministic.
@@ -15,11 +15,10 @@ import pytest
 from dp_accounting.pld import PLDAccountant
 from dp_accounting.rdp import RdpAccountant
 from scipy.stats import binom, chisquare
-
-from theory.audit import audit_mechanism, exact_privacy_loss
-from theory.bounds.pillar import bst14_noise_scale, bst14_step_size
-from theory.privacy import sgd
-from theory.privacy.sgd import (
+from semiprivate.theory.audit import audit_mechanism, exact_privacy_loss
+from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
+from semiprivate.theory.privacy import sgd
+from semiprivate.theory.privacy.sgd import (
     alg2_selection_log_probabilities,
     calibrate_noise_multiplier,
     clip_factors,
@@ -310,7 +309,7 @@ def test_noisy_sgd_accountant_below_theorem():
 
 
 # ---------------------------------------------------------------------------
-# audits with a canary (theory.audit), and broken variants that must be caught
+# audits with a canary (semiprivate.theory.audit), and broken variants that must be caught
 # ---------------------------------------------------------------------------
 
 D0 = (np.zeros((1, 2)), np.array([1.0]))
@@ -464,10 +463,10 @@ def test_bad_inputs_are_named():
 
 
 def test_suite_cases_pass_correct_and_flag_broken():
-    """The canary cases that ``python -m theory audit`` runs (theory.privacy.sgd.audit_cases): DP-SGD and
+    """The canary cases that ``python -m semiprivate audit`` runs (semiprivate.theory.privacy.sgd.audit_cases): DP-SGD and
     Noisy SGD at their claims are not flagged; DP-SGD with half the noise multiplier and Noisy SGD with
     noise / 100 (same claims) are.  Confidence 0.999 per case (false-failure rate <= 1e-3 each)."""
-    from theory.audit_suite import AuditCase, run_case
+    from semiprivate.theory.audit_suite import AuditCase, run_case
 
     cases = [AuditCase(**c) for c in sgd.audit_cases()]
     assert len(cases) == 4 and [c.private for c in cases] == [True, True, False, False]

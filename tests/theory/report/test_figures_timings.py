@@ -9,9 +9,8 @@ from typing import Any
 
 import matplotlib.colors as mcolors
 import pytest
-
-from theory.report import ReportContext, pyplot
-from theory.report.sections import _common, covers, pca
+from semiprivate.theory.report import ReportContext, pyplot
+from semiprivate.theory.report.sections import _common, covers, pca
 
 OKABE = {c.lower() for c in _common.OKABE_ITO}
 

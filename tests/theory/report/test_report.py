@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from theory.report import PLANNED, discover_sections, run_report
-from theory.report.cli import main
+from semiprivate.theory.report import PLANNED, discover_sections, run_report
+from semiprivate.theory.report.cli import main
 
 
 def test_sections_are_discovered_and_planned() -> None:
@@ -31,7 +30,7 @@ def test_build_section_computes_and_report_lists_missing_sections(tmp_path: Path
 
 
 def test_a_failing_section_fails_the_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from theory.report.sections import build as build_section
+    from semiprivate.theory.report.sections import build as build_section
 
     def broken(ctx: object) -> None:
         raise RuntimeError("deliberate")
@@ -50,7 +49,7 @@ def test_cli_writes_the_report(tmp_path: Path) -> None:
 def test_bns15_privacy_table_shows_every_runs_privacy() -> None:
     """The scaled LabelBoost runs report different privacy_ at different m (the ratios that ran):
     the table shows their range, not the first run's value."""
-    from theory.report.sections.bns15 import _privacy_table
+    from semiprivate.theory.report.sections.bns15 import _privacy_table
 
     rows = _privacy_table({"LabelBoost (scaled) on THRESH": {(8.497, 2e-4), (5.497, 1e-4)},
                            "LabelBoost (scaled) on RECT": {(5.497, 1e-4)}})

@@ -1,1 +1,1 @@
-"""Report sections: one module each, discovered by :func:`theory.report.discover_sections`."""
+"""Report sections: one module each, discovered by :func:`semiprivate.theory.report.discover_sections`."""

@@ -83,8 +83,8 @@ def time_call(fn: Callable[[], Any], repeats: int = 7, warmup: int = 2) -> Timin
 
 
 def cpu_name() -> str:
-    """The CPU model (:func:`kernels._backend.cpu_model`)."""
-    from kernels._backend import cpu_model
+    """The CPU model (:func:`semiprivate.kernels._backend.cpu_model`)."""
+    from semiprivate.kernels._backend import cpu_model
 
     return cpu_model()
 

@@ -9,8 +9,7 @@ import math
 import time
 
 import numpy as np
-
-from theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report import ReportContext, Section, pyplot
 
 TITLE = "Transcript-private active learning (BNS15 Sec 5)"
 ORDER = 38
@@ -19,10 +18,10 @@ _OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#CC79A7"]
 
 
 def _audits(trials: int, seed: int) -> list[tuple[str, float, bool, bool]]:
-    from theory.audit import audit_pairs, vectorize
-    from theory.classes import Thresholds
-    from theory.learners.active import BinarySearchThresholdLearner, LabelOracle, SubSampling
-    from theory.learners.exponential import GenericPrivateLearner
+    from semiprivate.theory.audit import audit_pairs, vectorize
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learners.active import BinarySearchThresholdLearner, LabelOracle, SubSampling
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
     T3 = Thresholds(3)
 
@@ -53,9 +52,9 @@ def _audits(trials: int, seed: int) -> list[tuple[str, float, bool, bool]]:
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.bounds.bns15 import bns15_generic_labeled, bns15_thm5_8, bns15_tpal_threshold_lower_bound
-    from theory.classes import Thresholds
-    from theory.learners.active import BinarySearchThresholdLearner, LabelOracle
+    from semiprivate.theory.bounds.bns15 import bns15_generic_labeled, bns15_thm5_8, bns15_tpal_threshold_lower_bound
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learners.active import BinarySearchThresholdLearner, LabelOracle
 
     t0 = time.perf_counter()
     beta, eps = 0.1, 0.1

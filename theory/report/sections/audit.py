@@ -1,5 +1,5 @@
 """Report section: the empirical DP audit table (every mechanism with its claim, and the
-deliberately broken ones), produced by :mod:`theory.audit_suite`, plus the audit's own
+deliberately broken ones), produced by :mod:`semiprivate.theory.audit_suite`, plus the audit's own
 calibration (how often correct mechanisms are flagged) and how the bound grows with trials."""
 
 from __future__ import annotations
@@ -8,18 +8,18 @@ import math
 from typing import Any
 
 import numpy as np
-
-from theory.report import ReportContext, Section
-from theory.report.sections._common import cpu_name
+from semiprivate.theory.report import ReportContext, Section
+from semiprivate.theory.report.sections._common import cpu_name
 
 TITLE = "Empirical DP audits"
 ORDER = 50
 
 
 def _calibration(ctx: ReportContext) -> tuple[list[str], bool]:
-    import kernels
-    from theory.audit import audit_mechanism, cp_upper
-    from theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse
+    from semiprivate.theory.audit import audit_mechanism, cp_upper
+    from semiprivate.theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse
+
+    from semiprivate import kernels
 
     repeats = 50 if ctx.quick else 200
     alpha = 0.05
@@ -49,7 +49,7 @@ def _calibration(ctx: ReportContext) -> tuple[list[str], bool]:
 
 
 def _growth(ctx: ReportContext) -> list[str]:
-    from theory.audit import audit_mechanism, broken
+    from semiprivate.theory.audit import audit_mechanism, broken
 
     sizes = [10_000, 100_000] if ctx.quick else [10_000, 100_000, 1_000_000]
     lw = broken.LaplaceWrongScale(1.0, 0.5)
@@ -64,7 +64,7 @@ def _growth(ctx: ReportContext) -> list[str]:
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.audit_suite import builtin_cases, format_table, run_suite
+    from semiprivate.theory.audit_suite import builtin_cases, format_table, run_suite
 
     trials = 100_000 if ctx.quick else 1_000_000
     confidence = 0.999
@@ -76,7 +76,7 @@ def build(ctx: ReportContext) -> Section:
     false_alarms = sum(r.case.private and r.result.violation for r in rows)
     cal_rows, cal_ok = _calibration(ctx)
     md = [
-        f"Each row audits one mechanism on the listed neighbouring pairs with `theory.audit.audit_pairs`: "
+        f"Each row audits one mechanism on the listed neighbouring pairs with `semiprivate.theory.audit.audit_pairs`: "
         f"events chosen on a selection batch, probabilities estimated on fresh batches of {trials:,} outputs per "
         f"dataset (slow, non-vectorised learners use a stated fraction), one-sided Clopper–Pearson bounds with a "
         f"Bonferroni correction over pairs, events and directions. Every *eps lower bound* is valid with "

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from theory.report import ReportContext, Section, pyplot
-from theory.report.sections._common import cpu_name
+from semiprivate.theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report.sections._common import cpu_name
 
 TITLE = "BNS15: GenericLearner and LabelBoost (Alg 1-3): labelled sample size and the privacy each mode guarantees"
 ORDER = 36
@@ -23,10 +22,10 @@ SCALED: dict[str, Any] = {"unlabelled_factor": 40, "target_factor": 1, "cap_fact
 
 
 def _learners(C: Any, n_base: int, eps: float) -> dict[str, Any]:
-    from theory.learners.asspp import ASSPP
-    from theory.learners.exponential import GenericPrivateLearner
-    from theory.learners.generic import GenericLearner
-    from theory.learners.labelboost import LabelBoost
+    from semiprivate.theory.learners.asspp import ASSPP
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
+    from semiprivate.theory.learners.generic import GenericLearner
+    from semiprivate.theory.learners.labelboost import LabelBoost
 
     return {
         "LabelBoost (scaled) on KLNRS": lambda g: LabelBoost(GenericPrivateLearner(eps, concept_class=C), concept_class=C,
@@ -62,7 +61,7 @@ def _curve_trial(g0: np.random.Generator, makes: dict[str, Any], D: Any, m: int,
 def _curves(ctx: ReportContext, D: Any, C: Any, ms: list[int], trials: int, n_pub: int, n_base: int, eps: float,
             seed: int, Xt: np.ndarray, yt: np.ndarray, beta: float) -> tuple[dict[str, list[float]], dict[str, Any]]:
     """Error quantiles per learner and m; trial k at m seeded by ``[seed, m, k]``, run through
-    ``ctx.simulate`` (theory.distributed.monte_carlo: here or on the report's Dask client)."""
+    ``ctx.simulate`` (semiprivate.theory.distributed.monte_carlo: here or on the report's Dask client)."""
     makes = _learners(C, n_base, eps)
     out: dict[str, list[float]] = {name: [] for name in makes}
     privacy: dict[str, Any] = {}
@@ -87,8 +86,8 @@ def _needed(ms: list[int], q: list[float], alpha: float) -> str:
 
 
 def _privacy_table(scaled_privacy: Any) -> list[str]:
-    from theory.bounds.privacy import labelboost_privacy
-    from theory.learners.labelboost import labelboost_run_privacy
+    from semiprivate.theory.bounds.privacy import labelboost_privacy
+    from semiprivate.theory.learners.labelboost import labelboost_run_privacy
 
     delta = 1e-6
     rows = ["| mode | base (eps, delta) | iterations | guarantee (eps, delta) | transformers |", "|---|---|---|---|---|"]
@@ -113,9 +112,9 @@ def _privacy_table(scaled_privacy: Any) -> list[str]:
 
 
 def _faithful_run(seed: int) -> tuple[str, float, float, Any]:
-    from theory.classes import Thresholds
-    from theory.learners.exponential import GenericPrivateLearner
-    from theory.learners.labelboost import LabelBoost
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
+    from semiprivate.theory.learners.labelboost import LabelBoost
 
     g = np.random.default_rng(seed)
     grid = [int(x) for x in (np.arange(2**12 + 1, dtype=np.uint64) << np.uint64(52)).tolist()]
@@ -136,8 +135,8 @@ def _faithful_run(seed: int) -> tuple[str, float, float, Any]:
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.classes import Rectangles, Thresholds
-    from theory.distributions import ThresholdDistribution
+    from semiprivate.theory.classes import Rectangles, Thresholds
+    from semiprivate.theory.distributions import ThresholdDistribution
 
     t0 = time.perf_counter()
     eps, alpha, beta = 1.0, 0.1, 0.1

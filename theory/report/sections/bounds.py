@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report import ReportContext, Section, pyplot
 
 TITLE = "Bounds of the four papers"
 ORDER = 40
 
 
 def _sample_size_rows() -> list[tuple[str, str, str, str]]:
-    from theory.bounds import abm19, bns15, classic, hpsy, pillar
+    from semiprivate.theory.bounds import abm19, bns15, classic, hpsy, pillar
 
     d, a, b, e = 10, 0.05, 0.01, 1.0
     rows = [
@@ -76,10 +76,10 @@ def _plot(ctx: ReportContext, ds: list[int], curves: dict[str, list[int | None]]
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.bounds import REGISTRY, hpsy, privacy
-    from theory.bounds.compare import compare_halfspace_labelled, halfspace_labelled_curves
+    from semiprivate.theory.bounds import REGISTRY, hpsy, privacy
+    from semiprivate.theory.bounds.compare import compare_halfspace_labelled, halfspace_labelled_curves
 
-    parts = [f"{len(REGISTRY)} bounds are registered (`python -m theory bound --list`). Logs are natural; "
+    parts = [f"{len(REGISTRY)} bounds are registered (`python -m semiprivate bound --list`). Logs are natural; "
              "O(.)-only results use constant 1, so those rows compare rates, not exact sizes.", "",
              "### Sample sizes at typical parameters", "",
              "| id | what | parameters | value |", "|---|---|---|---:|"]

@@ -8,15 +8,14 @@ import platform
 import time
 
 import numpy as np
-
-from theory.report import ReportContext, Section
+from semiprivate.theory.report import ReportContext, Section
 
 TITLE = "Build and backends"
 ORDER = 0
 
 
 def build(ctx: ReportContext) -> Section:
-    import kernels
+    from semiprivate import kernels
 
     info = kernels.build_info()
     rng = np.random.default_rng(ctx.seed)
@@ -36,7 +35,7 @@ def build(ctx: ReportContext) -> Section:
     summary = f"backends {info['backends']}, OpenMP={info['openmp']}, threads={info['threads']}"
     ok = True
     if "cython" in info["backends"]:
-        from kernels._cython import _probe
+        from semiprivate.kernels._cython import _probe
 
         t0 = time.perf_counter()
         s = _probe.parallel_sum(x)

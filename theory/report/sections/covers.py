@@ -7,9 +7,8 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-
-from theory.report import ReportContext, Section, pyplot
-from theory.report.sections._common import DPI, OKABE_ITO, style
+from semiprivate.theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report.sections._common import DPI, OKABE_ITO, style
 
 TITLE = "Covers and ASSPP on thresholds (ABM19 Alg 1, Lem 3.3, Thm 3.1)"
 ORDER = 30
@@ -17,9 +16,9 @@ ORDER = 30
 
 def _trial(g: np.random.Generator, D, cls, n_priv: int, n_pub: int, eps: float) -> tuple[float, float]:
     """One seeded ASSPP trial: (excess error, exact cover radius)."""
-    from theory.covers import build_cover
-    from theory.learners.asspp import ASSPP
-    from theory.privacy.exponential import structured_threshold_mechanism
+    from semiprivate.theory.covers import build_cover
+    from semiprivate.theory.learners.asspp import ASSPP
+    from semiprivate.theory.privacy.exponential import structured_threshold_mechanism
 
     Xp, yp = D.sample(n_priv, g)
     if n_pub == 0:  # no public data: exponential mechanism over all of THRESH_64 (structured, exact)
@@ -40,7 +39,7 @@ def _trial(g: np.random.Generator, D, cls, n_priv: int, n_pub: int, eps: float) 
 def _run(ctx: ReportContext, D, cls, n_priv: int, n_pub: int, eps: float, trials: int,
          seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``trials`` seeded ASSPP trials (trial k seeded by ``[seed, n_priv, n_pub, k]``) through
-    ``ctx.simulate`` (theory.distributed.monte_carlo: here or on the report's Dask client)."""
+    ``ctx.simulate`` (semiprivate.theory.distributed.monte_carlo: here or on the report's Dask client)."""
     runs = ctx.simulate(partial(_trial, D=D, cls=cls, n_priv=n_priv, n_pub=n_pub, eps=eps),
                         [[seed, n_priv, n_pub, k] for k in range(trials)],
                         desc=f"ASSPP n_priv={n_priv} n_pub={n_pub}")
@@ -50,9 +49,9 @@ def _run(ctx: ReportContext, D, cls, n_priv: int, n_pub: int, eps: float, trials
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.bounds.abm19 import abm19_private_sample_size, abm19_public_sample_size
-    from theory.classes import Thresholds
-    from theory.distributions import ThresholdDistribution
+    from semiprivate.theory.bounds.abm19 import abm19_private_sample_size, abm19_public_sample_size
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.distributions import ThresholdDistribution
 
     t0 = time.perf_counter()
     d, alpha, beta, eps, noise = 64, 0.1, 0.1, 1.0, 0.1
@@ -108,7 +107,7 @@ def build(ctx: ReportContext) -> Section:
         f"alpha = {alpha}, beta = {beta}, {trials} seeded trials per point. Excess error is exact "
         "(err(c_t; D) = noise + (1 - 2 noise)|t - t*|/2^64), not estimated.",
         "",
-        f"Sizes from `theory.bounds.abm19`: n_pub = {n_pub_star} is the smallest n with "
+        f"Sizes from `semiprivate.theory.bounds.abm19`: n_pub = {n_pub_star} is the smallest n with "
         "2 (2e n/d)^(2d) exp(-alpha n/4) <= beta (Lem 3.3, the paper's constants, d = VC = 1); "
         f"n_priv = {n_priv_star} = (d log(1/alpha) + log(1/beta)) max(1/alpha^2, 1/(eps alpha)) "
         "with the O(.) constant set to 1 (the paper gives no constant).",

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report import ReportContext, Section, pyplot
 
 TITLE = "Disjunctions via the component graph (HPSY Thm 1/2, Lem 1/2)"
 ORDER = 34
@@ -35,8 +34,8 @@ def _save(plt: Any, fig: Any, ctx: ReportContext, name: str) -> Path:
 
 
 def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
-    from theory.bounds.hpsy import hpsy_connectivity_threshold, hpsy_lem2_beta_interval
-    from theory.graphs import gnp_connectivity
+    from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold, hpsy_lem2_beta_interval
+    from semiprivate.theory.graph_checks import gnp_connectivity
 
     ds = [36, 100, 300] if ctx.quick else [36, 100, 1000]
     n_graphs = 100 if ctx.quick else 1000
@@ -82,8 +81,8 @@ def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
     md = [
         "### Lemma 2: connectivity of G(d, p)",
         "",
-        f"Monte Carlo with `theory.graphs.gnp_connectivity` ({n_graphs} graphs per point, shaded: 95% "
-        "Clopper-Pearson intervals). Thresholds from `theory.bounds.hpsy.hpsy_connectivity_threshold`: "
+        f"Monte Carlo with `semiprivate.theory.graphs.gnp_connectivity` ({n_graphs} graphs per point, shaded: 95% "
+        "Clopper-Pearson intervals). Thresholds from `semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold`: "
         "statement 9(log(4/beta) + 4)/(d-1), proof (9 log(4/beta) + 4)/(d-1); beta range "
         "(4 exp(-(d-5)/9), 4/d) from `hpsy_lem2_beta_interval`: EMPTY at d = 36 and 37 (so the lemma is "
         "vacuous there, as `proofs_checks` HPSY.Lem2.beta-range reports).",
@@ -104,8 +103,7 @@ def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
 
 def _karger(ctx: ReportContext) -> tuple[list[str], bool]:
     import networkx as nx
-
-    from theory.graphs import karger_cut_check
+    from semiprivate.theory.graph_checks import karger_cut_check
 
     cases = [(12, 0.9, 40), (60, 0.9, 4)] if ctx.quick else [(12, 0.9, 200), (60, 0.9, 20), (100, 0.8, 8)]
     rows = []
@@ -121,9 +119,9 @@ def _karger(ctx: ReportContext) -> tuple[list[str], bool]:
     md = [
         "### Lemma 1 (Karger): cuts of G(p) against (1 +- e) times their expectation",
         "",
-        "`theory.graphs.karger_cut_check` on G = K_d, l = 1: exact minimum cuts by Stoer-Wagner "
+        "`semiprivate.theory.graph_checks.karger_cut_check` on G = K_d, l = 1: exact minimum cuts by Stoer-Wagner "
         "(`networkx.stoer_wagner`), c_hat = p lambda(K_d) = p (d - 1), e = sqrt(3 (l+2) log d / c_hat) and the "
-        "claimed probability 1 - 4/(l d^l) from `theory.bounds.hpsy.karger_cut_bound`. Ratios are "
+        "claimed probability 1 - 4/(l d^l) from `semiprivate.theory.bounds.hpsy.karger_cut_bound`. Ratios are "
         "cut_{G(p)}(S) / (p cut_G(S)) over the checked cuts; in-band: every checked cut in [1-e, 1+e] "
         "(95% Clopper-Pearson interval).",
         "",
@@ -139,12 +137,12 @@ def _karger(ctx: ReportContext) -> tuple[list[str], bool]:
 
 
 def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
-    from proofs_checks.hpsy_lem2 import log_disconnect_union_bound
-    from proofs_checks.hpsy_thm2 import prob_positive_graph_disconnected_lower
-    from theory.audit.stats import clopper_pearson
-    from theory.bounds.hpsy import hpsy_thm1_unlabeled, hpsy_thm2_unlabeled
-    from theory.distributions import DisjunctionGraphDistribution
-    from theory.graphs import component_labels, gnp_component_counts
+    from semiprivate.proofs_checks.hpsy_lem2 import log_disconnect_union_bound
+    from semiprivate.proofs_checks.hpsy_thm2 import prob_positive_graph_disconnected_lower
+    from semiprivate.theory.audit.stats import clopper_pearson
+    from semiprivate.theory.bounds.hpsy import hpsy_thm1_unlabeled, hpsy_thm2_unlabeled
+    from semiprivate.theory.distributions import DisjunctionGraphDistribution
+    from semiprivate.theory.graphs import component_labels, gnp_component_counts
 
     d, k, p, beta = 10_000, 120, 1e-3, 2e-4  # the HPSY.Thm2.n_unl counterexample of proofs_checks
     D = DisjunctionGraphDistribution(d, range(k), p)
@@ -221,13 +219,13 @@ def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
         "### Theorem 2's n_unl: components of the empirical component graph under D_(f,p)",
         "",
         f"Parameters of the `proofs_checks` counterexample HPSY.Thm2.n_unl: d = {d}, k = |V+| = {k}, p = {p}, "
-        f"beta = {beta} (inside Thm 2's hypotheses). Sizes from `theory.bounds.hpsy`: Thm 2 as stated "
+        f"beta = {beta} (inside Thm 2's hypotheses). Sizes from `semiprivate.theory.bounds.hpsy`: Thm 2 as stated "
         f"n_unl = {n_stated}; the proof's own requirement (form='proof') {n_proof}; corrected (factor 4 from "
         f"n+ >= n/4, smaller side; form='corrected') {n_corr}; Thm 1 with p_min = {D.p_min:.3g} of D_(f,p) "
         f"(`DisjunctionGraphDistribution.p_min`, exact) {n_thm1}.",
         "",
         f"At the stated n_unl = {n_stated}, {reps_full} full runs (D_(f,p) sampler, then "
-        f"`theory.graphs.component_labels`): Z > 2 in {k3} ({k3 / reps_full:.2f}, 95% CI [{lo3:.2f}, {hi3:.2f}]); "
+        f"`semiprivate.theory.graphs.component_labels`): Z > 2 in {k3} ({k3 / reps_full:.2f}, 95% CI [{lo3:.2f}, {hi3:.2f}]); "
         f"the check's exact Bonferroni lower bound on P[an isolated vertex in V+] is {lower:.3f} > beta: "
         "the counterexample happens in simulation. Z values seen: "
         f"{ {int(a): int(b) for a, b in zip(*np.unique(Zs, return_counts=True))} }.",
@@ -249,14 +247,14 @@ def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
 
 
 def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
-    from kernels import exponential_log_probabilities
-    from theory.bounds.classic import klnrs_sample_size
-    from theory.bounds.hpsy import hpsy_thm1_labeled, hpsy_thm1_unlabeled
-    from theory.classes import Disjunctions
-    from theory.distributions import BlockDisjunctionDistribution
-    from theory.graphs import component_labels
-    from theory.learners.disjunctions import ComponentDisjunctionLearner
-    from theory.learners.exponential import GenericPrivateLearner
+    from semiprivate.kernels import exponential_log_probabilities
+    from semiprivate.theory.bounds.classic import klnrs_sample_size
+    from semiprivate.theory.bounds.hpsy import hpsy_thm1_labeled, hpsy_thm1_unlabeled
+    from semiprivate.theory.classes import Disjunctions
+    from semiprivate.theory.distributions import BlockDisjunctionDistribution
+    from semiprivate.theory.graphs import component_labels
+    from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
     d, k, alpha, beta = 20, 5, 0.1, 0.05
     blocks = [range(0, 5), range(5, 10), range(10, 15), range(15, 20)]
@@ -357,7 +355,7 @@ def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
 
 def _thm2_run(g: np.random.Generator, args: tuple[Any, ...], form: str) -> Any:
     """One seeded HPSY Thm 2 instance (``thm2_instance(*args, form=form, n_test=2000, rng=g)``)."""
-    from theory.learners.disjunctions import thm2_instance
+    from semiprivate.theory.learners.disjunctions import thm2_instance
 
     return thm2_instance(*args, form=form, n_test=2000, rng=g)
 
@@ -370,7 +368,7 @@ def _thm2(ctx: ReportContext) -> tuple[list[str], bool]:
     ok = True
     for e in (0.5, 1.0, 2.0):
         for form in forms:
-            # seeded runs through theory.distributed.monte_carlo (here, or on the report's Dask client)
+            # seeded runs through semiprivate.theory.distributed.monte_carlo (here, or on the report's Dask client)
             runs = ctx.simulate(partial(_thm2_run, args=(d, k, p, alpha, beta, e), form=form),
                                 [[ctx.seed, 4, t, int(10 * e)] for t in range(trials)],
                                 desc=f"HPSY Thm 2 eps={e} {form}")
@@ -383,7 +381,7 @@ def _thm2(ctx: ReportContext) -> tuple[list[str], bool]:
     md = [
         "### Theorem 2 instance on D_(f,p)",
         "",
-        f"`theory.learners.disjunctions.thm2_instance`: D_(f,p) with d = {d}, V+ = {{0..{k - 1}}}, p = {p}; "
+        f"`semiprivate.theory.learners.disjunctions.thm2_instance`: D_(f,p) with d = {d}, V+ = {{0..{k - 1}}}, p = {p}; "
         f"(n_unl, n_lab) from `hpsy_thm2` (n_lab = (1 + ln(1/beta))/(alpha eps), constant 1), alpha = {alpha}, "
         f"beta = {beta}; {trials} runs per row, error on 2000 fresh examples; `privacy_` = (eps, 0) in every run.",
         "",

@@ -16,27 +16,27 @@ from fractions import Fraction
 from functools import partial
 
 import numpy as np
-
-from kernels._testvectors import g_test_pvalue, score_vectors
-from theory.report import ReportContext, Section
-from theory.report.sections._common import time_call, timing_note
+from semiprivate.kernels._testvectors import g_test_pvalue, score_vectors
+from semiprivate.theory.report import ReportContext, Section
+from semiprivate.theory.report.sections._common import time_call, timing_note
 
 TITLE = "Exponential-mechanism kernels"
 ORDER = 10
 ALPHA = 1e-7
-#: The vectors of :func:`kernels._testvectors.score_vectors` shown in the report.
+#: The vectors of :func:`semiprivate.kernels._testvectors.score_vectors` shown in the report.
 REPORT_VECTORS = ("ties", "one dominating", "+-1e300", "float32", "error counts", "int64 extremes",
                   "+inf entries", "chunk ramp")
 
 
 def build(ctx: ReportContext) -> Section:
-    import kernels
-    from kernels._exponential import cython_threads, sampler_error_bounds
+    from semiprivate.kernels._exponential import cython_threads, sampler_error_bounds
+
+    from semiprivate import kernels
 
     backends = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
     rng = np.random.default_rng(ctx.seed)
     draws = 20_000 if ctx.quick else 200_000
-    # a subset of the adversarial vectors shared with the statistical tests (kernels._testvectors)
+    # a subset of the adversarial vectors shared with the statistical tests (semiprivate.kernels._testvectors)
     vectors = [v for v in score_vectors(chunk=2048, seed=ctx.seed) if v[0] in REPORT_VECTORS]
     rows = ["| score vector | N | sampler | draws | G-test p-value | verdict |", "|---|---:|---|---:|---:|---|"]
     ok = True
@@ -133,7 +133,7 @@ def build(ctx: ReportContext) -> Section:
             "",
             *prows,
             "",
-            "**Floating-point privacy of the samplers** (`kernels._exponential.sampler_error_bounds`, epsilon = 1): "
+            "**Floating-point privacy of the samplers** (`semiprivate.kernels._exponential.sampler_error_bounds`, epsilon = 1): "
             "the float sampler is (epsilon + 2 gamma_N, delta_fp)-DP; only `exact=True` is exactly epsilon-DP.",
             "",
             *frows,

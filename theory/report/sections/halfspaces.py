@@ -8,8 +8,8 @@ epsilon private accuracy rises as k falls (down to the rank that still carries t
 direction), non-private accuracy does not.
 
 Every seeded run (one per seed of each sweep, one per HPSY Thm 3 run) goes through
-``ctx.simulate`` (:func:`theory.distributed.monte_carlo`, issue #22): here with a progress bar, or
-on Dask with ``python -m theory report --workers N``; the numbers are the same either way
+``ctx.simulate`` (:func:`semiprivate.theory.distributed.monte_carlo`, issue #22): here with a progress bar, or
+on Dask with ``python -m semiprivate report --workers N``; the numbers are the same either way
 (tests/theory/test_halfspaces_section_dask.py).
 """
 
@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report import ReportContext, Section, pyplot
 
 TITLE = "Halfspaces: PCA on public data + private SGD (HPSY Thm 3, PILLAR Alg 1/2)"
 ORDER = 32
@@ -54,7 +53,7 @@ def _syn_data(s: int, D: Any, seed: int, n_priv: int, n_pub: int, n_test: int) -
 
 def _dig_data(s: int, seed: int) -> tuple[Any, ...]:
     """Seed ``s`` of the digits sweep: the split ``digits_split(600, 397, rng=seed + s)``."""
-    from theory.halfspace_data import digits_split
+    from semiprivate.theory.halfspace_data import digits_split
 
     sp = digits_split(n_public=600, n_test=397, rng=seed + s)
     return sp.X_private, sp.y_private, sp.X_public, sp.X_test, sp.y_test
@@ -65,13 +64,14 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
     """One seed of the sweep: {"pca"|"random": {eps: {k: accuracy}}, "full": {eps: accuracy}}.
 
     The seed ``s`` is read from ``g`` (:func:`_run_seed`); data ``make_data(s)``, estimators ``rng=s``."""
-    import kernels
-    from theory.learners.halfspaces import (
+    from semiprivate.theory.learners.halfspaces import (
         FullDimensionHalfspace,
         NonPrivateHalfspace,
         RandomProjectionHalfspace,
         SemiPrivateHalfspace,
     )
+
+    from semiprivate import kernels
 
     s = _run_seed(g)
     X, y, Xp, Xt, yt = make_data(s)
@@ -99,7 +99,7 @@ def _sweep(ctx: ReportContext, make_data: Any, ks: list[int], epsilons: list[flo
     """Accuracies [method][eps][k] -> array over seeds; methods: pca, random (and full at k = d).
 
     One run per seed ``s = 0 .. seeds-1`` (:func:`_sweep_run`, data ``make_data(s)``, a picklable
-    callable), through ``ctx.simulate`` (theory.distributed.monte_carlo with ``seeds=range(seeds)``:
+    callable), through ``ctx.simulate`` (semiprivate.theory.distributed.monte_carlo with ``seeds=range(seeds)``:
     here or on the report's Dask client, the same numbers either way)."""
     runs = ctx.simulate(partial(_sweep_run, make_data=make_data, ks=list(ks), epsilons=list(epsilons),
                                 full_dim=full_dim), list(range(seeds)), desc=desc)
@@ -155,8 +155,7 @@ def _table(res: dict[str, Any], ks: list[int], epsilons: list[float | None], met
 def _plot(ctx: ReportContext, res: dict[str, Any], ks: list[int], epsilons: list[float | None], title: str,
           name: str, chance: float) -> Path:
     from matplotlib.lines import Line2D
-
-    from theory.report.sections._common import DPI, FIGSIZE, OKABE_ITO, style
+    from semiprivate.theory.report.sections._common import DPI, FIGSIZE, OKABE_ITO, style
 
     plt = pyplot()
     style(plt)
@@ -197,7 +196,7 @@ def _plot(ctx: ReportContext, res: dict[str, Any], ks: list[int], epsilons: list
 
 
 def build(ctx: ReportContext) -> Section:
-    from theory.halfspace_data import LargeMarginLowRank
+    from semiprivate.theory.halfspace_data import LargeMarginLowRank
 
     t0 = time.perf_counter()
     quick = ctx.quick
@@ -218,7 +217,7 @@ def build(ctx: ReportContext) -> Section:
     md = [
         "PCA on public unlabelled data, projection to k dimensions, DP-SGD (dp-accounting RDP calibration, "
         "(eps, 1e-5)) on the projected private data, output sign(<A w, x>) "
-        "(`theory.learners.halfspaces.SemiPrivateHalfspace`, uncentred second moment); baselines: Gaussian "
+        "(`semiprivate.theory.learners.halfspaces.SemiPrivateHalfspace`, uncentred second moment); baselines: Gaussian "
         "random projection to k (`RandomProjectionHalfspace`), DP-SGD on all d features "
         "(`FullDimensionHalfspace`), and the same pipelines trained non-privately (`NonPrivateHalfspace`, "
         "full-batch GD on the same loss).  Hyper-parameters are the estimators' defaults for every k and "
@@ -294,9 +293,10 @@ def _thm3_run(g: np.random.Generator, D: Any, seed: int, n_lab: int, n_unl: int,
               k: int) -> tuple[float, float]:
     """Run ``s`` (read from ``g``, :func:`_run_seed`) of the Thm 3 check: (test error, smallest
     normalised margin after projection); samples seeded ``seed + 100/200/300 + s``, DP-SGD ``rng=s``."""
-    import kernels
-    from theory.halfspace_data import projected_margins
-    from theory.learners.halfspaces import SemiPrivateHalfspace
+    from semiprivate.theory.halfspace_data import projected_margins
+    from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
+
+    from semiprivate import kernels
 
     s = _run_seed(g)
     X, y = D.sample(n_lab, seed + 100 + s)
@@ -313,8 +313,8 @@ def _thm3_runs(ctx: ReportContext) -> dict[str, Any]:
     d = 30, k = 3, gamma = 0.2, tail 0.001, alpha = beta = 0.1, eps = 1 (delta = 1e-5); n_lab =
     ``hpsy_thm3_labeled``, n_unl = ``hpsy_thm3_unlabeled``.  The runs (:func:`_thm3_run`, run ``s``
     for ``s = 0 .. 19``) go through ``ctx.simulate``; ``errors``/``margins`` are arrays in run order."""
-    from theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
-    from theory.halfspace_data import LargeMarginLowRank
+    from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
+    from semiprivate.theory.halfspace_data import LargeMarginLowRank
 
     alpha, beta, eps, k, d = 0.1, 0.1, 1.0, 3, 30
     D = LargeMarginLowRank(d, k, 0.2, tail=0.001, signal_rank=3, decay=1.5, rng=1)
@@ -337,14 +337,14 @@ def _thm3_check(ctx: ReportContext) -> list[str]:
     corrected = D.gamma / 2 - 2 * math.sqrt(D.tail_mass / beta)
     vac = " (vacuous here)" if corrected <= 0 else ""
     return [
-        f"**HPSY Thm 3 at its stated sizes** (constant 1; `theory.bounds.hpsy`): d = {d}, k = {k}, gamma = "
+        f"**HPSY Thm 3 at its stated sizes** (constant 1; `semiprivate.theory.bounds.hpsy`): d = {d}, k = {k}, gamma = "
         f"{D.gamma:.2f}, tail mass eta = {D.tail_mass:g}, alpha = beta = {alpha}, eps = {eps}: n_lab = {n_lab}, "
         f"n_unl = {n_unl}.  DP-SGD trainer, {runs} seeded runs: error <= alpha in {int((e <= alpha).sum())}/{runs} "
         f"(claim: >= {1 - beta:.0%}); largest error {e.max():.4f}.  Smallest normalised margin after projection over "
         f"the test points: {margins.min():.4f} (paper's form gamma - sqrt(eta/beta) = {paper:.4f}; the corrected "
         f"form of proofs_checks HPSY.Thm3.n_unl, gamma/2 - 2 sqrt(eta/beta) = {corrected:.4f}{vac}).  BST14's own "
         "Noisy SGD with its theorem constants would need far larger n_lab "
-        "(`theory.bounds.pillar.bst14_sample_size`) and n_lab^2 steps; the practical trainer is used here, as "
+        "(`semiprivate.theory.bounds.pillar.bst14_sample_size`) and n_lab^2 steps; the practical trainer is used here, as "
         "in PILLAR's experiments.",
         "",
     ]

@@ -2,9 +2,9 @@
 
 On synthetic low-rank data (rank r signal with spectrum 10/j plus small isotropic noise and a
 non-zero mean) every available backend, dtype and method is compared with the NumPy reference
-(:mod:`kernels._reference_pca`): subspace distance ``||P - P_ref||_2`` of the top-k projectors and
+(:mod:`semiprivate.kernels._reference_pca`): subspace distance ``||P - P_ref||_2`` of the top-k projectors and
 the largest eigenvalue error relative to lambda_1; streaming in chunks must equal the in-memory
-result.  A small timing table puts ``kernels.pca`` next to the floor ``X.T @ X + eigh`` and
+result.  A small timing table puts ``semiprivate.kernels.pca`` next to the floor ``X.T @ X + eigh`` and
 scikit-learn's ``covariance_eigh`` PCA (when installed), measured in the same run.  The full-size
 benchmark is ``benchmarks/bench_pca.py``.
 """
@@ -15,9 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from theory.report import ReportContext, Section, pyplot
-from theory.report.sections._common import DPI, OKABE_ITO, Timing, style, time_call, timing_note
+from semiprivate.theory.report import ReportContext, Section, pyplot
+from semiprivate.theory.report.sections._common import DPI, OKABE_ITO, Timing, style, time_call, timing_note
 
 TITLE = "PCA kernels"
 ORDER = 20
@@ -83,8 +82,9 @@ def _plot_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.n
 
 
 def build(ctx: ReportContext) -> Section:
-    import kernels
-    from kernels._reference_pca import reference_pca
+    from semiprivate.kernels._reference_pca import reference_pca
+
+    from semiprivate import kernels
 
     n, d, r, k = (2000, 64, 8, 6) if ctx.quick else (100_000, 512, 12, 10)
     X = _low_rank(n, d, r, ctx.seed)

@@ -7,7 +7,7 @@ with the counterexamples of every FAILS verdict.
 
 from __future__ import annotations
 
-from theory.report import ReportContext, Section
+from semiprivate.theory.report import ReportContext, Section
 
 TITLE = "Machine-checked proofs"
 ORDER = 60
@@ -20,7 +20,7 @@ def _cell(text: str, n: int = 160) -> str:
 
 def build(ctx: ReportContext) -> Section:
     """Run the proofs_checks registry and summarise the verdicts."""
-    from proofs_checks import Verdict, render_markdown, run_all
+    from semiprivate.proofs_checks import Verdict, render_markdown, run_all
 
     outs = run_all()
     counts = {v: sum(1 for o in outs if o.verdict is v) for v in Verdict}

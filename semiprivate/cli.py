@@ -1,12 +1,13 @@
-"""Command line: ``python -m theory`` (also installed as the ``semiprivate`` console script).
+"""Command line: ``semiprivate`` (console script) and ``python -m semiprivate``.
 
 Subcommands
 -----------
-``bound``   evaluate / solve a bound of the four papers   (module ``theory.bounds.cli``)
-``audit``   run the built-in empirical DP audit suite      (module ``theory.audit_suite``)
-``report``  run the experiments and write the report       (module ``theory.report.cli``)
+``bound``   evaluate / solve a bound of the four papers   (module ``semiprivate.theory.bounds.cli``)
+``audit``   run the built-in empirical DP audit suite      (module ``semiprivate.theory.audit_suite``)
+``report``  run the experiments and write the report       (module ``semiprivate.theory.report.cli``)
 ``spec``    the index of the paper items the toolkit implements, with their code, tests
-            and proof checks                               (module ``theory.spec``)
+            and proof checks                               (module ``semiprivate.theory.spec``)
+``proofs``  re-run the machine checks of the papers' proofs (module ``semiprivate.proofs_checks.__main__``)
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int`` and a
 one-line ``SUMMARY``; a subcommand whose module is not installed says so and exits 2.
@@ -24,11 +25,14 @@ import importlib
 import os
 import sys
 
+from semiprivate import __version__
+
 SUBCOMMANDS = {
-    "bound": ("theory.bounds.cli", "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"),
-    "audit": ("theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, empirically"),
-    "report": ("theory.report.cli", "run the experiments and write the report (markdown + figures)"),
-    "spec": ("theory.spec", "list the paper items (SPEC ids) implemented, with their code, tests and proof checks"),
+    "bound": ("semiprivate.theory.bounds.cli", "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"),
+    "audit": ("semiprivate.theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, empirically"),
+    "report": ("semiprivate.theory.report.cli", "run the experiments and write the report (markdown + figures)"),
+    "spec": ("semiprivate.theory.spec", "list the paper items (SPEC ids) implemented, with their code, tests and proof checks"),
+    "proofs": ("semiprivate.proofs_checks.__main__", "re-run the machine checks of the papers' proofs and write their report"),
 }
 
 
@@ -49,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="semiprivate: theory toolkit and kernels for semi-private learning.",
         epilog="Run 'semiprivate SUBCOMMAND --help' for a subcommand's options.",
     )
-    parser.add_argument("--version", action="version", version="semiprivate 0.1.0")
+    parser.add_argument("--version", action="version", version=f"semiprivate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
     for name, (_module, summary) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=summary, add_help=False)
@@ -67,11 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     module_name, summary = SUBCOMMANDS[ns.command]
     module = _load(module_name)
     if module is None:
-        print(
-            f"semiprivate {ns.command}: not available yet in this version "
-            f"(module {module_name} is not installed): {summary}.",
-            file=sys.stderr,
-        )
+        print(f"semiprivate {ns.command}: module {module_name} is not installed ({summary}).", file=sys.stderr)
         return 2
     if os.environ.get("SEMIPRIVATE_DEBUG"):
         return int(module.main(argv[1:]))
