@@ -24,7 +24,8 @@ OUTDIR="${1:-${OUT:-gpu_out}}"
 mkdir -p "$OUTDIR"
 PY="${PYTHON:-python3}"
 bash scripts/link_tree.sh "$ROOT/.gpu_tree"
-export PYTHONPATH="$ROOT/.gpu_tree${PYTHONPATH:+:$PYTHONPATH}" MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# PYTHONSAFEPATH: the checkout's own semiprivate/ (no theory/ inside) must not shadow the link tree
+export PYTHONSAFEPATH=1 PYTHONPATH="$ROOT/.gpu_tree${PYTHONPATH:+:$PYTHONPATH}" MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 step() { echo "== $(date +%H:%M:%S) $*"; }
 
 step "device"
