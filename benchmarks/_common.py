@@ -66,7 +66,7 @@ def peak_rss():
 '''
 
 # Start of a child script (``str.format`` placeholder ``root``: the repository root).
-CHILD_HEAD = "import sys, time\nsys.path.insert(0, {root!r})\nimport numpy as np\nfrom semiprivate import kernels\nimport semiprivate.kernels._pca\n" + PEAK_RSS_SRC
+CHILD_HEAD = "import sys, time\nimport numpy as np\nfrom semiprivate import kernels\nimport semiprivate.kernels._pca\n" + PEAK_RSS_SRC
 
 
 def run_child(code: str) -> list[str]:

@@ -51,7 +51,6 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _common import CHILD_HEAD, blas_info, run_child, timed, write_memmap  # noqa: E402

@@ -41,7 +41,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.kernels._exponential import cython_threads  # noqa: E402

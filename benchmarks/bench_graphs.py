@@ -32,7 +32,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold  # noqa: E402
 from semiprivate.theory.distributions import DisjunctionGraphDistribution  # noqa: E402
