@@ -67,16 +67,12 @@ import argparse
 import inspect
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.theory.audit import audit_pairs  # noqa: E402
 

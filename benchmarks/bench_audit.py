@@ -22,11 +22,8 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-
 from semiprivate.theory.audit import audit_mechanism, vectorize  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse  # noqa: E402
 

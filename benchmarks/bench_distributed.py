@@ -36,15 +36,11 @@ import os
 import platform
 import resource
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.theory.audit import audit_mechanism  # noqa: E402
 from semiprivate.theory.distributed import local_cluster  # noqa: E402

@@ -34,14 +34,11 @@ import argparse
 import os
 import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-
-
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.kernels._exponential import cython_threads  # noqa: E402
 

@@ -31,8 +31,6 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
-
-
 from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold  # noqa: E402
 from semiprivate.theory.distributions import DisjunctionGraphDistribution  # noqa: E402
 from semiprivate.theory.graphs import component_graph, component_labels, gnp_component_counts  # noqa: E402
