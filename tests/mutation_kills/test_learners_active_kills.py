@@ -28,6 +28,8 @@ from semiprivate.theory.learners.active import (
 class _PSSL:
     """Records its inputs; its exact law puts 1/2 on 'a' and 1/2 on the number of labelled 1s."""
 
+    privacy_model_ = "all inputs"
+
     def __init__(self, privacy: Any = (0.5, 0.0), privacy_after: Any = None) -> None:
         self.privacy = privacy
         self.privacy_after = privacy_after
@@ -36,8 +38,7 @@ class _PSSL:
     def fit(self, X: Any, y: Any, X_unl: Any) -> _PSSL:
         self.calls.append((np.array(X), np.array(y), np.array(X_unl)))
         self.hypothesis_ = ("h", len(X), len(X_unl))
-        if self.privacy_after is not None:
-            self.privacy_ = self.privacy_after
+        self.privacy_ = self.privacy_after if self.privacy_after is not None else self.privacy
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -180,7 +181,7 @@ def test_subsampling_fit_runs_the_learner_on_J_with_the_labels_of_K() -> None:
     o = LabelOracle(y)
     res = S.fit(X, o)
     J = np.sort(np.random.default_rng(7).choice(12, size=3, replace=False))
-    assert S.J_.tolist() == J.tolist() and S.K_.tolist() == J[:2].tolist()
+    assert not hasattr(S, "J_") and not hasattr(S, "K_")  # J stays secret (Cl 5.7's amplification)
     assert res.transcript == tuple(int(i) for i in J[:2]) == o.transcript
     Xl, yl, Xu = L.calls[0]
     assert Xl.tolist() == X[J[:2]].tolist() and yl.tolist() == y[J[:2]].tolist() and Xu.tolist() == [X[J[2]]]
@@ -388,12 +389,23 @@ def test_remaining_checks() -> None:
     assert _msg(TypeError, LabelOracle, Unarrayable()) == "y must be an array of 0/1 labels, got Unarrayable"
 
     class NoPrivacyAttr:
+        privacy_model_ = "all inputs"
+
         def fit(self, *a: Any) -> None: ...
 
         def predict(self, *a: Any) -> None: ...
 
     assert _msg(TypeError, lambda: PSSLAsTPAL(NoPrivacyAttr(), m=1).claim) == (
         "learner NoPrivacyAttr must state its privacy (a 'privacy' (eps, delta))")
+
+    class NoModel:
+        def fit(self, *a: Any) -> None: ...
+
+        def predict(self, *a: Any) -> None: ...
+
+    assert _msg(TypeError, PSSLAsTPAL, NoModel(), m=1) == (
+        "learner NoModel declares no privacy model: set the class attribute privacy_model_ to one of "
+        "('labelled', 'all inputs', 'not private')")
 
     class FitOnly:
         def fit(self, *a: Any) -> None: ...

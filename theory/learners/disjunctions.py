@@ -276,8 +276,8 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
 
         The first included component j (in component order) has log-probability
         sum_{c<j} log P_c(out) + log P_j(in) (up to the normaliser); components after j are
-        independent Bernoulli draws.  Every term is a difference of finite log-weights, so no
-        private sample makes the draw fail.
+        independent Bernoulli draws (a probability below the smallest double is 0).  Every term
+        is a difference of finite log-weights, so no private sample makes the draw fail.
         """
         norm = np.logaddexp(B.a0, B.a1)
         log_out, log_in = B.a0 - norm, B.a1 - norm
@@ -286,7 +286,7 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         take = np.zeros(B.a0.size, dtype=bool)
         take[j] = True
         later = np.arange(j + 1, B.a0.size)
-        take[later] = np.log(g.random(later.size)) < log_in[later]
+        take[later] = g.random(later.size) < np.exp(log_in[later])
         return np.flatnonzero(take).astype(np.int64)
 
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[int, np.ndarray, sp.csr_matrix,
