@@ -240,7 +240,7 @@ def _generic_learner() -> EndToEndResult:
 
     base = [(((0, 1), (1, 0)), (0, 1, 1))]
     pairs = _pairs(domains, base, (0, 1), 3, 0)
-    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 1500)
+    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 800)
 
 
 def _reduction() -> EndToEndResult:
@@ -255,7 +255,7 @@ def _reduction() -> EndToEndResult:
 
     base = [(((0, 1), (1, 0)),)]
     pairs = _pairs(domains, base, (0,), 3, 1)
-    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 1500)
+    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 800)
 
 
 def _klnrs_factory(epsilon: float, delta: float, g: np.random.Generator) -> GenericPrivateLearner:
@@ -278,7 +278,7 @@ def _labelboost() -> EndToEndResult:
 
     base = [(((0, 1), (1, 0)), (0, 1, 1, 0, 1, 0))]
     pairs = _pairs(domains, base, (0, 1), 3, 2)
-    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 1500)
+    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 500)
 
 
 # -- remainder: continuous noise everywhere -------------------------------------------------------
@@ -337,11 +337,11 @@ REGISTRY: dict[str, LearnerCheck] = {c.name: c for c in [
            "KLNRS (eps* = 0.5) on THRESH_1, n = 2, m = 1, eps = 1, 8 pools of t = 12, every neighbour",
            _subsampling),
     _entry("BinarySearchThresholdLearner", NOT_PRIVATE, "exact", "THRESH_2, pool of 3 (no claim)", _binary_search),
-    _entry("GenericLearner", ALL_INPUTS, "statistical", "THRESH_1, histogram sanitizer, 3 pairs x 1500 runs",
+    _entry("GenericLearner", ALL_INPUTS, "statistical", "THRESH_1, histogram sanitizer, 3 pairs x 800 runs",
            _generic_learner, slow=True),
-    _entry("ReductionLearner", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, n_priv = 20, 3 pairs x 1500 runs",
+    _entry("ReductionLearner", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, n_priv = 20, 3 pairs x 800 runs",
            _reduction, slow=True),
-    _entry("LabelBoost", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, scaled constants, 3 pairs x 1500 runs",
+    _entry("LabelBoost", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, scaled constants, 3 pairs x 500 runs",
            _labelboost, slow=True),
     *[_entry(n, m, "remainder", "24 points in the unit ball of R^3, one label changed (unseen value; flipped)",
              lambda n=n: _halfspace(n), slow=True) for n, m in HALFSPACE_MODELS.items()],

@@ -221,7 +221,7 @@ def labelboost_privacy(delta: float, iterations: int = 0, *, base_ratio: int = 3
     --------
     >>> r = labelboost_privacy(1e-6, iterations=3)
     >>> r.holds, round(r.steps[0] / 1e-6, 4), round(r.delta / 1e-6, 4)
-    (True, 39.9514, 30.1681)
+    (True, 39.9514, 30.1674)
     """
     ratio_ok = base_ratio >= 3 + 244 and iteration_ratio >= 3 + math.exp(4)
     d = 4.0 / (3.0 + 244.0) * IID_RESAMPLING_DELTA_FACTOR * delta
