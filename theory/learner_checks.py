@@ -55,7 +55,7 @@ from semiprivate.theory.learners.generic import GenericLearner
 from semiprivate.theory.learners.labelboost import LabelBoost
 from semiprivate.theory.learners.reduction import ReductionLearner
 
-__all__ = ["LearnerCheck", "REGISTRY", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs"]
+__all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs"]
 
 #: Privacy models of the halfspace learners (their module declares none).
 HALFSPACE_MODELS = {"SemiPrivateHalfspace": LABELLED, "RandomProjectionHalfspace": LABELLED,
@@ -90,7 +90,7 @@ def _claim(obj: Any) -> tuple[float, float]:
 
 # -- exact: exponential-mechanism learners -------------------------------------------------------
 def _generic_private() -> EndToEndResult:
-    domains = [_LAB2, _PUB2]
+    domains: list[list[Any]] = [_LAB2, _PUB2]
 
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
@@ -109,7 +109,7 @@ def _generic_private() -> EndToEndResult:
 
 
 def _asspp(parts: tuple[int, ...]) -> EndToEndResult:
-    domains = [_LAB2, _PUB2]
+    domains: list[list[Any]] = [_LAB2, _PUB2]
 
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
@@ -319,6 +319,10 @@ def _halfspace(cls_name: str) -> EndToEndResult:
     return EndToEndResult(worst, math.nan, claimed, holds, None, len(neighbours), "remainder")
 
 
+def _halfspace_check(name: str) -> Callable[[], EndToEndResult]:
+    return lambda: _halfspace(name)
+
+
 def _entry(name: str, relation: str, method: str, case: str, run: Callable[[], EndToEndResult],
            slow: bool = False) -> LearnerCheck:
     return LearnerCheck(name, relation, method, case, run, slow)
@@ -344,8 +348,17 @@ REGISTRY: dict[str, LearnerCheck] = {c.name: c for c in [
     _entry("LabelBoost", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, scaled constants, 3 pairs x 500 runs",
            _labelboost, slow=True),
     *[_entry(n, m, "remainder", "24 points in the unit ball of R^3, one label changed (unseen value; flipped)",
-             lambda n=n: _halfspace(n), slow=True) for n, m in HALFSPACE_MODELS.items()],
+             _halfspace_check(n), slow=True) for n, m in HALFSPACE_MODELS.items()],
 ]}
+
+
+#: further exact checks shown in the report: the other path of a learner, and a learner outside its model
+EXTRA: list[LearnerCheck] = [
+    _entry("ComponentDisjunctionLearner (factorised path)", LABELLED, "exact",
+           "d = 3, Z = 2, fractional score, 2 labelled, all 256 datasets", lambda: _disjunctions("factorised")),
+    _entry("ASSPP checked under 'all inputs' (not its model)", ALL_INPUTS, "exact",
+           "THRESH_2, 2 labelled + 1 public, all 256 datasets", asspp_all_inputs),
+]
 
 
 def run_check(name: str) -> EndToEndResult:

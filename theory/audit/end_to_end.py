@@ -139,7 +139,7 @@ def state_law(fit: Callable[[Dataset, int], Any], dataset: Dataset, *, random_at
     values of those attributes on each seed run, which must be in its support).  A run that
     raises on every seed is the output ``("raise", exception type)`` with probability 1.
     """
-    outcomes = []
+    outcomes: list[tuple[Any, ...]] = []
     for s in seeds:
         try:
             obj = fit(dataset, int(s))
