@@ -363,13 +363,16 @@ EXTRA: list[LearnerCheck] = [
 
 def run_check(name: str) -> EndToEndResult:
     """Run the registry's check of learner ``name``."""
-    if name not in REGISTRY:
+    if not isinstance(name, str) or name not in REGISTRY:
         raise ValueError(f"name must be a learner of the registry, got {name!r}; known: {sorted(REGISTRY)}")
     return REGISTRY[name].run()
 
 
 def table(names: list[str] | None = None) -> list[dict[str, Any]]:
     """Rows (learner, relation, method, case, worst epsilon, worst delta, claimed, holds) for ``names`` (default all)."""
+    if names is not None and (isinstance(names, (str, bytes)) or not isinstance(names, list)
+                              or not all(isinstance(n, str) and n in REGISTRY for n in names)):
+        raise ValueError(f"names must be a list of learner names of the registry, got {names!r}")
     rows = []
     for name in names if names is not None else list(REGISTRY):
         c = REGISTRY[name]

@@ -57,7 +57,7 @@ class NotEnumerable(ValueError):
     """The object's state depends on coins outside the declared random attributes."""
 
 
-def encode_state(obj: Any, exclude: Iterable[str] = (), _depth: int = 0) -> Any:
+def encode_state(obj: Any, exclude: Iterable[str] = ()) -> Any:
     """A canonical, hashable encoding of ``obj``: for objects, every public attribute (recursively).
 
     Arrays encode as (dtype, shape, bytes); floats by ``repr`` (bit-exact); mappings sorted by
@@ -65,6 +65,19 @@ def encode_state(obj: Any, exclude: Iterable[str] = (), _depth: int = 0) -> Any:
     less ``exclude`` (attribute paths: ``"index_"``, or ``"learner.index_"`` inside an attribute).
     Functions and classes encode by qualified name.
     """
+    return _encode(obj, _paths(exclude, "exclude"), 0)
+
+
+def _paths(exclude: Any, name: str) -> list[str]:
+    if isinstance(exclude, (str, bytes)) or not isinstance(exclude, Iterable):
+        raise TypeError(f"{name} must be a sequence of attribute paths (str), got {type(exclude).__name__}")
+    out = list(exclude)
+    if not all(isinstance(p, str) for p in out):
+        raise TypeError(f"{name} must hold attribute paths (str) only")
+    return out
+
+
+def _encode(obj: Any, exclude: list[str], _depth: int) -> Any:
     if _depth > 12:
         raise ValueError("encode_state: object nesting deeper than 12 levels")
     d = _depth + 1
@@ -73,17 +86,17 @@ def encode_state(obj: Any, exclude: Iterable[str] = (), _depth: int = 0) -> Any:
     if isinstance(obj, float):
         return ("float", repr(obj))
     if isinstance(obj, np.generic):
-        return encode_state(obj.item(), (), d)
+        return _encode(obj.item(), [], d)
     if isinstance(obj, np.ndarray):
         if obj.dtype.kind == "O":
-            return ("object-array", obj.shape, tuple(encode_state(v, (), d) for v in obj.ravel()))
+            return ("object-array", obj.shape, tuple(_encode(v, [], d) for v in obj.ravel()))
         return ("array", obj.dtype.str, obj.shape, np.ascontiguousarray(obj).tobytes())
     if isinstance(obj, (list, tuple)):
-        return (type(obj).__name__, tuple(encode_state(v, (), d) for v in obj))
+        return (type(obj).__name__, tuple(_encode(v, [], d) for v in obj))
     if isinstance(obj, dict):
-        return ("dict", tuple(sorted((repr(k), encode_state(v, (), d)) for k, v in obj.items())))
+        return ("dict", tuple(sorted((repr(k), _encode(v, [], d)) for k, v in obj.items())))
     if isinstance(obj, (set, frozenset)):
-        return ("set", tuple(sorted(repr(encode_state(v, (), d)) for v in obj)))
+        return ("set", tuple(sorted(repr(_encode(v, [], d)) for v in obj)))
     if isinstance(obj, type) or callable(obj) and not hasattr(obj, "__dict__"):
         return ("callable", getattr(obj, "__qualname__", repr(obj)))
     if isinstance(obj, np.random.Generator):
@@ -91,14 +104,14 @@ def encode_state(obj: Any, exclude: Iterable[str] = (), _depth: int = 0) -> Any:
     attrs = getattr(obj, "__dict__", None)
     if attrs is None:
         return ("repr", type(obj).__qualname__, repr(obj))
-    paths = list(exclude)
+    paths = exclude
     skip = {p for p in paths if "." not in p}
     items = []
     for k, v in attrs.items():
         if k.startswith("_") or k in skip:
             continue
         sub = [p[len(k) + 1:] for p in paths if p.startswith(k + ".")]
-        items.append((k, encode_state(v, sub, d)))
+        items.append((k, _encode(v, sub, d)))
     return (type(obj).__qualname__, tuple(sorted(items)))
 
 
@@ -110,15 +123,50 @@ def state_key(encoded: Any) -> int:
 
 def all_datasets(domains: Sequence[Sequence[Any]], sizes: Sequence[int]) -> list[Dataset]:
     """Every dataset whose part i has ``sizes[i]`` entries from ``domains[i]`` (multisets as sequences)."""
-    if len(domains) != len(sizes):
-        raise ValueError(f"domains and sizes must have the same length, got {len(domains)} and {len(sizes)}")
+    doms = _domains(domains)
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence):
+        raise TypeError(f"sizes must be a sequence of non-negative ints, got {type(sizes).__name__}")
+    for k in sizes:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+            raise ValueError(f"sizes must hold non-negative ints, got {k!r}")
+    if len(doms) != len(sizes):
+        raise ValueError(f"domains and sizes must have the same length, got {len(doms)} and {len(sizes)}")
+    domains = doms
     per_part = [list(itertools.product(tuple(dom), repeat=int(k))) for dom, k in zip(domains, sizes)]
     return [tuple(p) for p in itertools.product(*per_part)]
+
+
+def _domains(domains: Any) -> list[tuple[Any, ...]]:
+    if isinstance(domains, (str, bytes)) or not isinstance(domains, Sequence):
+        raise TypeError(f"domains must be a sequence of finite domains (sequences), got {type(domains).__name__}")
+    out = []
+    for dom in domains:
+        if isinstance(dom, (str, bytes)) or not isinstance(dom, Sequence):
+            raise TypeError(f"domains must hold sequences of entries, got {type(dom).__name__}")
+        out.append(tuple(dom))
+    return out
+
+
+def _dataset(dataset: Any, name: str = "dataset") -> Dataset:
+    if not isinstance(dataset, tuple) or not all(isinstance(p, tuple) for p in dataset):
+        raise TypeError(f"{name} must be a tuple of parts, each a tuple of entries, got {type(dataset).__name__}")
+    return dataset
 
 
 def replace_one_neighbours(dataset: Dataset, domains: Sequence[Sequence[Any]],
                            parts: Iterable[int]) -> Iterator[Dataset]:
     """Every dataset obtained by replacing one entry of one of ``parts`` by another entry of its domain."""
+    ds, doms = _dataset(dataset), _domains(domains)
+    if isinstance(parts, (str, bytes)) or not isinstance(parts, Iterable):
+        raise TypeError(f"parts must be a sequence of part indices, got {type(parts).__name__}")
+    idx = list(parts)
+    for p in idx:
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < min(len(ds), len(doms)):
+            raise ValueError(f"parts must hold indices of parts of dataset and domains, got {p!r}")
+    return _replace_one(ds, doms, [int(p) for p in idx])
+
+
+def _replace_one(dataset: Dataset, domains: list[tuple[Any, ...]], parts: list[int]) -> Iterator[Dataset]:
     for p in parts:
         part = dataset[p]
         for i, old in enumerate(part):
@@ -139,6 +187,14 @@ def state_law(fit: Callable[[Dataset, int], Any], dataset: Dataset, *, random_at
     values of those attributes on each seed run, which must be in its support).  A run that
     raises on every seed is the output ``("raise", exception type)`` with probability 1.
     """
+    for name, f in (("fit", fit), ("random_law", random_law)):
+        if not callable(f):
+            raise TypeError(f"{name} must be callable, got {type(f).__name__}")
+    _dataset(dataset)
+    random_attributes = _paths(random_attributes, "random_attributes")
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) or not seeds or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in seeds):
+        raise TypeError(f"seeds must be a non-empty sequence of ints, got {seeds!r}")
     outcomes: list[tuple[Any, ...]] = []
     for s in seeds:
         try:
@@ -172,6 +228,17 @@ def _get_path(obj: Any, path: str) -> Any:
     for name in path.split("."):
         obj = getattr(obj, name, None)
     return obj
+
+
+def _claimed(claimed: Any) -> tuple[float, float]:
+    try:
+        e, d = claimed
+        e, d = float(e), float(d)
+    except (TypeError, ValueError):
+        raise TypeError(f"claimed must be a pair (epsilon, delta) of numbers, got {claimed!r}") from None
+    if not (e >= 0) or not (0 <= d <= 1):
+        raise ValueError(f"claimed must have epsilon >= 0 and delta in [0, 1], got {claimed!r}")
+    return e, d
 
 
 @dataclass(frozen=True)
@@ -209,7 +276,14 @@ def exact_worst_case(datasets: Iterable[Dataset], neighbours: Callable[[Dataset]
                      law: Callable[[Dataset], dict[Any, float]], claimed: tuple[float, float], *,
                      tol: float = 1e-9) -> EndToEndResult:
     """Exact worst (epsilon, delta at the claimed epsilon) over every dataset and each of its neighbours."""
-    eps_c, delta_c = float(claimed[0]), float(claimed[1])
+    for name, f in (("neighbours", neighbours), ("law", law)):
+        if not callable(f):
+            raise TypeError(f"{name} must be callable, got {type(f).__name__}")
+    if isinstance(datasets, (str, bytes)) or not isinstance(datasets, Iterable):
+        raise TypeError(f"datasets must be an iterable of datasets, got {type(datasets).__name__}")
+    eps_c, delta_c = _claimed(claimed)
+    if not (isinstance(tol, (int, float)) and not isinstance(tol, bool) and 0 <= tol < 1):
+        raise ValueError(f"tol must be a number in [0, 1), got {tol!r}")
     cache: dict[Dataset, dict[Any, float]] = {}
 
     def get(d: Dataset) -> dict[Any, float]:
@@ -244,6 +318,19 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
     The returned ``epsilon`` is the audit's lower bound (valid with probability
     ``confidence``); ``holds`` is False only when the claim is refuted.
     """
+    if not callable(run):
+        raise TypeError(f"run must be callable, got {type(run).__name__}")
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Sequence) or not pairs:
+        raise TypeError(f"pairs must be a non-empty sequence of (dataset, dataset), got {type(pairs).__name__}")
+    for pr in pairs:
+        if not (isinstance(pr, tuple) and len(pr) == 2):
+            raise TypeError("pairs must hold (dataset, dataset) tuples")
+        _dataset(pr[0], "pairs"), _dataset(pr[1], "pairs")
+    claimed = _claimed(claimed)
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 100:
+        raise ValueError(f"trials must be an int >= 100, got {trials!r}")
+    if not (isinstance(confidence, float) and 0 < confidence < 1):
+        raise ValueError(f"confidence must be a float in (0, 1), got {confidence!r}")
     def mech(data: Dataset, size: int, g: np.random.Generator) -> np.ndarray:
         out = np.empty(size, dtype=np.int64)
         for i in range(size):
