@@ -60,8 +60,9 @@ def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: A
     with fresh D0 draws here, which uses no further private data, and ``exhausted`` reports it.
     The event is {Bin(n_priv, p) >= |S~|}: with Alg 2's p = 1/(100 n_pub) and
     |S~| = ceil(n_priv/(10 n_pub)), E[#draws of S~] = n_priv p <= |S~|/10, so its probability
-    is at most 1/10 by Markov's inequality; it is not small at small sizes (|S~| = 1:
-    1 - (1 - p)^{n_priv}, about 1 - e^{-1/10} = 0.095) and falls quickly as |S~| grows.
+    is at most 1/10 by Markov's inequality; it is not small at small sizes (|S~| = 1: S~ is
+    used up before the last position w.p. 1 - (1 - p)^{n_priv - 1}, up to 1 - e^{-1/10} = 0.095)
+    and falls quickly as |S~| grows.
 
     Returns
     -------
