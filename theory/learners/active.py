@@ -438,7 +438,7 @@ class SubSampling:
     privacy_model_ = ALL_INPUTS
 
     def __init__(self, learner: Any, n: int, m: int, epsilon: float, *, t: int | None = None,
-                 strict: bool = False, rng: Any = None, select: str = "smallest_index") -> None:
+                 strict: bool = False, rng: Any = None) -> None:
         _check_learner(learner)
         require_all_inputs(learner, "SubSampling (BNS15 Alg 4, Cl 5.7)",
                            "a swap in the pool changes one entry of its input, possibly an unlabelled one")
@@ -450,8 +450,6 @@ class SubSampling:
             raise ValueError(f"m={m} must be <= n={n} (labels are asked inside the n-subset)")
         if t is not None and t < n:
             raise ValueError(f"t={t} must be >= n={n}")
-        if select not in ("smallest_index", "smallest_x"):
-            raise ValueError(f"select must be 'smallest_index' or 'smallest_x', got {select!r}")
         self.learner = learner
         self.n = n
         self.m = m
@@ -459,16 +457,15 @@ class SubSampling:
         self.t = t
         self.strict = strict
         self.rng = rng
-        self.select = select  # 'smallest_x' is a deliberately broken variant (tests/audit only)
 
     def guarantee(self) -> SubsamplingGuarantee:
         """Cl 5.7 for the current parameters and the learner's stated privacy."""
         eps_star, delta = _learner_privacy(self.learner, int(self.m), int(self.n) - int(self.m))
         g = subsampling_guarantee(self.n, eps_star, delta, float(self.epsilon), strict=self.strict)
         t = g.t if self.t is None else int(self.t)
-        valid = g.valid and t >= g.t and self.select == "smallest_index"
+        valid = g.valid and t >= g.t
         if self.strict and not valid:
-            raise ValueError(f"t={t} below Cl 5.7's t={g.t}" if t < g.t else "select must be 'smallest_index'")
+            raise ValueError(f"t={t} below Cl 5.7's t={g.t}")
         return g._replace(t=t, valid=valid)
 
     @property
@@ -477,11 +474,8 @@ class SubSampling:
         return PrivacyClaim("PAL", g.epsilon, g.delta)
 
     def _choose_K(self, X: np.ndarray, J: np.ndarray) -> np.ndarray:
-        J = np.sort(J)
-        if self.select == "smallest_index":
-            return J[: self.m]
-        order = np.argsort(X[J], kind="stable")  # broken: depends on the data
-        return np.sort(J[order[: self.m]])
+        """K = the m smallest indices of J (Alg 4 step 1): a function of J only, never of the data."""
+        return np.sort(J)[: self.m]
 
     def fit(self, X_pool: Any, oracle: LabelOracle) -> ActiveResult:
         X = _check_pool(X_pool)
@@ -489,8 +483,8 @@ class SubSampling:
         g = self.guarantee()
         if not g.valid:
             raise ValueError(f"SubSampling's guarantee does not hold for these parameters (BNS15 Cl 5.7 needs "
-                             f"epsilon <= 2a/(a-1), a = e^(2 epsilon_star), t >= the claim's t = {g.t} and "
-                             "select='smallest_index'): lower epsilon, enlarge t, or use a base learner with a "
+                             f"epsilon <= 2a/(a-1), a = e^(2 epsilon_star), and t >= the claim's t = {g.t}): "
+                             "lower epsilon, enlarge t, or use a base learner with a "
                              "smaller epsilon_star")
         if X.shape[0] < g.t:
             raise ValueError(f"X_pool has {X.shape[0]} points; SubSampling needs t={g.t} (BNS15 Cl 5.7)")

@@ -148,8 +148,14 @@ def test_subsampling_exact_cl57():
 
 def test_broken_subsampling_caught():
     base = _klnrs(0.1)
-    S = SubSampling(base, n=2, m=1, epsilon=2.0, rng=0, select="smallest_x")
-    assert not S.guarantee().valid
+    class SmallestX(SubSampling):
+        # broken: K = the m smallest x of J (depends on the data), while claiming Cl 5.7
+        def _choose_K(self, X, J):
+            J = np.sort(J)
+            return np.sort(J[np.argsort(X[J], kind="stable")[: self.m]])
+
+    S = SmallestX(base, n=2, m=1, epsilon=2.0, rng=0)
+    assert S.guarantee().valid  # it claims Cl 5.7; the exact check refutes it
     X = np.array([7, 1, 6, 5, 4])
     y = (X < 4).astype(int)
     _, worst = _subsampling_worst(S, X, y)
