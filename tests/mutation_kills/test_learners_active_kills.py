@@ -28,6 +28,8 @@ from semiprivate.theory.learners.active import (
 class _PSSL:
     """Records its inputs; its exact law puts 1/2 on 'a' and 1/2 on the number of labelled 1s."""
 
+    privacy_model_ = "all inputs"
+
     def __init__(self, privacy: Any = (0.5, 0.0), privacy_after: Any = None) -> None:
         self.privacy = privacy
         self.privacy_after = privacy_after
@@ -36,8 +38,7 @@ class _PSSL:
     def fit(self, X: Any, y: Any, X_unl: Any) -> _PSSL:
         self.calls.append((np.array(X), np.array(y), np.array(X_unl)))
         self.hypothesis_ = ("h", len(X), len(X_unl))
-        if self.privacy_after is not None:
-            self.privacy_ = self.privacy_after
+        self.privacy_ = self.privacy_after if self.privacy_after is not None else self.privacy
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -180,7 +181,7 @@ def test_subsampling_fit_runs_the_learner_on_J_with_the_labels_of_K() -> None:
     o = LabelOracle(y)
     res = S.fit(X, o)
     J = np.sort(np.random.default_rng(7).choice(12, size=3, replace=False))
-    assert S.J_.tolist() == J.tolist() and S.K_.tolist() == J[:2].tolist()
+    assert not hasattr(S, "J_") and not hasattr(S, "K_")  # J stays secret (Cl 5.7's amplification)
     assert res.transcript == tuple(int(i) for i in J[:2]) == o.transcript
     Xl, yl, Xu = L.calls[0]
     assert Xl.tolist() == X[J[:2]].tolist() and yl.tolist() == y[J[:2]].tolist() and Xu.tolist() == [X[J[2]]]
@@ -318,8 +319,6 @@ def test_subsampling_constructor_and_guarantee() -> None:
     assert _msg(ValueError, SubSampling, L, n=2, m=3, epsilon=2.0) == (
         "m=3 must be <= n=2 (labels are asked inside the n-subset)")
     assert _msg(ValueError, SubSampling, L, n=3, m=1, epsilon=2.0, t=2) == "t=2 must be >= n=3"
-    assert _msg(ValueError, SubSampling, L, n=2, m=1, epsilon=2.0, select="x") == (
-        "select must be 'smallest_index' or 'smallest_x', got 'x'")
     assert _msg(ValueError, SubSampling, L, n=0, m=1, epsilon=2.0) == "n must be an integer in [1, inf], got 0"
     assert _msg(ValueError, SubSampling, L, n=2, m=0, epsilon=2.0) == "m must be an integer in [1, inf], got 0"
     assert _msg(ValueError, SubSampling, L, n=2, m=1, epsilon=0.0) == "epsilon must be in (0, inf), got 0.0"
@@ -328,10 +327,10 @@ def test_subsampling_constructor_and_guarantee() -> None:
     assert _msg(TypeError, SubSampling, L, n=2, m=1, epsilon=1.0, rng="x").startswith("rng must be")
     assert _msg(TypeError, SubSampling, object(), n=2, m=1, epsilon=1.0) == (
         "learner must have fit and predict, got object")
-    S = SubSampling(L, n=3, m=3, epsilon=2.0, t=3, strict=False, rng=5, select="smallest_x")
-    assert (S.learner, S.n, S.m, S.epsilon, S.t, S.strict, S.rng, S.select) == (L, 3, 3, 2.0, 3, False, 5, "smallest_x")
+    S = SubSampling(L, n=3, m=3, epsilon=2.0, t=3, strict=False, rng=5)
+    assert (S.learner, S.n, S.m, S.epsilon, S.t, S.strict, S.rng) == (L, 3, 3, 2.0, 3, False, 5)
     assert repr(S) == "SubSampling(learner=" + repr(L) + ", n=3, m=3, epsilon=2.0, t=3)"
-    # the guarantee: Cl 5.7's t unless t is given; valid needs t >= Cl 5.7's t and select='smallest_index'
+    # the guarantee: Cl 5.7's t unless t is given; valid needs t >= Cl 5.7's t
     S = SubSampling(L, n=3, m=1, epsilon=2.0)
     g = S.guarantee()
     assert g.t == 9 and g.valid and S.claim == PrivacyClaim("PAL", g.epsilon, g.delta)
@@ -339,11 +338,8 @@ def test_subsampling_constructor_and_guarantee() -> None:
     g10 = SubSampling(L, n=3, m=1, epsilon=2.0, t=10).guarantee()
     assert g10.t == 10 and type(g10.t) is int and g10.valid
     assert not SubSampling(L, n=3, m=1, epsilon=2.0, t=8).guarantee().valid
-    assert not SubSampling(L, n=3, m=1, epsilon=2.0, select="smallest_x").guarantee().valid
     assert _msg(ValueError, SubSampling(L, n=3, m=1, epsilon=2.0, t=8, strict=True).guarantee) == (
         "t=8 below Cl 5.7's t=9")
-    assert _msg(ValueError, SubSampling(L, n=3, m=1, epsilon=2.0, strict=True, select="smallest_x").guarantee) == (
-        "select must be 'smallest_index'")
     SubSampling(L, n=3, m=1, epsilon=2.0, strict=True).guarantee()
     # a pool below the guarantee's t is refused
     assert _msg(ValueError, SubSampling(L, n=3, m=1, epsilon=2.0).fit, np.arange(8), LabelOracle([0] * 8)) == (
@@ -355,9 +351,8 @@ def test_choose_K() -> None:
     X = np.array([50, 10, 40, 10, 30])
     J = np.array([4, 0, 3, 1])
     assert SubSampling(_PSSL(), n=4, m=2, epsilon=2.0)._choose_K(X, J).tolist() == [0, 1]
-    # the broken variant: the m smallest x in J (stable on ties: index 1 before 3), returned sorted
-    assert SubSampling(_PSSL(), n=4, m=2, epsilon=2.0, select="smallest_x")._choose_K(X, J).tolist() == [1, 3]
-    assert SubSampling(_PSSL(), n=4, m=3, epsilon=2.0, select="smallest_x")._choose_K(X, J).tolist() == [1, 3, 4]
+    # a function of J only: the x values do not matter
+    assert SubSampling(_PSSL(), n=4, m=3, epsilon=2.0)._choose_K(X[::-1], J).tolist() == [0, 1, 3]
 
 
 def test_predict_repr_and_transcript_distribution() -> None:
@@ -388,12 +383,23 @@ def test_remaining_checks() -> None:
     assert _msg(TypeError, LabelOracle, Unarrayable()) == "y must be an array of 0/1 labels, got Unarrayable"
 
     class NoPrivacyAttr:
+        privacy_model_ = "all inputs"
+
         def fit(self, *a: Any) -> None: ...
 
         def predict(self, *a: Any) -> None: ...
 
     assert _msg(TypeError, lambda: PSSLAsTPAL(NoPrivacyAttr(), m=1).claim) == (
         "learner NoPrivacyAttr must state its privacy (a 'privacy' (eps, delta))")
+
+    class NoModel:
+        def fit(self, *a: Any) -> None: ...
+
+        def predict(self, *a: Any) -> None: ...
+
+    assert _msg(TypeError, PSSLAsTPAL, NoModel(), m=1) == (
+        "learner NoModel declares no privacy model: set the class attribute privacy_model_ to one of "
+        "('labelled', 'all inputs', 'not private')")
 
     class FitOnly:
         def fit(self, *a: Any) -> None: ...
@@ -412,12 +418,6 @@ def test_remaining_checks() -> None:
     L = _PSSL(privacy=(2.0, 0.0))
     assert _msg(ValueError, SubSampling(L, n=5, m=1, epsilon=3.0, strict=True).guarantee).startswith(
         "epsilon=3.0 outside BNS15 Cl 5.7's proof condition")
-    # the broken variant's sort is stable on ties (the first indices among equal x)
-    g = np.random.default_rng(1)
-    X = g.integers(0, 3, size=200)
-    J = np.arange(200)
-    K = SubSampling(_PSSL(), n=200, m=50, epsilon=2.0, select="smallest_x")._choose_K(X, J)
-    assert K.tolist() == np.sort(np.argsort(X, kind="stable")[:50]).tolist()
 
 
 def test_subsampling_guarantee_tolerance_is_inclusive() -> None:

@@ -1,7 +1,8 @@
 """semiprivate.theory.learners.disjunctions (HPSY Thm 1 / Thm 2): behaviour the mutation run showed untested
 (scripts/mutation.sh).  An independent NumPy reference of EXPMECH over the unions of components
-checks both paths on more than 256 private rows (the chunked loops) with multi-component blocks;
-scripted draws pin the factorised sampler's conditioning on U non-empty; spies pin the epsilon,
+checks the enumerated path, and a reference of the fractional score the factorised path, on more
+than 256 private rows (the chunked loops) with multi-component rows; scripted draws pin the
+factorised sampler's conditioning on U non-empty; spies pin the epsilon,
 sensitivity and generator the mechanism runs with, and what thm2_instance samples with.
 """
 
@@ -52,42 +53,54 @@ def _reference(Xp: np.ndarray, y: np.ndarray, eps: float) -> tuple[np.ndarray, n
     return e, lw - logsumexp(lw)
 
 
+def _fractional_reference(Xp: np.ndarray, y: np.ndarray, eps: float) -> np.ndarray:
+    """The factorised path's score: each example spreads its error 1/|K(x)| over the components it touches."""
+    comp = np.arange(12) // 2
+    lw = []
+    for mask in range(1, 64):
+        err = 0.0
+        for x, yy in zip(Xp, y):
+            K = sorted({int(comp[v]) for v in np.flatnonzero(x)})
+            if not K:
+                continue  # constant error: no effect on the distribution
+            err += sum(((mask >> c) & 1) != (yy == 1) for c in K) / len(K)
+        lw.append(-eps * err / 2)
+    lw = np.array(lw)
+    return lw - logsumexp(lw)
+
+
 @pytest.mark.parametrize("method", ["enumerate", "factorised"])
 def test_both_paths_match_the_reference_on_many_rows(method: str) -> None:
     err, want = _reference(XP, YP, 0.9)
+    if method == "factorised":
+        want = _fractional_reference(XP, YP, 0.9)
     L = ComponentDisjunctionLearner(0.9, method=method, max_enumerate=2)
     np.testing.assert_allclose(L.log_output_distribution(XP, YP, XU), want, atol=1e-9)
     if method == "enumerate":
         errs = L._enumerated_errors(*L._prepare(XP, YP, XU)[2:4], 6)
         assert errs.tolist() == err.tolist() and errs.dtype == np.int64
         L.fit(XP, YP, XU)
-        assert L.errors_.tolist() == err.tolist() and L.errors_.dtype == np.int64
+        assert not hasattr(L, "errors_")  # no count of errors on the private sample is kept
 
 
-def test_blocks_structure() -> None:
+def test_fractional_weights() -> None:
     L = ComponentDisjunctionLearner(1.0, max_enumerate=2)
     Z, labels, T, y, method = L._prepare(XP, YP, XU)
     assert (Z, method) == (6, "factorised") and labels.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
     B = L._blocks(T, y, Z, 0.25)
-    assert B.single.tolist() == [4, 5]
-    assert [c.tolist() for c in B.multi] == [[0, 1], [2, 3]]
-    assert [len(w) for w in B.multi_lw] == [4, 4]
+    comp = np.arange(12) // 2
+    for c in range(6):
+        share = np.array([(1.0 / len(set(comp[np.flatnonzero(x)]))) if (comp[np.flatnonzero(x)] == c).any() else 0.0
+                          for x in XP])
+        assert B.a0[c] == pytest.approx(-0.25 * share[YP == 1].sum(), abs=1e-12)
+        assert B.a1[c] == pytest.approx(-0.25 * share[YP == -1].sum(), abs=1e-12)
+    # components 4, 5 only see one-component rows: the weights are the error counts
     pos4 = int(np.sum((XP[:, 8] == 1) & (YP == 1)))
-    neg4 = int(np.sum((XP[:, 8] == 1) & (YP == -1)))
-    assert B.a0[0] == -0.25 * pos4 and B.a1[0] == -0.25 * neg4
-    # a block of max_enumerate components is allowed; one more is refused, naming m and max_enumerate
-    with pytest.raises(ValueError) as e:
-        ComponentDisjunctionLearner(1.0, max_enumerate=1, method="factorised").log_output_distribution(XP, YP, XU)
-    assert str(e.value) == ("private examples link 2 components into one block, more than max_enumerate = 1: "
-                            "raise max_enumerate or use method='enumerate' with fewer components")
-    # the empty-union probabilities of the blocks
-    le = L._block_empty_logp(B)
-    assert le[0] == pytest.approx(B.a0[0] - np.logaddexp(B.a0[0], B.a1[0]))
-    assert le[2] == pytest.approx(B.multi_lw[0][0] - logsumexp(B.multi_lw[0]))
+    assert B.a0[4] == -0.25 * pos4 and B.scale == 0.25
 
 
 class _G:
-    """Scripted uniforms for the free Bernoulli draws of the singles."""
+    """Scripted uniforms for the free Bernoulli draws."""
 
     def __init__(self, u: list[float]) -> None:
         self.u = u
@@ -99,64 +112,44 @@ class _G:
         return np.array(self.u[:n])
 
 
-def _sampled(monkeypatch: pytest.MonkeyPatch, B: _Blocks, picks: list[int], u: list[float]) -> tuple[Any, ...]:
+def _sampled(monkeypatch: pytest.MonkeyPatch, B: _Blocks, pick: int, u: list[float]) -> tuple[Any, ...]:
     calls: list[tuple[np.ndarray, Any]] = []
-    it = iter(picks)
 
     def spy(lw: Any, *, rng: Any) -> int:
         calls.append((np.array(lw), rng))
-        return next(it)
+        return pick
 
     monkeypatch.setattr(dj, "sample_log_weights", spy)
     g = _G(u)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = ComponentDisjunctionLearner(1.0)._sample_blocks(B, g)  # type: ignore[arg-type]
+        out = ComponentDisjunctionLearner._sample_blocks(B, g)  # type: ignore[arg-type]
     return out, calls, g
 
 
 def _B() -> _Blocks:
-    a0 = np.array([-1.0, 0.0, -0.5, -2.0])
-    a1 = np.array([-0.5, -800.0, -1.5, -0.25])  # component 2 is (numerically) never included: P(empty) = 1
-    lw1 = np.array([-1.0, -2.0, -0.5, -3.0])
-    lw2 = np.log(np.arange(1.0, 9.0))
-    return _Blocks(0.5, np.array([0, 2, 5, 9]), a0, a1, [np.array([1, 3]), np.array([4, 6, 7])], [lw1, lw2])
+    a0 = np.array([-1.0, 0.0, -0.5, -2.0, -0.1])
+    a1 = np.array([-0.5, -800.0, -1.5, -0.25, -0.3])  # component 1: P(in) = e^-800, no underflow in log space
+    return _Blocks(0.5, a0, a1)
 
 
-def _first_weights(B: _Blocks) -> np.ndarray:
-    le = np.concatenate([B.a0 - np.logaddexp(B.a0, B.a1), [lw[0] - logsumexp(lw) for lw in B.multi_lw]])
-    before = np.concatenate([[0.0], np.cumsum(le)[:-1]])
-    with np.errstate(divide="ignore"):
-        return before + np.log(-np.expm1(le))
-
-
-def test_sampler_first_nonempty_single(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sampler_first_included_component(monkeypatch: pytest.MonkeyPatch) -> None:
     B = _B()
-    pin = np.exp(B.a1 - np.logaddexp(B.a0, B.a1))
-    # j = 0: singles 1..3 are free draws; u == pin is "not taken" (P = pin exactly)
-    out, calls, g = _sampled(monkeypatch, B, [0, 2, 5], [0.0, pin[2], pin[3] - 1e-9])
-    np.testing.assert_allclose(calls[0][0], _first_weights(B), rtol=1e-12)
-    assert np.isneginf(calls[0][0][1])
-    assert all(rng is g for _, rng in calls) and g.sizes == [3]
-    np.testing.assert_array_equal(calls[1][0], B.multi_lw[0])
-    np.testing.assert_array_equal(calls[2][0], B.multi_lw[1])
-    # single 0 (j), single 9 (u < pin), block 1: s = 2 -> component 3, block 2: s = 5 -> components 4, 7
-    assert out.tolist() == [0, 3, 4, 7, 9] and out.dtype == np.int64
-
-
-def test_sampler_first_nonempty_block(monkeypatch: pytest.MonkeyPatch) -> None:
-    B = _B()
-    # j = 4 (first multi block): conditioned on non-empty (s = 1 + draw over lw[1:]), the later one free
-    out, calls, g = _sampled(monkeypatch, B, [4, 0, 0], [])
-    assert all(rng is g for _, rng in calls)
-    np.testing.assert_array_equal(calls[1][0], B.multi_lw[0][1:])
-    np.testing.assert_array_equal(calls[2][0], B.multi_lw[1])
-    assert out.tolist() == [1] and g.sizes == []
-    # j = 5 (second block): the first block is skipped (empty), the second drawn non-empty
-    out, calls, g = _sampled(monkeypatch, B, [5, 6], [])
-    assert len(calls) == 2
-    np.testing.assert_array_equal(calls[1][0], B.multi_lw[1][1:])
-    assert out.tolist() == [4, 6, 7]
+    norm = np.logaddexp(B.a0, B.a1)
+    log_in, log_out = B.a1 - norm, B.a0 - norm
+    want = np.concatenate([[0.0], np.cumsum(log_out)[:-1]]) + log_in
+    # j = 0: components 1..4 are free draws, taken when u < P(in); u = P(in) exactly is "not taken"
+    out, calls, g = _sampled(monkeypatch, B, 0, [0.0, np.exp(log_in[2]), np.exp(log_in[3]) * 0.999, 0.9])
+    assert len(calls) == 1 and calls[0][1] is g and g.sizes == [4]
+    np.testing.assert_allclose(calls[0][0], want, rtol=1e-12)
+    assert np.isfinite(calls[0][0]).all()
+    assert out.tolist() == [0, 3] and out.dtype == np.int64
+    # j = 4 (the last): nothing after it, no uniform drawn; earlier components excluded
+    out, calls, g = _sampled(monkeypatch, B, 4, [])
+    assert out.tolist() == [4] and g.sizes == [0]
+    # j = 2: components 0 and 1 excluded, 3 and 4 drawn
+    out, calls, g = _sampled(monkeypatch, B, 2, [0.0, 0.99])
+    assert out.tolist() == [2, 3] and g.sizes == [2]
 
 
 def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -180,21 +173,21 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
     got: list[_Blocks] = []
     real = ComponentDisjunctionLearner._sample_blocks
 
-    def blocks_spy(self: Any, B: _Blocks, gg: Any) -> Any:
+    def blocks_spy(B: _Blocks, gg: Any) -> Any:
         got.append(B)
         assert gg is g
-        return real(self, B, gg)
+        return real(B, gg)
 
-    monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_blocks", blocks_spy)
+    monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_blocks", staticmethod(blocks_spy))
     L = ComponentDisjunctionLearner(0.8, method="factorised", max_enumerate=2, rng=g).fit(XP, YP, XU)
     assert len(seen) == 1 and not hasattr(L, "errors_") and L.method_ == "factorised"
     pos4 = int(np.sum((XP[:, 8] == 1) & (YP == 1)))
-    assert got[0].a0[0] == -0.2 * pos4 and L.privacy_ == (0.8, 0.0)
+    assert got[0].a0[4] == -0.2 * pos4 and L.privacy_ == (0.8, 0.0)
     # the exact distributions at sensitivity 2 are EXPMECH at epsilon / 2 with sensitivity 1
     _, want = _reference(XP, YP, 0.4)
-    for method in ("enumerate", "factorised"):
+    for method, ref in (("enumerate", want), ("factorised", _fractional_reference(XP, YP, 0.4))):
         M = ComponentDisjunctionLearner(0.8, method=method, max_enumerate=2)
-        np.testing.assert_allclose(M.log_output_distribution(XP, YP, XU), want, atol=1e-9)
+        np.testing.assert_allclose(M.log_output_distribution(XP, YP, XU), ref, atol=1e-9)
 
 
 def test_enumerate_path_uses_the_kernel_log_probabilities(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -274,7 +267,7 @@ def test_to_pm1_labels() -> None:
     assert str(e.value) == "lab must contain labels in {-1, +1} (or {0, 1}), got NaN or inf"
     with pytest.raises(ValueError) as e:
         to_pm1_labels([2, 3, 4, 5, 6, 7])
-    assert str(e.value) == "y must contain labels in {-1, +1} (or {0, 1}, converted 0 -> -1), got values [2, 3, 4, 5, 6]"
+    assert str(e.value) == "y must contain labels in {-1, +1} (or {0, 1}, converted 0 -> -1) only"
     with pytest.raises(ValueError) as e:
         to_pm1_labels([[1, -1]])
     assert str(e.value) == "y must be 1-d, got shape (1, 2)"

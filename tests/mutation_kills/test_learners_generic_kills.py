@@ -58,7 +58,7 @@ def test_step5_gets_minus_errors_on_S_at_epsilon_and_the_shared_generator(monkey
     assert L.hypotheses_ == list(range(9))  # B = X: every dichotomy
     # #errors (not -#errors, not of another sample) of each hypothesis on S
     assert errors.tolist() == C3.error_counts(list(range(9)), XS, YS).tolist() == [3, 2, 2, 1, 1, 1, 2, 1, 1]
-    assert errors.dtype == np.int64 and L.errors_.tolist() == errors.tolist()
+    assert errors.dtype == np.int64 and not hasattr(L, "errors_")
     assert eps == 0.7 and type(eps) is float
     assert rng is g  # the learner's generator (not a fresh one)
     assert L.index_ == 2 and L.hypothesis_ == 2

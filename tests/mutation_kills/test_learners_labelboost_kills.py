@@ -144,7 +144,10 @@ def test_run_privacy_steps_fields_and_notes() -> None:
     assert st[3].note == "iteration 2: keep 1/60 of S and of T: keep 1/60 >= 1/(3+e^4) -> target epsilon 1"
     assert st[4].note == "iteration 1: LabelBoostProcedure (exp. mechanism, epsilon 1)"
     assert st[5].note == "iteration 1: keep 1/100 of S and of T: keep 1/100 >= 1/(3+e^4) -> target epsilon 1"
-    assert len(st) == 6
+    # Lem 4.6 per entry: the worst stage at which entries enter S (iteration 2's: entered last, least amplified)
+    assert st[6] == PrivacyStep("BNS15.Lem4.6", max(st[3].epsilon, st[5].epsilon), max(st[3].delta, st[5].delta),
+                                "entries entering S at each iteration: the worst stage")
+    assert st[6].delta == st[3].delta > st[5].delta and len(st) == 7
 
 
 def test_run_privacy_validation() -> None:
@@ -184,10 +187,10 @@ def test_run_privacy_target_step() -> None:
 
 def test_keep_draws_without_replacement_and_keeps_all_without_a_draw() -> None:
     g = np.random.default_rng(3)
-    k = lb._keep(g, 200, 2.0)
+    k = lb._keep(g, 200, 100)
     assert len(k) == 100 and len(np.unique(k)) == 100 and np.all(np.diff(k) > 0)
     g1, g2 = np.random.default_rng(4), np.random.default_rng(4)
-    assert lb._keep(g1, 5, 1.0).tolist() == [0, 1, 2, 3, 4]
+    assert lb._keep(g1, 5, 5).tolist() == [0, 1, 2, 3, 4]
     assert g1.random() == g2.random()  # keeping everything draws nothing
 
 
@@ -262,7 +265,7 @@ def test_v_below_the_cap_and_the_generators(monkeypatch: pytest.MonkeyPatch, cap
     assert 890 <= v <= 910
     it = L.schedule_[0]
     assert (it["i"], it["alpha_i"], it["beta_i"], it["s_before"], it["v"]) == (1, 1.0, 1.0, 100, v)
-    assert it["errors_on_S"] == seen[0]["err"] and seen[0]["rng"] is g
+    assert "errors_on_S" not in it and seen[0]["rng"] is g  # no error count of private data is kept
     assert seen[0]["XT"].tolist() == XD[:v].tolist()
     assert L.unlabelled_used_ == v and L.iterations_ == 1
     assert capsys.readouterr().out == f"LabelBoost iteration 1: |S| 100 -> {100 + v} (v = {v})\n"
@@ -366,8 +369,9 @@ def test_privacy_is_computed_from_the_ratios_that_ran(monkeypatch: pytest.Monkey
     assert len(calls) == 1
     a, kw = calls[0]
     assert a == (0.5, 1e-7, 1)
-    assert kw == {"final_ratio": L.final_ratio_, "iteration_ratios": [L.schedule_[0]["ratio"]],
-                  "target_epsilon": None, "target_ratio": None, "n": 2}
+    assert kw == {"final_ratio": L.final_ratio_, "iteration_ratios": [L.schedule_[0]["ratio"]], "n": 2}
+    # fixed before the run: privacy_for on the same sizes gives it without data
+    assert L.privacy_for(10, 1000) == L.privacy_
     assert L.privacy_steps_ == labelboost_run_privacy(*a, **kw)
     assert L.privacy_ == (L.privacy_steps_[-1].epsilon, L.privacy_steps_[-1].delta)
 
@@ -377,68 +381,65 @@ def test_outer_subsample_ratio_and_its_accounting(monkeypatch: pytest.MonkeyPatc
     X, y = _S(3000)
     L = _lb(0.01, n=2, final=2, it_ratio=2, epsilon=0.5, target=1, unl=1, rng=5)
     L.fit(X, y, XD)
-    # zero-iteration guarantee at the constructor's ratios: ln 244 (step 3 keeps 1/2: no Cl 4.3)
-    assert calls[0] == ((1.0, 0.0, 0), {"final_ratio": 2.0, "iteration_ratio": 2.0, "n": 2})
+    # eps_L = 1 first: ratio (3 + e)/0.5 keeps 262 labelled; zero iterations with step 3 keeping 1/2 give
+    # ln 244 > 1, so eps_L = ln 244: ratio (3 + 244)/0.5 = 494 keeps 6 labelled and 6 unlabelled; ln 244 holds
     eps_l = math.log(244.0)
-    total = 6000
-    size = math.floor(total / ((3 + math.exp(eps_l)) / 0.5))
-    assert L.outer_ratio_ == total / size
-    assert calls[1][1]["target_epsilon"] == 0.5 and calls[1][1]["target_ratio"] == L.outer_ratio_
+    ratio = (3 + math.exp(eps_l)) / 0.5
+    assert L.outer_ratio_ == pytest.approx(ratio, rel=1e-12)
+    assert [c[0] for c in calls] == [(1.0, 0.0, 0), (1.0, 0.0, 0)]   # the two rounds of the fixed point
+    assert [c[1]["final_ratio"] for c in calls] == [2.0, 2.0]
+    assert L.privacy_steps_[-1].name == "BNS15.Cl4.3" and L.privacy_ == (0.5, 0.0)
+    assert L.base_learner_.log == [math.floor(3000 / ratio) // 2 + math.floor(3000 / ratio) % 2]
+    assert L.privacy_for(3000, 3000) == L.privacy_
 
 
-class _Choice:
-    """Stands in for the generator in _outer_subsample: returns the scripted indices."""
+def test_outer_subsample_keeps_fixed_counts_shuffled(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, int]] = []
+    real = LabelBoost._schedule
 
-    def __init__(self, keep: list[int]) -> None:
-        self.keep = keep
+    def spy(self: LabelBoost, n_S: int, n_D: int) -> Any:
+        seen.append((n_S, n_D))
+        return real(self, n_S, n_D)
 
-    def choice(self, total: int, *, size: int, replace: Any) -> np.ndarray:
-        assert replace is False
-        assert size == len(self.keep)
-        return np.array(self.keep[::-1])
-
-
-def test_outer_subsample_splits_the_kept_indices() -> None:
-    L = _lb(1.0, epsilon=0.5, final=300, it_ratio=100)  # zero-iteration guarantee 1: ratio (3 + e)/0.5
-    XS = np.array([10, 11, 12], np.uint64)
-    yS = np.array([True, False, True])
-    XDs = np.array([20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36], np.uint64)
-    # total 20 -> size floor(20 / 11.44) = 1; index 3 is the first unlabelled point
+    monkeypatch.setattr(LabelBoost, "_schedule", spy)
+    L = _lb(1.0, epsilon=0.5, final=300, it_ratio=100, target=1, unl=1)
+    XS = np.arange(1000, dtype=np.uint64) % 256
+    L.fit(XS, np.ones(1000, dtype=int), XD)
+    # eps_L = 1 keeps 87 labelled, whose zero-iteration run keeps 1/87 in step 3 (< 247: ln 244); then
+    # ratio (3 + 244)/0.5 = 494 keeps 2 labelled and 6 unlabelled
+    ratio = (3 + 244) / 0.5
+    assert seen[:2] == [(87, 262), (2, 6)] and seen[-1] == (math.floor(1000 / ratio), math.floor(3000 / ratio))
+    ratio = (3 + E1) / 0.5
+    # the kept entries are distinct draws, in random order (Rem 4.4): the base sees a permuted sub-sample
+    g = np.random.default_rng(0)
+    L2 = _lb(1.0, epsilon=0.5, final=1, it_ratio=100, target=1, unl=1, rng=g)
+    XS2 = np.arange(2000, dtype=np.uint64) % 256
+    L2.fit(XS2, np.ones(2000, dtype=int), XD)
+    g = np.random.default_rng(0)
+    lab = g.permutation(2000)[:math.floor(2000 / ((3 + 244) / 0.5))]
+    assert set(L2.base_learner_.X_.tolist()) <= set(XS2[lab].tolist())
+    # no labelled example kept: refused before anything runs, naming the sizes
     with pytest.raises(ValueError) as e:
-        L._outer_subsample(_Choice([3]), XS, yS, XDs, 1.0, 0.0)  # type: ignore[arg-type]
-    assert str(e.value) == ("the Thm 4.14 sub-sample (1/11.4 of the input) kept no labelled example; give more "
-                            "than 11.4x the labelled examples")
-    assert L.outer_ratio_ == 20.0
-    # total 23 -> size 2: one labelled (index 2), one unlabelled (index 3 = X_D[0])
-    a, b, c = L._outer_subsample(_Choice([2, 3]), XS, yS, np.concatenate([XDs, XDs[:3]]), 1.0, 0.0)  # type: ignore[arg-type]
-    assert a.tolist() == [12] and b.tolist() == [True] and c.tolist() == [20]
-    assert L.outer_ratio_ == 11.5
-
-
-def test_outer_subsample_keeps_distinct_entries() -> None:
-    L = _lb(1.0, epsilon=0.5, final=300, it_ratio=100)
-    XS = np.arange(1000, dtype=np.uint64)
-    XDs = np.arange(1000, 30000, dtype=np.uint64)
-    a, _, c = L._outer_subsample(np.random.default_rng(0), XS, np.ones(1000, bool), XDs, 1.0, 0.0)
-    kept = np.concatenate([a, c])
-    size = math.floor(30000 / ((3 + E1) / 0.5))
-    assert len(kept) == size == len(np.unique(kept))
+        _lb(1.0, epsilon=0.5, final=300, it_ratio=100).fit(XS[:11], np.ones(11, dtype=int), XD)
+    assert str(e.value) == ("epsilon=0.5: the Thm 4.14 sub-sample keeps 1/11.44 of X_private, no labelled example "
+                            "of 11; give at least 12 labelled examples")
 
 
 def test_after_the_outer_subsample_X_public_must_still_be_large_enough(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fake(self: LabelBoost, g: Any, X_S: Any, y_S: Any, X_D: Any, e: float, d: float) -> Any:
-        self.outer_ratio_ = 2.0
-        return X_S, y_S, X_D[:keep]
+    L = _lb(1.0, target=5, unl=100, epsilon=0.5)
+    inner = L._inner_steps(5, 100)
 
-    monkeypatch.setattr(LabelBoost, "_outer_subsample", fake)
+    def fake(self: LabelBoost, n_S: int, n_D: int) -> Any:
+        return 5, keep, 2.0, inner
+
+    monkeypatch.setattr(LabelBoost, "_outer_sizes", fake)
     X, y = _S(5)
     keep = 100  # exactly |D| = unlabelled_factor n: enough
-    L = _lb(1.0, target=5, unl=100, epsilon=0.5).fit(X, y, XD[:1000])
-    assert L.iterations_ == 0
+    assert _lb(1.0, target=5, unl=100, epsilon=0.5).fit(X, y, XD[:1000]).iterations_ == 0
     keep = 99
     with pytest.raises(ValueError) as e:
         _lb(1.0, target=5, unl=100, epsilon=0.5).fit(X, y, XD[:1000])
-    assert str(e.value) == ("after the Thm 4.14 sub-sample X_public has 99 points; needs 100: give ceil(100 * 2) "
+    assert str(e.value) == ("after the Thm 4.14 sub-sample X_public keeps 99 points; needs 100: give ceil(100 * 2) "
                             "unlabelled points")
 
 

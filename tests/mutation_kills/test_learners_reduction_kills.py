@@ -69,7 +69,8 @@ def test_hypothesis_is_a_s_output() -> None:
     B = _B()
     X, y = _sample(B)
     B.fit(X, y)
-    assert B.hypothesis_ == B.base_.hypothesis_ == int(B.private_sample_["y"].sum())
+    assert B.hypothesis_ == B.base_.hypothesis_ == int(np.sum(B.base_.y_private))
+    assert not hasattr(B, "private_sample_")
     B = _B(has_hypothesis=False)
     B.fit(X, y)
     assert B.hypothesis_ is None
@@ -81,10 +82,9 @@ def test_seeded_run_is_reproducible_through_privsamp_pubsamp_and_a() -> None:
         B = _B(rng=123)
         B.fit(*_sample(B))
         A = B.base_
-        runs.append((B.private_sample_["X"], B.private_sample_["y"], B.private_sample_["from_private"],
-                     A.X_public, A.draw))
+        runs.append((A.X_private, A.y_private, B.exhausted_, A.X_public, A.draw))
     (X1, y1, u1, P1, a1), (X2, y2, u2, P2, a2) = runs
-    assert np.array_equal(X1, X2) and np.array_equal(y1, y2) and np.array_equal(u1, u2)
+    assert np.array_equal(X1, X2) and np.array_equal(y1, y2) and u1 == u2
     assert np.array_equal(P1, P2) and a1 == a2
     # A's public sample has n_pub points; A saw PrivSamp's output as 0/1 ints
     assert len(P1) == 1
@@ -92,7 +92,7 @@ def test_seeded_run_is_reproducible_through_privsamp_pubsamp_and_a() -> None:
     # a different seed gives a different run (the seed is really used)
     B = _B(rng=124)
     B.fit(*_sample(B))
-    assert not (np.array_equal(B.private_sample_["X"], X1) and B.base_.draw == a1)
+    assert not (np.array_equal(B.base_.X_private, X1) and B.base_.draw == a1)
 
 
 def test_predict_mixture_error_and_repr() -> None:
@@ -119,13 +119,14 @@ def test_predict_mixture_error_and_repr() -> None:
 # ---- PrivSamp (ABM19 Alg 3) with scripted coins: which positions take S~ and when it is exhausted
 
 
-class _Coins:
+class _Coins(np.random.Generator):
     """Stands in for B's generator in PrivSamp: ``random(n)`` returns the scripted coins."""
 
     def __init__(self, u: list[float]) -> None:
+        super().__init__(np.random.PCG64(0))
         self.u = np.array(u, dtype=float)
 
-    def random(self, n: int) -> np.ndarray:
+    def random(self, n: Any = None, *a: Any, **k: Any) -> Any:
         assert n == len(self.u)
         return self.u
 
@@ -138,10 +139,10 @@ class _D0:
 
 
 def _ps(u: list[float], n_tilde: int, p: float = 0.5) -> dict[str, Any]:
-    from semiprivate.theory.learners.reduction import _priv_samp
+    from semiprivate.theory.learners.reduction import priv_samp
 
     Xt = np.arange(1, n_tilde + 1, dtype=np.uint64)
-    return _priv_samp(Xt, np.zeros(n_tilde, dtype=int), _D0(), p, len(u), _Coins(u))
+    return priv_samp(Xt, np.zeros(n_tilde, dtype=int), _D0(), p, len(u), rng=_Coins(u))
 
 
 def test_privsamp_takes_s_tilde_in_order_where_the_coin_is_heads() -> None:

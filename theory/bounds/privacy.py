@@ -211,15 +211,17 @@ def labelboost_privacy(delta: float, iterations: int = 0, *, base_ratio: int = 3
     Returns
     -------
     LabelBoostPrivacy
-        ``epsilon = 1``, ``delta`` = the delta the replayed proof gives, ``claimed_delta =
-        41 delta``, ``steps`` = (delta_0, ..., delta_N), ``holds`` = every step within 41 delta
-        and every ratio large enough.
+        ``epsilon = 1``, ``delta`` = the delta the replayed proof gives for every entry:
+        max(delta_1, ..., delta_N) (delta_0 when N = 0; an unlabelled entry first used at
+        iteration i is protected by delta_{N-i+1} only), ``claimed_delta = 41 delta``,
+        ``steps`` = (delta_0, ..., delta_N), ``holds`` = every step within 41 delta and every
+        ratio large enough.
 
     Examples
     --------
     >>> r = labelboost_privacy(1e-6, iterations=3)
     >>> r.holds, round(r.steps[0] / 1e-6, 4), round(r.delta / 1e-6, 4)
-    (True, 39.9514, 17.2009)
+    (True, 39.9514, 30.1674)
     """
     ratio_ok = base_ratio >= 3 + 244 and iteration_ratio >= 3 + math.exp(4)
     d = 4.0 / (3.0 + 244.0) * IID_RESAMPLING_DELTA_FACTOR * delta
@@ -229,7 +231,10 @@ def labelboost_privacy(delta: float, iterations: int = 0, *, base_ratio: int = 3
         steps.append(d)
     claimed = 41.0 * delta
     holds = ratio_ok and all(s <= claimed * (1 + 1e-12) for s in steps)
-    return LabelBoostPrivacy(1.0, d, claimed, tuple(steps), holds)
+    # an entry of D entering S at iteration i is protected by the stage starting there (not by the
+    # sub-sampling of the iterations before it): the guarantee is the worst entry stage
+    owed = max(steps[1:]) if iterations else steps[0]
+    return LabelBoostPrivacy(1.0, owed, claimed, tuple(steps), holds)
 
 
 def _cl57(ns: Any, n: Any, epsilon_star: Any, delta: Any, epsilon: Any) -> dict[str, Any]:
@@ -245,10 +250,18 @@ def active_subsampling_privacy(n: int, epsilon_star: float, delta: float, epsilo
     Implements: BNS15.Cl5.7.  The active learner draws ``t = (n/eps)(3 + exp(2 eps*))``
     unlabelled points, keeps a random n-subset and queries the labels of its m smallest indices.
 
+    The claim draws an n-subset of the t-point pool, so it needs t >= n, i.e.
+    ``epsilon <= 3 + e^{2 eps*}``; outside it raises.
+
     Returns
     -------
     Subsampled
         ``(epsilon, delta', t)`` with ``t`` rounded up.
+
+    Raises
+    ------
+    ConditionNotMet
+        (a ValueError) if t = (n/eps)(3 + e^{2 eps*}) < n.
 
     Examples
     --------
@@ -256,8 +269,13 @@ def active_subsampling_privacy(n: int, epsilon_star: float, delta: float, epsilo
     >>> r.t, round(r.delta / 1e-6, 6)
     (2078, 0.467717)
     """
-    f = _cl57(MATH, n, epsilon_star, delta, epsilon)
-    return Subsampled(float(epsilon), float(f["delta"]), ceil_int(f["t"]))
+    def compute() -> Subsampled:
+        f = _cl57(MATH, n, epsilon_star, delta, epsilon)
+        return Subsampled(float(epsilon), float(f["delta"]), ceil_int(f["t"]))
+
+    bound = 3.0 + math.exp(min(2.0 * epsilon_star, 700.0))
+    return check_conditions(True, "BNS15.Cl5.7", [(epsilon <= bound, "t >= n, i.e. epsilon <= 3 + e^(2 epsilon_star)",
+                                                    {"epsilon": epsilon, "epsilon_star": epsilon_star})], compute)
 
 
 def active_subsampling_privacy_expr() -> dict[str, Any]:

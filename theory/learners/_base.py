@@ -1,4 +1,19 @@
-"""Shared plumbing of the learners: input checks, the scikit-learn parameter protocol, ``predict``."""
+"""Shared plumbing of the learners: input checks, the scikit-learn parameter protocol, ``predict``,
+and the declared privacy models.
+
+Privacy models (class attribute ``privacy_model_`` of every learner):
+
+* ``"labelled"`` (:data:`LABELLED`): ``privacy_`` holds for neighbouring inputs that differ in one
+  labelled example, the public (unlabelled) sample being fixed.  ABM19's ASSPP (Lem 3.2), HPSY's
+  component-graph learner (Thm 1) and the halfspace learners are of this kind.
+* ``"all inputs"`` (:data:`ALL_INPUTS`): ``privacy_`` holds for neighbouring inputs that differ in
+  any one entry of any input the learner reads, public or labelled (BNS15's PSSL, PAL and TPAL,
+  Def 5.3/5.4).  A learner that ignores its public argument is of this kind.
+* ``"not private"`` (:data:`NOT_PRIVATE`): no guarantee (a non-private baseline).
+
+A wrapper whose proof needs the whole database to be private (BNS15 Thm 5.5, Alg 4) calls
+:func:`require_all_inputs`, which refuses a ``"labelled"`` base with a ValueError.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +23,32 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels._exponential import check_binary
 from semiprivate.theory.classes.base import ConceptClass
+
+#: Declared privacy models (see the module docstring).
+LABELLED = "labelled"
+ALL_INPUTS = "all inputs"
+NOT_PRIVATE = "not private"
+PRIVACY_MODELS = (LABELLED, ALL_INPUTS, NOT_PRIVATE)
+
+
+def privacy_model(learner: Any) -> str:
+    """The declared privacy model of ``learner`` (its ``privacy_model_``); TypeError if none is declared."""
+    model = getattr(learner, "privacy_model_", None)
+    if model not in PRIVACY_MODELS:
+        raise TypeError(f"learner {type(learner).__name__} declares no privacy model: set the class attribute "
+                        f"privacy_model_ to one of {PRIVACY_MODELS}")
+    return str(model)
+
+
+def require_all_inputs(learner: Any, wrapper: str, why: str) -> None:
+    """Refuse a base learner that is not private in every input it reads (ValueError saying why and what to use)."""
+    model = privacy_model(learner)
+    if model != ALL_INPUTS:
+        raise ValueError(
+            f"learner: {wrapper} needs a base learner private in every input it reads (privacy model "
+            f"{ALL_INPUTS!r}), got {type(learner).__name__} with privacy model {model!r}: {why}. Use a learner "
+            "that reads only its labelled sample (e.g. GenericPrivateLearner) or one private in the public data "
+            "too (GenericLearner, LabelBoost)")
 
 
 def check_fit_inputs(concept_class: ConceptClass, X_private: Any, y_private: Any) -> tuple[np.ndarray, np.ndarray]:

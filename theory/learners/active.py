@@ -65,6 +65,7 @@ from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Bo
 from semiprivate.theory.bounds.bns15 import bns15_thm5_8, bns15_tpal_threshold_lower_bound
 from semiprivate.theory.bounds.privacy import active_subsampling_privacy
 from semiprivate.theory.classes.base import ConceptClass
+from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, require_all_inputs
 
 __all__ = [
     "LabelOracle", "BudgetExceededError", "ActiveResult", "PrivacyClaim", "check_claim",
@@ -242,8 +243,15 @@ def _base_distribution(learner: Any, X_lab: np.ndarray, y_lab: np.ndarray, X_unl
     return [(_hkey(h), float(p)) for h, p in zip(hyps, np.asarray(probs, dtype=float)) if p > 0]
 
 
-def _learner_privacy(learner: Any) -> tuple[float, float]:
-    priv = getattr(learner, "privacy", None)
+def _learner_privacy(learner: Any, n_labelled: int | None = None, n_unlabelled: int | None = None) -> tuple[float, float]:
+    """The guarantee ``learner`` will report on inputs of the given sizes.
+
+    A learner whose guarantee depends on its input sizes (LabelBoost: the iterations and the
+    sub-sampling ratios are functions of them) states it with ``privacy_for(n_labelled,
+    n_unlabelled)``; otherwise its ``privacy`` is used.
+    """
+    fn = getattr(learner, "privacy_for", None)
+    priv = fn(n_labelled, n_unlabelled) if callable(fn) and n_labelled is not None else getattr(learner, "privacy", None)
     if priv is None:
         raise TypeError(f"learner {type(learner).__name__} must state its privacy (a 'privacy' (eps, delta))")
     eps, delta = float(priv[0]), float(priv[1])
@@ -292,7 +300,14 @@ class PSSLAsTPAL:
     Attributes (after fit)
     ----------------------
     privacy_ : (eps, delta) of the learner as it ran (its ``privacy_``), claim_ : PrivacyClaim('TPAL', ...).
+
+    The TPAL guarantee is over one entry (x_i, y_i) of the pool, labelled or not, so the base
+    learner must be private in every input it reads (privacy model ``"all inputs"``); a
+    ``"labelled"`` base (ASSPP, the HPSY disjunction learner, the halfspace learners: private in
+    the labelled sample for a fixed public sample) is refused with a ValueError.
     """
+
+    privacy_model_ = ALL_INPUTS
 
     @validate_params(m=POSITIVE_INT)
     def __init__(self, learner: Any, m: int) -> None:
@@ -301,6 +316,8 @@ class PSSLAsTPAL:
     def _init(self, learner: Any, m: int) -> None:
         # the body of __init__, undecorated so that mutation testing reaches it
         _check_learner(learner)
+        require_all_inputs(learner, "PSSLAsTPAL (BNS15 Thm 5.5)",
+                           "the pool entries m.. are its public sample, and a TPAL must be private in them too")
         self.learner = learner
         self.m = m
 
@@ -317,7 +334,10 @@ class PSSLAsTPAL:
         y = np.array([oracle.query(i) for i in range(self.m)], dtype=np.int64)
         self.learner.fit(X[: self.m], y, X[self.m:])
         self.hypothesis_ = self.learner.hypothesis_
-        eps, delta = getattr(self.learner, "privacy_", None) or _learner_privacy(self.learner)
+        ran = getattr(self.learner, "privacy_", None)
+        if ran is None:
+            raise TypeError(f"learner {type(self.learner).__name__} reported no privacy_ after fit")
+        eps, delta = ran
         self.privacy_ = (float(eps), float(delta))
         self.claim_ = PrivacyClaim("TPAL", *self.privacy_)
         return ActiveResult(self.hypothesis_, oracle.transcript)
@@ -362,12 +382,6 @@ def subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: fl
     >>> subsampling_guarantee(10, 2.0, 0.0, 3.0).valid
     False
     """
-    return _subsampling_guarantee(n, epsilon_star, delta, epsilon, strict)
-
-
-def _subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: float,
-                           strict: bool) -> SubsamplingGuarantee:
-    # the body of subsampling_guarantee, undecorated so that mutation testing reaches it
     a = math.exp(2 * epsilon_star)
     q = epsilon / (3 + a)
     valid = q <= 1
@@ -376,8 +390,12 @@ def _subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: f
     if strict and not valid:
         raise ValueError(f"epsilon={epsilon} outside BNS15 Cl 5.7's proof condition eps <= 2a/(a-1) = "
                          f"{2 * a / (a - 1) if a > 1 else math.inf:.6g} (a = e^(2 epsilon_star), epsilon_star={epsilon_star})")
-    sub = active_subsampling_privacy(n, epsilon_star, delta, epsilon)
-    return SubsamplingGuarantee(float(sub.epsilon), float(sub.delta), int(max(sub.t, n)), float(R), bool(valid))
+    if valid:
+        sub = active_subsampling_privacy(n, epsilon_star, delta, epsilon)
+        return SubsamplingGuarantee(float(sub.epsilon), float(sub.delta), int(sub.t), float(R), True)
+    # outside the proof (t < n or R > 3): the claim's formulas, flagged invalid
+    delta_f = (7 + math.exp(epsilon_star)) / (3 + a) * epsilon * delta
+    return SubsamplingGuarantee(float(epsilon), float(delta_f), max(math.ceil(n / epsilon * (3 + a)), n), float(R), False)
 
 
 class SubSampling:
@@ -400,18 +418,30 @@ class SubSampling:
         Pool size to require (default: Cl 5.7's t).  ``t < n`` is an error; a t below Cl 5.7's
         value makes ``valid=False``.
     strict : bool
-        Raise outside the proof condition (default False: ``guarantee_.valid`` says so).
+        Raise in ``guarantee()`` outside the proof condition (default False: ``valid`` says so).
+        ``fit`` always refuses a configuration whose guarantee does not hold.
     rng : seed or Generator
 
     Attributes (after fit)
     ----------------------
-    guarantee_ : SubsamplingGuarantee, privacy_ : (eps, delta'), claim_ : PrivacyClaim('PAL', ...),
-    J_, K_ : the subsets used.
+    guarantee_ : SubsamplingGuarantee, privacy_ : (eps, delta'), claim_ : PrivacyClaim('PAL', ...).
+
+    The subsets J, K are not kept: Cl 5.7's amplification needs J to stay secret (the
+    transcript, K, is the oracle's record; a PAL's guarantee, Def 5.3, is over the output).
+    The base learner must be private in every input it reads (privacy model ``"all inputs"``):
+    a swap in the pool can change an unlabelled entry of A's input.  Its guarantee eps* is the
+    one it states for inputs of m labelled and n - m unlabelled points (``privacy_for`` where
+    the learner has it, e.g. LabelBoost, else ``privacy``), so the pool is sized from the
+    guarantee A will report (BNS15 Thm 5.8).
     """
 
+    privacy_model_ = ALL_INPUTS
+
     def __init__(self, learner: Any, n: int, m: int, epsilon: float, *, t: int | None = None,
-                 strict: bool = False, rng: Any = None, select: str = "smallest_index") -> None:
+                 strict: bool = False, rng: Any = None) -> None:
         _check_learner(learner)
+        require_all_inputs(learner, "SubSampling (BNS15 Alg 4, Cl 5.7)",
+                           "a swap in the pool changes one entry of its input, possibly an unlabelled one")
         validate = validate_params(n=POSITIVE_INT, m=POSITIVE_INT, epsilon=EPSILON, strict=Boolean(), rng=RNG)
         validate(lambda n, m, epsilon, strict, rng: None)(n=n, m=m, epsilon=epsilon, strict=strict, rng=rng)
         if t is not None:
@@ -420,8 +450,6 @@ class SubSampling:
             raise ValueError(f"m={m} must be <= n={n} (labels are asked inside the n-subset)")
         if t is not None and t < n:
             raise ValueError(f"t={t} must be >= n={n}")
-        if select not in ("smallest_index", "smallest_x"):
-            raise ValueError(f"select must be 'smallest_index' or 'smallest_x', got {select!r}")
         self.learner = learner
         self.n = n
         self.m = m
@@ -429,16 +457,15 @@ class SubSampling:
         self.t = t
         self.strict = strict
         self.rng = rng
-        self.select = select  # 'smallest_x' is a deliberately broken variant (tests/audit only)
 
     def guarantee(self) -> SubsamplingGuarantee:
         """Cl 5.7 for the current parameters and the learner's stated privacy."""
-        eps_star, delta = _learner_privacy(self.learner)
+        eps_star, delta = _learner_privacy(self.learner, int(self.m), int(self.n) - int(self.m))
         g = subsampling_guarantee(self.n, eps_star, delta, float(self.epsilon), strict=self.strict)
         t = g.t if self.t is None else int(self.t)
-        valid = g.valid and t >= g.t and self.select == "smallest_index"
+        valid = g.valid and t >= g.t
         if self.strict and not valid:
-            raise ValueError(f"t={t} below Cl 5.7's t={g.t}" if t < g.t else "select must be 'smallest_index'")
+            raise ValueError(f"t={t} below Cl 5.7's t={g.t}")
         return g._replace(t=t, valid=valid)
 
     @property
@@ -447,18 +474,21 @@ class SubSampling:
         return PrivacyClaim("PAL", g.epsilon, g.delta)
 
     def _choose_K(self, X: np.ndarray, J: np.ndarray) -> np.ndarray:
-        J = np.sort(J)
-        if self.select == "smallest_index":
-            return J[: self.m]
-        order = np.argsort(X[J], kind="stable")  # broken: depends on the data
-        return np.sort(J[order[: self.m]])
+        """K = the m smallest indices of J (Alg 4 step 1): a function of J only, never of the data."""
+        return np.sort(J)[: self.m]
 
     def fit(self, X_pool: Any, oracle: LabelOracle) -> ActiveResult:
         X = _check_pool(X_pool)
         _check_oracle(oracle, X.shape[0])
         g = self.guarantee()
+        if not g.valid:
+            raise ValueError(f"SubSampling's guarantee does not hold for these parameters (BNS15 Cl 5.7 needs "
+                             f"epsilon <= 2a/(a-1), a = e^(2 epsilon_star), and t >= the claim's t = {g.t}): "
+                             "lower epsilon, enlarge t, or use a base learner with a "
+                             "smaller epsilon_star")
         if X.shape[0] < g.t:
             raise ValueError(f"X_pool has {X.shape[0]} points; SubSampling needs t={g.t} (BNS15 Cl 5.7)")
+        stated = _learner_privacy(self.learner, int(self.m), int(self.n) - int(self.m))
         rng = as_generator(self.rng)
         t = X.shape[0]
         J = np.sort(rng.choice(t, size=self.n, replace=False))
@@ -466,7 +496,10 @@ class SubSampling:
         y = np.array([oracle.query(int(i)) for i in K], dtype=np.int64)
         U = np.setdiff1d(J, K)
         self.learner.fit(X[K], y, X[U])
-        self.J_, self.K_ = J, K
+        ran = getattr(self.learner, "privacy_", None)
+        if ran is None or float(ran[0]) > stated[0] * (1 + 1e-12) or float(ran[1]) > stated[1] * (1 + 1e-12):
+            raise ValueError(f"learner {type(self.learner).__name__} reported privacy_={ran} after fit, weaker than "
+                             "the guarantee SubSampling was sized from")
         self.hypothesis_ = self.learner.hypothesis_
         self.guarantee_ = g._replace(t=t)
         self.privacy_ = (g.epsilon, g.delta)
@@ -511,10 +544,11 @@ class BinarySearchThresholdLearner:
     binary-searches the first point labelled 0: ceil(log2(t + 1)) labels, i.e. O(log 1/alpha)
     for a pool of size O(1/alpha log 1/beta).  Returns the smallest pool value labelled 0
     (or 2^d if none), consistent with the pool.  Its transcript depends on the x values and
-    the labels: it is not transcript private (no finite epsilon).
+    the labels: it is not transcript private (no finite epsilon).  Privacy model ``"not private"``.
     """
 
     claim = None
+    privacy_model_ = NOT_PRIVATE
 
     def __init__(self, concept_class: ConceptClass) -> None:
         if not isinstance(concept_class, ConceptClass) or not hasattr(concept_class, "d"):

@@ -33,7 +33,7 @@ import numpy as np
 from semiprivate.kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.covers import Cover, build_cover
-from semiprivate.theory.learners._base import _Fitted, check_fit_inputs
+from semiprivate.theory.learners._base import LABELLED, _Fitted, check_fit_inputs
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["ASSPP"]
@@ -63,10 +63,15 @@ class ASSPP(_Fitted):
         of the current parameters.
     cover_ : Cover
         H~_Tpub (steps 1-5).
-    errors_ : ndarray
-        #errors of each cover hypothesis on S_priv.
     hypothesis_ : the output h_priv; ``index_`` its index in ``cover_.hypotheses``.
+
+    Privacy model ``"labelled"``: the guarantee is over one labelled example, T_pub fixed (Lem 3.2);
+    the cover is a deterministic function of T_pub, so ASSPP is not private in T_pub.  The fitted
+    state (``cover_``, ``index_``, ``hypothesis_``, ``privacy_``) is the whole output: no count of
+    errors on S_priv is kept.
     """
+
+    privacy_model_ = LABELLED
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
@@ -97,9 +102,10 @@ class ASSPP(_Fitted):
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any) -> ASSPP:
         """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""
-        self.cover_, self.errors_ = self._prepare(X_private, y_private, X_public)
+        cover, errors = self._prepare(X_private, y_private, X_public)
+        self.cover_ = cover
         eps = float(self.epsilon)
-        self.index_ = int(sample(self.errors_, eps, rng=as_generator(self.rng)))
+        self.index_ = int(sample(errors, eps, rng=as_generator(self.rng)))
         self.hypothesis_ = self.cover_.hypotheses[self.index_]
         # Lem 3.2: the score -#errors has sensitivity 1, so the mechanism run at eps is (eps, 0)-DP
         self.privacy_ = (eps, 0.0)

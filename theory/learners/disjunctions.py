@@ -16,25 +16,29 @@ Algorithm (HPSY Appendix B.1):
    private sample (McSherry–Talwar); step 1 uses public data only.  ``privacy_`` is derived
    from the scale the mechanism ran at: epsilon = 2 * scale * sensitivity.
 
-Sampling the 2^Z - 1 unions exactly.  Write K(x) for the components an example touches.
-h_U(x) depends on U only through U cap K(x), so an example with |K(x)| <= 1 contributes to one
-component only: if every private example touches at most one component the score is a sum of
-per-component terms, error_c = neg_c if c in U else pos_c (pos_c/neg_c: +1/-1 examples
-touching only C_c), and the mechanism's distribution is a product of independent Bernoulli
-choices, conditioned on U non-empty.  In general (the private data are arbitrary) the
-components linked by multi-component examples are merged into blocks; the score is a sum of
-per-block terms, the distribution a product over blocks (each block's 2^m subsets enumerated),
-conditioned on U non-empty.  The conditioning is exact: the first non-empty block j (in a
-fixed order) has probability prod_{b<j} P_b(empty) (1 - P_j(empty)); block j is then drawn
-conditioned on non-empty, later blocks freely, earlier ones empty.  With Z <= ``max_enumerate``
-all 2^Z - 1 error counts are enumerated and :func:`semiprivate.kernels.exponential_mechanism` samples.
-Both paths give the same distribution (tested); floating point as in the kernel.  A block of
-more than ``max_enumerate`` components (only when the private data link them) raises
-ValueError: that event depends on the private data, see the class Notes.
+Sampling, with the path chosen from public data only (Z = number of components of G_S).
+Write K(x) for the components an example touches; h_U(x) depends on U only through U cap K(x).
 
-Labels: {-1, +1} (HPSY).  {0, 1} labels are accepted and converted 0 -> -1, 1 -> +1 (an array
-with values in {0, 1} containing a 0 is read as {0, 1}; an array of all 1 is +1 in both
-readings); a mix of -1 and 0, or any other value, is a ValueError.
+* ``method="enumerate"`` (``"auto"`` when Z <= ``max_enumerate``): all 2^Z - 1 error counts are
+  enumerated and :func:`semiprivate.kernels.exponential_mechanism` samples, exactly, for every
+  private sample.
+* ``method="factorised"`` (``"auto"`` when Z > ``max_enumerate``): the score is the *fractional*
+  error -sum_x (1/|K(x)|) #{c in K(x): [c in U] disagrees with y_x} (an example touching no
+  component contributes a constant).  Each example's share lies in [0, 1], so the score has
+  sensitivity 1 and the mechanism is (epsilon, 0)-DP; the score is a sum of per-component
+  terms, the distribution a product of independent Bernoulli choices conditioned on U
+  non-empty, sampled exactly in log space (the first included component j has weight
+  prod_{c<j} P_c(out) P_j(in); later components are free).  When every private example
+  touches at most one component (Thm 1's compatible case with G_S = G_D) the fractional error
+  is the number of errors, and both paths have the same distribution (tested).
+
+Neither path raises, overflows or changes because of the private sample: an exact sampler of
+the #errors score for private examples linking many components would need time exponential in
+the size of the linked block, which the private data choose.
+
+Labels: the learner reads them through its declared ``classes`` (default (-1, +1), HPSY's;
+``classes=(0, 1)`` for 0/1 labels) and ``predict`` answers in that set.  The helper
+:func:`to_pm1_labels` converts {0, 1} or {-1, +1} arrays to {-1, +1}.
 
 Examples
 --------
@@ -50,12 +54,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 from scipy.special import logsumexp
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
 from semiprivate.kernels.validation import (
@@ -70,6 +73,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.graphs import binary_points, component_labels
+from semiprivate.theory.learners._base import LABELLED
 from semiprivate.theory.privacy.exponential import sample_log_weights
 from sklearn.base import BaseEstimator, ClassifierMixin
 
@@ -82,16 +86,26 @@ _SENSITIVITY = 1.0  # replace-one: #errors changes by at most 1
 def to_pm1_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
     """Labels as int8 in {-1, +1}; {0, 1} input converted 0 -> -1, 1 -> +1 (see module docstring).
 
+    Messages never echo the labels (they may be private).
+
     >>> to_pm1_labels([0, 1, 1]).tolist(), to_pm1_labels([-1, 1]).tolist()
     ([-1, 1, 1], [-1, 1])
     """
-    return _to_pm1_labels(y, n, name)
-
-
-def _to_pm1_labels(y: Any, n: int | None, name: str) -> np.ndarray:
-    # the body of to_pm1_labels, undecorated so that mutation testing reaches it
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
+    arr = _label_array(y, n, name)
+    if arr.dtype.kind == "b":
+        return np.where(arr, 1, -1).astype(np.int8)
+    vals = set(np.unique(arr).tolist())
+    if vals <= {-1, 1}:
+        return arr.astype(np.int8)
+    if vals <= {0, 1}:
+        return np.where(arr == 1, 1, -1).astype(np.int8)
+    raise ValueError(f"{name} must contain labels in {{-1, +1}} (or {{0, 1}}, converted 0 -> -1) only")
+
+
+def _label_array(y: Any, n: int | None, name: str) -> np.ndarray:
+    """A 1-d finite numeric label array of length ``n`` (messages name the parameter, never a value)."""
     if y is None or isinstance(y, (str, bytes)):
         raise TypeError(f"{name} must be an array of labels in {{-1, +1}} (or {{0, 1}}), got {type(y).__name__}")
     arr = np.asarray(y)
@@ -101,29 +115,45 @@ def _to_pm1_labels(y: Any, n: int | None, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be 1-d, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
         raise ValueError(f"{name} must have one label per row of X_private ({n}), got {arr.shape[0]}")
-    if arr.dtype.kind == "b":
-        return np.where(arr, 1, -1).astype(np.int8)
     if arr.dtype.kind == "f" and not bool(np.isfinite(arr).all()):
         raise ValueError(f"{name} must contain labels in {{-1, +1}} (or {{0, 1}}), got NaN or inf")
-    vals = set(np.unique(arr).tolist())
-    if vals <= {-1, 1}:
-        return arr.astype(np.int8)
-    if vals <= {0, 1}:
-        return np.where(arr == 1, 1, -1).astype(np.int8)
-    raise ValueError(f"{name} must contain labels in {{-1, +1}} (or {{0, 1}}, converted 0 -> -1), got values "
-                     f"{sorted(vals)[:5]}")
+    return arr
+
+
+def _check_classes(classes: Any) -> tuple[int, int]:
+    """``classes`` = (negative label, positive label): two distinct integers."""
+    try:
+        neg, pos = classes
+    except (TypeError, ValueError):
+        raise TypeError(f"classes must be a pair (negative label, positive label), got {classes!r}") from None
+    for v in (neg, pos):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"classes must hold two integer labels, got {classes!r}")
+    if int(neg) == int(pos):
+        raise ValueError(f"classes must hold two distinct labels, got {classes!r}")
+    return int(neg), int(pos)
+
+
+def _declared_labels(y: Any, n: int, classes: tuple[int, int]) -> np.ndarray:
+    """Private labels as int8 in {-1, +1} read through the declared ``classes`` (never inferred from y)."""
+    arr = _label_array(y, n, "y_private")
+    neg, pos = classes
+    if arr.dtype.kind == "b":
+        return np.where(arr, 1, -1).astype(np.int8)
+    is_pos, is_neg = arr == pos, arr == neg
+    if not bool((is_pos | is_neg).all()):
+        raise ValueError(f"y_private must contain only the labels of classes={classes} (negative, positive); "
+                         "declare the label set with classes=, e.g. classes=(0, 1) for 0/1 labels")
+    return np.where(is_pos, 1, -1).astype(np.int8)
 
 
 @dataclass
 class _Blocks:
-    """The score of a union U as a sum over blocks of components (see module docstring)."""
+    """The factorised score: per-component log-weights of "excluded" (a0) and "included" (a1)."""
 
     scale: float                      # epsilon / (2 sensitivity)
-    single: np.ndarray                # component ids of one-component blocks
-    a0: np.ndarray                    # log-weight of "component excluded" per single
-    a1: np.ndarray                    # log-weight of "component included" per single
-    multi: list[np.ndarray] = field(default_factory=list)   # component ids per merged block
-    multi_lw: list[np.ndarray] = field(default_factory=list)  # log-weights over the 2^m subsets (bit c_i)
+    a0: np.ndarray                    # log-weight of "component excluded", per component
+    a1: np.ndarray                    # log-weight of "component included", per component
 
 
 class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: ignore[misc]
@@ -144,10 +174,15 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
     delta : float
         Accepted for the common signature; the mechanism is pure, ``privacy_[1]`` is 0.
     max_enumerate : int
-        With Z <= max_enumerate components all 2^Z - 1 unions are enumerated (``method="auto"``);
-        also the largest block of linked components the factorised sampler enumerates.
+        ``method="auto"`` enumerates the 2^Z - 1 unions when Z <= max_enumerate, else factorises.
     method : {"auto", "enumerate", "factorised"}
-        Sampling path (same distribution); "auto" chooses by Z, a public quantity.
+        The score and sampler, chosen from the public data only (Z): "enumerate" = exact #errors
+        over all unions (Z <= 24); "factorised" = the fractional error score, a product over
+        components (any Z).  Both equal #errors when each private example touches at most one
+        component (see the module docstring).
+    classes : (int, int)
+        The label set (negative, positive), declared: ``y_private`` must use it and ``predict``
+        answers in it (default (-1, +1), HPSY's labels; ``classes=(0, 1)`` for 0/1 labels).
     rng : None, int or Generator
 
     Attributes
@@ -160,28 +195,33 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         The selected union of components.
     hypothesis_ : ndarray of int
         Its variables (V+ of the learned disjunction).
+    classes_ : ndarray
+        The declared ``classes``.
     privacy_ : (float, float)
         (epsilon, 0.0) derived from the scale the mechanism ran at.
     method_ : str
-        The path used.
+        The path used (a function of Z and the parameters: public).
 
     Notes
     -----
-    The factorised path raises ValueError when private examples link more than
-    ``max_enumerate`` components into one block; whether that happens depends on the private
-    data.  It cannot happen when ``method="enumerate"`` or when Z <= max_enumerate, nor when
-    every private example's active set lies in one component of G_S (the case Thm 1 is about:
-    G_S = G_D and a compatible distribution).
+    Privacy model ``"labelled"``: one private example changes, ``X_public`` fixed (the
+    component graph is a deterministic function of ``X_public``).  ``fit`` never raises or
+    switches path because of the private sample: the path depends on Z only, and both
+    samplers are exact in log space for every private sample.
     """
+
+    privacy_model_ = LABELLED
 
     @validate_params(epsilon=EPSILON, delta=DELTA, max_enumerate=Integer(1, 24),
                      method=Options("auto", "enumerate", "factorised"), rng=RNG)
     def __init__(self, epsilon: float = 1.0, delta: float = 0.0, *, max_enumerate: int = 16,
-                 method: str = "auto", rng: Any = None) -> None:
+                 method: str = "auto", classes: tuple[int, int] = (-1, 1), rng: Any = None) -> None:
+        _check_classes(classes)
         self.epsilon = epsilon
         self.delta = delta
         self.max_enumerate = max_enumerate
         self.method = method
+        self.classes = classes
         self.rng = rng
 
     # -- public data ---------------------------------------------------------------
@@ -214,96 +254,47 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         return err
 
     def _blocks(self, T: sp.csr_matrix, y: np.ndarray, Z: int, scale: float) -> _Blocks:
-        nt = np.diff(T.indptr)
-        pos = y == 1
-        one = nt == 1
-        comp1 = T.indices[T.indptr[:-1][one]]
-        pos_c = np.bincount(comp1[pos[one]], minlength=Z).astype(float)
-        neg_c = np.bincount(comp1[~pos[one]], minlength=Z).astype(float)
-        multi_rows = np.flatnonzero(nt >= 2)
-        if multi_rows.size:
-            Tm = T[multi_rows]
-            r, c = Tm.nonzero()
-            start = np.ones(r.size, dtype=bool)
-            start[1:] = r[1:] != r[:-1]
-            first = c[start][np.cumsum(start) - 1]
-            g = sp.coo_matrix((np.ones(c.size), (first, c)), shape=(Z, Z)).tocsr()
-            _, blk = connected_components(g, directed=False)
-            sizes = np.bincount(blk, minlength=blk.max() + 1)
-            merged = sizes[blk] >= 2
-        else:
-            blk = np.arange(Z)
-            merged = np.zeros(Z, dtype=bool)
-        single = np.flatnonzero(~merged)
-        out = _Blocks(scale, single, -scale * pos_c[single], -scale * neg_c[single])
-        if merged.any():
-            rows_all = np.flatnonzero(nt >= 1)
-            Tr = T[rows_all]
-            row_blk = blk[Tr.indices[Tr.indptr[:-1]]]
-            for b in np.unique(blk[merged]):
-                comps = np.flatnonzero(blk == b)
-                m = comps.size
-                if m > self.max_enumerate:
-                    raise ValueError(f"private examples link {m} components into one block, more than "
-                                     f"max_enumerate = {self.max_enumerate}: raise max_enumerate or use "
-                                     "method='enumerate' with fewer components")
-                local = np.full(Z, -1, dtype=np.int64)
-                local[comps] = np.arange(m)
-                sel = np.flatnonzero(row_blk == b)
-                Tb = Tr[sel]
-                bits = (np.int64(1) << np.arange(m, dtype=np.int64)).astype(np.float64)
-                Pm = sp.csr_matrix((bits, (comps, np.zeros(m, dtype=np.int64))), shape=(Z, 1))
-                rowmask = np.asarray(Tb @ Pm.toarray()).astype(np.int64).ravel()
-                yb = pos[rows_all[sel]]
-                S = np.arange(2**m, dtype=np.int64)
-                err = np.zeros(S.size)
-                for s in range(0, rowmask.size, 256):
-                    hit = (S[:, None] & rowmask[None, s:s + 256]) != 0
-                    err += np.where(yb[None, s:s + 256], ~hit, hit).sum(axis=1)
-                out.multi.append(comps)
-                out.multi_lw.append(-scale * err)
-        return out
+        """Per-component log-weights of the fractional error score (sensitivity 1).
+
+        An example touching the k >= 1 components K(x) adds 1/k to the score's error for each
+        c in K(x) whose membership in U disagrees with its label (+1: c not in U; -1: c in U);
+        an example touching none has a constant error.  Each example's share lies in [0, 1], so
+        replacing one example moves the score by at most 1; with k = 1 the share is its error.
+        """
+        k = np.diff(T.indptr).astype(np.float64)
+        w = np.zeros(T.shape[0])
+        np.divide(1.0, k, out=w, where=k > 0)
+        W = sp.diags(w) @ T  # row x: 1/k on each touched component
+        pos = (y == 1).astype(np.float64)
+        pos_c = np.asarray(W.T @ pos).ravel()          # +1 shares: an error when c is excluded
+        neg_c = np.asarray(W.T @ (1.0 - pos)).ravel()  # -1 shares: an error when c is included
+        return _Blocks(scale, -scale * pos_c, -scale * neg_c)
 
     @staticmethod
-    def _block_empty_logp(B: _Blocks) -> np.ndarray:
-        le_single = B.a0 - np.logaddexp(B.a0, B.a1)
-        le_multi = np.array([lw[0] - logsumexp(lw) for lw in B.multi_lw])
-        return np.concatenate([le_single, le_multi])
+    def _sample_blocks(B: _Blocks, g: np.random.Generator) -> np.ndarray:
+        """Exact draw of a non-empty union from the product over components, in log space.
 
-    def _sample_blocks(self, B: _Blocks, g: np.random.Generator) -> np.ndarray:
-        """Exact draw of a non-empty union from the product-over-blocks distribution."""
-        le = self._block_empty_logp(B)
-        ns = B.single.size
-        before = np.concatenate([[0.0], np.cumsum(le)[:-1]])
-        with np.errstate(divide="ignore"):
-            nonempty = np.log(-np.expm1(le))  # log(1 - P_b(empty))
-        j = int(sample_log_weights(before + nonempty, rng=g))
-        chosen: list[np.ndarray] = []
-        # singles after j (in block order) are free Bernoulli draws
-        pin = np.exp(B.a1 - np.logaddexp(B.a0, B.a1))
-        take = np.zeros(ns, dtype=bool)
-        if j < ns:
-            take[j] = True
-            later = np.arange(j + 1, ns)
-            take[later] = g.random(later.size) < pin[later]
-        chosen.append(B.single[take])
-        for t, (comps, lw) in enumerate(zip(B.multi, B.multi_lw)):
-            bi = ns + t
-            if bi < j:
-                continue
-            if bi == j:
-                s = 1 + int(sample_log_weights(lw[1:], rng=g))
-            else:
-                s = int(sample_log_weights(lw, rng=g))
-            chosen.append(comps[((s >> np.arange(comps.size)) & 1).astype(bool)])
-        return np.sort(np.concatenate(chosen)).astype(np.int64)
+        The first included component j (in component order) has log-probability
+        sum_{c<j} log P_c(out) + log P_j(in) (up to the normaliser); components after j are
+        independent Bernoulli draws (a probability below the smallest double is 0).  Every term
+        is a difference of finite log-weights, so no private sample makes the draw fail.
+        """
+        norm = np.logaddexp(B.a0, B.a1)
+        log_out, log_in = B.a0 - norm, B.a1 - norm
+        before = np.concatenate([[0.0], np.cumsum(log_out)[:-1]])
+        j = int(sample_log_weights(before + log_in, rng=g))
+        take = np.zeros(B.a0.size, dtype=bool)
+        take[j] = True
+        later = np.arange(j + 1, B.a0.size)
+        take[later] = g.random(later.size) < np.exp(log_in[later])
+        return np.flatnonzero(take).astype(np.int64)
 
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[int, np.ndarray, sp.csr_matrix,
                                                                                 np.ndarray, str]:
         Z, labels = self._components(X_public)
         d = labels.size
         Xp = binary_points(X_private, "X_private", d=d)
-        y = to_pm1_labels(y_private, Xp.shape[0], "y_private")
+        y = _declared_labels(y_private, Xp.shape[0], _check_classes(self.classes))
         T = self._touched(Xp, labels, Z)
         method = self.method
         if method == "auto":
@@ -324,7 +315,6 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
             idx = int(exponential_mechanism(-err, eps_run, sensitivity=_SENSITIVITY, rng=g))
             mask = idx + 1
             union = np.flatnonzero((mask >> np.arange(Z)) & 1)
-            self.errors_ = err
         else:
             union = self._sample_blocks(self._blocks(T, y, Z, scale), g)
         self.n_components_ = int(Z)
@@ -333,7 +323,7 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         self.hypothesis_ = np.flatnonzero(np.isin(labels, union))
         self.method_ = method
         self.n_features_in_ = int(labels.size)
-        self.classes_ = np.array([-1, 1])
+        self.classes_ = np.array(_check_classes(self.classes))
         # (epsilon, 0)-DP: EXPMECH at scale eps/(2 Delta) with a sensitivity-Delta score (McSherry-Talwar)
         self.privacy_ = (eps_run, 0.0)
         return self
@@ -342,7 +332,7 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         """Exact log-probabilities of the unions U (index = bitmask of U minus 1), as ``fit`` samples them.
 
         Uses the same structures as ``fit`` for its path (error enumeration + the kernel's
-        log-probabilities, or the product over blocks conditioned on U non-empty); Z <= 20.
+        log-probabilities, or the product over components conditioned on U non-empty); Z <= 20.
         """
         Z, labels, T, y, method = self._prepare(X_private, y_private, X_public)
         if Z > 20:
@@ -353,21 +343,17 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
         B = self._blocks(T, y, Z, eps / (2.0 * _SENSITIVITY))
         U = np.arange(1, 2**Z, dtype=np.int64)
         lw = np.zeros(U.size)
-        for c, a0, a1 in zip(B.single, B.a0, B.a1):
-            lw += np.where((U >> c) & 1, a1, a0)
-        for comps, w in zip(B.multi, B.multi_lw):
-            s = np.zeros(U.size, dtype=np.int64)
-            for t, c in enumerate(comps):
-                s |= ((U >> c) & 1) << t
-            lw += w[s]
+        for c in range(Z):
+            lw += np.where((U >> c) & 1, B.a1[c], B.a0[c])
         return np.asarray(lw - logsumexp(lw), dtype=float)
 
     def predict(self, X: Any) -> np.ndarray:
-        """+1 where some variable of the learned union is active, else -1 (int64)."""
+        """The positive class where some variable of the learned union is active, else the negative one."""
         if not hasattr(self, "hypothesis_"):
             raise RuntimeError(f"{type(self).__name__} is not fitted; call fit first")
         Xb = binary_points(X, "X", d=self.n_features_in_, allow_empty=True)
-        return np.where(Xb[:, self.hypothesis_].any(axis=1), 1, -1).astype(np.int64)
+        neg, pos = (int(c) for c in self.classes_)
+        return np.where(Xb[:, self.hypothesis_].any(axis=1), pos, neg).astype(np.int64)
 
 
 class Thm2Run(NamedTuple):
@@ -399,12 +385,6 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
     >>> r.n_components, r.privacy
     (2, (1.0, 0.0))
     """
-    return _thm2_instance(d, k, p, alpha, beta, epsilon, form, n_test, rng)
-
-
-def _thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: float, form: str, n_test: int,
-                   rng: Any) -> Thm2Run:
-    # the body of thm2_instance, undecorated so that mutation testing reaches it
     from semiprivate.theory.bounds.hpsy import hpsy_thm2
     from semiprivate.theory.distributions import DisjunctionGraphDistribution
     from semiprivate.theory.validity import Checked

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
 from semiprivate.theory.classes.base import ConceptClass, check_hypothesis_list
-from semiprivate.theory.learners._base import _Fitted, check_fit_inputs
+from semiprivate.theory.learners._base import ALL_INPUTS, _Fitted, check_fit_inputs
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["GenericPrivateLearner"]
@@ -54,8 +54,13 @@ class GenericPrivateLearner(_Fitted):
     privacy_ : tuple (epsilon, delta)
         Set by ``fit``: (epsilon the mechanism ran at, 0.0).  ``privacy`` (a property) is the
         guarantee of the current parameters.
-    hypothesis_ : the selected hypothesis; ``index_`` its index; ``errors_`` the error counts.
+    hypothesis_ : the selected hypothesis; ``index_`` its index.
+
+    Privacy model ``"all inputs"``: ``X_public`` is not read, so the guarantee over one labelled
+    example is one over every input.  No error count of the private sample is kept.
     """
+
+    privacy_model_ = ALL_INPUTS
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
@@ -86,9 +91,9 @@ class GenericPrivateLearner(_Fitted):
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericPrivateLearner:
         """Select a hypothesis with the exponential mechanism (``X_public`` is ignored)."""
-        self.errors_ = self._errors(X_private, y_private)
+        errors = self._errors(X_private, y_private)
         eps = float(self.epsilon)
-        self.index_ = int(sample(self.errors_, eps, rng=as_generator(self.rng)))
+        self.index_ = int(sample(errors, eps, rng=as_generator(self.rng)))
         self.hypothesis_ = self.hypotheses[self.index_]
         self.privacy_ = (eps, 0.0)  # sensitivity-1 score at eps: (eps, 0)-DP (McSherry-Talwar)
         return self

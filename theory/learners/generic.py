@@ -37,7 +37,7 @@ from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Opti
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.classes.integer import Intervals, Thresholds
 from semiprivate.theory.combinatorics import xor_dichotomies
-from semiprivate.theory.learners._base import _Fitted, _Params, check_fit_inputs
+from semiprivate.theory.learners._base import ALL_INPUTS, _Fitted, _Params, check_fit_inputs
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 from semiprivate.theory.privacy.sanitizers import (
     MAX_HISTOGRAM_DOMAIN,
@@ -75,8 +75,13 @@ class GenericLearner(_Params, _Fitted):
     privacy_ : (epsilon, 0.0)
         max of the sanitizer's and the mechanism's epsilon as run (disjoint parts of the input).
     sanitized_ : the synthetic database D~ (domain indices); ``B_`` its distinct points;
-    hypotheses_ : H; ``errors_`` #errors of H on S; ``hypothesis_``, ``index_``.
+    hypotheses_ : H; ``hypothesis_``, ``index_``.
+
+    Privacy model ``"all inputs"``: D is read by the sanitizer only and S by the mechanism only
+    (BNS15 Thm 3.3).  No error count of S is kept.
     """
+
+    privacy_model_ = ALL_INPUTS
 
     @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr", "dyadic"), sanitized_size=Optional(Integer(1)),
                      rng=RNG)
@@ -163,9 +168,9 @@ class GenericLearner(_Params, _Fitted):
             self.sanitized_ = san.sanitize(self._indices(Xd, domain))
             self.B_ = domain[np.unique(self.sanitized_)]
         self.hypotheses_ = C.dichotomies(self.B_).representatives
-        self.errors_ = np.asarray(C.error_counts(self.hypotheses_, X, y), dtype=np.int64)
+        errors = np.asarray(C.error_counts(self.hypotheses_, X, y), dtype=np.int64)
         eps = float(self.epsilon)
-        self.index_ = int(sample(self.errors_, eps, rng=g))
+        self.index_ = int(sample(errors, eps, rng=g))
         self.hypothesis_ = self.hypotheses_[self.index_]
         self.privacy_ = (max(float(san.privacy_[0]), eps), 0.0)
         return self

@@ -69,7 +69,7 @@ from semiprivate.theory.bounds.privacy import (
     subsampling_privacy,
 )
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.learners._base import _Params, check_fit_inputs
+from semiprivate.theory.learners._base import ALL_INPUTS, _Params, check_fit_inputs
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = [
@@ -146,12 +146,6 @@ def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labell
     -------
     LabelBoostProcedureResult
     """
-    return _label_boost_procedure(concept_class, X_labelled, y_labelled, X_unlabelled, rng)
-
-
-def _label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any,
-                           rng: Any) -> LabelBoostProcedureResult:
-    # the body of label_boost_procedure, undecorated so that mutation testing reaches it
     C = _check_class(concept_class)
     X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
     reps, errors = _candidates(C, X_S, y_S, X_T)
@@ -213,6 +207,12 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
     Implements: BNS15.Lem4.6 (its induction, for the ratios and iterations that ran),
     BNS15.Cl4.5, BNS15.Cl4.3, BNS15.Lem4.1, BNS15.Thm4.14 (final sub-sampling).
 
+    The guarantee is over one entry of S or of D.  An entry of D first enters S at some
+    iteration i (step 2b) and is protected only by the stages from there on, not by the
+    sub-sampling of earlier iterations; so the run's guarantee is the worst over the stages at
+    which entries enter (a last ``BNS15.Lem4.6`` step when ``iterations`` >= 1), not the
+    outermost stage alone.
+
     L_0 = keep 1/``final_ratio`` of S, then |S| i.i.d. draws, then A: Cl 4.5 turns A's
     (eps <= 1, delta) into (ln 244, 2467 delta); Cl 4.3 then gives (1, 4/(3+244) 2467 delta)
     when final_ratio >= 247.  L_t = keep 1/``iteration_ratio`` then LabelBoostProcedure then
@@ -241,16 +241,8 @@ def labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: i
     --------
     >>> s = labelboost_run_privacy(1.0, 1e-6, 2)
     >>> s[-1].epsilon, round(s[-1].delta / 1e-6, 4)
-    (1.0, 22.7795)
+    (1.0, 30.1674)
     """
-    return _labelboost_run_privacy(base_epsilon, base_delta, iterations, final_ratio, iteration_ratio,
-                                   target_epsilon, target_ratio, n, iteration_ratios)
-
-
-def _labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: int, final_ratio: float,
-                            iteration_ratio: float, target_epsilon: float | None, target_ratio: float | None,
-                            n: int, iteration_ratios: Any) -> list[PrivacyStep]:
-    # the body of labelboost_run_privacy, undecorated so that mutation testing reaches it
     if iteration_ratios is None:
         ratios = [float(iteration_ratio)] * iterations
     else:
@@ -278,6 +270,14 @@ def _labelboost_run_privacy(base_epsilon: float, base_delta: float, iterations: 
         r_it = ratios[iterations - t]
         steps.append(_subsample_step(lp.epsilon, lp.delta, r_it, n,
                                      f"iteration {iterations - t + 1}: keep 1/{r_it:g} of S and of T"))
+    if iterations:
+        # Lem 4.6's induction per entry: an entry of D that enters S at iteration i is protected by
+        # the stage that starts there (its sub-sampling step), an entry of S by the outermost one;
+        # the run is private in every entry only at the worst stage.
+        stages = [st for st in steps[3::2]]
+        worst = PrivacyStep("BNS15.Lem4.6", max(st.epsilon for st in stages), max(st.delta for st in stages),
+                            "entries entering S at each iteration: the worst stage")
+        steps.append(worst)
     if target_epsilon is not None:
         e, d = steps[-1].epsilon, steps[-1].delta
         ratio = float(target_ratio) if target_ratio is not None else (3.0 + math.exp(e)) / target_epsilon
@@ -305,13 +305,13 @@ class _Iteration:
     s_kept: int
     t_kept: int
     s_after: int
-    errors_on_S: int = field(default=0)
-    ratio: float = field(default=1.0)   # min(|S|/kept S, |T|/kept T): the ratio step 2c ran at
+    ratio: float = field(default=1.0)   # min(|S|/kept S, |T|/kept T): the ratio step 2c runs at
+    pos: int = field(default=0)         # first entry of D this iteration draws (step 2b)
 
 
-def _keep(g: np.random.Generator, size: int, ratio: float) -> np.ndarray:
-    """Indices of the ceil(size/ratio) entries kept after deleting the rest at random."""
-    k = min(size, math.ceil(size / ratio))
+def _keep(g: np.random.Generator, size: int, kept: int) -> np.ndarray:
+    """Indices of ``kept`` entries kept (in order) after deleting the rest at random."""
+    k = min(size, kept)
     return np.sort(g.choice(size, size=k, replace=False)) if k < size else np.arange(size)
 
 
@@ -361,18 +361,48 @@ class LabelBoost(_Params):
     Attributes
     ----------
     schedule_ : list of dict
-        Rem 4.10: the sizes of each iteration that ran (i, alpha_i, beta_i, |S| before, v,
-        kept |S|, kept |T|, |S| after, #errors of the chosen h on the kept S, ``ratio`` =
-        min(|S|/kept |S|, v/kept |T|): the sub-sampling ratio step 2c ran at).
+        Rem 4.10: the sizes of each iteration (i, alpha_i, beta_i, |S| before, v, kept |S|,
+        kept |T|, |S| after, ``ratio`` = min(|S|/kept |S|, v/kept |T|): the sub-sampling ratio
+        of step 2c).  Functions of the input sizes only.
     final_ratio_ : float
-        |S| / kept |S| of step 3 as it ran (``final_ratio`` rounded: ceil(|S|/final_ratio) kept).
+        |S| / kept |S| of step 3 (``final_ratio`` rounded: ceil(|S|/final_ratio) kept).
+    outer_ratio_ : float
+        Thm 4.14's ratio r (1.0 without ``epsilon``): at most 1/r of S and of D is kept.
     privacy_ : (epsilon, delta)
-        From :func:`labelboost_run_privacy` for the ratios (``schedule_[i]["ratio"]``,
-        ``final_ratio_``, ``outer_ratio_``) and the iterations that ran.
+        From :func:`labelboost_run_privacy` for the ratios and iterations of the run, which are
+        functions of the input sizes only: the value :meth:`privacy_for` gives before the run.
     privacy_steps_ : list of PrivacyStep
     hypothesis_ : the base learner's output; ``base_learner_`` the fitted copy.
     n_labelled_final_ : |S| fed to the base learner.
+
+    Privacy model ``"all inputs"``: the guarantee is over one entry of S or of D (BNS15 Lem 4.6,
+    with the worst stage at which an entry of D enters S).  The fitted state holds no count of
+    errors on private data (the base learner gets labelled data only).
+
+    Examples
+    --------
+    A run in well under a second at small sizes (scaled constants), its privacy known before the
+    data is read.  Claim 4.3's amplification needs each sub-sampling step to keep at most 1/57.6
+    (step 2c) and 1/247 (step 3) of its input, so |D| must be large next to |S|:
+
+    >>> from semiprivate.theory.classes import Thresholds
+    >>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
+    >>> C = Thresholds(6)
+    >>> rng = np.random.default_rng(0)
+    >>> X_D, X_S = rng.integers(0, 64, 20000), rng.integers(0, 64, 60)
+    >>> L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=4, alpha=0.5,
+    ...                unlabelled_factor=4000, target_factor=16, cap_factor=4000, exponent_constant=0.05,
+    ...                alpha_factor=1, beta_factor=1, iteration_ratio=60, final_ratio=300, rng=1)
+    >>> L.privacy_for(len(X_S), len(X_D))
+    (1.0, 0.0)
+    >>> L = L.fit(X_S, (X_S < 30).astype(int), X_D)
+    >>> L.iterations_, L.privacy_
+    (1, (1.0, 0.0))
+    >>> L.set_params(iteration_ratio=2).privacy_for(60, 20000)  # step 2c: no amplification at ratio 2
+    (4.0, 0.0)
     """
+
+    privacy_model_ = ALL_INPUTS
 
     @validate_params(n=Integer(1), alpha=PROBABILITY, beta=PROBABILITY, mode=Options("faithful", "scaled"),
                      vc=Optional(Integer(1)), epsilon=Optional(Real(0.0, 1.0, closed="right")),
@@ -463,8 +493,9 @@ class LabelBoost(_Params):
     def privacy(self) -> tuple[float, float]:
         """The guarantee of a zero-iteration run at the nominal ratios (kept fraction exactly 1/ratio).
 
-        Indicative only: a run's ``privacy_`` uses the ratios it actually ran (rounded kept counts,
-        the iterations done) and can be weaker; read ``privacy_`` after ``fit``.
+        Indicative only: the guarantee depends on the input sizes (the iterations and the
+        ratios that run); :meth:`privacy_for` gives it, before any data is seen, for given sizes,
+        and ``fit`` reports exactly that value in ``privacy_``.
         """
         e, d = self._base_guarantee()
         k = self.constants()
@@ -472,63 +503,143 @@ class LabelBoost(_Params):
                                    target_epsilon=self.epsilon, n=self.n)
         return (s[-1].epsilon, s[-1].delta)
 
+    # -- planning: everything but the data ------------------------------------------------
+    def _schedule(self, n_S: int, n_D: int) -> tuple[list[_Iteration], float]:
+        """The iterations (sizes only) and the final ratio of a run on |S| = n_S, |D| = n_D.
+
+        Every size Algorithm 3 uses is a function of |S|, |D| and the constants, never of the
+        data: the schedule, hence the guarantee, is fixed before the run.  Raises ValueError
+        (naming the sizes, never data) where Algorithm 3 fails.
+        """
+        k = self.constants()
+        vc = self._class().vc_dimension
+        a, b, n = float(self.alpha), float(self.beta), int(self.n)
+        out: list[_Iteration] = []
+        size, pos, i = int(n_S), 0, 1
+        while size < k["target_factor"] * n:
+            ai = a / (k["alpha_factor"] * 2**i)
+            bi = b / (k["beta_factor"] * 2**i)
+            log_v = math.log(bi * vc) + ai * size / (k["exponent_constant"] * vc)
+            cap = math.floor(k["cap_factor"] * n)
+            v = cap if log_v > math.log(cap + size) else math.floor(math.exp(log_v) - size)
+            if v <= 0:
+                raise ValueError(f"LabelBoost iteration {i}: v = {v} <= 0, the labelled sample |S| = {size} "
+                                 f"is too small for alpha_i = {ai:.3g}, beta_i = {bi:.3g} (step 2b); give more "
+                                 "labelled examples (BNS15 Claim 4.9: |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
+            if pos + v > n_D:
+                raise ValueError(f"LabelBoost iteration {i}: step 2b needs {v} more unlabelled points, "
+                                 f"{n_D - pos} left in X_public (fail, as in Algorithm 3)")
+            ks = min(size, math.ceil(size / k["iteration_ratio"]))
+            kt = min(v, math.ceil(v / k["iteration_ratio"]))
+            out.append(_Iteration(i, ai, bi, size, v, ks, kt, ks + kt, min(size / ks, v / kt), pos))
+            if ks + kt <= size:
+                raise ValueError(f"LabelBoost iteration {i}: |S| stopped growing ({size} -> {ks + kt}); "
+                                 "give more labelled examples or larger constants")
+            size, pos, i = ks + kt, pos + v, i + 1
+        kf = min(size, math.ceil(size / k["final_ratio"]))
+        return out, size / kf
+
+    def _inner_steps(self, n_S: int, n_D: int) -> list[PrivacyStep]:
+        base_eps, base_delta = self._base_guarantee()
+        schedule, final_ratio = self._schedule(n_S, n_D)
+        return labelboost_run_privacy(base_eps, base_delta, len(schedule), final_ratio=final_ratio,
+                                      iteration_ratios=[it.ratio for it in schedule], n=int(self.n))
+
+    def _outer_sizes(self, n_S: int, n_D: int) -> tuple[int, int, float, list[PrivacyStep]]:
+        """Thm 4.14: kept |S|, kept |D|, the ratio and the inner steps, all fixed before the run.
+
+        S and D are each sub-sampled uniformly to a fixed count, keeping at most 1/r of each,
+        r = (3 + e^{eps_L})/epsilon with eps_L the guarantee of the inner run on the kept sizes
+        (found by raising eps_L until the inner run on those sizes meets it).  For a neighbour
+        differing in an entry of S (or of D) the other part's sub-sample is independent of it,
+        so Claim 4.3 applies to every sub-sample drawn.
+        """
+        eps = float(self.epsilon)  # type: ignore[arg-type]
+        eps_l = 1.0
+        for _ in range(64):
+            ratio = (3.0 + math.exp(eps_l)) / eps
+            ks, kd = math.floor(n_S / ratio), math.floor(n_D / ratio)
+            if ks < 1:
+                raise ValueError(f"epsilon={eps}: the Thm 4.14 sub-sample keeps 1/{ratio:.4g} of X_private, "
+                                 f"no labelled example of {n_S}; give at least {math.ceil(ratio)} labelled examples")
+            steps = self._inner_steps(ks, kd)
+            if steps[-1].epsilon <= eps_l * (1 + 1e-12):
+                return ks, kd, ratio, steps
+            eps_l = steps[-1].epsilon
+        raise ValueError(f"epsilon={eps}: no Thm 4.14 sub-sampling ratio found for |S| = {n_S}, |D| = {n_D}")
+
+    def _plan(self, n_S: int, n_D: int) -> tuple[int, int, float, list[PrivacyStep]]:
+        """(kept |S|, kept |D|, outer ratio, privacy steps) of a run on |S| = n_S, |D| = n_D."""
+        if self.epsilon is None:
+            need = self.required_unlabelled()
+            if n_D < need:
+                k = self.constants()
+                raise ValueError(f"X_public has {n_D} points; {self.mode} mode needs |D| >= "
+                                 f"{k['unlabelled_factor']:g} n = {need} (n = {self.n})")
+            return n_S, n_D, 1.0, self._inner_steps(n_S, n_D)
+        ks, kd, ratio, inner = self._outer_sizes(n_S, n_D)
+        need = self.required_unlabelled()
+        if kd < need:
+            raise ValueError(f"after the Thm 4.14 sub-sample X_public keeps {kd} points; needs {need}: give "
+                             f"ceil({need} * {ratio:.4g}) unlabelled points")
+        e, d = inner[-1].epsilon, inner[-1].delta
+        steps = list(inner)
+        if float(self.epsilon) < e:
+            r = subsampling_privacy(max(int(self.n), 1), e, d, float(self.epsilon))
+            steps.append(PrivacyStep("BNS15.Cl4.3", r.epsilon, r.delta,
+                                     f"Thm 4.14: S and D each sub-sampled to at most 1/{ratio:g}"))
+        else:
+            steps.append(PrivacyStep("none", e, d, "Thm 4.14: the inner run already meets epsilon"))
+        return ks, kd, ratio, steps
+
+    def privacy_for(self, n_labelled: int, n_unlabelled: int) -> tuple[float, float]:
+        """The (epsilon, delta) ``fit`` will report on inputs of these sizes (fixed before any data is seen).
+
+        Raises ValueError where Algorithm 3 cannot run on these sizes.
+
+        >>> from semiprivate.theory.classes import Thresholds
+        >>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
+        >>> A = GenericPrivateLearner(1.0, delta=0.0, concept_class=Thresholds(3))
+        >>> L = LabelBoost(A, concept_class=Thresholds(3), n=2, target_factor=1, unlabelled_factor=1,
+        ...                base_privacy=(1.0, 1e-6))
+        >>> e, d = L.privacy_for(300, 2)  # zero iterations: Cl 4.5 then Cl 4.3 at ratio 300
+        >>> e, round(d / 1e-6, 4)
+        (1.0, 39.9514)
+        """
+        for name, v in (("n_labelled", n_labelled), ("n_unlabelled", n_unlabelled)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        if n_labelled < 1:
+            raise ValueError(f"n_labelled must be >= 1, got {n_labelled}")
+        steps = self._plan(int(n_labelled), int(n_unlabelled))[3]
+        return (steps[-1].epsilon, steps[-1].delta)
+
     # -- fit ----------------------------------------------------------------------------------
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> LabelBoost:
         """Run Algorithm 3 on S = (X_private, y_private) and D = X_public (unlabelled)."""
         C = self._class()
-        base_eps, base_delta = self._base_guarantee()
-        k = self.constants()
         X_S, y_S = check_fit_inputs(C, X_private, y_private)
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required")
         X_D = C.validate_points(X_public, "X_public", allow_empty=True)
-        need = self.required_unlabelled()
-        if len(X_D) < need and self.epsilon is None:
-            raise ValueError(f"X_public has {len(X_D)} points; {self.mode} mode needs |D| >= "
-                             f"{k['unlabelled_factor']:g} n = {need} (n = {self.n})")
+        ks, kd, ratio, steps = self._plan(len(X_S), len(X_D))
         g = as_generator(self.rng)
-        self.outer_ratio_ = 1.0
         if self.epsilon is not None:
-            X_S, y_S, X_D = self._outer_subsample(g, X_S, y_S, X_D, base_eps, base_delta)
-            if len(X_D) < need:
-                raise ValueError(f"after the Thm 4.14 sub-sample X_public has {len(X_D)} points; needs "
-                                 f"{need}: give ceil({need} * {self.outer_ratio_:.4g}) unlabelled points")
-        vc = C.vc_dimension
-        a, b, n = float(self.alpha), float(self.beta), int(self.n)
-        schedule: list[_Iteration] = []
-        pos = 0
-        i = 1
-        while len(X_S) < k["target_factor"] * n:
-            ai = a / (k["alpha_factor"] * 2**i)
-            bi = b / (k["beta_factor"] * 2**i)
-            log_v = math.log(bi * vc) + ai * len(X_S) / (k["exponent_constant"] * vc)
-            cap = math.floor(k["cap_factor"] * n)
-            v = cap if log_v > math.log(cap + len(X_S)) else math.floor(math.exp(log_v) - len(X_S))
-            if v <= 0:
-                raise ValueError(f"LabelBoost iteration {i}: v = {v} <= 0, the labelled sample |S| = {len(X_S)} "
-                                 f"is too small for alpha_i = {ai:.3g}, beta_i = {bi:.3g} (step 2b); give more "
-                                 "labelled examples (BNS15 Claim 4.9: |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
-            if pos + v > len(X_D):
-                raise ValueError(f"LabelBoost iteration {i}: step 2b needs {v} more unlabelled points, "
-                                 f"{len(X_D) - pos} left in X_public (fail, as in Algorithm 3)")
-            X_T = X_D[pos:pos + v]
-            pos += v
-            s_before = len(X_S)
-            ks, kt = _keep(g, len(X_S), k["iteration_ratio"]), _keep(g, len(X_T), k["iteration_ratio"])
-            X_S, y_S, X_T = X_S[ks], y_S[ks], X_T[kt]
+            # Thm 4.14 with Rem 4.4: uniform fixed-size sub-samples of S and of D, in random order
+            lab = g.permutation(len(X_S))[:ks]
+            unl = g.permutation(len(X_D))[:kd]
+            X_S, y_S, X_D = X_S[lab], y_S[lab], X_D[unl]
+        schedule, final_ratio = self._schedule(len(X_S), len(X_D))
+        for it in schedule:
+            X_T = X_D[it.pos:it.pos + it.v]
+            keep_s, keep_t = _keep(g, len(X_S), it.s_kept), _keep(g, len(X_T), it.t_kept)
+            X_S, y_S, X_T = X_S[keep_s], y_S[keep_s], X_T[keep_t]
             r = label_boost_procedure(C, X_S, y_S, X_T, rng=g)
             X_S = np.concatenate([X_S, X_T])
             y_S = r.labels
-            schedule.append(_Iteration(i, ai, bi, s_before, v, len(ks), len(kt), len(X_S), int(r.errors[r.chosen]),
-                                       min(s_before / len(ks), v / len(kt))))
             if self.progress:
-                print(f"LabelBoost iteration {i}: |S| {s_before} -> {len(X_S)} (v = {v})", flush=True)
-            if len(X_S) <= s_before:
-                raise ValueError(f"LabelBoost iteration {i}: |S| stopped growing ({s_before} -> {len(X_S)}); "
-                                 "give more labelled examples or larger constants")
-            i += 1
-        kf = _keep(g, len(X_S), k["final_ratio"])
-        self.final_ratio_ = len(X_S) / len(kf)
+                print(f"LabelBoost iteration {it.i}: |S| {it.s_before} -> {len(X_S)} (v = {it.v})", flush=True)
+        kf = _keep(g, len(X_S), math.ceil(len(X_S) / self.constants()["final_ratio"]))
         X_S, y_S = X_S[kf], y_S[kf]
         draw = g.integers(0, len(X_S), size=len(X_S))
         X_fin, y_fin = X_S[draw], y_S[draw]
@@ -539,42 +650,14 @@ class LabelBoost(_Params):
         self.base_learner_ = base
         self.hypothesis_ = getattr(base, "hypothesis_", None)
         self.n_labelled_final_ = len(X_fin)
-        self.schedule_ = [it.__dict__.copy() for it in schedule]
+        self.schedule_ = [{k: v for k, v in it.__dict__.items() if k != "pos"} for it in schedule]
         self.iterations_ = len(schedule)
-        self.unlabelled_used_ = pos
-        # the ratios that ran (kept counts are rounded up: for a small |S| the kept fraction
-        # exceeds 1/ratio and Claim 4.3 may no longer apply)
-        steps = labelboost_run_privacy(base_eps, base_delta, len(schedule), final_ratio=self.final_ratio_,
-                                       iteration_ratios=[it.ratio for it in schedule],
-                                       target_epsilon=self.epsilon, target_ratio=self.outer_ratio_ if self.epsilon
-                                       is not None else None, n=n)
+        self.unlabelled_used_ = sum(it.v for it in schedule)
+        self.final_ratio_ = float(final_ratio)
+        self.outer_ratio_ = ratio
         self.privacy_steps_ = steps
         self.privacy_ = (steps[-1].epsilon, steps[-1].delta)
         return self
-
-    def _outer_subsample(self, g: np.random.Generator, X_S: np.ndarray, y_S: np.ndarray, X_D: np.ndarray,
-                         base_eps: float, base_delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Thm 4.14: keep a uniform 1/r of the combined S∘D, r = (3 + e^{eps_L})/epsilon.
-
-        eps_L is the guarantee of the inner run; it is 1 whenever the ratios meet Claim 4.3 (the
-        faithful constants) and at most 1 + 3 (iterations) otherwise; we take the guarantee of a
-        zero-iteration run, then recompute the ratio in the accounting from what ran.
-        """
-        k = self.constants()
-        s = labelboost_run_privacy(base_eps, base_delta, 0, final_ratio=k["final_ratio"],
-                                   iteration_ratio=k["iteration_ratio"], n=int(self.n))
-        eps_l = max(s[-1].epsilon, 1.0)
-        ratio = (3.0 + math.exp(eps_l)) / float(self.epsilon)  # type: ignore[arg-type]
-        total = len(X_S) + len(X_D)
-        size = max(1, math.floor(total / ratio))  # t >= (n/eps)(3 + e^eps_L) as Claim 4.3 needs
-        keep = np.sort(g.choice(total, size=size, replace=False))
-        self.outer_ratio_ = total / size
-        lab = keep[keep < len(X_S)]
-        unl = keep[keep >= len(X_S)] - len(X_S)
-        if len(lab) == 0:
-            raise ValueError(f"the Thm 4.14 sub-sample (1/{ratio:.3g} of the input) kept no labelled example; "
-                             f"give more than {ratio:.3g}x the labelled examples")
-        return X_S[lab], y_S[lab], X_D[unl]
 
     def predict(self, X: Any) -> np.ndarray:
         """Labels (0/1 as int64) of the base learner's output hypothesis on ``X``."""

@@ -26,6 +26,7 @@ from semiprivate.kernels.validation import (
     check_real,
     validate_params,
 )
+from semiprivate.theory.learners._base import ALL_INPUTS
 
 __all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
 
@@ -55,9 +56,13 @@ def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: A
 
     Implements: ABM19.Alg3.  For i = 1, 2, ...: while S~ is non-empty and i <= n_priv, draw
     b_i ~ Ber(p); if b_i = 1 the next element of S~ is used (and removed), else a fresh draw
-    from D0.  The paper leaves the positions after an exhausted S~ undefined (an event of
-    probability < 0.01 in Lem 4.4); they are filled with fresh D0 draws here, which uses no
-    further private data, and ``exhausted`` reports it.
+    from D0.  The paper leaves the positions after an exhausted S~ undefined; they are filled
+    with fresh D0 draws here, which uses no further private data, and ``exhausted`` reports it.
+    The event is {Bin(n_priv, p) >= |S~|}: with Alg 2's p = 1/(100 n_pub) and
+    |S~| = ceil(n_priv/(10 n_pub)), E[#draws of S~] = n_priv p <= |S~|/10, so its probability
+    is at most 1/10 by Markov's inequality; it is not small at small sizes (|S~| = 1: S~ is
+    used up before the last position w.p. 1 - (1 - p)^{n_priv - 1}, up to 1 - e^{-1/10} = 0.095)
+    and falls quickly as |S~| grows.
 
     Returns
     -------
@@ -66,12 +71,7 @@ def priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, rng: A
     """
     p = check_real(p, "p", 0.0, 1.0)
     n_priv = int(POSITIVE_INT.validate("n_priv", n_priv))
-    return _priv_samp(X_tilde, y_tilde, D0, p, n_priv, as_generator(rng))
-
-
-def _priv_samp(X_tilde: Any, y_tilde: Any, D0: Any, p: float, n_priv: int, g: np.random.Generator) -> dict[str, Any]:
-    """:func:`priv_samp` on validated p, n_priv and generator (undecorated, so that mutation
-    testing reaches it)."""
+    g = as_generator(rng)
     Xt = np.asarray(X_tilde)
     if Xt.ndim == 0 or len(Xt) == 0:
         raise ValueError("X_tilde and y_tilde must be non-empty and of equal length")
@@ -135,7 +135,15 @@ class ReductionLearner:
         B uses each private point at most once and S_pub holds none (Claim 4.5).  ``privacy``
         (a property) is (epsilon, delta) of the current parameters.
     base_ : the fitted A; ``hypothesis_`` its output.
+    exhausted_ : bool
+        Whether PrivSamp ran out of S~ (a function of its coins and |S~| only).
+
+    Privacy model ``"all inputs"``: B's only input is S~ (its public sample comes from D0), and
+    one entry of S~ changes one labelled entry of A's input, so A need only be private in its
+    labelled sample (any privacy model).  PrivSamp's sample (private points verbatim) is not kept.
     """
+
+    privacy_model_ = ALL_INPUTS
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, n_priv=Integer(1), n_pub=Integer(1))
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None, base_learner: Any,
@@ -180,7 +188,7 @@ class ReductionLearner:
         g = as_generator(self.rng)
         ps = priv_samp(X, y_private, self.D0, self.p, int(self.n_priv), g)
         Xpub, _ = pub_samp(self.D0, int(self.n_pub), g)
-        self.private_sample_ = ps
+        self.exhausted_ = bool(ps["exhausted"])
         self.base_ = self.base_learner(self.epsilon, self.delta, g)
         self.base_.fit(ps["X"], ps["y"].astype(np.int64), Xpub)
         self.hypothesis_ = getattr(self.base_, "hypothesis_", None)

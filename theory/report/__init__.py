@@ -35,6 +35,7 @@ PLANNED: dict[str, tuple[str, str]] = {
     "bns15": ("BNS15: GenericLearner and LabelBoost", "semiprivate.theory.learners.generic / labelboost"),
     "active": ("Transcript-private active learning (BNS15 Sec 5)", "semiprivate.theory.learners.active"),
     "audit": ("Empirical DP audits", "semiprivate.theory.audit"),
+    "privacy_models": ("Privacy models and end-to-end checks of the learners", "semiprivate.theory.learner_checks"),
     "proofs": ("Machine-checked proofs", "proofs_checks"),
 }
 

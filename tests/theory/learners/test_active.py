@@ -148,8 +148,14 @@ def test_subsampling_exact_cl57():
 
 def test_broken_subsampling_caught():
     base = _klnrs(0.1)
-    S = SubSampling(base, n=2, m=1, epsilon=2.0, rng=0, select="smallest_x")
-    assert not S.guarantee().valid
+    class SmallestX(SubSampling):
+        # broken: K = the m smallest x of J (depends on the data), while claiming Cl 5.7
+        def _choose_K(self, X, J):
+            J = np.sort(J)
+            return np.sort(J[np.argsort(X[J], kind="stable")[: self.m]])
+
+    S = SmallestX(base, n=2, m=1, epsilon=2.0, rng=0)
+    assert S.guarantee().valid  # it claims Cl 5.7; the exact check refutes it
     X = np.array([7, 1, 6, 5, 4])
     y = (X < 4).astype(int)
     _, worst = _subsampling_worst(S, X, y)
@@ -220,15 +226,15 @@ def test_audit_subsampling_and_pssl_tpal_pass():
     from semiprivate.theory.learners.asspp import ASSPP
     X = np.array([1, 6, 3, 5, 2, 7, 0])
     y = (X < 4).astype(int)
-    sub = _mechanism(lambda rng: SubSampling(ASSPP(0.1, concept_class=T3, rng=rng), n=3, m=1, epsilon=2.0, rng=rng))
-    res = audit_pairs(sub, _pairs(X, y, labels_only=True, limit=2), epsilon=2.0, trials=500, rng=1)
-    assert not res.violation
+    with pytest.raises(ValueError, match="'labelled'"):
+        SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)
     sub_k = _mechanism(lambda rng: SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),
                                                                      rng=rng), n=3, m=1, epsilon=2.0, rng=rng))
     res = audit_pairs(sub_k, _pairs(X, y, limit=3), epsilon=2.0, trials=2000, rng=2)
     assert not res.violation
-    tp = _mechanism(lambda rng: PSSLAsTPAL(ASSPP(0.5, concept_class=T3, rng=rng), m=4))
-    res = audit_pairs(tp, _pairs(X, y, labels_only=True, limit=2), epsilon=0.5, trials=500, rng=3)
+    tp = _mechanism(lambda rng: PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=T3, hypotheses=list(range(9)),
+                                                                 rng=rng), m=4))
+    res = audit_pairs(tp, _pairs(X, y, limit=2), epsilon=0.5, trials=500, rng=3)
     assert not res.violation
 
 
@@ -237,8 +243,14 @@ def test_audit_broken_subsampling_flagged():
     # K = the smallest x of J: index 0 (x=0) is asked whenever 0 is in J; with x_0 = 7 never
     X = np.array([0, 3, 3, 3, 3])
     y = (X < 4).astype(int)
-    make = lambda rng: SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),  # noqa: E731
-                                                         rng=rng), n=2, m=1, epsilon=2.0, rng=rng, select="smallest_x")
+    class SmallestX(SubSampling):
+        # broken: K = the m smallest x of J (depends on the data), while claiming Cl 5.7
+        def _choose_K(self, X, J):
+            J = np.sort(J)
+            return np.sort(J[np.argsort(X[J], kind="stable")[: self.m]])
+
+    make = lambda rng: SmallestX(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),  # noqa: E731
+                                                       rng=rng), n=2, m=1, epsilon=2.0, rng=rng)
     pairs = [((X, y), (np.array([7, 3, 3, 3, 3]), (np.array([7, 3, 3, 3, 3]) < 4).astype(int)))]
     res = audit_pairs(_mechanism(make), pairs, epsilon=2.0, trials=2000, rng=4)
     assert res.violation and res.witness.support_mismatch
@@ -246,14 +258,7 @@ def test_audit_broken_subsampling_flagged():
 
 def test_asspp_not_private_in_unlabelled_points():
     """ASSPP is private in the labelled sample given the public points (ABM19 Lem 3.2), not in the points:
-    Cl 5.7 then applies to label neighbours only (exact, divergence 0), and point neighbours break it."""
+    SubSampling (whose swaps change unlabelled entries of A's input) refuses it."""
     from semiprivate.theory.learners.asspp import ASSPP
-    S = SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)
-    X = np.array([1, 6, 3, 5, 2, 7, 0])
-    y = (X < 4).astype(int)
-    claim = PrivacyClaim("TPAL", 2.0, 0.0)
-    d0 = S.exact_distribution(X, y)
-    lab = max(check_claim(claim, d0, S.exact_distribution(X2, y2))[1] for X2, y2 in _neighbours(X, y)
-              if np.array_equal(X2, X))
-    pts = max(check_claim(claim, d0, S.exact_distribution(X2, y2))[1] for X2, y2 in _neighbours(X, y))
-    assert lab <= 1e-12 and pts > 0.1
+    with pytest.raises(ValueError, match="privacy model 'all inputs'"):
+        SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)

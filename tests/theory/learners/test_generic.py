@@ -68,7 +68,8 @@ class _BrokenGeneric(GenericLearner):
 
     def fit(self, X_private, y_private, X_public=None):
         super().fit(X_private, y_private, X_public)
-        self.index_ = int(sample(self.errors_, 8 * self.epsilon, rng=np.random.default_rng(self.index_ + 17)))
+        errors = self.concept_class.error_counts(self.hypotheses_, np.asarray(X_private, np.uint64), np.asarray(y_private))
+        self.index_ = int(sample(errors, 8 * self.epsilon, rng=np.random.default_rng(self.index_ + 17)))
         self.hypothesis_ = self.hypotheses_[self.index_]
         return self
 

@@ -444,7 +444,7 @@ def test_privacy_uses_the_ratios_that_ran():
     want = labelboost_run_privacy(1.0, 0.0, 1, final_ratio=L.final_ratio_, iteration_ratios=[it["ratio"]])
     assert L.privacy_ == (want[-1].epsilon, want[-1].delta)
     assert L.privacy_[0] > 1.0                      # the nominal constants would claim (1, 0)
-    assert [st.name for st in L.privacy_steps_] == ["BNS15.Cl4.5", "none", "BNS15.Lem4.1", "none"]
+    assert [st.name for st in L.privacy_steps_] == ["BNS15.Cl4.5", "none", "BNS15.Lem4.1", "none", "BNS15.Lem4.6"]
     # per-iteration ratios are validated
     with pytest.raises(ValueError, match="iteration_ratios"):
         labelboost_run_privacy(1.0, 0.0, 2, iteration_ratios=[100.0])
@@ -462,7 +462,8 @@ def test_iteration_ratios_are_in_run_order():
     be 4: a swapped index fails here."""
     steps = labelboost_run_privacy(1.0, 1e-6, 2, iteration_ratios=[100, 5])
     assert steps[-1].epsilon == pytest.approx(7.0)
-    assert [st.name for st in steps] == ["BNS15.Cl4.5", "BNS15.Cl4.3", "BNS15.Lem4.1", "none", "BNS15.Lem4.1", "none"]
+    assert [st.name for st in steps] == ["BNS15.Cl4.5", "BNS15.Cl4.3", "BNS15.Lem4.1", "none", "BNS15.Lem4.1", "none",
+                                         "BNS15.Lem4.6"]
     assert "iteration 2" in steps[2].note and "1/5 " in steps[3].note
     assert labelboost_run_privacy(1.0, 1e-6, 2, iteration_ratios=[5, 100])[-1].epsilon == pytest.approx(4.0)
 

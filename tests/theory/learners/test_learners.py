@@ -254,7 +254,7 @@ def _asspp_factory(d):
     return lambda eps, delta, rng: ASSPP(eps, delta, rng=rng, concept_class=Thresholds(d))
 
 
-def test_reduction_sample_size_and_privacy():
+def test_reduction_sample_size_and_privacy(monkeypatch):
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 10, g))
     for n_priv, n_pub in ((1000, 3), (20, 1), (1, 5), (2000, 10)):
         assert reduction_sample_size(n_priv, n_pub) == math.ceil(n_priv / (10 * n_pub))
@@ -265,16 +265,33 @@ def test_reduction_sample_size_and_privacy():
         B.fit(np.arange(49, dtype=np.uint64), np.zeros(49, dtype=int))
     D = ThresholdDistribution(10, 300)
     X, y = D.sample(50, 1)
+    seen = _spy_priv_samp(monkeypatch)
     B.fit(X, y)
     assert B.privacy_ == (0.5, 0.0)  # A's guarantee (ASSPP is pure), Claim 4.5
-    ps = B.private_sample_
-    assert len(ps["X"]) == 2000
+    assert not hasattr(B, "private_sample_")  # PrivSamp's output (private points verbatim) is not kept
+    ps = seen[-1]
+    assert len(ps["X"]) == 2000 and B.exhausted_ == ps["exhausted"]
     # each private point is used at most once and in order
     used = ps["X"][ps["from_private"]]
     assert np.array_equal(used, X[: len(used)])
 
 
-def test_reduction_fit_feeds_about_p_n_priv_private_points_to_A():
+def _spy_priv_samp(monkeypatch):
+    """Record PrivSamp's outputs inside ReductionLearner.fit (the learner keeps none of them)."""
+    from semiprivate.theory.learners import reduction
+
+    seen = []
+    orig = reduction.priv_samp
+
+    def spy(*a, **k):
+        seen.append(orig(*a, **k))
+        return seen[-1]
+
+    monkeypatch.setattr(reduction, "priv_samp", spy)
+    return seen
+
+
+def test_reduction_fit_feeds_about_p_n_priv_private_points_to_A(monkeypatch):
     """Through B.fit (not priv_samp alone): A's input holds Bin(n_priv, p) private points per run,
     p = 1/(100 n_pub), and they are S~ in order.  Over 200 fits the total is Bin(200 n_priv, p)
     (independent seeded runs; S~ is never exhausted at this size except w.p. ~1e-22); it is
@@ -288,15 +305,18 @@ def test_reduction_fit_feeds_about_p_n_priv_private_points_to_A():
     X = uniform_points(B.sample_size, 6, 1)
     y = np.ones(B.sample_size, dtype=int)
     total = 0
+    seen = _spy_priv_samp(monkeypatch)
+    fed = []
+    orig_fit = ASSPP.fit
+    monkeypatch.setattr(ASSPP, "fit", lambda self, Xp, yp, Xpub: (fed.append((Xp, yp)), orig_fit(self, Xp, yp, Xpub))[1])
     for seed in range(runs):
         B.rng = seed
         B.fit(X, y)
-        ps = B.private_sample_
+        ps = seen[-1]
         used = ps["X"][ps["from_private"]]
         assert np.array_equal(used, X[: len(used)])
         # A saw exactly PrivSamp's output
-        assert np.array_equal(B.base_.errors_, B.base_.concept_class.error_counts(
-            B.base_.cover_.hypotheses, ps["X"], ps["y"]))
+        assert np.array_equal(fed[-1][0], ps["X"]) and np.array_equal(fed[-1][1], ps["y"].astype(np.int64))
         total += int(ps["from_private"].sum())
     tail = min(binom.cdf(total, runs * n_priv, B.p), binom.sf(total - 1, runs * n_priv, B.p))
     assert 2 * tail > 1e-6, (total, runs * n_priv * B.p)

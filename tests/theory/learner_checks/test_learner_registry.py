@@ -1,0 +1,55 @@
+"""Every learner exported by semiprivate.theory.learners has an end-to-end privacy check that holds.
+
+The registry (semiprivate.theory.learner_checks) must list every exported class with ``fit``; each
+declares a privacy model; the exact checks (whole fitted state, every neighbour of the declared
+relation, all datasets of the tiny domain) must find a worst-case delta at the claimed epsilon
+within the claim.  Statistical and remainder checks are marked slow.  The halfspace learners read
+their label set from private y when ``classes=`` is not given: their remainder check is expected
+to fail until that is fixed in their module (xfail, not strict).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+import semiprivate.theory.learners as learners
+from semiprivate.theory.learner_checks import HALFSPACE_MODELS, REGISTRY, run_check
+from semiprivate.theory.learners._base import PRIVACY_MODELS
+
+EXPORTED = sorted(n for n in learners.__all__
+                  if inspect.isclass(getattr(learners, n)) and callable(getattr(getattr(learners, n), "fit", None)))
+
+
+def test_every_exported_learner_has_a_check_and_a_declared_model():
+    assert EXPORTED, "no learner class found"
+    missing = [n for n in EXPORTED if n not in REGISTRY]
+    assert not missing, f"learners without an end-to-end check: {missing}"
+    for n in EXPORTED:
+        declared = HALFSPACE_MODELS.get(n, getattr(getattr(learners, n), "privacy_model_", None))
+        assert declared in PRIVACY_MODELS, n
+        assert REGISTRY[n].relation == declared, n
+
+
+def _params():
+    out = []
+    for name, c in REGISTRY.items():
+        marks = []
+        if c.slow:
+            marks.append(pytest.mark.slow)
+        if name in HALFSPACE_MODELS and HALFSPACE_MODELS[name] != "not private":
+            marks.append(pytest.mark.xfail(reason="classes_ read from private y when classes= is not given "
+                                                  "(the halfspace module's fix)", strict=False,
+                                         raises=AssertionError))
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name", _params())
+def test_check_holds_on_the_tiny_case(name):
+    r = run_check(name)
+    assert r.holds, (name, r)
+    if REGISTRY[name].method == "exact" and REGISTRY[name].relation != "not private":
+        assert r.epsilon <= r.claimed[0] * (1 + 1e-9) and r.delta <= r.claimed[1] + 1e-9
+    if REGISTRY[name].relation == "not private":
+        assert r.claimed[0] == float("inf")

@@ -1,0 +1,382 @@
+"""The end-to-end privacy check of every learner: a registry of tiny cases (layer 6).
+
+Implements: AUDIT (end-to-end checks of the learners of SPEC sections 3-7).
+
+Each learner class exported by :mod:`semiprivate.theory.learners` has an entry of
+:data:`REGISTRY`: its declared privacy model (``privacy_model_``; the halfspace learners'
+models are declared here, ``"labelled"``), a tiny case, and a check run through the generic
+:mod:`semiprivate.theory.audit.end_to_end` on the *whole* fitted state (every public attribute,
+or the exception raised) over every neighbour of the declared relation:
+
+* ``"exact"``: every dataset of the tiny domain (or, for SubSampling's 12-point pool, 8 fixed
+  pools) and each of its neighbours; the coins are those of the mechanism, whose exact law the
+  learner states (``output_distribution`` and kin); the rest of the state must not depend on the
+  coins (checked on five seeds).  The result is the exact worst (epsilon, delta at the claimed
+  epsilon).
+* ``"statistical"``: the whole state hashed to one categorical output, audited with
+  :func:`semiprivate.theory.audit.core.audit_pairs` (a 95% lower bound on epsilon; it can refute,
+  not certify) where the coins cannot be enumerated (sanitizer noise, sub-sampling, D0 draws).
+* ``"remainder"``: learners with continuous noise everywhere (DP-SGD halfspaces): the part of the
+  state that does not depend on the coins must be the same on neighbours, else the exact loss
+  is infinite; the continuous part is not audited here.
+
+:func:`run_check` runs one entry; :func:`table` gives the rows (learner, relation, method,
+worst epsilon, worst delta, claimed).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from semiprivate.theory.audit.end_to_end import (
+    EndToEndResult,
+    all_datasets,
+    encode_state,
+    exact_worst_case,
+    replace_one_neighbours,
+    state_law,
+    statistical_worst_case,
+)
+from semiprivate.theory.classes import Thresholds
+from semiprivate.theory.distributions import RandomLabelDistribution
+from semiprivate.theory.learners import halfspaces
+from semiprivate.theory.learners._base import ALL_INPUTS, LABELLED, NOT_PRIVATE
+from semiprivate.theory.learners.active import BinarySearchThresholdLearner, LabelOracle, PSSLAsTPAL, SubSampling
+from semiprivate.theory.learners.asspp import ASSPP
+from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner
+from semiprivate.theory.learners.exponential import GenericPrivateLearner
+from semiprivate.theory.learners.generic import GenericLearner
+from semiprivate.theory.learners.labelboost import LabelBoost
+from semiprivate.theory.learners.reduction import ReductionLearner
+
+__all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs"]
+
+#: Privacy models of the halfspace learners (their module declares none).
+HALFSPACE_MODELS = {"SemiPrivateHalfspace": LABELLED, "RandomProjectionHalfspace": LABELLED,
+                    "FullDimensionHalfspace": LABELLED, "NonPrivateHalfspace": NOT_PRIVATE}
+
+_C2 = Thresholds(2)                                    # X = {0..3}, 5 thresholds
+_LAB2 = [(x, y) for x in range(4) for y in (0, 1)]     # labelled entries
+_PUB2 = list(range(4))                                 # public entries
+_SEEDS = (0, 1, 2, 3, 4)
+
+
+@dataclass(frozen=True)
+class LearnerCheck:
+    """One registry entry: the learner, the relation it is checked under, the method and the tiny case."""
+
+    name: str
+    relation: str
+    method: str
+    case: str
+    run: Callable[[], EndToEndResult]
+    slow: bool = False
+
+
+def _xy(part: tuple[Any, ...]) -> tuple[list[Any], list[int]]:
+    return [e[0] for e in part], [int(e[1]) for e in part]
+
+
+def _claim(obj: Any) -> tuple[float, float]:
+    e, d = obj.privacy_
+    return float(e), float(d)
+
+
+# -- exact: exponential-mechanism learners -------------------------------------------------------
+def _generic_private() -> EndToEndResult:
+    domains: list[list[Any]] = [_LAB2, _PUB2]
+
+    def fit(ds: Any, seed: int) -> Any:
+        X, y = _xy(ds[0])
+        return GenericPrivateLearner(1.0, concept_class=_C2, rng=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
+
+    def law(ds: Any) -> dict[Any, float]:
+        X, y = _xy(ds[0])
+        L = GenericPrivateLearner(1.0, concept_class=_C2)
+        p = L.output_distribution(X, y)
+        return {(encode_state(i), encode_state(h)): float(q) for i, (h, q) in enumerate(zip(L.hypotheses, p))}
+
+    datasets = all_datasets(domains, [2, 1])
+    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, (0, 1)),
+                            lambda d: state_law(fit, d, random_attributes=("index_", "hypothesis_"), random_law=law),
+                            _claim(fit(datasets[0], 0)))
+
+
+def _asspp(parts: tuple[int, ...]) -> EndToEndResult:
+    domains: list[list[Any]] = [_LAB2, _PUB2]
+
+    def fit(ds: Any, seed: int) -> Any:
+        X, y = _xy(ds[0])
+        return ASSPP(1.0, concept_class=_C2, rng=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
+
+    def law(ds: Any) -> dict[Any, float]:
+        X, y = _xy(ds[0])
+        hyps, p = ASSPP(1.0, concept_class=_C2).output_distribution(X, y, list(ds[1]))
+        return {(encode_state(i), encode_state(h)): float(q) for i, (h, q) in enumerate(zip(hyps, p))}
+
+    datasets = all_datasets(domains, [2, 1])
+    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, parts),
+                            lambda d: state_law(fit, d, random_attributes=("index_", "hypothesis_"), random_law=law),
+                            _claim(fit(datasets[0], 0)))
+
+
+def asspp_all_inputs() -> EndToEndResult:
+    """ASSPP checked under ``"all inputs"`` (not its model): one public point changes the cover."""
+    return _asspp((0, 1))
+
+
+def _disjunctions(method: str) -> EndToEndResult:
+    Xu = np.array([[1, 1, 0], [0, 0, 1]])
+    lab = [(bits, y) for bits in itertools.product((0, 1), repeat=3) for y in (-1, 1)]
+    domains = [lab]
+
+    def fit(ds: Any, seed: int) -> Any:
+        X, y = _xy(ds[0])
+        return ComponentDisjunctionLearner(1.0, method=method, rng=np.random.default_rng(seed)).fit(np.array(X), y, Xu)
+
+    def law(ds: Any) -> dict[Any, float]:
+        X, y = _xy(ds[0])
+        L = ComponentDisjunctionLearner(1.0, method=method)
+        lp = L.log_output_distribution(np.array(X), y, Xu)
+        labels = L.fit(np.array(X), y, Xu).component_labels_
+        out: dict[Any, float] = {}
+        for i, v in enumerate(lp):
+            union = np.flatnonzero(((i + 1) >> np.arange(labels.max() + 1)) & 1)
+            hyp = np.flatnonzero(np.isin(labels, union))
+            out[(encode_state(tuple(int(c) for c in union)), encode_state(hyp))] = float(math.exp(v))
+        return out
+
+    datasets = all_datasets(domains, [2])
+    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, (0,)),
+                            lambda d: state_law(fit, d, random_attributes=("union_", "hypothesis_"), random_law=law),
+                            _claim(fit(datasets[0], 0)))
+
+
+# -- exact: the active wrappers around the KLNRS learner -------------------------------------------
+def _wrapped_law(make: Callable[[], Any], ds: Any) -> dict[Any, float]:
+    X, y = _xy(ds[0])
+    w = make()
+    hyps = w.learner.hypotheses
+    out: dict[Any, float] = {}
+    for (h, _tr), p in w.exact_distribution(np.array(X), np.array(y)).items():
+        i = hyps.index(h)
+        key = (encode_state(hyps[i]), encode_state(i), encode_state(hyps[i]))
+        out[key] = out.get(key, 0.0) + float(p)  # a PAL's guarantee is over the output (Def 5.3)
+    return out
+
+
+def _wrapped(make: Callable[[int], Any], datasets: list[Any], domains: list[Any]) -> EndToEndResult:
+    def fit(ds: Any, seed: int) -> Any:
+        X, y = _xy(ds[0])
+        w = make(seed)
+        w.fit(np.array(X), LabelOracle(np.array(y)))
+        return w
+
+    attrs = ("hypothesis_", "learner.index_", "learner.hypothesis_")
+    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, (0,)),
+                            lambda d: state_law(fit, d, random_attributes=attrs,
+                                                random_law=lambda e: _wrapped_law(lambda: make(0), e)),
+                            _claim(fit(datasets[0], 0)))
+
+
+def _pssl_as_tpal() -> EndToEndResult:
+    domains = [_LAB2]
+    return _wrapped(lambda s: PSSLAsTPAL(GenericPrivateLearner(1.0, concept_class=_C2, rng=np.random.default_rng(s)), m=2),
+                    all_datasets(domains, [3]), domains)
+
+
+def _subsampling() -> EndToEndResult:
+    C1 = Thresholds(1)
+    lab = [(x, y) for x in range(2) for y in (0, 1)]
+    domains = [lab]
+    g = np.random.default_rng(2024)
+    pools = [(tuple(lab[int(i)] for i in g.integers(0, 4, 12)),) for _ in range(8)]
+    return _wrapped(lambda s: SubSampling(GenericPrivateLearner(0.5, concept_class=C1, rng=np.random.default_rng(s)), n=2, m=1,
+                                          epsilon=1.0, rng=np.random.default_rng(s + 100)), pools, domains)
+
+
+def _binary_search() -> EndToEndResult:
+    domains = [_LAB2]
+
+    def law(ds: Any) -> dict[Any, float]:
+        X, y = _xy(ds[0])
+        L = BinarySearchThresholdLearner(_C2)
+        L.fit(np.array(X), LabelOracle(np.array(y)))
+        return {encode_state(L): 1.0}
+
+    return exact_worst_case(all_datasets(domains, [3]), lambda d: replace_one_neighbours(d, domains, (0,)), law,
+                            (math.inf, 0.0))
+
+
+# -- statistical ----------------------------------------------------------------------------------
+def _pairs(domains: list[Any], base: list[Any], parts: tuple[int, ...], k: int, seed: int) -> list[tuple[Any, Any]]:
+    g = np.random.default_rng(seed)
+    out = []
+    for d in base:
+        nb = list(replace_one_neighbours(d, domains, parts))
+        out += [(d, nb[int(i)]) for i in g.choice(len(nb), size=min(k, len(nb)), replace=False)]
+    return out
+
+
+def _statistical(run: Callable[[Any, np.random.Generator], Any], pairs: list[tuple[Any, Any]],
+                 claimed: tuple[float, float], trials: int) -> EndToEndResult:
+    return statistical_worst_case(run, pairs, claimed, trials=trials, rng=7)[0]
+
+
+def _generic_learner() -> EndToEndResult:
+    C1 = Thresholds(1)
+    lab = [(x, y) for x in range(2) for y in (0, 1)]
+    domains = [lab, [0, 1]]
+
+    def run(ds: Any, g: np.random.Generator) -> Any:
+        X, y = _xy(ds[0])
+        return GenericLearner(1.0, concept_class=C1, rng=g).fit(X, y, list(ds[1]))
+
+    base = [(((0, 1), (1, 0)), (0, 1, 1))]
+    pairs = _pairs(domains, base, (0, 1), 3, 0)
+    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 800)
+
+
+def _reduction() -> EndToEndResult:
+    lab = [(x, y) for x in range(2) for y in (0, 1)]
+    domains = [lab]
+    D0 = RandomLabelDistribution(lambda n, g: g.integers(0, 2, n))
+
+    def run(ds: Any, g: np.random.Generator) -> Any:
+        X, y = _xy(ds[0])
+        return ReductionLearner(1.0, rng=g, n_priv=20, n_pub=1, D0=D0,
+                                base_learner=_klnrs_factory).fit(np.array(X), y)
+
+    base = [(((0, 1), (1, 0)),)]
+    pairs = _pairs(domains, base, (0,), 3, 1)
+    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 800)
+
+
+def _klnrs_factory(epsilon: float, delta: float, g: np.random.Generator) -> GenericPrivateLearner:
+    return GenericPrivateLearner(epsilon, delta, concept_class=Thresholds(1), rng=g)
+
+
+def _labelboost() -> EndToEndResult:
+    C1 = Thresholds(1)
+    lab = [(x, y) for x in range(2) for y in (0, 1)]
+    domains = [lab, [0, 1]]
+    proto = LabelBoost(GenericPrivateLearner(1.0, concept_class=C1), concept_class=C1, n=1, alpha=0.5,
+                       unlabelled_factor=1, target_factor=3, cap_factor=6, exponent_constant=0.05, alpha_factor=1,
+                       beta_factor=1, iteration_ratio=2, final_ratio=2)
+
+    def run(ds: Any, g: np.random.Generator) -> Any:
+        X, y = _xy(ds[0])
+        L = copy.deepcopy(proto)
+        L.rng = g
+        return L.fit(X, y, list(ds[1]))
+
+    base = [(((0, 1), (1, 0)), (0, 1, 1, 0, 1, 0))]
+    pairs = _pairs(domains, base, (0, 1), 3, 2)
+    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 500)
+
+
+# -- remainder: continuous noise everywhere -------------------------------------------------------
+def _halfspace(cls_name: str) -> EndToEndResult:
+    cls = getattr(halfspaces, cls_name)
+    g = np.random.default_rng(3)
+    X = g.normal(size=(24, 3))
+    X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
+    y = (X[:, 0] > 0).astype(int)
+    Xpub = g.normal(size=(24, 3))
+    Xpub /= 2 * np.linalg.norm(Xpub, axis=1, keepdims=True)
+    kw: dict[str, Any] = {"epochs": 1.0} if cls_name != "NonPrivateHalfspace" else {}
+    if cls_name in ("SemiPrivateHalfspace", "RandomProjectionHalfspace", "NonPrivateHalfspace"):
+        kw["k"] = 2
+
+    def fit(yy: np.ndarray, seed: int) -> Any:
+        return cls(rng=seed, **kw).fit(X, yy, Xpub)
+
+    a, b = encode_state(fit(y, 0)), encode_state(fit(y, 1))
+    varying = [k for (k, v), (_, w) in zip(a[1], b[1]) if v != w]
+    neighbours = []
+    for new in (2, 1 - int(y[0])):   # one label changed: to an unseen value, and flipped
+        y2 = y.copy()
+        y2[0] = new
+        neighbours.append(y2)
+    worst = 0.0
+    fitted = fit(y, 0)
+    for y2 in neighbours:
+        try:
+            other = encode_state(fit(y2, 0), exclude=varying)
+        except Exception:  # a raise on the neighbour only is an observable difference
+            worst = math.inf
+            continue
+        if other != encode_state(fitted, exclude=varying):
+            worst = math.inf
+    claimed = _claim(fitted)
+    holds = worst <= claimed[0]
+    return EndToEndResult(worst, math.nan, claimed, holds, None, len(neighbours), "remainder")
+
+
+def _halfspace_check(name: str) -> Callable[[], EndToEndResult]:
+    return lambda: _halfspace(name)
+
+
+def _entry(name: str, relation: str, method: str, case: str, run: Callable[[], EndToEndResult],
+           slow: bool = False) -> LearnerCheck:
+    return LearnerCheck(name, relation, method, case, run, slow)
+
+
+#: learner class name -> its check (one per class exported by semiprivate.theory.learners)
+REGISTRY: dict[str, LearnerCheck] = {c.name: c for c in [
+    _entry("GenericPrivateLearner", ALL_INPUTS, "exact", "THRESH_2, 2 labelled + 1 public, all 256 datasets",
+           _generic_private),
+    _entry("ASSPP", LABELLED, "exact", "THRESH_2, 2 labelled + 1 public, all 256 datasets", lambda: _asspp((0,))),
+    _entry("ComponentDisjunctionLearner", LABELLED, "exact",
+           "d = 3, Z = 2 (enumerate path), 2 labelled, all 256 datasets", lambda: _disjunctions("enumerate")),
+    _entry("PSSLAsTPAL", ALL_INPUTS, "exact", "KLNRS on THRESH_2, pool of 3, m = 2, all 512 pools",
+           _pssl_as_tpal),
+    _entry("SubSampling", ALL_INPUTS, "exact",
+           "KLNRS (eps* = 0.5) on THRESH_1, n = 2, m = 1, eps = 1, 8 pools of t = 12, every neighbour",
+           _subsampling),
+    _entry("BinarySearchThresholdLearner", NOT_PRIVATE, "exact", "THRESH_2, pool of 3 (no claim)", _binary_search),
+    _entry("GenericLearner", ALL_INPUTS, "statistical", "THRESH_1, histogram sanitizer, 3 pairs x 800 runs",
+           _generic_learner, slow=True),
+    _entry("ReductionLearner", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, n_priv = 20, 3 pairs x 800 runs",
+           _reduction, slow=True),
+    _entry("LabelBoost", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, scaled constants, 3 pairs x 500 runs",
+           _labelboost, slow=True),
+    *[_entry(n, m, "remainder", "24 points in the unit ball of R^3, one label changed (unseen value; flipped)",
+             _halfspace_check(n), slow=True) for n, m in HALFSPACE_MODELS.items()],
+]}
+
+
+#: further exact checks shown in the report: the other path of a learner, and a learner outside its model
+EXTRA: list[LearnerCheck] = [
+    _entry("ComponentDisjunctionLearner (factorised path)", LABELLED, "exact",
+           "d = 3, Z = 2, fractional score, 2 labelled, all 256 datasets", lambda: _disjunctions("factorised")),
+    _entry("ASSPP checked under 'all inputs' (not its model)", ALL_INPUTS, "exact",
+           "THRESH_2, 2 labelled + 1 public, all 256 datasets", asspp_all_inputs),
+]
+
+
+def run_check(name: str) -> EndToEndResult:
+    """Run the registry's check of learner ``name``."""
+    if not isinstance(name, str) or name not in REGISTRY:
+        raise ValueError(f"name must be a learner of the registry, got {name!r}; known: {sorted(REGISTRY)}")
+    return REGISTRY[name].run()
+
+
+def table(names: list[str] | None = None) -> list[dict[str, Any]]:
+    """Rows (learner, relation, method, case, worst epsilon, worst delta, claimed, holds) for ``names`` (default all)."""
+    if names is not None and (isinstance(names, (str, bytes)) or not isinstance(names, list)
+                              or not all(isinstance(n, str) and n in REGISTRY for n in names)):
+        raise ValueError(f"names must be a list of learner names of the registry, got {names!r}")
+    rows = []
+    for name in names if names is not None else list(REGISTRY):
+        c = REGISTRY[name]
+        r = c.run()
+        rows.append({"learner": name, "relation": c.relation, "method": c.method, "case": c.case,
+                     "epsilon": r.epsilon, "delta": r.delta, "claimed": r.claimed, "holds": r.holds})
+    return rows
