@@ -2,7 +2,7 @@
 
 Run it with ``pytest examples/test_user_mechanisms.py`` once ``semiprivate`` is installed (the
 plugin is registered automatically; from a source checkout that is not installed, add
-``-p semiprivate.theory.audit.pytest_plugin``).  Expected outcome: 2 passed, 1 failed.  The third
+``-p semiprivate.pytest_plugin``).  Expected outcome: 2 passed, 1 failed.  The third
 mechanism is deliberately wrong (it adds noise for sensitivity 1 to a sum whose sensitivity is
 10), and its failure message is the audit report: the claim, the epsilon lower bound, and the
 output event that witnesses the violation, with the neighbouring pair.
