@@ -37,7 +37,8 @@ extensions = [
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "dask.md"]
 root_doc = "index"
 html_theme = "alabaster"
-html_theme_options = {"description": "semi-private learning: bounds, audits, kernels", "fixed_sidebar": True}
+html_theme_options = {"description": "semi-private learning: bounds, audits, kernels", "fixed_sidebar": True,
+                      "page_width": "1320px", "sidebar_width": "300px", "body_max_width": "none"}
 html_static_path: list[str] = []
 html_show_sourcelink = False
 

@@ -104,7 +104,10 @@ def _api_pages(out: Path) -> None:
     _write(out / "index.rst", "\n".join(index) + "\n")
 
 
-def _bullets(items: list[str]) -> list[str]:
+def _bullets(items: list[str], *, code: bool = False) -> list[str]:
+    """A bullet list; ``code=True`` links each object to its API entry (plain text where it has none)."""
+    if code:
+        return [f"- :py:obj:`{item}`" for item in items] or ["- none"]
     return [f"- ``{item}``" for item in items] or ["- none"]
 
 
@@ -127,7 +130,7 @@ def _paper_pages(out: Path) -> None:
                  ""]
         for e in items:
             lines += [_title(e.id, "-"), e.reference.replace("*", r"\*").replace("|", r"\|") or "(no reference)", "",
-                      "Code:", "", *_bullets(e.implemented_by), "",
+                      "Code:", "", *_bullets(e.implemented_by, code=True), "",
                       "Tests:", "", *_bullets(e.tests), "",
                       "Proof checks:", "", *_bullets(e.checks), ""]
         _write(out / f"{key}.rst", "\n".join(lines))
