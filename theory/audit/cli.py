@@ -58,6 +58,8 @@ def load_target(target: str) -> Any:
         ``target`` is not of the form ``module:function``, the module or the attribute does not
         exist, or the attribute is not callable.
     """
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a str 'module:function', got {type(target).__name__}")
     module_name, sep, attr = target.partition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"target must be MODULE:FUNCTION, got {target!r}")
@@ -90,6 +92,8 @@ def _usage_error(message: str) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``semiprivate audit MODULE:FUNCTION ...`` (returns the exit status)."""
+    if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
+        raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     args = build_parser().parse_args(argv)
     if not 0 < args.confidence < 1:  # NaN-safe
         return _usage_error(f"--confidence must be in (0, 1), got {args.confidence}")

@@ -146,6 +146,12 @@ def summary_lines(names: list[str], sections: list[Section]) -> list[str]:
     >>> summary_lines(["pca"], [Section("PCA kernels", "", summary="subspace distance 0.3", ok=False)])
     ['- **FAIL** PCA kernels -- claim: every PCA backend matches the reference decomposition; result: subspace distance 0.3']
     """
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"names must be a list of section names (str), got {type(names).__name__}")
+    if not isinstance(sections, (list, tuple)) or not all(isinstance(s, Section) for s in sections):
+        raise TypeError(f"sections must be a list of Section, got {type(sections).__name__}")
+    if len(names) != len(sections):
+        raise ValueError(f"names and sections must have the same length, got {len(names)} and {len(sections)}")
     out = []
     for name, sec in zip(names, sections, strict=True):
         claim = CLAIMS.get(name, "")
