@@ -63,12 +63,16 @@ def load_target(target: str) -> Any:
     module_name, sep, attr = target.partition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"target must be MODULE:FUNCTION, got {target!r}")
-    if os.getcwd() not in sys.path:
+    added = os.getcwd() not in sys.path
+    if added:
         sys.path.insert(0, os.getcwd())
     try:
         obj: Any = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         raise ValueError(f"target {target!r}: cannot import module {module_name!r} ({exc})") from None
+    finally:
+        if added:
+            sys.path.remove(os.getcwd())
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise ValueError(f"target {target!r}: {module_name!r} has no attribute {attr!r}")
