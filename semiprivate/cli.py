@@ -31,7 +31,8 @@ from semiprivate import __version__
 
 SUBCOMMANDS = {
     "bound": ("semiprivate.theory.bounds.cli", "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"),
-    "audit": ("semiprivate.theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, empirically"),
+    "audit": ("semiprivate.theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, "
+              "empirically; 'audit MODULE:FUNCTION --pair D1 D2 --epsilon E' audits yours"),
     "report": ("semiprivate.theory.report.cli", "run the experiments and write the report (markdown + figures)"),
     "spec": ("semiprivate.theory.spec", "list the paper items (SPEC ids) implemented, with their code, tests and proof checks"),
     "proofs": ("semiprivate.proofs_checks.__main__", "re-run the machine checks of the papers' proofs and write their report"),
