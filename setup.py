@@ -14,7 +14,15 @@ linking a tiny OpenMP program; without it the extensions build sequentially (Cyt
 * ``SEMIPRIVATE_NO_OPENMP=1``  build without OpenMP even if available.
 * ``SEMIPRIVATE_NATIVE=1``     add ``-march=native`` (faster, not portable).
 
+* ``SEMIPRIVATE_REQUIRE_COMPILED=1`` fail the build when the kernels cannot be compiled
+  (release wheels and CI's wheel check use it).
+
 Per-extension extra flags go in ``EXTRA_COMPILE_ARGS`` below.
+
+The compiled kernels are optional: when no working C compiler is found (or an extension fails to
+compile) the build prints one warning line and installs the package without them; the NumPy
+backend then serves every kernel (``semiprivate.kernels.available_backends()`` says which
+backends this install has).
 """
 
 from __future__ import annotations
@@ -85,10 +93,55 @@ def _compiler_supports_openmp(compiler) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+C_PROBE = "int main(void) { return 0; }\n"
+
+NO_COMPILER_WARNING = ("semiprivate: WARNING: the compiled kernels were not built ({why}); "
+                       "installing the NumPy backend only (slower, same results)")
+
+
+def _compiler_works(compiler) -> str:
+    """'' when ``compiler`` compiles and links a trivial C program, else the reason it does not."""
+    tmp = tempfile.mkdtemp(prefix="sp_cc_")
+    try:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w") as fh:
+            fh.write(C_PROBE)
+        objs = compiler.compile([src], output_dir=tmp)
+        compiler.link_executable(objs, os.path.join(tmp, "probe"))
+        return ""
+    except Exception as exc:  # CompileError, LinkError, DistutilsExecError: no usable compiler
+        return f"no working C compiler: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 class BuildExt(build_ext):
-    """build_ext that adds -O3 and, where supported, OpenMP."""
+    """build_ext that adds -O3 and, where supported, OpenMP; without a compiler, builds nothing.
+
+    A failed build of the compiled kernels is not an error (unless ``SEMIPRIVATE_REQUIRE_COMPILED``
+    is set): one warning line, no extension installed, and the NumPy backend serves the kernels.
+    Either all extensions are installed or none (a partial set would make the Cython backend
+    look available with a kernel missing).
+    """
 
     def build_extensions(self) -> None:
+        why = _compiler_works(self.compiler)
+        if not why:
+            try:
+                self._build_compiled()
+                return
+            except Exception as exc:  # a CompileError / LinkError of one extension
+                why = f"an extension failed to compile: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        if os.environ.get("SEMIPRIVATE_REQUIRE_COMPILED"):
+            raise SystemExit(f"semiprivate: the compiled kernels are required (SEMIPRIVATE_REQUIRE_COMPILED) but {why}")
+        for ext in self.extensions:
+            built = self.get_ext_fullpath(ext.name)
+            if os.path.exists(built):
+                os.remove(built)
+        self.extensions = []
+        print(NO_COMPILER_WARNING.format(why=why), file=sys.stderr)
+
+    def _build_compiled(self) -> None:
         is_msvc = self.compiler.compiler_type == "msvc"
         openmp = (not is_msvc) and _compiler_supports_openmp(self.compiler)
         base = ["/O2"] if is_msvc else ["-O3"]

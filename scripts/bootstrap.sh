@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates the project's virtual environment (.venv, or $SEMIPRIVATE_VENV) if it is missing and
-# installs semiprivate into it, editable, with the test, dev and dask extras; this compiles the Cython
+# installs semiprivate into it, editable, with the test, dev, dask and docs extras; this compiles the Cython
 # kernels. Re-installs only when pyproject.toml, setup.py or a .pyx file changed.
 # Sourced by scripts/test.sh and scripts/report.sh; prints the venv's python on the last line.
 set -euo pipefail
@@ -23,9 +23,9 @@ for pyx in "$ROOT"/kernels/_cython/*.pyx; do
     ls "$base".*.so >/dev/null 2>&1 || missing_ext=1
 done
 if [ "$want" != "$have" ] || [ "$missing_ext" = 1 ]; then
-    echo "bootstrap: installing semiprivate[test,dev,dask] (editable; builds the Cython kernels)" >&2
+    echo "bootstrap: installing semiprivate[test,dev,dask,docs] (editable; builds the Cython kernels)" >&2
     "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade "pip>=23" "setuptools>=77" wheel >&2
-    "$VPY" -m pip install --quiet --disable-pip-version-check -e "$ROOT[test,dev,dask]" >&2
+    "$VPY" -m pip install --quiet --disable-pip-version-check -e "$ROOT[test,dev,dask,docs]" >&2
     echo "$want" > "$stamp"
 fi
 echo "$VPY"

@@ -2,8 +2,8 @@
 # The whole test suite, as a new user and CI run it:
 #   bash scripts/test.sh [extra pytest arguments]
 # Sets up .venv (scripts/bootstrap.sh), then runs pytest (every test, slow ones included, and the
-# doctests of semiprivate/, theory/, kernels/ and proofs_checks/), ruff and mypy. Fails if pytest
-# collects nothing.
+# doctests of semiprivate/, theory/, kernels/ and proofs_checks/), ruff, mypy and the documentation
+# build with its examples (scripts/docs.sh). Fails if pytest collects nothing.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -28,4 +28,6 @@ echo "test.sh: ruff check"
 echo "test.sh: mypy -p semiprivate"
 bash scripts/link_tree.sh "$ROOT/.typecheck" || exit 1
 (cd "$ROOT/.typecheck" && "$VPY" -m mypy --config-file "$ROOT/pyproject.toml" -p semiprivate) || exit 1
+echo "test.sh: documentation (scripts/docs.sh)"
+PYTHON_DOCS="$VPY" bash scripts/docs.sh || exit 1
 echo "test.sh: all checks passed"

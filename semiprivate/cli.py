@@ -3,11 +3,13 @@
 Subcommands
 -----------
 ``bound``   evaluate / solve a bound of the four papers   (module ``semiprivate.theory.bounds.cli``)
-``audit``   run the built-in empirical DP audit suite      (module ``semiprivate.theory.audit_suite``)
+``audit``   run the built-in empirical DP audit suite      (module ``semiprivate.theory.audit_suite``),
+            or, given ``MODULE:FUNCTION``, audit a mechanism of yours (module ``semiprivate.theory.audit.cli``)
 ``report``  run the experiments and write the report       (module ``semiprivate.theory.report.cli``)
 ``spec``    the index of the paper items the toolkit implements, with their code, tests
             and proof checks                               (module ``semiprivate.theory.spec``)
 ``proofs``  re-run the machine checks of the papers' proofs (module ``semiprivate.proofs_checks.__main__``)
+``cite``    BibTeX for the software and the four papers   (module ``semiprivate.cite``)
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int`` and a
 one-line ``SUMMARY``; a subcommand whose module is not installed says so and exits 2.
@@ -29,11 +31,21 @@ from semiprivate import __version__
 
 SUBCOMMANDS = {
     "bound": ("semiprivate.theory.bounds.cli", "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"),
-    "audit": ("semiprivate.theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, empirically"),
+    "audit": ("semiprivate.theory.audit_suite", "audit the toolkit's mechanisms for differential privacy, "
+              "empirically; 'audit MODULE:FUNCTION --pair D1 D2 --epsilon E' audits yours"),
     "report": ("semiprivate.theory.report.cli", "run the experiments and write the report (markdown + figures)"),
     "spec": ("semiprivate.theory.spec", "list the paper items (SPEC ids) implemented, with their code, tests and proof checks"),
     "proofs": ("semiprivate.proofs_checks.__main__", "re-run the machine checks of the papers' proofs and write their report"),
+    "cite": ("semiprivate.cite", "print BibTeX for the software and the four papers it implements"),
 }
+
+#: ``semiprivate audit MODULE:FUNCTION ...`` audits a user's mechanism instead of running the suite
+AUDIT_TARGET_MODULE = "semiprivate.theory.audit.cli"
+
+
+def _is_audit_target(args: list[str]) -> bool:
+    """True when the first argument of ``semiprivate audit`` names a ``module:function``."""
+    return bool(args) and not args[0].startswith("-") and ":" in args[0]
 
 
 def _load(module: str):  # type: ignore[no-untyped-def]
@@ -69,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     ns = parser.parse_args(argv[:1])
     module_name, summary = SUBCOMMANDS[ns.command]
+    if ns.command == "audit" and _is_audit_target(argv[1:]):
+        module_name = AUDIT_TARGET_MODULE
     module = _load(module_name)
     if module is None:
         print(f"semiprivate {ns.command}: module {module_name} is not installed ({summary}).", file=sys.stderr)

@@ -9,19 +9,28 @@ Sections are plug-ins: each module in :mod:`semiprivate.theory.report.sections` 
 
 :data:`PLANNED` lists the sections the toolkit is meant to have; one whose module is not
 there yet is reported as "not available yet" instead of silently missing.
+
+``report.md`` starts with a summary: one line per section, PASS or FAIL (the section's own
+``Section.ok``: whether what it computed agrees with the papers' claim, :data:`CLAIMS`), with the
+claim and the section's one-line result.  A tqdm bar over the sections shows progress on a
+terminal (``progress=``, see :func:`semiprivate.theory.progress.progress_bar`).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ReportContext", "Section", "Report", "PLANNED", "run_report", "discover_sections", "pyplot"]
+from semiprivate.theory.progress import progress_bar
+
+__all__ = ["ReportContext", "Section", "Report", "PLANNED", "CLAIMS", "run_report", "discover_sections",
+           "summary_lines", "pyplot"]
 
 # module name in semiprivate.theory.report.sections -> (title, what provides it)
 PLANNED: dict[str, tuple[str, str]] = {
@@ -37,6 +46,21 @@ PLANNED: dict[str, tuple[str, str]] = {
     "audit": ("Empirical DP audits", "semiprivate.theory.audit"),
     "privacy_models": ("Privacy models and end-to-end checks of the learners", "semiprivate.theory.learner_checks"),
     "proofs": ("Machine-checked proofs", "proofs_checks"),
+}
+
+# module name in semiprivate.theory.report.sections -> the claim of the papers its verdict checks
+CLAIMS: dict[str, str] = {
+    "build": "the compiled kernels compute what the NumPy reference computes",
+    "exponential": "every sampler draws from exp(eps q / 2) and the mechanism is eps-DP (EXPMECH, BNS15 Prop A.1)",
+    "pca": "every PCA backend matches the reference decomposition",
+    "covers": "ASSPP reaches excess error <= alpha at the Lem 3.3 public sample size (ABM19 Alg 1, Thm 3.1)",
+    "bounds": "LabelBoost's privacy chain stays within (eps, 41 delta) (BNS15 Lem 4.6)",
+    "halfspaces": "PCA on public data + private SGD beats the full dimension at small eps (HPSY Thm 3, PILLAR)",
+    "disjunctions": "the component-graph learner meets HPSY Thm 1/2 and Lem 1/2",
+    "bns15": "LabelBoost's privacy at the paper's sizes is within (1, 41e-6) (BNS15 Lem 4.6)",
+    "active": "the active learner's error is <= alpha and its audits come out as claimed (BNS15 Sec 5)",
+    "audit": "every private mechanism passes its audit, every broken one is caught, the auditor is calibrated",
+    "proofs": "every machine check of the papers' algebra has its expected verdict",
 }
 
 
@@ -94,6 +118,7 @@ class Report:
     sections: list[Section]
     missing: list[tuple[str, str]]
     path: Path
+    names: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -113,8 +138,32 @@ def discover_sections() -> list[tuple[int, str, object]]:
     return sorted(found, key=lambda t: (t[0], t[1]))
 
 
+def summary_lines(names: list[str], sections: list[Section]) -> list[str]:
+    """The summary at the top of ``report.md``: one markdown bullet per section, in report order.
+
+    Each line: PASS or FAIL (``Section.ok``), the title, the claim it checks (:data:`CLAIMS`) and
+    the section's own one-line result.
+
+    >>> summary_lines(["pca"], [Section("PCA kernels", "", summary="subspace distance 0.3", ok=False)])
+    ['- **FAIL** PCA kernels -- claim: every PCA backend matches the reference decomposition; result: subspace distance 0.3']
+    """
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"names must be a list of section names (str), got {type(names).__name__}")
+    if not isinstance(sections, (list, tuple)) or not all(isinstance(s, Section) for s in sections):
+        raise TypeError(f"sections must be a list of Section, got {type(sections).__name__}")
+    if len(names) != len(sections):
+        raise ValueError(f"names and sections must have the same length, got {len(names)} and {len(sections)}")
+    out = []
+    for name, sec in zip(names, sections, strict=True):
+        claim = CLAIMS.get(name, "")
+        verdict = "PASS" if sec.ok else "FAIL"
+        out.append(f"- **{verdict}** {sec.title}" + (f" -- claim: {claim}" if claim else "")
+                   + f"; result: {sec.summary or 'no summary'}")
+    return out
+
+
 def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only: list[str] | None = None,
-               echo: bool = True, client: Any = None) -> Report:
+               echo: bool = True, client: Any = None, progress: bool | None = None) -> Report:
     """Build every available section, write ``out_dir/report.md``, return the :class:`Report`.
 
     ``client``: a ``dask.distributed.Client`` on which the sections' seeded simulations run
@@ -124,7 +173,7 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
     (the CLI then exits non-zero); the other sections still run.
 
     Arguments are checked before anything runs or is written: ``out_dir`` a str or path,
-    ``quick``/``echo`` bools, ``only`` None or a list of known section names (an unknown name
+    ``quick``/``echo`` bools, ``progress`` None or a bool (None: a bar on a terminal only), ``only`` None or a list of known section names (an unknown name
     is a ValueError listing the known ones; report.md is then left untouched).
     """
     import os
@@ -150,12 +199,14 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
     ctx = ReportContext(Path(out_dir), quick=quick, client=client)
     ctx.out_dir.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
-    present = set()
-    for _order, name, mod in discover_sections():
-        present.add(name)
-        if only and name not in only:
-            continue
+    names: list[str] = []
+    found = discover_sections()
+    present = {name for _order, name, _mod in found}
+    todo = [(name, mod) for _order, name, mod in found if not only or name in only]
+    bar = progress_bar(progress, len(todo), threshold=1, desc="report", unit="section")
+    for name, mod in todo:
         title = str(getattr(mod, "TITLE", name))
+        bar.set_postfix_str(name, refresh=True)
         t0 = time.perf_counter()
         try:
             sec = mod.build(ctx)  # type: ignore[attr-defined]
@@ -164,13 +215,24 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
                           summary="FAILED", ok=False)
         sec.seconds = time.perf_counter() - t0
         sections.append(sec)
+        names.append(name)
+        bar.update(1)
         if echo:
-            print(f"[{sec.seconds:6.1f} s] {sec.title}: {sec.summary}", flush=True)
+            line = f"[{sec.seconds:6.1f} s] {'PASS' if sec.ok else 'FAIL'} {sec.title}: {sec.summary}"
+            if bar.disable:
+                print(line, flush=True)
+            else:
+                bar.write(line, file=sys.stdout)
+    bar.close()
     missing = [(PLANNED[n][0], PLANNED[n][1]) for n in PLANNED if n not in present]
 
     lines = ["# semiprivate report", "",
              f"Mode: {'quick' if quick else 'full'}. Base seed: {ctx.seed}. "
-             "Every number below was computed by this run.", ""]
+             "Every number below was computed by this run.", "",
+             "## Summary", "",
+             f"{sum(s.ok for s in sections)} of {len(sections)} sections agree with the papers' claims "
+             "(PASS: what the section computed matches the claim; details in its section).", "",
+             *summary_lines(names, sections), ""]
     for sec in sections:
         lines += [f"## {sec.title}", "", sec.markdown.rstrip(), "",
                   f"_Section time: {sec.seconds:.1f} s._", ""]
@@ -184,4 +246,4 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
         for title, what in missing:
             print(f"[  n/a  ] {title} ({what}): not available yet", flush=True)
         print(f"report written to {path}", flush=True)
-    return Report(sections=sections, missing=missing, path=path)
+    return Report(sections=sections, missing=missing, path=path, names=names)

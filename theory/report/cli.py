@@ -1,5 +1,9 @@
 """``python -m semiprivate report``: run the experiments and write the report.
 
+For a first look run ``semiprivate report --quick`` (under a minute: smaller experiments, the same
+sections); the full run takes several minutes.  ``report.md`` starts with a summary, one PASS/FAIL
+line per section against the papers' claim; a progress bar over the sections runs on a terminal.
+
 Exit status: 0 when every section ran, 1 when a section failed (its traceback is in the
 report), 2 for a usage error -- an unknown ``--only`` section, an output folder that cannot be
 written -- with a message and without touching an existing report.
@@ -63,10 +67,14 @@ def main(argv: list[str]) -> int:
     """Entry point of ``python -m semiprivate report`` (returns the exit status)."""
     if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
         raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
-    parser = argparse.ArgumentParser(prog="semiprivate report", description=SUMMARY, epilog=_epilog(),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="semiprivate report", epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=f"{SUMMARY}.  First time? Run 'semiprivate report --quick' (under a minute); report.md "
+                    "then starts with a summary, one PASS/FAIL line per section against the papers' claim.")
+    parser.add_argument("--quick", action="store_true",
+                        help="a first look: smaller experiments, every section (under a minute; the full run "
+                             "takes several minutes)")
     parser.add_argument("--out", default="report_out", help="output directory (default: report_out)")
-    parser.add_argument("--quick", action="store_true", help="smaller experiments (seconds, not minutes)")
     parser.add_argument("--only", nargs="+", metavar="SECTION",
                         help="run only these sections (names listed below); report.md then holds only them")
     where = parser.add_mutually_exclusive_group()
