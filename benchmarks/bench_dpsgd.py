@@ -27,7 +27,7 @@
    ``semiprivate.kernels.pca(memmap, k, center=False)`` then the projection ``X @ A`` written block by block
    to a second memmap, in a fresh subprocess that reports wall time and peak resident set
    (``VmHWM``), next to a subprocess that only imports the same modules.  Pages of consumed
-   input blocks are released (``semiprivate.kernels._pca._page_releaser``), so memory stays bounded by the
+   input blocks are released (``semiprivate.kernels._pca_sources._page_releaser``), so memory stays bounded by the
    block size and the d x d accumulator, not by n.
 
 Usage::
@@ -276,7 +276,7 @@ if {run}:
     t_pca = time.perf_counter() - t0
     A = np.ascontiguousarray(res.components, dtype=np.float32)
     Z = np.lib.format.open_memmap({out!r}, mode="w+", dtype=np.float32, shape=(X.shape[0], {k}))
-    release = semiprivate.kernels._pca._page_releaser(X)
+    release = semiprivate.kernels._pca_sources._page_releaser(X)
     t1 = time.perf_counter()
     for s in range(0, X.shape[0], {rows}):
         block = X[s:s + {rows}]
