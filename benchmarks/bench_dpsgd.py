@@ -45,6 +45,7 @@ import math
 import os
 import platform
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +55,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import CHILD_HEAD, blas_info, run_child, timed, write_memmap  # noqa: E402
+from _common import CHILD_HEAD, blas_info, run_child, write_memmap  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.kernels._timing import time_call  # noqa: E402
 from semiprivate.theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
@@ -64,7 +66,9 @@ _PAUSE_S = 0.3
 
 
 def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
-    return timed(fn, *args, pause=_PAUSE_S)
+    """(seconds, result) of one call ``fn(*args)`` after the pause."""
+    t = time_call(partial(fn, *args), 1, warmup=0, pause=_PAUSE_S)
+    return t.median, t.last
 
 
 def make_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

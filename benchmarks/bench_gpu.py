@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import finish  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
-from semiprivate.kernels._testvectors import subspace_distance  # noqa: E402
+from semiprivate.kernels._reference_pca import subspace_distance  # noqa: E402
 
 from semiprivate import kernels  # noqa: E402
 

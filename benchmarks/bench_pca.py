@@ -56,22 +56,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import CHILD_HEAD, finish, run_child, timed, write_memmap  # noqa: E402
+from _common import CHILD_HEAD, PAUSE_S, finish, run_child, write_memmap  # noqa: E402
+from semiprivate.kernels._reference_pca import subspace_distance  # noqa: E402
+from semiprivate.kernels._timing import time_call, time_interleaved  # noqa: E402
 
 from semiprivate import kernels  # noqa: E402
-
-
-def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
-    return timed(fn)  # pauses first: see _common.PAUSE_S
-
-
-def _subspace(V: np.ndarray, W: np.ndarray) -> float:
-    V = V.astype(np.float64)
-    W = W.astype(np.float64)
-    # ||VV^T - WW^T||_2 = sin of the largest principal angle = ||(I - WW^T) V||_2 for orthonormal
-    # V, W of equal width; this form has no cancellation (sqrt(1 - sigma_min(V^T W)^2) cannot
-    # resolve angles below sqrt(eps) ~ 1.5e-8)
-    return float(np.linalg.norm(V - W @ (W.T @ V), 2))
 
 
 def paired_ratio(t: list[float], ref: list[float]) -> str:
@@ -145,17 +134,11 @@ def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
             "sklearn randomized": partial(sklearn_pca, X, k, "randomized"),
             "sklearn full": partial(sklearn_pca, X, k, "full"),
         }
-        times: dict[str, list[float]] = {name: [] for name in fast}
-        outs: dict[str, Any] = {}
-        for _ in range(repeats):  # interleaved, so load changes hit every method alike
-            for name, fn in fast.items():
-                t, out = _time(fn)
-                times[name].append(t)
-                outs[name] = out
-        for name, fn in slow.items():
-            t, out = _time(fn)
-            times[name] = [t]
-            outs[name] = out
+        # interleaved, so load changes hit every method alike; a pause before each call (PAUSE_S)
+        timed = time_interleaved(fast, repeats, warmup=0, pause=PAUSE_S)
+        timed.update({name: time_call(fn, 1, warmup=0, pause=PAUSE_S) for name, fn in slow.items()})
+        times = {name: list(t.samples) for name, t in timed.items()}
+        outs = {name: t.last for name, t in timed.items()}
         # reference: the float64 two-pass covariance (mean first, then the centred data's Gram
         # matrix), more accurate than every timed method (the one-pass X^T X - n mu mu^T form
         # shares sklearn covariance_eigh's rounding and would favour it)
@@ -187,7 +170,7 @@ def bench_in_memory(n: int, d: int, k: int, repeats: int) -> list[str]:
             cv = comps(name, outs[name])
             acc = ("-", "-")
             if cv is not None:
-                acc = (f"{_subspace(cv[0], V_ref):.1e}", f"{np.max(np.abs(cv[1] - lam_ref)) / lam_ref[0]:.1e}")
+                acc = (f"{subspace_distance(cv[0], V_ref):.1e}", f"{np.max(np.abs(cv[1] - lam_ref)) / lam_ref[0]:.1e}")
             reps = len(times[name])
             rows.append(
                 f"| {np.dtype(dtype).name} | {name} | {med:.3f} ({reps}x) | {ratio(name, 'floor')} | {ratio(name, 'floor2')} "

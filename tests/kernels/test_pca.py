@@ -19,8 +19,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from semiprivate.kernels import CovarianceAccumulator, pca
-from semiprivate.kernels._reference_pca import flip_signs, reference_moments, reference_pca
-from semiprivate.kernels._testvectors import low_rank, subspace_distance
+from semiprivate.kernels._reference_pca import flip_signs, reference_moments, reference_pca, subspace_distance
+from semiprivate.kernels._testvectors import low_rank
 
 from semiprivate import kernels
 

@@ -72,8 +72,7 @@ import semiprivate.kernels._pca_sources as sources_mod
 import semiprivate.kernels._reference_pca as ref_mod
 from semiprivate.kernels import CovarianceAccumulator, pca
 from semiprivate.kernels._backend import is_cupy_array
-from semiprivate.kernels._reference_pca import reference_pca
-from semiprivate.kernels._testvectors import subspace_distance
+from semiprivate.kernels._reference_pca import reference_pca, subspace_distance
 
 from semiprivate import kernels
 
