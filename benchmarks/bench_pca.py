@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _common import CHILD_HEAD, PAUSE_S, finish, run_child, write_memmap  # noqa: E402
 from semiprivate.kernels._reference_pca import subspace_distance  # noqa: E402
-from semiprivate.kernels._timing import time_call, time_interleaved  # noqa: E402
+from semiprivate.kernels._timing import paired_ratios, time_call, time_interleaved  # noqa: E402
 
 from semiprivate import kernels  # noqa: E402
 
@@ -264,6 +264,28 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+# Speed guard (``--check``): kernels.pca (default backend) may take at most this many times the
+# floor (a), X.T@X + a full eigh, on the same data in the same run (median of the per-round ratios
+# of CHECK_ROUNDS interleaved rounds).  The full-size table has it at 0.90-0.97x (n=2e5, d=1024);
+# the check's smaller problem (n=4e4, d=256) leaves more to per-call overheads, hence the margin.
+PCA_FLOOR_TOLERANCE = 1.5
+CHECK_SHAPE = (40_000, 256, 20)
+CHECK_ROUNDS = 7
+
+
+def check_against_floor() -> int:
+    """Exit status 0 when kernels.pca is within ``PCA_FLOOR_TOLERANCE`` of floor (a), 1 otherwise."""
+    n, d, k = CHECK_SHAPE
+    X = make_data(n, d, np.float64, k=k)
+    t = time_interleaved({"pca": partial(kernels.pca, X, k), "floor": partial(floor_eigh, X)}, CHECK_ROUNDS,
+                         warmup=1, pause=PAUSE_S)
+    ratio = float(np.median(paired_ratios(t["pca"], t["floor"])))
+    ok = ratio <= PCA_FLOOR_TOLERANCE
+    print(f"bench_pca --check: kernels.pca / (X.T@X + eigh) = {ratio:.2f}x at n={n}, d={d}, k={k} (tolerance "
+          f"{PCA_FLOOR_TOLERANCE:g}x; backends {kernels.available_backends()}): {'ok' if ok else 'FAILED'}")
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=200_000)
@@ -278,7 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-streaming", action="store_true")
     ap.add_argument("--skip-in-memory", action="store_true")
     ap.add_argument("--out", type=Path, default=None, help="write the markdown here too")
+    ap.add_argument("--check", action="store_true",
+                    help=f"speed guard only: exit 1 when kernels.pca is over {PCA_FLOOR_TOLERANCE:g}x X.T@X + eigh")
     args = ap.parse_args(argv)
+    if args.check:
+        return check_against_floor()
     if args.quick:
         args.n, args.d, args.stream_n = 20_000, 256, 100_000
     info = kernels.build_info()
