@@ -91,7 +91,7 @@ def time_call(
 ) -> Timing:
     """Time ``fn()``: ``warmup`` untimed calls (caches, thread pools, lazy imports), then at least
     ``repeats`` timed ones, more while their total is below ``min_seconds`` (at most
-    ``max_repeats``).  ``pause`` seconds of sleep before each timed call let the BLAS/OpenMP
+    ``max_repeats`` in all, when given).  ``pause`` seconds of sleep before each timed call let the BLAS/OpenMP
     pools of an earlier call stop spinning.
 
     >>> t = time_call(lambda: sum(range(100)), repeats=5)
@@ -101,12 +101,12 @@ def time_call(
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}")
     _check_counts(repeats, warmup)
-    cap = repeats if max_repeats is None else max(repeats, int(max_repeats))
+    cap = None if max_repeats is None else max(repeats, int(max_repeats))
     for _ in range(warmup):
         fn()
     samples: list[float] = []
     last: Any = None
-    while len(samples) < repeats or (sum(samples) < min_seconds and len(samples) < cap):
+    while len(samples) < repeats or (sum(samples) < min_seconds and (cap is None or len(samples) < cap)):
         t, last = _one(fn, pause)
         samples.append(t)
     return Timing(tuple(samples), warmup, last)
