@@ -12,7 +12,7 @@ In memory (default n=200000, d=1024, k=50; float64 and float32), times of
 * (b) scikit-learn ``PCA(n_components=k, svd_solver=...)`` with ``"covariance_eigh"``,
   ``"randomized"`` and ``"full"``.
 
-Targets (issue 4): ``semiprivate.kernels.pca <= 1.15 x floor`` and ``<= 1.0 x sklearn covariance_eigh``.
+Targets: ``semiprivate.kernels.pca <= 1.15 x floor`` and ``<= 1.0 x sklearn covariance_eigh``.
 Each fast timing is the median of ``--repeats`` interleaved runs, and each ratio the median over
 the repetitions of the ratio of two timings taken in the same repetition (paired, so that load
 from other tenants of a shared machine hits numerator and denominator alike); the slow solvers
@@ -28,7 +28,7 @@ carries ``ru_maxrss`` across exec from the parent), next to a subprocess that on
 same modules (the baseline RSS).  The same subprocess then projects all n rows onto the top-k
 components with ``PCAResult.transform(X, chunk_rows=--chunk-rows)`` (row blocks, each memmap
 block's pages released) and reports its time, the peak RSS after it, and its error against a
-float64 projection of 2,000 sampled rows.  ``--stream-d`` sets the file's columns (issue 14:
+float64 projection of 2,000 sampled rows.  ``--stream-d`` sets the file's columns (e.g.
 ``--stream-d 2048``, 7.6 GiB); ``--skip-one-thread`` skips the ``n_threads=1`` run.
 
 Usage::

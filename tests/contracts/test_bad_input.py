@@ -287,28 +287,11 @@ def _cases() -> tuple[list[Any], dict[str, int]]:
             if not bad:
                 continue
             n_params += 1
-            marks = []
-            if (qual, p.name) in SKIP:
-                marks.append(pytest.mark.skip(reason=SKIP[(qual, p.name)]))
-            elif (qual, p.name) in XFAIL:
-                marks.append(pytest.mark.xfail(reason=XFAIL[(qual, p.name)], strict=False))
-            cases.append(pytest.param(qual, obj, p.name, bad, id=f"{qual}-{p.name}", marks=marks))
+            cases.append(pytest.param(qual, obj, p.name, bad, id=f"{qual}-{p.name}"))
     stats = {"callables": len(callables), "skipped": len(skipped), "parameters": n_params,
              "calls": sum(len(c.values[3]) for c in cases)}
     return cases, stats
 
-
-#: Known failures OUTSIDE the files of the fuzz test's author (issue 18), grouped by file:
-#: (qualname, parameter) -> the bad values and what happens.  Each entry is a bug for the owner of
-#: that file to fix (the message must name the parameter; a bad value must be rejected up front);
-#: remove the entry when it is fixed (xfail is not strict, so a fixed entry just passes).
-#: Entries whose call RUNS with the bad value (instead of rejecting it) are skipped, not run: see SKIP.
-XFAIL: dict[tuple[str, str], str] = {
-}
-
-#: Calls that run a long job with the bad value instead of rejecting it: not executed (each would
-#: cost CALL_SECONDS); also bugs for the owner of the file.
-SKIP = {key: reason for key, reason in XFAIL.items() if "runs on instead of rejecting" in reason}
 
 CASES, STATS = _cases()
 INCONCLUSIVE: list[str] = []
@@ -363,7 +346,6 @@ def test_coverage_summary() -> None:
     """Runs after the parametrized test (file order): how much was covered."""
     print(f"\nfuzzed {STATS['callables']} public callables ({STATS['skipped']} skipped: records, exceptions, "
           f"abstract), {STATS['parameters']} parameters, {STATS['calls']} bad-value calls; "
-          f"{len(XFAIL)} known failures outside the author's files (xfail), {len(SKIP)} of them skipped; "
           f"{len(INCONCLUSIVE)} inconclusive calls (stopped at another parameter's filler)")
     assert STATS["callables"] > 100 and STATS["parameters"] > 300
 
