@@ -1,5 +1,5 @@
 """Pieces shared by the benchmarks that stream from disk or time calls on a shared machine
-(bench_pca.py, bench_dpsgd.py): pausing timer, BLAS description, a memory-mapped data file
+(bench_pca.py, bench_dpsgd.py): the pause before each timed call (the timing itself is semiprivate.kernels._timing), BLAS description, a memory-mapped data file
 written block by block, and a child process that reports its peak resident set.
 """
 
@@ -12,7 +12,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -21,14 +20,6 @@ import numpy as np
 # method timed right after another shares the cores with the first one's spinning threads (seen as
 # up to 3x swings on 2 cores).  The pause lets every call start with idle pools, as in user code.
 PAUSE_S = 0.25
-
-
-def timed(fn: Callable[..., Any], *args: Any, pause: float = PAUSE_S) -> tuple[float, Any]:
-    """(seconds, result) of ``fn(*args)``, after sleeping ``pause`` seconds."""
-    time.sleep(pause)
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return time.perf_counter() - t0, out
 
 
 def finish(rows: list[str], out: Path | None) -> int:

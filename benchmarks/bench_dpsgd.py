@@ -27,7 +27,7 @@
    ``semiprivate.kernels.pca(memmap, k, center=False)`` then the projection ``X @ A`` written block by block
    to a second memmap, in a fresh subprocess that reports wall time and peak resident set
    (``VmHWM``), next to a subprocess that only imports the same modules.  Pages of consumed
-   input blocks are released (``semiprivate.kernels._pca._page_releaser``), so memory stays bounded by the
+   input blocks are released (``semiprivate.kernels._pca_sources._page_releaser``), so memory stays bounded by the
    block size and the d x d accumulator, not by n.
 
 Usage::
@@ -45,6 +45,7 @@ import math
 import os
 import platform
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import CHILD_HEAD, blas_info, run_child, timed, write_memmap  # noqa: E402
+from _common import CHILD_HEAD, blas_info, run_child, write_memmap  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.kernels._timing import time_call  # noqa: E402
 from semiprivate.theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
@@ -63,7 +65,9 @@ _PAUSE_S = 0.3
 
 
 def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
-    return timed(fn, *args, pause=_PAUSE_S)
+    """(seconds, result) of one call ``fn(*args)`` after the pause."""
+    t = time_call(partial(fn, *args), 1, warmup=0, pause=_PAUSE_S)
+    return t.median, t.last
 
 
 def make_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -275,7 +279,7 @@ if {run}:
     t_pca = time.perf_counter() - t0
     A = np.ascontiguousarray(res.components, dtype=np.float32)
     Z = np.lib.format.open_memmap({out!r}, mode="w+", dtype=np.float32, shape=(X.shape[0], {k}))
-    release = semiprivate.kernels._pca._page_releaser(X)
+    release = semiprivate.kernels._pca_sources._page_releaser(X)
     t1 = time.perf_counter()
     for s in range(0, X.shape[0], {rows}):
         block = X[s:s + {rows}]

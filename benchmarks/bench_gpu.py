@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
 import time
 import traceback
@@ -50,7 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import finish  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
-from semiprivate.kernels._testvectors import subspace_distance  # noqa: E402
+from semiprivate.kernels._reference_pca import subspace_distance  # noqa: E402
+from semiprivate.kernels._timing import time_call  # noqa: E402
 
 from semiprivate import kernels  # noqa: E402
 
@@ -75,17 +75,12 @@ def _sync() -> None:
 
 def _time(fn: Callable[[], object], reps: int, gpu: bool = True) -> float:
     """Median wall time of ``fn`` (ended by a device synchronisation) over ``reps`` calls, after one warm-up."""
-    fn()
-    if gpu:
-        _sync()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
+    def synced() -> None:
         fn()
         if gpu:
             _sync()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+
+    return time_call(synced, reps, warmup=1).median
 
 
 def header() -> list[str]:

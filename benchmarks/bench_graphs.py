@@ -24,9 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import statistics
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -37,6 +35,7 @@ from semiprivate.theory.graphs import component_graph, component_labels, gnp_com
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.kernels._timing import time_call  # noqa: E402
 
 
 def simd_path() -> str:
@@ -48,12 +47,7 @@ def simd_path() -> str:
 
 
 def _median_time(fn, repeats: int) -> float:  # type: ignore[no-untyped-def]
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
+    return time_call(fn, repeats, warmup=0).median
 
 
 def _one_case(d: int, p: float, n_ours: int, n_nx: int) -> tuple[float, float, float, float, float]:
@@ -99,24 +93,21 @@ def bench_connectivity(quick: bool) -> bool:
 def bench_component_graph(quick: bool) -> None:
     n, d, k, p = (20_000 if quick else 100_000), 1000, 500, 0.002
     D = DisjunctionGraphDistribution(d, range(k), p)
-    t0 = time.perf_counter()
-    X = D.sample_X(n, np.random.default_rng(1))
-    t_gen = time.perf_counter() - t0
+    drawn = time_call(lambda: D.sample_X(n, np.random.default_rng(1)), 1, warmup=0)
+    X, t_gen = drawn.last, drawn.median
     print(f"\n## Empirical component graph of n_unl = {n:,} draws of D_(f,p) at d = {d} (k = {k}, p = {p}); "
           f"X: {X.nbytes / 1e6:.0f} MB bool, {int(X.sum()):,} active entries, drawn in {t_gen:.2f} s")
     print("| construction | seconds | peak extra memory (tracemalloc) | result |")
     print("|---|---|---|---|")
     tracemalloc.start()
-    t0 = time.perf_counter()
-    Z, _ = component_labels(X)
-    t = time.perf_counter() - t0
+    timed = time_call(lambda: component_labels(X), 1, warmup=0)
+    (Z, _), t = timed.last, timed.median
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"| component_labels (star edges, 2048-row blocks, csgraph) | {t:.2f} | {peak / 1e6:.1f} MB | Z = {Z} |")
     tracemalloc.start()
-    t0 = time.perf_counter()
-    G = component_graph(X)
-    t = time.perf_counter() - t0
+    timed = time_call(lambda: component_graph(X), 1, warmup=0)
+    G, t = timed.last, timed.median
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"| component_graph (BLAS X_b^T X_b, 4096-row blocks, networkx.Graph) | {t:.2f} | {peak / 1e6:.1f} MB | "

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["flip_signs", "reference_moments", "reference_pca"]
+__all__ = ["flip_signs", "reference_moments", "reference_pca", "subspace_distance"]
 
 
 def flip_signs(components: NDArray[Any]) -> NDArray[Any]:
@@ -88,3 +88,33 @@ def reference_pca(
     order = np.argsort(w)[::-1][:k]
     V = flip_signs(np.ascontiguousarray(U[:, order]))
     return V, np.maximum(w[order], 0.0), mean, float(np.trace(C))
+
+
+def subspace_distance(V: Any, W: Any) -> float:
+    """``||V V^T - W W^T||_2`` for matrices ``V`` (d, k) and ``W`` (d, l) with orthonormal columns:
+    the distance of the two orthogonal projections -- the sine of the largest principal angle
+    between the spans when ``k == l``, and 1 whenever the widths differ.
+
+    The accuracy measure of every PCA backend against :func:`reference_pca`, and the PCA error
+    ``||A_hat A_hat^T - A_k A_k^T||`` of PILLAR Theorem 1 (bounded there by Zwald–Blanchard,
+    Thm 4).  Computed in float64 as ``max(||V - W (W^T V)||_2, ||W - V (V^T W)||_2)`` (for
+    orthogonal projections ``||P - Q|| = max(||(I - Q) P||, ||(I - P) Q||)``): two (d, k) spectral
+    norms instead of the (d, d) one, and no ``sqrt(1 - sigma_min(V^T W)^2)``, which cannot resolve
+    angles below ``sqrt(eps) ~ 1.5e-8``; the absolute error is a few ``eps``.  Columns are assumed
+    orthonormal (not checked).
+
+    >>> subspace_distance(np.eye(3)[:, :1], np.eye(3)[:, :1])
+    0.0
+    >>> round(subspace_distance(np.eye(2)[:, :1], np.eye(2)[:, 1:]), 12)
+    1.0
+    >>> subspace_distance(np.eye(3)[:, :1], np.eye(3)[:, :2])  # nested spans, different widths
+    1.0
+    """
+    Vm = np.asarray(V, dtype=np.float64)
+    Wm = np.asarray(W, dtype=np.float64)
+    if Vm.ndim != 2 or Wm.ndim != 2 or Vm.shape[0] != Wm.shape[0]:
+        raise ValueError(f"V and W must be 2-D with the same number of rows, got shapes {Vm.shape} and {Wm.shape}")
+    one = float(np.linalg.norm(Vm - Wm @ (Wm.T @ Vm), 2)) if Vm.shape[1] else 0.0
+    two = float(np.linalg.norm(Wm - Vm @ (Vm.T @ Wm), 2)) if Wm.shape[1] else 0.0
+    return max(one, two)
+

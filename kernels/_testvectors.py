@@ -1,6 +1,5 @@
 """Test support shared by several test files: adversarial score vectors and the G-test used to
-check every exponential-mechanism sampler, and the low-rank data and subspace distance of the
-PCA tests.
+check every exponential-mechanism sampler, and the low-rank data of the PCA tests.
 
 One place for what the statistical tests (``tests/kernels/test_exponential_stats.py``), the
 GPU tests (``tests/kernels/test_exponential_gpu.py``) and the report section
@@ -8,7 +7,7 @@ GPU tests (``tests/kernels/test_exponential_gpu.py``) and the report section
 samplers (ties, huge magnitudes, +-inf, every integer dtype, chunk boundaries, extreme
 epsilon) and a Williams-corrected G-test of draws against the exact probabilities.  The PCA
 tests (``tests/kernels/test_pca.py``, ``test_pca_gpu.py``, ``test_pca_cupy_standin.py``) share
-:func:`low_rank` and :func:`subspace_distance`.
+:func:`low_rank` (their accuracy measure is :func:`semiprivate.kernels._reference_pca.subspace_distance`).
 
 Implements: test support for EXPMECH (``python -m semiprivate spec EXPMECH``) and PCA (HPSY.Thm3 / PILLAR.Alg1
 step 1).  NumPy and SciPy only (no theory import, no CuPy).
@@ -19,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-__all__ = ["score_vectors", "pool_categories", "g_test_pvalue", "low_rank", "subspace_distance"]
+__all__ = ["score_vectors", "pool_categories", "g_test_pvalue", "low_rank"]
 
 
 def score_vectors(chunk: int = 2048, seed: int = 12345) -> list[tuple[str, np.ndarray, float, float]]:
@@ -135,13 +134,3 @@ def low_rank(n: int, d: int, r: int, *, seed: int, mean_scale: float = 3.0, nois
     scales = 10.0 / np.arange(1, r + 1)
     Z = g.standard_normal((n, r)) * scales
     return np.asarray(Z @ basis.T + noise * g.standard_normal((n, d)) + mean_scale * g.standard_normal(d))
-
-
-def subspace_distance(V: np.ndarray, W: np.ndarray) -> float:
-    """``||V V^T - W W^T||_2`` for orthonormal columns ``V``, ``W``: the sine of the largest
-    principal angle between their spans (equal widths).
-
-    >>> subspace_distance(np.eye(3)[:, :1], np.eye(3)[:, :1])
-    0.0
-    """
-    return float(np.linalg.norm(V @ V.T - W @ W.T, 2))

@@ -15,7 +15,7 @@ Two ways to use it:
 2. :func:`validate_params`, a decorator that stores the declared constraints on the
    function (``func.__constraints__``, scikit-learn style), checks them on every call
    before the body runs, and registers the function so that one generic test
-   (``tests/test_declared_constraints.py``) feeds invalid values to every public
+   (``tests/contracts/test_bad_input.py``) feeds invalid values to every public
    function that declares constraints.
 
 This module lives in ``kernels`` because ``kernels`` must not import ``theory``;

@@ -5,7 +5,7 @@
 #   scripts/mutation.sh run MODULE.py ...      mutate each module in its own fresh export (one at a time)
 #   scripts/mutation.sh recheck MODULE.py ...  rerun only the surviving / unchecked / untested mutants of each module
 #                                              against the tests of the current HEAD (after adding kill tests)
-#   scripts/mutation.sh report [OUT.md]        write the per-module and overall score (default tests/MUTATION.md)
+#   scripts/mutation.sh report [OUT.md]        write the per-module and overall score (default docs/reports/mutation.md)
 #                                              (a module with no work directory keeps its row and section from
 #                                              the previous OUT.md, marked 'earlier run', with its own date and HEAD)
 #   scripts/mutation.sh [OUT.md] [MODULE.py ...]   run, then report (MODULES default: the core listed below)
@@ -31,7 +31,7 @@
 # runs there (mutmut 3 mutates a mutants/ copy of that export).  Uncommitted changes are not tested.
 # Each module runs with its own small test selection (TESTS below; slow and GPU tests excluded,
 # pytest -x), so a module's score says how well *those* tests pin the module down.
-# Score = killed / (killed + surviving mutants not listed in tests/mutation_equivalent.txt).
+# Score = killed / (killed + surviving mutants not listed in docs/reports/mutation_equivalent.txt).
 # Needs mutmut >= 3 in the environment (pip install mutmut, or the project's dev extra).
 set -euo pipefail
 
@@ -228,184 +228,10 @@ cmd_recheck() {
 }
 
 cmd_report() {
-  local out="${1:-tests/MUTATION.md}"
+  local out="${1:-docs/reports/mutation.md}"
   case "$out" in /*) ;; *) out="$ROOT/$out" ;; esac
-  MUTATION_EQUIVALENT="$ROOT/tests/mutation_equivalent.txt" "$PY" - "$WORK" "$out" "${DEFAULT_MODULES[@]}" <<'PYEOF'
-import collections, datetime, json, os, platform, re, sys
-from pathlib import Path
-work, out, default = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
-eq = {}
-eqp = Path(os.environ["MUTATION_EQUIVALENT"])
-for ln in (eqp.read_text().splitlines() if eqp.exists() else []):
-    if ln.strip() and not ln.startswith("#") and ":" in ln:
-        k, v = ln.split(":", 1)
-        eq[k.strip()] = v.strip()
-try:
-    cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
-except Exception:
-    cpu = platform.processor()
-mods = {}
-for d in sorted(p for p in work.iterdir() if (p / "module").exists() and (p / "results.txt").exists()):
-    mods[(d / "module").read_text().strip()] = d
-# a module with no work directory here keeps its row and section from the previous report,
-# marked as an earlier run (its own date and HEAD stay in the row); it is not rerun or recounted
-prev_rows, prev_secs = {}, {}
-if out.exists():
-    cur = None
-    for ln in out.read_text().splitlines():
-        r = re.match(r"\| `([^`]+)` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ", ln)
-        if r:
-            prev_rows[r.group(1)] = ln
-        h = re.match(r"## `([^`]+)`", ln)
-        if h:
-            cur = h.group(1)
-            prev_secs[cur] = []
-        if cur is not None:
-            prev_secs[cur].append(ln)
-# function rows ('MODULE [f, g]', MUTATION_FUNCTIONS) supersede their functions in the module's own row:
-# the module row's surviving and equivalent mutants of those functions are dropped from it (the
-# function row counts them as they are now); its killed count still includes their earlier kills
-superseded: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
-for key, d in mods.items():
-    if (d / "functions").exists():
-        for f in (d / "functions").read_text().strip().split(","):
-            superseded[key.split(" [")[0]].append((f.strip(), key))
-for key in prev_rows:
-    if " [" in key and key not in mods:
-        for f in key.split(" [", 1)[1].rstrip("]").split(","):
-            superseded[key.split(" [")[0]].append((f.strip(), key))
-
-
-def _superseding(m: str, name: str) -> str | None:
-    short = name.split(".")[-1]
-    return next((k for f, k in superseded.get(m, []) if short.startswith(f"x_{f}__mutmut_")), None)
-
-
-carried = collections.Counter()
-table, sections, tot = [], [], collections.Counter()
-for m in list(default) + sorted((set(mods) | set(prev_rows)) - set(default)):
-    if m not in mods:
-        if m in prev_rows:
-            row = prev_rows[m]
-            cells = [c.strip() for c in row.strip("|").split("|")]
-            if "earlier run" not in cells[6]:
-                cells[6] += " (earlier run)"
-            sec = prev_secs.get(m, [f"## `{m}`", ""])
-            if sec and "(earlier run" not in sec[0]:
-                sec = [sec[0] + " (earlier run, kept from the previous report)"] + sec[1:]
-            # drop the survivors / equivalents of functions that a function row re-ran
-            kept, drop_live, drop_eq, skipping, moved = [], 0, 0, False, []
-            for ln in sec:
-                h = re.match(r"### `([^`]+)`", ln)
-                e = re.match(r"- `([^`]+)`: ", ln)
-                if h:
-                    skipping = _superseding(m, h.group(1)) is not None
-                    if skipping:
-                        drop_live += 1
-                        moved.append(h.group(1))
-                elif ln.startswith("## ") or ln.startswith("Equivalent") or ln.startswith("Surviving"):
-                    skipping = False
-                if e and _superseding(m, e.group(1)) is not None:
-                    drop_eq += 1
-                    continue
-                if not skipping:
-                    kept.append(ln)
-            if drop_live or drop_eq:
-                cells[3] = str(int(cells[3]) - drop_live)
-                cells[4] = str(int(cells[4]) - drop_eq)
-                kk, ll = int(cells[2]), int(cells[3])
-                cells[6] = re.sub(r"\*\*[\d.]+%\*\*", f"**{100.0 * kk / (kk + ll):.1f}%**", cells[6])
-                sups = sorted({k for f, k in superseded[m]})
-                kept += ["", f"Superseded by {', '.join(f'`{k}`' for k in sups)}: {drop_live} surviving and "
-                         f"{drop_eq} equivalent mutants of those functions dropped from this row (its killed count "
-                         "still includes their earlier kills)." , ""]
-                sec = kept
-            table.append("| " + " | ".join(cells) + " |")
-            nc = re.search(r"not checked (\d+)", cells[5])
-            carried.update(killed=int(cells[2]), live=int(cells[3]), equiv=int(cells[4]), total=int(cells[1]),
-                           notchecked=int(nc.group(1)) if nc else 0)
-            sections += sec
-        else:
-            table.append(f"| `{m}` | not run | | | | | | |")
-        continue
-    d = mods[m]
-    rows = []
-    funcs = (d / "functions").read_text().split(",") if (d / "functions").exists() else None
-    for line in (d / "results.txt").read_text().splitlines():
-        r = re.match(r"\s*([\w.]+__mutmut_\d+):\s*(.+)$", line)
-        if r and (funcs is None or any(r.group(1).split(".")[-1].startswith(f"x_{f.strip()}__mutmut_") for f in funcs)):
-            rows.append((r.group(1), r.group(2).strip()))
-    st = collections.Counter(s for _, s in rows)
-    surv = [n for n, s in rows if s == "survived"]
-    equiv = [n for n in surv if n in eq]
-    live = [n for n in surv if n not in eq]
-    killed = st.get("killed", 0)
-    other = {s: c for s, c in st.items() if s not in ("killed", "survived")}
-    denom = killed + len(live)
-    score = 100.0 * killed / denom if denom else float("nan")
-    partial = st.get("not checked", 0) > 0
-    if rows and st.get("not checked", 0) == len(rows):
-        stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
-        table.append(f"| `{m}` | {len(rows)} | | | | not checked {len(rows)} | no result kept | {stamp} |")
-        continue
-    tot.update(killed=killed, live=len(live), equiv=len(equiv), total=len(rows), notchecked=st.get("not checked", 0))
-    stamp = (d / "stamp").read_text().strip() if (d / "stamp").exists() else "?"
-    el = (d / "elapsed").read_text().strip() if (d / "elapsed").exists() else "?"
-    # the timeout settings of the run (a directory from before they were recorded: mutmut's 1 s and 3.0)
-    tm = (d / "timeout_multiplier").read_text().split() if (d / "timeout_multiplier").exists() else []
-    tmult, tconst = (tm + ["3.0"])[0], (tm[1:] + ["1.0"])[0]
-    el = f"{el} s, timeout ({tconst} s + clean time) x {tmult}"
-    if len(tm) >= 5 and tm[2] == "recheck":
-        el += f" (recheck: ({tm[4]} s + clean time) x {tm[3]})"
-    table.append(f"| `{m}` | {len(rows)} | {killed} | {len(live)} | {len(equiv)} | "
-                 + (", ".join(f"{s} {c}" for s, c in sorted(other.items())) or "-")
-                 + f" | **{score:.1f}%**{' (partial)' if partial else ''} | {stamp}, {el} |")
-    diffs = json.loads((d / "diffs.json").read_text()) if (d / "diffs.json").exists() else {}
-    sec = [f"## `{m}`", ""]
-    if equiv:
-        sec += ["Equivalent (surviving, with reason):", ""] + [f"- `{n}`: {eq[n]}" for n in equiv] + [""]
-    sec += ["Surviving mutants:", ""]
-    if not live:
-        sec += ["None.", ""]
-    for n in live:
-        sec += [f"### `{n}`", "", "```diff", diffs.get(n, "(diff not recorded)"), "```", ""]
-    sections += sec
-k, l = tot["killed"], tot["live"]
-overall = 100.0 * k / (k + l) if k + l else float("nan")
-ak, al = k + carried["killed"], l + carried["live"]
-with_earlier = 100.0 * ak / (ak + al) if ak + al else float("nan")
-lines = [
-    "<!-- GENERATED by scripts/mutation.sh report: do not edit by hand (equivalences: tests/mutation_equivalent.txt). -->",
-    "# Mutation testing (mutmut)",
-    "",
-    f"Report {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; runs on {cpu}, mutmut over HEAD "
-    "(`git archive`), one module at a time with its own test selection (scripts/mutation.sh TESTS; slow/GPU tests excluded).",
-    "Score = killed / (killed + surviving non-equivalent); equivalents listed with a reason in "
-    "tests/mutation_equivalent.txt; 'not checked' (run stopped), 'timeout', 'no tests' counted apart.",
-    "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...; `@staticmethod` and "
-    "`@classmethod` excepted): a validated function that does more than check its arguments is a decorated wrapper "
-    "over an undecorated body (`_name`), which is mutated; constructors and properties stay outside these counts.",
-    "A row `MODULE [functions]` is a run over those functions only (MUTATION_FUNCTIONS), after they changed "
-    "since the module's own row: for them it supersedes that row.",
-    "",
-    "| module | mutants | killed | surviving | equivalent | other | score | run (UTC, HEAD), time |",
-    "|---|---|---|---|---|---|---|---|",
-    *table,
-    "",
-    f"**Overall (modules run): {overall:.1f}%** ({k} killed, {l} surviving non-equivalent, {tot['equiv']} equivalent, "
-    f"{tot['notchecked']} not checked, of {tot['total']} mutants).",
-    *([f"With the rows marked (earlier run), kept from the previous report and not rerun here: **{with_earlier:.1f}%** "
-       f"({ak} killed, {al} surviving non-equivalent, {tot['equiv'] + carried['equiv']} equivalent, "
-       f"{tot['notchecked'] + carried['notchecked']} not checked, of {tot['total'] + carried['total']} mutants)."]
-      if carried["total"] else []),
-    "",
-    *sections,
-]
-out.write_text("\n".join(lines) + "\n")
-print(f"overall {overall:.1f}% ({k} killed, {l} surviving, {tot['equiv']} equivalent); wrote {out}")
-for row in table:
-    print(row)
-PYEOF
+  "$PY" "$ROOT/scripts/mutation_report.py" report --work "$WORK" --out "$out" \
+    --equivalents "$ROOT/docs/reports/mutation_equivalent.txt" "${DEFAULT_MODULES[@]}"
 }
 
 case "${1:-}" in
@@ -414,7 +240,7 @@ case "${1:-}" in
   report) shift; cmd_report "$@" ;;
   -h|--help) sed -n '2,28p' "$0" ;;
   *)
-    OUT="${1:-tests/MUTATION.md}"; shift || true
+    OUT="${1:-docs/reports/mutation.md}"; shift || true
     [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"
     cmd_run "$@"; cmd_report "$OUT" ;;
 esac

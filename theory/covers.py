@@ -76,10 +76,6 @@ def distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
 
     Implements: ABM19.Alg1.cover (step 1).  Order: sorted (lexicographically for vectors).
     """
-    return _distinct_points(concept_class, T_pub)
-
-
-def _distinct_points(concept_class: ConceptClass, T_pub: Any) -> np.ndarray:
     T = concept_class.validate_points(T_pub, "T_pub", allow_empty=True)
     if len(T) == 0:
         return T
@@ -122,11 +118,7 @@ def disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: 
     """
     hyps_a = check_hypothesis_list(hyps_a, "hyps_a")
     hyps_b = check_hypothesis_list(hyps_b, "hyps_b")
-    return _disagreement_matrix(concept_class, hyps_a, hyps_b, concept_class.validate_points(X, "X"))
-
-
-def _disagreement_matrix(concept_class: ConceptClass, hyps_a: list[Any], hyps_b: list[Any], Xv: np.ndarray) -> np.ndarray:
-    """:func:`disagreement_matrix` on validated arguments (undecorated, so that mutation testing reaches it)."""
+    Xv = concept_class.validate_points(X, "X")
     A = concept_class.evaluate_many(hyps_a, Xv).astype(np.float64)
     B = concept_class.evaluate_many(hyps_b, Xv).astype(np.float64)
     n = len(Xv)
@@ -173,13 +165,6 @@ def empirical_cover_check(
     -------
     CoverCheck
     """
-    return _cover_check(concept_class, cover, probes, X_fresh, alpha)
-
-
-def _cover_check(concept_class: ConceptClass, cover: Cover | list[Any], probes: list[Any], X_fresh: Any,
-                 alpha: float | None) -> CoverCheck:
-    """:func:`empirical_cover_check` after the decorator's checks (undecorated, so that mutation
-    testing reaches it)."""
     hyps = cover.hypotheses if isinstance(cover, Cover) else check_hypothesis_list(cover, "cover")
     probes = check_hypothesis_list(probes, "probes")
     if not probes:
@@ -198,7 +183,7 @@ def _cover_check(concept_class: ConceptClass, cover: Cover | list[Any], probes: 
         per = np.empty(len(probes))
         chunk = max(1, int(2e7 // max(1, len(hyps) * len(Xv))))
         for start in range(0, len(probes), chunk):
-            M = _disagreement_matrix(concept_class, list(probes[start:start + chunk]), hyps, Xv)
+            M = disagreement_matrix(concept_class, list(probes[start:start + chunk]), hyps, Xv)
             per[start:start + chunk] = M.min(axis=1)
     worst = int(np.argmax(per))
     radius = float(per[worst])

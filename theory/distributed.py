@@ -36,8 +36,9 @@ See also README.md, "Beyond one machine (Dask)".
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+import os
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import numpy as np
@@ -248,12 +249,6 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes:
                 and math.isfinite(memory_limit) and memory_limit >= 0)):
         raise TypeError(f"memory_limit must be 'auto', a size such as '4GiB', a number of bytes >= 0, a fraction "
                         f"of the memory (0-1) or None, got {memory_limit!r}")
-    return _local_cluster(int(n_workers), int(threads_per_worker), bool(processes), memory_limit, kwargs)
-
-
-@contextmanager
-def _local_cluster(n_workers: int, threads_per_worker: int, processes: bool, memory_limit: Any,
-                   kwargs: dict[str, Any]) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:
@@ -264,18 +259,36 @@ def _local_cluster(n_workers: int, threads_per_worker: int, processes: bool, mem
     kwargs.setdefault("host", "127.0.0.1")
     # Dask starts worker processes with MALLOC_TRIM_THRESHOLD_=65536 (to give memory back to the
     # OS); setting it also freezes glibc's mmap threshold at 128 KiB, so every large NumPy temporary
-    # (the auditor draws chunks of 2**21 outputs) is mmapped, page-faulted and unmapped again:
-    # measured +19% CPU per audit batch (21 -> 25 ms per 1e6 Laplace outputs).  Left out here.
+    # (the auditor draws chunks of 2**21 outputs) is mmapped, page-faulted and unmapped again
+    # (benchmarks/RESULTS.md, "Dask scale-out").  Left out here.
     # The workers' statistical profiler (a stack sample every 10 ms, for the dashboard) costs CPU
     # in proportion to wall time, which on a loaded machine is several times the work: off here
     # unless the environment variable DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=1 asks for it.
     environ = {k: v for k, v in dict(dask.config.get("distributed.nanny.pre-spawn-environ", {})).items()
                if k != "MALLOC_TRIM_THRESHOLD_"}
-    import os
-
     profile = os.environ.get("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "").lower() in ("1", "true", "yes")
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ,
-                          "distributed.worker.profile.enabled": profile}), \
-            LocalCluster(n_workers=int(n_workers), threads_per_worker=int(threads_per_worker), processes=processes,
-                         memory_limit=memory_limit, **kwargs) as cluster, Client(cluster) as client:
-        yield client
+    config = {"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.profile.enabled": profile}
+    cluster_kwargs = dict(n_workers=int(n_workers), threads_per_worker=int(threads_per_worker),
+                          processes=bool(processes), memory_limit=memory_limit, **kwargs)
+    return _ClusterClient(lambda: dask.config.set(config), lambda: LocalCluster(**cluster_kwargs), Client)
+
+
+class _ClusterClient:
+    """The context of :func:`local_cluster`: on entry the Dask configuration, the cluster and its
+    ``Client`` are opened (in that order), on exit closed in reverse order."""
+
+    def __init__(self, configure: Callable[[], Any], make_cluster: Callable[[], Any], make_client: Callable[[Any], Any]) -> None:
+        self._configure, self._make_cluster, self._make_client = configure, make_cluster, make_client
+        self._stack: ExitStack | None = None
+
+    def __enter__(self) -> Any:
+        with ExitStack() as stack:
+            stack.enter_context(self._configure())
+            cluster = stack.enter_context(self._make_cluster())
+            client = stack.enter_context(self._make_client(cluster))
+            self._stack = stack.pop_all()
+        return client
+
+    def __exit__(self, *exc_info: Any) -> bool | None:
+        stack, self._stack = self._stack, None
+        return None if stack is None else stack.__exit__(*exc_info)

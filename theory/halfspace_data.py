@@ -42,6 +42,7 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
+from semiprivate.kernels._reference_pca import subspace_distance as projection_distance
 from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -377,15 +378,16 @@ def projected_margins(components: Any, w: Any, X: Any, y: Any) -> np.ndarray:
 
 
 def subspace_distance(A: Any, B: Any) -> float:
-    """Operator norm ``||A A^T - B B^T||`` of the difference of two orthogonal projections.
+    """Operator norm ``||A A^T - B B^T||`` of the difference of two orthogonal projections
+    (``A``, ``B`` with orthonormal columns; checked arrays of the same number of rows).
 
     Implements: PILLAR.Thm1 proof quantity (the PCA error ``||A_hat A_hat^T - A_k A_k^T||``,
-    bounded in the paper by Zwald–Blanchard's Thm 4).
+    bounded in the paper by Zwald–Blanchard's Thm 4); computed by
+    :func:`semiprivate.kernels._reference_pca.subspace_distance`.
 
     >>> round(subspace_distance(np.eye(2)[:, :1], np.eye(2)[:, 1:]), 12)
     1.0
     """
     Am = check_array(A, "A", ndim=2).astype(np.float64)
     Bm = check_array(B, "B", ndim=2, shape=(Am.shape[0], None)).astype(np.float64)
-    P = Am @ Am.T - Bm @ Bm.T
-    return float(np.max(np.abs(np.linalg.eigvalsh(P))))
+    return projection_distance(Am, Bm)

@@ -11,7 +11,7 @@
   block i.
 
 The eigen-decomposition is ``cupy.linalg.eigh`` (cuSOLVER ``?syevd``), done in
-:func:`semiprivate.kernels._pca._top_k_eigh_gpu`.  CuPy is imported lazily: importing this module without CuPy
+:func:`semiprivate.kernels._pca_eigen._top_k_eigh_gpu`.  CuPy is imported lazily: importing this module without CuPy
 works, using it raises ImportError.
 """
 
@@ -92,7 +92,7 @@ class CupyOps:
 
     def shift(self, block: Any, out: Any, shift: Any, sums: Any) -> None:
         """``out[:m] = block - shift`` (float64 arithmetic, cast) and the float64 column sums of
-        ``block - shift`` before the cast (see :meth:`semiprivate.kernels._pca._NumpyOps.shift`)."""
+        ``block - shift`` before the cast (see :meth:`semiprivate.kernels._covariance._NumpyOps.shift`)."""
         y = out[: block.shape[0]]
         sums[...] = block.sum(axis=0, dtype=np.float64) - block.shape[0] * shift
         self.xp.subtract(block, shift, out=y, casting="unsafe")

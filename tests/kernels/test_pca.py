@@ -19,8 +19,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from semiprivate.kernels import CovarianceAccumulator, pca
-from semiprivate.kernels._reference_pca import flip_signs, reference_moments, reference_pca
-from semiprivate.kernels._testvectors import low_rank, subspace_distance
+from semiprivate.kernels._reference_pca import flip_signs, reference_moments, reference_pca, subspace_distance
+from semiprivate.kernels._testvectors import low_rank
 
 from semiprivate import kernels
 
@@ -411,7 +411,7 @@ needs_cython = pytest.mark.skipif("cython" not in kernels.available_backends(), 
 
 
 def _blas_limit() -> int:
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_plan as P
 
     return max(int(lib.num_threads) for lib in P._blas_controller().lib_controllers)
 
@@ -430,15 +430,15 @@ def test_threads_match_reference_and_one_thread(
     300-row blocks take the one-read shifted path and, in float64, the uncentred fold (checked).
     A merge that drops the (n_a n_b / n) delta delta^T term, or workers that skip or repeat
     blocks, fail here (measured: every case)."""
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_accumulate as A
 
     X = low_rank(6000, 30, 6, seed=21).astype(dtype)
     k = 5
     V_ref, lam_ref, mu_ref, tot_ref = reference_pca(X.astype(np.float64), k, center=center)
     one = pca(X, k, center=center, backend="cython", chunk_rows=chunk_rows, n_threads=1)
     merged: list[Any] = []
-    original = P._accumulate_threaded
-    monkeypatch.setattr(P, "_accumulate_threaded", lambda *a: merged.append(original(*a)) or merged[-1])
+    original = A._accumulate_threaded
+    monkeypatch.setattr(A, "_accumulate_threaded", lambda *a: merged.append(original(*a)) or merged[-1])
     res = pca(X, k, center=center, backend="cython", chunk_rows=chunk_rows, n_threads=n_threads)
     assert len(merged) == 1 and merged[0].count == 6000
     folded = merged[0]._uncentred_blocks
@@ -460,18 +460,18 @@ def test_threads_are_reproducible_and_really_run_in_threads(monkeypatch: pytest.
     """Static block assignment: two runs give bit-identical results.  The blocks are folded in
     by three distinct threads, each with BLAS limited to one thread, and the BLAS limit (set to
     2 here, so that the checks can fail) is restored afterwards."""
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_accumulate as A
     from threadpoolctl import threadpool_limits
 
     X = low_rank(5000, 20, 4, seed=2)
     seen: list[tuple[str, int]] = []
-    original = P.CovarianceAccumulator._update_rows
+    original = A.CovarianceAccumulator._update_rows
 
     def spy(self: Any, chunk: Any, offset: int, where: str) -> Any:
         seen.append((threading.current_thread().name, _blas_limit()))
         return original(self, chunk, offset, where)
 
-    monkeypatch.setattr(P.CovarianceAccumulator, "_update_rows", spy)
+    monkeypatch.setattr(A.CovarianceAccumulator, "_update_rows", spy)
     with threadpool_limits(2, user_api="blas"):
         a = pca(X, 3, backend="cython", chunk_rows=100, n_threads=3)
         assert _blas_limit() == 2
@@ -505,13 +505,13 @@ def test_threads_non_finite_names_the_first_bad_block(n_threads: int, bad_rows: 
 def test_threads_one_threaded_accumulation_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """While another threaded accumulation holds the process-wide BLAS limit, a call uses one
     accumulator (and gives exactly the n_threads=1 result); afterwards threads are used again."""
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_accumulate as A
 
     X = low_rank(3000, 12, 3, seed=6)
     calls: list[int] = []
-    original = P._accumulate_threaded
-    monkeypatch.setattr(P, "_accumulate_threaded", lambda *a: calls.append(1) or original(*a))
-    with P._THREADED_LOCK:
+    original = A._accumulate_threaded
+    monkeypatch.setattr(A, "_accumulate_threaded", lambda *a: calls.append(1) or original(*a))
+    with A._THREADED_LOCK:
         busy = pca(X, 3, backend="cython", chunk_rows=100, n_threads=3)
     assert calls == []
     np.testing.assert_array_equal(busy.eigenvalues, pca(X, 3, backend="cython", chunk_rows=100, n_threads=1).eigenvalues)
@@ -526,18 +526,18 @@ def test_threads_a_late_worker_still_reports_the_first_bad_block(monkeypatch: py
     the first failure named block 4 here: measured.)"""
     import time
 
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_accumulate as A
 
     X = np.random.default_rng(4).standard_normal((6000, 8))
     X[[3500, 4500], 1] = np.nan
-    original = P.CovarianceAccumulator._update_rows
+    original = A.CovarianceAccumulator._update_rows
 
     def slow_worker_1(self: Any, chunk: Any, offset: int, where: str) -> Any:
         if offset == 1000:  # worker 0 needs microseconds for its blocks 0, 2, 4
             time.sleep(0.5)
         return original(self, chunk, offset, where)
 
-    monkeypatch.setattr(P.CovarianceAccumulator, "_update_rows", slow_worker_1)
+    monkeypatch.setattr(A.CovarianceAccumulator, "_update_rows", slow_worker_1)
     with pytest.raises(ValueError, match=r"rows \[3000, 4000\) of X"):
         pca(X, 2, backend="cython", chunk_rows=1000, n_threads=2)
 
@@ -550,11 +550,11 @@ def test_threads_stop_on_an_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
     errors raised the ValueError here: measured.)"""
     import time
 
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_accumulate as A
 
     X = np.random.default_rng(4).standard_normal((6000, 8))
     X[1500, 0] = np.nan  # worker 1's first block fails
-    original = P.CovarianceAccumulator._update_rows
+    original = A.CovarianceAccumulator._update_rows
 
     def interrupt_worker_0(self: Any, chunk: Any, offset: int, where: str) -> Any:
         if offset == 1000:  # worker 1 fails after worker 0 has started on block 2 (microseconds)
@@ -564,7 +564,7 @@ def test_threads_stop_on_an_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
             raise KeyboardInterrupt
         return original(self, chunk, offset, where)
 
-    monkeypatch.setattr(P.CovarianceAccumulator, "_update_rows", interrupt_worker_0)
+    monkeypatch.setattr(A.CovarianceAccumulator, "_update_rows", interrupt_worker_0)
     with pytest.raises(KeyboardInterrupt):
         pca(X, 2, backend="cython", chunk_rows=1000, n_threads=2)
     assert not [t for t in threading.enumerate() if t.name.startswith("semiprivate-pca")]
@@ -589,27 +589,28 @@ def test_threads_on_a_memmap(tmp_path) -> None:
 def test_plan_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who gets threads: large arrays on the Cython backend, capped by the BLAS limit, by memory
     and by the number of blocks; never iterables, the NumPy backend or small problems."""
-    from semiprivate.kernels import _pca as P
+    from semiprivate.kernels import _pca_plan as P
+    from semiprivate.kernels import _pca_sources as S
     from threadpoolctl import threadpool_limits
 
     f32 = np.dtype(np.float32)
     big = np.broadcast_to(np.zeros(1024, np.float32), (200_000, 1024))  # shape only, no memory
     monkeypatch.setattr(P, "_available_threads", lambda: 2)
-    assert P._plan_workers(None, P._Source(big), f32, "cython", None) == (2, 4096)  # 16 MiB blocks
+    assert P._plan_workers(None, S._Source(big), f32, "cython", None) == (2, 4096)  # 16 MiB blocks
     monkeypatch.setattr(P, "_available_threads", lambda: 64)
     # memory cap: 1 + min(256 MiB, a quarter of the 819.2 MB input) // (4 MiB accumulator + 16 MiB buffer)
-    assert P._plan_workers(None, P._Source(big), f32, "cython", None)[0] == 1 + 204_800_000 // (20 << 20) == 10
+    assert P._plan_workers(None, S._Source(big), f32, "cython", None)[0] == 1 + 204_800_000 // (20 << 20) == 10
     monkeypatch.undo()
     with threadpool_limits(1, user_api="blas"):
-        assert P._plan_workers(None, P._Source(big), f32, "cython", None)[0] == 1
-    assert P._plan_workers(None, P._Source(big), f32, "numpy", None)[0] == 1
-    assert P._plan_workers(4, P._Source([big[:10], big[10:20]]), f32, "cython", None)[0] == 1
+        assert P._plan_workers(None, S._Source(big), f32, "cython", None)[0] == 1
+    assert P._plan_workers(None, S._Source(big), f32, "numpy", None)[0] == 1
+    assert P._plan_workers(4, S._Source([big[:10], big[10:20]]), f32, "cython", None)[0] == 1
     small = np.zeros((20_000, 256), np.float32)  # n d^2 = 1.3e9 < 2e10
-    assert P._plan_workers(None, P._Source(small), f32, "cython", None) == (1, P._default_block_rows(256, f32, "cython", 20_000))
-    assert P._plan_workers(8, P._Source(small), f32, "cython", 5000) == (4, 5000)  # no worker without a block
-    assert P._plan_workers(3, P._Source(small), f32, "cython", 20_000) == (1, 20_000)
+    assert P._plan_workers(None, S._Source(small), f32, "cython", None) == (1, P._default_block_rows(256, f32, "cython", 20_000))
+    assert P._plan_workers(8, S._Source(small), f32, "cython", 5000) == (4, 5000)  # no worker without a block
+    assert P._plan_workers(3, S._Source(small), f32, "cython", 20_000) == (1, 20_000)
     monkeypatch.setattr(P, "_THREAD_EXTRA_BYTES", 1024 * 1024 * 4 - 1)  # not even one more accumulator
-    assert P._plan_workers(None, P._Source(big), f32, "cython", None)[0] == 1
+    assert P._plan_workers(None, S._Source(big), f32, "cython", None)[0] == 1
     for bad, exc in ((0, ValueError), (-1, ValueError), (1.5, TypeError), ("2", TypeError)):
         with pytest.raises(exc, match="n_threads"):
             pca(small[:50], 2, n_threads=bad)
@@ -783,7 +784,7 @@ def test_cupy_module_imports_without_cupy() -> None:
 
 
 def test_memmap_pages_released_only_for_shared_maps(tmp_path) -> None:
-    from semiprivate.kernels._pca import _page_releaser
+    from semiprivate.kernels._pca_sources import _page_releaser
 
     path = tmp_path / "m.npy"
     mm = np.lib.format.open_memmap(path, mode="w+", dtype=np.float64, shape=(3000, 4))

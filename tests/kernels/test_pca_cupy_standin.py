@@ -23,7 +23,7 @@ backend uses, with CuPy's signatures (checked against CuPy's source):
   function, ``cupy.*`` function) raises TypeError, ``cupy.asarray`` copies host -> device and
   ``cupy.asnumpy`` device -> host; ``ndarray.set`` accepts only a host array of the same shape
   and dtype.  Floating-point warnings are silenced, as on a GPU.
-* a real CuPy array is no ``np.ndarray``: the backend modules (``semiprivate.kernels._pca``,
+* a real CuPy array is no ``np.ndarray``: the backend modules (``semiprivate.kernels._pca`` and the modules it uses,
   ``semiprivate.kernels._cupy.pca``, ``semiprivate.kernels._reference_pca``) see a ``numpy`` whose ``ndarray`` excludes
   the device type (``isinstance`` is False, so ``flip_signs`` takes its CuPy branch) and whose
   ``asarray``/``array``/``asanyarray``/``ascontiguousarray`` refuse a device array, as CuPy's
@@ -61,13 +61,18 @@ from typing import Any
 import numpy as np
 import pytest
 import semiprivate.kernels._backend as backend_mod
+import semiprivate.kernels._covariance as covariance_mod
 import semiprivate.kernels._cupy.pca as cupy_pca
 import semiprivate.kernels._pca as pca_mod
+import semiprivate.kernels._pca_eigen as eigen_mod
+import semiprivate.kernels._pca_plan as plan_mod
+import semiprivate.kernels._pca_randomized as randomized_mod
+import semiprivate.kernels._pca_result as result_mod
+import semiprivate.kernels._pca_sources as sources_mod
 import semiprivate.kernels._reference_pca as ref_mod
 from semiprivate.kernels import CovarianceAccumulator, pca
 from semiprivate.kernels._backend import is_cupy_array
-from semiprivate.kernels._reference_pca import reference_pca
-from semiprivate.kernels._testvectors import subspace_distance
+from semiprivate.kernels._reference_pca import reference_pca, subspace_distance
 
 from semiprivate import kernels
 
@@ -429,7 +434,7 @@ def fake_cupy(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -
     if "cupy.cublas" not in mods:
         monkeypatch.delitem(sys.modules, "cupy.cublas", raising=False)
     monkeypatch.setattr(cupy_pca, "_SYRK_MODE", {})
-    for mod in (pca_mod, cupy_pca, ref_mod):  # the backend's view of numpy next to real CuPy
+    for mod in (pca_mod, covariance_mod, eigen_mod, plan_mod, randomized_mod, result_mod, sources_mod, cupy_pca, ref_mod):  # the backend's view of numpy next to real CuPy
         monkeypatch.setattr(mod, "np", _NumpySeenWithCupy())
     backend_mod._cupy_available.cache_clear()  # conftest cached False at collection
     yield mods["cupy"]

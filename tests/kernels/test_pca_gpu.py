@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 from semiprivate.kernels import CovarianceAccumulator, pca
-from semiprivate.kernels._reference_pca import reference_pca
-from semiprivate.kernels._testvectors import low_rank, subspace_distance
+from semiprivate.kernels._reference_pca import reference_pca, subspace_distance
+from semiprivate.kernels._testvectors import low_rank
 
 pytestmark = pytest.mark.gpu
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from semiprivate.kernels import _pca
+from semiprivate.kernels import _pca_result
 
 from semiprivate import kernels
 
@@ -37,7 +37,7 @@ def test_memmap_chunks_equal_in_memory_and_release_pages(data: np.ndarray, tmp_p
     M = np.load(path, mmap_mode="r")
     res = kernels.pca(M, 4, center=True)
     released: list[tuple[int, int]] = []
-    real = _pca._page_releaser
+    real = _pca_result._page_releaser
 
     def spy(arr):
         rel = real(arr)
@@ -48,7 +48,7 @@ def test_memmap_chunks_equal_in_memory_and_release_pages(data: np.ndarray, tmp_p
             rel(block)
         return wrapped
 
-    monkeypatch.setattr(_pca, "_page_releaser", spy)
+    monkeypatch.setattr(_pca_result, "_page_releaser", spy)
     Z = res.transform(M, chunk_rows=64)
     ref = res.transform(data)
     np.testing.assert_allclose(Z, ref, rtol=0, atol=1e-5 * np.abs(ref).max())

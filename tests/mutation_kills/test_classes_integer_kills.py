@@ -13,14 +13,16 @@ from typing import Any
 import numpy as np
 import pytest
 from semiprivate.theory.classes import Intervals, PointFunctions, Thresholds
-from semiprivate.theory.classes.integer import _uniform_int, uniform_int
+from semiprivate.theory.classes.integer import uniform_int
 
 
-class _Words:
-    """Stands in for a Generator: ``integers`` returns the scripted values, recording each call."""
+class _Words(np.random.Generator):
+    """A Generator whose ``integers`` returns the scripted values, recording each call."""
 
     def __init__(self, *values: Any) -> None:
-        self.values, self.calls = list(values), []
+        super().__init__(np.random.PCG64(0))
+        self.values: list[Any] = list(values)
+        self.calls: list[Any] = []
 
     def integers(self, *args: Any, **kwargs: Any) -> Any:
         self.calls.append((args, kwargs))
@@ -30,13 +32,13 @@ class _Words:
 def test_large_n_words_are_assembled_and_truncated_to_the_bit_length() -> None:
     n = 2**64 + 1  # 65 bits: two words, keep the top 65 of 128 bits
     g = _Words(np.array([5, 2**63], dtype=np.uint64))
-    assert _uniform_int(g, n) == 11  # (5 << 64 | 2^63) >> 63
+    assert uniform_int(g, n) == 11  # (5 << 64 | 2^63) >> 63
     assert g.calls == [((0, 2**64), {"size": 2, "dtype": np.uint64, "endpoint": False})]
     g = _Words(np.array([2**63 + 5], dtype=np.uint64))
-    assert _uniform_int(g, 3 * 2**62) == 2**63 + 5  # 64 bits, one word, no shift
+    assert uniform_int(g, 3 * 2**62) == 2**63 + 5  # 64 bits, one word, no shift
     n = 2**62 + 1  # 63 bits: one word, drop its lowest bit
     g = _Words(np.array([2**64 - 1], dtype=np.uint64), np.array([7], dtype=np.uint64))
-    assert _uniform_int(g, n) == 3  # 2^63 - 1 >= n rejected, then 7 >> 1
+    assert uniform_int(g, n) == 3  # 2^63 - 1 >= n rejected, then 7 >> 1
     assert len(g.calls) == 2
 
 
@@ -46,13 +48,13 @@ def test_draws_at_or_above_n_are_rejected_and_n_minus_1_is_kept() -> None:
     above = np.array([2**64 - 1, 2**64 - 1], dtype=np.uint64)  # -> 2^65 - 1 > n: rejected
     last = np.array([2**63, 0], dtype=np.uint64)  # -> 2^64 = n - 1: kept
     g = _Words(at_n, above, last)
-    assert _uniform_int(g, n) == n - 1
+    assert uniform_int(g, n) == n - 1
     assert len(g.calls) == 3
 
 
 def test_small_n_is_one_generator_call() -> None:
     g = _Words(7)
-    assert _uniform_int(g, 10) == 7
+    assert uniform_int(g, 10) == 7
     assert g.calls == [((10,), {})]
 
 

@@ -1,5 +1,5 @@
 """The halfspaces report section's simulations (k-sweep, HPSY Thm 3 runs) go through
-``ReportContext.simulate`` (semiprivate.theory.distributed.monte_carlo, issue #22): the same numbers here,
+``ReportContext.simulate`` (semiprivate.theory.distributed.monte_carlo): the same numbers here,
 in worker processes (standard pickle) and on a 2-worker Dask LocalCluster.
 
 Deterministic (fixed seeds, no statistical tolerance): a false failure would need the runs to

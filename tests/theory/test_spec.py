@@ -78,7 +78,7 @@ def test_parse_implements(text: str, ids: list[str]) -> None:
     assert spec.parse_implements(text) == ids
 
 
-# --- no shipped file points outside the repository (issue 18, item 6) -------------------------
+# --- no shipped file points outside the repository ----------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ["semiprivate", "theory", "kernels", "proofs_checks"]
@@ -136,7 +136,7 @@ def test_no_shipped_file_references_a_path_outside_the_repository() -> None:
     "See DESIGN.md, \"Conventions\".",
 ])
 def test_the_scan_catches_dangling_references(line: str) -> None:
-    """The scan itself can fail: each of the issue's dangling forms is reported (the text is read as
+    """The scan itself can fail: each dangling form is reported (the text is read as
     if it were a module in theory/, so relative paths resolve as for the real files)."""
     assert _outside_references(ROOT / "theory" / "probe.py", f'"""{line}"""\n')
 

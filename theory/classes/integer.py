@@ -41,10 +41,6 @@ def validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: boo
     outside X_d, non-integers, NaN or a wrong shape.  ``d`` in [1, 64]; ``name`` (a string)
     is the parameter name used in the messages.
     """
-    return _validate_integer_points(X, d, name, allow_empty=allow_empty)
-
-
-def _validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name for messages), got {type(name).__name__}")
     if X is None:
@@ -111,11 +107,8 @@ def uniform_int(rng: Any, n: int) -> int:
     >>> 0 <= uniform_int(0, 2**100) < 2**100
     True
     """
-    return _uniform_int(as_generator(rng), int(n))  # int: NumPy integers have no bit_length
-
-
-def _uniform_int(rng: np.random.Generator, n: int) -> int:
-    """:func:`uniform_int` on validated arguments (undecorated, so that mutation testing reaches it)."""
+    rng = as_generator(rng)
+    n = int(n)  # NumPy integers have no bit_length
     if n <= 2**62:
         return int(rng.integers(n))
     k = n.bit_length()

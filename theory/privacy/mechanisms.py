@@ -145,10 +145,6 @@ def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> fl
     ...
     ValueError: sigma must be in (0, inf), got -1.0
     """
-    return _gaussian_delta(epsilon, sigma, sensitivity)
-
-
-def _gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
     e, s, d = float(epsilon), float(sigma), float(sensitivity)
     a = d / (2 * s) - e * s / d
     b = -d / (2 * s) - e * s / d
@@ -183,10 +179,6 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, metho
     >>> gaussian_delta(1.0, s) <= 1e-5 < gaussian_delta(1.0, s * 0.999)
     True
     """
-    return _gaussian_sigma(epsilon, delta, sensitivity, method)
-
-
-def _gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, method: str = "analytic") -> float:
     e, dl, sens = float(epsilon), float(delta), float(sensitivity)
     require(dl > 0, "AUDIT (Gaussian mechanism)",
             "delta > 0 (no finite sigma gives (epsilon, 0)-DP; use LaplaceMechanism for pure DP)", delta=dl)

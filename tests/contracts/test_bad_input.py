@@ -1,4 +1,7 @@
-"""Fuzz every public callable with bad values, one parameter at a time.
+"""Bad input to the public API, one parameter at a time: generic bad values (fuzz) and every
+invalid example a declared constraint lists.
+
+Fuzz:
 
 Discovery is by introspection, not a hand list: every module and package under ``theory``
 and ``kernels`` is imported, and every callable named in its ``__all__`` (functions and
@@ -53,7 +56,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from semiprivate.kernels.validation import Constraint, Integer, Optional, Real
+from semiprivate.kernels.validation import Constraint, Integer, Optional, Real, registered_functions
 
 PACKAGES = ["semiprivate.theory", "semiprivate.kernels"]
 #: Seconds a single call may take before it counts as "not rejected up front".
@@ -114,14 +117,17 @@ FILL_FOR: dict[tuple[str, str], Callable[[], Any]] = {
 }
 
 
-def _walk(package: str) -> Iterator[str]:
-    """Public modules: private ones (a name part starting with ``_``, e.g. ``semiprivate.kernels._reference``,
-    ``semiprivate.theory.bounds._core``) are skipped -- what they export publicly is re-exported by a
-    public module and found there."""
+def _walk(package: str, *, private: bool = False) -> Iterator[str]:
+    """The modules of ``package``.  ``private=False``: public modules only (a name part starting
+    with ``_``, e.g. ``semiprivate.kernels._reference``, ``semiprivate.theory.bounds._core``, is
+    skipped -- what they export publicly is re-exported by a public module and found there);
+    ``private=True``: every module but ``__main__`` (a constraint may be declared in a private one)."""
     pkg = importlib.import_module(package)
     yield package
     for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
-        if any(part.startswith("_") for part in info.name.split(".")):
+        if ".__main__" in info.name:
+            continue
+        if not private and any(part.startswith("_") for part in info.name.split(".")):
             continue
         if info.name.startswith("semiprivate.kernels._cupy") and importlib.util.find_spec("cupy") is None:
             continue
@@ -256,10 +262,6 @@ def _call(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> BaseException | 
     return None
 
 
-def _names(text: str, name: str) -> bool:
-    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
-
-
 def _shows_bad_value(text: str, label: str, value: Any) -> bool:
     """The bad value was reached and used unchecked: its repr appears in an error about another
     parameter (``y must have <object object at 0x..> entries``).  Only for ``object()`` (a unique
@@ -285,28 +287,11 @@ def _cases() -> tuple[list[Any], dict[str, int]]:
             if not bad:
                 continue
             n_params += 1
-            marks = []
-            if (qual, p.name) in SKIP:
-                marks.append(pytest.mark.skip(reason=SKIP[(qual, p.name)]))
-            elif (qual, p.name) in XFAIL:
-                marks.append(pytest.mark.xfail(reason=XFAIL[(qual, p.name)], strict=False))
-            cases.append(pytest.param(qual, obj, p.name, bad, id=f"{qual}-{p.name}", marks=marks))
+            cases.append(pytest.param(qual, obj, p.name, bad, id=f"{qual}-{p.name}"))
     stats = {"callables": len(callables), "skipped": len(skipped), "parameters": n_params,
              "calls": sum(len(c.values[3]) for c in cases)}
     return cases, stats
 
-
-#: Known failures OUTSIDE the files of the fuzz test's author (issue 18), grouped by file:
-#: (qualname, parameter) -> the bad values and what happens.  Each entry is a bug for the owner of
-#: that file to fix (the message must name the parameter; a bad value must be rejected up front);
-#: remove the entry when it is fixed (xfail is not strict, so a fixed entry just passes).
-#: Entries whose call RUNS with the bad value (instead of rejecting it) are skipped, not run: see SKIP.
-XFAIL: dict[tuple[str, str], str] = {
-}
-
-#: Calls that run a long job with the bad value instead of rejecting it: not executed (each would
-#: cost CALL_SECONDS); also bugs for the owner of the file.
-SKIP = {key: reason for key, reason in XFAIL.items() if "runs on instead of rejecting" in reason}
 
 CASES, STATS = _cases()
 INCONCLUSIVE: list[str] = []
@@ -315,7 +300,7 @@ INCONCLUSIVE: list[str] = []
 @pytest.mark.parametrize(("qual", "obj", "pname", "bad"), CASES)
 def test_bad_value_is_rejected_naming_the_parameter(qual: str, obj: Any, pname: str,
                                                     bad: list[tuple[str, Any]], tmp_path: Any,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+                                                    monkeypatch: pytest.MonkeyPatch, names_word: Callable[[str, str], bool]) -> None:
     monkeypatch.chdir(tmp_path)  # a callable that writes files writes them here
     sig = inspect.signature(obj)
     cons = _constraints(obj)
@@ -346,11 +331,11 @@ def test_bad_value_is_rejected_naming_the_parameter(qual: str, obj: Any, pname: 
             failures.append(f"{pname}={label}: accepted (no error)")
         elif not isinstance(exc, (TypeError, ValueError)):
             failures.append(f"{pname}={label}: {type(exc).__name__}: {exc}")
-        elif not _names(str(exc), pname):
+        elif not names_word(str(exc), pname):
             if _shows_bad_value(str(exc), label, value):
                 failures.append(f"{pname}={label}: used unchecked (its value appears in the error about another "
                                 f"parameter): {type(exc).__name__}: {exc}")
-            elif any(_names(str(exc), o) for o in others):
+            elif any(names_word(str(exc), o) for o in others):
                 INCONCLUSIVE.append(f"{qual}({pname}={label}): stopped at another parameter: {exc}")
             else:
                 failures.append(f"{pname}={label}: {type(exc).__name__} does not name {pname!r}: {exc}")
@@ -361,6 +346,88 @@ def test_coverage_summary() -> None:
     """Runs after the parametrized test (file order): how much was covered."""
     print(f"\nfuzzed {STATS['callables']} public callables ({STATS['skipped']} skipped: records, exceptions, "
           f"abstract), {STATS['parameters']} parameters, {STATS['calls']} bad-value calls; "
-          f"{len(XFAIL)} known failures outside the author's files (xfail), {len(SKIP)} of them skipped; "
           f"{len(INCONCLUSIVE)} inconclusive calls (stopped at another parameter's filler)")
     assert STATS["callables"] > 100 and STATS["parameters"] > 300
+
+
+# ---------------------------------------------------------------------------------------------
+# declared constraints: every invalid example of every constraint declared with validate_params
+# ---------------------------------------------------------------------------------------------
+# Every public function and class constructor of kernels, theory and proofs_checks (private
+# modules included) that declares constraints with validate_params, and every function the
+# validation module registered: for each constrained parameter and each invalid value its
+# constraint lists, a call with every other constrained required parameter set to a valid example
+# (unconstrained required parameters get None: the declared checks run before the body) must raise
+# TypeError or ValueError naming the parameter.
+
+DECLARED_PACKAGES = ["semiprivate.kernels", "semiprivate.theory", "semiprivate.proofs_checks"]
+
+
+def _constrained() -> list[tuple[str, Callable[..., Any]]]:
+    seen: dict[int, tuple[str, Callable[..., Any]]] = {}
+    for package in DECLARED_PACKAGES:
+        for name in _walk(package, private=True):
+            module = importlib.import_module(name)
+            for attr, obj in vars(module).items():
+                if attr.startswith("_"):
+                    continue
+                target = obj.__init__ if inspect.isclass(obj) else obj
+                if callable(target) and hasattr(target, "__constraints__"):
+                    seen[id(target)] = (f"{getattr(obj, '__module__', name)}.{getattr(obj, '__qualname__', attr)}", obj)
+    for fn in registered_functions():
+        qual = f"{fn.__module__}.{fn.__qualname__}"
+        if not qual.rsplit(".", 1)[-1].startswith("_") and "<locals>" not in qual:
+            seen.setdefault(id(fn), (qual, fn))
+    return sorted(seen.values(), key=lambda t: t[0])
+
+
+def _declared_cases() -> list[Any]:
+    cases = []
+    for qual, obj in _constrained():
+        target = obj.__init__ if inspect.isclass(obj) else obj
+        for pname, constraint in target.__constraints__.items():
+            for i, bad in enumerate(constraint.invalid_examples()):
+                cases.append(pytest.param(obj, pname, bad, id=f"{qual}-{pname}-{i}"))
+    return cases
+
+
+DECLARED_CASES = _declared_cases()
+
+
+def test_some_functions_declare_constraints() -> None:
+    assert DECLARED_CASES, "no public function declares constraints: the generic test would check nothing"
+
+
+@pytest.mark.parametrize(("obj", "pname", "bad"), DECLARED_CASES)
+def test_declared_invalid_value_is_rejected_naming_the_parameter(obj: Any, pname: str, bad: Any,
+                                                                   names_word: Callable[[str, str], bool]) -> None:
+    is_class = inspect.isclass(obj)
+    target = obj.__init__ if is_class else obj
+    sig = inspect.signature(target)
+    constraints = target.__constraints__
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    params = list(sig.parameters.values())
+    if is_class:
+        params = params[1:]  # self
+    for p in params:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.name == pname:
+            value = bad
+        elif p.default is not p.empty:
+            continue
+        elif p.name in constraints:
+            value = constraints[p.name].valid_example()
+        else:
+            value = None
+        if p.kind == p.POSITIONAL_ONLY:
+            args.append(value)
+        else:
+            kwargs[p.name] = value
+    with pytest.raises((TypeError, ValueError)) as info:
+        obj(*args, **kwargs)
+    # The parameter's name must appear as a word (a substring check would let 'n' match "integer").
+    assert names_word(str(info.value), pname), (
+        f"error does not name {pname!r}: {info.value}"
+    )
