@@ -60,6 +60,7 @@ CLAIMS: dict[str, str] = {
     "bns15": "LabelBoost's privacy at the paper's sizes is within (1, 41e-6) (BNS15 Lem 4.6)",
     "active": "the active learner's error is <= alpha and its audits come out as claimed (BNS15 Sec 5)",
     "audit": "every private mechanism passes its audit, every broken one is caught, the auditor is calibrated",
+    "privacy_models": "every learner's exact worst-case privacy loss on tiny domains is within its reported privacy_",
     "proofs": "every machine check of the papers' algebra has its expected verdict",
 }
 
