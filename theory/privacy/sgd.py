@@ -601,7 +601,13 @@ def _dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, de
     acc = _accountant(accountant)
     with _quiet_rdp_orders():
         acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
-        return float(acc.get_epsilon(float(delta)))
+        eps = float(acc.get_epsilon(float(delta)))
+    if accountant == "rdp" and eps <= 0.0:
+        # RDP's conversion clips to 0 where no order certifies a positive epsilon; an epsilon of 0 is
+        # never reported: the PLD accountant's (pessimistic) epsilon of the same event is
+        return dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, accountant="pld",
+                             compositions=compositions)
+    return eps
 
 
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), sampling_rate=Real(0.0, 1.0, closed="right"),
@@ -615,14 +621,17 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     halving, when 1/2 already meets ``epsilon``), with tolerance 1e-7 hi <= 2e-7 sigma*.
     ``calibrate_dp_mechanism`` returns a point whose epsilon is <= the target (it steps Brent's root
     by the tolerance to the private side, or bisects), so the result always meets ``epsilon`` with
-    the same accountant.  Noise below 2^-10 is not searched: when 2^-10 already meets ``epsilon``,
+    the same accountant.  RDP's conversion to (epsilon, delta) cannot certify small epsilons (below
+    about ``log(1/delta) / alpha_max``): it returns values above the target and then 0 from some
+    noise multiplier on; a target only met by that 0 is refused (use the PLD accountant).  Noise below 2^-10 is not searched: when 2^-10 already meets ``epsilon``,
     2^-10 is returned.
 
     Raises
     ------
     ValueError
         Naming ``epsilon`` when no noise multiplier up to 2^30 reaches it (epsilon too small for
-        this many steps / this budget split).
+        this many steps / this budget split), or when the RDP accountant meets it only by rounding
+        to 0.
 
     Examples
     --------
@@ -660,6 +669,15 @@ def _calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: flo
             lambda: _accountant(accountant),
             lambda s: dpsgd_event(float(s), q, T, c),
             eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
+    if accountant == "rdp":
+        acc = _accountant("rdp")
+        with _quiet_rdp_orders():
+            raw = float(acc.compose(dpsgd_event(sigma, q, T, c)).get_epsilon(dl))
+        if raw <= 0.0:
+            raise ValueError(
+                f"epsilon={eps:g} is below what the RDP accountant certifies here: its conversion jumps to 0 at "
+                f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
+                "accountant='pld'")
     return sigma
 
 
