@@ -24,7 +24,8 @@ Example
 >>> X = np.array([[0.0], [2.0], [10.0], [20.0]]); y = np.array([-1, -1, 0, 1])
 >>> PublicRowsFitted(StandardScaler(), unlabeled_label=-1).fit(X, y).transformer_.mean_.tolist()
 [1.0]
->>> [(tr.tolist(), te.tolist()) for tr, te in LabelledSplit(2, unlabeled_label=-1).split(X, y)]
+>>> from sklearn.model_selection import KFold
+>>> [(tr.tolist(), te.tolist()) for tr, te in LabelledSplit(KFold(2), unlabeled_label=-1).split(X, y)]
 [([0, 1, 3], [2]), ([0, 1, 2], [3])]
 """
 

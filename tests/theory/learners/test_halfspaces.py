@@ -28,13 +28,13 @@ from semiprivate.theory.halfspace_data import (
     subspace_distance,
 )
 from semiprivate.theory.learners import halfspaces as hs
-from semiprivate.theory.privacy.public_rows import PrivacyWarning
 from semiprivate.theory.learners.halfspaces import (
     FullDimensionHalfspace,
     NonPrivateHalfspace,
     RandomProjectionHalfspace,
     SemiPrivateHalfspace,
 )
+from semiprivate.theory.privacy.public_rows import PrivacyWarning
 from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import Pipeline
