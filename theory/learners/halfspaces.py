@@ -93,6 +93,7 @@ from semiprivate.kernels.validation import (
     Options,
     Real,
     as_generator,
+    validate_params,
 )
 from semiprivate.theory.privacy.public_rows import PrivacyWarning, public_mask
 from semiprivate.theory.privacy.sgd import (
@@ -372,7 +373,8 @@ _COMMON = dict(epsilon=Real(0.0, math.inf, closed="neither"), delta=_OPEN_DELTA,
                radius=Optional(POSITIVE_REAL), accountant=Options("rdp", "pld"), noisy_sgd_steps=Optional(POSITIVE_INT),
                repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG,
                progress=Optional(Boolean()))
-# Parameters are checked in fit (scikit-learn's convention: __init__ and set_params only store them).
+# Parameters are checked in __init__ (every public callable rejects a bad value naming it) and again in fit
+# (set_params bypasses __init__).
 
 
 def _revalidate(est: Any, constraints: dict[str, Any]) -> None:
@@ -441,6 +443,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     sampling_rate_ (DP-SGD), n_features_in_.
     """
 
+    @validate_params(k=POSITIVE_INT, center=Boolean(), **_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, center: bool = False,
                  trainer: str = "dpsgd", epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1,
                  clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
@@ -489,6 +492,7 @@ class RandomProjectionHalfspace(_HalfspaceBase):
 
     _clip_projected = True
 
+    @validate_params(k=POSITIVE_INT, **_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, trainer: str = "dpsgd",
                  epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0,
                  loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
@@ -512,6 +516,7 @@ class FullDimensionHalfspace(_HalfspaceBase):
     ``X_public`` is ignored.  Parameters as :class:`SemiPrivateHalfspace` (no ``k``, ``center``).
     """
 
+    @validate_params(**_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, trainer: str = "dpsgd", epochs: float = 10.0,
                  batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0, loss: str = "hinge",
                  margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
@@ -543,6 +548,7 @@ class NonPrivateHalfspace(_HalfspaceBase):
 
     _private = False
 
+    @validate_params(**_NONPRIVATE)
     def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
                  learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import exponential_mechanism
-from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, as_generator
+from semiprivate.kernels.validation import EPSILON, RNG, Boolean, Real, as_generator, validate_params
 from semiprivate.theory.privacy.public_rows import public_mask
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ParameterGrid
@@ -52,6 +52,8 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["PrivateSearchCV"]
+
+_HOLDOUT = Real(0.0, 1.0, closed="neither")
 
 
 class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -98,6 +100,7 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     (True, True)
     """
 
+    @validate_params(epsilon_select=EPSILON, holdout_fraction=_HOLDOUT, refit=Boolean(), rng=RNG)
     def __init__(self, estimator: Any, param_grid: Any, *, epsilon_select: float = 1.0,
                  holdout_fraction: float = 0.2, unlabeled_label: Any = None, refit: bool = False,
                  rng: Any = None) -> None:
@@ -121,13 +124,11 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any, **fit_params: Any) -> PrivateSearchCV:
         """Run the search (module docstring); ``fit_params`` go unsliced to every fit."""
+        # checked in __init__ and again here (set_params bypasses __init__)
         EPSILON.validate("epsilon_select", self.epsilon_select)
-        PROBABILITY.validate("holdout_fraction", self.holdout_fraction)
-        if not 0.0 < float(self.holdout_fraction) < 1.0:
-            raise ValueError(f"holdout_fraction must be in (0, 1), got {self.holdout_fraction!r}")
+        _HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
-        if not isinstance(self.refit, bool):
-            raise TypeError(f"refit must be a bool, got {type(self.refit).__name__}")
+        Boolean().validate("refit", self.refit)
         candidates = list(ParameterGrid(self.param_grid))
         if not candidates:
             raise ValueError("param_grid must give at least one candidate")

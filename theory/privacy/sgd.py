@@ -121,6 +121,7 @@ _MAX_NOISE_MULTIPLIER = 2.0**30
 # GEMV with 2 OpenBLAS threads on a 2-core machine at load 3.8, 0.1 ms with one thread).
 _SINGLE_THREAD_BLAS_MAX = 1 << 22
 _BLAS_CONTROLLER: Any = None
+_NOISY_SGD_EPSILONS: dict[tuple[int, float, int, float], float] = {}
 
 
 def _blas_single_thread(work: float) -> Any:
@@ -153,10 +154,6 @@ def check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> n
     ...
     ValueError: y must contain only -1 and +1 (halfspace labels), got values [0, 1]
     """
-    return _check_signed_labels(y, name, length)
-
-
-def _check_signed_labels(y: Any, name: str = "y", length: int | None = None) -> np.ndarray:
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (the parameter name used in messages), got {type(name).__name__}")
     arr = check_array(y, name, ndim=1, dtype_kinds="biuf")
@@ -226,10 +223,6 @@ def loss_values(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 
     >>> loss_values([1.0, 0.0], [[0.5, 0.0], [2.0, 0.0]], [1, 1], margin=1.0).tolist()
     [0.5, 0.0]
     """
-    return _loss_values(w, Z, y, loss=loss, margin=margin)
-
-
-def _loss_values(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 1.0) -> np.ndarray:
     Zc = _check_features(Z)
     yc = check_signed_labels(y, length=Zc.shape[0])
     wv = check_array(w, "w", ndim=1, shape=(Zc.shape[1],))
@@ -249,10 +242,6 @@ def per_example_gradients(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin
     >>> per_example_gradients([0.0, 0.0], [[0.5, 0.0]], [1], margin=0.5).tolist()
     [[-1.0, -0.0]]
     """
-    return _per_example_gradients(w, Z, y, loss=loss, margin=margin)
-
-
-def _per_example_gradients(w: Any, Z: Any, y: Any, *, loss: str = "hinge", margin: float = 1.0) -> np.ndarray:
     Zc = _check_features(Z)
     yc = check_signed_labels(y, length=Zc.shape[0])
     wv = check_array(w, "w", ndim=1, shape=(Zc.shape[1],))
@@ -350,7 +339,11 @@ class NoisySGDResult:
     lipschitz : float
         L = 1 / margin (rows in the unit ball).
     privacy : (epsilon, delta)
-        BST14's guarantee derived from ``sigma`` (:func:`bst14_epsilon_from_sigma`).
+        The guarantee of what ran: BST14's epsilon derived from ``sigma``
+        (:func:`bst14_epsilon_from_sigma`) where the accountant confirms it, else the accountant's
+        (see :func:`noisy_sgd`).
+    theorem_epsilon : float
+        BST14's epsilon for ``sigma`` (the theorem's claim, whether or not it holds here).
     """
 
     weights: np.ndarray
@@ -360,6 +353,7 @@ class NoisySGDResult:
     n: int
     lipschitz: float
     privacy: tuple[float, float]
+    theorem_epsilon: float = math.nan
 
     def accountant_epsilon(self, delta: float | None = None) -> float:
         """RDP epsilon (dp-accounting) of what ran at ``delta`` (default: the run's delta)."""
@@ -379,19 +373,21 @@ def noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, de
     >>> noisy_sgd_accountant_epsilon(100, 50.0, 10_000, 1e-5) < 1.0
     True
     """
-    return _noisy_sgd_accountant_epsilon(n, noise_multiplier, steps, delta)
-
-
-def _noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, delta: float) -> float:
     import dp_accounting
     from dp_accounting.rdp import RdpAccountant
 
-    event = dp_accounting.SelfComposedDpEvent(
-        dp_accounting.SampledWithoutReplacementDpEvent(int(n), 1, dp_accounting.GaussianDpEvent(float(noise_multiplier))),
-        int(steps))
-    acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-    with _quiet_rdp_orders():
-        return float(acc.compose(event).get_epsilon(float(delta)))
+    key = (int(n), float(noise_multiplier), int(steps), float(delta))
+    if key not in _NOISY_SGD_EPSILONS:  # a pure function of its arguments: every Noisy SGD run asks for it
+        event = dp_accounting.SelfComposedDpEvent(
+            dp_accounting.SampledWithoutReplacementDpEvent(int(n), 1,
+                                                           dp_accounting.GaussianDpEvent(float(noise_multiplier))),
+            int(steps))
+        acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+        with _quiet_rdp_orders():
+            if len(_NOISY_SGD_EPSILONS) >= 4096:
+                _NOISY_SGD_EPSILONS.clear()
+            _NOISY_SGD_EPSILONS[key] = float(acc.compose(event).get_epsilon(float(delta)))
+    return _NOISY_SGD_EPSILONS[key]
 
 
 def _noisy_sgd_block(w: np.ndarray, Z: np.ndarray, y: np.ndarray, idx: list[int], noise: np.ndarray, t: int, n: int,
@@ -418,7 +414,7 @@ def _noisy_sgd_block(w: np.ndarray, Z: np.ndarray, y: np.ndarray, idx: list[int]
                  radius=POSITIVE_REAL, n_steps=Optional(POSITIVE_INT), n_runs=Optional(POSITIVE_INT), rng=RNG)
 def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1.0, radius: float = 1.0,
               n_steps: int | None = None, n_runs: int | None = None, w0: Any = None, rng: Any = None,
-              progress: bool | None = None) -> NoisySGDResult:
+              progress: bool | None = None, desc: str = "Noisy SGD") -> NoisySGDResult:
     r"""BST14 Noisy SGD on the scaled hinge loss over the ball of radius ``radius``.
 
     Implements: BST14.NoisySGD (Bassily, Smith, Thakurta 2014, Algorithm 1 A_Noise-SGD, as item BST14.NoisySGD
@@ -459,10 +455,20 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     progress : bool, optional
         A tqdm bar over the T steps on stderr (default: when stderr is a terminal and T >= 10^5,
         e.g. the default n^2 steps from n = 317).
+    desc : str
+        The progress bar's label.
 
     Returns
     -------
     NoisySGDResult
+
+    Privacy (``privacy``): BST14's epsilon for the sigma that ran where dp-accounting's RDP
+    accountant of what ran (T Gaussian steps of sensitivity 2 n L on one example sampled of n,
+    replace-one; :func:`noisy_sgd_accountant_epsilon`) confirms it, i.e. ``max(theorem,
+    accountant)``.  Outside the theorem's range the accountant's epsilon is reported: e.g. with
+    one example (no amplification by sampling) the theorem's sigma gives the exact Gaussian
+    mechanism of sensitivity 2L, whose delta at the claimed epsilon exceeds the claimed delta at
+    (eps, delta) = (10, 0.5), (100, 0.1), (300, 0.01).
 
     Examples
     --------
@@ -471,15 +477,6 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     >>> r.steps, r.weights.shape, r.privacy
     (9, (2,), (1.0, 0.001))
     """
-    return _noisy_sgd(Z, y, epsilon, delta, margin, radius, n_steps, n_runs, w0, rng, progress, "Noisy SGD")
-
-
-def _noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, margin: float, radius: float, n_steps: int | None,
-               n_runs: int | None, w0: Any, rng: Any, progress: bool | None, desc: str,
-               noise_factor: float = 1.0) -> NoisySGDResult:
-    """The body of :func:`noisy_sgd` (parameters checked there), with a progress bar labelled ``desc``.
-    ``noise_factor`` != 1 scales the noise that is drawn but not the privacy reported: only for the
-    deliberately broken mechanism of :func:`audit_cases`."""
     Zc = _check_features(Z)
     n, p = Zc.shape
     yc = check_signed_labels(y, length=n)
@@ -490,7 +487,7 @@ def _noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, margin: float, radi
     m = float(margin)
     L = 1.0 / m
     diameter = 2.0 * float(radius)
-    sigma = float(bst14_noise_scale(n, L, float(epsilon), float(delta))) * float(noise_factor)
+    sigma = float(bst14_noise_scale(n, L, float(epsilon), float(delta)))
     eta1 = float(bst14_step_size(1, n, p, L, diameter, float(epsilon), float(delta)))
     g = as_generator(rng)
     W = _init_weights(w0, p, n_runs)
@@ -521,10 +518,11 @@ def _noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, margin: float, radi
             _project(W2, float(radius))
         bar.update(b)
     bar.close()
-    eps_run = bst14_epsilon_from_sigma(n, L, sigma / float(noise_factor), float(delta))
+    eps_claim = bst14_epsilon_from_sigma(n, L, sigma, float(delta))
+    eps_acc = noisy_sgd_accountant_epsilon(n, sigma / (2.0 * n * L), T, float(delta))
     out = W2[0].copy() if n_runs is None else W2
     return NoisySGDResult(weights=out, sigma=sigma, step_size=eta1, steps=T, n=n, lipschitz=L,
-                          privacy=(eps_run, float(delta)))
+                          privacy=(max(eps_claim, eps_acc), float(delta)), theorem_epsilon=eps_claim)
 
 
 # ---------------------------------------------------------------------------
@@ -570,10 +568,6 @@ def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compo
     >>> dpsgd_event(1.0, 0.01, 10).count
     10
     """
-    return _dpsgd_event(noise_multiplier, sampling_rate, steps, compositions)
-
-
-def _dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compositions: int = 1) -> Any:
     import dp_accounting
 
     step = dp_accounting.PoissonSampledDpEvent(float(sampling_rate), dp_accounting.GaussianDpEvent(float(noise_multiplier)))
@@ -593,11 +587,6 @@ def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, del
     >>> round(dpsgd_epsilon(1.0, 0.01, 1000, 1e-5), 4)
     2.1014
     """
-    return _dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, accountant=accountant, compositions=compositions)
-
-
-def _dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float, *,
-                   accountant: str = "rdp", compositions: int = 1) -> float:
     acc = _accountant(accountant)
     with _quiet_rdp_orders():
         acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
@@ -639,17 +628,14 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     >>> dpsgd_epsilon(s, 0.01, 1000, 1e-5) <= 1.0 < dpsgd_epsilon(s * 0.999, 0.01, 1000, 1e-5)
     True
     """
-    return _calibrate_noise_multiplier(epsilon, delta, sampling_rate, steps, accountant=accountant, compositions=compositions)
-
-
-def _calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: float, steps: int, *,
-                                accountant: str = "rdp", compositions: int = 1) -> float:
     import dp_accounting
 
     eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
 
-    def eps_of(s: float) -> float:
-        return dpsgd_epsilon(s, q, T, dl, accountant=accountant, compositions=c)
+    def eps_of(s: float) -> float:  # the accountant's own epsilon (RDP's 0 included: refused below)
+        acc = _accountant(accountant)
+        with _quiet_rdp_orders():
+            return float(acc.compose(dpsgd_event(s, q, T, c)).get_epsilon(dl))
 
     hi = 1.0
     while eps_of(hi) > eps:
@@ -861,13 +847,6 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     -------
     DPSGDResult
     """
-    return _dp_sgd(Z, y, noise_multiplier=noise_multiplier, sampling_rate=sampling_rate, steps=steps, clip=clip, learning_rate=learning_rate, loss=loss, margin=margin, radius=radius, normalizer=normalizer, lr_schedule=lr_schedule, n_runs=n_runs, w0=w0, rng=rng, precision=precision, progress=progress)
-
-
-def _dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, steps: int, clip: float = 1.0,
-            learning_rate: float = 1.0, loss: str = "hinge", margin: float = 1.0, radius: float | None = None,
-            normalizer: float | None = None, lr_schedule: str = "constant", n_runs: int | None = None,
-            w0: Any = None, rng: Any = None, precision: str = "float64", progress: bool | None = None) -> DPSGDResult:
     f32 = precision == "float32"
     Zc, znorm = _features_and_norms(Z, float32=f32)
     n, p = Zc.shape
@@ -939,10 +918,6 @@ def alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout:
     >>> round(float(np.exp(lp[0] - lp[1])), 6) == round(math.e, 6)
     True
     """
-    return _alg2_selection_log_probabilities(candidates, Z_holdout, y_holdout, epsilon)
-
-
-def _alg2_selection_log_probabilities(candidates: Any, Z_holdout: Any, y_holdout: Any, epsilon: float) -> np.ndarray:
     from semiprivate import kernels
 
     errs = zero_one_errors(candidates, Z_holdout, y_holdout)
@@ -1011,12 +986,6 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
     >>> res.candidates.shape, res.privacy
     ((3, 2), (1.0, 0.001))
     """
-    return _pillar_alg2(Z, y, epsilon, delta, repeats=repeats, holdout_fraction=holdout_fraction, margin=margin, radius=radius, n_steps=n_steps, rng=rng, progress=progress)
-
-
-def _pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 3, holdout_fraction: float = 0.2,
-                 margin: float = 1.0, radius: float = 1.0, n_steps: int | None = None, rng: Any = None,
-                 progress: bool | None = None) -> Alg2Result:
     from semiprivate import kernels
 
     Zc = _check_features(Z)
@@ -1030,8 +999,8 @@ def _pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int =
     tr, ho = perm[n_hold:], perm[:n_hold]
     R = int(repeats)
     e_run, d_run = float(epsilon) / R, float(delta) / R
-    runs = _noisy_sgd(Zc[tr], yc[tr], e_run, d_run, margin, radius, n_steps, R, None, g, progress,
-                      f"PILLAR Alg 2 ({R} runs)")
+    runs = noisy_sgd(Zc[tr], yc[tr], e_run, d_run, margin=margin, radius=radius, n_steps=n_steps, n_runs=R, rng=g,
+                     progress=progress, desc=f"PILLAR Alg 2 ({R} runs)")
     errs = zero_one_errors(runs.weights, Zc[ho], yc[ho])
     eps_sel = float(epsilon)
     index = int(kernels.exponential_mechanism(-errs.astype(np.float64), eps_sel, sensitivity=1.0, rng=g))
@@ -1047,6 +1016,25 @@ def _pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int =
 # ---------------------------------------------------------------------------
 # canary audits for the built-in suite (semiprivate.theory.audit_suite)
 # ---------------------------------------------------------------------------
+
+
+def _noisy_sgd_noise_divided(Z: np.ndarray, y: np.ndarray, epsilon: float, delta: float, divisor: float, runs: int,
+                             rng: Any) -> np.ndarray:
+    """BROKEN on purpose (the audit suite's canary): BST14 Noisy SGD as :func:`noisy_sgd` runs it (sigma and
+    step size from BST14's formulas at (epsilon, delta), n^2 steps, scaled hinge with margin 1, unit ball,
+    theta_1 = 0), with the noise divided by ``divisor``; ``runs`` runs, weights (runs, p)."""
+    n, p = Z.shape
+    sigma = float(bst14_noise_scale(n, 1.0, epsilon, delta)) / divisor
+    eta1 = float(bst14_step_size(1, n, p, 1.0, 2.0, epsilon, delta))
+    g = as_generator(rng)
+    W = np.zeros((runs, p))
+    for t in range(1, n * n + 1):
+        idx = g.integers(0, n, size=runs)
+        zi, yi = Z[idx], y[idx]
+        coef = yi * _dphi(yi * np.einsum("rp,rp->r", W, zi), "hinge")
+        W -= (eta1 / math.sqrt(t)) * ((n * coef)[:, None] * zi + sigma * g.standard_normal((runs, p)))
+        _project(W, 1.0)
+    return W
 
 
 @validate_params(include_broken=Boolean())
@@ -1071,10 +1059,6 @@ def audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
       (accountant 0.41 <= 1); the broken variant the suite must flag is therefore noise / 100
       (accountant epsilon about 74).
     """
-    return _audit_cases(include_broken)
-
-
-def _audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     delta = 1e-5
     D0 = (np.zeros((1, 2)), np.array([1.0]))
@@ -1112,10 +1096,10 @@ def _audit_cases(include_broken: bool = True) -> list[dict[str, Any]]:
                         trials_scale=5.0))
 
         def bst_broken(data: Any, size: int, rng: Any = None) -> np.ndarray:
-            return _noisy_sgd(data[0], data[1], 1.0, delta, 1.0, 1.0, None, int(size), None, rng, False, "",
-                              noise_factor=0.01).weights
+            return _noisy_sgd_noise_divided(data[0], data[1], 1.0, delta, 100.0, int(size), rng)
 
         out.append(dict(name="BROKEN noisy_sgd with noise / 100", mechanism=bst_broken, pairs=[(B0, B1)],
                         epsilon=bst.privacy[0], delta=delta, private=False,
                         true_epsilon=None, claim="claims BST14 Thm 2.1", trials_scale=0.2))
     return out
+

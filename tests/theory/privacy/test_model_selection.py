@@ -122,10 +122,12 @@ def test_refusals():
     with pytest.raises(TypeError, match="privacy_"):
         PrivateSearchCV(_NoPrivacy(), {"label": [0, 1]}).fit(X, y)
     with pytest.raises(ValueError, match="holdout_fraction"):
-        PrivateSearchCV(_Fixed(), {"label": [0, 1]}, holdout_fraction=1.0).fit(X, y)
+        PrivateSearchCV(_Fixed(), {"label": [0, 1]}, holdout_fraction=1.0)
     with pytest.raises(ValueError, match="epsilon_select"):
-        PrivateSearchCV(_Fixed(), {"label": [0, 1]}, epsilon_select=0.0).fit(X, y)
+        PrivateSearchCV(_Fixed(), {"label": [0, 1]}, epsilon_select=0.0)
     with pytest.raises(TypeError, match="refit"):
-        PrivateSearchCV(_Fixed(), {"label": [0, 1]}, refit=1).fit(X, y)
+        PrivateSearchCV(_Fixed(), {"label": [0, 1]}, refit=1)
+    with pytest.raises(ValueError, match="epsilon_select"):  # set_params bypasses __init__: fit checks again
+        PrivateSearchCV(_Fixed(), {"label": [0, 1]}).set_params(epsilon_select=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="no labelled row"):
         PrivateSearchCV(_Fixed(), {"label": [0, 1]}, unlabeled_label=1).fit(X, y)

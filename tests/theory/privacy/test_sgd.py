@@ -82,7 +82,10 @@ def test_calibration_is_tight(accountant):
 
 def test_calibration_epsilon_too_small_is_named():
     # with delta = 1e-5 even epsilon = 1e-12 is reachable ((0, delta)-DP once TV <= delta); with a tiny delta it is not
-    assert dpsgd_epsilon(calibrate_noise_multiplier(1e-12, 1e-5, 1.0, 100), 1.0, 100, 1e-5) <= 1e-12
+    s = calibrate_noise_multiplier(1e-12, 1e-5, 1.0, 100, accountant="pld")
+    assert dpsgd_epsilon(s, 1.0, 100, 1e-5, accountant="pld") <= 1e-12
+    with pytest.raises(ValueError, match="accountant='pld'"):  # RDP meets it only by its conversion's 0
+        calibrate_noise_multiplier(1e-12, 1e-5, 1.0, 100)
     with pytest.raises(ValueError, match="epsilon"):
         calibrate_noise_multiplier(1e-9, 1e-14, 1.0, 10_000)
 
@@ -418,11 +421,11 @@ def test_alg2_fit_samples_the_exact_selection_law(monkeypatch):
     """What pillar_alg2 does: with the runs fixed (three candidates), its choice follows exp(-eps err/2)."""
     fixed = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
 
-    def fake_runs(Z, y, e, d, margin, radius, n_steps, n_runs, w0, rng, progress, desc):
+    def fake_runs(Z, y, e, d, **kw):
         return sgd.NoisySGDResult(weights=fixed.copy(), sigma=1.0, step_size=1.0, steps=1, n=len(Z), lipschitz=1.0,
                                   privacy=(e, d))
 
-    monkeypatch.setattr(sgd, "_noisy_sgd", fake_runs)  # the R runs of noisy_sgd (its body)
+    monkeypatch.setattr(sgd, "noisy_sgd", fake_runs)  # the R runs
     Z = np.tile([[0.8, 0.0]], (10, 1))
     y = np.ones(10)
     counts = np.zeros(3)

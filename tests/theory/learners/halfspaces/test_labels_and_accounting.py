@@ -71,11 +71,3 @@ def test_k_above_the_public_rows_and_rows_outside_the_ball():
     norms = np.linalg.norm(big, axis=1)
     assert f"{norms.max():.6g}" not in str(e.value) and f"{norms[0]:.6g}" not in str(e.value)
     assert "row 0" not in str(e.value)
-
-
-def test_parameters_are_checked_in_fit_not_in_init():
-    est = SemiPrivateHalfspace(epsilon=-1.0, k=0)  # scikit-learn: __init__ stores, fit validates
-    assert est.get_params()["epsilon"] == -1.0
-    X, y = D.sample(50, 1)
-    with pytest.raises(ValueError, match=r"\bk\b|epsilon"):
-        est.fit(X, y, X_public=D.sample_X(50, 2))
