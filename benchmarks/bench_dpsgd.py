@@ -56,7 +56,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _common import CHILD_HEAD, blas_info, run_child, timed, write_memmap  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
-from semiprivate.theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
+from semiprivate.theory.privacy.dpsgd import dp_sgd  # noqa: E402
+from semiprivate.theory.privacy.linear import clip_factors  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
 # a longer pause than _common's default: torch's OpenMP pool spins longer after a call
@@ -91,7 +92,7 @@ def ours32(X: np.ndarray, y: np.ndarray, q: float, steps: int, seed: int) -> int
 
 def check_reference(d: int) -> bool:
     """dp_sgd's fast loop == the plain reference loop (_dp_sgd_reference), bit for bit, BLAS on one thread."""
-    from semiprivate.theory.privacy.sgd import _dp_sgd_reference
+    from semiprivate.theory.privacy.dpsgd import _dp_sgd_reference
     from threadpoolctl import threadpool_limits
 
     X, y = make_data(2000, d, 3)

@@ -38,7 +38,7 @@ Privacy accounting (``privacy_``, set in ``fit`` from what ran):
 * ``"noisy_sgd"``: each of the C binary tasks runs BST14 at (eps/C, delta/C); ``privacy_`` is
   the basic composition of the per-run guarantees derived from the sigma that ran.
 * ``"pillar_alg2"``: each task runs PILLAR Alg 2 at (eps/C, delta/C) (see
-  :func:`semiprivate.theory.privacy.sgd.pillar_alg2` for the split inside); basic composition across tasks.
+  :func:`semiprivate.theory.privacy.pillar_selection.pillar_alg2` for the split inside); basic composition across tasks.
 
 Multi-class: one-vs-rest, C = number of classes binary tasks on the same data (C = 1 task for
 two classes), budget as above, recorded in ``budget_``.  Labels: any two classes for binary
@@ -95,15 +95,12 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
+from semiprivate.theory.privacy.dpsgd import dp_sgd
+from semiprivate.theory.privacy.linear import LOSSES
+from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
+from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 from semiprivate.theory.privacy.public_rows import PrivacyWarning, public_mask
-from semiprivate.theory.privacy.sgd import (
-    LOSSES,
-    calibrate_noise_multiplier,
-    dp_sgd,
-    dpsgd_epsilon,
-    noisy_sgd,
-    pillar_alg2,
-)
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
@@ -433,7 +430,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     rng : None, int or Generator
     progress : bool or None
         A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
-        :mod:`semiprivate.theory.privacy.sgd` show it: None (default) shows it when stderr is a terminal and the
+        :mod:`semiprivate.theory.privacy.dpsgd` / :mod:`~semiprivate.theory.privacy.noisy_sgd` show it: None (default) shows it when stderr is a terminal and the
         run is long (DP-SGD >= 2000 steps, Noisy SGD / Alg 2 >= 100000 steps); True/False force it.
 
     Attributes

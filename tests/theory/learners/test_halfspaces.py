@@ -326,7 +326,7 @@ def test_pca_result_can_be_shared_across_k():
 
 
 # ---------------------------------------------------------------------------
-# progress: a tqdm bar on stderr, forwarded to the trainer (semiprivate.theory.privacy.sgd convention)
+# progress: a tqdm bar on stderr, forwarded to the trainer (semiprivate.theory.privacy.dpsgd / noisy_sgd convention)
 # ---------------------------------------------------------------------------
 
 _PROGRESS_CASES = [

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from semiprivate.theory.halfspace_data import LargeMarginLowRank, digits_split
 from semiprivate.theory.learners.halfspaces import FullDimensionHalfspace, SemiPrivateHalfspace
+from semiprivate.theory.privacy.accounting import dpsgd_epsilon
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
-from semiprivate.theory.privacy.sgd import dpsgd_epsilon
 
 D = LargeMarginLowRank(30, 3, 0.2, tail=0.01, signal_rank=2, rng=0)
 
