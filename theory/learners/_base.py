@@ -6,7 +6,7 @@ import inspect
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import check_binary
 from semiprivate.theory.classes.base import ConceptClass
 
 
