@@ -813,6 +813,7 @@ def check_binary(a: Any, name: str, *, length: int | None = None, as_bool: bool 
     ...
     TypeError: y must be a 0/1 array of bool or integer dtype, got dtype float64
     """
+    name = _check_name(name)
     arr = a if _is_cupy_array(a) else np.asarray(a)
     if arr.dtype.kind not in "biu":
         raise TypeError(f"{name} must be a 0/1 array of bool or integer dtype, got dtype {arr.dtype}")

@@ -149,6 +149,7 @@ def halfspace_labelled_curves(ds: Sequence[int], k: int, gamma: float, eta: floa
     if not dims:
         raise ValueError("ds must hold at least one dimension, got an empty sequence")
     dims = [POSITIVE_INT.validate(f"ds[{i}]", d) for i, d in enumerate(dims)]
+    k = POSITIVE_INT.validate("k", k)
     for i, d in enumerate(dims):
         if d < k:
             raise ValueError(f"ds[{i}] must be >= k = {k} (the projection dimension), got {d}")
