@@ -1,6 +1,6 @@
 """Benchmark of DP-SGD for a linear probe and of PCA + projection of public data streamed from disk.
 
-1. DP-SGD examples/s (``semiprivate.theory.privacy.sgd.dp_sgd``: per-example gradients of a linear model
+1. DP-SGD examples/s (``semiprivate.theory.privacy.dpsgd.dp_sgd``: per-example gradients of a linear model
    as ``c_i z_i``, clipping by ``|c_i| ||z_i||``, one matrix-vector product per step; Poisson
    sampling; Gaussian noise) for d = 64, 512, 2048 and expected batch 256, against, in the same
    run:
@@ -14,7 +14,7 @@
      loaded 2-core machine the default was up to 10x slower); ratios use the faster of the two.
 
    Ours also runs on float32 input with ``precision="float32"`` (a column of its own).  Our
-   per-step BLAS calls run on one thread (see ``semiprivate.theory.privacy.sgd._SINGLE_THREAD_BLAS_MAX``).
+   per-step BLAS calls run on one thread (see ``semiprivate.theory.privacy.dpsgd._SINGLE_THREAD_BLAS_MAX``).
 
    Throughput counts the examples actually in the Poisson batches.  "Whole call" includes our input
    checks (NaN/inf scan) and the per-row norms, one pass over X; "steps only" is the difference
@@ -57,7 +57,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _common import CHILD_HEAD, blas_info, run_child, write_memmap  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.kernels._timing import time_call  # noqa: E402
-from semiprivate.theory.privacy.sgd import clip_factors, dp_sgd  # noqa: E402
+from semiprivate.theory.privacy.dpsgd import dp_sgd  # noqa: E402
+from semiprivate.theory.privacy.linear import clip_factors  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
 # a longer pause than _common's default: torch's OpenMP pool spins longer after a call
@@ -94,7 +95,7 @@ def ours32(X: np.ndarray, y: np.ndarray, q: float, steps: int, seed: int) -> int
 
 def check_reference(d: int) -> bool:
     """dp_sgd's fast loop == the plain reference loop (_dp_sgd_reference), bit for bit, BLAS on one thread."""
-    from semiprivate.theory.privacy.sgd import _dp_sgd_reference
+    from semiprivate.theory.privacy.dpsgd import _dp_sgd_reference
     from threadpoolctl import threadpool_limits
 
     X, y = make_data(2000, d, 3)

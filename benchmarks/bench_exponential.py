@@ -15,6 +15,8 @@ draws, it times (median of repeats, wall clock):
   (for 100 draws at N >= 1e7 it is timed for 1 draw and multiplied by 100, marked ``x100``:
   its cost is exactly linear in the number of draws),
 * ``cython [1 thr]`` -- the same call with OpenMP limited to one thread (threadpoolctl),
+* ``--under-load B``: ``n_threads`` 1 vs 2 vs the default (:func:`semiprivate.kernels._exponential.default_threads`)
+  of the compiled sampler for N = 1e7 (one draw) while ``B`` busy-loop processes load the machine,
 * ``floor: np.sum`` -- ``np.sum`` over the same array: one read of memory, the bandwidth floor
   any one-pass sampler is measured against (column "floor/t": 1.0 means at the floor),
 * OpenDP's ``make_noisy_max`` (Gumbel report-noisy-max with scale 2/epsilon: the exponential
@@ -33,6 +35,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -126,6 +131,35 @@ def _bench_case(scores: np.ndarray, k: int, n: int, backends: list[str],
     return res, threads
 
 
+def threads_under_load(busy: int, n: int = 10**7) -> list[str]:
+    """Rows: the compiled sampler's ``n_threads`` 1, 2 and default, N = ``n`` float64 scores, one draw, while
+    ``busy`` busy-loop processes (started and stopped here) compete for the cores."""
+
+    from semiprivate.kernels._exponential import default_threads
+
+    scores = np.random.default_rng(0).standard_normal(n) * 3.0
+    g = np.random.default_rng(1)
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
+    try:
+        time.sleep(2.0 if busy else 0.0)  # let the load average see them
+        out = ["| N | busy processes | n_threads | median time | vs n_threads=1 |", "|---:|---:|---|---:|---:|"]
+        times = {}
+        for label, nt in (("1", 1), ("2", 2), (f"default ({default_threads()})", None)):
+            times[label] = _time(lambda nt=nt: kernels.exponential_mechanism(scores, EPS, rng=g, backend="cython",
+                                                                              n_threads=nt), 1.0, 15)
+        for label, t in times.items():
+            out.append(f"| {n:.0e} | {busy} | {label} | {t * 1e3:.2f} ms | {times['1'] / t:.2f}x |")
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait()
+    load = os.getloadavg()
+    out += ["", f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); load average {load[0]:.2f} (busy loops included)."]
+    for line in out:
+        print(line, flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="N up to 1e7 only")
@@ -133,9 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="write the markdown table here too")
     ap.add_argument("--check", action="store_true",
                     help=f"speed guard only: exit 1 when the float64 path is over {FLOAT_PATH_TOLERANCE:g}x the int64 path")
+    ap.add_argument("--under-load", type=int, default=None, metavar="B",
+                    help="only the n_threads rows: 1 vs 2 vs default with B busy processes running")
     args = ap.parse_args(argv)
     if args.check:
         return check_float_path()
+    if args.under_load is not None:
+        rows = threads_under_load(int(args.under_load))
+        if args.out:
+            Path(args.out).write_text("\n".join(rows) + "\n")
+        return 0
     sizes = [int(float(x)) for x in (args.sizes or ("1e3,1e5,1e7" if args.quick else "1e3,1e5,1e7,1e8")).split(",")]
     backends = kernels.available_backends()
     optional = _optional_baselines()

@@ -29,6 +29,7 @@ from semiprivate.kernels._scores import prepare_scores
 from semiprivate.kernels.validation import (
     EPSILON,
     NONNEGATIVE_INT,
+    POSITIVE_INT,
     POSITIVE_REAL,
     RNG,
     ArrayLike,
@@ -38,6 +39,7 @@ from semiprivate.kernels.validation import (
     Options,
     as_generator,
     check_array,
+    check_binary,
     validate_params,
 )
 
@@ -46,8 +48,8 @@ __all__ = [
     "exponential_log_probabilities",
     "error_counts",
     "pack_bits",
-    "check_binary",
     "cython_threads",
+    "default_threads",
     "sampler_error_bounds",
     "CHUNK",
 ]
@@ -148,6 +150,55 @@ def _resolve(backend: str, *arrays: Any) -> str:
     return name
 
 
+#: Scores from which the compiled sampler's pass runs in parallel (OpenMP).
+PARALLEL_MIN = 1 << 20
+
+#: Memory one draw needs: the int64 result and two float64 uniforms.
+_BYTES_PER_DRAW = 24
+
+_OPENMP: Any = None
+
+
+def _memory_bytes() -> int:
+    """Physical memory of this machine in bytes (``2**63 - 1`` where it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return 2**63 - 1
+
+
+def _openmp() -> Any:
+    """threadpoolctl's controller of the OpenMP runtimes loaded in this process (cached)."""
+    global _OPENMP
+    if _OPENMP is None:
+        from threadpoolctl import ThreadpoolController
+
+        _cython_module()  # the compiled module loads the OpenMP runtime it was built with
+        _OPENMP = ThreadpoolController().select(user_api="openmp")
+    return _OPENMP
+
+
+def default_threads() -> int:
+    """Default ``n_threads`` of the compiled sampler: the OpenMP limit in force, at most the free cores.
+
+    The OpenMP limit is the largest ``num_threads`` threadpoolctl reports for the loaded OpenMP
+    runtimes (``OMP_NUM_THREADS``, or ``threadpoolctl.threadpool_limits`` around the call); the
+    free cores are the usable CPUs (``os.sched_getaffinity``) less the load of other processes
+    (the 1-minute load average, which counts this process's own running thread, less 1), at least 1.
+    """
+    limit = max((int(lib.num_threads) for lib in _openmp().lib_controllers), default=1)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    try:
+        others = max(0.0, os.getloadavg()[0] - 1.0)
+    except (AttributeError, OSError):  # pragma: no cover - no load average
+        others = 0.0
+    free = max(1, int(round(cpus - others)))
+    return max(1, min(limit, cpus, free))
+
+
 def cython_threads() -> int:
     """Threads the compiled sampler used in its last parallel call (1 if serial or not built).
 
@@ -198,10 +249,6 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     >>> sampler_error_bounds(10**7, 1.0)["epsilon_fp"] - 1.0 < 6e-12
     True
     """
-    return _sampler_error_bounds(n, epsilon, backend)
-
-
-def _sampler_error_bounds(n: int, epsilon: float, backend: str) -> dict[str, float]:
     u = 2.0**-53
     if backend == "numpy":
         stages = float(n)
@@ -271,10 +318,6 @@ def exponential_log_probabilities(scores: Any, epsilon: float, *, sensitivity: f
     >>> np.exp(exponential_log_probabilities([1.0, np.inf, np.inf, -np.inf], 1.0))
     array([0. , 0.5, 0.5, 0. ])
     """
-    return _exponential_log_probabilities(scores, epsilon, sensitivity)
-
-
-def _exponential_log_probabilities(scores: Any, epsilon: float, sensitivity: float) -> NDArray[np.float64]:
     if is_cupy_array(scores):
         scores = scores.get()
     s = np.asarray(scores)
@@ -292,6 +335,7 @@ def _exponential_log_probabilities(scores: Any, epsilon: float, sensitivity: flo
     rng=RNG,
     backend=_BACKEND,
     exact=Boolean(),
+    n_threads=Optional(POSITIVE_INT),
 )
 def exponential_mechanism(
     scores: Any,
@@ -302,6 +346,7 @@ def exponential_mechanism(
     rng: Any = None,
     backend: str = "auto",
     exact: bool = False,
+    n_threads: int | None = None,
 ) -> Any:
     """Sample the exponential mechanism: index ``i`` with probability ``∝ exp(epsilon q_i / (2 sensitivity))``.
 
@@ -339,6 +384,12 @@ def exponential_mechanism(
     exact : bool, default False
         Sample the exact distribution (integer scores, rational ``epsilon / sensitivity``)
         with exact rational and rigorously bounded interval arithmetic; see Notes.
+    n_threads : int or None
+        OpenMP threads of the compiled sampler's pass over the scores (it runs in parallel for
+        ``N >= 2**20``; other backends ignore it).  None (default): :func:`default_threads` --
+        the OpenMP limit in force (``OMP_NUM_THREADS``, ``threadpoolctl.threadpool_limits``),
+        at most the cores not busy with other work (``os.getloadavg``): on a loaded machine a
+        thread that waits for a core slows the whole pass.  The draws do not depend on it.
 
     Returns
     -------
@@ -352,7 +403,8 @@ def exponential_mechanism(
         bad ``rng``); ``exact=True`` with non-integral scores.
     ValueError
         Empty or non-1-D scores, NaN, all ``-inf``, epsilon <= 0 or non-finite,
-        sensitivity <= 0, ``size < 0``, unknown or unavailable backend.
+        sensitivity <= 0, ``size < 0``, unknown or unavailable backend, or ``size`` whose draws
+        (24 bytes each: the result and two uniforms) exceed this machine's memory.
 
     Notes
     -----
@@ -422,13 +474,11 @@ def exponential_mechanism(
     >>> exponential_mechanism([0, 0, 40], 1, size=3, rng=2, exact=True)
     array([2, 2, 2])
     """
-    return _exponential_mechanism(scores, epsilon, sensitivity, size, rng, backend, exact)
-
-
-def _exponential_mechanism(scores: Any, epsilon: float | Fraction, sensitivity: float | Fraction, size: int | None,
-                           rng: Any, backend: str, exact: bool) -> Any:
     rng_ = as_generator(rng)
     on_gpu = is_cupy_array(scores)
+    if size is not None and int(size) * _BYTES_PER_DRAW > _memory_bytes():
+        raise ValueError(f"size={size} draws need {int(size) * _BYTES_PER_DRAW / 2**30:.3g} GiB ({_BYTES_PER_DRAW} bytes "
+                         f"each), more than this machine's {_memory_bytes() / 2**30:.3g} GiB of memory: draw in batches")
     if exact:
         host = scores.get() if on_gpu else np.asarray(scores)
         out = ref.reference_exact_sample(
@@ -450,17 +500,22 @@ def _exponential_mechanism(scores: Any, epsilon: float | Fraction, sensitivity: 
         if s.dtype.kind == "f" and bool(np.isnan(s).any()):
             raise _nan_error()
         return ref.reference_exponential_mechanism(s, c, size, rng_)
-    return _cython_sample(prepare_scores(s), c, size, rng_)
+    return _cython_sample(prepare_scores(s), c, size, rng_, n_threads)
 
 
-def _cython_sample(s: NDArray[Any], c: float, size: int | None, rng: np.random.Generator) -> Any:
+def _cython_sample(s: NDArray[Any], c: float, size: int | None, rng: np.random.Generator,
+                   n_threads: int | None = None) -> Any:
     mod = _cython_module()
     k = 1 if size is None else int(size)
     out = np.empty(k, dtype=np.int64)
     if k == 0:
         return out
     u = rng.random(2 * k)
-    status = int(mod.sample(s, c, u[:k], u[k:], out))
+    if s.shape[0] < PARALLEL_MIN:  # the compiled pass is serial below this size: no thread setting
+        status = int(mod.sample(s, c, u[:k], u[k:], out))
+    else:
+        with _openmp().limit(limits=default_threads() if n_threads is None else int(n_threads)):
+            status = int(mod.sample(s, c, u[:k], u[k:], out))
     if status == 1:
         raise _nan_error()
     if status == 2:
@@ -473,51 +528,6 @@ def _cython_sample(s: NDArray[Any], c: float, size: int | None, rng: np.random.G
 
 _PRED = ArrayLike(ndim=2, dtype_kinds="biu", min_size=1)
 _LABELS = ArrayLike(ndim=1, dtype_kinds="biu", min_size=1)
-
-
-def check_binary(a: Any, name: str, *, length: int | None = None, as_bool: bool = False) -> Any:
-    """The library's one check of 0/1 data (labels, predictions, bit matrices).
-
-    Rule: the array has a bool or integer dtype (floats, even 0.0/1.0, strings and objects
-    are a TypeError) and every entry is 0 or 1 (anything else, e.g. 2 or -1, is a ValueError).
-    NumPy and CuPy arrays are checked in place; other input goes through ``np.asarray``.
-    Used by :func:`error_counts`, :func:`pack_bits` and by :mod:`theory` (labels of the
-    learners, predictions of ``error_counts_of``, ``y_tilde`` of ``priv_samp``).
-
-    Parameters
-    ----------
-    a : array_like or cupy.ndarray
-    name : str
-        Named in the error messages.
-    length : int, optional
-        When given, ``a`` must be 1-d of exactly this length (ValueError otherwise).
-    as_bool : bool
-        Return ``a`` converted to bool (else the validated array, unconverted).
-
-    Raises
-    ------
-    TypeError
-        A non bool/integer dtype.
-    ValueError
-        Entries other than 0/1; wrong shape when ``length`` is given.
-
-    Examples
-    --------
-    >>> check_binary([1, 0, 1], "y", as_bool=True).tolist()
-    [True, False, True]
-    >>> check_binary([0.0, 1.0], "y")
-    Traceback (most recent call last):
-    ...
-    TypeError: y must be a 0/1 array of bool or integer dtype, got dtype float64
-    """
-    arr = a if is_cupy_array(a) else np.asarray(a)
-    if arr.dtype.kind not in "biu":
-        raise TypeError(f"{name} must be a 0/1 array of bool or integer dtype, got dtype {arr.dtype}")
-    if length is not None and (arr.ndim != 1 or arr.shape[0] != length):
-        raise ValueError(f"{name} must be 1-d of length {length}, got shape {arr.shape}")
-    if arr.dtype.kind != "b" and arr.size and (bool((arr > 1).any()) or (arr.dtype.kind == "i" and bool((arr < 0).any()))):
-        raise ValueError(f"{name} must contain only 0 and 1 (or be boolean)")
-    return arr.astype(bool) if as_bool and arr.dtype.kind != "b" else arr
 
 
 @validate_params(predictions=_PRED, labels=_LABELS, backend=_BACKEND)
@@ -559,10 +569,6 @@ def error_counts(predictions: Any, labels: Any, *, backend: str = "auto") -> Any
     >>> error_counts(pack_bits(P), y)
     array([1, 2])
     """
-    return _error_counts(predictions, labels, backend)
-
-
-def _error_counts(predictions: Any, labels: Any, backend: str) -> Any:
     name = _resolve(backend, predictions, labels)
     P = predictions if is_cupy_array(predictions) else np.asarray(predictions)
     y = labels if is_cupy_array(labels) else np.asarray(labels)
@@ -625,10 +631,7 @@ def pack_bits(bool_matrix: Any) -> NDArray[np.uint64]:
     >>> pack_bits([[1, 1, 0, 1]])
     array([[11]], dtype=uint64)
     """
-    return _pack_bits(bool_matrix)
-
-
-def _pack_bits(bool_matrix: Any) -> NDArray[np.uint64]:
     b = np.asarray(bool_matrix)
     check_binary(b, "bool_matrix")
     return ref.reference_pack_bits(b)
+

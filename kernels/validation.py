@@ -82,6 +82,7 @@ __all__ = [
     "check_integer",
     "check_option",
     "check_array",
+    "check_binary",
     "as_generator",
 ]
 
@@ -774,6 +775,53 @@ def check_array(
         if not allow_inf and bool(xp.isinf(arr).any()):
             raise ValueError(f"{name} must not contain +-inf")
     return arr
+
+
+def check_binary(a: Any, name: str, *, length: int | None = None, as_bool: bool = False) -> Any:
+    """The library's one check of 0/1 data (labels, predictions, bit matrices).
+
+    Rule: the array has a bool or integer dtype (floats, even 0.0/1.0, strings and objects
+    are a TypeError) and every entry is 0 or 1 (anything else, e.g. 2 or -1, is a ValueError).
+    NumPy and CuPy arrays are checked in place; other input goes through ``np.asarray``.
+    Used by :func:`semiprivate.kernels.error_counts`, :func:`semiprivate.kernels.pack_bits` and by
+    :mod:`semiprivate.theory` (labels of the learners, predictions of ``error_counts_of``, ``y_tilde`` of
+    ``priv_samp``).
+
+    Parameters
+    ----------
+    a : array_like or cupy.ndarray
+    name : str
+        Named in the error messages.
+    length : int, optional
+        When given, ``a`` must be 1-d of exactly this length (ValueError otherwise).
+    as_bool : bool
+        Return ``a`` converted to bool (else the validated array, unconverted).
+
+    Raises
+    ------
+    TypeError
+        A non bool/integer dtype.
+    ValueError
+        Entries other than 0/1; wrong shape when ``length`` is given.
+
+    Examples
+    --------
+    >>> check_binary([1, 0, 1], "y", as_bool=True).tolist()
+    [True, False, True]
+    >>> check_binary([0.0, 1.0], "y")
+    Traceback (most recent call last):
+    ...
+    TypeError: y must be a 0/1 array of bool or integer dtype, got dtype float64
+    """
+    name = _check_name(name)
+    arr = a if _is_cupy_array(a) else np.asarray(a)
+    if arr.dtype.kind not in "biu":
+        raise TypeError(f"{name} must be a 0/1 array of bool or integer dtype, got dtype {arr.dtype}")
+    if length is not None and (arr.ndim != 1 or arr.shape[0] != length):
+        raise ValueError(f"{name} must be 1-d of length {length}, got shape {arr.shape}")
+    if arr.dtype.kind != "b" and arr.size and (bool((arr > 1).any()) or (arr.dtype.kind == "i" and bool((arr < 0).any()))):
+        raise ValueError(f"{name} must contain only 0 and 1 (or be boolean)")
+    return arr.astype(bool) if as_bool and arr.dtype.kind != "b" else arr
 
 
 def as_generator(rng: Any = None, name: str = "rng") -> np.random.Generator:

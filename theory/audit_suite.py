@@ -267,7 +267,7 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
     ]
     cases += _kernel_cases()
     cases += _theory_cases()
-    from semiprivate.theory.privacy.sgd import (
+    from semiprivate.theory.privacy.sgd_audits import (
         audit_cases as sgd_audit_cases,  # DP-SGD and Noisy SGD canaries (+ broken)
     )
 

@@ -126,22 +126,20 @@ def test_interval_empty_cell_at_d64_is_exact() -> None:
             assert 0 <= a <= b < 2**64
 
 
-def test_negative_errors_are_named_with_their_position() -> None:
+def test_negative_errors_are_refused_without_showing_them() -> None:
+    """Error counts are statistics of private data: a negative entry is refused naming ``errors``, not its
+    position or value; 0 is valid, and fractional counts (a weighted sample's) are accepted."""
+    neg = r"^errors must be non-negative \(numbers of mistakes\); some entry is negative$"
     for fn in (lambda e: tex.sample(e, 1.0, rng=0), lambda e: tex.log_output_distribution(e, 1.0)):
-        with pytest.raises(ValueError, match=r"^errors must be non-negative \(numbers of mistakes\), got errors\[2\] = -1$"):
+        with pytest.raises(ValueError, match=neg) as ex:
             fn([0, 2, -1, -3])
-        with pytest.raises(ValueError, match=r"got errors\[0\] = -0.5$"):
+        assert "-1" not in str(ex.value) and "[2]" not in str(ex.value)
+        with pytest.raises(ValueError, match=neg):
+            fn(np.array([3, 0, -2, -5]))
+        with pytest.raises(ValueError, match=neg):
             fn([-0.5, 0.0])
     assert tex.sample([0, 0], 1.0, rng=0) in (0, 1)  # zero errors are valid
-
-
-@pytest.mark.parametrize("fn", [lambda e: tex.log_output_distribution(e, 1.0), lambda e: tex.sample(e, 1.0, rng=0)])
-def test_negative_errors_name_the_first_negative_entry(fn) -> None:  # type: ignore[no-untyped-def]
-    """A negative error count is a ValueError naming the first negative position and its value
-    (0 is allowed; later negatives are not the one reported)."""
-    msg = r"^errors must be non-negative \(numbers of mistakes\), got errors\[2\] = -2$"
-    with pytest.raises(ValueError, match=msg):
-        fn(np.array([3, 0, -2, -5]))
+    assert tex.sample([0.5, 3.0], 1.0, rng=0) in (0, 1)  # weighted counts
 
 
 def test_threshold_cells_errors_are_those_of_every_threshold_in_the_cell() -> None:

@@ -1,4 +1,5 @@
-"""Tests that pin down semiprivate.theory.privacy.sgd where mutation testing found the suite silent.
+"""Tests that pin down the private SGD modules (semiprivate.theory.privacy.linear, accounting, noisy_sgd, dpsgd,
+pillar_selection, sgd_audits) where mutation testing found the suite silent.
 
 Each test asserts what the code does (exact values, the error a caller gets, the privacy
 derived from what ran), so that a mutant of the corresponding line fails it; see
@@ -8,23 +9,20 @@ statistical check states its false-failure rate.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import dp_accounting
 import numpy as np
 import pytest
-import semiprivate.theory.privacy.sgd as sgd
 from dp_accounting.rdp import RdpAccountant
-from semiprivate.theory.privacy.sgd import (
-    NoisySGDResult,
-    alg2_selection_log_probabilities,
-    dp_sgd,
-    loss_values,
-    noisy_sgd,
-    per_example_gradients,
-    pillar_alg2,
-    zero_one_errors,
-)
+from semiprivate.theory.privacy import accounting, linear, pillar_selection, sgd_audits
+from semiprivate.theory.privacy import dpsgd as dpsgd_mod
+from semiprivate.theory.privacy import noisy_sgd as noisy_sgd_mod
+from semiprivate.theory.privacy.dpsgd import dp_sgd
+from semiprivate.theory.privacy.linear import loss_values, per_example_gradients, zero_one_errors
+from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
+from semiprivate.theory.privacy.pillar_selection import alg2_selection_log_probabilities, pillar_alg2
 
 
 def _rdp_replace_one(n: int, multiplier: float, steps: int, delta: float) -> float:
@@ -105,16 +103,16 @@ def test_reference_honours_normalizer_radius_and_integer_start():
     kw = dict(noise_multiplier=0.7, sampling_rate=0.3, steps=12, clip=0.5, learning_rate=2.0)
     # the fast loop is the specification's equal bit for bit (tests/theory/privacy/test_sgd.py);
     # here with a normalizer, a binding projection radius and an integer starting point
-    W_ref, sizes = sgd._dp_sgd_reference(Z, y, normalizer=2.5, radius=0.05, w0=[0, 1, 0], rng=3, **kw)
+    W_ref, sizes = dpsgd_mod._dp_sgd_reference(Z, y, normalizer=2.5, radius=0.05, w0=[0, 1, 0], rng=3, **kw)
     fast = dp_sgd(Z, y, normalizer=2.5, radius=0.05, w0=[0, 1, 0], rng=3, **kw)
     assert np.array_equal(W_ref, fast.weights)
     assert np.array_equal(sizes, fast.batch_sizes) and sizes.dtype == np.int64
     assert np.linalg.norm(W_ref) == pytest.approx(0.05)  # the projection binds
-    W_norm1, _ = sgd._dp_sgd_reference(Z, y, normalizer=1.0, radius=None, rng=3, **kw)
-    W_norm4, _ = sgd._dp_sgd_reference(Z, y, normalizer=4.0, radius=None, rng=3, **kw)
+    W_norm1, _ = dpsgd_mod._dp_sgd_reference(Z, y, normalizer=1.0, radius=None, rng=3, **kw)
+    W_norm4, _ = dpsgd_mod._dp_sgd_reference(Z, y, normalizer=4.0, radius=None, rng=3, **kw)
     # with no projection and a constant rate the iterate's noise part scales as 1 / normalizer:
     # the two runs differ (the normalizer is used, not replaced by q n = 9)
-    W_default, _ = sgd._dp_sgd_reference(Z, y, radius=None, rng=3, **kw)
+    W_default, _ = dpsgd_mod._dp_sgd_reference(Z, y, radius=None, rng=3, **kw)
     assert not np.allclose(W_norm1, W_norm4)
     assert not np.allclose(W_norm1, W_default) and not np.allclose(W_norm4, W_default)
 
@@ -158,14 +156,14 @@ def test_alg2_holdout_sizes_and_the_smallest_training_set():
 def test_alg2_budget_is_composed_from_what_the_runs_report(monkeypatch):
     """The total is (max(R eps_run, eps_sel), R delta_run) with eps_run, delta_run read from the runs'
     own privacy, not eps / R: a run that reports more than eps / R raises the total."""
-    real = sgd._noisy_sgd
+    real = pillar_selection.noisy_sgd
 
     def leaky(*args, **kwargs):
         out = real(*args, **kwargs)
         return NoisySGDResult(weights=out.weights, sigma=out.sigma, step_size=out.step_size, steps=out.steps,
                               n=out.n, lipschitz=out.lipschitz, privacy=(0.5, 2e-4))
 
-    monkeypatch.setattr(sgd, "_noisy_sgd", leaky)
+    monkeypatch.setattr(pillar_selection, "noisy_sgd", leaky)
     Z, y = _alg2_data()
     res = pillar_alg2(Z, y, 1.0, 1e-3, repeats=3, n_steps=5, rng=0)
     assert res.budget["per_run"] == (0.5, 2e-4)
@@ -256,8 +254,8 @@ def test_noisy_sgd_r_run_loop_takes_exactly_T_steps_when_blocks_are_shorter(monk
     """Draws come in blocks of 2^20 // (R p) steps; with R p > 2^20 / T the last block is shorter
     and the loop must still stop at T steps (more steps than accounted would break the privacy)."""
     calls = []
-    real = sgd._dphi
-    monkeypatch.setattr(sgd, "_dphi", lambda s, loss: (calls.append(len(s)), real(s, loss))[1])
+    real = linear._dphi
+    monkeypatch.setattr(noisy_sgd_mod, "_dphi", lambda s, loss: (calls.append(len(s)), real(s, loss))[1])
     Z, y = np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([1, -1])
     R = 131_073  # R p = 262,146: blocks of 3 steps, T = 4
     res = noisy_sgd(Z, y, 1.0, 1e-3, n_runs=R, rng=0)
@@ -266,13 +264,14 @@ def test_noisy_sgd_r_run_loop_takes_exactly_T_steps_when_blocks_are_shorter(monk
 
 def test_noisy_sgd_progress_bar_settings(monkeypatch):
     seen = []
-    real = sgd.progress_bar
+    real = noisy_sgd_mod.progress_bar
 
     def spy(progress, total, *, threshold, desc, unit="it"):
         seen.append((progress, total, threshold, desc, unit))
         return real(progress, total, threshold=threshold, desc=desc, unit=unit)
 
-    monkeypatch.setattr(sgd, "progress_bar", spy)
+    monkeypatch.setattr(noisy_sgd_mod, "progress_bar", spy)
+    monkeypatch.setattr(dpsgd_mod, "progress_bar", spy)
     Z, y = np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([1, -1])
     noisy_sgd(Z, y, 1.0, 1e-3, rng=0)
     dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.5, steps=3, rng=0)
@@ -283,13 +282,13 @@ def test_noisy_sgd_progress_bar_settings(monkeypatch):
 
 
 def test_dpsgd_canary_case_is_the_worst_case_pair_and_runs_what_it_claims():
-    cases = sgd.audit_cases(include_broken=True)
+    cases = sgd_audits.audit_cases(include_broken=True)
     dp = cases[0]
     (D0, D1), = dp["pairs"]
     assert np.array_equal(D0[0], np.zeros((1, 2))) and np.array_equal(D0[1], [1.0])
     assert np.array_equal(D1[0], [[0.0, 0.0], [1.0, 0.0]]) and np.array_equal(D1[1], [1.0, 1.0])
     assert "add/remove-one" in dp["claim"] and dp["trials_scale"] == 1.0
-    sigma = sgd.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
+    sigma = accounting.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
     mech = dp["mechanism"]
     # the mechanism is one DP-SGD step at q = 1 and normaliser 1 with the caller's generator
     want = dp_sgd(D1[0], D1[1], noise_multiplier=sigma, sampling_rate=1.0, steps=1, normalizer=1.0, n_runs=5,
@@ -309,10 +308,10 @@ def test_dpsgd_canary_case_is_the_worst_case_pair_and_runs_what_it_claims():
 
 
 def test_audit_cases_names_claims_and_the_bst14_canary():
-    cases = sgd.audit_cases()
+    cases = sgd_audits.audit_cases()
     assert [c["name"] for c in cases] == [
-        "semiprivate.theory.privacy.sgd.dp_sgd (DPSGD, canary added, q=1, T=1)",
-        "semiprivate.theory.privacy.sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)",
+        "semiprivate.theory.privacy.dpsgd.dp_sgd (DPSGD, canary added, q=1, T=1)",
+        "semiprivate.theory.privacy.noisy_sgd.noisy_sgd (BST14, canary replaced, n=3, T=9)",
         "BROKEN dp_sgd, noise multiplier / 2",
         "BROKEN noisy_sgd with noise / 100",
     ]
@@ -320,7 +319,7 @@ def test_audit_cases_names_claims_and_the_bst14_canary():
     assert [c["trials_scale"] for c in cases] == [1.0, 0.2, 5.0, 0.2]
     assert cases[0]["claim"] == "Abadi et al.: (eps, delta) by dp-accounting RDP, add/remove-one"
     assert cases[1]["claim"] == "BST14 Thm 2.1 as SPEC states it (replace-one)"
-    assert len(sgd.audit_cases(include_broken=False)) == 2
+    assert len(sgd_audits.audit_cases(include_broken=False)) == 2
     # the claims are the runs' own (eps, delta): DP-SGD calibrated to eps 1 at delta 1e-5, BST14 at (1, 1e-5)
     assert cases[0]["epsilon"] == pytest.approx(1.0, abs=1e-6) and cases[0]["epsilon"] <= 1.0
     assert (cases[1]["epsilon"], cases[1]["delta"]) == pytest.approx((1.0, 1e-5), rel=1e-9)
@@ -375,10 +374,10 @@ def test_dp_sgd_one_run_batch_beyond_the_buffer_equals_the_reference(monkeypatch
     w = np.zeros(p)
     sizes = np.empty(len(batches), dtype=np.int64)
     znorm = np.sqrt(np.einsum("ij,ij->i", Z, Z))
-    sgd._dp_sgd_one_run(w, Z, y, znorm, _ForcedBatches(batches, 8), sizes, 0.05, 0.7, 1.0, 0.5, 1.1, 6.0, "hinge",
+    dpsgd_mod._dp_sgd_one_run(w, Z, y, znorm, _ForcedBatches(batches, 8), sizes, 0.05, 0.7, 1.0, 0.5, 1.1, 6.0, "hinge",
                         None, "constant", False, _NoBar())
-    monkeypatch.setattr(sgd, "as_generator", lambda rng: rng)  # the reference takes the scripted generator as is
-    ref, ref_sizes = sgd._dp_sgd_reference(Z, y, noise_multiplier=1.1, sampling_rate=0.05, steps=len(batches),
+    monkeypatch.setattr(dpsgd_mod, "as_generator", lambda rng: rng)  # the reference takes the scripted generator as is
+    ref, ref_sizes = dpsgd_mod._dp_sgd_reference(Z, y, noise_multiplier=1.1, sampling_rate=0.05, steps=len(batches),
                                            clip=0.7, margin=0.5, normalizer=6.0, rng=_ForcedBatches(batches, 8))
     assert sizes.tolist() == batches == ref_sizes.tolist()
     assert np.array_equal(w, ref)
@@ -402,27 +401,27 @@ def test_dp_sgd_float32_step_runs_both_products_in_float32():
     s = (Z @ w0.astype(np.float32)).astype(np.float64)
     coef = y * np.where(y * s / 0.4 < 1.0, -1.0, 0.0) / 0.4
     znorm = np.sqrt(np.einsum("ij,ij->i", Z.astype(np.float64), Z.astype(np.float64)))
-    coef *= sgd.clip_factors(np.abs(coef) * znorm, 0.8 * (1.0 - 2.0**-21))
+    coef *= linear.clip_factors(np.abs(coef) * znorm, 0.8 * (1.0 - 2.0**-21))
     G = (Z.T @ coef.astype(np.float32)).astype(np.float64)
     assert np.array_equal(res.weights, w0 - G)
 
 
 def test_clip_factors_reads_lists_and_integers_and_names_bad_input():
-    out = sgd.clip_factors([0, 2, 4], 1.0)  # a list of integers: read as float64 norms
+    out = linear.clip_factors([0, 2, 4], 1.0)  # a list of integers: read as float64 norms
     assert out.dtype == np.float64 and out.tolist() == [1.0, 0.5, 0.25]
-    out = sgd.clip_factors(np.array([0, 2, 4]), 2.0)  # an integer array
+    out = linear.clip_factors(np.array([0, 2, 4]), 2.0)  # an integer array
     assert out.dtype == np.float64 and out.tolist() == [1.0, 1.0, 0.5]
-    assert sgd.clip_factors([], 1.0).shape == (0,)
-    f32 = sgd.clip_factors(np.array([2.0, 0.5], dtype=np.float32), 1.0)  # float arrays are used as they are
+    assert linear.clip_factors([], 1.0).shape == (0,)
+    f32 = linear.clip_factors(np.array([2.0, 0.5], dtype=np.float32), 1.0)  # float arrays are used as they are
     assert f32.dtype == np.float32 and f32.tolist() == [0.5, 1.0]
     with pytest.raises(ValueError, match=r"^norms must have ndim in \(1,\), got ndim=2"):
-        sgd.clip_factors([[1.0]], 1.0)
+        linear.clip_factors([[1.0]], 1.0)
     with pytest.raises(TypeError, match=r"^norms must have a dtype of kind 'iuf', got dtype bool"):
-        sgd.clip_factors([True], 1.0)
+        linear.clip_factors([True], 1.0)
     with pytest.raises(ValueError, match=r"^clip must be in \(0, inf\), got 0.0"):
-        sgd.clip_factors([1.0], 0.0)
+        linear.clip_factors([1.0], 0.0)
     with pytest.raises(ValueError, match=r"^clip must be in \(0, inf\), got 0.0"):
-        sgd.clip_factors(np.array([1.0]), 0.0)
+        linear.clip_factors(np.array([1.0]), 0.0)
 
 
 def test_dp_sgd_runs_together_and_labels_checked():
@@ -484,7 +483,7 @@ def test_dp_sgd_float32_batches_beyond_the_buffer_stay_float32(loss):
     C, m, sig, norm, lr = 0.7, 0.5, 1.1, 6.0, 1.0
     znorm = np.sqrt(np.einsum("ij,ij->i", Z.astype(np.float64), Z.astype(np.float64)))
     w = np.zeros(p)
-    sgd._dp_sgd_one_run(w, Z, y, znorm, _ForcedBatches(batches, 8), np.empty(len(batches), dtype=np.int64), 0.05,
+    dpsgd_mod._dp_sgd_one_run(w, Z, y, znorm, _ForcedBatches(batches, 8), np.empty(len(batches), dtype=np.int64), 0.05,
                         C, lr, m, sig, norm, loss, None, "constant", True, _NoBar())
     want = np.zeros(p)
     draws = np.random.default_rng(8)
@@ -492,8 +491,8 @@ def test_dp_sgd_float32_batches_beyond_the_buffer_stay_float32(loss):
         idx = draws.choice(n, size=k, replace=False)
         Zb = Z[idx]
         s = (Zb @ want.astype(np.float32)).astype(np.float64)
-        coef = y[idx] * sgd._dphi(y[idx] * s / m, loss) / m
-        coef *= sgd.clip_factors(np.abs(coef) * znorm[idx], C * (1.0 - 2.0**-21))
+        coef = y[idx] * linear._dphi(y[idx] * s / m, loss) / m
+        coef *= linear.clip_factors(np.abs(coef) * znorm[idx], C * (1.0 - 2.0**-21))
         G = (Zb.T @ coef.astype(np.float32)).astype(np.float64)
         G += draws.standard_normal(p) * (sig * C)
         G *= lr / norm
@@ -507,9 +506,9 @@ _ENTRY_POINTS = {
     "dp_sgd": lambda Z: dp_sgd(Z, [1, -1], noise_multiplier=1.0, sampling_rate=1.0, steps=1, rng=0),
     "dp_sgd float32": lambda Z: dp_sgd(Z, [1, -1], noise_multiplier=1.0, sampling_rate=1.0, steps=1, rng=0,
                                        precision="float32"),
-    "noisy_sgd": lambda Z: sgd.noisy_sgd(Z, [1, -1], 1.0, 1e-5, rng=0),
-    "loss_values": lambda Z: sgd.loss_values(np.zeros(2), Z, [1, -1]),
-    "per_example_gradients": lambda Z: sgd.per_example_gradients(np.zeros(2), Z, [1, -1]),
+    "noisy_sgd": lambda Z: noisy_sgd_mod.noisy_sgd(Z, [1, -1], 1.0, 1e-5, rng=0),
+    "loss_values": lambda Z: linear.loss_values(np.zeros(2), Z, [1, -1]),
+    "per_example_gradients": lambda Z: linear.per_example_gradients(np.zeros(2), Z, [1, -1]),
 }
 _BAD_Z = [
     (np.array([0.1, 0.2]), ValueError, r"^Z must have ndim in \(2,\), got ndim=1 \(shape \(2,\)\)$"),
@@ -545,8 +544,8 @@ def test_unit_ball_check_of_float32_rows_is_exact():
     squared norm 1 + 2^-24 to 1, which let it through (sensitivity above the one noisy_sgd calibrates to)."""
     Z = np.array([[1.0, 2.0**-12], [0.5, 0.0]], dtype=np.float32)
     with pytest.raises(ValueError, match=r"row 0 has norm 1\.00000003; normalise the rows first$"):
-        sgd.noisy_sgd(Z, [1, -1], 1.0, 1e-5, rng=0)
-    sgd.noisy_sgd(np.array([[1.0, 0.0], [0.5, 0.0]], dtype=np.float32), [1, -1], 1.0, 1e-5, rng=0)  # norm 1 exactly
+        noisy_sgd_mod.noisy_sgd(Z, [1, -1], 1.0, 1e-5, rng=0)
+    noisy_sgd_mod.noisy_sgd(np.array([[1.0, 0.0], [0.5, 0.0]], dtype=np.float32), [1, -1], 1.0, 1e-5, rng=0)  # norm 1 exactly
 
 
 # --- BLAS threads -----------------------------------------------------------------------------------------
@@ -566,17 +565,17 @@ def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone(monkeypatch):
     from semiprivate import kernels
 
     kernels.exponential_mechanism([0.0, 1.0], 1.0, rng=0)  # loads the kernels' OpenMP runtime (when built with it)
-    monkeypatch.setattr(sgd, "_BLAS_CONTROLLER", None)  # the first call builds the (cached) controller
+    monkeypatch.setattr(dpsgd_mod, "_BLAS_CONTROLLER", None)  # the first call builds the (cached) controller
     if not _blas_threads():
         pytest.skip("no BLAS library visible to threadpoolctl")
     with threadpool_limits(limits=2):
         outer = {(d["user_api"], d["filepath"]): d["num_threads"] for d in threadpool_info()}
-        for work in (10, sgd._SINGLE_THREAD_BLAS_MAX):
-            with sgd._blas_single_thread(work):
+        for work in (10, dpsgd_mod._SINGLE_THREAD_BLAS_MAX):
+            with dpsgd_mod._blas_single_thread(work):
                 inside = {(d["user_api"], d["filepath"]): d["num_threads"] for d in threadpool_info()}
                 assert _blas_threads() == {1}, work
                 assert all(v == outer[k] for k, v in inside.items() if k[0] != "blas"), work
-        with sgd._blas_single_thread(sgd._SINGLE_THREAD_BLAS_MAX + 1):
+        with dpsgd_mod._blas_single_thread(dpsgd_mod._SINGLE_THREAD_BLAS_MAX + 1):
             inside = {(d["user_api"], d["filepath"]): d["num_threads"] for d in threadpool_info()}
             assert inside == outer
 
@@ -591,35 +590,40 @@ def test_noisy_sgd_one_run_over_several_blocks_matches_the_batched_path():
     Z = g.normal(size=(4, 1 << 17))
     Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
     y = np.array([1.0, -1.0, 1.0, -1.0])
-    one = sgd.noisy_sgd(Z, y, 1.0, 1e-5, rng=5)
-    batched = sgd.noisy_sgd(Z, y, 1.0, 1e-5, n_runs=1, rng=5)
+    one = noisy_sgd_mod.noisy_sgd(Z, y, 1.0, 1e-5, rng=5)
+    batched = noisy_sgd_mod.noisy_sgd(Z, y, 1.0, 1e-5, n_runs=1, rng=5)
     assert one.steps == batched.steps == 16
     np.testing.assert_allclose(one.weights, batched.weights[0], rtol=1e-12, atol=1e-12)
 
 
-def test_noise_factor_scales_the_noise_drawn_not_the_privacy_reported():
+def test_broken_noisy_sgd_of_the_audit_follows_noisy_sgds_law_at_divisor_one():
+    """The audit's broken variant is Noisy SGD with the noise divided: at divisor 1 its law is noisy_sgd's
+    (mean of coordinate 0 over 4000 runs each, z-test at 4.5 standard errors: false-failure rate < 1e-5)."""
     Z = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
     y = np.ones(3)
-    ok = sgd.noisy_sgd(Z, y, 1.0, 1e-5, rng=0)
-    broken = sgd._noisy_sgd(Z, y, 1.0, 1e-5, 1.0, 1.0, None, None, None, 0, False, "", noise_factor=0.01)
-    assert broken.sigma == pytest.approx(ok.sigma * 0.01, rel=1e-12)
-    assert broken.privacy == ok.privacy
+    a = sgd_audits._noisy_sgd_noise_divided(Z, y, 1.0, 1e-5, 1.0, 4000, 1)[:, 0]
+    b = noisy_sgd_mod.noisy_sgd(Z, y, 1.0, 1e-5, n_runs=4000, rng=2).weights[:, 0]
+    se = math.sqrt(a.var() / a.size + b.var() / b.size)
+    assert abs(a.mean() - b.mean()) < 4.5 * se
+    c = sgd_audits._noisy_sgd_noise_divided(Z, y, 1.0, 1e-5, 100.0, 4000, 1)[:, 1]  # coordinate 1: noise only
+    assert c.std() < 0.05 * b.std() if b.std() > 0 else True
+    assert "noise_factor" not in inspect.signature(noisy_sgd_mod.noisy_sgd).parameters
 
 
 # --- audit cases ----------------------------------------------------------------------------------------
 
 
 def test_audit_cases_are_the_documented_pairs_claims_and_mechanisms():
-    """The four cases of sgd.audit_cases: claims read from runs, true epsilons by the PLD accountant, and
+    """The four cases of sgd_audits.audit_cases: claims read from runs, true epsilons by the PLD accountant, and
     mechanisms that run what they say, seeded (broken DP-SGD at noise / 2: the spread of 4000 runs'
     outputs, ratio within 10%, false-failure rate < 1e-6; broken Noisy SGD at noise / 100)."""
-    cases = sgd.audit_cases()
+    cases = sgd_audits.audit_cases()
     assert [c["private"] for c in cases] == [True, True, False, False]
-    sigma = sgd.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
+    sigma = accounting.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
     dp_ok, bst_ok, dp_bad, bst_bad = cases
-    assert dp_ok["epsilon"] == dp_bad["epsilon"] == pytest.approx(sgd.dpsgd_epsilon(sigma, 1.0, 1, 1e-5), rel=1e-12)
-    assert dp_ok["true_epsilon"] == pytest.approx(sgd.dpsgd_epsilon(sigma, 1.0, 1, 1e-5, accountant="pld"))
-    assert dp_bad["true_epsilon"] == pytest.approx(sgd.dpsgd_epsilon(sigma / 2, 1.0, 1, 1e-5, accountant="pld"))
+    assert dp_ok["epsilon"] == dp_bad["epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma, 1.0, 1, 1e-5), rel=1e-12)
+    assert dp_ok["true_epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma, 1.0, 1, 1e-5, accountant="pld"))
+    assert dp_bad["true_epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma / 2, 1.0, 1, 1e-5, accountant="pld"))
     assert dp_bad["true_epsilon"] > 1.5
     assert bst_ok["true_epsilon"] is None and bst_bad["true_epsilon"] is None
     assert bst_bad["epsilon"] == bst_ok["epsilon"] and bst_bad["delta"] == 1e-5
@@ -627,7 +631,7 @@ def test_audit_cases_are_the_documented_pairs_claims_and_mechanisms():
                                            "BST14 Thm 2.1 as SPEC states it (replace-one)",
                                            "claims the calibrated epsilon", "claims BST14 Thm 2.1"]
     assert [c["trials_scale"] for c in cases] == [1.0, 0.2, 5.0, 0.2]
-    assert len(sgd.audit_cases(include_broken=False)) == 2
+    assert len(sgd_audits.audit_cases(include_broken=False)) == 2
 
     def spread(case):  # type: ignore[no-untyped-def]
         out = case["mechanism"](case["pairs"][0][1], 4000, rng=1)
@@ -638,9 +642,9 @@ def test_audit_cases_are_the_documented_pairs_claims_and_mechanisms():
     # Noisy SGD projects onto the unit ball, so spreads do not scale with the noise: the broken case is
     # noisy_sgd's run on the same data (eps 1, margin 1, radius 1) with the noise drawn / 100, seeded
     B1 = bst_bad["pairs"][0][1]
-    want = sgd._noisy_sgd(B1[0], B1[1], 1.0, 1e-5, 1.0, 1.0, None, 300, None, 1, False, "", noise_factor=0.01)
-    assert np.array_equal(bst_bad["mechanism"](B1, 300, rng=1), want.weights)
-    assert np.array_equal(bst_ok["mechanism"](B1, 300, rng=1), sgd.noisy_sgd(B1[0], B1[1], 1.0, 1e-5, n_runs=300,
+    want = sgd_audits._noisy_sgd_noise_divided(B1[0], B1[1], 1.0, 1e-5, 100.0, 300, 1)
+    assert np.array_equal(bst_bad["mechanism"](B1, 300, rng=1), want)
+    assert np.array_equal(bst_ok["mechanism"](B1, 300, rng=1), noisy_sgd_mod.noisy_sgd(B1[0], B1[1], 1.0, 1e-5, n_runs=300,
                                                                                rng=1).weights)
     assert spread(bst_bad) < spread(bst_ok) / 2
 
@@ -650,7 +654,7 @@ def test_feature_norms_cover_every_row_past_one_chunk():
     10 rows are in a second chunk, and every norm is |z|."""
     Z = np.linspace(-1.0, 1.0, (1 << 21) + 10)[:, None]
     Z[-10:, 0] = np.arange(1, 11) / 20.0
-    arr, norms = sgd._features_and_norms(Z)
+    arr, norms = linear._features_and_norms(Z)
     assert np.array_equal(norms, np.abs(Z[:, 0]))
 
 
@@ -662,7 +666,7 @@ def test_rows_whose_squared_norm_overflows_get_norm_inf_quietly():
     Z = np.array([[1e200, 1e200], [0.3, 0.4]])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        arr, norms = sgd._features_and_norms(Z)
+        arr, norms = linear._features_and_norms(Z)
     assert norms[0] == np.inf and norms[1] == pytest.approx(0.5, rel=1e-15)
 
 
@@ -674,24 +678,24 @@ def test_calibrated_noise_multiplier_is_the_smallest_that_meets_epsilon(eps, q, 
     sigma ~ 0.6; eps 20: ~ 0.25, found by halving from 1/2) and below 1/8 (eps 100: sigma ~ 0.0975, where a
     tolerance not scaled by the bracket would be too coarse), with compositions (c runs compose: the same
     event as c T steps)."""
-    s = sgd.calibrate_noise_multiplier(eps, 1e-5, q, T, compositions=c)
-    assert sgd.dpsgd_epsilon(s, q, T, 1e-5, compositions=c) <= eps
-    assert sgd.dpsgd_epsilon(s * (1 - 1e-6), q, T, 1e-5, compositions=c) > eps
+    s = accounting.calibrate_noise_multiplier(eps, 1e-5, q, T, compositions=c)
+    assert accounting.dpsgd_epsilon(s, q, T, 1e-5, compositions=c) <= eps
+    assert accounting.dpsgd_epsilon(s * (1 - 1e-6), q, T, 1e-5, compositions=c) > eps
     if c > 1:
-        assert s == sgd.calibrate_noise_multiplier(eps, 1e-5, q, T * c)
-        assert s > sgd.calibrate_noise_multiplier(eps, 1e-5, q, T) * (1 + 1e-3)
+        assert s == accounting.calibrate_noise_multiplier(eps, 1e-5, q, T * c)
+        assert s > accounting.calibrate_noise_multiplier(eps, 1e-5, q, T) * (1 + 1e-3)
 
 
 def test_labels_and_initial_weights_are_checked_and_named():
     with pytest.raises(ValueError, match=r"^y must have ndim in \(1,\), got ndim=2 \(shape \(1, 2\)\)$"):
-        sgd.check_signed_labels([[1, -1]])
+        linear.check_signed_labels([[1, -1]])
     with pytest.raises(TypeError, match=r"^y must have a dtype of kind 'biuf', got dtype <U1$"):
-        sgd.check_signed_labels(["a", "b"])
+        linear.check_signed_labels(["a", "b"])
     with pytest.raises(ValueError, match=r"^y must contain only -1 and \+1 \(halfspace labels\), "
                                          r"got values \[0, 2, 3, 4, 5, 6\]$"):  # the first six offending values
-        sgd.check_signed_labels([0, 2, 3, 4, 5, 6, 7, 8])
+        linear.check_signed_labels([0, 2, 3, 4, 5, 6, 7, 8])
     with pytest.raises(TypeError, match=r"^name must be a string \(the parameter name used in messages\), got int$"):
-        sgd._check_signed_labels([1], 5, None)
+        linear.check_signed_labels([1], 5, None)
     run = lambda w0: dp_sgd(np.zeros((2, 2)), [1, -1], noise_multiplier=1.0, sampling_rate=1.0, steps=1, w0=w0)  # noqa: E731
     with pytest.raises(ValueError, match=r"^w0 must have shape \(2,\), got \(1,\)$"):
         run([0.0])
@@ -702,23 +706,23 @@ def test_labels_and_initial_weights_are_checked_and_named():
 def test_calibration_floor_is_two_to_the_minus_ten():
     """Noise below 2^-10 is not searched: a target that 2^-10 already meets gets exactly 2^-10; a target
     just above eps(2^-10) gets the smallest noise in (2^-10, 2^-9] to 1e-6 relative."""
-    assert sgd.calibrate_noise_multiplier(1e7, 1e-5, 1.0, 1) == 2.0**-10
-    target = sgd.dpsgd_epsilon(1.5e-3, 1.0, 1, 1e-5)
-    s = sgd.calibrate_noise_multiplier(target, 1e-5, 1.0, 1)
+    assert accounting.calibrate_noise_multiplier(1e7, 1e-5, 1.0, 1) == 2.0**-10
+    target = accounting.dpsgd_epsilon(1.5e-3, 1.0, 1, 1e-5)
+    s = accounting.calibrate_noise_multiplier(target, 1e-5, 1.0, 1)
     assert 2.0**-10 < s <= 2.0**-9
-    assert sgd.dpsgd_epsilon(s, 1.0, 1, 1e-5) <= target < sgd.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5)
+    assert accounting.dpsgd_epsilon(s, 1.0, 1, 1e-5) <= target < accounting.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5)
 
 
 def test_calibration_searches_noise_up_to_two_to_the_thirty_inclusive():
     """The documented ceiling: noise multipliers up to 2^30 inclusive are searched.  At delta 1e-12 the RDP
     epsilon still falls between sigma = 2^29, 6e8 and 2^30 (by ~100 ulps, from the top order's term), so the
     target eps(6e8) needs noise in (2^29, 2^30]; a target below eps(2^30) is refused with the full message."""
-    e29, e6, e30 = (sgd.dpsgd_epsilon(s, 1.0, 1, 1e-12) for s in (2.0**29, 6e8, 2.0**30))
+    e29, e6, e30 = (accounting.dpsgd_epsilon(s, 1.0, 1, 1e-12) for s in (2.0**29, 6e8, 2.0**30))
     assert e29 > e6 > e30 > 0
-    s = sgd.calibrate_noise_multiplier(e6, 1e-12, 1.0, 1)
-    assert 2.0**29 < s <= 2.0**30 and sgd.dpsgd_epsilon(s, 1.0, 1, 1e-12) <= e6
+    s = accounting.calibrate_noise_multiplier(e6, 1e-12, 1.0, 1)
+    assert 2.0**29 < s <= 2.0**30 and accounting.dpsgd_epsilon(s, 1.0, 1, 1e-12) <= e6
     with pytest.raises(ValueError) as err:
-        sgd.calibrate_noise_multiplier(0.019, 1e-12, 1.0, 1)
+        accounting.calibrate_noise_multiplier(0.019, 1e-12, 1.0, 1)
     assert str(err.value) == ("epsilon=0.019 is too small for this budget split: no noise multiplier <= 2^30 reaches "
                               "it at delta=1e-12 with sampling rate 1, 1 steps and 1 composition(s); raise epsilon or "
                               "lower the number of steps / classes")
@@ -741,9 +745,9 @@ def test_calibration_brackets_with_the_requested_accountant():
     """With the PLD accountant the bracket is searched with PLD too: at eps = eps_PLD(0.98) (one Gaussian step)
     the PLD noise 0.98 lies below 1 while the looser RDP accountant needs ~1.048 > 1, so a bracket found with
     RDP, [1, 2], holds no PLD root."""
-    target = sgd.dpsgd_epsilon(0.98, 1.0, 1, 1e-5, accountant="pld")
-    assert sgd.dpsgd_epsilon(1.0, 1.0, 1, 1e-5) > target  # RDP at sigma = 1 misses the target
-    s = sgd.calibrate_noise_multiplier(target, 1e-5, 1.0, 1, accountant="pld")
+    target = accounting.dpsgd_epsilon(0.98, 1.0, 1, 1e-5, accountant="pld")
+    assert accounting.dpsgd_epsilon(1.0, 1.0, 1, 1e-5) > target  # RDP at sigma = 1 misses the target
+    s = accounting.calibrate_noise_multiplier(target, 1e-5, 1.0, 1, accountant="pld")
     assert s == pytest.approx(0.98, rel=1e-6)
-    assert sgd.dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld") <= target
-    assert sgd.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5, accountant="pld") > target
+    assert accounting.dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld") <= target
+    assert accounting.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5, accountant="pld") > target

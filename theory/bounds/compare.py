@@ -79,7 +79,8 @@ def compare_halfspace_labelled(d: int, k: int, gamma: float, eta: float, alpha: 
     Implements: HPSY.Sec3.3 (comparison).  Rates (all with the same ``constant``):
     HPSY Thm 3 sqrt(k)/(a eps (gamma - sqrt(eta/beta))), BST14 sqrt(d)/(a eps),
     ABM19 d/(a eps), JL 1/(a eps gamma^2).  HPSY Thm 3 is marked invalid (n_lab None) when
-    gamma <= sqrt(eta/beta) or k > d.
+    gamma <= sqrt(eta/beta).  ``k > d`` (a projection to more dimensions than there are) is a ValueError
+    naming ``k``.
 
     Parameters
     ----------
@@ -106,12 +107,15 @@ def compare_halfspace_labelled(d: int, k: int, gamma: float, eta: float, alpha: 
     >>> t.best().method
     'HPSY Thm 3 (PCA + noisy SGD)'
     """
+    if k > d:
+        raise ValueError(f"k must be <= d (the projection dimension cannot exceed the ambient dimension d = {d}), "
+                         f"got k={k}")
     rows = []
     thm3 = hpsy_thm3_labeled(k, alpha, beta, epsilon, gamma, eta, constant=constant, strict=False)
-    valid = thm3.valid and k <= d
+    valid = thm3.valid
     rows.append(ComparisonRow("HPSY Thm 3 (PCA + noisy SGD)", "HPSY.Thm3.n_lab", thm3.value if valid else None,
                               "sqrt(k)/(a eps (gamma - sqrt(eta/beta)))", f"({epsilon:g}, {delta:g})-DP",
-                              valid, "" if valid else (thm3.reason or "k > d")))
+                              valid, "" if valid else (thm3.reason or "")))
     rows.append(ComparisonRow("BST14 (noisy SGD in R^d)", "HPSY.Sec3.3.BST14",
                               bst14_labeled(d, alpha, epsilon, constant=constant), "sqrt(d)/(a eps)",
                               f"({epsilon:g}, {delta:g})-DP"))
@@ -145,6 +149,10 @@ def halfspace_labelled_curves(ds: Sequence[int], k: int, gamma: float, eta: floa
     if not dims:
         raise ValueError("ds must hold at least one dimension, got an empty sequence")
     dims = [POSITIVE_INT.validate(f"ds[{i}]", d) for i, d in enumerate(dims)]
+    k = POSITIVE_INT.validate("k", k)
+    for i, d in enumerate(dims):
+        if d < k:
+            raise ValueError(f"ds[{i}] must be >= k = {k} (the projection dimension), got {d}")
     out: dict[str, list[int | None]] = {}
     for d in dims:
         t = compare_halfspace_labelled(d, k, gamma, eta, alpha, beta, epsilon, constant=constant)

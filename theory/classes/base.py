@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels._exponential import check_binary
-from semiprivate.kernels.validation import as_generator
+from semiprivate.kernels.validation import as_generator, check_binary
 
 from semiprivate import kernels
 

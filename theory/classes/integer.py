@@ -23,8 +23,15 @@ import numbers
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels._exponential import check_binary
-from semiprivate.kernels.validation import POSITIVE_INT, RNG, Boolean, Integer, as_generator, validate_params
+from semiprivate.kernels.validation import (
+    POSITIVE_INT,
+    RNG,
+    Boolean,
+    Integer,
+    as_generator,
+    check_binary,
+    validate_params,
+)
 from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 
 __all__ = ["Thresholds", "Intervals", "PointFunctions", "validate_integer_points", "uniform_int"]

@@ -21,7 +21,7 @@ import inspect
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels._exponential import check_binary
+from semiprivate.kernels.validation import check_binary
 from semiprivate.theory.classes.base import ConceptClass
 
 #: Declared privacy models (see the module docstring).

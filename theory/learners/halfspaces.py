@@ -9,9 +9,8 @@ non-private training on the same projections.
 
 The estimators are scikit-learn classifiers (``BaseEstimator`` + ``ClassifierMixin``):
 ``fit(X, y, X_public=None)`` returns self; ``predict``, ``decision_function``, ``score``;
-``get_params``/``set_params``/``clone``, ``Pipeline`` and ``cross_val_score`` work (pass the
-public data as a fit parameter, e.g. ``cross_val_score(est, X, y, params={"X_public": Xp})``,
-with ``len(Xp) != len(X)`` so that it is not split with X).
+``get_params``/``set_params``/``clone``, ``Pipeline``, ``cross_val_score`` and
+``check_estimator`` work (public data: see "Public data in scikit-learn tools" below).
 
 Statement (HPSY Thm 3): if some w* has margin gamma with probability one and
 ``sum_{i>k} lambda_i(E[x x^T]) <= eta``, then with ``n_unl = O(k d / (beta gamma^2))`` public
@@ -39,15 +38,24 @@ Privacy accounting (``privacy_``, set in ``fit`` from what ran):
 * ``"noisy_sgd"``: each of the C binary tasks runs BST14 at (eps/C, delta/C); ``privacy_`` is
   the basic composition of the per-run guarantees derived from the sigma that ran.
 * ``"pillar_alg2"``: each task runs PILLAR Alg 2 at (eps/C, delta/C) (see
-  :func:`semiprivate.theory.privacy.sgd.pillar_alg2` for the split inside); basic composition across tasks.
+  :func:`semiprivate.theory.privacy.pillar_selection.pillar_alg2` for the split inside); basic composition across tasks.
 
 Multi-class: one-vs-rest, C = number of classes binary tasks on the same data (C = 1 task for
 two classes), budget as above, recorded in ``budget_``.  Labels: any two classes for binary
 problems; ``classes_`` is sorted (scikit-learn's ``LabelEncoder`` order) and
-``classes_[0] -> -1``, ``classes_[1] -> +1``.  The label set itself is read from ``y`` unless
-``classes`` is given: for an end-to-end guarantee pass the (public) label set as ``classes``;
-the number of private examples n is treated as public (it sets the sampling rate and BST14's
-step count).
+``classes_[0] -> -1``, ``classes_[1] -> +1``.  The label set is the declared ``classes``
+(public): a private label outside it is refused (without showing it), and ``classes_``,
+``coef_``'s shape and every prediction's label set do not depend on the private labels.  Without
+``classes`` the set is read from ``y``: no guarantee covers that, so ``privacy_ = (inf, 0)`` and a
+:class:`~semiprivate.theory.privacy.public_rows.PrivacyWarning` says so.  The number of private
+examples n is treated as public (it sets the sampling rate and BST14's step count).
+
+Public data in scikit-learn tools: either ``fit(X, y, X_public=...)``, or public rows inside X
+labelled ``unlabeled_label`` (the semi-supervised convention of
+:mod:`semiprivate.theory.privacy.public_rows`, the one that Pipelines, ``GridSearchCV`` with
+``cv=LabelledSplit(...)`` and :class:`semiprivate.theory.privacy.model_selection.PrivateSearchCV`
+route correctly).  scikit-learn's ``GridSearchCV`` on private data is not private (it picks by
+exact private scores); use ``PrivateSearchCV``.
 
 Rows of X must lie in the unit ball (``row_norm="reject"``, default: a ValueError naming X);
 ``row_norm="clip"`` maps each row to ``x / max(1, ||x||)`` instead (a per-row map: no privacy
@@ -58,7 +66,7 @@ Examples
 >>> from semiprivate.theory.halfspace_data import LargeMarginLowRank
 >>> D = LargeMarginLowRank(30, 3, 0.2, tail=0.05, rng=0)
 >>> X, y = D.sample(2000, rng=1); Xpub = D.sample_X(1000, rng=2)
->>> clf = SemiPrivateHalfspace(epsilon=1.0, k=3, rng=0).fit(X, y, X_public=Xpub)
+>>> clf = SemiPrivateHalfspace(epsilon=1.0, k=3, classes=[-1, 1], rng=0).fit(X, y, X_public=Xpub)
 >>> clf.components_.shape, clf.privacy_[0] <= 1.0
 ((30, 3), True)
 >>> Xt, yt = D.sample(2000, rng=3)
@@ -71,6 +79,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -86,14 +95,12 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.privacy.sgd import (
-    LOSSES,
-    calibrate_noise_multiplier,
-    dp_sgd,
-    dpsgd_epsilon,
-    noisy_sgd,
-    pillar_alg2,
-)
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
+from semiprivate.theory.privacy.dpsgd import dp_sgd
+from semiprivate.theory.privacy.linear import LOSSES
+from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
+from semiprivate.theory.privacy.pillar_selection import pillar_alg2
+from semiprivate.theory.privacy.public_rows import PrivacyWarning, public_mask
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
@@ -172,29 +179,30 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         norms = np.linalg.norm(X, axis=1)
         if self.row_norm == "clip":
             return np.asarray(X / np.maximum(1.0, norms)[:, None])
-        bad = np.flatnonzero(norms > 1.0 + 1e-9)
-        if bad.size:
+        if np.any(norms > 1.0 + 1e-9):  # which rows, and their norms, are private: not shown
             raise ValueError(
-                f"{name} rows must lie in the unit ball: row {int(bad[0])} has norm {norms[bad[0]]:.6g} "
-                f"({bad.size} rows outside); normalise the rows (e.g. semiprivate.theory.halfspace_data.normalize_rows) or "
-                "pass row_norm='clip'")
+                f"{name} rows must lie in the unit ball (some row has norm > 1); normalise the rows (e.g. "
+                "semiprivate.theory.halfspace_data.normalize_rows or sklearn's Normalizer) or pass row_norm='clip'")
         return X
 
-    def _labels(self, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    def _labels(self, y: Any) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(classes_, label indices, whether the label set was declared).
+
+        The label set is ``classes`` when given (public: the output space does not depend on the
+        private labels); otherwise it is read from ``y`` -- a function of the private labels that
+        no guarantee covers, so ``fit`` then reports ``privacy_ = (inf, 0)`` with a PrivacyWarning."""
         check_classification_targets(y)
         declared = _classes_list(self.classes)
-        present = np.unique(y)
         if declared is not None:
-            outside = present[~np.isin(present, declared)]
-            if outside.size:
-                raise ValueError(f"y contains labels outside the declared classes {declared.tolist()}: "
-                                 f"{outside[:5].tolist()}")
-            classes = declared
-        else:
-            classes = present
+            if not np.all(np.isin(y, declared)):  # values not echoed: they are private labels
+                raise ValueError(f"y contains labels outside the declared classes {declared.tolist()}; "
+                                 "pass every possible label in classes=")
+            return declared, np.searchsorted(declared, y), True
+        classes = np.unique(y)
         if classes.size < 2:
-            raise ValueError(f"y has one class only ({classes.tolist()}); a classifier needs at least 2 classes")
-        return classes, np.searchsorted(classes, y)
+            raise ValueError("y has one class only; a classifier needs at least 2 classes (declare the label "
+                             "set with classes=)")
+        return classes, np.searchsorted(classes, y), False
 
     def _dpsgd_budget(self, n: int) -> tuple[float, int]:
         q = min(1.0, float(self.batch_size) / n)
@@ -208,9 +216,11 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : (n, d) array
-            Private features (rows in the unit ball, see ``row_norm``).
+            Private features (rows in the unit ball, see ``row_norm``), and, when
+            ``unlabeled_label`` is set, public rows marked by that label in y
+            (:mod:`semiprivate.theory.privacy.public_rows`: the form Pipelines and searches need).
         y : (n,) array
-            Labels (two or more classes).
+            Labels (two or more classes, or ``unlabeled_label`` for public rows).
         X_public : (m, d) array or semiprivate.kernels.PCAResult, optional
             Public unlabelled features (required by :class:`SemiPrivateHalfspace` and by
             ``NonPrivateHalfspace(projection="pca")``), or a :class:`semiprivate.kernels.PCAResult` computed
@@ -226,8 +236,22 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         if nx is not None and ny is not None and nx != ny:
             raise ValueError(f"X and y must have the same number of rows: X has {nx}, y has {ny}")
         X, y = validate_data(self, X, y, dtype=np.float64)
+        pub = public_mask(y, self.unlabeled_label)
+        if pub.any():
+            rows = X[pub]
+            if X_public is not None and not isinstance(X_public, np.ndarray | list | tuple):
+                raise ValueError("X_public must be an array when X also holds public rows (unlabeled_label="
+                                 f"{self.unlabeled_label!r}); pass the public data one way")
+            if X_public is not None:
+                P = sk_check_array(X_public, dtype=np.float64, input_name="X_public")
+                if P.shape[1] != X.shape[1]:
+                    raise ValueError(f"X_public must have {X.shape[1]} columns (as X), got {P.shape[1]}")
+                rows = np.vstack([P, rows])
+            X_public, X, y = rows, X[~pub], y[~pub]
+            if X.shape[0] == 0:
+                raise ValueError(f"y has no labelled row: every label equals unlabeled_label={self.unlabeled_label!r}")
         n, d = X.shape
-        classes, yi = self._labels(y)
+        classes, yi, declared = self._labels(y)
         self.classes_ = classes
         k = self._k()
         if k is not None and k > d:
@@ -286,6 +310,13 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
             self.privacy_ = (float(sum(p[0] for p in per)), float(sum(p[1] for p in per)))
             budget.update(split=f"each task (epsilon/{tasks}, delta/{tasks}), basic composition", per_task=per,
                           total=self.privacy_)
+        if not declared and self._private:
+            warnings.warn(f"{type(self).__name__}: the label set was read from the private labels y (classes=None), "
+                          "which no guarantee covers: privacy_ is (inf, 0). Declare the label set with classes=",
+                          PrivacyWarning, stacklevel=2)
+            budget["label_set"] = "read from the private labels (no guarantee); pass classes="
+            budget["total_if_classes_declared"] = self.privacy_
+            self.privacy_ = (math.inf, 0.0)
         self.budget_ = budget
         self.weights_ = W
         self.components_ = A
@@ -309,6 +340,15 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
     _clip_projected = False
 
     # ------------------------------------------------------------------ predict
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Accuracy on the labelled rows (rows labelled ``unlabeled_label`` are left out)."""
+        pub = public_mask(y, self.unlabeled_label)
+        if pub.any():
+            keep = np.flatnonzero(~pub)
+            X, y = np.asarray(X)[keep], np.asarray(y)[keep]
+            sample_weight = None if sample_weight is None else np.asarray(sample_weight)[keep]
+        return float(super().score(X, y, sample_weight=sample_weight))
+
     def decision_function(self, X: Any) -> np.ndarray:
         """``<A w, x>`` for each row (binary: shape (n,), > 0 means ``classes_[1]``; else (n, C))."""
         check_is_fitted(self, "coef_")
@@ -330,6 +370,8 @@ _COMMON = dict(epsilon=Real(0.0, math.inf, closed="neither"), delta=_OPEN_DELTA,
                radius=Optional(POSITIVE_REAL), accountant=Options("rdp", "pld"), noisy_sgd_steps=Optional(POSITIVE_INT),
                repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG,
                progress=Optional(Boolean()))
+# Parameters are checked in __init__ (every public callable rejects a bad value naming it) and again in fit
+# (set_params bypasses __init__).
 
 
 def _revalidate(est: Any, constraints: dict[str, Any]) -> None:
@@ -368,19 +410,27 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     radius : float or None
         DP-SGD: project the iterates on this ball (None: no projection).  Noisy SGD and Alg 2
         always use the unit ball (BST14's C).
-    accountant : {"rdp", "pld"}
-        dp-accounting accountant for DP-SGD.
+    accountant : {"pld", "rdp"}
+        dp-accounting accountant for DP-SGD (default PLD: tighter than RDP's conversion, most of all
+        at small epsilon -- epsilon 1e-3 needs a noise multiplier about 20x smaller -- and RDP cannot
+        certify an epsilon below its orders' ``log(1/delta) / (alpha_max - 1)``).
     noisy_sgd_steps : int or None
         Steps of each BST14 run (default n^2, capped at n^2).
     repeats, holdout_fraction :
         PILLAR Alg 2's R and held-out share.
     classes : array-like or None
-        The (public) label set; labels outside it are rejected.
+        The (public) label set; labels outside it are rejected.  ``classes_`` is this set, whatever
+        labels the private sample holds.  None: the set is read from ``y`` -- not covered by any
+        guarantee, so ``privacy_`` is (inf, 0) and a PrivacyWarning is issued.
+    unlabeled_label : label or None
+        Rows of X with this label in y are public unlabelled rows (scikit-learn's semi-supervised
+        convention; see :mod:`semiprivate.theory.privacy.public_rows` for Pipelines and searches);
+        None (default): every row of X is labelled.
     row_norm : {"reject", "clip"}
     rng : None, int or Generator
     progress : bool or None
         A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
-        :mod:`semiprivate.theory.privacy.sgd` show it: None (default) shows it when stderr is a terminal and the
+        :mod:`semiprivate.theory.privacy.dpsgd` / :mod:`~semiprivate.theory.privacy.noisy_sgd` show it: None (default) shows it when stderr is a terminal and the
         run is long (DP-SGD >= 2000 steps, Noisy SGD / Alg 2 >= 100000 steps); True/False force it.
 
     Attributes
@@ -394,9 +444,9 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, center: bool = False,
                  trainer: str = "dpsgd", epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1,
                  clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
-                 accountant: str = "rdp", noisy_sgd_steps: int | None = None, repeats: int = 3,
-                 holdout_fraction: float = 0.2, classes: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 accountant: str = "pld", noisy_sgd_steps: int | None = None, repeats: int = 3,
+                 holdout_fraction: float = 0.2, classes: Any = None, unlabeled_label: Any = None,
+                 row_norm: str = "reject", rng: Any = None, progress: bool | None = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -418,6 +468,9 @@ class SemiPrivateHalfspace(_HalfspaceBase):
         P = sk_check_array(X_public, dtype=np.float64, input_name="X_public", ensure_min_samples=2)
         if P.shape[1] != d:
             raise ValueError(f"X_public must have {d} columns (as X), got {P.shape[1]}")
+        if int(self.k) > P.shape[0]:
+            raise ValueError(f"k must be <= the number of public rows (X_public has {P.shape[0]} rows), "
+                             f"got k={self.k}: the top-k principal components need at least k public points")
         res = kernels.pca(P, int(self.k), center=bool(self.center))
         self.pca_ = res
         return np.asarray(res.components, dtype=np.float64)
@@ -439,9 +492,9 @@ class RandomProjectionHalfspace(_HalfspaceBase):
     @validate_params(k=POSITIVE_INT, **_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, trainer: str = "dpsgd",
                  epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0,
-                 loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
+                 loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
-                 classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
                  progress: bool | None = None) -> None:
         self._store_params(locals())
 
@@ -463,9 +516,9 @@ class FullDimensionHalfspace(_HalfspaceBase):
     @validate_params(**_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, trainer: str = "dpsgd", epochs: float = 10.0,
                  batch_size: int = 64, learning_rate: float = 0.1, clip: float = 1.0, loss: str = "hinge",
-                 margin: float = 0.05, radius: float | None = 1.0, accountant: str = "rdp",
+                 margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
-                 classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
                  progress: bool | None = None) -> None:
         self._store_params(locals())
 
@@ -495,7 +548,7 @@ class NonPrivateHalfspace(_HalfspaceBase):
     @validate_params(**_NONPRIVATE)
     def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
                  learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
-                 classes: Any = None, row_norm: str = "reject", rng: Any = None,
+                 classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
                  progress: bool | None = None) -> None:
         self._store_params(locals())
 

@@ -50,7 +50,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-from semiprivate.kernels._exponential import check_binary
 from semiprivate.kernels.validation import (
     EPSILON,
     PROBABILITY,
@@ -61,6 +60,7 @@ from semiprivate.kernels.validation import (
     Options,
     Real,
     as_generator,
+    check_binary,
     validate_params,
 )
 from semiprivate.theory.bounds.privacy import (

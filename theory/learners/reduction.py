@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels._exponential import check_binary
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -23,6 +22,7 @@ from semiprivate.kernels.validation import (
     Integer,
     Real,
     as_generator,
+    check_binary,
     check_real,
     validate_params,
 )

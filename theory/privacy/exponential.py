@@ -36,8 +36,16 @@ from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
-from semiprivate.kernels._exponential import check_binary
-from semiprivate.kernels.validation import EPSILON, RNG, ArrayLike, Integer, Optional, as_generator, validate_params
+from semiprivate.kernels.validation import (
+    EPSILON,
+    RNG,
+    ArrayLike,
+    Integer,
+    Optional,
+    as_generator,
+    check_binary,
+    validate_params,
+)
 from semiprivate.theory.classes.base import (
     error_counts_of,  # counting errors belongs with the classes; re-exported here
 )
@@ -62,11 +70,13 @@ __all__ = [
 
 def _errors(errors: Any) -> np.ndarray:
     """``errors`` (already a finite 1-d numeric array) as float64, or ValueError naming ``errors``
-    when an entry is negative: an error count is >= 0."""
+    when an entry is negative (which entry, and its value, are not shown: error counts are statistics
+    of private data).  Fractional values are accepted on purpose: what the mechanism needs is
+    sensitivity <= 1, not integrality (the BLR sanitizer path of the generic learner counts errors
+    on a weighted synthetic sample)."""
     e = np.asarray(errors, dtype=np.float64)
     if (e < 0).any():
-        i = int(np.flatnonzero(e < 0)[0])
-        raise ValueError(f"errors must be non-negative (numbers of mistakes), got errors[{i}] = {e[i]:g}")
+        raise ValueError("errors must be non-negative (numbers of mistakes); some entry is negative")
     return e
 
 
@@ -88,12 +98,8 @@ def log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
     >>> log_output_distribution([-1, 0], 1.0)
     Traceback (most recent call last):
     ...
-    ValueError: errors must be non-negative (numbers of mistakes), got errors[0] = -1
+    ValueError: errors must be non-negative (numbers of mistakes); some entry is negative
     """
-    return _log_output_distribution(errors, epsilon)
-
-
-def _log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
     e = _errors(errors)
     a = -0.5 * float(epsilon) * e
     return np.asarray(a - logsumexp(a))
@@ -179,10 +185,6 @@ def threshold_cells(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
         ``lo``, ``hi`` (lists of Python ints: cell i is {lo_i, ..., hi_i}), ``size`` (ints),
         ``errors`` (int64 array), ``log_weight`` (float64 array).
     """
-    return _threshold_cells(X, y, epsilon, d)
-
-
-def _threshold_cells(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
     u, n0, n1 = _grouped(X, y, d)
     k = len(u)
     # errors of cell i: zeros labelled 1 among the first i values + ones labelled 0 after them
@@ -223,10 +225,6 @@ def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rn
     int
         A threshold t in {0, ..., 2^d} (c_t(x) = 1 iff x < t).
     """
-    return _structured_threshold_mechanism(X, y, epsilon, d, rng=rng)
-
-
-def _structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> int:
     gen = as_generator(rng)
     cells = threshold_cells(X, y, epsilon, d)
     i = sample_log_weights(cells["log_weight"], rng=gen)
@@ -236,10 +234,6 @@ def _structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, r
 @validate_params(epsilon=EPSILON, d=Integer(1, 64))
 def structured_threshold_log_probability(t: int, X: Any, y: Any, epsilon: float, d: int) -> float:
     """log P[output = t] of :func:`structured_threshold_mechanism` (for exactness tests)."""
-    return _structured_threshold_log_probability(t, X, y, epsilon, d)
-
-
-def _structured_threshold_log_probability(t: int, X: Any, y: Any, epsilon: float, d: int) -> float:
     cells = threshold_cells(X, y, epsilon, d)
     if not 0 <= int(t) <= 2**d:
         raise ValueError(f"t must be in [0, 2^{d}], got {t}")
@@ -324,10 +318,6 @@ def structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng
     tuple of int or None
         ``(a, b)`` with 0 <= a <= b < 2^d, or ``None`` for the empty interval.
     """
-    return _structured_interval_mechanism(X, y, epsilon, d, rng=rng)
-
-
-def _structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> tuple[int, int] | None:
     gen = as_generator(rng)
     parts = _interval_parts(X, y, epsilon, d)
     k = len(parts["u"])

@@ -1,4 +1,4 @@
-"""BST14 Noisy SGD, PILLAR.Alg2 and DPSGD (semiprivate.theory.privacy.sgd).
+"""BST14 Noisy SGD, PILLAR.Alg2 and DPSGD (semiprivate.theory.privacy: noisy_sgd, pillar_selection, dpsgd, accounting).
 
 False-failure rates: audits at confidence 0.999 (a correct mechanism is flagged w.p. <= 1e-3);
 chi-square / binomial tests at p > 1e-4.  Seeds are fixed, so each test is deterministic.
@@ -17,21 +17,19 @@ from dp_accounting.rdp import RdpAccountant
 from scipy.stats import binom, chisquare
 from semiprivate.theory.audit import audit_mechanism, exact_privacy_loss
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
-from semiprivate.theory.privacy import sgd
-from semiprivate.theory.privacy.sgd import (
-    alg2_selection_log_probabilities,
+from semiprivate.theory.privacy import dpsgd as dpsgd_mod
+from semiprivate.theory.privacy import noisy_sgd as noisy_sgd_mod
+from semiprivate.theory.privacy import pillar_selection, sgd_audits
+from semiprivate.theory.privacy.accounting import (
     calibrate_noise_multiplier,
-    clip_factors,
-    dp_sgd,
     dpsgd_epsilon,
     dpsgd_event,
-    loss_values,
-    noisy_sgd,
     noisy_sgd_accountant_epsilon,
-    per_example_gradients,
-    pillar_alg2,
-    zero_one_errors,
 )
+from semiprivate.theory.privacy.dpsgd import dp_sgd
+from semiprivate.theory.privacy.linear import clip_factors, loss_values, per_example_gradients, zero_one_errors
+from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
+from semiprivate.theory.privacy.pillar_selection import alg2_selection_log_probabilities, pillar_alg2
 
 FFR = 1e-4
 
@@ -82,7 +80,10 @@ def test_calibration_is_tight(accountant):
 
 def test_calibration_epsilon_too_small_is_named():
     # with delta = 1e-5 even epsilon = 1e-12 is reachable ((0, delta)-DP once TV <= delta); with a tiny delta it is not
-    assert dpsgd_epsilon(calibrate_noise_multiplier(1e-12, 1e-5, 1.0, 100), 1.0, 100, 1e-5) <= 1e-12
+    s = calibrate_noise_multiplier(1e-12, 1e-5, 1.0, 100, accountant="pld")
+    assert dpsgd_epsilon(s, 1.0, 100, 1e-5, accountant="pld") <= 1e-12
+    with pytest.raises(ValueError, match="accountant='pld'"):  # RDP meets it only by its conversion's 0
+        calibrate_noise_multiplier(1e-12, 1e-5, 1.0, 100)
     with pytest.raises(ValueError, match="epsilon"):
         calibrate_noise_multiplier(1e-9, 1e-14, 1.0, 10_000)
 
@@ -147,10 +148,10 @@ def test_dp_sgd_fast_loop_is_the_reference_bit_for_bit(loss, schedule, radius, w
               loss=loss, lr_schedule=schedule, radius=radius, w0=w, rng=9)
     fast = dp_sgd(Z, y, **kw)
     with threadpool_limits(1, user_api="blas"):
-        ref, sizes = sgd._dp_sgd_reference(Z, y, **kw)
+        ref, sizes = dpsgd_mod._dp_sgd_reference(Z, y, **kw)
     assert np.array_equal(fast.batch_sizes, sizes)
     assert np.array_equal(fast.weights, ref)
-    ref2, _ = sgd._dp_sgd_reference(Z, y, **kw)
+    ref2, _ = dpsgd_mod._dp_sgd_reference(Z, y, **kw)
     assert np.allclose(fast.weights, ref2, rtol=1e-12, atol=1e-15)
 
 
@@ -163,7 +164,7 @@ def test_dp_sgd_batch_larger_than_the_buffer_and_full_batch():
         kw = dict(noise_multiplier=1.0, sampling_rate=q, steps=30, margin=0.2, rng=2)
         fast = dp_sgd(Z, y, **kw)
         with threadpool_limits(1, user_api="blas"):
-            ref, sizes = sgd._dp_sgd_reference(Z, y, **kw)
+            ref, sizes = dpsgd_mod._dp_sgd_reference(Z, y, **kw)
         assert np.array_equal(fast.weights, ref) and np.array_equal(fast.batch_sizes, sizes)
 
 
@@ -281,7 +282,7 @@ def test_noisy_sgd_defaults_and_limits():
 
 def test_noisy_sgd_privacy_is_derived_from_the_noise_that_ran(monkeypatch):
     Z, y = _unit_rows(6, 2, 7)
-    monkeypatch.setattr(sgd, "bst14_noise_scale", lambda *a: bst14_noise_scale(*a) / 2)
+    monkeypatch.setattr(noisy_sgd_mod, "bst14_noise_scale", lambda *a: bst14_noise_scale(*a) / 2)
     assert noisy_sgd(Z, y, 1.0, 1e-3, rng=0).privacy == pytest.approx((2.0, 1e-3))
 
 
@@ -356,7 +357,7 @@ def test_audit_dpsgd_clipping_skipped_is_caught(monkeypatch):
     ok = audit_mechanism(_dpsgd_mech(sigma, 1.0, 1), D0, big, epsilon=claim, delta=delta, trials=100_000,
                          confidence=0.999, rng=0)
     assert not ok.violation
-    monkeypatch.setattr(sgd, "clip_factors", lambda norms, clip: np.ones_like(norms))
+    monkeypatch.setattr(dpsgd_mod, "clip_factors", lambda norms, clip: np.ones_like(norms))
     bad = audit_mechanism(_dpsgd_mech(sigma, 1.0, 1), D0, big, epsilon=claim, delta=delta, trials=100_000,
                           confidence=0.999, rng=0)
     assert bad.violation
@@ -381,13 +382,13 @@ def test_audit_noisy_sgd_and_a_broken_variant(monkeypatch):
     ok = audit_mechanism(_bst_mech(eps, delta), B0, B1, epsilon=eps, delta=delta, trials=200_000, confidence=0.999,
                          rng=0)
     assert not ok.violation
-    orig = sgd.bst14_noise_scale
-    monkeypatch.setattr(sgd, "bst14_noise_scale", lambda *a: orig(*a) / 100)
+    orig = noisy_sgd_mod.bst14_noise_scale
+    monkeypatch.setattr(noisy_sgd_mod, "bst14_noise_scale", lambda *a: orig(*a) / 100)
     assert noisy_sgd(*B1, eps, delta, rng=0).accountant_epsilon() > eps
     bad = audit_mechanism(_bst_mech(eps, delta), B0, B1, epsilon=eps, delta=delta, trials=200_000, confidence=0.999,
                           rng=0)
     assert bad.violation
-    monkeypatch.setattr(sgd, "bst14_noise_scale", lambda *a: orig(*a) / 2)
+    monkeypatch.setattr(noisy_sgd_mod, "bst14_noise_scale", lambda *a: orig(*a) / 2)
     assert noisy_sgd(*B1, eps, delta, rng=0).accountant_epsilon() < eps
 
 
@@ -418,11 +419,11 @@ def test_alg2_fit_samples_the_exact_selection_law(monkeypatch):
     """What pillar_alg2 does: with the runs fixed (three candidates), its choice follows exp(-eps err/2)."""
     fixed = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
 
-    def fake_runs(Z, y, e, d, margin, radius, n_steps, n_runs, w0, rng, progress, desc):
-        return sgd.NoisySGDResult(weights=fixed.copy(), sigma=1.0, step_size=1.0, steps=1, n=len(Z), lipschitz=1.0,
+    def fake_runs(Z, y, e, d, **kw):
+        return noisy_sgd_mod.NoisySGDResult(weights=fixed.copy(), sigma=1.0, step_size=1.0, steps=1, n=len(Z), lipschitz=1.0,
                                   privacy=(e, d))
 
-    monkeypatch.setattr(sgd, "_noisy_sgd", fake_runs)  # the R runs of noisy_sgd (its body)
+    monkeypatch.setattr(pillar_selection, "noisy_sgd", fake_runs)  # the R runs
     Z = np.tile([[0.8, 0.0]], (10, 1))
     y = np.ones(10)
     counts = np.zeros(3)
@@ -463,12 +464,12 @@ def test_bad_inputs_are_named():
 
 
 def test_suite_cases_pass_correct_and_flag_broken():
-    """The canary cases that ``python -m semiprivate audit`` runs (semiprivate.theory.privacy.sgd.audit_cases): DP-SGD and
+    """The canary cases that ``python -m semiprivate audit`` runs (semiprivate.theory.privacy.sgd_audits.audit_cases): DP-SGD and
     Noisy SGD at their claims are not flagged; DP-SGD with half the noise multiplier and Noisy SGD with
     noise / 100 (same claims) are.  Confidence 0.999 per case (false-failure rate <= 1e-3 each)."""
     from semiprivate.theory.audit_suite import AuditCase, run_case
 
-    cases = [AuditCase(**c) for c in sgd.audit_cases()]
+    cases = [AuditCase(**c) for c in sgd_audits.audit_cases()]
     assert len(cases) == 4 and [c.private for c in cases] == [True, True, False, False]
     claim = cases[0].epsilon
     assert claim == pytest.approx(1.0, abs=1e-5) and cases[2].epsilon == claim  # the broken run claims the same
@@ -477,7 +478,7 @@ def test_suite_cases_pass_correct_and_flag_broken():
     assert [r.as_expected for r in rows] == [True, True, True, True], [r.result.epsilon_lower_bound for r in rows]
     assert rows[0].result.epsilon_lower_bound > 0.3  # the correct audit has power
     assert rows[2].result.epsilon_lower_bound > claim
-    assert [c["name"] for c in sgd.audit_cases(include_broken=False)] == [c.name for c in cases[:2]]
+    assert [c["name"] for c in sgd_audits.audit_cases(include_broken=False)] == [c.name for c in cases[:2]]
 
 
 def test_accounting_does_not_log_rdp_order_warnings(caplog: pytest.LogCaptureFixture) -> None:

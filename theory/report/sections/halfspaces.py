@@ -77,19 +77,20 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
     X, y, Xp, Xt, yt = make_data(s)
     P = kernels.pca(Xp, max(ks), center=False)  # one public PCA shared by every k (first k components)
     out: dict[str, dict[Any, Any]] = {"pca": {}, "random": {}, "full": {}}
+    classes = np.unique(yt)  # the task's label set, declared (read from the test labels, not the private sample)
     for eps in epsilons:
         for k in ks:
             if eps is None:
                 pca = NonPrivateHalfspace(k=k, rng=s)
                 rnd = NonPrivateHalfspace(k=k, projection="random", rng=s)
             else:
-                pca = SemiPrivateHalfspace(eps, k=k, rng=s)
-                rnd = RandomProjectionHalfspace(eps, k=k, rng=s)
+                pca = SemiPrivateHalfspace(eps, k=k, classes=classes, rng=s)
+                rnd = RandomProjectionHalfspace(eps, k=k, classes=classes, rng=s)
             out["pca"].setdefault(eps, {})[k] = pca.fit(X, y, X_public=P).score(Xt, yt)
             out["random"].setdefault(eps, {})[k] = rnd.fit(X, y).score(Xt, yt)
         if full_dim:
             full = (NonPrivateHalfspace(projection="none", rng=s) if eps is None
-                    else FullDimensionHalfspace(eps, rng=s))
+                    else FullDimensionHalfspace(eps, classes=classes, rng=s))
             out["full"][eps] = full.fit(X, y).score(Xt, yt)
     return out
 
@@ -303,7 +304,7 @@ def _thm3_run(g: np.random.Generator, D: Any, seed: int, n_lab: int, n_unl: int,
     Xp = D.sample_X(n_unl, seed + 200 + s)
     Xt, yt = D.sample(4000, seed + 300 + s)
     P = kernels.pca(Xp, k, center=False)
-    err = 1 - SemiPrivateHalfspace(eps, 1e-5, k=k, rng=s).fit(X, y, X_public=P).score(Xt, yt)
+    err = 1 - SemiPrivateHalfspace(eps, 1e-5, k=k, classes=[-1, 1], rng=s).fit(X, y, X_public=P).score(Xt, yt)
     return float(err), float(projected_margins(np.asarray(P.components), D.w_star, Xt, yt).min())
 
 

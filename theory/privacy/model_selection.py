@@ -1,0 +1,208 @@
+"""Private model selection: fit every candidate on one part of the private data, pick one by the
+exponential mechanism on the held-out part, and account for every fit.
+
+Implements: PILLAR.Alg2 (its selection step, applied to hyper-parameter candidates instead of R runs of
+one procedure: "applies the exponential mechanism to output one final result" on held-out private
+data; McSherry-Talwar 2007's exponential mechanism, score = number of correct held-out predictions,
+sensitivity 1).
+
+scikit-learn's ``GridSearchCV`` on private data is **not private**: it fits 10s of models, compares
+their exact scores on private folds and refits the winner; the winner's own ``privacy_`` covers one
+fit, not the search.  :class:`PrivateSearchCV` is its private counterpart.
+
+Procedure (``fit(X, y)``):
+
+1. Split the labelled rows into a training part S1 and a held-out part S2: each row goes to S2
+   independently with probability ``holdout_fraction`` (coins from ``rng``, independent of the data).
+   Public rows (label ``unlabeled_label``, :mod:`semiprivate.theory.privacy.public_rows`) go to every
+   fit and never to S2.
+2. Fit ``clone(estimator).set_params(**c)`` on public rows + S1 for each candidate c of
+   ``param_grid``; each reports its own ``privacy_`` (eps_c, delta_c) over S1.
+3. Select candidate c with probability proportional to ``exp(epsilon_select * correct_c(S2) / 2)``
+   (:func:`semiprivate.kernels.exponential_mechanism`, sensitivity 1: one added, removed or replaced
+   held-out row changes each count by at most 1), (epsilon_select, 0)-DP in S2.
+4. ``refit=True``: fit the selected candidate again on public rows + all labelled rows (its
+   (eps_r, delta_r) composes sequentially); ``refit=False`` (default): the selected model fitted on S1
+   is the output.
+
+Privacy (``privacy_``), from what ran: the candidates compose by basic composition on S1
+(sum eps_c, sum delta_c); S1 and S2 are disjoint and the split's coins are independent of the
+data, so a neighbouring data set changes one part only (couple the coins of the common rows) and the
+search is (max(sum eps_c, epsilon_select), sum delta_c)-DP (adaptive parallel composition); a refit
+adds (eps_r, delta_r).  The neighbour relation is the candidates' own (each ``privacy_`` must be
+over the same one, as for the halfspace learners: add/remove-one labelled example, public rows
+fixed).  An estimator without ``privacy_`` is refused; a candidate reporting epsilon = inf makes the
+total inf.  Exposed state: the fitted candidates (covered by the composition), the selected index
+and parameters; exact held-out scores are not stored (they are statistics of S2 that no guarantee
+covers).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from semiprivate.kernels import exponential_mechanism
+from semiprivate.kernels.validation import EPSILON, RNG, Boolean, Real, as_generator, validate_params
+from semiprivate.theory.privacy.public_rows import public_mask
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.model_selection import ParameterGrid
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["PrivateSearchCV"]
+
+_HOLDOUT = Real(0.0, 1.0, closed="neither")
+
+
+class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """Private counterpart of ``GridSearchCV`` (see the module docstring for the procedure and proof).
+
+    Implements: PILLAR.Alg2 (exponential-mechanism selection on held-out private data).
+
+    Parameters
+    ----------
+    estimator : classifier with ``privacy_`` after fit
+        E.g. ``Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(...))])`` (a Pipeline's
+        ``privacy_`` is read from its last step).
+    param_grid : dict or list of dicts
+        As ``GridSearchCV``'s (``sklearn.model_selection.ParameterGrid``).
+    epsilon_select : float
+        Epsilon of the selection (on the held-out part).
+    holdout_fraction : float in (0, 1)
+        Probability that a labelled row is held out.
+    unlabeled_label : label or None
+        Label of public rows in y (they go to every fit, never to the held-out part).
+    refit : bool
+        Refit the selected candidate on all labelled rows (adds its privacy).
+    rng : None, int or Generator
+
+    Attributes
+    ----------
+    best_estimator_, best_index_, best_params_, candidates_ (list of dicts), estimators_ (fitted on
+    S1), privacy_ (epsilon, delta) of the whole search, budget_ (dict: per-candidate privacy,
+    selection, composition), classes_, n_features_in_ (when the estimator has them).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.pipeline import Pipeline
+    >>> from sklearn.preprocessing import Normalizer
+    >>> from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
+    >>> X, y = load_digits(return_X_y=True)
+    >>> y = y.copy(); y[:600] = -1                      # the first 600 rows are public, unlabelled
+    >>> pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(
+    ...     1.0, k=16, epochs=2, classes=range(10), unlabeled_label=-1, rng=0))])
+    >>> search = PrivateSearchCV(pipe, {"clf__k": [8, 16]}, epsilon_select=1.0, unlabeled_label=-1,
+    ...                          rng=0).fit(X, y)
+    >>> search.privacy_[0] <= 2.0, search.best_params_["clf__k"] in (8, 16)
+    (True, True)
+    """
+
+    @validate_params(epsilon_select=EPSILON, holdout_fraction=_HOLDOUT, refit=Boolean(), rng=RNG)
+    def __init__(self, estimator: Any, param_grid: Any, *, epsilon_select: float = 1.0,
+                 holdout_fraction: float = 0.2, unlabeled_label: Any = None, refit: bool = False,
+                 rng: Any = None) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon_select = epsilon_select
+        self.holdout_fraction = holdout_fraction
+        self.unlabeled_label = unlabeled_label
+        self.refit = refit
+        self.rng = rng
+
+    @staticmethod
+    def _privacy_of(est: Any) -> tuple[float, float]:
+        p = getattr(est, "privacy_", None)
+        if p is None and hasattr(est, "steps"):
+            p = getattr(est.steps[-1][1], "privacy_", None)
+        if p is None:
+            raise TypeError(f"estimator must report privacy_ after fit (a private learner); {type(est).__name__} "
+                            "does not: its fits cannot be accounted")
+        return float(p[0]), float(p[1])
+
+    def fit(self, X: Any, y: Any, **fit_params: Any) -> PrivateSearchCV:
+        """Run the search (module docstring); ``fit_params`` go unsliced to every fit."""
+        # checked in __init__ and again here (set_params bypasses __init__)
+        EPSILON.validate("epsilon_select", self.epsilon_select)
+        _HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
+        RNG.validate("rng", self.rng)
+        Boolean().validate("refit", self.refit)
+        candidates = list(ParameterGrid(self.param_grid))
+        if not candidates:
+            raise ValueError("param_grid must give at least one candidate")
+        if y is None:
+            raise ValueError("y is required (labelled rows, and public rows labelled unlabeled_label)")
+        yy = np.asarray(y)
+        n_rows = yy.shape[0]
+        pub = public_mask(yy, self.unlabeled_label)
+        lab = np.flatnonzero(~pub)
+        if lab.size == 0:
+            raise ValueError("y has no labelled row")
+        g = as_generator(self.rng)
+        held = g.random(lab.size) < float(self.holdout_fraction)  # coins independent of the data
+        s1, s2 = lab[~held], lab[held]
+        train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
+        X_tr, y_tr = _safe_indexing(X, train), yy[train]
+        X_ho, y_ho = _safe_indexing(X, s2), yy[s2]
+        fitted, per = [], []
+        for c in candidates:
+            est = clone(self.estimator).set_params(**c)
+            if "rng" in est.get_params() and est.get_params()["rng"] is None:
+                est.set_params(rng=int(g.integers(2**63)))
+            est.fit(X_tr, y_tr, **fit_params)
+            fitted.append(est)
+            per.append(self._privacy_of(est))
+        correct = np.array([float(np.count_nonzero(e.predict(X_ho) == y_ho)) if s2.size else 0.0 for e in fitted])
+        eps_sel = float(self.epsilon_select)
+        index = int(exponential_mechanism(correct, eps_sel, sensitivity=1.0, rng=g))
+        del correct  # exact held-out counts are not kept: no guarantee covers them
+        fits_total = (math.fsum(p[0] for p in per), math.fsum(p[1] for p in per))
+        total = (max(fits_total[0], eps_sel), fits_total[1])
+        budget: dict[str, Any] = {"candidates": per, "fits_on_training_part": fits_total,
+                                  "selection": (eps_sel, 0.0), "search": total,
+                                  "composition": "basic over candidates on S1; parallel with the selection on S2"}
+        best = fitted[index]
+        if self.refit:
+            best = clone(self.estimator).set_params(**candidates[index])
+            if "rng" in best.get_params() and best.get_params()["rng"] is None:
+                best.set_params(rng=int(g.integers(2**63)))
+            all_rows = np.sort(np.concatenate([np.flatnonzero(pub), lab]))
+            best.fit(_safe_indexing(X, all_rows), yy[all_rows], **fit_params)
+            r = self._privacy_of(best)
+            budget["refit"] = r
+            total = (total[0] + r[0], total[1] + r[1])
+        budget["total"] = total
+        self.candidates_ = candidates
+        self.estimators_ = fitted
+        self.best_index_ = index
+        self.best_params_ = candidates[index]
+        self.best_estimator_ = best
+        self.privacy_ = total
+        self.budget_ = budget
+        self.n_rows_ = int(n_rows)
+        if hasattr(best, "classes_"):
+            self.classes_ = best.classes_
+        if hasattr(best, "n_features_in_"):
+            self.n_features_in_ = best.n_features_in_
+        return self
+
+    def predict(self, X: Any) -> Any:
+        """The selected estimator's predictions."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def decision_function(self, X: Any) -> Any:
+        """The selected estimator's decision function."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Accuracy of the selected estimator on the labelled rows of (X, y)."""
+        check_is_fitted(self, "best_estimator_")
+        pub = public_mask(y, self.unlabeled_label)
+        keep = np.flatnonzero(~pub)
+        Xk, yk = _safe_indexing(X, keep), np.asarray(y)[keep]
+        sw = None if sample_weight is None else np.asarray(sample_weight)[keep]
+        return float(super().score(Xk, yk, sample_weight=sw))

@@ -1,0 +1,136 @@
+"""Public unlabelled data in scikit-learn tools: unlabelled rows in X, marked by a sentinel label.
+
+Implements: HPSY.Thm3 / PILLAR.Alg1's input convention (public unlabelled sample + private labelled
+sample) in scikit-learn's semi-supervised form (as ``sklearn.semi_supervised.SelfTrainingClassifier``):
+the public rows are rows of ``X`` whose label is the sentinel ``unlabeled_label``.
+
+Why this design (and not a ``fit`` parameter or metadata routing):
+
+* A ``Pipeline`` transforms only ``X``: public data passed as a fit parameter reaches the final step
+  untransformed (raw public rows go into the PCA while the private rows are scaled).  Rows of ``X``
+  go through every step.
+* ``GridSearchCV`` / ``cross_val_score`` slice every fit parameter whose length equals ``len(X)``
+  (scikit-learn cannot declare metadata "not sample-aligned"): public data of that length is cut
+  into folds.  With the sentinel convention, :class:`LabelledSplit` splits only the labelled rows
+  and puts every public row in every training fold (never in a test fold).
+* A transformer must be fitted on public data only (fitting a ``StandardScaler`` on private rows
+  releases their mean): :class:`PublicRowsFitted` fits the wrapped transformer on the sentinel rows
+  and applies it to all rows.  Stateless per-row maps (``Normalizer``) need no wrapper.
+
+Example
+-------
+>>> import numpy as np
+>>> from sklearn.preprocessing import StandardScaler
+>>> X = np.array([[0.0], [2.0], [10.0], [20.0]]); y = np.array([-1, -1, 0, 1])
+>>> PublicRowsFitted(StandardScaler(), unlabeled_label=-1).fit(X, y).transformer_.mean_.tolist()
+[1.0]
+>>> from sklearn.model_selection import KFold
+>>> [(tr.tolist(), te.tolist()) for tr, te in LabelledSplit(KFold(2), unlabeled_label=-1).split(X, y)]
+[([0, 1, 3], [2]), ([0, 1, 2], [3])]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.model_selection import check_cv
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["PrivacyWarning", "public_mask", "PublicRowsFitted", "LabelledSplit"]
+
+
+class PrivacyWarning(UserWarning):
+    """A fitted estimator's ``privacy_`` gives no guarantee for this configuration (it says why)."""
+
+
+def public_mask(y: Any, unlabeled_label: Any) -> np.ndarray:
+    """Boolean mask of the public (unlabelled) rows: ``y == unlabeled_label`` (all False for None).
+
+    >>> public_mask([3, -1, 4], -1).tolist()
+    [False, True, False]
+    """
+    arr = np.asarray(y)
+    if unlabeled_label is None:
+        return np.zeros(arr.shape[0], dtype=bool)
+    return np.asarray(arr == unlabeled_label, dtype=bool).reshape(arr.shape[0])
+
+
+class PublicRowsFitted(TransformerMixin, BaseEstimator):
+    """A transformer fitted on the public rows only (label ``unlabeled_label``), applied to every row.
+
+    Implements: HPSY.Thm3 / PILLAR.Alg1 (Step 1 touches public data only: a preprocessing step
+    fitted on public rows is a function of public data, so it costs no privacy).
+
+    Parameters
+    ----------
+    transformer : scikit-learn transformer
+        Cloned and fitted on the public rows of X.
+    unlabeled_label : label
+        The sentinel label of public rows in y (default -1, as ``SelfTrainingClassifier``).
+    """
+
+    def __init__(self, transformer: Any, *, unlabeled_label: Any = -1) -> None:
+        self.transformer = transformer
+        self.unlabeled_label = unlabeled_label
+
+    def fit(self, X: Any, y: Any = None) -> PublicRowsFitted:
+        """Fit ``clone(transformer)`` on the rows of X whose label is ``unlabeled_label``."""
+        if y is None:
+            raise ValueError("PublicRowsFitted.fit needs y: the public rows are those labelled unlabeled_label="
+                             f"{self.unlabeled_label!r}")
+        mask = public_mask(y, self.unlabeled_label)
+        if not mask.any():
+            raise ValueError(f"X has no public row (no label equal to unlabeled_label={self.unlabeled_label!r}): "
+                             "the transformer is fitted on public rows only")
+        self.transformer_ = clone(self.transformer).fit(_safe_indexing(X, np.flatnonzero(mask)))
+        self.n_public_ = int(mask.sum())
+        return self
+
+    def transform(self, X: Any) -> Any:
+        """The fitted transformer applied to every row of X."""
+        check_is_fitted(self, "transformer_")
+        return self.transformer_.transform(X)
+
+    def get_feature_names_out(self, input_features: Any = None) -> Any:
+        """The wrapped transformer's output feature names."""
+        check_is_fitted(self, "transformer_")
+        return self.transformer_.get_feature_names_out(input_features)
+
+
+class LabelledSplit:
+    """Cross-validation splitter: folds of the labelled rows; every public row in every training fold.
+
+    Implements: the sentinel convention of this module for ``GridSearchCV`` / ``cross_val_score``
+    (``cv=LabelledSplit(5, unlabeled_label=-1)``): the public sample is never sliced and never
+    scored.  ``cv`` is anything :func:`sklearn.model_selection.check_cv` accepts (an int gives
+    ``StratifiedKFold`` on the labelled rows).
+    """
+
+    def __init__(self, cv: Any = 5, *, unlabeled_label: Any = -1) -> None:
+        self.cv = cv
+        self.unlabeled_label = unlabeled_label
+
+    def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield (train, test) indices into X: train = all public rows + a fold's labelled rows."""
+        if y is None:
+            raise ValueError("LabelledSplit.split needs y (the public rows are labelled unlabeled_label)")
+        yy = np.asarray(y)
+        mask = public_mask(yy, self.unlabeled_label)
+        pub, lab = np.flatnonzero(mask), np.flatnonzero(~mask)
+        if lab.size == 0:
+            raise ValueError(f"y has no labelled row (every label equals unlabeled_label={self.unlabeled_label!r})")
+        g = None if groups is None else np.asarray(groups)[lab]
+        inner = check_cv(self.cv, yy[lab], classifier=True)
+        for tr, te in inner.split(np.zeros((lab.size, 1)), yy[lab], g):
+            yield np.concatenate([pub, lab[tr]]), lab[te]
+
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        """Number of folds of the inner splitter."""
+        return int(check_cv(self.cv, None if y is None else np.asarray(y), classifier=y is not None).get_n_splits())
+
+    def __repr__(self) -> str:
+        return f"LabelledSplit({self.cv!r}, unlabeled_label={self.unlabeled_label!r})"
