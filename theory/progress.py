@@ -3,7 +3,7 @@
 ``progress=None`` shows a tqdm bar on stderr when stderr is a terminal and the run is long (so never
 under pytest or in a pipe); ``True`` / ``False`` force it on / off; anything else is a TypeError
 naming the parameter.  Used by :func:`semiprivate.theory.distributed.monte_carlo` and the private SGD trainers
-of :mod:`semiprivate.theory.privacy.sgd` (and, through them, the halfspace estimators).
+of :mod:`semiprivate.theory.privacy.noisy_sgd` and :mod:`semiprivate.theory.privacy.dpsgd` (and, through them, the halfspace estimators).
 """
 
 from __future__ import annotations

@@ -112,7 +112,10 @@ def _learner() -> Any:
 
 #: Fillers that depend on the callable (qualname prefix, parameter): the name-based one is not valid there.
 FILL_FOR: dict[tuple[str, str], Callable[[], Any]] = {
-    ("semiprivate.theory.privacy.sgd.", "y"): lambda: np.array([-1.0, 1.0] * 4),
+    ("semiprivate.theory.privacy.linear.", "y"): lambda: np.array([-1.0, 1.0] * 4),
+    ("semiprivate.theory.privacy.noisy_sgd.", "y"): lambda: np.array([-1.0, 1.0] * 4),
+    ("semiprivate.theory.privacy.dpsgd.", "y"): lambda: np.array([-1.0, 1.0] * 4),
+    ("semiprivate.theory.privacy.pillar_selection.", "y"): lambda: np.array([-1.0, 1.0] * 4),
     ("semiprivate.theory.graphs.", "X"): lambda: np.array([[0, 1], [1, 0]] * 4),
 }
 
