@@ -184,4 +184,4 @@ def check_statement() -> Check:
     return Check(id=f"{ID}.statement",
                  claim="BNS15 Cl 5.7: an (alpha, beta, eps*, delta, n, m)-PSSL gives an (alpha, beta, eps, "
                        "(7 + e^{eps*})/(3 + e^{2eps*}) eps delta, t, m)-PAL with t = (n/eps)(3 + exp(2eps*)).",
-                 method="symbolic+grid+hypothesis", verdict=Verdict.HOLDS, details=details, links=links)
+                 method="symbolic+grid+hypothesis", details=details, links=links)

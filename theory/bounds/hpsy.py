@@ -455,9 +455,10 @@ def hpsy_thm2_labeled(alpha: float, beta: float, epsilon: float, delta: float = 
 # ---------------------------------------------------------------------------
 
 
-def _thm3_unl(ns: Any, k: Any, d: Any, beta: Any, gamma: Any, constant: Any = 1, form: str = "paper") -> Any:
-    if form == "corrected":  # proofs_checks HPSY.Thm3.n_unl: what the proof's steps give (constant = c1^2)
-        return constant * 256 * k * d / (beta**3 * gamma**4)
+def _thm3_unl(ns: Any, k: Any, d: Any, beta: Any, gamma: Any, constant: Any = 1, form: str = "paper",
+              alpha: Any = None) -> Any:
+    if form == "corrected":  # proofs_checks HPSY.Thm3.n_unl: Markov at alpha/2 (constant = c1^2)
+        return constant * 64 * k * d / (beta * alpha**2 * gamma**4)
     return constant * k * d / (beta * gamma**2)
 
 
@@ -477,30 +478,42 @@ def _thm3_conditions(k: int, d: int | None, gamma: float, eta: float | None, bet
 
 @validate_params(k=POSITIVE_INT, d=POSITIVE_INT, beta=PROBABILITY, gamma=POSITIVE_REAL, constant=POSITIVE_REAL,
                  strict=Boolean(), form=Options("paper", "corrected"))
-def hpsy_thm3_unlabeled(k: int, d: int, beta: float, gamma: float, *, constant: float = 1.0,
-                        strict: bool = True, form: str = "paper") -> Any:
+def hpsy_thm3_unlabeled(k: int, d: int, beta: float, gamma: float, *, alpha: float | None = None,
+                        constant: float = 1.0, strict: bool = True, form: str = "paper") -> Any:
     r"""HPSY Thm 3 unlabelled size n_unl = O(k d/(beta gamma^2)).
 
     Implements: HPSY.Thm3 (n_unl).  O-form; ``constant`` defaults to 1.
 
     ``form="paper"`` (default, the stated size used by the registry and tables) is not
     established by the paper's proof (proofs_checks HPSY.Thm3.n_unl: at C kd/(beta gamma^2) the
-    proof's margin loss exceeds gamma for small beta gamma).  ``form="corrected"``: what the
-    proof's steps give, ``constant * 256 k d/(beta^3 gamma^4)`` (``constant`` = c1^2), for a
-    projected margin >= gamma/2 - 2 sqrt(eta/beta).
+    proof's margin loss exceeds gamma for small beta gamma); it is not refuted as a statement
+    either (with eta = 0 the data span k dimensions), so it stays the default.
+    ``form="corrected"`` (needs ``alpha``): what the proof's steps give once the per-point
+    Markov step is taken at level alpha/2 (its mass charged to the error, proofs_checks
+    HPSY.Thm3.per-point-margin), ``constant * 64 k d/(beta alpha^2 gamma^4)`` (``constant`` =
+    c1^2 of Eq. (10)): then c1 sqrt(dk/(beta n)) <= alpha gamma^2/8 and the projected margin is
+    >= gamma/2 - sqrt(2 eta/alpha) outside a set of mass alpha/2.
 
     Raises
     ------
     ConditionNotMet
         If k > d or gamma >= 1.
+    ValueError
+        If ``form="corrected"`` and ``alpha`` is not in (0, 1).
 
     Examples
     --------
     >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5)
     20000
+    >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5, alpha=0.01, form="corrected")
+    51200000000
     """
+    if form == "corrected":
+        if alpha is None or isinstance(alpha, bool) or not isinstance(alpha, (int, float)) \
+                or not 0.0 < float(alpha) < 1.0:
+            raise ValueError(f"alpha must be in (0, 1) for form='corrected', got {alpha!r}")
     return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, d, gamma, None, beta),
-                            lambda: ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant, form)))
+                            lambda: ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant, form, alpha)))
 
 
 def hpsy_thm3_unlabeled_expr() -> Any:
