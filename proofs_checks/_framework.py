@@ -304,13 +304,23 @@ def interval_prove(expr: Any, box: Mapping[str, tuple[Any, Any]], relation: str,
     return _record(Fact(f"{what} (interval branch-and-bound; {reduction})", Role.PROVES, (cert,), condition))
 
 
-def evaluation(lhs: Any, relation: str, rhs: Any, what: str = "") -> dict[str, Any]:
-    """An ``evaluate`` certificate: closed ``lhs relation rhs``, exact or by separated intervals."""
+def evaluation(lhs: Any, relation: str, rhs: Any, what: str = "", *, unevaluated: bool = False) -> dict[str, Any]:
+    """An ``evaluate`` certificate: closed ``lhs relation rhs``, exact or by separated intervals.
+
+    Floats are read as the decimal they print (``0.1`` is 1/10). ``unevaluated=True``: the sides
+    were built under ``sympy.evaluate(False)`` (huge exact powers) and are decided by intervals.
+    """
     import sympy as sp
 
-    return _certified({"kind": "evaluate", "lhs": _srepr(sp.Rational(repr(lhs)) if isinstance(lhs, float) else lhs),
-                       "relation": relation,
-                       "rhs": _srepr(sp.Rational(repr(rhs)) if isinstance(rhs, float) else rhs), "goal": what})
+    def side(x: Any) -> str:
+        if isinstance(x, float):
+            x = sp.Rational(repr(x))
+        return sp.srepr(x) if unevaluated else _srepr(x)
+
+    cert: dict[str, Any] = {"kind": "evaluate", "lhs": side(lhs), "relation": relation, "rhs": side(rhs), "goal": what}
+    if unevaluated:
+        cert["unevaluated"] = True
+    return _certified(cert)
 
 
 def exact_fact(statement: str, comparisons: Sequence[tuple[Any, str, Any]], *,

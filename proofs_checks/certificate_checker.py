@@ -22,7 +22,9 @@ Certificate kinds
 ``evaluate``
     A closed expression (no free symbols): ``lhs relation rhs`` with relation in ``< <= > >= == !=``,
     decided in exact rational arithmetic when both sides are rational, otherwise by interval
-    enclosures at 60 digits that must separate (``==`` needs exact rationals).
+    enclosures at 60 digits that must separate (``==`` needs exact rationals). With
+    ``"unevaluated": true`` the expressions are read without sympy's automatic evaluation (huge
+    exact powers stay symbolic) and always decided by intervals.
 
 Every check raises :class:`CertificateError` unless the statement is re-established.
 """
@@ -209,7 +211,12 @@ def _check_interval(cert: dict[str, Any]) -> None:
 
 
 def _check_evaluate(cert: dict[str, Any]) -> None:
-    lhs, rhs, rel = _expr(cert["lhs"]), _expr(cert["rhs"]), cert["relation"]
+    if cert.get("unevaluated"):  # large exact powers: keep the tree as written and decide by intervals
+        with sp.evaluate(False):
+            lhs, rhs = _expr(cert["lhs"]), _expr(cert["rhs"])
+    else:
+        lhs, rhs = _expr(cert["lhs"]), _expr(cert["rhs"])
+    rel = cert["relation"]
     if lhs.free_symbols or rhs.free_symbols:
         raise CertificateError("an 'evaluate' certificate must be closed (no free symbols)")
     ops: dict[str, Callable[[Any, Any], bool]] = {
@@ -217,14 +224,14 @@ def _check_evaluate(cert: dict[str, Any]) -> None:
         ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
     if rel not in ops:
         raise CertificateError(f"unknown relation {rel!r}")
-    if lhs.is_Rational and rhs.is_Rational:
+    if not cert.get("unevaluated") and lhs.is_Rational and rhs.is_Rational:
         if not ops[rel](lhs, rhs):
             raise CertificateError(f"{lhs} {rel} {rhs} is false")
         return
     if rel == "==":
         raise CertificateError("'==' is only decided between exact rationals")
     with mpmath.workdps(60):
-        d = _iv_eval(lhs - rhs, {})
+        d = _iv_eval(lhs, {}) - _iv_eval(rhs, {})
     dec = {"<": _decided(d, "< 0"), "<=": _decided(d, "<= 0"), ">": _decided(d, "> 0"),
            ">=": _decided(d, ">= 0"), "!=": (True if (d.a > 0 or d.b < 0) else None)}[rel]
     if dec is not True:
