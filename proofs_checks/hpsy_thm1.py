@@ -135,7 +135,8 @@ def check_nlab_eps() -> Check:
             got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc)
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm1_labeled{(z, al, be, ep, cc)} = {got}, verified {want}")
-        got_ce = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C)
+        got_ce = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C, form="paper")
+        got_ce_default = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C)
         for z, al, be, ep, cc in ((2, 0.1, 0.05, 4.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
             want = math.ceil(cc * (z + math.log(1 / be)) / (al * min(ep, 1.0)) - 1e-9)
             got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc, form="corrected")
@@ -143,9 +144,9 @@ def check_nlab_eps() -> Check:
                 raise AssertionError(f"hpsy_thm1_labeled(form='corrected'){(z, al, be, ep, cc)} = {got}, want {want}")
         links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled",)
         details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
-                    f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) it returns {got_ce}, which this check shows "
-                    "is not enough (it implements the paper's form, without the 1/alpha term); form='corrected' returns "
-                    "ceil(C (Z_max + log(1/beta))/(alpha min(eps, 1))) (2 points).")
+                    f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) form='paper' returns {got_ce}, which this check "
+                    "shows is not enough (no 1/alpha term); the default form='corrected' returns ceil(C (Z_max + "
+                    f"log(1/beta))/(alpha min(eps, 1))) (2 points; {got_ce_default} at the counterexample).")
     else:
         details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     al_q, be_q, c_q = sp.Rational(1, 10), sp.Rational(1, 20), sp.Integer(1000)

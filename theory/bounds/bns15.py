@@ -24,6 +24,7 @@ from semiprivate.kernels.validation import (
     PROBABILITY,
     Boolean,
     Integer,
+    Options,
     validate_params,
 )
 from semiprivate.theory.bounds._core import (
@@ -187,12 +188,20 @@ def _cl42_log_rhs(ns: Any, s: Any, vc: Any, alpha: Any, beta: Any) -> Any:
     return ns.log(beta) - 1 + ns.log(vc) + alpha * s / (2 * vc)
 
 
-@validate_params(s=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean())
-def bns15_labelboost_max_unlabeled(s: int, vc: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
+@validate_params(s=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean(),
+                 form=Options("paper", "corrected"))
+def bns15_labelboost_max_unlabeled(s: int, vc: int, alpha: float, beta: float, *, strict: bool = True,
+                                   form: str = "corrected") -> Any:
     r"""BNS15 Claim 4.2: largest |T| with |T| <= (beta/e) VC exp(alpha|S|/(2 VC)) - |S|.
 
     Implements: BNS15.Cl4.2.  When it holds, LabelBoostProcedure's hypothesis has
     error_S(h) <= alpha with probability >= 1 - beta.
+
+    ``form="corrected"`` (default): proofs_checks BNS15.Cl4.2.sauer-chain refutes the claim when
+    |S| + |T| < VC (Sauer's polynomial bound needs VC points), so the corrected form also requires
+    (beta/e) VC exp(alpha|S|/(2 VC)) >= VC, i.e. beta exp(alpha|S|/(2 VC)) >= e, which makes
+    |Pi_C(P)| <= (e max(|P|, VC)/VC)^VC <= beta exp(alpha|S|/2) hold.  ``form="paper"``: the claim's
+    own condition only.
 
     Parameters
     ----------
@@ -233,9 +242,13 @@ def bns15_labelboost_max_unlabeled(s: int, vc: int, alpha: float, beta: float, *
         return math.floor(rhs - s)
 
     ok = log_rhs >= math.log(s)
-    return check_conditions(strict, "BNS15.Cl4.2",
-                            [(ok, "(beta/e) VC exp(alpha |S|/(2 VC)) >= |S| (some |T| >= 0 allowed)",
-                              {"s": s, "vc": vc, "alpha": alpha, "beta": beta})], compute)
+    conds: list[Any] = [(ok, "(beta/e) VC exp(alpha |S|/(2 VC)) >= |S| (some |T| >= 0 allowed)",
+                         {"s": s, "vc": vc, "alpha": alpha, "beta": beta})]
+    if form == "corrected":
+        conds.append((log_rhs >= math.log(vc), "(beta/e) VC exp(alpha |S|/(2 VC)) >= VC (Sauer needs |S| + |T| >= VC; "
+                      "corrected form, see proofs_checks BNS15.Cl4.2.sauer-chain)",
+                      {"s": s, "vc": vc, "alpha": alpha, "beta": beta}))
+    return check_conditions(strict, "BNS15.Cl4.2", conds, compute)
 
 
 @validate_params(t=Integer(0), vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
@@ -815,8 +828,10 @@ register(Bound("BNS15.Thm3.3.uc", "explicit floor of the Thm 3.3 proof: (1250/a^
                integer_output=True))
 register(Bound("BNS15.Cl4.2", "LabelBoostProcedure: |T| <= (b/e) VC exp(a|S|/(2VC)) - |S| gives error_S <= a w.p. 1-b",
                (Param("s", POSITIVE_INT, "|S|, labelled examples", integer=True, typical=(1, 5000)), _VC, _ALPHA,
-                _BETA), bns15_labelboost_max_unlabeled, None,
-               lambda ns, s, vc, alpha, beta: ns.exp(_cl42_log_rhs(ns, s, vc, alpha, beta)) - s,
+                _BETA, Param("form", Options("paper", "corrected"), "'corrected' (default: also needs (b/e) VC "
+                             "exp(a|S|/(2VC)) >= VC, the claim being refuted below it) or 'paper'",
+                             default="corrected", required=False)), bns15_labelboost_max_unlabeled, None,
+               lambda ns, s, vc, alpha, beta, form="corrected": ns.exp(_cl42_log_rhs(ns, s, vc, alpha, beta)) - s,
                "largest |T| (int)",
                solvers={"s": Solver("s", bns15_labelboost_min_labeled,
                                     (Param("t", Integer(0), "|T|, unlabelled examples to label", integer=True,

@@ -187,8 +187,11 @@ def main(argv: list[str]) -> int:
     latex = None
     if ns.latex:
         latex = _latex(bound.expr()) if bound.expr is not None else None
+    form = kwargs.get("form", next((p.default for p in params if p.name == "form"), None))
     if ns.json:
         out: dict[str, Any] = {"id": bound.id, "params": kwargs, "value": to_jsonable(value)}
+        if form is not None:
+            out["form"] = form
         if ns.solve:
             out["solved_for"] = ns.solve
         if ns.latex:
@@ -196,7 +199,6 @@ def main(argv: list[str]) -> int:
         print(json.dumps(out))
         return 0
     label = ns.solve if ns.solve else "value"
-    form = kwargs.get("form", next((p.default for p in params if p.name == "form"), None))
     print(f"{bound.id}: {label} = {to_jsonable(value)}" + (f"  [form: {form}]" if form is not None else ""))
     if ns.latex:
         if latex is None:
