@@ -49,7 +49,7 @@ def check_lem46() -> Check:
     bad = [k for k, v in checks.items() if not v]
     if bad:
         raise RuntimeError(f"constants fail: {bad}")
-    cite("Cl 4.3 (BNS15.Lem4.6.claim4.3), Cl 4.5 ((ln 244, 2467 delta) for i.i.d. resampling) and Lem 4.1 "
+    cite("Cl 4.3 (BNS15.Cl4.3.subsampling), Cl 4.5 ((ln 244, 2467 delta) for i.i.d. resampling) and Lem 4.1 "
          "((eps + 3, 4e delta), BNS15.Lem4.1.4e-factor), composed as in the induction of Lem 4.6.")
     e4 = sp.exp(4)
     exact_fact("The induction's constants: base eps = 247/300 <= 1 and delta (4/300) 2467, (4/247) 2467 <= 41; step "
@@ -93,7 +93,7 @@ def check_lem46() -> Check:
         f"(4/100) 446 delta = {fmt(d_it)} delta (eps = 1: {fmt(d_it_exact)} delta) <= 41 delta.",
         "Typo: the proof writes (ln(244), 2476) for Claim 4.5's (ln 244, 2467 delta); with 2476 delta the base step "
         f"gives {fmt(4 / 300 * 2476)} delta, still <= 41 delta.",
-        "Claims 4.3 and 4.5 are used as stated; Claim 4.3 is checked separately (BNS15.Lem4.6.claim4.3).",
+        "Claims 4.3 and 4.5 are used as stated; Claim 4.3 is checked separately (BNS15.Cl4.3.subsampling).",
         *lines,
     ])
     return Check(id=f"{ID}.constants",
@@ -102,7 +102,7 @@ def check_lem46() -> Check:
                  method="exact", details=details, links=links)
 
 
-@register(f"{ID}.claim4.3")
+@register("BNS15.Cl4.3.subsampling")
 def check_cl43() -> Check:
     """Claim 4.3 from the tight amplification-by-subsampling theorem (without replacement, substitution)."""
     q, E = sp.symbols("q E", positive=True)  # q = n/t, E = e^{eps*} >= 1
@@ -138,7 +138,7 @@ def check_cl43() -> Check:
         "Conditional on the cited theorem (not re-derived); Remark 4.4 (shuffle if A is order-sensitive) is needed "
         "for it.",
     ])
-    return Check(id=f"{ID}.claim4.3",
+    return Check(id="BNS15.Cl4.3.subsampling",
                  claim="BNS15 Cl 4.3: (eps*, delta)-DP on n points -> (eps, 4eps/(3+e^{eps*}) delta)-DP on "
                        "t = (n/eps)(3 + e^{eps*}) points, eps <= 1.",
                  method="symbolic+grid+hypothesis", details=details)

@@ -12,6 +12,7 @@ H, C, F = Verdict.HOLDS, Verdict.HOLDS_WITH_CONDITION, Verdict.FAILS
 
 EXPECTED: dict[str, Verdict] = {
     # HPSY (seed 000)
+    "HPSY.Lem1.karger-algebra": H,
     "HPSY.Lem2.beta-range": C,
     "HPSY.Lem2.quadratic": H,
     "HPSY.Lem2.karger-condition": H,
@@ -35,16 +36,20 @@ EXPECTED: dict[str, Verdict] = {
     "ABM19.Lem4.4.confidence": F,
     "ABM19.Lem4.4.error-scaling": H,
     "ABM19.Thm4.1.arithmetic": H,
+    "ABM19.Thm4.2.arithmetic": H,
     # BNS15 (seed 004)
     "BNS15.Obs3.2.xor-vc": H,
     "BNS15.Cl4.2.sauer-chain": F,
     "BNS15.Lem4.1.4e-factor": H,
     "BNS15.Lem4.6.constants": H,
-    "BNS15.Lem4.6.claim4.3": H,
+    "BNS15.Cl4.3.subsampling": H,
     "BNS15.Cl4.8.geometric-sum": H,
     "BNS15.Cl4.9.induction": H,
     "BNS15.Cl4.11.thmB5-sizes": H,
     "BNS15.Lem4.12.final-size": F,
+    "BNS15.Thm4.13.composition": C,
+    "BNS15.Thm4.14.composition": C,
+    "BNS15.Thm5.8.composition": C,
     "BNS15.Thm5.6.constants": C,
     "BNS15.Cl5.7.proof-last-step": C,
     "BNS15.Cl5.7.statement": C,
