@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also write the certificates (JSON, one file per check) to DIR (default: "
                          "proofs_checks/certificates/ in a source checkout, ./proofs_checks_certificates otherwise)")
     ap.add_argument("--recheck", nargs="?", const="", default=None, metavar="DIR",
-                    help="re-check every certificate file in DIR (default as for --certificates) with the independent "
+                    help="re-check every certificate file in DIR (default: the committed certificates) with the independent "
                          "checker; exit 1 if any fails")
     args = ap.parse_args(argv)
     if args.out is not None and not args.no_write:  # a bad --out fails now, not after a minute of checks

@@ -217,7 +217,7 @@ def write_certificates(folder: Path | None = None) -> Path:
 
 
 def recheck_certificates(folder: Path | None = None) -> dict[str, int]:
-    """Re-check every certificate file with the independent checker; {file name: certificates checked}."""
+    """Re-check every certificate file (default: the committed / shipped ones) with the independent checker."""
     from semiprivate.proofs_checks.certificate_checker import check_directory
 
-    return check_directory(default_certificates_dir() if folder is None else Path(folder))
+    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder))

@@ -854,11 +854,11 @@ register(Bound("BNS15.Cl4.11", "after i iterations error <= a(1-2^-i) w.p. >= 1-
                bns15_labelboost_error_after, None, None, "(error, failure probability)",
                example={"alpha": 0.1, "beta": 0.1, "i": 1}))
 register(Bound("BNS15.Lem4.12", "LabelBoost: (a,b,n,n)-SSL -> (11a, 2b, 90000n+m, m)-SSL, m=(96000/a)VC log(2240/(ab))",
-               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams",
+               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
                example={"vc": 1, "alpha": 0.1, "beta": 0.1, "n": 1000}))
 register(Bound("BNS15.Thm4.13", "LabelBoost on (a,b,1,delta,n,n)-PSSL -> (11a, 2b, 1, 41 delta, O(n), m)-PSSL",
                (_VC, _ALPHA, _BETA, Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_13, None, None, "LearnerParams",
+               bns15_thm4_13, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
                example={"vc": 1, "alpha": 0.1, "beta": 0.1, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any eps (LabelBoost + sub-sampling)",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_14_labeled, bns15_thm4_14_labeled_expr, _thm414,
@@ -867,7 +867,7 @@ register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any
 register(Bound("BNS15.Thm4.14.explicit", "Thm 4.13 + Claim 4.3 with every constant (eps <= 1)",
                (_VC, _ALPHA, _BETA, Param("epsilon", EPSILON, "target epsilon (<= 1)", typical=(0.05, 1.0)),
                 Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_14_explicit, None, None, "LearnerParams",
+               bns15_thm4_14_explicit, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
                example={"vc": 1, "alpha": 0.1, "beta": 0.1, "epsilon": 0.5, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.16", "agnostic labelled m = O(VC/(a^2 eps) log(1/(a b)))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_16_labeled, bns15_thm4_16_labeled_expr, _thm416,
