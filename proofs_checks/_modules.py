@@ -25,6 +25,7 @@ MODULES: tuple[str, ...] = (
     "bns15_thm5_6",
     "bns15_cl5_7",
     "bns15_prop_a1",
+    "pillar_lem1",
 )
 
 

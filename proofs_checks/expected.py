@@ -54,4 +54,8 @@ EXPECTED: dict[str, Verdict] = {
     "BNS15.Cl5.7.proof-last-step": C,
     "BNS15.Cl5.7.statement": C,
     "BNS15.PropA.1.utility": H,
+    # PILLAR (seed 002), as reconstructed in semiprivate.theory.bounds.pillar
+    "PILLAR.Lem1.excess-risk": C,
+    "PILLAR.Thm1.n_lab": C,
+    "PILLAR.Cor6.k2": C,
 }
