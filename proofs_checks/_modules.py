@@ -11,6 +11,7 @@ MODULES: tuple[str, ...] = (
     "hpsy_thm2",
     "hpsy_thm3",
     "abm19_lem3_3",
+    "abm19_thm3_1",
     "abm19_lem4_4",
     "abm19_thm4_1",
     "abm19_thm4_2",

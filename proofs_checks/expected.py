@@ -31,6 +31,7 @@ EXPECTED: dict[str, Verdict] = {
     "ABM19.Lem3.3.growth-chain": C,
     "ABM19.Lem3.3.small-n": C,
     "ABM19.Lem3.3.manipulation": C,
+    "ABM19.Thm3.1.cover-size": C,
     "ABM19.Lem4.4.chernoff": F,
     "ABM19.Lem4.4.total-variation": H,
     "ABM19.Lem4.4.confidence": F,
