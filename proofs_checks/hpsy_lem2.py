@@ -136,6 +136,7 @@ def check_quadratic() -> Check:
     paper = sp.Rational(1, 2) * (sp.sqrt(3 * L / a) + sp.sqrt((3 * L + 4) / a))
     # general identity: root^2 - paper^2 == 0 and both positive
     sympy_zero(sp.expand(sp.simplify(root**2 - paper**2)), "root^2 - paper^2")
+    sympy_nonneg(sp.diff(paper, L), "d/dL of the root (sqrt(3L/a) + sqrt((3L+4)/a))/2: increasing in L")
     # (6): sqrt((9 log(4/b)+4)/a) >= paper, using 3L <= 9 log(4/beta) = M when log d <= log(4/beta).
     # monotone in L, so it suffices at 3L = M: sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2  <=> sqrt(M+4) >= sqrt(M)
     # sqrt is increasing, so sqrt(M+4) >= sqrt(M) follows from (M+4) - M >= 0
