@@ -36,6 +36,7 @@ from semiprivate.theory.bounds._core import (
     check_conditions,
     make_expr,
     register,
+    renamed_params,
     safe_exp,
     smallest_integer,
 )
@@ -719,12 +720,13 @@ def bns15_thm5_8(vc: int, alpha: float, beta: float, epsilon: float, n: int, *,
 # ---------------------------------------------------------------------------
 
 
-def _propa1_log(ns: Any, h_size: Any, epsilon: Any, gap: Any, m: Any) -> Any:
-    return ns.log(h_size) - epsilon * gap * m / 2
+def _propa1_log(ns: Any, n_hypotheses: Any, epsilon: Any, gap: Any, m: Any) -> Any:
+    return ns.log(n_hypotheses) - epsilon * gap * m / 2
 
 
-@validate_params(h_size=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
-def expmech_log_failure_probability(h_size: int, epsilon: float, gap: float, m: int) -> float:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
+def expmech_log_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
     r"""Log of the BNS15 Prop A.1 bound log(|H| exp(-eps Delta m / 2)).
 
     Implements: BNS15.PropA.1 (log form).
@@ -732,18 +734,19 @@ def expmech_log_failure_probability(h_size: int, epsilon: float, gap: float, m: 
     >>> round(expmech_log_failure_probability(1000, 1.0, 0.1, 200), 4)
     -3.0922
     """
-    return float(_propa1_log(MATH, h_size, epsilon, gap, m))
+    return float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m))
 
 
-@validate_params(h_size=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
-def expmech_failure_probability(h_size: int, epsilon: float, gap: float, m: int) -> float:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
+def expmech_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
     r"""BNS15 Prop A.1: P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m / 2).
 
     Implements: BNS15.PropA.1 (EXPMECH utility; score q = -#errors, sensitivity 1).
 
     Parameters
     ----------
-    h_size : int
+    n_hypotheses : int
         |H|.
     epsilon : float
         Privacy parameter of the exponential mechanism.
@@ -762,7 +765,7 @@ def expmech_failure_probability(h_size: int, epsilon: float, gap: float, m: int)
     >>> round(expmech_failure_probability(1000, 1.0, 0.1, 200), 6)
     0.0454
     """
-    return safe_exp(float(_propa1_log(MATH, h_size, epsilon, gap, m)), "BNS15.PropA.1 bound")
+    return safe_exp(float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m)), "BNS15.PropA.1 bound")
 
 
 def expmech_failure_probability_expr() -> Any:
@@ -771,16 +774,17 @@ def expmech_failure_probability_expr() -> Any:
     Implements: BNS15.PropA.1.
 
     >>> expmech_failure_probability_expr()
-    h_size*exp(-epsilon*gap*m/2)
+    n_hypotheses*exp(-epsilon*gap*m/2)
     """
     import sympy
 
-    return sympy.expand_log(sympy.exp(make_expr(_propa1_log, ("h_size", "epsilon", "gap", "m"),
-                                                integer=("h_size", "m"))), force=True)
+    return sympy.expand_log(sympy.exp(make_expr(_propa1_log, ("n_hypotheses", "epsilon", "gap", "m"),
+                                                integer=("n_hypotheses", "m"))), force=True)
 
 
-@validate_params(h_size=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, beta=PROBABILITY)
-def expmech_sample_size(h_size: int, epsilon: float, gap: float, beta: float) -> int:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, beta=PROBABILITY)
+def expmech_sample_size(n_hypotheses: int, epsilon: float, gap: float, beta: float) -> int:
     r"""Smallest m with |H| exp(-eps Delta m/2) <= beta (BNS15 Prop A.1 solved exactly).
 
     Implements: BNS15.PropA.1 (solver); equals ceil(2 (ln|H| + ln(1/beta))/(eps Delta)).
@@ -791,7 +795,7 @@ def expmech_sample_size(h_size: int, epsilon: float, gap: float, beta: float) ->
     199
     """
     lb = math.log(beta)
-    return smallest_integer(lambda m: _propa1_log(MATH, h_size, epsilon, gap, m) <= lb, 1)
+    return smallest_integer(lambda m: _propa1_log(MATH, n_hypotheses, epsilon, gap, m) <= lb, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -899,15 +903,15 @@ register(Bound("BNS15.Thm5.8", "PAL: unlabelled O(n/eps), labelled O(VC/a log(1/
                (_VC, _ALPHA, _BETA, _EPS, _NBASE, _CONST), bns15_thm5_8, None, None, "(unlabelled, labelled)",
                example={"vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 0.5, "n": 1000}))
 register(Bound("BNS15.PropA.1", "exponential mechanism: P[err_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2)",
-               (Param("h_size", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
+               (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
                 Param("gap", PROBABILITY, "Delta in (0, 1)", typical=(0.01, 0.5)),
                 Param("m", POSITIVE_INT, "|S|", integer=True, typical=(1, 10**5))),
                expmech_failure_probability, expmech_failure_probability_expr,
-               lambda ns, h_size, epsilon, gap, m: ns.exp(_propa1_log(ns, h_size, epsilon, gap, m)),
+               lambda ns, n_hypotheses, epsilon, gap, m: ns.exp(_propa1_log(ns, n_hypotheses, epsilon, gap, m)),
                "failure probability bound (float)",
                solvers={"m": Solver("m", expmech_sample_size,
-                                    (Param("h_size", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
+                                    (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
                                      Param("gap", PROBABILITY, "Delta in (0, 1)", typical=(0.01, 0.5)), _BETA),
                                     "smallest m with bound <= beta")},
-               monotone={"h_size": +1, "epsilon": -1, "gap": -1, "m": -1},
-               example={"h_size": 1000, "epsilon": 1.0, "gap": 0.1, "m": 200}))
+               monotone={"n_hypotheses": +1, "epsilon": -1, "gap": -1, "m": -1},
+               example={"n_hypotheses": 1000, "epsilon": 1.0, "gap": 0.1, "m": 200}))

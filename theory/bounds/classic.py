@@ -14,7 +14,16 @@ import math
 from typing import Any
 
 from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
-from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.theory.bounds._core import (
+    MATH,
+    Bound,
+    Param,
+    ceil_int,
+    check_conditions,
+    make_expr,
+    register,
+    renamed_params,
+)
 
 __all__ = [
     "sauer_bound",
@@ -232,12 +241,13 @@ def blr_sanitized_output_size(vc: int, alpha: float, *, constant: float = 1.0) -
     return ceil_int(constant * vc / alpha**2 * math.log(1 / alpha))
 
 
-def _klnrs(ns: Any, h_size: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (ns.log(h_size) + ns.log(1 / beta)) / (alpha * epsilon)
+def _klnrs(ns: Any, n_hypotheses: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * (ns.log(n_hypotheses) + ns.log(1 / beta)) / (alpha * epsilon)
 
 
-@validate_params(h_size=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def klnrs_sample_size(h_size: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def klnrs_sample_size(n_hypotheses: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""KLNRS generic private learner: m = O((ln|H| + ln(1/beta))/(alpha eps)).
 
     Implements: KLNRS.Generic (O-form, ``constant`` defaults to 1; the realizable exponential
@@ -248,7 +258,7 @@ def klnrs_sample_size(h_size: int, alpha: float, beta: float, epsilon: float, *,
     >>> klnrs_sample_size(1024, 0.1, 0.05, 1.0)
     100
     """
-    return ceil_int(_klnrs(MATH, h_size, alpha, beta, epsilon, constant))
+    return ceil_int(_klnrs(MATH, n_hypotheses, alpha, beta, epsilon, constant))
 
 
 def klnrs_sample_size_expr() -> Any:
@@ -257,9 +267,9 @@ def klnrs_sample_size_expr() -> Any:
     Implements: KLNRS.Generic.
 
     >>> klnrs_sample_size_expr()
-    constant*(log(1/beta) + log(h_size))/(alpha*epsilon)
+    constant*(log(1/beta) + log(n_hypotheses))/(alpha*epsilon)
     """
-    return make_expr(_klnrs, ("h_size", "alpha", "beta", "epsilon", "constant"), integer=("h_size",))
+    return make_expr(_klnrs, ("n_hypotheses", "alpha", "beta", "epsilon", "constant"), integer=("n_hypotheses",))
 
 
 def _bst(ns: Any, d: Any, alpha: Any, epsilon: Any, constant: Any = 1) -> Any:
@@ -381,10 +391,10 @@ register(Bound("BNS15.ThmA.3", "BLR sanitizer input size O(log|X| VC log(1/a)/(a
                example={"log_domain_size": 6.931, "vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
                integer_output=True))
 register(Bound("KLNRS.Generic", "generic private learner m = O((ln|H| + ln(1/b))/(a eps))",
-               (Param("h_size", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**9)), _ALPHA, _BETA, _EPS, _CONST),
+               (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**9)), _ALPHA, _BETA, _EPS, _CONST),
                klnrs_sample_size, klnrs_sample_size_expr, _klnrs, "m (int)",
-               monotone={"h_size": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"h_size": 1024, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               monotone={"n_hypotheses": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"n_hypotheses": 1024, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Sec3.3.BST14", "private SGD in R^d: n_lab = O(sqrt(d)/(alpha eps))", (_DIM, _ALPHA, _EPS, _CONST),
                bst14_labeled, bst14_labeled_expr, _bst, "n_lab (int)",
                monotone={"d": +1, "alpha": -1, "epsilon": -1, "constant": +1},

@@ -144,6 +144,7 @@ def main(argv: list[str]) -> int:
         return 2
 
     from semiprivate.theory.bounds import UnknownBoundError, _call, check_param_names, get_bound
+    from semiprivate.theory.bounds._core import RENAMED_PARAMS
     from semiprivate.theory.validity import ConditionNotMet
 
     try:
@@ -180,6 +181,9 @@ def main(argv: list[str]) -> int:
             print(f"error: expected key=value, got {a!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
             return 2
         key, text = a.split("=", 1)
+        if key in RENAMED_PARAMS and key not in by_name and RENAMED_PARAMS[key] in by_name:
+            print(f"warning: parameter {key!r} is deprecated, use {RENAMED_PARAMS[key]!r}", file=sys.stderr)
+            key = RENAMED_PARAMS[key]
         try:
             check_param_names(bound.id, params, [key])
         except TypeError as exc:
