@@ -87,7 +87,7 @@ def get_bound(bound_id: str) -> Bound:
 
 
 #: Spellings users try for a parameter that a bound names differently.
-_SYNONYMS = {"vc": ("d",), "d": ("vc",), "h_size": ("n_hypotheses",), "eps": ("epsilon",), "epsilon": ("eps",), "n_public": ("n_pub",),
+_SYNONYMS = {"vc": ("vc_dim", "d"), "d": ("vc_dim", "vc"), "h_size": ("n_hypotheses",), "eps": ("epsilon",), "epsilon": ("eps",), "n_public": ("n_pub",),
              "n_private": ("n_priv",)}
 
 

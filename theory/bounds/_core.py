@@ -128,7 +128,7 @@ def near_integer(x: float) -> int | None:
 #: Parameter names replaced by a consistent spelling across the papers (old -> new). The functions
 #: that took an old name still accept it, with a DeprecationWarning (:func:`renamed_params`); the
 #: registry (:func:`semiprivate.theory.bounds.evaluate`) and the CLI map it the same way.
-RENAMED_PARAMS: dict[str, str] = {"h_size": "n_hypotheses"}
+RENAMED_PARAMS: dict[str, str] = {"h_size": "n_hypotheses", "vc": "vc_dim"}
 
 
 def renamed_params(**old_to_new: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -37,3 +37,33 @@ def test_cli_maps_the_old_name_with_a_warning(capsys: pytest.CaptureFixture[str]
     assert main(["BNS15.PropA.1", "h_size=1000", "epsilon=1", "gap=0.1", "m=200"]) == 0
     captured = capsys.readouterr()
     assert "deprecated, use 'n_hypotheses'" in captured.err and "BNS15.PropA.1: value" in captured.out
+
+
+def _public_functions_with(name: str) -> list[object]:
+    import inspect
+
+    from semiprivate.theory.bounds import bns15, classic
+
+    out = []
+    for mod in (bns15, classic):
+        for attr in mod.__all__:
+            f = getattr(mod, attr)
+            if callable(f) and not isinstance(f, type):
+                try:
+                    if name in inspect.signature(f).parameters:
+                        out.append(f)
+                except (TypeError, ValueError):
+                    continue
+    return out
+
+
+def test_vc_is_vc_dim_everywhere_and_the_old_name_warns() -> None:
+    funcs = _public_functions_with("vc_dim")
+    assert len(funcs) >= 20
+    for f in funcs:
+        with pytest.warns(DeprecationWarning, match="'vc' is deprecated, use 'vc_dim'"):
+            try:
+                f(vc=1)  # type: ignore[operator]
+            except TypeError:
+                pass  # the other parameters are missing: the rename happened first
+    assert not _public_functions_with("vc")
