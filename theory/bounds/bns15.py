@@ -258,25 +258,33 @@ def bns15_labelboost_max_unlabeled(s: int, vc_dim: int, alpha: float, beta: floa
 
 
 @renamed_params(vc="vc_dim")
-@validate_params(t=Integer(0), vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def bns15_labelboost_min_labeled(t: int, vc_dim: int, alpha: float, beta: float) -> int:
+@validate_params(t=Integer(0), vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
+                 form=Options("paper", "corrected"))
+def bns15_labelboost_min_labeled(t: int, vc_dim: int, alpha: float, beta: float, *, form: str = "corrected") -> int:
     r"""Smallest |S| >= 1 with |T| <= (beta/e) VC exp(alpha|S|/(2VC)) - |S| (BNS15 Claim 4.2, solved).
 
     Implements: BNS15.Cl4.2 (solver).  The right side minus |T| is convex in |S|, decreasing
     up to s0 = (2VC/alpha) ln(2e/(alpha beta)) and increasing after; the search checks
     |S| = 1 and otherwise runs the exact monotone search from floor(s0), in log space.
+    ``form="corrected"`` (default, as :func:`bns15_labelboost_max_unlabeled`) also needs
+    (beta/e) VC exp(alpha|S|/(2VC)) >= VC, which holds from s_vc = (2VC/alpha) ln(e/beta) on.
 
     Examples
     --------
     >>> bns15_labelboost_min_labeled(10**6, 2, 0.1, 0.05)
     685
     """
-    def pred(s: int) -> bool:
+    def first(s: int) -> bool:
         return bool(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta) >= math.log(t + s))
 
-    if pred(1):
-        return 1
-    s0 = max(1, int(2 * vc_dim / alpha * math.log(2 * math.e / (alpha * beta))))
+    def pred(s: int) -> bool:
+        return first(s) and (form == "paper" or bool(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta) >= math.log(vc_dim)))
+
+    s_vc = 1 if form == "paper" else smallest_integer(
+        lambda s: bool(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta) >= math.log(vc_dim)), 1)
+    if pred(s_vc):
+        return s_vc  # the first condition holds at s_vc, and below it the second fails (or s_vc = 1)
+    s0 = max(s_vc, int(2 * vc_dim / alpha * math.log(2 * math.e / (alpha * beta))))
     return smallest_integer(pred, s0)
 
 

@@ -67,3 +67,4 @@ def test_vc_is_vc_dim_everywhere_and_the_old_name_warns() -> None:
             except TypeError:
                 pass  # the other parameters are missing: the rename happened first
     assert not _public_functions_with("vc")
+
