@@ -3,7 +3,10 @@
 The report goes to ``proofs_checks/REPORT.md`` in a source checkout and to
 ``./proofs_checks_REPORT.md`` (current folder) in an installed copy -- never into
 ``site-packages`` (:func:`semiprivate.proofs_checks.report.default_report_path`).
-Options: ``--no-write`` (print only), ``--out PATH`` (write the report elsewhere).
+Options: ``--no-write`` (print only), ``--out PATH`` (write the report elsewhere),
+``--certificates [DIR]`` (also write every check's certificates as JSON, by default to
+``proofs_checks/certificates/`` in a source checkout), ``--recheck [DIR]`` (re-check the written
+certificates with the independent checker, which imports only sympy, mpmath and z3).
 Exit status 0 when every check ran and matched its recorded expectation, 1 otherwise,
 2 when the report cannot be written (a message, no traceback).
 """
@@ -14,7 +17,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from semiprivate.proofs_checks.report import render_table, run_all, write_report
+from semiprivate.proofs_checks.report import (
+    recheck_certificates,
+    render_table,
+    run_all,
+    write_certificates,
+    write_report,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None,
                     help="where to write the report (default: proofs_checks/REPORT.md in a source checkout, "
                          "./proofs_checks_REPORT.md otherwise)")
+    ap.add_argument("--certificates", nargs="?", const="", default=None, metavar="DIR",
+                    help="also write the certificates (JSON, one file per check) to DIR (default: "
+                         "proofs_checks/certificates/ in a source checkout, ./proofs_checks_certificates otherwise)")
+    ap.add_argument("--recheck", nargs="?", const="", default=None, metavar="DIR",
+                    help="re-check every certificate file in DIR (default: the committed certificates) with the independent "
+                         "checker; exit 1 if any fails")
     args = ap.parse_args(argv)
     if args.out is not None and not args.no_write:  # a bad --out fails now, not after a minute of checks
         existed = args.out.exists()
@@ -36,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if not existed:
             args.out.unlink()
+    if args.recheck is not None and args.certificates is None:
+        return _recheck(args.recheck)
     outs = run_all()
     print(render_table(outs))
     bad = [o for o in outs if not o.as_expected]
@@ -52,7 +69,30 @@ def main(argv: list[str] | None = None) -> int:
             print(f"python -m semiprivate.proofs_checks: error: cannot write the report: {exc}", file=sys.stderr)
             return 2
         print(f"\nwrote {path}")
+    if args.certificates is not None:
+        try:
+            folder = write_certificates(Path(args.certificates) if args.certificates else None)
+        except OSError as exc:
+            print(f"python -m semiprivate.proofs_checks: error: cannot write the certificates: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote the certificates to {folder}")
+        if args.recheck is not None:
+            rc = _recheck(str(folder))
+            if rc:
+                return rc
     return 1 if bad else 0
+
+
+def _recheck(folder: str) -> int:
+    from semiprivate.proofs_checks.certificate_checker import CertificateError
+
+    try:
+        counts = recheck_certificates(Path(folder) if folder else None)
+    except CertificateError as exc:
+        print(f"python -m semiprivate.proofs_checks: certificate FAILED: {exc}", file=sys.stderr)
+        return 1
+    print(f"re-checked {sum(counts.values())} certificates in {len(counts)} files: all hold")
+    return 0 if counts else 1
 
 
 if __name__ == "__main__":

@@ -13,17 +13,27 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
     "Verdict",
+    "Role",
+    "Fact",
     "Check",
+    "derive_verdict",
     "CannotDecide",
     "register",
     "registry",
     "sympy_nonneg",
     "sympy_zero",
+    "z3_prove",
+    "interval_prove",
+    "evaluation",
+    "exact_fact",
+    "refute",
+    "cite",
+    "observe",
     "grid_violations",
     "hypothesis_counterexample",
     "fmt",
@@ -31,11 +41,12 @@ __all__ = [
 
 
 class Verdict(str, enum.Enum):
-    """Outcome of a check.
+    """Outcome of a check, derived from its facts by :func:`derive_verdict` (never written by a check).
 
-    ``HOLDS``: verified for every parameter in the stated range. ``HOLDS_WITH_CONDITION``:
-    verified under an extra condition, given in :attr:`Check.condition`. ``FAILS``: a concrete
-    counterexample was found (:attr:`Check.counterexample`).
+    ``HOLDS``: every proving fact carries a certificate over the claim's whole stated domain.
+    ``HOLDS_WITH_CONDITION``: the same, but at least one fact was proved only under an extra
+    condition, given in :attr:`Check.condition`. ``FAILS``: a refuting fact carries a certificate
+    that re-verifies a concrete counterexample (:attr:`Check.counterexample`).
     """
 
     HOLDS = "HOLDS"
@@ -45,6 +56,75 @@ class Verdict(str, enum.Enum):
 
 class CannotDecide(RuntimeError):
     """A verification step could not be completed (never to be read as a pass)."""
+
+
+class Role(str, enum.Enum):
+    """What a :class:`Fact` contributes to the verdict.
+
+    ``PROVES``: a step of the claim, with certificates. ``REFUTES``: a counterexample to the claim,
+    with certificates re-verifying it exactly. ``CITES``: a standard result or the paper's own
+    cited lemma, used as a premise (named, not re-proved). ``OBSERVES``: a grid, a hypothesis search
+    or a simulation: a search for counterexamples that found none (or a confirmation of one); it
+    never counts towards HOLDS.
+    """
+
+    PROVES = "proves"
+    REFUTES = "refutes"
+    CITES = "cites"
+    OBSERVES = "observes"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing a check established, with the certificates that re-establish it.
+
+    Attributes
+    ----------
+    statement : str
+        What was established, in words.
+    role : Role
+    certificates : tuple of dict
+        JSON-ready certificates (see :mod:`semiprivate.proofs_checks.certificate_checker`);
+        required for PROVES and REFUTES.
+    condition : str or None
+        For PROVES: an extra condition beyond the claim's stated domain under which it was proved.
+    """
+
+    statement: str
+    role: Role
+    certificates: tuple[dict[str, Any], ...] = ()
+    condition: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.role, Role):
+            raise TypeError(f"role must be a Role, got {self.role!r}")
+        if self.role in (Role.PROVES, Role.REFUTES) and not self.certificates:
+            raise ValueError(f"a {self.role.value} fact needs a certificate: {self.statement[:80]!r}")
+        if self.condition is not None and self.role is not Role.PROVES:
+            raise ValueError("only a proving fact carries a condition")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"statement": self.statement, "role": self.role.value, "condition": self.condition,
+                "certificates": [dict(c) for c in self.certificates]}
+
+
+def derive_verdict(facts: Sequence[Fact]) -> tuple[Verdict, str | None, str | None]:
+    """The verdict, the condition and the counterexample that ``facts`` establish.
+
+    A certified refutation gives FAILS. Otherwise at least one certified proving fact is needed
+    (else :class:`CannotDecide`); the verdict is HOLDS WITH CONDITION when any proving fact carries
+    a condition, HOLDS when none does. Observations never count.
+    """
+    refs = [f for f in facts if f.role is Role.REFUTES]
+    if refs:
+        return Verdict.FAILS, None, " ".join(f.statement for f in refs)
+    proofs = [f for f in facts if f.role is Role.PROVES]
+    if not proofs:
+        raise CannotDecide("no certified fact: observations alone never establish a claim")
+    conds = list(dict.fromkeys(f.condition for f in proofs if f.condition))
+    if conds:
+        return Verdict.HOLDS_WITH_CONDITION, "; ".join(conds), None
+    return Verdict.HOLDS, None, None
 
 
 @dataclass(frozen=True)
@@ -58,19 +138,16 @@ class Check:
     claim : str
         The claim, with the paper's numbering, as the paper states or uses it.
     method : str
-        How it was verified: ``symbolic`` (sympy, all parameters in range), ``exact``
-        (exact arithmetic / exact probabilities), ``grid+hypothesis`` (numerical grid plus a
-        derandomized hypothesis search), ``simulation`` (seeded, with stated confidence);
-        several joined with ``+``.
-    verdict : Verdict
+        How it was verified: ``symbolic`` (sympy, all parameters in range), ``smt`` (z3),
+        ``interval`` (interval branch-and-bound), ``exact`` (exact arithmetic / exact
+        probabilities), ``grid+hypothesis`` (counterexample search), ``simulation``; joined with ``+``.
     details : str
         What was verified, step by step, with the numbers.
-    counterexample : str or None
-        For FAILS: concrete parameter values and what goes wrong.
+    facts : tuple of Fact
+        What the check established; :attr:`verdict`, :attr:`condition` and
+        :attr:`counterexample` are derived from them.
     corrected : str or None
         A corrected statement where one could be derived.
-    condition : str or None
-        For HOLDS WITH CONDITION: the condition.
     links : tuple of str
         ``semiprivate.theory.bounds`` functions whose constants this check asserted.
     """
@@ -78,37 +155,69 @@ class Check:
     id: str
     claim: str
     method: str
-    verdict: Verdict
     details: str
-    counterexample: str | None = None
+    facts: tuple[Fact, ...] = ()
     corrected: str | None = None
-    condition: str | None = None
     links: tuple[str, ...] = field(default_factory=tuple)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.verdict, Verdict):
-            raise TypeError(f"verdict must be a Verdict, got {self.verdict!r}")
-        if self.verdict is Verdict.FAILS and not self.counterexample:
-            raise ValueError(f"{self.id}: a FAILS verdict needs a counterexample")
-        if self.verdict is Verdict.HOLDS_WITH_CONDITION and not self.condition:
-            raise ValueError(f"{self.id}: HOLDS WITH CONDITION needs the condition")
+    @property
+    def verdict(self) -> Verdict:
+        return derive_verdict(self.facts)[0]
+
+    @property
+    def condition(self) -> str | None:
+        return derive_verdict(self.facts)[1]
+
+    @property
+    def counterexample(self) -> str | None:
+        return derive_verdict(self.facts)[2]
+
+    @property
+    def certificate_kinds(self) -> tuple[str, ...]:
+        """The kinds of the certificates behind the verdict (refutations for FAILS, proofs otherwise)."""
+        role = Role.REFUTES if self.verdict is Verdict.FAILS else Role.PROVES
+        kinds = [c["kind"] for f in self.facts if f.role is role for c in f.certificates]
+        return tuple(dict.fromkeys(kinds))
+
+    def certificates_json(self) -> dict[str, Any]:
+        """The JSON document that ``--certificates`` writes for this check."""
+        return {"id": self.id, "claim": self.claim, "verdict": self.verdict.value, "condition": self.condition,
+                "facts": [f.as_json() for f in self.facts]}
 
 
 CheckFn = Callable[[], Check]
 _REGISTRY: dict[str, CheckFn] = {}
+_LOG: list[list[Fact]] = []
+
+
+def _record(fact: Fact) -> Fact:
+    """Add a fact to the log of the check now running (the certificate helpers call this)."""
+    if _LOG:
+        _LOG[-1].append(fact)
+    return fact
 
 
 def register(check_id: str) -> Callable[[CheckFn], CheckFn]:
-    """Register a check function under ``check_id`` (the id must match the returned record)."""
+    """Register a check function under ``check_id`` (the id must match the returned record).
+
+    The facts that the certificate helpers established while the check ran are put in front of
+    the facts the check returned, so the verdict is derived from everything it proved.
+    """
 
     def deco(fn: CheckFn) -> CheckFn:
         if check_id in _REGISTRY:
             raise ValueError(f"duplicate check id {check_id!r}")
 
         def wrapped() -> Check:
-            rec = fn()
+            _LOG.append([])
+            try:
+                rec = fn()
+            finally:
+                logged = _LOG.pop()
             if rec.id != check_id:
                 raise ValueError(f"check registered as {check_id!r} returned id {rec.id!r}")
+            rec = replace(rec, facts=tuple(logged) + tuple(f for f in rec.facts if f not in logged))
+            rec.verdict  # noqa: B018 - derive now: an undecidable record is an error, not a result
             return rec
 
         wrapped.__name__ = fn.__name__
@@ -130,31 +239,113 @@ def registry() -> dict[str, CheckFn]:
 
 # ----------------------------------------------------------------------------- helpers
 
-def sympy_zero(expr: Any, what: str) -> None:
-    """Assert that a sympy expression simplifies to exactly 0; raise CannotDecide otherwise."""
+def _srepr(expr: Any) -> str:
     import sympy as sp
 
-    s = sp.simplify(sp.expand(expr))
-    if s == 0:
-        return
-    s2 = sp.simplify(sp.expand_log(sp.powsimp(s, force=True), force=True))
-    if s2 == 0:
-        return
-    raise CannotDecide(f"sympy could not show {what} == 0 (left with {s2})")
+    return sp.srepr(sp.sympify(expr))
 
 
-def sympy_nonneg(expr: Any, what: str) -> None:
-    """Assert that sympy proves ``expr >= 0`` from the symbols' assumptions.
+def _certified(cert: dict[str, Any]) -> dict[str, Any]:
+    """Run the independent checker on a fresh certificate; CannotDecide if it does not hold."""
+    from semiprivate.proofs_checks.certificate_checker import CertificateError, check_certificate
 
-    Raises :class:`CannotDecide` if sympy answers False or None: an undecided answer is
-    never a pass.
+    try:
+        check_certificate(cert)
+    except CertificateError as exc:
+        raise CannotDecide(str(exc)) from None
+    return cert
+
+
+def sympy_zero(expr: Any, what: str, *, condition: str | None = None) -> Fact:
+    """Prove that a sympy expression simplifies to exactly 0 (a ``sympy-zero`` certificate).
+
+    Raises :class:`CannotDecide` otherwise. The fact is logged for the running check.
+    """
+    cert = _certified({"kind": "sympy-zero", "expr": _srepr(expr), "goal": f"{what} == 0"})
+    return _record(Fact(f"{what} == 0 (sympy)", Role.PROVES, (cert,), condition))
+
+
+def sympy_nonneg(expr: Any, what: str, *, condition: str | None = None) -> Fact:
+    """Prove ``expr >= 0`` from the symbols' assumptions (a ``sympy-nonneg`` certificate).
+
+    Raises :class:`CannotDecide` if sympy answers False or None: an undecided answer is never a pass.
+    """
+    cert = _certified({"kind": "sympy-nonneg", "expr": _srepr(expr), "goal": f"{what} >= 0"})
+    return _record(Fact(f"{what} >= 0 (sympy)", Role.PROVES, (cert,), condition))
+
+
+def z3_prove(hypotheses: Sequence[Any], goal: Any, what: str, *, condition: str | None = None) -> Fact:
+    """Prove ``hypotheses => goal`` over the reals/integers with z3 (an ``z3`` certificate).
+
+    The certificate is the SMT-LIB2 problem ``hypotheses and not goal``, which must be unsat.
+    """
+    import z3
+
+    s = z3.Solver()
+    s.add(*hypotheses)
+    s.add(z3.Not(goal))
+    cert = _certified({"kind": "z3", "smt2": s.to_smt2(), "goal": what})
+    return _record(Fact(f"{what} (z3: the negation is unsat)", Role.PROVES, (cert,), condition))
+
+
+def interval_prove(expr: Any, box: Mapping[str, tuple[Any, Any]], relation: str, what: str, *, reduction: str,
+                   condition: str | None = None, max_boxes: int = 200000) -> Fact:
+    """Prove ``expr relation 0`` on a compact box by interval branch-and-bound (``interval`` certificate).
+
+    ``box`` maps each free symbol name to ``(lo, hi)`` (numbers or strings, read exactly);
+    ``reduction`` says why the box covers the claim's domain (monotonicity, limits, substitution).
     """
     import sympy as sp
 
-    for cand in (expr, sp.simplify(expr), sp.factor(sp.simplify(expr))):
-        if cand.is_nonnegative is True:
-            return
-    raise CannotDecide(f"sympy could not prove {what} >= 0 ({sp.simplify(expr)})")
+    cert = {"kind": "interval", "expr": _srepr(expr), "relation": relation, "goal": what,
+            "box": {k: [str(sp.Rational(str(lo))), str(sp.Rational(str(hi)))] for k, (lo, hi) in box.items()},
+            "reduction": reduction, "max_boxes": max_boxes}
+    _certified(cert)
+    return _record(Fact(f"{what} (interval branch-and-bound; {reduction})", Role.PROVES, (cert,), condition))
+
+
+def evaluation(lhs: Any, relation: str, rhs: Any, what: str = "", *, unevaluated: bool = False) -> dict[str, Any]:
+    """An ``evaluate`` certificate: closed ``lhs relation rhs``, exact or by separated intervals.
+
+    Floats are read as the decimal they print (``0.1`` is 1/10). ``unevaluated=True``: the sides
+    were built under ``sympy.evaluate(False)`` (huge exact powers) and are decided by intervals.
+    """
+    import sympy as sp
+
+    def side(x: Any) -> str:
+        if isinstance(x, float):
+            x = sp.Rational(repr(x))
+        return sp.srepr(x) if unevaluated else _srepr(x)
+
+    cert: dict[str, Any] = {"kind": "evaluate", "lhs": side(lhs), "relation": relation, "rhs": side(rhs), "goal": what}
+    if unevaluated:
+        cert["unevaluated"] = True
+    return _certified(cert)
+
+
+def exact_fact(statement: str, comparisons: Sequence[tuple[Any, str, Any]], *,
+               condition: str | None = None) -> Fact:
+    """A proving fact made of closed comparisons re-verified exactly (finite, closed claims only)."""
+    certs = tuple(evaluation(a, r, b, statement) for a, r, b in comparisons)
+    return _record(Fact(statement, Role.PROVES, certs, condition))
+
+
+def refute(statement: str, comparisons: Sequence[tuple[Any, str, Any]] = (), *,
+           certificates: Sequence[dict[str, Any]] = ()) -> Fact:
+    """A counterexample, re-verified by exact or interval ``evaluate`` certificates (and any others given)."""
+    certs = tuple(evaluation(a, r, b, statement) for a, r, b in comparisons) + tuple(
+        _certified(dict(c)) for c in certificates)
+    return _record(Fact(statement, Role.REFUTES, certs))
+
+
+def cite(statement: str) -> Fact:
+    """A premise taken from a named standard result or from the paper's own cited lemma."""
+    return _record(Fact(statement, Role.CITES))
+
+
+def observe(statement: str) -> Fact:
+    """A counterexample search or simulation result (never counts towards HOLDS)."""
+    return _record(Fact(statement, Role.OBSERVES))
 
 
 def grid_violations(pred: Callable[..., bool], axes: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import importlib
 
 MODULES: tuple[str, ...] = (
+    "hpsy_lem1",
     "hpsy_lem2",
     "hpsy_thm1",
     "hpsy_thm2",
     "hpsy_thm3",
     "abm19_lem3_3",
+    "abm19_thm3_1",
     "abm19_lem4_4",
     "abm19_thm4_1",
+    "abm19_thm4_2",
     "bns15_obs3_2",
     "bns15_cl4_2",
     "bns15_lem4_1",
@@ -19,9 +22,11 @@ MODULES: tuple[str, ...] = (
     "bns15_cl4_8",
     "bns15_cl4_9",
     "bns15_cl4_11",
+    "bns15_thm4_13",
     "bns15_thm5_6",
     "bns15_cl5_7",
     "bns15_prop_a1",
+    "pillar_lem1",
 )
 
 

@@ -11,22 +11,29 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import sympy as sp
 from hypothesis import strategies as st
 from semiprivate.proofs_checks._framework import (
     Check,
-    Verdict,
+    cite,
+    exact_fact,
     fmt,
     grid_violations,
     hypothesis_counterexample,
     join,
+    observe,
     register,
     sympy_nonneg,
+    sympy_zero,
 )
 from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "ABM19.Lem3.3"
+O_CONDITION = ("alpha, beta <= 1/2 (then the constant 255 suffices; explicitly n_pub >= (32 d ln(32e/alpha) + "
+               "8 ln(2/beta))/alpha for all alpha, beta in (0, 1))")
+SAUER_CONDITION = "2 n_pub >= d (Sauer's polynomial bound needs m = 2 n_pub >= d points)"
 
 
 def log_bound(n: float, d: int, alpha: float) -> float:
@@ -92,8 +99,15 @@ def check_growth_chain() -> Check:
         raise RuntimeError(f"Sauer violated at {bad[:3]}")
     # below m = d the polynomial bound is false: (e m/d)^d < 2^m for m < d small
     below = [(m, d) for d in range(2, 41) for m in range(1, d) if d * (1 + math.log(m / d)) < m * math.log(2)]
+    observe(f"Exhaustive G_(H Delta)(m) <= G_H(m)^2 on {n_sets} (class, m) pairs; Sauer's polynomial bound on the "
+            "grid 1 <= d <= 40, d <= m <= 300: no violation.")
+    cite("G_{H Delta}(m) <= G_H(m)^2: the pattern of f xor g on m points is determined by the patterns of f and g. "
+         "Sauer-Shelah: G_H(m) <= sum_{i<=d} C(m, i) <= (e m/d)^d for m >= d. The double-sample (epsilon-net) "
+         "bound P[Bad] <= 2 G_{H Delta}(2n) 2^{-alpha n/2} (ABM19 cite it).")
     # e^{-alpha n/4} >= 2^{-alpha n/2}  <=>  ln2/2 >= 1/4
-    sympy_nonneg(sp.log(2) / 2 - sp.Rational(1, 4), "ln2/2 - 1/4")
+    sympy_nonneg(sp.log(2) / 2 - sp.Rational(1, 4), "ln2/2 - 1/4", condition=SAUER_CONDITION)
+    exact_fact("Sauer's polynomial form fails below m = d: (e m/d)^d < 2^m at m = 1, d = 2, so the chain needs "
+               "m = 2 n_pub >= d.", [((sp.E / 2) ** 2, "<", 2)], condition=SAUER_CONDITION)
     details = join([
         f"G_{{H Delta}}(m) <= G_H(m)^2 checked exhaustively for intervals and thresholds on {N} points, every m <= {N} "
         f"({n_sets} (class, m) pairs; H Delta built explicitly).",
@@ -106,8 +120,23 @@ def check_growth_chain() -> Check:
     return Check(id=f"{ID}.growth-chain",
                  claim="ABM19 Lem 3.3 proof: G_{H Delta}(m) <= G_H(m)^2 <= (e m/d)^{2d}, and P[Bad] <= 2 G_{H Delta}(2n) "
                        "e^{-alpha n/4} <= 2 (2e n/d)^{2d} e^{-alpha n/4}.",
-                 method="exact+grid+symbolic", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="2 n_pub >= d (Sauer's polynomial bound needs m >= d points)")
+                 method="exact+grid+symbolic", details=details)
+
+
+def prob_not_cover_all_functions(d: int, alpha: float) -> Fraction:
+    """Exact P[H~ not an alpha-cover] for H = all functions on {0..d-1}, D_X uniform, one public point.
+
+    ABM19's H~ keeps one h per labelling of the public points (here: the lexicographically first h
+    with each label at the public point x). Enumerates every x (uniform), every h in H and every
+    member of H~: the fraction of x for which some h has no member of H~ within distance alpha.
+    """
+    funcs = list(itertools.product((0, 1), repeat=d))
+    failures = 0
+    for x in range(d):
+        cover = [next(h for h in funcs if h[x] == lab) for lab in (0, 1)]
+        ok = all(min(sum(a != b for a, b in zip(h, c)) for c in cover) <= alpha * d for h in funcs)
+        failures += int(not ok)
+    return Fraction(failures, d)
 
 
 @register(f"{ID}.small-n")
@@ -118,6 +147,18 @@ def check_small_n() -> Check:
     # H = all functions on a d-point domain, D_X uniform: with one public point the class H~ has
     # 2 members, and an alpha-cover with alpha < 1/d needs every h itself: P[not a cover] = 1
     n_funcs = 2**d
+    p_not_cover = prob_not_cover_all_functions(d, alpha)
+    if p_not_cover != 1:
+        raise RuntimeError(f"expected P[H~ not an alpha-cover] = 1, got {p_not_cover}")
+    bound_q = 2 * (2 * sp.E * n / sp.Integer(d)) ** (2 * d) * sp.exp(-sp.Rational(1, 20) * n / 4)
+    cite("Below 2 n_pub >= d Eq. (1) is not claimed by the chain (ABM19.Lem3.3.growth-chain); above it, Eq. (1) "
+         "follows from the growth-function chain certified there.")
+    exact_fact(f"Eq. (1) needs 2 n_pub >= d: at d = {d}, n_pub = {n}, alpha = {alpha} it gives {fmt(val)} < 1, while "
+               f"for H = all functions on {d} points (uniform D_X) P[H~ not an alpha-cover] = {p_not_cover} "
+               "(enumerated exactly over every public point and every h).",
+               [(bound_q, "<", 1), (sp.Rational(p_not_cover), "==", 1)], condition=SAUER_CONDITION)
+    sympy_nonneg(sp.log(2) / 2 - sp.Rational(1, 4), "ln2/2 - 1/4 (double-sample bound to e^{-alpha n/4})",
+                 condition=SAUER_CONDITION)
     link = ""
     mod = bounds_module("abm19")
     links: tuple[str, ...] = ()
@@ -136,7 +177,9 @@ def check_small_n() -> Check:
     details = join([
         f"d = {d}, n_pub = {n}, alpha = {alpha}: 2(2e n/d)^(2d) e^(-alpha n/4) = {fmt(val)}.",
         f"H = all {n_funcs} functions on a {d}-point domain (VC dimension {d}), D_X uniform. One public point gives "
-        "|H~| = 2; an alpha-cover with alpha < 1/d must contain every h: P[H~ not an alpha-cover] = 1 (exact).",
+        "|H~| = 2 (one h per label of the public point); an alpha-cover with alpha < 1/d must contain every h: "
+        f"P[H~ not an alpha-cover] = {p_not_cover}, enumerated exactly (every public point, every h, every member "
+        "of H~), and asserted.",
         link,
         "The paper only applies Eq. (1) at n_pub = O((d log(1/alpha) + log(1/beta))/alpha) >= 8d/alpha > d/2 "
         "(ABM19.Lem3.3.manipulation), so the missing condition is the one stated in ABM19.Lem3.3.growth-chain, "
@@ -145,10 +188,7 @@ def check_small_n() -> Check:
     return Check(id=f"{ID}.small-n",
                  claim="ABM19 Lem 3.3, Eq. (1): P[H~ not an alpha-cover] <= 2 (2e n_pub/d)^{2d} e^{-alpha n_pub/4} "
                        "(the paper uses it at the n_pub of the O-statement, which is >= 8d/alpha > d/2).",
-                 method="exact", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="2 n_pub >= d (as in ABM19.Lem3.3.growth-chain: Sauer's polynomial bound needs m = 2 n_pub "
-                           ">= d points). Below it Eq. (1) is false: d = "
-                           f"{d}, n_pub = {n}, alpha = {alpha} gives bound {fmt(val)} < 1 = actual probability.",
+                 method="exact", details=details,
                  corrected="Eq. (1) holds for n_pub >= d/2 (then the bound is the double-sample bound with Sauer); the "
                            "lemma's O-statement is unaffected.",
                  links=links)
@@ -157,7 +197,23 @@ def check_small_n() -> Check:
 @register(f"{ID}.manipulation")
 def check_manipulation() -> Check:
     """The 'standard manipulation' from Eq. (1) to n_pub = O((d log(1/alpha) + log(1/beta))/alpha)."""
-    # (a) explicit n0 satisfies the bound, grid + hypothesis
+    # (a) explicit n0 satisfies the bound for every d >= 1, alpha, beta in (0, 1): certified reduction
+    al, be, dd_ = sp.symbols("alpha beta d", positive=True)
+    A_ = sp.log(32 * sp.E / al)
+    L_ = sp.log(2 / be) / dd_
+    n0_ = (32 * dd_ * A_ + 8 * dd_ * L_) / al
+    logb = sp.log(2) + 2 * dd_ * sp.log(2 * sp.E * n0_ / dd_) - al * n0_ / 4 - sp.log(be)
+    sympy_zero(sp.expand_log(logb - dd_ * (2 * sp.log(2 * A_ + L_ / 2) - 6 * A_ - L_), force=True),
+               "log(bound(n0)/beta) - d(2 ln(2A + L/2) - 6A - L), A = ln(32e/alpha), L = ln(2/beta)/d")
+    cite("ln z <= z - 1 < z for z > 0.")
+    Ap, Lp = sp.symbols("A L", positive=True)
+    sympy_nonneg(6 * Ap + Lp - 2 * (2 * Ap + Lp / 2),
+                 "6A + L - 2(2A + L/2) (so 2 ln(2A + L/2) - 6A - L <= -2A < 0: the bound at n0 is <= beta)")
+    t_ = sp.Symbol("t", nonnegative=True)
+    sympy_nonneg(al / 4 - 2 * dd_ / (8 * dd_ / al + t_),
+                 "alpha/4 - 2d/n for n = 8d/alpha + t: the log-bound decreases beyond 8d/alpha")
+    exact_fact("n0 alpha/d = 32 ln(32e/alpha) + 8 ln(2/beta)/d >= 32 ln(32e) > 8 > alpha/2: n0 >= 8d/alpha and "
+               "n0 >= d/2, so every n >= n0 also satisfies the bound.", [(32 * sp.log(32 * sp.E), ">", 8)])
     def ok(d: int, alpha: float, beta: float) -> bool:
         n0 = n0_explicit(d, alpha, beta)
         return n0 >= d / 2 and n0 >= 8 * d / alpha and log_bound(n0, d, alpha) <= math.log(beta)
@@ -170,6 +226,7 @@ def check_manipulation() -> Check:
                                         "beta": st.floats(1e-40, 0.999)})
     if ce is not None:
         raise RuntimeError(f"hypothesis found n0 failing at {ce}")
+    observe("n0 satisfies the bound on a 288-point grid and 300 hypothesis examples.")
     # (b) n0 <= 255 (d ln(1/alpha) + ln(1/beta))/alpha for alpha, beta <= 1/2 (symbolic)
     u, v, d = sp.symbols("u v d", nonnegative=True)
     La, Lb = sp.log(2) + u, sp.log(2) + v
@@ -177,11 +234,10 @@ def check_manipulation() -> Check:
     diff = sp.expand(diff)
     coeff_d = sp.simplify(diff.coeff(d).subs(u, 0))
     rest = sp.simplify(diff.subs(d, 0).subs(v, 0))
-    for val, what in ((coeff_d, "coefficient of d at u=0"), (rest, "constant at v=0")):
-        if not (val.evalf(50) > 0):
-            raise RuntimeError(f"{what} not positive")
-    sympy_nonneg(sp.expand(diff.coeff(d)) - coeff_d, "coefficient of d growth in u")
-    sympy_nonneg(sp.expand(diff.subs(d, 0)) - rest, "constant term growth in v")
+    exact_fact("255 (d ln(1/alpha) + ln(1/beta)) - n0 alpha: at alpha = beta = 1/2 the coefficient of d and the "
+               "constant term are positive", [(coeff_d, ">", 0), (rest, ">", 0)], condition=O_CONDITION)
+    sympy_nonneg(sp.expand(diff.coeff(d)) - coeff_d, "coefficient of d growth in u", condition=O_CONDITION)
+    sympy_nonneg(sp.expand(diff.subs(d, 0)) - rest, "constant term growth in v", condition=O_CONDITION)
     # (c) exact smallest n vs n0 and vs the O-form with constant 255
     worst = 0.0
     for dd in (1, 3, 10, 50):
@@ -214,9 +270,11 @@ def check_manipulation() -> Check:
     else:
         lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
     details = join([
-        "Explicit form: n0 = (32 d ln(32e/alpha) + 8 ln(2/beta))/alpha (from SSBD Lemma A.2 with a = 16e/alpha) "
-        "satisfies 2(2e n/d)^(2d) e^(-alpha n/4) <= beta, lies beyond the bound's maximum at n = 8d/alpha (so every "
-        f"larger n works too) and above d/2: grid of {8 * 6 * 6} points (d up to 1000, alpha down to 1e-7, beta down "
+        "Explicit form: n0 = (32 d ln(32e/alpha) + 8 ln(2/beta))/alpha satisfies 2(2e n/d)^(2d) e^(-alpha n/4) <= beta "
+        "for every d >= 1, alpha, beta in (0, 1): with A = ln(32e/alpha), L = ln(2/beta)/d, log(bound/beta) = "
+        "d(2 ln(2A + L/2) - 6A - L) (sympy) <= -2dA < 0 by ln z < z; n0 lies beyond the bound's maximum at n = "
+        "8d/alpha (so every larger n works too) and above d/2 (certified). Counterexample search: grid of "
+        f"{8 * 6 * 6} points (d up to 1000, alpha down to 1e-7, beta down "
         "to 1e-30) plus a derandomized hypothesis search (300 examples): no violation.",
         "O-form: for alpha, beta <= 1/2, n0 <= 255 (d ln(1/alpha) + ln(1/beta))/alpha (sympy: linear in "
         "ln(1/alpha) - ln 2 and ln(1/beta) - ln 2 with positive coefficients).",
@@ -228,7 +286,5 @@ def check_manipulation() -> Check:
     ])
     return Check(id=f"{ID}.manipulation",
                  claim="ABM19 Lem 3.3: the bound is <= beta when n_pub = O((d log(1/alpha) + log(1/beta))/alpha).",
-                 method="symbolic+grid+hypothesis+exact", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="alpha, beta <= 1/2 (then the constant 255 suffices; explicitly n_pub >= (32 d ln(32e/alpha)"
-                           " + 8 ln(2/beta))/alpha)",
+                 method="symbolic+exact+grid+hypothesis", details=details,
                  links=links)

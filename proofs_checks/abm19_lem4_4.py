@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import sympy as sp
 from scipy.stats import binom
-from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
+from semiprivate.proofs_checks._framework import Check, cite, fmt, join, observe, refute, register, sympy_zero
 from semiprivate.proofs_checks._links import bounds_module
 
 ID = "ABM19.Lem4.4"
@@ -79,6 +79,9 @@ def check_chernoff() -> Check:
     exact_alt = 1 - 0.99**9
     if abs(pr - exact_alt) > 1e-12 or not pr >= 0.01:
         raise RuntimeError("counterexample arithmetic")
+    refute(f"n_pub = 1, n_priv = 10: p = 1/100, ñ = 1, Algorithm 3 exits early iff one of the first n_priv - 1 = 9 "
+           f"draws is a D-example: P[early exit] = 1 - (99/100)^9 = {fmt(pr)} > 0.01.",
+           [(1 - sp.Rational(99, 100) ** 9, ">", sp.Rational(1, 100))])
     bad_ratio = bad_ratios(0.01)
     lo_r, hi_r = min(bad_ratio), max(bad_ratio)
     # beyond ratio 400: mu = n_priv p >= 4, Chernoff P[X >= 10 mu] <= exp(-mu (10 ln 10 - 9)) <= e^-56
@@ -95,8 +98,7 @@ def check_chernoff() -> Check:
     return Check(id=f"{ID}.chernoff",
                  claim="ABM19 Claim 4.6 proof: since ñ = 10 p n_priv, by Chernoff's bound Algorithm 3 exits the loop "
                        "with i = n_priv except with probability < 0.01.",
-                 method="exact", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"n_pub = 1, n_priv = 10: P[early exit] = {fmt(pr)} > 0.01.",
+                 method="exact", details=details,
                  corrected=f"holds when n_priv > {fmt(hi_r)} n_pub (or n_priv <= n_pub); in general the loop-failure "
                            "probability is P[Bin(n_priv - 1, p) >= ñ] and must be added to the budget.")
 
@@ -109,6 +111,9 @@ def check_tv() -> Check:
     if not worst >= 0.99 - 1e-15:
         raise RuntimeError("TV bound fails")
     x = sp.Symbol("n", positive=True)
+    cite("Bernoulli's inequality: (1 - x)^n >= 1 - n x for x in [0, 1], n >= 1.")
+    sympy_zero(1 - x / (100 * x) - sp.Rational(99, 100), "1 - n/(100 n) - 99/100")
+    observe(f"Numerically, min over n <= 100000 of (1 - 1/(100 n))^n is {fmt(worst, 10)}.")
     limit = sp.limit((1 - 1 / (100 * x)) ** x, x, sp.oo)
     sympy_zero(limit - sp.exp(-sp.Rational(1, 100)), "limit - e^{-1/100}")
     details = join([
@@ -118,7 +123,7 @@ def check_tv() -> Check:
     ])
     return Check(id=f"{ID}.total-variation",
                  claim="ABM19 Claim 4.6 proof: P[S^_pub = S_pub] >= (1 - 1/(100 n_pub))^{n_pub} >= 0.99.",
-                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+exact", details=details)
 
 
 @register(f"{ID}.confidence")
@@ -130,8 +135,11 @@ def check_confidence() -> Check:
     minimal = b18 + c  # even with no loop failure, the TV step alone
     full = b18 + 2 * c
     need = b16 - 2 * c
-    if not (step1 > b17 and step2 > b16 and minimal > b16):
-        raise RuntimeError("arithmetic changed?")
+    refute(f"exact arithmetic: 1/18 + 1/100 = {step1} > 1/17 and 1/17 + 1/100 = {step2} > 1/16 (even without the "
+           f"loop failure, 1/18 + 1/100 = {minimal} > 1/16).",
+           [(sp.Rational(1, 18) + sp.Rational(1, 100), ">", sp.Rational(1, 17)),
+            (sp.Rational(1, 17) + sp.Rational(1, 100), ">", sp.Rational(1, 16)),
+            (sp.Rational(1, 18) + sp.Rational(1, 100), ">", sp.Rational(1, 16))])
     # sharper accounting: S_pub ~ D0^n is D(p)^n conditioned on 'no D-example', which has probability
     # (1 - p)^n >= 0.99, so P_actual(E) <= P_ideal(E)/0.99; the loop failure adds P_loop (coupling)
     sharp = float(b18) / 0.99
@@ -208,8 +216,7 @@ def check_confidence() -> Check:
     return Check(id=f"{ID}.confidence",
                  claim="ABM19 Lem 4.4 / Claim 4.6: from an (alpha, 1/18, eps, delta) learner, B errs with probability "
                        "< 1/16 (via (3)-(4): 1/18 + 0.01 <= 1/17 and 1/17 + 0.01 <= 1/16).",
-                 method="exact", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"exact arithmetic: 1/18 + 1/100 = {step1} > 1/17 and 1/17 + 1/100 = {step2} > 1/16.",
+                 method="exact", details=details,
                  corrected=f"B fails w.p. <= beta_A/(1 - 1/(100 n_pub))^n_pub + P_loop <= beta_A/0.99 + P_loop; with "
                            f"beta_A = 1/18 this is <= 1/16 when n_priv > {fmt(r_sharp)} n_pub (exact scan). No "
                            f"smaller beta_A repairs it at every ratio (at n_priv = 10 n_pub, P_loop >= {fmt(pl_min)}). "
@@ -238,4 +245,4 @@ def check_error_scaling() -> Check:
     ])
     return Check(id=f"{ID}.error-scaling",
                  claim="ABM19 Claim 4.6: excess error <= alpha on D(p) implies err(h~; D) <= 100 n_pub alpha.",
-                 method="symbolic", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic", details=details)

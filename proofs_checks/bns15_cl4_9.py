@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, Verdict, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import Check, exact_fact, join, register, sympy_nonneg, sympy_zero
 from semiprivate.proofs_checks._links import bounds_module
 from semiprivate.proofs_checks.bns15_cl4_8 import cl49_initial_size, size_schedule
 
@@ -36,11 +36,9 @@ def check_cl49() -> Check:
     sympy_zero(dg + 960000 * u**22 * (23 * sp.log(56 / u) - 1), "g'(u) + 960000 u^22 (23 log(56/u) - 1)")
     w = sp.Symbol("w", nonnegative=True)  # u = 1/(1+w) covers (0, 1]
     sympy_nonneg(sp.log(1 + w), "log(1/u) for u <= 1")
-    if not sp.N(23 * sp.log(56) - 1, 50) > 0:
-        raise RuntimeError("23 log 56 - 1 <= 0")
     g1 = g.subs(u, 1)
-    if not sp.N(g1, 60) > 0:
-        raise RuntimeError("g(1) <= 0")
+    exact_fact("23 log 56 - 1 > 0 (so g' < 0 on (0, 1]) and g(1) = 14^24 - 960000 log 56 > 0",
+               [(23 * sp.log(56) - 1, ">", 0), (g1, ">", 0)])
     # reduction check: LHS/RHS of step 4 equals 14^24/(960000 (ab)^23 log(56/(ab)))
     lhs = sp.Rational(1, 100) * b * (14 / (a * b)) ** 24
     rhs = 4800 / (a / 2) * sp.log(14 / ((a / 2) * (b / 2)))
@@ -98,4 +96,4 @@ def check_cl49() -> Check:
     return Check(id=f"{ID}.induction",
                  claim="BNS15 Cl 4.9: with |S| >= (96000/alpha) VC log(2240/(alpha beta)), every iteration has "
                        "|S_i^b| >= (4800/alpha_i) VC log(14/(alpha_i beta_i)), for all alpha, beta in (0,1).",
-                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details, links=links)
+                 method="symbolic+exact", details=details, links=links)

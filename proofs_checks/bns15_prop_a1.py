@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_zero
+from semiprivate.proofs_checks._framework import Check, cite, fmt, join, observe, register, sympy_zero
 from semiprivate.proofs_checks._links import bounds_module, close
 
 ID = "BNS15.PropA.1"
@@ -56,6 +56,9 @@ def check_prop_a1() -> Check:
                 worst = max(worst, pr / bound)
     if max_kernel_diff > 1e-9:
         raise AssertionError(f"kernels.exponential_log_probabilities differs from exp(eps q/2) by {max_kernel_diff}")
+    cite("Union bound over the at most |H| hypotheses with error_S > e_min + Delta; the normaliser is at least the "
+         "weight of a minimiser, exp(-eps m e_min/2).")
+    observe(f"Exact output probabilities on 500 random instances: largest ratio to the bound {fmt(worst)}.")
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
@@ -84,4 +87,4 @@ def check_prop_a1() -> Check:
     ])
     return Check(id=f"{ID}.utility",
                  claim="BNS15 Prop A.1 (ii): P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2).",
-                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details, links=links)
+                 method="symbolic+exact", details=details, links=links)

@@ -10,10 +10,21 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    Check,
+    cite,
+    exact_fact,
+    fmt,
+    join,
+    register,
+    sympy_nonneg,
+    sympy_zero,
+)
 from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Thm5.6"
+THM56_CONDITION = ("eps = O(1) and n delta = O(1/alpha) (explicitly: for eps <= 1, beta <= 1/4 and "
+                   "n delta (1 + e^{-eps}) <= e^{-2eps}(1 - 25beta/9)/(18 alpha), m >= 0.0022/alpha)")
 
 
 def lower_bound(alpha: float, beta: float, epsilon: float, delta: float, n: float) -> float:
@@ -34,14 +45,17 @@ def check_thm56() -> Check:
     # P(S') >= e^{-2eps} P(S) - delta (e^{-2eps} + e^{-eps}) >= e^{-2eps} P(S) - delta (1 + e^{-eps})
     sympy_zero((1 + sp.exp(-e)) - (sp.exp(-2 * e) + sp.exp(-e)) - sp.exp(-2 * e) * (sp.exp(2 * e) - 1), "difference")
     # e^{2eps} >= 1 for eps > 0 (exp is increasing; sympy cannot decide it, so grid confirmation)
-    if any(math.exp(2 * x) < 1 for x in (1e-12, 1e-3, 0.5, 3.0, 50.0)):
-        raise RuntimeError("e^{2eps} < 1")
+    cite("exp is increasing, so e^{2eps} >= 1 for eps >= 0; Hoeffding's inequality; group privacy for two entries; "
+         "the counting of alpha-good thresholds in the paper's proof.")
     # Hoeffding for b in [7 alpha n, 9 alpha n]: 2 exp(-2 n alpha^2) at n = 100/alpha^2 ln(1/(alpha beta)) = 2 (alpha beta)^200
     val = sp.simplify((2 * sp.exp(-2 * n * a**2)).subs(n, 100 / a**2 * sp.log(1 / (a * b))))
     sympy_zero(sp.simplify(val - 2 * (a * b) ** 200), "Hoeffding bound - 2(alpha beta)^200")
     worst_h = max(2 * (al * be) ** 200 / be for al in (1 / 9, 0.05, 1e-3) for be in (0.25, 0.1, 1e-6))
     if worst_h > 1:
         raise RuntimeError("Hoeffding step")
+    exact_fact("2(alpha beta)^200/beta = 2 alpha^200 beta^199 is increasing in alpha and beta, and <= 1 at alpha = 1/9, "
+               "beta = 1/4: Hoeffding's failure is <= beta on the theorem's whole domain.",
+               [(2 * sp.Rational(1, 9) ** 200 * sp.Rational(1, 4) ** 199, "<=", 1)])
     # 'fails w.p. >= 3/4': an alpha-good h covers <= 2 alpha 2^d + 1 of the 8 alpha 2^d thresholds in B
     d_bits = 12
     for al in (1 / 9, 0.05, 1 / 64):
@@ -52,6 +66,12 @@ def check_thm56() -> Check:
     # explicit constant for eps <= 1, beta <= 1/4 with n delta (1 + e^{-eps}) <= half the first term
     const = math.exp(-2) * (1 - 25 / 36) / 18
     # the statement has no condition on eps, delta: e^{-2 eps} -> 0 and n delta can exceed the first term
+    exact_fact("For eps <= 1, beta <= 1/4 and n delta (1 + e^{-eps}) <= half the first term, m >= e^{-2}(1 - 25/36)/"
+               "(18 alpha) >= 0.0022/alpha; without a bound on eps the constant e^{-2eps}(1 - 25beta/9)/9 tends to 0 "
+               "(e.g. e^{-10}(11/36)/9 < 0.0002 at eps = 5).",
+               [(sp.exp(-2) * (1 - sp.Rational(25, 36)) / 18, ">=", sp.Rational(22, 10000)),
+                (sp.exp(-10) * sp.Rational(11, 36) / 9, "<", sp.Rational(2, 10000))],
+               condition=THM56_CONDITION)
     ex_eps = 5.0
     ex = lower_bound(0.01, 0.25, ex_eps, 0.0, 0.0)
     ex_delta = lower_bound(0.01, 0.25, 1.0, 1e-3, 100 / 0.01**2 * math.log(1 / (0.01 * 0.25)))
@@ -88,7 +108,5 @@ def check_thm56() -> Check:
     return Check(id=f"{ID}.constants",
                  claim="BNS15 Thm 5.6: every (alpha, beta, eps, delta, n, m)-TPAL for THRESH_d with alpha <= 1/9, "
                        "beta <= 1/4 has m = Omega(1/alpha).",
-                 method="symbolic+exact", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="eps = O(1) and n delta = O(1/alpha) (explicitly: for eps <= 1, beta <= 1/4 and "
-                           "n delta (1 + e^{-eps}) <= e^{-2eps}(1 - 25beta/9)/(18 alpha), m >= 0.0023/alpha)",
+                 method="symbolic+exact", details=details,
                  links=links)

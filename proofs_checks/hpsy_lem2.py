@@ -13,17 +13,22 @@ from __future__ import annotations
 import math
 
 import sympy as sp
+import z3
 from hypothesis import strategies as st
 from semiprivate.proofs_checks._framework import (
     Check,
-    Verdict,
+    cite,
+    exact_fact,
     fmt,
     grid_violations,
     hypothesis_counterexample,
+    interval_prove,
     join,
+    observe,
     register,
     sympy_nonneg,
     sympy_zero,
+    z3_prove,
 )
 from semiprivate.proofs_checks._links import bounds_module, close
 
@@ -72,9 +77,13 @@ def check_beta_range() -> Check:
     # for d >= first_ok the gap (d-5)/9 - ln d is increasing (derivative 1/9 - 1/d > 0 for d > 9)
     x = sp.Symbol("x", positive=True)
     sympy_nonneg(sp.Rational(1, 9) - 1 / (x + 9), "1/9 - 1/d for d > 9")
-    # the statement's threshold is >= the proof's (so the statement follows from the proof)
-    sympy_zero(9 * (sp.log(4 / b) + 4) / (d - 1) - (9 * sp.log(4 / b) + 4) / (d - 1) - 32 / (d - 1),
-               "statement threshold - proof threshold - 32/(d-1)")
+    exact_fact(f"The range (4exp(-(d-5)/9), 4/d) is empty at d = 36, 37 ((d-5)/9 <= ln d) and non-empty at d = "
+               f"{first_ok}; with the gap (d-5)/9 - ln d increasing for d > 9 it is non-empty for every d >= {first_ok}.",
+               [(sp.Rational(36 - 5, 9), "<=", sp.log(36)), (sp.Rational(37 - 5, 9), "<=", sp.log(37)),
+                (sp.Rational(first_ok - 5, 9), ">", sp.log(first_ok))],
+               condition=f"the range is non-empty only for d >= {first_ok} (d = 36, 37 give an empty range: vacuous); "
+                         "with the stated threshold 9(log(4/beta)+4)/(d-1) the lemma is non-vacuous only for "
+                         "beta >= 4exp(-(d-37)/9)")
     # statement threshold <= 1 needs beta >= 4 exp(-(d-37)/9): part of the range is vacuous
     details = join([
         "Statement's lower end 4exp(-(d-5)/9) >= the proof's 4exp(4-(d-1)/3) iff (2d-34)/9 >= 0, i.e. d >= 17 "
@@ -110,11 +119,7 @@ def check_beta_range() -> Check:
         claim="HPSY Lem 2: for d > 35 and beta in (4exp(-(d-5)/9), 4/d) the Karger argument applies "
               "(ell >= 1, threshold <= 1).",
         method="symbolic+exact",
-        verdict=Verdict.HOLDS_WITH_CONDITION,
         details=details,
-        condition=f"the range is non-empty only for d >= {first_ok} (d = 36, 37 give an empty range: vacuous); "
-                  "with the stated threshold 9(log(4/beta)+4)/(d-1) the lemma is non-vacuous only for "
-                  "beta >= 4exp(-(d-37)/9)",
     )
 
 
@@ -131,6 +136,7 @@ def check_quadratic() -> Check:
     paper = sp.Rational(1, 2) * (sp.sqrt(3 * L / a) + sp.sqrt((3 * L + 4) / a))
     # general identity: root^2 - paper^2 == 0 and both positive
     sympy_zero(sp.expand(sp.simplify(root**2 - paper**2)), "root^2 - paper^2")
+    sympy_nonneg(sp.diff(paper, L), "d/dL of the root (sqrt(3L/a) + sqrt((3L+4)/a))/2: increasing in L")
     # (6): sqrt((9 log(4/b)+4)/a) >= paper, using 3L <= 9 log(4/beta) = M when log d <= log(4/beta).
     # monotone in L, so it suffices at 3L = M: sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2  <=> sqrt(M+4) >= sqrt(M)
     # sqrt is increasing, so sqrt(M+4) >= sqrt(M) follows from (M+4) - M >= 0
@@ -155,6 +161,7 @@ def check_quadratic() -> Check:
     ce = hypothesis_counterexample(ok, {"d": st.integers(36, 10**7), "frac": st.floats(0.0, 1.0)})
     if ce is not None:
         raise RuntimeError(f"hypothesis found a violation at {ce}")
+    observe("Counterexample search for (5)-(6): grid and 300 hypothesis examples, none found.")
     details = join([
         "With x = sqrt(p), a = d-1, L = log(4/beta) + 2 log d, the last line of (5) is a x^2 - sqrt(3aL) x - 1 >= 0; "
         "sympy solves it: the positive root squared equals ((sqrt(3L/a) + sqrt((3L+4)/a))/2)^2, i.e. (6)'s right side.",
@@ -183,7 +190,7 @@ def check_quadratic() -> Check:
     return Check(id=f"{ID}.quadratic", links=links,
                  claim="HPSY Lem 2, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta)+2log d)) sqrt(p) >= 1 holds for "
                        "p >= (9 log(4/beta)+4)/(d-1).",
-                 method="symbolic+grid+hypothesis", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+grid+hypothesis", details=details)
 
 
 @register(f"{ID}.karger-condition")
@@ -198,25 +205,40 @@ def check_karger_condition() -> Check:
     b = sp.Symbol("beta", positive=True)
     sympy_zero(4 / d ** (sp.log(4 / b) / sp.log(d)) - b, "4/d^ell - beta")
     # min expected cut of G0(p): p * min_k k(d-k) = p(d-1)
-    cuts_ok = all(min(k * (dd - k) for k in range(1, dd)) == dd - 1 for dd in range(2, 300))
-    if not cuts_ok:
-        raise RuntimeError("min cut of K_d is not d-1")
+    cite("Karger's cut lemma as quoted in HPSY Lemma 1 (constant 4/(ell d^ell)); not re-derived here.")
+    zk, zd = z3.Ints("k d")
+    z3_prove([zk >= 1, zk <= zd - 1], zk * (zd - zk) >= zd - 1,
+             "1 <= k <= d-1 => k(d-k) >= d-1 (minimum cut of K_d is d-1, attained at k = 1)")
     details = join([
         "a x^2 - sqrt(3aL) x = sqrt(a) x (sqrt(a) x - sqrt(3L)) (sympy); if it is >= 1 then sqrt(a)x > sqrt(3L), "
         "i.e. eps = sqrt(3(ell+2) log d / (p(d-1))) < 1: Karger's condition eps <= 1 is implied by (5).",
         "4/d^ell = beta for ell = log(4/beta)/log d (sympy) and 4/(ell d^ell) <= 4/d^ell for ell >= 1.",
-        "Minimum cut of K_d is min_k k(d-k) = d-1 (exact, d < 300), so c_hat = p(d-1); every cut of G(p) has "
+        "Minimum cut of K_d is min_k k(d-k) = d-1 (z3 over all integers 1 <= k <= d-1), so c_hat = p(d-1); every cut of G(p) has "
         "expected value >= p(d-1), and (1-eps)p(d-1) >= 1 > 0 makes every cut non-empty: connected.",
         "Conditional on Karger's theorem as quoted in Lemma 1 (constant 4/(ell d^ell)), which is not re-derived here.",
     ])
     return Check(id=f"{ID}.karger-condition",
                  claim="HPSY Lem 2 proof: Karger's Lemma 1 applies (eps <= 1) and its failure probability is <= beta.",
-                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+exact", details=details)
 
 
 @register(f"{ID}.exact-union-bound")
 def check_exact() -> Check:
-    """Independent check of the conclusion: exact union bound over cuts at the stated threshold."""
+    """Independent check of the conclusion: union bound over cuts at the stated threshold (proved; grid observed)."""
+    cite("P[G(d,p) disconnected] <= sum_{k=1}^{floor(d/2)} C(d,k)(1-p)^{k(d-k)} (a disconnected graph has a vertex "
+         "set of size <= d/2 with no edge to its complement); C(d,k) <= d^k; 1 - p <= e^{-p}; d - k >= d/2; "
+         "sum_{k>=1} r^k = r/(1-r) <= 2r for 0 <= r <= 1/2.")
+    b, dS = sp.symbols("beta d", positive=True)
+    sympy_zero(sp.exp(-(9 * sp.log(4 / b) + 4) / 2) - (b / 4) ** sp.Rational(9, 2) * sp.exp(-2),
+               "exp(-p(d-1)/2) at p(d-1) = 9log(4/beta)+4 minus (beta/4)^(9/2) e^(-2)")
+    u = sp.Symbol("u", nonnegative=True)  # u = sqrt(beta) in [0, 1]
+    red = ("r = d e^{-pd/2} <= d e^{-p(d-1)/2} <= (d beta/4)(beta/4)^{7/2} e^{-2} < (beta/4)^{7/2} e^{-2} since "
+           "beta < 4/d; beta in (0, 1) is covered by u = sqrt(beta) in [0, 1]; a larger p only lowers every term")
+    interval_prove(sp.Rational(1, 2) - sp.exp(-2) * u**7 / 128, {"u": (0, 1)}, "> 0",
+                   "r <= (beta/4)^{7/2} e^{-2} = e^{-2} u^7/128 < 1/2 for u = sqrt(beta) in [0, 1]", reduction=red)
+    interval_prove(1 - 2 * sp.exp(-2) * u**5 / 128, {"u": (0, 1)}, "> 0",
+                   "2 (beta/4)^{7/2} e^{-2} <= beta, i.e. 1 - 2 e^{-2} u^5/128 > 0 for u = sqrt(beta) in [0, 1]",
+                   reduction=red)
     worst = -math.inf
     worst_at: tuple[int, float] = (0, 0.0)
     n_pts = 0
@@ -248,9 +270,14 @@ def check_exact() -> Check:
                 lo_p = mid
         loose.append(f"d = {d}, beta = {beta}: p* = {fmt(hi_p, 4)}, proof's threshold {fmt(threshold_proof(d, beta), 4)} "
                      f"({fmt(threshold_proof(d, beta) / hi_p, 3)}x), statement's {fmt(threshold_statement(d, beta), 4)}")
+    observe(f"Exact union bound <= beta at {n_pts} grid points (both thresholds).")
     details = join([
-        "P[G(d,p) disconnected] <= sum_{k=1}^{floor(d/2)} C(d,k)(1-p)^{k(d-k)} (a disconnected graph has a vertex set "
-        "of size <= d/2 with no edge to its complement); evaluated exactly in log space.",
+        "Proof: P[disconnected] <= sum_{k<=d/2} C(d,k)(1-p)^{k(d-k)} <= sum_k (d e^{-pd/2})^k; at p(d-1) >= "
+        "9log(4/beta)+4 and beta < 4/d the ratio r = d e^{-pd/2} is < (beta/4)^{7/2} e^{-2} < 1/2, so the sum is "
+        "<= 2r <= beta (sympy identity for the exponential; interval branch-and-bound over u = sqrt(beta) in [0, 1] "
+        "for the two inequalities). The statement's threshold is larger, so it is covered too.",
+        "Observation: P[G(d,p) disconnected] <= sum_{k=1}^{floor(d/2)} C(d,k)(1-p)^{k(d-k)} evaluated exactly in log "
+        "space on a grid.",
         f"At both thresholds (statement's and proof's, where <= 1), on {n_pts} points (d in 38..197 step 3, 300, 1000, "
         "5000; beta at 5 log-spaced points including both ends of the range), the bound is <= beta; the largest ratio "
         f"bound/beta is {fmt(math.exp(worst))} at d={worst_at[0]}, beta={fmt(worst_at[1])}.",
@@ -259,4 +286,4 @@ def check_exact() -> Check:
     return Check(id=f"{ID}.exact-union-bound",
                  claim="HPSY Lem 2 conclusion: P[G(d,p) connected] >= 1 - beta at the stated p (independent check, "
                        "not using Karger's lemma).",
-                 method="exact+grid", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+interval+exact+grid", details=details)

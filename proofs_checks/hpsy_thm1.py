@@ -10,7 +10,16 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    Check,
+    cite,
+    fmt,
+    join,
+    refute,
+    register,
+    sympy_nonneg,
+    sympy_zero,
+)
 from semiprivate.proofs_checks._links import bounds_module
 
 ID = "HPSY.Thm1"
@@ -31,6 +40,7 @@ def check_union_bound() -> Check:
     k = sp.Symbol("k", integer=True)
     tot = sp.simplify(sp.summation(sp.binomial(Z, k), (k, 1, Z)))
     sympy_zero(tot - (2**Z - 1), "sum C(Z,k) - (2^Z - 1)")
+    cite("The union bound over the d(d-1) ordered pairs; (1-p)^n is decreasing in n for 0 < p < 1.")
     details = join([
         "(1-p_min)^n <= beta/(2d^2) exactly when n >= log(2d^2/beta)/(-log(1-p_min)) (sympy: equality at n*; "
         "(1-p)^n is decreasing in n).",
@@ -54,7 +64,7 @@ def check_union_bound() -> Check:
     return Check(id=f"{ID}.union-bound", links=links,
                  claim="HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear "
                        "in the empirical component graph w.p. >= 1 - beta/2; reduced class has 2^Z_max members.",
-                 method="symbolic", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic", details=details)
 
 
 def _expmech_fail_prob_three(n_lab: int, epsilon: float) -> float:
@@ -125,7 +135,8 @@ def check_nlab_eps() -> Check:
             got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc)
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm1_labeled{(z, al, be, ep, cc)} = {got}, verified {want}")
-        got_ce = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C)
+        got_ce = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C, form="paper")
+        got_ce_default = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C)
         for z, al, be, ep, cc in ((2, 0.1, 0.05, 4.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
             want = math.ceil(cc * (z + math.log(1 / be)) / (al * min(ep, 1.0)) - 1e-9)
             got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc, form="corrected")
@@ -133,18 +144,22 @@ def check_nlab_eps() -> Check:
                 raise AssertionError(f"hpsy_thm1_labeled(form='corrected'){(z, al, be, ep, cc)} = {got}, want {want}")
         links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled",)
         details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
-                    f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) it returns {got_ce}, which this check shows "
-                    "is not enough (it implements the paper's form, without the 1/alpha term); form='corrected' returns "
-                    "ceil(C (Z_max + log(1/beta))/(alpha min(eps, 1))) (2 points).")
+                    f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) form='paper' returns {got_ce}, which this check "
+                    "shows is not enough (no 1/alpha term); the default form='corrected' returns ceil(C (Z_max + "
+                    f"log(1/beta))/(alpha min(eps, 1))) (2 points; {got_ce_default} at the counterexample).")
     else:
         details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    al_q, be_q, c_q = sp.Rational(1, 10), sp.Rational(1, 20), sp.Integer(1000)
+    poly_q = Zm + sp.log(1 / be_q) ** 2
+    eps_q = 2 * c_q * poly_q / al_q
+    refute(f"Z_max = {Zm}, alpha = {alpha}, beta = {beta}: for any constant C, eps = 2C(Z_max + log(1/beta)^2)/alpha "
+           f"(= {fmt(eps)} for C = {C:g}) makes the bound {fmt(n_form)} -> {n_int} label; every learner then fails "
+           f"w.p. >= (1 - 3alpha)/2 = {fmt(fail_any_learner)} > beta on one of two compatible distributions "
+           "(indistinguishability argument).",
+           [(c_q * poly_q / (al_q * eps_q), "<=", 1), ((1 - 3 * al_q) ** 1 / 2, ">", be_q)])
     return Check(id=f"{ID}.n_lab-large-epsilon", links=links,
                  claim="HPSY Thm 1: n_lab = O((Z_max + polylog(1/beta,1/delta))/(alpha eps)) labelled examples suffice "
                        "for all alpha, beta in (0,1), eps, delta > 0.",
-                 method="exact", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"Z_max = {Zm}, alpha = {alpha}, beta = {beta}: for any constant C, eps = {fmt(eps)} "
-                                f"(for C = {C:g}) makes the bound {fmt(n_form)} -> {n_int} label; every learner then "
-                                f"fails w.p. >= {fmt(fail_any_learner)} > beta on one of two compatible distributions "
-                                "(exact indistinguishability argument).",
+                 method="exact", details=details,
                  corrected="n_lab = O((Z_max + log(1/beta)) * (1/alpha) * max(1, 1/eps)), i.e. replace eps by "
                            "min(eps, 1); the stated form holds for eps <= 1.")

@@ -15,7 +15,18 @@ import math
 
 import sympy as sp
 from scipy.stats import binom
-from semiprivate.proofs_checks._framework import Check, Verdict, fmt, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    Check,
+    cite,
+    evaluation,
+    fmt,
+    join,
+    observe,
+    refute,
+    register,
+    sympy_nonneg,
+    sympy_zero,
+)
 from semiprivate.proofs_checks._links import bounds_module
 from semiprivate.proofs_checks.hpsy_lem2 import log_disconnect_union_bound
 
@@ -77,6 +88,9 @@ def check_hoeffding() -> Check:
         worst = max(worst, p_out / (beta / 4))
     if worst > 1:
         raise RuntimeError("exact binomial tail exceeds beta/4")
+    cite("Hoeffding's inequality for n+ ~ Bin(n, 1/2): P[|n+ - n/2| >= t] <= 2exp(-2t^2/n); 2exp(-n/8) is decreasing "
+         "in n, so every n >= 8log(16/beta) is covered.")
+    observe("Exact binomial tails at 6 values of beta: ratio to beta/4 at most " + fmt(worst) + ".")
     details = join([
         "Hoeffding: P[|n+ - n/2| >= n/4] <= 2exp(-n/8); at n = 8 log(16/beta) this is exactly beta/8 <= beta/4 "
         "(sympy). n- = n - n+, so one event covers both.",
@@ -85,7 +99,7 @@ def check_hoeffding() -> Check:
     ])
     return Check(id=f"{ID}.hoeffding",
                  claim="HPSY Thm 2, Eq. (8): n_unl >= 8 log(16/beta) gives n_unl/4 <= n+, n- <= 3n_unl/4 w.p. >= 1-beta/4.",
-                 method="symbolic+exact", verdict=Verdict.HOLDS, details=details)
+                 method="symbolic+exact", details=details)
 
 
 @register(f"{ID}.component-conditions")
@@ -101,6 +115,13 @@ def check_component_conditions() -> Check:
     arg_undef = c_const(b_undef) / (d - 1)
     if not (4 * math.exp(-(d - 5) / 9) < b_undef < 4 / d and arg_undef >= 1):
         raise RuntimeError("undefined-formula example")
+    d_q, k_q, b_q = sp.Integer(d), sp.Integer(k), sp.Rational(3, 100)
+    c_q = 9 * sp.log(16 / b_q) + 4
+    refute(f"d = {d}, k = {k}, beta = {beta}: beta lies in Thm 2's range (4exp(-(d-5)/9), 4/d), but Lemma 2's range "
+           f"for the k-vertex component is violated (beta/4 = {fmt(beta / 4)} < 4exp(-(k-5)/9) = {fmt(lo_k)}) and its "
+           f"threshold (9log(16/beta)+4)/(k-1) = {fmt(need)} > 1 cannot be met by a probability.",
+           [(4 * sp.exp(-(d_q - 5) / 9), "<", b_q), (b_q, "<", 4 / d_q), (b_q / 4, "<", 4 * sp.exp(-(k_q - 5) / 9)),
+            (c_q / (k_q - 1), ">", 1)])
     details = join([
         "The proof applies Lemma 2 with beta' = beta/4 (log(4/beta') = log(16/beta)) to G+ on k vertices and G- on "
         "d-k vertices. Lemma 2 needs k > 35, d-k > 35 and beta' in (4exp(-(k'-5)/9), 4/k') for k' in {k, d-k}.",
@@ -118,9 +139,7 @@ def check_component_conditions() -> Check:
     return Check(id=f"{ID}.component-conditions",
                  claim="HPSY Thm 2 proof, Eq. (7): Lemma 2 (with beta/4) applies to both components for every "
                        "k, d > 35 and beta in (4exp(-(d-5)/9), 4/d).",
-                 method="exact", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"d = {d}, k = {k}, beta = {beta}: Lemma 2's range for the k-vertex component is "
-                                f"violated (beta/4 = {fmt(beta / 4)} < {fmt(lo_k)}); its threshold {fmt(need)} > 1.",
+                 method="exact", details=details,
                  corrected="assume min(k, d-k) >= 38 and beta in (16exp(-(min(k,d-k)-5)/9), 16/max(k, d-k)).")
 
 
@@ -141,6 +160,23 @@ def check_nunl() -> Check:
     ub = math.exp(log_disconnect_union_bound(k, pt)) + math.exp(log_disconnect_union_bound(d - k, pt))
     if not ub <= beta / 2:
         raise RuntimeError("corrected n_unl does not give the bound")
+    # exact re-verification: the theorem's size (a real number, rounded up) and the Bonferroni bound at it
+    p_q, b_q = sp.Rational(1, 1000), sp.Rational(2, 10000)
+    c_q = 9 * sp.log(16 / b_q) + 4
+    n_thm_q = sp.Max(sp.log(1 - c_q / (d - 1)) / sp.log(1 - p_q), 8 * sp.log(16 / b_q))
+    with sp.evaluate(False):
+        x1 = sp.Pow(1 - p_q, k - 1)
+        x2 = sp.Pow(1 - p_q, 2 * k - 3)
+        lower_q = sp.Add(sp.Mul(k, sp.Pow((1 + x1) / 2, n_thm)),
+                         sp.Mul(-sp.Rational(k * (k - 1), 2), sp.Pow((1 + x2) / 2, n_thm)))
+    refute(f"d = {d}, k = {k}, p = {p}, beta = {beta} (inside Thm 2's hypotheses): the theorem's n_unl rounds up to "
+           f"{n_thm}; there, P[the positive empirical component graph has an isolated vertex] >= {fmt(lower)} "
+           "(Bonferroni, n+ ~ Bin(n_unl, 1/2)) > beta/2, so >= 3 components with probability above the proof's budget.",
+           [(4 * sp.exp(-(sp.Integer(d) - 5) / 9), "<", b_q), (b_q, "<", sp.Rational(4, d)),
+            (n_thm_q, "<=", n_thm), (n_thm_q, ">", n_thm - 1)],
+           certificates=[evaluation(lower_q, ">", b_q / 2, "Bonferroni lower bound > beta/2", unevaluated=True)])
+    cite("Bonferroni: P[some vertex isolated] >= sum_v P[v isolated] - sum_{v<w} P[v, w isolated]; E[x^{n+}] = "
+         "((1+x)/2)^n for n+ ~ Bin(n, 1/2).")
     # the inequality max{A_k, A_{d-k}} >= A_d is true but points the wrong way
     c = c_const(beta)
     a_k = math.log1p(-c / (k - 1)) / math.log1p(-p)
@@ -182,8 +218,6 @@ def check_nunl() -> Check:
                  claim="HPSY Thm 2 proof: n_unl >= max{log(1 - (9log(16/beta)+4)/(d-1))/log(1-p), 8log(16/beta)} makes "
                        "the empirical component graph have exactly two components (reduced class of two hypotheses) "
                        "w.p. >= 1 - beta/2 - beta/4.",
-                 method="exact", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"d = {d}, k = {k}, p = {p}, beta = {beta}: the theorem's n_unl = {n_thm}; then "
-                                f"P[>= 3 components] >= {fmt(lower)} (exact lower bound) > beta.",
+                 method="exact", details=details,
                  corrected="n_unl >= max{4 log(1 - (9log(16/beta)+4)/(min(k,d-k)-1))/log(1-p), 8log(16/beta)}, under "
                            "the component conditions of HPSY.Thm2.component-conditions.")

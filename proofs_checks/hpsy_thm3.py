@@ -14,15 +14,20 @@ import math
 
 import numpy as np
 import sympy as sp
+import z3
 from semiprivate.proofs_checks._framework import (
     Check,
-    Verdict,
+    cite,
     clopper_pearson,
+    exact_fact,
     fmt,
     join,
+    observe,
+    refute,
     register,
     sympy_nonneg,
     sympy_zero,
+    z3_prove,
 )
 from semiprivate.proofs_checks._links import bounds_module
 
@@ -46,9 +51,10 @@ def _top_eigvec_2x2(m11: float, m12: float, m22: float) -> tuple[float, float]:
 
 @register(f"{ID}.chebyshev-arithmetic")
 def check_chebyshev() -> Check:
-    """Eqs. (9)-(11): Markov for xi_1, the variance bound, Chebyshev with ell = 2 sqrt(kd/beta)."""
+    """Eqs. (9)-(11): Markov for xi_1, the variance bound, Chebyshev for xi_2 (sup over A by the Frobenius norm)."""
     R, b, n, k, d, ell = sp.symbols("R beta n k d ell", positive=True)
     # Markov: P[Z >= 4R/beta] <= E Z/(4R/beta) <= R/(4R/beta) = beta/4
+    cite("Markov's inequality: P[Z >= t] <= E Z/t for Z >= 0; Chebyshev's inequality: P[|Y - EY| >= t] <= Var Y/t^2.")
     sympy_zero(R / (4 * R / b) - b / 4, "Markov ratio - beta/4")
     # complement of xi_1: |diff| < 2 sqrt(R/beta)
     sympy_zero(sp.sqrt(4 * R / b) - 2 * sp.sqrt(R / b), "sqrt(4R/beta) - 2sqrt(R/beta)")
@@ -58,7 +64,20 @@ def check_chebyshev() -> Check:
     val = (k * d / ell**2).subs(ell, 2 * sp.sqrt(k * d / b))
     sympy_zero(val - b / 4, "kd/ell^2 at ell = 2sqrt(kd/beta) - beta/4")
     sympy_zero(t.subs(ell, 2 * sp.sqrt(k * d / b)) - 4 * sp.sqrt(k * d / (b * n)), "threshold - 4sqrt(kd/(beta n))")
-    # variance (11): for a projection P, ||x - Px||^4 = (x'x - x'Px)^2 <= (x'x)^2 <= 1 on the unit ball
+    # variance (11): a = x'x, c = x'Px with 0 <= c <= a <= 1 for an orthogonal projection P on the unit ball
+    cite("For an orthogonal projection P: 0 <= x'Px <= x'x, and ||x - Px||^2 = x'x - x'Px.")
+    za, zc = z3.Reals("a c")
+    z3_prove([zc >= 0, zc <= za, za <= 1], (za - zc) ** 2 <= 1, "0 <= c <= a <= 1 => ||x - Px||^4 = (a - c)^2 <= 1")
+    # xi_2 for the whole (infinite) family A: R(A) - R_hat(A) = tr(P_perp (Sigma - Sigma_hat)), P_perp = I - AA'
+    cite("R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)) for uncentred second moments on the unit ball; "
+         "Cauchy-Schwarz for the Frobenius inner product: |tr(P E)| <= ||P||_F ||E||_F = sqrt(d-k) ||E||_F; "
+         "E ||Sigma_hat - Sigma||_F^2 <= E ||x||^4/n <= 1/n (i.i.d. mean).")
+    sympy_zero((1 / n) / (2 / sp.sqrt(b * n)) ** 2 - b / 4, "Chebyshev: (1/n)/(2/sqrt(beta n))^2 - beta/4")
+    zk, zd = z3.Reals("k d")
+    z3_prove([zk >= 1, zd >= zk], 4 * (zd - zk) <= 16 * zk * zd,
+             "k >= 1, d >= k => (2 sqrt(d-k))^2 <= (4 sqrt(kd))^2, i.e. sup_A |R - R_hat| < 2sqrt(d-k)/sqrt(beta n) "
+             "<= 4 sqrt(kd/(beta n)) (Eq. (10))")
+    # counterexample search on the variance step (observation only)
     rng = np.random.default_rng(SEED)
     worst = 0.0
     for _ in range(200):
@@ -71,41 +90,56 @@ def check_chebyshev() -> Check:
         worst = max(worst, lhs - float(x @ x) ** 2)
     if worst > 1e-12:
         raise RuntimeError("variance bound violated")
+    observe("200 seeded random (d, k, A, x) on the unit ball: ||x - Px||^4 <= (x'x)^2 at every one.")
     details = join([
         "Markov: P[xi_1] <= R/(4R/beta) = beta/4, and the complement gives (12) with 2 sqrt(R/beta) (sympy).",
-        "Variance (11): for an orthogonal projection P, ||x - Px||^4 = (x'x - x'Px)^2 <= (x'x)^2 <= 1; checked on 200 "
-        "seeded random (d, k, A, x) (the paper's bound 2 is loose by a factor 2).",
+        "Variance (11): with a = x'x and c = x'Px, 0 <= c <= a <= 1 gives ||x - Px||^4 = (a - c)^2 <= 1 (z3), so "
+        "Var <= 1 <= 2 (the paper's bound 2 is loose by a factor 2); 200 seeded random cases agree.",
         "Chebyshev for the mean of n terms: Var <= 2/n, threshold 2 ell/sqrt(n): probability <= 1/(2 ell^2) <= 1/ell^2; "
-        "with dk matrices and ell = 2sqrt(kd/beta): kd/ell^2 = beta/4 and the threshold is 4sqrt(kd/(beta n)) (sympy), "
-        "matching (10). (13) then uses 2sqrt(dk/(beta n)), a factor-2 slip absorbed in the O(.).",
-        "This arithmetic presumes a family of dk matrices (refuted by HPSY.Thm3.union-over-A: the family of top-k "
-        "eigenvector matrices is not finite) and feeds a per-point margin through the Markov event xi_1 (refuted "
-        "as used by HPSY.Thm3.per-point-margin). The verdict covers the arithmetic only, conditional on those "
-        "premises; the proof step it belongs to is not established.",
+        "with ell = 2sqrt(kd/beta): kd/ell^2 = beta/4 and the threshold is 4sqrt(kd/(beta n)) (sympy), matching (10).",
+        "P[xi_2] <= beta/4 over the whole family A (which is infinite, see HPSY.Thm3.union-over-A) without a union "
+        "bound: R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)), so sup_A |R - R_hat| <= sqrt(d-k) "
+        "||Sigma_hat - Sigma||_F (Cauchy-Schwarz), and Chebyshev with E||Sigma_hat - Sigma||_F^2 <= 1/n at threshold "
+        "2/sqrt(beta n) has probability beta/4 (sympy); 2 sqrt(d-k) <= 4 sqrt(kd) for k >= 1 (z3), so (10) follows.",
+        "(13) then uses 2sqrt(dk/(beta n)), a factor-2 slip absorbed in the O(.). The per-point use of xi_1 in the "
+        "margin step is a separate step (HPSY.Thm3.per-point-margin).",
     ])
     return Check(id=f"{ID}.chebyshev-arithmetic",
-                 claim="HPSY Thm 3 proof, Eqs. (9)-(12): Markov gives P[xi_1] <= beta/4; Var <= 2 and Chebyshev with "
-                       "ell = 2sqrt(kd/beta) give P[xi_2] <= beta/4 over a family of dk matrices.",
-                 method="symbolic+simulation", verdict=Verdict.HOLDS_WITH_CONDITION, details=details,
-                 condition="the premises |A| <= dk and the per-point use of xi_1, which HPSY.Thm3.union-over-A and "
-                           "HPSY.Thm3.per-point-margin refute: the arithmetic is right, the proof step is not "
-                           "established")
+                 claim="HPSY Thm 3 proof, Eqs. (9)-(12): Markov gives P[xi_1] <= beta/4; Var <= 2 and Chebyshev "
+                       "give P[xi_2] <= beta/4 for the deviation sup_A |R(A) - R_hat(A)| >= 4sqrt(kd/(beta n)) (10).",
+                 method="symbolic+smt+simulation", details=details)
+
+
+def unit_ball_frobenius_example() -> dict[str, sp.Rational]:
+    """Exact example on the unit ball (d = 3, k = 1, A = e1) where k ||Sigma_hat - Sigma||_F < |R(A) - R_hat(A)|.
+
+    Population: x = 0 w.p. 1/2, e2 w.p. 1/4, e3 w.p. 1/4 (so Sigma = diag(0, 1/4, 1/4)); sample {e2, e3}
+    (Sigma_hat = diag(0, 1/2, 1/2)).  Returns the exact quantities.
+    """
+    half, quarter = sp.Rational(1, 2), sp.Rational(1, 4)
+    r_pop = half  # E||x - e1e1'x||^2 = E||x||^2 (x has no e1 part)
+    r_emp = sp.Integer(1)  # both sample points have norm 1 and no e1 part
+    frob_sq = 2 * quarter**2  # Sigma_hat - Sigma = diag(0, 1/4, 1/4)
+    return {"dev": abs(r_pop - r_emp), "k_frob_sq": frob_sq, "sqrt_dmk_frob_sq": 2 * frob_sq, "k": sp.Integer(1),
+            "d": sp.Integer(3)}
 
 
 @register(f"{ID}.union-over-A")
 def check_union_over_a() -> Check:
     """'|A| <= dk' for the set of top-k eigenvector matrices of PSD matrices."""
-    # d = 2, k = 1: every unit vector (cos t, sin t) is the top eigenvector of R_t diag(1, 0) R_t'
-    thetas = [0.0, math.pi / 5, math.pi / 3]
-    vecs = []
-    for th in thetas:
-        c, s = math.cos(th), math.sin(th)
-        m11, m12, m22 = c * c, c * s, s * s  # R diag(1,0) R'
-        vecs.append(_top_eigvec_2x2(m11, m12, m22))
-    distinct = len({(round(a, 12), round(b, 12)) for a, b in vecs})
-    if distinct != 3:
-        raise RuntimeError("expected three distinct top eigenvectors")
-    # corrected argument: R(A) = E||x||^2 - tr(A' Sigma A); sup_A |R - R_hat| <= k ||Sigma - Sigma_hat||_op
+    # d = 2, k = 1: every rational unit vector v is the top eigenvector of vv' (eigenvalues 1 and 0)
+    vecs = [(sp.Integer(1), sp.Integer(0)), (sp.Rational(3, 5), sp.Rational(4, 5)), (sp.Rational(5, 13), sp.Rational(12, 13))]
+    comps = [(v1**2 + v2**2, "==", 1) for v1, v2 in vecs]
+    comps += [(vecs[i][0], "!=", vecs[j][0]) for i in range(3) for j in range(i + 1, 3)]
+    refute("d = 2, k = 1: (1, 0), (3/5, 4/5), (5/13, 12/13) are unit vectors, pairwise distinct, and each v is the top "
+           "eigenvector of the PSD matrix vv' (eigenvalues 1 = ||v||^2 and 0): |A| >= 3 > dk = 2 (in fact |A| is "
+           "infinite).", comps)
+    # the correct replacement (Frobenius, sqrt(d-k)); k ||.||_F is not enough on the unit ball
+    ex = unit_ball_frobenius_example()
+    exact_fact("On the unit ball k ||Sigma_hat - Sigma||_F does not bound sup_A |R - R_hat|: d = 3, k = 1, A = e1, "
+               "x = 0, e2, e3 w.p. 1/2, 1/4, 1/4, sample {e2, e3}: |R - R_hat| = 1/2 > sqrt(2)/4 = k||E||_F, while "
+               "sqrt(d-k)||E||_F = 1/2 bounds it.",
+               [(ex["dev"] ** 2, ">", ex["k"] ** 2 * ex["k_frob_sq"]), (ex["dev"] ** 2, "<=", ex["sqrt_dmk_frob_sq"])])
     rng = np.random.default_rng(SEED + 1)
     worst_id = 0.0
     for _ in range(100):
@@ -120,62 +154,44 @@ def check_union_over_a() -> Check:
         worst_id = max(worst_id, abs(lhs - rhs))
     if worst_id > 1e-10:
         raise RuntimeError("reconstruction identity failed")
-    # simulation of the corrected bound: P[sup_A |R(A) - R_hat(A)| >= 2k/sqrt(beta n)] <= beta/4
-    d, k, n, beta, trials = 6, 2, 40, 0.5, 1000
-    lam = np.array([0.5, 0.2, 0.1, 0.1, 0.05, 0.05])
-    sigma = np.diag(lam)
-    thr = 2 * k / math.sqrt(beta * n)
-    hits = 0
-    max_sup = 0.0
-    for _ in range(trials):
-        # x = sqrt(d lam) * Rademacher coordinates / normalised to the sphere is not diagonal; use signs
-        # with squared coordinates summing to one: coordinates +-sqrt(lam_i) (||x|| = 1, E xx' = diag(lam))
-        signs = rng.choice([-1.0, 1.0], size=(n, d))
-        X = signs * np.sqrt(lam)
-        E = X.T @ X / n - sigma
-        ev = np.linalg.eigvalsh(E)
-        sup = max(abs(ev[-k:].sum()), abs(ev[:k].sum()))  # Ky Fan: sup_A tr(A'EA) / inf
-        max_sup = max(max_sup, float(sup))
-        hits += int(sup >= thr)
-    lo, hi = clopper_pearson(hits, trials, 0.99)
-    if hi > beta / 4:
-        raise RuntimeError("simulation does not support the corrected bound")
+    observe("R_hat(A) = tr(Sigma_hat) - tr(A' Sigma_hat A) on 100 seeded random cases.")
     details = join([
         "The proof takes 'the set of all matrices whose columns are the top-k eigenvectors of some PSD matrix' and "
         "claims |A| <= dk, then union-bounds Chebyshev over A. That set is every d x k matrix with orthonormal "
         "columns: infinite.",
-        "d = 2, k = 1: the top eigenvectors of R_t diag(1,0) R_t' for t = 0, pi/5, pi/3 are three distinct members "
-        "(exact closed form), already more than dk = 2.",
-        "Correct replacement (used here): R(A) - R_hat(A) = -tr(A'(Sigma - Sigma_hat)A) for the uncentred second "
-        "moments (identity checked on 100 seeded random cases), so sup_A |R - R_hat| <= k ||Sigma - Sigma_hat||_op <= "
-        "k ||Sigma - Sigma_hat||_F, and E||Sigma - Sigma_hat||_F^2 <= E||x||^4/n <= 1/n; Chebyshev gives "
-        "sup_A |R - R_hat| < 2k/sqrt(beta n) w.p. >= 1 - beta/4. Since k <= d, 2k/sqrt(beta n) <= 4sqrt(kd/(beta n)): "
-        "(10)'s conclusion survives with this argument.",
-        f"Seeded simulation (d = {d}, k = {k}, n = {n}, beta = {beta}, {trials} samples; sup over A by Ky Fan): "
-        f"{hits} exceedances of 2k/sqrt(beta n) = {fmt(thr)} (largest sup {fmt(max_sup, 3)}); 99% Clopper-Pearson upper "
-        f"bound {fmt(hi)} <= beta/4.",
+        "d = 2, k = 1: (1, 0), (3/5, 4/5), (5/13, 12/13) are distinct unit vectors, each the top eigenvector of vv' "
+        "(exact rational arithmetic): already more than dk = 2.",
+        "Correct replacement: R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)) for uncentred second moments (identity "
+        "checked on 100 seeded random cases), so sup_A |R - R_hat| <= sqrt(d-k) ||Sigma - Sigma_hat||_F by "
+        "Cauchy-Schwarz (I - AA' has Frobenius norm sqrt(d-k)). The bound k ||Sigma - Sigma_hat||_F needs ||x|| = 1 "
+        "(then the trace term cancels); on the unit ball it fails (exact example: |R - R_hat| = 1/2 > sqrt(2)/4).",
+        "With E||Sigma - Sigma_hat||_F^2 <= 1/n, Chebyshev gives sup_A |R - R_hat| < 2sqrt(d-k)/sqrt(beta n) <= "
+        "4sqrt(kd/(beta n)) w.p. >= 1 - beta/4: (10)'s conclusion survives (certified in "
+        "HPSY.Thm3.chebyshev-arithmetic).",
     ])
     return Check(id=f"{ID}.union-over-A",
                  claim="HPSY Thm 3 proof: the family A of top-k eigenvector matrices has |A| <= dk, so a union bound "
                        "over A gives (10).",
-                 method="exact+simulation", verdict=Verdict.FAILS, details=details,
-                 counterexample="d = 2, k = 1: (1,0), (cos pi/5, sin pi/5), (cos pi/3, sin pi/3) are each the top "
-                                "eigenvector of a PSD matrix: |A| >= 3 > dk = 2 (in fact |A| is infinite).",
-                 corrected="sup_A |R(A) - R_hat(A)| <= k ||Sigma_hat - Sigma||_F < 2k/sqrt(beta n) w.p. >= 1 - beta/4 "
-                           "(uncentred second moments), which implies (10).")
+                 method="exact+simulation", details=details,
+                 corrected="sup_A |R(A) - R_hat(A)| <= sqrt(d-k) ||Sigma_hat - Sigma||_F < 2sqrt(d-k)/sqrt(beta n) "
+                           "w.p. >= 1 - beta/4 on the unit ball (uncentred second moments), which implies (10).")
 
 
 @register(f"{ID}.per-point-margin")
 def check_per_point() -> Check:
     """xi_1 is an event about a test point x, not about the sample: the margin is kept only on a
     (1 - beta/4)-fraction of D, which is then treated as 'with probability 1 - beta/2'."""
-    beta = 0.1
-    q = beta / 8
-    alpha = q / 4
-    gamma = 1 / math.sqrt(2)
-    eta = q
-    if not (gamma - math.sqrt(eta / beta) > 0 and alpha < q / 2):
-        raise RuntimeError("bad parameters")
+    beta_q = sp.Rational(1, 10)
+    q_q = beta_q / 8
+    alpha_q = q_q / 4
+    gamma_q = 1 / sp.sqrt(2)
+    refute(f"d = 2, k = 1, beta = {beta_q}, q = beta/8 = {q_q}, alpha = q/4 = {alpha_q}, gamma = 1/sqrt(2), eta = q: "
+           "chi_gamma(w*) = 1 and gamma - sqrt(eta/beta) > 0, yet whenever a1 a2 <= 0 (probability >= 1/2 for every "
+           "n_unl, by the symmetry x2 -> -x2) every output errs on >= q/2 > alpha of D, and 1/2 > beta. This "
+           "refutes the proof step and the paper's Step 1, not the existence of a learner with the theorem's sizes.",
+           [(gamma_q - sp.sqrt(q_q / beta_q), ">", 0), (q_q / 2, ">", alpha_q), (sp.Rational(1, 2), ">", beta_q)])
+    beta, q, alpha = float(beta_q), float(q_q), float(alpha_q)
+    gamma, eta = float(gamma_q), q
     rng = np.random.default_rng(SEED + 2)
     n_unl, trials = 20_000, 400
     fails = 0
@@ -199,6 +215,8 @@ def check_per_point() -> Check:
     lo, hi = clopper_pearson(fails, trials, 0.99)
     if not lo > beta:
         raise RuntimeError("simulation did not confirm the counterexample")
+    observe(f"{fails}/{trials} simulated runs of Step 1 (n_unl = {n_unl}) leave every output with error > alpha; 99% "
+            f"Clopper-Pearson lower bound {fmt(lo)} > beta.")
     details = join([
         "Eq. (9)'s event xi_1 concerns a fresh test point x; Markov bounds its probability over x by beta/4. So when "
         "xi_2 fails to occur, the projected margin gamma - 2sqrt(R/beta) holds for all x outside a set of D-mass up "
@@ -217,40 +235,40 @@ def check_per_point() -> Check:
                  claim="HPSY Thm 3 proof step (not the theorem's existence claim), (12)-(15): 'with probability at "
                        "least 1 - beta/2, the projected data is "
                        "separable by f_w* with margin gamma - O(sqrt(eta/beta))'.",
-                 method="exact+simulation", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"d = 2, k = 1, beta = {beta}, q = {q}, alpha = {alpha}, gamma = 1/sqrt(2), eta = q: "
-                                "P[every output has error >= q/2 > alpha] >= 1/2 > beta (symmetry argument; "
-                                f"simulated {fails}/{trials}). This refutes the paper's Step 1 and proof step, not the "
-                                "existence of a learner with the theorem's sample sizes.",
-                 corrected="apply Markov at level alpha/2 instead of beta/4: the margin gamma - 2sqrt(2R/alpha) holds "
-                           "outside a set of mass alpha/2, which is charged to the error; the labelled bound then "
-                           "reads n_lab = O(sqrt(k)/(alpha eps (gamma - c sqrt(eta/alpha)))).")
+                 method="exact+simulation", details=details,
+                 corrected="apply Markov at level alpha/2 instead of beta/4: the margin gamma - sqrt(2R/alpha) holds "
+                           "outside a set of mass alpha/2, which is charged to the error; with n_unl >= 64 c1^2 kd/"
+                           "(beta alpha^2 gamma^4) (HPSY.Thm3.n_unl) the projected margin is >= gamma/2 - "
+                           "sqrt(2 eta/alpha), and the labelled bound reads n_lab = O(sqrt(k)/(alpha eps (gamma - c "
+                           "sqrt(eta/alpha)))).")
 
 
 @register(f"{ID}.centring")
 def check_centring() -> Check:
     """(13): R_hat(A_hat) <= sum_{j>k} lambda_hat_j, with A_hat from the centred empirical covariance."""
-    # sample-level: x in {(s, c), (-s, c)}: centred covariance diag(s^2, 0), A_hat = e1
-    c = sp.Rational(4, 5)  # points (+-3/5, 4/5)
+    # sample-level: x in {(3/5, 4/5), (-3/5, 4/5)}: centred covariance diag(9/25, 0), A_hat = e1
+    c = sp.Rational(4, 5)
     r_hat = c**2  # ||x - e1 e1' x||^2 = c^2 for both points
-    tail_centred = 0
-    if not r_hat > tail_centred:
-        raise RuntimeError("expected a violation")
-    # population-level counterexample to the algorithm with centring
-    cc = 0.99
+    tail_centred = sp.Integer(0)
+    # population-level counterexample to the algorithm with centring (exact rationals)
+    cq, qq, bq, aq = sp.Rational(99, 100), sp.Rational(1, 250), sp.Rational(1, 20), sp.Rational(1, 500)
+    ssq = 1 - cq**2  # s^2
+    var1_q, var2_q = (1 - qq) * ssq, qq * (1 - qq) * (1 + cq) ** 2
+    unc_q = sorted([(1 - qq) * ssq, (1 - qq) * cq**2 + qq])
+    best_q = sp.Min((1 - qq) / 2, qq)
+    refute(f"Sample level: S = {{(3/5, 4/5), (-3/5, 4/5)}} has centred covariance diag(9/25, 0), A_hat = e1 and "
+           f"R_hat(A_hat) = {r_hat} > 0 = sum_{{j>1}} lambda_hat_j. Population level: positives (+-sqrt(1-c^2), c) "
+           f"w.p. (1-q)/2 each, negative (0, -1) w.p. q, c = {cq}, q = {qq}, beta = {bq}, alpha = {aq}: margin gamma "
+           f"= c, gamma - sqrt(eta/beta) > 0, the centred covariance's top eigenvector is e1 (its variance along e1 "
+           f"exceeds that along e2 and the off-diagonal is 0), and every output sign(w x1) errs on >= min((1-q)/2, q) "
+           f"> alpha of D. This refutes the paper's algorithm (centred PCA) and proof step (13), not the existence "
+           f"claim.",
+           [(r_hat, ">", tail_centred), (var1_q, ">", var2_q), (cq - sp.sqrt(unc_q[0] / bq), ">", 0),
+            (best_q, ">", aq)])
+    cc, q, beta, alpha = float(cq), float(qq), float(bq), float(aq)
     ss = math.sqrt(1 - cc * cc)
-    q, beta, alpha = 0.004, 0.05, 0.002
-    var1 = (1 - q) * ss * ss
-    var2 = q * (1 - q) * (1 + cc) ** 2
-    unc = sorted([(1 - q) * ss * ss, (1 - q) * cc * cc + q])
-    eta = unc[0]
-    gamma = min(cc, 1.0)
-    ok = var1 > var2 and gamma - math.sqrt(eta / beta) > 0 and q > alpha
-    if not ok:
-        raise RuntimeError("bad parameters")
-    # best error of sign(w x1) over w: w != 0 misclassifies one of the two positive atoms ((1-q)/2);
-    # w = 0 (reading sign(0) = +1, the most favourable) errs on the negatives (q)
-    best_err = min((1 - q) / 2, q)
+    var1, var2, unc, eta, gamma = float(var1_q), float(var2_q), [float(u) for u in unc_q], float(unc_q[0]), cc
+    best_err = float(best_q)
     rng = np.random.default_rng(SEED + 3)
     n_unl, trials = 200_000, 40
     bad = 0
@@ -269,6 +287,11 @@ def check_centring() -> Check:
         mass = np.array([(1 - q) / 2, (1 - q) / 2, q])
         errs = [float(np.sum(mass * (np.sign(w * proj) != lab))) for w in (1.0, -1.0)] + [q]
         bad += int(min(errs) > alpha)
+    lo, _hi = clopper_pearson(bad, trials, 0.99)
+    if not lo > beta:
+        raise RuntimeError(f"simulation did not confirm the centring counterexample ({bad}/{trials} runs)")
+    observe(f"{bad}/{trials} simulated runs of Step 1 (n_unl = {n_unl}) leave every output with error > alpha; 99% "
+            f"Clopper-Pearson lower bound {fmt(lo)} > beta.")
     details = join([
         "Step 1 of the proof's algorithm centres the data (Sigma_hat = (1/n) sum (x - xbar)(x - xbar)'), but (13) "
         "uses R_hat(A_hat) <= sum_{j>k} lambda_hat_j with R_hat the UNcentred reconstruction error; that holds only "
@@ -282,17 +305,13 @@ def check_centring() -> Check:
         f"direction that carries no label information. Every output sign(w x1) has error >= {fmt(best_err)} > "
         f"alpha = {alpha}.",
         f"Seeded simulation of Step 1 with n_unl = {n_unl} ({trials} runs): in {bad}/{trials} runs no output "
-        "reaches error <= alpha.",
+        f"reaches error <= alpha (asserted: the 99% Clopper-Pearson lower bound {fmt(lo)} exceeds beta).",
     ])
     return Check(id=f"{ID}.centring",
                  claim="HPSY Thm 3 algorithm (Step 1, centred PCA) and proof step (13), not the theorem's existence "
                        "claim: R_hat(A_hat) <= sum_{j>k} lambda_hat_j for the top-k eigenvectors "
                        "A_hat of the centred empirical covariance used in Step 1.",
-                 method="exact+simulation", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"positives (+-sqrt(1-c^2), c) and negative (0,-1) w.p. q, c = {cc}, q = {q}, "
-                                f"beta = {beta}, alpha = {alpha}: centred PCA keeps e1, every output errs on >= "
-                                f"{fmt(best_err)} of D (population); simulated {bad}/{trials}. This refutes the "
-                                "paper's algorithm (centred PCA) and proof step (13), not the existence claim.",
+                 method="exact+simulation", details=details,
                  corrected="use the uncentred second-moment matrix (1/n) sum x x' in Step 1 (or assume E[x] = 0); "
                            "then R_hat(A_hat) = sum_{j>k} lambda_hat_j exactly.")
 
@@ -310,17 +329,22 @@ def check_nunl() -> Check:
     # loss > gamma  <=>  16 c1^2 gamma^2/(C beta^2) > gamma^4  <=>  gamma^2 beta^2 < 16 c1^2 / C
     ex = dict(C=1000.0, c1=1.0, beta=0.1, gamma=0.1)
     loss_val = 2 * math.sqrt(ex["c1"] * math.sqrt(ex["gamma"] ** 2 / ex["C"]) / ex["beta"])
-    if not loss_val > ex["gamma"]:
-        raise RuntimeError("example does not violate")
-    # corrected: n >= 256 c1^2 dk/(beta^3 gamma^4) gives loss <= gamma/2 + 2 sqrt(eta/beta)
+    tenth = sp.Rational(1, 10)
+    loss_q = 2 * sp.sqrt(sp.sqrt(tenth**2 / 1000) / tenth)
+    refute(f"eta = 0 (so O(sqrt(eta/beta)) = 0), beta = gamma = 0.1, c1 = 1, any C (e.g. {ex['C']:g}): at n_unl = C "
+           f"kd/(beta gamma^2) the proof's margin-loss bound 2sqrt(c1 sqrt(dk/(beta n))/beta) is {fmt(loss_val)} > "
+           "gamma.", [(loss_q, ">", tenth)])
+    # corrected (Markov at alpha/2, see HPSY.Thm3.per-point-margin): the margin loss is sqrt(2R/alpha) with
+    # R <= c1 sqrt(dk/(beta n)) + eta; n >= 64 c1^2 dk/(beta alpha^2 gamma^4) gives c1 sqrt(dk/(beta n)) <= alpha gamma^2/8
+    al = sp.Symbol("alpha", positive=True)
     eta = sp.Symbol("eta", nonnegative=True)
-    n2 = 256 * c1**2 * d * k / (b**3 * g**4)
+    n2 = 64 * c1**2 * d * k / (b * al**2 * g**4)
     inner = c1 * sp.sqrt(d * k / (b * n2))
-    sympy_zero(sp.simplify(inner - b * g**2 / 16), "c1 sqrt(dk/(beta n)) - beta gamma^2/16")
-    # 2 sqrt((beta gamma^2/16 + eta)/beta) <= 2 sqrt(gamma^2/16) + 2 sqrt(eta/beta)  (sqrt subadditive)
-    lhs2 = 4 * (g**2 / 16 + eta / b)
-    rhs2 = (g / 2 + 2 * sp.sqrt(eta / b)) ** 2
-    sympy_nonneg(sp.expand(rhs2 - lhs2), "(gamma/2 + 2sqrt(eta/beta))^2 - 4(gamma^2/16 + eta/beta)")
+    sympy_zero(sp.simplify(inner - al * g**2 / 8), "c1 sqrt(dk/(beta n)) - alpha gamma^2/8 at n = 64 c1^2 dk/(beta alpha^2 gamma^4)")
+    # sqrt(2 (alpha gamma^2/8 + eta)/alpha) <= gamma/2 + sqrt(2 eta/alpha)  (sqrt subadditive): squares
+    lhs2 = 2 * (al * g**2 / 8 + eta) / al
+    rhs2 = (g / 2 + sp.sqrt(2 * eta / al)) ** 2
+    sympy_nonneg(sp.expand(rhs2 - lhs2), "(gamma/2 + sqrt(2eta/alpha))^2 - 2(alpha gamma^2/8 + eta)/alpha")
     details = join([
         "(14) bounds the margin loss by 2sqrt((c1 sqrt(dk/(beta n)) + eta)/beta) and concludes gamma - "
         "O(sqrt(eta/beta)) 'by n >= O(dk/(beta eta^2))'; the theorem states n_unl = O(kd/(beta gamma^2)).",
@@ -330,9 +354,12 @@ def check_nunl() -> Check:
         f"Example: C = {ex['C']:g}, c1 = 1, beta = gamma = 0.1: loss = {fmt(loss_val)} > gamma.",
         "This is a gap in the proof, not a counterexample to the theorem: with eta = 0 the data lie in a k-dimensional "
         "subspace and (uncentred) PCA recovers it exactly from k points in general position.",
-        "What the steps do give: n_unl >= 256 c1^2 dk/(beta^3 gamma^4) makes c1 sqrt(dk/(beta n)) = beta gamma^2/16 "
-        "(sympy) and then the loss is <= gamma/2 + 2sqrt(eta/beta) (sympy, sqrt subadditivity); or n_unl >= "
-        "dk/(beta eta^2) for a loss O(sqrt(eta/beta)) when eta > 0.",
+        "What the steps give once the per-point Markov step is taken at level alpha/2 (HPSY.Thm3.per-point-margin; "
+        "at level beta/4 the margin fails on a set of mass beta/4 that is never charged, so a repair of (14) alone, "
+        "e.g. n_unl >= 256 c1^2 dk/(beta^3 gamma^4), still fails in that counterexample w.p. >= 1/2): the loss is "
+        "sqrt(2R/alpha) with R <= c1 sqrt(dk/(beta n)) + eta; n_unl >= 64 c1^2 dk/(beta alpha^2 gamma^4) makes "
+        "c1 sqrt(dk/(beta n)) = alpha gamma^2/8 (sympy) and the loss <= gamma/2 + sqrt(2 eta/alpha) (sympy, sqrt "
+        "subadditivity). E.g. k = 5, d = 100, beta = 0.1, gamma = 0.5, alpha = 0.01, c1 = 1: 5.12e10.",
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
@@ -342,23 +369,20 @@ def check_nunl() -> Check:
             got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, constant=cc)
             if abs(got - want) > 1:
                 raise AssertionError(f"hpsy_thm3_unlabeled{(kk, dd, bb, gg, cc)} = {got}, verified {want}")
-        for kk, dd, bb, gg in ((5, 100, 0.1, 0.5), (1, 2, 0.1, 0.1)):
-            want = math.ceil(256 * kk * dd / (bb**3 * gg**4) - 1e-9)
-            got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, form="corrected")
-            if abs(got - want) > 1:
-                raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg)} = {got}, want {want}")
+        for kk, dd, bb, gg, aa in ((5, 100, 0.1, 0.5, 0.01), (1, 2, 0.1, 0.1, 0.05)):
+            want = math.ceil(64 * kk * dd / (bb * aa**2 * gg**4) - 1e-9)
+            got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
+            if abs(got - want) > max(1, 1e-12 * want):
+                raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg, aa)} = {got}, want {want}")
         links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled",)
         details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
                     "form='paper' it implements the stated size, which this check shows the proof does not establish; "
-                    "form='corrected' returns ceil(256 kd/(beta^3 gamma^4)) (2 points).")
+                    "form='corrected' returns ceil(64 kd/(beta alpha^2 gamma^4)) (2 points).")
     else:
         details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
     return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 3 proof, Eqs. (13)-(14): at the stated n_unl = O(kd/(beta gamma^2)) the proof's "
                        "margin-loss bound 2sqrt((c1 sqrt(dk/(beta n)) + eta)/beta) is O(sqrt(eta/beta)).",
-                 method="symbolic", verdict=Verdict.FAILS, details=details,
-                 counterexample=f"eta = 0 (so O(sqrt(eta/beta)) = 0), beta = gamma = 0.1, c1 = 1, any C (e.g. "
-                                f"{ex['C']:g}): at n_unl = C kd/(beta gamma^2) the proof's margin-loss bound is "
-                                f"{fmt(loss_val)} > gamma.",
-                 corrected="n_unl >= 256 c1^2 kd/(beta^3 gamma^4) gives projected margin >= gamma/2 - 2sqrt(eta/beta) "
-                           "(on the points outside the Markov event).")
+                 method="symbolic", details=details,
+                 corrected="with Markov at level alpha/2: n_unl >= 64 c1^2 kd/(beta alpha^2 gamma^4) gives projected "
+                           "margin >= gamma/2 - sqrt(2 eta/alpha) outside a set of mass alpha/2 (charged to the error).")

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import json
 import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from semiprivate.proofs_checks._framework import Check, Verdict, registry
+from semiprivate.proofs_checks._framework import Check, Role, Verdict, registry
 from semiprivate.proofs_checks.expected import EXPECTED
 
 __all__ = ["Outcome", "run_all", "render_table", "render_markdown", "write_report", "REPORT_PATH",
-           "default_report_path"]
+           "default_report_path", "CERTIFICATES_DIR", "default_certificates_dir", "render_certificates",
+           "write_certificates", "recheck_certificates"]
 
 #: The committed report of a source checkout.
 REPORT_PATH = Path(__file__).with_name("REPORT.md")
 #: File name used outside a source checkout (an installed copy), in the current folder.
 INSTALLED_REPORT_NAME = "proofs_checks_REPORT.md"
+#: The committed certificates of a source checkout (one JSON file per check).
+CERTIFICATES_DIR = Path(__file__).with_name("certificates")
+#: Folder name used outside a source checkout, in the current folder.
+INSTALLED_CERTIFICATES_NAME = "proofs_checks_certificates"
 
 
 def default_report_path() -> Path:
@@ -32,6 +38,13 @@ def default_report_path() -> Path:
     if not installed and (pkg.parent / "pyproject.toml").is_file() and os.access(pkg, os.W_OK):
         return REPORT_PATH
     return Path.cwd() / INSTALLED_REPORT_NAME
+
+def default_certificates_dir() -> Path:
+    """Where ``--certificates`` writes: ``proofs_checks/certificates/`` in a source checkout, else ``./proofs_checks_certificates``."""
+    if default_report_path() == REPORT_PATH:
+        return CERTIFICATES_DIR
+    return Path.cwd() / INSTALLED_CERTIFICATES_NAME
+
 
 HEADER = (
     "<!-- GENERATED FILE: do not edit. Regenerate with `python -m semiprivate.proofs_checks`; "
@@ -90,15 +103,19 @@ def _short(text: str, n: int = 110) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
+def _kinds(c: Check) -> str:
+    return ", ".join(c.certificate_kinds) or "-"
+
+
 def render_table(outs: list[Outcome]) -> str:
-    """Plain-text table: id, claim, method, verdict (for the console)."""
-    rows = [("id", "claim", "method", "verdict")]
+    """Plain-text table: id, claim, method, certificate kinds, verdict (for the console)."""
+    rows = [("id", "claim", "method", "certificates", "verdict")]
     for o in outs:
         if o.check is None:
-            rows.append((o.id, "", "", "ERROR"))
+            rows.append((o.id, "", "", "", "ERROR"))
         else:
-            rows.append((o.id, _short(o.check.claim, 70), o.check.method, o.check.verdict.value))
-    w = [max(len(r[i]) for r in rows) for i in range(4)]
+            rows.append((o.id, _short(o.check.claim, 60), o.check.method, _kinds(o.check), o.check.verdict.value))
+    w = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * x for x in w))
     return "\n".join(lines)
@@ -113,20 +130,27 @@ def render_markdown(outs: list[Outcome]) -> str:
     counts = {v: sum(1 for o in outs if o.verdict is v) for v in Verdict}
     errors = [o for o in outs if o.error is not None]
     out = [HEADER, "", "# Machine-checked steps of the four papers", "",
-           "Every step below was re-derived by machine: symbolically with sympy (an undecided sympy answer is "
-           "never a pass), exactly (integer/rational arithmetic, exact probabilities), numerically on a grid plus a "
-           "derandomized hypothesis search, or by seeded simulation with a stated confidence. Where `semiprivate.theory.bounds` "
-           "implements a statement, the check also compares the function with the verified expression.", "",
+           "Every check returns the facts it established; the verdict is derived from them by code "
+           "(`semiprivate.proofs_checks._framework.derive_verdict`): FAILS when a counterexample is re-verified by a "
+           "certificate (exact rational arithmetic or separated interval enclosures), HOLDS when every proving fact "
+           "carries a certificate (a sympy identity or sign, a z3 proof that the negation is unsat, an interval "
+           "branch-and-bound over a compact box with the argument that reduces the claim's domain to it, or an exact "
+           "evaluation), HOLDS WITH CONDITION when some proving fact needed an extra condition. Cited results are named; "
+           "grids, hypothesis searches and simulations are listed as observations and never count towards HOLDS. "
+           "`python -m semiprivate.proofs_checks --certificates` writes every certificate to "
+           "`proofs_checks/certificates/`, and `semiprivate.proofs_checks.certificate_checker` (sympy, mpmath, z3 "
+           "only) re-checks them. Where `semiprivate.theory.bounds` implements a statement, the check also compares "
+           "the function with the verified expression.", "",
            f"**{len(outs)} checks:** {counts[Verdict.HOLDS]} HOLDS, {counts[Verdict.HOLDS_WITH_CONDITION]} HOLDS WITH "
            f"CONDITION, {counts[Verdict.FAILS]} FAILS" + (f", {len(errors)} ERRORS" if errors else "") + ".", "",
-           "| id | claim | method | verdict |", "|---|---|---|---|"]
+           "| id | claim | method | certificates | verdict |", "|---|---|---|---|---|"]
     for o in outs:
         if o.check is None:
-            out.append(f"| {o.id} | (check raised an error) | | **ERROR** |")
+            out.append(f"| {o.id} | (check raised an error) | | | **ERROR** |")
         else:
             c = o.check
             out.append(f"| [{c.id}](#{c.id.lower().replace('.', '').replace('_', '_')}) | {_md_cell(_short(c.claim, 140))} "
-                       f"| {c.method} | **{c.verdict.value}** |")
+                       f"| {c.method} | {_kinds(c)} | **{c.verdict.value}** |")
     out += ["", "## Details", ""]
     for o in outs:
         out.append(f"### {o.id}")
@@ -143,6 +167,17 @@ def render_markdown(outs: list[Outcome]) -> str:
         if c.corrected:
             out += [f"**Corrected statement.** {c.corrected}", ""]
         out += ["**What was verified.**", "", c.details, ""]
+        for role, title in ((Role.REFUTES, "Certified counterexample"), (Role.PROVES, "Certified facts"),
+                            (Role.CITES, "Cited"), (Role.OBSERVES, "Observed (counterexample search, not a proof)")):
+            facts = [f for f in c.facts if f.role is role]
+            if facts:
+                out += [f"**{title}.**", ""]
+                for f in facts:
+                    kinds = ", ".join(dict.fromkeys(x["kind"] for x in f.certificates))
+                    tail = f" [{kinds}]" if kinds else ""
+                    cond = f" (under: {f.condition})" if f.condition else ""
+                    out.append(f"- {_md_cell(f.statement)}{tail}{_md_cell(cond)}")
+                out.append("")
         if c.links:
             out += ["**Linked implementations (constants asserted).** " + ", ".join(f"`{x}`" for x in c.links), ""]
     return "\n".join(out).rstrip() + "\n"
@@ -153,3 +188,36 @@ def write_report(path: Path | None = None) -> Path:
     target = default_report_path() if path is None else Path(path)
     target.write_text(render_markdown(run_all()), encoding="utf-8")
     return target
+
+
+def _file_name(check_id: str) -> str:
+    return check_id.replace("/", "_") + ".json"
+
+
+def render_certificates(outs: list[Outcome]) -> dict[str, str]:
+    """The certificate files: {file name: JSON text}, one per check that ran (deterministic)."""
+    return {_file_name(o.id): json.dumps(o.check.certificates_json(), indent=1, sort_keys=True) + "\n"
+            for o in outs if o.check is not None}
+
+
+def write_certificates(folder: Path | None = None) -> Path:
+    """Run every check and write its certificates as JSON under ``folder`` (default :func:`default_certificates_dir`).
+
+    Files of checks that no longer exist are removed, so the folder mirrors the registry.
+    """
+    target = default_certificates_dir() if folder is None else Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    files = render_certificates(run_all())
+    for old in target.glob("*.json"):
+        if old.name not in files:
+            old.unlink()
+    for name, text in files.items():
+        (target / name).write_text(text, encoding="utf-8")
+    return target
+
+
+def recheck_certificates(folder: Path | None = None) -> dict[str, int]:
+    """Re-check every certificate file (default: the committed / shipped ones) with the independent checker."""
+    from semiprivate.proofs_checks.certificate_checker import check_directory
+
+    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder))

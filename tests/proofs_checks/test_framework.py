@@ -8,17 +8,40 @@ import math
 import pytest
 import sympy as sp
 from semiprivate.proofs_checks import Check, Verdict, render_markdown, run_all
-from semiprivate.proofs_checks._framework import CannotDecide, hypothesis_counterexample, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    CannotDecide,
+    Fact,
+    Role,
+    derive_verdict,
+    hypothesis_counterexample,
+    sympy_nonneg,
+    sympy_zero,
+)
 from semiprivate.proofs_checks.report import REPORT_PATH
 
 
-def test_fails_needs_counterexample_and_condition_needs_condition() -> None:
-    with pytest.raises(ValueError, match="counterexample"):
-        Check(id="X", claim="c", method="m", verdict=Verdict.FAILS, details="d")
+def test_facts_need_certificates_and_verdicts_are_derived() -> None:
+    cert = {"kind": "evaluate", "lhs": "Integer(2)", "relation": ">", "rhs": "Integer(1)"}
+    with pytest.raises(ValueError, match="certificate"):
+        Fact("x", Role.PROVES)
+    with pytest.raises(ValueError, match="certificate"):
+        Fact("x", Role.REFUTES)
     with pytest.raises(ValueError, match="condition"):
-        Check(id="X", claim="c", method="m", verdict=Verdict.HOLDS_WITH_CONDITION, details="d")
+        Fact("x", Role.OBSERVES, condition="c")
     with pytest.raises(TypeError):
-        Check(id="X", claim="c", method="m", verdict="HOLDS", details="d")  # type: ignore[arg-type]
+        Fact("x", "proves")  # type: ignore[arg-type]
+    proved = Fact("p", Role.PROVES, (cert,))
+    cond = Fact("q", Role.PROVES, (cert,), condition="n >= d")
+    ref = Fact("counterexample", Role.REFUTES, (cert,))
+    obs = Fact("grid", Role.OBSERVES)
+    assert derive_verdict([proved, obs]) == (Verdict.HOLDS, None, None)
+    assert derive_verdict([proved, cond]) == (Verdict.HOLDS_WITH_CONDITION, "n >= d", None)
+    assert derive_verdict([proved, cond, ref]) == (Verdict.FAILS, None, "counterexample")
+    with pytest.raises(CannotDecide):
+        derive_verdict([obs, Fact("cited", Role.CITES)])  # observations and citations alone prove nothing
+    rec = Check(id="X", claim="c", method="m", details="d", facts=(proved, cond))
+    assert rec.verdict is Verdict.HOLDS_WITH_CONDITION and rec.condition == "n >= d"
+    assert rec.certificate_kinds == ("evaluate",)
 
 
 def test_sympy_undecided_is_not_a_pass() -> None:

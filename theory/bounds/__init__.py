@@ -87,7 +87,7 @@ def get_bound(bound_id: str) -> Bound:
 
 
 #: Spellings users try for a parameter that a bound names differently.
-_SYNONYMS = {"vc": ("d",), "d": ("vc",), "eps": ("epsilon",), "epsilon": ("eps",), "n_public": ("n_pub",),
+_SYNONYMS = {"vc": ("vc_dim", "d"), "d": ("vc_dim", "vc"), "h_size": ("n_hypotheses",), "eps": ("epsilon",), "epsilon": ("eps",), "n_public": ("n_pub",),
              "n_private": ("n_priv",)}
 
 
@@ -120,9 +120,27 @@ def check_param_names(bound_id: str, params: Any, given: Any) -> None:
         raise TypeError(f"{bound_id} has no parameter {key!r}{hint}; its parameters: {', '.join(names)}")
 
 
+def _renamed(params: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Map deprecated parameter names (``RENAMED_PARAMS``) to the bound's names, with a DeprecationWarning."""
+    import warnings
+
+    from semiprivate.theory.bounds._core import RENAMED_PARAMS
+
+    names = {p.name for p in params}
+    out = dict(kwargs)
+    for old, new in RENAMED_PARAMS.items():
+        if old in out and old not in names and new in names:
+            if new in out:
+                raise TypeError(f"got both {old!r} (deprecated) and {new!r}; give {new!r} only")
+            warnings.warn(f"parameter {old!r} is deprecated, use {new!r}", DeprecationWarning, stacklevel=3)
+            out[new] = out.pop(old)
+    return out
+
+
 def _call(bound_id: str, params: Any, function: Any, kwargs: dict[str, Any]) -> Any:
     from semiprivate.theory.bounds._core import BoundOverflowError
 
+    kwargs = _renamed(params, kwargs)
     check_param_names(bound_id, params, kwargs)
     for p in params:  # an integer beyond float range makes the formulas fail with a message naming nothing
         v = kwargs.get(p.name)

@@ -38,6 +38,8 @@ __all__ = [
     "ceil_int",
     "near_integer",
     "symbols_for",
+    "RENAMED_PARAMS",
+    "renamed_params",
 ]
 
 
@@ -121,6 +123,36 @@ def near_integer(x: float) -> int | None:
     if abs(x - r) <= NEAR_INTEGER_ULPS * math.ulp(max(1.0, abs(x))):
         return int(r)
     return None
+
+
+#: Parameter names replaced by a consistent spelling across the papers (old -> new). The functions
+#: that took an old name still accept it, with a DeprecationWarning (:func:`renamed_params`); the
+#: registry (:func:`semiprivate.theory.bounds.evaluate`) and the CLI map it the same way.
+RENAMED_PARAMS: dict[str, str] = {"h_size": "n_hypotheses", "vc": "vc_dim"}
+
+
+def renamed_params(**old_to_new: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: accept each deprecated keyword ``old`` as ``new`` with a DeprecationWarning.
+
+    Giving both spellings raises TypeError naming both.
+    """
+    import functools
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"{fn.__name__}() got both {old!r} (deprecated) and {new!r}; give {new!r} only")
+                    warnings.warn(f"{fn.__name__}: parameter {old!r} is deprecated, use {new!r}", DeprecationWarning,
+                                  stacklevel=2)
+                    kwargs[new] = kwargs.pop(old)
+            return fn(*args, **kwargs)
+
+        return wrapper
+
+    return deco
 
 
 def ceil_int(x: float, what: str = "sample size") -> int:

@@ -488,7 +488,8 @@ register(Bound(
             Param("form", Options("paper", "corrected"), "'paper' (beta = 1/16, default) or 'corrected' (verified "
                   "beta of the fill-with-D0 reduction)", default="paper", required=False)),
     function=abm19_public_data_reduction,
-    output="PublicDataReduction(alpha, beta, epsilon, delta, n, p)",
+    output="PublicDataReduction(alpha, beta, epsilon, delta, n, p) of the private learner B: its alpha is "
+           "100 n_pub x the input alpha",
     example={"alpha": 0.001, "n_priv": 5000, "n_pub": 2, "epsilon": 1.0},
 ))
 for _id, _what in (("ABM19.Thm4.1", "approximate DP, infinite Littlestone dimension"),

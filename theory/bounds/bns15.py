@@ -24,6 +24,7 @@ from semiprivate.kernels.validation import (
     PROBABILITY,
     Boolean,
     Integer,
+    Options,
     validate_params,
 )
 from semiprivate.theory.bounds._core import (
@@ -35,6 +36,7 @@ from semiprivate.theory.bounds._core import (
     check_conditions,
     make_expr,
     register,
+    renamed_params,
     safe_exp,
     smallest_integer,
 )
@@ -83,16 +85,17 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
-def _thm33_m(ns: Any, vc: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (vc / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
+def _thm33_m(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * (vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
 
 
-def _thm33_n(ns: Any, d: Any, vc: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (d * vc / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
+def _thm33_n(ns: Any, d: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * (d * vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def bns15_generic_labeled(vc: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def bns15_generic_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""BNS15 Thm 3.3 labelled sample size m = O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)).
 
     Implements: BNS15.Thm3.3 (m).  O-form only; ``constant`` (default 1) is the hidden constant.
@@ -104,7 +107,7 @@ def bns15_generic_labeled(vc: int, alpha: float, beta: float, epsilon: float, *,
     >>> bns15_generic_labeled(2, 0.1, 0.05, 1.0)
     4636
     """
-    return ceil_int(_thm33_m(MATH, vc, alpha, beta, epsilon, constant))
+    return ceil_int(_thm33_m(MATH, vc_dim, alpha, beta, epsilon, constant))
 
 
 def bns15_generic_labeled_expr() -> Any:
@@ -113,14 +116,15 @@ def bns15_generic_labeled_expr() -> Any:
     Implements: BNS15.Thm3.3 (m).
 
     >>> bns15_generic_labeled_expr()
-    constant*(log(1/beta)/(alpha*epsilon) + vc*log(1/alpha)/(alpha**3*epsilon))
+    constant*(log(1/beta)/(alpha*epsilon) + vc_dim*log(1/alpha)/(alpha**3*epsilon))
     """
-    return make_expr(_thm33_m, ("vc", "alpha", "beta", "epsilon", "constant"), integer=("vc",))
+    return make_expr(_thm33_m, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
 
 
-@validate_params(d=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(vc="vc_dim")
+@validate_params(d=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_generic_unlabeled(d: int, vc: int, alpha: float, beta: float, epsilon: float, *,
+def bns15_generic_unlabeled(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *,
                             constant: float = 1.0) -> int:
     r"""BNS15 Thm 3.3 total sample size n = O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)) over X_d = {0,1}^d.
 
@@ -131,7 +135,7 @@ def bns15_generic_unlabeled(d: int, vc: int, alpha: float, beta: float, epsilon:
     >>> bns15_generic_unlabeled(10, 2, 0.1, 0.05, 1.0)
     46082
     """
-    return ceil_int(_thm33_n(MATH, d, vc, alpha, beta, epsilon, constant))
+    return ceil_int(_thm33_n(MATH, d, vc_dim, alpha, beta, epsilon, constant))
 
 
 def bns15_generic_unlabeled_expr() -> Any:
@@ -140,17 +144,18 @@ def bns15_generic_unlabeled_expr() -> Any:
     Implements: BNS15.Thm3.3 (n).
 
     >>> bns15_generic_unlabeled_expr()
-    constant*(log(1/beta)/(alpha*epsilon) + d*vc*log(1/alpha)/(alpha**3*epsilon))
+    constant*(log(1/beta)/(alpha*epsilon) + d*vc_dim*log(1/alpha)/(alpha**3*epsilon))
     """
-    return make_expr(_thm33_n, ("d", "vc", "alpha", "beta", "epsilon", "constant"), integer=("d", "vc"))
+    return make_expr(_thm33_n, ("d", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("d", "vc_dim"))
 
 
-def _thm33_uc(ns: Any, vc: Any, alpha: Any, beta: Any) -> Any:
-    return 1250 / alpha**2 * vc * ns.log(25 / (alpha * beta))
+def _thm33_uc(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
+    return 1250 / alpha**2 * vc_dim * ns.log(25 / (alpha * beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def bns15_generic_uniform_convergence_size(vc: int, alpha: float, beta: float) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
+def bns15_generic_uniform_convergence_size(vc_dim: int, alpha: float, beta: float) -> int:
     r"""The explicit floor of the proof of BNS15 Thm 3.3: n, m >= (1250/a^2) VC ln(25/(a b)).
 
     Implements: BNS15.Thm3.3 (explicit part of the proof, via Thm B.6 with alpha/5, 2 beta/5).
@@ -160,12 +165,13 @@ def bns15_generic_uniform_convergence_size(vc: int, alpha: float, beta: float) -
     >>> bns15_generic_uniform_convergence_size(1, 0.1, 0.1)
     978006
     """
-    return ceil_int(_thm33_uc(MATH, vc, alpha, beta))
+    return ceil_int(_thm33_uc(MATH, vc_dim, alpha, beta))
 
 
-@validate_params(d=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(vc="vc_dim")
+@validate_params(d=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_thm3_3(d: int, vc: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
+def bns15_thm3_3(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
     """BNS15 Theorem 3.3 (GenericLearner, (eps, 0)-DP): ``(n, m)`` = total and labelled sizes, O-forms.
 
     Implements: BNS15.Thm3.3.
@@ -173,8 +179,8 @@ def bns15_thm3_3(d: int, vc: int, alpha: float, beta: float, epsilon: float, *, 
     >>> bns15_thm3_3(10, 2, 0.1, 0.05, 1.0)
     (46082, 4636)
     """
-    return (bns15_generic_unlabeled(d, vc, alpha, beta, epsilon, constant=constant),
-            bns15_generic_labeled(vc, alpha, beta, epsilon, constant=constant))
+    return (bns15_generic_unlabeled(d, vc_dim, alpha, beta, epsilon, constant=constant),
+            bns15_generic_labeled(vc_dim, alpha, beta, epsilon, constant=constant))
 
 
 # ---------------------------------------------------------------------------
@@ -182,23 +188,32 @@ def bns15_thm3_3(d: int, vc: int, alpha: float, beta: float, epsilon: float, *, 
 # ---------------------------------------------------------------------------
 
 
-def _cl42_log_rhs(ns: Any, s: Any, vc: Any, alpha: Any, beta: Any) -> Any:
+def _cl42_log_rhs(ns: Any, s: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     # log of (beta/e) VC exp(alpha s / (2 VC))
-    return ns.log(beta) - 1 + ns.log(vc) + alpha * s / (2 * vc)
+    return ns.log(beta) - 1 + ns.log(vc_dim) + alpha * s / (2 * vc_dim)
 
 
-@validate_params(s=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean())
-def bns15_labelboost_max_unlabeled(s: int, vc: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
+@renamed_params(vc="vc_dim")
+@validate_params(s=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean(),
+                 form=Options("paper", "corrected"))
+def bns15_labelboost_max_unlabeled(s: int, vc_dim: int, alpha: float, beta: float, *, strict: bool = True,
+                                   form: str = "corrected") -> Any:
     r"""BNS15 Claim 4.2: largest |T| with |T| <= (beta/e) VC exp(alpha|S|/(2 VC)) - |S|.
 
     Implements: BNS15.Cl4.2.  When it holds, LabelBoostProcedure's hypothesis has
     error_S(h) <= alpha with probability >= 1 - beta.
 
+    ``form="corrected"`` (default): proofs_checks BNS15.Cl4.2.sauer-chain refutes the claim when
+    |S| + |T| < VC (Sauer's polynomial bound needs VC points), so the corrected form also requires
+    (beta/e) VC exp(alpha|S|/(2 VC)) >= VC, i.e. beta exp(alpha|S|/(2 VC)) >= e, which makes
+    |Pi_C(P)| <= (e max(|P|, VC)/VC)^VC <= beta exp(alpha|S|/2) hold.  ``form="paper"``: the claim's
+    own condition only.
+
     Parameters
     ----------
     s : int
         |S|, the number of labelled examples.
-    vc : int
+    vc_dim : int
         VC(C).
     alpha, beta : float
         In (0, 1).
@@ -224,7 +239,7 @@ def bns15_labelboost_max_unlabeled(s: int, vc: int, alpha: float, beta: float, *
     >>> t, bns15_labelboost_min_labeled(t, 2, 0.1, 0.05)
     (1006243, 685)
     """
-    log_rhs = float(_cl42_log_rhs(MATH, s, vc, alpha, beta))
+    log_rhs = float(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta))
 
     def compute() -> int:
         rhs = safe_exp(log_rhs, "BNS15.Cl4.2 bound")
@@ -233,30 +248,43 @@ def bns15_labelboost_max_unlabeled(s: int, vc: int, alpha: float, beta: float, *
         return math.floor(rhs - s)
 
     ok = log_rhs >= math.log(s)
-    return check_conditions(strict, "BNS15.Cl4.2",
-                            [(ok, "(beta/e) VC exp(alpha |S|/(2 VC)) >= |S| (some |T| >= 0 allowed)",
-                              {"s": s, "vc": vc, "alpha": alpha, "beta": beta})], compute)
+    conds: list[Any] = [(ok, "(beta/e) VC exp(alpha |S|/(2 VC)) >= |S| (some |T| >= 0 allowed)",
+                         {"s": s, "vc_dim": vc_dim, "alpha": alpha, "beta": beta})]
+    if form == "corrected":
+        conds.append((log_rhs >= math.log(vc_dim), "(beta/e) VC exp(alpha |S|/(2 VC)) >= VC (Sauer needs |S| + |T| >= VC; "
+                      "corrected form, see proofs_checks BNS15.Cl4.2.sauer-chain)",
+                      {"s": s, "vc_dim": vc_dim, "alpha": alpha, "beta": beta}))
+    return check_conditions(strict, "BNS15.Cl4.2", conds, compute)
 
 
-@validate_params(t=Integer(0), vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def bns15_labelboost_min_labeled(t: int, vc: int, alpha: float, beta: float) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(t=Integer(0), vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
+                 form=Options("paper", "corrected"))
+def bns15_labelboost_min_labeled(t: int, vc_dim: int, alpha: float, beta: float, *, form: str = "corrected") -> int:
     r"""Smallest |S| >= 1 with |T| <= (beta/e) VC exp(alpha|S|/(2VC)) - |S| (BNS15 Claim 4.2, solved).
 
     Implements: BNS15.Cl4.2 (solver).  The right side minus |T| is convex in |S|, decreasing
     up to s0 = (2VC/alpha) ln(2e/(alpha beta)) and increasing after; the search checks
     |S| = 1 and otherwise runs the exact monotone search from floor(s0), in log space.
+    ``form="corrected"`` (default, as :func:`bns15_labelboost_max_unlabeled`) also needs
+    (beta/e) VC exp(alpha|S|/(2VC)) >= VC, which holds from s_vc = (2VC/alpha) ln(e/beta) on.
 
     Examples
     --------
     >>> bns15_labelboost_min_labeled(10**6, 2, 0.1, 0.05)
     685
     """
-    def pred(s: int) -> bool:
-        return bool(_cl42_log_rhs(MATH, s, vc, alpha, beta) >= math.log(t + s))
+    def first(s: int) -> bool:
+        return bool(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta) >= math.log(t + s))
 
-    if pred(1):
-        return 1
-    s0 = max(1, int(2 * vc / alpha * math.log(2 * math.e / (alpha * beta))))
+    def pred(s: int) -> bool:
+        return first(s) and (form == "paper" or bool(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta) >= math.log(vc_dim)))
+
+    s_vc = 1 if form == "paper" else smallest_integer(
+        lambda s: bool(_cl42_log_rhs(MATH, s, vc_dim, alpha, beta) >= math.log(vc_dim)), 1)
+    if pred(s_vc):
+        return s_vc  # the first condition holds at s_vc, and below it the second fails (or s_vc = 1)
+    s0 = max(s_vc, int(2 * vc_dim / alpha * math.log(2 * math.e / (alpha * beta))))
     return smallest_integer(pred, s0)
 
 
@@ -277,12 +305,13 @@ def bns15_labelboost_unlabeled_size(n: int) -> int:
     return 90000 * n
 
 
-def _cl49(ns: Any, vc: Any, alpha: Any, beta: Any) -> Any:
-    return 96000 / alpha * vc * ns.log(2240 / (alpha * beta))
+def _cl49(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
+    return 96000 / alpha * vc_dim * ns.log(2240 / (alpha * beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def bns15_labelboost_labeled_size(vc: int, alpha: float, beta: float) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
+def bns15_labelboost_labeled_size(vc_dim: int, alpha: float, beta: float) -> int:
     r"""BNS15 Claims 4.9/4.11, Lemma 4.12: labelled size |S| >= (96000/alpha) VC log(2240/(alpha beta)).
 
     Implements: BNS15.Cl4.9 (initial |S|; also the m of Lem 4.12 / Thm 4.13 with explicit
@@ -293,7 +322,7 @@ def bns15_labelboost_labeled_size(vc: int, alpha: float, beta: float) -> int:
     >>> bns15_labelboost_labeled_size(2, 0.1, 0.05)
     24984094
     """
-    return ceil_int(_cl49(MATH, vc, alpha, beta))
+    return ceil_int(_cl49(MATH, vc_dim, alpha, beta))
 
 
 def bns15_labelboost_labeled_size_expr() -> Any:
@@ -302,9 +331,9 @@ def bns15_labelboost_labeled_size_expr() -> Any:
     Implements: BNS15.Cl4.9.
 
     >>> bns15_labelboost_labeled_size_expr()
-    96000*vc*log(2240/(alpha*beta))/alpha
+    96000*vc_dim*log(2240/(alpha*beta))/alpha
     """
-    return make_expr(_cl49, ("vc", "alpha", "beta"), integer=("vc",))
+    return make_expr(_cl49, ("vc_dim", "alpha", "beta"), integer=("vc_dim",))
 
 
 def _alpha_i(alpha: float, i: int) -> float:
@@ -315,8 +344,9 @@ def _beta_i(beta: float, i: int) -> float:
     return beta / (4 * 2**i)
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, i=POSITIVE_INT)
-def bns15_labelboost_iteration_size(vc: int, alpha: float, beta: float, i: int) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, i=POSITIVE_INT)
+def bns15_labelboost_iteration_size(vc_dim: int, alpha: float, beta: float, i: int) -> int:
     r"""BNS15 Claim 4.9: in iteration i, |S_i^b| >= (4800/alpha_i) VC log(14/(alpha_i beta_i)).
 
     Implements: BNS15.Cl4.9, with alpha_i = alpha/(10 2^i), beta_i = beta/(4 2^i).
@@ -327,7 +357,7 @@ def bns15_labelboost_iteration_size(vc: int, alpha: float, beta: float, i: int) 
     24984094
     """
     a, b = _alpha_i(alpha, i), _beta_i(beta, i)
-    return ceil_int(4800 / a * vc * math.log(14 / (a * b)))
+    return ceil_int(4800 / a * vc_dim * math.log(14 / (a * b)))
 
 
 class LabelBoostIteration(NamedTuple):
@@ -341,9 +371,10 @@ class LabelBoostIteration(NamedTuple):
     s_after: int
 
 
-@validate_params(n=POSITIVE_INT, m=POSITIVE_INT, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
+@renamed_params(vc="vc_dim")
+@validate_params(n=POSITIVE_INT, m=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
                  strict=Boolean())
-def bns15_labelboost_schedule(n: int, m: int, vc: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
+def bns15_labelboost_schedule(n: int, m: int, vc_dim: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
     r"""The size schedule of LabelBoost (BNS15 Algorithm 3) and its number of iterations (Remark 4.10).
 
     Implements: BNS15.Rem4.10 (number of iterations, O(log* n)) and BNS15.Cl4.8 (total T used).
@@ -357,7 +388,7 @@ def bns15_labelboost_schedule(n: int, m: int, vc: int, alpha: float, beta: float
         Sample complexity of the base learner A.
     m : int
         Initial number of labelled examples |S|.
-    vc : int
+    vc_dim : int
         VC(C).
     alpha, beta : float
         Target accuracy and confidence.
@@ -382,7 +413,7 @@ def bns15_labelboost_schedule(n: int, m: int, vc: int, alpha: float, beta: float
     i = 1
     while s < 300 * n:
         a, b = _alpha_i(alpha, i), _beta_i(beta, i)
-        log_rhs = math.log(b * vc) + a * s / (200 * vc)
+        log_rhs = math.log(b * vc_dim) + a * s / (200 * vc_dim)
         cap = 30000 * n
         v = cap if log_rhs > math.log(cap + s) else math.floor(math.exp(log_rhs) - s)
         if v <= 0:
@@ -436,8 +467,9 @@ class LearnerParams(NamedTuple):
     m: int
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, n=POSITIVE_INT)
-def bns15_lem4_12(vc: int, alpha: float, beta: float, n: int) -> LearnerParams:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, n=POSITIVE_INT)
+def bns15_lem4_12(vc_dim: int, alpha: float, beta: float, n: int) -> LearnerParams:
     r"""BNS15 Lemma 4.12: LabelBoost on an (alpha, beta, n, n)-SSL is an (11 alpha, 2 beta, 90000n + m, m)-SSL.
 
     Implements: BNS15.Lem4.12 with the explicit constants of its proof:
@@ -448,12 +480,13 @@ def bns15_lem4_12(vc: int, alpha: float, beta: float, n: int) -> LearnerParams:
     >>> bns15_lem4_12(1, 0.01, 0.1, 1000)
     LearnerParams(alpha=0.11, beta=0.2, epsilon=None, delta=None, n=230371070, m=140371070)
     """
-    m = bns15_labelboost_labeled_size(vc, alpha, beta)
+    m = bns15_labelboost_labeled_size(vc_dim, alpha, beta)
     return LearnerParams(11 * alpha, 2 * beta, None, None, 90000 * n + m, m)
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, delta=DELTA, n=POSITIVE_INT)
-def bns15_thm4_13(vc: int, alpha: float, beta: float, delta: float, n: int) -> LearnerParams:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, delta=DELTA, n=POSITIVE_INT)
+def bns15_thm4_13(vc_dim: int, alpha: float, beta: float, delta: float, n: int) -> LearnerParams:
     r"""BNS15 Theorem 4.13: LabelBoost on an (alpha, beta, 1, delta, n, n)-PSSL -> (11a, 2b, 1, 41 delta, O(n), m)-PSSL.
 
     Implements: BNS15.Thm4.13 = Lem 4.12 (utility, explicit constants) + Lem 4.6 (privacy).
@@ -463,13 +496,14 @@ def bns15_thm4_13(vc: int, alpha: float, beta: float, delta: float, n: int) -> L
     >>> bns15_thm4_13(1, 0.01, 0.1, 1e-6, 1000).delta
     4.1e-05
     """
-    r = bns15_lem4_12(vc, alpha, beta, n)
+    r = bns15_lem4_12(vc_dim, alpha, beta, n)
     return r._replace(epsilon=1.0, delta=labelboost_privacy(delta).claimed_delta)
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA,
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA,
                  n=POSITIVE_INT, strict=Boolean())
-def bns15_thm4_14_explicit(vc: int, alpha: float, beta: float, epsilon: float, delta: float, n: int,
+def bns15_thm4_14_explicit(vc_dim: int, alpha: float, beta: float, epsilon: float, delta: float, n: int,
                            *, strict: bool = True) -> Any:
     r"""BNS15 Theorem 4.14 made explicit: Thm 4.13 followed by sub-sampling (Claim 4.3) from eps* = 1 to eps.
 
@@ -491,7 +525,7 @@ def bns15_thm4_14_explicit(vc: int, alpha: float, beta: float, epsilon: float, d
     >>> r.alpha, r.beta, r.m, round(r.delta / 1e-6, 3)
     (0.11, 0.2, 1605362678, 14.34)
     """
-    base = bns15_thm4_13(vc, alpha, beta, delta, n)
+    base = bns15_thm4_13(vc_dim, alpha, beta, delta, n)
 
     def compute() -> LearnerParams:
         sub = subsampling_privacy(base.n, 1.0, base.delta or 0.0, epsilon)
@@ -502,12 +536,13 @@ def bns15_thm4_14_explicit(vc: int, alpha: float, beta: float, epsilon: float, d
                                                        {"epsilon": epsilon})], compute)
 
 
-def _thm414(ns: Any, vc: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * vc / (alpha * epsilon) * ns.log(1 / (alpha * beta))
+def _thm414(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * vc_dim / (alpha * epsilon) * ns.log(1 / (alpha * beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def bns15_thm4_14_labeled(vc: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def bns15_thm4_14_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""BNS15 Thm 4.14 labelled size m = O(VC/(alpha eps) log(1/(alpha beta))).
 
     Implements: BNS15.Thm4.14 (O-form; ``constant`` defaults to 1; see
@@ -518,7 +553,7 @@ def bns15_thm4_14_labeled(vc: int, alpha: float, beta: float, epsilon: float, *,
     >>> bns15_thm4_14_labeled(2, 0.1, 0.05, 1.0)
     106
     """
-    return ceil_int(_thm414(MATH, vc, alpha, beta, epsilon, constant))
+    return ceil_int(_thm414(MATH, vc_dim, alpha, beta, epsilon, constant))
 
 
 def bns15_thm4_14_labeled_expr() -> Any:
@@ -527,17 +562,18 @@ def bns15_thm4_14_labeled_expr() -> Any:
     Implements: BNS15.Thm4.14.
 
     >>> bns15_thm4_14_labeled_expr()
-    constant*vc*log(1/(alpha*beta))/(alpha*epsilon)
+    constant*vc_dim*log(1/(alpha*beta))/(alpha*epsilon)
     """
-    return make_expr(_thm414, ("vc", "alpha", "beta", "epsilon", "constant"), integer=("vc",))
+    return make_expr(_thm414, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
 
 
-def _thm416(ns: Any, vc: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * vc / (alpha**2 * epsilon) * ns.log(1 / (alpha * beta))
+def _thm416(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * vc_dim / (alpha**2 * epsilon) * ns.log(1 / (alpha * beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def bns15_thm4_16_labeled(vc: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def bns15_thm4_16_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""BNS15 Thm 4.16 (agnostic) labelled size m = O(VC(F)/(alpha^2 eps) log(1/(alpha beta))).
 
     Implements: BNS15.Thm4.16 (O-form, ``constant`` defaults to 1).
@@ -547,7 +583,7 @@ def bns15_thm4_16_labeled(vc: int, alpha: float, beta: float, epsilon: float, *,
     >>> bns15_thm4_16_labeled(2, 0.1, 0.05, 1.0)
     1060
     """
-    return ceil_int(_thm416(MATH, vc, alpha, beta, epsilon, constant))
+    return ceil_int(_thm416(MATH, vc_dim, alpha, beta, epsilon, constant))
 
 
 def bns15_thm4_16_labeled_expr() -> Any:
@@ -556,9 +592,9 @@ def bns15_thm4_16_labeled_expr() -> Any:
     Implements: BNS15.Thm4.16.
 
     >>> bns15_thm4_16_labeled_expr()
-    constant*vc*log(1/(alpha*beta))/(alpha**2*epsilon)
+    constant*vc_dim*log(1/(alpha*beta))/(alpha**2*epsilon)
     """
-    return make_expr(_thm416, ("vc", "alpha", "beta", "epsilon", "constant"), integer=("vc",))
+    return make_expr(_thm416, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
 
 
 @validate_params(x=Integer(1))
@@ -596,9 +632,10 @@ def bns15_rectangles(ell: int, d: int, alpha: float, beta: float, epsilon: float
     return (unl, bns15_thm4_14_labeled(2 * ell, alpha, beta, epsilon, constant=constant))
 
 
-@validate_params(vc=POSITIVE_INT, repdim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, repdim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_cor4_18(vc: int, repdim: int, alpha: float, beta: float, epsilon: float, *,
+def bns15_cor4_18(vc_dim: int, repdim: int, alpha: float, beta: float, epsilon: float, *,
                   constant: float = 1.0) -> tuple[int, int]:
     r"""BNS15 Cor 4.18: pure-private improper SSL with labelled O(VC(C)) and unlabelled O(RepDim(C)).
 
@@ -613,7 +650,7 @@ def bns15_cor4_18(vc: int, repdim: int, alpha: float, beta: float, epsilon: floa
     (159, 53)
     """
     unl = ceil_int(constant * repdim / (alpha * epsilon) * math.log(1 / (alpha * beta)))
-    return (unl, bns15_thm4_14_labeled(vc, alpha, beta, epsilon, constant=constant))
+    return (unl, bns15_thm4_14_labeled(vc_dim, alpha, beta, epsilon, constant=constant))
 
 
 # ---------------------------------------------------------------------------
@@ -684,9 +721,10 @@ def bns15_tpal_threshold_lower_bound_expr() -> Any:
     return make_expr(_thm56, ("alpha", "beta", "epsilon", "delta", "n"), integer=("n",))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, n=POSITIVE_INT,
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, n=POSITIVE_INT,
                  constant=POSITIVE_REAL)
-def bns15_thm5_8(vc: int, alpha: float, beta: float, epsilon: float, n: int, *,
+def bns15_thm5_8(vc_dim: int, alpha: float, beta: float, epsilon: float, n: int, *,
                  constant: float = 1.0) -> tuple[int, int]:
     r"""BNS15 Thm 5.8: PAL with unlabelled O(n/eps) and labelled m = O(VC/alpha log(1/(alpha beta))) (no eps!).
 
@@ -698,7 +736,7 @@ def bns15_thm5_8(vc: int, alpha: float, beta: float, epsilon: float, n: int, *,
     >>> bns15_thm5_8(2, 0.1, 0.05, 0.5, 1000)
     (2000, 106)
     """
-    return (ceil_int(constant * n / epsilon), ceil_int(constant * vc / alpha * math.log(1 / (alpha * beta))))
+    return (ceil_int(constant * n / epsilon), ceil_int(constant * vc_dim / alpha * math.log(1 / (alpha * beta))))
 
 
 # ---------------------------------------------------------------------------
@@ -706,12 +744,13 @@ def bns15_thm5_8(vc: int, alpha: float, beta: float, epsilon: float, n: int, *,
 # ---------------------------------------------------------------------------
 
 
-def _propa1_log(ns: Any, h_size: Any, epsilon: Any, gap: Any, m: Any) -> Any:
-    return ns.log(h_size) - epsilon * gap * m / 2
+def _propa1_log(ns: Any, n_hypotheses: Any, epsilon: Any, gap: Any, m: Any) -> Any:
+    return ns.log(n_hypotheses) - epsilon * gap * m / 2
 
 
-@validate_params(h_size=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
-def expmech_log_failure_probability(h_size: int, epsilon: float, gap: float, m: int) -> float:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
+def expmech_log_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
     r"""Log of the BNS15 Prop A.1 bound log(|H| exp(-eps Delta m / 2)).
 
     Implements: BNS15.PropA.1 (log form).
@@ -719,18 +758,19 @@ def expmech_log_failure_probability(h_size: int, epsilon: float, gap: float, m: 
     >>> round(expmech_log_failure_probability(1000, 1.0, 0.1, 200), 4)
     -3.0922
     """
-    return float(_propa1_log(MATH, h_size, epsilon, gap, m))
+    return float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m))
 
 
-@validate_params(h_size=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
-def expmech_failure_probability(h_size: int, epsilon: float, gap: float, m: int) -> float:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
+def expmech_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
     r"""BNS15 Prop A.1: P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m / 2).
 
     Implements: BNS15.PropA.1 (EXPMECH utility; score q = -#errors, sensitivity 1).
 
     Parameters
     ----------
-    h_size : int
+    n_hypotheses : int
         |H|.
     epsilon : float
         Privacy parameter of the exponential mechanism.
@@ -749,7 +789,7 @@ def expmech_failure_probability(h_size: int, epsilon: float, gap: float, m: int)
     >>> round(expmech_failure_probability(1000, 1.0, 0.1, 200), 6)
     0.0454
     """
-    return safe_exp(float(_propa1_log(MATH, h_size, epsilon, gap, m)), "BNS15.PropA.1 bound")
+    return safe_exp(float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m)), "BNS15.PropA.1 bound")
 
 
 def expmech_failure_probability_expr() -> Any:
@@ -758,16 +798,17 @@ def expmech_failure_probability_expr() -> Any:
     Implements: BNS15.PropA.1.
 
     >>> expmech_failure_probability_expr()
-    h_size*exp(-epsilon*gap*m/2)
+    n_hypotheses*exp(-epsilon*gap*m/2)
     """
     import sympy
 
-    return sympy.expand_log(sympy.exp(make_expr(_propa1_log, ("h_size", "epsilon", "gap", "m"),
-                                                integer=("h_size", "m"))), force=True)
+    return sympy.expand_log(sympy.exp(make_expr(_propa1_log, ("n_hypotheses", "epsilon", "gap", "m"),
+                                                integer=("n_hypotheses", "m"))), force=True)
 
 
-@validate_params(h_size=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, beta=PROBABILITY)
-def expmech_sample_size(h_size: int, epsilon: float, gap: float, beta: float) -> int:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, beta=PROBABILITY)
+def expmech_sample_size(n_hypotheses: int, epsilon: float, gap: float, beta: float) -> int:
     r"""Smallest m with |H| exp(-eps Delta m/2) <= beta (BNS15 Prop A.1 solved exactly).
 
     Implements: BNS15.PropA.1 (solver); equals ceil(2 (ln|H| + ln(1/beta))/(eps Delta)).
@@ -778,14 +819,14 @@ def expmech_sample_size(h_size: int, epsilon: float, gap: float, beta: float) ->
     199
     """
     lb = math.log(beta)
-    return smallest_integer(lambda m: _propa1_log(MATH, h_size, epsilon, gap, m) <= lb, 1)
+    return smallest_integer(lambda m: _propa1_log(MATH, n_hypotheses, epsilon, gap, m) <= lb, 1)
 
 
 # ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------
 
-_VC = Param("vc", POSITIVE_INT, "VC dimension of the concept class", integer=True, typical=(1, 20))
+_VC = Param("vc_dim", POSITIVE_INT, "VC dimension of the concept class", integer=True, typical=(1, 20))
 _ALPHA = Param("alpha", PROBABILITY, "accuracy parameter in (0, 1)", typical=(0.01, 0.5))
 _BETA = Param("beta", PROBABILITY, "confidence parameter in (0, 1)", typical=(0.001, 0.5))
 _EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
@@ -798,66 +839,68 @@ _NBASE = Param("n", POSITIVE_INT, "sample complexity of the base learner", integ
 register(Bound("BNS15.Thm3.3", "GenericLearner (n, m): O(d VC/(a^3 eps) log(1/a) + ...), O(VC/(a^3 eps) log(1/a) + ...)",
                (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
                 _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm3_3, None, None, "(n, m)",
-               monotone={"d": +1, "vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"d": 10, "vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+               monotone={"d": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"d": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Thm3.3.m", "GenericLearner labelled size O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_labeled, bns15_generic_labeled_expr, _thm33_m,
-               "m (int)", monotone={"vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               "m (int)", monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm3.3.n", "GenericLearner total size O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
                (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
                 _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_unlabeled, bns15_generic_unlabeled_expr, _thm33_n,
-               "n (int)", monotone={"d": +1, "vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"d": 10, "vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               "n (int)", monotone={"d": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"d": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm3.3.uc", "explicit floor of the Thm 3.3 proof: (1250/a^2) VC ln(25/(a b))",
                (_VC, _ALPHA, _BETA), bns15_generic_uniform_convergence_size, None, _thm33_uc, "n, m floor (int)",
-               monotone={"vc": +1, "alpha": -1, "beta": -1}, example={"vc": 1, "alpha": 0.1, "beta": 0.1},
+               monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1},
                integer_output=True))
 register(Bound("BNS15.Cl4.2", "LabelBoostProcedure: |T| <= (b/e) VC exp(a|S|/(2VC)) - |S| gives error_S <= a w.p. 1-b",
                (Param("s", POSITIVE_INT, "|S|, labelled examples", integer=True, typical=(1, 5000)), _VC, _ALPHA,
-                _BETA), bns15_labelboost_max_unlabeled, None,
-               lambda ns, s, vc, alpha, beta: ns.exp(_cl42_log_rhs(ns, s, vc, alpha, beta)) - s,
+                _BETA, Param("form", Options("paper", "corrected"), "'corrected' (default: also needs (b/e) VC "
+                             "exp(a|S|/(2VC)) >= VC, the claim being refuted below it) or 'paper'",
+                             default="corrected", required=False)), bns15_labelboost_max_unlabeled, None,
+               lambda ns, s, vc_dim, alpha, beta, form="corrected": ns.exp(_cl42_log_rhs(ns, s, vc_dim, alpha, beta)) - s,
                "largest |T| (int)",
                solvers={"s": Solver("s", bns15_labelboost_min_labeled,
                                     (Param("t", Integer(0), "|T|, unlabelled examples to label", integer=True,
                                            typical=(0, 10**7)), _VC, _ALPHA, _BETA),
                                     "smallest |S| allowing the given |T|")},
-               monotone={"beta": +1}, example={"s": 2000, "vc": 2, "alpha": 0.1, "beta": 0.05}))
+               monotone={"beta": +1}, example={"s": 2000, "vc_dim": 2, "alpha": 0.1, "beta": 0.05}))
 register(Bound("BNS15.Cl4.8", "LabelBoost never fails on step 2b if |D| >= 90000 n", (_NBASE,),
                bns15_labelboost_unlabeled_size, None, None, "|D| (int)", monotone={"n": +1}, example={"n": 100},
                integer_output=True))
 register(Bound("BNS15.Cl4.9", "LabelBoost labelled size |S| >= (96000/a) VC log(2240/(a b))", (_VC, _ALPHA, _BETA),
                bns15_labelboost_labeled_size, bns15_labelboost_labeled_size_expr, _cl49, "|S| (int)",
-               monotone={"vc": +1, "alpha": -1, "beta": -1}, example={"vc": 2, "alpha": 0.1, "beta": 0.05},
+               monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05},
                integer_output=True))
 register(Bound("BNS15.Rem4.10", "LabelBoost iteration schedule (number of iterations O(log* n))",
                (_NBASE, Param("m", POSITIVE_INT, "initial labelled size", integer=True, typical=(1, 10**8)), _VC,
                 _ALPHA, _BETA), bns15_labelboost_schedule, None, None, "list of LabelBoostIteration",
-               example={"n": 10**8, "m": 30131869, "vc": 1, "alpha": 0.1, "beta": 0.1}))
+               example={"n": 10**8, "m": 30131869, "vc_dim": 1, "alpha": 0.1, "beta": 0.1}))
 register(Bound("BNS15.Cl4.11", "after i iterations error <= a(1-2^-i) w.p. >= 1-(b/2)(1-2^-i)",
                (_ALPHA, _BETA, Param("i", POSITIVE_INT, "iteration", integer=True, typical=(1, 30))),
                bns15_labelboost_error_after, None, None, "(error, failure probability)",
                example={"alpha": 0.1, "beta": 0.1, "i": 1}))
 register(Bound("BNS15.Lem4.12", "LabelBoost: (a,b,n,n)-SSL -> (11a, 2b, 90000n+m, m)-SSL, m=(96000/a)VC log(2240/(ab))",
-               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams",
-               example={"vc": 1, "alpha": 0.1, "beta": 0.1, "n": 1000}))
+               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "n": 1000}))
 register(Bound("BNS15.Thm4.13", "LabelBoost on (a,b,1,delta,n,n)-PSSL -> (11a, 2b, 1, 41 delta, O(n), m)-PSSL",
                (_VC, _ALPHA, _BETA, Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_13, None, None, "LearnerParams",
-               example={"vc": 1, "alpha": 0.1, "beta": 0.1, "delta": 1e-6, "n": 1000}))
+               bns15_thm4_13, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any eps (LabelBoost + sub-sampling)",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_14_labeled, bns15_thm4_14_labeled_expr, _thm414,
-               "m (int)", monotone={"vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               "m (int)", monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm4.14.explicit", "Thm 4.13 + Claim 4.3 with every constant (eps <= 1)",
                (_VC, _ALPHA, _BETA, Param("epsilon", EPSILON, "target epsilon (<= 1)", typical=(0.05, 1.0)),
                 Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_14_explicit, None, None, "LearnerParams",
-               example={"vc": 1, "alpha": 0.1, "beta": 0.1, "epsilon": 0.5, "delta": 1e-6, "n": 1000}))
+               bns15_thm4_14_explicit, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "epsilon": 0.5, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.16", "agnostic labelled m = O(VC/(a^2 eps) log(1/(a b)))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_16_labeled, bns15_thm4_16_labeled_expr, _thm416,
-               "m (int)", monotone={"vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               "m (int)", monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Cor4.17", "RECTANGLE_d^ell: unlabelled O~(ell^3 8^(log* d)), labelled O(ell)",
                (Param("ell", POSITIVE_INT, "dimension ell", integer=True, typical=(1, 10)),
                 Param("d", POSITIVE_INT, "bits per axis", integer=True, typical=(1, 64)), _ALPHA, _BETA, _EPS, _CONST),
@@ -866,7 +909,7 @@ register(Bound("BNS15.Cor4.17", "RECTANGLE_d^ell: unlabelled O~(ell^3 8^(log* d)
 register(Bound("BNS15.Cor4.18", "pure-private improper SSL: labelled O(VC), unlabelled O(RepDim)",
                (_VC, Param("repdim", POSITIVE_INT, "representation dimension", integer=True, typical=(1, 50)), _ALPHA,
                 _BETA, _EPS, _CONST), bns15_cor4_18, None, None, "(unlabelled, labelled)",
-               example={"vc": 1, "repdim": 3, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+               example={"vc_dim": 1, "repdim": 3, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Thm5.5", "a PSSL is a TPAL with the same parameters",
                (_ALPHA, _BETA, _EPS, Param("delta", DELTA, "delta", typical=(0.0, 1e-3)), _NBASE,
                 Param("m", POSITIVE_INT, "labelled size", integer=True, typical=(1, 1000))),
@@ -882,17 +925,17 @@ register(Bound("BNS15.Thm5.6", "TPAL for THRESH_d needs m >= e^(-2eps)(1-25b/9)/
                example={"alpha": 0.001, "beta": 0.1, "epsilon": 0.1}, integer_output=True))
 register(Bound("BNS15.Thm5.8", "PAL: unlabelled O(n/eps), labelled O(VC/a log(1/(a b))) independent of eps",
                (_VC, _ALPHA, _BETA, _EPS, _NBASE, _CONST), bns15_thm5_8, None, None, "(unlabelled, labelled)",
-               example={"vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 0.5, "n": 1000}))
+               example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 0.5, "n": 1000}))
 register(Bound("BNS15.PropA.1", "exponential mechanism: P[err_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2)",
-               (Param("h_size", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
+               (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
                 Param("gap", PROBABILITY, "Delta in (0, 1)", typical=(0.01, 0.5)),
                 Param("m", POSITIVE_INT, "|S|", integer=True, typical=(1, 10**5))),
                expmech_failure_probability, expmech_failure_probability_expr,
-               lambda ns, h_size, epsilon, gap, m: ns.exp(_propa1_log(ns, h_size, epsilon, gap, m)),
+               lambda ns, n_hypotheses, epsilon, gap, m: ns.exp(_propa1_log(ns, n_hypotheses, epsilon, gap, m)),
                "failure probability bound (float)",
                solvers={"m": Solver("m", expmech_sample_size,
-                                    (Param("h_size", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
+                                    (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
                                      Param("gap", PROBABILITY, "Delta in (0, 1)", typical=(0.01, 0.5)), _BETA),
                                     "smallest m with bound <= beta")},
-               monotone={"h_size": +1, "epsilon": -1, "gap": -1, "m": -1},
-               example={"h_size": 1000, "epsilon": 1.0, "gap": 0.1, "m": 200}))
+               monotone={"n_hypotheses": +1, "epsilon": -1, "gap": -1, "m": -1},
+               example={"n_hypotheses": 1000, "epsilon": 1.0, "gap": 0.1, "m": 200}))

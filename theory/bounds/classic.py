@@ -14,7 +14,16 @@ import math
 from typing import Any
 
 from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
-from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.theory.bounds._core import (
+    MATH,
+    Bound,
+    Param,
+    ceil_int,
+    check_conditions,
+    make_expr,
+    register,
+    renamed_params,
+)
 
 __all__ = [
     "sauer_bound",
@@ -40,8 +49,9 @@ __all__ = [
 ]
 
 
-@validate_params(m=POSITIVE_INT, vc=POSITIVE_INT, strict=Boolean())
-def sauer_bound(m: int, vc: int, *, strict: bool = True) -> Any:
+@renamed_params(vc="vc_dim")
+@validate_params(m=POSITIVE_INT, vc_dim=POSITIVE_INT, strict=Boolean())
+def sauer_bound(m: int, vc_dim: int, *, strict: bool = True) -> Any:
     r"""BNS15 Thm B.2 (Sauer): |Pi_C(B)| <= (e |B| / VC)^VC for |B| > VC.
 
     Implements: BNS15.ThmB.2.  Delegates to :func:`semiprivate.theory.combinatorics.sauer_exponential_bound`
@@ -51,7 +61,7 @@ def sauer_bound(m: int, vc: int, *, strict: bool = True) -> Any:
     Raises
     ------
     ConditionNotMet
-        If m <= vc.
+        If m <= vc_dim.
 
     Examples
     --------
@@ -60,16 +70,17 @@ def sauer_bound(m: int, vc: int, *, strict: bool = True) -> Any:
     """
     from semiprivate.theory.combinatorics import sauer_exponential_bound
 
-    return check_conditions(strict, "BNS15.ThmB.2", [(m > vc, "|B| > VC(C)", {"m": m, "vc": vc})],
-                            lambda: float(sauer_exponential_bound(m, vc)))
+    return check_conditions(strict, "BNS15.ThmB.2", [(m > vc_dim, "|B| > VC(C)", {"m": m, "vc_dim": vc_dim})],
+                            lambda: float(sauer_exponential_bound(m, vc_dim)))
 
 
-def _b3(ns: Any, vc: Any, alpha: Any) -> Any:
-    return (vc - 1) / (16 * alpha)
+def _b3(ns: Any, vc_dim: Any, alpha: Any) -> Any:
+    return (vc_dim - 1) / (16 * alpha)
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean())
-def vc_lower_bound(vc: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean())
+def vc_lower_bound(vc_dim: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
     r"""BNS15 Thm B.3: every (alpha, beta < 1/2, n, m)-SSL needs m >= (VC - 1)/(16 alpha).
 
     Implements: BNS15.ThmB.3 (Ehrenfeucht et al.).  Returns the smallest integer m allowed.
@@ -85,7 +96,7 @@ def vc_lower_bound(vc: int, alpha: float, beta: float, *, strict: bool = True) -
     63
     """
     return check_conditions(strict, "BNS15.ThmB.3", [(beta < 0.5, "beta < 1/2", {"beta": beta})],
-                            lambda: ceil_int(_b3(MATH, vc, alpha)))
+                            lambda: ceil_int(_b3(MATH, vc_dim, alpha)))
 
 
 def vc_lower_bound_expr() -> Any:
@@ -94,17 +105,18 @@ def vc_lower_bound_expr() -> Any:
     Implements: BNS15.ThmB.3.
 
     >>> vc_lower_bound_expr()
-    (vc - 1)/(16*alpha)
+    (vc_dim - 1)/(16*alpha)
     """
-    return make_expr(_b3, ("vc", "alpha"), integer=("vc",))
+    return make_expr(_b3, ("vc_dim", "alpha"), integer=("vc_dim",))
 
 
-def _b4(ns: Any, vc: Any, alpha: Any, beta: Any) -> Any:
-    return 8 / alpha * (vc * ns.log(16 / alpha) + ns.log(2 / beta))
+def _b4(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
+    return 8 / alpha * (vc_dim * ns.log(16 / alpha) + ns.log(2 / beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def realizable_sample_size(vc: int, alpha: float, beta: float) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
+def realizable_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
     r"""BNS15 Thm B.4: m >= (8/alpha)(VC ln(16/alpha) + ln(2/beta)) consistent examples suffice.
 
     Implements: BNS15.ThmB.4 (Vapnik; Blumer et al.).
@@ -114,7 +126,7 @@ def realizable_sample_size(vc: int, alpha: float, beta: float) -> int:
     >>> realizable_sample_size(1, 0.1, 0.05)
     702
     """
-    return ceil_int(_b4(MATH, vc, alpha, beta))
+    return ceil_int(_b4(MATH, vc_dim, alpha, beta))
 
 
 def realizable_sample_size_expr() -> Any:
@@ -123,17 +135,18 @@ def realizable_sample_size_expr() -> Any:
     Implements: BNS15.ThmB.4.
 
     >>> realizable_sample_size_expr()
-    8*(vc*log(16/alpha) + log(2/beta))/alpha
+    8*(vc_dim*log(16/alpha) + log(2/beta))/alpha
     """
-    return make_expr(_b4, ("vc", "alpha", "beta"), integer=("vc",))
+    return make_expr(_b4, ("vc_dim", "alpha", "beta"), integer=("vc_dim",))
 
 
-def _b5(ns: Any, vc: Any, alpha: Any, beta: Any) -> Any:
-    return 48 / alpha * (10 * vc * ns.log(48 * ns.e / alpha) + ns.log(5 / beta))
+def _b5(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
+    return 48 / alpha * (10 * vc_dim * ns.log(48 * ns.e / alpha) + ns.log(5 / beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def pairwise_sample_size(vc: int, alpha: float, beta: float) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
+def pairwise_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
     r"""BNS15 Thm B.5: m >= (48/alpha)(10 VC log(48e/alpha) + log(5/beta)) for all pairs c, h.
 
     Implements: BNS15.ThmB.5 (error_mu(c,h) >= alpha and error_S(c,h) <= alpha/10 has
@@ -144,7 +157,7 @@ def pairwise_sample_size(vc: int, alpha: float, beta: float) -> int:
     >>> pairwise_sample_size(1, 0.1, 0.05)
     36645
     """
-    return ceil_int(_b5(MATH, vc, alpha, beta))
+    return ceil_int(_b5(MATH, vc_dim, alpha, beta))
 
 
 def pairwise_sample_size_expr() -> Any:
@@ -153,17 +166,18 @@ def pairwise_sample_size_expr() -> Any:
     Implements: BNS15.ThmB.5.
 
     >>> pairwise_sample_size_expr()
-    48*(10*vc*log(48*E/alpha) + log(5/beta))/alpha
+    48*(10*vc_dim*log(48*E/alpha) + log(5/beta))/alpha
     """
-    return make_expr(_b5, ("vc", "alpha", "beta"), integer=("vc",))
+    return make_expr(_b5, ("vc_dim", "alpha", "beta"), integer=("vc_dim",))
 
 
-def _b6(ns: Any, vc: Any, alpha: Any, beta: Any) -> Any:
-    return 50 * vc / alpha**2 * ns.log(1 / (alpha * beta))
+def _b6(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
+    return 50 * vc_dim / alpha**2 * ns.log(1 / (alpha * beta))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def agnostic_sample_size(vc: int, alpha: float, beta: float) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
+def agnostic_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
     r"""BNS15 Thm B.6: m >= (50 VC/alpha^2) ln(1/(alpha beta)) gives uniform convergence within alpha.
 
     Implements: BNS15.ThmB.6 (Anthony-Bartlett; Anthony-Shawe-Taylor).
@@ -173,7 +187,7 @@ def agnostic_sample_size(vc: int, alpha: float, beta: float) -> int:
     >>> agnostic_sample_size(1, 0.1, 0.05)
     26492
     """
-    return ceil_int(_b6(MATH, vc, alpha, beta))
+    return ceil_int(_b6(MATH, vc_dim, alpha, beta))
 
 
 def agnostic_sample_size_expr() -> Any:
@@ -182,19 +196,20 @@ def agnostic_sample_size_expr() -> Any:
     Implements: BNS15.ThmB.6.
 
     >>> agnostic_sample_size_expr()
-    50*vc*log(1/(alpha*beta))/alpha**2
+    50*vc_dim*log(1/(alpha*beta))/alpha**2
     """
-    return make_expr(_b6, ("vc", "alpha", "beta"), integer=("vc",))
+    return make_expr(_b6, ("vc_dim", "alpha", "beta"), integer=("vc_dim",))
 
 
-def _a3(ns: Any, log_domain_size: Any, vc: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (log_domain_size * vc * ns.log(1 / alpha) / (alpha**3 * epsilon)
+def _a3(ns: Any, log_domain_size: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * (log_domain_size * vc_dim * ns.log(1 / alpha) / (alpha**3 * epsilon)
                        + ns.log(1 / beta) / (epsilon * alpha))
 
 
-@validate_params(log_domain_size=POSITIVE_REAL, vc=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
+@renamed_params(vc="vc_dim")
+@validate_params(log_domain_size=POSITIVE_REAL, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
                  epsilon=EPSILON, constant=POSITIVE_REAL)
-def blr_sanitizer_size(log_domain_size: float, vc: int, alpha: float, beta: float, epsilon: float, *,
+def blr_sanitizer_size(log_domain_size: float, vc_dim: int, alpha: float, beta: float, epsilon: float, *,
                        constant: float = 1.0) -> int:
     r"""BNS15 Thm A.3 (Blum-Ligett-Roth): input size O(log|X| VC log(1/a)/(a^3 eps) + log(1/b)/(eps a)).
 
@@ -206,7 +221,7 @@ def blr_sanitizer_size(log_domain_size: float, vc: int, alpha: float, beta: floa
     >>> blr_sanitizer_size(10 * math.log(2), 2, 0.1, 0.05, 1.0)
     31951
     """
-    return ceil_int(_a3(MATH, log_domain_size, vc, alpha, beta, epsilon, constant))
+    return ceil_int(_a3(MATH, log_domain_size, vc_dim, alpha, beta, epsilon, constant))
 
 
 def blr_sanitizer_size_expr() -> Any:
@@ -215,13 +230,14 @@ def blr_sanitizer_size_expr() -> Any:
     Implements: BNS15.ThmA.3.
 
     >>> blr_sanitizer_size_expr()
-    constant*(log(1/beta)/(alpha*epsilon) + log_domain_size*vc*log(1/alpha)/(alpha**3*epsilon))
+    constant*(log(1/beta)/(alpha*epsilon) + log_domain_size*vc_dim*log(1/alpha)/(alpha**3*epsilon))
     """
-    return make_expr(_a3, ("log_domain_size", "vc", "alpha", "beta", "epsilon", "constant"), integer=("vc",))
+    return make_expr(_a3, ("log_domain_size", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
 
 
-@validate_params(vc=POSITIVE_INT, alpha=PROBABILITY, constant=POSITIVE_REAL)
-def blr_sanitized_output_size(vc: int, alpha: float, *, constant: float = 1.0) -> int:
+@renamed_params(vc="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, constant=POSITIVE_REAL)
+def blr_sanitized_output_size(vc_dim: int, alpha: float, *, constant: float = 1.0) -> int:
     """BNS15 Thm A.3: the sanitized database has O(VC/alpha^2 log(1/alpha)) elements.
 
     Implements: BNS15.ThmA.3 (output size; ``constant`` defaults to 1).
@@ -229,15 +245,16 @@ def blr_sanitized_output_size(vc: int, alpha: float, *, constant: float = 1.0) -
     >>> blr_sanitized_output_size(2, 0.1)
     461
     """
-    return ceil_int(constant * vc / alpha**2 * math.log(1 / alpha))
+    return ceil_int(constant * vc_dim / alpha**2 * math.log(1 / alpha))
 
 
-def _klnrs(ns: Any, h_size: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (ns.log(h_size) + ns.log(1 / beta)) / (alpha * epsilon)
+def _klnrs(ns: Any, n_hypotheses: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * (ns.log(n_hypotheses) + ns.log(1 / beta)) / (alpha * epsilon)
 
 
-@validate_params(h_size=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def klnrs_sample_size(h_size: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(h_size="n_hypotheses")
+@validate_params(n_hypotheses=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def klnrs_sample_size(n_hypotheses: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""KLNRS generic private learner: m = O((ln|H| + ln(1/beta))/(alpha eps)).
 
     Implements: KLNRS.Generic (O-form, ``constant`` defaults to 1; the realizable exponential
@@ -248,7 +265,7 @@ def klnrs_sample_size(h_size: int, alpha: float, beta: float, epsilon: float, *,
     >>> klnrs_sample_size(1024, 0.1, 0.05, 1.0)
     100
     """
-    return ceil_int(_klnrs(MATH, h_size, alpha, beta, epsilon, constant))
+    return ceil_int(_klnrs(MATH, n_hypotheses, alpha, beta, epsilon, constant))
 
 
 def klnrs_sample_size_expr() -> Any:
@@ -257,9 +274,9 @@ def klnrs_sample_size_expr() -> Any:
     Implements: KLNRS.Generic.
 
     >>> klnrs_sample_size_expr()
-    constant*(log(1/beta) + log(h_size))/(alpha*epsilon)
+    constant*(log(1/beta) + log(n_hypotheses))/(alpha*epsilon)
     """
-    return make_expr(_klnrs, ("h_size", "alpha", "beta", "epsilon", "constant"), integer=("h_size",))
+    return make_expr(_klnrs, ("n_hypotheses", "alpha", "beta", "epsilon", "constant"), integer=("n_hypotheses",))
 
 
 def _bst(ns: Any, d: Any, alpha: Any, epsilon: Any, constant: Any = 1) -> Any:
@@ -347,7 +364,7 @@ def jl_labeled_expr() -> Any:
 # registry
 # ---------------------------------------------------------------------------
 
-_VC = Param("vc", POSITIVE_INT, "VC dimension", integer=True, typical=(1, 30))
+_VC = Param("vc_dim", POSITIVE_INT, "VC dimension", integer=True, typical=(1, 30))
 _ALPHA = Param("alpha", PROBABILITY, "accuracy in (0, 1)", typical=(0.01, 0.5))
 _BETA = Param("beta", PROBABILITY, "confidence in (0, 1)", typical=(0.001, 0.45))
 _EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
@@ -357,34 +374,34 @@ _DIM = Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(1, 1
 
 register(Bound("BNS15.ThmB.2", "Sauer: |Pi_C(B)| <= (e|B|/VC)^VC for |B| > VC",
                (Param("m", POSITIVE_INT, "|B|", integer=True, typical=(2, 10000)), _VC), sauer_bound, None,
-               lambda ns, m, vc: (ns.e * m / vc) ** vc, "bound (float)", monotone={"m": +1},
-               example={"m": 10, "vc": 2}))
+               lambda ns, m, vc_dim: (ns.e * m / vc_dim) ** vc_dim, "bound (float)", monotone={"m": +1},
+               example={"m": 10, "vc_dim": 2}))
 register(Bound("BNS15.ThmB.3", "every SSL (beta < 1/2) needs m >= (VC - 1)/(16 alpha)", (_VC, _ALPHA, _BETA),
-               vc_lower_bound, vc_lower_bound_expr, lambda ns, vc, alpha, beta: _b3(ns, vc, alpha), "m (int)",
-               monotone={"vc": +1, "alpha": -1}, example={"vc": 11, "alpha": 0.01, "beta": 0.1}, integer_output=True))
+               vc_lower_bound, vc_lower_bound_expr, lambda ns, vc_dim, alpha, beta: _b3(ns, vc_dim, alpha), "m (int)",
+               monotone={"vc_dim": +1, "alpha": -1}, example={"vc_dim": 11, "alpha": 0.01, "beta": 0.1}, integer_output=True))
 register(Bound("BNS15.ThmB.4", "realizable: m >= (8/a)(VC ln(16/a) + ln(2/b))", (_VC, _ALPHA, _BETA),
                realizable_sample_size, realizable_sample_size_expr, _b4, "m (int)",
-               monotone={"vc": +1, "alpha": -1, "beta": -1}, example={"vc": 1, "alpha": 0.1, "beta": 0.05},
+               monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 1, "alpha": 0.1, "beta": 0.05},
                integer_output=True))
 register(Bound("BNS15.ThmB.5", "all pairs: m >= (48/a)(10 VC log(48e/a) + log(5/b))", (_VC, _ALPHA, _BETA),
                pairwise_sample_size, pairwise_sample_size_expr, _b5, "m (int)",
-               monotone={"vc": +1, "alpha": -1, "beta": -1}, example={"vc": 1, "alpha": 0.1, "beta": 0.05},
+               monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 1, "alpha": 0.1, "beta": 0.05},
                integer_output=True))
 register(Bound("BNS15.ThmB.6", "agnostic: m >= (50 VC/a^2) ln(1/(a b))", (_VC, _ALPHA, _BETA),
                agnostic_sample_size, agnostic_sample_size_expr, _b6, "m (int)",
-               monotone={"vc": +1, "alpha": -1, "beta": -1}, example={"vc": 1, "alpha": 0.1, "beta": 0.05},
+               monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 1, "alpha": 0.1, "beta": 0.05},
                integer_output=True))
 register(Bound("BNS15.ThmA.3", "BLR sanitizer input size O(log|X| VC log(1/a)/(a^3 eps) + log(1/b)/(eps a))",
                (Param("log_domain_size", POSITIVE_REAL, "ln|X|", typical=(0.5, 50.0)), _VC, _ALPHA, _BETA, _EPS,
                 _CONST), blr_sanitizer_size, blr_sanitizer_size_expr, _a3, "m (int)",
-               monotone={"log_domain_size": +1, "vc": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"log_domain_size": 6.931, "vc": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
+               monotone={"log_domain_size": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"log_domain_size": 6.931, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
                integer_output=True))
 register(Bound("KLNRS.Generic", "generic private learner m = O((ln|H| + ln(1/b))/(a eps))",
-               (Param("h_size", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**9)), _ALPHA, _BETA, _EPS, _CONST),
+               (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**9)), _ALPHA, _BETA, _EPS, _CONST),
                klnrs_sample_size, klnrs_sample_size_expr, _klnrs, "m (int)",
-               monotone={"h_size": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"h_size": 1024, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               monotone={"n_hypotheses": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"n_hypotheses": 1024, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Sec3.3.BST14", "private SGD in R^d: n_lab = O(sqrt(d)/(alpha eps))", (_DIM, _ALPHA, _EPS, _CONST),
                bst14_labeled, bst14_labeled_expr, _bst, "n_lab (int)",
                monotone={"d": +1, "alpha": -1, "epsilon": -1, "constant": +1},

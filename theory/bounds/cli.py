@@ -10,6 +10,10 @@ Exit status: 0 on success, 2 for a usage error (unknown id, missing / unknown / 
 invalid parameter, a value beyond what the float formulas can evaluate: the message lists what
 the bound needs), 1 when the theorem's hypotheses do not hold for the given parameters
 (ConditionNotMet).  A user error never prints a traceback.
+
+Notes after the value: when a result's alpha / beta is the output learner's (a theorem that maps
+an (alpha, beta) learner to an (11 alpha, 2 beta) one, say), and when a sample size is vacuous
+(>= 10^30 examples).  ``--json`` puts the same notes under ``"notes"``.
 """
 
 from __future__ import annotations
@@ -22,7 +26,11 @@ from typing import Any
 
 SUMMARY = "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"
 
-__all__ = ["SUMMARY", "main", "to_jsonable"]
+__all__ = ["SUMMARY", "VACUOUS_SIZE", "main", "to_jsonable"]
+
+#: A sample size at or above this is reported as vacuous (no sample of that size can be drawn; the
+#: float formulas carry 16 significant digits, so a longer integer is mostly noise).
+VACUOUS_SIZE = 10**30
 
 
 def to_jsonable(value: Any) -> Any:
@@ -84,6 +92,24 @@ def _print_list(out: Any) -> None:
         print(f"{b.id:<{width}}  {b.description}{solv}", file=out)
 
 
+def _transform_notes(kwargs: dict[str, Any], value: Any) -> list[str]:
+    """Say so when a result's accuracy / confidence is not the input's (the theorem transforms it)."""
+    notes = []
+    for name in ("alpha", "beta"):
+        given, got = kwargs.get(name), getattr(value, name, None)
+        if isinstance(given, (int, float)) and isinstance(got, (int, float)) and given > 0 and got != given:
+            notes.append(f"the result's {name} = {got:g} is the output learner's ({got / given:g} x the input "
+                         f"{name} = {given:g}), not the {name} you gave")
+    sizes = {"value": value} if isinstance(value, int) and not isinstance(value, bool) else {
+        k: v for k, v in (value._asdict().items() if hasattr(value, "_asdict") else ())
+        if isinstance(v, int) and not isinstance(v, bool)}
+    for name, v in sizes.items():
+        if v >= VACUOUS_SIZE:
+            notes.append(f"vacuous: {name} = {float(v):.3g} examples is beyond any sample that can be drawn "
+                         f"(>= {VACUOUS_SIZE:.0e}); its digits past the 16th are floating-point noise")
+    return notes
+
+
 def _latex(expr: Any) -> Any:
     import sympy
 
@@ -118,6 +144,7 @@ def main(argv: list[str]) -> int:
         return 2
 
     from semiprivate.theory.bounds import UnknownBoundError, _call, check_param_names, get_bound
+    from semiprivate.theory.bounds._core import RENAMED_PARAMS
     from semiprivate.theory.validity import ConditionNotMet
 
     try:
@@ -154,6 +181,9 @@ def main(argv: list[str]) -> int:
             print(f"error: expected key=value, got {a!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
             return 2
         key, text = a.split("=", 1)
+        if key in RENAMED_PARAMS and key not in by_name and RENAMED_PARAMS[key] in by_name:
+            print(f"warning: parameter {key!r} is deprecated, use {RENAMED_PARAMS[key]!r}", file=sys.stderr)
+            key = RENAMED_PARAMS[key]
         try:
             check_param_names(bound.id, params, [key])
         except TypeError as exc:
@@ -187,8 +217,14 @@ def main(argv: list[str]) -> int:
     latex = None
     if ns.latex:
         latex = _latex(bound.expr()) if bound.expr is not None else None
+    form = kwargs.get("form", next((p.default for p in params if p.name == "form"), None))
+    notes = _transform_notes(kwargs, value)
     if ns.json:
         out: dict[str, Any] = {"id": bound.id, "params": kwargs, "value": to_jsonable(value)}
+        if form is not None:
+            out["form"] = form
+        if notes:
+            out["notes"] = notes
         if ns.solve:
             out["solved_for"] = ns.solve
         if ns.latex:
@@ -196,8 +232,9 @@ def main(argv: list[str]) -> int:
         print(json.dumps(out))
         return 0
     label = ns.solve if ns.solve else "value"
-    form = kwargs.get("form", next((p.default for p in params if p.name == "form"), None))
     print(f"{bound.id}: {label} = {to_jsonable(value)}" + (f"  [form: {form}]" if form is not None else ""))
+    for note in notes:
+        print(f"note: {note}")
     if ns.latex:
         if latex is None:
             print("(no sympy form for this bound)")

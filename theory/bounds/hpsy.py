@@ -104,7 +104,7 @@ def hpsy_thm1_unlabeled_expr() -> Any:
     return make_expr(_thm1_unl, ("d", "beta", "p_min"), integer=("d",))
 
 
-def _thm1_lab(ns: Any, z_max: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1, form: str = "paper") -> Any:
+def _thm1_lab(ns: Any, z_max: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1, form: str = "corrected") -> Any:
     if form == "corrected":  # proofs_checks HPSY.Thm1.n_lab-large-epsilon: the 1/alpha term, eps -> min(eps, 1)
         return constant / (alpha * ns.min(epsilon, 1)) * (z_max + ns.log(1 / beta))
     return constant / (alpha * epsilon) * (z_max + ns.log(1 / beta))
@@ -113,7 +113,7 @@ def _thm1_lab(ns: Any, z_max: Any, alpha: Any, beta: Any, epsilon: Any, constant
 @validate_params(z_max=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL,
                  form=Options("paper", "corrected"))
 def hpsy_thm1_labeled(z_max: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0,
-                      form: str = "paper") -> int:
+                      form: str = "corrected") -> int:
     r"""HPSY Thm 1 labelled size O((Z_max + polylog(1/beta, 1/delta))/(alpha eps)).
 
     Implements: HPSY.Thm1 (n_lab).  The learner is the exponential mechanism over the
@@ -121,11 +121,10 @@ def hpsy_thm1_labeled(z_max: int, alpha: float, beta: float, epsilon: float, *, 
     polylog unspecified.  We use the KLNRS form log|H| + log(1/beta) with log|H| <= Z_max
     (dropping ln 2), i.e. ``constant * (Z_max + ln(1/beta))/(alpha eps)``.
 
-    ``form="paper"`` (default: the statement the registry, sympy form and comparison tables use)
-    is not established for eps > 1: proofs_checks HPSY.Thm1.n_lab-large-epsilon shows every
-    learner fails with that many labels for large eps (the non-private 1/alpha term is missing).
-    ``form="corrected"``: ``constant * (Z_max + ln(1/beta))/(alpha min(eps, 1))`` (the same for
-    eps <= 1).
+    ``form="corrected"`` (default, since proofs_checks HPSY.Thm1.n_lab-large-epsilon refutes the
+    statement for large eps: every learner fails with that many labels, the non-private 1/alpha
+    term is missing): ``constant * (Z_max + ln(1/beta))/(alpha min(eps, 1))``, the same as the
+    paper's form for eps <= 1. ``form="paper"``: the stated size (the sympy form shows it).
 
     Examples
     --------
@@ -135,15 +134,19 @@ def hpsy_thm1_labeled(z_max: int, alpha: float, beta: float, epsilon: float, *, 
     return ceil_int(_thm1_lab(MATH, z_max, alpha, beta, epsilon, constant, form))
 
 
-def hpsy_thm1_labeled_expr() -> Any:
-    """Sympy form of :func:`hpsy_thm1_labeled`.
+def hpsy_thm1_labeled_expr(form: str = "corrected") -> Any:
+    """Sympy form of :func:`hpsy_thm1_labeled` (``form="corrected"``, the default; ``"paper"``: eps for min(eps, 1)).
 
     Implements: HPSY.Thm1.
 
     >>> hpsy_thm1_labeled_expr()
+    constant*(z_max + log(1/beta))/(alpha*Min(1, epsilon))
+    >>> hpsy_thm1_labeled_expr("paper")
     constant*(z_max + log(1/beta))/(alpha*epsilon)
     """
-    return make_expr(_thm1_lab, ("z_max", "alpha", "beta", "epsilon", "constant"), integer=("z_max",))
+    if form not in ("paper", "corrected"):
+        raise ValueError(f"form must be 'paper' or 'corrected', got {form!r}")
+    return make_expr(_thm1_lab, ("z_max", "alpha", "beta", "epsilon", "constant"), integer=("z_max",), form=form)
 
 
 # ---------------------------------------------------------------------------
@@ -455,9 +458,10 @@ def hpsy_thm2_labeled(alpha: float, beta: float, epsilon: float, delta: float = 
 # ---------------------------------------------------------------------------
 
 
-def _thm3_unl(ns: Any, k: Any, d: Any, beta: Any, gamma: Any, constant: Any = 1, form: str = "paper") -> Any:
-    if form == "corrected":  # proofs_checks HPSY.Thm3.n_unl: what the proof's steps give (constant = c1^2)
-        return constant * 256 * k * d / (beta**3 * gamma**4)
+def _thm3_unl(ns: Any, k: Any, d: Any, beta: Any, gamma: Any, constant: Any = 1, form: str = "paper",
+              alpha: Any = None) -> Any:
+    if form == "corrected":  # proofs_checks HPSY.Thm3.n_unl: Markov at alpha/2 (constant = c1^2)
+        return constant * 64 * k * d / (beta * alpha**2 * gamma**4)
     return constant * k * d / (beta * gamma**2)
 
 
@@ -477,30 +481,42 @@ def _thm3_conditions(k: int, d: int | None, gamma: float, eta: float | None, bet
 
 @validate_params(k=POSITIVE_INT, d=POSITIVE_INT, beta=PROBABILITY, gamma=POSITIVE_REAL, constant=POSITIVE_REAL,
                  strict=Boolean(), form=Options("paper", "corrected"))
-def hpsy_thm3_unlabeled(k: int, d: int, beta: float, gamma: float, *, constant: float = 1.0,
-                        strict: bool = True, form: str = "paper") -> Any:
+def hpsy_thm3_unlabeled(k: int, d: int, beta: float, gamma: float, *, alpha: float | None = None,
+                        constant: float = 1.0, strict: bool = True, form: str = "paper") -> Any:
     r"""HPSY Thm 3 unlabelled size n_unl = O(k d/(beta gamma^2)).
 
     Implements: HPSY.Thm3 (n_unl).  O-form; ``constant`` defaults to 1.
 
     ``form="paper"`` (default, the stated size used by the registry and tables) is not
     established by the paper's proof (proofs_checks HPSY.Thm3.n_unl: at C kd/(beta gamma^2) the
-    proof's margin loss exceeds gamma for small beta gamma).  ``form="corrected"``: what the
-    proof's steps give, ``constant * 256 k d/(beta^3 gamma^4)`` (``constant`` = c1^2), for a
-    projected margin >= gamma/2 - 2 sqrt(eta/beta).
+    proof's margin loss exceeds gamma for small beta gamma); it is not refuted as a statement
+    either (with eta = 0 the data span k dimensions), so it stays the default.
+    ``form="corrected"`` (needs ``alpha``): what the proof's steps give once the per-point
+    Markov step is taken at level alpha/2 (its mass charged to the error, proofs_checks
+    HPSY.Thm3.per-point-margin), ``constant * 64 k d/(beta alpha^2 gamma^4)`` (``constant`` =
+    c1^2 of Eq. (10)): then c1 sqrt(dk/(beta n)) <= alpha gamma^2/8 and the projected margin is
+    >= gamma/2 - sqrt(2 eta/alpha) outside a set of mass alpha/2.
 
     Raises
     ------
     ConditionNotMet
         If k > d or gamma >= 1.
+    ValueError
+        If ``form="corrected"`` and ``alpha`` is not in (0, 1).
 
     Examples
     --------
     >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5)
     20000
+    >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5, alpha=0.01, form="corrected")
+    51200000000
     """
+    if form == "corrected":
+        if alpha is None or isinstance(alpha, bool) or not isinstance(alpha, (int, float)) \
+                or not 0.0 < float(alpha) < 1.0:
+            raise ValueError(f"alpha must be in (0, 1) for form='corrected', got {alpha!r}")
     return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, d, gamma, None, beta),
-                            lambda: ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant, form)))
+                            lambda: ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant, form, alpha)))
 
 
 def hpsy_thm3_unlabeled_expr() -> Any:
@@ -644,6 +660,8 @@ _FORM = Param("form", Options("statement", "proof"), "'statement' (default) or '
               required=False)
 _FORM_PC = Param("form", Options("paper", "corrected"), "'paper' (stated size, default) or 'corrected' (what "
                  "proofs_checks verifies)", default="paper", required=False)
+_FORM_CP = Param("form", Options("paper", "corrected"), "'corrected' (default: what proofs_checks verifies, the paper's "
+                 "statement being refuted) or 'paper' (the stated size)", default="corrected", required=False)
 _FORM3 = Param("form", Options("statement", "proof", "corrected"), "'statement' (default), 'proof' or 'corrected'",
                default="statement", required=False)
 
@@ -679,7 +697,7 @@ register(Bound("HPSY.Thm1.n_unl", "disjunctions: n_unl >= log(2d^2/beta)/(-log(1
                integer_output=True))
 register(Bound("HPSY.Thm1.n_lab", "disjunctions: n_lab = O((Z_max + log(1/beta))/(alpha eps))",
                (Param("z_max", POSITIVE_INT, "max number of components", integer=True, typical=(1, 100)), _ALPHA,
-                _BETA, _EPS, _CONST, _FORM_PC), hpsy_thm1_labeled, hpsy_thm1_labeled_expr, _thm1_lab, "n_lab (int)",
+                _BETA, _EPS, _CONST, _FORM_CP), hpsy_thm1_labeled, hpsy_thm1_labeled_expr, _thm1_lab, "n_lab (int)",
                monotone={"z_max": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"z_max": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Lem1", "Karger: cuts of G(p) within (1 +- eps), eps = sqrt(3(l+2) log d / c_hat), w.p. 1-4/(l d^l)",
@@ -712,7 +730,9 @@ register(Bound("HPSY.Thm2.n_lab", "D_{f,p}: n_lab = O((1 + log(1/beta))/(alpha e
 register(Bound("HPSY.Thm3.n_unl", "halfspaces via PCA: n_unl = O(k d/(beta gamma^2))",
                (Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)),
                 Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(20, 5000)), _BETA,
-                Param("gamma", POSITIVE_REAL, "margin, > 0 (the theorem's hypothesis gamma < 1 is checked)", typical=(0.05, 0.95)), _CONST, _FORM_PC),
+                Param("gamma", POSITIVE_REAL, "margin, > 0 (the theorem's hypothesis gamma < 1 is checked)", typical=(0.05, 0.95)), _CONST, _FORM_PC,
+                Param("alpha", PROBABILITY, "accuracy in (0, 1), used by form='corrected' only (Markov at alpha/2)",
+                      typical=(0.01, 0.5), default=None, required=False)),
                hpsy_thm3_unlabeled, hpsy_thm3_unlabeled_expr, _thm3_unl, "n_unl (int)",
                monotone={"k": +1, "d": +1, "beta": -1, "gamma": -1, "constant": +1},
                example={"k": 5, "d": 100, "beta": 0.1, "gamma": 0.5}, integer_output=True))

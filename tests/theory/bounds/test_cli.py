@@ -30,7 +30,7 @@ def test_evaluate_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_solve(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ABM19.Lem3.3", "--solve", "n_pub", "d=10", "alpha=0.05", "beta=0.01"]) == 0
     assert capsys.readouterr().out.strip() == "ABM19.Lem3.3: n_pub = 14815"
-    assert main(["--json", "--solve", "m", "BNS15.PropA.1", "h_size=1000", "epsilon=1", "gap=0.1", "beta=0.05"]) == 0
+    assert main(["--json", "--solve", "m", "BNS15.PropA.1", "n_hypotheses=1000", "epsilon=1", "gap=0.1", "beta=0.05"]) == 0
     assert json.loads(capsys.readouterr().out)["value"] == 199
 
 
