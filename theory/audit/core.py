@@ -215,9 +215,13 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
         isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in arr
     ):
         # numbers too large for int64 (e.g. thresholds over 2^64): compared as float64, a
-        # deterministic coarsening of the output (post-processing), so bounds stay valid
-        arr = arr.astype(np.float64)
-        kind_char = "f"
+        # deterministic coarsening of the output (post-processing), so bounds stay valid; integers
+        # beyond float64's range (which would all become inf) are kept exact, as labels
+        try:
+            arr = arr.astype(np.float64)
+            kind_char = "f"
+        except OverflowError:
+            pass
     if kind_char in "OUS":
         if kind_char == "O":
             codes = codec.encode(list(arr))
@@ -233,6 +237,15 @@ def _normalize(raw: Any, size: int, codec: _Codec) -> _Outputs:
         return res
     if kind_char not in "biuf":
         raise TypeError(f"unsupported output dtype {arr.dtype}")
+    if kind_char == "f" and arr.dtype.itemsize > 8:
+        # extended precision: the events compare float64 values; finite outputs that overflow it would
+        # all read as inf and look alike (a bound of 0 on outputs that differ), so they are refused
+        wide = arr
+        with np.errstate(over="ignore"):
+            arr = wide.astype(np.float64)
+        if bool((np.isinf(arr) & np.isfinite(wide)).any()):
+            raise ValueError(f"mechanism returned finite {wide.dtype} outputs beyond float64's range (they would all "
+                             "compare as inf); rescale them (e.g. return their logarithm) or return labels")
     if kind_char == "b":
         arr = arr.astype(np.int64)
     if kind_char == "f" and np.isnan(arr).any():

@@ -11,8 +11,8 @@ Two rules keep the selection from wasting the ``K`` slots:
 * :func:`anticipated_bound` scores an event by the bound the estimation batch would give if the
   true frequencies were at the *pessimistic* end of the selection batch's own Clopper–Pearson
   intervals (level :data:`SELECTION_LEVEL` = 0.16, about one standard error):
-  ``p = cp_lower(kx, s, 0.16)``, ``q = cp_upper(ky, s, 0.16)``, then
-  ``epsilon_bound(cp_lower(p n, n, a), cp_upper(q n, n, a), delta)`` at the planned per-test level
+  ``p = beta_lower(kx, s, 0.16)``, ``q = beta_upper(ky, s, 0.16)``, then
+  ``epsilon_bound(beta_lower(p n, n, a), beta_upper(q n, n, a), delta)`` at the planned per-test level
   ``a``.  An event seen ``3`` vs ``0`` times (a sample extreme) scores about ``-2.5``, where plugging
   the raw frequencies ``3/s`` vs ``0`` in gave a large score that collapsed on the fresh batch.
 * :func:`honest_sets` scores likelihood-ratio-ordered sets of many small cells (whole-row patterns,
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
-from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
            "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick", "planned_tests", "rank_columns",
@@ -88,9 +88,9 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
         raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
     if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
         raise ValueError(f"kx and ky must be counts in [0, s={s}]")
-    p = cp_lower(kx, s, SELECTION_LEVEL)
-    q = cp_upper(ky, s, SELECTION_LEVEL)
-    return epsilon_bound(cp_lower(p * n, n, a), cp_upper(q * n, n, a), delta)
+    p = beta_lower(kx, s, SELECTION_LEVEL)
+    q = beta_upper(ky, s, SELECTION_LEVEL)
+    return epsilon_bound(beta_lower(p * n, n, a), beta_upper(q * n, n, a), delta)
 
 
 @validate_params(max_events=Integer(1), n_pairs=Integer(1))
