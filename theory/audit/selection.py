@@ -40,11 +40,10 @@ __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "Pattern
            "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick", "planned_tests", "rank_columns",
            "unique"]
 
-#: one-sided level of the selection-batch intervals in :func:`anticipated_bound` (about one standard
-#: error: the winner's-curse allowance).  At the planned test level (z ~ 2.5 on a batch 4x smaller
-#: than the estimation one) the pessimism was about 10 estimation standard errors, which ranked every
-#: event of SVT Alg. 4's output (true eps 0.17, masses ~2%) below 0 and let wide, nearly null
-#: projections take each pair's slot; 3 vs 0 still scores about -2.5 and 10 vs 0 about -0.06.
+#: one-sided level of the selection-batch intervals in :func:`anticipated_bound`: about one standard
+#: error, the winner's-curse allowance.  Pessimism at the planned test level instead would rank small
+#: but real effects (events of mass ~2%) below 0 and leave each pair's slot to wide, nearly null
+#: projections (benchmarks/RESULTS.md, "selection level"); 3 vs 0 scores about -2.5, 10 vs 0 about -0.06.
 SELECTION_LEVEL = 0.16
 #: pairs beyond this many do not each get a reserved slot (the Bonferroni factor would grow with them)
 MAX_PAIR_SLOTS = 32
