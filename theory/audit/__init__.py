@@ -10,6 +10,8 @@
   :mod:`semiprivate.theory.audit.strategies`: the same as hypothesis strategies (imported lazily, so
   hypothesis is only needed when you use them).
 * :mod:`semiprivate.theory.audit.broken`: deliberately broken mechanisms (an auditor must catch them).
+* :mod:`semiprivate.theory.audit.examples`: the mechanisms of published DP testers' benchmarks (SVT
+  family, noisy max, histograms, prefix sums, RAPPOR; correct and broken), to copy or audit.
 
 The toolkit's own audit cases (its mechanisms and learners) live in :mod:`semiprivate.theory.audit_suite`
 (``python -m semiprivate audit``): the generic auditor imports nothing from ``semiprivate.theory.learners``.
@@ -51,10 +53,11 @@ __all__ = [
     "epsilon_bound",
     "strategies",
     "neighbours",
+    "examples",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("strategies", "neighbours", "broken"):
+    if name in ("strategies", "neighbours", "broken", "examples"):
         return importlib.import_module(f"semiprivate.theory.audit.{name}")
     raise AttributeError(f"module 'semiprivate.theory.audit' has no attribute {name!r}")
