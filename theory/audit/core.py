@@ -64,6 +64,7 @@ import hashlib
 import inspect
 import math
 import pickle
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -73,6 +74,7 @@ from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     RNG,
+    Boolean,
     CallableConstraint,
     Integer,
     Optional,
@@ -89,6 +91,7 @@ from semiprivate.theory.audit.events import Event, UserEvent
 from semiprivate.theory.audit.outputs import OutputSchema
 from semiprivate.theory.audit.result import AuditResult, PairSearch, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from tqdm.auto import tqdm
 
 __all__ = [
     "Mechanism",
@@ -102,7 +105,16 @@ __all__ = [
 ]
 
 DEFAULT_TRIALS = 1_000_000
+#: seconds an audit runs before its progress bar appears (``progress=None`` on a terminal)
+PROGRESS_DELAY = 3.0
 _CHUNK_ELEMENTS = 1 << 21
+
+
+def _audit_bar(progress: bool | None, total: int) -> Any:
+    """The audit's tqdm bar over ``total`` outputs (see ``progress`` in :func:`audit_pairs`)."""
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    return tqdm(total=int(total), desc="audit", unit="outputs", unit_scale=True, disable=not show, file=sys.stderr,
+                delay=PROGRESS_DELAY if progress is None else 0.0, leave=False)
 
 
 def _check_pairs(pairs: Any, name: str) -> list[tuple[Any, Any]]:
@@ -161,7 +173,9 @@ def _draw(mechanism: Mechanism, data: Any, size: int, g: np.random.Generator, co
 
 
 def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.random.Generator,
-           codec: Codec) -> np.ndarray:
+           codec: Codec, bar: Any = None) -> np.ndarray:
+    """Event counts among ``n`` fresh outputs, drawn in chunks of about 2^21 numbers; ``bar`` (a tqdm bar,
+    optional) advances by the outputs drawn."""
     counts = np.zeros(len(events), dtype=np.int64)
     probe = _draw(mechanism, data, min(n, 1024), g, codec)
     kind = (probe.kind, None if probe.num is None else probe.num.shape[1:])
@@ -169,6 +183,8 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
     for i, e in enumerate(events):
         counts[i] += int(np.count_nonzero(e.indicator(probe)))
     done = probe.num.shape[0] if probe.num is not None else len(probe.keys)  # type: ignore[arg-type]
+    if bar is not None:
+        bar.update(done)
     chunk = max(1024, _CHUNK_ELEMENTS // max(width, 1))
     while done < n:
         m = min(chunk, n - done)
@@ -179,6 +195,8 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
         for i, e in enumerate(events):
             counts[i] += int(np.count_nonzero(e.indicator(out)))
         done += m
+        if bar is not None:
+            bar.update(m)
     return counts
 
 
@@ -227,6 +245,7 @@ def _p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, del
     max_values=Integer(1),
     batch_size=Optional(Integer(1)),
     timeout=Optional(Real(0.0, math.inf, closed="neither")),
+    progress=Optional(Boolean()),
 )
 def audit_pairs(
     mechanism: Mechanism,
@@ -248,6 +267,7 @@ def audit_pairs(
     categorical: Sequence[int | str] | None = None,
     float_bits: bool = False,
     mlp: bool = False,
+    progress: bool | None = None,
 ) -> AuditResult:
     """Audit ``mechanism`` on several neighbouring pairs ``[(D1, D1'), (D2, D2'), ...]``.
 
@@ -315,6 +335,10 @@ def audit_pairs(
         the selection batch, beside the logistic score; it reaches interactions between
         coordinates that the logistic score on ``(z, z**2)`` cannot.  Off by default (about a
         second of fitting per pair).
+    progress : bool, optional
+        A tqdm bar on stderr over the outputs drawn, with a time estimate.  Default: shown when stderr
+        is a terminal and the audit is still running after :data:`PROGRESS_DELAY` seconds; ``True`` /
+        ``False`` force it on / off.
 
     Returns
     -------
@@ -372,6 +396,7 @@ def audit_pairs(
         if not ev_list:
             raise ValueError("events must not be empty")
         chosen = [Candidate(0.0, p, e, fwd, ()) for p in range(len(pairs)) for e in ev_list for fwd in (True, False)]
+        bar = _audit_bar(progress, len(datasets) * n)
         n_candidates = len(chosen)
         fams = [{"user": 2 * len(ev_list)} for _ in pairs]
     else:
@@ -379,9 +404,11 @@ def audit_pairs(
         k_planned = selection.planned_tests(max_events, len(pairs))
         a_plan = alpha / (2 * k_planned)
         sel = {}
+        bar = _audit_bar(progress, len(datasets) * (s + n))
         for j, d in enumerate(datasets):
             sel[j] = _draw(mechanism, d, s, g, codec)
             used += s
+            bar.update(s)
         if any(o.rows is not None for o in sel.values()):
             # structured outputs: the table's columns are fixed here, on the selection batch only
             codec.schema = OutputSchema([r for o in sel.values() if o.rows is not None for r in o.rows], cat_decl)
@@ -418,7 +445,7 @@ def audit_pairs(
     if executor is None and batch_size is None:
         for j in sorted(per_dataset):
             evs = per_dataset[j]
-            cnt = _count(mechanism, datasets[j], evs, n, g, codec)
+            cnt = _count(mechanism, datasets[j], evs, n, g, codec, bar)
             used += n
             for e, cval in zip(evs, cnt):
                 counts[(j, id(e))] = int(cval)
@@ -437,6 +464,7 @@ def audit_pairs(
         for t, j in enumerate(order):
             cnt = np.sum(results[t * len(sizes):(t + 1) * len(sizes)], axis=0)
             used += n
+            bar.update(n)
             for e, cval in zip(per_dataset[j], cnt):
                 counts[(j, id(e))] = int(cval)
 
@@ -473,6 +501,7 @@ def audit_pairs(
                                  max(mine) if mine else math.nan))
     best = int(np.argmax(bounds))
     lb = max(0.0, float(bounds[best]))
+    bar.close()
     return AuditResult(
         epsilon_lower_bound=lb,
         violation=bool(lb > eps),
@@ -619,6 +648,7 @@ def assert_private(
     >>> r.violation
     False
     """
+    __tracebackhide__ = True  # pytest: a failure shows the audit report, not this library's frames
     res = audit_mechanism(mechanism, data, neighbour, epsilon=epsilon, delta=delta, confidence=confidence, **kwargs)
     if res.violation:
         name = getattr(mechanism, "__name__", None) or repr(mechanism)
