@@ -201,7 +201,10 @@ def _line(r: dict[str, Any]) -> str:
     else:
         their_bound, their_flag = f"p = {t['p_value']:.3g}", t["p_value"] < 1 - CONFIDENCE
     o = r["ours"]
-    right = (lambda flag: "right" if flag == (not r["private"]) else "**wrong**")
+
+    def right(flag: bool) -> str:
+        return "right" if flag == (not r["private"]) else "**wrong**"
+
     return (f"| {r['tool']} | {r['case']} | {r['claim']:.4f} | {true} | {their_bound} | {_f(o['lb'])} | "
             f"{'flag' if their_flag else 'pass'} ({right(their_flag)}) | {'flag' if o['flagged'] else 'pass'} "
             f"({right(o['flagged'])}) | {t['seconds']:.1f} / {o['seconds']:.1f} | {t['samples']:,} / {o['samples']:,} | "

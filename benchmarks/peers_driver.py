@@ -38,12 +38,16 @@ def _dpsniper_case(name: str):  # type: ignore[no-untyped-def]
     from dpsniper.mechanisms.parallel import LaplaceParallel, SVT34Parallel
     from dpsniper.mechanisms.prefix_sum import PrefixSum
     from dpsniper.mechanisms.rappor import OneTimeRappor, Rappor
-    from dpsniper.mechanisms.report_noisy_max import (ReportNoisyMax1, ReportNoisyMax2, ReportNoisyMax3,
-                                                      ReportNoisyMax4)
-    from dpsniper.mechanisms.sparse_vector_technique import (NumericalSVT, SparseVectorTechnique1,
-                                                             SparseVectorTechnique2, SparseVectorTechnique3,
-                                                             SparseVectorTechnique4, SparseVectorTechnique5,
-                                                             SparseVectorTechnique6)
+    from dpsniper.mechanisms.report_noisy_max import ReportNoisyMax1, ReportNoisyMax2, ReportNoisyMax3, ReportNoisyMax4
+    from dpsniper.mechanisms.sparse_vector_technique import (
+        NumericalSVT,
+        SparseVectorTechnique1,
+        SparseVectorTechnique2,
+        SparseVectorTechnique3,
+        SparseVectorTechnique4,
+        SparseVectorTechnique5,
+        SparseVectorTechnique6,
+    )
 
     f1 = PatternGenerator(InputDomain(1, InputBaseType.FLOAT, [-10, 10]), False)
     g05 = PatternGenerator(InputDomain(1, InputBaseType.INT, [0, 5]), False)
@@ -89,7 +93,7 @@ def run_dpsniper(args: argparse.Namespace) -> dict:
     from dpsniper.utils.initialization import initialize_dpsniper
 
     mech, gen, out_size, transform = _dpsniper_case(args.case)
-    np.random.seed(args.seed)
+    np.random.seed(args.seed)  # noqa: NPY002 -- their mechanisms draw from NumPy's global state
     torch.manual_seed(args.seed)
     pairs = list(gen.get_input_pairs())
     if args.dump:
