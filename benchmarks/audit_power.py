@@ -1,6 +1,6 @@
 """Benchmark: audit power on DP-Sniper's / StatDP's mechanism set, against their published bounds.
 
-Implements: AUDIT (benchmark of issue #20).
+Implements: AUDIT (benchmark against published testers).
 
 Mechanisms, parameters, input pairs and the confidence level are those of the DP-Sniper S&P 2021
 evaluation (Bichsel, Steffen, Bogunovic, Vechev, "DP-Sniper: Black-Box Discovery of Differential

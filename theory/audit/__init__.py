@@ -4,6 +4,8 @@
   for a mechanism ``mechanism(data, size, rng)`` on neighbouring inputs, with a witness event.
 * :func:`assert_private`: the same as a pytest assertion with a readable report.
 * :func:`vectorize`: one-output ``fn(data, rng)`` -> the ``(data, size, rng)`` form.
+* :func:`one_run_audit` / :func:`one_run_epsilon_bound`: the epsilon lower bound of one run with ``m``
+  canaries, each included with probability 1/2 (Steinke, Nasr, Jagielski 2023; :mod:`semiprivate.theory.audit.one_run`).
 * :func:`exact_privacy_loss`: max log ratio and delta(epsilon) (hockey-stick divergence) for
   mechanisms whose output distributions are known exactly.
 * :mod:`semiprivate.theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
@@ -33,6 +35,7 @@ from semiprivate.theory.audit.core import (
     vectorize,
 )
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
+from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
 from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
@@ -47,6 +50,10 @@ __all__ = [
     "ExactPrivacyLoss",
     "exact_privacy_loss",
     "hockey_stick",
+    "OneRunAudit",
+    "one_run_audit",
+    "one_run_epsilon_bound",
+    "one_run_p_value",
     "clopper_pearson",
     "cp_lower",
     "cp_upper",

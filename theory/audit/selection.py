@@ -352,7 +352,7 @@ PATTERN_BINS = 16
 
 class RowPatterns:
     """Whole-row *patterns* of a block of coded columns of float vector outputs (Implements: AUDIT,
-    automatic categorical encoding of mixed outputs, issue #20).
+    automatic categorical encoding of mixed outputs).
 
     Many mechanisms write codes into float vectors: sparse-vector variants (Lyu, Su, Li, PVLDB 2017,
     Algs. 1-6) output ``1`` / ``0`` / ``-1`` ("above", "below", "aborted") per query, Alg. 3 the noisy
