@@ -118,7 +118,11 @@ class _Search:
             ky = np.cumsum(den[order])[1:m + 1]
             sc = self.score(kx, ky)
             self.fams[family] = self.fams.get(family, 0) + m
-            self.keep(sc, lambda i, order=order: make_set(order[: i + 2]), forward, group)
+
+            def first(i: int, order: np.ndarray = order) -> Event:  # the set of the i + 2 most likely values
+                return make_set(order[: i + 2])
+
+            self.keep(sc, first, forward, group)
 
     def value_family(self, kx_keys: np.ndarray, ky_keys: np.ndarray, make: Callable[[np.ndarray, str], Event],
                      label: Callable[[Any], str], family: str) -> None:
