@@ -1,6 +1,8 @@
 """Report section: the empirical DP audit table (every mechanism with its claim, and the
 deliberately broken ones), produced by :mod:`semiprivate.theory.audit_suite`, plus the audit's own
-calibration (how often correct mechanisms are flagged) and how the bound grows with trials."""
+calibration (how often correct mechanisms are flagged), how the bound grows with trials, and DP-SGD
+audited in one training run (:mod:`semiprivate.theory.dpsgd_one_run`: bound vs claimed epsilon for several
+numbers of canaries, broken trainers, bound per unit of compute against the many-run canary audit)."""
 
 from __future__ import annotations
 
