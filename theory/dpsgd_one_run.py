@@ -30,6 +30,7 @@ per trial (``2 (trials + selection)`` runs).  :func:`compare_with_many_runs` mea
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -198,10 +199,17 @@ def _sigma_for(epsilon: float, delta: float, steps: int, sampling_rate: float) -
     return float(calibrate_noise_multiplier(epsilon, delta, sampling_rate, steps))
 
 
+@validate_params(steps=Integer(1), delta=Real(0.0, 1.0, closed="neither"), seed=Integer(0))
 def sweep(epsilons: list[float], ms: list[int], *, steps: int = 1, delta: float = 1e-5, seed: int = 0
           ) -> list[dict[str, Any]]:
     """The reproduction sweep: for each claimed epsilon (noise calibrated to it) and number of canaries,
-    one run's bound (the shape of [SNJ23] Fig. 2, white-box)."""
+    one run's bound (the shape of the paper's white-box figure)."""
+    for name, vals, kind in (("epsilons", epsilons, (int, float)), ("ms", ms, (int,))):
+        if not isinstance(vals, (list, tuple)) or not vals or not all(
+                isinstance(v, kind) and not isinstance(v, bool) for v in vals):
+            raise TypeError(f"{name} must be a non-empty list of numbers, got {vals!r:.60}")
+        if not all(math.isfinite(v) and v > 0 for v in vals):
+            raise ValueError(f"{name} must hold finite positive numbers, got {vals!r:.60}")
     rows = []
     for i, eps in enumerate(epsilons):
         sigma = _sigma_for(eps, delta, steps, 1.0)

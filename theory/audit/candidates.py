@@ -32,8 +32,8 @@ from semiprivate.theory.audit.events import (
     bit_keys,
 )
 
-__all__ = ["Candidate", "search_pair", "threshold_candidates", "table_events", "has_repeats",
-           "MAX_JOINT_COLUMNS", "MAX_JOINT_VALUES", "MAX_AUTO_CATEGORIES", "PER_FAMILY"]
+#: the auditor's internals: the audit (:mod:`semiprivate.theory.audit.core`) is their only caller
+__all__ = ["Candidate"]
 
 #: candidates kept per family and direction (the best by anticipated bound)
 PER_FAMILY = 8

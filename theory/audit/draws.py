@@ -21,7 +21,8 @@ import numpy as np
 from semiprivate.kernels.validation import as_generator
 from semiprivate.theory.audit.outputs import OutputSchema, as_label_array, flatten_output, is_structured
 
-__all__ = ["Mechanism", "vectorize", "Codec", "Outputs", "normalize"]
+#: Codec, Outputs and normalize are the auditor's internals
+__all__ = ["Mechanism", "vectorize"]
 
 Mechanism = Callable[[Any, int, np.random.Generator], Any]
 

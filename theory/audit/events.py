@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.audit.draws import Outputs
 
-__all__ = ["Event", "ThresholdEvent", "ValueSetEvent", "TableEvent", "BitsEvent", "UserEvent", "bit_keys", "table_of"]
+#: the event classes are built by the auditor from selection outputs; users subclass :class:`Event` only
+__all__ = ["Event"]
 
 
 class Event(abc.ABC):

@@ -41,7 +41,7 @@ import numpy as np
 from sklearn.utils import murmurhash3_32
 
 __all__ = ["EPS", "Laplace", "LaplaceSnapping", "TruncatedGeometric", "NoisyHist", "ReportNoisyMax", "SVT",
-           "SVT34Parallel", "NumericalSVT", "PrefixSum", "LaplaceParallel", "Rappor", "bloom_bits"]
+           "SVT34Parallel", "NumericalSVT", "PrefixSum", "LaplaceParallel", "Rappor"]
 
 #: every mechanism's default epsilon (DP-Sniper's and StatDP's evaluation setting)
 EPS = 0.1

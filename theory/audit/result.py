@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.audit.events import Event
 
-__all__ = ["Witness", "PairSearch", "AuditResult", "short_repr"]
+__all__ = ["Witness", "PairSearch", "AuditResult"]
 
 
 @dataclass
