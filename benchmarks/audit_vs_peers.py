@@ -26,7 +26,13 @@ For each case, in the same run:
 Seeds: every tool gets ``--seed`` (NumPy's global state and PyTorch for DP-Sniper; StatDP seeds nothing:
 its ``run_algorithm`` draws from a fresh ``default_rng()``, as released); ours ``rng=seed + case index``.
 
-Usage: ``python benchmarks/audit_vs_peers.py [--n 100000] [--only SVT1,PrefixSum] [--statdp-only] [--out FILE]``.
+Usage (once, outside the repository: checkouts of the GitHub repositories eth-sri/dp-sniper and
+cmla-psu/statdp in /work/peers/dp-sniper and /work/peers/statdp, and an environment for them)::
+
+    python -m venv /work/peers/venv
+    /work/peers/venv/bin/pip install torch numpy pandas matplotlib scikit-learn mmh3 numba tqdm sympy coloredlogs scipy
+    DPSNIPER_PATH=/work/peers/dp-sniper STATDP_PATH=/work/peers/statdp PEERS_PYTHON=/work/peers/venv/bin/python \
+        python benchmarks/audit_vs_peers.py [--n 100000] [--only SVT1,PrefixSum] [--statdp-only] [--out FILE]
 """
 
 from __future__ import annotations
@@ -232,9 +238,10 @@ def summary(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--dpsniper", default=os.environ.get("DPSNIPER_PATH", "/work/peers/dp-sniper"))
-    p.add_argument("--statdp", default=os.environ.get("STATDP_PATH", "/work/peers/statdp"))
-    p.add_argument("--peers-python", default=os.environ.get("PEERS_PYTHON", "/work/peers/venv/bin/python"))
+    p.add_argument("--dpsniper", default=os.environ.get("DPSNIPER_PATH"), help="eth-sri/dp-sniper checkout")
+    p.add_argument("--statdp", default=os.environ.get("STATDP_PATH"), help="cmla-psu/statdp checkout")
+    p.add_argument("--peers-python", default=os.environ.get("PEERS_PYTHON"),
+                   help="interpreter of the environment holding the peers' dependencies (torch, numba, mmh3, ...)")
     p.add_argument("--n", type=int, default=100_000, help="DP-Sniper's n_train = n = n_check (n_final = 10 n); "
                    "StatDP's event_iterations (detect_iterations = 5 n)")
     p.add_argument("--processes", type=int, default=2)
@@ -245,9 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tmp", default="/tmp/audit_vs_peers")
     p.add_argument("--out", default=None, help="also write the markdown table here")
     args = p.parse_args(argv)
-    for path, name in ((args.dpsniper, "--dpsniper"), (args.statdp, "--statdp")):
-        if not Path(path).is_dir():
+    for path, name in ((args.dpsniper, "--dpsniper (or DPSNIPER_PATH)"), (args.statdp, "--statdp (or STATDP_PATH)")):
+        if not path or not Path(path).is_dir():
             p.error(f"{name} must name a checkout outside the repository, got {path!r}")
+        if Path(path).resolve().is_relative_to(ROOT):
+            p.error(f"{name} must lie outside the repository, got {path!r}")
+    if not args.peers_python or not Path(args.peers_python).exists():
+        p.error(f"--peers-python (or PEERS_PYTHON) must name the peers' interpreter, got {args.peers_python!r}")
     head = (f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; confidence {CONFIDENCE}; "
             f"--n {args.n:,}; seed {args.seed}")
     print(head + "\n\n" + HEADER, flush=True)

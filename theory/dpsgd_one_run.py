@@ -1,7 +1,8 @@
 """DP-SGD audited in one training run: gradient canaries, each included with probability 1/2.
 
 Implements: AUDIT for DPSGD, the white-box experiment of Steinke, Nasr, Jagielski, "Privacy auditing
-with one (1) training run" (NeurIPS 2023, arXiv 2305.08846, Sec. 6: "Dirac canaries"), on
+with one (1) training run" (NeurIPS 2023, arXiv 2305.08846; its white-box DP-SGD audit with "Dirac" gradient
+canaries), on
 :func:`semiprivate.theory.privacy.sgd.dp_sgd`.
 
 The experiment (:func:`one_run_dpsgd`).  The model is linear, ``p = d + m`` weights: ``d`` for the real
