@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "semiprivate.theory.audit_suite": 6,
     "semiprivate.theory.graph_checks": 6,
     "semiprivate.theory.learner_checks": 6,
+    "semiprivate.theory.dpsgd_one_run": 6,
     "semiprivate.theory.learners": 5,
     "semiprivate.theory.privacy": 4,
     "semiprivate.theory.distributed": 3,

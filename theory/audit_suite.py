@@ -36,8 +36,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.audit import broken
-from semiprivate.theory.audit.core import AuditResult, Mechanism, audit_pairs, vectorize
+from semiprivate.theory.audit import AuditResult, Mechanism, audit_pairs, broken, vectorize
 from semiprivate.theory.audit.exact import exact_privacy_loss
 from semiprivate.theory.privacy import mechanisms as mech
 

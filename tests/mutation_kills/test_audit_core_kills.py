@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from semiprivate.theory.audit.core import TableEvent, _Outputs, _table
+from semiprivate.theory.audit.draws import Outputs
+from semiprivate.theory.audit.events import TableEvent, table_of
 
 NAN = math.nan
 # columns: 0 categorical, 1 categorical, 2 numeric
@@ -22,8 +23,8 @@ T = np.array([[0, 1, 0.5],
               [1, 1, 2.5]])
 
 
-def _out(table: np.ndarray | None = None, num: np.ndarray | None = None) -> _Outputs:
-    return _Outputs(raw=None, kind="vector", num=num, keys=None, discrete=False, table=table)
+def _out(table: np.ndarray | None = None, num: np.ndarray | None = None) -> Outputs:
+    return Outputs(raw=None, kind="vector", num=num, keys=None, discrete=False, table=table)
 
 
 def test_table_event_membership_is_exact() -> None:
@@ -43,16 +44,16 @@ def test_table_event_membership_is_exact() -> None:
 
 def test_table_events_read_the_schema_table_else_a_numeric_matrix() -> None:
     num = np.array([[5.0, 0.0], [1.0, 1.0]])
-    assert _table(_out(table=T, num=num)) is T
-    assert _table(_out(num=num)) is num
+    assert table_of(_out(table=T, num=num)) is T
+    assert table_of(_out(num=num)) is num
     assert TableEvent([(0, [1])], None, "x0 = 1").indicator(_out(num=num)).tolist() == [False, True]
     for bad in (_out(), _out(num=np.array([1.0, 2.0]))):
         with pytest.raises(ValueError, match=r"^table event on outputs without a table \(structured or vector outputs\)$"):
-            _table(bad)
+            table_of(bad)
 
 
 def test_bit_keys_pack_sign_exponent_and_low_mantissa_bits() -> None:
-    from semiprivate.theory.audit.core import bit_keys
+    from semiprivate.theory.audit.events import bit_keys
 
     one_up = float(np.nextafter(1.0, 2.0))  # 0x3FF0000000000001
     v = np.array([1.0, -1.0, 1.5, 2.0, one_up, 0.0])
@@ -64,7 +65,7 @@ def test_bit_keys_pack_sign_exponent_and_low_mantissa_bits() -> None:
 
 
 def test_bits_event_membership() -> None:
-    from semiprivate.theory.audit.core import BitsEvent
+    from semiprivate.theory.audit.events import BitsEvent
 
     one_up = float(np.nextafter(1.0, 2.0))
     num = np.array([[1.0, 5.0], [one_up, 5.0], [-1.0, 5.0]])
@@ -105,10 +106,10 @@ def test_assert_private_defaults_and_failure_message() -> None:
 
 
 def test_value_and_user_events() -> None:
-    from semiprivate.theory.audit.core import UserEvent, ValueSetEvent
+    from semiprivate.theory.audit.events import UserEvent, ValueSetEvent
 
     keys = np.array([3, 1, 2, 3, 5])
-    o = _Outputs(raw=[0, 1, 2, 3, 4], kind="scalar", num=None, keys=keys, discrete=True)
+    o = Outputs(raw=[0, 1, 2, 3, 4], kind="scalar", num=None, keys=keys, discrete=True)
     assert ValueSetEvent(np.array([3]), "x = 3").indicator(o).tolist() == [True, False, False, True, False]
     assert ValueSetEvent(np.array([5, 1]), "x in {1, 5}").indicator(o).tolist() == [False, True, False, False, True]
     with pytest.raises(ValueError, match="^value event on outputs without values$"):
@@ -132,9 +133,9 @@ def test_value_and_user_events() -> None:
 
 
 def test_codec_codes_labels_in_first_seen_order_and_arrays_by_bytes_and_shape() -> None:
-    from semiprivate.theory.audit.core import _Codec
+    from semiprivate.theory.audit.draws import Codec
 
-    c = _Codec()
+    c = Codec()
     assert c.schema is None and c.codes == {} and c.labels == []
     out = c.encode(["b", "a", "b", "c"])
     assert out.dtype == np.int64 and out.tolist() == [0, 1, 0, 2]
@@ -147,76 +148,76 @@ def test_codec_codes_labels_in_first_seen_order_and_arrays_by_bytes_and_shape() 
 
 
 def test_normalize_kinds_keys_and_discreteness() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
-    o = _normalize(np.array([1.0, 3.0]), 2, c)
+    c = Codec()
+    o = normalize(np.array([1.0, 3.0]), 2, c)
     assert (o.kind, o.discrete, o.num.tolist(), o.keys.tolist()) == ("scalar", False, [1.0, 3.0], [1.0, 3.0])
-    o = _normalize(np.array([[1.0], [3.0]]), 2, c)  # one column -> scalar
+    o = normalize(np.array([[1.0], [3.0]]), 2, c)  # one column -> scalar
     assert (o.kind, o.num.tolist()) == ("scalar", [1.0, 3.0])
-    o = _normalize(np.array([True, False]), 2, c)
+    o = normalize(np.array([True, False]), 2, c)
     assert (o.kind, o.discrete, o.num.dtype, o.num.tolist()) == ("scalar", True, np.int64, [1, 0])
-    o = _normalize([1, 2, 2], 3, c)
+    o = normalize([1, 2, 2], 3, c)
     assert (o.kind, o.discrete, o.num.tolist()) == ("scalar", True, [1, 2, 2])
-    o = _normalize(np.zeros((2, 2, 3)), 2, c)
+    o = normalize(np.zeros((2, 2, 3)), 2, c)
     assert (o.kind, o.num.shape, o.keys, o.discrete) == ("vector", (2, 6), None, False)
-    o = _normalize(np.array([[1, 2], [3, 4], [1, 2]]), 3, c)
+    o = normalize(np.array([[1, 2], [3, 4], [1, 2]]), 3, c)
     assert (o.kind, o.discrete) == ("vector", True)
     assert o.keys.dtype.kind == "V" and o.keys.shape == (3,) and o.keys[0] == o.keys[2] and o.keys[0] != o.keys[1]
     assert np.frombuffer(o.keys[1].tobytes(), dtype=np.int64).tolist() == [3, 4]
-    o = _normalize(np.array([[1, 2], [3, 4]], dtype=np.int32), 2, c)  # int32 rows widened to int64 keys
+    o = normalize(np.array([[1, 2], [3, 4]], dtype=np.int32), 2, c)  # int32 rows widened to int64 keys
     assert np.frombuffer(o.keys[1].tobytes(), dtype=np.int64).tolist() == [3, 4]
     # python ints beyond int64 in an object array: compared as float64
-    o = _normalize(np.array([2**70, 1], dtype=object), 2, c)
+    o = normalize(np.array([2**70, 1], dtype=object), 2, c)
     assert (o.kind, o.discrete, o.num.dtype, o.num.tolist()) == ("scalar", False, np.float64, [2.0**70, 1.0])
     # an object array holding bools stays labels
-    o = _normalize(np.array([True, 2], dtype=object), 2, _Codec())
+    o = normalize(np.array([True, 2], dtype=object), 2, Codec())
     assert (o.kind, o.discrete, o.num, o.keys.tolist()) == ("label", True, None, [0, 1])
-    c2 = _Codec()
-    o = _normalize(np.array(["x", "y", "x"]), 3, c2)
+    c2 = Codec()
+    o = normalize(np.array(["x", "y", "x"]), 3, c2)
     assert (o.kind, o.keys.tolist(), c2.labels) == ("label", [0, 1, 0], ["x", "y"])
     assert isinstance(c2.labels[0], str)  # .item(): python str, not np.str_
-    o = _normalize(np.array([["a", "b"], ["a", "b"]]), 2, c2)  # 2-D strings: rows by bytes
+    o = normalize(np.array([["a", "b"], ["a", "b"]]), 2, c2)  # 2-D strings: rows by bytes
     assert o.keys.tolist() == [2, 2]
     with pytest.raises(TypeError, match=r"^unsupported output dtype complex128$"):
-        _normalize(np.array([3 + 1j, 1j]), 2, c2)
+        normalize(np.array([3 + 1j, 1j]), 2, c2)
 
 
 def test_normalize_structured_outputs_rows_then_table() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.draws import Codec, normalize
     from semiprivate.theory.audit.outputs import OutputSchema
 
-    c = _Codec()
-    o = _normalize([("a", 1), ("b", 2)], 2, c)
+    c = Codec()
+    o = normalize([("a", 1), ("b", 2)], 2, c)
     assert o.kind == "label" and o.keys.tolist() == [0, 1] and o.table is None
     assert o.rows == [{(0,): "a", (1,): 1, ("#len",): 2}, {(0,): "b", (1,): 2, ("#len",): 2}]
     c.schema = OutputSchema(o.rows, ())
     arr = np.empty(2, dtype=object)
     arr[0], arr[1] = ("b", 5), ("a", 1)
-    o2 = _normalize(arr, 2, c)
+    o2 = normalize(arr, 2, c)
     assert o2.rows is None and o2.table is not None and o2.table.shape[0] == 2 and o2.keys.tolist() == [2, 0]
     # a plain list of non-structured labels is no table
-    o3 = _normalize(["u", "v"], 2, c)
+    o3 = normalize(["u", "v"], 2, c)
     assert o3.rows is None and o3.table is None
 
 
 def test_normalize_error_messages() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
+    c = Codec()
     with pytest.raises(ValueError, match=r"^mechanism returned None; it must return size=3 outputs along axis 0 "
                        r"\(a one-output fn\(data, rng\) needs semiprivate\.theory\.audit\.vectorize\(fn\)\)$"):
-        _normalize(None, 3, c)
+        normalize(None, 3, c)
     with pytest.raises(ValueError, match=r"^mechanism returned 2 outputs, expected size=3 outputs along axis 0 "
                        r"\(a one-output fn\(data, rng\) needs semiprivate\.theory\.audit\.vectorize\(fn\)\)$"):
-        _normalize(np.array([1.0, 2.0]), 3, c)
+        normalize(np.array([1.0, 2.0]), 3, c)
     with pytest.raises(ValueError, match=r"^mechanism returned a single value \(1\.5\), expected size=1 outputs"):
-        _normalize(1.5, 1, c)
+        normalize(1.5, 1, c)
     with pytest.raises(ValueError, match=r"^mechanism returned NaN in 2 of 3 outputs: NaN belongs to no event "
                        r"\(x <= t and x > t are both false\); return finite numbers, \+-inf or labels$"):
-        _normalize(np.array([[NAN, 1.0], [NAN, NAN], [0.0, 1.0]]), 3, c)
+        normalize(np.array([[NAN, 1.0], [NAN, NAN], [0.0, 1.0]]), 3, c)
     # ragged outputs become an object array of labels
-    o = _normalize([[1, 2], [3]], 2, c)
+    o = normalize([[1, 2], [3]], 2, c)
     assert o.kind == "label" and o.keys.tolist() == [0, 1]
 
 
@@ -226,7 +227,8 @@ def test_normalize_error_messages() -> None:
 
 
 def _witness(**kw: Any) -> Any:
-    from semiprivate.theory.audit.core import ThresholdEvent, Witness
+    from semiprivate.theory.audit.events import ThresholdEvent
+    from semiprivate.theory.audit.result import Witness
 
     args: dict[str, Any] = dict(event=ThresholdEvent(0.5, True), direction="neighbour -> data", pair_index=1, p=0.25,
                                 p_interval=(0.1, 0.4), q=0.0, q_interval=(0.0, 0.05), counts=(25, 0, 100),
@@ -236,14 +238,14 @@ def _witness(**kw: Any) -> Any:
 
 
 def _search() -> list[Any]:
-    from semiprivate.theory.audit.core import PairSearch
+    from semiprivate.theory.audit.result import PairSearch
 
     return [PairSearch(0, {"thr": 10, "value": 4}, 0.5, "{x > 1}, data -> neighbour", 2, 0.6),
             PairSearch(1, {"user": 2}, NAN, "", 0, NAN)]
 
 
 def _result(**kw: Any) -> Any:
-    from semiprivate.theory.audit.core import AuditResult
+    from semiprivate.theory.audit.result import AuditResult
 
     w = kw.pop("w", None) or _witness(seed=7, direction="data -> neighbour", support_mismatch=False)
     args: dict[str, Any] = dict(epsilon_lower_bound=0.7, violation=False, p_value=0.3, witness=w,
@@ -274,23 +276,23 @@ def test_witness_describe_and_pair() -> None:
 
 
 def test_short_repr_summarises_arrays_and_cuts_long_text() -> None:
-    from semiprivate.theory.audit.core import _short_repr
+    from semiprivate.theory.audit.result import short_repr
 
-    assert _short_repr(np.arange(100)) == "array([ 0  1  2  3 ... 96 97 98 99], dtype=int64, shape=(100,))"
-    assert _short_repr(np.arange(4)) == "array([0 1 2 3], dtype=int64, shape=(4,))"
-    assert _short_repr(np.arange(12).reshape(3, 4)) == (
+    assert short_repr(np.arange(100)) == "array([ 0  1  2  3 ... 96 97 98 99], dtype=int64, shape=(100,))"
+    assert short_repr(np.arange(4)) == "array([0 1 2 3], dtype=int64, shape=(4,))"
+    assert short_repr(np.arange(12).reshape(3, 4)) == (
         "array([[ 0  1  2  3] [ 4  5  6  7] [ 8  9 10 11]], dtype=int64, shape=(3, 4))")
-    assert _short_repr("a" * 238) == repr("a" * 238)  # 240 characters: kept
-    cut = _short_repr("a" * 239)
+    assert short_repr("a" * 238) == repr("a" * 238)  # 240 characters: kept
+    cut = short_repr("a" * 239)
     assert len(cut) == 240 and cut == repr("a" * 239)[:235] + " ...)"
-    assert _short_repr("abcdefg", limit=8) == "'ab ...)" and _short_repr("abcdef", limit=8) == "'abcdef'"
-    assert _short_repr("abcd", limit=6) == "'abcd'"
+    assert short_repr("abcdefg", limit=8) == "'ab ...)" and short_repr("abcdef", limit=8) == "'abcdef'"
+    assert short_repr("abcd", limit=6) == "'abcd'"
 
     class Bad:
         def __repr__(self) -> str:
             raise RuntimeError("boom")
 
-    assert _short_repr(Bad()) == "<Bad object>"
+    assert short_repr(Bad()) == "<Bad object>"
 
 
 def test_pair_search_describe() -> None:
@@ -323,7 +325,7 @@ def test_audit_result_report_levels_and_families() -> None:
 
 
 def test_audit_result_explain_branches() -> None:
-    from semiprivate.theory.audit.core import PairSearch
+    from semiprivate.theory.audit.result import PairSearch
 
     v = _result(violation=True, epsilon_lower_bound=2.5)
     assert v.explain().splitlines()[0] == ("why: the witness's bound 2.5 exceeds the claim 1 at the Bonferroni level "
@@ -359,7 +361,7 @@ def test_audit_result_explain_branches() -> None:
 
 
 def test_bit_keys_mask_keeps_exactly_k_low_bits() -> None:
-    from semiprivate.theory.audit.core import bit_keys
+    from semiprivate.theory.audit.events import bit_keys
 
     v = np.array([1.0 + 2.0**-52 * 0b10000, 1.0 + 2.0**-52 * 0b11111])
     assert bit_keys(v, 4).tolist() == [0x3FF0, 0x3FFF]
@@ -367,7 +369,7 @@ def test_bit_keys_mask_keeps_exactly_k_low_bits() -> None:
 
 
 def test_threshold_event_description_projection_and_boundary() -> None:
-    from semiprivate.theory.audit.core import ThresholdEvent
+    from semiprivate.theory.audit.events import ThresholdEvent
 
     assert ThresholdEvent(2, False, 1, "y").description == "y <= 2"
     assert ThresholdEvent(1234567.891, True).description == "x > 1.23457e+06"
@@ -386,30 +388,30 @@ def test_threshold_event_description_projection_and_boundary() -> None:
 
 
 def test_threshold_candidates_quantiles_extremes_and_counts() -> None:
-    from semiprivate.theory.audit.core import _threshold_candidates
+    from semiprivate.theory.audit.candidates import threshold_candidates
 
-    t, cx, cy = _threshold_candidates(np.array([3.0, 1.0, 2.0]), np.array([2.0, 5.0]), 3)
+    t, cx, cy = threshold_candidates(np.array([3.0, 1.0, 2.0]), np.array([2.0, 5.0]), 3)
     below1, below2 = np.nextafter(1.0, -np.inf), np.nextafter(2.0, -np.inf)
     assert t.tolist() == [below1, 1.0, below2, 2.0, 3.0, 5.0]
     assert cx.tolist() == [3.0, 2.0, 2.0, 1.0, 0.0, 0.0] and cy.tolist() == [2.0, 2.0, 2.0, 1.0, 1.0, 0.0]
     assert cx.dtype == np.float64 and cy.dtype == np.float64
     # quantiles of the pooled sample at n_thresholds points (0, 0.25, ..., 1)
-    t, _, _ = _threshold_candidates(np.arange(0.0, 9.0), np.arange(0.0, 9.0), 5)
+    t, _, _ = threshold_candidates(np.arange(0.0, 9.0), np.arange(0.0, 9.0), 5)
     assert t.tolist() == [np.nextafter(0.0, -np.inf), 0.0, 2.0, 4.0, 6.0, 8.0]
     # infinite outputs: no infinite threshold
     with np.errstate(invalid="ignore", over="ignore"):  # as audit_pairs calls it
-        t, cx, cy = _threshold_candidates(np.array([-np.inf, 0.0]), np.array([0.0, np.inf]), 2)
+        t, cx, cy = threshold_candidates(np.array([-np.inf, 0.0]), np.array([0.0, np.inf]), 2)
     assert t.tolist() == [np.nextafter(0.0, -np.inf), 0.0] and cx.tolist() == [1.0, 0.0] and cy.tolist() == [2.0, 1.0]
 
 
 def test_has_repeats() -> None:
-    from semiprivate.theory.audit.core import _has_repeats
+    from semiprivate.theory.audit.candidates import has_repeats
 
-    assert _has_repeats(None) is False
-    assert _has_repeats(np.array([[1.0, 1.0]])) is False
-    assert _has_repeats(np.array([3.0, 1.0, 2.0])) is False
-    assert _has_repeats(np.array([3.0, 1.0, 3.0])) is True
-    assert _has_repeats(np.array([1.0])) is False
+    assert has_repeats(None) is False
+    assert has_repeats(np.array([[1.0, 1.0]])) is False
+    assert has_repeats(np.array([3.0, 1.0, 2.0])) is False
+    assert has_repeats(np.array([3.0, 1.0, 3.0])) is True
+    assert has_repeats(np.array([1.0])) is False
 
 
 def test_check_pairs_and_arity_messages() -> None:
@@ -520,28 +522,30 @@ def _counting_mech(width: int, calls: list[int]) -> Any:
 
 
 def test_count_probes_then_chunks_by_width() -> None:
-    from semiprivate.theory.audit.core import ThresholdEvent, _Codec, _count
+    from semiprivate.theory.audit.core import _count
+    from semiprivate.theory.audit.draws import Codec
+    from semiprivate.theory.audit.events import ThresholdEvent
 
     calls: list[int] = []
     evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
-    cnt = _count(_counting_mech(1, calls), 0, evs, 5000, np.random.default_rng(3), _Codec())
+    cnt = _count(_counting_mech(1, calls), 0, evs, 5000, np.random.default_rng(3), Codec())
     assert calls == [1024, 3976] and cnt.dtype == np.int64
     g = np.random.default_rng(3)
     ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=3976)])
     assert cnt.tolist() == [int(np.sum(ref > 1.5)), int(np.sum(ref <= 0.5))]
     calls.clear()
-    _count(_counting_mech(1, calls), 0, evs, 1000, np.random.default_rng(3), _Codec())
+    _count(_counting_mech(1, calls), 0, evs, 1000, np.random.default_rng(3), Codec())
     assert calls == [1000]
     calls.clear()
     # wide vectors: chunks of 2^21 / width elements, at least 1024 rows
     cnt = _count(_counting_mech(1024, calls), 0, [ThresholdEvent(1.5, True, 0)], 5000, np.random.default_rng(3),
-                 _Codec())
+                 Codec())
     assert calls == [1024, 2048, 1928]
     g = np.random.default_rng(3)
     ref = np.concatenate([g.integers(0, 4, size=m) for m in (1024, 2048, 1928)])
     assert cnt.tolist() == [int(np.sum(ref > 1.5))]
     calls.clear()
-    _count(_counting_mech(4096, calls), 0, [ThresholdEvent(1.5, True, 0)], 3000, np.random.default_rng(3), _Codec())
+    _count(_counting_mech(4096, calls), 0, [ThresholdEvent(1.5, True, 0)], 3000, np.random.default_rng(3), Codec())
     assert calls == [1024, 1024, 952]
     # labels: the probe's length counts as done
     calls2: list[int] = []
@@ -550,46 +554,50 @@ def test_count_probes_then_chunks_by_width() -> None:
         calls2.append(size)
         return np.array(["a", "b"] * (size // 2) + ["a"] * (size % 2))
 
-    from semiprivate.theory.audit.core import ValueSetEvent
+    from semiprivate.theory.audit.events import ValueSetEvent
 
-    c = _Codec()
+    c = Codec()
     c.encode(["a", "b"])
     assert _count(lab, 0, [ValueSetEvent(np.array([0]), "a")], 3001, np.random.default_rng(0), c).tolist() == [1501]
     assert calls2 == [1024, 1977]
 
 
 def test_count_refuses_outputs_that_change_form() -> None:
-    from semiprivate.theory.audit.core import ThresholdEvent, _Codec, _count
+    from semiprivate.theory.audit.core import _count
+    from semiprivate.theory.audit.draws import Codec
+    from semiprivate.theory.audit.events import ThresholdEvent
 
     def mech(data: Any, size: int, rng: Any) -> Any:
         return np.zeros(size) if size == 1024 else np.zeros((size, 2))
 
     with pytest.raises(ValueError, match=r"^the mechanism's outputs changed form between batches \(\('scalar', \(\)\) "
                        r"-> vector\); return one consistent type \(numbers, fixed-length vectors or labels\)$"):
-        _count(mech, 0, [ThresholdEvent(0.0, True)], 2000, np.random.default_rng(0), _Codec())
+        _count(mech, 0, [ThresholdEvent(0.0, True)], 2000, np.random.default_rng(0), Codec())
 
     def mech2(data: Any, size: int, rng: Any) -> Any:
         return np.zeros((size, 2)) if size == 1024 else np.zeros((size, 3))
 
     with pytest.raises(ValueError, match=r"changed form between batches \(\('vector', \(2,\)\) -> vector\)"):
-        _count(mech2, 0, [], 2000, np.random.default_rng(0), _Codec())
+        _count(mech2, 0, [], 2000, np.random.default_rng(0), Codec())
 
 
 def test_count_batch_is_count_on_the_seed_stream() -> None:
-    from semiprivate.theory.audit.core import ThresholdEvent, ValueSetEvent, _Codec, _count, _count_batch
+    from semiprivate.theory.audit.core import _count, _count_batch
+    from semiprivate.theory.audit.draws import Codec
+    from semiprivate.theory.audit.events import ThresholdEvent, ValueSetEvent
 
     evs = [ThresholdEvent(1.5, True), ThresholdEvent(0.5, False)]
     calls: list[int] = []
-    got = _count_batch(_counting_mech(1, calls), 0, evs, 3000, np.random.SeedSequence(11), _Codec())
-    want = _count(_counting_mech(1, []), 0, evs, 3000, np.random.default_rng(np.random.SeedSequence(11)), _Codec())
+    got = _count_batch(_counting_mech(1, calls), 0, evs, 3000, np.random.SeedSequence(11), Codec())
+    want = _count(_counting_mech(1, []), 0, evs, 3000, np.random.default_rng(np.random.SeedSequence(11)), Codec())
     assert got.tolist() == want.tolist() and calls == [1024, 1976]
     g = np.random.default_rng(np.random.SeedSequence(11))
     ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=1976)])
     assert got.tolist() == [int(np.sum(ref > 1.5)), int(np.sum(ref <= 0.5))]
     assert got.tolist() != _count_batch(_counting_mech(1, []), 0, evs, 3000, np.random.SeedSequence(12),
-                                        _Codec()).tolist()
+                                        Codec()).tolist()
     # label outputs are coded with the codec passed (as it was after selection)
-    codec = _Codec()
+    codec = Codec()
     codec.encode(["b", "a"])
 
     def lab(data: Any, size: int, rng: Any) -> np.ndarray:
@@ -642,7 +650,7 @@ def test_assert_private_passes_delta_and_options_and_names_objects() -> None:
 
 
 # ---------------------------------------------------------------------------
-# event search (_select): what each family builds, scores and keeps, pinned on fixed samples
+# event search (search_pair): what each family builds, scores and keeps, pinned on fixed samples
 # ---------------------------------------------------------------------------
 
 
@@ -659,17 +667,18 @@ def _fingerprint(cands: list[Any], ox: Any, oy: Any) -> list[tuple[Any, ...]]:
 def _run_select(rx: Any, ry: Any, s: int, *, pair: int = 0, cat: tuple[Any, ...] = (), fb: bool = False,
                 nthr: int = 8, maxv: int = 2048, n: int = 10_000, a: float = 0.01, delta: float = 0.0,
                 schema: bool = False) -> tuple[dict[str, int], list[tuple[Any, ...]]]:
-    from semiprivate.theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.candidates import search_pair
+    from semiprivate.theory.audit.draws import Codec, normalize
     from semiprivate.theory.audit.outputs import OutputSchema
 
-    c = _Codec()
-    ox, oy = _normalize(rx, s, c), _normalize(ry, s, c)
+    c = Codec()
+    ox, oy = normalize(rx, s, c), normalize(ry, s, c)
     if schema:
         c.schema = OutputSchema([r for o in (ox, oy) for r in o.rows], cat)
         for o in (ox, oy):
             o.table, o.rows = c.schema.table(o.rows, c.encode), None
     with np.errstate(invalid="ignore", over="ignore"):
-        cands, fams = _select(pair, ox, oy, s, n, a, delta, nthr, maxv, c, cat, fb)
+        cands, fams = search_pair(pair, ox, oy, s, n, a, delta, nthr, maxv, c, cat, fb)
     return fams, _fingerprint(cands, ox, oy)
 
 
@@ -792,19 +801,20 @@ def test_select_value_labels_read_negative_zero_as_zero() -> None:
 
 
 def test_select_refuses_outputs_of_different_forms() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.candidates import search_pair
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
+    c = Codec()
     msg = (r"^outputs under the two datasets have different shapes/kinds; return labels \(e\.g\. tuples\) if the output "
            r"space itself differs$")
     for rx, ry in ((np.zeros(10), np.zeros((10, 2))), (np.zeros((10, 2)), np.zeros((10, 3))),
                    (np.zeros(10), np.array(["a"] * 10))):
         with pytest.raises(ValueError, match=msg):
-            _select(0, _normalize(rx, 10, c), _normalize(ry, 10, c), 10, 100, 0.01, 0.0, 4, 16, c)
+            search_pair(0, normalize(rx, 10, c), normalize(ry, 10, c), 10, 100, 0.01, 0.0, 4, 16, c)
 
 
 def test_event_constructors_normalise_their_parameters() -> None:
-    from semiprivate.theory.audit.core import BitsEvent, UserEvent, ValueSetEvent
+    from semiprivate.theory.audit.events import BitsEvent, UserEvent, ValueSetEvent
 
     v = ValueSetEvent(np.array([5, 1, 3]), "d")
     assert v.values.tolist() == [1, 3, 5] and v.description == "d" and repr(v) == "d"
@@ -831,16 +841,16 @@ def test_event_constructors_normalise_their_parameters() -> None:
     assert UserEvent(o).description == "Obj()"
     o.description = 42  # type: ignore[attr-defined]
     assert UserEvent(o).description == "42"
-    assert ev.indicator(_Outputs(raw=[1, 2], kind="label", num=None, keys=None, discrete=True)).tolist() == [True, True]
+    assert ev.indicator(Outputs(raw=[1, 2], kind="label", num=None, keys=None, discrete=True)).tolist() == [True, True]
     # a 2-D indicator is refused
     bad = UserEvent(lambda raw: [[True], [False]])
     with pytest.raises(ValueError, match=r"got shape \(2, 1\)$"):
-        bad.indicator(_Outputs(raw=[1, 2], kind="label", num=None, keys=None, discrete=True))
+        bad.indicator(Outputs(raw=[1, 2], kind="label", num=None, keys=None, discrete=True))
 
 
 def _table_calls(tx: np.ndarray, ty: np.ndarray, declared: list[bool], numeric: list[int],
                  n_thresholds: int = 64, codec: Any = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    from semiprivate.theory.audit.core import _table_events
+    from semiprivate.theory.audit.candidates import table_events
 
     vf: list[tuple[Any, ...]] = []
     al: list[tuple[Any, ...]] = []
@@ -852,7 +862,7 @@ def _table_calls(tx: np.ndarray, ty: np.ndarray, declared: list[bool], numeric: 
     def add_lazy(m: int, make: Any, kx: Any, ky: Any, group: str, family: str) -> None:
         al.append((m, group, family, kx.tolist(), ky.tolist(), [make(i).description for i in range(m)]))
 
-    _table_events(tx, ty, [f"c{j}" for j in range(tx.shape[1])], np.array(declared), numeric, codec, value_family,
+    table_events(tx, ty, [f"c{j}" for j in range(tx.shape[1])], np.array(declared), numeric, codec, value_family,
                   add_lazy, n_thresholds)
     return vf, al
 
@@ -903,52 +913,52 @@ def test_table_events_joint_candidates() -> None:
 
 
 def test_normalize_single_value_text_is_cut_and_tuples_of_outputs_are_structured() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
+    c = Codec()
     with pytest.raises(ValueError, match=r"^mechanism returned a single value \('x{39}\), expected size=1 outputs"):
-        _normalize("x" * 100, 1, c)
-    o = _normalize((("a", 1), ("b", 2)), 2, c)
+        normalize("x" * 100, 1, c)
+    o = normalize((("a", 1), ("b", 2)), 2, c)
     assert o.kind == "label" and o.rows == [{(0,): "a", (1,): 1, ("#len",): 2}, {(0,): "b", (1,): 2, ("#len",): 2}]
     # a 2-D object array is rows of labels, not structured outputs
-    o = _normalize(np.array([[1, "a"], [2, "b"]], dtype=object), 2, c)
+    o = normalize(np.array([[1, "a"], [2, "b"]], dtype=object), 2, c)
     assert (o.kind, o.rows, o.table, o.keys.tolist()) == ("label", None, None, [2, 3])
-    o = _normalize([], 0, c)
+    o = normalize([], 0, c)
     assert (o.kind, o.num.tolist(), o.rows) == ("scalar", [], None)
 
 
 def test_short_repr_array_summary_threshold_and_line_width() -> None:
-    from semiprivate.theory.audit.core import _short_repr
+    from semiprivate.theory.audit.result import short_repr
 
-    assert _short_repr(np.arange(32) * 1000, limit=10_000) == (  # 32 items: all shown, on one line
+    assert short_repr(np.arange(32) * 1000, limit=10_000) == (  # 32 items: all shown, on one line
         "array([    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000 12000 13000 14000 15000 16000 "
         "17000 18000 19000 20000 21000 22000 23000 24000 25000 26000 27000 28000 29000 30000 31000], dtype=int64, "
         "shape=(32,))")
-    assert _short_repr(np.arange(33) * 1000, limit=10_000) == (
+    assert short_repr(np.arange(33) * 1000, limit=10_000) == (
         "array([    0  1000  2000  3000 ... 29000 30000 31000 32000], dtype=int64, shape=(33,))")
     # rows longer than the line width are wrapped (an extra space where the newline was): 10,000 characters
-    assert _short_repr(np.arange(32).reshape(2, 16) * 1000, limit=10_000) == (
+    assert short_repr(np.arange(32).reshape(2, 16) * 1000, limit=10_000) == (
         "array([[    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000 12000 13000 14000 15000] "
         "[16000 17000 18000 19000 20000 21000 22000 23000 24000 25000 26000 27000 28000 29000 30000 31000]], "
         "dtype=int64, shape=(2, 16))")
     x = np.array([["a" * 4996, "b" * 4996]])  # a row of 10,001 characters
-    assert _short_repr(x, limit=20_000) == f"array([['{'a' * 4996}'  '{'b' * 4996}']], dtype=<U4996, shape=(1, 2))"
+    assert short_repr(x, limit=20_000) == f"array([['{'a' * 4996}'  '{'b' * 4996}']], dtype=<U4996, shape=(1, 2))"
     y = np.array([["a" * 4995, "b" * 4995]])
-    assert _short_repr(y, limit=20_000) == f"array([['{'a' * 4995}' '{'b' * 4995}']], dtype=<U4995, shape=(1, 2))"
+    assert short_repr(y, limit=20_000) == f"array([['{'a' * 4995}' '{'b' * 4995}']], dtype=<U4995, shape=(1, 2))"
 
 
 def test_user_event_indicator_is_boolean() -> None:
-    from semiprivate.theory.audit.core import UserEvent
+    from semiprivate.theory.audit.events import UserEvent
 
-    o = _Outputs(raw=[0, 1, 2], kind="label", num=None, keys=None, discrete=True)
+    o = Outputs(raw=[0, 1, 2], kind="label", num=None, keys=None, discrete=True)
     ind = UserEvent(lambda raw: [0, 2, 0.5]).indicator(o)
     assert ind.dtype == bool and ind.tolist() == [False, True, True]
 
 
 def test_table_events_label_text_skip_declared_numeric_and_column_rank() -> None:
-    from semiprivate.theory.audit.core import _Codec
+    from semiprivate.theory.audit.draws import Codec
 
-    c = _Codec()
+    c = Codec()
     c.encode(["ab", ("#leaf", "u"), ("p", "q"), ("#x", 1, 2)])  # codes 0..3
     t = np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 3.0], [3.0, 4.0]])
     vf, _ = _table_calls(t, t, [True, False], [1], codec=c)
@@ -1002,11 +1012,13 @@ def test_table_events_joint_skips_an_empty_numeric_column_only() -> None:
 
 
 def test_count_scalar_chunks_are_two_million_outputs() -> None:
-    from semiprivate.theory.audit.core import ThresholdEvent, _Codec, _count
+    from semiprivate.theory.audit.core import _count
+    from semiprivate.theory.audit.draws import Codec
+    from semiprivate.theory.audit.events import ThresholdEvent
 
     calls: list[int] = []
     n = (1 << 20) + 4096
-    cnt = _count(_counting_mech(1, calls), 0, [ThresholdEvent(1.5, True)], n, np.random.default_rng(1), _Codec())
+    cnt = _count(_counting_mech(1, calls), 0, [ThresholdEvent(1.5, True)], n, np.random.default_rng(1), Codec())
     assert calls == [1024, n - 1024]
     g = np.random.default_rng(1)
     ref = np.concatenate([g.integers(0, 4, size=1024), g.integers(0, 4, size=n - 1024)])
@@ -1014,32 +1026,33 @@ def test_count_scalar_chunks_are_two_million_outputs() -> None:
 
 
 def test_normalize_ragged_arrays_and_a_single_structured_output() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
-    o = _normalize([np.zeros(2), np.ones(3)], 2, c)  # np.asarray refuses: an object array of the arrays
+    c = Codec()
+    o = normalize([np.zeros(2), np.ones(3)], 2, c)  # np.asarray refuses: an object array of the arrays
     assert (o.kind, o.keys.tolist(), len(c.labels)) == ("label", [0, 1], 2)
     assert c.labels[1].tolist() == [1.0, 1.0, 1.0]
-    assert _normalize([np.ones(3), np.zeros(2), np.ones(3)], 3, c).keys.tolist() == [1, 0, 1]
-    o = _normalize([("a", 1)], 1, _Codec())
+    assert normalize([np.ones(3), np.zeros(2), np.ones(3)], 3, c).keys.tolist() == [1, 0, 1]
+    o = normalize([("a", 1)], 1, Codec())
     assert o.rows == [{(0,): "a", (1,): 1, ("#len",): 2}]
 
 
 def test_normalize_keeps_the_raw_outputs() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
+    c = Codec()
     for raw in (np.array(["a", "b"]), np.array([1.0, 2.0]), np.array([[1, 2], [3, 4]]), [("a", 1), ("b", 2)]):
-        assert _normalize(raw, 2, c).raw is raw
+        assert normalize(raw, 2, c).raw is raw
 
 
 def test_select_defaults_build_no_bit_events() -> None:
-    from semiprivate.theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.candidates import search_pair
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
-    ox = _normalize(np.array([0.5, 1.5, 1.5, 2.5]), 4, c)
-    oy = _normalize(np.array([1.5, 2.5, 2.5, 3.5]), 4, c)
-    _, fams = _select(0, ox, oy, 4, 100, 0.01, 0.0, 4, 16, c)
+    c = Codec()
+    ox = normalize(np.array([0.5, 1.5, 1.5, 2.5]), 4, c)
+    oy = normalize(np.array([1.5, 2.5, 2.5, 3.5]), 4, c)
+    _, fams = search_pair(0, ox, oy, 4, 100, 0.01, 0.0, 4, 16, c)
     assert "bits" not in fams and set(fams) == {"thr", "value", "valueset"}
 
 
@@ -1106,12 +1119,13 @@ def test_select_structured_numeric_leaf_seen_once_under_the_neighbour() -> None:
 
 def _select_vector(x: np.ndarray, y: np.ndarray, *, pair: int = 0, mlp: bool = False,
                    nthr: int = 4) -> tuple[list[Any], dict[str, int]]:
-    from semiprivate.theory.audit.core import _Codec, _normalize, _select
+    from semiprivate.theory.audit.candidates import search_pair
+    from semiprivate.theory.audit.draws import Codec, normalize
 
-    c = _Codec()
+    c = Codec()
     s = x.shape[0]
     with np.errstate(invalid="ignore", over="ignore"):
-        return _select(pair, _normalize(x, s, c), _normalize(y, s, c), s, 10_000, 0.01, 0.0, nthr, 2048, c, (), False,
+        return search_pair(pair, normalize(x, s, c), normalize(y, s, c), s, 10_000, 0.01, 0.0, nthr, 2048, c, (), False,
                        mlp)
 
 

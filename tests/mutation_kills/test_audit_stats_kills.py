@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.stats import beta_upper, clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
 
 def test_epsilon_bound_errors_name_their_parameter() -> None:
@@ -85,7 +85,7 @@ def test_failed_beta_inverse_gives_the_conservative_bound_on_both_sides() -> Non
 def test_cp_upper_is_one_when_every_trial_succeeded() -> None:
     # k = n: no upper bound below 1 is valid (the Beta(n + 1, 1) quantile would be < 1)
     assert float(cp_upper(5, 5, 0.05)) == 1.0
-    assert cp_upper(np.array([3.0, 7.5]), np.array([3.0, 7.5]), 0.2).tolist() == [1.0, 1.0]
+    assert beta_upper(np.array([3.0, 7.5]), np.array([3.0, 7.5]), 0.2).tolist() == [1.0, 1.0]
     assert float(clopper_pearson(4, 4, 0.9)[1]) == 1.0
 
 

@@ -4,12 +4,16 @@
   for a mechanism ``mechanism(data, size, rng)`` on neighbouring inputs, with a witness event.
 * :func:`assert_private`: the same as a pytest assertion with a readable report.
 * :func:`vectorize`: one-output ``fn(data, rng)`` -> the ``(data, size, rng)`` form.
+* :func:`one_run_audit` / :func:`one_run_epsilon_bound`: the epsilon lower bound of one run with ``m``
+  canaries, each included with probability 1/2 (Steinke, Nasr, Jagielski 2023; :mod:`semiprivate.theory.audit.one_run`).
 * :func:`exact_privacy_loss`: max log ratio and delta(epsilon) (hockey-stick divergence) for
   mechanisms whose output distributions are known exactly.
 * :mod:`semiprivate.theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
   :mod:`semiprivate.theory.audit.strategies`: the same as hypothesis strategies (imported lazily, so
   hypothesis is only needed when you use them).
 * :mod:`semiprivate.theory.audit.broken`: deliberately broken mechanisms (an auditor must catch them).
+* :mod:`semiprivate.theory.audit.examples`: the mechanisms of published DP testers' benchmarks (SVT
+  family, noisy max, histograms, prefix sums, RAPPOR; correct and broken), to copy or audit.
 
 The toolkit's own audit cases (its mechanisms and learners) live in :mod:`semiprivate.theory.audit_suite`
 (``python -m semiprivate audit``): the generic auditor imports nothing from ``semiprivate.theory.learners``.
@@ -31,6 +35,7 @@ from semiprivate.theory.audit.core import (
     vectorize,
 )
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
+from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
 from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
@@ -45,16 +50,21 @@ __all__ = [
     "ExactPrivacyLoss",
     "exact_privacy_loss",
     "hockey_stick",
+    "OneRunAudit",
+    "one_run_audit",
+    "one_run_epsilon_bound",
+    "one_run_p_value",
     "clopper_pearson",
     "cp_lower",
     "cp_upper",
     "epsilon_bound",
     "strategies",
     "neighbours",
+    "examples",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("strategies", "neighbours", "broken"):
+    if name in ("strategies", "neighbours", "broken", "examples"):
         return importlib.import_module(f"semiprivate.theory.audit.{name}")
     raise AttributeError(f"module 'semiprivate.theory.audit' has no attribute {name!r}")

@@ -11,8 +11,8 @@ Two rules keep the selection from wasting the ``K`` slots:
 * :func:`anticipated_bound` scores an event by the bound the estimation batch would give if the
   true frequencies were at the *pessimistic* end of the selection batch's own Clopper–Pearson
   intervals (level :data:`SELECTION_LEVEL` = 0.16, about one standard error):
-  ``p = cp_lower(kx, s, 0.16)``, ``q = cp_upper(ky, s, 0.16)``, then
-  ``epsilon_bound(cp_lower(p n, n, a), cp_upper(q n, n, a), delta)`` at the planned per-test level
+  ``p = beta_lower(kx, s, 0.16)``, ``q = beta_upper(ky, s, 0.16)``, then
+  ``epsilon_bound(beta_lower(p n, n, a), beta_upper(q n, n, a), delta)`` at the planned per-test level
   ``a``.  An event seen ``3`` vs ``0`` times (a sample extreme) scores about ``-2.5``, where plugging
   the raw frequencies ``3/s`` vs ``0`` in gave a large score that collapsed on the fresh batch.
 * :func:`honest_sets` scores likelihood-ratio-ordered sets of many small cells (whole-row patterns,
@@ -34,17 +34,16 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
-from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
            "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick", "planned_tests", "rank_columns",
            "unique"]
 
-#: one-sided level of the selection-batch intervals in :func:`anticipated_bound` (about one standard
-#: error: the winner's-curse allowance).  At the planned test level (z ~ 2.5 on a batch 4x smaller
-#: than the estimation one) the pessimism was about 10 estimation standard errors, which ranked every
-#: event of SVT Alg. 4's output (true eps 0.17, masses ~2%) below 0 and let wide, nearly null
-#: projections take each pair's slot; 3 vs 0 still scores about -2.5 and 10 vs 0 about -0.06.
+#: one-sided level of the selection-batch intervals in :func:`anticipated_bound`: about one standard
+#: error, the winner's-curse allowance.  Pessimism at the planned test level instead would rank small
+#: but real effects (events of mass ~2%) below 0 and leave each pair's slot to wide, nearly null
+#: projections (benchmarks/RESULTS.md, "selection level"); 3 vs 0 scores about -2.5, 10 vs 0 about -0.06.
 SELECTION_LEVEL = 0.16
 #: pairs beyond this many do not each get a reserved slot (the Bonferroni factor would grow with them)
 MAX_PAIR_SLOTS = 32
@@ -88,9 +87,9 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
         raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
     if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
         raise ValueError(f"kx and ky must be counts in [0, s={s}]")
-    p = cp_lower(kx, s, SELECTION_LEVEL)
-    q = cp_upper(ky, s, SELECTION_LEVEL)
-    return epsilon_bound(cp_lower(p * n, n, a), cp_upper(q * n, n, a), delta)
+    p = beta_lower(kx, s, SELECTION_LEVEL)
+    q = beta_upper(ky, s, SELECTION_LEVEL)
+    return epsilon_bound(beta_lower(p * n, n, a), beta_upper(q * n, n, a), delta)
 
 
 @validate_params(max_events=Integer(1), n_pairs=Integer(1))
@@ -353,7 +352,7 @@ PATTERN_BINS = 16
 
 class RowPatterns:
     """Whole-row *patterns* of a block of coded columns of float vector outputs (Implements: AUDIT,
-    automatic categorical encoding of mixed outputs, issue #20).
+    automatic categorical encoding of mixed outputs).
 
     Many mechanisms write codes into float vectors: sparse-vector variants (Lyu, Su, Li, PVLDB 2017,
     Algs. 1-6) output ``1`` / ``0`` / ``-1`` ("above", "below", "aborted") per query, Alg. 3 the noisy

@@ -18,7 +18,7 @@ import numpy as np
 from scipy.special import betainccinv, betaincinv
 from semiprivate.kernels.validation import DELTA, PROBABILITY
 
-__all__ = ["cp_lower", "cp_upper", "clopper_pearson", "epsilon_bound"]
+__all__ = ["cp_lower", "cp_upper", "clopper_pearson", "epsilon_bound", "beta_lower", "beta_upper"]
 
 
 def _real_array(value: Any, name: str) -> np.ndarray:
@@ -37,11 +37,12 @@ def _real_array(value: Any, name: str) -> np.ndarray:
     return arr
 
 
-def _counts(k: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
+def _counts(k: Any, n: Any, integer: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Validated success counts ``0 <= k <= n`` and trial counts ``n >= 1`` (finite; broadcastable).
 
-    Fractional counts are accepted (the Beta quantiles are defined for them; the audit's
-    selection step plugs expected counts ``p n`` in)."""
+    Counts must be whole numbers unless ``integer=False`` (the Beta quantiles are defined for
+    real counts; the audit's selection step plugs expected counts ``p n`` into
+    :func:`beta_lower` / :func:`beta_upper`)."""
     kk, nn = _real_array(k, "k"), _real_array(n, "n")
     if not np.isfinite(nn).all() or (nn < 1).any():
         raise ValueError(f"n must be a finite number of trials >= 1, got {n!r}")
@@ -53,6 +54,11 @@ def _counts(k: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"k and n must have broadcastable shapes, got {kk.shape} and {nn.shape}") from None
     if (kb > nb).any():
         raise ValueError(f"k must be <= n (successes cannot exceed trials), got k={k!r}, n={n!r}")
+    if integer:
+        for arr, name, given in ((kk, "k", k), (nn, "n", n)):
+            if (arr != np.floor(arr)).any():
+                raise ValueError(f"{name} must be a whole number of {'successes' if name == 'k' else 'trials'}, "
+                                 f"got {given!r}")
     return kk, nn
 
 
@@ -79,7 +85,13 @@ def cp_lower(k: Any, n: Any, alpha: float) -> np.ndarray:
     ...
     ValueError: k must be <= n (successes cannot exceed trials), got k=5, n=3
     """
-    k, n = _counts(k, n)
+    return beta_lower(*_counts(k, n), alpha)
+
+
+def beta_lower(k: Any, n: Any, alpha: float) -> np.ndarray:
+    """:func:`cp_lower` for real-valued counts ``0 <= k <= n`` (the Beta quantile is defined for
+    them): the audit's selection step scores expected counts ``p n`` with it."""
+    k, n = _counts(k, n, integer=False)
     alpha = _level(alpha)
     with np.errstate(all="ignore"):
         out = betaincinv(np.maximum(k, 1.0), n - k + 1.0, alpha)
@@ -104,7 +116,12 @@ def cp_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
     >>> float(cp_upper(5, 5, 0.05))
     1.0
     """
-    k, n = _counts(k, n)
+    return beta_upper(*_counts(k, n), alpha)
+
+
+def beta_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
+    """:func:`cp_upper` for real-valued counts ``0 <= k <= n`` (see :func:`beta_lower`)."""
+    k, n = _counts(k, n, integer=False)
     alpha = _level(alpha)
     with np.errstate(all="ignore"):
         general = betainccinv(k + 1.0, np.maximum(n - k, 1.0), alpha)
@@ -118,7 +135,8 @@ def cp_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
 def clopper_pearson(k: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided Clopper–Pearson interval at the given confidence (``alpha/2`` per side).
 
-    ``k`` successes out of ``n`` trials (``0 <= k <= n``, ``n >= 1``, broadcastable arrays);
+    ``k`` successes out of ``n`` trials (whole numbers, ``0 <= k <= n``, ``n >= 1``, broadcastable
+    arrays; a fractional count is a ValueError naming it);
     ``confidence`` in (0, 1).
 
     Implements: AUDIT.

@@ -95,17 +95,6 @@ def _to_array(rows: list[Any], dim: int | None, integer: bool) -> np.ndarray:
     return np.asarray(rows, dtype=dtype).reshape(len(rows), dim)
 
 
-@st.composite
-def _datasets(draw: Any, min_size: int, max_size: int, dim: int | None, low: float, high: float,
-              integer: bool, labelled: bool) -> Any:
-    rows = draw(st.lists(records(dim, low=low, high=high, integer=integer), min_size=min_size, max_size=max_size))
-    X = _to_array(rows, dim, integer)
-    if labelled:
-        y = np.asarray(draw(st.lists(st.integers(0, 1), min_size=len(rows), max_size=len(rows))), dtype=np.int64)
-        return X, y
-    return X
-
-
 def datasets(*, min_size: int = 1, max_size: int = 8, dim: int | None = None, low: float = 0.0,
              high: float = 1.0, integer: bool = False, labelled: bool = False) -> st.SearchStrategy[Any]:
     """A dataset of ``min_size..max_size`` records: array ``(n,)``/``(n, dim)``, or ``(X, y)``
@@ -113,23 +102,19 @@ def datasets(*, min_size: int = 1, max_size: int = 8, dim: int | None = None, lo
     min_size, max_size = _sizes(min_size, max_size)
     dim = _dim(dim)
     low, high, integer = _range(low, high, integer)
-    return _datasets(min_size, max_size, dim, low, high, integer, _flag(labelled, "labelled"))
+    labelled = _flag(labelled, "labelled")
+    records_ = st.lists(records(dim, low=low, high=high, integer=integer), min_size=min_size, max_size=max_size)
 
+    @st.composite
+    def strategy(draw: Any) -> Any:
+        rows = draw(records_)
+        X = _to_array(rows, dim, integer)
+        if labelled:
+            y = np.asarray(draw(st.lists(st.integers(0, 1), min_size=len(rows), max_size=len(rows))), dtype=np.int64)
+            return X, y
+        return X
 
-@st.composite
-def _replace_one_pairs(draw: Any, min_size: int, max_size: int, dim: int | None, low: float, high: float,
-                       integer: bool, labelled: bool) -> Any:
-    d = draw(_datasets(max(1, min_size), max_size, dim, low, high, integer, labelled))
-    X = d[0] if labelled else d
-    i = draw(st.integers(0, len(X) - 1))
-    new = np.asarray(draw(records(dim, low=low, high=high, integer=integer)), dtype=X.dtype)
-    X2 = X.copy()
-    X2[i] = new
-    if labelled:
-        y2 = d[1].copy()
-        y2[i] = draw(st.integers(0, 1))
-        return d, (X2, y2)
-    return d, X2
+    return strategy()
 
 
 def replace_one_pairs(*, min_size: int = 1, max_size: int = 8, dim: int | None = None, low: float = 0.0,
@@ -139,23 +124,25 @@ def replace_one_pairs(*, min_size: int = 1, max_size: int = 8, dim: int | None =
     min_size, max_size = _sizes(min_size, max_size, least=1)
     dim = _dim(dim)
     low, high, integer = _range(low, high, integer)
-    return _replace_one_pairs(min_size, max_size, dim, low, high, integer, _flag(labelled, "labelled"))
+    labelled = _flag(labelled, "labelled")
+    base = datasets(min_size=max(1, min_size), max_size=max_size, dim=dim, low=low, high=high, integer=integer,
+                    labelled=labelled)
 
+    @st.composite
+    def strategy(draw: Any) -> Any:
+        d = draw(base)
+        X = d[0] if labelled else d
+        i = draw(st.integers(0, len(X) - 1))
+        new = np.asarray(draw(records(dim, low=low, high=high, integer=integer)), dtype=X.dtype)
+        X2 = X.copy()
+        X2[i] = new
+        if labelled:
+            y2 = d[1].copy()
+            y2[i] = draw(st.integers(0, 1))
+            return d, (X2, y2)
+        return d, X2
 
-@st.composite
-def _add_remove_pairs(draw: Any, min_size: int, max_size: int, dim: int | None, low: float, high: float,
-                      integer: bool, labelled: bool) -> Any:
-    small = draw(_datasets(min_size, max(min_size, max_size - 1), dim, low, high, integer, labelled))
-    X = small[0] if labelled else small
-    pos = draw(st.integers(0, len(X)))
-    new = np.asarray(draw(records(dim, low=low, high=high, integer=integer)), dtype=X.dtype)
-    X2 = np.insert(X, pos, new, axis=0)
-    big: Any = X2
-    if labelled:
-        big = (X2, np.insert(small[1], pos, draw(st.integers(0, 1))))
-    if draw(st.booleans()):
-        return small, big
-    return big, small
+    return strategy()
 
 
 def add_remove_pairs(*, min_size: int = 0, max_size: int = 8, dim: int | None = None, low: float = 0.0,
@@ -165,7 +152,25 @@ def add_remove_pairs(*, min_size: int = 0, max_size: int = 8, dim: int | None = 
     min_size, max_size = _sizes(min_size, max_size, least=1)
     dim = _dim(dim)
     low, high, integer = _range(low, high, integer)
-    return _add_remove_pairs(min_size, max_size, dim, low, high, integer, _flag(labelled, "labelled"))
+    labelled = _flag(labelled, "labelled")
+    base = datasets(min_size=min_size, max_size=max(min_size, max_size - 1), dim=dim, low=low, high=high,
+                    integer=integer, labelled=labelled)
+
+    @st.composite
+    def strategy(draw: Any) -> Any:
+        small = draw(base)
+        X = small[0] if labelled else small
+        pos = draw(st.integers(0, len(X)))
+        new = np.asarray(draw(records(dim, low=low, high=high, integer=integer)), dtype=X.dtype)
+        X2 = np.insert(X, pos, new, axis=0)
+        big: Any = X2
+        if labelled:
+            big = (X2, np.insert(small[1], pos, draw(st.integers(0, 1))))
+        if draw(st.booleans()):
+            return small, big
+        return big, small
+
+    return strategy()
 
 
 def neighbouring_datasets(kind: str = "any", **kwargs: Any) -> st.SearchStrategy[Any]:
@@ -177,25 +182,6 @@ def neighbouring_datasets(kind: str = "any", **kwargs: Any) -> st.SearchStrategy
     if kind == "add_remove":
         return add_remove_pairs(**kwargs)
     return st.one_of(replace_one_pairs(**kwargs), add_remove_pairs(**kwargs))
-
-
-@st.composite
-def _query_vectors(draw: Any, dim: int, low: float, high: float, sensitivity: float, mode: str,
-                   integer: bool) -> Any:
-    elem = _elements(low, high, integer)
-    if integer:
-        step: st.SearchStrategy[Any] = st.integers(-int(sensitivity), int(sensitivity))
-    else:
-        step = st.one_of(st.sampled_from([-sensitivity, sensitivity]),
-                         st.floats(-sensitivity, sensitivity, allow_nan=False))
-    dtype = np.int64 if integer else np.float64
-    a = np.asarray(draw(st.lists(elem, min_size=dim, max_size=dim)), dtype=dtype)
-    b = a.copy()
-    if mode == "all":
-        b = b + np.asarray(draw(st.lists(step, min_size=dim, max_size=dim)), dtype=dtype)
-    else:
-        b[draw(st.integers(0, dim - 1))] += draw(step)
-    return a, b
 
 
 def query_vectors(dim: int = 1, *, low: float = -10.0, high: float = 10.0, sensitivity: float = 1.0,
@@ -211,4 +197,22 @@ def query_vectors(dim: int = 1, *, low: float = -10.0, high: float = 10.0, sensi
     if integer and sensitivity < 1:
         raise ValueError(f"sensitivity must be >= 1 when integer=True (steps are whole numbers), got {sensitivity!r}")
     check_option(mode, "mode", ("one", "all"))
-    return _query_vectors(dim, low, high, sensitivity, mode, integer)
+    elem = _elements(low, high, integer)
+    if integer:
+        step: st.SearchStrategy[Any] = st.integers(-int(sensitivity), int(sensitivity))
+    else:
+        step = st.one_of(st.sampled_from([-sensitivity, sensitivity]),
+                         st.floats(-sensitivity, sensitivity, allow_nan=False))
+    dtype = np.int64 if integer else np.float64
+
+    @st.composite
+    def strategy(draw: Any) -> Any:
+        a = np.asarray(draw(st.lists(elem, min_size=dim, max_size=dim)), dtype=dtype)
+        b = a.copy()
+        if mode == "all":
+            b = b + np.asarray(draw(st.lists(step, min_size=dim, max_size=dim)), dtype=dtype)
+        else:
+            b[draw(st.integers(0, dim - 1))] += draw(step)
+        return a, b
+
+    return strategy()

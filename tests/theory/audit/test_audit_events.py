@@ -176,7 +176,7 @@ def test_float_bits_do_not_flag_a_snapped_laplace() -> None:
 
 
 def test_bit_keys() -> None:
-    from semiprivate.theory.audit.core import bit_keys
+    from semiprivate.theory.audit.events import bit_keys
 
     v = np.array([1.0, np.nextafter(1.0, 2.0), -1.0, 0.375])
     k1 = bit_keys(v, 1)

@@ -14,7 +14,7 @@ thresholds, value events, pairwise joint events and (z, z**2) logistic scores se
 single pattern (a corner a linear threshold can cut off) has mass 1/256; only a large set of
 whole-row patterns (the 128 rows of product +1) shows the privacy loss
 ``log((1 + g) / (1 - g)) = 0.619`` for ``g = 0.3`` at 20,000 trials.  Without the pattern family (the break: delete
-the ``atom_blocks`` loop in ``semiprivate.theory.audit.core._select``) the bound is 0.0 and the test fails
+the ``atom_blocks`` loop in ``semiprivate.theory.audit.candidates.search_pair``) the bound is 0.0 and the test fails
 (seen once: bound 0.0, not flagged).
 """
 

@@ -1,0 +1,277 @@
+"""Benchmark: our auditor beside DP-Sniper and StatDP, each run here, on their own mechanisms and input pairs.
+
+Implements: AUDIT (side-by-side comparison with published DP testers).
+
+DP-Sniper (Bichsel et al., S&P 2021, ``eth-sri/dp-sniper``) and StatDP (Ding et al., CCS 2018,
+``cmla-psu/statdp``) run from their own checkouts, outside this repository, in their own Python
+environment (PyTorch, numba, mmh3, ...): :mod:`benchmarks.peers_driver` is started with that
+interpreter for every case and prints the tool's result.  Paths: ``--dpsniper`` / ``DPSNIPER_PATH``,
+``--statdp`` / ``STATDP_PATH``, ``--peers-python`` / ``PEERS_PYTHON``.
+
+For each case, in the same run:
+
+* **theirs**: DP-Sniper's DD-Search on its mechanism and its StatDP input patterns (both orders), with
+  ``DDConfig`` scaled to the budget (``n_train = n = n_check = --n``, ``n_final = 10 n``), lower bound
+  ``eps_lcb`` at confidence 0.9; or StatDP's test at the claimed epsilon on its own algorithm and inputs
+  (``event_iterations = --n``, ``detect_iterations = 5 n``): flagged when its p-value is below 0.1.
+* **ours**: :func:`semiprivate.theory.audit.audit_pairs` on our implementation of the same mechanism
+  (:mod:`semiprivate.theory.audit.examples`) and the same input pairs (each pair once: the auditor tests both
+  directions), at the same confidence 0.9, with at most as many samples as the peer drew (selection
+  included, split over the distinct inputs).
+* **same distribution?**: their mechanism's outputs on the first input pair (``--dump-n`` per input,
+  written by the driver) against ours, by an audit-style two-sample test: the auditor bounds the epsilon
+  between "their outputs" and "our outputs" as if they were neighbouring inputs (claim 1e-9, confidence 0.9);
+  a bound of 0 means no detectable difference.
+
+Seeds: every tool gets ``--seed`` (NumPy's global state and PyTorch for DP-Sniper; StatDP seeds nothing:
+its ``run_algorithm`` draws from a fresh ``default_rng()``, as released); ours ``rng=seed + case index``.
+
+Usage (once, outside the repository: checkouts of the GitHub repositories eth-sri/dp-sniper and
+cmla-psu/statdp in /work/peers/dp-sniper and /work/peers/statdp, and an environment for them)::
+
+    python -m venv /work/peers/venv
+    /work/peers/venv/bin/pip install torch numpy pandas matplotlib scikit-learn mmh3 numba tqdm sympy coloredlogs scipy
+    DPSNIPER_PATH=/work/peers/dp-sniper STATDP_PATH=/work/peers/statdp PEERS_PYTHON=/work/peers/venv/bin/python \
+        python benchmarks/audit_vs_peers.py [--n 100000] [--only SVT1,PrefixSum] [--statdp-only] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT / "benchmarks"))
+
+import audit_power as ap  # noqa: E402
+from semiprivate.kernels._backend import cpu_model  # noqa: E402
+from semiprivate.theory.audit import audit_pairs  # noqa: E402
+from semiprivate.theory.audit.examples import Laplace, ReportNoisyMax  # noqa: E402
+
+CONFIDENCE = 0.9
+DRIVER = Path(__file__).resolve().parent / "peers_driver.py"
+
+#: StatDP's own algorithms -> (our implementation, claim, whether the claim holds, input length, component-wise)
+STATDP_OURS: dict[str, tuple[Any, float, bool, int, bool]] = {
+    "noisy_max_v1a": (ReportNoisyMax(), 0.1, True, 5, True),
+    "noisy_max_v1b": (ReportNoisyMax(value=True), 0.1, False, 5, True),
+    "noisy_max_v2a": (ReportNoisyMax(noise="exp"), 0.1, True, 5, True),
+    "noisy_max_v2b": (ReportNoisyMax(noise="exp", value=True), 0.1, False, 5, True),
+    "histogram": (Laplace(), 0.1, True, 5, False),  # the first bin of a + Lap(1/eps)
+    "histogram_eps": (Laplace(eps=10.0), 0.1, False, 5, False),  # the first bin of a + Lap(eps)
+}
+
+
+class _Served:
+    """A 'mechanism' serving pre-drawn outputs in order: input 0 their outputs, input 1 ours."""
+
+    def __init__(self, theirs: np.ndarray, ours: np.ndarray) -> None:
+        self.rows = [theirs, ours]
+        self.pos = [0, 0]
+
+    def __call__(self, which: int, size: int, rng: Any) -> np.ndarray:
+        i = int(which)
+        out = self.rows[i][self.pos[i]:self.pos[i] + size]
+        if out.shape[0] != size:
+            raise ValueError("two-sample check ran out of drawn outputs")
+        self.pos[i] += size
+        return out
+
+
+def same_distribution(theirs: np.ndarray, ours: np.ndarray, seed: int) -> float:
+    """Epsilon lower bound (confidence 0.9) between their and our outputs: 0 when indistinguishable."""
+    n = min(len(theirs), len(ours))
+    sel = n // 5
+    res = audit_pairs(_Served(theirs[:n], ours[:n]), [(0, 1)], epsilon=1e-9, trials=n - sel, selection_trials=sel,
+                      confidence=CONFIDENCE, rng=seed)
+    return float(res.epsilon_lower_bound)
+
+
+def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str, Any]:
+    n = args.n
+    cmd = [args.peers_python, str(DRIVER), tool, case, "--seed", str(args.seed), "--processes", str(args.processes),
+           "--confidence", str(CONFIDENCE), "--dump", str(dump), "--dump-n", str(args.dump_n)]
+    if tool == "dpsniper":
+        cmd += ["--dpsniper", args.dpsniper, "--n-train", str(n), "--n", str(n), "--n-check", str(n),
+                "--n-final", str(10 * n)]
+    else:
+        cmd += ["--statdp", args.statdp, "--event-iterations", str(n), "--detect-iterations", str(5 * n)]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd="/tmp", env={**os.environ, "PYTHONPATH": ""})
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    return dict(error=(proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"],
+                seconds=time.perf_counter() - t0)
+
+
+def trials_within(samples: int, n_data: int) -> int:
+    """Largest estimation trials per input with ``n_data * (n + selection(n)) <= samples``."""
+    per = samples // n_data
+    lo, hi = 0, per
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if mid + ap.selection_trials(mid) <= per:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def ours(mechanism: Any, pairs: list[tuple[np.ndarray, np.ndarray]], claim: float, samples: int, seed: int,
+         **kw: Any) -> dict[str, Any]:
+    n_data = len({a.tobytes() for p in pairs for a in p})
+    n = trials_within(samples, n_data)
+    t0 = time.perf_counter()
+    res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=CONFIDENCE, rng=seed, **kw)
+    return dict(lb=res.epsilon_lower_bound, flagged=res.violation, seconds=time.perf_counter() - t0,
+                samples=res.trials_used)
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    tmp = Path(args.tmp)
+    tmp.mkdir(parents=True, exist_ok=True)
+    wanted = {t.strip() for t in args.only.split(",")} if args.only else None
+    if not args.statdp_only:
+        for i, case in enumerate(ap.cases()):
+            if case.name not in _DPSNIPER_NAMES or (wanted and case.name not in wanted):
+                continue
+            dump = tmp / f"dps_{i}.npz"
+            theirs = peer(args, "dpsniper", case.name, dump)
+            row: dict[str, Any] = dict(tool="DP-Sniper", case=case.name, claim=case.claim, private=case.private,
+                                       true=ap.true_epsilon(case.name, case.mechanism, case.pairs)
+                                       if case.compute_true else None, true_note=case.true_note, theirs=theirs)
+            if "error" not in theirs:
+                row["ours"] = ours(case.mechanism, case.pairs, case.claim, theirs["samples"], args.seed + i,
+                                   **case.audit_kwargs)
+                d = np.load(dump)
+                g = np.random.default_rng(args.seed)
+                row["two_sample"] = max(same_distribution(_rows(d["b1"]), _rows(case.mechanism(d["a1"], len(d["b1"]), g)),
+                                                          args.seed),
+                                        same_distribution(_rows(d["b2"]), _rows(case.mechanism(d["a2"], len(d["b2"]), g)),
+                                                          args.seed + 1))
+            rows.append(row)
+            print(_line(row), flush=True)
+    for j, (name, (mech, claim, private, length, cw)) in enumerate(STATDP_OURS.items()):
+        if wanted and name not in wanted:
+            continue
+        dump = tmp / f"statdp_{j}.npz"
+        theirs = peer(args, "statdp", name, dump)
+        pairs = ap.statdp_patterns(length, cw, -math.inf, math.inf)
+        row = dict(tool="StatDP", case=name, claim=claim, private=private, true=None, true_note="", theirs=theirs)
+        if "error" not in theirs:
+            row["ours"] = ours(mech, pairs, claim, theirs["samples"], args.seed + 100 + j)
+            d = np.load(dump)
+            g = np.random.default_rng(args.seed)
+            row["two_sample"] = max(same_distribution(_rows(d["b1"]), _rows(mech(d["a1"], len(d["b1"]), g)), args.seed),
+                                    same_distribution(_rows(d["b2"]), _rows(mech(d["a2"], len(d["b2"]), g)),
+                                                      args.seed + 1))
+        rows.append(row)
+        print(_line(row), flush=True)
+    return rows
+
+
+_DPSNIPER_NAMES = ["Laplace", "TruncatedGeometric", "NoisyHist1", "NoisyHist2", "ReportNoisyMax1", "ReportNoisyMax2",
+                   "ReportNoisyMax3", "ReportNoisyMax4", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "Rappor",
+                   "OneTimeRappor", "LaplaceParallel", "SVT34Parallel", "PrefixSum", "NumericalSVT"]
+
+
+def _rows(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return x[:, 0] if x.ndim == 2 and x.shape[1] == 1 else x
+
+
+def _f(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return "inf" if math.isinf(x) else f"{x:.4f}"
+
+
+def _line(r: dict[str, Any]) -> str:
+    t = r["theirs"]
+    if "error" in t:
+        return f"| {r['tool']} | {r['case']} | {_f(r['claim'])} | — | failed: {' '.join(t['error'])[:80]} | — | — | — | — | — | — | — |"
+    true = _f(r["true"]) if r["true"] is not None else (r["true_note"] or "—")
+    if r["tool"] == "DP-Sniper":
+        their_bound, their_flag = _f(t["eps_lcb"]), t["eps_lcb"] > r["claim"]
+    else:
+        their_bound, their_flag = f"p = {t['p_value']:.3g}", t["p_value"] < 1 - CONFIDENCE
+    o = r["ours"]
+
+    def right(flag: bool) -> str:
+        return "right" if flag == (not r["private"]) else "**wrong**"
+
+    return (f"| {r['tool']} | {r['case']} | {r['claim']:.4f} | {true} | {their_bound} | {_f(o['lb'])} | "
+            f"{'flag' if their_flag else 'pass'} ({right(their_flag)}) | {'flag' if o['flagged'] else 'pass'} "
+            f"({right(o['flagged'])}) | {t['seconds']:.1f} / {o['seconds']:.1f} | {t['samples']:,} / {o['samples']:,} | "
+            f"{r['two_sample']:.4f} |")
+
+
+HEADER = ("| peer | case | claim | true eps | their bound | our bound | their verdict | our verdict | time s (theirs / ours) "
+          "| samples (theirs / ours) | ours vs theirs: eps between outputs |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    done = [r for r in rows if "error" not in r["theirs"]]
+    dps = [r for r in done if r["tool"] == "DP-Sniper"]
+    lines = [f"cases run: {len(done)} of {len(rows)}"]
+    ours_right = sum(r["ours"]["flagged"] == (not r["private"]) for r in done)
+    lines.append(f"verdicts right: ours {ours_right}/{len(done)}; DP-Sniper "
+                 f"{sum((r['theirs']['eps_lcb'] > r['claim']) == (not r['private']) for r in dps)}/{len(dps)}; StatDP "
+                 f"{sum((r['theirs']['p_value'] < 1 - CONFIDENCE) == (not r['private']) for r in done if r['tool'] == 'StatDP')}"
+                 f"/{sum(r['tool'] == 'StatDP' for r in done)}")
+    lines.append(f"our bound >= DP-Sniper's: {sum(r['ours']['lb'] >= r['theirs']['eps_lcb'] for r in dps)}/{len(dps)}")
+    lines.append(f"our wall time <= theirs: {sum(r['ours']['seconds'] <= r['theirs']['seconds'] for r in done)}/{len(done)}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dpsniper", default=os.environ.get("DPSNIPER_PATH"), help="eth-sri/dp-sniper checkout")
+    p.add_argument("--statdp", default=os.environ.get("STATDP_PATH"), help="cmla-psu/statdp checkout")
+    p.add_argument("--peers-python", default=os.environ.get("PEERS_PYTHON"),
+                   help="interpreter of the environment holding the peers' dependencies (torch, numba, mmh3, ...)")
+    p.add_argument("--n", type=int, default=100_000, help="DP-Sniper's n_train = n = n_check (n_final = 10 n); "
+                   "StatDP's event_iterations (detect_iterations = 5 n)")
+    p.add_argument("--processes", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--dump-n", type=int, default=100_000)
+    p.add_argument("--only", default=None, help="comma-separated case names")
+    p.add_argument("--statdp-only", action="store_true")
+    p.add_argument("--tmp", default="/tmp/audit_vs_peers")
+    p.add_argument("--out", default=None, help="also write the markdown table here")
+    args = p.parse_args(argv)
+    for path, name in ((args.dpsniper, "--dpsniper (or DPSNIPER_PATH)"), (args.statdp, "--statdp (or STATDP_PATH)")):
+        if not path or not Path(path).is_dir():
+            p.error(f"{name} must name a checkout outside the repository, got {path!r}")
+        if Path(path).resolve().is_relative_to(ROOT):
+            p.error(f"{name} must lie outside the repository, got {path!r}")
+    if not args.peers_python or not Path(args.peers_python).exists():
+        p.error(f"--peers-python (or PEERS_PYTHON) must name the peers' interpreter, got {args.peers_python!r}")
+    head = (f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; confidence {CONFIDENCE}; "
+            f"--n {args.n:,}; seed {args.seed}")
+    print(head + "\n\n" + HEADER, flush=True)
+    t0 = time.perf_counter()
+    rows = run(args)
+    text = "\n".join([head, "", HEADER] + [_line(r) for r in rows] + ["", summary(rows),
+                                                                      f"total {time.perf_counter() - t0:.0f} s"])
+    print("\n" + summary(rows))
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+        Path(args.out).with_suffix(".json").write_text(json.dumps(rows, default=float, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,194 @@
+"""Runs DP-Sniper or StatDP on one case of their own benchmark, from their own checkouts; prints one JSON line.
+
+Run by :mod:`benchmarks.audit_vs_peers` with the peers' interpreter (a separate environment holding their
+dependencies: PyTorch, numba, mmh3, ...); imports nothing from ``semiprivate``.  Their code is not copied:
+``--dpsniper`` / ``--statdp`` name their checkouts, which go on ``sys.path``.
+
+* ``dpsniper CASE``: DP-Sniper's DD-Search (``dpsniper.search.ddsearch.DDSearch`` with ``DPSniper`` and the
+  logistic-regression classifier, hyper-parameters, feature transforms, input domains and pattern
+  generators of ``dpsniper/experiments/exp_default.py``), then the witness's high-precision estimate
+  (``DDWitness.compute_eps_high_precision``), with ``DDConfig(n_train, n, n_check, n_final, confidence)``
+  scaled to the budget.  Samples: ``2 n_train + n + 2 n_check`` per ordered input pair (both orders of
+  each StatDP pattern) plus ``2 n_final``.  With ``--dump FILE`` it also writes ``--dump-n`` outputs of
+  their mechanism on the first pattern's two inputs (the two-sample check of our implementation).
+* ``statdp CASE``: StatDP's ``detect_counterexample`` (``statdp/core.py``) on its own algorithm
+  (``statdp/algorithms.py``) and its own input generator at the claimed epsilon: the p-value of its
+  test.  Samples: ``2 event_iterations`` per input pair (event selection) plus ``2 detect_iterations``.
+  StatDP reports a p-value, not a lower bound on epsilon.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+
+def _dpsniper_case(name: str):  # type: ignore[no-untyped-def]
+    """(mechanism, input generator, output size, feature transform) as in exp_default.py."""
+    from dpsniper.classifiers.feature_transformer import FlagsFeatureTransformer
+    from dpsniper.input.input_domain import InputBaseType, InputDomain
+    from dpsniper.input.pattern_generator import PatternGenerator
+    from dpsniper.mechanisms.geometric import TruncatedGeometricMechanism
+    from dpsniper.mechanisms.laplace import LaplaceMechanism
+    from dpsniper.mechanisms.noisy_hist import NoisyHist1, NoisyHist2
+    from dpsniper.mechanisms.parallel import LaplaceParallel, SVT34Parallel
+    from dpsniper.mechanisms.prefix_sum import PrefixSum
+    from dpsniper.mechanisms.rappor import OneTimeRappor, Rappor
+    from dpsniper.mechanisms.report_noisy_max import ReportNoisyMax1, ReportNoisyMax2, ReportNoisyMax3, ReportNoisyMax4
+    from dpsniper.mechanisms.sparse_vector_technique import (
+        NumericalSVT,
+        SparseVectorTechnique1,
+        SparseVectorTechnique2,
+        SparseVectorTechnique3,
+        SparseVectorTechnique4,
+        SparseVectorTechnique5,
+        SparseVectorTechnique6,
+    )
+
+    f1 = PatternGenerator(InputDomain(1, InputBaseType.FLOAT, [-10, 10]), False)
+    g05 = PatternGenerator(InputDomain(1, InputBaseType.INT, [0, 5]), False)
+    h5 = PatternGenerator(InputDomain(5, InputBaseType.INT, [0, 10]), False)
+    cw5 = PatternGenerator(InputDomain(5, InputBaseType.FLOAT, [-10, 10]), True)
+    cw10 = PatternGenerator(InputDomain(10, InputBaseType.FLOAT, [-10, 10]), True)
+    i1 = PatternGenerator(InputDomain(1, InputBaseType.INT, [-10, 10]), False)
+    flags1 = FlagsFeatureTransformer([-1])
+    r, otr, lp = Rappor(), OneTimeRappor(), LaplaceParallel(eps=0.005, n_parallel=20)
+    table = {
+        "Laplace": (LaplaceMechanism(), f1, 1, None),
+        "TruncatedGeometric": (TruncatedGeometricMechanism(), g05, 1, None),
+        "NoisyHist1": (NoisyHist1(), h5, 5, None),
+        "NoisyHist2": (NoisyHist2(), h5, 5, None),
+        "ReportNoisyMax1": (ReportNoisyMax1(), cw5, 1, None),
+        "ReportNoisyMax2": (ReportNoisyMax2(), cw5, 1, None),
+        "ReportNoisyMax3": (ReportNoisyMax3(), cw5, 1, None),
+        "ReportNoisyMax4": (ReportNoisyMax4(), cw5, 1, None),
+        "SVT1": (SparseVectorTechnique1(c=1, t=0.5), cw10, 20, flags1),
+        "SVT2": (SparseVectorTechnique2(c=1, t=1), cw10, 20, flags1),
+        "SVT3": (SparseVectorTechnique3(c=1, t=1), cw10, 30, FlagsFeatureTransformer([-1000.0, -2000.0])),
+        "SVT4": (SparseVectorTechnique4(c=1, t=1), cw10, 20, flags1),
+        "SVT5": (SparseVectorTechnique5(c=1, t=1), cw10, 10, None),
+        "SVT6": (SparseVectorTechnique6(c=1, t=1), cw10, 10, None),
+        "Rappor": (r, i1, r.filter_size, None),
+        "OneTimeRappor": (otr, i1, otr.filter_size, None),
+        "LaplaceParallel": (lp, f1, lp.get_n_parallel(), None),
+        "SVT34Parallel": (SVT34Parallel(), cw10, 80, FlagsFeatureTransformer([-1, -1000.0, -2000.0])),
+        "PrefixSum": (PrefixSum(), cw10, 10, None),
+        "NumericalSVT": (NumericalSVT(), cw10, 10, None),
+    }
+    return table[name]
+
+
+def run_dpsniper(args: argparse.Namespace) -> dict:
+    import numpy as np
+    import torch
+    from dpsniper.attack.dpsniper import DPSniper
+    from dpsniper.classifiers.classifier_factory import LogisticRegressionFactory
+    from dpsniper.classifiers.torch_optimizer_factory import SGDOptimizerFactory
+    from dpsniper.search.ddconfig import DDConfig
+    from dpsniper.search.ddsearch import DDSearch
+    from dpsniper.utils.initialization import initialize_dpsniper
+
+    mech, gen, out_size, transform = _dpsniper_case(args.case)
+    np.random.seed(args.seed)  # noqa: NPY002 -- their mechanisms draw from NumPy's global state
+    torch.manual_seed(args.seed)
+    pairs = list(gen.get_input_pairs())
+    if args.dump:
+        a1, a2 = pairs[0]
+        np.savez(args.dump, a1=a1, a2=a2, b1=np.asarray(mech.m(a1, args.dump_n)), b2=np.asarray(mech.m(a2, args.dump_n)))
+    config = DDConfig(n_train=args.n_train, n=args.n, n_check=args.n_check, n_final=args.n_final,
+                      n_processes=args.processes, confidence=args.confidence)
+    factory = LogisticRegressionFactory(feature_transform=transform, in_dimensions=out_size,
+                                        optimizer_factory=SGDOptimizerFactory(learning_rate=0.3, momentum=0.3,
+                                                                              step_size=500),
+                                        regularization_weight=0.001, epochs=10, label=args.case)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as out, initialize_dpsniper(config, out_dir=out):
+        witness = DDSearch(mech, DPSniper(mech, factory, config), gen, config).run()
+        witness.compute_eps_high_precision(mech, config)
+    seconds = time.perf_counter() - t0
+    samples = len(pairs) * (2 * args.n_train + args.n + 2 * args.n_check) + 2 * args.n_final
+    return dict(tool="DP-Sniper", case=args.case, eps_lcb=float(witness.lower_bound), eps=float(witness.eps),
+                a1=[float(x) for x in np.atleast_1d(witness.a1)], a2=[float(x) for x in np.atleast_1d(witness.a2)],
+                seconds=seconds, samples=int(samples), ordered_pairs=len(pairs))
+
+
+#: StatDP's own algorithms and settings (statdp/__main__.py and its tests): claim, extra kwargs, sensitivity,
+#: input length
+STATDP_CASES = {
+    "noisy_max_v1a": (0.1, {}, "ALL_DIFFER", 5),
+    "noisy_max_v1b": (0.1, {}, "ALL_DIFFER", 5),
+    "noisy_max_v2a": (0.1, {}, "ALL_DIFFER", 5),
+    "noisy_max_v2b": (0.1, {}, "ALL_DIFFER", 5),
+    "histogram": (0.1, {}, "ONE_DIFFER", 5),
+    "histogram_eps": (0.1, {}, "ONE_DIFFER", 5),
+    "SVT": (0.1, {"N": 1, "T": 0.5}, "ALL_DIFFER", 10),
+    "iSVT1": (0.1, {"N": 1, "T": 1}, "ALL_DIFFER", 10),
+    "iSVT2": (0.1, {"N": 1, "T": 1}, "ALL_DIFFER", 10),
+    "iSVT3": (0.1, {"N": 1, "T": 1}, "ALL_DIFFER", 10),
+    "iSVT4": (0.1, {"N": 1, "T": 1}, "ALL_DIFFER", 10),
+}
+
+
+def run_statdp(args: argparse.Namespace) -> dict:
+    import numpy as np
+    import statdp
+    from statdp import algorithms
+
+    claim, kwargs, sens, length = STATDP_CASES[args.case]
+    alg = getattr(algorithms, args.case)
+    sensitivity = getattr(statdp, sens)
+    n_inputs = len(statdp.generators.generate_databases(alg, length, {"epsilon": claim, **kwargs}, sensitivity))
+    if args.dump:
+        from statdp.generators import generate_databases
+
+        d1, d2, kw = generate_databases(alg, length, {"epsilon": claim, **kwargs}, sensitivity)[0]
+        prng = np.random.default_rng(args.seed)
+        b1 = np.array([alg(prng, d1, **kw) for _ in range(args.dump_n)], dtype=np.float64)
+        b2 = np.array([alg(prng, d2, **kw) for _ in range(args.dump_n)], dtype=np.float64)
+        np.savez(args.dump, a1=np.asarray(d1, dtype=np.float64), a2=np.asarray(d2, dtype=np.float64), b1=b1, b2=b2)
+    t0 = time.perf_counter()
+    res = statdp.detect_counterexample(alg, (claim,), {"epsilon": claim, **kwargs},
+                                       num_input=(length,), event_iterations=args.event_iterations,
+                                       detect_iterations=args.detect_iterations, cores=args.processes,
+                                       sensitivity=sensitivity, quiet=True, loglevel=40)
+    seconds = time.perf_counter() - t0
+    eps, p, d1, d2, kw, event = res[0]
+    samples = 2 * n_inputs * args.event_iterations + 2 * args.detect_iterations
+    return dict(tool="StatDP", case=args.case, p_value=float(p), claim=claim, d1=[float(x) for x in d1],
+                d2=[float(x) for x in d2], event=str(event), seconds=seconds, samples=int(samples),
+                input_pairs=n_inputs)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tool", choices=["dpsniper", "statdp"])
+    ap.add_argument("case")
+    ap.add_argument("--dpsniper", default=os.environ.get("DPSNIPER_PATH"))
+    ap.add_argument("--statdp", default=os.environ.get("STATDP_PATH"))
+    ap.add_argument("--n-train", type=int, default=100_000)
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--n-check", type=int, default=100_000)
+    ap.add_argument("--n-final", type=int, default=1_000_000)
+    ap.add_argument("--event-iterations", type=int, default=100_000)
+    ap.add_argument("--detect-iterations", type=int, default=500_000)
+    ap.add_argument("--confidence", type=float, default=0.9)
+    ap.add_argument("--processes", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dump", default=None)
+    ap.add_argument("--dump-n", type=int, default=100_000)
+    args = ap.parse_args()
+    path = args.dpsniper if args.tool == "dpsniper" else args.statdp
+    if not path or not os.path.isdir(path):
+        ap.error(f"--{args.tool} (or {args.tool.upper()}_PATH) must name a checkout, got {path!r}")
+    sys.path.insert(0, path)
+    out = run_dpsniper(args) if args.tool == "dpsniper" else run_statdp(args)
+    print("RESULT " + json.dumps(out), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

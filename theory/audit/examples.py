@@ -1,0 +1,259 @@
+"""Example mechanisms to audit: the benchmark set of published DP testers, correct and broken.
+
+Each is a small dataclass ``mechanism(a, size, rng)`` returning ``size`` independent outputs along
+axis 0 (the audit form, :data:`semiprivate.theory.audit.Mechanism`), vectorised over the draws, with
+the same distributions, output codes and parameters as the mechanisms of DP-Sniper's evaluation
+(Bichsel et al., S&P 2021, ``dpsniper/mechanisms``) and StatDP's (Ding et al., CCS 2018); the input
+``a`` is a 1-D array of query answers (sensitivity 1 per entry).  Copy one as a template for
+your own mechanism, or audit them to see what the auditor catches:
+
+* :class:`Laplace`: ``a[0] + Lap(1/eps)``; eps-DP in real arithmetic, not in doubles (Mironov 2012);
+* :class:`LaplaceSnapping`: Mironov's snapping mechanism; eps-DP in doubles too;
+* :class:`TruncatedGeometric`: Balcer-Vadhan GeoSample; ``ln(1 + 2^-k)``-DP;
+* :class:`NoisyHist`: histogram ``a + Lap(1/eps)``, eps-DP; ``broken=True`` adds ``Lap(eps)``: not;
+* :class:`ReportNoisyMax`: the index of ``argmax(a + noise)`` is eps-DP, its value (``value=True``) is not;
+* :class:`SVT`: sparse vector technique, Lyu et al. Algs. 1-6; Algs. 1 and 2 eps-DP, Algs. 3-6 not;
+* :class:`SVT34Parallel`: Algs. 3 and 4 on the same input (not 2 eps-DP);
+* :class:`NumericalSVT`: Wang et al. 2019, eps-DP;
+* :class:`PrefixSum`: ``cumsum(a + Lap(1/eps))`` claimed eps-DP for all-entries-change neighbours: not;
+* :class:`LaplaceParallel`: ``n_parallel`` copies of ``a[0] + Lap(1/eps)``, ``n_parallel eps``-DP;
+* :class:`Rappor`: RAPPOR and one-time RAPPOR (Erlingsson et al. 2014), :meth:`Rappor.claim`-DP.
+
+Implements: AUDIT (example mechanisms).  Generic: they know no learner of this toolkit.
+
+Examples
+--------
+>>> import numpy as np
+>>> from semiprivate.theory.audit import audit_pairs
+>>> a, b = np.ones(5), np.r_[0.0, np.ones(4)]
+>>> audit_pairs(NoisyHist(), [(a, b)], epsilon=0.1, trials=50_000, rng=0).violation
+False
+>>> audit_pairs(NoisyHist(broken=True), [(a, b)], epsilon=0.1, trials=50_000, rng=0).violation
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.utils import murmurhash3_32
+
+__all__ = ["EPS", "Laplace", "LaplaceSnapping", "TruncatedGeometric", "NoisyHist", "ReportNoisyMax", "SVT",
+           "SVT34Parallel", "NumericalSVT", "PrefixSum", "LaplaceParallel", "Rappor"]
+
+#: every mechanism's default epsilon (DP-Sniper's and StatDP's evaluation setting)
+EPS = 0.1
+
+
+
+@dataclass
+class Laplace:
+    """``a[0] + Lap(1/eps)`` (dpsniper/mechanisms/laplace.py LaplaceMechanism); 1 output column."""
+    eps: float = EPS
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return float(a[0]) + rng.laplace(0.0, 1.0 / self.eps, size)
+
+
+@dataclass
+class LaplaceSnapping:
+    """Mironov's snapping mechanism as in dpsniper's ``LaplaceFixed`` (B = 100, scale
+    ``(1 + B 2^-49)/eps``, rounding to the smallest power of two >= scale, clamping to [-B, B])."""
+    eps: float = EPS
+    B: float = 100.0
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        scale = (1.0 + self.B * 2.0 ** -49) / self.eps
+        lam = 2.0 ** -20
+        while lam < scale:
+            lam *= 2
+        loc = min(self.B, max(-self.B, float(a[0])))
+        sign = 1 - 2 * rng.integers(0, 2, size)
+        u = rng.uniform(size=size)
+        return np.clip(np.round((loc + sign * scale * np.log(u)) / lam) * lam, -self.B, self.B)
+
+
+@dataclass
+class TruncatedGeometric:
+    """Balcer-Vadhan GeoSample (Alg. 4.8) as in dpsniper/mechanisms/geometric.py: a count in
+    [0, n]; ``ln(1 + 2^-k)``-DP with ``k = ceil(ln(2/eps))`` (their Thm 4.7)."""
+    eps: float = EPS
+    n: int = 5
+
+    @property
+    def k(self) -> int:
+        return math.ceil(math.log(2.0 / self.eps))
+
+    def cdf_numerators(self, c: int) -> tuple[list[int], int]:
+        """``F(z)`` (integers) for z = 0..n and the denominator ``d``: P[z] = (F(z) - F(z-1)) / d."""
+        k, n = self.k, self.n
+        d = (2 ** (k + 1) + 1) * (2 ** k + 1) ** (n - 1)
+        f = [2 ** (k * (c - z)) * (2 ** k + 1) ** (n - (c - z)) for z in range(c)]
+        f += [d - 2 ** (k * (z - c + 1)) * (2 ** k + 1) ** (n - 1 - (z - c)) for z in range(c, n)]
+        return f + [d], d
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        f, d = self.cdf_numerators(int(a[0]))
+        u = rng.integers(1, d + 1, size)
+        return np.searchsorted(np.asarray(f, dtype=np.int64), u, side="left").astype(np.float64)
+
+
+@dataclass
+class NoisyHist:
+    """NoisyHist1: ``a + Lap(1/eps)`` per bin; NoisyHist2 (``broken``): ``a + Lap(eps)``."""
+    eps: float = EPS
+    broken: bool = False
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return a + rng.laplace(0.0, self.eps if self.broken else 1.0 / self.eps, (size, a.size))
+
+
+@dataclass
+class ReportNoisyMax:
+    """ReportNoisyMax1-4 (StatDP Algs. 5-8): Lap(2/eps) or Exp(2/eps) noise; index or value."""
+    eps: float = EPS
+    noise: str = "laplace"
+    value: bool = False
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        shape = (size, a.size)
+        z = rng.laplace(0.0, 2 / self.eps, shape) if self.noise == "laplace" else rng.exponential(2 / self.eps, shape)
+        y = a + z
+        return y.max(axis=1) if self.value else np.argmax(y, axis=1).astype(np.float64)
+
+
+@dataclass
+class SVT:
+    """SparseVectorTechnique1-6 (Lyu et al. Algs. 1-6) exactly as dpsniper's
+    ``sparse_vector_technique.py``: codes 1 (above), 0 (below), -1 (aborted) for Algs. 1, 2, 4;
+    Alg. 3 outputs the noisy query when above, -1000 below, -2000 aborted; Algs. 5, 6 have no
+    cutoff.  Scales with eps1 = eps/2 (eps/4 for Alg. 4), eps2 = eps - eps1:
+    rho ~ Lap(1/eps1) (Lap(c/eps1) for Alg. 2, redrawn after each above), nu ~ Lap(2c/eps2)
+    (Algs. 1, 2), Lap(c/eps2) (Alg. 3), Lap(1/eps2) (Algs. 4, 6), none (Alg. 5)."""
+    variant: int
+    eps: float = EPS
+    c: int = 1
+    t: float = 1.0
+
+    def scales(self) -> tuple[float, float]:
+        e1 = self.eps / 4 if self.variant == 4 else self.eps / 2
+        e2 = self.eps - e1
+        rho = self.c / e1 if self.variant == 2 else 1 / e1
+        nu = {1: 2 * self.c / e2, 2: 2 * self.c / e2, 3: self.c / e2, 4: 1 / e2, 5: 0.0, 6: 1 / e2}[self.variant]
+        return rho, nu
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        rho_s, nu_s = self.scales()
+        m = a.size
+        rho = rng.laplace(0.0, rho_s, size)
+        noisy = a + (rng.laplace(0.0, nu_s, (size, m)) if nu_s > 0 else np.zeros((size, m)))
+        if self.variant in (5, 6):
+            return (noisy >= (rho + self.t)[:, None]).astype(np.float64)
+        below, aborted_code = (-1000.0, -2000.0) if self.variant == 3 else (0.0, -1.0)
+        out = np.empty((size, m))
+        count = np.zeros(size)
+        aborted = np.zeros(size, dtype=bool)
+        for i in range(m):
+            above = noisy[:, i] >= rho + self.t
+            out[:, i] = np.where(above, noisy[:, i] if self.variant == 3 else 1.0, below)
+            out[aborted, i] = aborted_code
+            count += above
+            if self.variant == 2:
+                new = rng.laplace(0.0, rho_s, size)
+                rho = np.where(above, new, rho)
+            aborted |= count == self.c
+        return out
+
+
+@dataclass
+class SVT34Parallel:
+    """dpsniper's SVT34Parallel: SVT3 and SVT4 (c = 2, T = 1, eps = 0.1 each) on the same input,
+    20 output columns."""
+    eps: float = EPS
+    c: int = 2
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return np.column_stack([SVT(3, self.eps, self.c)(a, size, rng), SVT(4, self.eps, self.c)(a, size, rng)])
+
+
+@dataclass
+class NumericalSVT:
+    """NumericalSVT (Wang et al. PLDI 2019) as in dpsniper: rho1 ~ Lap(3/eps), rho2 ~ Lap(6c/eps),
+    rho3 ~ Lap(3c/eps); above: a_i + rho3_i, else 0; -1000 after c aboves."""
+    eps: float = EPS
+    c: int = 2
+    t: float = 1.0
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        rho1 = rng.laplace(0.0, 3 / self.eps, (size, 1))
+        cmp = a + rng.laplace(0.0, 6 * self.c / self.eps, (size, a.size)) >= self.t + rho1
+        z = a + rng.laplace(0.0, 3 * self.c / self.eps, (size, a.size))
+        res = np.zeros((size, a.size))
+        count = np.zeros(size)
+        aborted = np.zeros(size, dtype=bool)
+        for i in range(a.size):
+            res[cmp[:, i], i] = z[cmp[:, i], i]
+            count += cmp[:, i]
+            res[aborted, i] = -1000.0
+            aborted |= count == self.c
+        return res
+
+
+@dataclass
+class PrefixSum:
+    """PrefixSum (Wang et al. PLDI 2019): ``cumsum(a + Lap(1/eps))``."""
+    eps: float = EPS
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return np.cumsum(a + rng.laplace(0.0, 1 / self.eps, (size, a.size)), axis=1)
+
+
+@dataclass
+class LaplaceParallel:
+    """``n_parallel`` independent ``a[0] + Lap(1/eps)`` (dpsniper: n_parallel = 20, eps = 0.005)."""
+    eps: float = 0.005
+    n_parallel: int = 20
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        return float(a[0]) + rng.laplace(0.0, 1 / self.eps, (size, self.n_parallel))
+
+
+def bloom_bits(value: int, n_hashes: int = 4, filter_size: int = 20) -> np.ndarray:
+    """RAPPOR's Bloom filter as in dpsniper: bit ``mmh3.hash(str(value), seed=i) % filter_size``
+    (MurmurHash3 x86 32-bit, signed; scikit-learn's ``murmurhash3_32`` is the same function)."""
+    bits = np.zeros(filter_size, dtype=bool)
+    for i in range(n_hashes):
+        bits[int(murmurhash3_32(str(value), seed=i)) % filter_size] = True
+    return bits
+
+
+@dataclass
+class Rappor:
+    """RAPPOR steps 1-3 (Erlingsson et al. 2014) as in dpsniper/mechanisms/rappor.py: Bloom filter
+    (h = 4 hashes, 20 bits), permanent randomized response (f), instantaneous one (p, q), fresh per
+    report.  ``one_time``: steps 1-2 only (dpsniper's OneTimeRappor, f = 0.95)."""
+    one_time: bool = False
+    n_hashes: int = 4
+    filter_size: int = 20
+    f: float = 0.75
+    p: float = 0.45
+    q: float = 0.55
+
+    def bit_probabilities(self) -> tuple[float, float]:
+        """P[output bit = 1 | Bloom bit = 1], P[... | Bloom bit = 0]."""
+        hi, lo = 1 - self.f / 2, self.f / 2
+        if self.one_time:
+            return hi, lo
+        return hi * self.q + lo * self.p, lo * self.q + hi * self.p
+
+    def claim(self) -> float:
+        """The worst case over all inputs: 2h bits differ, each with ratio ``p1/p0``."""
+        p1, p0 = self.bit_probabilities()
+        return 2 * self.n_hashes * math.log(p1 / p0)
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        bits = bloom_bits(int(a[0]), self.n_hashes, self.filter_size)
+        p1, p0 = self.bit_probabilities()
+        return (rng.random((size, self.filter_size)) < np.where(bits, p1, p0)).astype(np.float64)
