@@ -3,7 +3,7 @@
 Implements: AUDIT for DPSGD, the white-box experiment of Steinke, Nasr, Jagielski, "Privacy auditing
 with one (1) training run" (NeurIPS 2023, arXiv 2305.08846; its white-box DP-SGD audit with "Dirac" gradient
 canaries), on
-:func:`semiprivate.theory.privacy.sgd.dp_sgd`.
+:func:`semiprivate.theory.privacy.dpsgd.dp_sgd`.
 
 The experiment (:func:`one_run_dpsgd`).  The model is linear, ``p = d + m`` weights: ``d`` for the real
 data (``n_real`` rows in the first ``d`` coordinates, labels of a fixed halfspace) and one coordinate per
@@ -49,7 +49,8 @@ from semiprivate.kernels.validation import (
 )
 from semiprivate.theory.audit import audit_pairs
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit
-from semiprivate.theory.privacy.sgd import calibrate_noise_multiplier, dp_sgd, dpsgd_epsilon
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
+from semiprivate.theory.privacy.dpsgd import dp_sgd
 
 __all__ = ["VARIANTS", "OneRunDPSGD", "Comparison", "one_run_dpsgd", "dp_sgd_claim", "compare_with_many_runs", "sweep"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from semiprivate.theory.dpsgd_one_run import compare_with_many_runs, one_run_dpsgd
-from semiprivate.theory.privacy.sgd import calibrate_noise_multiplier
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier
 
 DELTA = 1e-5
 

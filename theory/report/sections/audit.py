@@ -69,7 +69,7 @@ def _one_run(ctx: ReportContext) -> tuple[list[str], bool]:
     """DP-SGD audited in one training run ([SNJ23] white-box): bound vs claimed epsilon for several m, a
     figure, and bound per unit of compute against the many-run canary audit."""
     from semiprivate.theory.dpsgd_one_run import compare_with_many_runs, one_run_dpsgd, sweep
-    from semiprivate.theory.privacy.sgd import calibrate_noise_multiplier
+    from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier
 
     epsilons = [1.0, 2.0, 4.0, 8.0] if ctx.quick else [0.5, 1.0, 2.0, 4.0, 8.0, 16.0]
     ms = [1000, 4000] if ctx.quick else [1000, 2000, 4000]
