@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from semiprivate.kernels import _reference as ref
-from semiprivate.kernels._backend import is_cupy_array, resolve_backend
+from semiprivate.kernels._backend import forked_after_openmp, is_cupy_array, resolve_backend
 from semiprivate.kernels._scores import prepare_scores
 from semiprivate.kernels.validation import (
     EPSILON,
@@ -389,7 +389,9 @@ def exponential_mechanism(
         ``N >= 2**20``; other backends ignore it).  None (default): :func:`default_threads` --
         the OpenMP limit in force (``OMP_NUM_THREADS``, ``threadpoolctl.threadpool_limits``),
         at most the cores not busy with other work (``os.getloadavg``): on a loaded machine a
-        thread that waits for a core slows the whole pass.  The draws do not depend on it.
+        thread that waits for a core slows the whole pass.  The draws do not depend on it.  In a
+        process forked after the kernels ran in parallel, always 1 (the parent's OpenMP pool is
+        gone there; a larger team would hang).
 
     Returns
     -------
@@ -514,7 +516,10 @@ def _cython_sample(s: NDArray[Any], c: float, size: int | None, rng: np.random.G
     if s.shape[0] < PARALLEL_MIN:  # the compiled pass is serial below this size: no thread setting
         status = int(mod.sample(s, c, u[:k], u[k:], out))
     else:
-        with _openmp().limit(limits=default_threads() if n_threads is None else int(n_threads)):
+        # a child forked after OpenMP started runs on one thread whatever is asked: the parent's pool
+        # is gone there, and a larger team would hang (semiprivate.kernels._backend)
+        threads = 1 if forked_after_openmp() else default_threads() if n_threads is None else int(n_threads)
+        with _openmp().limit(limits=threads):
             status = int(mod.sample(s, c, u[:k], u[k:], out))
     if status == 1:
         raise _nan_error()

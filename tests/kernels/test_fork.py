@@ -34,9 +34,9 @@ CHILD_TIMEOUT = 30.0
 SCORES = np.random.default_rng(0).random(2**21)  # above the sampler's parallel threshold (2^20)
 
 
-def _draw() -> tuple[int, int, int]:
+def _draw(n_threads: int | None = None) -> tuple[int, int, int]:
     """A parallel-sized draw, the threads it used, and the team size the process would use now."""
-    i = exponential_mechanism(SCORES, 1.0, rng=3, backend="cython")
+    i = exponential_mechanism(SCORES, 1.0, rng=3, backend="cython", n_threads=n_threads)
     return int(i), int(_expmech.threads_used()), int(_probe.max_threads())
 
 
@@ -62,12 +62,13 @@ def _fork_quietly() -> int:
         return os.fork()
 
 
-def test_os_fork_child_draws_the_same_on_one_thread(parent_pool: tuple[int, int, int]) -> None:
+def _draw_in_os_fork(n_threads: int | None = None) -> tuple[int, int, int]:
+    """_draw() in a child made by os.fork(); fail (not hang) when it does not finish in time."""
     r, w = os.pipe()
     pid = _fork_quietly()
     if pid == 0:  # the child
         try:
-            os.write(w, repr(_draw()).encode())
+            os.write(w, repr(_draw(n_threads)).encode())
         finally:
             os._exit(0)
     os.close(w)
@@ -80,8 +81,23 @@ def test_os_fork_child_draws_the_same_on_one_thread(parent_pool: tuple[int, int,
             pytest.fail(f"the forked child did not finish a parallel-sized draw in {CHILD_TIMEOUT:.0f} s (hung in OpenMP)")
         time.sleep(0.02)
     with os.fdopen(r, "rb") as fh:
-        child = ast.literal_eval(fh.read().decode())
-    assert child == (parent_pool[0], 1, 1)
+        return ast.literal_eval(fh.read().decode())  # type: ignore[no-any-return]
+
+
+def test_os_fork_child_draws_the_same_on_one_thread(parent_pool: tuple[int, int, int]) -> None:
+    assert _draw_in_os_fork() == (parent_pool[0], 1, 1)
+
+
+def test_os_fork_child_runs_on_one_thread_whatever_it_asks(parent_pool: tuple[int, int, int],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The team size of a forked child does not come from default_threads() (threadpoolctl may report another
+    OpenMP runtime, e.g. scikit-learn's own libgomp, still at 2 threads) nor from an explicit n_threads."""
+    import semiprivate.kernels._exponential as kexp
+
+    monkeypatch.setattr(kexp, "default_threads", lambda: 2)
+    assert _draw_in_os_fork() == (parent_pool[0], 1, 1)
+    monkeypatch.setattr(kexp, "default_threads", lambda: 1)
+    assert _draw_in_os_fork(n_threads=2) == (parent_pool[0], 1, 1)
 
 
 def _send(conn: Any, what: str) -> None:
