@@ -25,7 +25,7 @@ _TOL = Real(0.0, math.inf, closed="left")
 # (``shift``); smaller ones are centred on their own mean (``center``, two reads, cheap for a block
 # that small).  On a float32 stream whose block means drift by many within-block standard
 # deviations, the shifted update loses accuracy for blocks of a few rows and none from 256 rows on
-# (tests/kernels/test_pca.py::test_drifting_stream_keeps_float32_accuracy).
+# (tests/kernels/pca/test_decomposition.py::test_drifting_stream_keeps_float32_accuracy).
 _SHIFT_MIN_ROWS = 256
 
 

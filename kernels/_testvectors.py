@@ -1,12 +1,12 @@
 """Test support shared by several test files: adversarial score vectors and the G-test used to
 check every exponential-mechanism sampler, and the low-rank data of the PCA tests.
 
-One place for what the statistical tests (``tests/kernels/test_exponential_stats.py``), the
-GPU tests (``tests/kernels/test_exponential_gpu.py``) and the report section
+One place for what the statistical tests (``tests/kernels/exponential/test_output_distribution.py``), the
+GPU tests (``tests/kernels/exponential/test_cupy_sampler.py``) and the report section
 (``theory/report/sections/exponential.py``) all need: the score vectors that stress the
 samplers (ties, huge magnitudes, +-inf, every integer dtype, chunk boundaries, extreme
 epsilon) and a Williams-corrected G-test of draws against the exact probabilities.  The PCA
-tests (``tests/kernels/test_pca.py``, ``test_pca_gpu.py``, ``test_pca_cupy_standin.py``) share
+tests (``tests/kernels/pca/test_decomposition.py``, ``test_pca_gpu.py``, ``test_pca_cupy_standin.py``) share
 :func:`low_rank` (their accuracy measure is :func:`semiprivate.kernels._reference_pca.subspace_distance`).
 
 Implements: test support for EXPMECH (``python -m semiprivate spec EXPMECH``) and PCA (HPSY.Thm3 / PILLAR.Alg1

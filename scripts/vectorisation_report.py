@@ -18,7 +18,7 @@ vectorised:
 
 Each target is compiled as a whole file (``-DSP_NO_CLONES -march=...``), which is what the
 matching ``target_clones`` clone gets.  Exit status 1 if a loop is not vectorised on a target
-that was compiled.  ``tests/kernels/test_vectorisation.py`` runs it for the x86-64 targets.
+that was compiled.  ``tests/kernels/exponential/test_vectorisation.py`` runs it for the x86-64 targets.
 """
 
 from __future__ import annotations

@@ -175,6 +175,7 @@ def test_every_module_has_a_layer() -> None:
     assert not missing, f"modules without a layer in LAYERS (and ARCHITECTURE.md): {missing}"
 
 
+@pytest.mark.slow
 def test_no_upward_import() -> None:
     bad = upward_imports(graph(MODULES))
     assert not bad, "imports against ARCHITECTURE.md's layers:\n" + "\n".join(bad)

@@ -54,6 +54,7 @@ def compilerless_wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, 
     return whl, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_without_a_compiler_the_wheel_builds_with_one_warning_line_and_no_extension(
         compilerless_wheel: tuple[Path, str]) -> None:
     whl, log = compilerless_wheel
@@ -65,6 +66,7 @@ def test_without_a_compiler_the_wheel_builds_with_one_warning_line_and_no_extens
     assert "semiprivate/kernels/_reference.py" in names
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_the_licence_and_no_placeholder_url(compilerless_wheel: tuple[Path, str]) -> None:
     whl, _log = compilerless_wheel
     with zipfile.ZipFile(whl) as zf:
@@ -79,6 +81,7 @@ def test_the_wheel_ships_the_licence_and_no_placeholder_url(compilerless_wheel: 
     assert "[pytest11]\nsemiprivate = semiprivate.pytest_plugin" in entry_points
 
 
+@pytest.mark.slow
 def test_requiring_the_compiled_kernels_without_a_compiler_fails_the_build(tmp_path: Path) -> None:
     run, _out = _wheel_without_compiler(tmp_path, {"SEMIPRIVATE_REQUIRE_COMPILED": "1"})
     assert run.returncode != 0

@@ -206,7 +206,7 @@ def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
     Correct (epsilon_A = 1): 0.617 vs 0.383, epsilon 0.48 <= 1 (no flag).  A run at 5 epsilon
     but reporting epsilon: 0.903 vs 0.097, epsilon 2.23; at 20 epsilon: 0.976 vs 0.024,
     epsilon 3.68 -- both far above the claimed 1, found with the suite's trials (tests in
-    tests/theory/audit/test_strategies_suite_cli.py).  (The earlier case, Thresholds(4) with
+    tests/theory/audit/strategies/test_strategies_suite_cli.py).  (The earlier case, Thresholds(4) with
     n_priv = 20, used its private point with probability 0.18 among random-label dummies and
     could not tell A at 20 epsilon from A at epsilon.)  ``true_epsilon`` is left unset: the
     dummy collisions with x_p make the exact value differ from 0.48 by O(1e-2).

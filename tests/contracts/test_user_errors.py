@@ -460,6 +460,7 @@ def test_pandas_series_gives_positions_not_labels(backend: str) -> None:
 # ----------------------------------------------------------------------------- house
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("module", "forbidden"), [
     ("semiprivate.theory.classes.base", "semiprivate.theory.privacy"),
     ("semiprivate.theory.classes", "semiprivate.theory.privacy"),

@@ -89,6 +89,7 @@ def test_tampered_certificates_fail() -> None:
         check_certificate({"kind": "grid"})
 
 
+@pytest.mark.slow
 def test_interval_branch_and_bound_proves_and_refutes() -> None:
     ok = {"kind": "interval", "expr": "Add(Pow(Symbol('x'), Integer(2)), Mul(Integer(-1), Symbol('x')), "
           "Rational(1, 2))", "box": {"x": ["-3", "3"]}, "relation": "> 0", "reduction": "compact by assumption"}

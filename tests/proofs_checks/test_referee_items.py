@@ -45,6 +45,7 @@ def test_sqrt_d_minus_k_frobenius_bounds_the_deviation_on_the_unit_ball() -> Non
     assert exceed_k >= 30
 
 
+@pytest.mark.slow
 def test_cl57_statement_needs_t_at_least_n() -> None:
     rec = get_check("BNS15.Cl5.7.statement")
     assert rec.verdict is Verdict.HOLDS_WITH_CONDITION

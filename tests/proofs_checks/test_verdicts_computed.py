@@ -32,6 +32,7 @@ def test_removing_a_refutation_changes_the_verdict(monkeypatch: pytest.MonkeyPat
     assert get_check("HPSY.Thm3.union-over-A").verdict is Verdict.HOLDS  # only the proved facts remain
 
 
+@pytest.mark.slow
 def test_dropping_a_condition_changes_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     from semiprivate.proofs_checks import bns15_cl5_7
 

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "test_user_mechanisms.py"
 PLUGIN = "semiprivate.pytest_plugin"
@@ -43,6 +45,7 @@ def _failure_section(output: str, test: str) -> list[str]:
     return lines[start + 1:end]
 
 
+@pytest.mark.slow
 def test_the_example_user_file_passes_two_and_fails_the_broken_one_with_the_audit_report(tmp_path: Path) -> None:
     shutil.copy(EXAMPLE, tmp_path / EXAMPLE.name)
     run = _pytest(tmp_path, EXAMPLE.name)
@@ -99,6 +102,7 @@ def _records(tmp_path: Path, *args: str) -> tuple[dict[str, dict[str, float]], s
     return {r["test"]: r for r in rows}, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_options_marker_and_call_settings_reach_the_audit(tmp_path: Path) -> None:
     (tmp_path / "test_user.py").write_text(USER_FILE)
     rec, out = _records(tmp_path, "--dp-trials", "2000", "--dp-confidence", "0.8", "--dp-seed", "5")
@@ -111,6 +115,7 @@ def test_options_marker_and_call_settings_reach_the_audit(tmp_path: Path) -> Non
     assert "dp_audit needs the claimed epsilon" in out and re.search(r"\b1 failed, 3 passed\b", out), out
 
 
+@pytest.mark.slow
 def test_the_seed_option_makes_audits_reproducible_and_changes_them(tmp_path: Path) -> None:
     (tmp_path / "test_user.py").write_text(USER_FILE)
     a, _ = _records(tmp_path, "--dp-trials", "2000", "--dp-seed", "5", "-k", "options")

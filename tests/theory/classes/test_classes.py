@@ -259,6 +259,7 @@ def test_d64_structured_threshold_mechanism_is_uniform_in_its_cell():
     assert _uniform_bins_pvalue([t - 1 for t in draws], 2**64) > _UNIF_LEVEL
 
 
+@pytest.mark.slow
 def test_disagreement_matrix_counts_exactly_above_2_24_points():
     """ABM19 Sec 2 empirical disagreement on n = 2^24 + 3 points: thresholds t = 2^24 + 1 and 0
     disagree on exactly 2^24 + 1 points and t = 2^24 + 1, t = 1 on 2^24; float32 counts round

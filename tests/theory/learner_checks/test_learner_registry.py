@@ -45,6 +45,7 @@ def _params():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _params())
 def test_check_holds_on_the_tiny_case(name):
     r = run_check(name)

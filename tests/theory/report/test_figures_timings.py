@@ -34,6 +34,7 @@ def _check_axes(ax: Any) -> None:
         assert mcolors.to_hex(line.get_color()).lower() in OKABE, f"colour {line.get_color()} not Okabe-Ito"
 
 
+@pytest.mark.slow
 def test_covers_figure(tmp_path: Path, figures: list[Any]) -> None:
     panel_a = {"ASSPP: mean excess error": ([1.0, 10.0, 100.0], [0.2, 0.05, 0.01]),
                "ASSPP: 90% quantile of cover radius": ([1.0, 10.0, 100.0], [0.4, 0.1, 0.02])}

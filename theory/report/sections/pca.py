@@ -21,7 +21,7 @@ from semiprivate.theory.report.sections._common import DPI, OKABE_ITO, Timing, s
 TITLE = "PCA kernels"
 ORDER = 20
 
-# float64 / float32 tolerances (the same as tests/kernels/test_pca.py)
+# float64 / float32 tolerances (the same as tests/kernels/pca/test_decomposition.py)
 _TOL = {"float64": (1e-8, 1e-9), "float32": (1e-4, 1e-5)}
 
 

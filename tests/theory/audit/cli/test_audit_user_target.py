@@ -79,6 +79,7 @@ def test_usage_errors_exit_2_with_a_message(user_folder: Path, capsys: pytest.Ca
     assert message in err and "Traceback" not in err, err
 
 
+@pytest.mark.slow
 def test_without_a_target_audit_still_runs_the_builtin_suite() -> None:
     run = subprocess.run([sys.executable, "-m", "semiprivate", "audit", "--list", "--quick"],
                          capture_output=True, text=True, check=False, timeout=120)

@@ -15,6 +15,7 @@ from semiprivate.theory.privacy.public_rows import PrivacyWarning
 D = LargeMarginLowRank(30, 3, 0.2, tail=0.01, signal_rank=2, rng=0)
 
 
+@pytest.mark.slow
 def test_declared_classes_fix_the_output_space_whatever_the_private_labels():
     """One private label changed to an unseen value (inside the declared set): classes_, coef_'s shape
     and the prediction set do not move (without classes=, they followed y: 10 -> 11 rows)."""
@@ -29,6 +30,7 @@ def test_declared_classes_fix_the_output_space_whatever_the_private_labels():
     assert a.privacy_ == b.privacy_ and a.privacy_[0] <= 2.0
 
 
+@pytest.mark.slow
 def test_label_set_read_from_private_y_gives_no_guarantee():
     s = digits_split(n_public=600, n_test=397, rng=0)
     with pytest.warns(PrivacyWarning, match="classes="):
@@ -44,6 +46,7 @@ def test_label_outside_declared_set_is_refused_without_showing_it():
     assert "987654" not in str(e.value)
 
 
+@pytest.mark.slow
 def test_small_epsilon_uses_pld_and_is_never_reported_as_zero():
     """epsilon = 1e-3: the RDP default needed noise multiplier ~256,000 and reported (0.0, 1e-5);
     PLD meets the target with about 20-60x less noise."""

@@ -1,0 +1,153 @@
+"""Sanitizers for BNS15.Alg1 step 2: noisy histogram (stated uniform accuracy), BLR (BNS15.ThmA.3, exact).
+
+False-failure rates: <= 1e-4 per statistical test (chi-square p-value or one-sided binomial).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import binom, chisquare
+from semiprivate.theory.audit import exact_privacy_loss
+from semiprivate.theory.classes import Thresholds
+from semiprivate.theory.combinatorics import xor_dichotomies
+from semiprivate.theory.privacy.sanitizers import BLRSanitizer, NoisyHistogramSanitizer
+
+FFR = 1e-4
+
+
+def test_histogram_uniform_accuracy_holds_at_stated_confidence():
+    """sup over ALL predicates |q(weights_) - q(D)| = TV <= accuracy(n, beta) w.p. >= 1 - beta."""
+    size, n, beta, eps, trials = 256, 2000, 0.1, 1.0, 200
+    g = np.random.default_rng(1)
+    X = g.integers(0, 40, size=n)  # a skewed database: most of the domain is empty
+    p = np.bincount(X, minlength=size) / n
+    fails = 0
+    for s in range(trials):
+        S = NoisyHistogramSanitizer(eps, domain_size=size, rng=s)
+        S.sanitize(X)
+        tv = 0.5 * np.abs(S.weights_ - p).sum()
+        fails += int(tv > S.accuracy(n, beta))
+    assert binom.sf(fails - 1, trials, beta) > FFR, fails
+
+
+def test_histogram_accuracy_is_not_loose_by_orders():
+    S = NoisyHistogramSanitizer(1.0, domain_size=256, rng=0)
+    # E||Z||_1 / n = 256 * 2 / 2000 ~ 0.256: the 0.9-quantile is just above it
+    assert 0.25 < S.accuracy(2000, 0.1) < 0.3
+
+
+def test_histogram_synthetic_draws_follow_weights():
+    S = NoisyHistogramSanitizer(1.0, domain_size=8, size=20000, rng=3)
+    out = S.sanitize(np.repeat(np.arange(8), [100, 50, 0, 0, 300, 10, 10, 30]))
+    counts = np.bincount(out, minlength=8)
+    w = S.weights_
+    keep = w > 0
+    assert counts[~keep].sum() == 0
+    assert chisquare(counts[keep], w[keep] * 20000).pvalue > FFR
+    assert S.privacy_ == (1.0, 0.0)
+
+
+def test_histogram_bad_input():
+    with pytest.raises(ValueError, match="domain_size"):
+        NoisyHistogramSanitizer(1.0, domain_size=2**17)
+    with pytest.raises(ValueError, match="epsilon"):
+        NoisyHistogramSanitizer(-1.0, domain_size=8)
+    S = NoisyHistogramSanitizer(1.0, domain_size=8)
+    with pytest.raises(ValueError, match="X"):
+        S.sanitize([9])
+    with pytest.raises(TypeError, match="X"):
+        S.sanitize(object())
+
+
+def _blr(eps=1.0, size=2):
+    C = Thresholds(2)
+    pts = C.domain_points()
+    Q = xor_dichotomies(C.dichotomies(pts).patterns)
+    return BLRSanitizer(eps, predicates=Q, size=size)
+
+
+def test_blr_exact_distribution_and_privacy():
+    """Thm A.3 mechanism: exact P[D^] ∝ exp(-eps |D| max_q |q(D) - q(D^)| / 2); eps-DP on every neighbour."""
+    S = _blr()
+    D = np.array([0, 1, 1, 3])
+    cand, p = S.output_distribution(D)
+    Q = S.predicates.astype(float)
+    gap = [np.abs(Q[:, c].mean(1) - Q[:, D].mean(1)).max() for c in cand]
+    want = np.exp(-0.5 * len(D) * np.array(gap))
+    assert np.allclose(p, want / want.sum(), rtol=1e-12)
+    worst = 0.0
+    for j in range(len(D)):
+        for x in range(4):
+            D2 = D.copy()
+            D2[j] = x
+            worst = max(worst, exact_privacy_loss(p, S.output_distribution(D2)[1]).epsilon)
+    assert 0 < worst <= 1.0 + 1e-9
+
+
+def test_blr_sampler_follows_exact_distribution():
+    S = _blr()
+    S.rng = np.random.default_rng(4)
+    D = np.array([0, 1, 1, 3])
+    cand, p = S.output_distribution(D)
+    index = {tuple(c): i for i, c in enumerate(cand)}
+    counts = np.zeros(len(cand))
+    for _ in range(3000):
+        counts[index[tuple(S.sanitize(D))]] += 1
+    assert chisquare(counts, p * 3000).pvalue > FFR
+
+
+def test_blr_bad_input():
+    with pytest.raises(ValueError, match="predicates"):
+        BLRSanitizer(1.0, predicates=np.zeros((0, 3)), size=2)
+    with pytest.raises(ValueError, match="size"):
+        BLRSanitizer(1.0, predicates=np.ones((2, 64), bool), size=10)
+    with pytest.raises(ValueError, match="size"):
+        BLRSanitizer(1.0, predicates=np.ones((2, 4), bool), size=0)
+
+
+def test_histogram_noise_is_laplace_two_over_epsilon():
+    """The privacy of the histogram rests on Laplace(2/eps) noise (L1 sensitivity 2): KS test at 1e-4."""
+    from scipy.stats import kstest
+
+    eps = 0.7
+    X = np.repeat(np.arange(16), 7)
+    S = NoisyHistogramSanitizer(eps, domain_size=2**14, rng=5)
+    S.sanitize(X)
+    noise = S.noisy_counts_ - np.bincount(X, minlength=2**14)
+    assert kstest(noise, "laplace", args=(0.0, 2.0 / eps)).pvalue > FFR
+
+
+def test_dyadic_lazy_noise_is_laplace_2d_over_epsilon():
+    from scipy.stats import kstest
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
+
+    S = DyadicThresholdSanitizer(0.8, d=64, size=50, rng=2)
+    out = S.sanitize(np.array([5, 2**40, 2**63 + 7], np.uint64))
+    assert out.dtype == np.uint64 and len(out) == 50 and S.privacy_ == (0.8, 0.0)
+    noise = np.array(list(S.noise_.values()))
+    assert len(noise) > 1000  # nodes looked at: about 2 per level per synthetic point
+    assert kstest(noise, "laplace", args=(0.0, 2 * 64 / 0.8)).pvalue > FFR
+
+
+def _dyadic_mech(scale_factor):
+    from semiprivate.theory.audit import vectorize
+    from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
+
+    def run(data, rng):
+        S = DyadicThresholdSanitizer(1.0 * scale_factor, d=2, size=1, rng=rng)
+        return int(S.sanitize(data)[0])
+    return vectorize(run)
+
+
+@pytest.mark.slow
+def test_dyadic_audit_and_broken_scale():
+    """Audit at (1, 0); the same tree with noise scale 8x too small (claimed eps 1, runs at 8) is caught."""
+    from semiprivate.theory.audit import audit_mechanism
+
+    D0 = np.array([0, 0, 0, 0], np.uint64)
+    D1 = np.array([0, 0, 0, 3], np.uint64)
+    ok = audit_mechanism(_dyadic_mech(1.0), D0, D1, epsilon=1.0, trials=10000, confidence=0.999, rng=1)
+    assert not ok.violation
+    bad = audit_mechanism(_dyadic_mech(2.0 * 4), D0, D1, epsilon=1.0, trials=10000, confidence=0.999, rng=1)
+    assert bad.violation, bad.epsilon_lower_bound
