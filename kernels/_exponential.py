@@ -181,12 +181,18 @@ def _openmp() -> Any:
 def default_threads() -> int:
     """Default ``n_threads`` of the compiled sampler: the OpenMP limit in force, at most the free cores.
 
-    The OpenMP limit is the largest ``num_threads`` threadpoolctl reports for the loaded OpenMP
-    runtimes (``OMP_NUM_THREADS``, or ``threadpoolctl.threadpool_limits`` around the call); the
-    free cores are the usable CPUs (``os.sched_getaffinity``) less the load of other processes
-    (the 1-minute load average, which counts this process's own running thread, less 1), at least 1.
+    The OpenMP limit is the team size of the kernels' own OpenMP runtime
+    (``omp_get_max_threads``: ``OMP_NUM_THREADS``, or ``threadpoolctl.threadpool_limits`` around the
+    call; other runtimes loaded in the process, such as scikit-learn's, do not count); the free
+    cores are the usable CPUs (``os.sched_getaffinity``) less the load of other processes (the
+    1-minute load average, which counts this process's own running thread, less 1), at least 1.
     """
-    limit = max((int(lib.num_threads) for lib in _openmp().lib_controllers), default=1)
+    mod = _cython_module()
+    if mod is None:
+        return 1
+    from semiprivate.kernels._cython import _probe
+
+    limit = int(_probe.max_threads())
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux

@@ -46,7 +46,7 @@ fi
 
 step "pytest"
 timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs --durations=15 \
-    tests/kernels kernels/_cupy tests/kernels/exponential/test_error_bounds_checks_and_dispatch.py \
+    tests/kernels kernels/_cupy \
     tests/contracts/test_bad_input.py \
     "tests/theory/audit/core/test_audit_mechanism.py::test_calibration_exponential_mechanism_every_backend" \
     2>&1 | tee "$OUTDIR/pytest.log"

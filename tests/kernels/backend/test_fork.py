@@ -49,7 +49,7 @@ def parent_pool() -> Iterator[tuple[int, int, int]]:
     before = _probe.max_threads()
     _probe.set_num_threads(2)
     try:
-        here = _draw()
+        here = _draw(n_threads=2)
         assert here[1] == 2, "the parent's draw should have run on 2 threads"
         yield here
     finally:

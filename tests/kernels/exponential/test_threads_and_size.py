@@ -56,3 +56,24 @@ def test_size_beyond_memory_is_refused_naming_size(backend):
     with pytest.raises(ValueError, match=r"^size=1000000000000 "):
         tex.sample([0, 1], 1.0, size=10**12)
     assert kernels.exponential_mechanism([0.0, 1.0], 1.0, size=1000, rng=0, backend=backend).shape == (1000,)
+
+
+@needs_cython
+def test_default_threads_read_the_kernels_own_openmp_runtime(monkeypatch):
+    """Another OpenMP runtime in the process (scikit-learn and torch ship their own libgomp) does not set
+    the team: with the kernels' runtime at 1 thread the default is 1, however many threads another runtime
+    reports (on a 16-core GPU host the default read 16 from another runtime and broke the fork tests)."""
+    import types
+
+    from semiprivate.kernels._cython import _probe
+
+    other = types.SimpleNamespace(lib_controllers=[types.SimpleNamespace(num_threads=16)])
+    monkeypatch.setattr(kexp, "_openmp", lambda: other)  # what threadpoolctl would report with a 16-thread runtime
+    monkeypatch.setattr(kexp.os, "sched_getaffinity", lambda pid: set(range(16)))
+    monkeypatch.setattr(kexp.os, "getloadavg", lambda: (1.0, 0.0, 0.0))
+    before = _probe.max_threads()
+    _probe.set_num_threads(1)
+    try:
+        assert kexp.default_threads() == 1
+    finally:
+        _probe.set_num_threads(before)
