@@ -8,7 +8,7 @@ epsilon private accuracy rises as k falls (down to the rank that still carries t
 direction), non-private accuracy does not.
 
 Every seeded run (one per seed of each sweep, one per HPSY Thm 3 run) goes through
-``ctx.simulate`` (:func:`semiprivate.theory.distributed.monte_carlo`, issue #22): here with a progress bar, or
+``ctx.simulate`` (:func:`semiprivate.theory.distributed.monte_carlo`): here with a progress bar, or
 on Dask with ``python -m semiprivate report --workers N``; the numbers are the same either way
 (tests/theory/report/sections/test_halfspaces_section_dask.py).
 """
