@@ -294,6 +294,8 @@ def _halfspace(cls_name: str) -> EndToEndResult:
     if cls_name in ("SemiPrivateHalfspace", "RandomProjectionHalfspace", "NonPrivateHalfspace"):
         kw["k"] = 2
 
+    kw["classes"] = [0, 1, 2]  # declared label set: the neighbours below change a label, also to a third class
+
     def fit(yy: np.ndarray, seed: int) -> Any:
         return cls(rng=seed, **kw).fit(X, yy, Xpub)
 

@@ -3,9 +3,9 @@
 The registry (semiprivate.theory.learner_checks) must list every exported class with ``fit``; each
 declares a privacy model; the exact checks (whole fitted state, every neighbour of the declared
 relation, all datasets of the tiny domain) must find a worst-case delta at the claimed epsilon
-within the claim.  Statistical and remainder checks are marked slow.  The halfspace learners read
-their label set from private y when ``classes=`` is not given: their remainder check is expected
-to fail until that is fixed in their module (xfail, not strict).
+within the claim.  Statistical and remainder checks are marked slow.  The halfspace learners are
+checked with a declared label set (``classes=``); without one they report ``privacy_ = (inf, 0)``
+with a PrivacyWarning, since the label set would then be read from the private labels.
 """
 
 from __future__ import annotations
@@ -37,10 +37,6 @@ def _params():
         marks = []
         if c.slow:
             marks.append(pytest.mark.slow)
-        if name in HALFSPACE_MODELS and HALFSPACE_MODELS[name] != "not private":
-            marks.append(pytest.mark.xfail(reason="classes_ read from private y when classes= is not given "
-                                                  "(the halfspace module's fix)", strict=False,
-                                         raises=AssertionError))
         out.append(pytest.param(name, marks=marks, id=name))
     return out
 
