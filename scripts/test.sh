@@ -2,14 +2,20 @@
 # The whole test suite, as a new user and CI run it:
 #   bash scripts/test.sh [extra pytest arguments]
 # Sets up .venv (scripts/bootstrap.sh), then runs pytest (every test, slow ones included, and the
-# doctests of semiprivate/, theory/, kernels/ and proofs_checks/), ruff, mypy and the documentation
-# build with its examples (scripts/docs.sh). Fails if pytest collects nothing.
+# doctests of semiprivate/, theory/, kernels/ and proofs_checks/) after the documentation build with
+# its examples (scripts/docs.sh), then ruff and mypy. Fails if pytest collects nothing.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VPY="$(bash scripts/bootstrap.sh | tail -n 1)" || { echo "test.sh: bootstrap failed" >&2; exit 1; }
 export MPLBACKEND=Agg
 export PYTHONDONTWRITEBYTECODE=1
+
+# the documentation first (site with warnings as errors, gallery run, page doctests): the site tests
+# in tests/docs then read this build instead of building it again
+echo "test.sh: documentation (scripts/docs.sh)"
+PYTHON_DOCS="$VPY" SEMIPRIVATE_DOCS_OUT="$ROOT/docs/_build" bash scripts/docs.sh || exit 1
+export SEMIPRIVATE_DOCS_SITE="$ROOT/docs/_build/html"
 
 start=$(date +%s)
 "$VPY" -m pytest -p no:cacheprovider --durations=30 "$@"  # the 30 slowest in the log: where CI time goes
@@ -28,6 +34,4 @@ echo "test.sh: ruff check"
 echo "test.sh: mypy -p semiprivate"
 bash scripts/link_tree.sh "$ROOT/.typecheck" || exit 1
 (cd "$ROOT/.typecheck" && "$VPY" -m mypy --config-file "$ROOT/pyproject.toml" -p semiprivate) || exit 1
-echo "test.sh: documentation (scripts/docs.sh)"
-PYTHON_DOCS="$VPY" bash scripts/docs.sh || exit 1
 echo "test.sh: all checks passed"

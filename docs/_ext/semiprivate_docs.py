@@ -30,18 +30,27 @@ OTHER_PAGE = "classic"
 
 
 def public_modules() -> list[str]:
-    """Every module of ``semiprivate`` without a leading underscore in its name that defines ``__all__``."""
+    """Every module of ``semiprivate`` without a leading underscore in its name that defines ``__all__``.
+
+    The sub-packages ``semiprivate.kernels``, ``.theory`` and ``.proofs_checks`` live in folders of their
+    own (setup.py's PACKAGE_DIRS), so they are not under ``semiprivate.__path__`` in an editable
+    install: the walk starts from each of them explicitly.
+    """
+    import semiprivate
+
     found: list[str] = []
 
     def walk(name: str) -> None:
         module = importlib.import_module(name)
-        if getattr(module, "__all__", None) is not None:
+        if getattr(module, "__all__", None) is not None and name not in found:
             found.append(name)
         for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
             if not info.name.startswith("_"):
                 walk(f"{name}.{info.name}")
 
     walk("semiprivate")
+    for sub in semiprivate._SUBPACKAGES:
+        walk(f"semiprivate.{sub}")
     return found
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import importlib
 import os
-import pkgutil
 import re
 import subprocess
 import sys
@@ -23,23 +22,13 @@ sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 sphinx = pytest.importorskip("sphinx", reason="the docs extra (pip install '.[docs]') is not installed")
 pytest.importorskip("sphinx_gallery", reason="the docs extra (pip install '.[docs]') is not installed")
 
-from semiprivate_docs import _escape_text, escape_plain_math, separate_trailing_prose  # noqa: E402
+from semiprivate_docs import _escape_text, escape_plain_math, public_modules, separate_trailing_prose  # noqa: E402
 
 
 def _public_modules() -> dict[str, list[str]]:
-    """Every module of semiprivate without a leading underscore that defines __all__ -> __all__."""
-    out: dict[str, list[str]] = {}
-
-    def walk(name: str) -> None:
-        module = importlib.import_module(name)
-        if hasattr(module, "__all__"):
-            out[name] = list(module.__all__)
-        for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
-            if not info.name.startswith("_"):
-                walk(f"{name}.{info.name}")
-
-    walk("semiprivate")
-    return out
+    """Every module of semiprivate without a leading underscore that defines __all__ -> __all__
+    (the walk of the docs build, semiprivate_docs.public_modules)."""
+    return {name: list(importlib.import_module(name).__all__) for name in public_modules()}
 
 
 def _text(path: Path) -> str:
@@ -48,6 +37,11 @@ def _text(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site: the one scripts/docs.sh just built when SEMIPRIVATE_DOCS_SITE names it
+    (scripts/test.sh builds the docs first), else a fresh build here."""
+    built = os.environ.get("SEMIPRIVATE_DOCS_SITE")
+    if built and (Path(built) / "index.html").is_file():
+        return Path(built)
     out = tmp_path_factory.mktemp("site")
     env = dict(os.environ, MPLBACKEND="Agg")
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
