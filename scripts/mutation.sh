@@ -51,7 +51,9 @@ done
 DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_exponential.py theory/learners/asspp.py
                  theory/learners/exponential.py theory/learners/reduction.py theory/covers.py
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
-                 theory/audit/stats.py theory/audit/core.py theory/privacy/sgd.py
+                 theory/audit/stats.py theory/audit/core.py theory/privacy/linear.py
+                 theory/privacy/accounting.py theory/privacy/noisy_sgd.py theory/privacy/dpsgd.py
+                 theory/privacy/pillar_selection.py
                  theory/learners/generic.py theory/learners/labelboost.py theory/learners/active.py
                  theory/learners/disjunctions.py theory/learners/halfspaces.py)
 
@@ -69,7 +71,11 @@ declare -A TESTS=(
   [theory/privacy/sanitizers.py]="tests/theory/privacy/sanitizers/test_sanitizers.py tests/theory/privacy/sanitizers/test_histogram_clipping.py"
   [theory/covers.py]="tests/theory/covers/test_neighbour_search_and_counts.py tests/theory/covers/test_cover_property.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/theory/classes/integer/test_uniform_sampler.py tests/theory/classes/test_classes.py"
-  [theory/privacy/sgd.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/linear.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/accounting.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/noisy_sgd.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/dpsgd.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/pillar_selection.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/learners/generic.py]="tests/theory/learners/generic/test_generic_learner.py tests/theory/learners/generic/test_what_each_step_runs_with.py"
   [theory/learners/labelboost.py]="tests/theory/learners/labelboost/test_labelboost.py tests/theory/learners/labelboost/test_schedule_and_accounting.py"
   [theory/learners/active.py]="tests/theory/learners/active/test_active_learners.py tests/theory/learners/active/test_what_the_base_learner_receives.py"

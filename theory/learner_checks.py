@@ -57,9 +57,9 @@ from semiprivate.theory.learners.reduction import ReductionLearner
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs"]
 
-#: Privacy models of the halfspace learners (their module declares none).
-HALFSPACE_MODELS = {"SemiPrivateHalfspace": LABELLED, "RandomProjectionHalfspace": LABELLED,
-                    "FullDimensionHalfspace": LABELLED, "NonPrivateHalfspace": NOT_PRIVATE}
+#: Privacy models of the halfspace learners, as their classes declare them.
+HALFSPACE_MODELS = {name: getattr(halfspaces, name).privacy_model_ for name in
+                    ("SemiPrivateHalfspace", "RandomProjectionHalfspace", "FullDimensionHalfspace", "NonPrivateHalfspace")}
 
 _C2 = Thresholds(2)                                    # X = {0..3}, 5 thresholds
 _LAB2 = [(x, y) for x in range(4) for y in (0, 1)]     # labelled entries

@@ -95,6 +95,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
@@ -151,6 +152,9 @@ def _classes_list(classes: Any) -> np.ndarray | None:
 
 class _HalfspaceBase(ClassifierMixin, BaseEstimator):
     """Shared fit/predict of the projected linear learners (see the module docstring)."""
+
+    #: private in the labelled rows, the public rows fixed (semiprivate.theory.learners._base)
+    privacy_model_ = LABELLED
 
     def _store_params(self, values: dict[str, Any]) -> None:
         """Each constructor argument as an attribute of the same name, unchanged (scikit-learn's
@@ -542,6 +546,8 @@ class NonPrivateHalfspace(_HalfspaceBase):
     steps of the scaled hinge (or logistic) loss, projected on the ball of ``radius``.
     ``privacy_ = (inf, 0.0)``: no guarantee.
     """
+
+    privacy_model_ = NOT_PRIVATE
 
     _private = False
 

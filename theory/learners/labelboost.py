@@ -69,7 +69,7 @@ from semiprivate.theory.bounds.privacy import (
     subsampling_privacy,
 )
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.learners._base import ALL_INPUTS, _Params, check_fit_inputs
+from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, _Params, check_fit_inputs
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = [
@@ -618,6 +618,10 @@ class LabelBoost(_Params):
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> LabelBoost:
         """Run Algorithm 3 on S = (X_private, y_private) and D = X_public (unlabelled)."""
         C = self._class()
+        if getattr(self.base_learner, "privacy_model_", None) == NOT_PRIVATE:
+            raise ValueError(f"base_learner: {type(self.base_learner).__name__} is not private (privacy model "
+                             f"{NOT_PRIVATE!r}); LabelBoost's guarantee (BNS15 Lem 4.6) needs a private base learner")
+        base_eps, base_delta = self._base_guarantee()
         X_S, y_S = check_fit_inputs(C, X_private, y_private)
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required")
@@ -647,6 +651,10 @@ class LabelBoost(_Params):
         if hasattr(base, "rng"):
             base.rng = g
         base.fit(X_fin, y_fin.astype(np.int64))
+        reported = getattr(base, "privacy_", None)
+        if reported is not None and (float(reported[0]) > base_eps * (1 + 1e-12) or float(reported[1]) > base_delta * (1 + 1e-12)):
+            raise ValueError(f"base_learner: it reported privacy_ = {tuple(reported)} after fit, weaker than the "
+                             f"base_privacy ({base_eps}, {base_delta}) LabelBoost's guarantee was computed from")
         self.base_learner_ = base
         self.hypothesis_ = getattr(base, "hypothesis_", None)
         self.n_labelled_final_ = len(X_fin)

@@ -45,9 +45,10 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels import exponential_mechanism
 from semiprivate.kernels.validation import EPSILON, RNG, Boolean, Real, as_generator, validate_params
-from semiprivate.theory.privacy.public_rows import public_mask
+from semiprivate.theory.privacy.public_rows import PublicRowsFitted, public_mask
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ParameterGrid
+from sklearn.preprocessing import FunctionTransformer, Normalizer
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
@@ -113,6 +114,27 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.rng = rng
 
     @staticmethod
+    def _check_steps(est: Any) -> None:
+        """Refuse a Pipeline step before the learner that learns from the rows it is fitted on: no
+        ``privacy_`` covers it (a StandardScaler would keep the exact mean of the private rows)."""
+        for name, step in getattr(est, "steps", [])[:-1]:
+            if step is None or step == "passthrough" or isinstance(step, (PublicRowsFitted, Normalizer)):
+                continue  # fitted on public rows only, or learns nothing from the rows
+            if isinstance(step, FunctionTransformer) and step.func is not None and step.inverse_func is None:
+                continue
+            raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) would be fitted on the private "
+                             "rows, and no privacy_ covers what it learns; wrap it as PublicRowsFitted(...) (fitted on "
+                             "the public rows only) or use a stateless transformer (Normalizer, FunctionTransformer)")
+
+    @staticmethod
+    def _seed(est: Any, g: np.random.Generator) -> None:
+        """Give every unset ``rng`` parameter (``rng`` or a Pipeline's ``step__rng``) a seed from ``g``."""
+        unset = {k: int(g.integers(2**63)) for k, v in est.get_params().items()
+                 if (k == "rng" or k.endswith("__rng")) and v is None}
+        if unset:
+            est.set_params(**unset)
+
+    @staticmethod
     def _privacy_of(est: Any) -> tuple[float, float]:
         p = getattr(est, "privacy_", None)
         if p is None and hasattr(est, "steps"):
@@ -129,6 +151,7 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         _HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
         Boolean().validate("refit", self.refit)
+        self._check_steps(self.estimator)
         candidates = list(ParameterGrid(self.param_grid))
         if not candidates:
             raise ValueError("param_grid must give at least one candidate")
@@ -149,8 +172,7 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         fitted, per = [], []
         for c in candidates:
             est = clone(self.estimator).set_params(**c)
-            if "rng" in est.get_params() and est.get_params()["rng"] is None:
-                est.set_params(rng=int(g.integers(2**63)))
+            self._seed(est, g)
             est.fit(X_tr, y_tr, **fit_params)
             fitted.append(est)
             per.append(self._privacy_of(est))
@@ -166,8 +188,7 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         best = fitted[index]
         if self.refit:
             best = clone(self.estimator).set_params(**candidates[index])
-            if "rng" in best.get_params() and best.get_params()["rng"] is None:
-                best.set_params(rng=int(g.integers(2**63)))
+            self._seed(best, g)
             all_rows = np.sort(np.concatenate([np.flatnonzero(pub), lab]))
             best.fit(_safe_indexing(X, all_rows), yy[all_rows], **fit_params)
             r = self._privacy_of(best)

@@ -59,8 +59,8 @@ class Alg2Result:
     ----------
     weights : (p,) array, the selected candidate
     candidates : (R, p) array
-    holdout_errors : (R,) int array
-    index : int, the selected run
+    index : int, the selected run (the exact held-out error counts it was drawn from are not kept:
+        no guarantee covers them)
     runs : NoisySGDResult (all R runs, weights (R, p))
     budget : dict
         ``per_run`` (eps, delta) of each run, ``runs_total`` (basic composition over R runs on
@@ -71,7 +71,6 @@ class Alg2Result:
 
     weights: np.ndarray
     candidates: np.ndarray
-    holdout_errors: np.ndarray
     index: int
     runs: NoisySGDResult
     budget: dict[str, Any]
@@ -136,5 +135,6 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
     total = (max(runs_total[0], eps_sel), runs_total[1])
     budget = {"per_run": per_run, "runs_total": runs_total, "selection": (eps_sel, 0.0), "total": total,
               "n_train": int(len(tr)), "n_holdout": int(n_hold), "repeats": R}
-    return Alg2Result(weights=runs.weights[index].copy(), candidates=runs.weights, holdout_errors=errs, index=index,
+    del errs  # exact statistics of the held-out part: not released
+    return Alg2Result(weights=runs.weights[index].copy(), candidates=runs.weights, index=index,
                       runs=runs, budget=budget, privacy=total)

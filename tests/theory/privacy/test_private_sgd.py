@@ -448,7 +448,7 @@ def test_alg2_budget_is_computed():
     assert a.budget["per_run"] == pytest.approx((0.3, 2.5e-5))
     assert a.privacy == pytest.approx((1.2, 1e-4)) and a.budget["selection"] == (1.2, 0.0)
     assert a.candidates.shape == (4, 2) and np.array_equal(a.weights, a.candidates[a.index])
-    assert np.array_equal(a.holdout_errors, zero_one_errors(a.candidates, *_holdout(Z, y, 0, 6)))
+    assert not hasattr(a, "holdout_errors")  # exact held-out counts are not released
 
 
 def _holdout(Z, y, seed, n_hold):

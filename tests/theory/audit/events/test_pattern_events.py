@@ -1,4 +1,4 @@
-"""Whole-row pattern events of coded float vectors (issue #20: SVT-style outputs).
+"""Whole-row pattern events of coded float vectors (SVT-style outputs).
 
 Sparse-vector variants (Lyu, Su, Li, PVLDB 2017, Algs. 1-6, as in DP-Sniper's benchmark) write codes
 into float vectors: ``1`` / ``0`` / ``-1`` (above / below / aborted, Alg. 4) or the noisy value when

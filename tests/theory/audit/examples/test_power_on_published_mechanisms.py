@@ -1,4 +1,4 @@
-"""Audit power (issue #20): the benchmark's mechanisms, their true epsilon, and verdicts at small n;
+"""Audit power: the benchmark's mechanisms, their true epsilon, and verdicts at small n;
 the selection's pessimistic scores and per-pair slots (second half).
 
 benchmarks/audit_power.py rewrites DP-Sniper's benchmark mechanisms; the "true eps" column comes

@@ -54,7 +54,7 @@ def test_raw_list_of_tuples_from_mechanism():
 
 
 # ---------------------------------------------------------------------------
-# joint events (issue #20): categorical x numeric, found without user events
+# joint events: categorical x numeric, found without user events
 # ---------------------------------------------------------------------------
 # In every mechanism below the category and the value have the SAME marginal distributions under
 # both datasets: only the joint event {category == c and value > t} tells them apart (true epsilon

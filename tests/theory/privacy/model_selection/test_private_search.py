@@ -134,3 +134,26 @@ def test_refusals():
         PrivateSearchCV(_Fixed(), {"label": [0, 1]}).set_params(epsilon_select=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="no labelled row"):
         PrivateSearchCV(_Fixed(), {"label": [0, 1]}, unlabeled_label=1).fit(X, y)
+
+
+def test_a_pipeline_step_fitted_on_private_rows_is_refused():
+    """A StandardScaler before the learner would keep the exact mean of the private training rows
+    (best_estimator_[0].mean_), which no privacy_ covers: refused before any fit, naming the step."""
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _digits()
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", SemiPrivateHalfspace(1.0, k=4, epochs=1, classes=range(10),
+                                                                              unlabeled_label=-1))])
+    with pytest.raises(ValueError, match=r"step 'scale' \(StandardScaler\).*PublicRowsFitted"):
+        PrivateSearchCV(pipe, {"clf__k": [4]}, unlabeled_label=-1, rng=0).fit(X, y)
+
+
+@pytest.mark.slow
+def test_a_seeded_search_over_a_pipeline_is_reproducible():
+    """rng= seeds the learner inside a Pipeline too (its parameter is clf__rng, not rng)."""
+    X, y = _digits()
+    pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(1.0, k=4, epochs=1, classes=range(10),
+                                                                          unlabeled_label=-1))])
+    a = PrivateSearchCV(pipe, {"clf__k": [4]}, unlabeled_label=-1, rng=3).fit(X, y)
+    b = PrivateSearchCV(pipe, {"clf__k": [4]}, unlabeled_label=-1, rng=3).fit(X, y)
+    assert np.array_equal(a.best_estimator_[-1].coef_, b.best_estimator_[-1].coef_)
