@@ -12,8 +12,9 @@ fit, not the search.  :class:`PrivateSearchCV` is its private counterpart.
 
 Procedure (``fit(X, y)``):
 
-1. Split the labelled rows into a training part S1 and a held-out part S2: each row goes to S2
-   independently with probability ``holdout_fraction`` (coins from ``rng``, independent of the data).
+1. Split the labelled rows into a training part S1 and a held-out part S2: a uniformly random subset
+   of ``round(holdout_fraction * n_labelled)`` rows goes to S2 (coins from ``rng``, independent of the
+   data; the sizes, hence every candidate's ``privacy_``, depend on the number of labelled rows only).
    Public rows (label ``unlabeled_label``, :mod:`semiprivate.theory.privacy.public_rows`) go to every
    fit and never to S2.
 2. Fit ``clone(estimator).set_params(**c)`` on public rows + S1 for each candidate c of
@@ -164,7 +165,11 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         if lab.size == 0:
             raise ValueError("y has no labelled row")
         g = as_generator(self.rng)
-        held = g.random(lab.size) < float(self.holdout_fraction)  # coins independent of the data
+        # a uniformly random subset of fixed size, the coins independent of the data: |S1| and |S2|, and so
+        # every candidate's privacy_, depend on the number of labelled rows only, never on the coins
+        n_held = int(round(float(self.holdout_fraction) * lab.size))
+        held = np.zeros(lab.size, dtype=bool)
+        held[g.permutation(lab.size)[:n_held]] = True
         s1, s2 = lab[~held], lab[held]
         train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
         X_tr, y_tr = _safe_indexing(X, train), yy[train]
