@@ -285,9 +285,11 @@ def test_v_boundaries_and_failures() -> None:
     # v = 0: refused, naming the iteration, |S| and alpha_i, beta_i
     with pytest.raises(ValueError) as e:
         _lb(10 / math.log(10.5), target=11).fit(X, y, XD[:1000])
+    # (|S| = 11 gives v = floor(10.5^1.1 - 11) = 2: the smallest |S| that grows)
     assert str(e.value) == ("LabelBoost iteration 1: v = 0 <= 0, the labelled sample |S| = 10 is too small for "
-                            "alpha_i = 1, beta_i = 1 (step 2b); give more labelled examples (BNS15 Claim 4.9: "
-                            "|S| >= (96000/alpha) VC log(2240/(alpha beta)))")
+                            "alpha_i = 1, beta_i = 1 (step 2b: v = beta_i VC exp(alpha_i |S|/(4.25283 VC)) - |S|); "
+                            "step 2b grows |S| from |S| = 11 on: give more labelled examples or a larger alpha "
+                            "(faithful constants: BNS15 Claim 4.9, |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
     # |S| stays at 10 (ratio 2: 5 of S and 5 of v = 10): refused
     with pytest.raises(ValueError) as e:
         _lb(10 / math.log(20.5), target=20, it_ratio=2).fit(X, y, XD[:1000])
