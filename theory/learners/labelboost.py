@@ -1,21 +1,19 @@
-"""LabelBoostProcedure and LabelBoost of BNS15 (Algorithms 2 and 3), with the privacy of what ran.
+"""LabelBoost of BNS15 (Algorithm 3) around Algorithm 2 (LabelBoostProcedure), with the privacy of what ran.
 
-Implements: BNS15.Alg2 (LabelBoostProcedure), BNS15.Lem4.1, BNS15.Cl4.2, BNS15.Alg3 (LabelBoost),
+Implements: BNS15.Lem4.1, BNS15.Alg3 (LabelBoost),
 BNS15.Cl4.3, BNS15.Cl4.5, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
 BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
 
-* :func:`label_boost_procedure` is Algorithm 2 exactly: P = the distinct points of S∘T, one
-  representative per dichotomy of Pi_C(P) (``concept_class.dichotomies``, structured), the
-  exponential mechanism with epsilon = 1 and score -#errors on S (sensitivity 1), and the
-  relabelling of S∘T by the chosen h.  :func:`label_boost_procedure_distribution` is its exact
-  output distribution (a distribution over relabellings of S∘T).
+* :func:`label_boost_procedure` (Algorithm 2, re-exported from
+  :mod:`semiprivate.theory.learners.labelboost_procedure`) relabels S∘T by a hypothesis the
+  exponential mechanism (epsilon = 1) picks; Algorithm 3 runs it once per iteration.
 * :class:`LabelBoost` is Algorithm 3.  ``mode="faithful"``: the paper's constants (|D| >= 90000 n,
   loop while |S| < 300 n, alpha_i = alpha/(10 2^i), beta_i = beta/(4 2^i),
   v = min{30000 n, beta_i VC exp(alpha_i |S|/(200 VC)) - |S|}, keep 1/100 of T and of S,
   keep 1/300 at the end, |S| i.i.d. draws, run A).  ``mode="scaled"`` (default): the same algorithm
   with every constant a parameter, by default :data:`SMALL_SIZE_CONSTANTS` (Claim 4.2's step-2b
-  limit, no deletion), which run on hundreds to thousands of points with the plain-chain guarantee.  ``epsilon`` (Thm 4.14) wraps the run in a uniform sub-sample of
-  the whole input (Claim 4.3).
+  limit, no deletion), which run on hundreds to thousands of points with the plain-chain guarantee.
+  ``epsilon`` (Thm 4.14) wraps the run in a uniform sub-sample of the whole input (Claim 4.3).
 * ``privacy_`` is computed in :func:`labelboost_run_privacy` from the transformers of
   :mod:`semiprivate.theory.bounds.privacy` (Cl 4.5, Cl 4.3, Lem 4.1) for the ratios and the number of
   iterations that actually ran, at the ratios that actually ran.  Policy (the one of Lem 4.6's proof): a sub-sampling step
@@ -36,7 +34,6 @@ is reported only when every step's kept fraction meets Claim 4.3.  Labels are {0
 Examples
 --------
 >>> from semiprivate.theory.classes import Thresholds
->>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
 >>> C = Thresholds(4)
 >>> r = label_boost_procedure(C, [1, 9], [1, 0], [3, 12], rng=0)
 >>> r.labels.shape
@@ -61,7 +58,6 @@ from semiprivate.kernels.validation import (
     Options,
     Real,
     as_generator,
-    check_binary,
     validate_params,
 )
 from semiprivate.theory.bounds.privacy import (
@@ -71,7 +67,7 @@ from semiprivate.theory.bounds.privacy import (
 )
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, _Params, check_fit_inputs
-from semiprivate.theory.privacy.exponential import output_distribution, sample
+from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 
 __all__ = [
     "label_boost_procedure",
@@ -113,84 +109,6 @@ SMALL_SIZE_CONSTANTS: dict[str, float] = {
     "iteration_ratio": 1,          # step 2c keeps all of S and T
     "final_ratio": 1,              # step 3 keeps all of S
 }
-
-#: epsilon of the exponential mechanism inside LabelBoostProcedure (Alg 2 step 4).
-PROCEDURE_EPSILON = 1.0
-
-
-class LabelBoostProcedureResult(NamedTuple):
-    """Output of Algorithm 2: the chosen hypothesis and the labels of S∘T it induces."""
-
-    hypothesis: Any
-    labels: np.ndarray          # bool, labels of S∘T (S first)
-    representatives: list[Any]  # H: one hypothesis per dichotomy of Pi_C(P)
-    errors: np.ndarray          # #errors of each representative on S
-    chosen: int                 # index of the chosen hypothesis in representatives
-
-
-def _check_class(concept_class: Any) -> ConceptClass:
-    if not isinstance(concept_class, ConceptClass):
-        raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
-    return concept_class
-
-
-def _candidates(C: ConceptClass, X_S: np.ndarray, y_S: np.ndarray, X_T: np.ndarray) -> tuple[list[Any], np.ndarray]:
-    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
-    flat = both.reshape(len(both), -1)
-    P = np.unique(flat, axis=0).reshape((-1,) + both.shape[1:])
-    reps = C.dichotomies(P).representatives
-    errors = np.asarray(C.error_counts(reps, X_S, y_S), dtype=np.int64)
-    return reps, errors
-
-
-def _inputs(C: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any) -> tuple[np.ndarray, ...]:
-    X_S = C.validate_points(X_labelled, "X_labelled")
-    y_S = check_binary(y_labelled, "y_labelled", length=len(X_S), as_bool=True)
-    X_T = C.validate_points(X_unlabelled, "X_unlabelled", allow_empty=True)
-    return X_S, y_S, X_T
-
-
-@validate_params(rng=RNG)
-def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any, *,
-                          rng: Any = None) -> LabelBoostProcedureResult:
-    r"""BNS15 Algorithm 2 (LabelBoostProcedure) on S = (X_labelled, y_labelled), T = X_unlabelled.
-
-    Implements: BNS15.Alg2.  P = distinct points of S∘T; H = one representative per dichotomy
-    of :math:`\Pi_C(P)`; h chosen by the exponential mechanism with epsilon = 1, solution set H
-    and database S (score -#errors on S, P[h] ∝ exp(-err_S(h)/2)); output: S∘T relabelled by h
-    (D is passed through unchanged by the caller).  BNS15.Lem4.1: if A is (eps, delta)-DP,
-    A∘LabelBoostProcedure is (eps + 3, 4 e delta)-DP
-    (:func:`semiprivate.theory.bounds.privacy.label_boost_procedure_privacy`).  BNS15.Cl4.2: if
-    |T| <= (beta/e) VC exp(alpha |S|/(2 VC)) - |S| and S is labelled by some c in C, then
-    error_S(h) <= alpha w.p. >= 1 - beta (:func:`semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled`).
-
-    Returns
-    -------
-    LabelBoostProcedureResult
-    """
-    C = _check_class(concept_class)
-    X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
-    reps, errors = _candidates(C, X_S, y_S, X_T)
-    idx = int(sample(errors, PROCEDURE_EPSILON, rng=as_generator(rng)))
-    h = reps[idx]
-    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
-    return LabelBoostProcedureResult(h, np.asarray(C.evaluate(h, both), dtype=bool), reps, errors, idx)
-
-
-def label_boost_procedure_distribution(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any,
-                                       X_unlabelled: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Exact output distribution of :func:`label_boost_procedure`: (relabellings, probabilities).
-
-    Implements: BNS15.Alg2 (exact).  Row i of the bool matrix is the relabelling of S∘T by
-    representative i; the representatives have distinct labelings of P, so the rows are
-    distinct and the probabilities are those of the exponential mechanism (epsilon = 1).
-    """
-    C = _check_class(concept_class)
-    X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
-    reps, errors = _candidates(C, X_S, y_S, X_T)
-    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
-    return C.evaluate_many(reps, both), output_distribution(errors, PROCEDURE_EPSILON)
-
 
 # ---------------------------------------------------------------------------------------------
 # Privacy accounting of a run

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 import semiprivate.theory.learners.labelboost as lb
+import semiprivate.theory.learners.labelboost_procedure as lbp
 from semiprivate.theory.bounds.privacy import iid_resampling_privacy, label_boost_procedure_privacy, subsampling_privacy
 from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
 from semiprivate.theory.learners.labelboost import (
@@ -92,7 +93,7 @@ def test_alg2_runs_the_mechanism_at_epsilon_1_with_the_generator(monkeypatch: py
         calls.append((np.array(errors), eps, kw["rng"]))
         return 1
 
-    monkeypatch.setattr(lb, "sample", spy)
+    monkeypatch.setattr(lbp, "sample", spy)
     g = np.random.default_rng(0)
     XS, yS, XT = np.array([1, 5], np.uint64), [1, 0], np.array([3, 6], np.uint64)
     r = label_boost_procedure(C3, XS, yS, XT, rng=g)
