@@ -88,7 +88,7 @@ def binary_points(X: Any, name: str = "X", *, d: int | None = None, allow_empty:
             raise ValueError(f"{name} must not be empty")
         raise ValueError(f"{name} must be 2-d of shape (n, d), got shape {arr.shape}")
     if d is not None and arr.shape[1] != d:
-        raise ValueError(f"{name} must have d = {d} columns, got {arr.shape[1]}")
+        raise ValueError(f"{name} must have d = {d} columns, got shape {arr.shape}")
     if arr.shape[1] == 0:
         raise ValueError(f"{name} must have at least one column (d >= 1), got shape {arr.shape}")
     if arr.shape[0] == 0 and not allow_empty:

@@ -97,6 +97,9 @@ class ASSPP(_Fitted):
             raise TypeError("X_public is required: ASSPP needs the public unlabelled sample T_pub")
         X, y = check_fit_inputs(self.concept_class, X_private, y_private)
         T_pub = self.concept_class.validate_points(X_public, "X_public", allow_empty=True)
+        if len(T_pub) == 0:
+            raise ValueError(f"X_public must hold at least one point: ABM19 Alg 1 builds its cover H~ from the "
+                             f"public sample T_pub, got shape {np.shape(T_pub)}")
         cover = build_cover(self.concept_class, T_pub)
         return cover, self.concept_class.error_counts(cover.hypotheses, X, y)
 

@@ -293,7 +293,10 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
                                                                                 np.ndarray, str]:
         Z, labels = self._components(X_public)
         d = labels.size
-        Xp = binary_points(X_private, "X_private", d=d)
+        Xp = binary_points(X_private, "X_private")
+        if Xp.shape[1] != d:
+            raise ValueError(f"X_private and X_public must have the same number of columns (the d variables): "
+                             f"X_private has shape {Xp.shape}, X_public has shape {np.shape(X_public)}")
         y = _declared_labels(y_private, Xp.shape[0], _check_classes(self.classes))
         T = self._touched(Xp, labels, Z)
         method = self.method

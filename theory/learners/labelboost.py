@@ -1,20 +1,19 @@
-"""LabelBoostProcedure and LabelBoost of BNS15 (Algorithms 2 and 3), with the privacy of what ran.
+"""LabelBoost of BNS15 (Algorithm 3) around Algorithm 2 (LabelBoostProcedure), with the privacy of what ran.
 
-Implements: BNS15.Alg2 (LabelBoostProcedure), BNS15.Lem4.1, BNS15.Cl4.2, BNS15.Alg3 (LabelBoost),
+Implements: BNS15.Lem4.1, BNS15.Alg3 (LabelBoost),
 BNS15.Cl4.3, BNS15.Cl4.5, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
 BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Rem4.10.
 
-* :func:`label_boost_procedure` is Algorithm 2 exactly: P = the distinct points of S∘T, one
-  representative per dichotomy of Pi_C(P) (``concept_class.dichotomies``, structured), the
-  exponential mechanism with epsilon = 1 and score -#errors on S (sensitivity 1), and the
-  relabelling of S∘T by the chosen h.  :func:`label_boost_procedure_distribution` is its exact
-  output distribution (a distribution over relabellings of S∘T).
+* :func:`label_boost_procedure` (Algorithm 2, re-exported from
+  :mod:`semiprivate.theory.learners.labelboost_procedure`) relabels S∘T by a hypothesis the
+  exponential mechanism (epsilon = 1) picks; Algorithm 3 runs it once per iteration.
 * :class:`LabelBoost` is Algorithm 3.  ``mode="faithful"``: the paper's constants (|D| >= 90000 n,
   loop while |S| < 300 n, alpha_i = alpha/(10 2^i), beta_i = beta/(4 2^i),
   v = min{30000 n, beta_i VC exp(alpha_i |S|/(200 VC)) - |S|}, keep 1/100 of T and of S,
-  keep 1/300 at the end, |S| i.i.d. draws, run A).  ``mode="scaled"``: the same algorithm with
-  every constant a parameter.  ``epsilon`` (Thm 4.14) wraps the run in a uniform sub-sample of
-  the whole input (Claim 4.3).
+  keep 1/300 at the end, |S| i.i.d. draws, run A).  ``mode="scaled"`` (default): the same algorithm
+  with every constant a parameter, by default :data:`SMALL_SIZE_CONSTANTS` (Claim 4.2's step-2b
+  limit, no deletion), which run on hundreds to thousands of points with the plain-chain guarantee.
+  ``epsilon`` (Thm 4.14) wraps the run in a uniform sub-sample of the whole input (Claim 4.3).
 * ``privacy_`` is computed in :func:`labelboost_run_privacy` from the transformers of
   :mod:`semiprivate.theory.bounds.privacy` (Cl 4.5, Cl 4.3, Lem 4.1) for the ratios and the number of
   iterations that actually ran, at the ratios that actually ran.  Policy (the one of Lem 4.6's proof): a sub-sampling step
@@ -35,7 +34,6 @@ is reported only when every step's kept fraction meets Claim 4.3.  Labels are {0
 Examples
 --------
 >>> from semiprivate.theory.classes import Thresholds
->>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
 >>> C = Thresholds(4)
 >>> r = label_boost_procedure(C, [1, 9], [1, 0], [3, 12], rng=0)
 >>> r.labels.shape
@@ -60,7 +58,6 @@ from semiprivate.kernels.validation import (
     Options,
     Real,
     as_generator,
-    check_binary,
     validate_params,
 )
 from semiprivate.theory.bounds.privacy import (
@@ -70,7 +67,7 @@ from semiprivate.theory.bounds.privacy import (
 )
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, _Params, check_fit_inputs
-from semiprivate.theory.privacy.exponential import output_distribution, sample
+from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 
 __all__ = [
     "label_boost_procedure",
@@ -78,6 +75,7 @@ __all__ = [
     "labelboost_run_privacy",
     "LabelBoost",
     "FAITHFUL_CONSTANTS",
+    "SMALL_SIZE_CONSTANTS",
 ]
 
 #: The constants of BNS15 Algorithm 3 (faithful mode).
@@ -92,83 +90,25 @@ FAITHFUL_CONSTANTS: dict[str, float] = {
     "final_ratio": 300,           # delete 299/300 of S
 }
 
-#: epsilon of the exponential mechanism inside LabelBoostProcedure (Alg 2 step 4).
-PROCEDURE_EPSILON = 1.0
-
-
-class LabelBoostProcedureResult(NamedTuple):
-    """Output of Algorithm 2: the chosen hypothesis and the labels of S∘T it induces."""
-
-    hypothesis: Any
-    labels: np.ndarray          # bool, labels of S∘T (S first)
-    representatives: list[Any]  # H: one hypothesis per dichotomy of Pi_C(P)
-    errors: np.ndarray          # #errors of each representative on S
-    chosen: int                 # index of the chosen hypothesis in representatives
-
-
-def _check_class(concept_class: Any) -> ConceptClass:
-    if not isinstance(concept_class, ConceptClass):
-        raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
-    return concept_class
-
-
-def _candidates(C: ConceptClass, X_S: np.ndarray, y_S: np.ndarray, X_T: np.ndarray) -> tuple[list[Any], np.ndarray]:
-    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
-    flat = both.reshape(len(both), -1)
-    P = np.unique(flat, axis=0).reshape((-1,) + both.shape[1:])
-    reps = C.dichotomies(P).representatives
-    errors = np.asarray(C.error_counts(reps, X_S, y_S), dtype=np.int64)
-    return reps, errors
-
-
-def _inputs(C: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any) -> tuple[np.ndarray, ...]:
-    X_S = C.validate_points(X_labelled, "X_labelled")
-    y_S = check_binary(y_labelled, "y_labelled", length=len(X_S), as_bool=True)
-    X_T = C.validate_points(X_unlabelled, "X_unlabelled", allow_empty=True)
-    return X_S, y_S, X_T
-
-
-@validate_params(rng=RNG)
-def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any, *,
-                          rng: Any = None) -> LabelBoostProcedureResult:
-    r"""BNS15 Algorithm 2 (LabelBoostProcedure) on S = (X_labelled, y_labelled), T = X_unlabelled.
-
-    Implements: BNS15.Alg2.  P = distinct points of S∘T; H = one representative per dichotomy
-    of :math:`\Pi_C(P)`; h chosen by the exponential mechanism with epsilon = 1, solution set H
-    and database S (score -#errors on S, P[h] ∝ exp(-err_S(h)/2)); output: S∘T relabelled by h
-    (D is passed through unchanged by the caller).  BNS15.Lem4.1: if A is (eps, delta)-DP,
-    A∘LabelBoostProcedure is (eps + 3, 4 e delta)-DP
-    (:func:`semiprivate.theory.bounds.privacy.label_boost_procedure_privacy`).  BNS15.Cl4.2: if
-    |T| <= (beta/e) VC exp(alpha |S|/(2 VC)) - |S| and S is labelled by some c in C, then
-    error_S(h) <= alpha w.p. >= 1 - beta (:func:`semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled`).
-
-    Returns
-    -------
-    LabelBoostProcedureResult
-    """
-    C = _check_class(concept_class)
-    X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
-    reps, errors = _candidates(C, X_S, y_S, X_T)
-    idx = int(sample(errors, PROCEDURE_EPSILON, rng=as_generator(rng)))
-    h = reps[idx]
-    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
-    return LabelBoostProcedureResult(h, np.asarray(C.evaluate(h, both), dtype=bool), reps, errors, idx)
-
-
-def label_boost_procedure_distribution(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any,
-                                       X_unlabelled: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Exact output distribution of :func:`label_boost_procedure`: (relabellings, probabilities).
-
-    Implements: BNS15.Alg2 (exact).  Row i of the bool matrix is the relabelling of S∘T by
-    representative i; the representatives have distinct labelings of P, so the rows are
-    distinct and the probabilities are those of the exponential mechanism (epsilon = 1).
-    """
-    C = _check_class(concept_class)
-    X_S, y_S, X_T = _inputs(C, X_labelled, y_labelled, X_unlabelled)
-    reps, errors = _candidates(C, X_S, y_S, X_T)
-    both = np.concatenate([X_S, X_T]) if len(X_T) else X_S
-    return C.evaluate_many(reps, both), output_distribution(errors, PROCEDURE_EPSILON)
-
+#: The default constants of ``mode="scaled"``: Algorithm 3 at small sizes (hundreds to thousands of points).
+#: Step 2b's v is Claim 4.2's own size limit, |T| <= (beta'/e) VC exp(alpha'|S|/(2 VC)) - |S|, at
+#: alpha' = alpha/2^i and beta' = beta/2^i (so the failure probabilities sum to <= beta); the loop
+#: stops once |S| >= n, each iteration draws at most n public points, and nothing is deleted
+#: (ratios 1): at these sizes Claim 4.3 cannot amplify (it needs step 2c to keep <= 1/(3 + e^4)
+#: and step 3 <= 1/247 of S), so deleting would cost accuracy and buy no privacy.  The guarantee
+#: is then the plain chain Cl 4.5 -> Lem 4.1 per iteration: (ln 244 + 3 N, (4e)^N 2467 delta)
+#: after N iterations, for an (epsilon <= 1, delta) base; :meth:`LabelBoost.privacy_for` gives
+#: it for given sizes before any data is read.
+SMALL_SIZE_CONSTANTS: dict[str, float] = {
+    "unlabelled_factor": 1,        # |D| >= n
+    "target_factor": 1,            # while |S| < n
+    "cap_factor": 1,               # v <= n
+    "exponent_constant": 2,        # exp(alpha_i |S| / (2 VC))   (Claim 4.2)
+    "alpha_factor": 1,             # alpha_i = alpha / 2^i
+    "beta_factor": math.e,         # beta_i = beta / (e 2^i)     (Claim 4.2's beta / e)
+    "iteration_ratio": 1,          # step 2c keeps all of S and T
+    "final_ratio": 1,              # step 3 keeps all of S
+}
 
 # ---------------------------------------------------------------------------------------------
 # Privacy accounting of a run
@@ -309,6 +249,23 @@ class _Iteration:
     pos: int = field(default=0)         # first entry of D this iteration draws (step 2b)
 
 
+def _smallest_growing(size: int, a: float, b: float) -> int:
+    """The smallest s > ``size`` with floor(a e^{b s}) - s >= 1 (step 2b's v > 0), given that ``size`` has v <= 0.
+
+    s -> a e^{b s} - s is convex, <= 0 at ``size`` and tends to infinity: one crossing above ``size``.
+    """
+    def grows(s: int) -> bool:
+        return math.log(a) + b * s > math.log(s + 1)
+
+    lo, hi = size, max(2 * size, size + 1)
+    while not grows(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if grows(mid) else (mid, hi)
+    return hi
+
+
 def _keep(g: np.random.Generator, size: int, kept: int) -> np.ndarray:
     """Indices of ``kept`` entries kept (in order) after deleting the rest at random."""
     k = min(size, kept)
@@ -338,8 +295,8 @@ class LabelBoost(_Params):
     alpha, beta : float
         Accuracy and confidence parameters (alpha_i = alpha/(alpha_factor 2^i), ...).
     mode : {"faithful", "scaled"}
-        ``faithful`` uses :data:`FAITHFUL_CONSTANTS` and ignores the constant parameters below;
-        ``scaled`` uses them.
+        ``faithful`` uses :data:`FAITHFUL_CONSTANTS` and ignores the constant parameters below
+        (it needs |D| >= 90000 n); ``scaled`` (default) uses them.
     concept_class : ConceptClass
         C (required).  Its VC dimension is used in step 2b; the hypotheses of Algorithm 2 are
         one per dichotomy of Pi_C(P).  (Thm 4.16: the class F the hypotheses come from.)
@@ -352,8 +309,13 @@ class LabelBoost(_Params):
         of the points (eps_L the guarantee of the run).  None: no outer sub-sampling.
     unlabelled_factor, target_factor, cap_factor, exponent_constant, alpha_factor,
     beta_factor, iteration_ratio, final_ratio : float
-        The constants of Algorithm 3 (scaled mode); faithful values in
-        :data:`FAITHFUL_CONSTANTS`.
+        The constants of Algorithm 3 (scaled mode): |D| >= unlabelled_factor n; loop while
+        |S| < target_factor n; v = min{cap_factor n, beta_i VC exp(alpha_i |S|/(exponent_constant
+        VC)) - |S|} with alpha_i = alpha/(alpha_factor 2^i), beta_i = beta/(beta_factor 2^i);
+        step 2c keeps 1/iteration_ratio of S and of T, step 3 keeps 1/final_ratio of S.
+        Defaults: :data:`SMALL_SIZE_CONSTANTS` (Claim 4.2's own step-2b limit, the loop up to
+        |S| >= n, no deletion), which run on hundreds to thousands of points; the paper's values
+        are :data:`FAITHFUL_CONSTANTS`.
     rng : None, int or Generator
     progress : bool
         Print one line per iteration.
@@ -379,14 +341,38 @@ class LabelBoost(_Params):
     with the worst stage at which an entry of D enters S).  The fitted state holds no count of
     errors on private data (the base learner gets labelled data only).
 
+    Privacy at the default constants.  Claim 4.3's amplification needs each sub-sampling step to
+    keep at most 1/(3 + e^4) = 1/57.6 (step 2c) and 1/247 (step 3) of its input, which leaves
+    nothing to learn from at small sizes; the defaults therefore delete nothing and get the plain
+    chain: Claim 4.5 (|S| i.i.d. draws: (ln 244, 2467 delta)), then Lemma 4.1 per iteration
+    (+3, x 4e), so one iteration around an (1, 0) base gives (ln 244 + 3, 0) = (8.497, 0).
+    This depends on the sizes and the parameters only: :meth:`privacy_for` (and
+    :meth:`privacy_steps_for`, step by step) gives it before any data is read, and ``fit``
+    reports exactly that.  Constants that delete enough earn Lemma 4.6's (1, O(delta)) where
+    |D| is large next to |S| (second example); ``epsilon`` (Thm 4.14) sub-samples the input to
+    a smaller epsilon, and is refused where the sizes leave no labelled example.
+
     Examples
     --------
-    A run in well under a second at small sizes (scaled constants), its privacy known before the
-    data is read.  Claim 4.3's amplification needs each sub-sampling step to keep at most 1/57.6
-    (step 2c) and 1/247 (step 3) of its input, so |D| must be large next to |S|:
+    The defaults on 500 labelled and 2000 public points (well under a second), the guarantee
+    known before the data is read:
 
     >>> from semiprivate.theory.classes import Thresholds
+    >>> from semiprivate.theory.distributions import ThresholdDistribution
     >>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
+    >>> C, D = Thresholds(8), ThresholdDistribution(8, 100)
+    >>> X_priv, y_priv = D.sample(500, rng=0)
+    >>> X_pub = D.sample_X(2000, rng=1)
+    >>> L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=1000, rng=2)
+    >>> eps, delta = L.privacy_for(500, 2000)
+    >>> round(eps, 3), delta
+    (8.497, 0.0)
+    >>> L = L.fit(X_priv, y_priv, X_pub)
+    >>> L.privacy_ == (eps, delta), L.iterations_, L.n_labelled_final_
+    (True, 1, 1500)
+
+    Amplified (scaled constants that delete enough, |D| large next to |S|):
+
     >>> C = Thresholds(6)
     >>> rng = np.random.default_rng(0)
     >>> X_D, X_S = rng.integers(0, 64, 20000), rng.integers(0, 64, 60)
@@ -417,20 +403,15 @@ class LabelBoost(_Params):
     def __init__(self, base_learner: Any, *, concept_class: ConceptClass, n: int, alpha: float = 0.1,
                  beta: float = 0.1, mode: str = "scaled", base_privacy: tuple[float, float] | None = None,
                  vc: int | None = None, epsilon: float | None = None,
-                 unlabelled_factor: float = 90000, target_factor: float = 300, cap_factor: float = 30000,
-                 exponent_constant: float = 200, alpha_factor: float = 10, beta_factor: float = 4,
-                 iteration_ratio: float = 100, final_ratio: float = 300, rng: Any = None,
+                 unlabelled_factor: float = SMALL_SIZE_CONSTANTS["unlabelled_factor"],
+                 target_factor: float = SMALL_SIZE_CONSTANTS["target_factor"],
+                 cap_factor: float = SMALL_SIZE_CONSTANTS["cap_factor"],
+                 exponent_constant: float = SMALL_SIZE_CONSTANTS["exponent_constant"],
+                 alpha_factor: float = SMALL_SIZE_CONSTANTS["alpha_factor"],
+                 beta_factor: float = SMALL_SIZE_CONSTANTS["beta_factor"],
+                 iteration_ratio: float = SMALL_SIZE_CONSTANTS["iteration_ratio"],
+                 final_ratio: float = SMALL_SIZE_CONSTANTS["final_ratio"], rng: Any = None,
                  progress: bool = False) -> None:
-        self._init(base_learner, concept_class, n, alpha, beta, mode, base_privacy, vc, epsilon, unlabelled_factor,
-                   target_factor, cap_factor, exponent_constant, alpha_factor, beta_factor, iteration_ratio,
-                   final_ratio, rng, progress)
-
-    def _init(self, base_learner: Any, concept_class: ConceptClass, n: int, alpha: float, beta: float, mode: str,
-              base_privacy: tuple[float, float] | None, vc: int | None, epsilon: float | None,
-              unlabelled_factor: float, target_factor: float, cap_factor: float, exponent_constant: float,
-              alpha_factor: float, beta_factor: float, iteration_ratio: float, final_ratio: float, rng: Any,
-              progress: bool) -> None:
-        # the body of __init__, undecorated so that mutation testing reaches it
         if not (hasattr(base_learner, "fit") and hasattr(base_learner, "predict")):
             raise TypeError(f"base_learner must have fit and predict, got {type(base_learner).__name__}")
         self.base_learner = base_learner
@@ -523,9 +504,13 @@ class LabelBoost(_Params):
             cap = math.floor(k["cap_factor"] * n)
             v = cap if log_v > math.log(cap + size) else math.floor(math.exp(log_v) - size)
             if v <= 0:
+                need = (f"step 2b grows |S| from |S| = "
+                        f"{_smallest_growing(size, bi * vc, ai / (k['exponent_constant'] * vc))} on: give more "
+                        "labelled examples or a larger alpha" if i == 1 else "give more labelled examples")
                 raise ValueError(f"LabelBoost iteration {i}: v = {v} <= 0, the labelled sample |S| = {size} "
-                                 f"is too small for alpha_i = {ai:.3g}, beta_i = {bi:.3g} (step 2b); give more "
-                                 "labelled examples (BNS15 Claim 4.9: |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
+                                 f"is too small for alpha_i = {ai:.3g}, beta_i = {bi:.3g} (step 2b: v = beta_i VC "
+                                 f"exp(alpha_i |S|/({k['exponent_constant']:g} VC)) - |S|); {need} (faithful "
+                                 "constants: BNS15 Claim 4.9, |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
             if pos + v > n_D:
                 raise ValueError(f"LabelBoost iteration {i}: step 2b needs {v} more unlabelled points, "
                                  f"{n_D - pos} left in X_public (fail, as in Algorithm 3)")
@@ -592,26 +577,39 @@ class LabelBoost(_Params):
             steps.append(PrivacyStep("none", e, d, "Thm 4.14: the inner run already meets epsilon"))
         return ks, kd, ratio, steps
 
-    def privacy_for(self, n_labelled: int, n_unlabelled: int) -> tuple[float, float]:
-        """The (epsilon, delta) ``fit`` will report on inputs of these sizes (fixed before any data is seen).
+    def privacy_steps_for(self, n_labelled: int, n_unlabelled: int) -> list[PrivacyStep]:
+        """The privacy steps ``fit`` will run on inputs of these sizes, last = the guarantee (no data read).
 
-        Raises ValueError where Algorithm 3 cannot run on these sizes.
-
-        >>> from semiprivate.theory.classes import Thresholds
-        >>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
-        >>> A = GenericPrivateLearner(1.0, delta=0.0, concept_class=Thresholds(3))
-        >>> L = LabelBoost(A, concept_class=Thresholds(3), n=2, target_factor=1, unlabelled_factor=1,
-        ...                base_privacy=(1.0, 1e-6))
-        >>> e, d = L.privacy_for(300, 2)  # zero iterations: Cl 4.5 then Cl 4.3 at ratio 300
-        >>> e, round(d / 1e-6, 4)
-        (1.0, 39.9514)
+        Each :class:`PrivacyStep` names the transformer (``BNS15.Cl4.5``, ``BNS15.Cl4.3``,
+        ``BNS15.Lem4.1``, ``BNS15.Lem4.6``) or ``"none"`` where a sub-sampling step keeps too large
+        a fraction for Claim 4.3 (its note says so), with the (epsilon, delta) after it; ``fit``
+        stores the same list in ``privacy_steps_``.  Raises ValueError where Algorithm 3 cannot
+        run on these sizes.
         """
         for name, v in (("n_labelled", n_labelled), ("n_unlabelled", n_unlabelled)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         if n_labelled < 1:
             raise ValueError(f"n_labelled must be >= 1, got {n_labelled}")
-        steps = self._plan(int(n_labelled), int(n_unlabelled))[3]
+        return list(self._plan(int(n_labelled), int(n_unlabelled))[3])
+
+    def privacy_for(self, n_labelled: int, n_unlabelled: int) -> tuple[float, float]:
+        """The (epsilon, delta) ``fit`` will report on inputs of these sizes (fixed before any data is seen).
+
+        Raises ValueError where Algorithm 3 cannot run on these sizes.  With the default
+        constants (:data:`SMALL_SIZE_CONSTANTS`) and an (epsilon <= 1, delta) base, N iterations
+        give (ln 244 + 3 N, (4e)^N 2467 delta): Claim 4.5 then Lemma 4.1 per iteration, no
+        sub-sampling credit (:meth:`privacy_steps_for` shows each step).
+
+        >>> from semiprivate.theory.classes import Thresholds
+        >>> from semiprivate.theory.learners.exponential import GenericPrivateLearner
+        >>> A = GenericPrivateLearner(1.0, delta=0.0, concept_class=Thresholds(3))
+        >>> L = LabelBoost(A, concept_class=Thresholds(3), n=2, final_ratio=300, base_privacy=(1.0, 1e-6))
+        >>> e, d = L.privacy_for(300, 2)  # zero iterations: Cl 4.5 then Cl 4.3 at ratio 300
+        >>> e, round(d / 1e-6, 4)
+        (1.0, 39.9514)
+        """
+        steps = self.privacy_steps_for(n_labelled, n_unlabelled)
         return (steps[-1].epsilon, steps[-1].delta)
 
     # -- fit ----------------------------------------------------------------------------------

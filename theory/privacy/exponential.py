@@ -70,13 +70,16 @@ __all__ = [
 
 def _errors(errors: Any) -> np.ndarray:
     """``errors`` (already a finite 1-d numeric array) as float64, or ValueError naming ``errors``
-    when an entry is negative (which entry, and its value, are not shown: error counts are statistics
-    of private data).  Fractional values are accepted on purpose: what the mechanism needs is
-    sensitivity <= 1, not integrality (the BLR sanitizer path of the generic learner counts errors
-    on a weighted synthetic sample)."""
+    when an entry is negative or not a whole number (which entry, and its value, are not shown:
+    error counts are statistics of private data).  Real-valued scores of sensitivity 1 (e.g. the
+    BLR sanitizer's ``|D|`` times a query gap) go to :func:`semiprivate.kernels.exponential_mechanism`
+    and :func:`semiprivate.kernels.exponential_log_probabilities`, which take any real scores."""
     e = np.asarray(errors, dtype=np.float64)
     if (e < 0).any():
         raise ValueError("errors must be non-negative (numbers of mistakes); some entry is negative")
+    if (e != np.floor(e)).any():
+        raise ValueError("errors must be whole numbers (numbers of mistakes); some entry is fractional "
+                         "(for real-valued scores use semiprivate.kernels.exponential_mechanism)")
     return e
 
 
@@ -86,10 +89,9 @@ def log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
 
     Implements: EXPMECH (exact output distribution): log P[i] = -eps errors[i]/2 - logZ.
 
-    ``errors`` are non-negative and finite (a ValueError otherwise).  They are usually
-    integer counts of mistakes; fractional values are accepted as any score whose
-    sensitivity is 1 (e.g. ``|D|`` times a query gap in the BLR sanitizer) -- the privacy
-    guarantee needs sensitivity 1, not integrality.
+    ``errors`` are counts of mistakes: non-negative, finite whole numbers (any numeric dtype;
+    a ValueError otherwise).  Real-valued scores of sensitivity 1 go to
+    :func:`semiprivate.kernels.exponential_log_probabilities` instead.
 
     Examples
     --------
@@ -99,6 +101,10 @@ def log_output_distribution(errors: Any, epsilon: float) -> np.ndarray:
     Traceback (most recent call last):
     ...
     ValueError: errors must be non-negative (numbers of mistakes); some entry is negative
+    >>> log_output_distribution([2.5, 0], 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: errors must be whole numbers (numbers of mistakes); some entry is fractional (for real-valued scores use semiprivate.kernels.exponential_mechanism)
     """
     e = _errors(errors)
     a = -0.5 * float(epsilon) * e
@@ -119,7 +125,8 @@ def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = N
     """Sample indices from the exponential mechanism with q = -errors (sensitivity 1).
 
     Implements: EXPMECH (sampling), through :func:`semiprivate.kernels.exponential_mechanism`.
-    ``errors``: non-negative and finite, as in :func:`log_output_distribution`.
+    ``errors``: non-negative finite whole numbers, as in :func:`log_output_distribution`
+    (real-valued scores: :func:`semiprivate.kernels.exponential_mechanism`).
 
     Returns
     -------

@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import gamma
+from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
 from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, as_generator, validate_params
-from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["NoisyHistogramSanitizer", "BLRSanitizer", "DyadicThresholdSanitizer", "MAX_HISTOGRAM_DOMAIN",
            "MAX_BLR_DATABASES"]
@@ -174,18 +174,18 @@ class BLRSanitizer:
         cand = self.candidates()
         qC = np.stack([Q[:, c].mean(axis=1) for c in cand])  # (n_candidates, k)
         gap = np.abs(qC - qD[None, :]).max(axis=1)
-        return cand, len(x) * gap  # "errors" = |D| max_q |q(D) - q(D^)|, sensitivity 1
+        return cand, -len(x) * gap  # score -|D| max_q |q(D) - q(D^)|: real-valued, sensitivity 1
 
     def output_distribution(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         """(candidate databases, exact probabilities) of :meth:`sanitize` on ``X``."""
-        cand, err = self._scores(X)
-        return cand, output_distribution(err, self.epsilon)
+        cand, score = self._scores(X)
+        return cand, np.exp(exponential_log_probabilities(score, self.epsilon, sensitivity=1.0))
 
     def sanitize(self, X: Any) -> np.ndarray:
         """One draw of the mechanism: a database of ``size`` domain indices."""
-        cand, err = self._scores(X)
+        cand, score = self._scores(X)
         self.privacy_ = (self.epsilon, 0.0)
-        return cand[int(sample(err, self.epsilon, rng=as_generator(self.rng)))]
+        return cand[int(exponential_mechanism(score, self.epsilon, sensitivity=1.0, rng=as_generator(self.rng)))]
 
 
 class DyadicThresholdSanitizer:

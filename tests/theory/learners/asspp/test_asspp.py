@@ -47,9 +47,8 @@ def test_fit_uses_the_cover_of_the_public_points() -> None:
     hyps, p = L.output_distribution(XP, YP, XPUB)
     assert list(hyps) == list(cover.hypotheses)
     assert np.allclose(p, output_distribution(C.error_counts(cover.hypotheses, XP, YP), 1.0))
-    # an empty public sample: one hypothesis, output with probability 1
-    L0 = ASSPP(1.0, rng=0, concept_class=C).fit(XP, YP, [])
-    assert len(L0.cover_.hypotheses) == 1 and L0.index_ == 0
+    with pytest.raises(ValueError, match="^X_public must hold at least one point"):
+        ASSPP(1.0, rng=0, concept_class=C).fit(XP, YP, [])
     with pytest.raises(TypeError, match="^X_public is required"):
         ASSPP(1.0, concept_class=C).fit(XP, YP, None)
     with pytest.raises(ValueError, match=r"^X_public must lie in X_d"):

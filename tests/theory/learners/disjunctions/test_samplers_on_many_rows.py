@@ -214,7 +214,7 @@ def test_fitted_attributes() -> None:
     assert L.predict(np.zeros((0, 12), dtype=int)).tolist() == []
     with pytest.raises(ValueError) as e:
         L.predict(np.ones((1, 13), dtype=int))
-    assert str(e.value) == "X must have d = 12 columns, got 13"
+    assert str(e.value) == "X must have d = 12 columns, got shape (1, 13)"
     with pytest.raises(RuntimeError) as e2:
         ComponentDisjunctionLearner().predict(XP)
     assert str(e2.value) == "ComponentDisjunctionLearner is not fitted; call fit first"

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 import semiprivate.theory.learners.labelboost as lb
+import semiprivate.theory.learners.labelboost_procedure as lbp
 from semiprivate.theory.bounds.privacy import iid_resampling_privacy, label_boost_procedure_privacy, subsampling_privacy
 from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
 from semiprivate.theory.learners.labelboost import (
@@ -92,7 +93,7 @@ def test_alg2_runs_the_mechanism_at_epsilon_1_with_the_generator(monkeypatch: py
         calls.append((np.array(errors), eps, kw["rng"]))
         return 1
 
-    monkeypatch.setattr(lb, "sample", spy)
+    monkeypatch.setattr(lbp, "sample", spy)
     g = np.random.default_rng(0)
     XS, yS, XT = np.array([1, 5], np.uint64), [1, 0], np.array([3, 6], np.uint64)
     r = label_boost_procedure(C3, XS, yS, XT, rng=g)
@@ -285,9 +286,11 @@ def test_v_boundaries_and_failures() -> None:
     # v = 0: refused, naming the iteration, |S| and alpha_i, beta_i
     with pytest.raises(ValueError) as e:
         _lb(10 / math.log(10.5), target=11).fit(X, y, XD[:1000])
+    # (|S| = 11 gives v = floor(10.5^1.1 - 11) = 2: the smallest |S| that grows)
     assert str(e.value) == ("LabelBoost iteration 1: v = 0 <= 0, the labelled sample |S| = 10 is too small for "
-                            "alpha_i = 1, beta_i = 1 (step 2b); give more labelled examples (BNS15 Claim 4.9: "
-                            "|S| >= (96000/alpha) VC log(2240/(alpha beta)))")
+                            "alpha_i = 1, beta_i = 1 (step 2b: v = beta_i VC exp(alpha_i |S|/(4.25283 VC)) - |S|); "
+                            "step 2b grows |S| from |S| = 11 on: give more labelled examples or a larger alpha "
+                            "(faithful constants: BNS15 Claim 4.9, |S| >= (96000/alpha) VC log(2240/(alpha beta)))")
     # |S| stays at 10 (ratio 2: 5 of S and 5 of v = 10): refused
     with pytest.raises(ValueError) as e:
         _lb(10 / math.log(20.5), target=20, it_ratio=2).fit(X, y, XD[:1000])

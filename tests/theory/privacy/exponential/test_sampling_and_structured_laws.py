@@ -128,7 +128,7 @@ def test_interval_empty_cell_at_d64_is_exact() -> None:
 
 def test_negative_errors_are_refused_without_showing_them() -> None:
     """Error counts are statistics of private data: a negative entry is refused naming ``errors``, not its
-    position or value; 0 is valid, and fractional counts (a weighted sample's) are accepted."""
+    position or value; 0 is valid."""
     neg = r"^errors must be non-negative \(numbers of mistakes\); some entry is negative$"
     for fn in (lambda e: tex.sample(e, 1.0, rng=0), lambda e: tex.log_output_distribution(e, 1.0)):
         with pytest.raises(ValueError, match=neg) as ex:
@@ -139,7 +139,7 @@ def test_negative_errors_are_refused_without_showing_them() -> None:
         with pytest.raises(ValueError, match=neg):
             fn([-0.5, 0.0])
     assert tex.sample([0, 0], 1.0, rng=0) in (0, 1)  # zero errors are valid
-    assert tex.sample([0.5, 3.0], 1.0, rng=0) in (0, 1)  # weighted counts
+    assert tex.sample([0.0, 3.0], 1.0, rng=0) in (0, 1)  # whole counts in a float array
 
 
 def test_threshold_cells_errors_are_those_of_every_threshold_in_the_cell() -> None:

@@ -151,3 +151,22 @@ def test_dyadic_audit_and_broken_scale():
     assert not ok.violation
     bad = audit_mechanism(_dyadic_mech(2.0 * 4), D0, D1, epsilon=1.0, trials=10000, confidence=0.999, rng=1)
     assert bad.violation, bad.epsilon_lower_bound
+
+
+def test_blr_takes_real_valued_scores():
+    """|D| = 3: |D| max_q |q(D) - q(D^)| is a multiple of 1/2, not a count; the mechanism runs on it as a real
+    score of sensitivity 1 (exact law exp(-eps |D| gap / 2)) and its draws follow that law."""
+    S = _blr()
+    D = np.array([0, 1, 3])
+    cand, p = S.output_distribution(D)
+    Q = S.predicates.astype(float)
+    score = 3 * np.array([np.abs(Q[:, c].mean(1) - Q[:, D].mean(1)).max() for c in cand])
+    assert np.any(score != np.floor(score))  # this case needs real-valued scores
+    want = np.exp(-0.5 * score)
+    assert np.allclose(p, want / want.sum(), rtol=1e-12)
+    S.rng = np.random.default_rng(8)
+    index = {tuple(c): i for i, c in enumerate(cand)}
+    counts = np.zeros(len(cand))
+    for _ in range(2000):
+        counts[index[tuple(S.sanitize(D))]] += 1
+    assert chisquare(counts, p * 2000).pvalue > FFR
