@@ -24,7 +24,7 @@ DELTA_CONDITION = ("eps <= 1 (Claim 4.3), and as in Thm 4.14 the final delta is 
                    "'(eps, delta)' needs the base learner run at delta (3 + e)/(164 eps)")
 
 
-def log_o_form(c0: sp.Symbol, condition: str) -> None:
+def _log_o_form(c0: sp.Symbol, condition: str) -> None:
     """ln(c0/(alpha beta)) <= (1 + ln c0/ln 4) ln(1/(alpha beta)) when alpha beta <= 1/4 and c0 >= 1 (sympy)."""
     t, w = sp.symbols("t w", nonnegative=True)  # ln(1/(alpha beta)) = ln 4 + t, c0 = 1 + w
     c = 1 + w
@@ -61,7 +61,7 @@ def check_thm416() -> Check:
                condition=DELTA_CONDITION)
     sympy_zero(m_ratio,
                "m' / (VC/(alpha^2 eps) ln(c0/(alpha beta))) - K (3 + e): Claim 4.3 scales the labelled part by (3 + e)/eps")
-    log_o_form(c0, O_CONDITION)
+    _log_o_form(c0, O_CONDITION)
     mod = bounds_module("bns15")
     for v, al, be, ep in ((2, 0.1, 0.05, 1.0), (7, 0.02, 0.1, 0.3)):
         got = mod.bns15_thm4_16_labeled(vc_dim=v, alpha=al, beta=be, epsilon=ep)

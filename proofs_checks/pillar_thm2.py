@@ -38,7 +38,7 @@ CONDITION = ("reconstructed (the paper's displayed formulas were lost in extract
              "ball, third moment read as sup_{|u| = 1} E|<u, x>|^3 <= M3, and the bound holds for every s > 0")
 
 
-def lemma6_bound(tv: float, m3: float, s: float) -> float:
+def _lemma6_bound(tv: float, m3: float, s: float) -> float:
     """The reconstructed Lemma 6 bound 2 TV (e^s - e^{-s})/s^2 + (2/3) M3 s e^s."""
     return 2 * tv * (math.exp(s) - math.exp(-s)) / s**2 + 2 / 3 * m3 * s * math.exp(s)
 
@@ -116,7 +116,7 @@ def check_thm2() -> Check:
         us = rng.normal(size=(400, dim))
         us /= np.linalg.norm(us, axis=1)[:, None]
         m3 = max(float(np.max((np.abs(pts @ us.T) ** 3).T @ wp)), float(np.max((np.abs(pts @ us.T) ** 3).T @ wq)))
-        worst = max(worst, diff / min(lemma6_bound(tv, m3, sv) for sv in (0.1, 0.25, 0.5, 1.0, 2.0)))
+        worst = max(worst, diff / min(_lemma6_bound(tv, m3, sv) for sv in (0.1, 0.25, 0.5, 1.0, 2.0)))
     if not worst <= 1.0:
         raise RuntimeError(f"Lemma 6 reconstruction violated on a random instance (ratio {worst})")
     observe(f"200 random pairs of symmetric (zero-mean) discrete laws on a common support in the unit ball of R^3 "
