@@ -242,7 +242,8 @@ def registry() -> dict[str, CheckFn]:
 def _srepr(expr: Any) -> str:
     import sympy as sp
 
-    return sp.srepr(sp.sympify(expr))
+    # construction order: an unevaluated identity keeps its terms, in an order that does not depend on hashing
+    return sp.srepr(sp.sympify(expr), order="none")
 
 
 def _certified(cert: dict[str, Any]) -> dict[str, Any]:
@@ -315,7 +316,7 @@ def evaluation(lhs: Any, relation: str, rhs: Any, what: str = "", *, unevaluated
     def side(x: Any) -> str:
         if isinstance(x, float):
             x = sp.Rational(repr(x))
-        return sp.srepr(x) if unevaluated else _srepr(x)
+        return sp.srepr(x, order="none") if unevaluated else _srepr(x)
 
     cert: dict[str, Any] = {"kind": "evaluate", "lhs": side(lhs), "relation": relation, "rhs": side(rhs), "goal": what}
     if unevaluated:

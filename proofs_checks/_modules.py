@@ -16,17 +16,23 @@ MODULES: tuple[str, ...] = (
     "abm19_thm4_1",
     "abm19_thm4_2",
     "bns15_obs3_2",
+    "bns15_thm3_3",
     "bns15_cl4_2",
     "bns15_lem4_1",
     "bns15_lem4_6",
+    "bns15_cl4_5",
     "bns15_cl4_8",
     "bns15_cl4_9",
     "bns15_cl4_11",
     "bns15_thm4_13",
+    "bns15_thm4_16",
+    "bns15_cor4_17_18",
+    "bns15_thm5_5",
     "bns15_thm5_6",
     "bns15_cl5_7",
     "bns15_prop_a1",
     "pillar_lem1",
+    "pillar_thm2",
 )
 
 

@@ -162,18 +162,15 @@ def check_small_n() -> Check:
     link = ""
     mod = bounds_module("abm19")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        from semiprivate.theory.validity import ConditionNotMet
+    from semiprivate.theory.validity import ConditionNotMet
 
-        try:
-            mod.abm19_cover_failure_probability(n, d, alpha)
-        except ConditionNotMet:
-            link = "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability raises ConditionNotMet here (as it should)."
-            links = ("semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",)
-        else:
-            raise AssertionError("abm19_cover_failure_probability returned a number for 2 n_pub < d")
+    try:
+        mod.abm19_cover_failure_probability(n, d, alpha)
+    except ConditionNotMet:
+        link = "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability raises ConditionNotMet here (as it should)."
+        links = ("semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",)
     else:
-        link = "semiprivate.theory.bounds.abm19 not importable: link not checked."
+        raise AssertionError("abm19_cover_failure_probability returned a number for 2 n_pub < d")
     details = join([
         f"d = {d}, n_pub = {n}, alpha = {alpha}: 2(2e n/d)^(2d) e^(-alpha n/4) = {fmt(val)}.",
         f"H = all {n_funcs} functions on a {d}-point domain (VC dimension {d}), D_X uniform. One public point gives "
@@ -251,24 +248,21 @@ def check_manipulation() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("abm19")
-    if mod is not None:
-        for dd, a, b in ((1, 0.1, 0.05), (10, 0.05, 0.01), (7, 0.3, 0.2), (40, 0.01, 1e-6)):
-            got = mod.abm19_public_sample_size(dd, a, b)
-            want = smallest_n_exact(dd, a, b)
-            if got != want:
-                raise AssertionError(f"abm19_public_sample_size({dd}, {a}, {b}) = {got}, verified {want}")
-            close(math.log(mod.abm19_cover_failure_probability(want, dd, a)), log_bound(want, dd, a),
-                  what="abm19_cover_failure_probability")
-        expr = mod.abm19_cover_failure_probability_expr()
-        syms = {s.name: s for s in expr.free_symbols}
-        val = float(expr.subs({syms["n_pub"]: 5000, syms["d"]: 4, syms["alpha"]: sp.Rational(1, 20)}))
-        close(math.log(val), log_bound(5000, 4, 0.05), what="abm19_cover_failure_probability_expr")
-        links = ("semiprivate.theory.bounds.abm19.abm19_public_sample_size", "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",
-                 "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability_expr")
-        lines.append("semiprivate.theory.bounds.abm19: abm19_public_sample_size equals the independent exact search at 4 points; "
-                     "abm19_cover_failure_probability and its sympy form equal 2(2en/d)^(2d)e^(-alpha n/4).")
-    else:
-        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
+    for dd, a, b in ((1, 0.1, 0.05), (10, 0.05, 0.01), (7, 0.3, 0.2), (40, 0.01, 1e-6)):
+        got = mod.abm19_public_sample_size(dd, a, b)
+        want = smallest_n_exact(dd, a, b)
+        if got != want:
+            raise AssertionError(f"abm19_public_sample_size({dd}, {a}, {b}) = {got}, verified {want}")
+        close(math.log(mod.abm19_cover_failure_probability(want, dd, a)), log_bound(want, dd, a),
+              what="abm19_cover_failure_probability")
+    expr = mod.abm19_cover_failure_probability_expr()
+    syms = {s.name: s for s in expr.free_symbols}
+    val = float(expr.subs({syms["n_pub"]: 5000, syms["d"]: 4, syms["alpha"]: sp.Rational(1, 20)}))
+    close(math.log(val), log_bound(5000, 4, 0.05), what="abm19_cover_failure_probability_expr")
+    links = ("semiprivate.theory.bounds.abm19.abm19_public_sample_size", "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",
+             "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability_expr")
+    lines.append("semiprivate.theory.bounds.abm19: abm19_public_sample_size equals the independent exact search at 4 points; "
+                 "abm19_cover_failure_probability and its sympy form equal 2(2en/d)^(2d)e^(-alpha n/4).")
     details = join([
         "Explicit form: n0 = (32 d ln(32e/alpha) + 8 ln(2/beta))/alpha satisfies 2(2e n/d)^(2d) e^(-alpha n/4) <= beta "
         "for every d >= 1, alpha, beta in (0, 1): with A = ln(32e/alpha), L = ln(2/beta)/d, log(bound/beta) = "

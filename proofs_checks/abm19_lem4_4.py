@@ -160,32 +160,29 @@ def check_confidence() -> Check:
     mod = bounds_module("abm19")
     lines = []
     links: tuple[str, ...] = ()
-    if mod is not None:
-        r = mod.abm19_public_data_reduction(0.001, 5000, 2, 1.0)
-        if r.n != -(-5000 // 20) or abs(r.alpha - 100 * 2 * 0.001) > 1e-15 or abs(r.p - 1 / 200) > 1e-15:
-            raise AssertionError(f"abm19_public_data_reduction constants changed: {r}")
-        if abs(r.beta - float(full)) < 1e-15:
-            lines.append(f"semiprivate.theory.bounds.abm19.abm19_public_data_reduction returns the corrected beta = {full}.")
-        elif abs(r.beta - 1 / 16) < 1e-15:
-            r2 = mod.abm19_public_data_reduction(0.001, 10, 1, 1.0)
-            for npv, npub in ((10, 1), (300, 30), (5000, 2)):
-                rc = mod.abm19_public_data_reduction(0.001, npv, npub, 1.0, form="corrected")
-                want_c = (1 / 18) / (1 - 1 / (100 * npub)) ** npub + fill_failure_probability(npv, npub)
-                if abs(rc.beta - want_c) > 1e-12 or not rc.beta < 1 / 16:
-                    raise AssertionError(f"form='corrected' beta {rc.beta} != verified {want_c}")
-            lines.append("form='corrected' returns (1/18)/(1-p)^n_pub + P[Bin(n_priv, p) >= ñ + 1] (< 1/16), equal to "
-                         "the independent computation at 3 points.")
-            lines.append("semiprivate.theory.bounds.abm19.abm19_public_data_reduction returns beta = 1/16, which for the paper's "
-                         f"stopping Alg 3 holds only when n_priv > {fmt(r_sharp)} n_pub (sharper accounting above); "
-                         f"it returns 1/16 also for n_priv = 10, n_pub = 1 (beta = {fmt(r2.beta)}), which is "
-                         "established only for the repaired (fill with D0) Alg 3 -- the one "
-                         "semiprivate.theory.learners.reduction.priv_samp runs. Its alpha = 100 n_pub alpha, n = "
-                         "ceil(n_priv/(10 n_pub)), p = 1/(100 n_pub) are the verified ones.")
-        else:
-            raise AssertionError(f"abm19_public_data_reduction beta = {r.beta}: neither 1/16 nor {full}")
-        links = ("semiprivate.theory.bounds.abm19.abm19_public_data_reduction",)
+    r = mod.abm19_public_data_reduction(0.001, 5000, 2, 1.0)
+    if r.n != -(-5000 // 20) or abs(r.alpha - 100 * 2 * 0.001) > 1e-15 or abs(r.p - 1 / 200) > 1e-15:
+        raise AssertionError(f"abm19_public_data_reduction constants changed: {r}")
+    if abs(r.beta - float(full)) < 1e-15:
+        lines.append(f"semiprivate.theory.bounds.abm19.abm19_public_data_reduction returns the corrected beta = {full}.")
+    elif abs(r.beta - 1 / 16) < 1e-15:
+        r2 = mod.abm19_public_data_reduction(0.001, 10, 1, 1.0)
+        for npv, npub in ((10, 1), (300, 30), (5000, 2)):
+            rc = mod.abm19_public_data_reduction(0.001, npv, npub, 1.0, form="corrected")
+            want_c = (1 / 18) / (1 - 1 / (100 * npub)) ** npub + fill_failure_probability(npv, npub)
+            if abs(rc.beta - want_c) > 1e-12 or not rc.beta < 1 / 16:
+                raise AssertionError(f"form='corrected' beta {rc.beta} != verified {want_c}")
+        lines.append("form='corrected' returns (1/18)/(1-p)^n_pub + P[Bin(n_priv, p) >= ñ + 1] (< 1/16), equal to "
+                     "the independent computation at 3 points.")
+        lines.append("semiprivate.theory.bounds.abm19.abm19_public_data_reduction returns beta = 1/16, which for the paper's "
+                     f"stopping Alg 3 holds only when n_priv > {fmt(r_sharp)} n_pub (sharper accounting above); "
+                     f"it returns 1/16 also for n_priv = 10, n_pub = 1 (beta = {fmt(r2.beta)}), which is "
+                     "established only for the repaired (fill with D0) Alg 3 -- the one "
+                     "semiprivate.theory.learners.reduction.priv_samp runs. Its alpha = 100 n_pub alpha, n = "
+                     "ceil(n_priv/(10 n_pub)), p = 1/(100 n_pub) are the verified ones.")
     else:
-        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
+        raise AssertionError(f"abm19_public_data_reduction beta = {r.beta}: neither 1/16 nor {full}")
+    links = ("semiprivate.theory.bounds.abm19.abm19_public_data_reduction",)
     details = join([
         f"Premise: A fails w.p. <= 1/18. With the loop failure (<= 0.01 as claimed) the proof bounds P[.] for "
         f"S^_pub by 1/17, but 1/18 + 1/100 = {step1} = {fmt(float(step1))} > 1/17 = {fmt(float(b17))} (exact).",

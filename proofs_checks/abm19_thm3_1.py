@@ -54,17 +54,14 @@ def check_thm31() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("abm19")
-    if mod is not None:
-        k_f = float(K)
-        for dv, av, bv in ((1, 0.1, 0.05), (10, 0.01, 0.001), (3, 0.5, 0.5)):
-            npub = mod.abm19_public_sample_size(dv, av, bv)
-            if not dv * math.log(math.e * npub / dv) <= k_f * (dv * math.log(1 / av) + math.log(1 / bv)):
-                raise AssertionError(f"cover size at abm19_public_sample_size{(dv, av, bv)} exceeds the certified bound")
-        links = ("semiprivate.theory.bounds.abm19.abm19_public_sample_size",)
-        lines.append("semiprivate.theory.bounds.abm19.abm19_public_sample_size (the exact smallest n_pub, <= n0): the cover "
-                     "size bound d ln(e n_pub/d) stays below K (d ln(1/alpha) + ln(1/beta)) at 3 points.")
-    else:
-        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
+    k_f = float(K)
+    for dv, av, bv in ((1, 0.1, 0.05), (10, 0.01, 0.001), (3, 0.5, 0.5)):
+        npub = mod.abm19_public_sample_size(dv, av, bv)
+        if not dv * math.log(math.e * npub / dv) <= k_f * (dv * math.log(1 / av) + math.log(1 / bv)):
+            raise AssertionError(f"cover size at abm19_public_sample_size{(dv, av, bv)} exceeds the certified bound")
+    links = ("semiprivate.theory.bounds.abm19.abm19_public_sample_size",)
+    lines.append("semiprivate.theory.bounds.abm19.abm19_public_sample_size (the exact smallest n_pub, <= n0): the cover "
+                 "size bound d ln(e n_pub/d) stays below K (d ln(1/alpha) + ln(1/beta)) at 3 points.")
     details = join([
         "ln(e n0/d) = 1 + ln(1/alpha) + ln X with X = 32 ln(32e) + 32 ln(1/alpha) + 8 ln(2/beta)/d (sympy).",
         "Concavity of ln at c0 = 32 ln(32e) and d >= 1 give d ln(e n0/d) <= d(1 + ln c0) + d ln(1/alpha)(1 + 32/c0) "

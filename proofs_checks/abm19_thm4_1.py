@@ -52,19 +52,16 @@ def check_arithmetic() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("abm19")
-    if mod is not None:
-        for alpha in (0.0001, 0.001, 0.003, 0.01, 0.5, 1 / 1600, 1 / 3200):
-            got = mod.abm19_public_lower_bound(alpha)
-            want = math.floor(Fraction(1) / (1600 * Fraction(repr(alpha)))) + 1  # alpha as the decimal it denotes
-            if got != want:
-                raise AssertionError(f"abm19_public_lower_bound({alpha}) = {got}, verified {want}")
-        e = mod.abm19_public_lower_bound_expr()
-        sympy_zero(e - 1 / (1600 * next(iter(e.free_symbols))), "abm19_public_lower_bound_expr - 1/(1600 alpha)")
-        links = ("semiprivate.theory.bounds.abm19.abm19_public_lower_bound", "semiprivate.theory.bounds.abm19.abm19_public_lower_bound_expr")
-        lines.append("semiprivate.theory.bounds.abm19: abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 at 7 points "
-                     "(exact rationals of the decimal alpha, including the boundary alpha = 1/1600) and its sympy form is 1/(1600 alpha).")
-    else:
-        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
+    for alpha in (0.0001, 0.001, 0.003, 0.01, 0.5, 1 / 1600, 1 / 3200):
+        got = mod.abm19_public_lower_bound(alpha)
+        want = math.floor(Fraction(1) / (1600 * Fraction(repr(alpha)))) + 1  # alpha as the decimal it denotes
+        if got != want:
+            raise AssertionError(f"abm19_public_lower_bound({alpha}) = {got}, verified {want}")
+    e = mod.abm19_public_lower_bound_expr()
+    sympy_zero(e - 1 / (1600 * next(iter(e.free_symbols))), "abm19_public_lower_bound_expr - 1/(1600 alpha)")
+    links = ("semiprivate.theory.bounds.abm19.abm19_public_lower_bound", "semiprivate.theory.bounds.abm19.abm19_public_lower_bound_expr")
+    lines.append("semiprivate.theory.bounds.abm19: abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 at 7 points "
+                 "(exact rationals of the decimal alpha, including the boundary alpha = 1/1600) and its sympy form is 1/(1600 alpha).")
     details = join([
         "100 n_pub alpha > 1/16 iff n_pub > 1/(1600 alpha) (sympy).",
         "B runs on ñ = ceil(n_priv/(10 n_pub)) <= n_priv examples; Thm 4.3 rules out delta = 1/(100 ñ^2 log ñ) and A's "

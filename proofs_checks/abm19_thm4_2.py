@@ -27,16 +27,13 @@ def check_abm19_thm42() -> Check:
     mod = bounds_module("abm19")
     links: tuple[str, ...] = ()
     lines = []
-    if mod is not None:
-        for alpha in (0.01, 0.001, 1 / 1600):
-            want = int(Fraction(1) / (1600 * Fraction(repr(alpha)))) + 1
-            if mod.abm19_public_lower_bound(alpha) != want:
-                raise AssertionError(f"abm19_public_lower_bound({alpha}) != {want}")
-        links = ("semiprivate.theory.bounds.abm19.abm19_public_lower_bound",)
-        lines.append("semiprivate.theory.bounds.abm19.abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 (3 points), shared "
-                     "by Thm 4.1 and Thm 4.2.")
-    else:
-        lines.append("semiprivate.theory.bounds.abm19 not importable: link not checked.")
+    for alpha in (0.01, 0.001, 1 / 1600):
+        want = int(Fraction(1) / (1600 * Fraction(repr(alpha)))) + 1
+        if mod.abm19_public_lower_bound(alpha) != want:
+            raise AssertionError(f"abm19_public_lower_bound({alpha}) != {want}")
+    links = ("semiprivate.theory.bounds.abm19.abm19_public_lower_bound",)
+    lines.append("semiprivate.theory.bounds.abm19.abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 (3 points), shared "
+                 "by Thm 4.1 and Thm 4.2.")
     details = join([
         "The proof of Thm 4.2 follows Thm 4.1's with a pure private learner: B from Lemma 4.4 would be a "
         "(100 n_pub alpha, 1/16, eps, 0)-private learner, impossible for the class, so 100 n_pub alpha > 1/16, i.e. "

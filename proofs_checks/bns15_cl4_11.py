@@ -73,33 +73,30 @@ def check_cl411() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for al2, be2, ii in ((0.1, 0.1, 1), (0.05, 0.2, 3), (0.3, 0.01, 6)):
-            err, fail = mod.bns15_labelboost_error_after(al2, be2, ii)
-            if abs(err - al2 * (1 - 2.0**-ii)) > 1e-12 or abs(fail - be2 / 2 * (1 - 2.0**-ii)) > 1e-12:
-                raise AssertionError(f"bns15_labelboost_error_after({al2}, {be2}, {ii}) = {(err, fail)}")
-        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_error_after",)
-        lines.append("semiprivate.theory.bounds.bns15.bns15_labelboost_error_after returns (alpha(1 - 2^-i), (beta/2)(1 - 2^-i)) "
-                     "at 3 points.")
-        cls = bounds_module("classic")
-        if cls is not None:
-            n_pairs = 0
-            for vc2, al2, be2 in ((1, 0.1, 0.1), (3, 0.01, 0.05), (20, 0.5, 0.9)):
-                want_b5 = math.ceil(b5_requirement(vc2, al2, be2) - 1e-9)
-                if abs(cls.pairwise_sample_size(vc2, al2, be2) - want_b5) > 1:
-                    raise AssertionError("semiprivate.theory.bounds.classic.pairwise_sample_size differs from Thm B.5")
-                for ii in (1, 2, 5):
-                    ai, bi = al2 / (10 * 2**ii), be2 / (4 * 2**ii)
-                    have_c = mod.bns15_labelboost_iteration_size(vc2, al2, be2, ii) / 100
-                    if have_c < cls.pairwise_sample_size(vc2, 10 * ai, bi):
-                        raise AssertionError("iteration size below Thm B.5's requirement")
-                    n_pairs += 1
-            links = links + ("semiprivate.theory.bounds.classic.pairwise_sample_size",)
-            lines.append("semiprivate.theory.bounds.classic.pairwise_sample_size = ceil((48/alpha)(10 VC ln(48e/alpha) + "
-                         f"ln(5/beta))) at 3 points, and bns15_labelboost_iteration_size/100 >= "
-                         f"pairwise_sample_size(VC, 10 alpha_i, beta_i) at {n_pairs} (VC, alpha, beta, i) points.")
-    else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+    for al2, be2, ii in ((0.1, 0.1, 1), (0.05, 0.2, 3), (0.3, 0.01, 6)):
+        err, fail = mod.bns15_labelboost_error_after(al2, be2, ii)
+        if abs(err - al2 * (1 - 2.0**-ii)) > 1e-12 or abs(fail - be2 / 2 * (1 - 2.0**-ii)) > 1e-12:
+            raise AssertionError(f"bns15_labelboost_error_after({al2}, {be2}, {ii}) = {(err, fail)}")
+    links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_error_after",)
+    lines.append("semiprivate.theory.bounds.bns15.bns15_labelboost_error_after returns (alpha(1 - 2^-i), (beta/2)(1 - 2^-i)) "
+                 "at 3 points.")
+    cls = bounds_module("classic")
+    if cls is not None:
+        n_pairs = 0
+        for vc2, al2, be2 in ((1, 0.1, 0.1), (3, 0.01, 0.05), (20, 0.5, 0.9)):
+            want_b5 = math.ceil(b5_requirement(vc2, al2, be2) - 1e-9)
+            if abs(cls.pairwise_sample_size(vc2, al2, be2) - want_b5) > 1:
+                raise AssertionError("semiprivate.theory.bounds.classic.pairwise_sample_size differs from Thm B.5")
+            for ii in (1, 2, 5):
+                ai, bi = al2 / (10 * 2**ii), be2 / (4 * 2**ii)
+                have_c = mod.bns15_labelboost_iteration_size(vc2, al2, be2, ii) / 100
+                if have_c < cls.pairwise_sample_size(vc2, 10 * ai, bi):
+                    raise AssertionError("iteration size below Thm B.5's requirement")
+                n_pairs += 1
+        links = links + ("semiprivate.theory.bounds.classic.pairwise_sample_size",)
+        lines.append("semiprivate.theory.bounds.classic.pairwise_sample_size = ceil((48/alpha)(10 VC ln(48e/alpha) + "
+                     f"ln(5/beta))) at 3 points, and bns15_labelboost_iteration_size/100 >= "
+                     f"pairwise_sample_size(VC, 10 alpha_i, beta_i) at {n_pairs} (VC, alpha, beta, i) points.")
     details = join([
         "Thm B.5 at accuracy 10 alpha_i and confidence beta_i needs m >= (4.8/alpha_i)(10 VC ln(4.8e/alpha_i) + "
         "ln(5/beta_i)); Claim 4.11 has |S_i^c| >= (48/alpha_i) VC ln(14/(alpha_i beta_i)).",

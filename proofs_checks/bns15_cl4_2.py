@@ -60,25 +60,22 @@ def check_cl42() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for (ss, vv, aa, bb) in ((685, 2, 0.1, 0.05), (1000, 3, 0.2, 0.01), (5000, 10, 0.05, 0.1)):
-            got = mod.bns15_labelboost_max_unlabeled(ss, vv, aa, bb)
-            want = math.floor((bb / math.e) * vv * math.exp(aa * ss / (2 * vv)) - ss)
-            if abs(got - want) > max(1, 1e-9 * want):
-                raise AssertionError(f"bns15_labelboost_max_unlabeled({ss},{vv},{aa},{bb}) = {got}, verified {want}")
-        got_ce = mod.bns15_labelboost_max_unlabeled(s, vc, alpha, beta, strict=False)
-        valid = bool(getattr(got_ce, "valid", True))
-        value = getattr(got_ce, "value", got_ce)
-        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled",)
-        if valid:
-            verdict_txt = (f"returns |T| = {value} as valid: it does not enforce |S| + |T| >= VC, so it certifies a |T| "
-                           "for which the claim fails")
-        else:
-            verdict_txt = "rejects it (valid=False): it enforces the corrected hypothesis"
-        lines.append("semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled equals floor((beta/e) VC e^{alpha s/(2VC)} - s) "
-                     f"at 3 points; at the counterexample (s = {s}, VC = {vc}) it {verdict_txt}.")
+    for (ss, vv, aa, bb) in ((685, 2, 0.1, 0.05), (1000, 3, 0.2, 0.01), (5000, 10, 0.05, 0.1)):
+        got = mod.bns15_labelboost_max_unlabeled(ss, vv, aa, bb)
+        want = math.floor((bb / math.e) * vv * math.exp(aa * ss / (2 * vv)) - ss)
+        if abs(got - want) > max(1, 1e-9 * want):
+            raise AssertionError(f"bns15_labelboost_max_unlabeled({ss},{vv},{aa},{bb}) = {got}, verified {want}")
+    got_ce = mod.bns15_labelboost_max_unlabeled(s, vc, alpha, beta, strict=False)
+    valid = bool(getattr(got_ce, "valid", True))
+    value = getattr(got_ce, "value", got_ce)
+    links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled",)
+    if valid:
+        verdict_txt = (f"returns |T| = {value} as valid: it does not enforce |S| + |T| >= VC, so it certifies a |T| "
+                       "for which the claim fails")
     else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+        verdict_txt = "rejects it (valid=False): it enforces the corrected hypothesis"
+    lines.append("semiprivate.theory.bounds.bns15.bns15_labelboost_max_unlabeled equals floor((beta/e) VC e^{alpha s/(2VC)} - s) "
+                 f"at 3 points; at the counterexample (s = {s}, VC = {vc}) it {verdict_txt}.")
     details = join([
         "Chain for |P| >= VC(C): e(|T|+|S|)/VC <= beta e^{alpha|S|/(2VC)} is the hypothesis rearranged (sympy); "
         "(beta e^{y})^VC = beta^VC e^{alpha|S|/2} <= beta e^{alpha|S|/2} for beta <= 1; Prop A.1 with eps = 1, "

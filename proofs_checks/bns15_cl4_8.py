@@ -79,19 +79,16 @@ def check_cl48() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for nn in (1, 100, 12345):
-            if mod.bns15_labelboost_unlabeled_size(nn) != 90000 * nn:
-                raise AssertionError("bns15_labelboost_unlabeled_size is not 90000 n")
-        m_int = mod.bns15_labelboost_labeled_size(1, 0.1, 0.1)
-        sched = mod.bns15_labelboost_schedule(10**6, m_int, 1, 0.1, 0.1)
-        if sum(it.v for it in sched) > 90000 * 10**6:
-            raise AssertionError("bns15_labelboost_schedule uses more than 90000 n")
-        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_unlabeled_size", "semiprivate.theory.bounds.bns15.bns15_labelboost_schedule")
-        lines.append("semiprivate.theory.bounds.bns15: bns15_labelboost_unlabeled_size(n) = 90000 n; bns15_labelboost_schedule "
-                     "(integer rounding) stays within 90000 n on a sample run.")
-    else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+    for nn in (1, 100, 12345):
+        if mod.bns15_labelboost_unlabeled_size(nn) != 90000 * nn:
+            raise AssertionError("bns15_labelboost_unlabeled_size is not 90000 n")
+    m_int = mod.bns15_labelboost_labeled_size(1, 0.1, 0.1)
+    sched = mod.bns15_labelboost_schedule(10**6, m_int, 1, 0.1, 0.1)
+    if sum(it.v for it in sched) > 90000 * 10**6:
+        raise AssertionError("bns15_labelboost_schedule uses more than 90000 n")
+    links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_unlabeled_size", "semiprivate.theory.bounds.bns15.bns15_labelboost_schedule")
+    lines.append("semiprivate.theory.bounds.bns15: bns15_labelboost_unlabeled_size(n) = 90000 n; bns15_labelboost_schedule "
+                 "(integer rounding) stays within 90000 n on a sample run.")
     details = join([
         "30000n + 30000n sum_{i>=0} 2^{-i} = 90000n (sympy).",
         "The premises: |T_N|, |T_{N-1}| <= 30000n and |T_i| >= 2|T_{i-1}| for 1 < i < N. An iteration that hits the "

@@ -62,24 +62,21 @@ def check_cl49() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for vc, al, be in ((1, 0.1, 0.1), (2, 0.05, 0.01), (7, 0.3, 0.2)):
-            got = mod.bns15_labelboost_labeled_size(vc, al, be)
-            want = math.ceil(cl49_initial_size(vc, al, be))
-            if abs(got - want) > 1:
-                raise AssertionError(f"bns15_labelboost_labeled_size({vc},{al},{be}) = {got}, verified {want}")
-            for i in (1, 2, 3):
-                ai, bi = al / (10 * 2**i), be / (4 * 2**i)
-                want_i = math.ceil(4800 / ai * vc * math.log(14 / (ai * bi)))
-                got_i = mod.bns15_labelboost_iteration_size(vc, al, be, i)
-                if abs(got_i - want_i) > 1:
-                    raise AssertionError(f"bns15_labelboost_iteration_size({vc},{al},{be},{i}) = {got_i}, want {want_i}")
-        links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_labeled_size", "semiprivate.theory.bounds.bns15.bns15_labelboost_iteration_size")
-        lines.append("semiprivate.theory.bounds.bns15: bns15_labelboost_labeled_size = ceil((96000/alpha) VC ln(2240/(alpha beta))) "
-                     "and bns15_labelboost_iteration_size = ceil((4800/alpha_i) VC ln(14/(alpha_i beta_i))) at 3 "
-                     "(and 3x3) points.")
-    else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+    for vc, al, be in ((1, 0.1, 0.1), (2, 0.05, 0.01), (7, 0.3, 0.2)):
+        got = mod.bns15_labelboost_labeled_size(vc, al, be)
+        want = math.ceil(cl49_initial_size(vc, al, be))
+        if abs(got - want) > 1:
+            raise AssertionError(f"bns15_labelboost_labeled_size({vc},{al},{be}) = {got}, verified {want}")
+        for i in (1, 2, 3):
+            ai, bi = al / (10 * 2**i), be / (4 * 2**i)
+            want_i = math.ceil(4800 / ai * vc * math.log(14 / (ai * bi)))
+            got_i = mod.bns15_labelboost_iteration_size(vc, al, be, i)
+            if abs(got_i - want_i) > 1:
+                raise AssertionError(f"bns15_labelboost_iteration_size({vc},{al},{be},{i}) = {got_i}, want {want_i}")
+    links = ("semiprivate.theory.bounds.bns15.bns15_labelboost_labeled_size", "semiprivate.theory.bounds.bns15.bns15_labelboost_iteration_size")
+    lines.append("semiprivate.theory.bounds.bns15: bns15_labelboost_labeled_size = ceil((96000/alpha) VC ln(2240/(alpha beta))) "
+                 "and bns15_labelboost_iteration_size = ceil((4800/alpha_i) VC ln(14/(alpha_i beta_i))) at 3 "
+                 "(and 3x3) points.")
     details = join([
         "Base case: alpha_1 = alpha/20, beta_1 = beta/8, so 4800/alpha_1 = 96000/alpha and 14/(alpha_1 beta_1) = "
         "2240/(alpha beta) (sympy): the hypothesis on |S| is exactly the claim at i = 1.",

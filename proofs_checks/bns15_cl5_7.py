@@ -242,17 +242,14 @@ def check_statement() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("privacy")
-    if mod is not None:
-        for n_, es_, dl, ep_ in ((100, 1.0, 1e-6, 0.5), (37, 0.2, 1e-9, 2.0), (5000, 3.0, 0.0, 0.05)):
-            r = mod.active_subsampling_privacy(n_, es_, dl, ep_)
-            close(r.delta, (7 + math.exp(es_)) / (3 + math.exp(2 * es_)) * ep_ * dl, what="Cl 5.7 delta")
-            if r.t != math.ceil(n_ / ep_ * (3 + math.exp(2 * es_)) - 1e-9):
-                raise AssertionError(f"active_subsampling_privacy t = {r.t}")
-        links = ("semiprivate.theory.bounds.privacy.active_subsampling_privacy",)
-        lines.append("semiprivate.theory.bounds.privacy.active_subsampling_privacy returns delta' = (7 + e^{eps*})/(3 + e^{2eps*}) "
-                     "eps delta and t = ceil((n/eps)(3 + e^{2eps*})) at 3 points.")
-    else:
-        lines.append("semiprivate.theory.bounds.privacy not importable: link not checked.")
+    for n_, es_, dl, ep_ in ((100, 1.0, 1e-6, 0.5), (37, 0.2, 1e-9, 2.0), (5000, 3.0, 0.0, 0.05)):
+        r = mod.active_subsampling_privacy(n_, es_, dl, ep_)
+        close(r.delta, (7 + math.exp(es_)) / (3 + math.exp(2 * es_)) * ep_ * dl, what="Cl 5.7 delta")
+        if r.t != math.ceil(n_ / ep_ * (3 + math.exp(2 * es_)) - 1e-9):
+            raise AssertionError(f"active_subsampling_privacy t = {r.t}")
+    links = ("semiprivate.theory.bounds.privacy.active_subsampling_privacy",)
+    lines.append("semiprivate.theory.bounds.privacy.active_subsampling_privacy returns delta' = (7 + e^{eps*})/(3 + e^{2eps*}) "
+                 "eps delta and t = ceil((n/eps)(3 + e^{2eps*})) at 3 points.")
     details = join([
         "Neighbouring labelled databases differ in one entry i. Alg 4 labels the m smallest indices of J, so "
         "coupling J (containing i) with J' = J - i + j can change which entries are labelled: A's inputs may differ "

@@ -82,15 +82,12 @@ def check_lem41() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("privacy")
-    if mod is not None:
-        for eps, dl in ((1.0, 41e-6), (0.3, 1e-9), (4.0, 0.0)):
-            g = mod.label_boost_procedure_privacy(eps, dl)
-            if abs(g.epsilon - (eps + 3)) > 1e-12 or abs(g.delta - 4 * math.e * dl) > 1e-18:
-                raise AssertionError(f"label_boost_procedure_privacy({eps}, {dl}) = {g}")
-        links = ("semiprivate.theory.bounds.privacy.label_boost_procedure_privacy",)
-        lines.append("semiprivate.theory.bounds.privacy.label_boost_procedure_privacy returns (eps + 3, 4e delta) at 3 points.")
-    else:
-        lines.append("semiprivate.theory.bounds.privacy not importable: link not checked.")
+    for eps, dl in ((1.0, 41e-6), (0.3, 1e-9), (4.0, 0.0)):
+        g = mod.label_boost_procedure_privacy(eps, dl)
+        if abs(g.epsilon - (eps + 3)) > 1e-12 or abs(g.delta - 4 * math.e * dl) > 1e-18:
+            raise AssertionError(f"label_boost_procedure_privacy({eps}, {dl}) = {g}")
+    links = ("semiprivate.theory.bounds.privacy.label_boost_procedure_privacy",)
+    lines.append("semiprivate.theory.bounds.privacy.label_boost_procedure_privacy returns (eps + 3, 4e delta) at 3 points.")
     details = join([
         f"{n_inst} seeded random instances (classes of 2-13 functions on 5 points, |S| <= 3, |T| <= 2, one entry of "
         "S o T changed; one canonical representative per dichotomy, exponential mechanism with eps = 1 and "

@@ -62,28 +62,25 @@ def check_lem46() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("privacy")
-    if mod is not None:
-        r = mod.labelboost_privacy(1e-6, iterations=3)
-        if not r.holds:
-            raise AssertionError("labelboost_privacy reports the claim does not hold")
-        close(r.steps[0], d_base_eps1 * 1e-6, what="labelboost_privacy steps[0]")
-        for a, b in zip(r.steps, r.steps[1:]):
-            close(b, 4 / (3 + math.exp(4)) * 4 * math.e * a, what="labelboost_privacy step recursion")
-        close(r.claimed_delta, 41e-6, what="claimed delta")
-        g = mod.iid_resampling_privacy(1.0, 1e-6)
-        close(g.epsilon, math.log(244), what="Cl 4.5 epsilon")
-        close(g.delta, 2467e-6, what="Cl 4.5 delta")
-        sub = mod.subsampling_privacy(100, math.log(244), 1e-6, 1.0)
-        close(sub.delta, 4 / 247 * 1e-6, what="Cl 4.3 delta")
-        if sub.t != 24700:
-            raise AssertionError(f"Cl 4.3 t = {sub.t}, verified 24700")
-        links = ("semiprivate.theory.bounds.privacy.labelboost_privacy", "semiprivate.theory.bounds.privacy.iid_resampling_privacy",
-                 "semiprivate.theory.bounds.privacy.subsampling_privacy")
-        lines.append("semiprivate.theory.bounds.privacy: labelboost_privacy replays delta_0 = (4/247) 2467 delta and "
-                     "delta_t = 4/(3+e^4) 4e delta_{t-1}; iid_resampling_privacy = (ln 244, 2467 delta); "
-                     "subsampling_privacy(100, ln 244, delta, 1) has t = 24700 and delta' = 4 delta/247.")
-    else:
-        lines.append("semiprivate.theory.bounds.privacy not importable: link not checked.")
+    r = mod.labelboost_privacy(1e-6, iterations=3)
+    if not r.holds:
+        raise AssertionError("labelboost_privacy reports the claim does not hold")
+    close(r.steps[0], d_base_eps1 * 1e-6, what="labelboost_privacy steps[0]")
+    for a, b in zip(r.steps, r.steps[1:]):
+        close(b, 4 / (3 + math.exp(4)) * 4 * math.e * a, what="labelboost_privacy step recursion")
+    close(r.claimed_delta, 41e-6, what="claimed delta")
+    g = mod.iid_resampling_privacy(1.0, 1e-6)
+    close(g.epsilon, math.log(244), what="Cl 4.5 epsilon")
+    close(g.delta, 2467e-6, what="Cl 4.5 delta")
+    sub = mod.subsampling_privacy(100, math.log(244), 1e-6, 1.0)
+    close(sub.delta, 4 / 247 * 1e-6, what="Cl 4.3 delta")
+    if sub.t != 24700:
+        raise AssertionError(f"Cl 4.3 t = {sub.t}, verified 24700")
+    links = ("semiprivate.theory.bounds.privacy.labelboost_privacy", "semiprivate.theory.bounds.privacy.iid_resampling_privacy",
+             "semiprivate.theory.bounds.privacy.subsampling_privacy")
+    lines.append("semiprivate.theory.bounds.privacy: labelboost_privacy replays delta_0 = (4/247) 2467 delta and "
+                 "delta_t = 4/(3+e^4) 4e delta_{t-1}; iid_resampling_privacy = (ln 244, 2467 delta); "
+                 "subsampling_privacy(100, ln 244, delta, 1) has t = 24700 and delta' = 4 delta/247.")
     details = join([
         f"Base L_0: Cl 4.5 gives (ln 244, 2467 delta); Step 3 keeps n = t/300, so Cl 4.3 (eps* = ln 244) applies with "
         f"eps = 247/300 = {fmt(eps_base)} <= 1 and delta' = (4/300) 2467 delta = {fmt(d_base)} delta (or eps = 1, "

@@ -48,16 +48,13 @@ def check_thm413() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for vc, al, be, dl, n in ((1, 0.01, 0.1, 1e-6, 1000), (3, 0.05, 0.2, 1e-9, 50)):
-            r = mod.bns15_thm4_13(vc, al, be, dl, n)
-            close(r.alpha, 11 * al, what="Thm 4.13 alpha")
-            close(r.beta, 2 * be, what="Thm 4.13 beta")
-            close(r.delta, 41 * dl, what="Thm 4.13 delta")
-        links = ("semiprivate.theory.bounds.bns15.bns15_thm4_13",)
-        lines.append("semiprivate.theory.bounds.bns15.bns15_thm4_13 returns (11 alpha, 2 beta, 1, 41 delta) at 2 points.")
-    else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+    for vc, al, be, dl, n in ((1, 0.01, 0.1, 1e-6, 1000), (3, 0.05, 0.2, 1e-9, 50)):
+        r = mod.bns15_thm4_13(vc, al, be, dl, n)
+        close(r.alpha, 11 * al, what="Thm 4.13 alpha")
+        close(r.beta, 2 * be, what="Thm 4.13 beta")
+        close(r.delta, 41 * dl, what="Thm 4.13 delta")
+    links = ("semiprivate.theory.bounds.bns15.bns15_thm4_13",)
+    lines.append("semiprivate.theory.bounds.bns15.bns15_thm4_13 returns (11 alpha, 2 beta, 1, 41 delta) at 2 points.")
     details = join([
         "Lem 4.12's proof: error_mu(h_fin, h_N) <= 10 alpha w.p. 1 - beta/2 (Thm B.5), error_mu(c, h_N) <= alpha w.p. "
         "1 - beta/2 (Claim 4.11), the base learner fails w.p. beta: triangle inequality gives 11 alpha w.p. 1 - 2 beta "
@@ -93,19 +90,16 @@ def check_thm414() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for vc, al, be, ep, d0, nn in ((1, 0.01, 0.1, 0.5, 1e-6, 1000), (2, 0.05, 0.1, 1.0, 1e-8, 30)):
-            r = mod.bns15_thm4_14_explicit(vc, al, be, ep, d0, nn)
-            close(r.delta, 164 * ep / (3 + math.e) * d0, what="Thm 4.14 delta")
-            close(r.alpha, 11 * al, what="Thm 4.14 alpha")
-            base = mod.bns15_thm4_13(vc, al, be, d0, nn)
-            if r.m != math.ceil(base.m * (3 + math.e) / ep - 1e-9):
-                raise AssertionError(f"bns15_thm4_14_explicit m = {r.m}")
-        links = ("semiprivate.theory.bounds.bns15.bns15_thm4_14_explicit",)
-        lines.append("semiprivate.theory.bounds.bns15.bns15_thm4_14_explicit returns alpha = 11 alpha, delta = 164 eps/(3+e) "
-                     "delta and m' = ceil(m (3+e)/eps) at 2 points.")
-    else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+    for vc, al, be, ep, d0, nn in ((1, 0.01, 0.1, 0.5, 1e-6, 1000), (2, 0.05, 0.1, 1.0, 1e-8, 30)):
+        r = mod.bns15_thm4_14_explicit(vc, al, be, ep, d0, nn)
+        close(r.delta, 164 * ep / (3 + math.e) * d0, what="Thm 4.14 delta")
+        close(r.alpha, 11 * al, what="Thm 4.14 alpha")
+        base = mod.bns15_thm4_13(vc, al, be, d0, nn)
+        if r.m != math.ceil(base.m * (3 + math.e) / ep - 1e-9):
+            raise AssertionError(f"bns15_thm4_14_explicit m = {r.m}")
+    links = ("semiprivate.theory.bounds.bns15.bns15_thm4_14_explicit",)
+    lines.append("semiprivate.theory.bounds.bns15.bns15_thm4_14_explicit returns alpha = 11 alpha, delta = 164 eps/(3+e) "
+                 "delta and m' = ceil(m (3+e)/eps) at 2 points.")
     details = join([
         "Thm 4.13's learner is (1, 41 delta)-DP; Claim 4.3 with eps* = 1 gives (eps, 4 eps/(3 + e) * 41 delta) = "
         "(eps, 164 eps delta/(3 + e)) (sympy) on t = (N/eps)(3 + e) = O(n/eps) points, with m' = m (3 + e)/eps = "

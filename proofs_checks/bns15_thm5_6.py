@@ -78,17 +78,14 @@ def check_thm56() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("bns15")
-    if mod is not None:
-        for al, be, ep, de, nn in ((0.001, 0.1, 0.1, 0.0, 0), (0.01, 0.25, 1.0, 1e-9, 10**6), (1 / 9, 0.2, 0.5, 0.0, 0)):
-            got = mod.bns15_tpal_threshold_lower_bound(al, be, ep, de, nn)
-            want = max(0, math.ceil(lower_bound(al, be, ep, de, nn) - 1e-9))
-            if abs(got - want) > 1:
-                raise AssertionError(f"bns15_tpal_threshold_lower_bound{(al, be, ep, de, nn)} = {got}, verified {want}")
-        links = ("semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound",)
-        lines.append("semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound = ceil(e^{-2eps}(1 - 25beta/9)/(9alpha) - "
-                     "n delta (1 + e^{-eps})) at 3 points.")
-    else:
-        lines.append("semiprivate.theory.bounds.bns15 not importable: link not checked.")
+    for al, be, ep, de, nn in ((0.001, 0.1, 0.1, 0.0, 0), (0.01, 0.25, 1.0, 1e-9, 10**6), (1 / 9, 0.2, 0.5, 0.0, 0)):
+        got = mod.bns15_tpal_threshold_lower_bound(al, be, ep, de, nn)
+        want = max(0, math.ceil(lower_bound(al, be, ep, de, nn) - 1e-9))
+        if abs(got - want) > 1:
+            raise AssertionError(f"bns15_tpal_threshold_lower_bound{(al, be, ep, de, nn)} = {got}, verified {want}")
+    links = ("semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound",)
+    lines.append("semiprivate.theory.bounds.bns15.bns15_tpal_threshold_lower_bound = ceil(e^{-2eps}(1 - 25beta/9)/(9alpha) - "
+                 "n delta (1 + e^{-eps})) at 3 points.")
     details = join([
         "(1 - beta)(1 - 16beta/9) = 1 - 25beta/9 + 16beta^2/9 >= 1 - 25beta/9 and 3/4 * 3/4 = 9/16 (sympy).",
         "Two-entry group privacy gives P(S') >= e^{-2eps} P(S) - delta(e^{-2eps} + e^{-eps}); the proof subtracts "

@@ -98,21 +98,18 @@ def check_beta_range() -> Check:
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        first_proof = min(dd for dd in range(36, 400) if 4 - (dd - 1) / 3 < math.log(1 / dd))
-        if mod.hpsy_lem2_min_dimension() != first_ok or mod.hpsy_lem2_min_dimension("proof") != first_proof:
-            raise AssertionError("hpsy_lem2_min_dimension differs from the verified first non-empty d")
-        for dd in (40, 100, 1000):
-            lo, hi = mod.hpsy_lem2_beta_interval(dd)
-            close(lo, 4 * math.exp(-(dd - 5) / 9), what="beta interval lower end")
-            close(hi, 4 / dd, what="beta interval upper end")
-            plo, _ = mod.hpsy_lem2_beta_interval(dd, "proof")
-            close(plo, 4 * math.exp(4 - (dd - 1) / 3), what="proof's beta interval lower end")
-        links = ("semiprivate.theory.bounds.hpsy.hpsy_lem2_beta_interval", "semiprivate.theory.bounds.hpsy.hpsy_lem2_min_dimension")
-        details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_lem2_beta_interval has the verified ends (statement and proof "
-                    f"forms, d = 40, 100, 1000); hpsy_lem2_min_dimension = {first_ok} (statement), {first_proof} (proof).")
-    else:
-        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    first_proof = min(dd for dd in range(36, 400) if 4 - (dd - 1) / 3 < math.log(1 / dd))
+    if mod.hpsy_lem2_min_dimension() != first_ok or mod.hpsy_lem2_min_dimension("proof") != first_proof:
+        raise AssertionError("hpsy_lem2_min_dimension differs from the verified first non-empty d")
+    for dd in (40, 100, 1000):
+        lo, hi = mod.hpsy_lem2_beta_interval(dd)
+        close(lo, 4 * math.exp(-(dd - 5) / 9), what="beta interval lower end")
+        close(hi, 4 / dd, what="beta interval upper end")
+        plo, _ = mod.hpsy_lem2_beta_interval(dd, "proof")
+        close(plo, 4 * math.exp(4 - (dd - 1) / 3), what="proof's beta interval lower end")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_lem2_beta_interval", "semiprivate.theory.bounds.hpsy.hpsy_lem2_min_dimension")
+    details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_lem2_beta_interval has the verified ends (statement and proof "
+                f"forms, d = 40, 100, 1000); hpsy_lem2_min_dimension = {first_ok} (statement), {first_proof} (proof).")
     return Check(
         links=links,
         id=f"{ID}.beta-range",
@@ -173,20 +170,17 @@ def check_quadratic() -> Check:
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        for dd, bb in ((1000, 0.003), (60, 0.05), (500, 1e-3)):
-            close(mod.hpsy_connectivity_threshold(dd, bb), threshold_statement(dd, bb), what="statement threshold")
-            close(mod.hpsy_connectivity_threshold(dd, bb, form="proof"), threshold_proof(dd, bb), what="proof threshold")
-        dS, bS = sp.symbols("d beta", positive=True)
-        for form, want in (("statement", 9 * (sp.log(4 / bS) + 4) / (dS - 1)), ("proof", (9 * sp.log(4 / bS) + 4) / (dS - 1))):
-            e = mod.hpsy_connectivity_threshold_expr(form)
-            syms = {x.name: x for x in e.free_symbols}
-            sympy_zero(e.subs({syms["d"]: dS, syms["beta"]: bS}) - want, f"hpsy_connectivity_threshold_expr({form})")
-        links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
-        details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
-                    "equal 9(log(4/beta)+4)/(d-1) and (9log(4/beta)+4)/(d-1).")
-    else:
-        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    for dd, bb in ((1000, 0.003), (60, 0.05), (500, 1e-3)):
+        close(mod.hpsy_connectivity_threshold(dd, bb), threshold_statement(dd, bb), what="statement threshold")
+        close(mod.hpsy_connectivity_threshold(dd, bb, form="proof"), threshold_proof(dd, bb), what="proof threshold")
+    dS, bS = sp.symbols("d beta", positive=True)
+    for form, want in (("statement", 9 * (sp.log(4 / bS) + 4) / (dS - 1)), ("proof", (9 * sp.log(4 / bS) + 4) / (dS - 1))):
+        e = mod.hpsy_connectivity_threshold_expr(form)
+        syms = {x.name: x for x in e.free_symbols}
+        sympy_zero(e.subs({syms["d"]: dS, syms["beta"]: bS}) - want, f"hpsy_connectivity_threshold_expr({form})")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
+    details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
+                "equal 9(log(4/beta)+4)/(d-1) and (9log(4/beta)+4)/(d-1).")
     return Check(id=f"{ID}.quadratic", links=links,
                  claim="HPSY Lem 2, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta)+2log d)) sqrt(p) >= 1 holds for "
                        "p >= (9 log(4/beta)+4)/(d-1).",

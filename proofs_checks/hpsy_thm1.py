@@ -51,16 +51,13 @@ def check_union_bound() -> Check:
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        for dd, bb, pp in ((100, 0.05, 0.01), (10, 0.5, 0.3), (5000, 1e-6, 1e-4)):
-            want = math.ceil(math.log(2 * dd**2 / bb) / (-math.log1p(-pp)) - 1e-9)
-            got = mod.hpsy_thm1_unlabeled(dd, bb, pp)
-            if abs(got - want) > 1:
-                raise AssertionError(f"hpsy_thm1_unlabeled({dd}, {bb}, {pp}) = {got}, verified {want}")
-        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled",)
-        details += "\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled = ceil(log(2d^2/beta)/(-log(1-p_min))) at 3 points."
-    else:
-        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    for dd, bb, pp in ((100, 0.05, 0.01), (10, 0.5, 0.3), (5000, 1e-6, 1e-4)):
+        want = math.ceil(math.log(2 * dd**2 / bb) / (-math.log1p(-pp)) - 1e-9)
+        got = mod.hpsy_thm1_unlabeled(dd, bb, pp)
+        if abs(got - want) > 1:
+            raise AssertionError(f"hpsy_thm1_unlabeled({dd}, {bb}, {pp}) = {got}, verified {want}")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled",)
+    details += "\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled = ceil(log(2d^2/beta)/(-log(1-p_min))) at 3 points."
     return Check(id=f"{ID}.union-bound", links=links,
                  claim="HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear "
                        "in the empirical component graph w.p. >= 1 - beta/2; reduced class has 2^Z_max members.",
@@ -129,26 +126,23 @@ def check_nlab_eps() -> Check:
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        for z, al, be, ep, cc in ((2, 0.1, 0.05, 1.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
-            want = math.ceil(cc * (z + math.log(1 / be)) / (al * ep) - 1e-9)
-            got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc)
-            if abs(got - want) > 1:
-                raise AssertionError(f"hpsy_thm1_labeled{(z, al, be, ep, cc)} = {got}, verified {want}")
-        got_ce = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C, form="paper")
-        got_ce_default = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C)
-        for z, al, be, ep, cc in ((2, 0.1, 0.05, 4.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
-            want = math.ceil(cc * (z + math.log(1 / be)) / (al * min(ep, 1.0)) - 1e-9)
-            got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc, form="corrected")
-            if abs(got - want) > 1:
-                raise AssertionError(f"hpsy_thm1_labeled(form='corrected'){(z, al, be, ep, cc)} = {got}, want {want}")
-        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled",)
-        details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
-                    f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) form='paper' returns {got_ce}, which this check "
-                    "shows is not enough (no 1/alpha term); the default form='corrected' returns ceil(C (Z_max + "
-                    f"log(1/beta))/(alpha min(eps, 1))) (2 points; {got_ce_default} at the counterexample).")
-    else:
-        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    for z, al, be, ep, cc in ((2, 0.1, 0.05, 1.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
+        want = math.ceil(cc * (z + math.log(1 / be)) / (al * ep) - 1e-9)
+        got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc)
+        if abs(got - want) > 1:
+            raise AssertionError(f"hpsy_thm1_labeled{(z, al, be, ep, cc)} = {got}, verified {want}")
+    got_ce = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C, form="paper")
+    got_ce_default = mod.hpsy_thm1_labeled(Zm, alpha, beta, eps, constant=C)
+    for z, al, be, ep, cc in ((2, 0.1, 0.05, 4.0, 1.0), (7, 0.01, 0.1, 0.3, 3.0)):
+        want = math.ceil(cc * (z + math.log(1 / be)) / (al * min(ep, 1.0)) - 1e-9)
+        got = mod.hpsy_thm1_labeled(z, al, be, ep, constant=cc, form="corrected")
+        if abs(got - want) > 1:
+            raise AssertionError(f"hpsy_thm1_labeled(form='corrected'){(z, al, be, ep, cc)} = {got}, want {want}")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled",)
+    details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_labeled = ceil(C (Z_max + log(1/beta))/(alpha eps)) at 2 points; "
+                f"at the counterexample (C = {C:g}, eps = {fmt(eps)}) form='paper' returns {got_ce}, which this check "
+                "shows is not enough (no 1/alpha term); the default form='corrected' returns ceil(C (Z_max + "
+                f"log(1/beta))/(alpha min(eps, 1))) (2 points; {got_ce_default} at the counterexample).")
     al_q, be_q, c_q = sp.Rational(1, 10), sp.Rational(1, 20), sp.Integer(1000)
     poly_q = Zm + sp.log(1 / be_q) ** 2
     eps_q = 2 * c_q * poly_q / al_q

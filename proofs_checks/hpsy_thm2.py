@@ -199,21 +199,18 @@ def check_nunl() -> Check:
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        got_s = mod.hpsy_thm2_unlabeled(d, k, beta, p)
-        got_c = mod.hpsy_thm2_unlabeled(d, k, beta, p, form="corrected")
-        want_p = math.ceil(max(math.log1p(-c / (k - 1)) / math.log1p(-p), math.log1p(-c / (d - k - 1)) / math.log1p(-p),
-                               8 * math.log(16 / beta)) - 1e-9)
-        got_p = mod.hpsy_thm2_unlabeled(d, k, beta, p, form="proof")
-        if got_s != n_thm or got_c != n_cor or abs(got_p - want_p) > 1:
-            raise AssertionError(f"hpsy_thm2_unlabeled: statement {got_s} (verified {n_thm}), corrected {got_c} "
-                                 f"(verified {n_cor}), proof {got_p} (verified {want_p})")
-        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm2_unlabeled",)
-        details += (f"\n- semiprivate.theory.bounds.hpsy.hpsy_thm2_unlabeled: form='statement' gives {got_s} (the insufficient "
-                    f"size above), form='corrected' gives {got_c} (the corrected size), form='proof' {got_p}. The "
-                    "corrected form does not check the per-component beta range of HPSY.Thm2.component-conditions.")
-    else:
-        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    got_s = mod.hpsy_thm2_unlabeled(d, k, beta, p)
+    got_c = mod.hpsy_thm2_unlabeled(d, k, beta, p, form="corrected")
+    want_p = math.ceil(max(math.log1p(-c / (k - 1)) / math.log1p(-p), math.log1p(-c / (d - k - 1)) / math.log1p(-p),
+                           8 * math.log(16 / beta)) - 1e-9)
+    got_p = mod.hpsy_thm2_unlabeled(d, k, beta, p, form="proof")
+    if got_s != n_thm or got_c != n_cor or abs(got_p - want_p) > 1:
+        raise AssertionError(f"hpsy_thm2_unlabeled: statement {got_s} (verified {n_thm}), corrected {got_c} "
+                             f"(verified {n_cor}), proof {got_p} (verified {want_p})")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm2_unlabeled",)
+    details += (f"\n- semiprivate.theory.bounds.hpsy.hpsy_thm2_unlabeled: form='statement' gives {got_s} (the insufficient "
+                f"size above), form='corrected' gives {got_c} (the corrected size), form='proof' {got_p}. The "
+                "corrected form does not check the per-component beta range of HPSY.Thm2.component-conditions.")
     return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 2 proof: n_unl >= max{log(1 - (9log(16/beta)+4)/(d-1))/log(1-p), 8log(16/beta)} makes "
                        "the empirical component graph have exactly two components (reduced class of two hypotheses) "

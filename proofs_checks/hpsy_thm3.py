@@ -363,23 +363,20 @@ def check_nunl() -> Check:
     ])
     mod = bounds_module("hpsy")
     links: tuple[str, ...] = ()
-    if mod is not None:
-        for kk, dd, bb, gg, cc in ((5, 100, 0.1, 0.5, 1.0), (1, 2, 0.1, 0.1, 1000.0)):
-            want = math.ceil(cc * kk * dd / (bb * gg**2) - 1e-9)
-            got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, constant=cc)
-            if abs(got - want) > 1:
-                raise AssertionError(f"hpsy_thm3_unlabeled{(kk, dd, bb, gg, cc)} = {got}, verified {want}")
-        for kk, dd, bb, gg, aa in ((5, 100, 0.1, 0.5, 0.01), (1, 2, 0.1, 0.1, 0.05)):
-            want = math.ceil(64 * kk * dd / (bb * aa**2 * gg**4) - 1e-9)
-            got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
-            if abs(got - want) > max(1, 1e-12 * want):
-                raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg, aa)} = {got}, want {want}")
-        links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled",)
-        details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
-                    "form='paper' it implements the stated size, which this check shows the proof does not establish; "
-                    "form='corrected' returns ceil(64 kd/(beta alpha^2 gamma^4)) (2 points).")
-    else:
-        details += "\n- semiprivate.theory.bounds.hpsy not importable: link not checked."
+    for kk, dd, bb, gg, cc in ((5, 100, 0.1, 0.5, 1.0), (1, 2, 0.1, 0.1, 1000.0)):
+        want = math.ceil(cc * kk * dd / (bb * gg**2) - 1e-9)
+        got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, constant=cc)
+        if abs(got - want) > 1:
+            raise AssertionError(f"hpsy_thm3_unlabeled{(kk, dd, bb, gg, cc)} = {got}, verified {want}")
+    for kk, dd, bb, gg, aa in ((5, 100, 0.1, 0.5, 0.01), (1, 2, 0.1, 0.1, 0.05)):
+        want = math.ceil(64 * kk * dd / (bb * aa**2 * gg**4) - 1e-9)
+        got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
+        if abs(got - want) > max(1, 1e-12 * want):
+            raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg, aa)} = {got}, want {want}")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled",)
+    details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
+                "form='paper' it implements the stated size, which this check shows the proof does not establish; "
+                "form='corrected' returns ceil(64 kd/(beta alpha^2 gamma^4)) (2 points).")
     return Check(id=f"{ID}.n_unl", links=links,
                  claim="HPSY Thm 3 proof, Eqs. (13)-(14): at the stated n_unl = O(kd/(beta gamma^2)) the proof's "
                        "margin-loss bound 2sqrt((c1 sqrt(dk/(beta n)) + eta)/beta) is O(sqrt(eta/beta)).",

@@ -48,19 +48,16 @@ def check_lem1() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("pillar")
-    if mod is not None:
-        for nn, pp, ll, cc, ee, dd, bb in ((1000, 10, 1.0, 2.0, 1.0, 1e-5, 0.5), (50, 3, 2.0, 1.0, 0.3, 1e-3, 0.1)):
-            ex = mod.bst14_excess_risk_explicit(nn, pp, ll, cc, ee, dd)
-            a_, b_ = math.log(nn / dd), math.log(1 / dd)
-            if not ex <= K_LEM1 * ll * cc * a_ * math.sqrt(pp * a_ * b_) / ee:
-                raise AssertionError(f"bst14_excess_risk_explicit{(nn, pp, ll, cc, ee, dd)} = {ex} above the O-form")
-            close(mod.pillar_excess_risk_high_probability(nn, pp, ll, cc, ee, dd, bb), ex / bb, what="PILLAR Lem 1")
-        links = ("semiprivate.theory.bounds.pillar.bst14_excess_risk_explicit",
-                 "semiprivate.theory.bounds.pillar.pillar_excess_risk_high_probability")
-        lines.append("semiprivate.theory.bounds.pillar: bst14_excess_risk_explicit lies below the certified O-form and "
-                     "pillar_excess_risk_high_probability = explicit/beta (2 points).")
-    else:
-        lines.append("semiprivate.theory.bounds.pillar not importable: link not checked.")
+    for nn, pp, ll, cc, ee, dd, bb in ((1000, 10, 1.0, 2.0, 1.0, 1e-5, 0.5), (50, 3, 2.0, 1.0, 0.3, 1e-3, 0.1)):
+        ex = mod.bst14_excess_risk_explicit(nn, pp, ll, cc, ee, dd)
+        a_, b_ = math.log(nn / dd), math.log(1 / dd)
+        if not ex <= K_LEM1 * ll * cc * a_ * math.sqrt(pp * a_ * b_) / ee:
+            raise AssertionError(f"bst14_excess_risk_explicit{(nn, pp, ll, cc, ee, dd)} = {ex} above the O-form")
+        close(mod.pillar_excess_risk_high_probability(nn, pp, ll, cc, ee, dd, bb), ex / bb, what="PILLAR Lem 1")
+    links = ("semiprivate.theory.bounds.pillar.bst14_excess_risk_explicit",
+             "semiprivate.theory.bounds.pillar.pillar_excess_risk_high_probability")
+    lines.append("semiprivate.theory.bounds.pillar: bst14_excess_risk_explicit lies below the certified O-form and "
+                 "pillar_excess_risk_high_probability = explicit/beta (2 points).")
     details = join([
         "value/(2 L ||C||) = sqrt(1 + 32 p log(n/delta) log(1/delta)/eps^2)(2 + 2 log n) (sympy).",
         f"For eps <= 1, delta <= 1/e, p >= 1: that is <= 8(1 + sqrt 32) log^(3/2)(n/delta) sqrt(p log(1/delta))/eps "
@@ -90,14 +87,11 @@ def check_thm1() -> Check:
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("pillar")
-    if mod is not None:
-        for kk, al, ep, ga in ((4, 0.1, 1.0, 0.5), (9, 0.05, 0.3, 0.2)):
-            if mod.pillar_labeled(kk, al, ep, ga) != math.ceil(math.sqrt(kk) / (al * ep * ga) - 1e-9):
-                raise AssertionError("pillar_labeled differs from sqrt(k)/(alpha eps gamma)")
-        links = ("semiprivate.theory.bounds.pillar.pillar_labeled",)
-        lines.append("semiprivate.theory.bounds.pillar: pillar_labeled = ceil(sqrt(k)/(alpha eps gamma)) (2 points).")
-    else:
-        lines.append("semiprivate.theory.bounds.pillar not importable: link not checked.")
+    for kk, al, ep, ga in ((4, 0.1, 1.0, 0.5), (9, 0.05, 0.3, 0.2)):
+        if mod.pillar_labeled(kk, al, ep, ga) != math.ceil(math.sqrt(kk) / (al * ep * ga) - 1e-9):
+            raise AssertionError("pillar_labeled differs from sqrt(k)/(alpha eps gamma)")
+    links = ("semiprivate.theory.bounds.pillar.pillar_labeled",)
+    lines.append("semiprivate.theory.bounds.pillar: pillar_labeled = ceil(sqrt(k)/(alpha eps gamma)) (2 points).")
     details = join([
         "With L = 1/gamma, ||C|| = 1 and p = k, Lem 1 gives an average excess K sqrt(k)/(gamma eps n) (logs dropped); "
         "it is <= alpha exactly from n = K sqrt(k)/(alpha eps gamma) on (sympy: solution and monotonicity).",
@@ -120,13 +114,11 @@ def check_cor6() -> Check:
                "K sqrt(k)/(alpha eps gamma) at k = 2 - sqrt(2) K/(alpha eps gamma)", condition=LOG_CONDITION)
     mod = bounds_module("pillar")
     links: tuple[str, ...] = ()
-    line = "semiprivate.theory.bounds.pillar not importable: link not checked."
-    if mod is not None:
-        for al, ep, ga in ((0.1, 1.0, 0.5), (0.02, 0.5, 0.3)):
-            if mod.pillar_cor6_labeled(al, ep, ga) != math.ceil(math.sqrt(2) / (al * ep * ga) - 1e-9):
-                raise AssertionError("pillar_cor6_labeled differs from sqrt(2)/(alpha eps gamma)")
-        links = ("semiprivate.theory.bounds.pillar.pillar_cor6_labeled",)
-        line = "semiprivate.theory.bounds.pillar.pillar_cor6_labeled = ceil(sqrt(2)/(alpha eps gamma)) (2 points)."
+    for al, ep, ga in ((0.1, 1.0, 0.5), (0.02, 0.5, 0.3)):
+        if mod.pillar_cor6_labeled(al, ep, ga) != math.ceil(math.sqrt(2) / (al * ep * ga) - 1e-9):
+            raise AssertionError("pillar_cor6_labeled differs from sqrt(2)/(alpha eps gamma)")
+    links = ("semiprivate.theory.bounds.pillar.pillar_cor6_labeled",)
+    line = "semiprivate.theory.bounds.pillar.pillar_cor6_labeled = ceil(sqrt(2)/(alpha eps gamma)) (2 points)."
     details = join(["Thm 1's n_lab = K sqrt(k)/(alpha eps gamma) at k = 2 is sqrt(2) K/(alpha eps gamma) (sympy).", line])
     return Check(id="PILLAR.Cor6.k2", links=links,
                  claim="PILLAR Cor 6 (reconstructed): for large-margin Gaussian mixtures n_lab = O(sqrt(2)/(alpha eps "

@@ -44,7 +44,7 @@ def test_every_verdict_rests_on_certificates() -> None:
 
 
 def test_checker_is_independent_of_the_project() -> None:
-    src = Path(__import__("semiprivate.proofs_checks.certificate_checker", fromlist=["x"]).__file__).read_text()
+    src = Path(str(__import__("semiprivate.proofs_checks.certificate_checker", fromlist=["x"]).__file__)).read_text()
     mods = set()
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Import):

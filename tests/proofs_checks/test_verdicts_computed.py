@@ -11,7 +11,7 @@ from semiprivate.proofs_checks import Verdict, get_check
 from semiprivate.proofs_checks._framework import CannotDecide
 from semiprivate.proofs_checks._modules import MODULES
 
-PKG = Path(__import__("semiprivate.proofs_checks", fromlist=["x"]).__file__).parent
+PKG = Path(str(__import__("semiprivate.proofs_checks", fromlist=["x"]).__file__)).parent
 
 
 @pytest.mark.parametrize("name", MODULES)
