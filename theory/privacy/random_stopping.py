@@ -6,10 +6,8 @@ Implements (not SPEC items; the papers are cited by theorem):
 * **LT19** -- Jingcheng Liu, Kunal Talwar, *Private selection from private candidates*, STOC 2019
   (arXiv:1811.07971), Sec. 3, random stopping with an unknown threshold ("output the best"): after
   each run of the base mechanism Q, stop with probability ``gamma``; the number of runs K is
-  Geometric(gamma), E[K] = 1/gamma.  Thm 3.4: if Q is (eps, 0)-DP, the selection is (3 eps, 0)-DP.
-  With an (eps, delta)-DP base the runs are capped at ``T = ceil(log(1/delta_2) / gamma)`` (K =
-  min(Geometric(gamma), T)) and the selection is ``(3 eps + 3 sqrt(2 delta), sqrt(2 delta) T +
-  delta_2)``-DP (the approximate-DP statement of the same section).
+  Geometric(gamma), E[K] = 1/gamma.  Thm 3.4: if Q is (eps, 0)-DP, the selection is (3 eps, 0)-DP
+  (also PS22 Cor. 3 at eta = 1).
 * **PS22** -- Nicolas Papernot, Thomas Steinke, *Hyperparameter tuning with Renyi differential
   privacy*, ICLR 2022 (arXiv:2110.03620).  K follows the truncated negative binomial D_{eta, gamma}
   (Def. 1; eta = 1 is the geometric, eta = 0 the logarithmic distribution):
@@ -33,6 +31,15 @@ outputs (model, noisy score): every score that the selection compares is private
 from one uniformly random permutation of the labelled rows (a held-out subset of fixed size
 ``round(holdout_fraction * n)``, as :class:`~semiprivate.theory.privacy.model_selection.PrivateSearchCV`).
 
+An (eps, delta)-DP base (delta > 0; e.g. DP-SGD) is reduced to the pure case (derived here, not a
+theorem of the papers): for neighbours D, D' with output densities p, q of Q, let P ~ min(p, e^eps q)
+and P' ~ min(q, e^eps p), normalised.  Their normalisers are >= 1 - delta (the hockey-stick
+divergence is <= delta), so TV(Q(D), P) <= delta, TV(Q(D'), P') <= delta, and P, P' are
+eps'-indistinguishable with ``eps' = eps + log(1/(1 - delta))``.  Coupling run by run, the best of
+K runs moves by at most K delta in TV, E[K] delta over K.  The pure-DP theorem applies to (P, P'):
+an (eps_A, delta_A) guarantee for them gives ``(eps_A, delta_A + (1 + e^eps_A) E[K] delta)`` for Q.
+For LT19: ``(3 eps', (1 + e^{3 eps'}) delta / gamma)``.
+
 Neighbouring data sets (the candidates' own ``privacy_`` must hold for this relation): the same
 number n of labelled rows (n is public, as the learners treat it), one labelled row changed, public
 rows fixed.  Couple the permutations: the changed row sits in S1 in both data sets or in S2 in both,
@@ -43,7 +50,7 @@ composes a ``DpEvent``).
 ``privacy_`` is the theorem's bound for the random K: a function of the parameters only, the same for
 every run whatever K the coins gave.  K itself is **not** exposed (no ``n_fits_``): the guarantee is
 for the output marginalised over K; given K = k the best of k runs is only (k eps)-DP in general
-(PS22 Sec. 1), so neither the number of fits nor the losing runs' models or scores are kept, and
+(k runs of eps-randomized response: P[some run says 1] changes by up to e^{k eps}), so neither the number of fits nor the losing runs' models or scores are kept, and
 the warnings of the losing runs are dropped (the selected run's are re-issued).  The running time
 grows with K: a side channel this guarantee does not cover.
 
@@ -87,7 +94,6 @@ from sklearn.utils.validation import check_is_fitted
 __all__ = [
     "RandomStoppingSearchCV",
     "liu_talwar_privacy",
-    "liu_talwar_cap",
     "truncated_negative_binomial_pmf",
     "truncated_negative_binomial_mean",
     "sample_runs",
@@ -107,30 +113,33 @@ _HOLDOUT = Real(0.0, 1.0, closed="neither")
 _METHODS = Options("liu_talwar", "renyi")
 
 
-@validate_params(gamma=_GAMMA, delta_stop=_OPEN_DELTA)
-def liu_talwar_cap(gamma: float, delta_stop: float) -> int:
-    """LT19's cap on the number of runs for an approximate-DP base: ``T = ceil(log(1/delta_stop) / gamma)``
-    (then ``P[Geometric(gamma) > T] = (1 - gamma)^T <= exp(-gamma T) <= delta_stop``)."""
-    return max(1, math.ceil(math.log(1.0 / float(delta_stop)) / float(gamma)))
+def _pure_part(epsilon: float, delta: float) -> float:
+    """eps' of the eps'-indistinguishable pair nearest to an (epsilon, delta)-DP pair (module docstring)."""
+    return float(epsilon) - math.log1p(-float(delta)) if delta > 0.0 else float(epsilon)
 
 
-@validate_params(epsilon=EPSILON, delta=DELTA, gamma=_GAMMA, delta_stop=_OPEN_DELTA)
-def liu_talwar_privacy(epsilon: float, delta: float, gamma: float, delta_stop: float = 1e-6) -> tuple[float, float]:
-    """(eps, delta) of LT19's random stopping (geometric, output the best) around an (epsilon, delta)-DP base.
+def _approx_delta(eps_a: float, delta_a: float, delta: float, mean_runs: float) -> float:
+    """delta_A + (1 + e^eps_A) E[K] delta: the pure-DP guarantee (eps_A, delta_A) moved back to Q (module docstring)."""
+    if delta == 0.0:
+        return float(delta_a)
+    total = float(delta_a) + (1.0 + math.exp(eps_a)) * float(mean_runs) * float(delta)
+    if not total < 1.0:
+        raise ValueError(f"delta: a base delta of {delta!r} gives a total delta of {total:.3g} >= 1 (no guarantee); "
+                         "use a smaller base delta or a larger gamma")
+    return total
 
-    Reference: LT19 Thm 3.4.  ``delta == 0``: ``(3 epsilon, 0)``, K ~ Geometric(gamma) uncapped
-    (``delta_stop`` unused).  ``delta > 0``: runs capped at :func:`liu_talwar_cap`, guarantee
-    ``(3 epsilon + 3 sqrt(2 delta), sqrt(2 delta) T + delta_stop)``; a total delta >= 1 is refused.
+
+@validate_params(epsilon=EPSILON, delta=DELTA, gamma=_GAMMA)
+def liu_talwar_privacy(epsilon: float, delta: float, gamma: float) -> tuple[float, float]:
+    """(eps, delta) of LT19's random stopping (K ~ Geometric(gamma), output the best) around an
+    (epsilon, delta)-DP base.
+
+    Reference: LT19 Thm 3.4, ``(3 epsilon, 0)`` for ``delta == 0``; for ``delta > 0`` the reduction of
+    the module docstring: ``(3 eps', (1 + e^{3 eps'}) delta / gamma)``, ``eps' = epsilon + log(1/(1 - delta))``.
+    A total delta >= 1 is refused.
     """
-    eps, dlt = float(epsilon), float(delta)
-    if dlt == 0.0:
-        return (3.0 * eps, 0.0)
-    root = math.sqrt(2.0 * dlt)
-    total_delta = root * liu_talwar_cap(gamma, delta_stop) + float(delta_stop)
-    if not total_delta < 1.0:
-        raise ValueError(f"delta: a base delta of {dlt!r} gives LT19's delta sqrt(2 delta) T + delta_stop = "
-                         f"{total_delta:.3g} >= 1 (no guarantee); use a smaller base delta or a larger gamma")
-    return (3.0 * eps + 3.0 * root, total_delta)
+    e = 3.0 * _pure_part(epsilon, delta)
+    return (e, _approx_delta(e, 0.0, float(delta), 1.0 / float(gamma)))
 
 
 def _tnb_first(eta: float, gamma: float) -> float:
@@ -171,19 +180,19 @@ def truncated_negative_binomial_mean(eta: float, gamma: float) -> float:
 
 
 @validate_params(eta=_ETA, gamma=_GAMMA, rng=RNG)
-def sample_runs(eta: float, gamma: float, cap: int | None = None, rng: Any = None) -> int:
-    """One draw of the number of runs K ~ D_{eta, gamma}, by inversion of its CDF (one uniform);
-    ``cap``: K = min(K, cap) (LT19's approximate-DP variant)."""
+def sample_runs(eta: float, gamma: float, rng: Any = None) -> int:
+    """One draw of the number of runs K ~ D_{eta, gamma} (PS22 Def. 1; eta = 1: LT19's Geometric(gamma)),
+    by inversion of its CDF with one uniform."""
     g = as_generator(rng)
     u = float(g.random())
     eta_f, gm = float(eta), float(gamma)
     p = _tnb_first(eta_f, gm)
     cdf, k = p, 1
-    while cdf <= u and p > 0.0 and (cap is None or k < cap):
+    while cdf <= u and p > 0.0:
         p *= (1.0 - gm) * (k + eta_f) / (k + 1.0)
         cdf += p
         k += 1
-    return k if cap is None else min(k, int(cap))
+    return k
 
 
 def pure_dp_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
@@ -238,12 +247,12 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         parameters, the largest over the grid); each fit's ``privacy_`` is checked against it.
     base_event : dp_accounting.DpEvent or None
         ``method="renyi"`` only: the training's event (e.g. DP-SGD's), accounted by dp-accounting
-        instead of the pure-DP curve of ``base_privacy`` (then required when ``base_privacy`` has delta > 0).
+        instead of the curve derived from ``base_privacy``.
     epsilon_score : float
         Epsilon of the Laplace noise on each run's held-out correct count.
     delta : float in (0, 1)
-        ``"renyi"``: the delta of the reported (eps, delta); ``"liu_talwar"`` with an approximate-DP
-        base: delta_stop, the tail beyond the cap T (LT19).
+        ``"renyi"``: the delta at which the RDP curve is converted (the reported delta adds the
+        reduction's term for an approximate-DP training, module docstring); unused by ``"liu_talwar"``.
     holdout_fraction, unlabeled_label, rng
         As :class:`~semiprivate.theory.privacy.model_selection.PrivateSearchCV`.
 
@@ -301,18 +310,20 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         eps_t, dlt_t = self._base()
         eps_s, gamma = float(self.epsilon_score), float(self.gamma)
         info: dict[str, Any] = {"training": (eps_t, dlt_t), "score": (eps_s, 0.0), "method": self.method}
+        # the changed row is in S1 (training differs: (eps_t, delta_t), reduced to the pure eps_p at TV
+        # cost delta_t) or in S2 (the Laplace score differs: pure eps_s); module docstring
+        eps_p = _pure_part(eps_t, dlt_t)
         if self.method == "liu_talwar":
             if self.base_event is not None:
                 raise ValueError("base_event: used by method='renyi' only (liu_talwar reads base_privacy)")
-            base = (max(eps_t, eps_s), dlt_t)
-            total = liu_talwar_privacy(base[0], base[1], gamma, float(self.delta))
-            cap = None if dlt_t == 0.0 else liu_talwar_cap(gamma, float(self.delta))
-            info.update(base_run=base, eta=1.0, cap=cap, theorem="LT19 Thm 3.4",
-                        expected_runs=truncated_negative_binomial_mean(1.0, gamma))
+            e = 3.0 * max(eps_p, eps_s)
+            mean = truncated_negative_binomial_mean(1.0, gamma)
+            total = (e, _approx_delta(e, 0.0, dlt_t, mean))
+            info.update(base_run=(max(eps_t, eps_s), dlt_t), eta=1.0, theorem="LT19 Thm 3.4", expected_runs=mean)
             return total, info
         eta = float(self.eta)
         mean = truncated_negative_binomial_mean(eta, gamma)
-        info.update(eta=eta, cap=None, theorem="PS22 Thm 2", expected_runs=mean)
+        info.update(eta=eta, theorem="PS22 Thm 2", expected_runs=mean)
         if self.base_event is not None:
             if not isinstance(self.base_event, dp_event.DpEvent):
                 raise TypeError(f"base_event must be a dp_accounting.DpEvent, got {type(self.base_event).__name__}")
@@ -324,16 +335,13 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
             eps = float(acc.compose(event).get_epsilon(float(self.delta)))
             info.update(accounting="dp-accounting RepeatAndSelectDpEvent (training and score composed)")
             return (eps, float(self.delta)), info
-        if dlt_t > 0.0:
-            raise ValueError(f"base_privacy: method='renyi' needs an RDP curve of the training; delta = {dlt_t!r} "
-                             "> 0 gives none: pass base_event (its dp-accounting event), or use method='liu_talwar'")
         orders = np.asarray(RDP_ORDERS)
-        base_rdp = np.maximum(pure_dp_rdp(eps_t, orders), laplace_rdp(eps_s, orders))
+        base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), laplace_rdp(eps_s, orders))
         rdp = papernot_steinke_rdp(base_rdp, eta, gamma, orders)
         eps, order = compute_epsilon(orders, rdp, float(self.delta))
-        info.update(accounting="PS22 Thm 2 on max(pure-DP curve, Laplace curve); CKS20 conversion",
-                    order=float(order))
-        return (float(eps), float(self.delta)), info
+        total = (float(eps), _approx_delta(float(eps), float(self.delta), dlt_t, mean))
+        info.update(accounting="PS22 Thm 2 on max(pure-DP curve, Laplace curve); CKS20 conversion", order=float(order))
+        return total, info
 
     def _check_fit(self, est: Any) -> None:
         eps, dlt = PrivateSearchCV._privacy_of(est)
@@ -373,7 +381,7 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
         X_tr, y_tr = _safe_indexing(X, train), yy[train]
         X_ho, y_ho = _safe_indexing(X, s2), yy[s2]
-        runs = sample_runs(info["eta"], float(self.gamma), info["cap"], rng=g)
+        runs = sample_runs(info["eta"], float(self.gamma), rng=g)
         scale = 1.0 / float(self.epsilon_score)
         best: tuple[float, int, Any, list[Any]] | None = None
         for _ in range(runs):
