@@ -93,6 +93,7 @@ from sklearn.utils.validation import check_is_fitted
 
 __all__ = [
     "RandomStoppingSearchCV",
+    "search_privacy",
     "liu_talwar_privacy",
     "truncated_negative_binomial_pmf",
     "truncated_negative_binomial_mean",
@@ -227,6 +228,59 @@ def papernot_steinke_rdp(rdp: Any, eta: float, gamma: float, orders: Any = RDP_O
     return np.minimum.accumulate(out[::-1])[::-1] if np.all(np.diff(a) > 0) else out
 
 
+def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score: float, gamma: float, *,
+                   eta: float = 1.0, delta: float = 1e-6,
+                   base_event: Any = None) -> tuple[tuple[float, float], dict[str, Any]]:
+    """(epsilon, delta) of :class:`RandomStoppingSearchCV` from its parameters alone (never from K), and
+    the budget's details: LT19 Thm 3.4 (``"liu_talwar"``) or PS22 Thm 2 (``"renyi"``) around the base
+    run Q = (training with ``base_privacy``, Laplace score with ``epsilon_score``), with the reduction
+    of the module docstring for a training delta > 0."""
+    _METHODS.validate("method", method)
+    _GAMMA.validate("gamma", gamma)
+    _ETA.validate("eta", eta)
+    EPSILON.validate("epsilon_score", epsilon_score)
+    _OPEN_DELTA.validate("delta", delta)
+    bp = base_privacy
+    if not (isinstance(bp, tuple | list) and len(bp) == 2):
+        raise TypeError(f"base_privacy must be a pair (epsilon, delta), got {type(bp).__name__}")
+    eps_t = float(EPSILON.validate("base_privacy[0]", bp[0]))
+    dlt_t = float(DELTA.validate("base_privacy[1]", bp[1]))
+    eps_s, gamma = float(epsilon_score), float(gamma)
+    info: dict[str, Any] = {"training": (eps_t, dlt_t), "score": (eps_s, 0.0), "method": method}
+    # the changed row is in S1 (training differs: (eps_t, delta_t), reduced to the pure eps_p at TV
+    # cost delta_t) or in S2 (the Laplace score differs: pure eps_s); module docstring
+    eps_p = _pure_part(eps_t, dlt_t)
+    if method == "liu_talwar":
+        if base_event is not None:
+            raise ValueError("base_event: used by method='renyi' only (liu_talwar reads base_privacy)")
+        e = 3.0 * max(eps_p, eps_s)
+        mean = truncated_negative_binomial_mean(1.0, gamma)
+        total = (e, _approx_delta(e, 0.0, dlt_t, mean))
+        info.update(base_run=(max(eps_t, eps_s), dlt_t), eta=1.0, theorem="LT19 Thm 3.4", expected_runs=mean)
+        return total, info
+    eta = float(eta)
+    mean = truncated_negative_binomial_mean(eta, gamma)
+    info.update(eta=eta, theorem="PS22 Thm 2", expected_runs=mean)
+    if base_event is not None:
+        if not isinstance(base_event, dp_event.DpEvent):
+            raise TypeError(f"base_event must be a dp_accounting.DpEvent, got {type(base_event).__name__}")
+        event = dp_event.RepeatAndSelectDpEvent(
+            dp_event.ComposedDpEvent([base_event, dp_event.LaplaceDpEvent(1.0 / eps_s)]), mean, eta)
+        acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
+        if not acc.supports(event):
+            raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
+        eps = float(acc.compose(event).get_epsilon(float(delta)))
+        info.update(accounting="dp-accounting RepeatAndSelectDpEvent (training and score composed)")
+        return (eps, float(delta)), info
+    orders = np.asarray(RDP_ORDERS)
+    base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), laplace_rdp(eps_s, orders))
+    rdp = papernot_steinke_rdp(base_rdp, eta, gamma, orders)
+    eps, order = compute_epsilon(orders, rdp, float(delta))
+    total = (float(eps), _approx_delta(float(eps), float(delta), dlt_t, mean))
+    info.update(accounting="PS22 Thm 2 on max(pure-DP curve, Laplace curve); CKS20 conversion", order=float(order))
+    return total, info
+
+
 class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private hyper-parameter search by random stopping (LT19 / PS22; module docstring for the proofs).
 
@@ -297,57 +351,15 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         self.unlabeled_label = unlabeled_label
         self.rng = rng
 
-    def _base(self) -> tuple[float, float]:
-        bp = self.base_privacy
-        if not (isinstance(bp, tuple | list) and len(bp) == 2):
-            raise TypeError(f"base_privacy must be a pair (epsilon, delta), got {type(bp).__name__}")
-        eps = EPSILON.validate("base_privacy[0]", bp[0])
-        dlt = DELTA.validate("base_privacy[1]", bp[1])
-        return float(eps), float(dlt)
-
     def _account(self) -> tuple[tuple[float, float], dict[str, Any]]:
-        """The theorem's guarantee from the parameters alone (before any run; never depends on K)."""
-        eps_t, dlt_t = self._base()
-        eps_s, gamma = float(self.epsilon_score), float(self.gamma)
-        info: dict[str, Any] = {"training": (eps_t, dlt_t), "score": (eps_s, 0.0), "method": self.method}
-        # the changed row is in S1 (training differs: (eps_t, delta_t), reduced to the pure eps_p at TV
-        # cost delta_t) or in S2 (the Laplace score differs: pure eps_s); module docstring
-        eps_p = _pure_part(eps_t, dlt_t)
-        if self.method == "liu_talwar":
-            if self.base_event is not None:
-                raise ValueError("base_event: used by method='renyi' only (liu_talwar reads base_privacy)")
-            e = 3.0 * max(eps_p, eps_s)
-            mean = truncated_negative_binomial_mean(1.0, gamma)
-            total = (e, _approx_delta(e, 0.0, dlt_t, mean))
-            info.update(base_run=(max(eps_t, eps_s), dlt_t), eta=1.0, theorem="LT19 Thm 3.4", expected_runs=mean)
-            return total, info
-        eta = float(self.eta)
-        mean = truncated_negative_binomial_mean(eta, gamma)
-        info.update(eta=eta, theorem="PS22 Thm 2", expected_runs=mean)
-        if self.base_event is not None:
-            if not isinstance(self.base_event, dp_event.DpEvent):
-                raise TypeError(f"base_event must be a dp_accounting.DpEvent, got {type(self.base_event).__name__}")
-            event = dp_event.RepeatAndSelectDpEvent(
-                dp_event.ComposedDpEvent([self.base_event, dp_event.LaplaceDpEvent(1.0 / eps_s)]), mean, eta)
-            acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
-            if not acc.supports(event):
-                raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
-            eps = float(acc.compose(event).get_epsilon(float(self.delta)))
-            info.update(accounting="dp-accounting RepeatAndSelectDpEvent (training and score composed)")
-            return (eps, float(self.delta)), info
-        orders = np.asarray(RDP_ORDERS)
-        base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), laplace_rdp(eps_s, orders))
-        rdp = papernot_steinke_rdp(base_rdp, eta, gamma, orders)
-        eps, order = compute_epsilon(orders, rdp, float(self.delta))
-        total = (float(eps), _approx_delta(float(eps), float(self.delta), dlt_t, mean))
-        info.update(accounting="PS22 Thm 2 on max(pure-DP curve, Laplace curve); CKS20 conversion", order=float(order))
-        return total, info
+        return search_privacy(self.method, self.base_privacy, self.epsilon_score, self.gamma, eta=self.eta,
+                              delta=self.delta, base_event=self.base_event)
 
     def _check_fit(self, est: Any) -> None:
         eps, dlt = PrivateSearchCV._privacy_of(est)
         if self.base_event is not None and self.method == "renyi":
             return  # the event is the declared training; privacy_ is read for its presence only
-        eps_b, dlt_b = self._base()
+        eps_b, dlt_b = float(self.base_privacy[0]), float(self.base_privacy[1])  # validated by _account
         if eps > eps_b * (1.0 + 1e-9) or dlt > dlt_b * (1.0 + 1e-9):
             raise ValueError(f"base_privacy: a candidate's fit reports privacy_ ({eps:.6g}, {dlt:.3g}), more than "
                              f"base_privacy ({eps_b:.6g}, {dlt_b:.3g}); declare the largest over param_grid")
