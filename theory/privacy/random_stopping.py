@@ -75,6 +75,7 @@ import dp_accounting
 import numpy as np
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
+from scipy import special
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -154,19 +155,21 @@ def _tnb_first(eta: float, gamma: float) -> float:
 
 @validate_params(eta=_ETA, gamma=_GAMMA)
 def truncated_negative_binomial_pmf(k: Any, eta: float, gamma: float) -> np.ndarray:
-    """P[K = k] of PS22's truncated negative binomial D_{eta, gamma} (Def. 1) at integers k >= 1.
-
-    By the ratio ``P[k+1] / P[k] = (1 - gamma)(k + eta) / (k + 1)`` from ``P[1]`` (module docstring)."""
+    """P[K = k] of PS22's truncated negative binomial D_{eta, gamma} (Def. 1) at integers k >= 1, in
+    closed form through log-gamma functions (module docstring)."""
     kk = np.asarray(k)
     if kk.size == 0 or not np.issubdtype(kk.dtype, np.integer) or int(kk.min()) < 1:
-        raise ValueError("k must hold integers >= 1")
-    eta_f, g = float(eta), float(gamma)
-    top = int(kk.max())
-    p = np.empty(top)
-    p[0] = _tnb_first(eta_f, g)
-    for j in range(1, top):
-        p[j] = p[j - 1] * (1.0 - g) * (j + eta_f) / (j + 1.0)
-    return p[kk - 1]
+        raise ValueError("k must be integers >= 1")
+    e, g = float(eta), float(gamma)
+    kf = kk.astype(float)
+    if g == 1.0:
+        return (kk == 1).astype(float)
+    if e == 0.0:
+        logp = kf * math.log1p(-g) - np.log(kf) - math.log(math.log(1.0 / g))
+    else:
+        logp = (kf * math.log1p(-g) + special.gammaln(kf + e) - special.gammaln(e) - special.gammaln(kf + 1.0)
+                - math.log(math.expm1(-e * math.log(g))))
+    return np.exp(logp)
 
 
 @validate_params(eta=_ETA, gamma=_GAMMA)
@@ -196,18 +199,27 @@ def sample_runs(eta: float, gamma: float, rng: Any = None) -> int:
     return k
 
 
+def _orders(orders: Any) -> np.ndarray:
+    a = np.asarray(orders, dtype=float)
+    if a.ndim != 1 or a.size == 0 or not np.all(a > 1.0) or not np.all(np.isfinite(a)):
+        raise ValueError("orders must be a non-empty 1-d array of finite Renyi orders > 1")
+    return a
+
+
+@validate_params(epsilon=EPSILON)
 def pure_dp_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
     """RDP curve of any pure epsilon-DP mechanism: ``min(epsilon, lambda epsilon^2 / 2)`` (Bun-Steinke
     2016 Prop. 3.3: eps-DP implies eps^2/2-zCDP; and D_lambda <= D_inf = eps)."""
-    a = np.asarray(orders, dtype=float)
+    a = _orders(orders)
     e = float(epsilon)
     return np.minimum(e, a * e * e / 2.0)
 
 
+@validate_params(epsilon=EPSILON)
 def laplace_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
     """RDP curve of the Laplace mechanism with scale sensitivity/epsilon (Mironov 2017 Prop. 6, exact):
     ``eps + log(1 + (lambda - 1)(exp((1 - 2 lambda) eps) - 1) / (2 lambda - 1)) / (lambda - 1)``, lambda > 1."""
-    a = np.asarray(orders, dtype=float)
+    a = _orders(orders)
     e = float(epsilon)
     return e + np.log1p((a - 1.0) * np.expm1((1.0 - 2.0 * a) * e) / (2.0 * a - 1.0)) / (a - 1.0)
 
@@ -218,10 +230,10 @@ def papernot_steinke_rdp(rdp: Any, eta: float, gamma: float, orders: Any = RDP_O
     ``eps'(lambda) = rdp(lambda) + (1 + eta) min_j [(1 - 1/lambda_j) rdp_j + log(1/gamma)/lambda_j]
     + log(E[K]) / (lambda - 1)``, the minimum over the given orders (lambda-hat); then made monotone
     in lambda (an RDP curve is non-decreasing, so a bound at a larger order holds at a smaller one)."""
-    a = np.asarray(orders, dtype=float)
+    a = _orders(orders)
     r = np.asarray(rdp, dtype=float)
-    if a.shape != r.shape or a.ndim != 1 or np.any(a <= 1.0):
-        raise ValueError("orders must be a 1-d array of orders > 1 with the same shape as rdp")
+    if a.shape != r.shape or np.any(np.isnan(r)) or np.any(r < 0.0):
+        raise ValueError("rdp must hold one non-negative RDP value per order")
     mean = truncated_negative_binomial_mean(eta, gamma)
     c = (1.0 + float(eta)) * float(np.min((1.0 - 1.0 / a) * r + math.log(1.0 / float(gamma)) / a))
     out = r + c + math.log(mean) / (a - 1.0)
