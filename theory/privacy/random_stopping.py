@@ -1,0 +1,457 @@
+"""Private hyper-parameter tuning by random stopping: run a private training-and-scoring base
+mechanism a random number of times and output the best run.
+
+Implements (not SPEC items; the papers are cited by theorem):
+
+* **LT19** -- Jingcheng Liu, Kunal Talwar, *Private selection from private candidates*, STOC 2019
+  (arXiv:1811.07971), Sec. 3, random stopping with an unknown threshold ("output the best"): after
+  each run of the base mechanism Q, stop with probability ``gamma``; the number of runs K is
+  Geometric(gamma), E[K] = 1/gamma.  Thm 3.4: if Q is (eps, 0)-DP, the selection is (3 eps, 0)-DP
+  (also PS22 Cor. 3 at eta = 1).
+* **PS22** -- Nicolas Papernot, Thomas Steinke, *Hyperparameter tuning with Renyi differential
+  privacy*, ICLR 2022 (arXiv:2110.03620).  K follows the truncated negative binomial D_{eta, gamma}
+  (Def. 1; eta = 1 is the geometric, eta = 0 the logarithmic distribution):
+  ``P[K = k] = (1 - gamma)^k / (gamma^-eta - 1) * prod_{l<k} (l + eta) / (l + 1)`` (eta > 0),
+  ``(1 - gamma)^k / (k log(1/gamma))`` (eta = 0), with
+  ``E[K] = eta (1 - gamma) / (gamma (1 - gamma^eta))`` (``(1/gamma - 1) / log(1/gamma)`` at eta = 0).
+  Thm 2: if Q is (lambda, eps(lambda))-RDP at every order, the selection is (lambda, eps'(lambda))-RDP
+  with ``eps'(lambda) = eps(lambda) + (1 + eta) min_{lhat >= 1} [(1 - 1/lhat) eps(lhat) +
+  log(1/gamma) / lhat] + log(E[K]) / (lambda - 1)``; (eps, delta) by the RDP conversion of Canonne,
+  Kamath, Steinke 2020 (Prop. 12), as ``dp_accounting.rdp.compute_epsilon`` evaluates it.  A pure
+  eps-DP training step has the RDP curve ``min(eps, lambda eps^2 / 2)`` (Bun-Steinke 2016 Prop. 3.3
+  and the order-infinity bound); a training step given as a dp-accounting ``DpEvent`` (e.g. DP-SGD's
+  ``PoissonSampledDpEvent``) is accounted by dp-accounting's own implementation of Thm 2
+  (``RepeatAndSelectDpEvent``).
+
+The base mechanism Q (one run): draw a candidate uniformly from ``param_grid`` (coins independent of
+the data), fit it on the public rows + the training part S1 of the labelled rows, and score it on the
+held-out part S2 by the number of correct predictions plus Laplace noise of scale ``1/epsilon_score``
+(sensitivity 1: one replaced held-out row changes the count by at most 1; Dwork-Roth Thm 3.6).  Q
+outputs (model, noisy score): every score that the selection compares is private.  S1 and S2 come
+from one uniformly random permutation of the labelled rows (a held-out subset of fixed size
+``round(holdout_fraction * n)``, as :class:`~semiprivate.theory.privacy.model_selection.PrivateSearchCV`).
+
+An (eps, delta)-DP base (delta > 0; e.g. DP-SGD) is reduced to the pure case (derived here, not a
+theorem of the papers): for neighbours D, D' with output densities p, q of Q, let P ~ min(p, e^eps q)
+and P' ~ min(q, e^eps p), normalised.  Their normalisers are >= 1 - delta (the hockey-stick
+divergence is <= delta), so TV(Q(D), P) <= delta, TV(Q(D'), P') <= delta, and P, P' are
+eps'-indistinguishable with ``eps' = eps + log(1/(1 - delta))``.  Coupling run by run, the best of
+K runs moves by at most K delta in TV, E[K] delta over K.  The pure-DP theorem applies to (P, P'):
+an (eps_A, delta_A) guarantee for them gives ``(eps_A, delta_A + (1 + e^eps_A) E[K] delta)`` for Q.
+For LT19: ``(3 eps', (1 + e^{3 eps'}) delta / gamma)``.
+
+Neighbouring data sets (the candidates' own ``privacy_`` must hold for this relation): the same
+number n of labelled rows (n is public, as the learners treat it), one labelled row changed, public
+rows fixed.  Couple the permutations: the changed row sits in S1 in both data sets or in S2 in both,
+so Q is (max(eps_train, eps_score), delta_train)-DP (parallel composition), and its RDP curve is the
+pointwise max of the training and Laplace curves (the sum, an upper bound, when dp-accounting
+composes a ``DpEvent``).
+
+``privacy_`` is the theorem's bound for the random K: a function of the parameters only, the same for
+every run whatever K the coins gave.  K itself is **not** exposed (no ``n_fits_``): the guarantee is
+for the output marginalised over K; given K = k the best of k runs is only (k eps)-DP in general
+(k runs of eps-randomized response: P[some run says 1] changes by up to e^{k eps}), so neither the number of fits nor the losing runs' models or scores are kept, and
+the warnings of the losing runs are dropped (the selected run's are re-issued).  The running time
+grows with K: a side channel this guarantee does not cover.
+
+scikit-learn's ``GridSearchCV`` on private data is **not private** (it compares exact private scores
+and refits the winner; the winner's ``privacy_`` covers one fit).
+
+Examples
+--------
+>>> liu_talwar_privacy(0.5, 0.0, 0.1)
+(1.5, 0.0)
+>>> round(truncated_negative_binomial_mean(1.0, 0.25), 12), round(truncated_negative_binomial_mean(0.0, 0.5), 6)
+(4.0, 1.442695)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import dp_accounting
+import numpy as np
+from dp_accounting import dp_event
+from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
+from scipy import special
+from semiprivate.kernels.validation import (
+    DELTA,
+    EPSILON,
+    RNG,
+    Options,
+    Real,
+    as_generator,
+    validate_params,
+)
+from semiprivate.theory.privacy.model_selection import PrivateSearchCV
+from semiprivate.theory.privacy.public_rows import public_mask
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.model_selection import ParameterGrid
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = [
+    "RandomStoppingSearchCV",
+    "search_privacy",
+    "liu_talwar_privacy",
+    "truncated_negative_binomial_pmf",
+    "truncated_negative_binomial_mean",
+    "sample_runs",
+    "papernot_steinke_rdp",
+    "pure_dp_rdp",
+    "laplace_rdp",
+    "RDP_ORDERS",
+]
+
+#: Renyi orders used for the RDP accounting (dp-accounting's default orders, all > 1).
+RDP_ORDERS: tuple[float, ...] = tuple(float(a) for a in DEFAULT_RDP_ORDERS)
+
+_GAMMA = Real(0.0, 1.0, closed="right")
+_ETA = Real(0.0, math.inf, closed="left")
+_OPEN_DELTA = Real(0.0, 1.0, closed="neither")
+_HOLDOUT = Real(0.0, 1.0, closed="neither")
+_METHODS = Options("liu_talwar", "renyi")
+
+
+def _pure_part(epsilon: float, delta: float) -> float:
+    """eps' of the eps'-indistinguishable pair nearest to an (epsilon, delta)-DP pair (module docstring)."""
+    return float(epsilon) - math.log1p(-float(delta)) if delta > 0.0 else float(epsilon)
+
+
+def _approx_delta(eps_a: float, delta_a: float, delta: float, mean_runs: float) -> float:
+    """delta_A + (1 + e^eps_A) E[K] delta: the pure-DP guarantee (eps_A, delta_A) moved back to Q (module docstring)."""
+    if delta == 0.0:
+        return float(delta_a)
+    total = float(delta_a) + (1.0 + math.exp(eps_a)) * float(mean_runs) * float(delta)
+    if not total < 1.0:
+        raise ValueError(f"delta: a base delta of {delta!r} gives a total delta of {total:.3g} >= 1 (no guarantee); "
+                         "use a smaller base delta or a larger gamma")
+    return total
+
+
+@validate_params(epsilon=EPSILON, delta=DELTA, gamma=_GAMMA)
+def liu_talwar_privacy(epsilon: float, delta: float, gamma: float) -> tuple[float, float]:
+    """(eps, delta) of LT19's random stopping (K ~ Geometric(gamma), output the best) around an
+    (epsilon, delta)-DP base.
+
+    Reference: LT19 Thm 3.4, ``(3 epsilon, 0)`` for ``delta == 0``; for ``delta > 0`` the reduction of
+    the module docstring: ``(3 eps', (1 + e^{3 eps'}) delta / gamma)``, ``eps' = epsilon + log(1/(1 - delta))``.
+    A total delta >= 1 is refused.
+    """
+    e = 3.0 * _pure_part(epsilon, delta)
+    return (e, _approx_delta(e, 0.0, float(delta), 1.0 / float(gamma)))
+
+
+def _tnb_first(eta: float, gamma: float) -> float:
+    """P[K = 1] of D_{eta, gamma}."""
+    if gamma == 1.0:
+        return 1.0
+    if eta == 0.0:
+        return (1.0 - gamma) / math.log(1.0 / gamma)
+    return (1.0 - gamma) * eta / math.expm1(-eta * math.log(gamma))
+
+
+@validate_params(eta=_ETA, gamma=_GAMMA)
+def truncated_negative_binomial_pmf(k: Any, eta: float, gamma: float) -> np.ndarray:
+    """P[K = k] of PS22's truncated negative binomial D_{eta, gamma} (Def. 1) at integers k >= 1, in
+    closed form through log-gamma functions (module docstring)."""
+    kk = np.asarray(k)
+    if kk.size == 0 or not np.issubdtype(kk.dtype, np.integer) or int(kk.min()) < 1:
+        raise ValueError("k must be integers >= 1")
+    e, g = float(eta), float(gamma)
+    kf = kk.astype(float)
+    if g == 1.0:
+        return (kk == 1).astype(float)
+    if e == 0.0:
+        logp = kf * math.log1p(-g) - np.log(kf) - math.log(math.log(1.0 / g))
+    else:
+        logp = (kf * math.log1p(-g) + special.gammaln(kf + e) - special.gammaln(e) - special.gammaln(kf + 1.0)
+                - math.log(math.expm1(-e * math.log(g))))
+    return np.exp(logp)
+
+
+@validate_params(eta=_ETA, gamma=_GAMMA)
+def truncated_negative_binomial_mean(eta: float, gamma: float) -> float:
+    """E[K] of D_{eta, gamma} (PS22 Def. 1; 1/gamma at eta = 1)."""
+    e, g = float(eta), float(gamma)
+    if g == 1.0:
+        return 1.0
+    if e == 0.0:
+        return (1.0 / g - 1.0) / math.log(1.0 / g)
+    return e * (1.0 - g) / (g * -math.expm1(e * math.log(g)))
+
+
+@validate_params(eta=_ETA, gamma=_GAMMA, rng=RNG)
+def sample_runs(eta: float, gamma: float, rng: Any = None) -> int:
+    """One draw of the number of runs K ~ D_{eta, gamma} (PS22 Def. 1; eta = 1: LT19's Geometric(gamma)),
+    by inversion of its CDF with one uniform."""
+    g = as_generator(rng)
+    u = float(g.random())
+    eta_f, gm = float(eta), float(gamma)
+    p = _tnb_first(eta_f, gm)
+    cdf, k = p, 1
+    while cdf <= u and p > 0.0:
+        p *= (1.0 - gm) * (k + eta_f) / (k + 1.0)
+        cdf += p
+        k += 1
+    return k
+
+
+def _orders(orders: Any) -> np.ndarray:
+    a = np.asarray(orders, dtype=float)
+    if a.ndim != 1 or a.size == 0 or not np.all(a > 1.0) or not np.all(np.isfinite(a)):
+        raise ValueError("orders must be a non-empty 1-d array of finite Renyi orders > 1")
+    return a
+
+
+@validate_params(epsilon=EPSILON)
+def pure_dp_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
+    """RDP curve of any pure epsilon-DP mechanism: ``min(epsilon, lambda epsilon^2 / 2)`` (Bun-Steinke
+    2016 Prop. 3.3: eps-DP implies eps^2/2-zCDP; and D_lambda <= D_inf = eps)."""
+    a = _orders(orders)
+    e = float(epsilon)
+    return np.minimum(e, a * e * e / 2.0)
+
+
+@validate_params(epsilon=EPSILON)
+def laplace_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
+    """RDP curve of the Laplace mechanism with scale sensitivity/epsilon (Mironov 2017 Prop. 6, exact):
+    ``eps + log(1 + (lambda - 1)(exp((1 - 2 lambda) eps) - 1) / (2 lambda - 1)) / (lambda - 1)``, lambda > 1."""
+    a = _orders(orders)
+    e = float(epsilon)
+    return e + np.log1p((a - 1.0) * np.expm1((1.0 - 2.0 * a) * e) / (2.0 * a - 1.0)) / (a - 1.0)
+
+
+def papernot_steinke_rdp(rdp: Any, eta: float, gamma: float, orders: Any = RDP_ORDERS) -> np.ndarray:
+    """PS22 Thm 2: the RDP curve of the best of K ~ D_{eta, gamma} runs of a base with curve ``rdp``.
+
+    ``eps'(lambda) = rdp(lambda) + (1 + eta) min_j [(1 - 1/lambda_j) rdp_j + log(1/gamma)/lambda_j]
+    + log(E[K]) / (lambda - 1)``, the minimum over the given orders (lambda-hat); then made monotone
+    in lambda (an RDP curve is non-decreasing, so a bound at a larger order holds at a smaller one)."""
+    a = _orders(orders)
+    r = np.asarray(rdp, dtype=float)
+    if a.shape != r.shape or np.any(np.isnan(r)) or np.any(r < 0.0):
+        raise ValueError("rdp must hold one non-negative RDP value per order")
+    mean = truncated_negative_binomial_mean(eta, gamma)
+    c = (1.0 + float(eta)) * float(np.min((1.0 - 1.0 / a) * r + math.log(1.0 / float(gamma)) / a))
+    out = r + c + math.log(mean) / (a - 1.0)
+    return np.minimum.accumulate(out[::-1])[::-1] if np.all(np.diff(a) > 0) else out
+
+
+def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score: float, gamma: float, *,
+                   eta: float = 1.0, delta: float = 1e-6,
+                   base_event: Any = None) -> tuple[tuple[float, float], dict[str, Any]]:
+    """(epsilon, delta) of :class:`RandomStoppingSearchCV` from its parameters alone (never from K), and
+    the budget's details: LT19 Thm 3.4 (``"liu_talwar"``) or PS22 Thm 2 (``"renyi"``) around the base
+    run Q = (training with ``base_privacy``, Laplace score with ``epsilon_score``), with the reduction
+    of the module docstring for a training delta > 0."""
+    _METHODS.validate("method", method)
+    _GAMMA.validate("gamma", gamma)
+    _ETA.validate("eta", eta)
+    EPSILON.validate("epsilon_score", epsilon_score)
+    _OPEN_DELTA.validate("delta", delta)
+    bp = base_privacy
+    if not (isinstance(bp, tuple | list) and len(bp) == 2):
+        raise TypeError(f"base_privacy must be a pair (epsilon, delta), got {type(bp).__name__}")
+    eps_t = float(EPSILON.validate("base_privacy[0]", bp[0]))
+    dlt_t = float(DELTA.validate("base_privacy[1]", bp[1]))
+    eps_s, gamma = float(epsilon_score), float(gamma)
+    info: dict[str, Any] = {"training": (eps_t, dlt_t), "score": (eps_s, 0.0), "method": method}
+    # the changed row is in S1 (training differs: (eps_t, delta_t), reduced to the pure eps_p at TV
+    # cost delta_t) or in S2 (the Laplace score differs: pure eps_s); module docstring
+    eps_p = _pure_part(eps_t, dlt_t)
+    if method == "liu_talwar":
+        if base_event is not None:
+            raise ValueError("base_event: used by method='renyi' only (liu_talwar reads base_privacy)")
+        e = 3.0 * max(eps_p, eps_s)
+        mean = truncated_negative_binomial_mean(1.0, gamma)
+        total = (e, _approx_delta(e, 0.0, dlt_t, mean))
+        info.update(base_run=(max(eps_t, eps_s), dlt_t), eta=1.0, theorem="LT19 Thm 3.4", expected_runs=mean)
+        return total, info
+    eta = float(eta)
+    mean = truncated_negative_binomial_mean(eta, gamma)
+    info.update(eta=eta, theorem="PS22 Thm 2", expected_runs=mean)
+    if base_event is not None:
+        if not isinstance(base_event, dp_event.DpEvent):
+            raise TypeError(f"base_event must be a dp_accounting.DpEvent, got {type(base_event).__name__}")
+        event = dp_event.RepeatAndSelectDpEvent(
+            dp_event.ComposedDpEvent([base_event, dp_event.LaplaceDpEvent(1.0 / eps_s)]), mean, eta)
+        acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
+        if not acc.supports(event):
+            raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
+        eps = float(acc.compose(event).get_epsilon(float(delta)))
+        info.update(accounting="dp-accounting RepeatAndSelectDpEvent (training and score composed)")
+        return (eps, float(delta)), info
+    orders = np.asarray(RDP_ORDERS)
+    base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), laplace_rdp(eps_s, orders))
+    rdp = papernot_steinke_rdp(base_rdp, eta, gamma, orders)
+    eps, order = compute_epsilon(orders, rdp, float(delta))
+    total = (float(eps), _approx_delta(float(eps), float(delta), dlt_t, mean))
+    info.update(accounting="PS22 Thm 2 on max(pure-DP curve, Laplace curve); CKS20 conversion", order=float(order))
+    return total, info
+
+
+class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """Private hyper-parameter search by random stopping (LT19 / PS22; module docstring for the proofs).
+
+    Parameters
+    ----------
+    estimator : classifier with ``privacy_`` after fit
+        E.g. ``Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(...))])``.
+    param_grid : dict or list of dicts
+        Candidates (``ParameterGrid``); each run draws one uniformly.
+    method : {"liu_talwar", "renyi"}
+        ``"liu_talwar"``: K ~ Geometric(gamma) (LT19 Thm 3.4); ``"renyi"``: K ~ D_{eta, gamma} (PS22 Thm 2).
+    gamma : float in (0, 1]
+        Stopping probability (E[K] = 1/gamma for the geometric).
+    eta : float >= 0
+        Shape of the truncated negative binomial (``method="renyi"``; 1 = geometric, 0 = logarithmic).
+    base_privacy : (epsilon, delta)
+        The guarantee every candidate's training meets (e.g. the learner's ``epsilon``, ``delta``
+        parameters, the largest over the grid); each fit's ``privacy_`` is checked against it.
+    base_event : dp_accounting.DpEvent or None
+        ``method="renyi"`` only: the training's event (e.g. DP-SGD's), accounted by dp-accounting
+        instead of the curve derived from ``base_privacy``.
+    epsilon_score : float
+        Epsilon of the Laplace noise on each run's held-out correct count.
+    delta : float in (0, 1)
+        ``"renyi"``: the delta at which the RDP curve is converted (the reported delta adds the
+        reduction's term for an approximate-DP training, module docstring); unused by ``"liu_talwar"``.
+    holdout_fraction, unlabeled_label, rng
+        As :class:`~semiprivate.theory.privacy.model_selection.PrivateSearchCV`.
+
+    Attributes
+    ----------
+    best_estimator_, best_index_ (into ``candidates_``), best_params_, best_score_ (the selected run's
+    noisy held-out count), candidates_, privacy_ (epsilon, delta) of the whole search, budget_ (dict),
+    expected_runs_ (E[K]), classes_, n_features_in_.  No ``n_fits_``: K is not released (module docstring).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.pipeline import Pipeline
+    >>> from sklearn.preprocessing import Normalizer
+    >>> from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
+    >>> X, y = load_digits(return_X_y=True)
+    >>> y = y.copy(); y[:600] = -1
+    >>> pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(
+    ...     1.0, delta=1e-12, k=8, epochs=1, classes=range(10), unlabeled_label=-1))])
+    >>> s = RandomStoppingSearchCV(pipe, {"clf__k": [4, 8]}, gamma=0.5, base_privacy=(1.0, 1e-12),
+    ...                            epsilon_score=1.0, unlabeled_label=-1, rng=0).fit(X, y)
+    >>> round(s.privacy_[0], 4), s.best_params_["clf__k"] in (4, 8)
+    (3.0, True)
+    """
+
+    @validate_params(method=_METHODS, gamma=_GAMMA, eta=_ETA, epsilon_score=EPSILON, delta=_OPEN_DELTA,
+                     holdout_fraction=_HOLDOUT, rng=RNG)
+    def __init__(self, estimator: Any, param_grid: Any, *, method: str = "liu_talwar", gamma: float = 0.2,
+                 eta: float = 1.0, base_privacy: Any = (1.0, 0.0), base_event: Any = None,
+                 epsilon_score: float = 1.0, delta: float = 1e-6, holdout_fraction: float = 0.2,
+                 unlabeled_label: Any = None, rng: Any = None) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.method = method
+        self.gamma = gamma
+        self.eta = eta
+        self.base_privacy = base_privacy
+        self.base_event = base_event
+        self.epsilon_score = epsilon_score
+        self.delta = delta
+        self.holdout_fraction = holdout_fraction
+        self.unlabeled_label = unlabeled_label
+        self.rng = rng
+
+    def _account(self) -> tuple[tuple[float, float], dict[str, Any]]:
+        return search_privacy(self.method, self.base_privacy, self.epsilon_score, self.gamma, eta=self.eta,
+                              delta=self.delta, base_event=self.base_event)
+
+    def _check_fit(self, est: Any) -> None:
+        eps, dlt = PrivateSearchCV._privacy_of(est)
+        if self.base_event is not None and self.method == "renyi":
+            return  # the event is the declared training; privacy_ is read for its presence only
+        eps_b, dlt_b = float(self.base_privacy[0]), float(self.base_privacy[1])  # validated by _account
+        if eps > eps_b * (1.0 + 1e-9) or dlt > dlt_b * (1.0 + 1e-9):
+            raise ValueError(f"base_privacy: a candidate's fit reports privacy_ ({eps:.6g}, {dlt:.3g}), more than "
+                             f"base_privacy ({eps_b:.6g}, {dlt_b:.3g}); declare the largest over param_grid")
+
+    def fit(self, X: Any, y: Any, **fit_params: Any) -> RandomStoppingSearchCV:
+        """Run the random-stopping search (module docstring); ``fit_params`` go to every fit."""
+        _METHODS.validate("method", self.method)
+        _GAMMA.validate("gamma", self.gamma)
+        _ETA.validate("eta", self.eta)
+        EPSILON.validate("epsilon_score", self.epsilon_score)
+        _OPEN_DELTA.validate("delta", self.delta)
+        _HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
+        RNG.validate("rng", self.rng)
+        PrivateSearchCV._check_steps(self.estimator)
+        total, info = self._account()
+        candidates = list(ParameterGrid(self.param_grid))
+        if not candidates:
+            raise ValueError("param_grid must give at least one candidate")
+        if y is None:
+            raise ValueError("y is required (labelled rows, and public rows labelled unlabeled_label)")
+        yy = np.asarray(y)
+        pub = public_mask(yy, self.unlabeled_label)
+        lab = np.flatnonzero(~pub)
+        if lab.size == 0:
+            raise ValueError("y has no labelled row")
+        g = as_generator(self.rng)
+        n_held = int(round(float(self.holdout_fraction) * lab.size))
+        held = np.zeros(lab.size, dtype=bool)
+        held[g.permutation(lab.size)[:n_held]] = True
+        s1, s2 = lab[~held], lab[held]
+        train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
+        X_tr, y_tr = _safe_indexing(X, train), yy[train]
+        X_ho, y_ho = _safe_indexing(X, s2), yy[s2]
+        runs = sample_runs(info["eta"], float(self.gamma), rng=g)
+        scale = 1.0 / float(self.epsilon_score)
+        best: tuple[float, int, Any, list[Any]] | None = None
+        for _ in range(runs):
+            index = int(g.integers(len(candidates)))
+            est = clone(self.estimator).set_params(**candidates[index])
+            PrivateSearchCV._seed(est, g)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                est.fit(X_tr, y_tr, **fit_params)
+            self._check_fit(est)
+            correct = float(np.count_nonzero(est.predict(X_ho) == y_ho)) if s2.size else 0.0
+            score = correct + float(g.laplace(0.0, scale))
+            if best is None or score > best[0]:
+                best = (score, index, est, list(caught))
+        if best is None:  # sample_runs returns K >= 1
+            raise RuntimeError("no run")
+        score, index, est, caught = best
+        for w in caught:  # the selected run's warnings only: the losing runs (and their number) stay hidden
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        self.candidates_ = candidates
+        self.best_index_ = index
+        self.best_params_ = candidates[index]
+        self.best_estimator_ = est
+        self.best_score_ = score
+        self.privacy_ = total
+        self.expected_runs_ = float(info["expected_runs"])
+        self.budget_ = {**info, "total": total}
+        if hasattr(est, "classes_"):
+            self.classes_ = est.classes_
+        if hasattr(est, "n_features_in_"):
+            self.n_features_in_ = est.n_features_in_
+        return self
+
+    def predict(self, X: Any) -> Any:
+        """The selected estimator's predictions."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def decision_function(self, X: Any) -> Any:
+        """The selected estimator's decision function."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Accuracy of the selected estimator on the labelled rows of (X, y)."""
+        check_is_fitted(self, "best_estimator_")
+        keep = np.flatnonzero(~public_mask(y, self.unlabeled_label))
+        sw = None if sample_weight is None else np.asarray(sample_weight)[keep]
+        return float(super().score(_safe_indexing(X, keep), np.asarray(y)[keep], sample_weight=sw))
