@@ -31,6 +31,8 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    ProbabilityBound,
+    SampleSize,
     Solver,
     ceil_int,
     check_conditions,
@@ -89,8 +91,8 @@ def _thm33_m(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant
     return constant * (vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
 
 
-def _thm33_n(ns: Any, d: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (d * vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
+def _thm33_n(ns: Any, bits: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * (bits * vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
 
 
 @renamed_params(vc="vc_dim")
@@ -121,10 +123,10 @@ def bns15_generic_labeled_expr() -> Any:
     return make_expr(_thm33_m, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
 
 
-@renamed_params(vc="vc_dim")
-@validate_params(d=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(vc="vc_dim", d="bits")
+@validate_params(bits=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_generic_unlabeled(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *,
+def bns15_generic_unlabeled(bits: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *,
                             constant: float = 1.0) -> int:
     r"""BNS15 Thm 3.3 total sample size n = O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)) over X_d = {0,1}^d.
 
@@ -135,7 +137,7 @@ def bns15_generic_unlabeled(d: int, vc_dim: int, alpha: float, beta: float, epsi
     >>> bns15_generic_unlabeled(10, 2, 0.1, 0.05, 1.0)
     46082
     """
-    return ceil_int(_thm33_n(MATH, d, vc_dim, alpha, beta, epsilon, constant))
+    return ceil_int(_thm33_n(MATH, bits, vc_dim, alpha, beta, epsilon, constant))
 
 
 def bns15_generic_unlabeled_expr() -> Any:
@@ -144,9 +146,9 @@ def bns15_generic_unlabeled_expr() -> Any:
     Implements: BNS15.Thm3.3 (n).
 
     >>> bns15_generic_unlabeled_expr()
-    constant*(log(1/beta)/(alpha*epsilon) + d*vc_dim*log(1/alpha)/(alpha**3*epsilon))
+    constant*(log(1/beta)/(alpha*epsilon) + bits*vc_dim*log(1/alpha)/(alpha**3*epsilon))
     """
-    return make_expr(_thm33_n, ("d", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("d", "vc_dim"))
+    return make_expr(_thm33_n, ("bits", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("bits", "vc_dim"))
 
 
 def _thm33_uc(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
@@ -168,10 +170,10 @@ def bns15_generic_uniform_convergence_size(vc_dim: int, alpha: float, beta: floa
     return ceil_int(_thm33_uc(MATH, vc_dim, alpha, beta))
 
 
-@renamed_params(vc="vc_dim")
-@validate_params(d=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(vc="vc_dim", d="bits")
+@validate_params(bits=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_thm3_3(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
+def bns15_thm3_3(bits: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
     """BNS15 Theorem 3.3 (GenericLearner, (eps, 0)-DP): ``(n, m)`` = total and labelled sizes, O-forms.
 
     Implements: BNS15.Thm3.3.
@@ -179,7 +181,7 @@ def bns15_thm3_3(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float,
     >>> bns15_thm3_3(10, 2, 0.1, 0.05, 1.0)
     (46082, 4636)
     """
-    return (bns15_generic_unlabeled(d, vc_dim, alpha, beta, epsilon, constant=constant),
+    return (bns15_generic_unlabeled(bits, vc_dim, alpha, beta, epsilon, constant=constant),
             bns15_generic_labeled(vc_dim, alpha, beta, epsilon, constant=constant))
 
 
@@ -457,7 +459,14 @@ def bns15_labelboost_error_after(alpha: float, beta: float, i: int) -> tuple[flo
 
 
 class LearnerParams(NamedTuple):
-    """Parameters (alpha, beta, epsilon, delta, n, m) of a learner produced by a theorem."""
+    """Parameters (alpha, beta, epsilon, delta, n, m) of a learner produced by a theorem.
+
+    ``alpha`` and ``beta`` are the *output* learner's accuracy and confidence.  A theorem that
+    transforms them (LabelBoost turns an (alpha, beta) learner into an (11 alpha, 2 beta) one)
+    says so in ``alpha_factor`` and ``beta_factor``: the result's ``alpha`` is ``alpha_factor``
+    times the alpha given (1.0: unchanged).  ``vacuous`` is True when the guarantee says nothing
+    (an error or failure probability >= 1, or a sample size >= 10^30), with ``reason``.
+    """
 
     alpha: float
     beta: float
@@ -465,6 +474,26 @@ class LearnerParams(NamedTuple):
     delta: float | None
     n: int
     m: int
+    alpha_factor: float = 1.0
+    beta_factor: float = 1.0
+
+    @property
+    def vacuous(self) -> bool:
+        """True when alpha or beta is >= 1 or a size is at least ``VACUOUS_SIZE``."""
+        return bool(self.reason)
+
+    @property
+    def reason(self) -> str:
+        """Why the guarantee is vacuous, or ``""``."""
+        for name in ("alpha", "beta"):
+            bound = ProbabilityBound(getattr(self, name))
+            if bound.vacuous:
+                return f"{name} = {float(bound):g}: {bound.reason}"
+        for name in ("n", "m"):
+            size = SampleSize(getattr(self, name))
+            if size.vacuous:
+                return f"{name}: {size.reason}"
+        return ""
 
 
 @renamed_params(vc="vc_dim")
@@ -478,10 +507,11 @@ def bns15_lem4_12(vc_dim: int, alpha: float, beta: float, n: int) -> LearnerPara
     Examples
     --------
     >>> bns15_lem4_12(1, 0.01, 0.1, 1000)
-    LearnerParams(alpha=0.11, beta=0.2, epsilon=None, delta=None, n=230371070, m=140371070)
+    LearnerParams(alpha=0.11, beta=0.2, epsilon=None, delta=None, n=230371070, m=140371070, alpha_factor=11.0, beta_factor=2.0)
     """
     m = bns15_labelboost_labeled_size(vc_dim, alpha, beta)
-    return LearnerParams(11 * alpha, 2 * beta, None, None, 90000 * n + m, m)
+    return LearnerParams(11 * alpha, 2 * beta, None, None, SampleSize(90000 * n + m), m, alpha_factor=11.0,
+                         beta_factor=2.0)
 
 
 @renamed_params(vc="vc_dim")
@@ -530,7 +560,7 @@ def bns15_thm4_14_explicit(vc_dim: int, alpha: float, beta: float, epsilon: floa
     def compute() -> LearnerParams:
         sub = subsampling_privacy(base.n, 1.0, base.delta or 0.0, epsilon)
         m = ceil_int(base.m * (3 + math.e) / epsilon)
-        return LearnerParams(base.alpha, base.beta, sub.epsilon, sub.delta, sub.t, m)
+        return base._replace(epsilon=sub.epsilon, delta=sub.delta, n=sub.t, m=m)
 
     return check_conditions(strict, "BNS15.Thm4.14", [(epsilon <= 1, "epsilon <= 1 (Claim 4.3)",
                                                        {"epsilon": epsilon})], compute)
@@ -612,9 +642,10 @@ def log_star(x: int) -> int:
     return k
 
 
-@validate_params(ell=POSITIVE_INT, d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(d="bits")
+@validate_params(ell=POSITIVE_INT, bits=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_rectangles(ell: int, d: int, alpha: float, beta: float, epsilon: float, *,
+def bns15_rectangles(ell: int, bits: int, alpha: float, beta: float, epsilon: float, *,
                      constant: float = 1.0) -> tuple[int, int]:
     r"""BNS15 Cor 4.17: RECTANGLE_d^ell: unlabelled O~(ell^3 8^{log* d}), labelled O_{a,b,eps}(ell).
 
@@ -628,7 +659,7 @@ def bns15_rectangles(ell: int, d: int, alpha: float, beta: float, epsilon: float
     >>> bns15_rectangles(2, 64, 0.1, 0.05, 1.0)
     (32768, 212)
     """
-    unl = ceil_int(constant * ell**3 * 8.0 ** log_star(d))
+    unl = ceil_int(constant * ell**3 * 8.0 ** log_star(bits))
     return (unl, bns15_thm4_14_labeled(2 * ell, alpha, beta, epsilon, constant=constant))
 
 
@@ -781,15 +812,15 @@ def expmech_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m
 
     Returns
     -------
-    float
-        The bound (may exceed 1).
+    ProbabilityBound
+        The bound, a float (may exceed 1: then its ``vacuous`` is True).
 
     Examples
     --------
     >>> round(expmech_failure_probability(1000, 1.0, 0.1, 200), 6)
     0.0454
     """
-    return safe_exp(float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m)), "BNS15.PropA.1 bound")
+    return ProbabilityBound(safe_exp(float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m)), "BNS15.PropA.1 bound"))
 
 
 def expmech_failure_probability_expr() -> Any:
@@ -837,19 +868,19 @@ _CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 
 _NBASE = Param("n", POSITIVE_INT, "sample complexity of the base learner", integer=True, typical=(1, 10**6))
 
 register(Bound("BNS15.Thm3.3", "GenericLearner (n, m): O(d VC/(a^3 eps) log(1/a) + ...), O(VC/(a^3 eps) log(1/a) + ...)",
-               (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
+               (Param("bits", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
                 _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm3_3, None, None, "(n, m)",
-               monotone={"d": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"d": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+               monotone={"bits": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"bits": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Thm3.3.m", "GenericLearner labelled size O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_labeled, bns15_generic_labeled_expr, _thm33_m,
                "m (int)", monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm3.3.n", "GenericLearner total size O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
-               (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
+               (Param("bits", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
                 _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_unlabeled, bns15_generic_unlabeled_expr, _thm33_n,
-               "n (int)", monotone={"d": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"d": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
+               "n (int)", monotone={"bits": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+               example={"bits": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm3.3.uc", "explicit floor of the Thm 3.3 proof: (1250/a^2) VC ln(25/(a b))",
                (_VC, _ALPHA, _BETA), bns15_generic_uniform_convergence_size, None, _thm33_uc, "n, m floor (int)",
                monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1},
@@ -882,11 +913,13 @@ register(Bound("BNS15.Cl4.11", "after i iterations error <= a(1-2^-i) w.p. >= 1-
                bns15_labelboost_error_after, None, None, "(error, failure probability)",
                example={"alpha": 0.1, "beta": 0.1, "i": 1}))
 register(Bound("BNS15.Lem4.12", "LabelBoost: (a,b,n,n)-SSL -> (11a, 2b, 90000n+m, m)-SSL, m=(96000/a)VC log(2240/(ab))",
-               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta "
+               "(the result says so: alpha_factor = 11, beta_factor = 2; vacuous when alpha or beta >= 1)",
                example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "n": 1000}))
 register(Bound("BNS15.Thm4.13", "LabelBoost on (a,b,1,delta,n,n)-PSSL -> (11a, 2b, 1, 41 delta, O(n), m)-PSSL",
                (_VC, _ALPHA, _BETA, Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_13, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               bns15_thm4_13, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta "
+               "(the result says so: alpha_factor = 11, beta_factor = 2; vacuous when alpha or beta >= 1)",
                example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any eps (LabelBoost + sub-sampling)",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_14_labeled, bns15_thm4_14_labeled_expr, _thm414,
@@ -895,7 +928,8 @@ register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any
 register(Bound("BNS15.Thm4.14.explicit", "Thm 4.13 + Claim 4.3 with every constant (eps <= 1)",
                (_VC, _ALPHA, _BETA, Param("epsilon", EPSILON, "target epsilon (<= 1)", typical=(0.05, 1.0)),
                 Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_14_explicit, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               bns15_thm4_14_explicit, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta "
+               "(the result says so: alpha_factor = 11, beta_factor = 2; vacuous when alpha or beta >= 1)",
                example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "epsilon": 0.5, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.16", "agnostic labelled m = O(VC/(a^2 eps) log(1/(a b)))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_16_labeled, bns15_thm4_16_labeled_expr, _thm416,
@@ -903,9 +937,9 @@ register(Bound("BNS15.Thm4.16", "agnostic labelled m = O(VC/(a^2 eps) log(1/(a b
                example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Cor4.17", "RECTANGLE_d^ell: unlabelled O~(ell^3 8^(log* d)), labelled O(ell)",
                (Param("ell", POSITIVE_INT, "dimension ell", integer=True, typical=(1, 10)),
-                Param("d", POSITIVE_INT, "bits per axis", integer=True, typical=(1, 64)), _ALPHA, _BETA, _EPS, _CONST),
+                Param("bits", POSITIVE_INT, "bits per axis", integer=True, typical=(1, 64)), _ALPHA, _BETA, _EPS, _CONST),
                bns15_rectangles, None, None, "(unlabelled, labelled)",
-               example={"ell": 2, "d": 64, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+               example={"ell": 2, "bits": 64, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Cor4.18", "pure-private improper SSL: labelled O(VC), unlabelled O(RepDim)",
                (_VC, Param("repdim", POSITIVE_INT, "representation dimension", integer=True, typical=(1, 50)), _ALPHA,
                 _BETA, _EPS, _CONST), bns15_cor4_18, None, None, "(unlabelled, labelled)",
