@@ -111,6 +111,18 @@ def _transform_notes(value: Any) -> list[str]:
     return notes
 
 
+def _short_vacuous(data: Any) -> Any:
+    """JSON-ready data with each vacuous sample size written short (``about 6.9e+302 (vacuous)``): its
+    digits past the 16th are noise (``--json`` keeps them all)."""
+    if isinstance(data, int) and not isinstance(data, bool) and getattr(data, "vacuous", False):
+        return f"{short_int(data)} (vacuous)"
+    if isinstance(data, dict):
+        return {k: _short_vacuous(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_short_vacuous(v) for v in data]
+    return data
+
+
 def _latex(expr: Any) -> Any:
     import sympy
 
@@ -236,9 +248,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps(out))
         return 0
     label = ns.solve if ns.solve else "value"
-    shown = to_jsonable(value)
-    if isinstance(value, int) and not isinstance(value, bool) and getattr(value, "vacuous", False):
-        shown = f"{short_int(value)} (vacuous)"  # the exact digits past the 16th are noise; --json has them all
+    shown = _short_vacuous(to_jsonable(value))
     print(f"{bound.id}: {label} = {shown}" + (f"  [form: {form}]" if form is not None else ""))
     for note in notes:
         print(f"note: {note}")
