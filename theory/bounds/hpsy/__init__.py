@@ -4,7 +4,7 @@ One module per part of the paper: :mod:`~semiprivate.theory.bounds.hpsy.disjunct
 Theorems 1, 2 and Lemmas 1, 2) and :mod:`~semiprivate.theory.bounds.hpsy.halfspaces` (Sec 3:
 Theorem 3).  Every public name is importable from here.
 
-Implements: HPSY.Thm1, HPSY.Lem1 (Karger), HPSY.Lem2, HPSY.Thm2, HPSY.Thm3.  The Sec 3.3
+Items (each module names its own): HPSY.Thm1, HPSY.Lem1 (Karger), HPSY.Lem2, HPSY.Thm2, HPSY.Thm3.  The Sec 3.3
 comparison baselines (BST14, ABM19, JL) are in :mod:`semiprivate.theory.bounds.classic`, the comparison
 table in :mod:`semiprivate.theory.bounds.compare`.
 
