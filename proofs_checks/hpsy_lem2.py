@@ -177,7 +177,7 @@ def check_quadratic() -> Check:
     for form, want in (("statement", 9 * (sp.log(4 / bS) + 4) / (dS - 1)), ("proof", (9 * sp.log(4 / bS) + 4) / (dS - 1))):
         e = mod.hpsy_connectivity_threshold_expr(form)
         syms = {x.name: x for x in e.free_symbols}
-        sympy_zero(e.subs({syms["d"]: dS, syms["beta"]: bS}) - want, f"hpsy_connectivity_threshold_expr({form})")
+        sympy_zero(e.subs({syms["dim"]: dS, syms["beta"]: bS}) - want, f"hpsy_connectivity_threshold_expr({form})")
     links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
     details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
                 "equal 9(log(4/beta)+4)/(d-1) and (9log(4/beta)+4)/(d-1).")
