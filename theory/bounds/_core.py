@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from semiprivate.kernels.validation import Constraint, check_integer
+from semiprivate.kernels.validation import Constraint, Options, check_integer
 
 __all__ = [
     "MATH",
     "SYMPY",
     "Param",
+    "FORM_PAPER_OR_CORRECTED",
     "Solver",
     "Bound",
     "REGISTRY",
@@ -366,6 +367,11 @@ class Param:
     typical: tuple[float, float] | None = None
     default: Any = None
     required: bool = True
+
+
+FORM_PAPER_OR_CORRECTED = Param(
+    "form", Options("paper", "corrected"), "'corrected' (default: what proofs_checks verifies, the paper's statement "
+    "being refuted) or 'paper' (the stated size)", default="corrected", required=False)
 
 
 @dataclass(frozen=True)

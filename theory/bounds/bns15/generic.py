@@ -14,9 +14,11 @@ from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
     PROBABILITY,
+    Options,
     validate_params,
 )
 from semiprivate.theory.bounds._core import (
+    FORM_PAPER_OR_CORRECTED,
     MATH,
     Bound,
     Param,
@@ -50,68 +52,96 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
-def _thm33_m(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
+def _eps_used(ns: Any, epsilon: Any, form: str) -> Any:
+    # proofs_checks BNS15.Thm3.3.large-epsilon: the statement fails for large eps (below one label);
+    # running the eps = 1 learner for every eps >= 1 repairs it, i.e. eps -> min(eps, 1).
+    return ns.min(epsilon, 1) if form == "corrected" else epsilon
 
 
-def _thm33_n(ns: Any, bits: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (bits * vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
+def _thm33_m(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1,
+             form: str = "corrected") -> Any:
+    e = _eps_used(ns, epsilon, form)
+    return constant * (vc_dim / (alpha**3 * e) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * e))
+
+
+def _thm33_n(ns: Any, bits: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1,
+             form: str = "corrected") -> Any:
+    e = _eps_used(ns, epsilon, form)
+    return constant * (bits * vc_dim / (alpha**3 * e) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * e))
 
 
 @renamed_params(vc="vc_dim")
-@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def bns15_generic_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL,
+                 form=Options("paper", "corrected"))
+def bns15_generic_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0,
+                          form: str = "corrected") -> int:
     r"""BNS15 Thm 3.3 labelled sample size m = O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)).
 
     Implements: BNS15.Thm3.3 (m).  O-form only; ``constant`` (default 1) is the hidden constant.
     The proof also needs m >= 1250 VC/a^2 ln(25/(a b)): see
     :func:`bns15_generic_uniform_convergence_size`.
 
+    ``form="corrected"`` (default, since proofs_checks BNS15.Thm3.3.large-epsilon refutes the
+    statement for large eps: the stated size falls below one label while every learner needs
+    Omega(log(1/b)/a) of them) uses min(eps, 1) for eps, the same as the paper's form for eps <= 1;
+    ``form="paper"`` gives the stated size.
+
     Examples
     --------
     >>> bns15_generic_labeled(2, 0.1, 0.05, 1.0)
     4636
+    >>> bns15_generic_labeled(2, 0.1, 0.05, 1e4), bns15_generic_labeled(2, 0.1, 0.05, 1e4, form="paper")
+    (4636, 1)
     """
-    return ceil_int(_thm33_m(MATH, vc_dim, alpha, beta, epsilon, constant))
+    return ceil_int(_thm33_m(MATH, vc_dim, alpha, beta, epsilon, constant, form))
 
 
-def bns15_generic_labeled_expr() -> Any:
-    """Sympy form of :func:`bns15_generic_labeled` (before rounding).
+def _form_checked(form: str) -> str:
+    if form not in ("paper", "corrected"):
+        raise ValueError(f"form must be 'paper' or 'corrected', got {form!r}")
+    return form
+
+
+def bns15_generic_labeled_expr(form: str = "corrected") -> Any:
+    """Sympy form of :func:`bns15_generic_labeled` (``form="corrected"``, the default; ``"paper"``: eps for min(eps, 1)).
 
     Implements: BNS15.Thm3.3 (m).
 
-    >>> bns15_generic_labeled_expr()
+    >>> bns15_generic_labeled_expr("paper")
     constant*(log(1/beta)/(alpha*epsilon) + vc_dim*log(1/alpha)/(alpha**3*epsilon))
     """
-    return make_expr(_thm33_m, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
+    return make_expr(_thm33_m, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",),
+                     form=_form_checked(form))
 
 
 @renamed_params(vc="vc_dim", d="bits")
 @validate_params(bits=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
-                 constant=POSITIVE_REAL)
+                 constant=POSITIVE_REAL, form=Options("paper", "corrected"))
 def bns15_generic_unlabeled(bits: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *,
-                            constant: float = 1.0) -> int:
+                            constant: float = 1.0, form: str = "corrected") -> int:
     r"""BNS15 Thm 3.3 total sample size n = O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)) over X_d = {0,1}^d.
 
-    Implements: BNS15.Thm3.3 (n).  O-form only; ``constant`` defaults to 1.
+    Implements: BNS15.Thm3.3 (n).  O-form only; ``constant`` defaults to 1.  ``form`` as in
+    :func:`bns15_generic_labeled` (default ``"corrected"``: min(eps, 1) for eps).
 
     Examples
     --------
     >>> bns15_generic_unlabeled(10, 2, 0.1, 0.05, 1.0)
     46082
     """
-    return ceil_int(_thm33_n(MATH, bits, vc_dim, alpha, beta, epsilon, constant))
+    return ceil_int(_thm33_n(MATH, bits, vc_dim, alpha, beta, epsilon, constant, form))
 
 
-def bns15_generic_unlabeled_expr() -> Any:
-    """Sympy form of :func:`bns15_generic_unlabeled` (before rounding).
+def bns15_generic_unlabeled_expr(form: str = "corrected") -> Any:
+    """Sympy form of :func:`bns15_generic_unlabeled` (``form`` as in :func:`bns15_generic_labeled_expr`).
 
     Implements: BNS15.Thm3.3 (n).
 
-    >>> bns15_generic_unlabeled_expr()
+    >>> bns15_generic_unlabeled_expr("paper")
     constant*(log(1/beta)/(alpha*epsilon) + bits*vc_dim*log(1/alpha)/(alpha**3*epsilon))
     """
-    return make_expr(_thm33_n, ("bits", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("bits", "vc_dim"))
+    return make_expr(_thm33_n, ("bits", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("bits", "vc_dim"),
+                     form=_form_checked(form))
 
 
 def _thm33_uc(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
@@ -135,17 +165,18 @@ def bns15_generic_uniform_convergence_size(vc_dim: int, alpha: float, beta: floa
 
 @renamed_params(vc="vc_dim", d="bits")
 @validate_params(bits=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
-                 constant=POSITIVE_REAL)
-def bns15_thm3_3(bits: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
+                 constant=POSITIVE_REAL, form=Options("paper", "corrected"))
+def bns15_thm3_3(bits: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0,
+                 form: str = "corrected") -> tuple[int, int]:
     """BNS15 Theorem 3.3 (GenericLearner, (eps, 0)-DP): ``(n, m)`` = total and labelled sizes, O-forms.
 
-    Implements: BNS15.Thm3.3.
+    Implements: BNS15.Thm3.3.  ``form`` as in :func:`bns15_generic_labeled` (default ``"corrected"``).
 
     >>> bns15_thm3_3(10, 2, 0.1, 0.05, 1.0)
     (46082, 4636)
     """
-    return (bns15_generic_unlabeled(bits, vc_dim, alpha, beta, epsilon, constant=constant),
-            bns15_generic_labeled(vc_dim, alpha, beta, epsilon, constant=constant))
+    return (bns15_generic_unlabeled(bits, vc_dim, alpha, beta, epsilon, constant=constant, form=form),
+            bns15_generic_labeled(vc_dim, alpha, beta, epsilon, constant=constant, form=form))
 
 
 
@@ -238,16 +269,18 @@ def expmech_sample_size(n_hypotheses: int, epsilon: float, gap: float, beta: flo
 
 register(Bound("BNS15.Thm3.3", "GenericLearner (n, m): O(d VC/(a^3 eps) log(1/a) + ...), O(VC/(a^3 eps) log(1/a) + ...)",
                (Param("bits", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
-                _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm3_3, None, None, "(n, m)",
+                _VC, _ALPHA, _BETA, _EPS, _CONST, FORM_PAPER_OR_CORRECTED), bns15_thm3_3, None, None, "(n, m)",
                monotone={"bits": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"bits": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Thm3.3.m", "GenericLearner labelled size O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
-               (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_labeled, bns15_generic_labeled_expr, _thm33_m,
+               (_VC, _ALPHA, _BETA, _EPS, _CONST, FORM_PAPER_OR_CORRECTED), bns15_generic_labeled,
+               bns15_generic_labeled_expr, _thm33_m,
                "m (int)", monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm3.3.n", "GenericLearner total size O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
                (Param("bits", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
-                _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_unlabeled, bns15_generic_unlabeled_expr, _thm33_n,
+                _VC, _ALPHA, _BETA, _EPS, _CONST, FORM_PAPER_OR_CORRECTED), bns15_generic_unlabeled,
+               bns15_generic_unlabeled_expr, _thm33_n,
                "n (int)", monotone={"bits": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"bits": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Thm3.3.uc", "explicit floor of the Thm 3.3 proof: (1250/a^2) VC ln(25/(a b))",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from semiprivate.kernels.validation import EPSILON, POSITIVE_REAL, PROBABILITY, Options
-from semiprivate.theory.bounds._core import Param
+from semiprivate.theory.bounds._core import FORM_PAPER_OR_CORRECTED, Param
 
 __all__ = ["SemiPrivateSampleSizes"]
 
@@ -38,8 +38,7 @@ _FORM_PC = Param("form", Options("paper", "corrected"), "'paper' (stated size, d
                  "proofs_checks verifies)", default="paper", required=False)
 
 
-_FORM_CP = Param("form", Options("paper", "corrected"), "'corrected' (default: what proofs_checks verifies, the paper's "
-                 "statement being refuted) or 'paper' (the stated size)", default="corrected", required=False)
+_FORM_CP = FORM_PAPER_OR_CORRECTED
 
 
 _FORM3 = Param("form", Options("statement", "proof", "corrected"), "'statement' (default), 'proof' or 'corrected'",
