@@ -18,6 +18,11 @@ For each case, in the same run:
   (:mod:`semiprivate.theory.audit.examples`) and the same input pairs (each pair once: the auditor tests both
   directions), at the same confidence 0.9, with at most as many samples as the peer drew (selection
   included, split over the distinct inputs).
+* **StatDP-Fixed** (``--statdp-fixed``): DP-Sniper's wrapper of StatDP (``statdpwrapper``), the "StatDP-Fixed"
+  column of DP-Sniper's evaluation: StatDP's test in a binary search over epsilon over post-processings, the
+  found event re-estimated on ``2 n_final`` fresh samples, ``eps_lcb`` at confidence 0.9; its samples are
+  ``probes x post-processings x (2 pairs event_iterations + 2 detect_iterations) + 2 n_final``, ours at most
+  that many on our implementation and DP-Sniper's input pairs.
 * **same distribution?**: their mechanism's outputs on the first input pair (``--dump-n`` per input,
   written by the driver) against ours, by an audit-style two-sample test: the auditor bounds the epsilon
   between "their outputs" and "our outputs" as if they were neighbouring inputs (claim 1e-9, confidence 0.9);
@@ -44,6 +49,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +66,47 @@ from semiprivate.theory.audit.examples import Laplace, ReportNoisyMax  # noqa: E
 CONFIDENCE = 0.9
 DRIVER = Path(__file__).resolve().parent / "peers_driver.py"
 
+@dataclass
+class StatDPSVT:
+    """StatDP's own sparse-vector algorithms (``statdp/algorithms.py``: ``SVT``, ``iSVT1``-``iSVT4``), vectorised over
+    the draws with the same noise scales, comparisons, cutoff and output post-processing:
+
+    * ``SVT`` (Lyu et al. Alg. 1, eps-DP): ``rho ~ Lap(2/eps)``, ``nu_i ~ Lap(4N/eps)``, above iff
+      ``q_i + nu_i >= T + rho``, stop after N aboves; output the number of belows;
+    * ``iSVT1``: no query noise; ``iSVT2``: ``nu_i ~ Lap(2/eps)``, no cutoff; ``iSVT3``: ``rho ~ Lap(4/eps)``,
+      ``nu_i ~ Lap(4/(3 eps))``, strict ``>``, cutoff N: each outputs the Hamming distance of the answers to
+      "first half above" (positions never answered count as different, as ``zip_longest`` pads with None);
+    * ``iSVT4``: ``nu_i ~ Lap(2N/eps)``, strict ``>``, the noisy query output instead of "above": the pair
+      (number of belows, last output) with a below coded 0, as NumPy converts StatDP's ``False``.
+    """
+
+    variant: str
+    eps: float = 0.1
+    n_above: int = 1
+    t: float = 1.0
+
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        e, N, m = self.eps, self.n_above, a.size
+        rho_scale, nu_scale, strict, cutoff = {
+            "SVT": (2 / e, 4 * N / e, False, True), "iSVT1": (2 / e, 0.0, False, False),
+            "iSVT2": (2 / e, 2 / e, False, False), "iSVT3": (4 / e, 4 / (3 * e), True, True),
+            "iSVT4": (2 / e, 2 * N / e, True, True)}[self.variant]
+        noisy_t = self.t + rng.laplace(0.0, rho_scale, (size, 1))
+        noisy = a + (rng.laplace(0.0, nu_scale, (size, m)) if nu_scale > 0 else np.zeros((size, m)))
+        above = noisy > noisy_t if strict else noisy >= noisy_t
+        answered = (np.cumsum(above, axis=1) - above < N) if cutoff else np.ones_like(above)
+        below_count = np.count_nonzero(answered & ~above, axis=1).astype(np.float64)
+        if self.variant == "SVT":
+            return below_count
+        if self.variant == "iSVT4":
+            last = answered.shape[1] - 1 - np.argmax(answered[:, ::-1], axis=1)  # last answered position
+            rows = np.arange(size)
+            last_out = np.where(above[rows, last], noisy[rows, last], 0.0)
+            return np.column_stack([below_count, last_out])
+        pattern = np.arange(m) < m // 2
+        return np.count_nonzero(~answered | (above != pattern), axis=1).astype(np.float64)
+
+
 #: StatDP's own algorithms -> (our implementation, claim, whether the claim holds, input length, component-wise)
 STATDP_OURS: dict[str, tuple[Any, float, bool, int, bool]] = {
     "noisy_max_v1a": (ReportNoisyMax(), 0.1, True, 5, True),
@@ -68,6 +115,21 @@ STATDP_OURS: dict[str, tuple[Any, float, bool, int, bool]] = {
     "noisy_max_v2b": (ReportNoisyMax(noise="exp", value=True), 0.1, False, 5, True),
     "histogram": (Laplace(), 0.1, True, 5, False),  # the first bin of a + Lap(1/eps)
     "histogram_eps": (Laplace(eps=10.0), 0.1, False, 5, False),  # the first bin of a + Lap(eps)
+    "SVT": (StatDPSVT("SVT", t=0.5), 0.1, True, 10, True),
+    "iSVT1": (StatDPSVT("iSVT1"), 0.1, False, 10, True),
+    "iSVT2": (StatDPSVT("iSVT2"), 0.1, False, 10, True),
+    "iSVT3": (StatDPSVT("iSVT3"), 0.1, False, 10, True),
+    "iSVT4": (StatDPSVT("iSVT4"), 0.1, False, 10, True),
+}
+
+
+#: what is known of the true epsilon of StatDP's SVT variants on their inputs (Lyu, Su, Li, VLDB 2017; Ding et al.)
+STATDP_NOTES = {
+    "SVT": "<= 0.1 (Lyu et al. Alg. 1)",
+    "iSVT1": "inf (no query noise: on the x-shaped pair a Hamming distance of 0 is impossible for one input)",
+    "iSVT2": "> 0.1 (query noise not scaled, no cutoff)",
+    "iSVT3": "> 0.1 (Lyu et al. Alg. 4: ((1 + 6N) / 4) eps = 0.175 before post-processing)",
+    "iSVT4": "> 0.1 (Lyu et al. Alg. 3: outputs the noisy query)",
 }
 
 
@@ -103,6 +165,9 @@ def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str
     if tool == "dpsniper":
         cmd += ["--dpsniper", args.dpsniper, "--n-train", str(n), "--n", str(n), "--n-check", str(n),
                 "--n-final", str(10 * n)]
+    elif tool == "statdpfixed":
+        cmd += ["--dpsniper", args.dpsniper, "--statdp", args.statdp, "--event-iterations", str(n),
+                "--detect-iterations", str(n), "--n-final", str(10 * n)]
     else:
         cmd += ["--statdp", args.statdp, "--event-iterations", str(n), "--detect-iterations", str(5 * n)]
     t0 = time.perf_counter()
@@ -142,6 +207,28 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     tmp = Path(args.tmp)
     tmp.mkdir(parents=True, exist_ok=True)
     wanted = {t.strip() for t in args.only.split(",")} if args.only else None
+    fixed = {t.strip() for t in args.statdp_fixed.split(",")} if args.statdp_fixed else set()
+    for i, case in enumerate(ap.cases()):
+        if case.name not in fixed:
+            continue
+        dump = tmp / f"sdpf_{i}.npz"
+        theirs = peer(args, "statdpfixed", case.name, dump)
+        row = dict(tool="StatDP-Fixed", case=case.name, claim=case.claim, private=case.private,
+                   true=ap.true_epsilon(case.name, case.mechanism, case.pairs) if case.compute_true else None,
+                   true_note=case.true_note, theirs=theirs)
+        if "error" not in theirs:
+            row["ours"] = ours(case.mechanism, case.pairs, case.claim, theirs["samples"], args.seed + 200 + i,
+                               **case.audit_kwargs)
+            d = np.load(dump)
+            g = np.random.default_rng(args.seed)
+            row["two_sample"] = max(same_distribution(_rows(d["b1"]), _rows(case.mechanism(d["a1"], len(d["b1"]), g)),
+                                                      args.seed),
+                                    same_distribution(_rows(d["b2"]), _rows(case.mechanism(d["a2"], len(d["b2"]), g)),
+                                                      args.seed + 1))
+        rows.append(row)
+        print(_line(row), flush=True)
+    if fixed:
+        return rows
     if not args.statdp_only:
         for i, case in enumerate(ap.cases()):
             if case.name not in _DPSNIPER_NAMES or (wanted and case.name not in wanted):
@@ -168,7 +255,8 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         dump = tmp / f"statdp_{j}.npz"
         theirs = peer(args, "statdp", name, dump)
         pairs = ap.statdp_patterns(length, cw, -math.inf, math.inf)
-        row = dict(tool="StatDP", case=name, claim=claim, private=private, true=None, true_note="", theirs=theirs)
+        row = dict(tool="StatDP", case=name, claim=claim, private=private, true=None,
+                   true_note=STATDP_NOTES.get(name, ""), theirs=theirs)
         if "error" not in theirs:
             row["ours"] = ours(mech, pairs, claim, theirs["samples"], args.seed + 100 + j)
             d = np.load(dump)
@@ -202,7 +290,7 @@ def _line(r: dict[str, Any]) -> str:
     if "error" in t:
         return f"| {r['tool']} | {r['case']} | {_f(r['claim'])} | — | failed: {' '.join(t['error'])[:80]} | — | — | — | — | — | — | — |"
     true = _f(r["true"]) if r["true"] is not None else (r["true_note"] or "—")
-    if r["tool"] == "DP-Sniper":
+    if r["tool"] in ("DP-Sniper", "StatDP-Fixed"):
         their_bound, their_flag = _f(t["eps_lcb"]), t["eps_lcb"] > r["claim"]
     else:
         their_bound, their_flag = f"p = {t['p_value']:.3g}", t["p_value"] < 1 - CONFIDENCE
@@ -232,6 +320,10 @@ def summary(rows: list[dict[str, Any]]) -> str:
                  f"{sum((r['theirs']['p_value'] < 1 - CONFIDENCE) == (not r['private']) for r in done if r['tool'] == 'StatDP')}"
                  f"/{sum(r['tool'] == 'StatDP' for r in done)}")
     lines.append(f"our bound >= DP-Sniper's: {sum(r['ours']['lb'] >= r['theirs']['eps_lcb'] for r in dps)}/{len(dps)}")
+    fx = [r for r in done if r["tool"] == "StatDP-Fixed"]
+    if fx:
+        lines.append(f"StatDP-Fixed: verdicts right {sum((r['theirs']['eps_lcb'] > r['claim']) == (not r['private']) for r in fx)}"
+                     f"/{len(fx)}; our bound >= theirs {sum(r['ours']['lb'] >= r['theirs']['eps_lcb'] for r in fx)}/{len(fx)}")
     lines.append(f"our wall time <= theirs: {sum(r['ours']['seconds'] <= r['theirs']['seconds'] for r in done)}/{len(done)}")
     return "\n".join(lines)
 
@@ -249,6 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dump-n", type=int, default=100_000)
     p.add_argument("--only", default=None, help="comma-separated case names")
     p.add_argument("--statdp-only", action="store_true")
+    p.add_argument("--statdp-fixed", default=None,
+                   help="comma-separated DP-Sniper case names to run StatDP-Fixed on (DP-Sniper's statdpwrapper: binary "
+                        "search over epsilon with post-processing, --n event and detect iterations, 10 n final samples); "
+                        "only these run")
     p.add_argument("--tmp", default="/tmp/audit_vs_peers")
     p.add_argument("--out", default=None, help="also write the markdown table here")
     args = p.parse_args(argv)

@@ -11,6 +11,8 @@ dependencies: PyTorch, numba, mmh3, ...); imports nothing from ``semiprivate``. 
   scaled to the budget.  Samples: ``2 n_train + n + 2 n_check`` per ordered input pair (both orders of
   each StatDP pattern) plus ``2 n_final``.  With ``--dump FILE`` it also writes ``--dump-n`` outputs of
   their mechanism on the first pattern's two inputs (the two-sample check of our implementation).
+* ``statdpfixed CASE``: StatDP-Fixed, DP-Sniper's wrapper of StatDP (``statdpwrapper``: binary search over
+  epsilon, post-processings, verification on ``2 n_final`` samples), on DP-Sniper's case names.
 * ``statdp CASE``: StatDP's ``detect_counterexample`` (``statdp/core.py``) on its own algorithm
   (``statdp/algorithms.py``) and its own input generator at the claimed epsilon: the p-value of its
   test.  Samples: ``2 event_iterations`` per input pair (event selection) plus ``2 detect_iterations``.
@@ -163,9 +165,75 @@ def run_statdp(args: argparse.Namespace) -> dict:
                 input_pairs=n_inputs)
 
 
+#: DP-Sniper's case names (``exp_default.py``) -> statdpwrapper's (``experiments/mechanism_config.py``)
+STATDP_FIXED_NAMES = {"Laplace": "LaplaceMechanism", "TruncatedGeometric": "TruncatedGeometricMechanism",
+                      **{f"SVT{i}": f"SparseVectorTechnique{i}" for i in range(1, 7)}}
+
+
+def run_statdp_fixed(args: argparse.Namespace) -> dict:
+    """StatDP-Fixed as DP-Sniper's evaluation ran it (``statdpwrapper/experiments/base.py``'s ``run_statdp``):
+    StatDP's test inside a binary search over epsilon, over the post-processings of ``mechanism_config.py``,
+    then the found event re-estimated on ``2 n_final`` fresh samples (``eps_lcb``, DP-Sniper's estimator).
+    Budget knobs set from outside their code: the module's ``n_samples_detector`` (``--detect-iterations``),
+    ``event_iterations`` of every StatDP call (``--event-iterations``) and ``DDConfig(n_final, confidence)``."""
+    import functools
+    import json as _json
+
+    import numpy as np
+    import statdp.generators as sg
+    import statdpwrapper.experiments.base as base
+    import statdpwrapper.experiments.binary_search as bs
+    from dpsniper.search.ddconfig import DDConfig
+    from dpsniper.utils.my_logging import log
+    from dpsniper.utils.my_multiprocessing import initialize_parallel_executor
+    from dpsniper.utils.paths import set_output_directory
+    from statdpwrapper.experiments.mechanism_config import (
+        statdp_arguments_map,
+        statdp_mechanism_map,
+        statdp_num_inputs_map,
+        statdp_postprocessing_map,
+        statdp_sensitivity_map,
+    )
+    from statdpwrapper.postprocessing import get_postprocessed_algorithms
+
+    name = STATDP_FIXED_NAMES.get(args.case, args.case)
+    alg, pp, num_input = statdp_mechanism_map[name], statdp_postprocessing_map[name], statdp_num_inputs_map[name]
+    sens, kwargs = statdp_sensitivity_map[name], statdp_arguments_map[name]
+    np.random.seed(args.seed)  # noqa: NPY002
+    base.n_samples_detector = args.detect_iterations
+    base.config = DDConfig(n_final=args.n_final, n_processes=args.processes, confidence=args.confidence)
+    bs.detect_counterexample = functools.partial(bs.detect_counterexample, event_iterations=args.event_iterations)
+    n_pairs = len(sg.generate_databases(alg, num_input[0], dict(kwargs), sens))
+    n_pps = len(get_postprocessed_algorithms(alg, pp))
+    if args.dump:
+        d1, d2, _ = sg.generate_databases(alg, num_input[0], dict(kwargs), sens)[0]
+        prng = np.random.default_rng(args.seed)
+        b1 = np.array([np.asarray(alg(prng, d1, **kwargs), dtype=np.float64) for _ in range(args.dump_n)])
+        b2 = np.array([np.asarray(alg(prng, d2, **kwargs), dtype=np.float64) for _ in range(args.dump_n)])
+        np.savez(args.dump, a1=np.asarray(d1, dtype=np.float64), a2=np.asarray(d2, dtype=np.float64), b1=b1, b2=b2)
+    with tempfile.TemporaryDirectory() as out:
+        set_output_directory(out)
+        data = os.path.join(out, "data.log")
+        log.configure("WARNING", log_file=os.path.join(out, "log.log"), data_file=data, file_level="INFO")
+        t0 = time.perf_counter()
+        with initialize_parallel_executor(args.processes, out):
+            base.run_statdp(name, alg, pp, num_input, sens, dict(kwargs))
+        seconds = time.perf_counter() - t0
+        records = [_json.loads(line) for line in open(data) if line.strip()]
+        if not any("statdp_result" in r for r in records):  # run_statdp logs its exception and returns
+            errors = [ln for ln in open(os.path.join(out, "log.log")) if "Error" in ln or "Exception" in ln]
+            raise RuntimeError(f"statdpwrapper found no result: {(errors or ['no log'])[-1].strip()[:200]}")
+    probes = next(r["statdp_nof_probes"] for r in records if "statdp_nof_probes" in r)
+    res = next(r["statdp_result"] for r in records if "statdp_result" in r)
+    samples = probes * n_pps * (2 * n_pairs * args.event_iterations + 2 * args.detect_iterations) + 2 * args.n_final
+    return dict(tool="StatDP-Fixed", case=args.case, eps_lcb=float(res["eps_lcb"]), eps=float(res["eps"]),
+                postprocessing=res["postprocessing"], seconds=seconds, samples=int(samples), probes=int(probes),
+                postprocessings=n_pps, input_pairs=n_pairs)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tool", choices=["dpsniper", "statdp"])
+    ap.add_argument("tool", choices=["dpsniper", "statdp", "statdpfixed"])
     ap.add_argument("case")
     ap.add_argument("--dpsniper", default=os.environ.get("DPSNIPER_PATH"))
     ap.add_argument("--statdp", default=os.environ.get("STATDP_PATH"))
@@ -181,11 +249,14 @@ def main() -> int:
     ap.add_argument("--dump", default=None)
     ap.add_argument("--dump-n", type=int, default=100_000)
     args = ap.parse_args()
-    path = args.dpsniper if args.tool == "dpsniper" else args.statdp
-    if not path or not os.path.isdir(path):
-        ap.error(f"--{args.tool} (or {args.tool.upper()}_PATH) must name a checkout, got {path!r}")
-    sys.path.insert(0, path)
-    out = run_dpsniper(args) if args.tool == "dpsniper" else run_statdp(args)
+    need = {"dpsniper": ["dpsniper"], "statdp": ["statdp"], "statdpfixed": ["statdp", "dpsniper"]}[args.tool]
+    for which in need:  # statdpwrapper lives in the dp-sniper checkout and imports the statdp package
+        path = getattr(args, which)
+        if not path or not os.path.isdir(path):
+            ap.error(f"--{which} (or {which.upper()}_PATH) must name a checkout, got {path!r}")
+        sys.path.insert(0, path)
+    run_tool = {"dpsniper": run_dpsniper, "statdp": run_statdp, "statdpfixed": run_statdp_fixed}[args.tool]
+    out = run_tool(args)
     print("RESULT " + json.dumps(out), flush=True)
     return 0
 

@@ -1,36 +1,58 @@
-"""DP-SGD audited in one training run: gradient canaries, each included with probability 1/2.
+"""DP-SGD audited in one training run: canaries each included with probability 1/2, one run, one bound.
 
-Implements: AUDIT for DPSGD, the white-box experiment of Steinke, Nasr, Jagielski, "Privacy auditing
-with one (1) training run" (NeurIPS 2023, arXiv 2305.08846; its white-box DP-SGD audit with "Dirac" gradient
-canaries), on
-:func:`semiprivate.theory.privacy.dpsgd.dp_sgd`.
+Implements: AUDIT for DPSGD, the experiments of Steinke, Nasr, Jagielski, "Privacy auditing with one (1)
+training run" (NeurIPS 2023, arXiv 2305.08846, [SNJ23]) on
+:func:`semiprivate.theory.privacy.dpsgd.dp_sgd`: its white-box audit with "Dirac" gradient canaries
+(:func:`one_run_dpsgd`) and its black-box audit with input-space canaries scored by the final model's
+loss (:func:`one_run_input_canaries`).  The scores and the true memberships go to
+:func:`semiprivate.theory.audit.one_run.one_run_audit` (the paper's main theorem, computed exactly).
 
-The experiment (:func:`one_run_dpsgd`).  The model is linear, ``p = d + m`` weights: ``d`` for the real
-data (``n_real`` rows in the first ``d`` coordinates, labels of a fixed halfspace) and one coordinate per
-canary.  Canary ``i`` is the row ``a e_{d+i}`` with label +1 (``a`` = ``canary_norm``): its hinge
-gradient ``-a e_{d+i}`` has norm ``a`` and lies on its own coordinate, which no other row touches (a
-Dirac gradient canary, the paper's white-box canary, here given through the data).  Each canary is put
-in the training set independently with probability 1/2; DP-SGD runs **once**; canary ``i``'s score is
-the trained weight ``w[d + i]`` (it drifts up by ``lr min(a, C) / normalizer`` whenever canary ``i`` is
-in the batch and its hinge is active, and is pure Gaussian noise otherwise).  The scores and the true
-memberships go to :func:`semiprivate.theory.audit.one_run.one_run_audit`, which returns the paper's
-lower bound on epsilon (its main theorem, computed exactly) at the claimed delta.
+**Gradient canaries** (:func:`one_run_dpsgd`).  The model is linear, ``p = d + m`` weights: ``d`` for the
+real data (``n_real`` rows in the first ``d`` coordinates, labels of a fixed halfspace) and one
+coordinate per canary.  Canary ``i`` is the row ``a e_{d+i}`` with label +1 (``a`` = ``canary_norm``):
+its hinge gradient ``-a e_{d+i}`` has norm ``a`` and lies on its own coordinate, which no other row
+touches.  The score of canary ``i`` is the trained weight ``w[d + i]``.
 
-The claim is the run's own accountant epsilon (:meth:`DPSGDResult.epsilon`, RDP, add/remove-one:
-adding or removing one canary is a neighbouring dataset).  ``variant`` runs deliberately broken
-trainers under the *same* claim (the claim of the correct configuration):
+Two layouts give the same law of the trained weights.  ``"joint"`` trains the dense ``(n, d + m)``
+design in one :func:`dp_sgd` call: O(n (d + m)) = O(m^2) per step, so m of a few thousand at most.
+``"factorized"`` (the default) uses that DP-SGD's update is coordinate-separable on this design: Poisson
+sampling includes every row independently, the noise is independent per coordinate, clipping is per
+row, and canary ``i``'s gradient depends on ``w[d + i]`` only, so coordinate ``d + i`` evolves as a
+one-weight DP-SGD run on canary ``i`` alone with the same normaliser, independently of every other
+block; the canary block is then :func:`dp_sgd` with ``n_runs`` = number of canaries on a one-row
+dataset (O(m) per step: the noise on the m canary weights), and the real block a ``d``-weight run.
+Without projection (none here) the joint and the factorized weights are equal in law (a test compares
+them).
+
+**What an absent canary is** (``canary``).  ``"zero"``: a zero row (gradient 0: the same law as the
+row left out, the normaliser being fixed), so in/out are neighbours under add/remove-one *and*
+replace-one.  ``"flipped"``: the canary with the opposite label (gradient ``+a e_{d+i}``): a
+replace-one neighbour at twice the distance, valid only against a replace-one claim.  ``"auto"``
+takes ``"flipped"`` exactly when the claim is at least dp-accounting's PLD epsilon of the same DP-SGD
+event under ``REPLACE_ONE`` (the claim then covers a replacement), and ``"zero"`` otherwise;
+``"flipped"`` against a claim that does not cover replacement is refused.
+
+**The claim** is DP-SGD's own report: :meth:`DPSGDResult.epsilon` at the audit's ``delta`` of a run of
+this training.  ``variant`` runs deliberately broken trainers under the claim of the correct one (the
+report of the same result with the configured noise multiplier put back):
 
 * ``"noise_halved"``: ``noise_multiplier / 2``;
 * ``"clipping_skipped"``: no clipping (``clip`` so large that no gradient is clipped) with the noise
   of the correct run (``noise_multiplier * clip`` in absolute terms), so a canary gradient of norm
   ``a > clip`` enters unclipped.
 
+**The audit's delta and guesses** are fixed before the run: ``delta`` defaults to ``0.01 / m``
+(:func:`audit_delta`), so the theorem's delta term ``2 m delta`` is 0.02; the guesses are the top ``k``
+(and the top and bottom ``k``) scores for ``k`` on a geometric grid from 10 to ``m / 2``
+(:func:`default_choices`), Bonferroni over the grid.
+
 Cost: one DP-SGD run; the many-run canary audit of :mod:`semiprivate.theory.audit_suite` needs one run
-per trial (``2 (trials + selection)`` runs).  :func:`compare_with_many_runs` measures both.
+per trial.  :func:`compare_with_many_runs` measures both.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -38,10 +60,10 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels.validation import (
-    DELTA,
     POSITIVE_REAL,
     RNG,
     Integer,
+    Optional,
     Options,
     Real,
     as_generator,
@@ -49,14 +71,43 @@ from semiprivate.kernels.validation import (
 )
 from semiprivate.theory.audit import audit_pairs
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit
-from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
-from semiprivate.theory.privacy.dpsgd import dp_sgd
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_event
+from semiprivate.theory.privacy.dpsgd import DPSGDResult, dp_sgd
+from semiprivate.theory.privacy.linear import loss_values
 
-__all__ = ["VARIANTS", "OneRunDPSGD", "Comparison", "one_run_dpsgd", "dp_sgd_claim", "compare_with_many_runs", "sweep"]
+__all__ = ["VARIANTS", "CANARIES", "LAYOUTS", "OneRunDPSGD", "Comparison", "one_run_dpsgd", "one_run_input_canaries",
+           "audit_delta", "default_choices", "claim_covers_replacement", "compare_with_many_runs", "sweep"]
 
 VARIANTS = ("correct", "noise_halved", "clipping_skipped")
+CANARIES = ("auto", "zero", "flipped")
+LAYOUTS = ("factorized", "joint")
 #: the clipping norm that stands for "no clipping" in the clipping_skipped variant (no gradient reaches it)
 _NO_CLIP = 1e9
+
+
+def audit_delta(m: int) -> float:
+    """The audit's delta when none is given: ``0.01 / m`` (the theorem's delta term ``2 m delta`` is 0.02)."""
+    return 0.01 / int(m)
+
+
+def default_choices(m: int) -> list[tuple[int, int]]:
+    """Guess counts fixed before the run: ``(k, 0)`` and ``(k, k)`` for ``k`` on a geometric grid of 12
+    points from 10 to ``m / 2`` (the distinct integers; ``2 k <= m`` for the two-sided ones)."""
+    ks = sorted({int(round(k)) for k in np.geomspace(min(10, m // 2), max(1, m // 2), 12)} - {0})
+    return [(k, 0) for k in ks] + [(k, k) for k in ks if 2 * k <= m]
+
+
+def claim_covers_replacement(claimed_epsilon: float, noise_multiplier: float, sampling_rate: float, steps: int,
+                             delta: float) -> bool:
+    """Whether the claim is at least dp-accounting's PLD epsilon at ``delta`` of the same DP-SGD event under
+    ``REPLACE_ONE`` neighbours: then it bounds the privacy loss of a replacement, and a flipped canary
+    (a replace-one neighbour) is a valid experiment."""
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+
+    acc = PLDAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps))
+    return float(claimed_epsilon) >= float(acc.get_epsilon(float(delta)))
 
 
 @dataclass
@@ -73,6 +124,10 @@ class OneRunDPSGD:
     steps: int
     sampling_rate: float
     seconds: float
+    canary: str = "zero"
+    layout: str = "factorized"
+    scores: np.ndarray = dataclasses.field(default_factory=lambda: np.empty(0), repr=False)  # one per canary
+    membership: np.ndarray = dataclasses.field(default_factory=lambda: np.empty(0, bool), repr=False)  # S_i = +1
 
     @property
     def epsilon_lower_bound(self) -> float:
@@ -83,18 +138,56 @@ class OneRunDPSGD:
         return self.audit.epsilon_lower_bound > self.claimed_epsilon
 
     def describe(self) -> str:
-        return (f"DP-SGD ({self.variant}), {self.m} canaries ({self.included} in), sigma {self.noise_multiplier:g}, "
-                f"q {self.sampling_rate:g}, T {self.steps}: claim eps {self.claimed_epsilon:.3f} at delta {self.delta:g}; "
-                f"{self.audit.describe()}; {'VIOLATION' if self.violation else 'no violation'}")
+        return (f"DP-SGD ({self.variant}), {self.m} {self.canary} canaries ({self.included} in, {self.layout}), "
+                f"sigma {self.noise_multiplier:g}, q {self.sampling_rate:g}, T {self.steps}: claim eps "
+                f"{self.claimed_epsilon:.3f} at delta {self.delta:g}; {self.audit.describe()}; "
+                f"{'VIOLATION' if self.violation else 'no violation'}")
+
+
+def _run_params(variant: str, sigma: float, clip: float) -> tuple[float, float]:
+    """(noise multiplier, clip) that the ``variant`` trainer actually runs with."""
+    if variant == "noise_halved":
+        return sigma / 2, clip
+    if variant == "clipping_skipped":
+        return sigma * clip / _NO_CLIP, _NO_CLIP  # the same absolute noise sigma C, no clipping
+    return sigma, clip
+
+
+def _claim(res: DPSGDResult, sigma: float, clip: float, delta: float) -> float:
+    """DP-SGD's own report of a run of this training, with the configured (claimed) noise and clip put back."""
+    return float(dataclasses.replace(res, noise_multiplier=sigma, clip=clip).epsilon(delta))
+
+
+def _pick_canary(canary: str, claim: float, sigma: float, q: float, steps: int, delta: float) -> str:
+    covers = claim_covers_replacement(claim, sigma, q, steps, delta)
+    if canary == "auto":
+        return "flipped" if covers else "zero"
+    if canary == "flipped" and not covers:
+        raise ValueError(f"canary='flipped' needs a claim that covers a replacement: the claim {claim:.4g} at delta "
+                         f"{delta:g} is below the replace-one epsilon of the same DP-SGD; use canary='zero' or 'auto'")
+    return canary
+
+
+def _real_data(g: np.random.Generator, n_real: int, d: int, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n_real`` unit-norm Gaussian rows in the first ``d`` of ``p`` coordinates, labels of a random halfspace."""
+    real = g.standard_normal((n_real, d))
+    real /= np.maximum(np.linalg.norm(real, axis=1, keepdims=True), 1e-12)
+    u = g.standard_normal(d)
+    Z = np.zeros((n_real, p))
+    Z[:, :d] = real
+    return Z, np.where(real @ u >= 0, 1.0, -1.0)
 
 
 @validate_params(m=Integer(2), noise_multiplier=POSITIVE_REAL, steps=Integer(1),
-                 sampling_rate=Real(0.0, 1.0, closed="right"), delta=DELTA, clip=POSITIVE_REAL,
-                 canary_norm=POSITIVE_REAL, learning_rate=POSITIVE_REAL, n_real=Integer(0), d=Integer(1),
-                 variant=Options(*VARIANTS), confidence=Real(0.0, 1.0, closed="neither"), rng=RNG)
-def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate: float = 1.0, delta: float = 1e-5,
-                  clip: float = 1.0, canary_norm: float = 2.0, learning_rate: float = 0.1, n_real: int = 200,
-                  d: int = 10, variant: str = "correct", confidence: float = 0.95, rng: Any = None) -> OneRunDPSGD:
+                 sampling_rate=Real(0.0, 1.0, closed="right"), delta=Optional(Real(0.0, 1.0, closed="neither")),
+                 clip=POSITIVE_REAL, canary_norm=POSITIVE_REAL, learning_rate=POSITIVE_REAL, n_real=Integer(1),
+                 d=Integer(1), variant=Options(*VARIANTS), canary=Options(*CANARIES), layout=Options(*LAYOUTS),
+                 confidence=Real(0.0, 1.0, closed="neither"), rng=RNG)
+def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate: float = 1.0,
+                  delta: float | None = None, clip: float = 1.0, canary_norm: float = 2.0, learning_rate: float = 0.1,
+                  n_real: int = 200, d: int = 10, variant: str = "correct", canary: str = "auto",
+                  layout: str = "factorized", confidence: float = 0.95,
+                  choices: list[tuple[int, int]] | None = None, rng: Any = None) -> OneRunDPSGD:
     """Train DP-SGD once with ``m`` gradient canaries (each in with probability 1/2) and audit the run.
 
     Implements: AUDIT for DPSGD ([SNJ23] white-box Dirac canaries; see the module docstring).
@@ -105,57 +198,127 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
         Number of canaries.
     noise_multiplier, steps, sampling_rate, clip, learning_rate
         DP-SGD's parameters (of the claimed, correct configuration).
-    delta : float
-        The claim's delta; the audit's delta too.  Must be well below ``1 / (2 m)`` for a useful bound.
+    delta : float, optional
+        The claim's delta and the audit's (default :func:`audit_delta`: ``0.01 / m``).
     canary_norm : float
         Norm ``a`` of each canary row (and of its hinge gradient): ``> clip`` so that clipping matters.
     n_real, d : int
         Real training rows (Gaussian, unit norm, labels of a fixed halfspace) and their dimension.
     variant : {"correct", "noise_halved", "clipping_skipped"}
+    canary : {"auto", "zero", "flipped"}
+        What an absent canary is (module docstring).
+    layout : {"factorized", "joint"}
+        One dense run, or the equal-in-law separable form (module docstring).
     confidence : float
         The bound holds with this probability (over the run and the canaries' coins).
+    choices : list of (k_plus, k_minus), optional
+        Guess counts (default :func:`default_choices`), Bonferroni over them.
     rng : None, int or Generator
 
     Examples
     --------
-    >>> res = one_run_dpsgd(1000, noise_multiplier=2.5, steps=1, rng=0)  # claims eps 1.69 at delta 1e-5
-    >>> res.violation, round(res.claimed_epsilon, 2)
-    (False, 1.69)
+    >>> res = one_run_dpsgd(1000, noise_multiplier=2.5, steps=1, delta=1e-5, rng=0)  # the claim: DP-SGD's report
+    >>> res.violation, 0 <= res.epsilon_lower_bound < res.claimed_epsilon
+    (False, True)
     >>> one_run_dpsgd(1000, noise_multiplier=2.5, steps=1, variant="clipping_skipped", canary_norm=20.0,
     ...               rng=0).violation
     True
     """
     t0 = time.perf_counter()
     g = as_generator(rng)
-    real = g.standard_normal((n_real, d))
-    real /= np.maximum(np.linalg.norm(real, axis=1, keepdims=True), 1e-12)
-    u = g.standard_normal(d)
-    y_real = np.where(real @ u >= 0, 1.0, -1.0)
+    dl = audit_delta(m) if delta is None else float(delta)
+    sigma, C, q, T = float(noise_multiplier), float(clip), float(sampling_rate), int(steps)
+    run_sigma, run_clip = _run_params(variant, sigma, C)
     included = g.random(m) < 0.5
-    idx = np.nonzero(included)[0]
-    Z = np.zeros((n_real + idx.size, d + m))
-    Z[:n_real, :d] = real
-    Z[n_real + np.arange(idx.size), d + idx] = float(canary_norm)
-    y = np.r_[y_real, np.ones(idx.size)]
-    sigma, C = float(noise_multiplier), float(clip)
-    run_sigma, run_clip = sigma, C
-    if variant == "noise_halved":
-        run_sigma = sigma / 2
-    elif variant == "clipping_skipped":
-        run_clip, run_sigma = _NO_CLIP, sigma * C / _NO_CLIP  # the same absolute noise sigma C, no clipping
-    # the expected batch of the correct configuration: the same normaliser for every variant
-    normalizer = float(sampling_rate) * (n_real + m / 2)
-    res = dp_sgd(Z, y, noise_multiplier=run_sigma, sampling_rate=sampling_rate, steps=steps, clip=run_clip,
-                 learning_rate=learning_rate, normalizer=normalizer, rng=g)
-    claim = dp_sgd_claim(sigma, sampling_rate, steps, delta)
-    audit = one_run_audit(res.weights[d:], included, delta=float(delta), confidence=confidence)
-    return OneRunDPSGD(variant, claim, float(delta), audit, int(m), int(idx.size), sigma, int(steps),
-                       float(sampling_rate), time.perf_counter() - t0)
+    n_in = int(np.count_nonzero(included))
+    # the expected batch of the correct configuration: the same normaliser for every variant and layout
+    normalizer = q * (n_real + m / 2)
+    kw = dict(noise_multiplier=run_sigma, sampling_rate=q, steps=T, clip=run_clip, learning_rate=learning_rate,
+              normalizer=normalizer)
+    a = float(canary_norm)
+    if layout == "joint":
+        Z, y = _real_data(g, n_real, d, d + m)
+        pre = dp_sgd(Z[:1, :d], y[:1], **kw, rng=g)  # a run of this configuration: its report picks the canary
+        kind = _pick_canary(canary, _claim(pre, sigma, C, dl), sigma, q, T, dl)
+        rows = np.nonzero(included)[0] if kind == "zero" else np.arange(m)
+        Zc = np.zeros((rows.size, d + m))
+        Zc[np.arange(rows.size), d + rows] = a
+        yc = np.where(included[rows], 1.0, -1.0)
+        res = dp_sgd(np.vstack([Z, Zc]), np.r_[y, yc], **kw, rng=g)
+        claim = _claim(res, sigma, C, dl)
+        scores = res.weights[d:]
+    else:
+        Z, y = _real_data(g, n_real, d, d)
+        res = dp_sgd(Z, y, **kw, rng=g)  # the real block
+        claim = _claim(res, sigma, C, dl)
+        kind = _pick_canary(canary, claim, sigma, q, T, dl)
+        scores = np.empty(m)
+        scores[included] = dp_sgd(np.array([[a]]), np.array([1.0]), **kw, n_runs=max(1, n_in),
+                                  rng=g).weights[:n_in, 0]
+        out_row, out_label = (np.zeros((1, 1)), 1.0) if kind == "zero" else (np.array([[a]]), -1.0)
+        scores[~included] = dp_sgd(out_row, np.array([out_label]), **kw, n_runs=max(1, m - n_in),
+                                   rng=g).weights[:m - n_in, 0]
+    audit = one_run_audit(scores, included, delta=dl, confidence=confidence,
+                          choices=default_choices(m) if choices is None else choices)
+    return OneRunDPSGD(variant, claim, dl, audit, int(m), n_in, sigma, T, q, time.perf_counter() - t0, kind, layout,
+                       scores, included)
 
 
-def dp_sgd_claim(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
-    """The accountant's epsilon (RDP) of the correct configuration: what the run claims."""
-    return float(dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta))
+@validate_params(m=Integer(2), noise_multiplier=POSITIVE_REAL, steps=Integer(1),
+                 sampling_rate=Real(0.0, 1.0, closed="right"), delta=Optional(Real(0.0, 1.0, closed="neither")),
+                 clip=POSITIVE_REAL, canary_norm=POSITIVE_REAL, learning_rate=POSITIVE_REAL, n_real=Integer(1),
+                 d=Integer(1), dim=Optional(Integer(2)), variant=Options(*VARIANTS), canary=Options(*CANARIES),
+                 confidence=Real(0.0, 1.0, closed="neither"), rng=RNG)
+def one_run_input_canaries(m: int, *, noise_multiplier: float, steps: int, sampling_rate: float = 1.0,
+                           delta: float | None = None, clip: float = 1.0, canary_norm: float = 1.0,
+                           learning_rate: float = 1.0, n_real: int = 500, d: int = 10, dim: int | None = None,
+                           variant: str = "correct", canary: str = "auto", confidence: float = 0.95,
+                           rng: Any = None) -> OneRunDPSGD:
+    """Black-box one-run audit of DP-SGD logistic regression with ``m`` input-space canaries.
+
+    Implements: AUDIT for DPSGD ([SNJ23] black-box setting: canaries are training examples, the score
+    is the final model's loss on each).  The model is logistic regression on ``dim`` features (default
+    ``4 m``); the real data are ``n_real`` unit rows in the first ``d`` features with labels of a random
+    halfspace.  Canary ``i`` is an out-of-distribution point: a random direction in the other
+    ``dim - d`` features (orthogonal to every real row), scaled to ``canary_norm``, with a random label
+    (no relation to the data).  Each canary is in the training set with probability 1/2 (absent:
+    left out, or, for ``canary="flipped"``, present with the opposite label; ``"auto"`` as in
+    :func:`one_run_dpsgd`).  DP-SGD (the ``variant`` trainer; the claim of the correct one) trains once
+    on the dense design; canary ``i``'s score is minus the final model's logistic loss on it, so low
+    loss reads "included".  Random directions in ``dim >= 4 m`` features are nearly orthogonal, so each
+    canary's own gradient dominates its score (the cross terms have variance about ``m / (2 dim)``
+    of one canary's contribution).  The audit is that of :func:`one_run_dpsgd`.
+
+    Examples
+    --------
+    >>> one_run_input_canaries(400, noise_multiplier=1.0, steps=1, rng=0).violation
+    False
+    """
+    t0 = time.perf_counter()
+    g = as_generator(rng)
+    dl = audit_delta(m) if delta is None else float(delta)
+    p = 4 * m if dim is None else int(dim)
+    if p <= d:
+        raise ValueError(f"dim must exceed d={d} (the canaries live in the other features), got {p}")
+    sigma, C, q, T = float(noise_multiplier), float(clip), float(sampling_rate), int(steps)
+    run_sigma, run_clip = _run_params(variant, sigma, C)
+    Zr, yr = _real_data(g, n_real, d, p)
+    X = np.zeros((m, p))
+    X[:, d:] = g.standard_normal((m, p - d))
+    X *= float(canary_norm) / np.linalg.norm(X, axis=1, keepdims=True)
+    yx = np.where(g.random(m) < 0.5, 1.0, -1.0)
+    included = g.random(m) < 0.5
+    pre = dp_sgd(Zr[:1, :d], yr[:1], noise_multiplier=sigma, sampling_rate=q, steps=T, clip=C, rng=g)
+    kind = _pick_canary(canary, _claim(pre, sigma, C, dl), sigma, q, T, dl)  # a run's report picks the canary
+    rows = np.nonzero(included)[0] if kind == "zero" else np.arange(m)
+    yc = np.where(included[rows], yx[rows], -yx[rows])
+    res = dp_sgd(np.vstack([Zr, X[rows]]), np.r_[yr, yc], noise_multiplier=run_sigma, sampling_rate=q, steps=T,
+                 clip=run_clip, learning_rate=learning_rate, loss="logistic", normalizer=q * (n_real + m / 2), rng=g)
+    claim = _claim(res, sigma, C, dl)
+    scores = -loss_values(res.weights, X, yx, loss="logistic")
+    audit = one_run_audit(scores, included, delta=dl, confidence=confidence, choices=default_choices(m))
+    return OneRunDPSGD(variant, claim, dl, audit, int(m), int(included.sum()), sigma, T, q, time.perf_counter() - t0,
+                       kind, "input-space", scores, included)
 
 
 @dataclass
@@ -169,20 +332,25 @@ class Comparison:
     many_run_runs: int
     many_run_seconds: float
     claimed_epsilon: float
+    m: int
+    delta: float
 
 
-@validate_params(noise_multiplier=POSITIVE_REAL, m=Integer(2), trials=Integer(1000), delta=DELTA, rng=RNG)
-def compare_with_many_runs(noise_multiplier: float, *, m: int = 2000, trials: int = 20_000, delta: float = 1e-5,
-                           rng: Any = None) -> Comparison:
+@validate_params(noise_multiplier=POSITIVE_REAL, m=Integer(2), trials=Integer(1000),
+                 delta=Optional(Real(0.0, 1.0, closed="neither")), rng=RNG)
+def compare_with_many_runs(noise_multiplier: float, *, m: int = 100_000, trials: int = 20_000,
+                           delta: float | None = None, rng: Any = None) -> Comparison:
     """One-run audit (``m`` canaries, one run) vs the many-run canary audit (one DP-SGD run per trial).
 
-    Both audit DP-SGD with ``sampling_rate = 1``, one step, at confidence 0.95: the one-run experiment of
-    :func:`one_run_dpsgd`, and :func:`semiprivate.theory.audit.audit_pairs` on the worst-case canary pair of
-    :mod:`semiprivate.theory.audit_suite` (an empty dataset against one canary whose gradient has norm
-    ``clip``), ``trials`` runs per dataset plus the selection batch."""
+    Both audit the same claim (DP-SGD with ``sampling_rate = 1``, one step, at the one-run audit's delta,
+    default :func:`audit_delta`) at confidence 0.95: the one-run experiment of :func:`one_run_dpsgd`, and
+    :func:`semiprivate.theory.audit.audit_pairs` on the worst-case canary pair of
+    :mod:`semiprivate.theory.audit_suite` (two zero rows against a zero row and one canary whose gradient
+    has norm ``clip``: add/remove-one and replace-one neighbours alike), ``trials`` runs per dataset plus
+    the selection batch."""
     g = as_generator(rng)
-    one = one_run_dpsgd(m, noise_multiplier=noise_multiplier, steps=1, delta=delta, rng=g)
-    D0 = (np.zeros((1, 2)), np.array([1.0]))
+    one = one_run_dpsgd(m, noise_multiplier=noise_multiplier, steps=1, delta=delta, canary="zero", rng=g)
+    D0 = (np.zeros((2, 2)), np.array([1.0, 1.0]))
     D1 = (np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([1.0, 1.0]))
 
     def mech(data: Any, size: int, rng: Any = None) -> np.ndarray:
@@ -190,33 +358,30 @@ def compare_with_many_runs(noise_multiplier: float, *, m: int = 2000, trials: in
                       normalizer=1.0, n_runs=int(size), rng=rng).weights
 
     t0 = time.perf_counter()
-    many = audit_pairs(mech, [(D0, D1)], epsilon=one.claimed_epsilon, delta=delta, trials=trials, confidence=0.95,
-                       rng=g)
+    many = audit_pairs(mech, [(D0, D1)], epsilon=one.claimed_epsilon, delta=one.delta, trials=trials,
+                       confidence=0.95, rng=g)
     return Comparison(one.epsilon_lower_bound, 1, one.seconds, many.epsilon_lower_bound, many.trials_used,
-                      time.perf_counter() - t0, one.claimed_epsilon)
+                      time.perf_counter() - t0, one.claimed_epsilon, int(m), one.delta)
 
 
-def _sigma_for(epsilon: float, delta: float, steps: int, sampling_rate: float) -> float:
-    """Noise multiplier whose accountant epsilon is ``epsilon`` (for the report's sweep)."""
-    return float(calibrate_noise_multiplier(epsilon, delta, sampling_rate, steps))
-
-
-@validate_params(steps=Integer(1), delta=Real(0.0, 1.0, closed="neither"), seed=Integer(0))
-def sweep(epsilons: list[float], ms: list[int], *, steps: int = 1, delta: float = 1e-5, seed: int = 0
+@validate_params(steps=Integer(1), delta=Optional(Real(0.0, 1.0, closed="neither")), seed=Integer(0))
+def sweep(epsilons: list[float], ms: list[int], *, steps: int = 1, delta: float | None = None, seed: int = 0
           ) -> list[dict[str, Any]]:
-    """The reproduction sweep: for each claimed epsilon (noise calibrated to it) and number of canaries,
-    one run's bound (the shape of the paper's white-box figure)."""
+    """The reproduction sweep: for each claimed epsilon and number of canaries, one run's bound (the shape of
+    the paper's white-box figure).  The noise is calibrated to the claim at ``delta`` (default
+    :func:`audit_delta` of the largest ``m``, one delta for every cell) and the audit runs at that delta."""
     for name, vals, kind in (("epsilons", epsilons, (int, float)), ("ms", ms, (int,))):
         if not isinstance(vals, (list, tuple)) or not vals or not all(
                 isinstance(v, kind) and not isinstance(v, bool) for v in vals):
             raise TypeError(f"{name} must be a non-empty list of numbers, got {vals!r:.60}")
         if not all(math.isfinite(v) and v > 0 for v in vals):
             raise ValueError(f"{name} must hold finite positive numbers, got {vals!r:.60}")
+    dl = audit_delta(max(ms)) if delta is None else float(delta)
     rows = []
     for i, eps in enumerate(epsilons):
-        sigma = _sigma_for(eps, delta, steps, 1.0)
+        sigma = float(calibrate_noise_multiplier(eps, dl, 1.0, steps))
         for j, m in enumerate(ms):
-            r = one_run_dpsgd(m, noise_multiplier=sigma, steps=steps, delta=delta, rng=seed + 100 * i + j)
-            rows.append(dict(claim=r.claimed_epsilon, m=m, bound=r.epsilon_lower_bound, sigma=sigma,
-                             seconds=r.seconds, correct=r.audit.correct, guesses=r.audit.guesses))
+            r = one_run_dpsgd(m, noise_multiplier=sigma, steps=steps, delta=dl, rng=seed + 100 * i + j)
+            rows.append(dict(claim=r.claimed_epsilon, m=m, bound=r.epsilon_lower_bound, sigma=sigma, delta=dl,
+                             seconds=r.seconds, correct=r.audit.correct, guesses=r.audit.guesses, canary=r.canary))
     return rows

@@ -64,12 +64,31 @@ def one_run_p_value(m: int, r: int, v: int, epsilon: float, delta: float = 0.0) 
     _check_counts(m, r, v)
     q = 1.0 / (1.0 + math.exp(-float(epsilon)))  # e^eps / (1 + e^eps)
     tail = float(binom.sf(v - 1, r, q))  # P[Binomial(r, q) >= v]
-    extra = 0.0
-    if delta > 0 and v > 0:
-        # max_i P[v - i <= B < v] / i; the masses P[B = v - i] summed, no cancellation
-        masses = binom.pmf(np.arange(v - 1, -1, -1), r, q)  # P[B = v-1], P[B = v-2], ..., P[B = 0]
-        extra = float(np.max(np.cumsum(masses) / np.arange(1, v + 1)))
+    extra = _delta_term(r, v, q) if delta > 0 and v > 0 else 0.0
     return min(1.0, tail + 2.0 * m * float(delta) * extra)
+
+
+#: the masses P[B = u] are summed down to ``mode - _WINDOW_SD`` standard deviations; below, their total
+#: (at most about e^(-_WINDOW_SD^2 / 2)) enters as a bound
+_WINDOW_SD = 40.0
+
+
+def _delta_term(r: int, v: int, q: float) -> float:
+    """An upper bound, tight to rounding, on ``max_{1 <= i <= v} P[v - i <= B < v] / i``, B ~ Binomial(r, q).
+
+    The masses ``P[B = v - i]`` are summed (no difference of tails).  Only ``u = v - i`` down to ``lo``,
+    about 40 standard deviations below the mode, are summed one by one; for every larger ``i`` the
+    ratio is at most ``(S + P[B < lo]) / (i_lo + 1)``, where ``S`` is the window's sum and ``i_lo`` its
+    length, and that bound joins the maximum (so truncating errs on the valid side)."""
+    lo = max(0, math.floor(r * q - _WINDOW_SD * math.sqrt(r * q * (1 - q)) - 1))
+    if lo >= v:
+        lo = 0
+    masses = binom.pmf(np.arange(v - 1, lo - 1, -1), r, q)  # P[B = v-1], ..., P[B = lo]
+    sums = np.cumsum(masses)
+    best = float(np.max(sums / np.arange(1, sums.size + 1)))
+    if lo > 0:
+        best = max(best, (float(sums[-1]) + float(binom.cdf(lo - 1, r, q))) / (sums.size + 1))
+    return best
 
 
 @validate_params(m=Integer(1), r=Integer(0), v=Integer(0), delta=DELTA, confidence=Real(0.0, 1.0, closed="neither"))
@@ -186,12 +205,20 @@ def one_run_audit(scores: Any, included: Any, *, delta: float = 0.0, confidence:
     if not choices:
         raise ValueError("choices must name at least one (k_plus, k_minus)")
     level = conf if len(choices) == 1 else 1.0 - (1.0 - conf) / len(choices)
-    truth = np.where(inc, 1, -1)
+    for kp, km in choices:
+        if kp < 0 or km < 0 or kp + km > m:
+            raise ValueError(f"choices must hold (k_plus, k_minus) with 0 <= k_plus + k_minus <= {m}, got ({kp}, {km})")
+    if np.isnan(s).any():
+        raise ValueError("scores must not contain NaN")
+    # one sort serves every choice: the guesses of one_run_guesses(s, kp, km) are the first kp and last km
+    # positions of this order; cumulative counts of included canaries give the right guesses
+    inc_sorted = inc[np.argsort(-s, kind="stable")]
+    in_top = np.r_[0, np.cumsum(inc_sorted)]  # in_top[k]: included among the k highest
+    out_bottom = np.r_[0, np.cumsum(~inc_sorted[::-1])]  # out_bottom[k]: left out among the k lowest
     best: OneRunAudit | None = None
     for kp, km in choices:
-        t = one_run_guesses(s, kp, km)
-        r = int(np.count_nonzero(t))
-        v = int(np.count_nonzero(t == truth))
+        r = kp + km
+        v = int(in_top[kp]) + int(out_bottom[km])
         eps = one_run_epsilon_bound(m, r, v, dl, level)
         if best is None or eps > best.epsilon_lower_bound:
             best = OneRunAudit(eps, m, r, v, kp, km, dl, conf, len(choices))

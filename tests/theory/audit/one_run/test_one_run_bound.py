@@ -96,3 +96,18 @@ def test_choosing_the_best_of_several_guess_counts_pays_for_it() -> None:
         want = max(want, one_run_epsilon_bound(2000, int(np.count_nonzero(t)), int(np.count_nonzero(t == truth)),
                                                0.0, 1 - 0.05 / 3))
     assert several.n_choices == 3 and several.epsilon_lower_bound == want > 0
+
+
+@pytest.mark.parametrize("r, v, eps", [(500_000, 262_000, 0.08), (1022, 998, 2.6), (40_000, 30_000, 0.9),
+                                       (200_000, 100_400, 0.0)])
+def test_delta_term_at_large_r_is_the_full_sum(r: int, v: int, eps: float) -> None:
+    """The delta term sums the binomial masses in a window below v and bounds the rest: the same value as the
+    full sum max_i P[v - i <= B < v] / i over every i (to rounding), never less."""
+    from scipy.stats import binom
+
+    q = 1 / (1 + math.exp(-eps))
+    full = float(np.max(np.cumsum(binom.pmf(np.arange(v - 1, -1, -1), r, q)) / np.arange(1, v + 1)))
+    tail = float(binom.sf(v - 1, r, q))
+    got = one_run_p_value(2 * r, r, v, eps, 1e-7)
+    assert got == pytest.approx(min(1.0, tail + 2 * 2 * r * 1e-7 * full), rel=1e-12)
+    assert got >= min(1.0, tail + 2 * 2 * r * 1e-7 * full) * (1 - 1e-14)
