@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import sympy as sp
 from semiprivate.proofs_checks._framework import (
+    CannotDecide,
     Check,
     cite,
     fmt,
