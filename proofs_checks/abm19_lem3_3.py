@@ -257,7 +257,7 @@ def check_manipulation() -> Check:
               what="abm19_cover_failure_probability")
     expr = mod.abm19_cover_failure_probability_expr()
     syms = {s.name: s for s in expr.free_symbols}
-    val = float(expr.subs({syms["n_pub"]: 5000, syms["d"]: 4, syms["alpha"]: sp.Rational(1, 20)}))
+    val = float(expr.subs({syms["n_pub"]: 5000, syms["vc_dim"]: 4, syms["alpha"]: sp.Rational(1, 20)}))
     close(math.log(val), log_bound(5000, 4, 0.05), what="abm19_cover_failure_probability_expr")
     links = ("semiprivate.theory.bounds.abm19.abm19_public_sample_size", "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability",
              "semiprivate.theory.bounds.abm19.abm19_cover_failure_probability_expr")

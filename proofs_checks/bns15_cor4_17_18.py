@@ -75,7 +75,7 @@ def check_cor417() -> Check:
             "(VC = 2 ell for ell = 1, 2).")
     mod = bounds_module("bns15")
     for ll, d, al, be, ep in ((2, 64, 0.1, 0.05, 1.0), (5, 10**6, 0.02, 0.1, 0.5)):
-        _, lab = mod.bns15_rectangles(ell=ll, d=d, alpha=al, beta=be, epsilon=ep)
+        _, lab = mod.bns15_rectangles(ell=ll, bits=d, alpha=al, beta=be, epsilon=ep)
         want = mod.bns15_thm4_14_labeled(vc_dim=2 * ll, alpha=al, beta=be, epsilon=ep)
         if lab != want:
             raise AssertionError(f"bns15_rectangles labelled {lab}, Thm 4.14 with VC = 2 ell gives {want}")

@@ -165,11 +165,14 @@ def check_large_epsilon() -> Check:
     mod = bounds_module("bns15")
     for v, a_, b_, e_ in ((2, 0.1, 0.05, 1.0), (5, 0.2, 0.01, 0.5)):
         want = math.ceil(v / (a_**3 * e_) * math.log(1 / a_) + math.log(1 / b_) / (a_ * e_) - 1e-9)
-        got = mod.bns15_generic_labeled(vc_dim=v, alpha=a_, beta=b_, epsilon=e_)
+        got = mod.bns15_generic_labeled(vc_dim=v, alpha=a_, beta=b_, epsilon=e_, form="paper")
         if got != want:
             raise AssertionError(f"bns15_generic_labeled({v}, {a_}, {b_}, {e_}) = {got}, verified {want}")
     eps_num = float(eps_star.subs(K, 1))
-    at_ce = mod.bns15_generic_labeled(vc_dim=1, alpha=0.1, beta=0.05, epsilon=eps_num)
+    at_ce = mod.bns15_generic_labeled(vc_dim=1, alpha=0.1, beta=0.05, epsilon=eps_num, form="paper")
+    at_ce_corrected = mod.bns15_generic_labeled(vc_dim=1, alpha=0.1, beta=0.05, epsilon=eps_num)
+    if at_ce_corrected != mod.bns15_generic_labeled(vc_dim=1, alpha=0.1, beta=0.05, epsilon=1.0):
+        raise AssertionError("bns15_generic_labeled's default (corrected) form must use min(eps, 1)")
     details = join([
         "The statement is for every alpha, beta, eps. Its m falls below one label once eps exceeds a constant times "
         "VC log(1/alpha)/alpha^3 + log(1/beta)/alpha (sympy: K m_stated = 1/2 at eps* = 2K(...)), while without privacy "
@@ -179,7 +182,8 @@ def check_large_epsilon() -> Check:
         "log(1/beta)/(alpha eps). Running the eps = 1 learner for every eps >= 1 gives the corrected form.",
         f"semiprivate.theory.bounds.bns15.bns15_generic_labeled = ceil(VC ln(1/alpha)/(alpha^3 eps) + ln(1/beta)/"
         f"(alpha eps)) at 2 points; at the counterexample (constant 1, eps = {fmt(eps_num)}) it returns {at_ce} "
-        "(the paper's form; this check shows one label is not enough).",
+        "with form='paper' (this check shows one label is not enough); its default, form='corrected', returns "
+        f"{at_ce_corrected}, its value at eps = 1.",
     ])
     return Check(id=f"{ID}.large-epsilon", links=("semiprivate.theory.bounds.bns15.bns15_generic_labeled",),
                  claim="BNS15 Thm 3.3: for every alpha, beta, eps there is an (alpha, beta, eps, 0, n, m)-PSSL with "

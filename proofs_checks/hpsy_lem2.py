@@ -180,7 +180,7 @@ def check_quadratic() -> Check:
         e = mod.hpsy_connectivity_threshold_expr(form)
         syms = {x.name: x for x in e.free_symbols}
         with sp.evaluate(False):
-            times_d1 = (dS - 1) * e.subs({syms["d"]: dS, syms["beta"]: bS})
+            times_d1 = (dS - 1) * e.subs({syms["dim"]: dS, syms["beta"]: bS})
         sympy_zero(times_d1, want * (dS - 1), f"(d - 1) hpsy_connectivity_threshold_expr({form}) == (d - 1) * {want}")
     links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
     details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "

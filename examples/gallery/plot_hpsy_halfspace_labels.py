@@ -15,7 +15,7 @@ from semiprivate.theory.bounds.compare import compare_halfspace_labelled
 dims = [10, 30, 100, 300, 1000, 3000, 10000]
 curves: dict[str, list[float]] = {}
 for d in dims:
-    table = compare_halfspace_labelled(d=d, k=5, gamma=0.3, eta=1e-4, alpha=0.1, beta=0.1, epsilon=1.0, delta=1e-5)
+    table = compare_halfspace_labelled(dim=d, k=5, gamma=0.3, eta=1e-4, alpha=0.1, beta=0.1, epsilon=1.0, delta=1e-5)
     for row in table.rows:
         curves.setdefault(row.method, []).append(float("nan") if row.n_lab is None else row.n_lab)
     print(f"d = {d:5d}: fewest labels with {table.best().method}")

@@ -64,7 +64,8 @@ CALL_SECONDS = 2.0
 
 #: Parameters that are non-negative (and finite) by meaning: -1 and inf must be rejected.
 NONNEGATIVE = re.compile(
-    r"^(epsilon|eps|delta|alpha|beta|gamma|eta|sigma|sensitivity|confidence|constant|d|k|n|m|size|trials|"
+    r"^(epsilon|eps|delta|alpha|beta|gamma|eta|sigma|sensitivity|confidence|constant|d|vc_dim|bits|dim|k|n|m|size|"
+    r"trials|"
     r"n_[a-z_]+|[a-z_]+_size|[a-z_]+_trials|n|repeats|iterations|n_categories|batch_size|p|p_min|"
     r"lipschitz|diameter|learning_rate|noise_multiplier|clip|clip_norm|max_examples|max_size|min_size)$"
 )
@@ -80,7 +81,8 @@ def _fill(name: str, qual: str = "") -> Any:
     table: dict[str, Callable[[], Any]] = {
         "epsilon": lambda: 1.0, "eps": lambda: 1.0, "delta": lambda: 1e-5, "alpha": lambda: 0.1,
         "beta": lambda: 0.1, "gamma": lambda: 0.5, "eta": lambda: 1e-3, "sigma": lambda: 1.0,
-        "confidence": lambda: 0.95, "sensitivity": lambda: 1.0, "d": lambda: 4, "k": lambda: 2, "n": lambda: 8,
+        "confidence": lambda: 0.95, "sensitivity": lambda: 1.0, "d": lambda: 4, "vc_dim": lambda: 2,
+        "bits": lambda: 4, "dim": lambda: 4, "k": lambda: 2, "n": lambda: 8,
         "m": lambda: 8, "size": lambda: 4, "trials": lambda: 100, "rng": lambda: 0, "seed": lambda: 0,
         "n_pub": lambda: 16, "n_priv": lambda: 16, "concept_class": lambda: Thresholds(8),
         "X": lambda: np.arange(8), "y": lambda: np.array([0, 1] * 4), "X_private": lambda: np.arange(8),

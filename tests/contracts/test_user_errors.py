@@ -136,11 +136,11 @@ def test_bound_underflow_is_a_message_from_cli_and_api(capsys: pytest.CaptureFix
     from semiprivate.theory.bounds.abm19 import abm19_private_sample_size
     from semiprivate.theory.bounds.cli import main
 
-    assert main(["ABM19.Thm3.1", "d=10", "alpha=1e-300", "beta=0.01", "epsilon=1"]) == 2
+    assert main(["ABM19.Thm3.1", "vc_dim=10", "alpha=1e-300", "beta=0.01", "epsilon=1"]) == 2
     err = capsys.readouterr().err
     assert "alpha=1e-300" in err and "float" in err and "Traceback" not in err
     with pytest.raises(ValueError, match="alpha=1e-300"):
-        evaluate("ABM19.Thm3.1", d=10, alpha=1e-300, beta=0.01, epsilon=1.0)
+        evaluate("ABM19.Thm3.1", vc_dim=10, alpha=1e-300, beta=0.01, epsilon=1.0)
     with pytest.raises(ValueError, match="float range"):  # the function itself: no ZeroDivisionError
         abm19_private_sample_size(10, 1e-300, 0.01, 1.0)
 
@@ -150,10 +150,10 @@ def test_huge_integer_names_the_parameter(capsys: pytest.CaptureFixture[str]) ->
     from semiprivate.theory.bounds.cli import main
 
     big = 10**310
-    assert main(["ABM19.Lem3.3", "d=10", "alpha=0.05", f"n_pub={big}"]) == 2
+    assert main(["ABM19.Lem3.3", "vc_dim=10", "alpha=0.05", f"n_pub={big}"]) == 2
     assert "n_pub is too large" in capsys.readouterr().err
     with pytest.raises(ValueError, match="n_pub is too large"):
-        evaluate("ABM19.Lem3.3", d=10, alpha=0.05, n_pub=big)
+        evaluate("ABM19.Lem3.3", vc_dim=10, alpha=0.05, n_pub=big)
 
 
 def test_audit_and_report_cli_user_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,10 +171,10 @@ def test_audit_and_report_cli_user_errors(tmp_path: Path, capsys: pytest.Capture
 
 
 @pytest.mark.parametrize("argv", [
-    ["bound", "ABM19.Thm3.1", "d=10", "alpha=1e-300", "beta=0.01", "epsilon=1"],
+    ["bound", "ABM19.Thm3.1", "vc_dim=10", "alpha=1e-300", "beta=0.01", "epsilon=1"],
     ["audit", "--seed", "-1"],
     ["report", "--out", "/proc/nope", "--quick"],
-    ["bound", "ABM19.Lem3.3", "d=x", "alpha=0.05", "n_pub=3"],
+    ["bound", "ABM19.Lem3.3", "vc_dim=x", "alpha=0.05", "n_pub=3"],
 ])
 def test_no_traceback_from_the_command_line(argv: list[str]) -> None:
     proc = subprocess.run([sys.executable, "-m", "semiprivate", *argv], capture_output=True, text=True, check=False,
@@ -226,7 +226,7 @@ def test_solver_searches_far_enough_and_keeps_messages_short() -> None:
     from semiprivate.theory.bounds._core import MATH, BoundOverflowError, smallest_integer
     from semiprivate.theory.bounds.abm19 import _lem33_log
 
-    n = solve("ABM19.Lem3.3", "n_pub", d=10, alpha=1e-200, beta=0.01)
+    n = solve("ABM19.Lem3.3", "n_pub", vc_dim=10, alpha=1e-200, beta=0.01)
     assert 1e204 < n < 1e205
     assert _lem33_log(MATH, n, 10, 1e-200) <= math.log(0.01) < _lem33_log(MATH, n - 10**190, 10, 1e-200)
     with pytest.raises(BoundOverflowError) as info:
@@ -266,12 +266,50 @@ def test_parameter_spelling_names_the_bound_and_the_accepted_name(capsys: pytest
     from semiprivate.theory.bounds import evaluate
     from semiprivate.theory.bounds.cli import main
 
-    with pytest.raises(TypeError, match=r"ABM19.Lem3.3 has no parameter 'VC' \(did you mean 'd'\?\)"):
+    with pytest.raises(TypeError, match=r"ABM19.Lem3.3 has no parameter 'VC' \(did you mean 'vc_dim'\?\)"):
         evaluate("ABM19.Lem3.3", VC=10, alpha=0.05, n_pub=100)
     with pytest.raises(TypeError, match=r"did you mean 'alpha'"):
-        evaluate("ABM19.Lem3.3", d=10, Alpha=0.05, n_pub=100)
+        evaluate("ABM19.Lem3.3", vc_dim=10, Alpha=0.05, n_pub=100)
     assert main(["ABM19.Lem3.3", "VC=10", "alpha=0.05", "n_pub=100"]) == 2
-    assert "did you mean 'd'" in capsys.readouterr().err
+    assert "did you mean 'vc_dim'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("bound_id", "old", "new", "rest"), [
+    ("ABM19.Lem3.3", "d", "vc_dim", {"alpha": 0.05, "n_pub": 20000}),
+    ("BNS15.Thm3.3.n", "d", "bits", {"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}),
+    ("BNS15.Cor4.17", "d", "bits", {"ell": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}),
+    ("HPSY.Thm1.n_unl", "d", "dim", {"beta": 0.01, "p_min": 0.01}),
+    ("HPSY.Sec3.3.BST14", "d", "dim", {"alpha": 0.1, "epsilon": 1.0}),
+    ("BNS15.Cl4.9", "vc", "vc_dim", {"alpha": 0.1, "beta": 0.1}),
+    ("BNS15.PropA.1", "h_size", "n_hypotheses", {"epsilon": 1.0, "gap": 0.1, "m": 200}),
+])
+def test_an_old_parameter_name_warns_naming_the_new_one(bound_id: str, old: str, new: str, rest: dict[str, Any],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``d`` meant a VC dimension, bits per point or an ambient dimension depending on the paper: the old
+    name still works, in the API with a DeprecationWarning and in the CLI with a warning line, each
+    naming the bound's own new name; the value is the one the new name gives."""
+    from semiprivate.theory.bounds import evaluate
+    from semiprivate.theory.bounds.cli import main
+
+    value = 40 if new in ("dim", "bits") else 10
+    with pytest.warns(DeprecationWarning, match=f"'{old}' is deprecated, use '{new}'"):
+        got = evaluate(bound_id, **{old: value}, **rest)
+    assert got == evaluate(bound_id, **{new: value}, **rest)
+    with pytest.raises(TypeError, match=f"both '{old}' .* and '{new}'"):
+        evaluate(bound_id, **{old: value, new: value}, **rest)
+    argv = [bound_id, f"{old}={value}", *(f"{k}={v}" for k, v in rest.items())]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert f"'{old}' is deprecated, use '{new}'" in captured.err and f"{bound_id}: value" in captured.out
+
+
+def test_no_bound_takes_an_ambiguous_parameter_name() -> None:
+    """No registered bound or solver has a parameter ``d``, ``vc`` or ``h_size`` any more."""
+    from semiprivate.theory.bounds import list_bounds
+
+    for b in list_bounds():
+        names = {p.name for p in b.params} | {p.name for s in b.solvers.values() for p in s.params}
+        assert not names & {"d", "vc", "h_size"}, (b.id, sorted(names))
 
 
 def test_sampler_error_bounds_huge_n() -> None:
@@ -410,7 +448,7 @@ def test_parameter_descriptions_agree_with_their_constraints() -> None:
 def test_repeated_parameter_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     from semiprivate.theory.bounds.cli import main
 
-    assert main(["ABM19.Lem3.3", "d=10", "alpha=0.05", "n_pub=100", "alpha=0.1"]) == 2
+    assert main(["ABM19.Lem3.3", "vc_dim=10", "alpha=0.05", "n_pub=100", "alpha=0.1"]) == 2
     assert "alpha given twice" in capsys.readouterr().err
 
 

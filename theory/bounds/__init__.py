@@ -13,10 +13,43 @@ constraints, function, sympy form, solvers, monotonicity):
 >>> from semiprivate.theory.bounds import get_bound, evaluate, solve
 >>> sorted(get_bound("ABM19.Lem3.3").solvers)
 ['n_pub']
->>> solve("ABM19.Lem3.3", "n_pub", d=10, alpha=0.05, beta=0.01)
+>>> solve("ABM19.Lem3.3", "n_pub", vc_dim=10, alpha=0.05, beta=0.01)
 14815
->>> evaluate("HPSY.Sec3.3.BST14", d=100, alpha=0.1, epsilon=1.0)
+>>> evaluate("HPSY.Sec3.3.BST14", dim=100, alpha=0.1, epsilon=1.0)
 100
+
+Parameter vocabulary (one name per meaning across the four papers; the papers' own letters in brackets):
+
+==================  ==========================================================================
+``vc_dim``          VC dimension of the concept class (ABM19's d, BNS15's VC)
+``bits``            bits per domain point, X = {0,1}^bits (BNS15 Thm 3.3's d, Cor 4.17's d)
+``dim``             ambient dimension of the domain, R^dim or {0,1}^dim; for HPSY also the number
+                    of variables, i.e. of graph vertices (HPSY's and the Sec 3.3 baselines' d)
+``k``               projection dimension (HPSY, PILLAR)
+``ell``             number of axes of a rectangle (BNS15 Cor 4.17), Karger's l (HPSY)
+``n_hypotheses``    size of a finite class, |H| (BNS15 App. A, B)
+``gap``             the exponential mechanism's error gap Delta (BNS15 Prop A.1); ``delta`` is
+                    always the privacy parameter
+``alpha, beta``     accuracy and confidence; ``epsilon, delta`` privacy
+``n_pub, n_priv``   public (unlabelled) and private (labelled) sample sizes (ABM19);
+                    ``n, m`` total and labelled sizes (BNS15)
+==================  ==========================================================================
+
+The old names ``d``, ``vc`` and ``h_size`` still work, with a :class:`DeprecationWarning` naming the
+new one (``d`` maps to ``bits`` where the bound has it, else ``dim``, else ``vc_dim``).
+
+Results say what they are: a sample size is a :class:`~semiprivate.theory.bounds._core.SampleSize`
+(an ``int`` with ``vacuous`` and ``reason``), a probability bound a
+:class:`~semiprivate.theory.bounds._core.ProbabilityBound` (a ``float``, vacuous when >= 1), and a
+learner a theorem builds (:class:`~semiprivate.theory.bounds.bns15.LearnerParams`) carries
+``alpha_factor`` / ``beta_factor`` when its accuracy is not the one given:
+
+>>> r = evaluate("BNS15.Lem4.12", vc_dim=1, alpha=0.01, beta=0.1, n=1000)
+>>> r.alpha, r.alpha_factor
+(0.11, 11.0)
+>>> n = evaluate("ABM19.Thm3.1.n_priv", vc_dim=10, alpha=0.1, beta=0.05, epsilon=1e-300)
+>>> n.vacuous
+True
 
 Conventions: natural logs; sample sizes are ints rounded up; O(.)-only results take
 ``constant`` (default 1); a failed hypothesis raises
@@ -25,10 +58,11 @@ Conventions: natural logs; sample sizes are ints rounded up; O(.)-only results t
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from semiprivate.theory.bounds import abm19, bns15, classic, hpsy, pillar, privacy  # noqa: F401  (fill the registry)
-from semiprivate.theory.bounds._core import REGISTRY, Bound, Param, Solver, smallest_integer
+from semiprivate.theory.bounds._core import REGISTRY, Bound, Param, Solver, renamed_to, smallest_integer
 
 __all__ = [
     "Bound",
@@ -87,8 +121,9 @@ def get_bound(bound_id: str) -> Bound:
 
 
 #: Spellings users try for a parameter that a bound names differently.
-_SYNONYMS = {"vc": ("vc_dim", "d"), "d": ("vc_dim", "vc"), "h_size": ("n_hypotheses",), "eps": ("epsilon",), "epsilon": ("eps",), "n_public": ("n_pub",),
-             "n_private": ("n_priv",)}
+_SYNONYMS = {"vc": ("vc_dim",), "d": ("bits", "dim", "vc_dim"), "h": ("n_hypotheses",), "h_size": ("n_hypotheses",),
+             "delta": ("gap",), "dimension": ("dim",), "eps": ("epsilon",), "epsilon": ("eps",),
+             "n_public": ("n_pub",), "n_private": ("n_priv",)}
 
 
 def check_param_names(bound_id: str, params: Any, given: Any) -> None:
@@ -98,7 +133,7 @@ def check_param_names(bound_id: str, params: Any, given: Any) -> None:
     >>> check_param_names("ABM19.Lem3.3", get_bound("ABM19.Lem3.3").params, ["VC"])
     Traceback (most recent call last):
     ...
-    TypeError: ABM19.Lem3.3 has no parameter 'VC' (did you mean 'd'?); its parameters: n_pub, d, alpha
+    TypeError: ABM19.Lem3.3 has no parameter 'VC' (did you mean 'vc_dim'?); its parameters: n_pub, vc_dim, alpha
     """
     if not isinstance(bound_id, str):
         raise TypeError(f"bound_id must be a string, got {type(bound_id).__name__}")
@@ -122,18 +157,16 @@ def check_param_names(bound_id: str, params: Any, given: Any) -> None:
 
 def _renamed(params: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     """Map deprecated parameter names (``RENAMED_PARAMS``) to the bound's names, with a DeprecationWarning."""
-    import warnings
-
-    from semiprivate.theory.bounds._core import RENAMED_PARAMS
-
-    names = {p.name for p in params}
+    names = [p.name for p in params]
     out = dict(kwargs)
-    for old, new in RENAMED_PARAMS.items():
-        if old in out and old not in names and new in names:
-            if new in out:
-                raise TypeError(f"got both {old!r} (deprecated) and {new!r}; give {new!r} only")
-            warnings.warn(f"parameter {old!r} is deprecated, use {new!r}", DeprecationWarning, stacklevel=3)
-            out[new] = out.pop(old)
+    for old in list(out):
+        new = renamed_to(old, names)
+        if new is None:
+            continue
+        if new in out:
+            raise TypeError(f"got both {old!r} (deprecated) and {new!r}; give {new!r} only")
+        warnings.warn(f"parameter {old!r} is deprecated, use {new!r}", DeprecationWarning, stacklevel=3)
+        out[new] = out.pop(old)
     return out
 
 

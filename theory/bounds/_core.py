@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from semiprivate.kernels.validation import Constraint, check_integer
+from semiprivate.kernels.validation import Constraint, Options, check_integer
 
 __all__ = [
     "MATH",
     "SYMPY",
     "Param",
+    "FORM_PAPER_OR_CORRECTED",
     "Solver",
     "Bound",
     "REGISTRY",
@@ -39,7 +40,12 @@ __all__ = [
     "near_integer",
     "symbols_for",
     "RENAMED_PARAMS",
+    "VACUOUS_SIZE",
+    "SampleSize",
+    "ProbabilityBound",
+    "vacuity",
     "renamed_params",
+    "renamed_to",
 ]
 
 
@@ -125,10 +131,29 @@ def near_integer(x: float) -> int | None:
     return None
 
 
-#: Parameter names replaced by a consistent spelling across the papers (old -> new). The functions
-#: that took an old name still accept it, with a DeprecationWarning (:func:`renamed_params`); the
-#: registry (:func:`semiprivate.theory.bounds.evaluate`) and the CLI map it the same way.
-RENAMED_PARAMS: dict[str, str] = {"h_size": "n_hypotheses", "vc": "vc_dim"}
+#: Parameter names replaced by a consistent spelling across the papers (old -> the new names it can
+#: stand for; see the vocabulary in :mod:`semiprivate.theory.bounds`).  ``d`` was a VC dimension
+#: (ABM19), bits per point (BNS15 Thm 3.3, Cor 4.17) or an ambient dimension (HPSY, Sec 3.3
+#: baselines): ``d`` maps to ``bits`` where a bound has it (BNS15 Thm 3.3 also has ``vc_dim``, which
+#: was ``vc`` there), else to ``dim``, else to ``vc_dim``.
+#: The functions that took an old name still accept it, with a DeprecationWarning
+#: (:func:`renamed_params`); the registry (:func:`semiprivate.theory.bounds.evaluate`) and the CLI
+#: map it the same way (:func:`renamed_to`).
+RENAMED_PARAMS: dict[str, tuple[str, ...]] = {"h_size": ("n_hypotheses",), "vc": ("vc_dim",),
+                                              "d": ("bits", "dim", "vc_dim")}
+
+
+def renamed_to(old: str, names: Any) -> str | None:
+    """The new name that the deprecated ``old`` stands for among a bound's parameter ``names``, or None
+    (``old`` is not deprecated, is itself one of ``names``, or none of its new names is there).
+
+    >>> renamed_to("d", ["n_pub", "vc_dim", "alpha"]), renamed_to("d", ["bits", "vc_dim"]), renamed_to("k", ["k"])
+    ('vc_dim', 'bits', None)
+    """
+    names = list(names)
+    if old in names:
+        return None
+    return next((new for new in RENAMED_PARAMS.get(old, ()) if new in names), None)
 
 
 def renamed_params(**old_to_new: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -155,7 +180,97 @@ def renamed_params(**old_to_new: str) -> Callable[[Callable[..., Any]], Callable
     return deco
 
 
-def ceil_int(x: float, what: str = "sample size") -> int:
+#: A sample size at or above this is vacuous: no sample of that size can be drawn, and the float
+#: formulas carry about 16 significant digits, so the digits of a longer integer are noise.
+VACUOUS_SIZE = 10**30
+
+
+class SampleSize(int):
+    """A sample size: an ``int`` (same value, arithmetic and repr) that says whether it is vacuous.
+
+    ``vacuous`` is True when the size is at least :data:`VACUOUS_SIZE` (10^30); ``reason`` then
+    says why (and is ``""`` otherwise).  Every bound that rounds a real size up
+    (:func:`ceil_int`) or searches for one (:func:`smallest_integer`) returns one.  Arithmetic
+    on it gives a plain ``int``.
+
+    >>> n = SampleSize(14815)
+    >>> n, n.vacuous, n + 1
+    (14815, False, 14816)
+    >>> SampleSize(10**300).vacuous
+    True
+    """
+
+    @property
+    def vacuous(self) -> bool:
+        """True when the size is at least :data:`VACUOUS_SIZE`."""
+        return int(self) >= VACUOUS_SIZE
+
+    @property
+    def reason(self) -> str:
+        """Why the size is vacuous, or ``""``."""
+        if not self.vacuous:
+            return ""
+        return (f"{float(self):.3g} examples is beyond any sample that can be drawn (>= {VACUOUS_SIZE:.0e}); "
+                "its digits past the 16th are floating-point noise")
+
+
+class ProbabilityBound(float):
+    """An upper bound on an error or failure probability: a ``float`` that says whether it is vacuous.
+
+    ``vacuous`` is True when the bound is at least 1 (every probability is), with ``reason``
+    saying so (``""`` otherwise).
+
+    >>> p = ProbabilityBound(2.5)
+    >>> p, p.vacuous
+    (2.5, True)
+    """
+
+    @property
+    def vacuous(self) -> bool:
+        """True when the bound is >= 1 (or NaN)."""
+        return not float(self) < 1.0
+
+    @property
+    def reason(self) -> str:
+        """Why the bound is vacuous, or ``""``."""
+        return f"a probability bound of {float(self):.6g} >= 1 says nothing" if self.vacuous else ""
+
+
+def vacuity(value: Any) -> tuple[bool, str]:
+    """``(vacuous, reason)`` of a bound's result, read from its parts' own ``vacuous`` / ``reason``.
+
+    A result is vacuous when it, or any field of a NamedTuple, tuple, list or dict result, or the
+    ``value`` of a :class:`~semiprivate.theory.validity.Checked`, says it is; the reason names the
+    field.  Plain numbers carry no such flag and count as not vacuous.
+
+    >>> vacuity((SampleSize(10), SampleSize(10**40)))
+    (True, '[1]: 1e+40 examples is beyond any sample that can be drawn (>= 1e+30); its digits past the 16th are floating-point noise')
+    """
+    return _vacuity(value, "")
+
+
+def _vacuity(value: Any, name: str) -> tuple[bool, str]:
+    own = getattr(value, "vacuous", None)
+    if isinstance(own, bool) and own:
+        return True, (f"{name}: " if name else "") + str(getattr(value, "reason", ""))
+    if hasattr(value, "_asdict"):
+        items: Any = value._asdict().items()
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = ((f"[{i}]", v) for i, v in enumerate(value))
+    elif hasattr(value, "valid") and hasattr(value, "value"):  # a Checked
+        return _vacuity(value.value, name)
+    else:
+        return False, ""
+    for key, v in items:
+        found = _vacuity(v, f"{name}.{key}" if name and not str(key).startswith("[") else f"{name}{key}")
+        if found[0]:
+            return found
+    return False, ""
+
+
+def ceil_int(x: float, what: str = "sample size") -> SampleSize:
     """Round a real sample size up to an int (float noise of a few ulps above an integer is absorbed).
 
     A value within :data:`NEAR_INTEGER_ULPS` ulps of an integer counts as that integer
@@ -169,9 +284,7 @@ def ceil_int(x: float, what: str = "sample size") -> int:
         raise BoundOverflowError(f"{what} is not finite ({x}): the bound exceeds the float range (about 1.8e308) "
                                  "for these parameters, so it is vacuous here")
     r = near_integer(x)
-    if r is not None:
-        return r
-    return int(math.ceil(x))
+    return SampleSize(r if r is not None else math.ceil(x))
 
 
 class BoundOverflowError(OverflowError, ValueError):
@@ -192,7 +305,7 @@ def short_int(n: int) -> str:
     return f"about {sign}{text[0]}.{text[1]}e+{len(text) - 1}"
 
 
-def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int | None = None) -> int:
+def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int | None = None) -> SampleSize:
     """Smallest integer ``n >= lo`` with ``predicate(n)`` True, for a monotone predicate.
 
     ``predicate`` must be False on an initial segment and True from some point on.  The
@@ -223,7 +336,7 @@ def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int | 
                 f"{short_int(n)} it cannot be evaluated in floats (about 1.8e308)") from None
 
     if holds(lo):
-        return lo
+        return SampleSize(lo)
     step = 1
     prev = lo
     hi = lo + step
@@ -240,7 +353,7 @@ def smallest_integer(predicate: Callable[[int], bool], lo: int, *, limit: int | 
             hi = mid
         else:
             prev = mid
-    return hi
+    return SampleSize(hi)
 
 
 @dataclass(frozen=True)
@@ -254,6 +367,11 @@ class Param:
     typical: tuple[float, float] | None = None
     default: Any = None
     required: bool = True
+
+
+FORM_PAPER_OR_CORRECTED = Param(
+    "form", Options("paper", "corrected"), "'corrected' (default: what proofs_checks verifies, the paper's statement "
+    "being refuted) or 'paper' (the stated size)", default="corrected", required=False)
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,14 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    ProbabilityBound,
     Solver,
     ceil_int,
     check_conditions,
     make_expr,
     near_integer,
     register,
+    renamed_params,
     safe_exp,
     smallest_integer,
 )
@@ -58,18 +60,19 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
-def _lem33_log(ns: Any, n_pub: Any, d: Any, alpha: Any) -> Any:
+def _lem33_log(ns: Any, n_pub: Any, vc_dim: Any, alpha: Any) -> Any:
     # log of 2 (2 e n_pub / d)^(2d) exp(-alpha n_pub / 4)
-    return ns.log(2) + 2 * d * ns.log(2 * ns.e * n_pub / d) - alpha * n_pub / 4
+    return ns.log(2) + 2 * vc_dim * ns.log(2 * ns.e * n_pub / vc_dim) - alpha * n_pub / 4
 
 
-def _lem33_conditions(n_pub: int, d: int) -> list[tuple[bool, str, dict[str, Any]]]:
-    return [(2 * n_pub >= d, "2*n_pub >= d (Sauer's (e m/d)^d bound on the 2*n_pub-point double sample)",
-             {"n_pub": n_pub, "d": d})]
+def _lem33_conditions(n_pub: int, vc_dim: int) -> list[tuple[bool, str, dict[str, Any]]]:
+    return [(2 * n_pub >= vc_dim, "2*n_pub >= vc_dim (Sauer's (e m/d)^d bound on the 2*n_pub-point double sample)",
+             {"n_pub": n_pub, "vc_dim": vc_dim})]
 
 
-@validate_params(n_pub=POSITIVE_INT, d=POSITIVE_INT, alpha=PROBABILITY, strict=Boolean())
-def abm19_cover_log_failure_probability(n_pub: int, d: int, alpha: float, *, strict: bool = True) -> Any:
+@renamed_params(d="vc_dim")
+@validate_params(n_pub=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, strict=Boolean())
+def abm19_cover_log_failure_probability(n_pub: int, vc_dim: int, alpha: float, *, strict: bool = True) -> Any:
     r"""Natural log of the ABM19 Lemma 3.3 failure bound.
 
     Implements: ABM19.Lem3.3 (log form).
@@ -80,7 +83,7 @@ def abm19_cover_log_failure_probability(n_pub: int, d: int, alpha: float, *, str
     ----------
     n_pub : int
         Number of public unlabelled points (>= 1).
-    d : int
+    vc_dim : int
         VC dimension of H (>= 1).
     alpha : float
         Cover radius, in (0, 1).
@@ -95,7 +98,7 @@ def abm19_cover_log_failure_probability(n_pub: int, d: int, alpha: float, *, str
     Raises
     ------
     ConditionNotMet
-        If ``2 * n_pub < d`` (Sauer's polynomial bound is used on the 2 n_pub-point double
+        If ``2 * n_pub < vc_dim`` (Sauer's polynomial bound is used on the 2 n_pub-point double
         sample and needs at least d points).
 
     Examples
@@ -103,12 +106,13 @@ def abm19_cover_log_failure_probability(n_pub: int, d: int, alpha: float, *, str
     >>> round(abm19_cover_log_failure_probability(20000, 10, 0.05), 3)
     -63.426
     """
-    return check_conditions(strict, "ABM19.Lem3.3", _lem33_conditions(n_pub, d),
-                            lambda: float(_lem33_log(MATH, n_pub, d, alpha)))
+    return check_conditions(strict, "ABM19.Lem3.3", _lem33_conditions(n_pub, vc_dim),
+                            lambda: float(_lem33_log(MATH, n_pub, vc_dim, alpha)))
 
 
-@validate_params(n_pub=POSITIVE_INT, d=POSITIVE_INT, alpha=PROBABILITY, strict=Boolean())
-def abm19_cover_failure_probability(n_pub: int, d: int, alpha: float, *, strict: bool = True) -> Any:
+@renamed_params(d="vc_dim")
+@validate_params(n_pub=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, strict=Boolean())
+def abm19_cover_failure_probability(n_pub: int, vc_dim: int, alpha: float, *, strict: bool = True) -> Any:
     r"""ABM19 Lemma 3.3: P[the ASSPP class is not an alpha-cover] <= 2 (2e n/d)^{2d} exp(-alpha n/4).
 
     Implements: ABM19.Lem3.3.  Exact constants of the paper (proof of Lemma 3.3, the
@@ -118,7 +122,7 @@ def abm19_cover_failure_probability(n_pub: int, d: int, alpha: float, *, strict:
     ----------
     n_pub : int
         Number of public unlabelled points.
-    d : int
+    vc_dim : int
         VC dimension of H.
     alpha : float
         Cover radius in (0, 1).
@@ -127,14 +131,14 @@ def abm19_cover_failure_probability(n_pub: int, d: int, alpha: float, *, strict:
 
     Returns
     -------
-    float
-        The bound (computed in log space; it can exceed 1, where it says nothing; ``inf``
-        with a RuntimeWarning if it overflows).
+    ProbabilityBound
+        The bound, a float (computed in log space; it can exceed 1, where it says nothing and
+        its ``vacuous`` is True; ``inf`` with a RuntimeWarning if it overflows).
 
     Raises
     ------
     ConditionNotMet
-        If ``2 * n_pub < d``.
+        If ``2 * n_pub < vc_dim``.
 
     References
     ----------
@@ -145,26 +149,28 @@ def abm19_cover_failure_probability(n_pub: int, d: int, alpha: float, *, strict:
     >>> abm19_cover_failure_probability(20000, 10, 0.05) < 1e-20
     True
     """
-    return check_conditions(strict, "ABM19.Lem3.3", _lem33_conditions(n_pub, d),
-                            lambda: safe_exp(float(_lem33_log(MATH, n_pub, d, alpha)), "ABM19.Lem3.3 bound"))
+    return check_conditions(strict, "ABM19.Lem3.3", _lem33_conditions(n_pub, vc_dim),
+                            lambda: ProbabilityBound(safe_exp(float(_lem33_log(MATH, n_pub, vc_dim, alpha)),
+                                                              "ABM19.Lem3.3 bound")))
 
 
 def abm19_cover_failure_probability_expr() -> Any:
-    """Sympy form of the ABM19 Lemma 3.3 bound (symbols ``n_pub, d, alpha``), from the same formula.
+    """Sympy form of the ABM19 Lemma 3.3 bound (symbols ``n_pub, vc_dim, alpha``), from the same formula.
 
     Implements: ABM19.Lem3.3.
 
     >>> abm19_cover_failure_probability_expr()
-    2*exp(-alpha*n_pub/4 + 2*d*(-log(d) + log(n_pub) + log(2) + 1))
+    2*exp(-alpha*n_pub/4 + 2*vc_dim*(log(n_pub) - log(vc_dim) + log(2) + 1))
     """
     import sympy
 
-    return sympy.powsimp(sympy.expand_log(sympy.exp(make_expr(_lem33_log, ("n_pub", "d", "alpha"),
-                                                                  integer=("n_pub", "d"))), force=True))
+    return sympy.powsimp(sympy.expand_log(sympy.exp(make_expr(_lem33_log, ("n_pub", "vc_dim", "alpha"),
+                                                                  integer=("n_pub", "vc_dim"))), force=True))
 
 
-@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def abm19_public_sample_size(d: int, alpha: float, beta: float) -> int:
+@renamed_params(d="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
+def abm19_public_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
     r"""Smallest n_pub with 2 (2e n/d)^{2d} exp(-alpha n/4) <= beta (ABM19 Lemma 3.3, solved exactly).
 
     Implements: ABM19.Lem3.3 (solver).  Exact monotone integer search on the stated
@@ -175,7 +181,7 @@ def abm19_public_sample_size(d: int, alpha: float, beta: float) -> int:
 
     Parameters
     ----------
-    d : int
+    vc_dim : int
         VC dimension.
     alpha : float
         Cover radius in (0, 1).
@@ -195,16 +201,17 @@ def abm19_public_sample_size(d: int, alpha: float, beta: float) -> int:
     692
     """
     log_beta = math.log(beta)
-    lo = max((d + 1) // 2, int(8 * d / alpha))
-    return smallest_integer(lambda n: _lem33_log(MATH, n, d, alpha) <= log_beta, lo)
+    lo = max((vc_dim + 1) // 2, int(8 * vc_dim / alpha))
+    return smallest_integer(lambda n: _lem33_log(MATH, n, vc_dim, alpha) <= log_beta, lo)
 
 
-def _pub_oform(ns: Any, d: Any, alpha: Any, beta: Any, constant: Any = 1) -> Any:
-    return constant * (d * ns.log(1 / alpha) + ns.log(1 / beta)) / alpha
+def _pub_oform(ns: Any, vc_dim: Any, alpha: Any, beta: Any, constant: Any = 1) -> Any:
+    return constant * (vc_dim * ns.log(1 / alpha) + ns.log(1 / beta)) / alpha
 
 
-@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, constant=POSITIVE_REAL)
-def abm19_public_sample_size_oform(d: int, alpha: float, beta: float, *, constant: float = 1.0) -> int:
+@renamed_params(d="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, constant=POSITIVE_REAL)
+def abm19_public_sample_size_oform(vc_dim: int, alpha: float, beta: float, *, constant: float = 1.0) -> int:
     r"""ABM19 Thm 3.1 / Lem 3.3 public sample size, O-form: constant * (d log(1/alpha) + log(1/beta)) / alpha.
 
     Implements: ABM19.Thm3.1 (n_pub).  The paper states only O(.); ``constant`` (default 1)
@@ -221,7 +228,7 @@ def abm19_public_sample_size_oform(d: int, alpha: float, beta: float, *, constan
     >>> abm19_public_sample_size_oform(1, 0.5, 0.5)
     3
     """
-    return ceil_int(_pub_oform(MATH, d, alpha, beta, constant))
+    return ceil_int(_pub_oform(MATH, vc_dim, alpha, beta, constant))
 
 
 def abm19_public_sample_size_oform_expr() -> Any:
@@ -230,26 +237,27 @@ def abm19_public_sample_size_oform_expr() -> Any:
     Implements: ABM19.Thm3.1 (n_pub).
 
     >>> abm19_public_sample_size_oform_expr()
-    constant*(d*log(1/alpha) + log(1/beta))/alpha
+    constant*(vc_dim*log(1/alpha) + log(1/beta))/alpha
     """
-    return make_expr(_pub_oform, ("d", "alpha", "beta", "constant"), integer=("d",))
+    return make_expr(_pub_oform, ("vc_dim", "alpha", "beta", "constant"), integer=("vc_dim",))
 
 
-def _priv(ns: Any, d: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
+def _priv(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
     # max(1/alpha^2, 1/(eps alpha)) written as max(1/alpha, 1/eps)/alpha: alpha**2 underflows to 0 for
     # alpha < 1e-162 (a ZeroDivisionError), the division by alpha overflows to inf (vacuous, reported)
-    return constant * (d * ns.log(1 / alpha) + ns.log(1 / beta)) * ns.max(1 / alpha, 1 / epsilon) / alpha
+    return constant * (vc_dim * ns.log(1 / alpha) + ns.log(1 / beta)) * ns.max(1 / alpha, 1 / epsilon) / alpha
 
 
-@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def abm19_private_sample_size(d: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(d="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def abm19_private_sample_size(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""ABM19 Thm 3.1 private sample size: constant * (d log(1/a) + log(1/b)) * max(1/a^2, 1/(eps a)).
 
     Implements: ABM19.Thm3.1 (n_priv).  O-form only in the paper; ``constant`` defaults to 1.
 
     Parameters
     ----------
-    d : int
+    vc_dim : int
         VC dimension.
     alpha, beta : float
         Excess error and failure probability in (0, 1).
@@ -267,7 +275,7 @@ def abm19_private_sample_size(d: int, alpha: float, beta: float, epsilon: float,
     >>> abm19_private_sample_size(10, 0.1, 0.05, 1.0)
     2603
     """
-    return ceil_int(_priv(MATH, d, alpha, beta, epsilon, constant))
+    return ceil_int(_priv(MATH, vc_dim, alpha, beta, epsilon, constant))
 
 
 def abm19_private_sample_size_expr() -> Any:
@@ -276,9 +284,9 @@ def abm19_private_sample_size_expr() -> Any:
     Implements: ABM19.Thm3.1 (n_priv).
 
     >>> print(abm19_private_sample_size_expr())
-    constant*(d*log(1/alpha) + log(1/beta))*Max(1/alpha, 1/epsilon)/alpha
+    constant*(vc_dim*log(1/alpha) + log(1/beta))*Max(1/alpha, 1/epsilon)/alpha
     """
-    return make_expr(_priv, ("d", "alpha", "beta", "epsilon", "constant"), integer=("d",))
+    return make_expr(_priv, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
 
 
 class SampleComplexity(NamedTuple):
@@ -288,8 +296,9 @@ class SampleComplexity(NamedTuple):
     n_pub: int
 
 
-@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def abm19_sample_complexity(d: int, alpha: float, beta: float, epsilon: float, *,
+@renamed_params(d="vc_dim")
+@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def abm19_sample_complexity(vc_dim: int, alpha: float, beta: float, epsilon: float, *,
                             constant: float = 1.0) -> SampleComplexity:
     r"""ABM19 Theorem 3.1 (ASSPP, agnostic, (eps, 0)-DP): both sample sizes, O-forms with one ``constant``.
 
@@ -301,8 +310,8 @@ def abm19_sample_complexity(d: int, alpha: float, beta: float, epsilon: float, *
     >>> abm19_sample_complexity(10, 0.1, 0.05, 1.0)
     SampleComplexity(n_priv=2603, n_pub=261)
     """
-    return SampleComplexity(abm19_private_sample_size(d, alpha, beta, epsilon, constant=constant),
-                            abm19_public_sample_size_oform(d, alpha, beta, constant=constant))
+    return SampleComplexity(abm19_private_sample_size(vc_dim, alpha, beta, epsilon, constant=constant),
+                            abm19_public_sample_size_oform(vc_dim, alpha, beta, constant=constant))
 
 
 # ---------------------------------------------------------------------------
@@ -421,7 +430,7 @@ def abm19_public_lower_bound_expr() -> Any:
 # registry
 # ---------------------------------------------------------------------------
 
-_D = Param("d", POSITIVE_INT, "VC dimension of the hypothesis class", integer=True, typical=(1, 50))
+_D = Param("vc_dim", POSITIVE_INT, "VC dimension of the hypothesis class", integer=True, typical=(1, 50))
 _ALPHA = Param("alpha", PROBABILITY, "accuracy (excess error / cover radius), in (0, 1)", typical=(0.005, 0.5))
 _BETA = Param("beta", PROBABILITY, "failure probability, in (0, 1)", typical=(0.001, 0.5))
 _EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
@@ -436,12 +445,12 @@ register(Bound(
     params=(_NPUB, _D, _ALPHA),
     function=abm19_cover_failure_probability,
     expr=abm19_cover_failure_probability_expr,
-    formula=lambda ns, n_pub, d, alpha: ns.exp(_lem33_log(ns, n_pub, d, alpha)),
+    formula=lambda ns, n_pub, vc_dim, alpha: ns.exp(_lem33_log(ns, n_pub, vc_dim, alpha)),
     output="failure probability bound (float; may exceed 1)",
     solvers={"n_pub": Solver("n_pub", abm19_public_sample_size, (_D, _ALPHA, _BETA),
                              "smallest n_pub with bound <= beta (exact integer search)")},
-    monotone={"d": +1},
-    example={"n_pub": 20000, "d": 10, "alpha": 0.05},
+    monotone={"vc_dim": +1},
+    example={"n_pub": 20000, "vc_dim": 10, "alpha": 0.05},
 ))
 register(Bound(
     id="ABM19.Thm3.1.n_pub",
@@ -451,8 +460,8 @@ register(Bound(
     expr=abm19_public_sample_size_oform_expr,
     formula=_pub_oform,
     output="n_pub (int)",
-    monotone={"d": +1, "alpha": -1, "beta": -1, "constant": +1},
-    example={"d": 10, "alpha": 0.05, "beta": 0.01},
+    monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "constant": +1},
+    example={"vc_dim": 10, "alpha": 0.05, "beta": 0.01},
     integer_output=True,
 ))
 register(Bound(
@@ -463,8 +472,8 @@ register(Bound(
     expr=abm19_private_sample_size_expr,
     formula=_priv,
     output="n_priv (int)",
-    monotone={"d": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-    example={"d": 10, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
+    monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
+    example={"vc_dim": 10, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
     integer_output=True,
 ))
 register(Bound(
@@ -473,11 +482,11 @@ register(Bound(
     params=(_D, _ALPHA, _BETA, _EPS, _CONST),
     function=abm19_sample_complexity,
     expr=lambda: {"n_priv": abm19_private_sample_size_expr(), "n_pub": abm19_public_sample_size_oform_expr()},
-    formula=lambda ns, d, alpha, beta, epsilon, constant=1: {
-        "n_priv": _priv(ns, d, alpha, beta, epsilon, constant), "n_pub": _pub_oform(ns, d, alpha, beta, constant)},
+    formula=lambda ns, vc_dim, alpha, beta, epsilon, constant=1: {
+        "n_priv": _priv(ns, vc_dim, alpha, beta, epsilon, constant), "n_pub": _pub_oform(ns, vc_dim, alpha, beta, constant)},
     output="SampleComplexity(n_priv, n_pub)",
-    monotone={"d": +1, "alpha": -1, "beta": -1, "constant": +1},
-    example={"d": 10, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
+    monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "constant": +1},
+    example={"vc_dim": 10, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0},
 ))
 register(Bound(
     id="ABM19.Lem4.4",

@@ -279,20 +279,21 @@ def klnrs_sample_size_expr() -> Any:
     return make_expr(_klnrs, ("n_hypotheses", "alpha", "beta", "epsilon", "constant"), integer=("n_hypotheses",))
 
 
-def _bst(ns: Any, d: Any, alpha: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * ns.sqrt(d) / (alpha * epsilon)
+def _bst(ns: Any, dim: Any, alpha: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * ns.sqrt(dim) / (alpha * epsilon)
 
 
-def _abm(ns: Any, d: Any, alpha: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * d / (alpha * epsilon)
+def _abm(ns: Any, dim: Any, alpha: Any, epsilon: Any, constant: Any = 1) -> Any:
+    return constant * dim / (alpha * epsilon)
 
 
 def _jl(ns: Any, alpha: Any, epsilon: Any, gamma: Any, constant: Any = 1) -> Any:
     return constant / (alpha * epsilon * gamma**2)
 
 
-@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def bst14_labeled(d: int, alpha: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(d="dim")
+@validate_params(dim=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def bst14_labeled(dim: int, alpha: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""HPSY Sec 3.3: private SGD (BST14) in the full space needs n_lab = O(sqrt(d)/(alpha eps)).
 
     Implements: HPSY.Sec3.3.BST14 (O-form; ``constant`` defaults to 1).
@@ -300,7 +301,7 @@ def bst14_labeled(d: int, alpha: float, epsilon: float, *, constant: float = 1.0
     >>> bst14_labeled(100, 0.1, 1.0)
     100
     """
-    return ceil_int(_bst(MATH, d, alpha, epsilon, constant))
+    return ceil_int(_bst(MATH, dim, alpha, epsilon, constant))
 
 
 def bst14_labeled_expr() -> Any:
@@ -309,13 +310,14 @@ def bst14_labeled_expr() -> Any:
     Implements: HPSY.Sec3.3.BST14.
 
     >>> bst14_labeled_expr()
-    constant*sqrt(d)/(alpha*epsilon)
+    constant*sqrt(dim)/(alpha*epsilon)
     """
-    return make_expr(_bst, ("d", "alpha", "epsilon", "constant"), integer=("d",))
+    return make_expr(_bst, ("dim", "alpha", "epsilon", "constant"), integer=("dim",))
 
 
-@validate_params(d=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def abm19_halfspace_labeled(d: int, alpha: float, epsilon: float, *, constant: float = 1.0) -> int:
+@renamed_params(d="dim")
+@validate_params(dim=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
+def abm19_halfspace_labeled(dim: int, alpha: float, epsilon: float, *, constant: float = 1.0) -> int:
     r"""HPSY Sec 3.3: the ABM19 generic semi-private learner on halfspaces needs n_lab = O(d/(alpha eps)).
 
     Implements: HPSY.Sec3.3.ABM19 (O-form as HPSY quotes it; (eps, 0)-DP).
@@ -323,7 +325,7 @@ def abm19_halfspace_labeled(d: int, alpha: float, epsilon: float, *, constant: f
     >>> abm19_halfspace_labeled(100, 0.1, 1.0)
     1000
     """
-    return ceil_int(_abm(MATH, d, alpha, epsilon, constant))
+    return ceil_int(_abm(MATH, dim, alpha, epsilon, constant))
 
 
 def abm19_halfspace_labeled_expr() -> Any:
@@ -332,9 +334,9 @@ def abm19_halfspace_labeled_expr() -> Any:
     Implements: HPSY.Sec3.3.ABM19.
 
     >>> abm19_halfspace_labeled_expr()
-    constant*d/(alpha*epsilon)
+    constant*dim/(alpha*epsilon)
     """
-    return make_expr(_abm, ("d", "alpha", "epsilon", "constant"), integer=("d",))
+    return make_expr(_abm, ("dim", "alpha", "epsilon", "constant"), integer=("dim",))
 
 
 @validate_params(alpha=PROBABILITY, epsilon=EPSILON, gamma=PROBABILITY, constant=POSITIVE_REAL)
@@ -370,7 +372,7 @@ _BETA = Param("beta", PROBABILITY, "confidence in (0, 1)", typical=(0.001, 0.45)
 _EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
 _CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 1)", typical=(0.5, 5.0),
                default=1.0, required=False)
-_DIM = Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(1, 10000))
+_DIM = Param("dim", POSITIVE_INT, "ambient dimension", integer=True, typical=(1, 10000))
 
 register(Bound("BNS15.ThmB.2", "Sauer: |Pi_C(B)| <= (e|B|/VC)^VC for |B| > VC",
                (Param("m", POSITIVE_INT, "|B|", integer=True, typical=(2, 10000)), _VC), sauer_bound, None,
@@ -404,12 +406,12 @@ register(Bound("KLNRS.Generic", "generic private learner m = O((ln|H| + ln(1/b))
                example={"n_hypotheses": 1024, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Sec3.3.BST14", "private SGD in R^d: n_lab = O(sqrt(d)/(alpha eps))", (_DIM, _ALPHA, _EPS, _CONST),
                bst14_labeled, bst14_labeled_expr, _bst, "n_lab (int)",
-               monotone={"d": +1, "alpha": -1, "epsilon": -1, "constant": +1},
-               example={"d": 100, "alpha": 0.1, "epsilon": 1.0}, integer_output=True))
+               monotone={"dim": +1, "alpha": -1, "epsilon": -1, "constant": +1},
+               example={"dim": 100, "alpha": 0.1, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Sec3.3.ABM19", "ABM19 generic SP learner on halfspaces: n_lab = O(d/(alpha eps))",
                (_DIM, _ALPHA, _EPS, _CONST), abm19_halfspace_labeled, abm19_halfspace_labeled_expr, _abm,
-               "n_lab (int)", monotone={"d": +1, "alpha": -1, "epsilon": -1, "constant": +1},
-               example={"d": 100, "alpha": 0.1, "epsilon": 1.0}, integer_output=True))
+               "n_lab (int)", monotone={"dim": +1, "alpha": -1, "epsilon": -1, "constant": +1},
+               example={"dim": 100, "alpha": 0.1, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Sec3.3.JL", "JL projection + private learning: n_lab = O(1/(alpha eps gamma^2))",
                (_ALPHA, _EPS, Param("gamma", PROBABILITY, "margin in (0, 1)", typical=(0.05, 0.95)), _CONST),
                jl_labeled, jl_labeled_expr, _jl, "n_lab (int)",

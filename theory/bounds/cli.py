@@ -11,9 +11,11 @@ invalid parameter, a value beyond what the float formulas can evaluate: the mess
 the bound needs), 1 when the theorem's hypotheses do not hold for the given parameters
 (ConditionNotMet).  A user error never prints a traceback.
 
-Notes after the value: when a result's alpha / beta is the output learner's (a theorem that maps
-an (alpha, beta) learner to an (11 alpha, 2 beta) one, say), and when a sample size is vacuous
-(>= 10^30 examples).  ``--json`` puts the same notes under ``"notes"``.
+Notes after the value, read from the result itself: when its alpha / beta is the output learner's
+(a theorem that maps an (alpha, beta) learner to an (11 alpha, 2 beta) one says so in the result's
+``alpha_factor`` / ``beta_factor``), and when it is vacuous (a sample size >= 10^30 examples, an
+error or failure probability bound >= 1: the result's ``vacuous`` / ``reason``).  ``--json`` puts
+the same notes under ``"notes"`` and ``"vacuous": true`` at the top level.
 """
 
 from __future__ import annotations
@@ -24,13 +26,11 @@ import math
 import sys
 from typing import Any
 
+from semiprivate.theory.bounds._core import VACUOUS_SIZE, short_int  # VACUOUS_SIZE re-exported: the notes' threshold
+
 SUMMARY = "evaluate, solve or print a bound (ABM19, BNS15, HPSY, PILLAR, classic)"
 
 __all__ = ["SUMMARY", "VACUOUS_SIZE", "main", "to_jsonable"]
-
-#: A sample size at or above this is reported as vacuous (no sample of that size can be drawn; the
-#: float formulas carry 16 significant digits, so a longer integer is mostly noise).
-VACUOUS_SIZE = 10**30
 
 
 def to_jsonable(value: Any) -> Any:
@@ -92,22 +92,35 @@ def _print_list(out: Any) -> None:
         print(f"{b.id:<{width}}  {b.description}{solv}", file=out)
 
 
-def _transform_notes(kwargs: dict[str, Any], value: Any) -> list[str]:
-    """Say so when a result's accuracy / confidence is not the input's (the theorem transforms it)."""
+def _transform_notes(value: Any) -> list[str]:
+    """The result's own word on what it is: an accuracy / confidence the theorem transforms
+    (``alpha_factor`` / ``beta_factor`` of a learner it builds) and vacuity (``vacuous`` / ``reason``
+    of its sizes and probability bounds, :func:`~semiprivate.theory.bounds._core.vacuity`)."""
+    from semiprivate.theory.bounds._core import vacuity
+
     notes = []
+    inner = getattr(value, "value", value) if hasattr(value, "valid") else value  # a Checked
     for name in ("alpha", "beta"):
-        given, got = kwargs.get(name), getattr(value, name, None)
-        if isinstance(given, (int, float)) and isinstance(got, (int, float)) and given > 0 and got != given:
-            notes.append(f"the result's {name} = {got:g} is the output learner's ({got / given:g} x the input "
-                         f"{name} = {given:g}), not the {name} you gave")
-    sizes = {"value": value} if isinstance(value, int) and not isinstance(value, bool) else {
-        k: v for k, v in (value._asdict().items() if hasattr(value, "_asdict") else ())
-        if isinstance(v, int) and not isinstance(v, bool)}
-    for name, v in sizes.items():
-        if v >= VACUOUS_SIZE:
-            notes.append(f"vacuous: {name} = {float(v):.3g} examples is beyond any sample that can be drawn "
-                         f"(>= {VACUOUS_SIZE:.0e}); its digits past the 16th are floating-point noise")
+        factor, got = getattr(inner, f"{name}_factor", 1.0), getattr(inner, name, None)
+        if isinstance(factor, (int, float)) and factor != 1.0 and isinstance(got, (int, float)):
+            notes.append(f"the result's {name} = {got:g} is the output learner's ({factor:g} x the input "
+                         f"{name} = {got / factor:g}), not the {name} you gave")
+    vacuous, reason = vacuity(value)
+    if vacuous:
+        notes.append(f"vacuous: {reason}")
     return notes
+
+
+def _short_vacuous(data: Any) -> Any:
+    """JSON-ready data with each vacuous sample size written short (``about 6.9e+302 (vacuous)``): its
+    digits past the 16th are noise (``--json`` keeps them all)."""
+    if isinstance(data, int) and not isinstance(data, bool) and getattr(data, "vacuous", False):
+        return f"{short_int(data)} (vacuous)"
+    if isinstance(data, dict):
+        return {k: _short_vacuous(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_short_vacuous(v) for v in data]
+    return data
 
 
 def _latex(expr: Any) -> Any:
@@ -144,7 +157,7 @@ def main(argv: list[str]) -> int:
         return 2
 
     from semiprivate.theory.bounds import UnknownBoundError, _call, check_param_names, get_bound
-    from semiprivate.theory.bounds._core import RENAMED_PARAMS
+    from semiprivate.theory.bounds._core import renamed_to
     from semiprivate.theory.validity import ConditionNotMet
 
     try:
@@ -181,9 +194,10 @@ def main(argv: list[str]) -> int:
             print(f"error: expected key=value, got {a!r}\n{bound.id} needs:\n{_needs(params)}", file=sys.stderr)
             return 2
         key, text = a.split("=", 1)
-        if key in RENAMED_PARAMS and key not in by_name and RENAMED_PARAMS[key] in by_name:
-            print(f"warning: parameter {key!r} is deprecated, use {RENAMED_PARAMS[key]!r}", file=sys.stderr)
-            key = RENAMED_PARAMS[key]
+        new = renamed_to(key, by_name)
+        if new is not None:
+            print(f"warning: parameter {key!r} is deprecated, use {new!r}", file=sys.stderr)
+            key = new
         try:
             check_param_names(bound.id, params, [key])
         except TypeError as exc:
@@ -218,13 +232,15 @@ def main(argv: list[str]) -> int:
     if ns.latex:
         latex = _latex(bound.expr()) if bound.expr is not None else None
     form = kwargs.get("form", next((p.default for p in params if p.name == "form"), None))
-    notes = _transform_notes(kwargs, value)
+    notes = _transform_notes(value)
     if ns.json:
         out: dict[str, Any] = {"id": bound.id, "params": kwargs, "value": to_jsonable(value)}
         if form is not None:
             out["form"] = form
         if notes:
             out["notes"] = notes
+        if any(n.startswith("vacuous:") for n in notes):
+            out["vacuous"] = True
         if ns.solve:
             out["solved_for"] = ns.solve
         if ns.latex:
@@ -232,7 +248,8 @@ def main(argv: list[str]) -> int:
         print(json.dumps(out))
         return 0
     label = ns.solve if ns.solve else "value"
-    print(f"{bound.id}: {label} = {to_jsonable(value)}" + (f"  [form: {form}]" if form is not None else ""))
+    shown = _short_vacuous(to_jsonable(value))
+    print(f"{bound.id}: {label} = {shown}" + (f"  [form: {form}]" if form is not None else ""))
     for note in notes:
         print(f"note: {note}")
     if ns.latex:

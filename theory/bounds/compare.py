@@ -21,6 +21,7 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
+from semiprivate.theory.bounds._core import renamed_params
 from semiprivate.theory.bounds.classic import abm19_halfspace_labeled, bst14_labeled, jl_labeled
 from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled
 
@@ -70,9 +71,10 @@ class ComparisonTable:
         return self.to_markdown()
 
 
-@validate_params(d=POSITIVE_INT, k=POSITIVE_INT, gamma=PROBABILITY, eta=Real(0.0, math.inf), alpha=PROBABILITY,
+@renamed_params(d="dim")
+@validate_params(dim=POSITIVE_INT, k=POSITIVE_INT, gamma=PROBABILITY, eta=Real(0.0, math.inf), alpha=PROBABILITY,
                  beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, constant=POSITIVE_REAL)
-def compare_halfspace_labelled(d: int, k: int, gamma: float, eta: float, alpha: float, beta: float,
+def compare_halfspace_labelled(dim: int, k: int, gamma: float, eta: float, alpha: float, beta: float,
                                epsilon: float, delta: float = 0.0, *, constant: float = 1.0) -> ComparisonTable:
     r"""Labelled sample complexity of HPSY Thm 3 vs BST14 vs ABM19 vs JL for halfspaces with margin gamma.
 
@@ -84,7 +86,7 @@ def compare_halfspace_labelled(d: int, k: int, gamma: float, eta: float, alpha: 
 
     Parameters
     ----------
-    d, k : int
+    dim, k : int
         Ambient and projection dimension.
     gamma : float
         Margin.
@@ -107,8 +109,8 @@ def compare_halfspace_labelled(d: int, k: int, gamma: float, eta: float, alpha: 
     >>> t.best().method
     'HPSY Thm 3 (PCA + noisy SGD)'
     """
-    if k > d:
-        raise ValueError(f"k must be <= d (the projection dimension cannot exceed the ambient dimension d = {d}), "
+    if k > dim:
+        raise ValueError(f"k must be <= dim (the projection dimension cannot exceed the ambient dimension dim = {dim}), "
                          f"got k={k}")
     rows = []
     thm3 = hpsy_thm3_labeled(k, alpha, beta, epsilon, gamma, eta, constant=constant, strict=False)
@@ -117,15 +119,15 @@ def compare_halfspace_labelled(d: int, k: int, gamma: float, eta: float, alpha: 
                               "sqrt(k)/(a eps (gamma - sqrt(eta/beta)))", f"({epsilon:g}, {delta:g})-DP",
                               valid, "" if valid else (thm3.reason or "")))
     rows.append(ComparisonRow("BST14 (noisy SGD in R^d)", "HPSY.Sec3.3.BST14",
-                              bst14_labeled(d, alpha, epsilon, constant=constant), "sqrt(d)/(a eps)",
+                              bst14_labeled(dim, alpha, epsilon, constant=constant), "sqrt(d)/(a eps)",
                               f"({epsilon:g}, {delta:g})-DP"))
     rows.append(ComparisonRow("ABM19 (generic)", "HPSY.Sec3.3.ABM19",
-                              abm19_halfspace_labeled(d, alpha, epsilon, constant=constant), "d/(a eps)",
+                              abm19_halfspace_labeled(dim, alpha, epsilon, constant=constant), "d/(a eps)",
                               f"({epsilon:g}, 0)-DP"))
     rows.append(ComparisonRow("JL + private learner", "HPSY.Sec3.3.JL",
                               jl_labeled(alpha, epsilon, gamma, constant=constant), "1/(a eps gamma^2)",
                               f"({epsilon:g}, {delta:g})-DP"))
-    params = {"d": d, "k": k, "gamma": gamma, "eta": eta, "alpha": alpha, "beta": beta, "epsilon": epsilon,
+    params = {"dim": dim, "k": k, "gamma": gamma, "eta": eta, "alpha": alpha, "beta": beta, "epsilon": epsilon,
               "delta": delta, "constant": constant}
     return ComparisonTable(tuple(rows), params)
 

@@ -7,7 +7,12 @@ import json
 import math
 
 import pytest
-from semiprivate.theory.bounds.bns15 import bns15_labelboost_max_unlabeled
+from semiprivate.theory.bounds.bns15 import (
+    bns15_generic_labeled,
+    bns15_generic_unlabeled,
+    bns15_labelboost_max_unlabeled,
+    bns15_thm3_3,
+)
 from semiprivate.theory.bounds.cli import main
 from semiprivate.theory.bounds.hpsy import hpsy_thm1_labeled
 from semiprivate.theory.validity import ConditionNotMet
@@ -19,6 +24,18 @@ def test_hpsy_thm1_n_lab_defaults_to_min_eps_1() -> None:
     assert hpsy_thm1_labeled(3, 0.1, 0.05, 1000.0) == want
     assert hpsy_thm1_labeled(3, 0.1, 0.05, 1000.0, form="paper") == 1
     assert hpsy_thm1_labeled(3, 0.1, 0.05, 0.5) == hpsy_thm1_labeled(3, 0.1, 0.05, 0.5, form="paper")
+
+
+def test_bns15_thm33_sizes_default_to_min_eps_1() -> None:
+    # proofs_checks BNS15.Thm3.3.large-epsilon: at eps ~ 4665 the paper's m is one label, which no learner can use
+    m_at_1 = math.ceil(1 / 0.1**3 * math.log(10) + math.log(20) / 0.1)
+    assert bns15_generic_labeled(1, 0.1, 0.05, 4665.1) == m_at_1
+    assert bns15_generic_labeled(1, 0.1, 0.05, 4665.1, form="paper") == 1
+    assert bns15_generic_unlabeled(8, 1, 0.1, 0.05, 1e6) == bns15_generic_unlabeled(8, 1, 0.1, 0.05, 1.0)
+    assert bns15_generic_unlabeled(8, 1, 0.1, 0.05, 1e6, form="paper") < bns15_generic_unlabeled(8, 1, 0.1, 0.05, 1.0)
+    assert bns15_thm3_3(8, 1, 0.1, 0.05, 1e6) == bns15_thm3_3(8, 1, 0.1, 0.05, 1.0)
+    for eps in (0.05, 0.5, 1.0):  # the forms agree where the statement holds
+        assert bns15_thm3_3(8, 2, 0.1, 0.05, eps) == bns15_thm3_3(8, 2, 0.1, 0.05, eps, form="paper")
 
 
 def test_bns15_cl42_default_refuses_fewer_points_than_vc() -> None:

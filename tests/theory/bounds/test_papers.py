@@ -28,7 +28,7 @@ def test_abm19_lemma_3_3_hypothesis_and_strict_false() -> None:
     with pytest.raises(ConditionNotMet, match="ABM19.Lem3.3"):
         abm19.abm19_cover_failure_probability(2, 10, 0.1)
     c = abm19.abm19_cover_failure_probability(2, 10, 0.1, strict=False)
-    assert isinstance(c, Checked) and not c.valid and "2*n_pub >= d" in c.reason
+    assert isinstance(c, Checked) and not c.valid and "2*n_pub >= vc_dim" in c.reason
     ok = abm19.abm19_cover_failure_probability(100, 10, 0.1, strict=False)
     assert ok.valid and ok.unwrap() == abm19.abm19_cover_failure_probability(100, 10, 0.1)
 

@@ -20,7 +20,7 @@ def test_summary_and_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_evaluate_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["HPSY.Sec3.3.BST14", "d=100", "alpha=0.1", "epsilon=1"]) == 0
+    assert main(["HPSY.Sec3.3.BST14", "dim=100", "alpha=0.1", "epsilon=1"]) == 0
     assert capsys.readouterr().out.strip() == "HPSY.Sec3.3.BST14: value = 100"
     assert main(["BNS15.Cl4.3", "n=100", "epsilon_star=4", "delta=1e-6", "epsilon=1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -28,7 +28,7 @@ def test_evaluate_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solve(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["ABM19.Lem3.3", "--solve", "n_pub", "d=10", "alpha=0.05", "beta=0.01"]) == 0
+    assert main(["ABM19.Lem3.3", "--solve", "n_pub", "vc_dim=10", "alpha=0.05", "beta=0.01"]) == 0
     assert capsys.readouterr().out.strip() == "ABM19.Lem3.3: n_pub = 14815"
     assert main(["--json", "--solve", "m", "BNS15.PropA.1", "n_hypotheses=1000", "epsilon=1", "gap=0.1", "beta=0.05"]) == 0
     assert json.loads(capsys.readouterr().out)["value"] == 199
@@ -64,9 +64,9 @@ def test_usage_errors_list_what_the_bound_needs(argv: list[str], needle: str, ca
 
 
 def test_hypothesis_failure_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["HPSY.Lem2", "d=36", "beta=0.1"]) == 1
+    assert main(["HPSY.Lem2", "dim=36", "beta=0.1"]) == 1
     assert "HPSY.Lem2 needs" in capsys.readouterr().err
-    assert main(["HPSY.Lem2", "d=36", "beta=0.1", "--json"]) == 1
+    assert main(["HPSY.Lem2", "dim=36", "beta=0.1", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["valid"] is False
 
 

@@ -9,7 +9,7 @@ from semiprivate.theory.bounds.cli import main
 
 
 def test_transformed_alpha_is_announced(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["BNS15.Thm4.14.explicit", "vc=1", "alpha=0.05", "beta=0.1", "epsilon=0.5", "delta=1e-6", "n=1000"]
+    args = ["BNS15.Thm4.14.explicit", "vc_dim=1", "alpha=0.05", "beta=0.1", "epsilon=0.5", "delta=1e-6", "n=1000"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "alpha = 0.55 is the output learner's (11 x the input alpha = 0.05)" in out
@@ -24,7 +24,7 @@ def test_help_says_the_output_alpha_is_transformed(capsys: pytest.CaptureFixture
 
 
 def test_vacuous_size_is_announced(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["BNS15.Thm4.14", "vc=1", "alpha=0.05", "beta=0.1", "epsilon=1e-300"]) == 0
+    assert main(["BNS15.Thm4.14", "vc_dim=1", "alpha=0.05", "beta=0.1", "epsilon=1e-300"]) == 0
     assert "note: vacuous" in capsys.readouterr().out
-    assert main(["BNS15.Thm4.14", "vc=1", "alpha=0.05", "beta=0.1", "epsilon=1"]) == 0
+    assert main(["BNS15.Thm4.14", "vc_dim=1", "alpha=0.05", "beta=0.1", "epsilon=1"]) == 0
     assert "vacuous" not in capsys.readouterr().out

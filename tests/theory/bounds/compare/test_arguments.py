@@ -7,7 +7,7 @@ from semiprivate.theory.bounds.compare import compare_halfspace_labelled, halfsp
 
 
 def test_k_above_d_is_refused_naming_k():
-    with pytest.raises(ValueError, match=r"^k must be <= d .* d = 3\), got k=5$"):
+    with pytest.raises(ValueError, match=r"^k must be <= dim .* dim = 3\), got k=5$"):
         compare_halfspace_labelled(3, 5, 0.3, 1e-4, 0.1, 0.1, 1.0)
     assert compare_halfspace_labelled(5, 5, 0.3, 1e-4, 0.1, 0.1, 1.0).rows[0].valid  # k = d is a projection
 

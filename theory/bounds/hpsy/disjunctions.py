@@ -1,18 +1,9 @@
-"""Bounds of HPSY (Hu, Pinto, Sanyal, Yang, "Semi-private learning via low dimensional structures").
+"""HPSY Section 2: disjunctions and the graphs behind them (Theorem 1, Karger's Lemma 1, Lemma 2,
+Theorem 2).
 
-Implements: HPSY.Thm1, HPSY.Lem1 (Karger), HPSY.Lem2, HPSY.Thm2, HPSY.Thm3.  The Sec 3.3
-comparison baselines (BST14, ABM19, JL) are in :mod:`semiprivate.theory.bounds.classic`, the comparison
-table in :mod:`semiprivate.theory.bounds.compare`.
-
-"log" is natural.  Notes on the text, kept visible here:
-
-* Lemma 2's statement has p >= 9(log(4/beta) + 4)/(d-1), its proof ends with
-  (9 log(4/beta) + 4)/(d-1) (smaller); ``form="statement"`` (default) or ``"proof"``.
-* Lemma 2's beta interval (4 exp(-(d-5)/9), 4/d) is EMPTY for 35 < d <= 37 (the lower end
-  exceeds 4/d); the proof itself uses (4 exp(4 - (d-1)/3), 4/d).  Both are checked.
-* Theorem 2's n_unl uses d - 1 in the first term; its proof needs the (larger) maximum of
-  the k - 1 and d - k - 1 terms (``form="proof"``), and, since it conditions on
-  n^+, n^- >= n/4, four times that (``form="corrected"``).
+Implements: HPSY.Thm1, HPSY.Lem1 (Karger), HPSY.Lem2, HPSY.Thm2.  "log" is natural.  The notes on
+the text (Lemma 2's two forms and its beta interval, Theorem 2's d - 1 term) are in
+:mod:`semiprivate.theory.bounds.hpsy`.
 """
 
 from __future__ import annotations
@@ -32,13 +23,30 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.theory.bounds._core import (
+    MATH,
+    Bound,
+    Param,
+    ceil_int,
+    check_conditions,
+    make_expr,
+    register,
+    renamed_params,
+)
+from semiprivate.theory.bounds.hpsy._params import (
+    _ALPHA,
+    _BETA,
+    _CONST,
+    _EPS,
+    _FORM,
+    _FORM3,
+    _FORM_CP,
+    SemiPrivateSampleSizes,
+)
 
 __all__ = [
-    "SemiPrivateSampleSizes",
     "hpsy_thm1",
     "hpsy_thm2",
-    "hpsy_thm3",
     "hpsy_thm1_unlabeled",
     "hpsy_thm1_unlabeled_expr",
     "hpsy_thm1_labeled",
@@ -53,10 +61,6 @@ __all__ = [
     "hpsy_thm2_unlabeled",
     "hpsy_thm2_unlabeled_expr",
     "hpsy_thm2_labeled",
-    "hpsy_thm3_unlabeled",
-    "hpsy_thm3_unlabeled_expr",
-    "hpsy_thm3_labeled",
-    "hpsy_thm3_labeled_expr",
 ]
 
 
@@ -65,12 +69,13 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
-def _thm1_unl(ns: Any, d: Any, beta: Any, p_min: Any) -> Any:
-    return ns.log(2 * d**2 / beta) / (-ns.log(1 - p_min))
+def _thm1_unl(ns: Any, dim: Any, beta: Any, p_min: Any) -> Any:
+    return ns.log(2 * dim**2 / beta) / (-ns.log(1 - p_min))
 
 
-@validate_params(d=POSITIVE_INT, beta=PROBABILITY, p_min=PROBABILITY)
-def hpsy_thm1_unlabeled(d: int, beta: float, p_min: float) -> int:
+@renamed_params(d="dim")
+@validate_params(dim=POSITIVE_INT, beta=PROBABILITY, p_min=PROBABILITY)
+def hpsy_thm1_unlabeled(dim: int, beta: float, p_min: float) -> int:
     r"""HPSY Thm 1 unlabelled size, with the proof's constant: n_unl >= log(2 d^2/beta) / (-log(1 - p_min)).
 
     Implements: HPSY.Thm1 (n_unl).  Eq. (4) of the proof needs (1 - p_min)^n <= beta/(2 d^2),
@@ -78,7 +83,7 @@ def hpsy_thm1_unlabeled(d: int, beta: float, p_min: float) -> int:
 
     Parameters
     ----------
-    d : int
+    dim : int
         Number of boolean variables.
     beta : float
         Failure probability.
@@ -90,7 +95,7 @@ def hpsy_thm1_unlabeled(d: int, beta: float, p_min: float) -> int:
     >>> hpsy_thm1_unlabeled(100, 0.05, 0.01)
     1284
     """
-    return ceil_int(_thm1_unl(MATH, d, beta, p_min))
+    return ceil_int(_thm1_unl(MATH, dim, beta, p_min))
 
 
 def hpsy_thm1_unlabeled_expr() -> Any:
@@ -99,9 +104,9 @@ def hpsy_thm1_unlabeled_expr() -> Any:
     Implements: HPSY.Thm1.
 
     >>> hpsy_thm1_unlabeled_expr()
-    -log(2*d**2/beta)/log(1 - p_min)
+    -log(2*dim**2/beta)/log(1 - p_min)
     """
-    return make_expr(_thm1_unl, ("d", "beta", "p_min"), integer=("d",))
+    return make_expr(_thm1_unl, ("dim", "beta", "p_min"), integer=("dim",))
 
 
 def _thm1_lab(ns: Any, z_max: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1, form: str = "corrected") -> Any:
@@ -161,12 +166,13 @@ class KargerBound(NamedTuple):
     failure_probability: float
 
 
-def _karger_eps(ns: Any, d: Any, ell: Any, c_hat: Any) -> Any:
-    return ns.sqrt(3 * (ell + 2) * ns.log(d) / c_hat)
+def _karger_eps(ns: Any, dim: Any, ell: Any, c_hat: Any) -> Any:
+    return ns.sqrt(3 * (ell + 2) * ns.log(dim) / c_hat)
 
 
-@validate_params(d=Integer(2), ell=Real(1.0, math.inf), c_hat=POSITIVE_REAL, strict=Boolean())
-def karger_cut_bound(d: int, ell: float, c_hat: float, *, strict: bool = True) -> Any:
+@renamed_params(d="dim")
+@validate_params(dim=Integer(2), ell=Real(1.0, math.inf), c_hat=POSITIVE_REAL, strict=Boolean())
+def karger_cut_bound(dim: int, ell: float, c_hat: float, *, strict: bool = True) -> Any:
     r"""HPSY Lemma 1 (Karger): every cut of G(p) is within (1 +- eps) of its mean w.p. >= 1 - 4/(ell d^ell).
 
     Implements: HPSY.Lem1.  eps = sqrt(3 (ell + 2) log d / c_hat), c_hat the minimum expected
@@ -174,7 +180,7 @@ def karger_cut_bound(d: int, ell: float, c_hat: float, *, strict: bool = True) -
 
     Parameters
     ----------
-    d : int
+    dim : int
         Number of vertices (>= 2).
     ell : float
         >= 1.
@@ -198,10 +204,10 @@ def karger_cut_bound(d: int, ell: float, c_hat: float, *, strict: bool = True) -
     >>> karger_cut_bound(100, 1.0, 500.0)
     KargerBound(epsilon=0.2879115547312849, failure_probability=0.04)
     """
-    eps = float(_karger_eps(MATH, d, ell, c_hat))
+    eps = float(_karger_eps(MATH, dim, ell, c_hat))
     return check_conditions(strict, "HPSY.Lem1", [(eps <= 1, "epsilon = sqrt(3(l+2) log d / c_hat) <= 1",
                                                    {"epsilon": eps})],
-                            lambda: KargerBound(eps, 4.0 / (ell * float(d) ** ell)))
+                            lambda: KargerBound(eps, 4.0 / (ell * float(dim) ** ell)))
 
 
 def karger_epsilon_expr() -> Any:
@@ -210,9 +216,9 @@ def karger_epsilon_expr() -> Any:
     Implements: HPSY.Lem1.
 
     >>> karger_epsilon_expr()
-    sqrt(3*ell + 6)*sqrt(log(d))/sqrt(c_hat)
+    sqrt(3*ell + 6)*sqrt(log(dim))/sqrt(c_hat)
     """
-    return make_expr(_karger_eps, ("d", "ell", "c_hat"), integer=("d",))
+    return make_expr(_karger_eps, ("dim", "ell", "c_hat"), integer=("dim",))
 
 
 # ---------------------------------------------------------------------------
@@ -220,8 +226,9 @@ def karger_epsilon_expr() -> Any:
 # ---------------------------------------------------------------------------
 
 
-@validate_params(d=Integer(2), form=Options("statement", "proof"))
-def hpsy_lem2_beta_interval(d: int, form: str = "statement") -> tuple[float, float]:
+@renamed_params(d="dim")
+@validate_params(dim=Integer(2), form=Options("statement", "proof"))
+def hpsy_lem2_beta_interval(dim: int, form: str = "statement") -> tuple[float, float]:
     r"""The admissible beta interval of HPSY Lemma 2 (open), possibly empty.
 
     Implements: HPSY.Lem2 (hypothesis).  ``"statement"``: (4 exp(-(d-5)/9), 4/d);
@@ -233,8 +240,8 @@ def hpsy_lem2_beta_interval(d: int, form: str = "statement") -> tuple[float, flo
     >>> lo > hi  # empty: the statement's interval is empty for 35 < d <= 37
     True
     """
-    lo = 4 * math.exp(-(d - 5) / 9) if form == "statement" else 4 * math.exp(4 - (d - 1) / 3)
-    return (lo, 4 / d)
+    lo = 4 * math.exp(-(dim - 5) / 9) if form == "statement" else 4 * math.exp(4 - (dim - 1) / 3)
+    return (lo, 4 / dim)
 
 
 @validate_params(form=Options("statement", "proof"))
@@ -246,25 +253,25 @@ def hpsy_lem2_min_dimension(form: str = "statement") -> int:
     >>> hpsy_lem2_min_dimension(), hpsy_lem2_min_dimension("proof")
     (38, 36)
     """
-    d = 36
+    dim = 36
     while True:
-        lo, hi = hpsy_lem2_beta_interval(d, form)
+        lo, hi = hpsy_lem2_beta_interval(dim, form)
         if lo < hi:
-            return d
-        d += 1
+            return dim
+        dim += 1
 
 
-def _lem2_threshold(ns: Any, d: Any, beta: Any, form: str = "statement") -> Any:
+def _lem2_threshold(ns: Any, dim: Any, beta: Any, form: str = "statement") -> Any:
     if form == "statement":
-        return 9 * (ns.log(4 / beta) + 4) / (d - 1)
-    return (9 * ns.log(4 / beta) + 4) / (d - 1)
+        return 9 * (ns.log(4 / beta) + 4) / (dim - 1)
+    return (9 * ns.log(4 / beta) + 4) / (dim - 1)
 
 
-def _lem2_conditions(d: int, beta: float, form: str) -> list[tuple[bool, str, dict[str, Any]]]:
-    lo, hi = hpsy_lem2_beta_interval(d, "statement")
-    plo, _ = hpsy_lem2_beta_interval(d, "proof")
+def _lem2_conditions(dim: int, beta: float, form: str) -> list[tuple[bool, str, dict[str, Any]]]:
+    lo, hi = hpsy_lem2_beta_interval(dim, "statement")
+    plo, _ = hpsy_lem2_beta_interval(dim, "proof")
     conds: list[tuple[bool, str, dict[str, Any]]] = [
-        (d > 35, "d > 35", {"d": d}),
+        (dim > 35, "d > 35", {"dim": dim}),
         (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)})]
     if form == "proof":
         conds.append((plo < beta < hi, "beta in (4 exp(4-(d-1)/3), 4/d) (used in the proof)",
@@ -272,8 +279,9 @@ def _lem2_conditions(d: int, beta: float, form: str) -> list[tuple[bool, str, di
     return conds
 
 
-@validate_params(d=Integer(2), beta=PROBABILITY, form=Options("statement", "proof"), strict=Boolean())
-def hpsy_connectivity_threshold(d: int, beta: float, *, form: str = "statement", strict: bool = True) -> Any:
+@renamed_params(d="dim")
+@validate_params(dim=Integer(2), beta=PROBABILITY, form=Options("statement", "proof"), strict=Boolean())
+def hpsy_connectivity_threshold(dim: int, beta: float, *, form: str = "statement", strict: bool = True) -> Any:
     r"""HPSY Lemma 2: G(d, p) is connected w.p. >= 1 - beta if p >= 9(log(4/beta) + 4)/(d - 1).
 
     Implements: HPSY.Lem2.  ``form="statement"`` gives the lemma's 9(log(4/beta)+4)/(d-1);
@@ -281,7 +289,7 @@ def hpsy_connectivity_threshold(d: int, beta: float, *, form: str = "statement",
 
     Parameters
     ----------
-    d : int
+    dim : int
         Number of vertices; the lemma needs d > 35.
     beta : float
         Must lie in (4 exp(-(d-5)/9), 4/d) (see :func:`hpsy_lem2_beta_interval`).
@@ -306,8 +314,8 @@ def hpsy_connectivity_threshold(d: int, beta: float, *, form: str = "statement",
     >>> round(hpsy_connectivity_threshold(1000, 0.003, form="proof"), 6)
     0.068828
     """
-    return check_conditions(strict, "HPSY.Lem2", _lem2_conditions(d, beta, form),
-                            lambda: float(_lem2_threshold(MATH, d, beta, form)))
+    return check_conditions(strict, "HPSY.Lem2", _lem2_conditions(dim, beta, form),
+                            lambda: float(_lem2_threshold(MATH, dim, beta, form)))
 
 
 @validate_params(form=Options("statement", "proof"))
@@ -317,9 +325,9 @@ def hpsy_connectivity_threshold_expr(form: str = "statement") -> Any:
     Implements: HPSY.Lem2.
 
     >>> hpsy_connectivity_threshold_expr()
-    (9*log(4/beta) + 36)/(d - 1)
+    (9*log(4/beta) + 36)/(dim - 1)
     """
-    return make_expr(_lem2_threshold, ("d", "beta"), integer=("d",), form=form)
+    return make_expr(_lem2_threshold, ("dim", "beta"), integer=("dim",), form=form)
 
 
 # ---------------------------------------------------------------------------
@@ -332,13 +340,14 @@ def _thm2_first(ns: Any, m: Any, beta: Any, p: Any) -> Any:
     return ns.log(1 - (9 * ns.log(16 / beta) + 4) / m) / ns.log(1 - p)
 
 
-def _thm2_unl(ns: Any, d: Any, beta: Any, p: Any) -> Any:
-    return ns.max(_thm2_first(ns, d - 1, beta, p), 8 * ns.log(16 / beta))
+def _thm2_unl(ns: Any, dim: Any, beta: Any, p: Any) -> Any:
+    return ns.max(_thm2_first(ns, dim - 1, beta, p), 8 * ns.log(16 / beta))
 
 
-@validate_params(d=Integer(2), k=Integer(1), beta=PROBABILITY, p=PROBABILITY,
+@renamed_params(d="dim")
+@validate_params(dim=Integer(2), k=Integer(1), beta=PROBABILITY, p=PROBABILITY,
                  form=Options("statement", "proof", "corrected"), strict=Boolean())
-def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "statement",
+def hpsy_thm2_unlabeled(dim: int, k: int, beta: float, p: float, *, form: str = "statement",
                         strict: bool = True) -> Any:
     r"""HPSY Thm 2: n_unl >= max{ log(1 - (9 log(16/b) + 4)/(d-1)) / log(1-p), 8 log(16/b) }.
 
@@ -350,7 +359,7 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
 
     Parameters
     ----------
-    d, k : int
+    dim, k : int
         Variables and |V+(f)|; the theorem needs k, d > 35 (and k < d - 1 for ``"proof"``).
     beta : float
         In (4 exp(-(d-5)/9), 4/d).  For ``"proof"`` and ``"corrected"`` also: the proof applies
@@ -397,27 +406,27 @@ def hpsy_thm2_unlabeled(d: int, k: int, beta: float, p: float, *, form: str = "s
     ``beta < 4/d`` makes ``L > log 144``, also ``m > 49 > 35``; ``beta < 4/d`` gives
     ``beta/4 < 4/m`` for every ``m <= d``.
     """
-    lo, hi = hpsy_lem2_beta_interval(d, "statement")
+    lo, hi = hpsy_lem2_beta_interval(dim, "statement")
     c = 9 * math.log(16 / beta) + 4
     conds: list[tuple[bool, str, dict[str, Any]]] = [
-        (k > 35 and d > 35, "k, d > 35", {"k": k, "d": d}),
+        (k > 35 and dim > 35, "k, d > 35", {"k": k, "dim": dim}),
              (lo < beta < hi, "beta in (4 exp(-(d-5)/9), 4/d)", {"beta": beta, "interval": (lo, hi)}),
-             (c < d - 1, "9 log(16/beta) + 4 < d - 1", {"d": d, "beta": beta})]
+             (c < dim - 1, "9 log(16/beta) + 4 < d - 1", {"dim": dim, "beta": beta})]
     if form in ("proof", "corrected"):
         # the proof applies Lemma 2 to G+ (k vertices) and G- (d - k vertices) at confidence beta/4
-        for side, m in (("G+", k), ("G-", d - k)):
+        for side, m in (("G+", k), ("G-", dim - k)):
             m_lo, m_hi = hpsy_lem2_beta_interval(m, "statement") if m >= 2 else (math.inf, -math.inf)
-            conds.append((m > 35, f"Lemma 2 on {side}: {m} vertices > 35", {"vertices": m, "k": k, "d": d}))
+            conds.append((m > 35, f"Lemma 2 on {side}: {m} vertices > 35", {"vertices": m, "k": k, "dim": dim}))
             conds.append((m_lo < beta / 4 < m_hi,
                           f"Lemma 2 on {side}: beta/4 in (4 exp(-({m}-5)/9), 4/{m})",
                           {"beta/4": beta / 4, "vertices": m, "interval": (m_lo, m_hi)}))
-        conds.append((c < k - 1 and c < d - k - 1, "9 log(16/beta) + 4 < min(k - 1, d - k - 1)",
-                      {"k": k, "d": d, "beta": beta}))
+        conds.append((c < k - 1 and c < dim - k - 1, "9 log(16/beta) + 4 < min(k - 1, d - k - 1)",
+                      {"k": k, "dim": dim, "beta": beta}))
 
     def compute() -> int:
         if form == "statement":
-            return ceil_int(float(_thm2_unl(MATH, d, beta, p)))
-        first = max(_thm2_first(MATH, k - 1, beta, p), _thm2_first(MATH, d - k - 1, beta, p))
+            return ceil_int(float(_thm2_unl(MATH, dim, beta, p)))
+        first = max(_thm2_first(MATH, k - 1, beta, p), _thm2_first(MATH, dim - k - 1, beta, p))
         if form == "corrected":
             first *= 4
         return ceil_int(max(first, 8 * math.log(16 / beta)))
@@ -431,9 +440,9 @@ def hpsy_thm2_unlabeled_expr() -> Any:
     Implements: HPSY.Thm2.
 
     >>> print(hpsy_thm2_unlabeled_expr())
-    Max(log(1 - (9*log(16/beta) + 4)/(d - 1))/log(1 - p), 8*log(16/beta))
+    Max(log(1 - (9*log(16/beta) + 4)/(dim - 1))/log(1 - p), 8*log(16/beta))
     """
-    return make_expr(_thm2_unl, ("d", "beta", "p"), integer=("d",))
+    return make_expr(_thm2_unl, ("dim", "beta", "p"), integer=("dim",))
 
 
 @validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, constant=POSITIVE_REAL)
@@ -453,149 +462,10 @@ def hpsy_thm2_labeled(alpha: float, beta: float, epsilon: float, delta: float = 
     return ceil_int(constant * (1 + math.log(1 / beta)) / (alpha * epsilon))
 
 
-# ---------------------------------------------------------------------------
-# Theorem 3 (halfspaces via PCA)
-# ---------------------------------------------------------------------------
-
-
-def _thm3_unl(ns: Any, k: Any, d: Any, beta: Any, gamma: Any, constant: Any = 1, form: str = "paper",
-              alpha: Any = None) -> Any:
-    if form == "corrected":  # proofs_checks HPSY.Thm3.n_unl: Markov at alpha/2 (constant = c1^2)
-        return constant * 64 * k * d / (beta * alpha**2 * gamma**4)
-    return constant * k * d / (beta * gamma**2)
-
-
-def _thm3_lab(ns: Any, k: Any, alpha: Any, beta: Any, epsilon: Any, gamma: Any, eta: Any, constant: Any = 1) -> Any:
-    return constant * ns.sqrt(k) / (alpha * epsilon * (gamma - ns.sqrt(eta / beta)))
-
-
-def _thm3_conditions(k: int, d: int | None, gamma: float, eta: float | None, beta: float) -> list[Any]:
-    conds: list[Any] = [(gamma < 1, "gamma in (0, 1)", {"gamma": gamma})]
-    if d is not None:
-        conds.append((k <= d, "k <= d", {"k": k, "d": d}))
-    if eta is not None:
-        conds.append((gamma > math.sqrt(eta / beta), "gamma > sqrt(eta/beta) (the projected margin is positive)",
-                      {"gamma": gamma, "eta": eta, "beta": beta}))
-    return conds
-
-
-@validate_params(k=POSITIVE_INT, d=POSITIVE_INT, beta=PROBABILITY, gamma=POSITIVE_REAL, constant=POSITIVE_REAL,
-                 strict=Boolean(), form=Options("paper", "corrected"))
-def hpsy_thm3_unlabeled(k: int, d: int, beta: float, gamma: float, *, alpha: float | None = None,
-                        constant: float = 1.0, strict: bool = True, form: str = "paper") -> Any:
-    r"""HPSY Thm 3 unlabelled size n_unl = O(k d/(beta gamma^2)).
-
-    Implements: HPSY.Thm3 (n_unl).  O-form; ``constant`` defaults to 1.
-
-    ``form="paper"`` (default, the stated size used by the registry and tables) is not
-    established by the paper's proof (proofs_checks HPSY.Thm3.n_unl: at C kd/(beta gamma^2) the
-    proof's margin loss exceeds gamma for small beta gamma); it is not refuted as a statement
-    either (with eta = 0 the data span k dimensions), so it stays the default.
-    ``form="corrected"`` (needs ``alpha``): what the proof's steps give once the per-point
-    Markov step is taken at level alpha/2 (its mass charged to the error, proofs_checks
-    HPSY.Thm3.per-point-margin), ``constant * 64 k d/(beta alpha^2 gamma^4)`` (``constant`` =
-    c1^2 of Eq. (10)): then c1 sqrt(dk/(beta n)) <= alpha gamma^2/8 and the projected margin is
-    >= gamma/2 - sqrt(2 eta/alpha) outside a set of mass alpha/2.
-
-    Raises
-    ------
-    ConditionNotMet
-        If k > d or gamma >= 1.
-    ValueError
-        If ``form="corrected"`` and ``alpha`` is not in (0, 1).
-
-    Examples
-    --------
-    >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5)
-    20000
-    >>> hpsy_thm3_unlabeled(5, 100, 0.1, 0.5, alpha=0.01, form="corrected")
-    51200000000
-    """
-    if form == "corrected":
-        if alpha is None or isinstance(alpha, bool) or not isinstance(alpha, (int, float)) \
-                or not 0.0 < float(alpha) < 1.0:
-            raise ValueError(f"alpha must be in (0, 1) for form='corrected', got {alpha!r}")
-    return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, d, gamma, None, beta),
-                            lambda: ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant, form, alpha)))
-
-
-def hpsy_thm3_unlabeled_expr() -> Any:
-    """Sympy form of :func:`hpsy_thm3_unlabeled`.
-
-    Implements: HPSY.Thm3.
-
-    >>> hpsy_thm3_unlabeled_expr()
-    constant*d*k/(beta*gamma**2)
-    """
-    return make_expr(_thm3_unl, ("k", "d", "beta", "gamma", "constant"), integer=("k", "d"))
-
-
-@validate_params(k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, gamma=POSITIVE_REAL,
-                 eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
-def hpsy_thm3_labeled(k: int, alpha: float, beta: float, epsilon: float, gamma: float, eta: float, *,
-                      constant: float = 1.0, strict: bool = True) -> Any:
-    r"""HPSY Thm 3 labelled size n_lab = O(sqrt(k)/(alpha eps (gamma - sqrt(eta/beta)))).
-
-    Implements: HPSY.Thm3 (n_lab).  O-form; ``constant`` defaults to 1.  Independent of d.
-
-    Parameters
-    ----------
-    k : int
-        Projection dimension.
-    alpha, beta : float
-        Accuracy and confidence.
-    epsilon : float
-        Privacy (the learner is (eps, delta)-DP through noisy SGD; delta enters only via logs
-        hidden in the O).
-    gamma : float
-        Margin in (0, 1).
-    eta : float
-        Tail eigenvalue mass sum_{i>k} lambda_i(Sigma_X) >= 0.
-    constant : float
-        Hidden constant.
-    strict : bool
-        Raise (default) or return a Checked when a hypothesis fails.
-
-    Raises
-    ------
-    ConditionNotMet
-        If gamma <= sqrt(eta/beta) (no margin left after projection) or gamma >= 1.
-
-    Examples
-    --------
-    >>> hpsy_thm3_labeled(5, 0.1, 0.1, 1.0, 0.5, 0.001)
-    56
-    """
-    return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, None, gamma, eta, beta),
-                            lambda: ceil_int(_thm3_lab(MATH, k, alpha, beta, epsilon, gamma, eta, constant)))
-
-
-def hpsy_thm3_labeled_expr() -> Any:
-    """Sympy form of :func:`hpsy_thm3_labeled`.
-
-    Implements: HPSY.Thm3.
-
-    >>> hpsy_thm3_labeled_expr()
-    constant*sqrt(k)/(alpha*epsilon*(gamma - sqrt(eta)/sqrt(beta)))
-    """
-    return make_expr(_thm3_lab, ("k", "alpha", "beta", "epsilon", "gamma", "eta", "constant"), integer=("k",))
-
-
-# ---------------------------------------------------------------------------
-# the theorems as (n_unl, n_lab) pairs
-# ---------------------------------------------------------------------------
-
-
-class SemiPrivateSampleSizes(NamedTuple):
-    """Unlabelled (public) and labelled (private) sample sizes of a theorem."""
-
-    n_unl: int
-    n_lab: int
-
-
-@validate_params(d=POSITIVE_INT, z_max=POSITIVE_INT, p_min=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY,
+@renamed_params(d="dim")
+@validate_params(dim=POSITIVE_INT, z_max=POSITIVE_INT, p_min=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY,
                  epsilon=EPSILON, constant=POSITIVE_REAL)
-def hpsy_thm1(d: int, z_max: int, p_min: float, alpha: float, beta: float, epsilon: float, *,
+def hpsy_thm1(dim: int, z_max: int, p_min: float, alpha: float, beta: float, epsilon: float, *,
               constant: float = 1.0) -> SemiPrivateSampleSizes:
     """HPSY Theorem 1: (n_unl, n_lab) = (:func:`hpsy_thm1_unlabeled`, :func:`hpsy_thm1_labeled`).
 
@@ -604,14 +474,15 @@ def hpsy_thm1(d: int, z_max: int, p_min: float, alpha: float, beta: float, epsil
     >>> hpsy_thm1(100, 2, 0.01, 0.1, 0.05, 1.0)
     SemiPrivateSampleSizes(n_unl=1284, n_lab=50)
     """
-    return SemiPrivateSampleSizes(hpsy_thm1_unlabeled(d, beta, p_min),
+    return SemiPrivateSampleSizes(hpsy_thm1_unlabeled(dim, beta, p_min),
                                   hpsy_thm1_labeled(z_max, alpha, beta, epsilon, constant=constant))
 
 
-@validate_params(d=Integer(2), k=Integer(1), p=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(d="dim")
+@validate_params(dim=Integer(2), k=Integer(1), p=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  delta=DELTA, form=Options("statement", "proof", "corrected"), constant=POSITIVE_REAL,
                  strict=Boolean())
-def hpsy_thm2(d: int, k: int, p: float, alpha: float, beta: float, epsilon: float, delta: float = 0.0, *,
+def hpsy_thm2(dim: int, k: int, p: float, alpha: float, beta: float, epsilon: float, delta: float = 0.0, *,
               form: str = "statement", constant: float = 1.0, strict: bool = True) -> Any:
     """HPSY Theorem 2: (n_unl, n_lab) = (:func:`hpsy_thm2_unlabeled`, :func:`hpsy_thm2_labeled`).
 
@@ -622,7 +493,7 @@ def hpsy_thm2(d: int, k: int, p: float, alpha: float, beta: float, epsilon: floa
     """
     from semiprivate.theory.validity import Checked
 
-    unl = hpsy_thm2_unlabeled(d, k, beta, p, form=form, strict=strict)
+    unl = hpsy_thm2_unlabeled(dim, k, beta, p, form=form, strict=strict)
     lab = hpsy_thm2_labeled(alpha, beta, epsilon, delta, constant=constant)
     if isinstance(unl, Checked):
         value = SemiPrivateSampleSizes(unl.value, lab) if unl.value is not None else None
@@ -630,70 +501,31 @@ def hpsy_thm2(d: int, k: int, p: float, alpha: float, beta: float, epsilon: floa
     return SemiPrivateSampleSizes(unl, lab)
 
 
-@validate_params(d=POSITIVE_INT, k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
-                 gamma=POSITIVE_REAL, eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
-def hpsy_thm3(d: int, k: int, alpha: float, beta: float, epsilon: float, gamma: float, eta: float, *,
-              constant: float = 1.0, strict: bool = True) -> Any:
-    """HPSY Theorem 3: (n_unl, n_lab) = (:func:`hpsy_thm3_unlabeled`, :func:`hpsy_thm3_labeled`).
-
-    Implements: HPSY.Thm3.  Hypotheses: k <= d, gamma < 1, gamma > sqrt(eta/beta).
-
-    >>> hpsy_thm3(100, 5, 0.1, 0.1, 1.0, 0.5, 0.001)
-    SemiPrivateSampleSizes(n_unl=20000, n_lab=56)
-    """
-    conds = _thm3_conditions(k, d, gamma, eta, beta)
-    return check_conditions(strict, "HPSY.Thm3", conds, lambda: SemiPrivateSampleSizes(
-        ceil_int(_thm3_unl(MATH, k, d, beta, gamma, constant)),
-        ceil_int(_thm3_lab(MATH, k, alpha, beta, epsilon, gamma, eta, constant))))
-
-
 # ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------
 
-_ALPHA = Param("alpha", PROBABILITY, "accuracy in (0, 1)", typical=(0.01, 0.5))
-_BETA = Param("beta", PROBABILITY, "failure probability in (0, 1)", typical=(0.001, 0.5))
-_EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
-_CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 1)", typical=(0.5, 5.0),
-               default=1.0, required=False)
-_FORM = Param("form", Options("statement", "proof"), "'statement' (default) or 'proof'", default="statement",
-              required=False)
-_FORM_PC = Param("form", Options("paper", "corrected"), "'paper' (stated size, default) or 'corrected' (what "
-                 "proofs_checks verifies)", default="paper", required=False)
-_FORM_CP = Param("form", Options("paper", "corrected"), "'corrected' (default: what proofs_checks verifies, the paper's "
-                 "statement being refuted) or 'paper' (the stated size)", default="corrected", required=False)
-_FORM3 = Param("form", Options("statement", "proof", "corrected"), "'statement' (default), 'proof' or 'corrected'",
-               default="statement", required=False)
-
 register(Bound("HPSY.Thm1", "disjunctions: (n_unl, n_lab) of Theorem 1",
-               (Param("d", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)),
+               (Param("dim", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)),
                 Param("z_max", POSITIVE_INT, "max number of components", integer=True, typical=(1, 100)),
                 Param("p_min", PROBABILITY, "minimum positive edge probability", typical=(0.001, 0.5)),
                 _ALPHA, _BETA, _EPS, _CONST), hpsy_thm1, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
-               monotone={"d": +1, "z_max": +1, "p_min": -1, "alpha": -1, "beta": -1, "epsilon": -1},
-               example={"d": 100, "z_max": 2, "p_min": 0.01, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+               monotone={"dim": +1, "z_max": +1, "p_min": -1, "alpha": -1, "beta": -1, "epsilon": -1},
+               example={"dim": 100, "z_max": 2, "p_min": 0.01, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("HPSY.Thm2", "D_{f,p}: (n_unl, n_lab) of Theorem 2 (hypotheses checked)",
-               (Param("d", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
+               (Param("dim", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
                 Param("k", Integer(1), "|V+(f)| (> 35)", integer=True, typical=(36, 2000)),
                 Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _ALPHA,
                 Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
                 _EPS, Param("delta", DELTA, "delta (unused: pure DP)", typical=(0.0, 1e-3), default=0.0,
                             required=False), _FORM3, _CONST),
                hpsy_thm2, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
-               example={"d": 1000, "k": 500, "p": 0.001, "alpha": 0.1, "beta": 0.003, "epsilon": 1.0}))
-register(Bound("HPSY.Thm3", "halfspaces via PCA: (n_unl, n_lab) of Theorem 3 (hypotheses checked)",
-               (Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(20, 5000)),
-                Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)), _ALPHA, _BETA, _EPS,
-                Param("gamma", POSITIVE_REAL, "margin, > 0 (the theorem's hypothesis gamma < 1 is checked)", typical=(0.3, 0.95)),
-                Param("eta", Real(0.0, math.inf), "tail eigenvalue mass", typical=(0.0, 1e-3)), _CONST),
-               hpsy_thm3, None, None, "SemiPrivateSampleSizes(n_unl, n_lab)",
-               monotone={"d": +1, "k": +1, "alpha": -1, "beta": -1, "epsilon": -1, "gamma": -1, "eta": +1},
-               example={"d": 100, "k": 5, "alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "gamma": 0.5, "eta": 0.001}))
+               example={"dim": 1000, "k": 500, "p": 0.001, "alpha": 0.1, "beta": 0.003, "epsilon": 1.0}))
 register(Bound("HPSY.Thm1.n_unl", "disjunctions: n_unl >= log(2d^2/beta)/(-log(1-p_min)) (proof constant)",
-               (Param("d", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)), _BETA,
+               (Param("dim", POSITIVE_INT, "number of variables", integer=True, typical=(2, 1000)), _BETA,
                 Param("p_min", PROBABILITY, "minimum positive edge probability", typical=(0.001, 0.5))),
                hpsy_thm1_unlabeled, hpsy_thm1_unlabeled_expr, _thm1_unl, "n_unl (int)",
-               monotone={"d": +1, "beta": -1, "p_min": -1}, example={"d": 100, "beta": 0.05, "p_min": 0.01},
+               monotone={"dim": +1, "beta": -1, "p_min": -1}, example={"dim": 100, "beta": 0.05, "p_min": 0.01},
                integer_output=True))
 register(Bound("HPSY.Thm1.n_lab", "disjunctions: n_lab = O((Z_max + log(1/beta))/(alpha eps))",
                (Param("z_max", POSITIVE_INT, "max number of components", integer=True, typical=(1, 100)), _ALPHA,
@@ -701,47 +533,29 @@ register(Bound("HPSY.Thm1.n_lab", "disjunctions: n_lab = O((Z_max + log(1/beta))
                monotone={"z_max": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"z_max": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("HPSY.Lem1", "Karger: cuts of G(p) within (1 +- eps), eps = sqrt(3(l+2) log d / c_hat), w.p. 1-4/(l d^l)",
-               (Param("d", Integer(2), "number of vertices", integer=True, typical=(2, 1000)),
+               (Param("dim", Integer(2), "number of vertices", integer=True, typical=(2, 1000)),
                 Param("ell", Real(1.0, math.inf), "l >= 1", typical=(1.0, 5.0)),
                 Param("c_hat", POSITIVE_REAL, "minimum expected cut", typical=(50.0, 5000.0))),
                karger_cut_bound, karger_epsilon_expr,
-               lambda ns, d, ell, c_hat: _karger_eps(ns, d, ell, c_hat), "KargerBound(epsilon, failure_probability)",
-               example={"d": 100, "ell": 1.0, "c_hat": 500.0}))
+               lambda ns, dim, ell, c_hat: _karger_eps(ns, dim, ell, c_hat), "KargerBound(epsilon, failure_probability)",
+               example={"dim": 100, "ell": 1.0, "c_hat": 500.0}))
 register(Bound("HPSY.Lem2", "G(d,p) connected w.p. >= 1-beta if p >= 9(log(4/beta)+4)/(d-1) (d > 35, beta interval)",
-               (Param("d", Integer(2), "number of vertices (> 35)", integer=True, typical=(40, 5000)),
+               (Param("dim", Integer(2), "number of vertices (> 35)", integer=True, typical=(40, 5000)),
                 Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
                 _FORM),
                hpsy_connectivity_threshold, hpsy_connectivity_threshold_expr, _lem2_threshold, "threshold on p (float)",
-               monotone={"d": -1, "beta": -1}, example={"d": 1000, "beta": 0.003}))
+               monotone={"dim": -1, "beta": -1}, example={"dim": 1000, "beta": 0.003}))
 register(Bound("HPSY.Thm2.n_unl", "D_{f,p}: n_unl >= max{log(1-(9log(16/b)+4)/(d-1))/log(1-p), 8 log(16/b)}",
-               (Param("d", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
+               (Param("dim", Integer(2), "number of variables (> 35)", integer=True, typical=(40, 5000)),
                 Param("k", Integer(1), "|V+(f)| (> 35)", integer=True, typical=(36, 2000)),
                 Param("beta", PROBABILITY, "failure probability in (4exp(-(d-5)/9), 4/d)", typical=(1e-4, 0.1)),
                 Param("p", PROBABILITY, "edge probability", typical=(0.001, 0.5)), _FORM3),
                hpsy_thm2_unlabeled, hpsy_thm2_unlabeled_expr,
-               lambda ns, d, k, beta, p, form="statement": _thm2_unl(ns, d, beta, p), "n_unl (int)",
-               monotone={"p": -1}, example={"d": 1000, "k": 500, "beta": 0.003, "p": 0.01}, integer_output=True))
+               lambda ns, dim, k, beta, p, form="statement": _thm2_unl(ns, dim, beta, p), "n_unl (int)",
+               monotone={"p": -1}, example={"dim": 1000, "k": 500, "beta": 0.003, "p": 0.01}, integer_output=True))
 register(Bound("HPSY.Thm2.n_lab", "D_{f,p}: n_lab = O((1 + log(1/beta))/(alpha eps))",
                (_ALPHA, _BETA, _EPS, Param("delta", DELTA, "delta (unused: pure DP)", typical=(0.0, 1e-3), default=0.0,
                                            required=False), _CONST),
                hpsy_thm2_labeled, None, None, "n_lab (int)",
                monotone={"alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
                example={"alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
-register(Bound("HPSY.Thm3.n_unl", "halfspaces via PCA: n_unl = O(k d/(beta gamma^2))",
-               (Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)),
-                Param("d", POSITIVE_INT, "ambient dimension", integer=True, typical=(20, 5000)), _BETA,
-                Param("gamma", POSITIVE_REAL, "margin, > 0 (the theorem's hypothesis gamma < 1 is checked)", typical=(0.05, 0.95)), _CONST, _FORM_PC,
-                Param("alpha", PROBABILITY, "accuracy in (0, 1), used by form='corrected' only (Markov at alpha/2)",
-                      typical=(0.01, 0.5), default=None, required=False)),
-               hpsy_thm3_unlabeled, hpsy_thm3_unlabeled_expr, _thm3_unl, "n_unl (int)",
-               monotone={"k": +1, "d": +1, "beta": -1, "gamma": -1, "constant": +1},
-               example={"k": 5, "d": 100, "beta": 0.1, "gamma": 0.5}, integer_output=True))
-register(Bound("HPSY.Thm3.n_lab", "halfspaces via PCA: n_lab = O(sqrt(k)/(alpha eps (gamma - sqrt(eta/beta))))",
-               (Param("k", POSITIVE_INT, "projection dimension", integer=True, typical=(1, 20)), _ALPHA, _BETA, _EPS,
-                Param("gamma", POSITIVE_REAL, "margin, > 0 (the theorem's hypothesis gamma < 1 is checked)", typical=(0.3, 0.95)),
-                Param("eta", Real(0.0, math.inf), "tail eigenvalue mass sum_{i>k} lambda_i", typical=(0.0, 1e-3)),
-                _CONST),
-               hpsy_thm3_labeled, hpsy_thm3_labeled_expr, _thm3_lab, "n_lab (int)",
-               monotone={"k": +1, "alpha": -1, "beta": -1, "epsilon": -1, "gamma": -1, "eta": +1, "constant": +1},
-               example={"k": 5, "alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "gamma": 0.5, "eta": 0.001},
-               integer_output=True))

@@ -1,14 +1,11 @@
-"""Bounds of BNS15 (Beimel, Nissim, Stemmer, "Learning privately with labeled and unlabeled examples").
+"""BNS15 Section 4: LabelBoost's sample sizes and accuracy (Claims 4.2, 4.8, 4.9, 4.11, Remark 4.10,
+Lemma 4.12, Theorems 4.13, 4.14, 4.16, Corollaries 4.17, 4.18).
 
-Implements: BNS15.Thm3.3, BNS15.Cl4.2, BNS15.Cl4.8, BNS15.Cl4.9, BNS15.Rem4.10, BNS15.Cl4.11,
-BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14, BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Cor4.18,
-BNS15.Thm5.5, BNS15.Thm5.6, BNS15.Thm5.8, BNS15.PropA.1.  The privacy transformers (Lem 4.1,
-Cl 4.3, Cl 4.5, Lem 4.6, Cl 5.7) are in :mod:`semiprivate.theory.bounds.privacy`; the classic VC bounds
-of App. B and Thm A.3 in :mod:`semiprivate.theory.bounds.classic`.
-
-"log" is natural throughout (the paper mixes ln and log; we read every log as ln, as its
-proofs do when they exponentiate).  The LabelBoost constants (90000, 30000, 300, 96000,
-2240, ...) are the paper's, used as written.
+Implements: BNS15.Cl4.2, BNS15.Cl4.8, BNS15.Cl4.9, BNS15.Rem4.10, BNS15.Cl4.11, BNS15.Lem4.12,
+BNS15.Thm4.13, BNS15.Thm4.14, BNS15.Thm4.16, BNS15.Cor4.17, BNS15.Cor4.18.  "log" is natural
+throughout; the LabelBoost constants (90000, 30000, 300, 96000, 2240, ...) are the paper's, used
+as written.  The privacy side (Lem 4.1, Cl 4.3, Cl 4.5, Lem 4.6) is in
+:mod:`semiprivate.theory.bounds.privacy`.
 """
 
 from __future__ import annotations
@@ -31,6 +28,8 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    ProbabilityBound,
+    SampleSize,
     Solver,
     ceil_int,
     check_conditions,
@@ -40,15 +39,10 @@ from semiprivate.theory.bounds._core import (
     safe_exp,
     smallest_integer,
 )
+from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _EPS, _NBASE, _VC
 from semiprivate.theory.bounds.privacy import labelboost_privacy, subsampling_privacy
 
 __all__ = [
-    "bns15_thm3_3",
-    "bns15_generic_labeled",
-    "bns15_generic_labeled_expr",
-    "bns15_generic_unlabeled",
-    "bns15_generic_unlabeled_expr",
-    "bns15_generic_uniform_convergence_size",
     "bns15_labelboost_max_unlabeled",
     "bns15_labelboost_min_labeled",
     "bns15_labelboost_unlabeled_size",
@@ -69,118 +63,7 @@ __all__ = [
     "bns15_rectangles",
     "log_star",
     "bns15_cor4_18",
-    "bns15_pssl_to_tpal",
-    "bns15_tpal_threshold_lower_bound",
-    "bns15_tpal_threshold_lower_bound_expr",
-    "bns15_thm5_8",
-    "expmech_log_failure_probability",
-    "expmech_failure_probability",
-    "expmech_failure_probability_expr",
-    "expmech_sample_size",
 ]
-
-
-# ---------------------------------------------------------------------------
-# Theorem 3.3 (GenericLearner)
-# ---------------------------------------------------------------------------
-
-
-def _thm33_m(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
-
-
-def _thm33_n(ns: Any, d: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: Any = 1) -> Any:
-    return constant * (d * vc_dim / (alpha**3 * epsilon) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * epsilon))
-
-
-@renamed_params(vc="vc_dim")
-@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
-def bns15_generic_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
-    r"""BNS15 Thm 3.3 labelled sample size m = O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)).
-
-    Implements: BNS15.Thm3.3 (m).  O-form only; ``constant`` (default 1) is the hidden constant.
-    The proof also needs m >= 1250 VC/a^2 ln(25/(a b)): see
-    :func:`bns15_generic_uniform_convergence_size`.
-
-    Examples
-    --------
-    >>> bns15_generic_labeled(2, 0.1, 0.05, 1.0)
-    4636
-    """
-    return ceil_int(_thm33_m(MATH, vc_dim, alpha, beta, epsilon, constant))
-
-
-def bns15_generic_labeled_expr() -> Any:
-    """Sympy form of :func:`bns15_generic_labeled` (before rounding).
-
-    Implements: BNS15.Thm3.3 (m).
-
-    >>> bns15_generic_labeled_expr()
-    constant*(log(1/beta)/(alpha*epsilon) + vc_dim*log(1/alpha)/(alpha**3*epsilon))
-    """
-    return make_expr(_thm33_m, ("vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("vc_dim",))
-
-
-@renamed_params(vc="vc_dim")
-@validate_params(d=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
-                 constant=POSITIVE_REAL)
-def bns15_generic_unlabeled(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *,
-                            constant: float = 1.0) -> int:
-    r"""BNS15 Thm 3.3 total sample size n = O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps)) over X_d = {0,1}^d.
-
-    Implements: BNS15.Thm3.3 (n).  O-form only; ``constant`` defaults to 1.
-
-    Examples
-    --------
-    >>> bns15_generic_unlabeled(10, 2, 0.1, 0.05, 1.0)
-    46082
-    """
-    return ceil_int(_thm33_n(MATH, d, vc_dim, alpha, beta, epsilon, constant))
-
-
-def bns15_generic_unlabeled_expr() -> Any:
-    """Sympy form of :func:`bns15_generic_unlabeled` (before rounding).
-
-    Implements: BNS15.Thm3.3 (n).
-
-    >>> bns15_generic_unlabeled_expr()
-    constant*(log(1/beta)/(alpha*epsilon) + d*vc_dim*log(1/alpha)/(alpha**3*epsilon))
-    """
-    return make_expr(_thm33_n, ("d", "vc_dim", "alpha", "beta", "epsilon", "constant"), integer=("d", "vc_dim"))
-
-
-def _thm33_uc(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
-    return 1250 / alpha**2 * vc_dim * ns.log(25 / (alpha * beta))
-
-
-@renamed_params(vc="vc_dim")
-@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
-def bns15_generic_uniform_convergence_size(vc_dim: int, alpha: float, beta: float) -> int:
-    r"""The explicit floor of the proof of BNS15 Thm 3.3: n, m >= (1250/a^2) VC ln(25/(a b)).
-
-    Implements: BNS15.Thm3.3 (explicit part of the proof, via Thm B.6 with alpha/5, 2 beta/5).
-
-    Examples
-    --------
-    >>> bns15_generic_uniform_convergence_size(1, 0.1, 0.1)
-    978006
-    """
-    return ceil_int(_thm33_uc(MATH, vc_dim, alpha, beta))
-
-
-@renamed_params(vc="vc_dim")
-@validate_params(d=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
-                 constant=POSITIVE_REAL)
-def bns15_thm3_3(d: int, vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> tuple[int, int]:
-    """BNS15 Theorem 3.3 (GenericLearner, (eps, 0)-DP): ``(n, m)`` = total and labelled sizes, O-forms.
-
-    Implements: BNS15.Thm3.3.
-
-    >>> bns15_thm3_3(10, 2, 0.1, 0.05, 1.0)
-    (46082, 4636)
-    """
-    return (bns15_generic_unlabeled(d, vc_dim, alpha, beta, epsilon, constant=constant),
-            bns15_generic_labeled(vc_dim, alpha, beta, epsilon, constant=constant))
 
 
 # ---------------------------------------------------------------------------
@@ -457,7 +340,14 @@ def bns15_labelboost_error_after(alpha: float, beta: float, i: int) -> tuple[flo
 
 
 class LearnerParams(NamedTuple):
-    """Parameters (alpha, beta, epsilon, delta, n, m) of a learner produced by a theorem."""
+    """Parameters (alpha, beta, epsilon, delta, n, m) of a learner produced by a theorem.
+
+    ``alpha`` and ``beta`` are the *output* learner's accuracy and confidence.  A theorem that
+    transforms them (LabelBoost turns an (alpha, beta) learner into an (11 alpha, 2 beta) one)
+    says so in ``alpha_factor`` and ``beta_factor``: the result's ``alpha`` is ``alpha_factor``
+    times the alpha given (1.0: unchanged).  ``vacuous`` is True when the guarantee says nothing
+    (an error or failure probability >= 1, or a sample size >= 10^30), with ``reason``.
+    """
 
     alpha: float
     beta: float
@@ -465,6 +355,26 @@ class LearnerParams(NamedTuple):
     delta: float | None
     n: int
     m: int
+    alpha_factor: float = 1.0
+    beta_factor: float = 1.0
+
+    @property
+    def vacuous(self) -> bool:
+        """True when alpha or beta is >= 1 or a size is at least ``VACUOUS_SIZE``."""
+        return bool(self.reason)
+
+    @property
+    def reason(self) -> str:
+        """Why the guarantee is vacuous, or ``""``."""
+        for name in ("alpha", "beta"):
+            bound = ProbabilityBound(getattr(self, name))
+            if bound.vacuous:
+                return f"{name} = {float(bound):g}: {bound.reason}"
+        for name in ("n", "m"):
+            size = SampleSize(getattr(self, name))
+            if size.vacuous:
+                return f"{name}: {size.reason}"
+        return ""
 
 
 @renamed_params(vc="vc_dim")
@@ -478,10 +388,11 @@ def bns15_lem4_12(vc_dim: int, alpha: float, beta: float, n: int) -> LearnerPara
     Examples
     --------
     >>> bns15_lem4_12(1, 0.01, 0.1, 1000)
-    LearnerParams(alpha=0.11, beta=0.2, epsilon=None, delta=None, n=230371070, m=140371070)
+    LearnerParams(alpha=0.11, beta=0.2, epsilon=None, delta=None, n=230371070, m=140371070, alpha_factor=11.0, beta_factor=2.0)
     """
     m = bns15_labelboost_labeled_size(vc_dim, alpha, beta)
-    return LearnerParams(11 * alpha, 2 * beta, None, None, 90000 * n + m, m)
+    return LearnerParams(11 * alpha, 2 * beta, None, None, SampleSize(90000 * n + m), m, alpha_factor=11.0,
+                         beta_factor=2.0)
 
 
 @renamed_params(vc="vc_dim")
@@ -530,7 +441,7 @@ def bns15_thm4_14_explicit(vc_dim: int, alpha: float, beta: float, epsilon: floa
     def compute() -> LearnerParams:
         sub = subsampling_privacy(base.n, 1.0, base.delta or 0.0, epsilon)
         m = ceil_int(base.m * (3 + math.e) / epsilon)
-        return LearnerParams(base.alpha, base.beta, sub.epsilon, sub.delta, sub.t, m)
+        return base._replace(epsilon=sub.epsilon, delta=sub.delta, n=sub.t, m=m)
 
     return check_conditions(strict, "BNS15.Thm4.14", [(epsilon <= 1, "epsilon <= 1 (Claim 4.3)",
                                                        {"epsilon": epsilon})], compute)
@@ -612,9 +523,10 @@ def log_star(x: int) -> int:
     return k
 
 
-@validate_params(ell=POSITIVE_INT, d=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
+@renamed_params(d="bits")
+@validate_params(ell=POSITIVE_INT, bits=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
-def bns15_rectangles(ell: int, d: int, alpha: float, beta: float, epsilon: float, *,
+def bns15_rectangles(ell: int, bits: int, alpha: float, beta: float, epsilon: float, *,
                      constant: float = 1.0) -> tuple[int, int]:
     r"""BNS15 Cor 4.17: RECTANGLE_d^ell: unlabelled O~(ell^3 8^{log* d}), labelled O_{a,b,eps}(ell).
 
@@ -628,7 +540,7 @@ def bns15_rectangles(ell: int, d: int, alpha: float, beta: float, epsilon: float
     >>> bns15_rectangles(2, 64, 0.1, 0.05, 1.0)
     (32768, 212)
     """
-    unl = ceil_int(constant * ell**3 * 8.0 ** log_star(d))
+    unl = ceil_int(constant * ell**3 * 8.0 ** log_star(bits))
     return (unl, bns15_thm4_14_labeled(2 * ell, alpha, beta, epsilon, constant=constant))
 
 
@@ -654,206 +566,9 @@ def bns15_cor4_18(vc_dim: int, repdim: int, alpha: float, beta: float, epsilon: 
 
 
 # ---------------------------------------------------------------------------
-# Section 5: active learners
-# ---------------------------------------------------------------------------
-
-
-@validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, n=POSITIVE_INT,
-                 m=POSITIVE_INT)
-def bns15_pssl_to_tpal(alpha: float, beta: float, epsilon: float, delta: float, n: int, m: int) -> LearnerParams:
-    """BNS15 Thm 5.5: an (alpha, beta, eps, delta, n, m)-PSSL is an (alpha, beta, eps, delta, n, m)-TPAL.
-
-    Implements: BNS15.Thm5.5 (the parameters are unchanged).
-
-    >>> bns15_pssl_to_tpal(0.1, 0.1, 1.0, 0.0, 100, 10).m
-    10
-    """
-    return LearnerParams(alpha, beta, epsilon, delta, n, m)
-
-
-def _thm56(ns: Any, alpha: Any, beta: Any, epsilon: Any, delta: Any = 0, n: Any = 0) -> Any:
-    return ns.exp(-2 * epsilon) * (1 - ns.frac(25, 9) * beta) / (9 * alpha) - n * delta * (1 + ns.exp(-epsilon))
-
-
-@validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, n=Integer(0), strict=Boolean())
-def bns15_tpal_threshold_lower_bound(alpha: float, beta: float, epsilon: float, delta: float = 0.0,
-                                     n: int = 0, *, strict: bool = True) -> Any:
-    r"""BNS15 Thm 5.6 with the proof's constant: every TPAL for THRESH_d has m >= e^{-2eps}(1 - 25b/9)/(9a) - n delta (1 + e^{-eps}).
-
-    Implements: BNS15.Thm5.6.  The proof ends with
-    :math:`m/n \ge e^{-2\epsilon}\frac{1-\frac{25}{9}\beta}{9\alpha n} - \delta(1+e^{-\epsilon})`;
-    multiplying by n gives the bound returned here (rounded up, at least 0).  With
-    delta = 0 it is Omega(1/alpha) with constant e^{-2 eps}(1 - 25 beta/9)/9.
-
-    Parameters
-    ----------
-    alpha, beta : float
-        The theorem needs alpha <= 1/9 and beta <= 1/4.
-    epsilon, delta : float
-        Privacy of the TPAL.
-    n : int
-        Its unlabelled sample size (only matters when delta > 0; required then).
-
-    Raises
-    ------
-    ConditionNotMet
-        If alpha > 1/9, beta > 1/4, or delta > 0 with n = 0.
-
-    Examples
-    --------
-    >>> bns15_tpal_threshold_lower_bound(0.001, 0.1, 0.1)
-    66
-    """
-    conds = [(alpha <= 1 / 9, "alpha <= 1/9", {"alpha": alpha}), (beta <= 0.25, "beta <= 1/4", {"beta": beta}),
-             (delta == 0 or n > 0, "n > 0 when delta > 0", {"delta": delta, "n": n})]
-    return check_conditions(strict, "BNS15.Thm5.6", conds,
-                            lambda: max(0, ceil_int(_thm56(MATH, alpha, beta, epsilon, delta, n))))
-
-
-def bns15_tpal_threshold_lower_bound_expr() -> Any:
-    """Sympy form of the BNS15 Thm 5.6 lower bound (before rounding).
-
-    Implements: BNS15.Thm5.6.
-
-    >>> bns15_tpal_threshold_lower_bound_expr()
-    -delta*n*(1 + exp(-epsilon)) + (1 - 25*beta/9)*exp(-2*epsilon)/(9*alpha)
-    """
-    return make_expr(_thm56, ("alpha", "beta", "epsilon", "delta", "n"), integer=("n",))
-
-
-@renamed_params(vc="vc_dim")
-@validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, n=POSITIVE_INT,
-                 constant=POSITIVE_REAL)
-def bns15_thm5_8(vc_dim: int, alpha: float, beta: float, epsilon: float, n: int, *,
-                 constant: float = 1.0) -> tuple[int, int]:
-    r"""BNS15 Thm 5.8: PAL with unlabelled O(n/eps) and labelled m = O(VC/alpha log(1/(alpha beta))) (no eps!).
-
-    Implements: BNS15.Thm5.8 (O-form, ``constant`` defaults to 1).  Returns
-    ``(ceil(constant * n / eps), ceil(constant * VC/alpha * log(1/(alpha beta))))``.
-
-    Examples
-    --------
-    >>> bns15_thm5_8(2, 0.1, 0.05, 0.5, 1000)
-    (2000, 106)
-    """
-    return (ceil_int(constant * n / epsilon), ceil_int(constant * vc_dim / alpha * math.log(1 / (alpha * beta))))
-
-
-# ---------------------------------------------------------------------------
-# Proposition A.1 (exponential mechanism utility)
-# ---------------------------------------------------------------------------
-
-
-def _propa1_log(ns: Any, n_hypotheses: Any, epsilon: Any, gap: Any, m: Any) -> Any:
-    return ns.log(n_hypotheses) - epsilon * gap * m / 2
-
-
-@renamed_params(h_size="n_hypotheses")
-@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
-def expmech_log_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
-    r"""Log of the BNS15 Prop A.1 bound log(|H| exp(-eps Delta m / 2)).
-
-    Implements: BNS15.PropA.1 (log form).
-
-    >>> round(expmech_log_failure_probability(1000, 1.0, 0.1, 200), 4)
-    -3.0922
-    """
-    return float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m))
-
-
-@renamed_params(h_size="n_hypotheses")
-@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
-def expmech_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
-    r"""BNS15 Prop A.1: P[error_S(h) > e_min + Delta] <= |H| exp(-eps Delta m / 2).
-
-    Implements: BNS15.PropA.1 (EXPMECH utility; score q = -#errors, sensitivity 1).
-
-    Parameters
-    ----------
-    n_hypotheses : int
-        |H|.
-    epsilon : float
-        Privacy parameter of the exponential mechanism.
-    gap : float
-        Delta, in (0, 1).
-    m : int
-        |S|.
-
-    Returns
-    -------
-    float
-        The bound (may exceed 1).
-
-    Examples
-    --------
-    >>> round(expmech_failure_probability(1000, 1.0, 0.1, 200), 6)
-    0.0454
-    """
-    return safe_exp(float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m)), "BNS15.PropA.1 bound")
-
-
-def expmech_failure_probability_expr() -> Any:
-    """Sympy form of BNS15 Prop A.1.
-
-    Implements: BNS15.PropA.1.
-
-    >>> expmech_failure_probability_expr()
-    n_hypotheses*exp(-epsilon*gap*m/2)
-    """
-    import sympy
-
-    return sympy.expand_log(sympy.exp(make_expr(_propa1_log, ("n_hypotheses", "epsilon", "gap", "m"),
-                                                integer=("n_hypotheses", "m"))), force=True)
-
-
-@renamed_params(h_size="n_hypotheses")
-@validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, beta=PROBABILITY)
-def expmech_sample_size(n_hypotheses: int, epsilon: float, gap: float, beta: float) -> int:
-    r"""Smallest m with |H| exp(-eps Delta m/2) <= beta (BNS15 Prop A.1 solved exactly).
-
-    Implements: BNS15.PropA.1 (solver); equals ceil(2 (ln|H| + ln(1/beta))/(eps Delta)).
-
-    Examples
-    --------
-    >>> expmech_sample_size(1000, 1.0, 0.1, 0.05)
-    199
-    """
-    lb = math.log(beta)
-    return smallest_integer(lambda m: _propa1_log(MATH, n_hypotheses, epsilon, gap, m) <= lb, 1)
-
-
-# ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------
 
-_VC = Param("vc_dim", POSITIVE_INT, "VC dimension of the concept class", integer=True, typical=(1, 20))
-_ALPHA = Param("alpha", PROBABILITY, "accuracy parameter in (0, 1)", typical=(0.01, 0.5))
-_BETA = Param("beta", PROBABILITY, "confidence parameter in (0, 1)", typical=(0.001, 0.5))
-_EPS = Param("epsilon", EPSILON, "privacy parameter epsilon > 0", typical=(0.05, 5.0))
-_DELTA = Param("delta", DELTA, "privacy parameter delta in [0, 1)", typical=(0.0, 1e-3), default=0.0,
-               required=False)
-_CONST = Param("constant", POSITIVE_REAL, "hidden constant of the O(.) (default 1)", typical=(0.5, 5.0),
-               default=1.0, required=False)
-_NBASE = Param("n", POSITIVE_INT, "sample complexity of the base learner", integer=True, typical=(1, 10**6))
-
-register(Bound("BNS15.Thm3.3", "GenericLearner (n, m): O(d VC/(a^3 eps) log(1/a) + ...), O(VC/(a^3 eps) log(1/a) + ...)",
-               (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
-                _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm3_3, None, None, "(n, m)",
-               monotone={"d": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"d": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
-register(Bound("BNS15.Thm3.3.m", "GenericLearner labelled size O(VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
-               (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_labeled, bns15_generic_labeled_expr, _thm33_m,
-               "m (int)", monotone={"vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
-register(Bound("BNS15.Thm3.3.n", "GenericLearner total size O(d VC/(a^3 eps) log(1/a) + log(1/b)/(a eps))",
-               (Param("d", POSITIVE_INT, "bits per domain point (X_d = {0,1}^d)", integer=True, typical=(1, 64)),
-                _VC, _ALPHA, _BETA, _EPS, _CONST), bns15_generic_unlabeled, bns15_generic_unlabeled_expr, _thm33_n,
-               "n (int)", monotone={"d": +1, "vc_dim": +1, "alpha": -1, "beta": -1, "epsilon": -1, "constant": +1},
-               example={"d": 10, "vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
-register(Bound("BNS15.Thm3.3.uc", "explicit floor of the Thm 3.3 proof: (1250/a^2) VC ln(25/(a b))",
-               (_VC, _ALPHA, _BETA), bns15_generic_uniform_convergence_size, None, _thm33_uc, "n, m floor (int)",
-               monotone={"vc_dim": +1, "alpha": -1, "beta": -1}, example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1},
-               integer_output=True))
 register(Bound("BNS15.Cl4.2", "LabelBoostProcedure: |T| <= (b/e) VC exp(a|S|/(2VC)) - |S| gives error_S <= a w.p. 1-b",
                (Param("s", POSITIVE_INT, "|S|, labelled examples", integer=True, typical=(1, 5000)), _VC, _ALPHA,
                 _BETA, Param("form", Options("paper", "corrected"), "'corrected' (default: also needs (b/e) VC "
@@ -882,11 +597,13 @@ register(Bound("BNS15.Cl4.11", "after i iterations error <= a(1-2^-i) w.p. >= 1-
                bns15_labelboost_error_after, None, None, "(error, failure probability)",
                example={"alpha": 0.1, "beta": 0.1, "i": 1}))
 register(Bound("BNS15.Lem4.12", "LabelBoost: (a,b,n,n)-SSL -> (11a, 2b, 90000n+m, m)-SSL, m=(96000/a)VC log(2240/(ab))",
-               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               (_VC, _ALPHA, _BETA, _NBASE), bns15_lem4_12, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta "
+               "(the result says so: alpha_factor = 11, beta_factor = 2; vacuous when alpha or beta >= 1)",
                example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "n": 1000}))
 register(Bound("BNS15.Thm4.13", "LabelBoost on (a,b,1,delta,n,n)-PSSL -> (11a, 2b, 1, 41 delta, O(n), m)-PSSL",
                (_VC, _ALPHA, _BETA, Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_13, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               bns15_thm4_13, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta "
+               "(the result says so: alpha_factor = 11, beta_factor = 2; vacuous when alpha or beta >= 1)",
                example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any eps (LabelBoost + sub-sampling)",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_14_labeled, bns15_thm4_14_labeled_expr, _thm414,
@@ -895,7 +612,8 @@ register(Bound("BNS15.Thm4.14", "labelled m = O(VC/(a eps) log(1/(a b))) for any
 register(Bound("BNS15.Thm4.14.explicit", "Thm 4.13 + Claim 4.3 with every constant (eps <= 1)",
                (_VC, _ALPHA, _BETA, Param("epsilon", EPSILON, "target epsilon (<= 1)", typical=(0.05, 1.0)),
                 Param("delta", DELTA, "delta of the base learner", typical=(0.0, 1e-3)), _NBASE),
-               bns15_thm4_14_explicit, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta",
+               bns15_thm4_14_explicit, None, None, "LearnerParams of the OUTPUT learner: its alpha is 11 x the input alpha, its beta 2 x the input beta "
+               "(the result says so: alpha_factor = 11, beta_factor = 2; vacuous when alpha or beta >= 1)",
                example={"vc_dim": 1, "alpha": 0.1, "beta": 0.1, "epsilon": 0.5, "delta": 1e-6, "n": 1000}))
 register(Bound("BNS15.Thm4.16", "agnostic labelled m = O(VC/(a^2 eps) log(1/(a b)))",
                (_VC, _ALPHA, _BETA, _EPS, _CONST), bns15_thm4_16_labeled, bns15_thm4_16_labeled_expr, _thm416,
@@ -903,39 +621,10 @@ register(Bound("BNS15.Thm4.16", "agnostic labelled m = O(VC/(a^2 eps) log(1/(a b
                example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}, integer_output=True))
 register(Bound("BNS15.Cor4.17", "RECTANGLE_d^ell: unlabelled O~(ell^3 8^(log* d)), labelled O(ell)",
                (Param("ell", POSITIVE_INT, "dimension ell", integer=True, typical=(1, 10)),
-                Param("d", POSITIVE_INT, "bits per axis", integer=True, typical=(1, 64)), _ALPHA, _BETA, _EPS, _CONST),
+                Param("bits", POSITIVE_INT, "bits per axis", integer=True, typical=(1, 64)), _ALPHA, _BETA, _EPS, _CONST),
                bns15_rectangles, None, None, "(unlabelled, labelled)",
-               example={"ell": 2, "d": 64, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
+               example={"ell": 2, "bits": 64, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
 register(Bound("BNS15.Cor4.18", "pure-private improper SSL: labelled O(VC), unlabelled O(RepDim)",
                (_VC, Param("repdim", POSITIVE_INT, "representation dimension", integer=True, typical=(1, 50)), _ALPHA,
                 _BETA, _EPS, _CONST), bns15_cor4_18, None, None, "(unlabelled, labelled)",
                example={"vc_dim": 1, "repdim": 3, "alpha": 0.1, "beta": 0.05, "epsilon": 1.0}))
-register(Bound("BNS15.Thm5.5", "a PSSL is a TPAL with the same parameters",
-               (_ALPHA, _BETA, _EPS, Param("delta", DELTA, "delta", typical=(0.0, 1e-3)), _NBASE,
-                Param("m", POSITIVE_INT, "labelled size", integer=True, typical=(1, 1000))),
-               bns15_pssl_to_tpal, None, None, "LearnerParams",
-               example={"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 0.0, "n": 100, "m": 10}))
-register(Bound("BNS15.Thm5.6", "TPAL for THRESH_d needs m >= e^(-2eps)(1-25b/9)/(9a) - n delta(1+e^-eps)",
-               (Param("alpha", PROBABILITY, "accuracy (<= 1/9)", typical=(1e-4, 0.11)),
-                Param("beta", PROBABILITY, "confidence (<= 1/4)", typical=(1e-3, 0.25)), _EPS, _DELTA,
-                Param("n", Integer(0), "unlabelled size (needed when delta > 0)", integer=True, typical=(0, 10**6),
-                      default=0, required=False)),
-               bns15_tpal_threshold_lower_bound, bns15_tpal_threshold_lower_bound_expr, _thm56, "m lower bound (int)",
-               monotone={"alpha": -1, "beta": -1, "epsilon": -1, "delta": -1},
-               example={"alpha": 0.001, "beta": 0.1, "epsilon": 0.1}, integer_output=True))
-register(Bound("BNS15.Thm5.8", "PAL: unlabelled O(n/eps), labelled O(VC/a log(1/(a b))) independent of eps",
-               (_VC, _ALPHA, _BETA, _EPS, _NBASE, _CONST), bns15_thm5_8, None, None, "(unlabelled, labelled)",
-               example={"vc_dim": 2, "alpha": 0.1, "beta": 0.05, "epsilon": 0.5, "n": 1000}))
-register(Bound("BNS15.PropA.1", "exponential mechanism: P[err_S(h) > e_min + Delta] <= |H| exp(-eps Delta m/2)",
-               (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
-                Param("gap", PROBABILITY, "Delta in (0, 1)", typical=(0.01, 0.5)),
-                Param("m", POSITIVE_INT, "|S|", integer=True, typical=(1, 10**5))),
-               expmech_failure_probability, expmech_failure_probability_expr,
-               lambda ns, n_hypotheses, epsilon, gap, m: ns.exp(_propa1_log(ns, n_hypotheses, epsilon, gap, m)),
-               "failure probability bound (float)",
-               solvers={"m": Solver("m", expmech_sample_size,
-                                    (Param("n_hypotheses", POSITIVE_INT, "|H|", integer=True, typical=(1, 10**6)), _EPS,
-                                     Param("gap", PROBABILITY, "Delta in (0, 1)", typical=(0.01, 0.5)), _BETA),
-                                    "smallest m with bound <= beta")},
-               monotone={"n_hypotheses": +1, "epsilon": -1, "gap": -1, "m": -1},
-               example={"n_hypotheses": 1000, "epsilon": 1.0, "gap": 0.1, "m": 200}))
