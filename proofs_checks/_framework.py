@@ -257,13 +257,19 @@ def _certified(cert: dict[str, Any]) -> dict[str, Any]:
     return cert
 
 
-def sympy_zero(expr: Any, what: str, *, condition: str | None = None) -> Fact:
-    """Prove that a sympy expression simplifies to exactly 0 (a ``sympy-zero`` certificate).
+def sympy_zero(lhs: Any, rhs: Any, what: str, *, condition: str | None = None) -> Fact:
+    """Prove the identity ``lhs == rhs`` (a ``sympy-zero`` certificate: ``lhs - rhs`` simplifies to 0).
 
-    Raises :class:`CannotDecide` otherwise. The fact is logged for the running check.
+    ``lhs`` and ``rhs`` are the two sides the proof step names (``what`` states them), stored
+    separately; build them under ``sympy.evaluate(False)`` where sympy would otherwise cancel the
+    step on construction. The checker refuses a certificate whose sides are the same stored tree
+    or whose left side is a bare number. Raises :class:`CannotDecide` otherwise; the fact is
+    logged for the running check.
     """
-    cert = _certified({"kind": "sympy-zero", "expr": _srepr(expr), "goal": f"{what} == 0"})
-    return _record(Fact(f"{what} == 0 (sympy)", Role.PROVES, (cert,), condition))
+    if isinstance(lhs, str) or isinstance(rhs, str) or not isinstance(what, str):
+        raise TypeError("sympy_zero(lhs, rhs, what): lhs and rhs are sympy expressions, what is the goal text")
+    cert = _certified({"kind": "sympy-zero", "lhs": _srepr(lhs), "rhs": _srepr(rhs), "goal": what})
+    return _record(Fact(f"{what} (sympy)", Role.PROVES, (cert,), condition))
 
 
 def sympy_nonneg(expr: Any, what: str, *, condition: str | None = None) -> Fact:

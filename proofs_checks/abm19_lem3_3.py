@@ -200,8 +200,8 @@ def check_manipulation() -> Check:
     L_ = sp.log(2 / be) / dd_
     n0_ = (32 * dd_ * A_ + 8 * dd_ * L_) / al
     logb = sp.log(2) + 2 * dd_ * sp.log(2 * sp.E * n0_ / dd_) - al * n0_ / 4 - sp.log(be)
-    sympy_zero(sp.expand_log(logb - dd_ * (2 * sp.log(2 * A_ + L_ / 2) - 6 * A_ - L_), force=True),
-               "log(bound(n0)/beta) - d(2 ln(2A + L/2) - 6A - L), A = ln(32e/alpha), L = ln(2/beta)/d")
+    sympy_zero(logb, dd_ * (2 * sp.log(2 * A_ + L_ / 2) - 6 * A_ - L_),
+               "log(bound(n0)/beta) == d(2 ln(2A + L/2) - 6A - L), A = ln(32e/alpha), L = ln(2/beta)/d")
     cite("ln z <= z - 1 < z for z > 0.")
     Ap, Lp = sp.symbols("A L", positive=True)
     sympy_nonneg(6 * Ap + Lp - 2 * (2 * Ap + Lp / 2),

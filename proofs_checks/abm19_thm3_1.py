@@ -37,17 +37,18 @@ def check_thm31() -> Check:
     n0 = (32 * d * sp.log(32 * sp.E / al) + 8 * sp.log(2 / be)) / al
     c0 = 32 * sp.log(32 * sp.E)
     X = c0 + 32 * sp.log(1 / al) + (8 * sp.log(2) + 8 * sp.log(1 / be)) / d
-    sympy_zero(sp.expand_log(sp.log(sp.E * n0 / d) - (1 + sp.log(1 / al) + sp.log(X)), force=True),
-               "ln(e n0/d) - (1 + ln(1/alpha) + ln X), X = 32 ln(32e) + 32 ln(1/alpha) + 8 ln(2/beta)/d")
+    sympy_zero(sp.log(sp.E * n0 / d), 1 + sp.log(1 / al) + sp.log(X),
+               "ln(e n0/d) == 1 + ln(1/alpha) + ln X, X = 32 ln(32e) + 32 ln(1/alpha) + 8 ln(2/beta)/d")
     # after concavity at c0: d ln(e n0/d) <= d(1 + ln c0) + d La (1 + 32/c0) + 8 (ln 2 + Lb)/c0;
     # with La = ln 2 + s, Lb = ln 2 + t, d = 1 + r the gap to K (d La + Lb) is a polynomial in s, t, r
     s, t, r = sp.symbols("s t r", nonnegative=True)
     K = cover_log_size_constant()
     La, Lb, dd = sp.log(2) + s, sp.log(2) + t, 1 + r
-    gap = sp.expand(K * (dd * La + Lb) - (dd * (1 + sp.log(c0)) + dd * La * (1 + 32 / c0) + 8 * (sp.log(2) + Lb) / c0))
-    poly = sp.Poly(gap, s, t, r)
-    sympy_zero(gap - sum(c * s**i * t**j * r**k for (i, j, k), c in poly.terms()),
-               "gap - its expansion in monomials of s, t, r >= 0")
+    gap_raw = K * (dd * La + Lb) - (dd * (1 + sp.log(c0)) + dd * La * (1 + 32 / c0) + 8 * (sp.log(2) + Lb) / c0)
+    poly = sp.Poly(sp.expand(gap_raw), s, t, r)
+    sympy_zero(gap_raw, sum(c * s**i * t**j * r**k for (i, j, k), c in poly.terms()),
+               "gap K (d La + Lb) - (d(1 + ln c0) + d La (1 + 32/c0) + 8 (ln 2 + Lb)/c0) == its expansion in monomials of "
+               "s, t, r >= 0")
     exact_fact("Every coefficient of the gap (a polynomial in s, t, r >= 0) is non-negative, so d ln(e n0/d) <= "
                f"K (d ln(1/alpha) + ln(1/beta)) with K = (1 + ln(32 ln(32e)))/ln 2 + 1 + 48/(32 ln(32e)) ~ "
                f"{float(K):.4g}.", [(c, ">=", 0) for _, c in poly.terms()], condition=CONDITION)

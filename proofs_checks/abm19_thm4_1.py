@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import sympy as sp
 from semiprivate.proofs_checks._framework import (
+    CannotDecide,
     Check,
     cite,
     fmt,
@@ -29,12 +30,15 @@ ID = "ABM19.Thm4.1"
 def check_arithmetic() -> Check:
     """100 n_pub alpha > 1/16 <=> n_pub > 1/(1600 alpha); the delta of Thm 4.3 for B's sample size."""
     n, a = sp.symbols("n_pub alpha", positive=True)
-    sympy_zero(sp.solve(sp.Eq(100 * n * a, sp.Rational(1, 16)), n)[0] - 1 / (1600 * a), "threshold - 1/(1600 alpha)")
+    if sp.solve(sp.Eq(100 * n * a, sp.Rational(1, 16)), n) != [1 / (1600 * a)]:
+        raise CannotDecide("100 n_pub alpha = 1/16 does not have the single root 1/(1600 alpha)")
+    with sp.evaluate(False):
+        at_threshold = 100 * (1 / (1600 * a)) * a
+    sympy_zero(at_threshold, sp.Rational(1, 16), "100 n_pub alpha at n_pub = 1/(1600 alpha) == 1/16 (the threshold)")
     # delta monotonicity: f(m) = 1/(m^2 log m) is decreasing for m >= 2 (derivative sign)
     m = sp.Symbol("m", positive=True)
     f = 1 / (m**2 * sp.log(m))
-    deriv_num = sp.simplify(-sp.diff(f, m) * m**3 * sp.log(m) ** 2)  # = 2 log m + 1
-    sympy_zero(deriv_num - (2 * sp.log(m) + 1), "-f'(m) m^3 log^2 m - (2 log m + 1)")
+    sympy_zero(-sp.diff(f, m) * m**3 * sp.log(m) ** 2, 2 * sp.log(m) + 1, "-f'(m) m^3 log^2 m == 2 log m + 1")
     sympy_nonneg((2 * sp.log(m + 2) + 1), "2 log m + 1 for m >= 2")
     # independent of the library: the loop failure at ratio 10 and the repaired failure term
     from semiprivate.proofs_checks.abm19_lem4_4 import early_exit_probability, fill_failure_poisson_sup
@@ -58,7 +62,10 @@ def check_arithmetic() -> Check:
         if got != want:
             raise AssertionError(f"abm19_public_lower_bound({alpha}) = {got}, verified {want}")
     e = mod.abm19_public_lower_bound_expr()
-    sympy_zero(e - 1 / (1600 * next(iter(e.free_symbols))), "abm19_public_lower_bound_expr - 1/(1600 alpha)")
+    a_e = next(iter(e.free_symbols))
+    with sp.evaluate(False):
+        at_e = 100 * e * a_e
+    sympy_zero(at_e, sp.Rational(1, 16), "100 n_pub alpha at n_pub = abm19_public_lower_bound_expr == 1/16")
     links = ("semiprivate.theory.bounds.abm19.abm19_public_lower_bound", "semiprivate.theory.bounds.abm19.abm19_public_lower_bound_expr")
     lines.append("semiprivate.theory.bounds.abm19: abm19_public_lower_bound = floor(1/(1600 alpha)) + 1 at 7 points "
                  "(exact rationals of the decimal alpha, including the boundary alpha = 1/1600) and its sympy form is 1/(1600 alpha).")

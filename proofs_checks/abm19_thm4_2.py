@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, cite, join, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import CannotDecide, Check, cite, join, register, sympy_nonneg, sympy_zero
 from semiprivate.proofs_checks._links import bounds_module
 
 
@@ -22,7 +22,11 @@ def check_abm19_thm42() -> Check:
     cite("ABM19 Lemma 4.4's reduction (with the fill-with-D0 repair, ABM19.Lem4.4.confidence) and the lower bound "
          "for pure private learners of classes that are not pure-privately learnable (as in Thm 4.2's proof): "
          "B cannot be a (100 n_pub alpha, 1/16)-learner, so 100 n_pub alpha > 1/16.")
-    sympy_zero(sp.solve(sp.Eq(100 * n * a, sp.Rational(1, 16)), n)[0] - 1 / (1600 * a), "threshold - 1/(1600 alpha)")
+    if sp.solve(sp.Eq(100 * n * a, sp.Rational(1, 16)), n) != [1 / (1600 * a)]:
+        raise CannotDecide("100 n_pub alpha = 1/16 does not have the single root 1/(1600 alpha)")
+    with sp.evaluate(False):
+        at_threshold = 100 * (1 / (1600 * a)) * a
+    sympy_zero(at_threshold, sp.Rational(1, 16), "100 n_pub alpha at n_pub = 1/(1600 alpha) == 1/16 (the threshold)")
     sympy_nonneg(sp.diff(100 * n * a, n), "d/dn_pub (100 n_pub alpha) (monotone: every larger n_pub also satisfies it)")
     mod = bounds_module("abm19")
     links: tuple[str, ...] = ()

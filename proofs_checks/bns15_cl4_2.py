@@ -44,11 +44,11 @@ def check_cl42() -> Check:
     b, a, S, T, V = sp.symbols("beta alpha S T V", positive=True)
     # (e(|T|+|S|)/VC)^VC <= (beta exp(alpha S/(2V)))^V when e(T+S)/V <= beta exp(alpha S/(2V)), i.e. the hypothesis
     hyp_gap = (b / sp.E) * V * sp.exp(a * S / (2 * V)) - S - T  # >= 0 by hypothesis
-    sympy_zero((b * sp.exp(a * S / (2 * V)) - sp.E * (T + S) / V) - sp.E / V * hyp_gap,
-               "beta e^{aS/2V} - e(T+S)/V - (e/V) * hypothesis gap")
+    sympy_zero(b * sp.exp(a * S / (2 * V)) - sp.E * (T + S) / V, sp.E / V * hyp_gap,
+               "beta e^{aS/2V} - e(T+S)/V == (e/V) * hypothesis gap")
     # (beta e^{y})^V = beta^V e^{aS/2}: exponent identity
-    sympy_zero(sp.expand_power_base((b * sp.exp(a * S / (2 * V))) ** V, force=True).rewrite(sp.exp)
-               - sp.exp(V * sp.log(b) + a * S / 2), "(beta e^{aS/2V})^V - beta^V e^{aS/2}")
+    sympy_zero(sp.expand_power_base((b * sp.exp(a * S / (2 * V))) ** V, force=True).rewrite(sp.exp),
+               sp.exp(V * sp.log(b) + a * S / 2), "(beta e^{aS/2V})^V == beta^V e^{aS/2}")
     # beta^V <= beta for beta in (0,1], V >= 1 (elementary; grid confirmation)
     if any(bb**vv > bb * (1 + 1e-15) for bb in (1e-9, 0.01, 0.3, 0.9, 1.0) for vv in (1, 2, 7, 100)):
         raise RuntimeError("beta^V <= beta fails")

@@ -57,15 +57,16 @@ def check_cor417() -> Check:
          "sample complexity O~_{alpha,beta,eps,delta}(ell^3 8^{log* d}), polynomial time for small ell; VC(RECTANGLE_d^ell) "
          "= 2 ell (standard); Thm 4.14 (BNS15.Thm4.14.composition).")
     with sp.evaluate(False):  # keep the terms in the certificates
-        lin = _thm414_m(2 * ell) - ell * (2 * K * sp.log(1 / (A * B)) / (A * E))
-        unl = n0 * ell**3 * L8 * (3 + sp.E) / E / (ell**3 * L8) - n0 * (3 + sp.E) / E
-        rescale = 164 * E / (3 + sp.E) * (DL * (3 + sp.E) / (164 * E)) - DL
-    sympy_zero(lin, "m(VC = 2 ell) - ell * 2K ln(1/(alpha beta))/(alpha eps): Thm 4.14's labelled size is linear in ell "
+        lin = _thm414_m(2 * ell)
+        unl = n0 * ell**3 * L8 * (3 + sp.E) / E / (ell**3 * L8)
+        rescale = 164 * E / (3 + sp.E) * (DL * (3 + sp.E) / (164 * E))
+    sympy_zero(lin, ell * (2 * K * sp.log(1 / (A * B)) / (A * E)),
+               "m(VC = 2 ell) == ell * 2K ln(1/(alpha beta))/(alpha eps): Thm 4.14's labelled size is linear in ell "
                "with a coefficient free of ell, O_{alpha,beta,eps}(ell)")
-    sympy_zero(unl, "n'/(ell^3 8^{log* d}) - n0 (3 + e)/eps with n' = O(n/eps), n = n0 ell^3 8^{log* d}: the unlabelled "
+    sympy_zero(unl, n0 * (3 + sp.E) / E, "n'/(ell^3 8^{log* d}) == n0 (3 + e)/eps with n' = O(n/eps), n = n0 ell^3 8^{log* d}: the unlabelled "
                "size stays O~(ell^3 8^{log* d})")
-    sympy_zero(rescale,
-               "164 eps/(3+e) * delta (3+e)/(164 eps) - delta: running the base learner at delta (3+e)/(164 eps) ends at "
+    sympy_zero(rescale, DL,
+               "164 eps/(3+e) * delta (3+e)/(164 eps) == delta: running the base learner at delta (3+e)/(164 eps) ends at "
                "delta, a change hidden in O~_{alpha,beta,eps,delta}")
     vcs = {(1, 8): _rectangle_vc(1, 8), (2, 4): _rectangle_vc(2, 4)}
     if vcs != {(1, 8): 2, (2, 4): 4}:
@@ -105,14 +106,14 @@ def check_cor418() -> Check:
          "pure privacy; a learner that is 1-DP is eps-DP for every eps >= 1.")
     with sp.evaluate(False):  # keep the terms in the certificates
         # Lem 4.6's 41 delta (itself built from 4e- and 2467-multiples of delta) through Cl 4.3
-        homog = 4 * E / (3 + sp.E) * (41 * DL) - DL * (164 * E / (3 + sp.E))
-        lin = _thm414_m(vc) - vc * (K * sp.log(1 / (A * B)) / (A * E))
-        unl = n1 * rd * (3 + sp.E) / E - rd * (n1 * (3 + sp.E) / E)
-    sympy_zero(homog,
-               "composed delta - delta * d(composed delta)/d delta: homogeneous linear in delta (Lem 4.1's 4e delta, "
+        homog = 4 * E / (3 + sp.E) * (41 * DL)
+        lin = _thm414_m(vc)
+        unl = n1 * rd * (3 + sp.E) / E
+    sympy_zero(homog, DL * (164 * E / (3 + sp.E)),
+               "composed delta == delta * d(composed delta)/d delta: homogeneous linear in delta (Lem 4.1's 4e delta, "
                "Cl 4.5's 2467 delta, Lem 4.6's 41 delta, Cl 4.3's 4 eps/(3+e) factor), so delta = 0 stays 0")
-    sympy_zero(lin, "m - VC * K ln(1/(alpha beta))/(alpha eps): Thm 4.14's labelled size is O_{alpha,beta,eps}(VC)")
-    sympy_zero(unl, "n' - RepDim * n1 (3 + e)/eps, n' = O(n/eps) with n = n1 RepDim: O_{alpha,beta,eps}(RepDim)")
+    sympy_zero(lin, vc * (K * sp.log(1 / (A * B)) / (A * E)), "m == VC * K ln(1/(alpha beta))/(alpha eps): Thm 4.14's labelled size is O_{alpha,beta,eps}(VC)")
+    sympy_zero(unl, rd * (n1 * (3 + sp.E) / E), "n' == RepDim * n1 (3 + e)/eps, n' = O(n/eps) with n = n1 RepDim: O_{alpha,beta,eps}(RepDim)")
     mod = bounds_module("bns15")
     for v, r, al, be, ep in ((1, 3, 0.1, 0.05, 1.0), (4, 9, 0.02, 0.1, 0.5)):
         _, lab = mod.bns15_cor4_18(vc_dim=v, repdim=r, alpha=al, beta=be, epsilon=ep)

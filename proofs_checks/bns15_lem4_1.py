@@ -78,7 +78,7 @@ def check_lem41() -> Check:
     observe(f"Matched-mass ratio w_1z/w_2z <= 4e on {n_inst} random exhaustive instances (largest {fmt(worst)}).")
     # final constants: 4e * e^eps = e^{eps + ln(4e)} <= e^{eps + 3}; delta: sum_z 4e w_{2,z} delta <= 4e delta
     sympy_nonneg(3 - sp.log(4 * sp.E), "3 - ln(4e)")
-    sympy_zero(sp.log(4 * sp.E) - (1 + 2 * sp.log(2)), "ln(4e) - (1 + 2 ln 2)")
+    sympy_zero(sp.log(4 * sp.E), 1 + 2 * sp.log(2), "ln(4e) == 1 + 2 ln 2")
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("privacy")

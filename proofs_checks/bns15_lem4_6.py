@@ -123,7 +123,7 @@ def check_cl43() -> Check:
         raise RuntimeError(f"hypothesis found a violation at {ce}")
     cite("Amplification by sub-sampling without replacement (Balle-Barthe-Gaboardi 2018, substitution neighbours): "
          "(ln(1 + q(e^{eps*} - 1)), q delta) with q = n/t.")
-    sympy_zero((u - sp.log(1 + u)).subs(u, 0), "u - ln(1+u) at u = 0")
+    sympy_zero(sp.Subs(u - sp.log(1 + u), u, 0), 0, "u - ln(1+u) at u = 0 == 0")
     observe("6x5 grid and 300 hypothesis examples: no violation.")
     details = join([
         "Tight result (Balle, Barthe, Gaboardi 2018, sub-sampling without replacement, substitution neighbours): "

@@ -22,7 +22,8 @@ def check_prop_a1() -> Check:
     """Exact probabilities on random instances, the kernel's probabilities, and the bounds function."""
     e, D, m, emin = sp.symbols("epsilon Delta m e_min", positive=True)
     # each bad h has weight <= exp(-eps m (e_min + Delta)/2); the normaliser >= exp(-eps m e_min/2)
-    sympy_zero(sp.exp(-e * m * (emin + D) / 2) / sp.exp(-e * m * emin / 2) - sp.exp(-e * D * m / 2), "weight ratio")
+    sympy_zero(sp.exp(-e * m * (emin + D) / 2) / sp.exp(-e * m * emin / 2), sp.exp(-e * D * m / 2),
+               "weight ratio exp(-eps m (e_min + Delta)/2)/exp(-eps m e_min/2) == exp(-eps Delta m/2)")
     rng = np.random.default_rng(SEED)
     worst = 0.0
     kernel_used = False

@@ -41,21 +41,22 @@ def check_events() -> Check:
     cite("H holds one concept per dichotomy of Pi_C(B), so |H| <= 2^|B| (ln|H| <= |B| ln 2 <= |D~|), H is a subset of C, "
          "and H contains h* with error_D~(h*, c) = 0.")
     with sp.evaluate(False):  # keep the identities' terms in the certificates (sympy would cancel them at once)
-        b6 = 50 * V / (A / 5)**2 * sp.log(1 / ((A / 5) * (B / 5))) - 1250 * V / A**2 * sp.log(25 / (A * B))
-        e1 = A / 5 + A / 5 + A / 5 - 3 * A / 5
-        e12 = 3 * A / 5 + A / 5 - 4 * A / 5
-        e3 = 4 * A / 5 + A / 5 - A
+        b6 = 50 * V / (A / 5)**2 * sp.log(1 / ((A / 5) * (B / 5)))
+        e1 = A / 5 + A / 5 + A / 5
+        e12 = 3 * A / 5 + A / 5
+        e3 = 4 * A / 5 + A / 5
         budget = B - (2 * B / 5 + B / 5 + B / 5)
-        prop = H * sp.exp(-EPS * (A / 5) * M / 2) - H * sp.exp(-EPS * A * M / 10)
+        prop = H * sp.exp(-EPS * (A / 5) * M / 2)
         m0 = 10 / (EPS * A) * (sp.log(H) + sp.log(5 / B))
-        at_m0 = sp.log(H) - EPS * A * m0 / 10 - sp.log(B / 5)
-    sympy_zero(b6, "Thm B.6 at (alpha/5, beta/5): 50 VC/(alpha/5)^2 ln(1/((alpha/5)(beta/5))) - (1250/alpha^2) VC ln(25/(alpha beta))")
-    sympy_zero(e1, "E1 from (2), (3), (4) by the triangle inequality: alpha/5 + alpha/5 + alpha/5 - 3alpha/5")
-    sympy_zero(e12, "E1 and E2: error_S(h*) <= 3alpha/5, loss alpha/5: 3alpha/5 + alpha/5 - 4alpha/5")
-    sympy_zero(e3, "E3 from (2): 4alpha/5 + alpha/5 - alpha")
+        at_m0 = sp.log(H) - EPS * A * m0 / 10
+    sympy_zero(b6, 1250 * V / A**2 * sp.log(25 / (A * B)),
+               "Thm B.6 at (alpha/5, beta/5): 50 VC/(alpha/5)^2 ln(1/((alpha/5)(beta/5))) == (1250/alpha^2) VC ln(25/(alpha beta))")
+    sympy_zero(e1, 3 * A / 5, "E1 from (2), (3), (4) by the triangle inequality: alpha/5 + alpha/5 + alpha/5 == 3alpha/5")
+    sympy_zero(e12, 4 * A / 5, "E1 and E2: error_S(h*) <= 3alpha/5, loss alpha/5: 3alpha/5 + alpha/5 == 4alpha/5")
+    sympy_zero(e3, A, "E3 from (2): 4alpha/5 + alpha/5 == alpha")
     sympy_nonneg(budget, "failure budget: beta - (2beta/5 (B.6 on S and D) + beta/5 (A.3) + beta/5 (E2)) = beta/5")
-    sympy_zero(prop, "Prop A.1 at Delta = alpha/5: |H| exp(-eps Delta m/2) - |H| exp(-eps alpha m/10)")
-    sympy_zero(at_m0, "ln(|H| exp(-eps alpha m0/10)) - ln(beta/5) at m0 = (10/(eps alpha))(ln|H| + ln(5/beta))")
+    sympy_zero(prop, H * sp.exp(-EPS * A * M / 10), "Prop A.1 at Delta = alpha/5: |H| exp(-eps Delta m/2) == |H| exp(-eps alpha m/10)")
+    sympy_zero(at_m0, sp.log(B / 5), "ln(|H| exp(-eps alpha m0/10)) == ln(beta/5) at m0 = (10/(eps alpha))(ln|H| + ln(5/beta))")
     sympy_nonneg(H * EPS * A / 10 * sp.exp(-EPS * A * M / 10),
                  "-d/dm |H| exp(-eps alpha m/10) (the failure bound decreases: every m >= m0 works)")
     details = join([
@@ -104,13 +105,13 @@ def check_proof_sizes() -> Check:
     # the repair: multiplicative Chernoff on the fixed finite H (H depends on D only, not on S)
     p = sp.Symbol("p", positive=True)
     with sp.evaluate(False):
-        low = p * M * sp.Rational(1, 5)**2 / 2 - p * M / 50
-        up = 2 * A / 5 * M * sp.Rational(1, 2)**2 / 3 - A * M / 30
+        low = p * M * sp.Rational(1, 5)**2 / 2
+        up = 2 * A / 5 * M * sp.Rational(1, 2)**2 / 3
         m_fix = 50 / A * (sp.log(H) + sp.log(5 / B))
-        at_fix = sp.log(H) - A * m_fix / 50 - sp.log(B / 5)
-    sympy_zero(low, "Chernoff lower tail at (1 - 1/5) p: p m (1/5)^2/2 - p m/50 (E3 for each h in H with error_mu > alpha)")
-    sympy_zero(up, "Chernoff upper tail at (1 + 1/2)(2alpha/5) = 3alpha/5: (2alpha/5) m (1/2)^2/3 - alpha m/30 (E1 for h*)")
-    sympy_zero(at_fix, "ln(|H| exp(-alpha m/50)) - ln(beta/5) at m = (50/alpha)(ln|H| + ln(5/beta))")
+        at_fix = sp.log(H) - A * m_fix / 50
+    sympy_zero(low, p * M / 50, "Chernoff lower tail at (1 - 1/5) p: p m (1/5)^2/2 == p m/50 (E3 for each h in H with error_mu > alpha)")
+    sympy_zero(up, A * M / 30, "Chernoff upper tail at (1 + 1/2)(2alpha/5) = 3alpha/5: (2alpha/5) m (1/2)^2/3 == alpha m/30 (E1 for h*)")
+    sympy_zero(at_fix, sp.log(B / 5), "ln(|H| exp(-alpha m/50)) == ln(beta/5) at m = (50/alpha)(ln|H| + ln(5/beta))")
     lines = []
     mod = bounds_module("bns15")
     for vc, al, be in ((1, 0.1, 0.1), (3, 0.05, 0.2)):
@@ -151,8 +152,8 @@ def check_large_epsilon() -> Check:
     al, be, vc = sp.Rational(1, 10), sp.Rational(1, 20), 1
     eps_star = 2 * K * _stated_m(vc, al, sp.log(1 / be), 1)
     with sp.evaluate(False):
-        at_star = K * _stated_m(vc, al, sp.log(1 / be), eps_star) - sp.Rational(1, 2)
-    sympy_zero(at_star, "K m_stated(eps*) - 1/2 at eps* = 2K (VC ln(1/alpha)/alpha^3 + ln(1/beta)/alpha), VC = 1, "
+        at_star = K * _stated_m(vc, al, sp.log(1 / be), eps_star)
+    sympy_zero(at_star, sp.Rational(1, 2), "K m_stated(eps*) == 1/2 at eps* = 2K (VC ln(1/alpha)/alpha^3 + ln(1/beta)/alpha), VC = 1, "
                "alpha = 1/10, beta = 1/20")
     refute("VC = 1, alpha = 1/10, beta = 1/20: for any constant K, at eps = 2K (10^3 ln 10 + 10 ln 20) the stated m is "
            "K m_stated = 1/2, so at most one label; on X = {x0, x1} with mu(x0) = 3 alpha and C = {c1, c2} (c1(x0) = 1, "

@@ -32,8 +32,7 @@ def _m_o_form(a: sp.Symbol, b: sp.Symbol) -> None:
     sympy_nonneg(sp.expand(c * (sp.log(4) + t) - (sp.log(2240) + sp.log(4) + t)),
                  "(1 + ln 2240/ln 4) L - (ln 2240 + L) for L = ln(1/(alpha beta)) = ln 4 + t >= ln 4",
                  condition=O_CONDITION)
-    sympy_zero(sp.expand_log(sp.log(2240 / (a * b)) - (sp.log(2240) + sp.log(1 / (a * b))), force=True),
-               "ln(2240/(alpha beta)) - ln 2240 - ln(1/(alpha beta))")
+    sympy_zero(sp.log(2240 / (a * b)), sp.log(2240) + sp.log(1 / (a * b)), "ln(2240/(alpha beta)) == ln 2240 + ln(1/(alpha beta))")
 
 
 @register("BNS15.Thm4.13.composition")
@@ -42,8 +41,11 @@ def check_thm413() -> Check:
     a, b = sp.symbols("alpha beta", positive=True)
     cite("BNS15 Lem 4.6 ((1, 41 delta)-DP, BNS15.Lem4.6.constants), Lem 4.12's steps (Thm B.5 at (10 alpha, beta/2), "
          "Claim 4.11's sums, BNS15.Cl4.11.thmB5-sizes) and the triangle inequality for error_mu.")
-    sympy_zero(10 * a + a - 11 * a, "10 alpha (Thm B.5) + alpha (Claim 4.11) - 11 alpha")
-    sympy_zero(b + b / 2 + b / 2 - 2 * b, "beta (base learner) + beta/2 (Thm B.5) + beta/2 (Claim 4.11) - 2 beta")
+    with sp.evaluate(False):
+        acc = 10 * a + a
+        conf = b + b / 2 + b / 2
+    sympy_zero(acc, 11 * a, "10 alpha (Thm B.5) + alpha (Claim 4.11) == 11 alpha")
+    sympy_zero(conf, 2 * b, "beta (base learner) + beta/2 (Thm B.5) + beta/2 (Claim 4.11) == 2 beta")
     _m_o_form(a, b)
     lines = []
     links: tuple[str, ...] = ()
@@ -77,14 +79,18 @@ def check_thm414() -> Check:
     e, dl, n, m = sp.symbols("epsilon delta n m", positive=True)
     cite("BNS15 Claim 4.3 with eps* = 1 (certified in BNS15.Cl4.3.subsampling): (1, delta0) on N points -> (eps, "
          "4 eps/(3 + e) delta0) on t = (N/eps)(3 + e) points, for eps <= 1; the labelled part scales by t/N.")
-    sympy_zero(4 * e / (3 + sp.E) * 41 * dl - 164 * e / (3 + sp.E) * dl, "4eps/(3+e) * 41 delta - 164 eps delta/(3+e)",
+    with sp.evaluate(False):
+        composed = 4 * e / (3 + sp.E) * (41 * dl)
+        m_ratio = (m * (3 + sp.E) / e) / (m / e)
+        t_ratio = (n * (3 + sp.E) / e) / (n / e)
+    sympy_zero(composed, 164 * e / (3 + sp.E) * dl, "4eps/(3+e) * 41 delta == 164 eps delta/(3+e)",
                condition=DELTA_CONDITION_414)
     exact_fact("At eps = 1 the composed delta is 164/(3 + e) delta > delta, and it is <= delta only for eps <= "
                "(3 + e)/164 < 0.035.",
                [(sp.Integer(164) / (3 + sp.E), ">", 1), ((3 + sp.E) / 164, "<", sp.Rational(35, 1000))],
                condition=DELTA_CONDITION_414)
-    sympy_zero((m * (3 + sp.E) / e) / (m / e) - (3 + sp.E), "m' / (m/eps) - (3 + e): m' = O(m/eps)")
-    sympy_zero((n * (3 + sp.E) / e) / (n / e) - (3 + sp.E), "t / (n/eps) - (3 + e): t = O(n/eps)")
+    sympy_zero(m_ratio, 3 + sp.E, "m' / (m/eps) == 3 + e: m' = O(m/eps)")
+    sympy_zero(t_ratio, 3 + sp.E, "t / (n/eps) == 3 + e: t = O(n/eps)")
     a, b = sp.symbols("alpha beta", positive=True)
     _m_o_form(a, b)
     lines = []
@@ -122,8 +128,10 @@ def check_thm58() -> Check:
     e, dl = sp.symbols("epsilon delta", positive=True)
     cite("BNS15 Claim 5.7 with eps* = 1 (certified in BNS15.Cl5.7.statement, for eps <= 3 + e^2): (eps, (7 + e)/"
          "(3 + e^2) eps delta0) on t = (N/eps)(3 + e^2) points, labelling only A's m examples.")
-    sympy_zero((7 + sp.E) / (3 + sp.E**2) * e * 41 * dl - 41 * (7 + sp.E) / (3 + sp.E**2) * e * dl,
-               "(7+e)/(3+e^2) eps * 41 delta - 41(7+e)/(3+e^2) eps delta", condition=DELTA_CONDITION_58)
+    with sp.evaluate(False):
+        composed = (7 + sp.E) / (3 + sp.E**2) * e * (41 * dl)
+    sympy_zero(composed, 41 * (7 + sp.E) / (3 + sp.E**2) * e * dl,
+               "(7+e)/(3+e^2) eps * 41 delta == 41(7+e)/(3+e^2) eps delta", condition=DELTA_CONDITION_58)
     exact_fact("41 (7 + e)/(3 + e^2) > 1: at eps = 1 the composed delta exceeds delta.",
                [(41 * (7 + sp.E) / (3 + sp.E**2), ">", 1)], condition=DELTA_CONDITION_58)
     a, b = sp.symbols("alpha beta", positive=True)

@@ -29,8 +29,8 @@ def _log_o_form(c0: sp.Symbol, condition: str) -> None:
     t, w = sp.symbols("t w", nonnegative=True)  # ln(1/(alpha beta)) = ln 4 + t, c0 = 1 + w
     c = 1 + w
     with sp.evaluate(False):
-        expr = (1 + sp.log(c) / sp.log(4)) * (sp.log(4) + t) - (sp.log(c) + sp.log(4) + t) - t * sp.log(c) / sp.log(4)
-    sympy_zero(expr, "(1 + ln c0/ln 4) L - (ln c0 + L) - t ln c0/ln 4, L = ln 4 + t",
+        expr = (1 + sp.log(c) / sp.log(4)) * (sp.log(4) + t) - (sp.log(c) + sp.log(4) + t)
+    sympy_zero(expr, t * sp.log(c) / sp.log(4), "(1 + ln c0/ln 4) L - (ln c0 + L) == t ln c0/ln 4, L = ln 4 + t",
                condition=condition)
     sympy_nonneg(t * sp.log(1 + w) / sp.log(4), "t ln c0/ln 4 for t >= 0, c0 = 1 + w >= 1", condition=condition)
 
@@ -47,20 +47,20 @@ def check_thm416() -> Check:
          "w.p. 1 - beta/2; Lem 4.6 and Claim 4.3 as in Thm 4.14.")
     c0 = sp.Symbol("c0", positive=True)
     with sp.evaluate(False):  # keep the terms in the certificates
-        tri = (opt + a) + 10 * a - (opt + 11 * a)
-        conf = b + b / 2 + b / 2 - 2 * b
-        dlt = 4 * e / (3 + sp.E) * 41 * dl - 164 * e / (3 + sp.E) * dl
+        tri = (opt + a) + 10 * a
+        conf = b + b / 2 + b / 2
+        dlt = 4 * e / (3 + sp.E) * (41 * dl)
         m_pre = K * vc / a**2 * sp.log(c0 / (a * b))
-        m_ratio = m_pre * (3 + sp.E) / e / (vc / (a**2 * e) * sp.log(c0 / (a * b))) - K * (3 + sp.E)
-    sympy_zero(tri,
-               "triangle inequality: (OPT + alpha) + 10 alpha - (OPT + 11 alpha), so lambda = 11 for alpha")
-    sympy_zero(conf, "beta (base learner) + beta/2 (Thm B.5) + beta/2 (labeller) - 2 beta")
-    sympy_zero(dlt, "4eps/(3+e) * 41 delta - 164 eps delta/(3+e)",
+        m_ratio = m_pre * (3 + sp.E) / e / (vc / (a**2 * e) * sp.log(c0 / (a * b)))
+    sympy_zero(tri, opt + 11 * a,
+               "triangle inequality: (OPT + alpha) + 10 alpha == OPT + 11 alpha, so lambda = 11 for alpha")
+    sympy_zero(conf, 2 * b, "beta (base learner) + beta/2 (Thm B.5) + beta/2 (labeller) == 2 beta")
+    sympy_zero(dlt, 164 * e / (3 + sp.E) * dl, "4eps/(3+e) * 41 delta == 164 eps delta/(3+e)",
                condition=DELTA_CONDITION)
     exact_fact("At eps = 1 the composed delta is 164/(3 + e) delta > delta.", [(sp.Integer(164) / (3 + sp.E), ">", 1)],
                condition=DELTA_CONDITION)
-    sympy_zero(m_ratio,
-               "m' / (VC/(alpha^2 eps) ln(c0/(alpha beta))) - K (3 + e): Claim 4.3 scales the labelled part by (3 + e)/eps")
+    sympy_zero(m_ratio, K * (3 + sp.E),
+               "m' / (VC/(alpha^2 eps) ln(c0/(alpha beta))) == K (3 + e): Claim 4.3 scales the labelled part by (3 + e)/eps")
     _log_o_form(c0, O_CONDITION)
     mod = bounds_module("bns15")
     for v, al, be, ep in ((2, 0.1, 0.05, 1.0), (7, 0.02, 0.1, 0.3)):

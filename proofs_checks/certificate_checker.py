@@ -6,7 +6,18 @@ and z3. It reads a certificate (a JSON object) and re-establishes its statement 
 Certificate kinds
 -----------------
 ``sympy-zero``
-    ``expr`` (a sympy ``srepr``, symbols carry their assumptions) simplifies to exactly 0.
+    An identity ``lhs == rhs``: ``lhs`` and ``rhs`` are sympy ``srepr`` strings (symbols carry their
+    assumptions) of the two sides the proof step names, as the check built them; ``lhs - rhs`` must
+    simplify to exactly 0 (unevaluated operators in a side, ``Sum``, ``Derivative``, ``Limit``, are
+    evaluated by the checker itself with ``doit``). A *trivial* certificate is refused before any simplification, because it
+    re-establishes nothing about the step: (i) the single-field form (an ``expr`` field, or a missing
+    or empty side): a difference that sympy already cancelled while the check built it is stored
+    as a bare ``Integer(0)``; (ii) two sides that are the same tree as stored (read without sympy's
+    automatic evaluation), e.g. ``lhs = rhs = Integer(0)`` or a side that sympy rewrote into the
+    other on construction; (iii) a left side that is a bare number (the left side is the expression
+    the step is about; ``0`` or a constant may only stand on the right, as in ``f(0) == 0``).
+    Sides such as ``x - x`` built unevaluated are accepted: the checker cannot tell a proof step's
+    expression from a contrived one, so each call site stores the sides its ``goal`` names.
 ``sympy-nonneg``
     sympy proves ``expr >= 0`` from the symbols' assumptions (an undecided answer fails).
 ``z3``
@@ -50,14 +61,30 @@ def _expr(text: str) -> sp.Expr:
     return sp.sympify(text, locals={}, evaluate=True) if text else sp.Integer(0)
 
 
+def _zero_sides(cert: dict[str, Any]) -> tuple[sp.Expr, sp.Expr]:
+    """The two sides of a ``sympy-zero`` certificate, read as written; refuses the trivial ones (module doc)."""
+    if "expr" in cert or not cert.get("lhs") or not cert.get("rhs"):
+        raise CertificateError("trivial sympy-zero certificate: it must store both sides ('lhs' and 'rhs'); the "
+                               "single-field 'expr' form (a difference sympy may have cancelled to a bare 0) is refused")
+    with sp.evaluate(False):
+        lhs, rhs = _expr(cert["lhs"]), _expr(cert["rhs"])
+    if lhs == rhs:
+        raise CertificateError(f"trivial sympy-zero certificate: both sides are the same expression {cert['lhs']}")
+    if lhs.is_Number:
+        raise CertificateError(f"trivial sympy-zero certificate: the left side is the bare number {cert['lhs']}")
+    return _expr(cert["lhs"]).doit(), _expr(cert["rhs"]).doit()
+
+
 def _check_sympy_zero(cert: dict[str, Any]) -> None:
-    e = _expr(cert["expr"])
-    for cand in (sp.simplify(sp.expand(e)),):
-        if cand == 0:
+    lhs, rhs = _zero_sides(cert)
+    e = lhs - rhs
+    cand = sp.simplify(sp.expand(e))
+    if cand == 0:
+        return
+    for c in (cand, e):
+        if sp.simplify(sp.expand_log(sp.powsimp(sp.expand(c), force=True), force=True)) == 0:
             return
-        if sp.simplify(sp.expand_log(sp.powsimp(cand, force=True), force=True)) == 0:
-            return
-    raise CertificateError(f"sympy does not reduce {cert['expr']} to 0")
+    raise CertificateError(f"sympy does not reduce {cert['lhs']} - ({cert['rhs']}) to 0")
 
 
 def _check_sympy_nonneg(cert: dict[str, Any]) -> None:

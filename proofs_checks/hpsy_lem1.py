@@ -19,13 +19,15 @@ def check_hpsy_lem1() -> Check:
     cite("Karger's cut-sampling theorem as HPSY Lemma 1 quotes it (constant 4/(l d^l)); not re-derived here. exp is "
          "increasing (d^(l-1) >= 1 iff (l-1) ln d >= 0).")
     c, L, d, s = sp.symbols("c_hat L d s", positive=True)  # L = 3(l+2) log d
-    sympy_zero(sp.sqrt(L / c) ** 2 - L / c, "e^2 - 3(l+2) log d/c_hat")
+    with sp.evaluate(False):
+        e_sq = sp.sqrt(L / c) ** 2
+    sympy_zero(e_sq, L / c, "e^2 == 3(l+2) log d/c_hat at e = sqrt(3(l+2) log d/c_hat)")
     sympy_nonneg(sp.expand((L + s) - L), "c_hat - 3(l+2) log d for c_hat = 3(l+2) log d + s: then e^2 = L/c_hat <= 1")
     ell = 1 + s
     dd = 1 + sp.Symbol("u", positive=True)  # d > 1
     sympy_nonneg(sp.simplify(4 / dd**ell - 4 / (ell * dd**ell)), "4/d^l - 4/(l d^l) for l = 1 + s >= 1")
     u = sp.Symbol("u", positive=True)
-    sympy_zero(sp.simplify((4 / dd - 4 / dd**ell) * dd**ell / 4 - (dd**s - 1)), "(4/d - 4/d^l) d^l/4 - (d^(l-1) - 1)")
+    sympy_zero((4 / dd - 4 / dd**ell) * dd**ell / 4, dd**s - 1, "(4/d - 4/d^l) d^l/4 == d^(l-1) - 1")
     sympy_nonneg(s * sp.log(1 + u), "ln d^(l-1) = s ln(1 + u) (so d^(l-1) >= 1 and 4/d^l <= 4/d)")
     details = join([
         "e = sqrt(3(l+2) log d/c_hat) <= 1 exactly when c_hat >= 3(l+2) log d (sympy).",

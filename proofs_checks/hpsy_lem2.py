@@ -62,15 +62,17 @@ def check_beta_range() -> Check:
     """The admissible beta range of Lemma 2 versus the one the proof uses."""
     d = sp.Symbol("d", positive=True)
     # statement lower end 4exp(-(d-5)/9) vs proof lower end 4exp(4-(d-1)/3): exponent difference
-    diff = -(d - 5) / 9 - (4 - (d - 1) / 3)
-    sympy_zero(diff - (2 * d - 34) / 9, "exponent difference - (2d-34)/9")
+    with sp.evaluate(False):
+        diff = -(d - 5) / 9 - (4 - (d - 1) / 3)
+    sympy_zero(diff, (2 * d - 34) / 9, "exponent difference -(d-5)/9 - (4 - (d-1)/3) == (2d-34)/9")
     # for d >= 17 the statement's range is inside the proof's
     sympy_nonneg((2 * (d + 17) - 34) / 9, "(2d-34)/9 at d = 17 + t")
     # upper end: ell = log(4/beta)/log d >= 1 iff beta <= 4/d
     # the lower end is where the proof's threshold equals 1: (9 log(4/beta) + 4)/(d-1) = 1
     b = sp.Symbol("beta", positive=True)
     at_lower = (9 * sp.log(4 / b) + 4) / (d - 1)
-    sympy_zero(at_lower.subs(b, 4 * sp.exp(-(d - 5) / 9)) - 1, "proof threshold at the lower end - 1")
+    sympy_zero(sp.Subs(at_lower, b, 4 * sp.exp(-(d - 5) / 9)), 1,
+               "proof threshold (9 log(4/beta) + 4)/(d-1) at the lower end beta = 4exp(-(d-5)/9) == 1")
     # non-emptiness: 4exp(-(d-5)/9) < 4/d  <=>  (d-5)/9 > ln d
     empty = [dd for dd in range(36, 200) if not ((dd - 5) / 9 > math.log(dd))]
     first_ok = min(dd for dd in range(36, 400) if (dd - 5) / 9 > math.log(dd))
@@ -132,7 +134,7 @@ def check_quadratic() -> Check:
     root = pos[0]
     paper = sp.Rational(1, 2) * (sp.sqrt(3 * L / a) + sp.sqrt((3 * L + 4) / a))
     # general identity: root^2 - paper^2 == 0 and both positive
-    sympy_zero(sp.expand(sp.simplify(root**2 - paper**2)), "root^2 - paper^2")
+    sympy_zero(root**2, paper**2, "root^2 == paper^2")
     sympy_nonneg(sp.diff(paper, L), "d/dL of the root (sqrt(3L/a) + sqrt((3L+4)/a))/2: increasing in L")
     # (6): sqrt((9 log(4/b)+4)/a) >= paper, using 3L <= 9 log(4/beta) = M when log d <= log(4/beta).
     # monotone in L, so it suffices at 3L = M: sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2  <=> sqrt(M+4) >= sqrt(M)
@@ -177,7 +179,9 @@ def check_quadratic() -> Check:
     for form, want in (("statement", 9 * (sp.log(4 / bS) + 4) / (dS - 1)), ("proof", (9 * sp.log(4 / bS) + 4) / (dS - 1))):
         e = mod.hpsy_connectivity_threshold_expr(form)
         syms = {x.name: x for x in e.free_symbols}
-        sympy_zero(e.subs({syms["dim"]: dS, syms["beta"]: bS}) - want, f"hpsy_connectivity_threshold_expr({form})")
+        with sp.evaluate(False):
+            times_d1 = (dS - 1) * e.subs({syms["dim"]: dS, syms["beta"]: bS})
+        sympy_zero(times_d1, want * (dS - 1), f"(d - 1) hpsy_connectivity_threshold_expr({form}) == (d - 1) * {want}")
     links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
     details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
                 "equal 9(log(4/beta)+4)/(d-1) and (9log(4/beta)+4)/(d-1).")
@@ -193,11 +197,14 @@ def check_karger_condition() -> Check:
     x, a, L = sp.symbols("x a L", positive=True)
     # if a x^2 - sqrt(3aL) x >= 1 then sqrt(a) x > sqrt(3L) i.e. eps = sqrt(3L/(a x^2)) < 1:
     # a x^2 - sqrt(3aL) x = sqrt(a) x (sqrt(a) x - sqrt(3L)) > 0 forces sqrt(a) x > sqrt(3L)
-    sympy_zero(a * x**2 - sp.sqrt(3 * a * L) * x - sp.sqrt(a) * x * (sp.sqrt(a) * x - sp.sqrt(3 * L)), "factorisation")
+    sympy_zero(a * x**2 - sp.sqrt(3 * a * L) * x, sp.sqrt(a) * x * (sp.sqrt(a) * x - sp.sqrt(3 * L)),
+               "factorisation a x^2 - sqrt(3aL) x == sqrt(a) x (sqrt(a) x - sqrt(3L))")
     ell, d = sp.symbols("ell d", positive=True)
     # 4/(ell d^ell) <= 4/d^ell for ell >= 1, and 4/d^ell = beta when ell = log(4/beta)/log d
     b = sp.Symbol("beta", positive=True)
-    sympy_zero(4 / d ** (sp.log(4 / b) / sp.log(d)) - b, "4/d^ell - beta")
+    with sp.evaluate(False):
+        at_ell = 4 / d ** (sp.log(4 / b) / sp.log(d))
+    sympy_zero(at_ell, b, "4/d^ell == beta at ell = log(4/beta)/log d")
     # min expected cut of G0(p): p * min_k k(d-k) = p(d-1)
     cite("Karger's cut lemma as quoted in HPSY Lemma 1 (constant 4/(ell d^ell)); not re-derived here.")
     zk, zd = z3.Ints("k d")
@@ -223,8 +230,10 @@ def check_exact() -> Check:
          "set of size <= d/2 with no edge to its complement); C(d,k) <= d^k; 1 - p <= e^{-p}; d - k >= d/2; "
          "sum_{k>=1} r^k = r/(1-r) <= 2r for 0 <= r <= 1/2.")
     b, dS = sp.symbols("beta d", positive=True)
-    sympy_zero(sp.exp(-(9 * sp.log(4 / b) + 4) / 2) - (b / 4) ** sp.Rational(9, 2) * sp.exp(-2),
-               "exp(-p(d-1)/2) at p(d-1) = 9log(4/beta)+4 minus (beta/4)^(9/2) e^(-2)")
+    with sp.evaluate(False):
+        at_p = sp.exp(-(9 * sp.log(4 / b) + 4) / 2)
+    sympy_zero(at_p, (b / 4) ** sp.Rational(9, 2) * sp.exp(-2),
+               "exp(-p(d-1)/2) at p(d-1) = 9log(4/beta)+4 == (beta/4)^(9/2) e^(-2)")
     u = sp.Symbol("u", nonnegative=True)  # u = sqrt(beta) in [0, 1]
     red = ("r = d e^{-pd/2} <= d e^{-p(d-1)/2} <= (d beta/4)(beta/4)^{7/2} e^{-2} < (beta/4)^{7/2} e^{-2} since "
            "beta < 4/d; beta in (0, 1) is covered by u = sqrt(beta) in [0, 1]; a larger p only lowers every term")

@@ -55,15 +55,20 @@ def check_chebyshev() -> Check:
     R, b, n, k, d, ell = sp.symbols("R beta n k d ell", positive=True)
     # Markov: P[Z >= 4R/beta] <= E Z/(4R/beta) <= R/(4R/beta) = beta/4
     cite("Markov's inequality: P[Z >= t] <= E Z/t for Z >= 0; Chebyshev's inequality: P[|Y - EY| >= t] <= Var Y/t^2.")
-    sympy_zero(R / (4 * R / b) - b / 4, "Markov ratio - beta/4")
+    with sp.evaluate(False):  # keep each step's left side as the proof writes it
+        markov = R / (4 * R / b)
+        root = sp.sqrt(4 * R / b)
+        cheb = (2 / n) / (2 * ell / sp.sqrt(n)) ** 2
+        val = k * d / (2 * sp.sqrt(k * d / b)) ** 2
+        thr = 2 * (2 * sp.sqrt(k * d / b)) / sp.sqrt(n)
+        cheb2 = (1 / n) / (2 / sp.sqrt(b * n)) ** 2
+    sympy_zero(markov, b / 4, "Markov ratio R/(4R/beta) == beta/4")
     # complement of xi_1: |diff| < 2 sqrt(R/beta)
-    sympy_zero(sp.sqrt(4 * R / b) - 2 * sp.sqrt(R / b), "sqrt(4R/beta) - 2sqrt(R/beta)")
+    sympy_zero(root, 2 * sp.sqrt(R / b), "sqrt(4R/beta) == 2sqrt(R/beta)")
     # Chebyshev: Var(R_hat) <= 2/n, threshold t = 2 ell/sqrt(n): 2/(n t^2) = 1/(2 ell^2) <= 1/ell^2
-    t = 2 * ell / sp.sqrt(n)
-    sympy_zero((2 / n) / t**2 - 1 / (2 * ell**2), "Chebyshev bound - 1/(2 ell^2)")
-    val = (k * d / ell**2).subs(ell, 2 * sp.sqrt(k * d / b))
-    sympy_zero(val - b / 4, "kd/ell^2 at ell = 2sqrt(kd/beta) - beta/4")
-    sympy_zero(t.subs(ell, 2 * sp.sqrt(k * d / b)) - 4 * sp.sqrt(k * d / (b * n)), "threshold - 4sqrt(kd/(beta n))")
+    sympy_zero(cheb, 1 / (2 * ell**2), "Chebyshev bound (2/n)/t^2 at t = 2 ell/sqrt(n) == 1/(2 ell^2)")
+    sympy_zero(val, b / 4, "kd/ell^2 at ell = 2sqrt(kd/beta) == beta/4")
+    sympy_zero(thr, 4 * sp.sqrt(k * d / (b * n)), "threshold 2 ell/sqrt(n) at ell = 2sqrt(kd/beta) == 4sqrt(kd/(beta n))")
     # variance (11): a = x'x, c = x'Px with 0 <= c <= a <= 1 for an orthogonal projection P on the unit ball
     cite("For an orthogonal projection P: 0 <= x'Px <= x'x, and ||x - Px||^2 = x'x - x'Px.")
     za, zc = z3.Reals("a c")
@@ -72,7 +77,7 @@ def check_chebyshev() -> Check:
     cite("R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)) for uncentred second moments on the unit ball; "
          "Cauchy-Schwarz for the Frobenius inner product: |tr(P E)| <= ||P||_F ||E||_F = sqrt(d-k) ||E||_F; "
          "E ||Sigma_hat - Sigma||_F^2 <= E ||x||^4/n <= 1/n (i.i.d. mean).")
-    sympy_zero((1 / n) / (2 / sp.sqrt(b * n)) ** 2 - b / 4, "Chebyshev: (1/n)/(2/sqrt(beta n))^2 - beta/4")
+    sympy_zero(cheb2, b / 4, "Chebyshev: (1/n)/(2/sqrt(beta n))^2 == beta/4")
     zk, zd = z3.Reals("k d")
     z3_prove([zk >= 1, zd >= zk], 4 * (zd - zk) <= 16 * zk * zd,
              "k >= 1, d >= k => (2 sqrt(d-k))^2 <= (4 sqrt(kd))^2, i.e. sup_A |R - R_hat| < 2sqrt(d-k)/sqrt(beta n) "
@@ -323,9 +328,9 @@ def check_nunl() -> Check:
     k, d = sp.symbols("k d", positive=True)
     n = C * k * d / (b * g**2)
     # with eta = 0 the proof's margin loss is 2 sqrt(c1 sqrt(dk/(beta n)) / beta)
-    loss = 2 * sp.sqrt(c1 * sp.sqrt(d * k / (b * n)) / b)
-    loss_s = sp.simplify(loss)
-    sympy_zero(loss_s**4 - 16 * c1**2 * g**2 / (C * b**2), "loss^4 - 16 c1^2 gamma^2/(C beta^2)")
+    with sp.evaluate(False):
+        loss4 = (2 * sp.sqrt(c1 * sp.sqrt(d * k / (b * n)) / b)) ** 4
+    sympy_zero(loss4, 16 * c1**2 * g**2 / (C * b**2), "loss^4 == 16 c1^2 gamma^2/(C beta^2) at n = C kd/(beta gamma^2)")
     # loss > gamma  <=>  16 c1^2 gamma^2/(C beta^2) > gamma^4  <=>  gamma^2 beta^2 < 16 c1^2 / C
     ex = dict(C=1000.0, c1=1.0, beta=0.1, gamma=0.1)
     loss_val = 2 * math.sqrt(ex["c1"] * math.sqrt(ex["gamma"] ** 2 / ex["C"]) / ex["beta"])
@@ -339,8 +344,9 @@ def check_nunl() -> Check:
     al = sp.Symbol("alpha", positive=True)
     eta = sp.Symbol("eta", nonnegative=True)
     n2 = 64 * c1**2 * d * k / (b * al**2 * g**4)
-    inner = c1 * sp.sqrt(d * k / (b * n2))
-    sympy_zero(sp.simplify(inner - al * g**2 / 8), "c1 sqrt(dk/(beta n)) - alpha gamma^2/8 at n = 64 c1^2 dk/(beta alpha^2 gamma^4)")
+    with sp.evaluate(False):
+        inner = c1 * sp.sqrt(d * k / (b * n2))
+    sympy_zero(inner, al * g**2 / 8, "c1 sqrt(dk/(beta n)) == alpha gamma^2/8 at n = 64 c1^2 dk/(beta alpha^2 gamma^4)")
     # sqrt(2 (alpha gamma^2/8 + eta)/alpha) <= gamma/2 + sqrt(2 eta/alpha)  (sqrt subadditive): squares
     lhs2 = 2 * (al * g**2 / 8 + eta) / al
     rhs2 = (g / 2 + sp.sqrt(2 * eta / al)) ** 2

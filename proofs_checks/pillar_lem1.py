@@ -16,7 +16,7 @@ import math
 
 import sympy as sp
 import z3
-from semiprivate.proofs_checks._framework import Check, cite, join, register, sympy_zero, z3_prove
+from semiprivate.proofs_checks._framework import CannotDecide, Check, cite, join, register, sympy_zero, z3_prove
 from semiprivate.proofs_checks._links import bounds_module, close
 
 O_CONDITION = "eps <= 1 and delta <= 1/e (the O-form's regime; the explicit form holds for every eps, delta)"
@@ -32,8 +32,8 @@ def check_lem1() -> Check:
     sigma2 = 32 * L**2 * n**2 * sp.log(n / dl) * sp.log(1 / dl) / e**2
     value = 2 * C * sp.sqrt(n**2 * L**2 + p * sigma2) * (2 + sp.log(n**2)) / n
     ratio = sp.sqrt(1 + 32 * p * sp.log(n / dl) * sp.log(1 / dl) / e**2) * (2 + 2 * sp.log(n))
-    sympy_zero(sp.expand_log(sp.powsimp(value / (2 * C * L) - ratio, force=True), force=True),
-               "value/(2 L ||C||) - sqrt(1 + 32 p log(n/delta) log(1/delta)/eps^2)(2 + 2 log n)")
+    sympy_zero(value / (2 * C * L), ratio,
+               "value/(2 L ||C||) == sqrt(1 + 32 p log(n/delta) log(1/delta)/eps^2)(2 + 2 log n)")
     # with a = log(n/delta) >= 1, b = log(1/delta) >= 1, u = log n = a - b >= 0, s = sqrt(p a b), w = sqrt(32),
     # r = sqrt(1 + w^2 s^2/eps^2): 2 r (2 + 2u) <= 8 (1 + w) a s/eps
     za, zb, zu, zp, ze, zs, zw, zr = z3.Reals("a b u p eps s w r")
@@ -44,7 +44,9 @@ def check_lem1() -> Check:
              "eps <= 1, delta <= 1/e (r = G/(n L))", condition=O_CONDITION)
     cite("Markov's inequality for the non-negative excess risk: P[X >= E X/beta] <= beta; BST14's expected excess "
          "risk of projected SGD with step ||C||/sqrt(t G^2) (as reconstructed in semiprivate.theory.bounds.pillar).")
-    sympy_zero((X / (X / b)) - b, "Markov: E X/(E X/beta) - beta")
+    with sp.evaluate(False):
+        markov = X / (X / b)
+    sympy_zero(markov, b, "Markov: E X/(E X/beta) == beta")
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("pillar")
@@ -79,10 +81,14 @@ def check_thm1() -> Check:
     cite("The scaled hinge loss max(0, 1 - y<w, z>/gamma) is (1/gamma)-Lipschitz on the unit ball (p = k after "
          "projection, ||C|| = 1), and Lem 1's O-form with those values (PILLAR.Lem1.excess-risk).")
     avg = K * sp.sqrt(k) / (g * e * n)  # Lem 1 per example, L = 1/gamma, p = k, logs dropped
-    (sol,) = sp.solve(sp.Eq(avg, a), n)
-    sympy_zero(sol - K * sp.sqrt(k) / (a * e * g), "n solving K sqrt(k)/(gamma eps n) = alpha - K sqrt(k)/(alpha eps gamma)",
+    n_sol = K * sp.sqrt(k) / (a * e * g)
+    if sp.solve(sp.Eq(avg, a), n) != [n_sol]:
+        raise CannotDecide("K sqrt(k)/(gamma eps n) = alpha does not have the single root K sqrt(k)/(alpha eps gamma)")
+    with sp.evaluate(False):
+        at_sol = K * sp.sqrt(k) / (g * e * n_sol)
+    sympy_zero(at_sol, a, "K sqrt(k)/(gamma eps n) at n = K sqrt(k)/(alpha eps gamma) == alpha",
                condition=LOG_CONDITION)
-    sympy_zero(sp.diff(avg, n) + K * sp.sqrt(k) / (g * e * n**2), "d/dn average excess + K sqrt(k)/(gamma eps n^2) "
+    sympy_zero(sp.Derivative(avg, n), -K * sp.sqrt(k) / (g * e * n**2), "d/dn average excess == -K sqrt(k)/(gamma eps n^2) "
                "(decreasing in n: every larger n works)", condition=LOG_CONDITION)
     lines = []
     links: tuple[str, ...] = ()
@@ -110,8 +116,8 @@ def check_cor6() -> Check:
     cite("PILLAR Ex 1 / Cor 6: a large-margin Gaussian mixture is (gamma, 2, eta)-low-rank, so Thm 1 applies with "
          "k = 2 (PILLAR.Thm1.n_lab); the corollary's displayed formula (Eq. 23) was lost in extraction.")
     k = sp.Symbol("k", positive=True)
-    sympy_zero((K * sp.sqrt(k) / (a * e * g)).subs(k, 2) - sp.sqrt(2) * K / (a * e * g),
-               "K sqrt(k)/(alpha eps gamma) at k = 2 - sqrt(2) K/(alpha eps gamma)", condition=LOG_CONDITION)
+    sympy_zero(sp.Subs(K * sp.sqrt(k) / (a * e * g), k, 2), sp.sqrt(2) * K / (a * e * g),
+               "K sqrt(k)/(alpha eps gamma) at k = 2 == sqrt(2) K/(alpha eps gamma)", condition=LOG_CONDITION)
     mod = bounds_module("pillar")
     links: tuple[str, ...] = ()
     for al, ep, ga in ((0.1, 1.0, 0.5), (0.02, 0.5, 0.3)):

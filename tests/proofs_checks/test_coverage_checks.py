@@ -48,15 +48,15 @@ def test_new_check_is_expected_and_its_certificates_recheck(check_id: str) -> No
 # (check id, part of the certificate's goal, text in the certificate, tampered text)
 TAMPER = [
     ("BNS15.Thm3.3.events", "Thm B.6 at (alpha/5, beta/5)", "Integer(1250)", "Integer(1200)"),
-    ("BNS15.Thm3.3.events", "E1 and E2", "Integer(4)", "Integer(3)"),
+    ("BNS15.Thm3.3.events", "E1 and E2", "Rational(4, 5)", "Rational(3, 5)"),
     ("BNS15.Thm3.3.proof-sizes", "600 L * stated m", "Integer(3800)", "Integer(3000)"),
     ("BNS15.Thm3.3.proof-sizes", "alpha = 1/2, eps = 1", "Integer(1000000)", "Integer(100000000)"),
-    ("BNS15.Thm3.3.large-epsilon", "VC = 1, alpha = 1/10", "Rational(-1, 2)", "Rational(-1, 3)"),
+    ("BNS15.Thm3.3.large-epsilon", "VC = 1, alpha = 1/10", "Rational(1, 2)", "Rational(1, 3)"),
     ("BNS15.Cl4.5.resampling", "4 * 2467/247", "Integer(41)", "Integer(39)"),
     ("BNS15.Thm4.16.composition", "triangle inequality", "Integer(11)", "Integer(10)"),
     ("BNS15.Cor4.17.rectangles", "164 eps/(3+e)", "Integer(164)", "Integer(163)"),
-    ("BNS15.Cor4.18.repdim", "O_{alpha,beta,eps}(VC)", "Mul(Integer(-1), Symbol('VC', positive=True)",
-     "Mul(Integer(-2), Symbol('VC', positive=True)"),
+    ("BNS15.Cor4.18.repdim", "O_{alpha,beta,eps}(VC)", "Mul(Symbol('K', positive=True), Symbol('VC', positive=True),",
+     "Mul(Integer(2), Symbol('K', positive=True), Symbol('VC', positive=True),"),
     ("BNS15.Thm5.5.transcript", "constant L0", "(<= p (+ (* e_eps pp) delta))", "(<= p (+ (* e_eps pp) delta 1.0))"),
     ("PILLAR.Thm2.covariance-shift", "s^2 |a|", "(* (* 2.0 TV) (- E1 E2))", "(* (* 1.0 TV) (- E1 E2))"),
     ("PILLAR.Thm2.covariance-shift", "u = e^(-t)", "Integer(1)", "Integer(-1)"),
@@ -92,7 +92,9 @@ def test_thm33_events_budget_is_checked(monkeypatch: pytest.MonkeyPatch) -> None
 
     b = sp.Symbol("beta", positive=True)
     with pytest.raises(CannotDecide):
-        _framework.sympy_zero(2 * b / 5 + b / 5 + b / 5 - b, "budget")
+        with sp.evaluate(False):
+            budget = 2 * b / 5 + b / 5 + b / 5
+        _framework.sympy_zero(budget, b, "budget")
 
 
 def test_new_verdicts_rest_on_nontrivial_certificates() -> None:
@@ -107,7 +109,8 @@ def test_new_verdicts_rest_on_nontrivial_certificates() -> None:
         assert [f for f in rec.facts if f.role is role and f.certificates], cid
         assert rec.verdict is NEW[cid]
         for c in _certs(cid):
-            assert c.get("expr") not in ("Integer(0)", "0"), (cid, c["goal"])
+            if c["kind"] == "sympy-zero":
+                assert "expr" not in c and c["lhs"] not in ("Integer(0)", "0") and c["lhs"] != c["rhs"], (cid, c["goal"])
 
 
 def test_obs32_derivative_step_is_certified() -> None:
@@ -117,7 +120,7 @@ def test_obs32_derivative_step_is_certified() -> None:
     rec = bns15_obs3_2.check_obs32()
     goals = [c["goal"] for f in rec.facts if f.role is Role.PROVES for c in f.certificates]
     assert any("g'(10 + s)" in g for g in goals)
-    assert any("g'(r) - (ln 2 - 2/r)" in g for g in goals)
+    assert any("g'(r) == ln 2 - 2/r" in g for g in goals)
 
 
 def test_spec_lists_the_new_checks() -> None:

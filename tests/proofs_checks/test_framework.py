@@ -51,9 +51,13 @@ def test_sympy_undecided_is_not_a_pass() -> None:
     with pytest.raises(CannotDecide):
         sympy_nonneg(x - 1, "x - 1")  # false for x < 1
     with pytest.raises(CannotDecide):
-        sympy_zero(x - 1, "x - 1")
+        sympy_zero(x, 1, "x == 1")
     sympy_nonneg(x**2 + x, "x^2 + x")
-    sympy_zero((x + 1) ** 2 - x**2 - 2 * x - 1, "square")
+    sympy_zero((x + 1) ** 2, x**2 + 2 * x + 1, "square")
+    with pytest.raises(CannotDecide, match="trivial"):
+        sympy_zero(2 * x, x + x, "2x == x + x (sympy makes both sides the same tree)")
+    with pytest.raises(TypeError):
+        sympy_zero((x + 1) ** 2 - x**2 - 2 * x - 1, "square")  # type: ignore[call-arg]
 
 
 def test_hypothesis_search_finds_and_is_deterministic() -> None:
