@@ -62,6 +62,7 @@ import numpy as np
 from semiprivate.kernels.validation import (
     POSITIVE_REAL,
     RNG,
+    ArrayLike,
     Integer,
     Optional,
     Options,
@@ -85,11 +86,13 @@ LAYOUTS = ("factorized", "joint")
 _NO_CLIP = 1e9
 
 
+@validate_params(m=Integer(1))
 def audit_delta(m: int) -> float:
     """The audit's delta when none is given: ``0.01 / m`` (the theorem's delta term ``2 m delta`` is 0.02)."""
     return 0.01 / int(m)
 
 
+@validate_params(m=Integer(2))
 def default_choices(m: int) -> list[tuple[int, int]]:
     """Guess counts fixed before the run: ``(k, 0)`` and ``(k, k)`` for ``k`` on a geometric grid of 12
     points from 10 to ``m / 2`` (the distinct integers; ``2 k <= m`` for the two-sided ones)."""
@@ -182,12 +185,13 @@ def _real_data(g: np.random.Generator, n_real: int, d: int, p: int) -> tuple[np.
                  sampling_rate=Real(0.0, 1.0, closed="right"), delta=Optional(Real(0.0, 1.0, closed="neither")),
                  clip=POSITIVE_REAL, canary_norm=POSITIVE_REAL, learning_rate=POSITIVE_REAL, n_real=Integer(1),
                  d=Integer(1), variant=Options(*VARIANTS), canary=Options(*CANARIES), layout=Options(*LAYOUTS),
-                 confidence=Real(0.0, 1.0, closed="neither"), rng=RNG)
+                 confidence=Real(0.0, 1.0, closed="neither"), choices=Optional(ArrayLike(ndim=2, dtype_kinds="iu")),
+                 rng=RNG)
 def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate: float = 1.0,
                   delta: float | None = None, clip: float = 1.0, canary_norm: float = 2.0, learning_rate: float = 0.1,
                   n_real: int = 200, d: int = 10, variant: str = "correct", canary: str = "auto",
                   layout: str = "factorized", confidence: float = 0.95,
-                  choices: list[tuple[int, int]] | None = None, rng: Any = None) -> OneRunDPSGD:
+                  choices: Any = None, rng: Any = None) -> OneRunDPSGD:
     """Train DP-SGD once with ``m`` gradient canaries (each in with probability 1/2) and audit the run.
 
     Implements: AUDIT for DPSGD ([SNJ23] white-box Dirac canaries; see the module docstring).
@@ -211,7 +215,7 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
         One dense run, or the equal-in-law separable form (module docstring).
     confidence : float
         The bound holds with this probability (over the run and the canaries' coins).
-    choices : list of (k_plus, k_minus), optional
+    choices : array-like of (k_plus, k_minus) rows, optional
         Guess counts (default :func:`default_choices`), Bonferroni over them.
     rng : None, int or Generator
 
@@ -224,6 +228,10 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
     ...               rng=0).violation
     True
     """
+    choices = None if choices is None else np.asarray(choices)
+    if choices is not None and (choices.shape[1] != 2 or (choices < 0).any() or (choices.sum(axis=1) > m).any()):
+        raise ValueError(f"choices must be (k_plus, k_minus) pairs of non-negative counts with k_plus + k_minus <= m "
+                         f"= {m}, got an array of shape {choices.shape}")
     t0 = time.perf_counter()
     g = as_generator(rng)
     dl = audit_delta(m) if delta is None else float(delta)
@@ -259,7 +267,7 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
         scores[~included] = dp_sgd(out_row, np.array([out_label]), **kw, n_runs=max(1, m - n_in),
                                    rng=g).weights[:m - n_in, 0]
     audit = one_run_audit(scores, included, delta=dl, confidence=confidence,
-                          choices=default_choices(m) if choices is None else choices)
+                          choices=default_choices(m) if choices is None else [tuple(c) for c in choices.tolist()])
     return OneRunDPSGD(variant, claim, dl, audit, int(m), n_in, sigma, T, q, time.perf_counter() - t0, kind, layout,
                        scores, included)
 

@@ -36,3 +36,11 @@ def test_the_scores_carry_the_membership() -> None:
 def test_dim_must_leave_room_for_the_canaries() -> None:
     with pytest.raises(ValueError, match="dim"):
         one_run_input_canaries(100, noise_multiplier=1.0, steps=1, dim=10, d=10)
+
+
+def test_guess_counts_must_be_pairs_within_m() -> None:
+    from semiprivate.theory.dpsgd_one_run import one_run_dpsgd
+
+    for bad in ([[1, 2, 3]], [[-1, 0]], [[60, 50]]):
+        with pytest.raises(ValueError, match="choices"):
+            one_run_dpsgd(100, noise_multiplier=2.0, steps=1, choices=bad, rng=0)
