@@ -241,7 +241,7 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
     n_in = int(np.count_nonzero(included))
     # the expected batch of the correct configuration: the same normaliser for every variant and layout
     normalizer = q * (n_real + m / 2)
-    kw = dict(noise_multiplier=run_sigma, sampling_rate=q, steps=T, clip=run_clip, learning_rate=learning_rate,
+    kw: dict[str, Any] = dict(noise_multiplier=run_sigma, sampling_rate=q, steps=T, clip=run_clip, learning_rate=learning_rate,
               normalizer=normalizer)
     a = float(canary_norm)
     if layout == "joint":
