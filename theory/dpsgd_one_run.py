@@ -154,8 +154,8 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
 
 
 def dp_sgd_claim(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
-    """The accountant's epsilon (RDP) of the correct configuration: what the run claims."""
-    return float(dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta))
+    """The accountant's epsilon (RDP, add/remove-one: canaries are inserted or not) of the correct configuration."""
+    return float(dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, relation="add_or_remove_one"))
 
 
 @dataclass
@@ -198,7 +198,7 @@ def compare_with_many_runs(noise_multiplier: float, *, m: int = 2000, trials: in
 
 def _sigma_for(epsilon: float, delta: float, steps: int, sampling_rate: float) -> float:
     """Noise multiplier whose accountant epsilon is ``epsilon`` (for the report's sweep)."""
-    return float(calibrate_noise_multiplier(epsilon, delta, sampling_rate, steps))
+    return float(calibrate_noise_multiplier(epsilon, delta, sampling_rate, steps, relation="add_or_remove_one"))
 
 
 @validate_params(steps=Integer(1), delta=Real(0.0, 1.0, closed="neither"), seed=Integer(0))

@@ -34,7 +34,11 @@ Privacy accounting (``privacy_``, set in ``fit`` from what ran):
 
 * ``"dpsgd"``: the noise multiplier is calibrated with dp-accounting so that the composition
   of all runs (one per binary task) meets (epsilon, delta); ``privacy_`` is then the
-  accountant's epsilon of that composition at delta (add/remove-one neighbours).
+  accountant's epsilon of that composition at delta, both under replace-one neighbours (one
+  labelled example replaced by another: the ``"labelled"`` model; dp-accounting's ``REPLACE_ONE``,
+  see :mod:`semiprivate.theory.privacy.accounting`).
+* Every trainer is accounted under that same relation: Noisy SGD (BST14) and PILLAR Alg 2 are
+  replace-one by construction.
 * ``"noisy_sgd"``: each of the C binary tasks runs BST14 at (eps/C, delta/C); ``privacy_`` is
   the basic composition of the per-run guarantees derived from the sigma that ran.
 * ``"pillar_alg2"``: each task runs PILLAR Alg 2 at (eps/C, delta/C) (see

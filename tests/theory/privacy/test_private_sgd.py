@@ -498,7 +498,8 @@ def test_accounting_does_not_log_rdp_order_warnings(caplog: pytest.LogCaptureFix
     assert any("failed to converge" in r.getMessage() for r in caplog.records)  # the premise
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="absl"):
-        got = dpsgd_epsilon(1.0, 0.128, 100, 1e-5)
+        got = dpsgd_epsilon(1.0, 0.128, 100, 1e-5, relation="add_or_remove_one")
+        dpsgd_epsilon(1.0, 0.128, 100, 1e-5)  # replace-one: the same RDP curve, converted (group of two)
         calibrate_noise_multiplier(2.0, 1e-5, 0.128, 100)
         assert logging.getLogger("absl").level == logging.WARNING  # restored after each call
     assert got == want
