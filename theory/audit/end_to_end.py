@@ -340,8 +340,9 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
     if statistic is not None and not callable(statistic):
         raise TypeError(f"statistic must be callable or None, got {type(statistic).__name__}")
 
-    def numeric(data: Dataset, size: int, g: np.random.Generator, stat: Callable[[Any], Any] = statistic
-                ) -> np.ndarray:  # type: ignore[assignment]
+    stat: Callable[[Any], Any] = statistic if statistic is not None else encode_state
+
+    def numeric(data: Dataset, size: int, g: np.random.Generator) -> np.ndarray:
         return np.array([np.asarray(stat(run(data, g)), dtype=np.float64).ravel() for _ in range(size)])
 
     def mech(data: Dataset, size: int, g: np.random.Generator) -> np.ndarray:

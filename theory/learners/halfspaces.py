@@ -421,7 +421,10 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     accountant : {"pld", "rdp"}
         dp-accounting accountant for DP-SGD (default PLD: tighter than RDP's conversion, most of all
         at small epsilon -- epsilon 1e-3 needs a noise multiplier about 20x smaller -- and RDP cannot
-        certify an epsilon below its orders' ``log(1/delta) / (alpha_max - 1)``).
+        certify an epsilon below its orders' ``log(1/delta) / (alpha_max - 1)``).  Both account
+        replace-one neighbours: PLD with dp-accounting's ``REPLACE_ONE``, RDP (which has no
+        replace-one Poisson-subsampled Gaussian) by group privacy of size 2 over add/remove, much
+        looser (see :mod:`semiprivate.theory.privacy.accounting`).
     noisy_sgd_steps : int or None
         Steps of each BST14 run (default n^2, capped at n^2).
     repeats, holdout_fraction :

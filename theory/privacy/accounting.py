@@ -13,7 +13,8 @@ epsilon of what ran).
   GaussianDpEvent(sigma)), steps)``.  Under replace-one the slot of the replaced example is
   sampled with probability q in both datasets and carries g or g' (``||g||, ||g'|| <= C``), so a
   step's outputs are ``(1-q) N(0, s^2) + q N(-C, s^2)`` against ``(1-q) N(0, s^2) + q N(C, s^2)``
-  (s = sigma C) in the worst, antipodal case: the pair dp-accounting's ``PLDAccountant(REPLACE_ONE)``
+  (s = sigma C) in the worst, antipodal case (at q = 1: sensitivity 2C, so replace-one at noise
+  multiplier 2 sigma is add/remove at sigma): the pair dp-accounting's ``PLDAccountant(REPLACE_ONE)``
   composes (``PrivacyLossDistribution.from_gaussian_mechanism(..., sampling_prob=q,
   neighboring_relation=REPLACE_ONE)``, ``AdjacencyType.REPLACE``; Zhu, Dong & Wang, AISTATS 2022,
   Sec 5; Lebeda, Regehr, Kamath & Steinke 2024, Sec 4).  ``RdpAccountant`` does not support the

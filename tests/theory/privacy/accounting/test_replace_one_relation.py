@@ -76,3 +76,13 @@ def test_learner_privacy_is_the_replace_one_epsilon_of_what_ran(cls):
     want = _pld(est.noise_multiplier_, est.sampling_rate_, est.n_steps_, 1e-5, REL.REPLACE_ONE)
     assert est.privacy_ == (want, 1e-5)
     assert want <= 1.0
+
+
+def test_replace_one_uses_the_2c_sensitivity_of_a_replaced_clipped_term():
+    """At q = 1 a replaced example moves the clipped sum by up to 2C (g = -g', ||g|| = C): replace-one at noise
+    multiplier 2 is add/remove (sensitivity C) at noise multiplier 1 (up to the PLD discretisation), not at 2
+    (the factor-of-2 slip of a replace-one accountant fed sigma / C as if the sensitivity were C)."""
+    rep = dpsgd_epsilon(2.0, 1.0, 1, 1e-5, accountant="pld")
+    assert rep == pytest.approx(dpsgd_epsilon(1.0, 1.0, 1, 1e-5, accountant="pld", relation="add_or_remove_one"),
+                                rel=1e-3)
+    assert rep > 2 * dpsgd_epsilon(2.0, 1.0, 1, 1e-5, accountant="pld", relation="add_or_remove_one")
