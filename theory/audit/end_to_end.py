@@ -310,11 +310,17 @@ def exact_worst_case(datasets: Iterable[Dataset], neighbours: Callable[[Dataset]
 
 def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], pairs: Sequence[tuple[Dataset, Dataset]],
                            claimed: tuple[float, float], *, trials: int = 2000, rng: Any = 0,
-                           confidence: float = 0.95) -> tuple[EndToEndResult, AuditResult]:
+                           confidence: float = 0.95, statistic: Callable[[Any], Any] | None = None,
+                           selection_trials: int | None = None) -> tuple[EndToEndResult, AuditResult]:
     """Audit the whole observable state of ``run(dataset, rng)`` on ``pairs`` (both orders).
 
     Each run's state (or the exception type it raised) is hashed by :func:`state_key` into one
     categorical output, and :func:`~semiprivate.theory.audit.core.audit_pairs` tests the claim.
+    With ``statistic`` (for states with continuous noise, where every hash differs), each run's
+    output is instead ``statistic(state)``, a fixed-length vector of floats that the auditor
+    thresholds coordinate by coordinate (e.g. a fitted ``coef_``; a run that raises then
+    propagates its exception: check separately that raising does not depend on the data).
+    ``selection_trials`` is passed to ``audit_pairs`` (its default when None).
     The returned ``epsilon`` is the audit's lower bound (valid with probability
     ``confidence``); ``holds`` is False only when the claim is refuted.
     """
@@ -331,6 +337,14 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
         raise ValueError(f"trials must be an int >= 100, got {trials!r}")
     if not (isinstance(confidence, float) and 0 < confidence < 1):
         raise ValueError(f"confidence must be a float in (0, 1), got {confidence!r}")
+    if statistic is not None and not callable(statistic):
+        raise TypeError(f"statistic must be callable or None, got {type(statistic).__name__}")
+
+    stat: Callable[[Any], Any] = statistic if statistic is not None else encode_state
+
+    def numeric(data: Dataset, size: int, g: np.random.Generator) -> np.ndarray:
+        return np.array([np.asarray(stat(run(data, g)), dtype=np.float64).ravel() for _ in range(size)])
+
     def mech(data: Dataset, size: int, g: np.random.Generator) -> np.ndarray:
         out = np.empty(size, dtype=np.int64)
         for i in range(size):
@@ -342,8 +356,9 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
         return out
 
     both = [pr for a, b in pairs for pr in ((a, b), (b, a))]
-    res = audit_pairs(mech, both, epsilon=float(claimed[0]), delta=float(claimed[1]), trials=trials, rng=rng,
-                      confidence=confidence, max_values=4096)
+    res = audit_pairs(mech if statistic is None else numeric, both, epsilon=float(claimed[0]),
+                      delta=float(claimed[1]), trials=trials, rng=rng, confidence=confidence, max_values=4096,
+                      selection_trials=selection_trials)
     out = EndToEndResult(float(res.epsilon_lower_bound), float("nan"), (float(claimed[0]), float(claimed[1])),
                          not res.violation, None, len(both), "statistical")
     return out, res

@@ -4,8 +4,13 @@ and the declared privacy models.
 Privacy models (class attribute ``privacy_model_`` of every learner):
 
 * ``"labelled"`` (:data:`LABELLED`): ``privacy_`` holds for neighbouring inputs that differ in one
-  labelled example, the public (unlabelled) sample being fixed.  ABM19's ASSPP (Lem 3.2), HPSY's
-  component-graph learner (Thm 1) and the halfspace learners are of this kind.
+  labelled example, the public (unlabelled) sample being fixed.  The relation is replace-one: one
+  labelled example (x, y) is replaced by any other (x', y') of the domain, the number of labelled
+  examples staying the same (dp-accounting's ``NeighboringRelation.REPLACE_ONE``).  Every private
+  trainer of such a learner is accounted under it: DP-SGD
+  (:func:`semiprivate.theory.privacy.accounting.dpsgd_epsilon`, ``relation="replace_one"``), Noisy
+  SGD (BST14) and PILLAR Alg 2.  ABM19's ASSPP (Lem 3.2), HPSY's component-graph learner (Thm 1)
+  and the halfspace learners are of this kind.
 * ``"all inputs"`` (:data:`ALL_INPUTS`): ``privacy_`` holds for neighbouring inputs that differ in
   any one entry of any input the learner reads, public or labelled (BNS15's PSSL, PAL and TPAL,
   Def 5.3/5.4).  A learner that ignores its public argument is of this kind.

@@ -34,7 +34,11 @@ Privacy accounting (``privacy_``, set in ``fit`` from what ran):
 
 * ``"dpsgd"``: the noise multiplier is calibrated with dp-accounting so that the composition
   of all runs (one per binary task) meets (epsilon, delta); ``privacy_`` is then the
-  accountant's epsilon of that composition at delta (add/remove-one neighbours).
+  accountant's epsilon of that composition at delta, both under replace-one neighbours (one
+  labelled example replaced by another: the ``"labelled"`` model; dp-accounting's ``REPLACE_ONE``,
+  see :mod:`semiprivate.theory.privacy.accounting`).
+* Every trainer is accounted under that same relation: Noisy SGD (BST14) and PILLAR Alg 2 are
+  replace-one by construction.
 * ``"noisy_sgd"``: each of the C binary tasks runs BST14 at (eps/C, delta/C); ``privacy_`` is
   the basic composition of the per-run guarantees derived from the sigma that ran.
 * ``"pillar_alg2"``: each task runs PILLAR Alg 2 at (eps/C, delta/C) (see
@@ -417,7 +421,10 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     accountant : {"pld", "rdp"}
         dp-accounting accountant for DP-SGD (default PLD: tighter than RDP's conversion, most of all
         at small epsilon -- epsilon 1e-3 needs a noise multiplier about 20x smaller -- and RDP cannot
-        certify an epsilon below its orders' ``log(1/delta) / (alpha_max - 1)``).
+        certify an epsilon below its orders' ``log(1/delta) / (alpha_max - 1)``).  Both account
+        replace-one neighbours: PLD with dp-accounting's ``REPLACE_ONE``, RDP (which has no
+        replace-one Poisson-subsampled Gaussian) by group privacy of size 2 over add/remove, much
+        looser (see :mod:`semiprivate.theory.privacy.accounting`).
     noisy_sgd_steps : int or None
         Steps of each BST14 run (default n^2, capped at n^2).
     repeats, holdout_fraction :

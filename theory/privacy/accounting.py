@@ -4,13 +4,29 @@ Implements: DPSGD (accounting, Abadi et al. 2016, with the ``dp-accounting`` pac
 accountants) and BST14.NoisySGD (the theorem's epsilon for a noise scale, and the accountant's
 epsilon of what ran).
 
-* DP-SGD: add/remove-one neighbours (``NeighboringRelation.ADD_OR_REMOVE_ONE``).  Each step is a
-  Poisson-subsampled Gaussian mechanism with sampling rate q and noise multiplier sigma on the sum
-  of per-example gradients clipped to L2 norm C (sensitivity C under add/remove); ``steps`` of them
-  compose: ``SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), steps)``,
-  evaluated by ``dp_accounting.rdp.RdpAccountant`` or ``dp_accounting.pld.PLDAccountant``.  An
-  epsilon of 0 from RDP's conversion (it clips at 0 where no order certifies a positive epsilon) is
-  never reported: the PLD accountant's epsilon of the same event is.
+* DP-SGD: replace-one neighbours by default (``relation="replace_one"``,
+  ``NeighboringRelation.REPLACE_ONE``): one example of the same number n is replaced by any other,
+  the relation of the ``"labelled"`` privacy model (:mod:`semiprivate.theory.learners._base`) and
+  of Noisy SGD and PILLAR Alg 2.  Each step is a Poisson-subsampled Gaussian mechanism with
+  sampling rate q and noise multiplier sigma on the sum of per-example gradients clipped to L2 norm
+  C; ``steps`` of them compose: ``SelfComposedDpEvent(PoissonSampledDpEvent(q,
+  GaussianDpEvent(sigma)), steps)``.  Under replace-one the slot of the replaced example is
+  sampled with probability q in both datasets and carries g or g' (``||g||, ||g'|| <= C``), so a
+  step's outputs are ``(1-q) N(0, s^2) + q N(-C, s^2)`` against ``(1-q) N(0, s^2) + q N(C, s^2)``
+  (s = sigma C) in the worst, antipodal case (at q = 1: sensitivity 2C, so replace-one at noise
+  multiplier 2 sigma is add/remove at sigma): the pair dp-accounting's ``PLDAccountant(REPLACE_ONE)``
+  composes (``PrivacyLossDistribution.from_gaussian_mechanism(..., sampling_prob=q,
+  neighboring_relation=REPLACE_ONE)``, ``AdjacencyType.REPLACE``; Zhu, Dong & Wang, AISTATS 2022,
+  Sec 5; Lebeda, Regehr, Kamath & Steinke 2024, Sec 4).  ``RdpAccountant`` does not support the
+  Poisson-subsampled Gaussian under REPLACE_ONE; ``accountant="rdp"`` therefore converts its
+  add/remove-one epsilon by group privacy of size 2 (replace = remove, then add; Dwork & Roth
+  2014, Thm 2.2 and its (epsilon, delta) form, Vadhan 2017 Lem 2.2): an (e, d) add/remove
+  guarantee gives (2 e, (1 + e^e) d) under replace-one, with d <= delta / (1 + e^e) found by a
+  fixed-point iteration on the RDP accountant's e(d) (looser than the PLD accountant, which is
+  the default of the halfspace learners).  ``relation="add_or_remove_one"`` gives the accountants'
+  own add/remove epsilon (canary insertion, as in the one-run audit).  An epsilon of 0 from RDP's
+  conversion (it clips at 0 where no order certifies a positive epsilon) is never reported: the
+  PLD accountant's epsilon of the same event and relation is.
 * BST14: SPEC's statement of BST14 Thm 2.1 -- with ``sigma^2 = 32 L^2 n^2 log(n/delta)
   log(1/delta) / eps^2``, ``n^2`` steps of Noisy SGD are (eps, delta)-DP (replace-one neighbours);
   :func:`bst14_epsilon_from_sigma` inverts it.  :func:`noisy_sgd_accountant_epsilon` is
@@ -19,8 +35,8 @@ epsilon of what ran).
 
 Examples
 --------
->>> s = calibrate_noise_multiplier(1.0, 1e-5, 0.01, 1000)
->>> dpsgd_epsilon(s, 0.01, 1000, 1e-5) <= 1.0
+>>> s = calibrate_noise_multiplier(1.0, 1e-5, 0.01, 1000, accountant="pld")
+>>> dpsgd_epsilon(s, 0.01, 1000, 1e-5, accountant="pld") <= 1.0
 True
 """
 
@@ -28,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,9 +64,17 @@ __all__ = [
     "dpsgd_event",
     "dpsgd_epsilon",
     "calibrate_noise_multiplier",
+    "REPLACE_ONE",
+    "ADD_OR_REMOVE_ONE",
 ]
 
 _ACCOUNTANTS = Options("rdp", "pld")
+
+#: Neighbour relations DP-SGD can be accounted under (the default, replace-one, is the
+#: ``"labelled"`` privacy model's: one labelled example replaced by another).
+REPLACE_ONE = "replace_one"
+ADD_OR_REMOVE_ONE = "add_or_remove_one"
+_RELATIONS = Options(REPLACE_ONE, ADD_OR_REMOVE_ONE)
 
 
 _MAX_NOISE_MULTIPLIER = 2.0**30
@@ -120,14 +145,60 @@ def _quiet_rdp_orders() -> Iterator[None]:
         log.setLevel(level)
 
 
-def _accountant(kind: str) -> Any:
+def _accountant(kind: str, relation: str = ADD_OR_REMOVE_ONE) -> Any:
+    """A fresh dp-accounting accountant (``"rdp"`` only under add/remove: see the module docstring)."""
+    import dp_accounting
+
+    rel = (dp_accounting.NeighboringRelation.REPLACE_ONE if relation == REPLACE_ONE
+           else dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE)
     if kind == "rdp":
         from dp_accounting.rdp import RdpAccountant
 
+        if relation == REPLACE_ONE:
+            raise ValueError("RdpAccountant does not support the Poisson-subsampled Gaussian under REPLACE_ONE")
         return RdpAccountant()
     from dp_accounting.pld import PLDAccountant
 
-    return PLDAccountant()
+    return PLDAccountant(neighboring_relation=rel)
+
+
+def _group_of_two(eps_at: Any, delta: float) -> float:
+    """Replace-one epsilon at ``delta`` from an add/remove-one curve ``eps_at(d)`` by group privacy of size 2.
+
+    (e, d) under add/remove gives (2 e, (1 + e^e) d) under replace-one (remove, then add).  The
+    split d is the fixed point of ``d = delta / (1 + e^{eps_at(d)})``, approached from above with
+    a 1e-9 relative margin; the returned 2 e is for a d that meets ``d (1 + e^e) <= delta``.
+    Returns 0 when ``eps_at`` gives 0 (RDP's clipped conversion: the caller handles it).
+    """
+    log_delta = math.log(delta)
+    d = delta / 2.0
+    for _ in range(200):
+        e = float(eps_at(d))
+        if e <= 0.0:
+            return 0.0
+        log_factor = e + math.log1p(math.exp(-e))  # log(1 + e^e), without overflow
+        if math.log(d) + log_factor <= log_delta:
+            return 2.0 * e
+        d = math.exp(log_delta - log_factor) * (1.0 - 1e-9)
+        if d <= 0.0:  # e so large that no positive split is representable: no finite guarantee
+            break
+    return math.inf  # no split found (not reached for finite accountant epsilons)
+
+
+def _raw_epsilon(noise_multiplier: float, q: float, steps: int, delta: float, accountant: str, relation: str,
+                 compositions: int) -> float:
+    """The accountant's epsilon of the DP-SGD event under ``relation`` (RDP's clipped 0 included)."""
+    event = dpsgd_event(noise_multiplier, q, steps, compositions)
+    if accountant == "rdp" and relation == REPLACE_ONE:
+        def at(d: float) -> float:
+            acc = _accountant("rdp")
+            with _quiet_rdp_orders():
+                return float(acc.compose(event).get_epsilon(d))
+
+        return _group_of_two(at, delta)
+    acc = _accountant(accountant, relation)
+    with _quiet_rdp_orders():
+        return float(acc.compose(event).get_epsilon(delta))
 
 
 @validate_params(noise_multiplier=POSITIVE_REAL, sampling_rate=Real(0.0, 1.0, closed="right"), steps=POSITIVE_INT,
@@ -148,45 +219,51 @@ def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compo
 
 
 @validate_params(noise_multiplier=POSITIVE_REAL, sampling_rate=Real(0.0, 1.0, closed="right"), steps=POSITIVE_INT,
-                 delta=Real(0.0, 1.0, closed="neither"), accountant=_ACCOUNTANTS, compositions=POSITIVE_INT)
+                 delta=Real(0.0, 1.0, closed="neither"), accountant=_ACCOUNTANTS, compositions=POSITIVE_INT,
+                 relation=_RELATIONS)
 def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float, *,
-                  accountant: str = "rdp", compositions: int = 1) -> float:
-    """Epsilon at ``delta`` of DP-SGD, by ``dp_accounting`` (RDP or PLD accountant).
+                  accountant: str = "rdp", compositions: int = 1, relation: str = REPLACE_ONE) -> float:
+    """Epsilon at ``delta`` of DP-SGD, by ``dp_accounting`` (RDP or PLD accountant), under ``relation``.
 
-    Implements: DPSGD (accounting; add/remove-one neighbours).  Nothing is re-derived here: the
-    event of :func:`dpsgd_event` goes to ``RdpAccountant`` / ``PLDAccountant`` and their
-    ``get_epsilon(delta)`` is returned.
+    Implements: DPSGD (accounting).  ``relation="replace_one"`` (default; the ``"labelled"``
+    model's): ``PLDAccountant(REPLACE_ONE)``'s epsilon of :func:`dpsgd_event`, or for
+    ``accountant="rdp"`` the RDP accountant's add/remove epsilon converted by group privacy of
+    size 2 (see the module docstring).  ``relation="add_or_remove_one"``: the accountants' own
+    add/remove epsilon.  Nothing else is re-derived here.
 
-    >>> round(dpsgd_epsilon(1.0, 0.01, 1000, 1e-5), 4)
-    2.1014
+    >>> round(dpsgd_epsilon(1.0, 0.01, 1000, 1e-5, accountant="pld"), 4)
+    2.8434
+    >>> round(dpsgd_epsilon(1.0, 0.01, 1000, 1e-5, accountant="pld", relation="add_or_remove_one"), 4)
+    1.8282
     """
-    acc = _accountant(accountant)
-    with _quiet_rdp_orders():
-        acc.compose(dpsgd_event(noise_multiplier, sampling_rate, steps, compositions))
-        eps = float(acc.get_epsilon(float(delta)))
+    eps = _raw_epsilon(float(noise_multiplier), float(sampling_rate), int(steps), float(delta), accountant, relation,
+                       int(compositions))
     if accountant == "rdp" and eps <= 0.0:
         # RDP's conversion clips to 0 where no order certifies a positive epsilon; an epsilon of 0 is
         # never reported: the PLD accountant's (pessimistic) epsilon of the same event is
         return dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, accountant="pld",
-                             compositions=compositions)
+                             compositions=compositions, relation=relation)
     return eps
 
 
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), sampling_rate=Real(0.0, 1.0, closed="right"),
-                 steps=POSITIVE_INT, accountant=_ACCOUNTANTS, compositions=POSITIVE_INT)
+                 steps=POSITIVE_INT, accountant=_ACCOUNTANTS, compositions=POSITIVE_INT, relation=_RELATIONS)
 def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: float, steps: int, *,
-                               accountant: str = "rdp", compositions: int = 1) -> float:
+                               accountant: str = "rdp", compositions: int = 1, relation: str = REPLACE_ONE) -> float:
     """Smallest noise multiplier (to 1e-6 relative) whose DP-SGD epsilon at ``delta`` is <= ``epsilon``.
 
-    Implements: DPSGD (noise calibration) with ``dp_accounting.calibrate_dp_mechanism`` (Brent's
-    method on the accountant's epsilon) inside a bracket [hi/2, hi] found by doubling from 1 (or
-    halving, when 1/2 already meets ``epsilon``), with tolerance 1e-7 hi <= 2e-7 sigma*.
-    ``calibrate_dp_mechanism`` returns a point whose epsilon is <= the target (it steps Brent's root
-    by the tolerance to the private side, or bisects), so the result always meets ``epsilon`` with
-    the same accountant.  RDP's conversion to (epsilon, delta) cannot certify small epsilons (below
-    about ``log(1/delta) / alpha_max``): it returns values above the target and then 0 from some
-    noise multiplier on; a target only met by that 0 is refused (use the PLD accountant).  Noise below 2^-10 is not searched: when 2^-10 already meets ``epsilon``,
-    2^-10 is returned.
+    Implements: DPSGD (noise calibration), under the same ``relation`` and accountant as
+    :func:`dpsgd_epsilon` (default replace-one, the ``"labelled"`` model's).  A bracket [hi/2, hi]
+    is found by doubling from 1 (or halving, when 1/2 already meets ``epsilon``); inside it
+    ``dp_accounting.calibrate_dp_mechanism`` (Brent's method on the accountant's epsilon, which
+    returns a point meeting the target) where dp-accounting has the accountant (PLD under either
+    relation, RDP under add/remove), and bisection on the group-of-two epsilon for RDP under
+    replace-one; tolerance 1e-7 hi <= 2e-7 sigma*.  The result always meets ``epsilon`` with the
+    same accountant and relation.  RDP's conversion to (epsilon, delta) cannot certify small
+    epsilons (below about ``log(1/delta) / alpha_max``): it returns values above the target and
+    then 0 from some noise multiplier on; a target only met by that 0 is refused (use the PLD
+    accountant).  Noise below 2^-10 is not searched: when 2^-10 already meets ``epsilon``, 2^-10 is
+    returned.
 
     Raises
     ------
@@ -197,8 +274,9 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
 
     Examples
     --------
-    >>> s = calibrate_noise_multiplier(1.0, 1e-5, 0.01, 1000)
-    >>> dpsgd_epsilon(s, 0.01, 1000, 1e-5) <= 1.0 < dpsgd_epsilon(s * 0.999, 0.01, 1000, 1e-5)
+    >>> s = calibrate_noise_multiplier(1.0, 1e-5, 0.01, 1000, accountant="pld")
+    >>> e = lambda x: dpsgd_epsilon(x, 0.01, 1000, 1e-5, accountant="pld")
+    >>> e(s) <= 1.0 < e(s * 0.999)
     True
     """
     import dp_accounting
@@ -206,9 +284,7 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
 
     def eps_of(s: float) -> float:  # the accountant's own epsilon (RDP's 0 included: refused below)
-        acc = _accountant(accountant)
-        with _quiet_rdp_orders():
-            return float(acc.compose(dpsgd_event(s, q, T, c)).get_epsilon(dl))
+        return _raw_epsilon(s, q, T, dl, accountant, relation, c)
 
     hi = 1.0
     while eps_of(hi) > eps:
@@ -223,18 +299,24 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
         hi, lo = lo, lo / 2.0
     if eps_of(lo) <= eps:  # even tiny noise meets the target
         return lo
-    with _quiet_rdp_orders():
-        sigma = float(dp_accounting.calibrate_dp_mechanism(
-            lambda: _accountant(accountant),
-            lambda s: dpsgd_event(float(s), q, T, c),
-            eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
-    if accountant == "rdp":
-        acc = _accountant("rdp")
+    if accountant == "rdp" and relation == REPLACE_ONE:
+        tol = 1e-7 * hi
+        while hi - lo > tol:  # invariant: eps_of(lo) > eps >= eps_of(hi)
+            mid = 0.5 * (lo + hi)
+            if eps_of(mid) <= eps:
+                hi = mid
+            else:
+                lo = mid
+        sigma = hi
+    else:
         with _quiet_rdp_orders():
-            raw = float(acc.compose(dpsgd_event(sigma, q, T, c)).get_epsilon(dl))
-        if raw <= 0.0:
-            raise ValueError(
-                f"epsilon={eps:g} is below what the RDP accountant certifies here: its conversion jumps to 0 at "
-                f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
-                "accountant='pld'")
+            sigma = float(dp_accounting.calibrate_dp_mechanism(
+                lambda: _accountant(accountant, relation),
+                lambda s: dpsgd_event(float(s), q, T, c),
+                eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
+    if accountant == "rdp" and eps_of(sigma) <= 0.0:
+        raise ValueError(
+            f"epsilon={eps:g} is below what the RDP accountant certifies here: its conversion jumps to 0 at "
+            f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
+            "accountant='pld'")
     return sigma

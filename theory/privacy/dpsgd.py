@@ -2,7 +2,8 @@
 
 Implements: DPSGD (per-example clipping, Poisson subsampling, Gaussian noise; accounted by
 :mod:`semiprivate.theory.privacy.accounting` with dp-accounting's RDP or PLD accountant,
-add/remove-one neighbours).  The update divides by a fixed ``normalizer`` (default the expected batch
+replace-one neighbours by default: one example replaced by another, the ``"labelled"`` privacy
+model of :mod:`semiprivate.theory.learners._base`).  The update divides by a fixed ``normalizer`` (default the expected batch
 size q n, treating n as public, as Opacus does); pass it explicitly to make the mechanism independent
 of n.  Per-example gradients are rank one (:mod:`semiprivate.theory.privacy.linear`): a step costs two
 matrix-vector products.
@@ -20,7 +21,7 @@ Examples
 >>> res = dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.1, steps=100, rng=0)
 >>> res.weights.shape, round(res.epsilon(1e-5), 2) > 0
 ((3,), True)
->>> res.epsilon(1e-5) == dpsgd_epsilon(1.0, 0.1, 100, 1e-5)
+>>> res.epsilon(1e-5, "pld") == dpsgd_epsilon(1.0, 0.1, 100, 1e-5, accountant="pld")
 True
 """
 
@@ -42,7 +43,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.privacy.accounting import dpsgd_epsilon, dpsgd_event
+from semiprivate.theory.privacy.accounting import REPLACE_ONE, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.linear import (
     LOSSES,
     _dphi,
@@ -106,11 +107,12 @@ class DPSGDResult:
         """The dp_accounting event of this run (see :func:`dpsgd_event`)."""
         return dpsgd_event(self.noise_multiplier, self.sampling_rate, self.steps, compositions)
 
-    def epsilon(self, delta: float, accountant: str = "rdp") -> float:
-        """Epsilon at ``delta`` of what ran (:func:`dpsgd_epsilon`; ``inf`` for a noiseless run)."""
+    def epsilon(self, delta: float, accountant: str = "rdp", relation: str = REPLACE_ONE) -> float:
+        """Epsilon at ``delta`` of what ran (:func:`dpsgd_epsilon`, replace-one by default; ``inf`` if noiseless)."""
         if self.noise_multiplier == 0.0:
             return math.inf
-        return dpsgd_epsilon(self.noise_multiplier, self.sampling_rate, self.steps, delta, accountant=accountant)
+        return dpsgd_epsilon(self.noise_multiplier, self.sampling_rate, self.steps, delta, accountant=accountant,
+                             relation=relation)
 
 
 def _dp_sgd_reference(Z: np.ndarray, y: np.ndarray, *, noise_multiplier: float, sampling_rate: float, steps: int,
@@ -216,8 +218,8 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     clipped to ``clip`` (``g_i min(1, C/||g_i||)``); ``w <- Proj(w - lr (sum_i g_i clipped +
     N(0, sigma^2 C^2 I)) / normalizer)`` with sigma = ``noise_multiplier`` and ``Proj`` the
     projection on the ball of radius ``radius`` (none by default).  Privacy: see
-    :func:`dpsgd_epsilon` (add/remove-one; the rows need not lie in the unit ball: clipping
-    bounds the sensitivity).
+    :func:`dpsgd_epsilon` (replace-one by default: a replaced example's clipped term moves
+    the sum by at most 2C; the rows need not lie in the unit ball: clipping bounds the sensitivity).
 
     Parameters
     ----------

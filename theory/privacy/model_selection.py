@@ -33,7 +33,7 @@ Privacy (``privacy_``), from what ran: the candidates compose by basic compositi
 data, so a neighbouring data set changes one part only (couple the coins of the common rows) and the
 search is (max(sum eps_c, epsilon_select), sum delta_c)-DP (adaptive parallel composition); a refit
 adds (eps_r, delta_r).  The neighbour relation is the candidates' own (each ``privacy_`` must be
-over the same one, as for the halfspace learners: add/remove-one labelled example, public rows
+over the same one, as for the halfspace learners: replace-one labelled example, public rows
 fixed).  An estimator without ``privacy_`` is refused; a candidate reporting epsilon = inf makes the
 total inf.  Exposed state: the fitted candidates (covered by the composition), the selected index
 and parameters; exact held-out scores are not stored (they are statistics of S2 that no guarantee

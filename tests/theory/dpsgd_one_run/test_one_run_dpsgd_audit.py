@@ -25,7 +25,7 @@ DELTA = 1e-5
 
 
 def _sigma(eps: float) -> float:
-    return float(calibrate_noise_multiplier(eps, DELTA, 1.0, 1))
+    return float(calibrate_noise_multiplier(eps, DELTA, 1.0, 1, relation="add_or_remove_one"))
 
 
 def _report(sigma: float, delta: float) -> float:

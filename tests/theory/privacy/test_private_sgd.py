@@ -50,16 +50,20 @@ def _unit_rows(n: int, p: int, seed: int, scale: float = 0.9) -> tuple[np.ndarra
 @pytest.mark.slow
 @pytest.mark.parametrize("sigma, q, steps, delta", [(1.0, 0.01, 1000, 1e-5), (2.5, 0.1, 50, 1e-6), (0.8, 1.0, 3, 1e-3)])
 def test_dpsgd_epsilon_is_dp_accountings_own(sigma, q, steps, delta):
-    """DPSGD accounting: the same number dp_accounting's RDP and PLD accountants give when called directly."""
+    """DPSGD accounting: the same number dp_accounting's RDP and PLD accountants give when called directly
+    (add/remove-one; and PLD under replace-one, the default relation)."""
+    ar = "add_or_remove_one"
     event = dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
     rdp = RdpAccountant().compose(event).get_epsilon(delta)
     pld = PLDAccountant().compose(event).get_epsilon(delta)
-    assert dpsgd_epsilon(sigma, q, steps, delta) == rdp
-    assert dpsgd_epsilon(sigma, q, steps, delta, accountant="pld") == pld
+    assert dpsgd_epsilon(sigma, q, steps, delta, relation=ar) == rdp
+    assert dpsgd_epsilon(sigma, q, steps, delta, accountant="pld", relation=ar) == pld
+    rep = PLDAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE).compose(event).get_epsilon(delta)
+    assert dpsgd_epsilon(sigma, q, steps, delta, accountant="pld") == rep
     # composition of C runs (one-vs-rest) = one event composed C * steps times
     ev3 = dp_accounting.ComposedDpEvent([event] * 3)
-    assert dpsgd_epsilon(sigma, q, steps, delta, compositions=3) == pytest.approx(
+    assert dpsgd_epsilon(sigma, q, steps, delta, compositions=3, relation=ar) == pytest.approx(
         RdpAccountant().compose(ev3).get_epsilon(delta), rel=1e-12)
 
 
@@ -319,6 +323,7 @@ def test_noisy_sgd_accountant_below_theorem():
 
 D0 = (np.zeros((1, 2)), np.array([1.0]))
 D1 = (np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([1.0, 1.0]))  # D0 plus a canary (add/remove neighbours)
+AR = "add_or_remove_one"  # the canary pairs below are add/remove: accounted and calibrated under that relation
 
 
 def _dpsgd_mech(sigma: float, q: float, T: int):
@@ -332,8 +337,8 @@ def _dpsgd_mech(sigma: float, q: float, T: int):
 @pytest.mark.slow
 def test_audit_dpsgd_canary_bound_below_claim():
     q, T, delta = 0.5, 3, 1e-5
-    sigma = calibrate_noise_multiplier(1.0, delta, q, T)
-    claim = dpsgd_epsilon(sigma, q, T, delta)
+    sigma = calibrate_noise_multiplier(1.0, delta, q, T, relation=AR)
+    claim = dpsgd_epsilon(sigma, q, T, delta, relation=AR)
     res = audit_mechanism(_dpsgd_mech(sigma, q, T), D0, D1, epsilon=claim, delta=delta, trials=300_000,
                           confidence=0.999, rng=1)
     assert not res.violation and res.epsilon_lower_bound <= claim
@@ -343,8 +348,8 @@ def test_audit_dpsgd_canary_bound_below_claim():
 def test_audit_dpsgd_noise_halved_is_caught():
     """Broken variant: half the calibrated noise while claiming the calibrated epsilon (T = 1, q = 1)."""
     delta = 1e-5
-    sigma = calibrate_noise_multiplier(1.0, delta, 1.0, 1)
-    claim = dpsgd_epsilon(sigma, 1.0, 1, delta)
+    sigma = calibrate_noise_multiplier(1.0, delta, 1.0, 1, relation=AR)
+    claim = dpsgd_epsilon(sigma, 1.0, 1, delta, relation=AR)
     ok = audit_mechanism(_dpsgd_mech(sigma, 1.0, 1), D0, D1, epsilon=claim, delta=delta, trials=1_000_000,
                          confidence=0.999, rng=0)
     bad = audit_mechanism(_dpsgd_mech(sigma / 2, 1.0, 1), D0, D1, epsilon=claim, delta=delta, trials=1_000_000,
@@ -356,8 +361,8 @@ def test_audit_dpsgd_noise_halved_is_caught():
 def test_audit_dpsgd_clipping_skipped_is_caught(monkeypatch):
     """Broken variant: per-example clipping skipped; a canary of norm 20 is then visible."""
     delta = 1e-5
-    sigma = calibrate_noise_multiplier(1.0, delta, 1.0, 1)
-    claim = dpsgd_epsilon(sigma, 1.0, 1, delta)
+    sigma = calibrate_noise_multiplier(1.0, delta, 1.0, 1, relation=AR)
+    claim = dpsgd_epsilon(sigma, 1.0, 1, delta, relation=AR)
     big = (np.array([[0.0, 0.0], [20.0, 0.0]]), np.array([1.0, 1.0]))
     ok = audit_mechanism(_dpsgd_mech(sigma, 1.0, 1), D0, big, epsilon=claim, delta=delta, trials=100_000,
                          confidence=0.999, rng=0)
@@ -498,7 +503,8 @@ def test_accounting_does_not_log_rdp_order_warnings(caplog: pytest.LogCaptureFix
     assert any("failed to converge" in r.getMessage() for r in caplog.records)  # the premise
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="absl"):
-        got = dpsgd_epsilon(1.0, 0.128, 100, 1e-5)
+        got = dpsgd_epsilon(1.0, 0.128, 100, 1e-5, relation="add_or_remove_one")
+        dpsgd_epsilon(1.0, 0.128, 100, 1e-5)  # replace-one: the same RDP curve, converted (group of two)
         calibrate_noise_multiplier(2.0, 1e-5, 0.128, 100)
         assert logging.getLogger("absl").level == logging.WARNING  # restored after each call
     assert got == want

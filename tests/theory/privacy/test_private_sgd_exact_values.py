@@ -288,7 +288,7 @@ def test_dpsgd_canary_case_is_the_worst_case_pair_and_runs_what_it_claims():
     assert np.array_equal(D0[0], np.zeros((1, 2))) and np.array_equal(D0[1], [1.0])
     assert np.array_equal(D1[0], [[0.0, 0.0], [1.0, 0.0]]) and np.array_equal(D1[1], [1.0, 1.0])
     assert "add/remove-one" in dp["claim"] and dp["trials_scale"] == 1.0
-    sigma = accounting.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
+    sigma = accounting.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1, relation="add_or_remove_one")
     mech = dp["mechanism"]
     # the mechanism is one DP-SGD step at q = 1 and normaliser 1 with the caller's generator
     want = dp_sgd(D1[0], D1[1], noise_multiplier=sigma, sampling_rate=1.0, steps=1, normalizer=1.0, n_runs=5,
@@ -619,11 +619,15 @@ def test_audit_cases_are_the_documented_pairs_claims_and_mechanisms():
     outputs, ratio within 10%, false-failure rate < 1e-6; broken Noisy SGD at noise / 100)."""
     cases = sgd_audits.audit_cases()
     assert [c["private"] for c in cases] == [True, True, False, False]
-    sigma = accounting.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1)
+    ar = "add_or_remove_one"  # the canary is added: the audit's pair is add/remove
+    sigma = accounting.calibrate_noise_multiplier(1.0, 1e-5, 1.0, 1, relation=ar)
     dp_ok, bst_ok, dp_bad, bst_bad = cases
-    assert dp_ok["epsilon"] == dp_bad["epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma, 1.0, 1, 1e-5), rel=1e-12)
-    assert dp_ok["true_epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma, 1.0, 1, 1e-5, accountant="pld"))
-    assert dp_bad["true_epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma / 2, 1.0, 1, 1e-5, accountant="pld"))
+    assert dp_ok["epsilon"] == dp_bad["epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma, 1.0, 1, 1e-5,
+                                                                                            relation=ar), rel=1e-12)
+    assert dp_ok["true_epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma, 1.0, 1, 1e-5, accountant="pld",
+                                                                           relation=ar))
+    assert dp_bad["true_epsilon"] == pytest.approx(accounting.dpsgd_epsilon(sigma / 2, 1.0, 1, 1e-5, accountant="pld",
+                                                                            relation=ar))
     assert dp_bad["true_epsilon"] > 1.5
     assert bst_ok["true_epsilon"] is None and bst_bad["true_epsilon"] is None
     assert bst_bad["epsilon"] == bst_ok["epsilon"] and bst_bad["delta"] == 1e-5
@@ -706,12 +710,15 @@ def test_labels_and_initial_weights_are_checked_and_named():
 
 def test_calibration_floor_is_two_to_the_minus_ten():
     """Noise below 2^-10 is not searched: a target that 2^-10 already meets gets exactly 2^-10; a target
-    just above eps(2^-10) gets the smallest noise in (2^-10, 2^-9] to 1e-6 relative."""
-    assert accounting.calibrate_noise_multiplier(1e7, 1e-5, 1.0, 1) == 2.0**-10
-    target = accounting.dpsgd_epsilon(1.5e-3, 1.0, 1, 1e-5)
-    s = accounting.calibrate_noise_multiplier(target, 1e-5, 1.0, 1)
+    just above eps(2^-10) gets the smallest noise in (2^-10, 2^-9] to 1e-6 relative.  Shown under add/remove
+    (RDP): under replace-one, RDP's group-of-two conversion has no finite epsilon at such small noise."""
+    ar = {"relation": "add_or_remove_one"}
+    assert accounting.calibrate_noise_multiplier(1e7, 1e-5, 1.0, 1, **ar) == 2.0**-10
+    target = accounting.dpsgd_epsilon(1.5e-3, 1.0, 1, 1e-5, **ar)
+    s = accounting.calibrate_noise_multiplier(target, 1e-5, 1.0, 1, **ar)
     assert 2.0**-10 < s <= 2.0**-9
-    assert accounting.dpsgd_epsilon(s, 1.0, 1, 1e-5) <= target < accounting.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5)
+    assert (accounting.dpsgd_epsilon(s, 1.0, 1, 1e-5, **ar) <= target
+            < accounting.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5, **ar))
 
 
 def test_calibration_searches_noise_up_to_two_to_the_thirty_inclusive():

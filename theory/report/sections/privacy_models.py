@@ -1,7 +1,8 @@
 """Report section: every learner's declared privacy model and its end-to-end check on a tiny case.
 
 One table: learner, privacy model (the neighbour relation of its ``privacy_``), method (exact
-enumeration of the whole fitted state, a statistical audit of it, or the coin-free remainder),
+enumeration of the whole fitted state, a statistical audit of it, or the coin-free remainder plus
+a statistical audit of the DP-SGD noise in ``coef_`` for the private halfspace learners),
 the worst epsilon and delta found, the claimed ``privacy_`` and whether it holds; from
 :mod:`semiprivate.theory.learner_checks`.  ``quick`` skips the slow (statistical) checks.
 """
@@ -39,7 +40,8 @@ def build(ctx: ReportContext) -> Section:
             failed.append(name)
     ok = not failed
     body = ("Each learner declares the neighbour relation of its guarantee (``privacy_model_``): "
-            "'labelled' (one labelled example changes, the public sample fixed) or 'all inputs' (any entry of "
+            "'labelled' (one labelled example replaced by another, the public sample fixed; DP-SGD, Noisy SGD and "
+            "PILLAR Alg 2 are all accounted under this replace-one relation) or 'all inputs' (any entry of "
             "any input it reads).  Wrappers that need 'all inputs' (PSSLAsTPAL, SubSampling) refuse a "
             "'labelled' base.  The last row shows why: ASSPP is not private in its public sample.\n\n"
             + "\n".join(rows) + "\n")

@@ -136,11 +136,15 @@ def test_privacy_is_dp_accountings_epsilon_of_what_ran(monkeypatch):
     ev = dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(kw["sampling_rate"], dp_accounting.GaussianDpEvent(kw["noise_multiplier"])),
         kw["steps"])
-    assert clf.privacy_ == (PLDAccountant().compose(ev).get_epsilon(1e-6), 1e-6)
+    replace_one = dp_accounting.NeighboringRelation.REPLACE_ONE  # the "labelled" model's relation
+    assert clf.privacy_ == (PLDAccountant(replace_one).compose(ev).get_epsilon(1e-6), 1e-6)
     assert 0.69 < clf.privacy_[0] <= 0.7
     ev_rdp = dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(0.1, dp_accounting.GaussianDpEvent(rdp.noise_multiplier_)), 30)
-    assert rdp.privacy_ == (RdpAccountant().compose(ev_rdp).get_epsilon(1e-6), 1e-6)
+    # RDP has no replace-one Poisson-subsampled Gaussian: group privacy of two over its add/remove curve
+    e_rdp = rdp.privacy_[0] / 2
+    assert RdpAccountant().compose(ev_rdp).get_epsilon(1e-6 / (1 + math.exp(e_rdp))) <= e_rdp * (1 + 1e-6)
+    assert rdp.privacy_[1] == 1e-6 and 0.69 < rdp.privacy_[0] <= 0.7
     assert rdp.noise_multiplier_ > clf.noise_multiplier_  # PLD (the default) is tighter here
 
 
@@ -153,9 +157,11 @@ def test_one_vs_rest_budget_is_accounted_jointly():
     ev = dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(clf.sampling_rate_, dp_accounting.GaussianDpEvent(clf.noise_multiplier_)),
         10 * clf.n_steps_)
-    assert clf.privacy_[0] == PLDAccountant().compose(ev).get_epsilon(1e-5) <= 4.0
+    assert clf.privacy_[0] == PLDAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE).compose(ev).get_epsilon(
+        1e-5) <= 4.0
     assert clf.coef_.shape == (10, 64) and clf.weights_.shape == (10, 16)
-    assert clf.score(s.X_test, s.y_test) > 0.8  # digits, eps = 4 over 10 composed tasks
+    # digits, eps = 4 over 10 composed tasks, replace-one noise (0.7985 at this seed; 0.1 is chance)
+    assert clf.score(s.X_test, s.y_test) > 0.75
 
 
 @pytest.mark.parametrize("trainer", ["noisy_sgd", "pillar_alg2"])

@@ -1,0 +1,88 @@
+"""DP-SGD is accounted under replace-one (the "labelled" model's relation), noise calibration included.
+
+Each assertion compares with dp-accounting itself: ``PLDAccountant(REPLACE_ONE)`` for the PLD
+accountant; for the RDP accountant (no REPLACE_ONE for the Poisson-subsampled Gaussian in
+dp-accounting) group privacy of size 2 over ``RdpAccountant()``'s add/remove curve.  The default
+calls carry no ``relation=`` so they run unchanged on the add/remove-only accounting, where they
+fail (it reported 1.8282 at sigma 1, q 0.01, 1000 steps, delta 1e-5, against 2.8434 replace-one).
+"""
+
+from __future__ import annotations
+
+import math
+
+import dp_accounting
+import numpy as np
+import pytest
+from dp_accounting.pld import PLDAccountant
+from dp_accounting.rdp import RdpAccountant
+from semiprivate.theory.learners.halfspaces import FullDimensionHalfspace, SemiPrivateHalfspace
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
+
+REL = dp_accounting.NeighboringRelation
+CONFIGS = [(1.0, 0.01, 1000), (2.0, 1.0, 1), (1.3, 0.2, 40)]
+
+
+def _pld(sigma: float, q: float, steps: int, delta: float, relation: dp_accounting.NeighboringRelation) -> float:
+    return float(PLDAccountant(neighboring_relation=relation).compose(dpsgd_event(sigma, q, steps)).get_epsilon(delta))
+
+
+@pytest.mark.parametrize("sigma,q,steps", CONFIGS)
+def test_pld_epsilon_is_replace_one_and_above_add_or_remove(sigma, q, steps):
+    got = dpsgd_epsilon(sigma, q, steps, 1e-5, accountant="pld")
+    assert got == _pld(sigma, q, steps, 1e-5, REL.REPLACE_ONE)
+    assert got > _pld(sigma, q, steps, 1e-5, REL.ADD_OR_REMOVE_ONE) * 1.2
+
+
+def test_known_values():
+    """Replace-one against add/remove (PLD, delta 1e-5): 2.8434 vs 1.8282 at (1, 0.01, 1000); 4.3772 vs 1.9931
+    at (2, 1, 1) (q = 1: sensitivity 2C against C)."""
+    assert dpsgd_epsilon(1.0, 0.01, 1000, 1e-5, accountant="pld") == pytest.approx(2.8434458, abs=1e-6)
+    assert dpsgd_epsilon(2.0, 1.0, 1, 1e-5, accountant="pld") == pytest.approx(4.3771781, abs=1e-6)
+    assert dpsgd_epsilon(1.0, 0.01, 1000, 1e-5, accountant="pld",
+                         relation="add_or_remove_one") == pytest.approx(1.8282436, abs=1e-6)
+
+
+def test_rdp_is_group_privacy_of_two_over_add_or_remove():
+    sigma, q, steps, delta = 1.0, 0.01, 1000, 1e-5
+    got = dpsgd_epsilon(sigma, q, steps, delta)
+    assert got > dpsgd_epsilon(sigma, q, steps, delta, relation="add_or_remove_one")
+    e = got / 2  # got = 2 e(d) for some d with d (1 + e^e) <= delta: that d exists and gives e back
+    d = delta / (1 + math.exp(e))
+    assert RdpAccountant().compose(dpsgd_event(sigma, q, steps)).get_epsilon(d) <= e * (1 + 1e-6)
+    assert got >= _pld(sigma, q, steps, delta, REL.REPLACE_ONE)  # looser than the tight PLD accountant
+
+
+@pytest.mark.parametrize("accountant", ["pld", "rdp"])
+def test_calibration_meets_the_replace_one_target_and_is_smallest(accountant):
+    q, steps, d = 0.05, 100, 1e-5
+    s = calibrate_noise_multiplier(1.0, d, q, steps, accountant=accountant)
+    if accountant == "pld":
+        assert _pld(s, q, steps, d, REL.REPLACE_ONE) <= 1.0 < _pld(s * (1 - 1e-5), q, steps, d, REL.REPLACE_ONE)
+    assert dpsgd_epsilon(s, q, steps, d, accountant=accountant) <= 1.0
+    assert dpsgd_epsilon(s * (1 - 1e-5), q, steps, d, accountant=accountant) > 1.0
+    assert s > calibrate_noise_multiplier(1.0, d, q, steps, accountant=accountant,
+                                          relation="add_or_remove_one") * 1.2
+
+
+@pytest.mark.parametrize("cls", [SemiPrivateHalfspace, FullDimensionHalfspace])
+def test_learner_privacy_is_the_replace_one_epsilon_of_what_ran(cls):
+    g = np.random.default_rng(0)
+    X = g.normal(size=(40, 3))
+    X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
+    y = (X[:, 0] > 0).astype(int)
+    kw = {"k": 2} if cls is SemiPrivateHalfspace else {}
+    est = cls(1.0, 1e-5, classes=[0, 1], epochs=1.0, batch_size=10, rng=0, **kw).fit(X, y, X)
+    want = _pld(est.noise_multiplier_, est.sampling_rate_, est.n_steps_, 1e-5, REL.REPLACE_ONE)
+    assert est.privacy_ == (want, 1e-5)
+    assert want <= 1.0
+
+
+def test_replace_one_uses_the_2c_sensitivity_of_a_replaced_clipped_term():
+    """At q = 1 a replaced example moves the clipped sum by up to 2C (g = -g', ||g|| = C): replace-one at noise
+    multiplier 2 is add/remove (sensitivity C) at noise multiplier 1 (up to the PLD discretisation), not at 2
+    (the factor-of-2 slip of a replace-one accountant fed sigma / C as if the sensitivity were C)."""
+    rep = dpsgd_epsilon(2.0, 1.0, 1, 1e-5, accountant="pld")
+    assert rep == pytest.approx(dpsgd_epsilon(1.0, 1.0, 1, 1e-5, accountant="pld", relation="add_or_remove_one"),
+                                rel=1e-3)
+    assert rep > 2 * dpsgd_epsilon(2.0, 1.0, 1, 1e-5, accountant="pld", relation="add_or_remove_one")
