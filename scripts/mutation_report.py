@@ -278,8 +278,11 @@ def report(work: Path, out: Path, default: list[str], eq_path: Path) -> int:
         "(`git archive`), one module at a time with its own test selection (scripts/mutation.sh TESTS; slow/GPU tests excluded).",
         "Score = killed / (killed + surviving non-equivalent); equivalents listed with a reason in "
         "docs/reports/mutation_equivalent.txt; 'not checked' (run stopped), 'timeout', 'no tests' counted apart.",
-        "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...; `@staticmethod` and "
-        "`@classmethod` excepted): validated public functions, constructors and properties stay outside these counts.",
+        "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...): scripts/mutation.sh rewrites "
+        "each decorated definition of the module as `def f` + `f = dec(f)` in its export (scripts/mutation_undecorate.py), "
+        "so validated functions, constructors and properties are mutated under their decorators.  Rows run before "
+        "2026-11-26T19:00Z are from before that step: they mutated undecorated `_name` twins of the validated functions "
+        "(since folded into them) and left decorated bodies out.",
         "A row `MODULE [functions]` is a run over those functions only (MUTATION_FUNCTIONS), after they changed "
         "since the module's own row: for them it supersedes that row.",
         "",
