@@ -14,8 +14,8 @@
 #      MUTATION_CHILDREN (parallel mutants, default 1), MUTATION_TIMEOUT (seconds per module, default
 #      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial),
 #      MUTATION_ONLY (recheck: only the mutants whose names match this extended regex, e.g. a function),
-#      MUTATION_FUNCTIONS (run / recheck: only the mutants of these top-level functions of the module, comma-
-#      separated, e.g. _audit_pairs,_audit_mechanism; their own work directory and their own report row
+#      MUTATION_FUNCTIONS (run / recheck: only the mutants of these functions of the module, comma-
+#      separated, e.g. audit_pairs,audit_mechanism or a method as Class.method; their own work directory and their own report row
 #      'MODULE [functions]', next to the module's row: for a change to a few functions of a module whose
 #      full run takes an hour).
 #      MUTATION_TIMEOUT_MULTIPLIER, MUTATION_TIMEOUT_CONSTANT (MULT and CONST below, defaults 3.0 and 5 s).
@@ -29,6 +29,11 @@
 # The working tree is never touched: the committed HEAD is exported with `git archive` into the
 # module's work directory (plus the built extension modules, which git does not track) and mutmut
 # runs there (mutmut 3 mutates a mutants/ copy of that export).  Uncommitted changes are not tested.
+# mutmut 3 does not mutate decorated functions: in the export (only there) the module's decorated
+# definitions become `def f` followed by `f = dec(f)` (scripts/mutation_undecorate.py), so mutmut's
+# trampoline wraps the body and the decorators (@validate_params, @property) wrap the trampoline.
+# The folders theory/, kernels/, proofs_checks/ move under semiprivate/ in the export (their import
+# names), so mutants are named semiprivate.theory.MODULE.x_f__mutmut_N.
 # Each module runs with its own small test selection (TESTS below; slow and GPU tests excluded,
 # pytest -x), so a module's score says how well *those* tests pin the module down.
 # Score = killed / (killed + surviving mutants not listed in docs/reports/mutation_equivalent.txt).
@@ -69,7 +74,7 @@ declare -A TESTS=(
   [theory/learners/reduction.py]="tests/theory/learners/test_learners.py tests/theory/learners/reduction/test_reduction_learner.py"
   [theory/privacy/mechanisms.py]="tests/theory/privacy/mechanisms/test_mechanisms.py tests/theory/privacy/mechanisms/test_queries_and_exact_laws.py"
   [theory/privacy/sanitizers.py]="tests/theory/privacy/sanitizers/test_sanitizers.py tests/theory/privacy/sanitizers/test_histogram_clipping.py"
-  [theory/covers.py]="tests/theory/covers/test_neighbour_search_and_counts.py tests/theory/covers/test_cover_property.py tests/theory/classes/test_classes.py"
+  [theory/covers.py]="tests/theory/covers/test_neighbour_search_and_counts.py tests/theory/covers/test_cover_property.py tests/theory/covers/test_disagreement_messages.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/theory/classes/integer/test_uniform_sampler.py tests/theory/classes/test_classes.py"
   [theory/privacy/linear.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/privacy/accounting.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
@@ -78,7 +83,7 @@ declare -A TESTS=(
   [theory/privacy/pillar_selection.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/learners/generic.py]="tests/theory/learners/generic/test_generic_learner.py tests/theory/learners/generic/test_what_each_step_runs_with.py"
   [theory/learners/labelboost.py]="tests/theory/learners/labelboost/test_labelboost.py tests/theory/learners/labelboost/test_schedule_and_accounting.py"
-  [theory/learners/active.py]="tests/theory/learners/active/test_active_learners.py tests/theory/learners/active/test_what_the_base_learner_receives.py"
+  [theory/learners/active.py]="tests/theory/learners/active/test_active_learners.py tests/theory/learners/active/test_what_the_base_learner_receives.py tests/theory/learners/active/test_refusals_and_invalid_guarantees.py"
   [theory/learners/disjunctions.py]="tests/theory/learners/disjunctions/test_component_learner.py tests/theory/learners/disjunctions/test_samplers_on_many_rows.py"
   [theory/learners/halfspaces.py]="tests/theory/learners/halfspaces/test_estimators.py tests/theory/learners/halfspaces/test_edge_inputs_and_budget.py"
   [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/examples/test_power_on_published_mechanisms.py"
@@ -87,10 +92,17 @@ declare -A TESTS=(
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
 # the work directory of a module (of some of its functions with MUTATION_FUNCTIONS)
 workdir() { if [ -n "$FUNCS" ]; then echo "$WORK/$(slug "$1")__fn_${FUNCS//,/_}"; else echo "$WORK/$(slug "$1")"; fi; }
+# mutmut's mangled name of a function (f -> x_f) or method (Class.method -> xǁClassǁmethod)
+mangle() { case "$1" in *.*) echo "xǁ${1%%.*}ǁ${1#*.}" ;; *) echo "x_$1" ;; esac; }
 # the mutant names of MUTATION_FUNCTIONS as an extended regex (any name without it)
-fnregex() { if [ -n "$FUNCS" ]; then echo "\.x_(${FUNCS//,/|})__mutmut_[0-9]+$"; else echo "."; fi; }
+fnregex() {
+  local f alts=()
+  [ -n "$FUNCS" ] || { echo "."; return; }
+  for f in ${FUNCS//,/ }; do alts+=("$(mangle "$f")"); done
+  local IFS='|'; echo "\.(${alts[*]})__mutmut_[0-9]+$"
+}
 # mutmut's name patterns for MUTATION_FUNCTIONS (none: every mutant of the module)
-patterns() { local f dotted; dotted="$(echo "${1%.py}" | tr / .)"; for f in ${FUNCS//,/ }; do echo "$dotted.x_${f}__mutmut_*"; done; }
+patterns() { local f dotted; dotted="semiprivate.$(echo "${1%.py}" | tr / .)"; for f in ${FUNCS//,/ }; do echo "$dotted.$(mangle "$f")__mutmut_*"; done; }
 die() { echo "$*" >&2; exit 2; }
 
 "$PY" -c "import mutmut" 2>/dev/null || die "mutmut is not installed: $PY -m pip install mutmut"
@@ -123,9 +135,9 @@ PYEOF
   cat >> "$dir/pyproject.toml" <<EOF
 
 [tool.mutmut]
-source_paths = ["theory", "kernels"]
-only_mutate = ["$m"]
-also_copy = ["conftest.py", "proofs_checks", "benchmarks"]
+source_paths = ["semiprivate"]
+only_mutate = ["semiprivate/$m"]
+also_copy = ["conftest.py", "benchmarks"]
 timeout_multiplier = $TMULT
 timeout_constant = $TCONST
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not gpu", "-q", "-o", "addopts=-ra --strict-markers --import-mode=importlib"]
@@ -180,6 +192,13 @@ cmd_run() {
     rm -rf "$dir"; mkdir -p "$dir"
     export_head "$dir"
     (cd "$ROOT" && find kernels theory -name '*.so' -print0 | while IFS= read -r -d '' f; do cp "$f" "$dir/$f"; done)
+    # decorated definitions of the module become `def f` + `f = dec(f)` in the export only, so that
+    # mutmut (which skips decorated functions) mutates their bodies under the decorators
+    "$PY" "$ROOT/scripts/mutation_undecorate.py" "$dir/$m" >&2
+    # the package folders under their import names (setup.py's PACKAGE_DIRS: theory/ is semiprivate.theory),
+    # so that the mutants' names (semiprivate.theory.x.x_f__mutmut_N) are the modules' import names,
+    # which mutmut's trampoline compares with the function's __module__
+    for x in theory kernels proofs_checks; do mv "$dir/$x" "$dir/semiprivate/$x"; done
     if [ -n "$FUNCS" ]; then
       echo "$m [${FUNCS//,/, }]" > "$dir/module"
       echo "$FUNCS" > "$dir/functions"

@@ -48,6 +48,12 @@ def function_of(name: str) -> str:
     return f"{m['cls']}.{m['fn']}" if m["cls"] else m["fn"]
 
 
+def mangled(function: str) -> str:
+    """mutmut's name of a function (``f`` -> ``x_f``) or method (``Cls.m`` -> ``xǁClsǁm``)."""
+    cls, _, meth = function.rpartition(".")
+    return f"xǁ{cls}ǁ{meth}" if cls else f"x_{function}"
+
+
 def changed_lines(diff: str) -> tuple[str, str]:
     """(original, mutated) line of a mutant's unified diff, stripped; several changed lines are
     joined with `` / ``."""
@@ -166,7 +172,7 @@ def report(work: Path, out: Path, default: list[str], eq_path: Path) -> int:
 
     def _superseding(m: str, name: str) -> str | None:
         short = name.split(".")[-1]
-        return next((k for f, k in superseded.get(m, []) if short.startswith(f"x_{f}__mutmut_")), None)
+        return next((k for f, k in superseded.get(m, []) if short.startswith(f"{mangled(f)}__mutmut_")), None)
 
 
     carried = collections.Counter()
@@ -221,7 +227,8 @@ def report(work: Path, out: Path, default: list[str], eq_path: Path) -> int:
         funcs = (d / "functions").read_text().split(",") if (d / "functions").exists() else None
         for line in (d / "results.txt").read_text().splitlines():
             r = re.match(r"\s*([\w.]+__mutmut_\d+):\s*(.+)$", line)
-            if r and (funcs is None or any(r.group(1).split(".")[-1].startswith(f"x_{f.strip()}__mutmut_") for f in funcs)):
+            if r and (funcs is None or any(r.group(1).split(".")[-1].startswith(f"{mangled(f.strip())}__mutmut_")
+                                           for f in funcs)):
                 rows.append((r.group(1), r.group(2).strip()))
         st = collections.Counter(s for _, s in rows)
         surv = [n for n, s in rows if s == "survived"]
@@ -271,8 +278,11 @@ def report(work: Path, out: Path, default: list[str], eq_path: Path) -> int:
         "(`git archive`), one module at a time with its own test selection (scripts/mutation.sh TESTS; slow/GPU tests excluded).",
         "Score = killed / (killed + surviving non-equivalent); equivalents listed with a reason in "
         "docs/reports/mutation_equivalent.txt; 'not checked' (run stopped), 'timeout', 'no tests' counted apart.",
-        "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...; `@staticmethod` and "
-        "`@classmethod` excepted): validated public functions, constructors and properties stay outside these counts.",
+        "mutmut 3 does not mutate decorated functions (`@validate_params`, `@property`, ...): scripts/mutation.sh rewrites "
+        "each decorated definition of the module as `def f` + `f = dec(f)` in its export (scripts/mutation_undecorate.py), "
+        "so validated functions, constructors and properties are mutated under their decorators.  Rows run before "
+        "2026-11-26T19:00Z are from before that step: they mutated undecorated `_name` twins of the validated functions "
+        "(since folded into them) and left decorated bodies out.",
         "A row `MODULE [functions]` is a run over those functions only (MUTATION_FUNCTIONS), after they changed "
         "since the module's own row: for them it supersedes that row.",
         "",

@@ -311,10 +311,6 @@ class PSSLAsTPAL:
 
     @validate_params(m=POSITIVE_INT)
     def __init__(self, learner: Any, m: int) -> None:
-        self._init(learner, m)
-
-    def _init(self, learner: Any, m: int) -> None:
-        # the body of __init__, undecorated so that mutation testing reaches it
         _check_learner(learner)
         require_all_inputs(learner, "PSSLAsTPAL (BNS15 Thm 5.5)",
                            "the pool entries m.. are its public sample, and a TPAL must be private in them too")

@@ -87,11 +87,6 @@ class GenericLearner(_Params, _Fitted):
                      rng=RNG)
     def __init__(self, epsilon: float, *, concept_class: ConceptClass, sanitizer: str = "histogram",
                  sanitized_size: int | None = None, rng: Any = None) -> None:
-        self._init(epsilon, concept_class, sanitizer, sanitized_size, rng)
-
-    def _init(self, epsilon: float, concept_class: ConceptClass, sanitizer: str, sanitized_size: int | None,
-              rng: Any) -> None:
-        # the body of __init__, undecorated so that mutation testing reaches it
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
         self.epsilon = epsilon

@@ -1,39 +1,28 @@
-"""Packaging: a non-editable ``pip install .`` works from outside the source tree, the console
-script is installed, and a fresh virtual environment with ``pip install .`` (no extras) runs
-every entry point (the declared [project.dependencies] suffice)."""
+"""Packaging: the project's own build ships the compiled kernels, a non-editable install works from
+outside the source tree, the console script is installed, and a fresh virtual environment with
+``pip install .`` (no extras) runs every entry point (the declared [project.dependencies] suffice).
+The wheel and the fresh venv are built once per session (conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
+import sysconfig
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)  # type: ignore[call-overload, no-any-return]
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's wheel, built once (non-editable, with build isolation) for this module's tests."""
-    out = tmp_path_factory.mktemp("wheel")
-    build = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
-                  "-w", str(out), str(ROOT)])
-    assert build.returncode == 0, build.stdout + build.stderr
-    (whl,) = out.glob("semiprivate-*.whl")
-    return whl
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Path, wheel: Path) -> None:
+def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Path, compiled_wheel: Path,
+                                                                   tools: Any) -> None:
+    _run = tools.run
     target = tmp_path / "site"
     build = _run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-                  "--target", str(target), str(wheel)])
+                  "--no-compile", "--target", str(target), str(compiled_wheel)])
     assert build.returncode == 0, build.stdout + build.stderr
     code = (
         "import os, semiprivate;"
@@ -41,7 +30,7 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
         "print(os.path.dirname(kernels.__file__));"
         "print(kernels.build_info()['backends'])"
     )
-    env = dict(os.environ, PYTHONPATH=str(target))
+    env = {"PYTHONPATH": str(target)}
     run = _run([sys.executable, "-c", code], cwd=tmp_path, env=env)
     assert run.returncode == 0, run.stderr
     where, backends = run.stdout.strip().splitlines()
@@ -57,19 +46,16 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
 
 
 @pytest.mark.slow
-def test_fresh_venv_without_extras_runs_every_entry_point(tmp_path: Path, wheel: Path) -> None:
+def test_fresh_venv_without_extras_runs_every_entry_point(runtime_venv: Path, tmp_path: Path, tools: Any) -> None:
     """``pip install .`` (no extras) into a fresh venv: ``python -m semiprivate.proofs_checks``,
     ``python -m semiprivate report --quick`` and ``import semiprivate.theory.audit.strategies`` work, and
     proofs_checks writes its report into the current folder, not into site-packages.
 
     Fails when a runtime import is only in an extra (e.g. hypothesis in ``test``)."""
-    venv = tmp_path / "venv"
-    made = _run([sys.executable, "-m", "venv", str(venv)])
-    assert made.returncode == 0, made.stderr
+    _run = tools.run
+    venv = runtime_venv
     py = str(venv / "bin" / "python")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    inst = _run([py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], env=env)
-    assert inst.returncode == 0, inst.stdout + inst.stderr
+    env: dict[str, str] = {}
     work = tmp_path / "work"
     work.mkdir()
     site = _run([py, "-c", "from semiprivate import theory; import sysconfig; print(theory.__file__); "
@@ -78,22 +64,38 @@ def test_fresh_venv_without_extras_runs_every_entry_point(tmp_path: Path, wheel:
     theory_file, purelib = site.stdout.split()
     assert Path(theory_file).resolve().is_relative_to(venv.resolve()), "imported theory from outside the venv"
 
-    strat = _run([py, "-c", "import semiprivate.theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
-    assert strat.returncode == 0 and "semiprivate.theory.audit.strategies" in strat.stdout, strat.stderr
+    # the quick report (the longest step) runs on the second core while the other entry points are checked
+    log = tmp_path / "report.log"
+    reporting = tools.start([py, "-m", "semiprivate", "report", "--quick", "--out", str(work / "report")], log, cwd=work)
+    try:
+        strat = _run([py, "-c", "import semiprivate.theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
+        assert strat.returncode == 0 and "semiprivate.theory.audit.strategies" in strat.stdout, strat.stderr
 
-    shipped = Path(purelib) / "semiprivate" / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
-    before = shipped.read_bytes() if shipped.exists() else None
-    checks = _run([py, "-m", "semiprivate", "proofs"], cwd=work, env=env)
-    assert checks.returncode == 0, checks.stdout[-3000:] + checks.stderr[-3000:]
-    assert (work / "proofs_checks_REPORT.md").is_file(), checks.stdout[-500:]
-    after = shipped.read_bytes() if shipped.exists() else None
-    assert before == after, "python -m semiprivate.proofs_checks wrote into site-packages"
-    assert sorted(p.name for p in Path(purelib).glob("semiprivate/proofs_checks/*.md")) == (["REPORT.md"] if before else [])
-
-    report = _run([py, "-m", "semiprivate", "report", "--quick", "--out", str(work / "report")], cwd=work, env=env)
+        shipped = Path(purelib) / "semiprivate" / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
+        before = shipped.read_bytes() if shipped.exists() else None
+        checks = _run([py, "-m", "semiprivate", "proofs"], cwd=work, env=env)
+        assert checks.returncode == 0, checks.stdout[-3000:] + checks.stderr[-3000:]
+        assert (work / "proofs_checks_REPORT.md").is_file(), checks.stdout[-500:]
+        after = shipped.read_bytes() if shipped.exists() else None
+        assert before == after, "python -m semiprivate.proofs_checks wrote into site-packages"
+        assert sorted(p.name for p in Path(purelib).glob("semiprivate/proofs_checks/*.md")) == (["REPORT.md"] if before else [])
+        report = tools.finish(reporting, log)
+    finally:
+        if reporting.poll() is None:
+            reporting.kill()
+            reporting.wait()
     text = (work / "report" / "report.md").read_text() if (work / "report" / "report.md").exists() else ""
-    assert report.returncode == 0, report.stdout[-3000:] + report.stderr[-3000:]
+    assert report.returncode == 0, report.stdout[-6000:]
     assert "Traceback" not in text and "ModuleNotFoundError" not in text
+
+
+@pytest.mark.slow
+def test_the_projects_own_build_makes_a_wheel_with_the_compiled_kernels(compiled_wheel: Path) -> None:
+    """``python -m build --wheel`` (isolated, as a release or CI builds) with the compiled kernels required."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    names = zipfile.ZipFile(compiled_wheel).namelist()
+    for ext in ("_expmech", "_pca", "_probe"):
+        assert f"semiprivate/kernels/_cython/{ext}{suffix}" in names, (ext, [n for n in names if "_cython" in n])
 
 
 def test_console_script_is_declared() -> None:
