@@ -59,7 +59,8 @@ DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_ex
                  theory/audit/stats.py theory/audit/core.py theory/privacy/linear.py
                  theory/privacy/accounting.py theory/privacy/noisy_sgd.py theory/privacy/dpsgd.py
                  theory/privacy/pillar_selection.py
-                 theory/learners/generic.py theory/learners/labelboost.py theory/learners/active.py
+                 theory/learners/generic.py theory/learners/labelboost.py theory/learners/labelboost_procedure.py
+                 theory/learners/active.py
                  theory/learners/disjunctions.py theory/learners/halfspaces.py)
 
 # tests that pin each module down (mutmut maps tests to functions and runs only those that reach a mutant;
@@ -83,6 +84,7 @@ declare -A TESTS=(
   [theory/privacy/pillar_selection.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/learners/generic.py]="tests/theory/learners/generic/test_generic_learner.py tests/theory/learners/generic/test_what_each_step_runs_with.py"
   [theory/learners/labelboost.py]="tests/theory/learners/labelboost/test_labelboost.py tests/theory/learners/labelboost/test_schedule_and_accounting.py"
+  [theory/learners/labelboost_procedure.py]="tests/theory/learners/labelboost/test_labelboost.py"
   [theory/learners/active.py]="tests/theory/learners/active/test_active_learners.py tests/theory/learners/active/test_what_the_base_learner_receives.py tests/theory/learners/active/test_refusals_and_invalid_guarantees.py"
   [theory/learners/disjunctions.py]="tests/theory/learners/disjunctions/test_component_learner.py tests/theory/learners/disjunctions/test_samplers_on_many_rows.py"
   [theory/learners/halfspaces.py]="tests/theory/learners/halfspaces/test_estimators.py tests/theory/learners/halfspaces/test_edge_inputs_and_budget.py"
