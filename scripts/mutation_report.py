@@ -94,7 +94,9 @@ class Equivalents:
             key = (module, function_of(name), *changed_lines(diff))
             if key in self.stable:
                 return self.stable[key]
-        return self.by_name.get(name)
+        # the export lays folders out under the import name: mutmut names start "semiprivate."; older
+        # numbered entries were written without it
+        return self.by_name.get(name) or self.by_name.get(name.removeprefix("semiprivate."))
 
     def write(self, path: Path) -> None:
         rows = [*self.comments]
@@ -122,8 +124,9 @@ def rekey(work: Path, eq_path: Path) -> int:
                 diffs[n] = (module.split(" [")[0], diff)
     converted = 0
     for name in list(eq.by_name):
-        if name in diffs:
-            module, diff = diffs[name]
+        full = name if name in diffs else f"semiprivate.{name}"
+        if full in diffs:
+            module, diff = diffs[full]
             eq.stable[(module, function_of(name), *changed_lines(diff))] = eq.by_name.pop(name)
             converted += 1
     eq.write(eq_path)
