@@ -18,7 +18,8 @@ PYTHON_DOCS="$VPY" SEMIPRIVATE_DOCS_OUT="$ROOT/docs/_build" bash scripts/docs.sh
 export SEMIPRIVATE_DOCS_SITE="$ROOT/docs/_build/html"
 
 start=$(date +%s)
-"$VPY" -m pytest -p no:cacheprovider --durations=30 "$@"  # the 30 slowest in the log: where CI time goes
+# on every core (pytest-xdist; tests that share a session build carry an xdist_group marker)
+"$VPY" -m pytest -p no:cacheprovider -n "${SEMIPRIVATE_TEST_WORKERS:-auto}" --dist loadgroup --durations=30 "$@"  # the 30 slowest in the log: where CI time goes
 rc=$?
 echo "test.sh: pytest finished with exit code $rc in $(( $(date +%s) - start )) s"
 if [ "$rc" = 5 ]; then

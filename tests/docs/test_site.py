@@ -24,6 +24,9 @@ pytest.importorskip("sphinx_gallery", reason="the docs extra (pip install '.[doc
 
 from semiprivate_docs import _escape_text, escape_plain_math, public_modules, separate_trailing_prose  # noqa: E402
 
+# one worker runs these (under pytest-xdist): they share the session's site build
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 def _public_modules() -> dict[str, list[str]]:
     """Every module of semiprivate without a leading underscore that defines __all__ -> __all__

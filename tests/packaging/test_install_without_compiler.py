@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+# one worker runs these (under pytest-xdist): they share session-scoped builds
+pytestmark = pytest.mark.xdist_group("packaging")
+
 WARNING = "semiprivate: WARNING: the compiled kernels were not built"
 
 

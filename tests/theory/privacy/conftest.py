@@ -1,0 +1,13 @@
+"""Shared set-up of the privacy tests."""
+
+from __future__ import annotations
+
+import pytest
+from semiprivate.theory.privacy import accounting
+
+
+@pytest.fixture(autouse=True)
+def _no_memoised_noisy_sgd_epsilon() -> None:
+    """Every test computes Noisy SGD's accountant epsilon itself, not a value memoised by an earlier test
+    (``noisy_sgd_accountant_epsilon`` keeps its results in a module-level table)."""
+    accounting._NOISY_SGD_EPSILONS.clear()
