@@ -24,7 +24,7 @@ pytest.importorskip("sphinx_gallery", reason="the docs extra (pip install '.[doc
 
 from semiprivate_docs import _escape_text, escape_plain_math, public_modules, separate_trailing_prose  # noqa: E402
 
-# one worker runs these (under pytest-xdist): they share the session's site build
+# one worker runs these (under pytest-xdist): without SEMIPRIVATE_DOCS_SITE they build the site themselves
 pytestmark = pytest.mark.xdist_group("docs")
 
 
