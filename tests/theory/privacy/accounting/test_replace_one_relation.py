@@ -86,3 +86,35 @@ def test_replace_one_uses_the_2c_sensitivity_of_a_replaced_clipped_term():
     assert rep == pytest.approx(dpsgd_epsilon(1.0, 1.0, 1, 1e-5, accountant="pld", relation="add_or_remove_one"),
                                 rel=1e-3)
     assert rep > 2 * dpsgd_epsilon(2.0, 1.0, 1, 1e-5, accountant="pld", relation="add_or_remove_one")
+
+
+def _smallest_group_of_two(sigma: float, q: float, steps: int, delta: float) -> float:
+    """Reference for the RDP route: min over splits d of 2 e(d) subject to d (1 + e^{e(d)}) <= delta, where
+    e(d) is RdpAccountant's add/remove epsilon at d, by bisection on log d (the feasible d form an interval:
+    e(d) decreases in d)."""
+    acc = RdpAccountant().compose(dpsgd_event(sigma, q, steps))
+    lo, hi = math.log(delta) - 40.0, math.log(delta)
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if math.exp(mid) * (1 + math.exp(acc.get_epsilon(math.exp(mid)))) <= delta:
+            lo = mid
+        else:
+            hi = mid
+    return 2 * acc.get_epsilon(math.exp(lo))
+
+
+@pytest.mark.parametrize("sigma,q,steps", [*CONFIGS[:2], (20.0, 0.01, 100)])
+def test_rdp_group_of_two_uses_the_best_split_of_delta(sigma, q, steps):
+    """The RDP route's split of delta is the best one: its epsilon is the smallest group-of-two epsilon
+    over every split (to 1e-8 relative), not merely a valid one; the last case has e(d) < log 2, where
+    the best split is above delta / 3."""
+    assert dpsgd_epsilon(sigma, q, steps, 1e-5) == pytest.approx(_smallest_group_of_two(sigma, q, steps, 1e-5),
+                                                                   rel=1e-8)
+
+
+def test_rdp_replace_one_is_zero_exactly_when_add_or_remove_is():
+    """RdpAccountant clips tiny epsilons to 0; group privacy of two keeps that 0 (2 x 0), and a positive
+    add/remove epsilon gives a positive replace-one one."""
+    assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5, relation="add_or_remove_one") == 0.0
+    assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5) == 0.0
+    assert dpsgd_epsilon(1e3, 0.01, 10, 1e-5) > dpsgd_epsilon(1e3, 0.01, 10, 1e-5, relation="add_or_remove_one") > 0
