@@ -1,0 +1,77 @@
+"""Calibration of the two-stage audit (``estimate_on="best"``): Laplace on three tight pairs.
+
+The two-stage design keeps the best of the ``K`` tests on a choice batch and estimates it alone, at
+level ``alpha / 2``, with no correction for the tests dropped; that is valid only because the choice
+never sees the estimation outputs.  Case: ``LaplaceMechanism(1.0)`` (scale 1) on the pairs
+(0, 1), (1, 2), (2, 3), each tight (true epsilon = claim = 1), four datasets, ``K = 4`` tests offered
+to the choice, TRIALS = 2,000 estimation outputs per dataset and as many selection outputs,
+confidence 0.8 (alpha = 0.2, generous, so that an anti-conservative audit shows; the audit
+guarantees <= 20% flags per seed).
+
+Reference: the correct audit flagged 34 of 1200 other seeds (300_000 + i, same settings); the
+1 - 1e-4 Clopper-Pearson upper bound of that rate is P_REF (5.06%; limit 23 flags).  The test fails when the flags
+over R = 200 seeds (1000 + i) exceed the 1 - 1e-4 quantile of Binomial(R, P_REF): false-failure rate
+<= 1e-4 (binomial) + 1e-4 (reference bound).  Power: with the selection batch re-used (the estimation
+and choice outputs replayed from it, :func:`_replay_selection_batch`) the same audit flagged 51 of
+these 200 seeds (25.5%), far above the limit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import beta, binom
+from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
+
+R = 200
+TRIALS = 2_000
+CONFIDENCE = 0.8
+REF_FLAGS, REF_SEEDS = 34, 1200
+P_REF = float(beta.ppf(1 - 1e-4, REF_FLAGS + 1, REF_SEEDS - REF_FLAGS))
+LIMIT = int(binom.isf(1e-4, R, P_REF))
+PAIRS = [(0.0, 1.0), (1.0, 2.0), (2.0, 3.0)]
+
+
+def _replay_selection_batch(mechanism):  # type: ignore[no-untyped-def]
+    """The break: every call after a dataset's first (its selection batch) replays that batch's
+    outputs in order, so the choice and the estimate count the outputs that built the events."""
+    store: dict[bytes, list] = {}
+
+    def m(data, size, rng):  # type: ignore[no-untyped-def]
+        key = np.asarray(data).tobytes()
+        if key not in store:
+            out = np.asarray(mechanism(data, size, rng))
+            store[key] = [out, 0]
+            return out
+        out, pos = store[key]
+        store[key][1] = pos + size
+        return out[(pos + np.arange(size)) % len(out)]
+
+    return m
+
+
+def _flags(broken: bool) -> int:
+    mech = LaplaceMechanism(1.0)
+    return sum(
+        audit_pairs(_replay_selection_batch(mech) if broken else mech, PAIRS, epsilon=1.0, trials=TRIALS,
+                    confidence=CONFIDENCE, rng=1000 + i, selection_trials=TRIALS, estimate_on="best").violation
+        for i in range(R)
+    )
+
+
+def test_reference_limits() -> None:
+    assert 0.0 < P_REF < 0.06 and LIMIT < R * (1 - CONFIDENCE) / 2  # far below the guaranteed 20%
+
+
+@pytest.mark.slow
+def test_two_stage_false_flag_rate_on_tight_laplace_pairs() -> None:
+    flags = _flags(broken=False)
+    assert flags <= LIMIT, f"{flags}/{R} flagged; the correct two-stage audit flags <= {P_REF:.2%} (limit {LIMIT})"
+
+
+@pytest.mark.slow
+def test_two_stage_selection_batch_reuse_is_caught() -> None:
+    """Power of the test above: the break must exceed the limit (the 'must fail' side)."""
+    flags = _flags(broken=True)
+    assert flags > LIMIT, f"selection batch reused: only {flags}/{R} flagged (limit {LIMIT})"
