@@ -12,15 +12,15 @@ Reference: the correct audit flagged 34 of 1200 other seeds (300_000 + i, same s
 1 - 1e-4 Clopper-Pearson upper bound of that rate is P_REF (5.06%; limit 23 flags).  The test fails when the flags
 over R = 200 seeds (1000 + i) exceed the 1 - 1e-4 quantile of Binomial(R, P_REF): false-failure rate
 <= 1e-4 (binomial) + 1e-4 (reference bound).  Power: with the selection batch re-used (the estimation
-and choice outputs replayed from it, :func:`_replay_selection_batch`) the same audit flagged 51 of
+and choice outputs replayed from it, :class:`semiprivate.theory.audit.broken.ReplayFirstBatch`) the same audit flagged 51 of
 these 200 seeds (25.5%), far above the limit.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from scipy.stats import beta, binom
 from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.audit.broken import ReplayFirstBatch
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 R = 200
@@ -32,28 +32,10 @@ LIMIT = int(binom.isf(1e-4, R, P_REF))
 PAIRS = [(0.0, 1.0), (1.0, 2.0), (2.0, 3.0)]
 
 
-def _replay_selection_batch(mechanism):  # type: ignore[no-untyped-def]
-    """The break: every call after a dataset's first (its selection batch) replays that batch's
-    outputs in order, so the choice and the estimate count the outputs that built the events."""
-    store: dict[bytes, list] = {}
-
-    def m(data, size, rng):  # type: ignore[no-untyped-def]
-        key = np.asarray(data).tobytes()
-        if key not in store:
-            out = np.asarray(mechanism(data, size, rng))
-            store[key] = [out, 0]
-            return out
-        out, pos = store[key]
-        store[key][1] = pos + size
-        return out[(pos + np.arange(size)) % len(out)]
-
-    return m
-
-
 def _flags(broken: bool) -> int:
     mech = LaplaceMechanism(1.0)
     return sum(
-        audit_pairs(_replay_selection_batch(mech) if broken else mech, PAIRS, epsilon=1.0, trials=TRIALS,
+        audit_pairs(ReplayFirstBatch(mech) if broken else mech, PAIRS, epsilon=1.0, trials=TRIALS,
                     confidence=CONFIDENCE, rng=1000 + i, selection_trials=TRIALS, estimate_on="best").violation
         for i in range(R)
     )
