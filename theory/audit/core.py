@@ -394,7 +394,7 @@ def audit_pairs(
         1e11 trials, 1e8 per batch: see ``docs/dask.md`` for the overhead rule behind both ends).
     executor : None, dask.distributed.Client or concurrent.futures.Executor
         Where the estimation batches run (see :mod:`semiprivate.theory.audit.batches`); the selection batch
-        is always drawn here.  The mechanism and the events are sent to the workers
+        (and the choice batch of ``estimate_on="best"``) is always drawn here.  The mechanism and the events are sent to the workers
         (cloudpickle for Dask): one that cannot be pickled is refused with a TypeError.
     timeout : float, optional
         Seconds to wait for a Dask client's batches (default 3600); a dead cluster raises
