@@ -380,10 +380,11 @@ def _selected(name: str, only: str) -> bool:
 
 
 def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
-        true_eps: bool = True, share: float | None = None) -> list[dict[str, Any]]:
+        true_eps: bool = True, share: float | None = None, estimate_on: str = "best") -> list[dict[str, Any]]:
     """Audit every case; ``trials="theirs"`` gives each dataset 4/5 of DP-Sniper's samples for the case
     (divided by the datasets) as estimation trials; ``share=F`` overrides ``trials`` with
-    :func:`trials_for_share` (the fraction ``F`` of their samples, selection included)."""
+    :func:`trials_for_share` (the fraction ``F`` of their samples, selection included); ``estimate_on``
+    is passed to ``audit_pairs`` (``"best"``: the two-stage design, the same total samples)."""
     rows = []
     for i, case in enumerate(cases()):
         if only and not _selected(case.name, only):
@@ -396,7 +397,7 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
         extra = _supported(case.audit_kwargs)
         t0 = time.perf_counter()
         res = audit_pairs(case.mechanism, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
-                          rng=seed + i, **extra)
+                          rng=seed + i, estimate_on=estimate_on, **extra)
         dt = time.perf_counter() - t0
         te = true_epsilon(case.name, case.mechanism, case.pairs) if true_eps and case.compute_true else None
         rows.append(dict(name=case.name, claim=case.claim, true=te, true_note=case.true_note,
@@ -470,7 +471,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, nargs="*", default=None,
                     help="several seeds: one table per seed and a flag-rate summary per case")
     ap.add_argument("--only", default=None, help="comma-separated case names or substrings of them")
+    ap.add_argument("--designs", default="best",
+                    help="comma-separated estimate_on values of audit_pairs ('best': two-stage, the default; 'all': "
+                         "spread over every dataset); several: one table each, same seeds and samples, and a "
+                         "side-by-side table of the bounds")
     args = ap.parse_args(argv)
+    designs = [d.strip() for d in args.designs.split(",") if d.strip()]
+    if not designs or not set(designs) <= {"all", "best"}:
+        ap.error(f"--designs must list 'best' and/or 'all', got {args.designs!r}")
     if args.trials is not None and args.trials < 1000:
         ap.error(f"--trials must be >= 1000, got {args.trials}")
     if args.share is not None and not 0.0 < args.share <= 1.0:
@@ -485,17 +493,39 @@ def main(argv: list[str] | None = None) -> int:
               if trials != "theirs" else "budget: DP-Sniper's samples per case")
         label = "their budget" if trials == "theirs" else f"{trials:,}/dataset"
     seeds = args.seeds if args.seeds else [args.seed]
+    by_design: dict[str, list[list[dict[str, Any]]]] = {}
     print(f"confidence {args.confidence:g}; seed(s) {seeds}; published bounds: eth-sri/dp-sniper "
           "eval_sp2021/reference-results (90% confidence, 200,000,000-sample final estimates)\n")
-    every: list[list[dict[str, Any]]] = []
-    for sd in seeds:
-        rows = run(trials, sd, args.only, args.confidence, share=args.share)
-        every.append(rows)
-        print(f"seed {sd}:" if len(seeds) > 1 else "")
-        print(table(rows, label), flush=True)
-    if len(seeds) > 1:
-        print("\n" + seed_summary(every))
+    for design in designs:
+        every: list[list[dict[str, Any]]] = []
+        for sd in seeds:
+            rows = run(trials, sd, args.only, args.confidence, share=args.share, estimate_on=design)
+            every.append(rows)
+            print(f"estimate_on={design!r}" + (f", seed {sd}:" if len(seeds) > 1 else ":"))
+            print(table(rows, f"{label}, {design}"), flush=True)
+        by_design[design] = every
+        if len(seeds) > 1:
+            print("\n" + seed_summary(every))
+    if len(designs) > 1:
+        print("\n" + design_summary(by_design))
     return 0
+
+
+def design_summary(by_design: dict[str, list[list[dict[str, Any]]]]) -> str:
+    """Per case and seed: the bound of each design (same seed, same samples) and which is higher."""
+    names = list(by_design)
+    lines = ["| mechanism | seed | true eps | " + " | ".join(f"bound ({d})" for d in names) + " | samples | higher |",
+             "|---|---|---|" + "---|" * len(names) + "---|---|"]
+    first = by_design[names[0]]
+    for k, rows in enumerate(first):
+        for j, r0 in enumerate(rows):
+            rs = [by_design[d][k][j] for d in names]
+            top = max(r["lb"] for r in rs)
+            higher = "tie" if all(r["lb"] == top for r in rs) else ", ".join(d for d, r in zip(names, rs) if r["lb"] == top)
+            true = _fmt(r0["true"]) if r0["true"] is not None else r0["true_note"]
+            lines.append(f"| {r0['name']} | {r0['seed']} | {true} | " + " | ".join(f"{r['lb']:.4f}" for r in rs)
+                         + f" | {r0['samples']:,} | {higher} |")
+    return "\n".join(lines)
 
 
 def seed_summary(every: list[list[dict[str, Any]]]) -> str:

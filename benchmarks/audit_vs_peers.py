@@ -17,7 +17,10 @@ For each case, in the same run:
 * **ours**: :func:`semiprivate.theory.audit.audit_pairs` on our implementation of the same mechanism
   (:mod:`semiprivate.theory.audit.examples`) and the same input pairs (each pair once: the auditor tests both
   directions), at the same confidence 0.9, with at most as many samples as the peer drew (selection
-  included, split over the distinct inputs).
+  included, split over the distinct inputs).  Default design: ``estimate_on="best"`` (the two-stage audit:
+  the best test chosen on a choice batch, the rest of the samples spent on its two inputs, as the peers
+  spend theirs on one witness); ``--designs best,all`` also runs the spread design (every pair's events on
+  every input) with the same seed and samples, in the "our other designs" column.
 * **StatDP-Fixed** (``--statdp-fixed``): DP-Sniper's wrapper of StatDP (``statdpwrapper``), the "StatDP-Fixed"
   column of DP-Sniper's evaluation: StatDP's test in a binary search over epsilon over post-processings, the
   found event re-estimated on ``2 n_final`` fresh samples, ``eps_lcb`` at confidence 0.9; its samples are
@@ -202,6 +205,19 @@ def ours(mechanism: Any, pairs: list[tuple[np.ndarray, np.ndarray]], claim: floa
                 samples=res.trials_used)
 
 
+def ours_beside(row: dict[str, Any], args: argparse.Namespace, mechanism: Any, pairs: list[tuple[np.ndarray, np.ndarray]],
+                seed: int, dump: Path, **kw: Any) -> None:
+    """Our audit of ``row``'s case with the peer's sample count, once per design of ``--designs`` (same
+    seed; ``row["ours"]`` is the first), and the two-sample check of their dumped outputs against ours."""
+    samples = row["theirs"]["samples"]
+    row["ours_by"] = {d: ours(mechanism, pairs, row["claim"], samples, seed, estimate_on=d, **kw) for d in args.designs}
+    row["ours"] = row["ours_by"][args.designs[0]]
+    d = np.load(dump)
+    g = np.random.default_rng(args.seed)
+    row["two_sample"] = max(same_distribution(_rows(d[f"b{k}"]), _rows(mechanism(d[f"a{k}"], len(d[f"b{k}"]), g)),
+                                              args.seed + k - 1) for k in (1, 2))
+
+
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     tmp = Path(args.tmp)
@@ -217,14 +233,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                    true=ap.true_epsilon(case.name, case.mechanism, case.pairs) if case.compute_true else None,
                    true_note=case.true_note, theirs=theirs)
         if "error" not in theirs:
-            row["ours"] = ours(case.mechanism, case.pairs, case.claim, theirs["samples"], args.seed + 200 + i,
-                               **case.audit_kwargs)
-            d = np.load(dump)
-            g = np.random.default_rng(args.seed)
-            row["two_sample"] = max(same_distribution(_rows(d["b1"]), _rows(case.mechanism(d["a1"], len(d["b1"]), g)),
-                                                      args.seed),
-                                    same_distribution(_rows(d["b2"]), _rows(case.mechanism(d["a2"], len(d["b2"]), g)),
-                                                      args.seed + 1))
+            ours_beside(row, args, case.mechanism, case.pairs, args.seed + 200 + i, dump, **case.audit_kwargs)
         rows.append(row)
         print(_line(row), flush=True)
     if fixed:
@@ -239,14 +248,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                                        true=ap.true_epsilon(case.name, case.mechanism, case.pairs)
                                        if case.compute_true else None, true_note=case.true_note, theirs=theirs)
             if "error" not in theirs:
-                row["ours"] = ours(case.mechanism, case.pairs, case.claim, theirs["samples"], args.seed + i,
-                                   **case.audit_kwargs)
-                d = np.load(dump)
-                g = np.random.default_rng(args.seed)
-                row["two_sample"] = max(same_distribution(_rows(d["b1"]), _rows(case.mechanism(d["a1"], len(d["b1"]), g)),
-                                                          args.seed),
-                                        same_distribution(_rows(d["b2"]), _rows(case.mechanism(d["a2"], len(d["b2"]), g)),
-                                                          args.seed + 1))
+                ours_beside(row, args, case.mechanism, case.pairs, args.seed + i, dump, **case.audit_kwargs)
             rows.append(row)
             print(_line(row), flush=True)
     for j, (name, (mech, claim, private, length, cw)) in enumerate(STATDP_OURS.items()):
@@ -258,12 +260,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         row = dict(tool="StatDP", case=name, claim=claim, private=private, true=None,
                    true_note=STATDP_NOTES.get(name, ""), theirs=theirs)
         if "error" not in theirs:
-            row["ours"] = ours(mech, pairs, claim, theirs["samples"], args.seed + 100 + j)
-            d = np.load(dump)
-            g = np.random.default_rng(args.seed)
-            row["two_sample"] = max(same_distribution(_rows(d["b1"]), _rows(mech(d["a1"], len(d["b1"]), g)), args.seed),
-                                    same_distribution(_rows(d["b2"]), _rows(mech(d["a2"], len(d["b2"]), g)),
-                                                      args.seed + 1))
+            ours_beside(row, args, mech, pairs, args.seed + 100 + j, dump)
         rows.append(row)
         print(_line(row), flush=True)
     return rows
@@ -288,7 +285,7 @@ def _f(x: float | None) -> str:
 def _line(r: dict[str, Any]) -> str:
     t = r["theirs"]
     if "error" in t:
-        return f"| {r['tool']} | {r['case']} | {_f(r['claim'])} | — | failed: {' '.join(t['error'])[:80]} | — | — | — | — | — | — | — |"
+        return f"| {r['tool']} | {r['case']} | {_f(r['claim'])} | — | failed: {' '.join(t['error'])[:80]} | — | — | — | — | — | — | — | — |"
     true = _f(r["true"]) if r["true"] is not None else (r["true_note"] or "—")
     if r["tool"] in ("DP-Sniper", "StatDP-Fixed"):
         their_bound, their_flag = _f(t["eps_lcb"]), t["eps_lcb"] > r["claim"]
@@ -299,15 +296,18 @@ def _line(r: dict[str, Any]) -> str:
     def right(flag: bool) -> str:
         return "right" if flag == (not r["private"]) else "**wrong**"
 
+    others = " / ".join(f"{d}: {_f(v['lb'])} ({'flag' if v['flagged'] else 'pass'})"
+                        for d, v in r.get("ours_by", {}).items() if v is not o)
     return (f"| {r['tool']} | {r['case']} | {r['claim']:.4f} | {true} | {their_bound} | {_f(o['lb'])} | "
+            f"{others or '—'} | "
             f"{'flag' if their_flag else 'pass'} ({right(their_flag)}) | {'flag' if o['flagged'] else 'pass'} "
             f"({right(o['flagged'])}) | {t['seconds']:.1f} / {o['seconds']:.1f} | {t['samples']:,} / {o['samples']:,} | "
             f"{r['two_sample']:.4f} |")
 
 
-HEADER = ("| peer | case | claim | true eps | their bound | our bound | their verdict | our verdict | time s (theirs / ours) "
-          "| samples (theirs / ours) | ours vs theirs: eps between outputs |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|")
+HEADER = ("| peer | case | claim | true eps | their bound | our bound | our other designs | their verdict | our verdict "
+          "| time s (theirs / ours) | samples (theirs / ours) | ours vs theirs: eps between outputs |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def summary(rows: list[dict[str, Any]]) -> str:
@@ -345,9 +345,16 @@ def main(argv: list[str] | None = None) -> int:
                    help="comma-separated DP-Sniper case names to run StatDP-Fixed on (DP-Sniper's statdpwrapper: binary "
                         "search over epsilon with post-processing, --n event and detect iterations, 10 n final samples); "
                         "only these run")
+    p.add_argument("--designs", default="best",
+                   help="comma-separated estimate_on values of audit_pairs ('best': two-stage, one witness on the "
+                        "whole estimation budget; 'all': every pair's events on every input); the first gives the "
+                        "'our bound' column, the others the 'our other designs' column, same seed and samples")
     p.add_argument("--tmp", default="/tmp/audit_vs_peers")
     p.add_argument("--out", default=None, help="also write the markdown table here")
     args = p.parse_args(argv)
+    args.designs = [d.strip() for d in args.designs.split(",") if d.strip()]
+    if not args.designs or not set(args.designs) <= {"all", "best"}:
+        p.error(f"--designs must list 'best' and/or 'all', got {args.designs!r}")
     for path, name in ((args.dpsniper, "--dpsniper (or DPSNIPER_PATH)"), (args.statdp, "--statdp (or STATDP_PATH)")):
         if not path or not Path(path).is_dir():
             p.error(f"{name} must name a checkout outside the repository, got {path!r}")
@@ -356,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.peers_python or not Path(args.peers_python).exists():
         p.error(f"--peers-python (or PEERS_PYTHON) must name the peers' interpreter, got {args.peers_python!r}")
     head = (f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; confidence {CONFIDENCE}; "
-            f"--n {args.n:,}; seed {args.seed}")
+            f"--n {args.n:,}; seed {args.seed}; our designs (estimate_on) {', '.join(args.designs)}")
     print(head + "\n\n" + HEADER, flush=True)
     t0 = time.perf_counter()
     rows = run(args)

@@ -3,7 +3,9 @@
 Each class *claims* ``(epsilon, delta)`` (attribute ``claimed``) but is implemented with a
 typical bug; ``true_epsilon(pair)`` gives the exact epsilon of the broken mechanism on the
 neighbouring pair the suite audits it on (``inf`` where no finite epsilon holds), so the
-tests can state how close the audit's lower bound comes.  Nothing here is meant for use;
+tests can state how close the audit's lower bound comes.  :class:`ReplayFirstBatch` breaks the
+audit instead of the mechanism (estimation on the selection batch), for the calibration tests'
+power side.  Nothing here is meant for use;
 it is the power side of the audit's tests and of ``python -m semiprivate audit --broken``.
 
 Implements: AUDIT (power checks: "shown to catch deliberately broken mechanisms").
@@ -15,7 +17,15 @@ import math
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import EPSILON, POSITIVE_REAL, Integer, Options, as_generator, validate_params
+from semiprivate.kernels.validation import (
+    EPSILON,
+    POSITIVE_REAL,
+    CallableConstraint,
+    Integer,
+    Options,
+    as_generator,
+    validate_params,
+)
 from semiprivate.theory.audit.exact import exact_privacy_loss
 
 __all__ = [
@@ -25,6 +35,7 @@ __all__ = [
     "BranchWithoutNoise",
     "BinaryFormulaRR",
     "ExponentialMechanismNoHalf",
+    "ReplayFirstBatch",
 ]
 
 
@@ -172,3 +183,31 @@ class ExponentialMechanismNoHalf:
         lp = kernels.exponential_log_probabilities(np.asarray(pair[0], dtype=np.float64), 2 * self.epsilon)
         lq = kernels.exponential_log_probabilities(np.asarray(pair[1], dtype=np.float64), 2 * self.epsilon)
         return exact_privacy_loss(lp, lq, log=True).epsilon
+
+
+class ReplayFirstBatch:
+    """Bug in the *audit*, not the mechanism: estimation on the selection batch.
+
+    Wraps a correct ``mechanism(data, size, rng)``: the first call per dataset (the auditor's
+    selection batch) is drawn and recorded, and every later call on that dataset returns the
+    recorded outputs again, in order and cyclically.  Auditing the wrapper is auditing with the
+    choice and estimation counts taken on the outputs that built and chose the events, which the
+    audit's calibration tests must catch (their flag rate exceeds the stated level).  Datasets are
+    told apart by ``np.asarray(data).tobytes()``; use one wrapper per audit.
+    """
+
+    @validate_params(mechanism=CallableConstraint())
+    def __init__(self, mechanism: Any) -> None:
+        self.mechanism = mechanism
+        self.recorded: dict[bytes, tuple[np.ndarray, int]] = {}
+
+    def __call__(self, data: Any, size: int, rng: Any) -> np.ndarray:
+        key = np.asarray(data).tobytes()
+        if key not in self.recorded:
+            out = np.asarray(self.mechanism(data, size, rng))
+            self.recorded[key] = (out, 0)
+            return out
+        out, pos = self.recorded[key]
+        self.recorded[key] = (out, pos + size)
+        return out[(pos + np.arange(size)) % len(out)]
+

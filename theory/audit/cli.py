@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--trials", type=int, default=None, help="estimation trials per dataset (default 1,000,000)")
     parser.add_argument("--confidence", type=float, default=0.95, help="confidence of the lower bound (default 0.95)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the audit (default 0)")
+    parser.add_argument("--estimate-on", choices=["all", "best"], default="all",
+                        help="'all' (default): every pair's best events estimated on every dataset; 'best': the "
+                             "two-stage audit, the best test chosen on a choice batch gets the whole estimation "
+                             "budget (see audit_pairs' estimate_on)")
     parser.add_argument("--single", action="store_true",
                         help="FUNCTION is fn(data, rng) -> one output (default: fn(data, size, rng) -> size outputs)")
     return parser
@@ -113,7 +117,7 @@ def main(argv: list[str]) -> int:
     if args.single:
         mechanism = vectorize(mechanism)
     result = audit_pairs(mechanism, pairs, epsilon=args.epsilon, delta=args.delta, trials=args.trials,
-                         confidence=args.confidence, rng=args.seed)
+                         confidence=args.confidence, rng=args.seed, estimate_on=args.estimate_on)
     print(f"audit of {args.target}:")
     print(result.report())
     return 1 if result.violation else 0

@@ -124,6 +124,10 @@ class AuditResult:
         The event and probabilities behind the bound.
     trials_used : int
         Mechanism outputs drawn in total (selection + estimation, all datasets).
+    estimate_on : str
+        ``"all"``: every pair's best events tested on every dataset; ``"best"``: the two-stage design,
+        the ``n_tests`` best tests on a choice batch estimated on their datasets only (see
+        :func:`semiprivate.theory.audit.audit_pairs`).
     """
 
     epsilon_lower_bound: float
@@ -141,6 +145,7 @@ class AuditResult:
     tests: list[Witness] = field(default_factory=list, repr=False)
     search: list[PairSearch] = field(default_factory=list, repr=False)
     seed: Any = None
+    estimate_on: str = "all"
 
     @property
     def bonferroni_level(self) -> float:
@@ -196,7 +201,10 @@ class AuditResult:
             f"epsilon lower bound = {self.epsilon_lower_bound:.4f} at confidence {self.confidence:g} -> {verdict}",
             f"p-value {self.p_value:.3g}; {self.n_pairs} neighbouring pair(s), {self.n_candidates} candidate events"
             + (f" ({fam})" if fam else "")
-            + f", {self.n_tests} tested (Bonferroni over pairs, events, directions); {self.trials_used:,} trials",
+            + (f", {self.n_tests} tested (Bonferroni over pairs, events, directions)" if self.estimate_on == "all" else
+               f", the {self.n_tests} best on a choice batch tested on their datasets (Bonferroni over those "
+               "tests and directions)")
+            + f"; {self.trials_used:,} trials",
         ]
         if self.witness is not None:
             lines.append(self.witness.describe())

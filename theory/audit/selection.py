@@ -33,7 +33,16 @@ import math
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, RNG, Integer, Real, as_generator, check_array, validate_params
+from semiprivate.kernels.validation import (
+    DELTA,
+    RNG,
+    Boolean,
+    Integer,
+    Real,
+    as_generator,
+    check_array,
+    validate_params,
+)
 from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
@@ -98,10 +107,17 @@ def planned_tests(max_events: int, n_pairs: int) -> int:
     return max(int(max_events), min(int(n_pairs), MAX_PAIR_SLOTS))
 
 
-@validate_params(k=Integer(0))
-def pick(cands: list[Any], k: int) -> list[Any]:
-    """Keep ``k`` candidates (objects with ``score``, ``pair``, ``group``): each pair's best first,
-    then the best of each group, then the rest by score; returned by decreasing score."""
+@validate_params(k=Integer(0), per_pair=Boolean())
+def pick(cands: list[Any], k: int, per_pair: bool = True) -> list[Any]:
+    """Keep ``k`` candidates (objects with ``score``, ``pair``, ``group``): each pair's best first
+    (``per_pair=True``; with ``False`` the best candidate overall), then the best of each group, then
+    the rest by score; returned by decreasing score.
+
+    >>> from types import SimpleNamespace as C
+    >>> cs = [C(score=0.3, pair=0, group="a"), C(score=0.2, pair=0, group="b"), C(score=0.1, pair=1, group="c")]
+    >>> [c.score for c in pick(cs, 2)], [c.score for c in pick(cs, 2, per_pair=False)]
+    ([0.3, 0.1], [0.3, 0.2])
+    """
     if isinstance(cands, (str, bytes)) or not isinstance(cands, (list, tuple)):
         raise TypeError(f"cands must be a list of candidates (with score, pair, group), got {type(cands).__name__}")
     if not all(hasattr(c, "score") and hasattr(c, "pair") and hasattr(c, "group") for c in cands):
@@ -115,8 +131,8 @@ def pick(cands: list[Any], k: int) -> list[Any]:
         taken.add(id(c))
 
     seen_pairs: set[Any] = set()
-    for c in cands:  # one slot per pair
-        if len(chosen) >= k:
+    for c in cands:  # one slot per pair (the best candidate only, without per_pair)
+        if len(chosen) >= k or (not per_pair and chosen):
             break
         if c.pair not in seen_pairs:
             seen_pairs.add(c.pair)

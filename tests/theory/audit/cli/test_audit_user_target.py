@@ -57,6 +57,18 @@ def test_a_broken_mechanism_exits_1_with_the_witness(user_folder: Path, capsys: 
     assert "-> VIOLATION" in out and "event E = " in out and "2 neighbouring pair(s)" in out
 
 
+def test_two_stage_audit_from_the_shell(user_folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = cli_main(["audit", "usermechs:wrong_sum", "--pair", "[0.0, 3.0]", "[10.0, 3.0]",
+                   "--pair", "[0.0]", "[0.0, 10.0]", "--epsilon", "1", "--trials", "50000", "--seed", "3",
+                   "--estimate-on", "best"])
+    out = capsys.readouterr().out
+    assert rc == 1, out
+    assert "the 1 best on a choice batch tested on their datasets" in out
+    with pytest.raises(SystemExit) as stop:  # argparse's usage error
+        cli_main(["audit", "usermechs:laplace_count", "--pair", "0", "1", "--epsilon", "1", "--estimate-on", "most"])
+    assert stop.value.code == 2 and "--estimate-on" in capsys.readouterr().err
+
+
 def test_single_output_functions_are_vectorized(user_folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # randomized response with eps = 1 claimed as 0.25: refuted
     rc = cli_main(["audit", "usermechs:one_bit", "--single", "--pair", "0", "1", "--epsilon", "0.25",

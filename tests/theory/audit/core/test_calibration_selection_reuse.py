@@ -31,6 +31,7 @@ import numpy as np
 import pytest
 from scipy.stats import beta, binom
 from semiprivate.theory.audit import audit_mechanism
+from semiprivate.theory.audit.broken import ReplayFirstBatch
 from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
 R = 400
@@ -44,33 +45,11 @@ D0 = np.array([0, 1, 0, 1])
 D1 = np.array([1, 1, 0, 1])
 
 
-def _replay_selection_batch(mechanism):  # type: ignore[no-untyped-def]
-    """The break: the estimation batches re-count the selection batch's outputs.
-
-    The first call per dataset is the selection batch (selection_trials = TRIALS outputs); every
-    later call returns those same outputs in order, so the estimation counts are the selection
-    counts, as if the events were estimated on the batch that chose them.
-    """
-    store: dict[bytes, list] = {}
-
-    def m(data, size, rng):  # type: ignore[no-untyped-def]
-        key = np.asarray(data).tobytes()
-        if key not in store:
-            out = np.asarray(mechanism(data, size, rng))
-            store[key] = [out, 0]
-            return out
-        out, pos = store[key]
-        store[key][1] = pos + size
-        return out[(pos + np.arange(size)) % len(out)]
-
-    return m
-
-
 def _flags(broken: bool) -> int:
     mech = RandomizedResponse(1.0)
     flags = 0
     for i in range(R):
-        m = _replay_selection_batch(mech) if broken else mech
+        m = ReplayFirstBatch(mech) if broken else mech
         flags += audit_mechanism(m, D0, D1, epsilon=1.0, trials=TRIALS, confidence=CONFIDENCE, rng=1000 + i,
                                  selection_trials=TRIALS).violation
     return flags
