@@ -118,3 +118,10 @@ def test_rdp_replace_one_is_zero_exactly_when_add_or_remove_is():
     assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5, relation="add_or_remove_one") == 0.0
     assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5) == 0.0
     assert dpsgd_epsilon(1e3, 0.01, 10, 1e-5) > dpsgd_epsilon(1e3, 0.01, 10, 1e-5, relation="add_or_remove_one") > 0
+
+
+def test_rdp_replace_one_is_inf_when_no_split_of_delta_is_representable():
+    """With almost no noise the add/remove epsilon is finite but so large that d (1 + e^e) <= delta needs a
+    split d below the smallest double: no finite replace-one guarantee, reported as inf."""
+    assert math.isfinite(dpsgd_epsilon(1e-2, 1.0, 1, 1e-5, relation="add_or_remove_one"))
+    assert dpsgd_epsilon(1e-2, 1.0, 1, 1e-5) == math.inf
