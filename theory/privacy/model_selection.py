@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels import exponential_mechanism
 from semiprivate.kernels.validation import EPSILON, RNG, Boolean, validate_params
-from semiprivate.theory.privacy.held_out_search import (
+from semiprivate.theory.privacy._held_out_search import (
     HOLDOUT,
     SelectedEstimatorMixin,
     candidates_of,

@@ -85,16 +85,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.privacy.held_out_search import (
-    HOLDOUT,
-    SelectedEstimatorMixin,
-    candidates_of,
-    check_steps,
-    held_out_correct,
-    privacy_of,
-    seed_unset_rngs,
-    split_held_out,
-)
+from semiprivate.theory.privacy import _held_out_search as search
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
 __all__ = [
@@ -297,7 +288,7 @@ def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score
     return total, info
 
 
-class RandomStoppingSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private hyper-parameter search by random stopping (LT19 / PS22; module docstring for the proofs).
 
     Parameters
@@ -349,7 +340,7 @@ class RandomStoppingSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, Classif
     """
 
     @validate_params(method=_METHODS, gamma=_GAMMA, eta=_ETA, epsilon_score=EPSILON, delta=_OPEN_DELTA,
-                     holdout_fraction=HOLDOUT, rng=RNG)
+                     holdout_fraction=search.HOLDOUT, rng=RNG)
     def __init__(self, estimator: Any, param_grid: Any, *, method: str = "liu_talwar", gamma: float = 0.2,
                  eta: float = 1.0, base_privacy: Any = (1.0, 0.0), base_event: Any = None,
                  epsilon_score: float = 1.0, delta: float = 1e-6, holdout_fraction: float = 0.2,
@@ -372,7 +363,7 @@ class RandomStoppingSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, Classif
                               delta=self.delta, base_event=self.base_event)
 
     def _check_fit(self, est: Any) -> None:
-        eps, dlt = privacy_of(est)
+        eps, dlt = search.privacy_of(est)
         if self.base_event is not None and self.method == "renyi":
             return  # the event is the declared training; privacy_ is read for its presence only
         eps_b, dlt_b = float(self.base_privacy[0]), float(self.base_privacy[1])  # validated by _account
@@ -387,13 +378,13 @@ class RandomStoppingSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, Classif
         _ETA.validate("eta", self.eta)
         EPSILON.validate("epsilon_score", self.epsilon_score)
         _OPEN_DELTA.validate("delta", self.delta)
-        HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
+        search.HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
-        check_steps(self.estimator)
+        search.check_steps(self.estimator)
         total, info = self._account()
-        candidates = candidates_of(self.param_grid)
-        split = split_held_out(X, y, unlabeled_label=self.unlabeled_label, holdout_fraction=self.holdout_fraction,
-                               rng=self.rng)
+        candidates = search.candidates_of(self.param_grid)
+        split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
+                                      holdout_fraction=self.holdout_fraction, rng=self.rng)
         g = split.rng
         runs = sample_runs(info["eta"], float(self.gamma), rng=g)
         scale = 1.0 / float(self.epsilon_score)
@@ -401,12 +392,12 @@ class RandomStoppingSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, Classif
         for _ in range(runs):
             index = int(g.integers(len(candidates)))
             est = clone(self.estimator).set_params(**candidates[index])
-            seed_unset_rngs(est, g)
+            search.seed_unset_rngs(est, g)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 est.fit(split.X_train, split.y_train, **fit_params)
             self._check_fit(est)
-            score = held_out_correct(est, split) + float(g.laplace(0.0, scale))
+            score = search.held_out_correct(est, split) + float(g.laplace(0.0, scale))
             if best is None or score > best[0]:
                 best = (score, index, est, list(caught))
         if best is None:  # sample_runs returns K >= 1
