@@ -32,6 +32,24 @@ from semiprivate.theory.classes.integer import hypothesis_int, uniform_int, vali
 __all__ = ["Rectangles", "Disjunctions", "Halfspaces", "FiniteClass"]
 
 
+def _point_rows(X: Any, name: str, width: int, *, kinds: str, what: str, empty_dtype: Any,
+                allow_empty: bool) -> np.ndarray:
+    """``X`` as an array of ``width`` columns whose dtype kind is in ``kinds`` (``what`` names them in the
+    TypeError); an empty ``X`` is refused, or returned as ``np.zeros((0, width), empty_dtype)`` when
+    ``allow_empty``.  The caller checks the entries."""
+    if X is None:
+        raise TypeError(f"{name} must be an array, got None")
+    arr = np.asarray(X)
+    if arr.dtype.kind not in kinds:
+        raise TypeError(f"{name} must be a {what} array, got dtype {arr.dtype}")
+    if arr.size == 0:
+        if allow_empty:
+            return np.zeros((0, width), dtype=empty_dtype)
+        raise ValueError(f"{name} must not be empty")
+    if arr.ndim != 2 or arr.shape[1] != width:
+        raise ValueError(f"{name} must have shape (n, {width}), got {arr.shape}")
+    return arr
+
 class Rectangles(ConceptClass):
     """RECTANGLE_d^l: axis-aligned boxes over (X_d)^l, plus the empty box.
 
@@ -227,17 +245,7 @@ class Disjunctions(ConceptClass):
         return np.array(list(itertools.product((0, 1), repeat=self.d)), dtype=bool).reshape(-1, self.d)
 
     def validate_points(self, X: Any, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
-        if X is None:
-            raise TypeError(f"{name} must be an array, got None")
-        arr = np.asarray(X)
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"{name} must be a 0/1 array, got dtype {arr.dtype}")
-        if arr.size == 0:
-            if allow_empty:
-                return np.zeros((0, self.d), dtype=bool)
-            raise ValueError(f"{name} must not be empty")
-        if arr.ndim != 2 or arr.shape[1] != self.d:
-            raise ValueError(f"{name} must have shape (n, {self.d}), got {arr.shape}")
+        arr = _point_rows(X, name, self.d, kinds="biuf", what="0/1", empty_dtype=bool, allow_empty=allow_empty)
         if not np.all((arr == 0) | (arr == 1)):
             raise ValueError(f"{name} must contain only 0 and 1")
         return arr.astype(bool)
@@ -334,17 +342,7 @@ class Halfspaces(ConceptClass):
         self.affine = bool(affine)
 
     def validate_points(self, X: Any, name: str = "X", *, allow_empty: bool = False) -> np.ndarray:
-        if X is None:
-            raise TypeError(f"{name} must be an array, got None")
-        arr = np.asarray(X)
-        if arr.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must be a real array, got dtype {arr.dtype}")
-        if arr.size == 0:
-            if allow_empty:
-                return np.zeros((0, self.p))
-            raise ValueError(f"{name} must not be empty")
-        if arr.ndim != 2 or arr.shape[1] != self.p:
-            raise ValueError(f"{name} must have shape (n, {self.p}), got {arr.shape}")
+        arr = _point_rows(X, name, self.p, kinds="iuf", what="real", empty_dtype=np.float64, allow_empty=allow_empty)
         arr = arr.astype(np.float64)
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} must be finite")

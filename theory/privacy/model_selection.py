@@ -47,20 +47,24 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import exponential_mechanism
-from semiprivate.kernels.validation import EPSILON, RNG, Boolean, Real, as_generator, validate_params
-from semiprivate.theory.privacy.public_rows import PublicRowsFitted, public_mask
+from semiprivate.kernels.validation import EPSILON, RNG, Boolean, validate_params
+from semiprivate.theory.privacy._held_out_search import (
+    HOLDOUT,
+    SelectedEstimatorMixin,
+    candidates_of,
+    check_steps,
+    held_out_correct,
+    privacy_of,
+    seed_unset_rngs,
+    split_held_out,
+)
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-from sklearn.model_selection import ParameterGrid
-from sklearn.preprocessing import FunctionTransformer, Normalizer
 from sklearn.utils import _safe_indexing
-from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["PrivateSearchCV"]
 
-_HOLDOUT = Real(0.0, 1.0, closed="neither")
 
-
-class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class PrivateSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private counterpart of ``GridSearchCV`` (see the module docstring for the procedure and proof).
 
     Implements: PILLAR.Alg2 (exponential-mechanism selection on held-out private data).
@@ -104,7 +108,7 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     (True, True)
     """
 
-    @validate_params(epsilon_select=EPSILON, holdout_fraction=_HOLDOUT, refit=Boolean(), rng=RNG)
+    @validate_params(epsilon_select=EPSILON, holdout_fraction=HOLDOUT, refit=Boolean(), rng=RNG)
     def __init__(self, estimator: Any, param_grid: Any, *, epsilon_select: float = 1.0,
                  holdout_fraction: float = 0.2, unlabeled_label: Any = None, refit: bool = False,
                  rng: Any = None) -> None:
@@ -116,74 +120,26 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.refit = refit
         self.rng = rng
 
-    @staticmethod
-    def _check_steps(est: Any) -> None:
-        """Refuse a Pipeline step before the learner that learns from the rows it is fitted on: no
-        ``privacy_`` covers it (a StandardScaler would keep the exact mean of the private rows)."""
-        for name, step in getattr(est, "steps", [])[:-1]:
-            if step is None or step == "passthrough" or isinstance(step, (PublicRowsFitted, Normalizer)):
-                continue  # fitted on public rows only, or learns nothing from the rows
-            if isinstance(step, FunctionTransformer) and step.func is not None and step.inverse_func is None:
-                continue
-            raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) would be fitted on the private "
-                             "rows, and no privacy_ covers what it learns; wrap it as PublicRowsFitted(...) (fitted on "
-                             "the public rows only) or use a stateless transformer (Normalizer, FunctionTransformer)")
-
-    @staticmethod
-    def _seed(est: Any, g: np.random.Generator) -> None:
-        """Give every unset ``rng`` parameter (``rng`` or a Pipeline's ``step__rng``) a seed from ``g``."""
-        unset = {k: int(g.integers(2**63)) for k, v in est.get_params().items()
-                 if (k == "rng" or k.endswith("__rng")) and v is None}
-        if unset:
-            est.set_params(**unset)
-
-    @staticmethod
-    def _privacy_of(est: Any) -> tuple[float, float]:
-        p = getattr(est, "privacy_", None)
-        if p is None and hasattr(est, "steps"):
-            p = getattr(est.steps[-1][1], "privacy_", None)
-        if p is None:
-            raise TypeError(f"estimator must report privacy_ after fit (a private learner); {type(est).__name__} "
-                            "does not: its fits cannot be accounted")
-        return float(p[0]), float(p[1])
-
     def fit(self, X: Any, y: Any, **fit_params: Any) -> PrivateSearchCV:
         """Run the search (module docstring); ``fit_params`` go unsliced to every fit."""
         # checked in __init__ and again here (set_params bypasses __init__)
         EPSILON.validate("epsilon_select", self.epsilon_select)
-        _HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
+        HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
         Boolean().validate("refit", self.refit)
-        self._check_steps(self.estimator)
-        candidates = list(ParameterGrid(self.param_grid))
-        if not candidates:
-            raise ValueError("param_grid must give at least one candidate")
-        if y is None:
-            raise ValueError("y is required (labelled rows, and public rows labelled unlabeled_label)")
-        yy = np.asarray(y)
-        n_rows = yy.shape[0]
-        pub = public_mask(yy, self.unlabeled_label)
-        lab = np.flatnonzero(~pub)
-        if lab.size == 0:
-            raise ValueError("y has no labelled row")
-        g = as_generator(self.rng)
-        # a uniformly random subset of fixed size, the coins independent of the data: |S1| and |S2|, and so
-        # every candidate's privacy_, depend on the number of labelled rows only, never on the coins
-        n_held = int(round(float(self.holdout_fraction) * lab.size))
-        held = np.zeros(lab.size, dtype=bool)
-        held[g.permutation(lab.size)[:n_held]] = True
-        s1, s2 = lab[~held], lab[held]
-        train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
-        X_tr, y_tr = _safe_indexing(X, train), yy[train]
-        X_ho, y_ho = _safe_indexing(X, s2), yy[s2]
+        check_steps(self.estimator)
+        candidates = candidates_of(self.param_grid)
+        split = split_held_out(X, y, unlabeled_label=self.unlabeled_label, holdout_fraction=self.holdout_fraction,
+                               rng=self.rng)
+        g = split.rng
         fitted, per = [], []
         for c in candidates:
             est = clone(self.estimator).set_params(**c)
-            self._seed(est, g)
-            est.fit(X_tr, y_tr, **fit_params)
+            seed_unset_rngs(est, g)
+            est.fit(split.X_train, split.y_train, **fit_params)
             fitted.append(est)
-            per.append(self._privacy_of(est))
-        correct = np.array([float(np.count_nonzero(e.predict(X_ho) == y_ho)) if s2.size else 0.0 for e in fitted])
+            per.append(privacy_of(est))
+        correct = np.array([held_out_correct(e, split) for e in fitted])
         eps_sel = float(self.epsilon_select)
         index = int(exponential_mechanism(correct, eps_sel, sensitivity=1.0, rng=g))
         del correct  # exact held-out counts are not kept: no guarantee covers them
@@ -195,10 +151,10 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         best = fitted[index]
         if self.refit:
             best = clone(self.estimator).set_params(**candidates[index])
-            self._seed(best, g)
-            all_rows = np.sort(np.concatenate([np.flatnonzero(pub), lab]))
-            best.fit(_safe_indexing(X, all_rows), yy[all_rows], **fit_params)
-            r = self._privacy_of(best)
+            seed_unset_rngs(best, g)
+            all_rows = np.sort(np.concatenate([np.flatnonzero(split.public), split.labelled]))
+            best.fit(_safe_indexing(X, all_rows), split.y[all_rows], **fit_params)
+            r = privacy_of(best)
             budget["refit"] = r
             total = (total[0] + r[0], total[1] + r[1])
         budget["total"] = total
@@ -206,31 +162,8 @@ class PrivateSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.estimators_ = fitted
         self.best_index_ = index
         self.best_params_ = candidates[index]
-        self.best_estimator_ = best
         self.privacy_ = total
         self.budget_ = budget
-        self.n_rows_ = int(n_rows)
-        if hasattr(best, "classes_"):
-            self.classes_ = best.classes_
-        if hasattr(best, "n_features_in_"):
-            self.n_features_in_ = best.n_features_in_
+        self.n_rows_ = int(split.y.shape[0])
+        self._keep_selected(best)
         return self
-
-    def predict(self, X: Any) -> Any:
-        """The selected estimator's predictions."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
-
-    def decision_function(self, X: Any) -> Any:
-        """The selected estimator's decision function."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
-
-    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
-        """Accuracy of the selected estimator on the labelled rows of (X, y)."""
-        check_is_fitted(self, "best_estimator_")
-        pub = public_mask(y, self.unlabeled_label)
-        keep = np.flatnonzero(~pub)
-        Xk, yk = _safe_indexing(X, keep), np.asarray(y)[keep]
-        sw = None if sample_weight is None else np.asarray(sample_weight)[keep]
-        return float(super().score(Xk, yk, sample_weight=sw))

@@ -85,12 +85,8 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.privacy.model_selection import PrivateSearchCV
-from semiprivate.theory.privacy.public_rows import public_mask
+from semiprivate.theory.privacy import _held_out_search as search
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-from sklearn.model_selection import ParameterGrid
-from sklearn.utils import _safe_indexing
-from sklearn.utils.validation import check_is_fitted
 
 __all__ = [
     "RandomStoppingSearchCV",
@@ -111,7 +107,6 @@ RDP_ORDERS: tuple[float, ...] = tuple(float(a) for a in DEFAULT_RDP_ORDERS)
 _GAMMA = Real(0.0, 1.0, closed="right")
 _ETA = Real(0.0, math.inf, closed="left")
 _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
-_HOLDOUT = Real(0.0, 1.0, closed="neither")
 _METHODS = Options("liu_talwar", "renyi")
 
 
@@ -293,7 +288,7 @@ def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score
     return total, info
 
 
-class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private hyper-parameter search by random stopping (LT19 / PS22; module docstring for the proofs).
 
     Parameters
@@ -345,7 +340,7 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
     """
 
     @validate_params(method=_METHODS, gamma=_GAMMA, eta=_ETA, epsilon_score=EPSILON, delta=_OPEN_DELTA,
-                     holdout_fraction=_HOLDOUT, rng=RNG)
+                     holdout_fraction=search.HOLDOUT, rng=RNG)
     def __init__(self, estimator: Any, param_grid: Any, *, method: str = "liu_talwar", gamma: float = 0.2,
                  eta: float = 1.0, base_privacy: Any = (1.0, 0.0), base_event: Any = None,
                  epsilon_score: float = 1.0, delta: float = 1e-6, holdout_fraction: float = 0.2,
@@ -368,7 +363,7 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
                               delta=self.delta, base_event=self.base_event)
 
     def _check_fit(self, est: Any) -> None:
-        eps, dlt = PrivateSearchCV._privacy_of(est)
+        eps, dlt = search.privacy_of(est)
         if self.base_event is not None and self.method == "renyi":
             return  # the event is the declared training; privacy_ is read for its presence only
         eps_b, dlt_b = float(self.base_privacy[0]), float(self.base_privacy[1])  # validated by _account
@@ -383,41 +378,26 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         _ETA.validate("eta", self.eta)
         EPSILON.validate("epsilon_score", self.epsilon_score)
         _OPEN_DELTA.validate("delta", self.delta)
-        _HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
+        search.HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
-        PrivateSearchCV._check_steps(self.estimator)
+        search.check_steps(self.estimator)
         total, info = self._account()
-        candidates = list(ParameterGrid(self.param_grid))
-        if not candidates:
-            raise ValueError("param_grid must give at least one candidate")
-        if y is None:
-            raise ValueError("y is required (labelled rows, and public rows labelled unlabeled_label)")
-        yy = np.asarray(y)
-        pub = public_mask(yy, self.unlabeled_label)
-        lab = np.flatnonzero(~pub)
-        if lab.size == 0:
-            raise ValueError("y has no labelled row")
-        g = as_generator(self.rng)
-        n_held = int(round(float(self.holdout_fraction) * lab.size))
-        held = np.zeros(lab.size, dtype=bool)
-        held[g.permutation(lab.size)[:n_held]] = True
-        s1, s2 = lab[~held], lab[held]
-        train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
-        X_tr, y_tr = _safe_indexing(X, train), yy[train]
-        X_ho, y_ho = _safe_indexing(X, s2), yy[s2]
+        candidates = search.candidates_of(self.param_grid)
+        split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
+                                      holdout_fraction=self.holdout_fraction, rng=self.rng)
+        g = split.rng
         runs = sample_runs(info["eta"], float(self.gamma), rng=g)
         scale = 1.0 / float(self.epsilon_score)
         best: tuple[float, int, Any, list[Any]] | None = None
         for _ in range(runs):
             index = int(g.integers(len(candidates)))
             est = clone(self.estimator).set_params(**candidates[index])
-            PrivateSearchCV._seed(est, g)
+            search.seed_unset_rngs(est, g)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                est.fit(X_tr, y_tr, **fit_params)
+                est.fit(split.X_train, split.y_train, **fit_params)
             self._check_fit(est)
-            correct = float(np.count_nonzero(est.predict(X_ho) == y_ho)) if s2.size else 0.0
-            score = correct + float(g.laplace(0.0, scale))
+            score = search.held_out_correct(est, split) + float(g.laplace(0.0, scale))
             if best is None or score > best[0]:
                 best = (score, index, est, list(caught))
         if best is None:  # sample_runs returns K >= 1
@@ -428,30 +408,9 @@ class RandomStoppingSearchCV(MetaEstimatorMixin, ClassifierMixin, BaseEstimator)
         self.candidates_ = candidates
         self.best_index_ = index
         self.best_params_ = candidates[index]
-        self.best_estimator_ = est
         self.best_score_ = score
         self.privacy_ = total
         self.expected_runs_ = float(info["expected_runs"])
         self.budget_ = {**info, "total": total}
-        if hasattr(est, "classes_"):
-            self.classes_ = est.classes_
-        if hasattr(est, "n_features_in_"):
-            self.n_features_in_ = est.n_features_in_
+        self._keep_selected(est)
         return self
-
-    def predict(self, X: Any) -> Any:
-        """The selected estimator's predictions."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
-
-    def decision_function(self, X: Any) -> Any:
-        """The selected estimator's decision function."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
-
-    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
-        """Accuracy of the selected estimator on the labelled rows of (X, y)."""
-        check_is_fitted(self, "best_estimator_")
-        keep = np.flatnonzero(~public_mask(y, self.unlabeled_label))
-        sw = None if sample_weight is None else np.asarray(sample_weight)[keep]
-        return float(super().score(_safe_indexing(X, keep), np.asarray(y)[keep], sample_weight=sw))

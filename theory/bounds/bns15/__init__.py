@@ -18,80 +18,13 @@ proofs do when they exponentiate).  The LabelBoost constants (90000, 30000, 300,
 
 from __future__ import annotations
 
-from semiprivate.theory.bounds.bns15.active import (
-    bns15_pssl_to_tpal,
-    bns15_thm5_8,
-    bns15_tpal_threshold_lower_bound,
-    bns15_tpal_threshold_lower_bound_expr,
-)
-from semiprivate.theory.bounds.bns15.generic import (
-    bns15_generic_labeled,
-    bns15_generic_labeled_expr,
-    bns15_generic_uniform_convergence_size,
-    bns15_generic_unlabeled,
-    bns15_generic_unlabeled_expr,
-    bns15_thm3_3,
-    expmech_failure_probability,
-    expmech_failure_probability_expr,
-    expmech_log_failure_probability,
-    expmech_sample_size,
-)
-from semiprivate.theory.bounds.bns15.labelboost import (
-    LabelBoostIteration,
-    LearnerParams,
-    bns15_cor4_18,
-    bns15_labelboost_error_after,
-    bns15_labelboost_iteration_size,
-    bns15_labelboost_labeled_size,
-    bns15_labelboost_labeled_size_expr,
-    bns15_labelboost_max_unlabeled,
-    bns15_labelboost_min_labeled,
-    bns15_labelboost_schedule,
-    bns15_labelboost_unlabeled_size,
-    bns15_lem4_12,
-    bns15_rectangles,
-    bns15_thm4_13,
-    bns15_thm4_14_explicit,
-    bns15_thm4_14_labeled,
-    bns15_thm4_14_labeled_expr,
-    bns15_thm4_16_labeled,
-    bns15_thm4_16_labeled_expr,
-    log_star,
-)
+from semiprivate.theory.bounds.bns15 import active, generic, labelboost
+from semiprivate.theory.bounds.bns15.active import *  # noqa: F403 (re-exports the module's __all__)
+from semiprivate.theory.bounds.bns15.generic import *  # noqa: F403 (re-exports the module's __all__)
+from semiprivate.theory.bounds.bns15.labelboost import *  # noqa: F403 (re-exports the module's __all__)
 
-__all__ = [
-    "bns15_thm3_3",
-    "bns15_generic_labeled",
-    "bns15_generic_labeled_expr",
-    "bns15_generic_unlabeled",
-    "bns15_generic_unlabeled_expr",
-    "bns15_generic_uniform_convergence_size",
-    "bns15_labelboost_max_unlabeled",
-    "bns15_labelboost_min_labeled",
-    "bns15_labelboost_unlabeled_size",
-    "bns15_labelboost_labeled_size",
-    "bns15_labelboost_labeled_size_expr",
-    "bns15_labelboost_iteration_size",
-    "LabelBoostIteration",
-    "bns15_labelboost_schedule",
-    "bns15_labelboost_error_after",
-    "LearnerParams",
-    "bns15_lem4_12",
-    "bns15_thm4_13",
-    "bns15_thm4_14_explicit",
-    "bns15_thm4_14_labeled",
-    "bns15_thm4_14_labeled_expr",
-    "bns15_thm4_16_labeled",
-    "bns15_thm4_16_labeled_expr",
-    "bns15_rectangles",
-    "log_star",
-    "bns15_cor4_18",
-    "bns15_pssl_to_tpal",
-    "bns15_tpal_threshold_lower_bound",
-    "bns15_tpal_threshold_lower_bound_expr",
-    "bns15_thm5_8",
-    "expmech_log_failure_probability",
-    "expmech_failure_probability",
-    "expmech_failure_probability_expr",
-    "expmech_sample_size",
-]
+# the package's public names are its modules' (each module's ``__all__`` is the one list)
+__all__: list[str] = []
+__all__ += generic.__all__
+__all__ += labelboost.__all__
+__all__ += active.__all__

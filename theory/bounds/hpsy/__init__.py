@@ -21,54 +21,12 @@ table in :mod:`semiprivate.theory.bounds.compare`.
 
 from __future__ import annotations
 
+from semiprivate.theory.bounds.hpsy import disjunctions, halfspaces
 from semiprivate.theory.bounds.hpsy._params import SemiPrivateSampleSizes
-from semiprivate.theory.bounds.hpsy.disjunctions import (
-    KargerBound,
-    hpsy_connectivity_threshold,
-    hpsy_connectivity_threshold_expr,
-    hpsy_lem2_beta_interval,
-    hpsy_lem2_min_dimension,
-    hpsy_thm1,
-    hpsy_thm1_labeled,
-    hpsy_thm1_labeled_expr,
-    hpsy_thm1_unlabeled,
-    hpsy_thm1_unlabeled_expr,
-    hpsy_thm2,
-    hpsy_thm2_labeled,
-    hpsy_thm2_unlabeled,
-    hpsy_thm2_unlabeled_expr,
-    karger_cut_bound,
-    karger_epsilon_expr,
-)
-from semiprivate.theory.bounds.hpsy.halfspaces import (
-    hpsy_thm3,
-    hpsy_thm3_labeled,
-    hpsy_thm3_labeled_expr,
-    hpsy_thm3_unlabeled,
-    hpsy_thm3_unlabeled_expr,
-)
+from semiprivate.theory.bounds.hpsy.disjunctions import *  # noqa: F403 (re-exports the module's __all__)
+from semiprivate.theory.bounds.hpsy.halfspaces import *  # noqa: F403 (re-exports the module's __all__)
 
-__all__ = [
-    "SemiPrivateSampleSizes",
-    "hpsy_thm1",
-    "hpsy_thm2",
-    "hpsy_thm3",
-    "hpsy_thm1_unlabeled",
-    "hpsy_thm1_unlabeled_expr",
-    "hpsy_thm1_labeled",
-    "hpsy_thm1_labeled_expr",
-    "KargerBound",
-    "karger_cut_bound",
-    "karger_epsilon_expr",
-    "hpsy_lem2_beta_interval",
-    "hpsy_lem2_min_dimension",
-    "hpsy_connectivity_threshold",
-    "hpsy_connectivity_threshold_expr",
-    "hpsy_thm2_unlabeled",
-    "hpsy_thm2_unlabeled_expr",
-    "hpsy_thm2_labeled",
-    "hpsy_thm3_unlabeled",
-    "hpsy_thm3_unlabeled_expr",
-    "hpsy_thm3_labeled",
-    "hpsy_thm3_labeled_expr",
-]
+# the package's public names are its modules' (each module's ``__all__`` is the one list)
+__all__ = ["SemiPrivateSampleSizes"]
+__all__ += disjunctions.__all__
+__all__ += halfspaces.__all__

@@ -14,43 +14,24 @@ from scipy.stats import chisquare
 from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 from semiprivate.theory.privacy.model_selection import PrivateSearchCV
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.datasets import load_digits
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import Normalizer
 
-M_PUBLIC = 600
-
-
-class _Recorder(SemiPrivateHalfspace):
-    seen: list[tuple[tuple[int, ...], int]] = []
-
-    def fit(self, X, y, X_public=None):  # type: ignore[override]
-        _Recorder.seen.append((np.shape(X), int(np.count_nonzero(np.asarray(y) == -1))))
-        return super().fit(X, y, X_public=X_public)
-
-
-def _digits():
-    X, y = load_digits(return_X_y=True)
-    y = y.copy()
-    y[:M_PUBLIC] = -1
-    return X, y
-
 
 @pytest.mark.slow
-def test_private_search_on_digits_routes_public_rows_and_accounts_every_fit():
-    X, y = _digits()
-    n_lab = X.shape[0] - M_PUBLIC
-    pipe = Pipeline([("norm", Normalizer()), ("clf", _Recorder(1.0, k=8, epochs=2, classes=range(10),
+def test_private_search_on_digits_routes_public_rows_and_accounts_every_fit(digits, recorder):
+    X, y = digits.X, digits.y
+    n_lab = X.shape[0] - digits.n_public
+    pipe = Pipeline([("norm", Normalizer()), ("clf", recorder(1.0, k=8, epochs=2, classes=range(10),
                                                                unlabeled_label=-1, rng=0))])
     grid = {"clf__k": [8, 16], "clf__epsilon": [0.5, 1.0]}
-    _Recorder.seen = []
     search = PrivateSearchCV(pipe, grid, epsilon_select=0.7, holdout_fraction=0.25, unlabeled_label=-1,
                              rng=1).fit(X, y)
-    assert len(_Recorder.seen) == 4
-    rows = {s[0][0] for s in _Recorder.seen}
-    assert len(rows) == 1 and all(s[1] == M_PUBLIC for s in _Recorder.seen)  # every fit: all public rows
-    n_train = rows.pop() - M_PUBLIC
+    assert len(recorder.seen) == 4
+    rows = {s[0][0] for s in recorder.seen}
+    assert len(rows) == 1 and all(s[1] == digits.n_public for s in recorder.seen)  # every fit: all public rows
+    n_train = rows.pop() - digits.n_public
     assert 0.6 * n_lab < n_train < 0.9 * n_lab  # held-out part about 25% of the labelled rows
     per = [e.steps[-1][1].privacy_ for e in search.estimators_]
     assert all(p[0] <= c["clf__epsilon"] for p, c in zip(per, search.candidates_, strict=True))
@@ -66,8 +47,8 @@ def test_private_search_on_digits_routes_public_rows_and_accounts_every_fit():
 
 
 @pytest.mark.slow
-def test_refit_adds_the_refit_privacy():
-    X, y = _digits()
+def test_refit_adds_the_refit_privacy(digits):
+    X, y = digits.X, digits.y
     pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(1.0, k=8, epochs=1, classes=range(10),
                                                                           unlabeled_label=-1))])
     s = PrivateSearchCV(pipe, {"clf__k": [4, 8]}, epsilon_select=0.5, unlabeled_label=-1, refit=True,
@@ -134,12 +115,12 @@ def test_refusals():
         PrivateSearchCV(_Fixed(), {"label": [0, 1]}, unlabeled_label=1).fit(X, y)
 
 
-def test_a_pipeline_step_fitted_on_private_rows_is_refused():
+def test_a_pipeline_step_fitted_on_private_rows_is_refused(digits):
     """A StandardScaler before the learner would keep the exact mean of the private training rows
     (best_estimator_[0].mean_), which no privacy_ covers: refused before any fit, naming the step."""
     from sklearn.preprocessing import StandardScaler
 
-    X, y = _digits()
+    X, y = digits.X, digits.y
     pipe = Pipeline([("scale", StandardScaler()), ("clf", SemiPrivateHalfspace(1.0, k=4, epochs=1, classes=range(10),
                                                                               unlabeled_label=-1))])
     with pytest.raises(ValueError, match=r"step 'scale' \(StandardScaler\).*PublicRowsFitted"):
@@ -147,9 +128,9 @@ def test_a_pipeline_step_fitted_on_private_rows_is_refused():
 
 
 @pytest.mark.slow
-def test_a_seeded_search_over_a_pipeline_is_reproducible():
+def test_a_seeded_search_over_a_pipeline_is_reproducible(digits):
     """rng= seeds the learner inside a Pipeline too (its parameter is clf__rng, not rng)."""
-    X, y = _digits()
+    X, y = digits.X, digits.y
     pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(1.0, k=4, epochs=1, classes=range(10),
                                                                           unlabeled_label=-1))])
     a = PrivateSearchCV(pipe, {"clf__k": [4]}, unlabeled_label=-1, rng=3).fit(X, y)
@@ -158,10 +139,10 @@ def test_a_seeded_search_over_a_pipeline_is_reproducible():
 
 
 @pytest.mark.slow
-def test_privacy_does_not_depend_on_the_split_coins():
+def test_privacy_does_not_depend_on_the_split_coins(digits):
     """The held-out part has a fixed size, so the candidates' privacy_ (which depends on the size of the
     training part) is the same for every seed: with independent per-row coins it varied in the 8th digit."""
-    X, y = _digits()
+    X, y = digits.X, digits.y
     pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(1.0, k=4, epochs=1, classes=range(10),
                                                                           unlabeled_label=-1))])
     got = {PrivateSearchCV(pipe, {"clf__k": [4, 8]}, epsilon_select=0.5, unlabeled_label=-1, rng=seed).fit(X, y).privacy_

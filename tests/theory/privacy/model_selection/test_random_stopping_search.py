@@ -12,46 +12,29 @@ import warnings
 
 import numpy as np
 import pytest
-from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.datasets import load_digits
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import Normalizer
 
-M_PUBLIC = 600
 DELTA = 1e-12
 
 
-class _Recorder(SemiPrivateHalfspace):
-    seen: list[tuple[tuple[int, ...], int]] = []
-
-    def fit(self, X, y, X_public=None):  # type: ignore[override]
-        _Recorder.seen.append((np.shape(X), int(np.count_nonzero(np.asarray(y) == -1))))
-        return super().fit(X, y, X_public=X_public)
 
 
-def _digits():
-    X, y = load_digits(return_X_y=True)
-    y = y.copy()
-    y[:M_PUBLIC] = -1
-    return X, y
-
-
-def test_liu_talwar_search_on_digits_routes_public_rows_and_accounts_the_search():
-    X, y = _digits()
-    n_lab = X.shape[0] - M_PUBLIC
-    pipe = Pipeline([("norm", Normalizer()), ("clf", _Recorder(1.0, delta=DELTA, k=8, epochs=1, classes=range(10),
+def test_liu_talwar_search_on_digits_routes_public_rows_and_accounts_the_search(digits, recorder):
+    X, y = digits.X, digits.y
+    n_lab = X.shape[0] - digits.n_public
+    pipe = Pipeline([("norm", Normalizer()), ("clf", recorder(1.0, delta=DELTA, k=8, epochs=1, classes=range(10),
                                                                unlabeled_label=-1))])
-    _Recorder.seen = []
     search = RandomStoppingSearchCV(pipe, {"clf__k": [4, 8, 16]}, method="liu_talwar", gamma=0.5,
                                     base_privacy=(1.0, DELTA), epsilon_score=0.5, holdout_fraction=0.25,
                                     unlabeled_label=-1, rng=3).fit(X, y)
-    assert len(_Recorder.seen) >= 1
-    rows = {s[0][0] for s in _Recorder.seen}
-    assert len(rows) == 1 and all(s[1] == M_PUBLIC for s in _Recorder.seen)  # every fit: all public rows
-    assert rows.pop() - M_PUBLIC == n_lab - round(0.25 * n_lab)  # the held-out rows never reach a fit
+    assert len(recorder.seen) >= 1
+    rows = {s[0][0] for s in recorder.seen}
+    assert len(rows) == 1 and all(s[1] == digits.n_public for s in recorder.seen)  # every fit: all public rows
+    assert rows.pop() - digits.n_public == n_lab - round(0.25 * n_lab)  # the held-out rows never reach a fit
     eps_p = 1.0 + math.log(1 / (1 - DELTA))
     assert search.privacy_ == pytest.approx((3 * eps_p, (1 + math.exp(3 * eps_p)) * DELTA / 0.5), rel=1e-12)
     assert search.best_params_ == search.candidates_[search.best_index_]

@@ -1,0 +1,158 @@
+"""What the private hyper-parameter searches share: the candidate grid, the split of the labelled rows
+into a training part S1 and a held-out part S2, the Pipeline-step refusal, seeding and reading a
+candidate's ``privacy_``, the held-out count, and the selected estimator's predict / score.
+
+Used by :class:`~semiprivate.theory.privacy.model_selection.PrivateSearchCV` (PILLAR.Alg2's selection
+step) and :class:`~semiprivate.theory.privacy.random_stopping.RandomStoppingSearchCV` (LT19 / PS22
+random stopping); their module docstrings give the procedures and the privacy proofs that rely on this
+split (a uniformly random held-out subset of fixed size ``round(holdout_fraction * n_labelled)``, coins
+independent of the data, public rows in every fit and never in S2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from semiprivate.kernels.validation import Real, as_generator
+from semiprivate.theory.privacy.public_rows import PublicRowsFitted, public_mask
+from sklearn.model_selection import ParameterGrid
+from sklearn.preprocessing import FunctionTransformer, Normalizer
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of", "check_steps", "held_out_correct",
+           "privacy_of", "seed_unset_rngs", "split_held_out"]
+
+#: The valid ``holdout_fraction``: a probability in the open interval (0, 1).
+HOLDOUT = Real(0.0, 1.0, closed="neither")
+
+
+def candidates_of(param_grid: Any) -> list[dict[str, Any]]:
+    """The candidates of ``param_grid`` (``sklearn.model_selection.ParameterGrid``); refuses an empty grid."""
+    candidates = list(ParameterGrid(param_grid))
+    if not candidates:
+        raise ValueError("param_grid must give at least one candidate")
+    return candidates
+
+
+def check_steps(est: Any) -> None:
+    """Refuse a Pipeline step before the learner that learns from the rows it is fitted on: no
+    ``privacy_`` covers it (a StandardScaler would keep the exact mean of the private rows)."""
+    for name, step in getattr(est, "steps", [])[:-1]:
+        if step is None or step == "passthrough" or isinstance(step, (PublicRowsFitted, Normalizer)):
+            continue  # fitted on public rows only, or learns nothing from the rows
+        if isinstance(step, FunctionTransformer) and step.func is not None and step.inverse_func is None:
+            continue
+        raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) would be fitted on the private "
+                         "rows, and no privacy_ covers what it learns; wrap it as PublicRowsFitted(...) (fitted on "
+                         "the public rows only) or use a stateless transformer (Normalizer, FunctionTransformer)")
+
+
+def seed_unset_rngs(est: Any, g: np.random.Generator) -> None:
+    """Give every unset ``rng`` parameter (``rng`` or a Pipeline's ``step__rng``) a seed from ``g``."""
+    unset = {k: int(g.integers(2**63)) for k, v in est.get_params().items()
+             if (k == "rng" or k.endswith("__rng")) and v is None}
+    if unset:
+        est.set_params(**unset)
+
+
+def privacy_of(est: Any) -> tuple[float, float]:
+    """The fitted ``est``'s ``privacy_`` (a Pipeline's is read from its last step); refuses an estimator
+    without one (its fits cannot be accounted)."""
+    p = getattr(est, "privacy_", None)
+    if p is None and hasattr(est, "steps"):
+        p = getattr(est.steps[-1][1], "privacy_", None)
+    if p is None:
+        raise TypeError(f"estimator must report privacy_ after fit (a private learner); {type(est).__name__} "
+                        "does not: its fits cannot be accounted")
+    return float(p[0]), float(p[1])
+
+
+@dataclass(frozen=True)
+class HeldOutSplit:
+    """The labelled rows split into S1 (training, with every public row) and S2 (held out).
+
+    ``y`` is the whole label array, ``public`` its public-row mask, ``labelled`` the labelled rows'
+    indices, ``held_out`` S2's indices, ``X_train``/``y_train`` the public rows + S1 (in row order),
+    ``X_held``/``y_held`` S2, and ``rng`` the generator the split drew from (the search goes on with it).
+    """
+
+    y: np.ndarray
+    public: np.ndarray
+    labelled: np.ndarray
+    held_out: np.ndarray
+    X_train: Any
+    y_train: np.ndarray
+    X_held: Any
+    y_held: np.ndarray
+    rng: np.random.Generator
+
+
+def split_held_out(X: Any, y: Any, *, unlabeled_label: Any, holdout_fraction: float, rng: Any) -> HeldOutSplit:
+    """Split the labelled rows of (X, y) into S1 and S2: a uniformly random subset of
+    ``round(holdout_fraction * n_labelled)`` labelled rows goes to S2 (coins from ``rng``, independent of
+    the data), the rest and every public row (label ``unlabeled_label``) to the training part.  Refuses a
+    missing ``y`` and a ``y`` with no labelled row."""
+    if y is None:
+        raise ValueError("y is required (labelled rows, and public rows labelled unlabeled_label)")
+    yy = np.asarray(y)
+    pub = public_mask(yy, unlabeled_label)
+    lab = np.flatnonzero(~pub)
+    if lab.size == 0:
+        raise ValueError("y has no labelled row")
+    g = as_generator(rng)
+    # a uniformly random subset of fixed size, the coins independent of the data: |S1| and |S2|, and so
+    # every candidate's privacy_, depend on the number of labelled rows only, never on the coins
+    n_held = int(round(float(holdout_fraction) * lab.size))
+    held = np.zeros(lab.size, dtype=bool)
+    held[g.permutation(lab.size)[:n_held]] = True
+    s1, s2 = lab[~held], lab[held]
+    train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
+    return HeldOutSplit(y=yy, public=pub, labelled=lab, held_out=s2,
+                        X_train=_safe_indexing(X, train), y_train=yy[train],
+                        X_held=_safe_indexing(X, s2), y_held=yy[s2], rng=g)
+
+
+def held_out_correct(est: Any, split: HeldOutSplit) -> float:
+    """The number of held-out rows (S2) that the fitted ``est`` predicts correctly (0 when S2 is empty)."""
+    if not split.held_out.size:
+        return 0.0
+    return float(np.count_nonzero(est.predict(split.X_held) == split.y_held))
+
+
+class SelectedEstimatorMixin:
+    """predict / decision_function / score of a search through its ``best_estimator_``; ``score`` counts
+    the labelled rows only (rows labelled ``unlabeled_label`` are left out).  Put before
+    ``ClassifierMixin`` in the bases."""
+
+    best_estimator_: Any
+    unlabeled_label: Any
+
+    def _keep_selected(self, est: Any) -> None:
+        """Make the fitted ``est`` the search's ``best_estimator_`` and take its ``classes_`` and
+        ``n_features_in_`` (when it has them)."""
+        self.best_estimator_ = est
+        if hasattr(est, "classes_"):
+            self.classes_ = est.classes_
+        if hasattr(est, "n_features_in_"):
+            self.n_features_in_ = est.n_features_in_
+
+    def predict(self, X: Any) -> Any:
+        """The selected estimator's predictions."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def decision_function(self, X: Any) -> Any:
+        """The selected estimator's decision function."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Accuracy of the selected estimator on the labelled rows of (X, y)."""
+        check_is_fitted(self, "best_estimator_")
+        keep = np.flatnonzero(~public_mask(y, self.unlabeled_label))
+        sw = None if sample_weight is None else np.asarray(sample_weight)[keep]
+        return float(super().score(_safe_indexing(X, keep), np.asarray(y)[keep],  # type: ignore[misc]
+                                   sample_weight=sw))
