@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -281,6 +282,21 @@ def sympy_nonneg(expr: Any, what: str, *, condition: str | None = None) -> Fact:
     return _record(Fact(f"{what} >= 0 (sympy)", Role.PROVES, (cert,), condition))
 
 
+def _canonical_smt2(text: str) -> str:
+    """``text`` with z3's let-bound names (``$x<N>``, ``?x<N>``) renumbered by first appearance.
+
+    z3 numbers them from a process-wide counter, so the same problem prints differently after other
+    z3 work in the same process; renaming bound names consistently keeps the problem the same.
+    """
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        prefix = m.group(1)
+        return names.setdefault(m.group(0), f"{prefix}x{sum(k.startswith(prefix) for k in names)}")
+
+    return re.sub(r"([$?])x\d+\b", rename, text)
+
+
 def z3_prove(hypotheses: Sequence[Any], goal: Any, what: str, *, condition: str | None = None) -> Fact:
     """Prove ``hypotheses => goal`` over the reals/integers with z3 (an ``z3`` certificate).
 
@@ -291,7 +307,7 @@ def z3_prove(hypotheses: Sequence[Any], goal: Any, what: str, *, condition: str 
     s = z3.Solver()
     s.add(*hypotheses)
     s.add(z3.Not(goal))
-    cert = _certified({"kind": "z3", "smt2": s.to_smt2(), "goal": what})
+    cert = _certified({"kind": "z3", "smt2": _canonical_smt2(s.to_smt2()), "goal": what})
     return _record(Fact(f"{what} (z3: the negation is unsat)", Role.PROVES, (cert,), condition))
 
 
