@@ -33,7 +33,8 @@ event under ``REPLACE_ONE`` (the claim then covers a replacement), and ``"zero"`
 ``"flipped"`` against a claim that does not cover replacement is refused.
 
 **The claim** is DP-SGD's own report: :meth:`DPSGDResult.epsilon` at the audit's ``delta`` of a run of
-this training.  ``variant`` runs deliberately broken trainers under the claim of the correct one (the
+this training, under add/remove-one (``relation="add_or_remove_one"``: the classic DP-SGD claim, which
+the insertion of a canary tests; the replace-one claim of the "labelled" learners is at least as large).  ``variant`` runs deliberately broken trainers under the claim of the correct one (the
 report of the same result with the configured noise multiplier put back):
 
 * ``"noise_halved"``: ``noise_multiplier / 2``;
@@ -72,7 +73,7 @@ from semiprivate.kernels.validation import (
 )
 from semiprivate.theory.audit import audit_pairs
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit
-from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_event
+from semiprivate.theory.privacy.accounting import ADD_OR_REMOVE_ONE, calibrate_noise_multiplier, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import DPSGDResult, dp_sgd
 from semiprivate.theory.privacy.linear import loss_values
 
@@ -157,8 +158,10 @@ def _run_params(variant: str, sigma: float, clip: float) -> tuple[float, float]:
 
 
 def _claim(res: DPSGDResult, sigma: float, clip: float, delta: float) -> float:
-    """DP-SGD's own report of a run of this training, with the configured (claimed) noise and clip put back."""
-    return float(dataclasses.replace(res, noise_multiplier=sigma, clip=clip).epsilon(delta))
+    """DP-SGD's own report of a run of this training, with the configured (claimed) noise and clip put back,
+    under add/remove-one (the classic DP-SGD claim: a canary is inserted or not)."""
+    return float(dataclasses.replace(res, noise_multiplier=sigma, clip=clip).epsilon(delta,
+                                                                                     relation=ADD_OR_REMOVE_ONE))
 
 
 def _pick_canary(canary: str, claim: float, sigma: float, q: float, steps: int, delta: float) -> str:
@@ -387,7 +390,7 @@ def sweep(epsilons: list[float], ms: list[int], *, steps: int = 1, delta: float 
     dl = audit_delta(max(ms)) if delta is None else float(delta)
     rows = []
     for i, eps in enumerate(epsilons):
-        sigma = float(calibrate_noise_multiplier(eps, dl, 1.0, steps))
+        sigma = float(calibrate_noise_multiplier(eps, dl, 1.0, steps, relation=ADD_OR_REMOVE_ONE))
         for j, m in enumerate(ms):
             r = one_run_dpsgd(m, noise_multiplier=sigma, steps=steps, delta=dl, rng=seed + 100 * i + j)
             rows.append(dict(claim=r.claimed_epsilon, m=m, bound=r.epsilon_lower_bound, sigma=sigma, delta=dl,

@@ -66,6 +66,7 @@ __all__ = [
     "calibrate_noise_multiplier",
     "REPLACE_ONE",
     "ADD_OR_REMOVE_ONE",
+    "group_of_two_epsilon",
 ]
 
 _ACCOUNTANTS = Options("rdp", "pld")
@@ -162,7 +163,7 @@ def _accountant(kind: str, relation: str = ADD_OR_REMOVE_ONE) -> Any:
     return PLDAccountant(neighboring_relation=rel)
 
 
-def _group_of_two(eps_at: Any, delta: float) -> float:
+def group_of_two_epsilon(eps_at: Any, delta: float) -> float:
     """Replace-one epsilon at ``delta`` from an add/remove-one curve ``eps_at(d)`` by group privacy of size 2.
 
     (e, d) under add/remove gives (2 e, (1 + e^e) d) under replace-one (remove, then add).  The
@@ -195,7 +196,7 @@ def _raw_epsilon(noise_multiplier: float, q: float, steps: int, delta: float, ac
             with _quiet_rdp_orders():
                 return float(acc.compose(event).get_epsilon(d))
 
-        return _group_of_two(at, delta)
+        return group_of_two_epsilon(at, delta)
     acc = _accountant(accountant, relation)
     with _quiet_rdp_orders():
         return float(acc.compose(event).get_epsilon(delta))

@@ -21,7 +21,10 @@ Implements (not SPEC items; the papers are cited by theorem):
   eps-DP training step has the RDP curve ``min(eps, lambda eps^2 / 2)`` (Bun-Steinke 2016 Prop. 3.3
   and the order-infinity bound); a training step given as a dp-accounting ``DpEvent`` (e.g. DP-SGD's
   ``PoissonSampledDpEvent``) is accounted by dp-accounting's own implementation of Thm 2
-  (``RepeatAndSelectDpEvent``).
+  (``RepeatAndSelectDpEvent``) under the search's replace-one neighbours: its RDP accountant with
+  ``REPLACE_ONE`` where it supports the event, else its add/remove curve converted by group privacy
+  of two (:func:`semiprivate.theory.privacy.accounting.group_of_two_epsilon`; the Poisson-subsampled
+  Gaussian of DP-SGD takes this route).
 
 The base mechanism Q (one run): draw a candidate uniformly from ``param_grid`` (coins independent of
 the data), fit it on the public rows + the training part S1 of the labelled rows, and score it on the
@@ -86,6 +89,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy import _held_out_search as search
+from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
 __all__ = [
@@ -273,11 +277,22 @@ def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score
             raise TypeError(f"base_event must be a dp_accounting.DpEvent, got {type(base_event).__name__}")
         event = dp_event.RepeatAndSelectDpEvent(
             dp_event.ComposedDpEvent([base_event, dp_event.LaplaceDpEvent(1.0 / eps_s)]), mean, eta)
-        acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
-        if not acc.supports(event):
-            raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
-        eps = float(acc.compose(event).get_epsilon(float(delta)))
-        info.update(accounting="dp-accounting RepeatAndSelectDpEvent (training and score composed)")
+        # the search's neighbours replace one labelled row (module docstring): dp-accounting's RDP
+        # accountant under REPLACE_ONE where it supports the event, else its add/remove curve with
+        # group privacy of two (a replacement is a removal and an addition), as DP-SGD's accounting
+        replace = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS),
+                                                  neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+        if replace.supports(event):
+            eps = float(replace.compose(event).get_epsilon(float(delta)))
+            how = "REPLACE_ONE"
+        else:
+            acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
+            if not acc.supports(event):
+                raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
+            acc.compose(event)
+            eps = float(group_of_two_epsilon(acc.get_epsilon, float(delta)))
+            how = "add/remove curve, group privacy of two"
+        info.update(accounting=f"dp-accounting RepeatAndSelectDpEvent (training and score composed), {how}")
         return (eps, float(delta)), info
     orders = np.asarray(RDP_ORDERS)
     base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), laplace_rdp(eps_s, orders))
@@ -308,7 +323,8 @@ class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, 
         parameters, the largest over the grid); each fit's ``privacy_`` is checked against it.
     base_event : dp_accounting.DpEvent or None
         ``method="renyi"`` only: the training's event (e.g. DP-SGD's), accounted by dp-accounting
-        instead of the curve derived from ``base_privacy``.
+        instead of the curve derived from ``base_privacy``, under replace-one neighbours (group
+        privacy of two over the add/remove curve where dp-accounting has no REPLACE_ONE RDP).
     epsilon_score : float
         Epsilon of the Laplace noise on each run's held-out correct count.
     delta : float in (0, 1)

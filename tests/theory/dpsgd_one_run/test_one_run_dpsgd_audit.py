@@ -29,8 +29,9 @@ def _sigma(eps: float) -> float:
 
 
 def _report(sigma: float, delta: float) -> float:
-    """DP-SGD's own report for one full-batch step at this noise (the claim the audit must use)."""
-    return dp_sgd(np.ones((1, 1)), [1], noise_multiplier=sigma, sampling_rate=1.0, steps=1, rng=0).epsilon(delta)
+    """DP-SGD's own add/remove-one report for one full-batch step at this noise (the claim the audit must use)."""
+    return dp_sgd(np.ones((1, 1)), [1], noise_multiplier=sigma, sampling_rate=1.0, steps=1,
+                  rng=0).epsilon(delta, relation="add_or_remove_one")
 
 
 def test_correct_dpsgd_passes_and_its_claim_is_dpsgds_report() -> None:
@@ -97,3 +98,13 @@ def test_many_runs_vs_one_run_are_both_valid_and_cost_what_they_say() -> None:
     cmp = compare_with_many_runs(_sigma(2.0), m=1000, trials=2000, rng=4)
     assert cmp.one_run_runs == 1 and cmp.many_run_runs > 2 * 2000
     assert cmp.one_run_bound <= cmp.claimed_epsilon and cmp.many_run_bound <= cmp.claimed_epsilon
+
+
+def test_the_claim_is_dpsgds_add_or_remove_epsilon():
+    """The audited claim is DP-SGD's add/remove-one epsilon of the configured run (a canary is inserted or
+    not), not the larger replace-one one, which no canary design here could reach."""
+    from semiprivate.theory.privacy.accounting import dpsgd_epsilon
+
+    r = one_run_dpsgd(200, noise_multiplier=2.0, steps=1, rng=0)
+    assert r.claimed_epsilon == dpsgd_epsilon(2.0, 1.0, 1, r.delta, relation="add_or_remove_one")
+    assert r.claimed_epsilon < dpsgd_epsilon(2.0, 1.0, 1, r.delta)

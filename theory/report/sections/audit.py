@@ -95,7 +95,7 @@ def _one_run(ctx: ReportContext) -> tuple[list[str], bool]:
           "|---|---|---|---|---|---|"]
     md += [f"| {r['claim']:.2f} | {r['sigma']:.3f} | {r['m']:,} | {r['correct']}/{r['guesses']} | {r['bound']:.3f} | "
            f"{r['seconds']:.1f} |" for r in rows]
-    sigma = float(calibrate_noise_multiplier(2.0, 1e-5, 1.0, 1))
+    sigma = float(calibrate_noise_multiplier(2.0, 1e-5, 1.0, 1, relation="add_or_remove_one"))
     mb = 1_000_000  # halved noise is caught in one run from about this many canaries (benchmarks/RESULTS.md)
     broken = [one_run_dpsgd(mb, noise_multiplier=sigma, steps=1, variant=v, canary_norm=20.0 if v == "clipping_skipped"
                             else 2.0, rng=ctx.seed + 7) for v in ("correct", "noise_halved", "clipping_skipped")]
