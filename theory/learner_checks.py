@@ -389,7 +389,8 @@ def _halfspace_check(name: str) -> Callable[[], EndToEndResult]:
     def both() -> EndToEndResult:
         rem = _halfspace(name)
         noise = halfspace_noise_audit(name)
-        return EndToEndResult(noise.epsilon, math.nan, noise.claimed, rem.holds and noise.holds, None,
+        # the coin-free remainder's exact epsilon (0 when it agrees, inf when it does not) and the noise's bound
+        return EndToEndResult(max(rem.epsilon, noise.epsilon), math.nan, noise.claimed, rem.holds and noise.holds, None,
                               rem.pairs + noise.pairs, "remainder + statistical")
 
     return both

@@ -33,6 +33,8 @@ _BENCH = Path(__file__).resolve().parents[4] / "benchmarks"
 
 
 def _load(name: str):  # type: ignore[no-untyped-def]
+    if name in sys.modules:  # loaded by another test module of this process: one copy of its classes
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, _BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)

@@ -22,11 +22,14 @@ import pytest
 from semiprivate.theory.audit import audit_pairs, selection
 
 _PATH = Path(__file__).resolve().parents[4] / "benchmarks" / "audit_power.py"
-_spec = importlib.util.spec_from_file_location("audit_power", _PATH)
-assert _spec is not None and _spec.loader is not None
-ap = importlib.util.module_from_spec(_spec)
-sys.modules["audit_power"] = ap
-_spec.loader.exec_module(ap)
+if "audit_power" in sys.modules:  # loaded by another test module of this process: one copy of its classes
+    ap = sys.modules["audit_power"]
+else:
+    _spec = importlib.util.spec_from_file_location("audit_power", _PATH)
+    assert _spec is not None and _spec.loader is not None
+    ap = importlib.util.module_from_spec(_spec)
+    sys.modules["audit_power"] = ap
+    _spec.loader.exec_module(ap)
 
 N = 200_000
 

@@ -112,11 +112,12 @@ def test_rdp_group_of_two_uses_the_best_split_of_delta(sigma, q, steps):
                                                                    rel=1e-8)
 
 
-def test_rdp_replace_one_is_zero_exactly_when_add_or_remove_is():
-    """RdpAccountant clips tiny epsilons to 0; group privacy of two keeps that 0 (2 x 0), and a positive
-    add/remove epsilon gives a positive replace-one one."""
-    assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5, relation="add_or_remove_one") == 0.0
-    assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5) == 0.0
+def test_rdp_clipped_zero_is_never_reported_and_small_epsilons_stay_ordered():
+    """Where RdpAccountant clips to 0, dpsgd_epsilon reports the PLD accountant's epsilon of the same event
+    and relation instead; a positive add/remove epsilon gives a larger replace-one one."""
+    for rel in ("add_or_remove_one", "replace_one"):
+        assert dpsgd_epsilon(1e5, 0.01, 10, 1e-5, relation=rel) == dpsgd_epsilon(1e5, 0.01, 10, 1e-5, relation=rel,
+                                                                                 accountant="pld")
     assert dpsgd_epsilon(1e3, 0.01, 10, 1e-5) > dpsgd_epsilon(1e3, 0.01, 10, 1e-5, relation="add_or_remove_one") > 0
 
 
