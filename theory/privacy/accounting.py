@@ -191,10 +191,13 @@ def _raw_epsilon(noise_multiplier: float, q: float, steps: int, delta: float, ac
     """The accountant's epsilon of the DP-SGD event under ``relation`` (RDP's clipped 0 included)."""
     event = dpsgd_event(noise_multiplier, q, steps, compositions)
     if accountant == "rdp" and relation == REPLACE_ONE:
+        curve = _accountant("rdp")  # composed once; the split search reads its epsilon at several deltas
+        with _quiet_rdp_orders():
+            curve.compose(event)
+
         def at(d: float) -> float:
-            acc = _accountant("rdp")
             with _quiet_rdp_orders():
-                return float(acc.compose(event).get_epsilon(d))
+                return float(curve.get_epsilon(d))
 
         return group_of_two_epsilon(at, delta)
     acc = _accountant(accountant, relation)
@@ -239,9 +242,10 @@ def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, del
     """
     eps = _raw_epsilon(float(noise_multiplier), float(sampling_rate), int(steps), float(delta), accountant, relation,
                        int(compositions))
-    if accountant == "rdp" and eps <= 0.0:
-        # RDP's conversion clips to 0 where no order certifies a positive epsilon; an epsilon of 0 is
-        # never reported: the PLD accountant's (pessimistic) epsilon of the same event is
+    if accountant == "rdp" and (eps <= 0.0 or math.isinf(eps)):
+        # RDP's conversion clips to 0 where no order certifies a positive epsilon, and the replace-one
+        # split of delta underflows (inf) where the add/remove epsilon passes ~745; neither is reported:
+        # the PLD accountant's (pessimistic) epsilon of the same event is
         return dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, accountant="pld",
                              compositions=compositions, relation=relation)
     return eps

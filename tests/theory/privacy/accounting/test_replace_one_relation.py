@@ -17,7 +17,12 @@ import pytest
 from dp_accounting.pld import PLDAccountant
 from dp_accounting.rdp import RdpAccountant
 from semiprivate.theory.learners.halfspaces import FullDimensionHalfspace, SemiPrivateHalfspace
-from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
+from semiprivate.theory.privacy.accounting import (
+    calibrate_noise_multiplier,
+    dpsgd_epsilon,
+    dpsgd_event,
+    group_of_two_epsilon,
+)
 
 REL = dp_accounting.NeighboringRelation
 CONFIGS = [(1.0, 0.01, 1000), (2.0, 1.0, 1), (1.3, 0.2, 40)]
@@ -121,8 +126,12 @@ def test_rdp_clipped_zero_is_never_reported_and_small_epsilons_stay_ordered():
     assert dpsgd_epsilon(1e3, 0.01, 10, 1e-5) > dpsgd_epsilon(1e3, 0.01, 10, 1e-5, relation="add_or_remove_one") > 0
 
 
-def test_rdp_replace_one_is_inf_when_no_split_of_delta_is_representable():
-    """With almost no noise the add/remove epsilon is finite but so large that d (1 + e^e) <= delta needs a
-    split d below the smallest double: no finite replace-one guarantee, reported as inf."""
-    assert math.isfinite(dpsgd_epsilon(1e-2, 1.0, 1, 1e-5, relation="add_or_remove_one"))
-    assert dpsgd_epsilon(1e-2, 1.0, 1, 1e-5) == math.inf
+def test_rdp_replace_one_without_a_representable_split_reports_pld(monkeypatch):
+    """An add/remove epsilon so large (above ~745) that d (1 + e^e) <= delta needs a split d below the
+    smallest double gives inf in the group-of-two search; dpsgd_epsilon then reports the PLD accountant's
+    epsilon of the same event (the inf is forced at an ordinary noise level, where PLD is quick)."""
+    from semiprivate.theory.privacy import accounting
+
+    assert group_of_two_epsilon(lambda d: 800.0, 1e-5) == math.inf
+    monkeypatch.setattr(accounting, "group_of_two_epsilon", lambda eps_at, delta: math.inf)
+    assert dpsgd_epsilon(1.0, 0.01, 100, 1e-5) == dpsgd_epsilon(1.0, 0.01, 100, 1e-5, accountant="pld")
