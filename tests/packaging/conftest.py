@@ -50,9 +50,18 @@ def finish(proc: subprocess.Popen[str], log: Path) -> subprocess.CompletedProces
 
 def source_copy(dest: Path) -> Path:
     """The checkout without build outputs, virtual environments or compiled files."""
-    ignore = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "*.so", "*.c", "*.html",
-                                    ".tree", ".typecheck", "__pycache__", ".pytest_cache", "report_out",
-                                    ".hypothesis", "_build", ".mypy_cache", ".ruff_cache")
+    patterns = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "*.so", "*.c", "*.html",
+                                      ".tree", ".typecheck", "__pycache__", ".pytest_cache", "report_out",
+                                      ".hypothesis", "_build", ".mypy_cache", ".ruff_cache")
+    # what a Sphinx build writes into docs/ (a site test in another worker may be writing it meanwhile)
+    docs_outputs = {"gallery", "generated", "sg_execution_times.rst"}
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        skipped = set(patterns(folder, names))
+        if Path(folder) == ROOT / "docs":
+            skipped |= docs_outputs & set(names)
+        return skipped
+
     shutil.copytree(ROOT, dest, ignore=ignore)
     return dest
 
