@@ -51,8 +51,9 @@ events) are counted on a fresh *choice batch* of ``c = min(s, n // 2)`` outputs 
 rescored by the pessimistic anticipated bound at the level ``alpha / (2 j)`` (``j = n_best``) and at
 the trials they would get, ``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on
 outputs that did not build the events removes the winner's curse of the search over thousands of
-candidates, which made the selection batch's best score the most over-fitted one; (b) the ``j`` best
-are kept (:func:`semiprivate.theory.audit.selection.pick` without per-pair slots) and the rest of the
+candidates, which made the selection batch's best score the most over-fitted one; (b) ``j`` are kept
+(:func:`semiprivate.theory.audit.selection.pick` without per-pair slots: the best one, then the best of
+each event group not yet kept, then the rest by score; for ``j = 1`` simply the best) and the rest of the
 estimation budget, ``n D - c D`` outputs, is drawn on the ``D'`` distinct datasets of the kept tests
 only: ``n' = floor((n D - c D) / D')`` each.  Each kept test gets its two one-sided Clopper–Pearson
 intervals at level ``alpha / (2 j)``.  Validity: the kept events, their directions, ``D'`` and ``n'``
