@@ -252,7 +252,7 @@ def _events_per_dataset(chosen: list[Candidate], index: list[tuple[int, int]]) -
 def _choose_best(mechanism: Mechanism, datasets: list[Any], index: list[tuple[int, int]], offered: list[Candidate],
                  c_trials: int, n_best: int, budget: int, alpha: float, delta: float, g: np.random.Generator,
                  codec: Codec, bar: Any) -> tuple[list[Candidate], int]:
-    """The choice stage of the two-stage design (``estimate_on="best"``): the ``n_best`` best of the
+    """The choice stage of the two-stage design (``estimate_on="best"``): ``n_best`` of the
     ``offered`` tests, rescored on a fresh choice batch of ``c_trials`` outputs per dataset.
 
     Each offered (pair, event, direction) is scored by the pessimistic anticipated bound
@@ -352,7 +352,7 @@ def audit_pairs(
 
     Same method and guarantees as :func:`audit_mechanism` (which calls this); the
     Bonferroni correction covers every tested (pair, event, direction).  With
-    ``estimate_on="best"`` a choice batch keeps the ``n_best`` best of those tests and the
+    ``estimate_on="best"`` a choice batch keeps ``n_best`` of those tests (the best first) and the
     estimation budget goes to their datasets only (the two-stage design of the module docstring).
 
     Implements: AUDIT (with ``estimate_on="best"``: AUDIT, two-stage estimation).
@@ -428,7 +428,7 @@ def audit_pairs(
         ``trials`` outputs and every pair's best events are tested, at level
         ``(1 - confidence) / (2K)``.  ``"best"``: the two-stage design (module docstring): those
         ``K`` tests are rescored on a choice batch of ``min(selection_trials, trials // 2)`` outputs
-        per dataset, the ``n_best`` best are kept and tested at level ``(1 - confidence) / (2 n_best)``
+        per dataset, ``n_best`` are kept (the best first; module docstring) and tested at level ``(1 - confidence) / (2 n_best)``
         on the rest of the budget (``trials`` times the ``D`` distinct datasets, less the choice
         batch), split over their ``D'`` datasets; the bound keeps its confidence with no correction
         for the tests dropped, since the choice depends on the selection and choice batches only.
