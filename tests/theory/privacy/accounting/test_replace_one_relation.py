@@ -135,3 +135,14 @@ def test_rdp_replace_one_without_a_representable_split_reports_pld(monkeypatch):
     assert group_of_two_epsilon(lambda d: 800.0, 1e-5) == math.inf
     monkeypatch.setattr(accounting, "group_of_two_epsilon", lambda eps_at, delta: math.inf)
     assert dpsgd_epsilon(1.0, 0.01, 100, 1e-5) == dpsgd_epsilon(1.0, 0.01, 100, 1e-5, accountant="pld")
+
+
+@pytest.mark.parametrize("accountant", ["rdp", "pld"])
+@pytest.mark.parametrize("relation", ["replace_one", "add_or_remove_one"])
+def test_compositions_are_more_steps_of_the_same_event(accountant, relation):
+    """c compositions of T steps are c T steps (one-vs-rest classes on the same data), on every route of
+    dpsgd_epsilon and calibrate_noise_multiplier."""
+    kw = dict(accountant=accountant, relation=relation)
+    assert dpsgd_epsilon(1.0, 0.1, 10, 1e-5, compositions=3, **kw) == dpsgd_epsilon(1.0, 0.1, 30, 1e-5, **kw)
+    assert (calibrate_noise_multiplier(2.0, 1e-5, 0.1, 10, compositions=3, **kw)
+            == calibrate_noise_multiplier(2.0, 1e-5, 0.1, 30, **kw))
