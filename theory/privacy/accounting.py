@@ -52,6 +52,7 @@ from semiprivate.kernels.validation import (
     EPSILON,
     POSITIVE_INT,
     POSITIVE_REAL,
+    CallableConstraint,
     Options,
     Real,
     validate_params,
@@ -163,6 +164,7 @@ def _accountant(kind: str, relation: str = ADD_OR_REMOVE_ONE) -> Any:
     return PLDAccountant(neighboring_relation=rel)
 
 
+@validate_params(eps_at=CallableConstraint(), delta=Real(0.0, 1.0, closed="neither"))
 def group_of_two_epsilon(eps_at: Any, delta: float) -> float:
     """Replace-one epsilon at ``delta`` from an add/remove-one curve ``eps_at(d)`` by group privacy of size 2.
 
