@@ -192,6 +192,10 @@ class _Search:
             net = selection.mlp_score(x, y, np.random.default_rng(pair))  # selection batch only
             if net is not None:
                 self.thresholds(net(x), net(y), net, "<mlp score, x>", "mlp")
+        if not discrete:
+            signs = selection.sign_score(x, y)  # selection batch only
+            if signs is not None:
+                self.thresholds(signs(x), signs(y), signs, "<whitened-sign score, x>", "sign")
         # per-coordinate thresholds: declared categorical coordinates get value events instead;
         # beyond MAX_COORDS coordinates only the MAX_COORDS ranked first on the selection batch
         declared = {int(c) for c in categorical if isinstance(c, (int, np.integer)) and 0 <= int(c) < d}

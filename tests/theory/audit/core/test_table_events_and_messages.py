@@ -756,12 +756,12 @@ def _case(name: str, s: int = 400) -> tuple[dict[str, int], list[tuple[Any, ...]
 SELECT_CASES: dict[str, tuple[dict[str, int], int, str]] = {  # families built, candidates kept, digest
     "labels": ({"value": 4, "valueset": 2}, 6, "a1ee8efb6d3c7880"),
     "float_bits": ({"thr": 48, "bits": 276, "value": 118, "valueset": 116}, 112, "b56a4f9fd6e52a55"),  # "x == 0.0", not -0.0
-    "vector": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "coord1": 48, "coord2": 48}, 96, "fad66b9c25b7b364"),
-    "coded": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "coord1": 16, "cat": 10, "joint": 144, "pattern": 6, "patternset": 4}, 116, "4fc02bc09cffba83"),
+    "vector": ({"fisher": 48, "meandiff": 48, "logistic": 48, "sign": 36, "coord0": 48, "coord1": 48, "coord2": 48}, 112, "51089a932179ebbe"),
+    "coded": ({"fisher": 48, "meandiff": 48, "logistic": 48, "sign": 20, "coord0": 48, "coord1": 16, "cat": 10, "joint": 144, "pattern": 6, "patternset": 4}, 132, "ff76eeab8741c7b6"),
     "intvec": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 16, "coord1": 24, "cat": 24, "joint": 104, "value": 24, "valueset": 22}, 152, "5ccab2b58daa48d0"),
     "structured": ({"col": 76, "cat": 20, "joint": 316, "value": 30, "valueset": 28}, 108, "62c482bcca928301"),
-    "declared": ({"fisher": 48, "meandiff": 48, "logistic": 48, "coord0": 48, "cat": 18, "joint": 240, "pattern": 10, "patternset": 8}, 116, "8936d768dbfaa8f3"),
-    "wide": ({"fisher": 32, "meandiff": 32, "logistic": 32, "coord17": 32, "coord5": 32, "coord4": 32, "coord13": 32, "coord1": 32, "coord9": 32, "coord8": 32, "coord12": 32, "coord16": 32, "coord6": 32, "coord7": 32, "coord11": 32, "coord15": 32, "coord10": 32, "coord2": 32, "coord14": 32}, 304, "b15aa12817bf2167"),
+    "declared": ({"fisher": 48, "meandiff": 48, "logistic": 48, "sign": 20, "coord0": 48, "cat": 18, "joint": 240, "pattern": 10, "patternset": 8}, 132, "e1f0ac1a602297dd"),
+    "wide": ({"fisher": 32, "meandiff": 32, "logistic": 32, "sign": 32, "coord17": 32, "coord5": 32, "coord4": 32, "coord13": 32, "coord1": 32, "coord9": 32, "coord8": 32, "coord12": 32, "coord16": 32, "coord6": 32, "coord7": 32, "coord11": 32, "coord15": 32, "coord10": 32, "coord2": 32, "coord14": 32}, 320, "b6e21b5b7dac8721"),
 }
 
 
@@ -1062,14 +1062,15 @@ def test_select_value_sets_of_many_categories() -> None:
     s = 1800
     cx, cy = np.repeat(np.arange(600.0), 3), np.r_[np.repeat(np.arange(599.0), 3), [0.0, 1.0, 2.0]]
     fams, rows = _run_select(np.c_[g.normal(0, 1, s), cx], np.c_[g.normal(0, 1, s), cy], s, cat=(1,), nthr=4)
-    assert fams == {"fisher": 32, "meandiff": 32, "logistic": 32, "coord0": 32, "cat": 2 * 600 + 2 * 512, "joint": 248}
-    assert (len(rows), _digest(rows)) == (112, "93ed2c2598513eba")
+    assert fams == {"fisher": 32, "meandiff": 32, "logistic": 32, "sign": 20, "coord0": 32, "cat": 2 * 600 + 2 * 512,
+                    "joint": 248}
+    assert (len(rows), _digest(rows)) == (128, "ef7d8812162466eb")
     # 40 categories with tied counts (4 and 3): the stable order decides which are kept and how they are named
     cat = np.concatenate([np.repeat(np.arange(0, 40, 2.0), 4), np.repeat(np.arange(1, 40, 2.0), 3)])
     s = cat.size
     gx, gy = g.permutation(cat), g.permutation(cat)
     fams, rows = _run_select(np.c_[g.normal(0, 1, s), gx], np.c_[g.normal(0, 1, s), gy], s, cat=(1,), nthr=4)
-    assert (fams["cat"], len(rows), _digest(rows)) == (158, 112, "b90df17e4fd8bac6")
+    assert (fams["cat"], len(rows), _digest(rows)) == (158, 124, "c152a3c9d02e7c52")
 
 
 def _objects(items: list[Any]) -> np.ndarray:
@@ -1235,7 +1236,7 @@ def test_select_sixteen_coordinates_keep_their_order() -> None:
     s = 100
     x, y = g.normal(0, 1, (s, 16)), g.normal(0, 1, (s, 16)) + np.r_[np.zeros(15), 1.0]
     fams, _ = _run_select(x, y, s, nthr=2)
-    assert list(fams)[3:] == [f"coord{j}" for j in range(16)]
+    assert list(fams)[3:] == ["sign"] + [f"coord{j}" for j in range(16)]
 
 
 def test_select_row_patterns_seen_three_times_and_set_budget() -> None:
@@ -1362,7 +1363,7 @@ def test_select_integer_vectors_against_float_vectors() -> None:
     x, y = g.integers(0, 3, (s, 2)), g.integers(0, 3, (s, 2)) + 0.5
     projections = {"fisher": 32, "meandiff": 32, "logistic": 32, "coord0": 32, "coord1": 28}
     assert _run_select(x, y, s, nthr=4)[0] == projections
-    assert _run_select(y, x, s, nthr=4)[0] == {**projections, "pattern": 36, "patternset": 34}
+    assert _run_select(y, x, s, nthr=4)[0] == {**projections, "sign": 20, "pattern": 36, "patternset": 34}
 
 
 def test_select_integer_value_seen_once_under_the_first_dataset() -> None:
