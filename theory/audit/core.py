@@ -47,7 +47,8 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
 spreads the estimation over every dataset and pays the Bonferroni factor ``2K`` with ``K >=`` the
 number of pairs.  With ``estimate_on="best"`` the audit also chooses *where* to spend it, in two
 stages before any estimation output is drawn: (a) the ``K`` tests of step 1 (every pair's best
-events) are counted on a fresh *choice batch* of ``c = min(s, n // 2)`` outputs per dataset and
+events), with the best test of every other event group of the same pairs (at most
+:data:`MAX_OFFERED` in all; they cost no extra outputs), are counted on a fresh *choice batch* of ``c = min(s, n // 2)`` outputs per dataset and
 rescored by the pessimistic anticipated bound at the level ``alpha / (2 j)`` (``j = n_best``) and at
 the trials they would get, ``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on
 outputs that did not build the events removes the winner's curse of the search over thousands of
@@ -276,6 +277,28 @@ def _choose_best(mechanism: Mechanism, datasets: list[Any], index: list[tuple[in
     scores = selection.anticipated_bound(kx, ky, c_trials, n_plan, alpha / (2 * n_best), delta)
     rescored = [Candidate(float(sc), c.pair, c.event, c.forward, c.group) for sc, c in zip(scores, offered)]
     return selection.pick(rescored, n_best, per_pair=False), used
+
+
+#: the most tests offered to the choice batch of the two-stage design (see :func:`_offered`)
+MAX_OFFERED = 64
+
+
+def _offered(planned: list[Candidate], cands: list[Candidate]) -> list[Candidate]:
+    """The tests offered to the choice batch: the ``K`` planned ones, then the best candidate of
+    every other event group (family and direction) of the same pairs, by selection score, up to
+    :data:`MAX_OFFERED` in all.
+
+    The extra tests cost no choice outputs (their pairs' datasets are counted anyway) and keep a
+    family in the running when the search's best scores belong to over-fitted ones: events at the
+    sample extremes, counted 5 against 0 among thousands of candidates, outrank a projection with a
+    real but small effect on the selection batch, and lose to it on the fresh choice batch."""
+    pairs = {c.pair for c in planned}
+    best: dict[tuple[Any, ...], Candidate] = {}
+    for c in cands:
+        if c.pair in pairs and (c.group not in best or c.score > best[c.group].score):
+            best[c.group] = c
+    extra = sorted((c for c in best.values() if all(c is not d for d in planned)), key=lambda c: -c.score)
+    return planned + extra[:max(0, MAX_OFFERED - len(planned))]
 
 
 def _bounds_at(kn: np.ndarray, ko: np.ndarray, n: int, a: float, delta: float) -> np.ndarray:
@@ -535,6 +558,7 @@ def audit_pairs(
                              "threshold and no repeated value to test): pass events=[...] to test your own")
         chosen = selection.pick(cands, k_planned)
         if two_stage:
+            chosen = _offered(chosen, cands)
             # the choice batch takes its outputs from the estimation budget of n per dataset
             budget = n * len(datasets)
             c_trials = max(1, min(s, n // 2))
