@@ -38,6 +38,15 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from semiprivate.kernels.validation import (
+    POSITIVE_REAL,
+    RNG,
+    AnyOf,
+    ArrayLike,
+    Integer,
+    as_generator,
+    validate_params,
+)
 from sklearn.utils import murmurhash3_32
 
 __all__ = ["EPS", "laplace_noise", "Laplace", "LaplaceSnapping", "TruncatedGeometric", "NoisyHist", "ReportNoisyMax", "SVT",
@@ -47,6 +56,7 @@ __all__ = ["EPS", "laplace_noise", "Laplace", "LaplaceSnapping", "TruncatedGeome
 EPS = 0.1
 
 
+@validate_params(rng=RNG, scale=POSITIVE_REAL, shape=AnyOf(Integer(0), ArrayLike(ndim=1, dtype_kinds="iu", min_size=0)))
 def laplace_noise(rng: np.random.Generator, scale: float, shape: int | tuple[int, ...]) -> np.ndarray:
     """``Lap(scale)`` draws of ``shape``: ``scale * E * S`` with ``E`` standard exponential (NumPy's
     ziggurat) and ``S`` a fair sign (``+`` iff a uniform ``U`` on the 2^-53 grid of [0, 1) is at least
@@ -58,9 +68,13 @@ def laplace_noise(rng: np.random.Generator, scale: float, shape: int | tuple[int
     >>> bool(abs(x.mean()) < 0.05), bool(abs(np.abs(x).mean() - 2.0) < 0.05)
     (True, True)
     """
-    e = rng.standard_exponential(shape)
+    dims = (int(shape),) if np.ndim(shape) == 0 else tuple(int(v) for v in np.asarray(shape))
+    if min(dims, default=0) < 0:
+        raise ValueError(f"shape must have no negative entry, got {dims}")
+    g = as_generator(rng)
+    e = g.standard_exponential(dims)
     e *= scale
-    return np.copysign(e, rng.random(shape) - 0.5, out=e)
+    return np.copysign(e, g.random(dims) - 0.5, out=e)
 
 
 
