@@ -1,0 +1,223 @@
+"""Benchmark: the best bound any one-event Clopper-Pearson audit can expect at a given budget.
+
+Implements: AUDIT (the budget ceiling behind the comparison with published testers).
+
+DP-Sniper's and StatDP-Fixed's published lower bounds, and ours, all have the same form: one event
+``E`` and two one-sided Clopper-Pearson bounds at level ``alpha / 2`` each (``alpha = 1 - confidence``),
+``eps_lb = log(lower(P[M(a) in E]) / upper(P[M(b) in E]))``.  Knowing the exact output laws of a case,
+this script finds, for ``n`` samples per dataset, the event whose bound at the expected counts
+``(n P, n Q)`` is largest: by Neyman-Pearson every event is dominated by a likelihood-ratio level set
+(larger ``P`` at the same ``Q``), and the bound increases in ``P`` and decreases in ``Q``, so the best
+event is a prefix of the output cells sorted by ``P / Q`` (:func:`frontier_bound`).  That is the
+*ceiling* of the method at that budget: an auditor that knew the best event in advance and spent
+every sample of the budget on the two datasets of the best pair (no selection batch, no choice, one
+test).  When a published bound is above the ceiling at ``share`` of DP-Sniper's samples, no auditor
+of this form can be expected to reach it with that share, whatever its event search.
+
+Exact laws (cells and their probabilities under both datasets):
+
+* sums of independent Laplace coordinates (Laplace, NoisyHist, PrefixSum, parallel Laplace): the
+  privacy loss is ``sum_i (|x_i - b_i| - |x_i - a_i|) / s``; its law under each dataset is the
+  convolution of the per-coordinate laws (two atoms and a continuous part, on a grid of
+  ``1 / (GRID s)``), and its level sets are the likelihood-ratio level sets (:func:`laplace_loss_law`);
+* discrete outputs: GeoSample's exact rational law, ReportNoisyMax's index law by integration over
+  the maximum, SVT Algs. 1, 2, 4 with c = 1 by integration over the threshold noise (the functions of
+  ``audit_power.py``), RAPPOR's bits on the positions where the two Bloom filters differ
+  (the other bits have the same law under both inputs);
+* ReportNoisyMax's value: the law of ``max(a + Lap(2/eps))`` on a fine grid of cells.
+
+Usage: ``python benchmarks/audit_ceiling.py [--share 0.0625] [--confidence 0.9] [--only NAMES]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Callable
+from itertools import product
+from typing import Any
+
+import numpy as np
+from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from audit_power import (  # noqa: E402  (the sibling benchmark: cases, budgets and exact laws)
+    CONFIDENCE,
+    N_FINAL,
+    SVT,
+    Laplace,
+    LaplaceParallel,
+    NoisyHist,
+    PrefixSum,
+    Rappor,
+    ReportNoisyMax,
+    TruncatedGeometric,
+    best_published,
+    bloom_bits,
+    cases,
+    rnm_index_probs,
+    svt_output_probs,
+    their_samples,
+)
+
+#: grid points of the privacy loss per unit of ``|shift| / scale`` (Laplace sums)
+GRID = 400
+#: cells of ReportNoisyMax's value law
+VALUE_CELLS = 200_000
+
+
+def frontier_bound(p: np.ndarray, q: np.ndarray, n: int, a: float) -> tuple[float, float, float]:
+    """The best bound ``log(beta_lower(n P, n, a) / beta_upper(n Q, n, a))`` over the events made of
+    the cells with the largest ratios ``p / q`` (cells with ``q = 0`` first), with ``P``, ``Q`` the
+    events' probabilities; returns ``(bound, P, Q)`` of the best prefix.
+
+    >>> b, P, Q = frontier_bound(np.array([0.5, 0.5]), np.array([0.25, 0.75]), 10**6, 0.05)
+    >>> round(b, 3), P, Q  # the first cell alone: log 2 less the intervals' width
+    (0.689, 0.5, 0.25)
+    """
+    p, q = np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64)
+    keep = p > 0
+    p, q = p[keep], q[keep]
+    with np.errstate(divide="ignore"):
+        score = np.where(q > 0, np.log(p) - np.log(np.where(q > 0, q, 1.0)), np.inf)
+    order = np.argsort(-score, kind="stable")
+    cp, cq = np.cumsum(p[order]), np.cumsum(q[order])
+    cp, cq = np.minimum(cp, 1.0), np.minimum(cq, 1.0)
+    bounds = epsilon_bound(beta_lower(cp * n, n, a), beta_upper(cq * n, n, a), 0.0)
+    i = int(np.argmax(bounds))
+    return float(bounds[i]), float(cp[i]), float(cq[i])
+
+
+def _laplace_cdf(u: np.ndarray, s: float) -> np.ndarray:
+    return np.where(u < 0, 0.5 * np.exp(np.minimum(u, 0) / s), 1 - 0.5 * np.exp(-np.maximum(u, 0) / s))
+
+
+def _coordinate_loss(d: float, s: float, centre: float) -> np.ndarray:
+    """Law of ``(|u - d| - |u|) / s`` on the grid ``m / (GRID s)``, ``m = -M..M`` (``M = GRID d``),
+    for ``u ~ centre + Lap(s)``, ``d > 0``: atoms ``+d/s`` (``u <= 0``) and ``-d/s`` (``u >= d``),
+    the continuous part ``(d - 2u) / s`` binned to the nearest grid point."""
+    m_max = int(round(GRID * d))
+    h = 1.0 / (GRID * s)
+    m = np.arange(-m_max, m_max + 1)
+    # grid point m holds loss in [(m - 1/2) h, (m + 1/2) h), i.e. u in ((d - s (m + 1/2) h) / 2, (d - s (m - 1/2) h) / 2]
+    hi = np.clip((d - s * (m - 0.5) * h) / 2, 0.0, d)
+    lo = np.clip((d - s * (m + 0.5) * h) / 2, 0.0, d)
+    law = _laplace_cdf(hi - centre, s) - _laplace_cdf(lo - centre, s)
+    law[-1] += _laplace_cdf(np.array(0.0 - centre), s)
+    law[0] += 1 - _laplace_cdf(np.array(d - centre), s)
+    return law
+
+
+def laplace_loss_law(shift: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """Cells of the privacy loss of ``x = a + Lap(s)`` per coordinate against ``b = a + shift``:
+    its law under ``a`` and under ``b`` on a common grid (coordinates with no shift drop out)."""
+    pa, pb = np.ones(1), np.ones(1)
+    for d in np.abs(np.asarray(shift, dtype=np.float64)):
+        if d == 0:
+            continue
+        pa = np.convolve(pa, _coordinate_loss(float(d), s, 0.0))
+        pb = np.convolve(pb, _coordinate_loss(float(d), s, float(d)))
+    return pa, pb
+
+
+def rnm_value_law(a: np.ndarray, b: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Cells of ``max(x + Lap(scale))`` under ``x = a`` and ``x = b``: a grid of VALUE_CELLS cells."""
+    lo, hi = min(a.min(), b.min()) - 40 * scale, max(a.max(), b.max()) + 40 * scale
+    t = np.linspace(lo, hi, VALUE_CELLS + 1)
+
+    def law(x: np.ndarray) -> np.ndarray:
+        cdf = np.prod(_laplace_cdf(t[None, :] - x[:, None], scale), axis=0)
+        cdf[0], cdf[-1] = 0.0, 1.0
+        return np.diff(cdf)
+
+    return law(a), law(b)
+
+
+def rappor_law(mech: Rappor, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cells: the output bits at the positions where the Bloom filters of ``a`` and ``b`` differ."""
+    ba, bb = bloom_bits(a, mech.n_hashes, mech.filter_size), bloom_bits(b, mech.n_hashes, mech.filter_size)
+    p1, p0 = mech.bit_probabilities()
+    diff = np.nonzero(ba != bb)[0]
+    pa, pb = [], []
+    for bits in product((0, 1), repeat=diff.size):
+        x = np.array(bits, dtype=bool)
+        for filt, out in ((ba, pa), (bb, pb)):
+            pr = np.where(filt[diff], p1, p0)
+            out.append(float(np.prod(np.where(x, pr, 1 - pr))))
+    return np.array(pa), np.array(pb)
+
+
+def case_laws(mech: Any, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The exact cells of one pair of a benchmark case, or None when not available here."""
+    if isinstance(mech, LaplaceParallel):
+        return laplace_loss_law(np.full(mech.n_parallel, float(b[0] - a[0])), 1 / mech.eps)
+    if isinstance(mech, (Laplace, NoisyHist, PrefixSum)):  # PrefixSum: a bijection of a + Lap
+        s = (mech.eps if mech.broken else 1 / mech.eps) if isinstance(mech, NoisyHist) else 1 / mech.eps
+        return laplace_loss_law(b - a, s)
+    if isinstance(mech, TruncatedGeometric):
+        def geo(c: int) -> np.ndarray:
+            f, d = mech.cdf_numerators(c)
+            return np.diff(np.array([0] + f, dtype=object)).astype(np.float64) / float(d)
+        return geo(int(a[0])), geo(int(b[0]))
+    if isinstance(mech, ReportNoisyMax) and mech.noise == "laplace" and mech.value:
+        return rnm_value_law(a, b, 2 / mech.eps)
+    if isinstance(mech, ReportNoisyMax) and not mech.value:
+        return rnm_index_probs(a, 2 / mech.eps, mech.noise), rnm_index_probs(b, 2 / mech.eps, mech.noise)
+    if isinstance(mech, SVT) and mech.c == 1 and mech.variant in (1, 2, 4):
+        pa, pb = svt_output_probs(mech, a), svt_output_probs(mech, b)
+        keys = sorted(set(pa) | set(pb))
+        return np.array([pa.get(k, 0.0) for k in keys]), np.array([pb.get(k, 0.0) for k in keys])
+    if isinstance(mech, Rappor):
+        return rappor_law(mech, int(a[0]), int(b[0]))
+    return None
+
+
+def ceiling(case: Any, n: int, a: float) -> float | None:
+    """The best one-event bound at ``n`` samples per dataset over the case's pairs and directions."""
+    best = -math.inf
+    for x, y in case.pairs:
+        laws = case_laws(case.mechanism, np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        if laws is None:
+            return None
+        pa, pb = laws
+        best = max(best, frontier_bound(pa, pb, n, a)[0], frontier_bound(pb, pa, n, a)[0])
+    return best
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], Any] = print) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--share", type=float, default=0.0625, help="fraction of DP-Sniper's samples per case")
+    ap.add_argument("--confidence", type=float, default=CONFIDENCE)
+    ap.add_argument("--only", default=None, help="comma-separated case names")
+    args = ap.parse_args(argv)
+    if not 0.0 < args.share <= 1.0:
+        ap.error(f"--share must be in (0, 1], got {args.share}")
+    if not 0.0 < args.confidence < 1.0:
+        ap.error(f"--confidence must be in (0, 1), got {args.confidence}")
+    a = (1 - args.confidence) / 2
+    only = {t.strip() for t in args.only.split(",")} if args.only else None
+    out(f"confidence {args.confidence:g} (two one-sided Clopper-Pearson bounds at {a:g} each); "
+        f"share {args.share:g} of DP-Sniper's samples, all on the best pair's two datasets\n")
+    out("| mechanism | best published | ceiling at their final estimate (2e8 per side) | "
+        f"ceiling at {args.share:g} of their samples | samples per side | published above that ceiling? |")
+    out("|---|---|---|---|---|---|")
+    for case in cases():
+        if only is not None and case.name not in only:
+            continue
+        if not case.compute_true:  # the float-bits case: its law is not the real-arithmetic one
+            continue
+        pub = best_published(case.name)
+        n = int(args.share * their_samples(case)) // 2
+        c_share = ceiling(case, n, a)
+        if c_share is None:
+            continue
+        c_final = ceiling(case, N_FINAL, a)
+        above = "-" if pub is None else ("**yes**" if pub > c_share else "no")
+        out(f"| {case.name} | {pub if pub is not None else '-'} | {c_final:.4f} | {c_share:.4f} | {n:,} | {above} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
