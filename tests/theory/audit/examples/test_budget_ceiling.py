@@ -1,0 +1,64 @@
+"""benchmarks/audit_ceiling.py: the best one-event bound at a budget, from the cases' exact laws."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
+
+_BENCH = Path(__file__).resolve().parents[4] / "benchmarks"
+
+
+def _load(name: str):  # noqa: ANN202
+    if name in sys.modules:  # one copy per process (audit_power's classes are shared with other tests)
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, _BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_load("audit_power")
+ac = _load("audit_ceiling")
+
+
+def test_frontier_bound_is_the_best_event_of_all() -> None:
+    """Over every one of the 2^7 events of a 7-cell law the best bound is a likelihood-ratio prefix."""
+    g = np.random.default_rng(0)
+    p, q = g.dirichlet(np.ones(7)), g.dirichlet(np.ones(7))
+    n, a = 50_000, 0.05
+    brute = -math.inf
+    for mask in itertools.product((0, 1), repeat=7):
+        m = np.array(mask, dtype=bool)
+        if m.any():
+            P, Q = min(p[m].sum(), 1.0), min(q[m].sum(), 1.0)
+            brute = max(brute, float(epsilon_bound(beta_lower(P * n, n, a), beta_upper(Q * n, n, a), 0.0)))
+    assert ac.frontier_bound(p, q, n, a)[0] == brute
+
+
+def test_laplace_loss_law_has_the_exact_privacy_loss() -> None:
+    """20 coordinates of Lap(200) shifted by 1: both laws sum to 1, the extreme cells' ratio is
+    e^{0.1} (the true epsilon; a sign or scale error in the per-coordinate law breaks it), and at
+    10^14 samples a side the ceiling is within 1e-3 of it."""
+    pa, pb = ac.laplace_loss_law(np.ones(20), 200.0)
+    assert abs(pa.sum() - 1) < 1e-12 and abs(pb.sum() - 1) < 1e-12
+    # the end cells hold the atoms (and half a grid step of the continuous part): ratio e^{0.1} to 1e-8
+    assert math.isclose(math.log(pa[-1] / pb[-1]), 0.1, rel_tol=1e-8)
+    assert math.isclose(math.log(pb[0] / pa[0]), 0.1, rel_tol=1e-8)
+    assert 0.099 < ac.frontier_bound(pa, pb, 10**14, 0.05)[0] <= 0.1
+
+
+def test_ceiling_of_the_laplace_case_at_their_final_estimate() -> None:
+    """DP-Sniper's Laplace case (eps 0.1) at 2 x 10^8 samples a side: 0.0998, the published
+    StatDP-Fixed bound; at 1/16 of their samples it is 0.0992, below it."""
+    case = next(c for c in ac.cases() if c.name == "Laplace")
+    assert round(ac.ceiling(case, ac.N_FINAL, 0.05), 4) == 0.0998
+    n = int(0.0625 * ac.their_samples(case)) // 2
+    assert round(ac.ceiling(case, n, 0.05), 4) == 0.0992
