@@ -12,8 +12,9 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
    likelihood-ratio-ordered sets of values for discrete outputs (integers, labels, atoms of
    real outputs, integer vectors); for vector outputs, thresholds on projections (a
    regularised Fisher discriminant trained to tell the two sides apart, the mean difference,
-   a logistic score on ``(z, z**2)`` and, with ``mlp=True``, a small neural network's logit) and
-   on each coordinate (beyond 16 coordinates, the 16 ranked first by a selection-batch
+   a logistic score on ``(z, z**2)``, with ``mlp=True`` a small neural network's logit, and for
+   real-valued vectors the whitened-sign score, :class:`semiprivate.theory.audit.selection.SignScore`,
+   near the likelihood-ratio statistic of independent Laplace noise) and on each coordinate (beyond 16 coordinates, the 16 ranked first by a selection-batch
    Kolmogorov–Smirnov statistic, :func:`semiprivate.theory.audit.selection.rank_columns`).  Structured
    outputs (tuples, dicts, variable-length sequences) and vectors with categorical coordinates
    (declared with ``categorical=``, non-numeric leaves, or integer coordinates with at most 16

@@ -81,7 +81,8 @@ class PairSearch:
     """What the search tried on one neighbouring pair, and how far it got.
 
     ``families`` maps each candidate-event family (``thr`` thresholds of a scalar, ``coordN``
-    thresholds of coordinate N, ``fisher`` / ``meandiff`` / ``logistic`` projections, ``value`` single
+    thresholds of coordinate N, ``fisher`` / ``meandiff`` / ``logistic`` / ``mlp`` projections, ``sign``
+    whitened-sign scores, ``value`` single
     values, ``valueset`` likelihood-ratio-ordered value sets, ``joint`` categorical-and-threshold
     events, ``pattern`` / ``patternset`` whole-row patterns of coded float columns and their
     cross-fitted sets, ``bits`` float bit patterns, ``user`` user events) to the number of (event, direction)
