@@ -21,7 +21,7 @@ Exact laws (cells and their probabilities under both datasets):
   convolution of the per-coordinate laws (two atoms and a continuous part, on a grid of
   ``1 / (GRID s)``), and its level sets are the likelihood-ratio level sets (:func:`laplace_loss_law`);
 * discrete outputs: GeoSample's exact rational law, ReportNoisyMax's index law by integration over
-  the maximum, SVT Algs. 1, 2, 4 with c = 1 by integration over the threshold noise (the functions of
+  the maximum, SVT Algs. 1, 2, 4, 6 with c = 1 by integration over the threshold noise (the functions of
   ``audit_power.py``), RAPPOR's bits on the positions where the two Bloom filters differ
   (the other bits have the same law under both inputs);
 * ReportNoisyMax's value: the law of ``max(a + Lap(2/eps))`` on a fine grid of cells.
@@ -165,7 +165,7 @@ def case_laws(mech: Any, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.n
         return rnm_value_law(a, b, 2 / mech.eps)
     if isinstance(mech, ReportNoisyMax) and not mech.value:
         return rnm_index_probs(a, 2 / mech.eps, mech.noise), rnm_index_probs(b, 2 / mech.eps, mech.noise)
-    if isinstance(mech, SVT) and mech.c == 1 and mech.variant in (1, 2, 4):
+    if isinstance(mech, SVT) and mech.c == 1 and mech.variant in (1, 2, 4, 6):
         pa, pb = svt_output_probs(mech, a), svt_output_probs(mech, b)
         keys = sorted(set(pa) | set(pb))
         return np.array([pa.get(k, 0.0) for k in keys]), np.array([pb.get(k, 0.0) for k in keys])
