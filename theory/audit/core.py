@@ -14,8 +14,9 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
    regularised Fisher discriminant trained to tell the two sides apart, the mean difference,
    a logistic score on ``(z, z**2)``, with ``mlp=True`` a small neural network's logit, and for
    real-valued vectors the whitened-sign score, :class:`semiprivate.theory.audit.selection.SignScore`,
-   near the likelihood-ratio statistic of independent Laplace noise) and on each coordinate (beyond 16 coordinates, the 16 ranked first by a selection-batch
-   Kolmogorov–Smirnov statistic, :func:`semiprivate.theory.audit.selection.rank_columns`).  Structured
+   near the likelihood-ratio statistic of independent Laplace noise) and on each coordinate
+   (beyond 16 coordinates, the 16 ranked first by a selection-batch Kolmogorov–Smirnov statistic,
+   :func:`semiprivate.theory.audit.selection.rank_columns`).  Structured
    outputs (tuples, dicts, variable-length sequences) and vectors with categorical coordinates
    (declared with ``categorical=``, non-numeric leaves, or integer coordinates with at most 16
    values) also get value events per categorical coordinate and *joint* events
@@ -49,9 +50,9 @@ spreads the estimation over every dataset and pays the Bonferroni factor ``2K`` 
 number of pairs.  With ``estimate_on="best"`` the audit also chooses *where* to spend it, in two
 stages before any estimation output is drawn: (a) the ``K`` tests of step 1 (every pair's best
 events), with the best test of every other event group of the same pairs (at most
-:data:`MAX_OFFERED` in all; they cost no extra outputs), are counted on a fresh *choice batch* of ``c = min(s, n // 2)`` outputs per dataset and
-rescored by the pessimistic anticipated bound at the level ``alpha / (2 j)`` (``j = n_best``) and at
-the trials they would get, ``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on
+:data:`MAX_OFFERED` in all; they cost no extra outputs), are counted on a fresh *choice batch*
+of ``c = min(s, n // 2)`` outputs per dataset and rescored by the pessimistic anticipated bound
+at the level ``alpha / (2 j)`` (``j = n_best``) and at the trials they would get, ``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on
 outputs that did not build the events removes the winner's curse of the search over thousands of
 candidates, which made the selection batch's best score the most over-fitted one; (b) ``j`` are kept
 (:func:`semiprivate.theory.audit.selection.pick` without per-pair slots: the best one, then the best of
