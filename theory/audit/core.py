@@ -52,8 +52,8 @@ stages before any estimation output is drawn: (a) the ``K`` tests of step 1 (eve
 events), with the best test of every other event group of the same pairs (at most
 :data:`MAX_OFFERED` in all; they cost no extra outputs), are counted on a fresh *choice batch*
 of ``c = min(s, n // 2)`` outputs per dataset and rescored by the pessimistic anticipated bound
-at the level ``alpha / (2 j)`` (``j = n_best``) and at the trials they would get, ``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on
-outputs that did not build the events removes the winner's curse of the search over thousands of
+at the level ``alpha / (2 j)`` (``j = n_best``) and at the trials they would get,
+``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on outputs that did not build the events removes the winner's curse of the search over thousands of
 candidates, which made the selection batch's best score the most over-fitted one; (b) ``j`` are kept
 (:func:`semiprivate.theory.audit.selection.pick` without per-pair slots: the best one, then the best of
 each event group not yet kept, then the rest by score; for ``j = 1`` simply the best) and the rest of the
