@@ -50,8 +50,7 @@ from semiprivate.kernels.validation import (
 from sklearn.utils import murmurhash3_32
 
 __all__ = ["EPS", "laplace_noise", "Laplace", "LaplaceSnapping", "TruncatedGeometric", "NoisyHist", "ReportNoisyMax",
-           "SVT",
-           "SVT34Parallel", "NumericalSVT", "PrefixSum", "LaplaceParallel", "Rappor"]
+           "SVT", "SVT34Parallel", "NumericalSVT", "PrefixSum", "LaplaceParallel", "Rappor"]
 
 #: every mechanism's default epsilon (DP-Sniper's and StatDP's evaluation setting)
 EPS = 0.1
