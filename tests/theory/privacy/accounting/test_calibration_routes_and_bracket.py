@@ -1,0 +1,48 @@
+"""Noise calibration: which search runs, and the ends of the searched range.
+
+``calibrate_noise_multiplier`` brackets the answer between powers of two, ``[hi/2, hi]``, then runs
+``dp_accounting.calibrate_dp_mechanism`` (Brent's method) where dp-accounting has the accountant (PLD
+under either relation, RDP under add/remove), with tolerance ``1e-7 hi``; the largest noise searched is
+2^30, and a target met there is calibrated, not refused.
+"""
+
+from __future__ import annotations
+
+import math
+
+import dp_accounting
+import pytest
+from dp_accounting.pld import PLDAccountant
+from dp_accounting.rdp import RdpAccountant
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
+
+REL = dp_accounting.NeighboringRelation
+
+
+@pytest.mark.parametrize(("accountant", "relation"), [("pld", "replace_one"), ("pld", "add_or_remove_one"),
+                                                      ("rdp", "add_or_remove_one")])
+def test_calibration_is_dp_accountings_own_where_it_has_the_accountant(accountant: str, relation: str) -> None:
+    """The result is ``calibrate_dp_mechanism``'s on the power-of-two bracket holding it, to the last bit."""
+    q, steps, delta = 0.05, 100, 1e-5
+    s = calibrate_noise_multiplier(1.0, delta, q, steps, accountant=accountant, relation=relation)
+    rel = REL.REPLACE_ONE if relation == "replace_one" else REL.ADD_OR_REMOVE_ONE
+
+    def fresh() -> dp_accounting.PrivacyAccountant:
+        return PLDAccountant(neighboring_relation=rel) if accountant == "pld" else RdpAccountant()
+
+    hi = 2.0 ** math.ceil(math.log2(s))
+    ref = dp_accounting.calibrate_dp_mechanism(fresh, lambda x: dpsgd_event(float(x), q, steps), 1.0, delta,
+                                               bracket_interval=dp_accounting.ExplicitBracketInterval(hi / 2, hi),
+                                               tol=1e-7 * hi)
+    assert s == ref
+
+
+def test_a_target_met_exactly_at_the_largest_noise_searched_is_calibrated() -> None:
+    """A target equal to the epsilon at noise 2^30 (10^18 full-batch steps) is met there: calibrated to at
+    most 2^30, not refused as out of range."""
+    q, steps, delta = 1.0, 10**18, 1e-5
+    target = dpsgd_epsilon(2.0**30, q, steps, delta)
+    assert 0.0 < target < math.inf
+    s = calibrate_noise_multiplier(target, delta, q, steps)
+    assert 2.0**29 < s <= 2.0**30
+    assert dpsgd_epsilon(s, q, steps, delta) <= target
