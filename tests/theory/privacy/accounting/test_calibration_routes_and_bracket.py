@@ -46,3 +46,15 @@ def test_a_target_met_exactly_at_the_largest_noise_searched_is_calibrated() -> N
     s = calibrate_noise_multiplier(target, delta, q, steps)
     assert 2.0**29 < s <= 2.0**30
     assert dpsgd_epsilon(s, q, steps, delta) <= target
+
+
+@pytest.mark.parametrize("relation", ["replace_one", "add_or_remove_one"])
+def test_a_target_the_rdp_accountant_meets_only_by_its_zero_is_refused(relation: str) -> None:
+    """epsilon = 1e-3 at delta 1e-5 for one full-batch step: RDP's conversion passes from above 1e-3 to its
+    clipped 0 without certifying 1e-3; that noise multiplier is refused (naming epsilon, pointing to PLD),
+    and the PLD accountant calibrates the same target with a positive epsilon."""
+    with pytest.raises(ValueError, match=r"epsilon=0\.001 is below what the RDP accountant certifies here: .*"
+                                         r"use accountant='pld'$"):
+        calibrate_noise_multiplier(1e-3, 1e-5, 1.0, 1, accountant="rdp", relation=relation)
+    s = calibrate_noise_multiplier(1e-3, 1e-5, 1.0, 1, accountant="pld", relation=relation)
+    assert 0.0 < dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld", relation=relation) <= 1e-3
