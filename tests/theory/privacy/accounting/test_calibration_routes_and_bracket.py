@@ -58,3 +58,12 @@ def test_a_target_the_rdp_accountant_meets_only_by_its_zero_is_refused(relation:
         calibrate_noise_multiplier(1e-3, 1e-5, 1.0, 1, accountant="rdp", relation=relation)
     s = calibrate_noise_multiplier(1e-3, 1e-5, 1.0, 1, accountant="pld", relation=relation)
     assert 0.0 < dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld", relation=relation) <= 1e-3
+
+
+def test_calibrating_to_the_epsilon_of_a_dyadic_noise_gives_it_back_exactly() -> None:
+    """RDP under replace-one (bisection on the group-of-two epsilon): the target epsilon(3) is met first at
+    noise 3, the midpoint of the bracket [2, 4], and smaller noise gives a larger epsilon: 3 exactly."""
+    q, steps, delta = 0.05, 100, 1e-5
+    target = dpsgd_epsilon(3.0, q, steps, delta)
+    assert dpsgd_epsilon(2.0, q, steps, delta) > target >= dpsgd_epsilon(4.0, q, steps, delta)
+    assert calibrate_noise_multiplier(target, delta, q, steps) == 3.0
