@@ -67,3 +67,13 @@ def test_calibrating_to_the_epsilon_of_a_dyadic_noise_gives_it_back_exactly() ->
     target = dpsgd_epsilon(3.0, q, steps, delta)
     assert dpsgd_epsilon(2.0, q, steps, delta) > target >= dpsgd_epsilon(4.0, q, steps, delta)
     assert calibrate_noise_multiplier(target, delta, q, steps) == 3.0
+
+
+def test_rdps_zero_falls_back_to_pld_under_the_same_relation() -> None:
+    """Noise 3, one full-batch step run 3 times, delta 0.4, add/remove: RDP's conversion clips to 0, and the
+    epsilon reported is the PLD accountant's of the same event under the same relation (add/remove: 0 here;
+    replace-one's would be 0.129)."""
+    args = (3.0, 1.0, 1, 0.4)
+    assert dpsgd_epsilon(*args, accountant="pld", compositions=3) > 0.1
+    assert dpsgd_epsilon(*args, compositions=3, relation="add_or_remove_one") == dpsgd_epsilon(
+        *args, accountant="pld", compositions=3, relation="add_or_remove_one")
