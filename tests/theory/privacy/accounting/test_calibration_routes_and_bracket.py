@@ -77,3 +77,13 @@ def test_rdps_zero_falls_back_to_pld_under_the_same_relation() -> None:
     assert dpsgd_epsilon(*args, accountant="pld", compositions=3) > 0.1
     assert dpsgd_epsilon(*args, compositions=3, relation="add_or_remove_one") == dpsgd_epsilon(
         *args, accountant="pld", compositions=3, relation="add_or_remove_one")
+
+
+@pytest.mark.parametrize("compositions", [1, 3])
+def test_rdps_zero_is_never_reported_pld_of_the_same_event_is(compositions: int) -> None:
+    """Noise 5e5, q = 0.1, 100 steps (run once or 3 times), delta 1e-5: RDP's replace-one conversion clips
+    to 0; the epsilon reported is the PLD accountant's of the same event (all compositions), positive."""
+    args = (5e5, 0.1, 100, 1e-5)
+    got = dpsgd_epsilon(*args, compositions=compositions)
+    assert got > 0.0
+    assert got == dpsgd_epsilon(*args, accountant="pld", compositions=compositions)
