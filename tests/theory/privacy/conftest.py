@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from semiprivate.theory.learners import halfspaces
 from semiprivate.theory.privacy import accounting
 
 
@@ -11,3 +12,11 @@ def _no_memoised_noisy_sgd_epsilon() -> None:
     """Every test computes Noisy SGD's accountant epsilon itself, not a value memoised by an earlier test
     (``noisy_sgd_accountant_epsilon`` keeps its results in a module-level table)."""
     accounting._NOISY_SGD_EPSILONS.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_memoised_halfspace_noise() -> None:
+    """Every test calibrates and accounts the halfspace learners' noise itself, not with values memoised by
+    an earlier test (the learners keep calibrated noise multipliers and their epsilons in two lru_caches)."""
+    halfspaces._calibrated.cache_clear()
+    halfspaces._accounted.cache_clear()

@@ -15,15 +15,19 @@ Binomial(R, P_REF): false-failure rate <= 1e-4 (binomial) + 1e-4 (reference boun
 these 200 seeds (the correct audit: 4 flags): with the selection batch re-used (choice and estimation
 outputs replayed from it, :class:`semiprivate.theory.audit.broken.ReplayFirstBatch`) 129 flags; with
 the best of the ``K`` tests chosen on the estimation counts themselves (no choice batch, level
-``alpha / 2``: a break of the code, not run here) 47 flags; both far above the limit.  (With three
-pairs, ``K = 4``, the second break flagged only 21 of 200: too few tests to choose among, so the case
-has eight.)
+``alpha / 2``; the choice stage replaced in the test, :func:`_choose_on_estimation_counts`) 47 flags;
+both far above the limit, and each kept as a test that must exceed it.  (With three pairs, ``K = 4``,
+the second break flagged only 21 of 200: too few tests to choose among, so the case has eight.)
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+import pytest
 from scipy.stats import beta, binom
-from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.audit import audit_pairs, core
 from semiprivate.theory.audit.broken import ReplayFirstBatch
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
@@ -45,6 +49,36 @@ def _flags(broken: bool) -> int:
     )
 
 
+def _choose_on_estimation_counts(mechanism: Any, datasets: list[Any], index: list[tuple[int, int]], offered: list[Any],
+                                 c_trials: int, n_best: int, budget: int, alpha: float, delta: float,
+                                 g: np.random.Generator, codec: Any, bar: Any) -> tuple[list[Any], int]:
+    """The break of the choice stage (replaces ``core._choose_best``): no choice batch; every offered test
+    is estimated as ``estimate_on="all"`` would (``n = budget / D`` outputs per dataset, the datasets drawn
+    one after the other), and the one with the largest bound at the level ``alpha / 2`` of a single test is
+    kept and reported on the very counts that chose it: the generator is put back to its state before the
+    kept pair's first dataset, and the returned outputs used, ``budget - 2 n``, leave the estimation ``n``
+    per dataset, so it draws the same outputs again (datasets in the same order, same sizes)."""
+    assert n_best == 1
+    n = budget // len(datasets)
+    per_dataset = core._events_per_dataset(offered, index)
+    state: dict[int, Any] = {}
+    counts: dict[tuple[int, int], int] = {}
+    for j in sorted(per_dataset):
+        state[j] = g.bit_generator.state
+        for e, k in zip(per_dataset[j], core._count(mechanism, datasets[j], per_dataset[j], n, g, codec)):
+            counts[(j, id(e))] = int(k)
+    bounds = []
+    for c in offered:
+        i0, i1 = index[c.pair] if c.forward else index[c.pair][::-1]
+        kn, ko = np.array([counts[(i0, id(c.event))]]), np.array([counts[(i1, id(c.event))]])
+        bounds.append(float(core._bounds_at(kn, ko, n, alpha / 2, delta)[0]))
+    best = offered[int(np.argmax(bounds))]
+    kept = sorted(core._events_per_dataset([best], index))
+    assert kept == list(range(kept[0], kept[0] + len(kept)))  # drawn one after the other above
+    g.bit_generator.state = state[kept[0]]
+    return [best], budget - n * len(kept)
+
+
 def test_reference_limits() -> None:
     assert 0.0 < P_REF < 0.06 and LIMIT < 0.65 * R * (1 - CONFIDENCE)  # 24 flags: 12%, well below the guaranteed 20%
 
@@ -58,3 +92,11 @@ def test_two_stage_selection_batch_reuse_is_caught() -> None:
     """Power of the test above: the break must exceed the limit (the 'must fail' side)."""
     flags = _flags(broken=True)
     assert flags > LIMIT, f"selection batch reused: only {flags}/{R} flagged (limit {LIMIT})"
+
+
+def test_two_stage_choice_on_the_estimation_counts_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Power of the test above against the second break: the best of the ``K`` tests chosen on its own
+    estimation counts (no correction for the ``K - 1`` dropped) must exceed the limit."""
+    monkeypatch.setattr(core, "_choose_best", _choose_on_estimation_counts)
+    flags = _flags(broken=False)
+    assert flags > LIMIT, f"test chosen on the estimation counts: only {flags}/{R} flagged (limit {LIMIT})"

@@ -1,0 +1,89 @@
+"""Noise calibration: which search runs, and the ends of the searched range.
+
+``calibrate_noise_multiplier`` brackets the answer between powers of two, ``[hi/2, hi]``, then runs
+``dp_accounting.calibrate_dp_mechanism`` (Brent's method) where dp-accounting has the accountant (PLD
+under either relation, RDP under add/remove), with tolerance ``1e-7 hi``; the largest noise searched is
+2^30, and a target met there is calibrated, not refused.
+"""
+
+from __future__ import annotations
+
+import math
+
+import dp_accounting
+import pytest
+from dp_accounting.pld import PLDAccountant
+from dp_accounting.rdp import RdpAccountant
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
+
+REL = dp_accounting.NeighboringRelation
+
+
+@pytest.mark.parametrize(("accountant", "relation"), [("pld", "replace_one"), ("pld", "add_or_remove_one"),
+                                                      ("rdp", "add_or_remove_one")])
+def test_calibration_is_dp_accountings_own_where_it_has_the_accountant(accountant: str, relation: str) -> None:
+    """The result is ``calibrate_dp_mechanism``'s on the power-of-two bracket holding it, to the last bit."""
+    q, steps, delta = 0.05, 100, 1e-5
+    s = calibrate_noise_multiplier(1.0, delta, q, steps, accountant=accountant, relation=relation)
+    rel = REL.REPLACE_ONE if relation == "replace_one" else REL.ADD_OR_REMOVE_ONE
+
+    def fresh() -> dp_accounting.PrivacyAccountant:
+        return PLDAccountant(neighboring_relation=rel) if accountant == "pld" else RdpAccountant()
+
+    hi = 2.0 ** math.ceil(math.log2(s))
+    ref = dp_accounting.calibrate_dp_mechanism(fresh, lambda x: dpsgd_event(float(x), q, steps), 1.0, delta,
+                                               bracket_interval=dp_accounting.ExplicitBracketInterval(hi / 2, hi),
+                                               tol=1e-7 * hi)
+    assert s == ref
+
+
+def test_a_target_met_exactly_at_the_largest_noise_searched_is_calibrated() -> None:
+    """A target equal to the epsilon at noise 2^30 (10^18 full-batch steps) is met there: calibrated to at
+    most 2^30, not refused as out of range."""
+    q, steps, delta = 1.0, 10**18, 1e-5
+    target = dpsgd_epsilon(2.0**30, q, steps, delta)
+    assert 0.0 < target < math.inf
+    s = calibrate_noise_multiplier(target, delta, q, steps)
+    assert 2.0**29 < s <= 2.0**30
+    assert dpsgd_epsilon(s, q, steps, delta) <= target
+
+
+@pytest.mark.parametrize("relation", ["replace_one", "add_or_remove_one"])
+def test_a_target_the_rdp_accountant_meets_only_by_its_zero_is_refused(relation: str) -> None:
+    """epsilon = 1e-3 at delta 1e-5 for one full-batch step: RDP's conversion passes from above 1e-3 to its
+    clipped 0 without certifying 1e-3; that noise multiplier is refused (naming epsilon, pointing to PLD),
+    and the PLD accountant calibrates the same target with a positive epsilon."""
+    with pytest.raises(ValueError, match=r"epsilon=0\.001 is below what the RDP accountant certifies here: .*"
+                                         r"use accountant='pld'$"):
+        calibrate_noise_multiplier(1e-3, 1e-5, 1.0, 1, accountant="rdp", relation=relation)
+    s = calibrate_noise_multiplier(1e-3, 1e-5, 1.0, 1, accountant="pld", relation=relation)
+    assert 0.0 < dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld", relation=relation) <= 1e-3
+
+
+def test_calibrating_to_the_epsilon_of_a_dyadic_noise_gives_it_back_exactly() -> None:
+    """RDP under replace-one (bisection on the group-of-two epsilon): the target epsilon(3) is met first at
+    noise 3, the midpoint of the bracket [2, 4], and smaller noise gives a larger epsilon: 3 exactly."""
+    q, steps, delta = 0.05, 100, 1e-5
+    target = dpsgd_epsilon(3.0, q, steps, delta)
+    assert dpsgd_epsilon(2.0, q, steps, delta) > target >= dpsgd_epsilon(4.0, q, steps, delta)
+    assert calibrate_noise_multiplier(target, delta, q, steps) == 3.0
+
+
+def test_rdps_zero_falls_back_to_pld_under_the_same_relation() -> None:
+    """Noise 3, one full-batch step run 3 times, delta 0.4, add/remove: RDP's conversion clips to 0, and the
+    epsilon reported is the PLD accountant's of the same event under the same relation (add/remove: 0 here;
+    replace-one's would be 0.129)."""
+    args = (3.0, 1.0, 1, 0.4)
+    assert dpsgd_epsilon(*args, accountant="pld", compositions=3) > 0.1
+    assert dpsgd_epsilon(*args, compositions=3, relation="add_or_remove_one") == dpsgd_epsilon(
+        *args, accountant="pld", compositions=3, relation="add_or_remove_one")
+
+
+@pytest.mark.parametrize("compositions", [1, 3])
+def test_rdps_zero_is_never_reported_pld_of_the_same_event_is(compositions: int) -> None:
+    """Noise 5e5, q = 0.1, 100 steps (run once or 3 times), delta 1e-5: RDP's replace-one conversion clips
+    to 0; the epsilon reported is the PLD accountant's of the same event (all compositions), positive."""
+    args = (5e5, 0.1, 100, 1e-5)
+    got = dpsgd_epsilon(*args, compositions=compositions)
+    assert got > 0.0
+    assert got == dpsgd_epsilon(*args, accountant="pld", compositions=compositions)
