@@ -68,7 +68,7 @@ def laplace_noise(rng: np.random.Generator, scale: float, shape: int | tuple[int
     >>> bool(abs(x.mean()) < 0.05), bool(abs(np.abs(x).mean() - 2.0) < 0.05)
     (True, True)
     """
-    dims = (int(shape),) if np.ndim(shape) == 0 else tuple(int(v) for v in np.asarray(shape))
+    dims = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(v) for v in np.asarray(shape))
     if min(dims, default=0) < 0:
         raise ValueError(f"shape must have no negative entry, got {dims}")
     g = as_generator(rng)
