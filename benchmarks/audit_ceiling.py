@@ -197,7 +197,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], Any] = print) -> in
     if not 0.0 < args.confidence < 1.0:
         ap.error(f"--confidence must be in (0, 1), got {args.confidence}")
     a = (1 - args.confidence) / 2
-    only = {t.strip() for t in args.only.split(",")} if args.only else None
+    only = {t.strip() for t in args.only.split(",") if t.strip()} if args.only else None
+    if only is not None and not only <= {c.name for c in cases()}:
+        ap.error(f"--only: unknown case name(s) {sorted(only - {c.name for c in cases()})}; "
+                 f"the cases are {[c.name for c in cases()]}")
     out(f"confidence {args.confidence:g} (two one-sided Clopper-Pearson bounds at {a:g} each); "
         f"share {args.share:g} of DP-Sniper's samples, all on the best pair's two datasets\n")
     out("| mechanism | best published | ceiling at their final estimate (2e8 per side) | "
