@@ -50,8 +50,8 @@ def _flags(broken: bool) -> int:
 
 
 def _choose_on_estimation_counts(mechanism: Any, datasets: list[Any], index: list[tuple[int, int]], offered: list[Any],
-                                 c_trials: int, n_best: int, budget: int, alpha: float, delta: float,
-                                 g: np.random.Generator, codec: Any, bar: Any) -> tuple[list[Any], int]:
+                                 rounds: list[int], n_best: int, budget: int, alpha: float, delta: float,
+                                 g: np.random.Generator, codec: Any, bar: Any, *_: Any) -> tuple[list[Any], int]:
     """The break of the choice stage (replaces ``core._choose_best``): no choice batch; every offered test
     is estimated as ``estimate_on="all"`` would (``n = budget / D`` outputs per dataset, the datasets drawn
     one after the other), and the one with the largest bound at the level ``alpha / 2`` of a single test is
