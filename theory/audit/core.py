@@ -55,8 +55,8 @@ of ``c = min(s, n // 2)`` outputs per dataset and rescored by the pessimistic an
 at the level ``alpha / (2 j)`` (``j = n_best``) and at the trials they would get,
 ``(n D - c D) / min(D, 2 j)`` (``D`` distinct datasets): re-counting on outputs that did not build the events removes the winner's curse of the search over thousands of
 candidates, which made the selection batch's best score the most over-fitted one.  At large
-budgets (``n // 8 >= 2 c``) the :data:`CHOICE_FINALISTS` best of that round are counted again on
-a second fresh batch of ``n // 8`` outputs per dataset and rescored on it alone, so that the
+budgets (``n // 16 >= 2 c``) the :data:`CHOICE_FINALISTS` best of that round are counted again on
+a second fresh batch of ``n // 16`` outputs per dataset and rescored on it alone, so that the
 choice's own winner's curse among the offered tests shrinks as the estimation's width does
 (:func:`_choice_rounds`); (b) ``j`` are kept
 (:func:`semiprivate.theory.audit.selection.pick` without per-pair slots: the best one, then the best of
@@ -290,7 +290,7 @@ def _count_datasets(mechanism: Mechanism, datasets: list[Any], per_dataset: dict
 #: tests kept by the first choice round for the second (see :func:`_choice_rounds`)
 CHOICE_FINALISTS = 8
 #: the second choice round counts the finalists on ``trials // CHOICE_SHARE`` outputs per dataset
-CHOICE_SHARE = 8
+CHOICE_SHARE = 16
 
 
 def _choice_rounds(s: int, n: int) -> list[int]:
@@ -305,7 +305,9 @@ def _choice_rounds(s: int, n: int) -> list[int]:
     with a pessimistic score of 0.27 though its true log ratio is 0, and the estimation on 625 million
     outputs per dataset gives a bound of 0.  A choice noise that falls like the estimation's own,
     ``1 / sqrt(trials)``, keeps the loss of the choice a fixed fraction of the bound's width; the cost
-    is ``1 / CHOICE_SHARE`` of the estimation budget at most, about 6% on the bound's width."""
+    is ``1 / CHOICE_SHARE`` of the estimation budget at most, about 3% on the bound's width.  Budgets
+    below 16 million trials per dataset keep one round (1/16 of DP-Sniper's samples is 7.4 or 12.3
+    million); DP-Sniper's full budget (125 or 204 million) gets two."""
     c1 = max(1, min(s, n // 2))
     c2 = n // CHOICE_SHARE
     return [c1, c2] if c2 >= 2 * c1 else [c1]
@@ -520,7 +522,7 @@ def audit_pairs(
         ``trials`` outputs and every pair's best events are tested, at level
         ``(1 - confidence) / (2K)``.  ``"best"``: the two-stage design (module docstring): those
         ``K`` tests are rescored on a choice batch of ``min(selection_trials, trials // 2)`` outputs
-        per dataset (and the 8 best again on ``trials // 8`` more when that is at least twice as many),
+        per dataset (and the 8 best again on ``trials // 16`` more when that is at least twice as many),
         ``n_best`` are kept (the best first; module docstring) and tested at level ``(1 - confidence) / (2 n_best)``
         on the rest of the budget (``trials`` times the ``D`` distinct datasets, less the choice
         batch), split over their ``D'`` datasets; the bound keeps its confidence with no correction

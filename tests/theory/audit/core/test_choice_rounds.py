@@ -53,9 +53,11 @@ def test_second_round_keeps_the_real_effect() -> None:
 
 def test_rounds_by_budget() -> None:
     # DP-Sniper's full budget of an eight-pair case: 125,100,000 estimation trials per dataset
-    assert core._choice_rounds(500_000, 125_100_000) == [500_000, 15_637_500]
-    # 1/16 of it: n // 8 = 918,750 is less than twice the first round, so one round
+    assert core._choice_rounds(500_000, 125_100_000) == [500_000, 7_818_750]
+    # 1/16 of it, and 1/16 of a two-pair case's: n // 16 is less than twice the first round, so one round
     assert core._choice_rounds(500_000, 7_350_000) == [500_000]
+    assert core._choice_rounds(500_000, 12_291_666) == [500_000]
+    assert core._choice_rounds(500_000, 16_000_000) == [500_000, 1_000_000]
     # small budgets: half the trials at most, at least one output
     assert core._choice_rounds(10_000, 4_000) == [2_000]
     assert core._choice_rounds(10_000, 1) == [1]
