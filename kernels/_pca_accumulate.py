@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels._covariance import CovarianceAccumulator
-from semiprivate.kernels._pca_plan import _blas_controller
 from semiprivate.kernels._pca_sources import _page_releaser, _Source
+from semiprivate.kernels.threads import blas_controller
 
 # One threaded accumulation at a time per process: the BLAS limit is process-wide, and two
 # overlapping limits would restore each other's values out of order.  A pca call that finds
@@ -46,7 +46,7 @@ def _accumulate_threaded(src: _Source, workers: int, dtype: np.dtype, rows: int,
     lowest = [n]  # no worker folds blocks starting at or past this row (lowered by failures)
     failures: list[tuple[int, Exception]] = []
     lock = threading.Lock()
-    controller = _blas_controller()
+    controller = blas_controller()
 
     def run(t: int) -> None:
         with controller.limit(limits=1, user_api="blas"):

@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
+from semiprivate.kernels.threads import blas_controller
 
 # CPU work buffer.  Each ?syrk call is a thread barrier in OpenBLAS, so large inputs want large
 # blocks; a small input wants several blocks instead of one big first block.  The Cython backend
@@ -60,22 +60,10 @@ def _default_block_rows(d: int, dtype: np.dtype, backend: str, n: int | None = N
     return max(64, target // row)
 
 
-_BLAS_CONTROLLER: Any = None
-
-
-def _blas_controller() -> Any:
-    """threadpoolctl's controller of the BLAS libraries loaded in this process (cached: its
-    construction scans the loaded libraries; the thread counts it reports are read live)."""
-    global _BLAS_CONTROLLER
-    if _BLAS_CONTROLLER is None:
-        _BLAS_CONTROLLER = ThreadpoolController().select(user_api="blas")
-    return _BLAS_CONTROLLER
-
-
 def _available_threads() -> int:
     """Threads the BLAS may use now (the largest limit among the loaded BLAS libraries, so a
     ``threadpoolctl.threadpool_limits(1)`` around the call gives 1), at most the usable CPUs."""
-    blas = max((int(lib.num_threads) for lib in _blas_controller().lib_controllers), default=1)
+    blas = max((int(lib.num_threads) for lib in blas_controller().lib_controllers), default=1)
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux

@@ -95,6 +95,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import math
@@ -102,9 +103,10 @@ import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
+from semiprivate.kernels.threads import blas_controller
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -396,6 +398,26 @@ def _p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, del
 
 
 #: the constraints shared by :func:`audit_pairs` and :func:`audit_mechanism` (the claim and the budget)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_blas_thread(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``func`` with every loaded BLAS library limited to one thread while it runs.
+
+    The audit's parallel work is its counting batches (``executor``).  Its BLAS calls (the
+    covariances of the whitened-sign and logistic scores on the selection batch, the score
+    matrices of the events in each counting thread) on a pool of their own oversubscribe the
+    cores, and OpenBLAS's idle threads then spin: ``np.cov`` of 500,000 x 20 took 6-8 s with two
+    BLAS threads instead of 0.1-0.3 s with one, on the 2-core machine at load 4
+    (benchmarks/RESULTS.md, "BLAS threads")."""
+    @functools.wraps(func)
+    def limited(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with blas_controller().limit(limits=1, user_api="blas"):
+            return func(*args, **kwargs)
+    return limited
+
+
 _CLAIM_CONSTRAINTS = dict(
     mechanism=CallableConstraint(),
     epsilon=EPSILON,
@@ -406,6 +428,7 @@ _CLAIM_CONSTRAINTS = dict(
 )
 
 
+@_one_blas_thread
 @validate_params(
     **_CLAIM_CONSTRAINTS,
     selection_trials=Optional(Integer(1)),

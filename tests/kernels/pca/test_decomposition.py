@@ -411,9 +411,9 @@ needs_cython = pytest.mark.skipif("cython" not in kernels.available_backends(), 
 
 
 def _blas_limit() -> int:
-    from semiprivate.kernels import _pca_plan as P
+    from semiprivate.kernels.threads import blas_controller
 
-    return max(int(lib.num_threads) for lib in P._blas_controller().lib_controllers)
+    return max(int(lib.num_threads) for lib in blas_controller().lib_controllers)
 
 
 @needs_cython
