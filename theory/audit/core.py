@@ -397,7 +397,6 @@ def _p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, del
     return math.exp(hi)
 
 
-#: the constraints shared by :func:`audit_pairs` and :func:`audit_mechanism` (the claim and the budget)
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -418,6 +417,7 @@ def _one_blas_thread(func: Callable[_P, _R]) -> Callable[_P, _R]:
     return limited
 
 
+#: the constraints shared by :func:`audit_pairs` and :func:`audit_mechanism` (the claim and the budget)
 _CLAIM_CONSTRAINTS = dict(
     mechanism=CallableConstraint(),
     epsilon=EPSILON,
