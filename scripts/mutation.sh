@@ -59,7 +59,7 @@ DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_ex
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
                  theory/audit/stats.py theory/audit/core.py theory/privacy/linear.py
                  theory/privacy/accounting.py theory/privacy/noisy_sgd.py theory/privacy/dpsgd.py
-                 theory/privacy/pillar_selection.py
+                 theory/privacy/pillar_selection.py theory/privacy/sgd_audits.py
                  theory/learners/generic.py theory/learners/labelboost.py theory/learners/labelboost_procedure.py
                  theory/learners/active.py
                  theory/learners/disjunctions.py theory/learners/halfspaces.py)
@@ -83,6 +83,7 @@ declare -A TESTS=(
   [theory/privacy/noisy_sgd.py]="tests/theory/privacy/noisy_sgd/test_defaults.py tests/theory/privacy/noisy_sgd/test_accountant_epsilon.py tests/theory/privacy/noisy_sgd/test_many_runs.py tests/theory/privacy/noisy_sgd/test_theorem_range.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/privacy/dpsgd.py]="tests/theory/privacy/dpsgd/test_result_epsilon.py tests/theory/privacy/dpsgd/test_batches_and_blas_work.py tests/theory/privacy/dpsgd/test_progress_of_several_runs.py tests/theory/privacy/dpsgd/test_first_step_of_several_runs.py tests/theory/privacy/accounting/test_replace_one_relation.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/privacy/pillar_selection.py]="tests/theory/privacy/pillar_selection/test_runs_it_starts.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/sgd_audits.py]="tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/privacy/test_private_sgd.py"
   [theory/learners/generic.py]="tests/theory/learners/generic/test_generic_learner.py tests/theory/learners/generic/test_what_each_step_runs_with.py"
   [theory/learners/labelboost.py]="tests/theory/learners/labelboost/test_labelboost.py tests/theory/learners/labelboost/test_schedule_and_accounting.py"
   [theory/learners/labelboost_procedure.py]="tests/theory/learners/labelboost/test_procedure_inputs_and_result.py tests/theory/learners/labelboost/test_labelboost.py"
