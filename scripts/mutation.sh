@@ -13,7 +13,8 @@
 #      sub-directory per module, kept between invocations so `report` and `recheck` can read it),
 #      MUTATION_CHILDREN (parallel mutants, default 1), MUTATION_TIMEOUT (seconds per module, default
 #      none; a module stopped by it keeps its 'not checked' mutants and is reported as partial),
-#      MUTATION_ONLY (recheck: only the mutants whose names match this extended regex, e.g. a function),
+#      MUTATION_ONLY (recheck: only the mutants whose names match this extended regex, e.g. a function;
+#      mutants outside it whose results mutmut resets on the way are rechecked too),
 #      MUTATION_FUNCTIONS (run / recheck: only the mutants of these functions of the module, comma-
 #      separated, e.g. audit_pairs,audit_mechanism or a method as Class.method; their own work directory and their own report row
 #      'MODULE [functions]', next to the module's row: for a change to a few functions of a module whose
@@ -58,7 +59,7 @@ DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_ex
                  theory/classes/integer.py theory/privacy/mechanisms.py theory/privacy/sanitizers.py
                  theory/audit/stats.py theory/audit/core.py theory/privacy/linear.py
                  theory/privacy/accounting.py theory/privacy/noisy_sgd.py theory/privacy/dpsgd.py
-                 theory/privacy/pillar_selection.py
+                 theory/privacy/pillar_selection.py theory/privacy/sgd_audits.py
                  theory/learners/generic.py theory/learners/labelboost.py theory/learners/labelboost_procedure.py
                  theory/learners/active.py
                  theory/learners/disjunctions.py theory/learners/halfspaces.py)
@@ -77,11 +78,12 @@ declare -A TESTS=(
   [theory/privacy/sanitizers.py]="tests/theory/privacy/sanitizers/test_sanitizers.py tests/theory/privacy/sanitizers/test_histogram_clipping.py"
   [theory/covers.py]="tests/theory/covers/test_neighbour_search_and_counts.py tests/theory/covers/test_cover_property.py tests/theory/covers/test_disagreement_messages.py tests/theory/classes/test_classes.py"
   [theory/classes/integer.py]="tests/theory/classes/integer/test_uniform_sampler.py tests/theory/classes/test_classes.py"
-  [theory/privacy/linear.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/linear.py]="tests/theory/privacy/linear/test_defaults.py tests/theory/privacy/linear/test_feature_checks.py tests/theory/privacy/linear/test_feature_dtypes_of_the_margin_losses.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
   [theory/privacy/accounting.py]="tests/theory/privacy/accounting/test_replace_one_relation.py tests/theory/privacy/accounting/test_group_of_two_split_search.py tests/theory/privacy/accounting/test_calibration_routes_and_bracket.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
-  [theory/privacy/noisy_sgd.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
-  [theory/privacy/dpsgd.py]="tests/theory/privacy/accounting/test_replace_one_relation.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
-  [theory/privacy/pillar_selection.py]="tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/noisy_sgd.py]="tests/theory/privacy/noisy_sgd/test_defaults.py tests/theory/privacy/noisy_sgd/test_accountant_epsilon.py tests/theory/privacy/noisy_sgd/test_many_runs.py tests/theory/privacy/noisy_sgd/test_theorem_range.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/dpsgd.py]="tests/theory/privacy/dpsgd/test_result_epsilon.py tests/theory/privacy/dpsgd/test_batches_and_blas_work.py tests/theory/privacy/dpsgd/test_progress_of_several_runs.py tests/theory/privacy/dpsgd/test_first_step_of_several_runs.py tests/theory/privacy/accounting/test_replace_one_relation.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/pillar_selection.py]="tests/theory/privacy/pillar_selection/test_runs_it_starts.py tests/theory/privacy/test_private_sgd.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/learners/halfspaces/test_estimators.py"
+  [theory/privacy/sgd_audits.py]="tests/theory/privacy/sgd_audits/test_case_deltas.py tests/theory/privacy/test_private_sgd_exact_values.py tests/theory/privacy/test_private_sgd.py"
   [theory/learners/generic.py]="tests/theory/learners/generic/test_generic_learner.py tests/theory/learners/generic/test_what_each_step_runs_with.py"
   [theory/learners/labelboost.py]="tests/theory/learners/labelboost/test_labelboost.py tests/theory/learners/labelboost/test_schedule_and_accounting.py"
   [theory/learners/labelboost_procedure.py]="tests/theory/learners/labelboost/test_procedure_inputs_and_result.py tests/theory/learners/labelboost/test_labelboost.py"
@@ -241,11 +243,12 @@ cmd_recheck() {
       echo "$m: HEAD's tests fail on the sources of the earlier run (see $dir/mutmut-run.log); earlier results kept: use 'run'" >&2
       continue
     fi
-    # mutmut resets the results of mutants whose functions new tests reach ('not checked', also
-    # ones killed before): a second pass checks those
+    # mutmut resets the results of mutants whose functions new tests reach, and of every mutant when
+    # the test selection changed ('not checked', also ones killed before): a second pass checks those,
+    # MUTATION_ONLY or not (a reset mutant outside it would otherwise stay 'not checked': a partial row)
     local again
     again=$(grep -E "__mutmut_[0-9]+: not checked" "$dir/results.txt" | sed 's/:.*//' | tr -d ' ' \
-            | grep -E -- "$ONLY" | grep -E -- "$(fnregex)" | grep -vxF -f <(echo "$names") || true)
+            | grep -E -- "$(fnregex)" | grep -vxF -f <(echo "$names") || true)
     if [ -n "$again" ]; then
       echo "rechecking $(echo "$again" | wc -l) mutants of $m whose results the new tests reset ..." >&2
       # shellcheck disable=SC2086
@@ -265,7 +268,7 @@ case "${1:-}" in
   run) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_run "$@" ;;
   recheck) shift; [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"; cmd_recheck "$@" ;;
   report) shift; cmd_report "$@" ;;
-  -h|--help) sed -n '2,28p' "$0" ;;
+  -h|--help) sed -n '2,29p' "$0" ;;
   *)
     OUT="${1:-docs/reports/mutation.md}"; shift || true
     [ "$#" -gt 0 ] || set -- "${DEFAULT_MODULES[@]}"
