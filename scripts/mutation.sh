@@ -90,7 +90,7 @@ declare -A TESTS=(
   [theory/learners/active.py]="tests/theory/learners/active/test_active_learners.py tests/theory/learners/active/test_what_the_base_learner_receives.py tests/theory/learners/active/test_refusals_and_invalid_guarantees.py"
   [theory/learners/disjunctions.py]="tests/theory/learners/disjunctions/test_component_learner.py tests/theory/learners/disjunctions/test_samplers_on_many_rows.py"
   [theory/learners/halfspaces.py]="tests/theory/learners/halfspaces/test_estimators.py tests/theory/learners/halfspaces/test_edge_inputs_and_budget.py"
-  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/examples/test_power_on_published_mechanisms.py"
+  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py"
 )
 
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
