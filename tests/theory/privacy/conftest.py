@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 import pytest
 from semiprivate.theory.learners import halfspaces
 from semiprivate.theory.privacy import accounting
@@ -20,3 +23,14 @@ def _no_memoised_halfspace_noise() -> None:
     an earlier test (the learners keep calibrated noise multipliers and their epsilons in two lru_caches)."""
     halfspaces._calibrated.cache_clear()
     halfspaces._accounted.cache_clear()
+
+
+@pytest.fixture
+def half_ball_rows() -> Callable[[int, int, int], tuple[np.ndarray, np.ndarray]]:
+    """``make(n, p, seed)``: n Gaussian rows scaled to norm 1/2 and labels by the first coordinate's sign."""
+    def make(n: int, p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        g = np.random.default_rng(seed)
+        Z = g.normal(size=(n, p))
+        Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
+        return Z, np.where(Z[:, 0] > 0, 1.0, -1.0)
+    return make

@@ -5,22 +5,16 @@ batch rows; SPEC DPSGD, Poisson subsampling)."""
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import numpy as np
 from semiprivate.theory.privacy import dpsgd as dpsgd_mod
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 
 
-def _rows(n: int, p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    g = np.random.default_rng(seed)
-    Z = g.normal(size=(n, p))
-    Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
-    return Z, np.where(Z[:, 0] > 0, 1.0, -1.0)
-
-
-def test_batch_sizes_of_several_runs_are_run_zeros_poisson_batches():
+def test_batch_sizes_of_several_runs_are_run_zeros_poisson_batches(half_ball_rows: Any):
     n, p, R, q, T = 30, 2, 3, 0.4, 6
-    Z, y = _rows(n, p, 1)
+    Z, y = half_ball_rows(n, p, 1)
     res = dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=q, steps=T, n_runs=R, rng=8)
     g = np.random.default_rng(8)  # each step draws the R Bernoulli(q) masks, then the (R, p) noise
     want = []
@@ -32,7 +26,7 @@ def test_batch_sizes_of_several_runs_are_run_zeros_poisson_batches():
     assert one.batch_sizes.tolist() == [n, n, n]  # q = 1: every example in every batch
 
 
-def test_blas_rule_reads_runs_times_columns_times_expected_batch(monkeypatch):
+def test_blas_rule_reads_runs_times_columns_times_expected_batch(monkeypatch, half_ball_rows: Any):
     seen = []
 
     def record(work: float) -> contextlib.nullcontext:
@@ -40,7 +34,7 @@ def test_blas_rule_reads_runs_times_columns_times_expected_batch(monkeypatch):
         return contextlib.nullcontext()
 
     monkeypatch.setattr(dpsgd_mod, "_blas_single_thread", record)
-    Z, y = _rows(50, 3, 2)
+    Z, y = half_ball_rows(50, 3, 2)
     dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.1, steps=2, rng=0)  # q n = 5
     dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.1, steps=2, n_runs=4, rng=0)
     dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.03, steps=2, rng=0)  # q n = 1.5

@@ -4,21 +4,14 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
-import numpy as np
 from semiprivate.theory.privacy.accounting import dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 
 
-def _rows(n: int, p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    g = np.random.default_rng(seed)
-    Z = g.normal(size=(n, p))
-    Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
-    return Z, np.where(Z[:, 0] > 0, 1.0, -1.0)
-
-
-def test_noise_multiplier_one_is_accounted_and_zero_is_infinite():
-    Z, y = _rows(50, 2, 0)
+def test_noise_multiplier_one_is_accounted_and_zero_is_infinite(half_ball_rows: Any):
+    Z, y = half_ball_rows(50, 2, 0)
     res = dp_sgd(Z, y, noise_multiplier=1.0, sampling_rate=0.1, steps=20, rng=0)
     want = dpsgd_epsilon(1.0, 0.1, 20, 1e-5)
     assert math.isfinite(want) and res.epsilon(1e-5) == want

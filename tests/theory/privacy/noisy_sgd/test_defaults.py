@@ -7,20 +7,15 @@ with ``||C|| = 2 radius``), and a call without them runs exactly as one that pas
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 
 
-def _rows(n: int, p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    g = np.random.default_rng(seed)
-    Z = g.normal(size=(n, p))
-    Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
-    return Z, np.where(Z[:, 0] > 0, 1.0, -1.0)
-
-
-def test_default_margin_and_radius_are_one():
-    Z, y = _rows(6, 3, 4)
+def test_default_margin_and_radius_are_one(half_ball_rows: Any):
+    Z, y = half_ball_rows(6, 3, 4)
     r = noisy_sgd(Z, y, 0.7, 1e-4, rng=3)
     assert r.lipschitz == 1.0
     assert r.sigma == bst14_noise_scale(6, 1.0, 0.7, 1e-4)

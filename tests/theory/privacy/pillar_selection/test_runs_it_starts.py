@@ -7,21 +7,16 @@ permutation that split S1 from S2.  Defaults: R = 3, margin 1, radius 1.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 
 
-def _rows(n: int, p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    g = np.random.default_rng(seed)
-    Z = g.normal(size=(n, p))
-    Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
-    return Z, np.where(Z[:, 0] > 0, 1.0, -1.0)
-
-
-def test_defaults_are_three_runs_margin_one_radius_one():
-    Z, y = _rows(20, 2, 1)
+def test_defaults_are_three_runs_margin_one_radius_one(half_ball_rows: Any):
+    Z, y = half_ball_rows(20, 2, 1)
     res = pillar_alg2(Z, y, 1.2, 1e-3, n_steps=30, rng=4)
     assert res.candidates.shape == (3, 2) and res.budget["repeats"] == 3
     n_train = res.budget["n_train"]
@@ -32,8 +27,8 @@ def test_defaults_are_three_runs_margin_one_radius_one():
     assert np.array_equal(res.candidates, explicit.candidates) and res.index == explicit.index
 
 
-def test_margin_and_radius_reach_the_runs():
-    Z, y = _rows(20, 2, 2)
+def test_margin_and_radius_reach_the_runs(half_ball_rows: Any):
+    Z, y = half_ball_rows(20, 2, 2)
     res = pillar_alg2(Z, y, 1.2, 1e-3, repeats=2, margin=0.5, radius=0.25, n_steps=30, rng=5)
     n_train = res.budget["n_train"]
     assert res.runs.lipschitz == 2.0
@@ -42,8 +37,8 @@ def test_margin_and_radius_reach_the_runs():
     assert np.all(np.linalg.norm(res.candidates, axis=1) <= 0.25 * (1 + 1e-12))
 
 
-def test_runs_draw_from_the_given_generator_after_the_split():
-    Z, y = _rows(20, 2, 3)
+def test_runs_draw_from_the_given_generator_after_the_split(half_ball_rows: Any):
+    Z, y = half_ball_rows(20, 2, 3)
     res = pillar_alg2(Z, y, 1.2, 1e-3, repeats=2, n_steps=30, rng=9)
     g = np.random.default_rng(9)
     perm = g.permutation(20)
