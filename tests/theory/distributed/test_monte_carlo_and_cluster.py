@@ -23,6 +23,10 @@ from semiprivate.theory.privacy.mechanisms import LaplaceMechanism, RandomizedRe
 
 from semiprivate import kernels  # noqa: E402
 
+# A cluster call that waits longer than this fails (TimeoutError) instead of hanging the suite; every call
+# here takes a few seconds.
+CLUSTER_TIMEOUT = 120.0
+
 
 @pytest.fixture(scope="module")
 def client():
@@ -43,7 +47,7 @@ def test_audit_counts_identical_here_threads_and_cluster(client, mech) -> None:
     here = audit_mechanism(mech, 0.0 if isinstance(mech, LaplaceMechanism) else 0,
                            1.0 if isinstance(mech, LaplaceMechanism) else 1, **kw)
     args = (0.0, 1.0) if isinstance(mech, LaplaceMechanism) else (0, 1)
-    on_cluster = audit_mechanism(mech, *args, executor=client, **kw)
+    on_cluster = audit_mechanism(mech, *args, executor=client, timeout=CLUSTER_TIMEOUT, **kw)
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
         on_threads = audit_mechanism(mech, *args, executor=pool, **kw)
     assert _key(here) == _key(on_cluster) == _key(on_threads)
@@ -54,7 +58,7 @@ def test_audit_counts_identical_here_threads_and_cluster(client, mech) -> None:
 def test_audit_on_cluster_still_catches_a_violation(client) -> None:
     """Laplace(1/eps) run at twice its claimed epsilon: the distributed audit flags it."""
     res = audit_mechanism(LaplaceMechanism(2.0), 0.0, 1.0, epsilon=1.0, trials=400_000, rng=3,
-                          batch_size=100_000, executor=client)
+                          batch_size=100_000, executor=client, timeout=CLUSTER_TIMEOUT)
     assert res.violation and res.epsilon_lower_bound > 1.0
 
 
@@ -85,7 +89,8 @@ def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
             return data + rng.laplace(0.0, 1.0, size)
 
     with pytest.raises(TypeError, match="cannot be sent to the workers"):
-        audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=100_000, rng=0, executor=client)
+        audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=100_000, rng=0, executor=client,
+                        timeout=CLUSTER_TIMEOUT)
 
 
 def test_closed_client_and_bad_executor_are_refused() -> None:
@@ -119,8 +124,8 @@ def _draw(g: np.random.Generator) -> float:
 def test_monte_carlo_same_results_everywhere(client) -> None:
     here = monte_carlo(_draw, 50, seed=11)
     assert here == [float(np.random.default_rng(s).standard_normal()) for s in spawn_seeds(11, 50)]
-    assert monte_carlo(_draw, 50, seed=11, client=client) == here
-    assert monte_carlo(_draw, 50, seed=11, client=client, batch_size=7) == here
+    assert monte_carlo(_draw, 50, seed=11, client=client, timeout=CLUSTER_TIMEOUT) == here
+    assert monte_carlo(_draw, 50, seed=11, client=client, batch_size=7, timeout=CLUSTER_TIMEOUT) == here
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         assert monte_carlo(_draw, 50, seed=11, client=pool, batch_size=4) == here
     assert monte_carlo(_draw, 50, seed=12) != here
@@ -182,7 +187,7 @@ def test_monte_carlo_explicit_seeds_keep_the_loop_numbers(client) -> None:
     seeds = [[5, 3, k] for k in range(9)]
     loop = [_draw(np.random.default_rng(s)) for s in seeds]
     assert monte_carlo(_draw, seeds=seeds) == loop
-    assert monte_carlo(_draw, seeds=seeds, client=client, batch_size=2) == loop
+    assert monte_carlo(_draw, seeds=seeds, client=client, batch_size=2, timeout=CLUSTER_TIMEOUT) == loop
     assert monte_carlo(_draw, 9, seeds=seeds) == loop
     with pytest.raises(ValueError, match="n_runs=4 but seeds has 9"):
         monte_carlo(_draw, 4, seeds=seeds)
@@ -233,10 +238,10 @@ def test_large_shared_argument_is_scattered_once(client, monkeypatch) -> None:
     real = client.scatter
     monkeypatch.setattr(client, "scatter", lambda *a, **k: calls.append(1) or real(*a, **k))
     jobs = [(w, i) for i in range(7)]
-    assert run_batches(_weighted_sum, jobs, client) == [_weighted_sum(*j) for j in jobs]
+    assert run_batches(_weighted_sum, jobs, client, timeout=CLUSTER_TIMEOUT) == [_weighted_sum(*j) for j in jobs]
     assert len(calls) == 1
     small = [(w[:10], i) for i in range(3)]  # distinct small arrays: shipped with the tasks
-    assert run_batches(_weighted_sum, small, client) == [_weighted_sum(*j) for j in small]
+    assert run_batches(_weighted_sum, small, client, timeout=CLUSTER_TIMEOUT) == [_weighted_sum(*j) for j in small]
     assert len(calls) == 1
 
 

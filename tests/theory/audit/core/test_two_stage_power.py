@@ -66,6 +66,7 @@ def test_two_stage_beats_spread_on_noisy_max_value() -> None:
     assert best > spread, (spread, best)
 
 
+@pytest.mark.slow
 def test_two_stage_beats_spread_on_isvt3() -> None:
     mech, claim, _, length, cw = avp.STATDP_OURS["iSVT3"]
     spread, best = _mean_bounds(mech, ap.statdp_patterns(length, cw, -math.inf, math.inf), claim, 2_600_000)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 _BENCH = Path(__file__).resolve().parents[4] / "benchmarks"
@@ -43,6 +44,7 @@ def test_frontier_bound_is_the_best_event_of_all() -> None:
     assert ac.frontier_bound(p, q, n, a)[0] == brute
 
 
+@pytest.mark.slow
 def test_laplace_loss_law_has_the_exact_privacy_loss() -> None:
     """20 coordinates of Lap(200) shifted by 1: both laws sum to 1, the extreme cells' ratio is
     e^{0.1} (the true epsilon; a sign or scale error in the per-coordinate law breaks it), and at

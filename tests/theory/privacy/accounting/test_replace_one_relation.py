@@ -137,7 +137,7 @@ def test_rdp_replace_one_without_a_representable_split_reports_pld(monkeypatch):
     assert dpsgd_epsilon(1.0, 0.01, 100, 1e-5) == dpsgd_epsilon(1.0, 0.01, 100, 1e-5, accountant="pld")
 
 
-@pytest.mark.parametrize("accountant", ["rdp", "pld"])
+@pytest.mark.parametrize("accountant", ["rdp", pytest.param("pld", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("relation", ["replace_one", "add_or_remove_one"])
 def test_compositions_are_more_steps_of_the_same_event(accountant, relation):
     """c compositions of T steps are c T steps (one-vs-rest classes on the same data), on every route of

@@ -23,6 +23,7 @@ DELTA = 1e-12
 
 
 
+@pytest.mark.slow
 def test_liu_talwar_search_on_digits_routes_public_rows_and_accounts_the_search(digits, recorder):
     X, y = digits.X, digits.y
     n_lab = X.shape[0] - digits.n_public
