@@ -297,12 +297,12 @@ class Real(Constraint):
         out: list[Any] = [math.nan, "1", None, True]
         if not self.allow_inf:
             out += [math.inf, -math.inf]
-        if math.isfinite(self.low):
-            out.append(self.low - 1.0)
+        if math.isfinite(self.low):  # a step of at least 1 that stays outside for large ends (1e150 + 1 == 1e150)
+            out.append(self.low - max(1.0, abs(self.low)))
             if self.closed in ("right", "neither"):
                 out.append(self.low)
         if math.isfinite(self.high):
-            out.append(self.high + 1.0)
+            out.append(self.high + max(1.0, abs(self.high)))
             if self.closed in ("left", "neither"):
                 out.append(self.high)
         return out

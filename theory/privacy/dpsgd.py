@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels.threads import blas_controller
 from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -46,6 +47,7 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.privacy.accounting import REPLACE_ONE, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.linear import (
     LOSSES,
+    RADIUS,
     _dphi,
     _features_and_norms,
     _init_weights,
@@ -67,19 +69,11 @@ __all__ = [
 _SINGLE_THREAD_BLAS_MAX = 1 << 22
 
 
-_BLAS_CONTROLLER: Any = None
-
-
 def _blas_single_thread(work: float) -> Any:
     """Context limiting BLAS to one thread when ``work`` (entries per step) is small (see above)."""
-    global _BLAS_CONTROLLER
     if work > _SINGLE_THREAD_BLAS_MAX:
         return contextlib.nullcontext()
-    if _BLAS_CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-
-        _BLAS_CONTROLLER = ThreadpoolController()
-    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+    return blas_controller().limit(limits=1, user_api="blas")
 
 
 @dataclass(frozen=True)
@@ -204,7 +198,7 @@ def _dp_sgd_one_run(w: np.ndarray, Zc: np.ndarray, yc: np.ndarray, znorm: np.nda
 
 @validate_params(noise_multiplier=Real(0.0, math.inf, closed="left"), sampling_rate=Real(0.0, 1.0, closed="right"),
                  steps=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES),
-                 margin=POSITIVE_REAL, radius=Optional(POSITIVE_REAL), normalizer=Optional(POSITIVE_REAL),
+                 margin=POSITIVE_REAL, radius=Optional(RADIUS), normalizer=Optional(POSITIVE_REAL),
                  lr_schedule=Options("constant", "inv_sqrt"), n_runs=Optional(POSITIVE_INT), rng=RNG,
                  precision=Options("float64", "float32"))
 def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, steps: int, clip: float = 1.0,
@@ -234,7 +228,8 @@ def dp_sgd(Z: Any, y: Any, *, noise_multiplier: float, sampling_rate: float, ste
     loss : {"hinge", "logistic"}; margin : float
         The scaled margin loss (see the module docstring).
     radius : float, optional
-        Project the iterates on this ball (the BST14/PILLAR constraint set); None: no projection.
+        Project the iterates on this ball (the BST14/PILLAR constraint set), radius in [1e-150, 1e150]
+        (outside, the projection's squared norms under- or overflow in float64); None: no projection.
     normalizer : float, optional
         Divide the noisy sum by this (default ``q n``, the expected batch size).
     lr_schedule : {"constant", "inv_sqrt"}

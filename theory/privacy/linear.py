@@ -24,6 +24,7 @@ from semiprivate.kernels.validation import (
     Integer,
     Optional,
     Options,
+    Real,
     check_array,
     validate_params,
 )
@@ -38,6 +39,11 @@ __all__ = [
 ]
 
 LOSSES = ("hinge", "logistic")
+
+#: Radii of a constraint ball that the projections (:func:`_project`, Noisy SGD's step) handle in
+#: float64: outside [1e-150, 1e150] the squared radius and the squared norms under- or overflow and a
+#: row outside the ball would be left unprojected (rescale the features and the radius together).
+RADIUS = Real(1e-150, 1e150)
 
 
 @validate_params(length=Optional(Integer(0)))

@@ -38,6 +38,7 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
 from semiprivate.theory.privacy.accounting import bst14_epsilon_from_sigma, noisy_sgd_accountant_epsilon
 from semiprivate.theory.privacy.linear import (
+    RADIUS,
     _check_features,
     _check_unit_ball,
     _dphi,
@@ -112,7 +113,7 @@ def _noisy_sgd_block(w: np.ndarray, Z: np.ndarray, y: np.ndarray, idx: list[int]
 
 
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), margin=POSITIVE_REAL,
-                 radius=POSITIVE_REAL, n_steps=Optional(POSITIVE_INT), n_runs=Optional(POSITIVE_INT), rng=RNG)
+                 radius=RADIUS, n_steps=Optional(POSITIVE_INT), n_runs=Optional(POSITIVE_INT), rng=RNG)
 def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1.0, radius: float = 1.0,
               n_steps: int | None = None, n_runs: int | None = None, w0: Any = None, rng: Any = None,
               progress: bool | None = None, desc: str = "Noisy SGD") -> NoisySGDResult:
@@ -144,7 +145,8 @@ def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1
     margin : float
         gamma' of the scaled hinge loss.
     radius : float
-        Radius of the constraint ball C.
+        Radius of the constraint ball C, in [1e-150, 1e150] (outside, the projection's squared norms
+        under- or overflow in float64; rescale the features instead).
     n_steps : int, optional
         T (default n^2); at most n^2 (see the module docstring for why fewer steps keep the
         guarantee).

@@ -113,7 +113,7 @@ def test_validate_params_declares_checks_and_registers():
 def test_every_constraint_rejects_its_own_invalid_examples_and_accepts_its_valid_example():
     constraints = [
         v.EPSILON, v.DELTA, v.PROBABILITY, v.POSITIVE_INT, v.NONNEGATIVE_INT, v.POSITIVE_REAL, v.RNG,
-        v.Real(-1, 1, closed="right"), v.Integer(2, 5), v.Options("x", 3), v.Boolean(),
+        v.Real(-1, 1, closed="right"), v.Real(1e-150, 1e150), v.Integer(2, 5), v.Options("x", 3), v.Boolean(),
         v.ArrayLike(ndim=2), v.ArrayLike(ndim=1, allow_inf=True), v.CallableConstraint(),
         v.Optional(v.EPSILON), v.AnyOf(v.POSITIVE_INT, v.Options("auto")),
     ]
