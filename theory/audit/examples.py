@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from semiprivate.kernels.sparse_vector import sparse_vector_responses
 from semiprivate.kernels.validation import (
     POSITIVE_REAL,
     RNG,
@@ -174,34 +175,37 @@ class SVT:
         nu = {1: 2 * self.c / e2, 2: 2 * self.c / e2, 3: self.c / e2, 4: 1 / e2, 5: 0.0, 6: 1 / e2}[self.variant]
         return rho, nu
 
-    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator, out: np.ndarray | None = None) -> np.ndarray:
+        """``size`` runs on the queries ``a``; ``out`` (optional, a ``size x a.size`` float64 array, e.g. a
+        block of columns of a wider output) receives the outputs and is returned."""
         rho_s, nu_s = self.scales()
         rho = laplace_noise(rng, rho_s, size)
         noisy = a + (laplace_noise(rng, nu_s, (size, a.size)) if nu_s > 0 else np.zeros((size, a.size)))
         if self.variant == 2 and self.c > 1:  # the threshold noise is redrawn after each above: column by column
-            return self.respond_redrawn(noisy, rho, rng)
-        return self.respond(noisy, rho)
+            res = self.respond_redrawn(noisy, rho, rng)
+            if out is None:
+                return res
+            out[...] = res
+            return out
+        return self.respond(noisy, rho, out=out)
 
     def codes(self) -> tuple[float, float]:
         """The output codes of a below and of an aborted query."""
         return (-1000.0, -2000.0) if self.variant == 3 else (0.0, -1.0)
 
-    def respond(self, noisy: np.ndarray, rho: np.ndarray) -> np.ndarray:
+    def respond(self, noisy: np.ndarray, rho: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """The outputs given the noisy queries ``noisy`` (size x m) and one threshold noise per row.
 
         Query ``i`` is above when ``noisy[:, i] >= rho + t``; it is aborted when at least ``c``
-        earlier queries were above (Algs. 5, 6: no cutoff).  Vectorised over the queries; for Alg. 2
-        with ``c > 1`` (threshold noise redrawn after each above) see :meth:`respond_redrawn`.  With
-        ``c = 1`` Alg. 2's redrawn noise is never compared again, so this is its law too."""
-        above = noisy >= (rho + self.t)[:, None]
+        earlier queries were above (Algs. 5, 6: no cutoff), in one compiled pass per row
+        (:func:`semiprivate.kernels.sparse_vector.sparse_vector_responses`); for Alg. 2 with ``c > 1``
+        (threshold noise redrawn after each above) see :meth:`respond_redrawn`.  With ``c = 1`` Alg. 2's
+        redrawn noise is never compared again, so this is its law too."""
         if self.variant in (5, 6):
-            return above.astype(np.float64)
+            return sparse_vector_responses(noisy, rho + self.t, out=out)
         below, aborted_code = self.codes()
-        out = np.where(above, noisy if self.variant == 3 else 1.0, below)
-        before = np.cumsum(above, axis=1, dtype=np.int32)
-        before -= above
-        out[before >= self.c] = aborted_code
-        return out
+        return sparse_vector_responses(noisy, rho + self.t, cutoff=self.c, values=noisy if self.variant == 3 else None,
+                                       below=below, aborted=aborted_code, out=out)
 
     def respond_redrawn(self, noisy: np.ndarray, rho: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Alg. 2's outputs, query by query: a fresh ``Lap(rho scale)`` threshold noise after each above."""
@@ -229,7 +233,10 @@ class SVT34Parallel:
     c: int = 2
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return np.column_stack([SVT(3, self.eps, self.c)(a, size, rng), SVT(4, self.eps, self.c)(a, size, rng)])
+        out = np.empty((size, 2 * a.size))
+        SVT(3, self.eps, self.c)(a, size, rng, out=out[:, :a.size])  # each writes its half: no stacking copy
+        SVT(4, self.eps, self.c)(a, size, rng, out=out[:, a.size:])
+        return out
 
 
 @dataclass
@@ -241,13 +248,11 @@ class NumericalSVT:
     t: float = 1.0
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        rho1 = laplace_noise(rng, 3 / self.eps, (size, 1))
-        cmp = a + laplace_noise(rng, 6 * self.c / self.eps, (size, a.size)) >= self.t + rho1
-        res = np.where(cmp, a + laplace_noise(rng, 3 * self.c / self.eps, (size, a.size)), 0.0)
-        before = np.cumsum(cmp, axis=1, dtype=np.int32)
-        before -= cmp
-        res[before >= self.c] = -1000.0  # after c aboves
-        return res
+        rho1 = laplace_noise(rng, 3 / self.eps, size)
+        compare = a + laplace_noise(rng, 6 * self.c / self.eps, (size, a.size))
+        values = a + laplace_noise(rng, 3 * self.c / self.eps, (size, a.size))
+        return sparse_vector_responses(compare, self.t + rho1, cutoff=self.c, values=values, below=0.0,
+                                       aborted=-1000.0)  # -1000 after c aboves
 
 
 @dataclass

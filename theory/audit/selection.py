@@ -33,6 +33,7 @@ import math
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels.sparse_vector import row_pattern_keys
 from semiprivate.kernels.validation import (
     DELTA,
     RNG,
@@ -471,15 +472,9 @@ class RowPatterns:
         return np.where(hit, idx, self.atoms.size).astype(np.int64)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        c = self.codes(x)
-        key = c @ (self.radix ** np.arange(self.cols.size, dtype=np.int64))
-        if self.n_bins:
-            free = c == self.atoms.size
-            first = np.argmax(free, axis=1)
-            v = np.asarray(x, dtype=np.float64)[np.arange(c.shape[0]), self.cols[first]]
-            b = np.where(free.any(axis=1), np.searchsorted(self.edges, v, side="left"), self.n_bins)
-            key = key * (self.n_bins + 1) + b
-        return key
+        """The int64 key of each row (:func:`semiprivate.kernels.sparse_vector.row_pattern_keys`: one
+        compiled pass per row, its NumPy reference where the extension is not built)."""
+        return row_pattern_keys(x, self.cols, self.atoms, self.edges)
 
     def describe(self, key: Any) -> str:
         """Readable pattern of a key: ``x[10:20] = (0, 0, 1, -1, ...)``, ``v`` for a value."""
@@ -512,7 +507,12 @@ class PatternEvent:
         self.description = str(description)
 
     def __call__(self, raw: Any) -> np.ndarray:
-        return np.isin(self.patterns(np.asarray(raw, dtype=np.float64)), self.values)
+        keys = self.patterns(np.asarray(raw, dtype=np.float64))
+        if self.values.size == 0:
+            return np.zeros(keys.shape, dtype=bool)
+        # membership in the sorted values by binary search (np.isin sorts the keys too)
+        idx = np.minimum(np.searchsorted(self.values, keys), self.values.size - 1)
+        return self.values[idx] == keys
 
 
 @validate_params(s=Integer(2), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA, max_values=Integer(1),

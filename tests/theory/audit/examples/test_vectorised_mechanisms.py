@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import stats
-from semiprivate.theory.audit.examples import SVT, NumericalSVT, laplace_noise
+from semiprivate.theory.audit.examples import SVT, NumericalSVT, SVT34Parallel, laplace_noise
 
 
 def _svt_loop(mech: SVT, noisy: np.ndarray, rho: np.ndarray) -> np.ndarray:
@@ -82,3 +82,26 @@ def test_laplace_noise_has_the_laplace_law() -> None:
     assert stats.kstest(x, stats.laplace(scale=2.1).cdf).pvalue < 1e-3
     assert stats.kstest(np.abs(x), stats.laplace(scale=2.0).cdf).pvalue < 1e-3
     assert laplace_noise(np.random.default_rng(0), 2.0, (3, 4)).shape == (3, 4)
+
+
+def test_svt34_parallel_is_svt3_then_svt4_on_one_stream() -> None:
+    """dpsniper's SVT34Parallel: Alg. 3's 10 columns, then Alg. 4's, drawn in that order from one generator
+    (each half written in place, c = 2), every code of both present."""
+    a = np.array([1.0, 0.0, 2.0, 1.0, 0.0, 1.0, 2.0, 0.0, 1.0, 1.0])
+    mech = SVT34Parallel(eps=2.0)
+    got = mech(a, 4000, np.random.default_rng(8))
+    g = np.random.default_rng(8)
+    want = np.column_stack([SVT(3, 2.0, 2)(a, 4000, g), SVT(4, 2.0, 2)(a, 4000, g)])
+    np.testing.assert_array_equal(got, want)
+    assert {-1000.0, -2000.0} <= set(np.unique(got[:, :10])) and set(np.unique(got[:, 10:])) == {-1.0, 0.0, 1.0}
+
+
+@pytest.mark.parametrize("variant", [2, 3, 5])
+def test_svt_writes_into_a_block_of_a_wider_output(variant: int) -> None:
+    a = np.zeros(6)
+    mech = SVT(variant, eps=1.0, c=2)
+    wide = np.full((500, 9), 7.0)
+    res = mech(a, 500, np.random.default_rng(2), out=wide[:, 2:8])
+    assert np.shares_memory(res, wide)
+    np.testing.assert_array_equal(wide[:, 2:8], mech(a, 500, np.random.default_rng(2)))
+    assert np.all(wide[:, :2] == 7.0) and np.all(wide[:, 8:] == 7.0)
