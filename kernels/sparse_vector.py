@@ -149,7 +149,7 @@ def _responses_numpy(compare: NDArray[np.float64], thresholds: NDArray[np.float6
                      aborted: float) -> NDArray[np.float64]:
     """The reference: a query's response from the mask of queries above and the count before it."""
     is_above = compare >= thresholds[:, None]
-    out = np.where(is_above, above if values is None else values, below).astype(np.float64)
+    out = np.where(is_above, above if values is None else values, below)
     if cutoff is not None:
         before = np.cumsum(is_above, axis=1, dtype=np.int32)
         before -= is_above
@@ -204,4 +204,4 @@ def _pattern_keys_numpy(x: NDArray[np.float64], cols: NDArray[np.int64], atoms: 
         vf = x[np.arange(codes.shape[0]), cols[first]]
         b = np.where(free.any(axis=1), np.searchsorted(edges, vf, side="left"), n_bins)
         key = key * (n_bins + 1) + b
-    return np.asarray(key, dtype=np.int64)
+    return key

@@ -37,9 +37,9 @@ cdef inline Py_ssize_t _lower_bound(const double[::1] sorted_values, double v) n
     return lo
 
 
-def responses(const double[:, :] compare, const double[::1] thresholds, const double[:, :] values,
-              bint has_values, Py_ssize_t cutoff, double above, double below, double aborted,
-              double[:, :] out):
+def responses(const double[:, :] compare not None, const double[::1] thresholds not None,
+              const double[:, :] values not None, bint has_values, Py_ssize_t cutoff, double above, double below,
+              double aborted, double[:, :] out not None):
     """Fill ``out`` (n x m) with the responses; see the module docstring."""
     cdef Py_ssize_t n = compare.shape[0], m = compare.shape[1], r, j, count
     cdef double thr
@@ -57,8 +57,8 @@ def responses(const double[:, :] compare, const double[::1] thresholds, const do
                     out[r, j] = below
 
 
-def pattern_keys(const double[:, :] x, const int64_t[::1] cols, const double[::1] atoms,
-                 const double[::1] edges, bint binned, int64_t[::1] out):
+def pattern_keys(const double[:, :] x not None, const int64_t[::1] cols not None, const double[::1] atoms not None,
+                 const double[::1] edges not None, bint binned, int64_t[::1] out not None):
     """Fill ``out`` (n) with the row pattern keys; see the module docstring."""
     cdef Py_ssize_t n = x.shape[0], k = cols.shape[0], n_atoms = atoms.shape[0], r, j, idx, first
     cdef int64_t radix = n_atoms + 1, n_bins = edges.shape[0] + 1, key, mult, code

@@ -159,3 +159,94 @@ def test_responses_written_into_a_block_of_columns(backend) -> None:
     for bad in (np.zeros((200, 5), dtype=np.float32), np.zeros((200, 6)), np.zeros(1000), np.broadcast_to(0.0, (200, 5))):
         with pytest.raises(TypeError, match="out must be None or a writeable float64 array"):
             sv.sparse_vector_responses(compare, thr, cutoff=2, out=bad, backend=backend)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: sv.sparse_vector_responses(None, np.ones(2)), TypeError, "compare must be a 2-D array of numbers, got NoneType"),
+    (lambda: sv.sparse_vector_responses(True, np.ones(2)), TypeError, "compare must be a 2-D array of numbers, got bool"),
+    (lambda: sv.sparse_vector_responses([[1.0], [1.0, 2.0]], np.ones(2)), TypeError,
+     "compare must be a 2-D array of numbers, got list"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), "ab"), TypeError,
+     "thresholds must be a 1-D array of numbers, got str"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), [[1.0], [1.0, 2.0]]), TypeError,
+     "thresholds must be a 1-D array of numbers, got list"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), np.array(["a", "b"])), TypeError,
+     "thresholds must be a 1-D array of numbers, got dtype <U1"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), np.ones(2), cutoff=1.5), TypeError,
+     "cutoff must be None or an integer >= 1, got float"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), np.ones(2), values=np.ones(2)), ValueError,
+     r"values must be a 2-D array \(rows x queries\), got 1 dimension\(s\)"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), np.ones(2), above="x"), TypeError,
+     r"above must be a number \(an output code\), got str"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), np.ones(2), aborted=None), TypeError,
+     r"aborted must be a number \(an output code\), got NoneType"),
+    (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([[0]]), np.ones(1), np.ones(0)), TypeError,
+     "cols must be a non-empty 1-D array of column indices, got ndarray"),
+    (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), "ab", np.ones(0)), TypeError,
+     "atoms must be a 1-D array of numbers, got str"),
+    (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), np.ones(0), np.ones(0)), ValueError,
+     "atoms must have at least one value"),
+    (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), np.ones(1), np.ones(0), backend="gpu"), ValueError,
+     "backend"),
+])
+def test_bad_input_messages_in_full(call, error, message) -> None:
+    with pytest.raises(error, match=f"^{message}"):
+        call()
+
+
+def test_missing_compiled_module_message_says_what_to_do(monkeypatch) -> None:
+    monkeypatch.setattr(sv, "_compiled", lambda: None)
+    with pytest.raises(ValueError, match=r"^backend 'cython' is not available: semiprivate.kernels._cython._svt is "
+                                         r"not built \(reinstall the package with a C compiler\), or pass "
+                                         r"backend='numpy'$"):
+        sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), np.ones(1), np.ones(0), backend="cython")
+
+
+class _Recorder:
+    """Stands in for the compiled module: records which kernel ran."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def responses(self, *args) -> None:
+        self.calls.append("responses")
+        args[-1][...] = 0.0
+
+    def pattern_keys(self, *args) -> None:
+        self.calls.append("pattern_keys")
+        args[-1][...] = 0
+
+
+@pytest.mark.parametrize("backend", ["auto", "cython", "numpy"])
+def test_backend_choice_runs_the_named_path(monkeypatch, backend) -> None:
+    rec = _Recorder()
+    monkeypatch.setattr(sv, "_compiled", lambda: rec)
+    sv.sparse_vector_responses(np.ones((3, 2)), np.zeros(3), backend=backend)
+    sv.row_pattern_keys(np.ones((3, 2)), np.array([0, 1]), np.ones(1), np.ones(0), backend=backend)
+    assert rec.calls == ([] if backend == "numpy" else ["responses", "pattern_keys"])
+
+
+def test_default_backend_is_the_compiled_loop_and_takes_integer_inputs() -> None:
+    g = np.random.default_rng(6)
+    x = np.round(g.laplace(0.0, 2.0, (300, 6)))
+    thr = g.integers(-2, 3, 300)  # int64 thresholds: converted before the compiled loop
+    np.testing.assert_array_equal(sv.sparse_vector_responses(x, thr, cutoff=2),
+                                  sv.sparse_vector_responses(x, thr.astype(np.float64), cutoff=2, backend="numpy"))
+    cols, atoms = np.array([0, 2, 3], dtype=np.int32), np.array([-1, 0, 1])  # int32 columns, int atoms
+    edges = np.array([2.5])  # a single edge still bins
+    want = _keys_by_definition(x.tolist(), cols.tolist(), atoms.tolist(), edges.tolist())
+    np.testing.assert_array_equal(sv.row_pattern_keys(x, cols, atoms, edges), want)
+    np.testing.assert_array_equal(sv.row_pattern_keys(x, cols, atoms, edges, backend="numpy"), want)
+    assert np.any(want % 3 == 1) and np.any(want % 3 == 0)  # rows in both bins of the one edge
+
+
+@pytest.mark.parametrize("backend", ["numpy", "cython"])
+def test_keys_near_the_int64_limit_are_exact(backend) -> None:
+    """16 atoms over 15 columns: radix 17, keys up to 17^15 ~ 2.9e18 > 2^53 (a float path would round)."""
+    atoms = np.arange(16, dtype=np.float64)
+    g = np.random.default_rng(9)
+    x = g.integers(0, 17, (400, 15)).astype(np.float64)  # 16 is no atom: the code len(atoms)
+    x[0] = 16.0
+    want = _keys_by_definition(x.tolist(), list(range(15)), atoms.tolist(), [])
+    assert want.max() > 2**60
+    np.testing.assert_array_equal(sv.row_pattern_keys(x, np.arange(15), atoms, np.ones(0), backend=backend), want)
