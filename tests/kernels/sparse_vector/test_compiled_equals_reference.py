@@ -166,6 +166,8 @@ def test_responses_written_into_a_block_of_columns(backend) -> None:
     (lambda: sv.sparse_vector_responses(True, np.ones(2)), TypeError, "compare must be a 2-D array of numbers, got bool"),
     (lambda: sv.sparse_vector_responses([[1.0], [1.0, 2.0]], np.ones(2)), TypeError,
      "compare must be a 2-D array of numbers, got list"),
+    (lambda: sv.sparse_vector_responses(np.ones((2, 2)), True), TypeError,
+     "thresholds must be a 1-D array of numbers, got bool"),
     (lambda: sv.sparse_vector_responses(np.ones((2, 2)), "ab"), TypeError,
      "thresholds must be a 1-D array of numbers, got str"),
     (lambda: sv.sparse_vector_responses(np.ones((2, 2)), [[1.0], [1.0, 2.0]]), TypeError,
