@@ -91,7 +91,7 @@ declare -A TESTS=(
   [theory/learners/disjunctions.py]="tests/theory/learners/disjunctions/test_component_learner.py tests/theory/learners/disjunctions/test_samplers_on_many_rows.py"
   [theory/learners/halfspaces.py]="tests/theory/learners/halfspaces/test_estimators.py tests/theory/learners/halfspaces/test_edge_inputs_and_budget.py"
   [kernels/sparse_vector.py]="tests/kernels/sparse_vector/test_compiled_equals_reference.py tests/theory/audit/examples/test_vectorised_mechanisms.py"
-  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py"
+  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_choose_best_step_by_step.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py"
 )
 
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
