@@ -24,9 +24,12 @@ Exact laws (cells and their probabilities under both datasets):
   the maximum, SVT Algs. 1, 2, 4, 6 with c = 1 by integration over the threshold noise (the functions of
   ``audit_power.py``), RAPPOR's bits on the positions where the two Bloom filters differ
   (the other bits have the same law under both inputs);
-* ReportNoisyMax's value: the law of ``max(a + Lap(2/eps))`` on a fine grid of cells.
+* ReportNoisyMax's value: the law of ``max(a + Lap(2/eps))`` on a fine grid of cells;
+* StatDP's iSVT4 (``--isvt4``, :func:`isvt4_law`): the count of belows before the first query above and
+  that query's noisy value, on 1-unit cells of the value, by integration over the threshold noise.
 
-Usage: ``python benchmarks/audit_ceiling.py [--share 0.0625] [--confidence 0.9] [--only NAMES]``.
+Usage: ``python benchmarks/audit_ceiling.py [--share 0.0625] [--confidence 0.9] [--only NAMES]``;
+``python benchmarks/audit_ceiling.py --isvt4 [--confidence 0.9]`` for StatDP's iSVT4 at StatDP's budget.
 """
 
 from __future__ import annotations
@@ -174,6 +177,59 @@ def case_laws(mech: Any, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.n
     return None
 
 
+def isvt4_law(a: np.ndarray, edges: np.ndarray, eps: float = 0.1, t: float = 1.0) -> np.ndarray:
+    """Cell probabilities of StatDP's iSVT4 with N = 1 (``audit_vs_peers.StatDPSVT("iSVT4")``) on queries ``a``.
+
+    Threshold noise ``rho ~ Lap(2/eps)``, query noise ``nu_i ~ Lap(2/eps)``, query ``i`` above when
+    ``a_i + nu_i > t + rho``.  The output is ``(k, v)``: ``k`` belows before the first query above and
+    that query's noisy value ``v``, or ``(m, 0)`` when none is above.  For ``k < m``,
+    ``P(k, dv) = f_k(v) G_k(v - t) dv`` with ``G_k(x) = int_{r <= x} f_rho(r) prod_{i<k} F_i(t + r) dr``
+    (``f_k``, ``F_i``: the density and CDF of ``a_i + nu_i``); ``G_k`` by the trapezoid rule on a grid of
+    ``r``, each cell ``(edges[j], edges[j+1]]`` of ``v`` by a 50-point midpoint rule.  Returns the
+    ``m (len(edges) - 1) + 1`` cells, ``k``-major, the last one ``(m, 0)``."""
+    scale = 2.0 / eps
+    r = np.linspace(-60 * scale, 60 * scale, 400_001)
+    dr = r[1] - r[0]
+    f_rho = np.exp(-np.abs(r) / scale) / (2 * scale)
+    below = np.ones_like(r)  # prod_{i<k} P(query i below | rho = r)
+    width = np.diff(edges)
+    v = edges[:-1, None] + (np.arange(50)[None, :] + 0.5) / 50 * width[:, None]
+    cells = []
+    for k in range(a.size):
+        g = f_rho * below
+        big_g = np.concatenate([[0.0], np.cumsum((g[1:] + g[:-1]) / 2) * dr])
+        f = np.exp(-np.abs(v - a[k]) / scale) / (2 * scale)
+        cells.append((f * np.interp(v - t, r, big_g)).mean(axis=1) * width)
+        below = below * _laplace_cdf(t + r - a[k], scale)
+    g = f_rho * below
+    return np.concatenate(cells + [[float(np.sum(g[1:] + g[:-1]) / 2 * dr)]])
+
+
+def isvt4_rows(n: int, a: float) -> list[str]:
+    """Per StatDP pair of iSVT4: the largest privacy loss on the cells, the ceiling at ``n`` outputs per
+    side, and the best box ``{k == k0 and v <= t}`` (a joint event the auditor offers) at ``n``."""
+    from audit_power import statdp_patterns
+
+    edges = np.concatenate([[-1e4], np.arange(-600.0, 600.5, 1.0), [1e4]])
+    rows = []
+    for i, (x, y) in enumerate(statdp_patterns(10, True, -math.inf, math.inf)):
+        p, q = isvt4_law(x, edges), isvt4_law(y, edges)
+        keep = (p > 1e-300) & (q > 1e-300)
+        loss = float(np.max(np.abs(np.log(p[keep] / q[keep]))))
+        ceil = max(frontier_bound(p, q, n, a)[0], frontier_bound(q, p, n, a)[0])
+        box = (-math.inf, 0, 0.0)
+        cp, cq = (np.cumsum(z[:-1].reshape(10, -1), axis=1) for z in (p, q))
+        for num, den in ((cp, cq), (cq, cp)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                b = np.nan_to_num(np.log(beta_lower(num * n, n, a) / beta_upper(den * n, n, a)), nan=-np.inf)
+            k0, j = np.unravel_index(int(np.argmax(b)), b.shape)
+            if b[k0, j] > box[0]:
+                box = (float(b[k0, j]), int(k0), float(edges[j + 1]))
+        rows.append(f"| {i} | {x.tolist()} | {y.tolist()} | {loss:.4f} | {ceil:.4f} | "
+                    f"{box[0]:.4f} (k == {box[1]}, v <= {box[2]:g}) |")
+    return rows
+
+
 def ceiling(case: Any, n: int, a: float) -> float | None:
     """The best one-event bound at ``n`` samples per dataset over the case's pairs and directions."""
     best = -math.inf
@@ -191,12 +247,21 @@ def main(argv: list[str] | None = None, out: Callable[[str], Any] = print) -> in
     ap.add_argument("--share", type=float, default=0.0625, help="fraction of DP-Sniper's samples per case")
     ap.add_argument("--confidence", type=float, default=CONFIDENCE)
     ap.add_argument("--only", default=None, help="comma-separated case names")
+    ap.add_argument("--isvt4", action="store_true",
+                    help="StatDP's iSVT4 instead, at StatDP's budget (650,000 outputs per side)")
     args = ap.parse_args(argv)
     if not 0.0 < args.share <= 1.0:
         ap.error(f"--share must be in (0, 1], got {args.share}")
     if not 0.0 < args.confidence < 1.0:
         ap.error(f"--confidence must be in (0, 1), got {args.confidence}")
     a = (1 - args.confidence) / 2
+    if args.isvt4:
+        out(f"StatDP's iSVT4 (N = 1, eps 0.1): ceilings at 650,000 outputs per side, level {a:g} per side\n")
+        out("| pair | data | neighbour | largest loss on the cells | ceiling | best box {k == k0 and v <= t} |")
+        out("|---|---|---|---|---|---|")
+        for row in isvt4_rows(650_000, a):
+            out(row)
+        return 0
     only = {t.strip() for t in args.only.split(",") if t.strip()} if args.only else None
     if only is not None and not only <= {c.name for c in cases()}:
         ap.error(f"--only: unknown case name(s) {sorted(only - {c.name for c in cases()})}; "

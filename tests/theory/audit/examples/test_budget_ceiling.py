@@ -64,3 +64,27 @@ def test_ceiling_of_the_laplace_case_at_their_final_estimate() -> None:
     assert round(ac.ceiling(case, ac.N_FINAL, 0.05), 4) == 0.0998
     n = int(0.0625 * ac.their_samples(case)) // 2
     assert round(ac.ceiling(case, n, 0.05), 4) == 0.0992
+
+
+def test_isvt4_law_sums_to_one_and_matches_statdps_algorithm() -> None:
+    """The exact law of StatDP's iSVT4 against 2 million outputs of its vectorised port
+    (``audit_vs_peers.StatDPSVT``): every cell group within 5 standard errors (false-failure rate
+    about 1e-5 over the 13 groups).  A sign or shift error in the law moves at least one group far
+    outside: seen with ``v + t`` for ``v - t``, the threshold noise's sign flipped, the value's centre
+    at ``-a_k``."""
+    avp = _load("audit_vs_peers")
+    a = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    edges = np.concatenate([[-1e4], np.arange(-600.0, 600.5, 1.0), [1e4]])
+    law = ac.isvt4_law(a, edges)
+    assert abs(law.sum() - 1.0) < 1e-6
+    out = avp.StatDPSVT("iSVT4")(a, 2_000_000, np.random.default_rng(0))
+    n = out.shape[0]
+    cells = law[:-1].reshape(10, -1)
+    groups = [(out[:, 0] == 10, law[-1])]
+    for k in (0, 2, 5, 9):
+        for lo, hi in ((-1e4, 0.0), (0.0, 15.0), (15.0, 1e4)):
+            j0, j1 = np.searchsorted(edges, lo), np.searchsorted(edges, hi)
+            groups.append(((out[:, 0] == k) & (out[:, 1] > lo) & (out[:, 1] <= hi), cells[k, j0:j1].sum()))
+    for hit, p in groups:
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(np.count_nonzero(hit) / n - p) < 5 * se + 1e-9, (p, np.count_nonzero(hit) / n)
