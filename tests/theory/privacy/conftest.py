@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import dp_accounting
 import numpy as np
 import pytest
+from dp_accounting.rdp import RdpAccountant
 from semiprivate.theory.learners import halfspaces
 from semiprivate.theory.privacy import accounting
 
@@ -34,3 +36,17 @@ def half_ball_rows() -> Callable[[int, int, int], tuple[np.ndarray, np.ndarray]]
         Z /= 2.0 * np.linalg.norm(Z, axis=1, keepdims=True)
         return Z, np.where(Z[:, 0] > 0, 1.0, -1.0)
     return make
+
+
+@pytest.fixture
+def rdp_one_of_n() -> Callable[[int, float, int, float], float]:
+    """``eps(n, multiplier, steps, delta)``: dp-accounting's RDP epsilon (REPLACE_ONE) of ``steps`` Gaussian
+    steps of noise multiplier ``multiplier`` on one example sampled out of n, the reference the Noisy SGD
+    accountant is checked against."""
+    def eps(n: int, multiplier: float, steps: int, delta: float) -> float:
+        event = dp_accounting.SelfComposedDpEvent(
+            dp_accounting.SampledWithoutReplacementDpEvent(n, 1, dp_accounting.GaussianDpEvent(multiplier)), steps)
+        acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+        return float(acc.compose(event).get_epsilon(delta))
+
+    return eps

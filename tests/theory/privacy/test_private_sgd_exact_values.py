@@ -15,7 +15,6 @@ import math
 import dp_accounting
 import numpy as np
 import pytest
-from dp_accounting.rdp import RdpAccountant
 from semiprivate.theory.privacy import accounting, linear, pillar_selection, sgd_audits
 from semiprivate.theory.privacy import dpsgd as dpsgd_mod
 from semiprivate.theory.privacy import noisy_sgd as noisy_sgd_mod
@@ -24,26 +23,17 @@ from semiprivate.theory.privacy.linear import loss_values, per_example_gradients
 from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import alg2_selection_log_probabilities, pillar_alg2
 
-
-def _rdp_replace_one(n: int, multiplier: float, steps: int, delta: float) -> float:
-    """dp-accounting's RDP epsilon of `steps` Gaussian steps on one example sampled out of n."""
-    event = dp_accounting.SelfComposedDpEvent(
-        dp_accounting.SampledWithoutReplacementDpEvent(n, 1, dp_accounting.GaussianDpEvent(multiplier)), steps)
-    acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-    return float(acc.compose(event).get_epsilon(delta))
-
-
 # ------------------------------------------------------------ NoisySGDResult.accountant_epsilon
 
 
-def test_noisy_sgd_result_accountant_uses_sigma_over_2nL_and_the_delta_asked():
+def test_noisy_sgd_result_accountant_uses_sigma_over_2nL_and_the_delta_asked(rdp_one_of_n):
     # L = 2.5 and n = 7: sigma / (2 n L) differs from sigma / (2 n / L), sigma / (2 / n L), sigma / (3 n L)
     res = NoisySGDResult(weights=np.zeros(2), sigma=120.0, step_size=0.1, steps=40, n=7, lipschitz=2.5,
                          privacy=(1.0, 1e-3))
     mult = 120.0 / (2.0 * 7 * 2.5)
-    assert res.accountant_epsilon() == pytest.approx(_rdp_replace_one(7, mult, 40, 1e-3), rel=1e-12)
+    assert res.accountant_epsilon() == pytest.approx(rdp_one_of_n(7, mult, 40, 1e-3), rel=1e-12)
     # an explicit delta is used, not the run's
-    assert res.accountant_epsilon(1e-8) == pytest.approx(_rdp_replace_one(7, mult, 40, 1e-8), rel=1e-12)
+    assert res.accountant_epsilon(1e-8) == pytest.approx(rdp_one_of_n(7, mult, 40, 1e-8), rel=1e-12)
     assert res.accountant_epsilon(1e-8) > res.accountant_epsilon()
 
 

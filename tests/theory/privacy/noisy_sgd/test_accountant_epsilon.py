@@ -11,25 +11,16 @@ the theorem's 30, so the reported epsilon is the accountant's; n > 1 and L != 1 
 
 from __future__ import annotations
 
-import dp_accounting
 import numpy as np
-from dp_accounting.rdp import RdpAccountant
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 
 
-def _rdp_one_of_n(n: int, multiplier: float, steps: int, delta: float) -> float:
-    event = dp_accounting.SelfComposedDpEvent(
-        dp_accounting.SampledWithoutReplacementDpEvent(n, 1, dp_accounting.GaussianDpEvent(multiplier)), steps)
-    acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-    return float(acc.compose(event).get_epsilon(delta))
-
-
-def test_reported_epsilon_outside_the_theorem_range_is_the_accountants_at_sigma_over_2nL():
+def test_reported_epsilon_outside_the_theorem_range_is_the_accountants_at_sigma_over_2nL(rdp_one_of_n):
     Z = np.array([[0.6, 0.0], [-0.6, 0.1], [0.5, -0.2]])
     y = np.array([1.0, -1.0, 1.0])
     r = noisy_sgd(Z, y, 30.0, 0.1, margin=0.5, rng=0)
     assert (r.n, r.steps, r.lipschitz) == (3, 9, 2.0)
-    want = _rdp_one_of_n(3, r.sigma / (2.0 * 3 * 2.0), 9, 0.1)
+    want = rdp_one_of_n(3, r.sigma / (2.0 * 3 * 2.0), 9, 0.1)
     assert want > r.theorem_epsilon == 30.0  # the theorem's claim does not hold here
     assert r.privacy == (want, 0.1)
     assert r.accountant_epsilon() == want
