@@ -65,7 +65,8 @@ def _run(monkeypatch, rounds, budget, **kw):
     stage = _Stage(offered)
     monkeypatch.setattr(core, "_count_datasets", stage.count)
     monkeypatch.setattr(selection, "anticipated_bound", stage.score)
-    kept, used = core._choose_best("mechanism", ["d0", "d1", "d2"], INDEX, offered, rounds, 1, budget, ALPHA, 1e-9,
+    kept, used = core._choose_best("mechanism", ["d0", "d1", "d2"], INDEX, offered, rounds, kw.get("n_best", 1), budget,
+                                   ALPHA, 1e-9,
                                    np.random.default_rng(0), kw.get("codec", Codec()), kw.get("bar"),
                                    kw.get("executor"), kw.get("batch_size"), kw.get("timeout"))
     return offered, stage, kept, used
@@ -110,6 +111,13 @@ def test_counting_receives_the_callers_codec_bar_executor_batches_and_timeout(mo
                               timeout=7.5)
         assert all(c["codec"] is codec and c["bar"] is bar and c["executor"] is pool and c["batch_size"] == 500
                    and c["timeout"] == 7.5 for c in stage.counted)
+
+
+def test_two_kept_tests_share_the_level_and_plan_on_all_three_datasets(monkeypatch) -> None:
+    _, stage, kept, _ = _run(monkeypatch, [1_000], BUDGET, n_best=2)
+    assert len(kept) == 2
+    assert stage.scored[0][4] == ALPHA / 4  # alpha / (2 j), j = 2 kept tests
+    assert stage.scored[0][3] == (BUDGET - 3_000) // 3  # min(D, 2 j) = 3 datasets
 
 
 def test_planned_trials_are_at_least_one(monkeypatch) -> None:
