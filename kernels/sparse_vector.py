@@ -47,36 +47,24 @@ def _use_compiled(backend: str) -> bool:
     return True
 
 
-def _float_matrix(value: Any, name: str) -> NDArray[np.float64]:
-    """A 2-D float64 array, without a copy when it is one already (no finiteness check: NaN and
-    infinities are outputs like any other here)."""
+def _float_array(value: Any, name: str, ndim: int, size: int | None = None) -> NDArray[np.float64]:
+    """A float64 array of ``ndim`` dimensions (and ``size`` entries when given); 2-D arrays keep their
+    strides (no copy when already float64), 1-D ones are made contiguous.  No finiteness check: NaN and
+    infinities are outputs like any other here."""
+    what = f"a {ndim}-D array"
     if isinstance(value, (bool, np.bool_)) or value is None or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a 2-D array of numbers, got {type(value).__name__}")
+        raise TypeError(f"{name} must be {what} of numbers, got {type(value).__name__}")
     try:
         a = np.asarray(value)
     except Exception:
-        raise TypeError(f"{name} must be a 2-D array of numbers, got {type(value).__name__}") from None
+        raise TypeError(f"{name} must be {what} of numbers, got {type(value).__name__}") from None
     if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a 2-D array of numbers, got dtype {a.dtype}")
-    if a.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (rows x queries), got {a.ndim} dimension(s)")
-    return np.asarray(a, dtype=np.float64)
-
-
-def _float_vector(value: Any, name: str, size: int | None = None) -> NDArray[np.float64]:
-    if isinstance(value, (bool, np.bool_)) or value is None or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a 1-D array of numbers, got {type(value).__name__}")
-    try:
-        a = np.asarray(value)
-    except Exception:
-        raise TypeError(f"{name} must be a 1-D array of numbers, got {type(value).__name__}") from None
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a 1-D array of numbers, got dtype {a.dtype}")
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array, got {a.ndim} dimension(s)")
+        raise TypeError(f"{name} must be {what} of numbers, got dtype {a.dtype}")
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must be {what}{' (rows x queries)' if ndim == 2 else ''}, got {a.ndim} dimension(s)")
     if size is not None and a.size != size:
         raise ValueError(f"{name} must have {size} entries, got {a.size}")
-    return np.ascontiguousarray(a, dtype=np.float64)
+    return np.asarray(a, dtype=np.float64) if ndim == 2 else np.ascontiguousarray(a, dtype=np.float64)
 
 
 def _code(value: Any, name: str) -> float:
@@ -119,13 +107,13 @@ def sparse_vector_responses(compare: Any, thresholds: Any, *, cutoff: int | None
     -------
     ndarray of float64, shape (n, m)
     """
-    cmp = _float_matrix(compare, "compare")
-    thr = _float_vector(thresholds, "thresholds", cmp.shape[0])
+    cmp = _float_array(compare, "compare", 2)
+    thr = _float_array(thresholds, "thresholds", 1, cmp.shape[0])
     if cutoff is not None and (isinstance(cutoff, (bool, np.bool_)) or not isinstance(cutoff, (int, np.integer))):
         raise TypeError(f"cutoff must be None or an integer >= 1, got {type(cutoff).__name__}")
     if cutoff is not None and cutoff < 1:
         raise ValueError(f"cutoff must be None or an integer >= 1, got {cutoff!r}")
-    vals = None if values is None else _float_matrix(values, "values")
+    vals = None if values is None else _float_array(values, "values", 2)
     if vals is not None and vals.shape != cmp.shape:
         raise ValueError(f"values must have the shape of compare {cmp.shape}, got {vals.shape}")
     codes = _code(above, "above"), _code(below, "below"), _code(aborted, "aborted")
@@ -171,15 +159,15 @@ def row_pattern_keys(x: Any, cols: Any, atoms: Any, edges: Any, *, backend: str 
     -------
     ndarray of int64, shape (n,)
     """
-    xv = _float_matrix(x, "x")
+    xv = _float_array(x, "x", 2)
     c = np.asarray(cols)
     if c.ndim != 1 or c.dtype.kind not in "iu" or c.size < 1:
         raise TypeError(f"cols must be a non-empty 1-D array of column indices, got {type(cols).__name__}")
     c = np.ascontiguousarray(c, dtype=np.int64)
     if c.min() < 0 or c.max() >= xv.shape[1]:
         raise ValueError(f"cols must index the {xv.shape[1]} columns of x")
-    at = _float_vector(atoms, "atoms")
-    ed = _float_vector(edges, "edges")
+    at = _float_array(atoms, "atoms", 1)
+    ed = _float_array(edges, "edges", 1)
     if at.size < 1:
         raise ValueError("atoms must have at least one value")
     if _use_compiled(backend):
