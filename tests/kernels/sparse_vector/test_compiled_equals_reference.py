@@ -184,6 +184,8 @@ def test_responses_written_into_a_block_of_columns(backend) -> None:
      r"aborted must be a number \(an output code\), got NoneType"),
     (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([[0]]), np.ones(1), np.ones(0)), TypeError,
      "cols must be a non-empty 1-D array of column indices, got ndarray"),
+    (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), np.ones(1), np.ones((1, 1))), ValueError,
+     r"edges must be a 1-D array, got 2 dimension\(s\)$"),
     (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), "ab", np.ones(0)), TypeError,
      "atoms must be a 1-D array of numbers, got str"),
     (lambda: sv.row_pattern_keys(np.ones((2, 2)), np.array([0]), np.ones(0), np.ones(0)), ValueError,
