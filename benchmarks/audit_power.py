@@ -58,7 +58,13 @@ second test of the same claim and would need its own correction).  DP-Sniper spe
 cases with more input pairs (the SVT family: eight pairs, 1,256,000,000 samples), and so does
 the share.
 
-Usage: ``python benchmarks/audit_power.py [--quick] [--trials N | --share F | --budget ours|theirs] [--seeds S ...]``.
+Device sampling.  ``--device cupy`` draws the outputs of every case but the three Laplace ones on a
+GPU (:class:`semiprivate.theory.audit.device.OnDevice`: cuRAND noise, the same array operations; the
+auditor still selects, counts and bounds on the host, with ``--workers`` threads).  The bounds are
+then those of the device's random streams, not the CPU rows' streams, at the same budgets.
+
+Usage: ``python benchmarks/audit_power.py [--quick] [--trials N | --share F | --budget ours|theirs] [--seeds S ...]
+[--device cpu|cupy]``.
 """
 
 from __future__ import annotations
@@ -76,6 +82,7 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.theory.audit import audit_pairs  # noqa: E402
+from semiprivate.theory.audit.device import OnDevice  # noqa: E402
 from semiprivate.theory.audit.examples import (  # noqa: E402
     EPS,  # every mechanism's eps in DP-Sniper's exp_default.py and statdpwrapper's mechanism_config.py
     SVT,
@@ -380,9 +387,13 @@ def _selected(name: str, only: str) -> bool:
     return False
 
 
+#: cases whose claim is about the host's doubles (NumPy's Laplace draws, the snapping of NumPy's uniforms)
+HOST_ONLY = ("Laplace", "Laplace (float bits)", "LaplaceFixed (snapping)")
+
+
 def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
         true_eps: bool = True, share: float | None = None, estimate_on: str = "best",
-        workers: int = 0) -> list[dict[str, Any]]:
+        workers: int = 0, device: str = "cpu") -> list[dict[str, Any]]:
     """Audit every case; ``trials="theirs"`` gives each dataset 4/5 of DP-Sniper's samples for the case
     (divided by the datasets) as estimation trials; ``share=F`` overrides ``trials`` with
     :func:`trials_for_share` (the fraction ``F`` of their samples, selection included); ``estimate_on``
@@ -390,7 +401,8 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
 
     ``workers >= 1``: the estimation batches run on a pool of that many threads (``audit_pairs``'s
     ``executor``; NumPy's generators and array operations release the GIL), in seeded batches whose
-    counts do not depend on the number of workers; ``0``: the sequential single-stream path."""
+    counts do not depend on the number of workers; ``0``: the sequential single-stream path.
+    ``device="cupy"``: the cases not in :data:`HOST_ONLY` sample on the GPU (:class:`OnDevice`)."""
     rows = []
     pool = ThreadPoolExecutor(workers) if workers >= 1 else None
     for i, case in enumerate(cases()):
@@ -403,7 +415,9 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
             n = (their_samples(case) * 4 // (5 * n_data)) if trials == "theirs" else int(trials)
         extra = _supported(case.audit_kwargs)
         t0 = time.perf_counter()
-        res = audit_pairs(case.mechanism, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
+        on = "cupy" if device == "cupy" and case.name not in HOST_ONLY else "cpu"
+        mech = OnDevice(case.mechanism) if on == "cupy" else case.mechanism
+        res = audit_pairs(mech, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
                           rng=seed + i, estimate_on=estimate_on, executor=pool, **extra)
         dt = time.perf_counter() - t0
         te = true_epsilon(case.name, case.mechanism, case.pairs) if true_eps and case.compute_true else None
@@ -411,6 +425,7 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
                          private=case.private, lb=res.epsilon_lower_bound, flagged=res.violation,
                          right=res.violation == (not case.private), seconds=dt, samples=res.trials_used,
                          theirs=their_samples(case), published=best_published(case.name), trials=n, seed=seed + i,
+                         device=on,
                          missing=sorted(set(case.audit_kwargs) - set(extra)),
                          witness=res.witness.describe() if res.witness is not None else ""))
     if pool is not None:
@@ -440,7 +455,7 @@ def table(rows: list[dict[str, Any]], label: str = "ours") -> str:
             n_fin += 1
             n_beat += beat
         ratios.append(r["samples"] / r["theirs"])
-        note = f" (no {', '.join(r['missing'])})" if r["missing"] else ""
+        note = (f" (no {', '.join(r['missing'])})" if r["missing"] else "") + (" [gpu]" if r.get("device") == "cupy" else "")
         lines.append(
             f"| {r['name']}{note} | {r['claim']:.4f} | {true} | {r['lb']:.4f} | {_fmt(pub['dps_reg'])} / "
             f"{_fmt(pub['dps_mlp'])} | {_fmt(pub['statdp_1'])} / {_fmt(pub['statdp_2'])} | "
@@ -465,6 +480,16 @@ def table(rows: list[dict[str, Any]], label: str = "ours") -> str:
     return "\n".join(lines)
 
 
+def _gpu_name() -> str:
+    try:
+        import cupy  # type: ignore[import-not-found]
+
+        props = cupy.cuda.runtime.getDeviceProperties(0)
+        return f"{props['name'].decode()} (CuPy {cupy.__version__})"
+    except Exception as exc:  # noqa: BLE001 -- no CuPy or no device: say so and stop
+        raise SystemExit(f"--device cupy needs CuPy and a CUDA device ({type(exc).__name__}: {exc})") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="100,000 estimation trials per dataset")
@@ -487,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                     help="threads for the estimation batches (default: the number of CPUs); the counts do not "
                          "depend on it; 0: the sequential single-stream path of the tables before 2026-11-27")
+    ap.add_argument("--device", choices=["cpu", "cupy"], default="cpu",
+                    help="cupy: sample every case but the Laplace ones on the GPU (needs CuPy and a CUDA device)")
     args = ap.parse_args(argv)
     if args.workers < 0:
         ap.error(f"--workers must be >= 0, got {args.workers}")
@@ -500,6 +527,8 @@ def main(argv: list[str] | None = None) -> int:
     trials: int | str = "theirs" if args.budget == "theirs" else (args.trials or (100_000 if args.quick else 1_000_000))
     print(f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; numpy {np.__version__}; "
           f"estimation threads: {args.workers or 'none (sequential)'}")
+    if args.device == "cupy":
+        print(f"sampling on {_gpu_name()} (cases but {', '.join(HOST_ONLY)}); counting on the host")
     if args.share is not None:
         print(f"eps {EPS:g} (DP-Sniper / StatDP settings); budget: {args.share:g} of DP-Sniper's samples per case")
         label = f"{args.share:g} of their samples"
@@ -515,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         every: list[list[dict[str, Any]]] = []
         for sd in seeds:
             rows = run(trials, sd, args.only, args.confidence, share=args.share, estimate_on=design,
-                       workers=args.workers)
+                       workers=args.workers, device=args.device)
             every.append(rows)
             print(f"estimate_on={design!r}" + (f", seed {sd}:" if len(seeds) > 1 else ":"))
             print(table(rows, f"{label}, {design}"), flush=True)

@@ -26,6 +26,16 @@ pinned buffers (``backend="cupy"``), against (c) the CuPy idiom (centre, ``X.T @
 ``PCA(svd_solver="covariance_eigh")``; each row reports its subspace distance to the CPU
 float64 result.
 
+Audit sampling: the benchmark mechanisms of published DP testers
+(:mod:`semiprivate.theory.audit.examples`) on their benchmark inputs, one batch the size the auditor
+draws (``2^21`` numbers), median wall time:
+
+* ``host`` -- the mechanism on the CPU as the auditor calls it (NumPy noise, compiled responses; one thread),
+* ``OnDevice`` -- :class:`semiprivate.theory.audit.device.OnDevice` with each cuRAND bit generator:
+  seeding from the host generator, sampling on the GPU and the copy of the outputs to the host
+  (what the auditor gets),
+* ``device only`` -- the same mechanism on the device without the copy back (synchronised).
+
 The header names the GPU, the driver and CuPy, and the CPU model with the SIMD path of the
 Cython loops (``semiprivate.kernels.build_info()``): a figure holds for that pair of devices only.
 Ratios are baseline time / method time from this run.
@@ -319,6 +329,56 @@ def bench_pca(n: int, d: int, k: int, repeats: int) -> list[str]:
     return rows
 
 
+def bench_audit_sampling(reps: int) -> list[str]:
+    """Rows of the audit-sampling table (see the module docstring)."""
+    from semiprivate.theory.audit.device import BIT_GENERATORS, OnDevice
+    from semiprivate.theory.audit.examples import (
+        SVT,
+        LaplaceParallel,
+        NoisyHist,
+        NumericalSVT,
+        PrefixSum,
+        Rappor,
+        ReportNoisyMax,
+        SVT34Parallel,
+    )
+
+    cp = _cupy()
+    cw10 = np.r_[np.ones(5), np.zeros(5)]
+    cases = [("NoisyHist1", NoisyHist(), np.ones(5)), ("ReportNoisyMax3", ReportNoisyMax(value=True), cw10[:5]),
+             ("SVT1", SVT(1, t=0.5), cw10), ("SVT3", SVT(3), cw10), ("SVT34Parallel", SVT34Parallel(), cw10),
+             ("NumericalSVT", NumericalSVT(), cw10), ("PrefixSum", PrefixSum(), cw10),
+             ("LaplaceParallel", LaplaceParallel(), np.zeros(1)), ("OneTimeRappor", Rappor(one_time=True, f=0.95),
+                                                                  np.array([3.0]))]
+    head = "| mechanism | outputs per batch | host (1 thread) | " + " | ".join(
+        f"OnDevice {b}" for b in BIT_GENERATORS) + " | device only | host / OnDevice |"
+    rows = ["## Audit sampling (one auditor batch of 2^21 numbers)", "", head,
+            "|" + "---|" * (head.count("|") - 1)]
+    g = np.random.default_rng(0)
+    dev_g = cp.random.Generator(cp.random.Philox4x3210(1))
+
+    def draw(mech: Any, data: Any, n: int, gen: Any) -> Callable[[], object]:
+        return lambda: mech(data, n, gen)
+
+    def cell(v: float | str) -> str:
+        return f"{1e3 * v:.2f} ms" if isinstance(v, float) else v
+
+    for name, mech, a in cases:
+        width = max(1, mech(a, 2, g).reshape(2, -1).shape[1])
+        n = (1 << 21) // width
+        res: dict[str, float | str] = {}
+        _run(res, "host", draw(mech, a, n, g), reps, gpu=False)
+        for b in BIT_GENERATORS:
+            _run(res, b, draw(OnDevice(mech, b), a, n, g), reps)
+        _run(res, "device", draw(mech, cp.asarray(a), n, dev_g), reps)
+        host, first = res["host"], res[BIT_GENERATORS[0]]
+        ratio = f"{host / first:.1f}x" if isinstance(host, float) and isinstance(first, float) else "-"
+        rows.append(f"| {name} | {n:,} | {cell(host)} | " + " | ".join(cell(res[b]) for b in BIT_GENERATORS)
+                    + f" | {cell(res['device'])} | {ratio} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="N up to 1e7, PCA n = 100,000, d = 256")
@@ -329,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="PCA repeats (median)")
     ap.add_argument("--skip-pca", action="store_true")
     ap.add_argument("--skip-exponential", action="store_true")
+    ap.add_argument("--skip-audit-sampling", action="store_true")
+    ap.add_argument("--sampling-repeats", type=int, default=7, help="audit sampling repeats (median)")
     ap.add_argument("--out", type=Path, default=None, help="write the markdown here too")
     args = ap.parse_args(argv)
     if args.quick:
@@ -341,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += bench_exponential(sizes, (1, 1000), args.quick) + [""]
     if not args.skip_pca:
         rows += bench_pca(args.pca_n, args.pca_d, args.pca_k, args.repeats) + [""]
+    if not args.skip_audit_sampling:
+        rows += bench_audit_sampling(args.sampling_repeats) + [""]
     rows.append(f"Total {time.perf_counter() - t0:.0f} s.")
     return finish(rows, args.out)
 

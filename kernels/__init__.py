@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from semiprivate.kernels._backend import available_backends, build_info
+from semiprivate.kernels._backend import array_module, available_backends, build_info
 
 # public name -> module that defines it
 _LAZY = {
@@ -29,7 +29,7 @@ _LAZY = {
     "CovarianceAccumulator": "semiprivate.kernels._pca",
 }
 
-__all__ = ["available_backends", "build_info", *_LAZY]
+__all__ = ["array_module", "available_backends", "build_info", *_LAZY]
 
 if TYPE_CHECKING:  # pragma: no cover
     from semiprivate.kernels._exponential import cython_threads as cython_threads

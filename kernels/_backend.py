@@ -104,6 +104,19 @@ def is_cupy_array(x: Any) -> bool:
     return type(x).__module__.split(".")[0] == "cupy"
 
 
+def array_module(*arrays: Any) -> Any:
+    """The array module of ``arrays``: :mod:`cupy` when one of them is a CuPy array, else :mod:`numpy`.
+
+    Code written with the operations NumPy and CuPy share (``xp.where``, ``xp.cumsum``, ...) runs on
+    either with ``xp = array_module(x)``; NumPy inputs never import CuPy.
+
+    >>> import numpy as np
+    >>> array_module(np.zeros(2)).__name__
+    'numpy'
+    """
+    return importlib.import_module("cupy" if any(is_cupy_array(a) for a in arrays) else "numpy")
+
+
 def resolve_backend(backend: Any, *arrays: Any) -> str:
     """Turn a ``backend=`` argument into a concrete, available backend name.
 

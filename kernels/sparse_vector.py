@@ -10,20 +10,26 @@ caller; these functions are the deterministic part, which costs as much as the n
 Each function has a NumPy reference (``backend="numpy"``, the specification) and a compiled loop
 (``backend="cython"``, :mod:`semiprivate.kernels._cython._svt`, one pass per row); they give the same
 numbers bit for bit.  ``backend="auto"`` (the default) takes the compiled loop when it is built.
+:func:`sparse_vector_responses` also takes CuPy arrays (``backend="cupy"``, chosen by ``"auto"`` for
+them): the reference's array operations then run on the device and the result stays there, so a
+mechanism that draws its noise on a GPU answers there too.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from semiprivate.kernels._backend import _cupy_available, array_module, is_cupy_array
 from semiprivate.kernels.validation import check_option
 
 __all__ = ["row_pattern_keys", "sparse_vector_responses"]
 
 _BACKENDS = ("auto", "cython", "numpy")
+_RESPONSE_BACKENDS = _BACKENDS + ("cupy",)
 
 
 @functools.lru_cache(maxsize=1)
@@ -36,7 +42,7 @@ def _compiled() -> Any:
 
 
 def _use_compiled(backend: str) -> bool:
-    check_option(backend, "backend", _BACKENDS)
+    check_option(backend, "backend", _BACKENDS)  # the CPU backends (the device path is decided before)
     if backend == "numpy":
         return False
     if _compiled() is None:
@@ -47,15 +53,16 @@ def _use_compiled(backend: str) -> bool:
     return True
 
 
-def _float_array(value: Any, name: str, ndim: int, size: int | None = None) -> NDArray[np.float64]:
-    """A float64 array of ``ndim`` dimensions (and ``size`` entries when given); 2-D arrays keep their
-    strides (no copy when already float64), 1-D ones are made contiguous.  No finiteness check: NaN and
-    infinities are outputs like any other here."""
+def _float_array(value: Any, name: str, ndim: int, size: int | None = None, xp: Any = np) -> NDArray[np.float64]:
+    """A float64 array of ``ndim`` dimensions (and ``size`` entries when given) of the array module
+    ``xp`` (NumPy, or CuPy for the device path); 2-D arrays keep their strides (no copy when already
+    float64), 1-D ones are made contiguous.  No finiteness check: NaN and infinities are outputs like
+    any other here."""
     what = f"a {ndim}-D array"
     if isinstance(value, (bool, np.bool_)) or value is None or isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be {what} of numbers, got {type(value).__name__}")
     try:
-        a = np.asarray(value)
+        a = xp.asarray(value)
     except Exception:
         raise TypeError(f"{name} must be {what} of numbers, got {type(value).__name__}") from None
     if a.dtype.kind not in "biuf":
@@ -64,7 +71,7 @@ def _float_array(value: Any, name: str, ndim: int, size: int | None = None) -> N
         raise ValueError(f"{name} must be {what}{' (rows x queries)' if ndim == 2 else ''}, got {a.ndim} dimension(s)")
     if size is not None and a.size != size:
         raise ValueError(f"{name} must have {size} entries, got {a.size}")
-    return np.asarray(a, dtype=np.float64) if ndim == 2 else np.ascontiguousarray(a, dtype=np.float64)
+    return xp.asarray(a, dtype=xp.float64) if ndim == 2 else xp.ascontiguousarray(a, dtype=xp.float64)
 
 
 def _code(value: Any, name: str) -> float:
@@ -100,27 +107,40 @@ def sparse_vector_responses(compare: Any, thresholds: Any, *, cutoff: int | None
     out : ndarray of float64, shape (n, m), optional
         Write the responses here (e.g. a block of columns of a wider output, which then needs no
         stacking copy) and return it; any strides.
-    backend : {"auto", "cython", "numpy"}
-        ``"numpy"``: the reference; ``"cython"``: the compiled loop; ``"auto"``: compiled when built.
+    backend : {"auto", "cython", "numpy", "cupy"}
+        ``"numpy"``: the reference; ``"cython"``: the compiled loop; ``"cupy"``: the reference's array
+        operations on the GPU (host inputs are copied there); ``"auto"``: ``"cupy"`` when an input
+        is a CuPy array, else compiled when built.
 
     Returns
     -------
     ndarray of float64, shape (n, m)
+        A CuPy array for ``backend="cupy"``.
     """
-    cmp = _float_array(compare, "compare", 2)
-    thr = _float_array(thresholds, "thresholds", 1, cmp.shape[0])
+    check_option(backend, "backend", _RESPONSE_BACKENDS)
+    on_device = backend == "cupy" or (backend == "auto" and any(
+        is_cupy_array(v) for v in (compare, thresholds, values, out)))
+    if on_device and not _cupy_available():
+        raise ValueError("backend 'cupy' needs CuPy and a CUDA device (pip install 'semiprivate[gpu]'), "
+                         "or pass NumPy arrays")
+    if not on_device and any(is_cupy_array(v) for v in (compare, thresholds, values, out)):
+        raise ValueError(f"CuPy arrays need backend='cupy' (or 'auto'), got backend={backend!r}")
+    xp = importlib.import_module("cupy") if on_device else np
+    cmp = _float_array(compare, "compare", 2, xp=xp)
+    thr = _float_array(thresholds, "thresholds", 1, cmp.shape[0], xp=xp)
     if cutoff is not None and (isinstance(cutoff, (bool, np.bool_)) or not isinstance(cutoff, (int, np.integer))):
         raise TypeError(f"cutoff must be None or an integer >= 1, got {type(cutoff).__name__}")
     if cutoff is not None and cutoff < 1:
         raise ValueError(f"cutoff must be None or an integer >= 1, got {cutoff!r}")
-    vals = None if values is None else _float_array(values, "values", 2)
+    vals = None if values is None else _float_array(values, "values", 2, xp=xp)
     if vals is not None and vals.shape != cmp.shape:
         raise ValueError(f"values must have the shape of compare {cmp.shape}, got {vals.shape}")
     codes = _code(above, "above"), _code(below, "below"), _code(aborted, "aborted")
-    if out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.float64 and out.shape == cmp.shape
-                                and out.flags.writeable):
-        raise TypeError(f"out must be None or a writeable float64 array of shape {cmp.shape}")
-    if _use_compiled(backend):
+    if out is not None and not (isinstance(out, xp.ndarray) and out.dtype == np.float64 and out.shape == cmp.shape
+                                and (on_device or out.flags.writeable)):
+        raise TypeError(f"out must be None or a writeable float64 {'CuPy ' if on_device else ''}array of shape "
+                        f"{cmp.shape}")
+    if not on_device and _use_compiled(backend):
         res = np.empty(cmp.shape) if out is None else out
         _compiled().responses(cmp, thr, cmp if vals is None else vals, vals is not None,
                               -1 if cutoff is None else int(cutoff), *codes, res)
@@ -135,11 +155,13 @@ def sparse_vector_responses(compare: Any, thresholds: Any, *, cutoff: int | None
 def _responses_numpy(compare: NDArray[np.float64], thresholds: NDArray[np.float64], cutoff: int | None,
                      values: NDArray[np.float64] | None, above: float, below: float,
                      aborted: float) -> NDArray[np.float64]:
-    """The reference: a query's response from the mask of queries above and the count before it."""
+    """The reference: a query's response from the mask of queries above and the count before it (array
+    operations NumPy and CuPy share: on CuPy arrays it is the device path)."""
+    xp = array_module(compare)
     is_above = compare >= thresholds[:, None]
-    out = np.where(is_above, above if values is None else values, below)
+    out = xp.where(is_above, above if values is None else values, below)
     if cutoff is not None:
-        before = np.cumsum(is_above, axis=1, dtype=np.int32)
+        before = xp.cumsum(is_above, axis=1, dtype=xp.int32)
         before -= is_above
         out[before >= cutoff] = aborted
     return out

@@ -12,9 +12,12 @@
 #      benchmark are the compiled path;
 #   2. pytest: the GPU tests, the CuPy modules' doctests, the rest of tests/kernels and the
 #      tests that walk every public module or dispatch on CuPy (with CuPy importable they see a
-#      real CuPy), and the audit calibration of the CuPy sampler;
+#      real CuPy), the audit calibration of the CuPy sampler, and the audit's device sampling
+#      (tests/theory/audit/device: the example mechanisms' law on the GPU against the host's);
 #   3. the empirical DP audit of the CuPy sampler (python -m semiprivate audit --only "[cupy]");
-#   4. benchmarks/bench_gpu.py (GPU_BENCH_ARGS, default none).
+#      (GPU_PYTEST_ARGS: extra pytest arguments, e.g. "-n 8" with pytest-xdist);
+#   4. benchmarks/bench_gpu.py (GPU_BENCH_ARGS, default none: the exponential mechanism, PCA and
+#      the audit's sampling of the example mechanisms).
 # Exit status: that of pytest (0 when every test passed), 1 when the audit verdict is not the
 # expected one; the benchmark's status is only logged.
 set -uo pipefail
@@ -45,8 +48,10 @@ fi
 "$PY" -c "from semiprivate import kernels; print(kernels.build_info())"
 
 step "pytest"
-timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs --durations=15 \
+# shellcheck disable=SC2086
+timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs --durations=15 ${GPU_PYTEST_ARGS:-} \
     tests/kernels kernels/_cupy \
+    tests/theory/audit/device tests/theory/audit/examples/test_vectorised_mechanisms.py \
     tests/contracts/test_bad_input.py \
     "tests/theory/audit/core/test_audit_mechanism.py::test_calibration_exponential_mechanism_every_backend" \
     2>&1 | tee "$OUTDIR/pytest.log"

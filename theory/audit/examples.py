@@ -19,6 +19,13 @@ your own mechanism, or audit them to see what the auditor catches:
 * :class:`LaplaceParallel`: ``n_parallel`` copies of ``a[0] + Lap(1/eps)``, ``n_parallel eps``-DP;
 * :class:`Rappor`: RAPPOR and one-time RAPPOR (Erlingsson et al. 2014), :meth:`Rappor.claim`-DP.
 
+Every mechanism but :class:`Laplace` (which audits NumPy's own doubles) and
+:class:`LaplaceSnapping` (whose guarantee is about the doubles of its uniform draws) is written with
+the array operations NumPy and CuPy share and the generator methods both offer
+(``standard_exponential``, ``random``, ``exponential``, ``integers``, ``uniform``): given a CuPy input
+and a CuPy generator it samples on the GPU (:class:`semiprivate.theory.audit.device.OnDevice`); given
+NumPy ones it draws exactly the stream it always drew.
+
 Implements: AUDIT (example mechanisms).  Generic: they know no learner of this toolkit.
 
 Examples
@@ -36,8 +43,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from semiprivate.kernels import array_module
 from semiprivate.kernels.sparse_vector import sparse_vector_responses
 from semiprivate.kernels.validation import (
     POSITIVE_REAL,
@@ -72,10 +81,14 @@ def laplace_noise(rng: np.random.Generator, scale: float, shape: int | tuple[int
     dims = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(v) for v in np.asarray(shape))
     if min(dims, default=0) < 0:
         raise ValueError(f"shape must have no negative entry, got {dims}")
-    g = as_generator(rng)
-    e = g.standard_exponential(dims)
+    return _laplace(as_generator(rng), scale, dims)
+
+
+def _laplace(g: Any, scale: float, shape: int | tuple[int, ...]) -> Any:
+    """:func:`laplace_noise` unchecked, from a NumPy or a CuPy generator (the mechanisms' noise)."""
+    e = g.standard_exponential(shape)
     e *= scale
-    return np.copysign(e, g.random(dims) - 0.5, out=e)
+    return array_module(e).copysign(e, g.random(shape) - 0.5, out=e)
 
 
 
@@ -126,9 +139,10 @@ class TruncatedGeometric:
         return f + [d], d
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        xp = array_module(a)
         f, d = self.cdf_numerators(int(a[0]))
         u = rng.integers(1, d + 1, size)
-        return np.searchsorted(np.asarray(f, dtype=np.int64), u, side="left").astype(np.float64)
+        return xp.searchsorted(xp.asarray(f, dtype=xp.int64), u, side="left").astype(xp.float64)
 
 
 @dataclass
@@ -138,7 +152,7 @@ class NoisyHist:
     broken: bool = False
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return a + laplace_noise(rng, self.eps if self.broken else 1.0 / self.eps, (size, a.size))
+        return a + _laplace(rng, self.eps if self.broken else 1.0 / self.eps, (size, a.size))
 
 
 @dataclass
@@ -150,9 +164,9 @@ class ReportNoisyMax:
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
         shape = (size, a.size)
-        z = laplace_noise(rng, 2 / self.eps, shape) if self.noise == "laplace" else rng.exponential(2 / self.eps, shape)
+        z = _laplace(rng, 2 / self.eps, shape) if self.noise == "laplace" else rng.exponential(2 / self.eps, shape)
         y = a + z
-        return y.max(axis=1) if self.value else np.argmax(y, axis=1).astype(np.float64)
+        return y.max(axis=1) if self.value else array_module(y).argmax(y, axis=1).astype(np.float64)
 
 
 @dataclass
@@ -179,8 +193,8 @@ class SVT:
         """``size`` runs on the queries ``a``; ``out`` (optional, a ``size x a.size`` float64 array, e.g. a
         block of columns of a wider output) receives the outputs and is returned."""
         rho_s, nu_s = self.scales()
-        rho = laplace_noise(rng, rho_s, size)
-        noisy = a + (laplace_noise(rng, nu_s, (size, a.size)) if nu_s > 0 else np.zeros((size, a.size)))
+        rho = _laplace(rng, rho_s, size)
+        noisy = a + (_laplace(rng, nu_s, (size, a.size)) if nu_s > 0 else array_module(a).zeros((size, a.size)))
         if self.variant == 2 and self.c > 1:  # the threshold noise is redrawn after each above: column by column
             res = self.respond_redrawn(noisy, rho, rng)
             if out is None:
@@ -212,15 +226,15 @@ class SVT:
         rho_s, _ = self.scales()
         size, m = noisy.shape
         below, aborted_code = self.codes()
-        out = np.empty((size, m))
-        count = np.zeros(size)
-        aborted = np.zeros(size, dtype=bool)
+        xp = array_module(noisy)
+        out = xp.empty((size, m))
+        count = xp.zeros(size)
+        aborted = xp.zeros(size, dtype=bool)
         for i in range(m):
             above = noisy[:, i] >= rho + self.t
-            out[:, i] = np.where(above, 1.0, below)
-            out[aborted, i] = aborted_code
+            out[:, i] = xp.where(aborted, aborted_code, xp.where(above, 1.0, below))
             count += above
-            rho = np.where(above, laplace_noise(rng, rho_s, size), rho)
+            rho = xp.where(above, _laplace(rng, rho_s, size), rho)
             aborted |= count == self.c
         return out
 
@@ -233,7 +247,7 @@ class SVT34Parallel:
     c: int = 2
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        out = np.empty((size, 2 * a.size))
+        out = array_module(a).empty((size, 2 * a.size))
         SVT(3, self.eps, self.c)(a, size, rng, out=out[:, :a.size])  # each writes its half: no stacking copy
         SVT(4, self.eps, self.c)(a, size, rng, out=out[:, a.size:])
         return out
@@ -248,9 +262,9 @@ class NumericalSVT:
     t: float = 1.0
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        rho1 = laplace_noise(rng, 3 / self.eps, size)
-        compare = a + laplace_noise(rng, 6 * self.c / self.eps, (size, a.size))
-        values = a + laplace_noise(rng, 3 * self.c / self.eps, (size, a.size))
+        rho1 = _laplace(rng, 3 / self.eps, size)
+        compare = a + _laplace(rng, 6 * self.c / self.eps, (size, a.size))
+        values = a + _laplace(rng, 3 * self.c / self.eps, (size, a.size))
         return sparse_vector_responses(compare, self.t + rho1, cutoff=self.c, values=values, below=0.0,
                                        aborted=-1000.0)  # -1000 after c aboves
 
@@ -261,7 +275,7 @@ class PrefixSum:
     eps: float = EPS
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return np.cumsum(a + laplace_noise(rng, 1 / self.eps, (size, a.size)), axis=1)
+        return array_module(a).cumsum(a + _laplace(rng, 1 / self.eps, (size, a.size)), axis=1)
 
 
 @dataclass
@@ -271,7 +285,7 @@ class LaplaceParallel:
     n_parallel: int = 20
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return float(a[0]) + laplace_noise(rng, 1 / self.eps, (size, self.n_parallel))
+        return float(a[0]) + _laplace(rng, 1 / self.eps, (size, self.n_parallel))
 
 
 def bloom_bits(value: int, n_hashes: int = 4, filter_size: int = 20) -> np.ndarray:
@@ -308,6 +322,7 @@ class Rappor:
         return 2 * self.n_hashes * math.log(p1 / p0)
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        xp = array_module(a)
         bits = bloom_bits(int(a[0]), self.n_hashes, self.filter_size)
         p1, p0 = self.bit_probabilities()
-        return (rng.random((size, self.filter_size)) < np.where(bits, p1, p0)).astype(np.float64)
+        return (rng.random((size, self.filter_size)) < xp.asarray(np.where(bits, p1, p0))).astype(xp.float64)
