@@ -3,6 +3,10 @@ infinities, -0.0, every cutoff, values, strided ``out``); the backend checks hol
 
 from __future__ import annotations
 
+import sys
+import types
+from typing import Any
+
 import numpy as np
 import pytest
 from semiprivate.kernels import sparse_vector as sv
@@ -62,3 +66,67 @@ def test_backend_names_are_checked() -> None:
         sv.sparse_vector_responses(np.zeros((2, 2)), np.zeros(2), backend="gpu")
     with pytest.raises(ValueError, match="backend"):
         sv.row_pattern_keys(np.zeros((2, 2)), np.array([0]), np.array([0.0]), np.array([]), backend="cupy")
+
+
+class _DeviceArray(np.ndarray):
+    """A NumPy array that the backend checks read as a CuPy array (its type's module is ``cupy``)."""
+
+
+_DeviceArray.__module__ = "cupy"
+
+
+@pytest.fixture
+def numpy_as_cupy(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """A stand-in ``cupy`` on NumPy: the device path's own code (dispatch, checks, ``out``) runs here."""
+    cp = types.ModuleType("cupy")
+    cp.ndarray = _DeviceArray  # type: ignore[attr-defined]
+    cp.float64, cp.int32 = np.float64, np.int32  # type: ignore[attr-defined]
+    cp.asarray = lambda x, dtype=None: np.asarray(x, dtype=dtype).view(_DeviceArray)  # type: ignore[attr-defined]
+    cp.ascontiguousarray = lambda x, dtype=None: np.ascontiguousarray(x, dtype=dtype).view(_DeviceArray)  # type: ignore[attr-defined]
+    cp.where = lambda *args: np.where(*args).view(_DeviceArray)  # type: ignore[attr-defined]
+    cp.cumsum = np.cumsum  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    monkeypatch.setattr(sv, "_cupy_available", lambda: True)
+    return cp
+
+
+@pytest.mark.parametrize("cutoff", [None, 2])
+def test_device_path_on_a_stand_in(numpy_as_cupy: Any, cutoff: int | None) -> None:
+    g = np.random.default_rng(3)
+    cmp, values, thr = _tied_queries(g, 500, 6), g.normal(size=(500, 6)), np.round(g.laplace(0.0, 1.0, 500) * 2) / 2
+    want = sv._responses_numpy(cmp, thr, cutoff, values, 1.0, 0.0, -1.0)
+    dev = numpy_as_cupy.asarray
+    got = sv.sparse_vector_responses(dev(cmp), dev(thr), cutoff=cutoff, values=dev(values))  # "auto" sees CuPy
+    assert type(got) is _DeviceArray
+    np.testing.assert_array_equal(np.asarray(got), want)
+    got = sv.sparse_vector_responses(cmp, thr.astype(np.float32), cutoff=cutoff, values=values, backend="cupy")
+    assert type(got) is _DeviceArray  # host inputs are copied to the device
+    np.testing.assert_array_equal(np.asarray(got), sv._responses_numpy(cmp, thr.astype(np.float32).astype(np.float64),
+                                                                      cutoff, values, 1.0, 0.0, -1.0))
+    wide = dev(np.full((500, 9), 7.0))
+    res = sv.sparse_vector_responses(dev(cmp), dev(thr), cutoff=cutoff, values=dev(values), out=wide[:, 2:8])
+    np.testing.assert_array_equal(np.asarray(wide[:, 2:8]), want)
+    assert np.shares_memory(res, wide) and (np.asarray(wide[:, :2]) == 7.0).all() and (np.asarray(wide[:, 8:]) == 7.0).all()
+
+
+def test_device_path_checks_on_a_stand_in(numpy_as_cupy: Any) -> None:
+    dev = numpy_as_cupy.asarray
+    cmp, thr = dev(np.zeros((4, 3))), dev(np.zeros(4))
+    with pytest.raises(TypeError, match=r"out must be None or a writeable float64 CuPy array of shape \(4, 3\)"):
+        sv.sparse_vector_responses(cmp, thr, out=np.empty((4, 3)))
+    with pytest.raises(TypeError, match="out must be None or a writeable float64 CuPy array"):
+        sv.sparse_vector_responses(cmp, thr, out=dev(np.empty((4, 3), dtype=np.float32)))
+    with pytest.raises(TypeError, match="out must be None or a writeable float64 CuPy array"):
+        sv.sparse_vector_responses(cmp, thr, out=dev(np.empty((4, 2))))
+    with pytest.raises(ValueError, match="CuPy arrays need backend='cupy' \\(or 'auto'\\), got backend='numpy'"):
+        sv.sparse_vector_responses(cmp, thr, backend="numpy")
+    with pytest.raises(ValueError, match="CuPy arrays need backend='cupy'"):
+        sv.sparse_vector_responses(np.zeros((4, 3)), np.zeros(4), out=dev(np.empty((4, 3))), backend="cython")
+    with pytest.raises(ValueError, match="values must have the shape of compare"):
+        sv.sparse_vector_responses(cmp, thr, values=dev(np.zeros((4, 2))))
+    with pytest.raises(ValueError, match="thresholds must have 4 entries"):
+        sv.sparse_vector_responses(cmp, dev(np.zeros(3)))
+    with pytest.raises(TypeError, match="thresholds must be a 1-D array of numbers"):
+        sv.sparse_vector_responses(cmp, None)
+    with pytest.raises(TypeError, match="compare must be a 2-D array of numbers, got dtype"):
+        sv.sparse_vector_responses(dev(np.array([["a"]])), thr)
