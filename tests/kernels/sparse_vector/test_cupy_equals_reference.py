@@ -57,22 +57,43 @@ def test_device_rejects_a_host_out_and_a_cpu_backend() -> None:
 
 @pytest.mark.skipif(_cupy_available(), reason="checks the message without a GPU")
 def test_cupy_backend_without_a_gpu_says_what_to_do() -> None:
-    with pytest.raises(ValueError, match="backend 'cupy' needs CuPy and a CUDA device"):
+    want = ("^backend 'cupy' needs CuPy and a CUDA device \\(pip install 'semiprivate\\[gpu\\]'\\), "
+            "or pass NumPy arrays$")
+    with pytest.raises(ValueError, match=want):
         sv.sparse_vector_responses(np.zeros((2, 2)), np.zeros(2), backend="cupy")
 
 
 def test_backend_names_are_checked() -> None:
-    with pytest.raises(ValueError, match="backend"):
+    with pytest.raises(ValueError, match="^backend must be one of 'auto', 'cython', 'numpy', 'cupy', got 'gpu'$"):
         sv.sparse_vector_responses(np.zeros((2, 2)), np.zeros(2), backend="gpu")
-    with pytest.raises(ValueError, match="backend"):
+    with pytest.raises(ValueError, match="^backend must be one of 'auto', 'cython', 'numpy', got 'cupy'$"):
         sv.row_pattern_keys(np.zeros((2, 2)), np.array([0]), np.array([0.0]), np.array([]), backend="cupy")
 
 
 class _DeviceArray(np.ndarray):
-    """A NumPy array that the backend checks read as a CuPy array (its type's module is ``cupy``)."""
+    """A NumPy array that the backend checks read as a CuPy array (its type's module is ``cupy``); like
+    CuPy, its arithmetic refuses host arrays."""
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        out = kwargs.get("out", ())
+        if any(isinstance(x, np.ndarray) and not isinstance(x, _DeviceArray) for x in inputs + tuple(out)):
+            raise TypeError(f"stand-in cupy: {ufunc.__name__} with a host array")
+        args = [x.view(np.ndarray) if isinstance(x, _DeviceArray) else x for x in inputs]
+        if out:
+            kwargs["out"] = tuple(o.view(np.ndarray) for o in out)
+        res = getattr(ufunc, method)(*args, **kwargs)
+        if out:
+            return out[0] if len(out) == 1 else out
+        return res.view(_DeviceArray) if isinstance(res, np.ndarray) else res
 
 
 _DeviceArray.__module__ = "cupy"
+
+
+def _device_where(cond: Any, x: Any, y: Any) -> Any:
+    if any(isinstance(v, np.ndarray) and not isinstance(v, _DeviceArray) for v in (cond, x, y)):
+        raise TypeError("stand-in cupy: where with a host array")
+    return np.where(*(v.view(np.ndarray) if isinstance(v, _DeviceArray) else v for v in (cond, x, y))).view(_DeviceArray)
 
 
 @pytest.fixture
@@ -83,7 +104,7 @@ def numpy_as_cupy(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     cp.float64, cp.int32 = np.float64, np.int32  # type: ignore[attr-defined]
     cp.asarray = lambda x, dtype=None: np.asarray(x, dtype=dtype).view(_DeviceArray)  # type: ignore[attr-defined]
     cp.ascontiguousarray = lambda x, dtype=None: np.ascontiguousarray(x, dtype=dtype).view(_DeviceArray)  # type: ignore[attr-defined]
-    cp.where = lambda *args: np.where(*args).view(_DeviceArray)  # type: ignore[attr-defined]
+    cp.where = _device_where  # type: ignore[attr-defined]
     cp.cumsum = np.cumsum  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "cupy", cp)
     monkeypatch.setattr(sv, "_cupy_available", lambda: True)

@@ -31,12 +31,17 @@ from semiprivate.theory.audit.examples import (
 )
 
 
+class _Copied(np.ndarray):
+    """An array the stand-in copied "to the device" (what ``cupy.asarray`` returns)."""
+
+
 @pytest.fixture
 def numpy_as_cupy(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    """A stand-in ``cupy``: NumPy arrays, NumPy's Philox as the device bit generator."""
+    """A stand-in ``cupy``: NumPy arrays (copies "to the device" are :class:`_Copied`), NumPy's Philox
+    as the device bit generator."""
     cp = types.ModuleType("cupy")
     cp.ndarray = np.ndarray  # type: ignore[attr-defined]
-    cp.asarray = np.asarray  # type: ignore[attr-defined]
+    cp.asarray = lambda x: np.asarray(x).view(_Copied)  # type: ignore[attr-defined]
     cp.asnumpy = np.asarray  # type: ignore[attr-defined]
     cp.cuda = types.SimpleNamespace(runtime=types.SimpleNamespace(getDeviceCount=lambda: 1))  # type: ignore[attr-defined]
     cp.random = types.SimpleNamespace(Generator=np.random.Generator, Philox4x3210=np.random.Philox,  # type: ignore[attr-defined]
@@ -66,23 +71,26 @@ def test_non_array_data_and_non_array_outputs(numpy_as_cupy: Any) -> None:
         seen.append(data)
         return g.random(size) if data == 1 else [0.0] * size
 
-    assert OnDevice(mech)(1, 3, np.random.default_rng(0)).shape == (3,)
-    assert seen == [1]
-    with pytest.raises(TypeError, match="must return an array"):
+    out = OnDevice(mech)(1, 3, np.random.default_rng(0))
+    assert out.shape == (3,) and type(out) is np.ndarray  # back on the host
+    assert seen == [1]  # a non-array input is passed as it is
+    OnDevice(lambda d, n, g: seen.append(d) or g.random(n))(np.zeros(2), 3, np.random.default_rng(0))
+    assert type(seen[-1]) is _Copied  # an ndarray input goes to the device
+    with pytest.raises(TypeError, match="^the mechanism on the device must return an array \\(CuPy or NumPy\\), got list$"):
         OnDevice(mech)(0, 3, np.random.default_rng(0))
 
 
 def test_bad_parameters_are_refused() -> None:
-    with pytest.raises(TypeError, match="mechanism must be callable"):
+    with pytest.raises(TypeError, match="^mechanism must be callable \\(data, size, generator\\) -> array, got int$"):
         OnDevice(3)
-    with pytest.raises(ValueError, match="bit_generator"):
+    with pytest.raises(ValueError, match="^bit_generator must be one of 'Philox4x3210', 'XORWOW', 'MRG32k3a', got 'MT19937'$"):
         OnDevice(NoisyHist(), bit_generator="MT19937")
 
 
 @pytest.mark.skipif(_cupy_available(), reason="checks the message without a GPU")
 def test_without_a_gpu_it_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy raises ImportError
-    with pytest.raises(RuntimeError, match="OnDevice needs CuPy and a CUDA device"):
+    with pytest.raises(RuntimeError, match="^OnDevice needs CuPy and a CUDA device .* instead \\(ModuleNotFoundError: import of cupy halted"):
         OnDevice(NoisyHist())(np.zeros(3), 5, np.random.default_rng(0))
 
 
