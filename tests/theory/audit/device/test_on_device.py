@@ -73,7 +73,7 @@ def test_non_array_data_and_non_array_outputs(numpy_as_cupy: Any) -> None:
 
     out = OnDevice(mech)(1, 3, np.random.default_rng(0))
     assert out.shape == (3,) and type(out) is np.ndarray  # back on the host
-    assert seen == [1]  # a non-array input is passed as it is
+    assert seen == [1] and type(seen[0]) is int  # a non-array input is passed as it is
     OnDevice(lambda d, n, g: seen.append(d) or g.random(n))(np.zeros(2), 3, np.random.default_rng(0))
     assert type(seen[-1]) is _Copied  # an ndarray input goes to the device
     with pytest.raises(TypeError, match="^the mechanism on the device must return an array \\(CuPy or NumPy\\), got list$"):
