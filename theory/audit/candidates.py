@@ -395,12 +395,12 @@ def table_events(tx: np.ndarray, ty: np.ndarray, names: Sequence[str], declared:
     kys: list[np.ndarray] = []
     for _, j, vals in sorted(rank, key=lambda r: r[0])[:MAX_JOINT_COLUMNS]:
         for v in vals:
-            mx, my = tx[:, j] == v, ty[:, j] == v
+            rows_x, rows_y = tx[tx[:, j] == v], ty[ty[:, j] == v]  # the category's rows, gathered once
             cond = f"{names[j]} == {show(j, v)}"
             for i in numeric:
                 if i == j:
                     continue
-                xv, yv = tx[mx, i], ty[my, i]
+                xv, yv = rows_x[:, i], rows_y[:, i]
                 xv, yv = xv[~np.isnan(xv)], yv[~np.isnan(yv)]
                 if xv.size == 0 or yv.size == 0:
                     continue
