@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from semiprivate.kernels._backend import _cupy_available, array_module, is_cupy_array
 from semiprivate.kernels.validation import check_option
 
-__all__ = ["row_pattern_keys", "sparse_vector_responses"]
+__all__ = ["row_pattern_codes", "row_pattern_keys", "sparse_vector_responses"]
 
 _BACKENDS = ("auto", "cython", "numpy")
 _RESPONSE_BACKENDS = _BACKENDS + ("cupy",)
@@ -167,20 +167,8 @@ def _responses_numpy(compare: NDArray[np.float64], thresholds: NDArray[np.float6
     return out
 
 
-def row_pattern_keys(x: Any, cols: Any, atoms: Any, edges: Any, *, backend: str = "auto") -> NDArray[np.int64]:
-    """Whole-row pattern keys of the columns ``cols`` of ``x`` (see
-    :class:`semiprivate.theory.audit.selection.RowPatterns`, which checks its inputs and calls this).
-
-    Per row, ``sum_j code_j radix^j`` with ``code_j`` the index of ``x[r, cols[j]]`` in the sorted
-    ``atoms`` when it equals one, else ``len(atoms)``, and ``radix = len(atoms) + 1``.  With
-    non-empty ``edges`` (sorted), the key is then ``key * (len(edges) + 2) + b``: ``b`` is
-    ``searchsorted(edges, v)`` for the row's first non-atom value ``v``, ``len(edges) + 1`` for a row
-    without one.  The caller makes sure the keys fit an int64.
-
-    Returns
-    -------
-    ndarray of int64, shape (n,)
-    """
+def _pattern_inputs(x: Any, cols: Any, atoms: Any) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.float64]]:
+    """The checked ``x`` (2-D float64), ``cols`` (int64 indices of its columns) and ``atoms`` (1-D float64)."""
     xv = _float_array(x, "x", 2)
     c = np.asarray(cols)
     if c.ndim != 1 or c.dtype.kind not in "iu" or c.size < 1:
@@ -189,9 +177,52 @@ def row_pattern_keys(x: Any, cols: Any, atoms: Any, edges: Any, *, backend: str 
     if c.min() < 0 or c.max() >= xv.shape[1]:
         raise ValueError(f"cols must index the {xv.shape[1]} columns of x")
     at = _float_array(atoms, "atoms", 1)
-    ed = _float_array(edges, "edges", 1)
     if at.size < 1:
         raise ValueError("atoms must have at least one value")
+    return xv, c, at
+
+
+def row_pattern_codes(x: Any, cols: Any, atoms: Any, *, backend: str = "auto") -> NDArray[np.int64]:
+    """Per row and column of ``cols``, the code of ``x[r, cols[j]]``: its index in the sorted ``atoms``
+    when it equals one, else ``len(atoms)`` (see :meth:`semiprivate.theory.audit.selection.RowPatterns.codes`,
+    which calls this; :func:`row_pattern_keys` combines the codes of a row into one key).
+
+    Returns
+    -------
+    ndarray of int64, shape (n, len(cols))
+    """
+    xv, c, at = _pattern_inputs(x, cols, atoms)
+    if _use_compiled(backend):
+        out = np.empty((xv.shape[0], c.size), dtype=np.int64)
+        _compiled().pattern_codes(xv, c, at, out)
+        return out
+    return _pattern_codes_numpy(xv, c, at)
+
+
+def _pattern_codes_numpy(x: NDArray[np.float64], cols: NDArray[np.int64], atoms: NDArray[np.float64]) -> NDArray[np.int64]:
+    """The reference: the atom index of each value by searchsorted, ``len(atoms)`` where it is none."""
+    v = x[:, cols]
+    idx = np.searchsorted(atoms, v)
+    hit = (idx < atoms.size) & (atoms[np.minimum(idx, atoms.size - 1)] == v)
+    return np.where(hit, idx, atoms.size).astype(np.int64)
+
+
+def row_pattern_keys(x: Any, cols: Any, atoms: Any, edges: Any, *, backend: str = "auto") -> NDArray[np.int64]:
+    """Whole-row pattern keys of the columns ``cols`` of ``x`` (see
+    :class:`semiprivate.theory.audit.selection.RowPatterns`, which checks its inputs and calls this).
+
+    Per row, ``sum_j code_j radix^j`` with ``code_j`` the index of ``x[r, cols[j]]`` in the sorted
+    ``atoms`` when it equals one, else ``len(atoms)`` (:func:`row_pattern_codes`), and
+    ``radix = len(atoms) + 1``.  With non-empty ``edges`` (sorted), the key is then
+    ``key * (len(edges) + 2) + b``: ``b`` is ``searchsorted(edges, v)`` for the row's first non-atom
+    value ``v``, ``len(edges) + 1`` for a row without one.  The caller makes sure the keys fit an int64.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+    """
+    xv, c, at = _pattern_inputs(x, cols, atoms)
+    ed = _float_array(edges, "edges", 1)
     if _use_compiled(backend):
         out = np.empty(xv.shape[0], dtype=np.int64)
         _compiled().pattern_keys(xv, c, at, ed, ed.size > 0, out)
@@ -201,11 +232,9 @@ def row_pattern_keys(x: Any, cols: Any, atoms: Any, edges: Any, *, backend: str 
 
 def _pattern_keys_numpy(x: NDArray[np.float64], cols: NDArray[np.int64], atoms: NDArray[np.float64],
                         edges: NDArray[np.float64]) -> NDArray[np.int64]:
-    """The reference: per-column atom codes by searchsorted, the key by a dot product with the radix powers."""
-    v = x[:, cols]
-    idx = np.searchsorted(atoms, v)
-    hit = (idx < atoms.size) & (atoms[np.minimum(idx, atoms.size - 1)] == v)
-    codes = np.where(hit, idx, atoms.size).astype(np.int64)
+    """The reference: per-column atom codes (:func:`_pattern_codes_numpy`), the key by a dot product with the
+    radix powers."""
+    codes = _pattern_codes_numpy(x, cols, atoms)
     key = codes @ ((atoms.size + 1) ** np.arange(cols.size, dtype=np.int64))
     if edges.size:
         n_bins = edges.size + 1

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Sparse-vector outputs, one pass per row: the mechanism's responses and the auditor's row pattern keys.
+"""Sparse-vector outputs, one pass per row: the mechanism's responses and the auditor's row pattern codes and
+keys.
 
 The NumPy functions of :mod:`semiprivate.kernels.sparse_vector` are the specification; these loops give
 the same numbers bit for bit (the tests compare them).  The Python wrapper checks shapes and dtypes;
@@ -9,6 +10,9 @@ these functions trust them.
 never above); the response is ``values[r, j]`` (or ``above`` without ``values``) when above, ``below``
 otherwise, and ``aborted`` once ``cutoff`` earlier queries of the row were above (``cutoff < 0``: no
 cutoff).
+
+``pattern_codes``: per row and column of ``cols``, the index of ``x[r, cols[j]]`` in the sorted ``atoms``
+when it equals one of them, else ``len(atoms)``.
 
 ``pattern_keys``: per row, the int64 key ``sum_j code_j radix^j`` over the columns ``cols``, where
 ``code_j`` is the index of ``x[r, cols[j]]`` in the sorted ``atoms`` when it equals one of them, else
@@ -55,6 +59,20 @@ def responses(const double[:, :] compare not None, const double[::1] thresholds 
                     count += 1
                 else:
                     out[r, j] = below
+
+
+def pattern_codes(const double[:, :] x not None, const int64_t[::1] cols not None, const double[::1] atoms not None,
+                  int64_t[:, ::1] out not None):
+    """Fill ``out`` (n x len(cols)) with the atom code of each value: its index in ``atoms`` when it
+    equals one, else ``len(atoms)``."""
+    cdef Py_ssize_t n = x.shape[0], k = cols.shape[0], n_atoms = atoms.shape[0], r, j, idx
+    cdef double v
+    with nogil:
+        for r in range(n):
+            for j in range(k):
+                v = x[r, cols[j]]
+                idx = _lower_bound(atoms, v)
+                out[r, j] = idx if idx < n_atoms and atoms[idx] == v else n_atoms
 
 
 def pattern_keys(const double[:, :] x not None, const int64_t[::1] cols not None, const double[::1] atoms not None,

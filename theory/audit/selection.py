@@ -33,7 +33,7 @@ import math
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.sparse_vector import row_pattern_keys
+from semiprivate.kernels.sparse_vector import row_pattern_codes, row_pattern_keys
 from semiprivate.kernels.validation import (
     DELTA,
     RNG,
@@ -465,11 +465,10 @@ class RowPatterns:
             raise ValueError(f"cols: {self.cols.size} columns with {self.atoms.size} atoms do not fit an int64 key")
 
     def codes(self, x: np.ndarray) -> np.ndarray:
-        """Per column: the atom's index, or ``len(atoms)`` for a non-atom value."""
-        v = np.asarray(x, dtype=np.float64)[:, self.cols]
-        idx = np.searchsorted(self.atoms, v)
-        hit = (idx < self.atoms.size) & (self.atoms[np.minimum(idx, self.atoms.size - 1)] == v)
-        return np.where(hit, idx, self.atoms.size).astype(np.int64)
+        """Per column: the atom's index, or ``len(atoms)`` for a non-atom value
+        (:func:`semiprivate.kernels.sparse_vector.row_pattern_codes`: one compiled pass per row, its
+        NumPy reference where the extension is not built)."""
+        return row_pattern_codes(x, self.cols, self.atoms)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """The int64 key of each row (:func:`semiprivate.kernels.sparse_vector.row_pattern_keys`: one

@@ -110,6 +110,40 @@ def test_pattern_keys_compiled_equals_reference_equals_definition(binned, n_atom
     np.testing.assert_array_equal(sv.row_pattern_keys(strided, cols, atoms, edges, backend="cython"), ref)
 
 
+def _codes_by_definition(x, cols, atoms):
+    return np.array([[next((i for i, a in enumerate(atoms) if a == row[c]), len(atoms)) for c in cols] for row in x],
+                    dtype=np.int64)
+
+
+@pytest.mark.parametrize("n_atoms", [1, 3, 16])
+def test_pattern_codes_compiled_equals_reference_equals_definition(n_atoms) -> None:
+    g = np.random.default_rng(n_atoms)
+    atoms = np.sort(g.choice(np.array([-2000.0, -1000.0, -1.0, -0.0, 1.0, 2.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0,
+                                       10.0, 11.0, 12.0]), n_atoms, replace=False))
+    x = np.where(g.random((400, 7)) < 0.7, g.choice(atoms, (400, 7)), g.normal(0.0, 3.0, (400, 7)))
+    x.flat[g.choice(x.size, 6, replace=False)] = [np.nan, np.inf, -np.inf, 0.0, -0.0, np.nan]
+    cols = np.array([6, 0, 2, 3])  # any order, not all columns
+    ref = sv.row_pattern_codes(x, cols, atoms, backend="numpy")
+    assert ref.shape == (400, 4) and ref.dtype == np.int64
+    np.testing.assert_array_equal(ref, _codes_by_definition(x.tolist(), cols.tolist(), atoms.tolist()))
+    np.testing.assert_array_equal(sv.row_pattern_codes(x, cols, atoms, backend="cython"), ref)
+    np.testing.assert_array_equal(sv.row_pattern_codes(np.asfortranarray(x), cols, atoms), ref)
+    assert set(np.unique(ref).tolist()) == set(range(n_atoms + 1))  # every code occurs, the non-atom one too
+    keys = ref @ ((n_atoms + 1) ** np.arange(4, dtype=np.int64))  # the keys are the codes in radix len(atoms) + 1
+    np.testing.assert_array_equal(sv.row_pattern_keys(x, cols, atoms, np.array([])), keys)
+
+
+def test_pattern_codes_bad_input_names_the_parameter() -> None:
+    with pytest.raises(TypeError, match="^cols must be a non-empty 1-D array of column indices, got list$"):
+        sv.row_pattern_codes(np.zeros((2, 2)), [0.5], np.array([0.0]))
+    with pytest.raises(ValueError, match="^cols must index the 2 columns of x$"):
+        sv.row_pattern_codes(np.zeros((2, 2)), np.array([2]), np.array([0.0]))
+    with pytest.raises(ValueError, match="^atoms must have at least one value$"):
+        sv.row_pattern_codes(np.zeros((2, 2)), np.array([1]), np.array([]))
+    with pytest.raises(ValueError, match="^x must be a 2-D array \\(rows x queries\\), got 1 dimension\\(s\\)$"):
+        sv.row_pattern_codes(np.zeros(2), np.array([0]), np.array([0.0]))
+
+
 def test_cython_backend_missing_is_named_and_auto_falls_back(monkeypatch) -> None:
     compare = np.array([[1.0, 2.0], [0.0, 3.0]])
     want = sv.sparse_vector_responses(compare, np.array([1.5, 0.5]), cutoff=1, backend="numpy")
