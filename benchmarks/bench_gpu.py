@@ -331,25 +331,16 @@ def bench_pca(n: int, d: int, k: int, repeats: int) -> list[str]:
 
 def bench_audit_sampling(reps: int) -> list[str]:
     """Rows of the audit-sampling table (see the module docstring)."""
+    from semiprivate.theory.audit import examples as ex
     from semiprivate.theory.audit.device import BIT_GENERATORS, OnDevice
-    from semiprivate.theory.audit.examples import (
-        SVT,
-        LaplaceParallel,
-        NoisyHist,
-        NumericalSVT,
-        PrefixSum,
-        Rappor,
-        ReportNoisyMax,
-        SVT34Parallel,
-    )
 
     cp = _cupy()
     cw10 = np.r_[np.ones(5), np.zeros(5)]
-    cases = [("NoisyHist1", NoisyHist(), np.ones(5)), ("ReportNoisyMax3", ReportNoisyMax(value=True), cw10[:5]),
-             ("SVT1", SVT(1, t=0.5), cw10), ("SVT3", SVT(3), cw10), ("SVT34Parallel", SVT34Parallel(), cw10),
-             ("NumericalSVT", NumericalSVT(), cw10), ("PrefixSum", PrefixSum(), cw10),
-             ("LaplaceParallel", LaplaceParallel(), np.zeros(1)), ("OneTimeRappor", Rappor(one_time=True, f=0.95),
-                                                                  np.array([3.0]))]
+    cases = [("NoisyHist1", ex.NoisyHist(), np.ones(5)), ("ReportNoisyMax3", ex.ReportNoisyMax(value=True), cw10[:5]),
+             ("SVT1", ex.SVT(1, t=0.5), cw10), ("SVT3", ex.SVT(3), cw10), ("SVT34Parallel", ex.SVT34Parallel(), cw10),
+             ("NumericalSVT", ex.NumericalSVT(), cw10), ("PrefixSum", ex.PrefixSum(), cw10),
+             ("LaplaceParallel", ex.LaplaceParallel(), np.zeros(1)),
+             ("OneTimeRappor", ex.Rappor(one_time=True, f=0.95), np.array([3.0]))]
     head = "| mechanism | outputs per batch | host (1 thread) | " + " | ".join(
         f"OnDevice {b}" for b in BIT_GENERATORS) + " | device only | host / OnDevice |"
     rows = ["## Audit sampling (one auditor batch of 2^21 numbers)", "", head,
