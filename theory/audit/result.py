@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from semiprivate.theory.audit.conditional import TRUNCATION_SHARE
 from semiprivate.theory.audit.events import Event
 
 __all__ = ["Witness", "PairSearch", "AuditResult"]
@@ -21,7 +22,10 @@ class Witness:
 
     ``p`` is the estimated ``P[M(A) in E]`` for the numerator dataset ``A`` and ``q`` the
     estimated ``P[M(B) in E]``; the intervals are the Bonferroni-corrected one-sided
-    Clopper–Pearson bounds (both sides shown) used for the bound.
+    Clopper–Pearson bounds (both sides shown) used for the bound.  With
+    ``interval="poisson-conditional"`` the bound comes from one conditional test on the two counts
+    instead (:mod:`semiprivate.theory.audit.conditional`; the intervals are shown at the same level
+    for reference), and ``trials`` holds the Poisson-sized outputs drawn under ``A`` and ``B``.
     """
 
     event: Event
@@ -31,12 +35,13 @@ class Witness:
     p_interval: tuple[float, float]
     q: float
     q_interval: tuple[float, float]
-    counts: tuple[int, int, int]  # (hits under A, hits under B, trials per side)
+    counts: tuple[int, int, int]  # (hits under A, hits under B, trials per side; under A when they differ)
     support_mismatch: bool
     lower_bound: float
     data: Any = field(default=None, repr=False)
     neighbour: Any = field(default=None, repr=False)
     seed: Any = None
+    trials: tuple[int, int] | None = None  # (outputs under A, under B) when they differ (Poisson sizes)
 
     def pair(self) -> tuple[Any, Any]:
         """The neighbouring pair ``(data, neighbour)`` on which the event was tested (the objects
@@ -45,6 +50,7 @@ class Witness:
 
     def describe(self) -> str:
         k_a, k_b, n = self.counts
+        n_a, n_b = self.trials if self.trials is not None else (n, n)
         # A (numerator) and B are the pair's data and neighbour, in the order of the direction
         a_name, b_name = ("neighbour", "data") if self.direction.startswith("neighbour") else ("data", "neighbour")
         seed = "a Generator (pass an int rng to make the audit reproducible)" if self.seed is None else repr(self.seed)
@@ -53,11 +59,14 @@ class Witness:
             f"  data      = {short_repr(self.data)}",
             f"  neighbour = {short_repr(self.neighbour)}",
             f"  audit rng = {seed} (witness.pair() returns the two objects)",
-            f"  P[M({a_name}) in E] = {self.p:.6g}  ({k_a}/{n}), interval [{self.p_interval[0]:.6g}, "
+            f"  P[M({a_name}) in E] = {self.p:.6g}  ({k_a}/{n_a}), interval [{self.p_interval[0]:.6g}, "
             f"{self.p_interval[1]:.6g}]",
-            f"  P[M({b_name}) in E] = {self.q:.6g}  ({k_b}/{n}), interval [{self.q_interval[0]:.6g}, "
+            f"  P[M({b_name}) in E] = {self.q:.6g}  ({k_b}/{n_b}), interval [{self.q_interval[0]:.6g}, "
             f"{self.q_interval[1]:.6g}]",
         ]
+        if self.trials is not None:
+            lines.append(f"  bound from the conditional test of {k_a} of {k_a + k_b} (Poisson-sized batches): "
+                         f"log ratio >= {self.lower_bound:.6g}")
         if self.support_mismatch:
             lines.append(f"  support mismatch: E was never seen under the {b_name} (the bound grows like log(trials))")
         return "\n".join(lines)
@@ -129,6 +138,9 @@ class AuditResult:
         ``"all"``: every pair's best events tested on every dataset; ``"best"``: the two-stage design,
         the ``n_tests`` best tests on a choice batch estimated on their datasets only (see
         :func:`semiprivate.theory.audit.audit_pairs`).
+    interval : str
+        ``"clopper-pearson"``: two one-sided intervals per test; ``"poisson-conditional"``: one
+        conditional test per test on Poisson-sized batches (:mod:`semiprivate.theory.audit.conditional`).
     """
 
     epsilon_lower_bound: float
@@ -147,11 +159,23 @@ class AuditResult:
     search: list[PairSearch] = field(default_factory=list, repr=False)
     seed: Any = None
     estimate_on: str = "all"
+    interval: str = "clopper-pearson"
 
     @property
     def bonferroni_level(self) -> float:
-        """Level ``alpha / (2K)`` of each one-sided Clopper–Pearson interval (``alpha = 1 - confidence``)."""
-        return (1.0 - self.confidence) / (2 * self.n_tests)
+        """Level ``alpha / (2K)`` of each one-sided Clopper–Pearson interval (``alpha = 1 - confidence``);
+        with ``interval="poisson-conditional"``, ``alpha (1 - TRUNCATION_SHARE) / K`` of each conditional test."""
+        alpha = 1.0 - self.confidence
+        if self.interval == "poisson-conditional":
+            return alpha * (1.0 - TRUNCATION_SHARE) / self.n_tests
+        return alpha / (2 * self.n_tests)
+
+    @property
+    def _level_text(self) -> str:
+        if self.interval == "poisson-conditional":
+            return (f"(1 - {self.confidence:g}) x (1 - {TRUNCATION_SHARE:g}) / {self.n_tests} tests, "
+                    "one conditional test each")
+        return f"(1 - {self.confidence:g}) / (2 x {self.n_tests} tests)"
 
     @property
     def families(self) -> dict[str, int]:
@@ -168,11 +192,16 @@ class AuditResult:
         lines = []
         best = max(self.tests, key=lambda w: w.lower_bound) if self.tests else None
         level = self.bonferroni_level
-        # p_value = 2K * (smallest per-interval level at which some test refutes the claim)
-        per_test = self.p_value / (2 * self.n_tests)
+        # p_value = 2K * (smallest per-interval level at which some test refutes the claim); with the
+        # conditional tests, K * (smallest per-test level) + the truncation's share of alpha
+        if self.interval == "poisson-conditional":
+            per_test = max(0.0, self.p_value - (1.0 - self.confidence) * TRUNCATION_SHARE) / self.n_tests
+        else:
+            per_test = self.p_value / (2 * self.n_tests)
+        unit = "test" if self.interval == "poisson-conditional" else "one-sided interval"
         if self.violation:
             lines.append(f"why: the witness's bound {self.epsilon_lower_bound:.4g} exceeds the claim {self.epsilon:g} "
-                         f"at the Bonferroni level {level:.3g} per one-sided interval (K = {self.n_tests} tests)")
+                         f"at the Bonferroni level {level:.3g} per {unit} (K = {self.n_tests} tests)")
         elif best is None:
             lines.append("why: no test was run")
         else:
@@ -186,10 +215,11 @@ class AuditResult:
                 else:
                     lines.append(f"why the bound is 0: the best tested event gave {raw:.4g} <= 0 on the estimation "
                                  "batch" + (f" (selection anticipated up to {max(sel):.4g})" if sel else ""))
-            pv = (f"the best test's p-value for the claim {per_test:.3g} per interval" if self.p_value < 1.0 else
+            per = "test" if self.interval == "poisson-conditional" else "interval"
+            pv = (f"the best test's p-value for the claim {per_test:.3g} per {per}" if self.p_value < 1.0 else
                   "no test refutes the claim at any level")
             lines.append(f"why no violation: best bound {max(raw, 0.0):.4g} <= claim {self.epsilon:g}; {pv} vs the "
-                         f"Bonferroni level {level:.3g} = (1 - {self.confidence:g}) / (2 x {self.n_tests} tests)")
+                         f"Bonferroni level {level:.3g} = {self._level_text}")
         lines += ["  " + ps.describe() for ps in self.search]
         return "\n".join(lines)
 

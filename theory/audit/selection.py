@@ -47,7 +47,7 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
-           "SignScore", "anticipated_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",
+           "SignScore", "anticipated_bound", "anticipated_ratio_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",
            "planned_tests", "rank_columns", "sign_score", "unique"]
 
 #: one-sided level of the selection-batch intervals in :func:`anticipated_bound`: about one standard
@@ -100,6 +100,32 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
     p = beta_lower(kx, s, SELECTION_LEVEL)
     q = beta_upper(ky, s, SELECTION_LEVEL)
     return epsilon_bound(beta_lower(p * n, n, a), beta_upper(q * n, n, a), delta)
+
+
+@validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"))
+def anticipated_ratio_bound(kx: Any, ky: Any, s: int, n: int, a: float) -> np.ndarray:
+    """:func:`anticipated_bound` for the conditional test of ``interval="poisson-conditional"``
+    (:mod:`semiprivate.theory.audit.conditional`, ``delta = 0``): the same pessimistic frequencies
+    ``p``, ``q``, and the conditional bound ``log(r / (1 - r))`` with ``r = beta_lower(p n, (p + q) n, a)``
+    at the expected counts of ``n`` outputs per side.
+
+    >>> b = anticipated_ratio_bound(np.array([3.0, 3000.0]), np.array([0.0, 1000.0]), 10_000, 100_000, 0.01)
+    >>> bool(b[0] <= 0), round(float(b[1]), 2)  # 3 vs 0 wins nothing; 3000 vs 1000 keeps more than the rectangle
+    (True, 1.03)
+    """
+    kx = np.asarray(check_array(kx, "kx", dtype_kinds="biuf", min_size=0), dtype=np.float64)
+    ky = np.asarray(check_array(ky, "ky", dtype_kinds="biuf", min_size=0), dtype=np.float64)
+    if kx.shape != ky.shape:
+        raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
+    if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
+        raise ValueError(f"kx and ky must be counts in [0, s={s}]")
+    p = beta_lower(kx, s, SELECTION_LEVEL)
+    q = beta_upper(ky, s, SELECTION_LEVEL)
+    total = np.maximum((p + q) * n, 1.0)
+    r = beta_lower(np.minimum(p * n, total), total, a)
+    with np.errstate(divide="ignore"):
+        out = np.log(r) - np.log1p(-r)
+    return np.where(p > 0, out, -np.inf)
 
 
 @validate_params(max_events=Integer(1), n_pairs=Integer(1))
