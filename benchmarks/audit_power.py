@@ -393,11 +393,13 @@ HOST_ONLY = ("Laplace", "Laplace (float bits)", "LaplaceFixed (snapping)")
 
 def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
         true_eps: bool = True, share: float | None = None, estimate_on: str = "best",
-        workers: int = 0, device: str = "cpu") -> list[dict[str, Any]]:
+        workers: int = 0, device: str = "cpu", interval: str = "poisson-conditional") -> list[dict[str, Any]]:
     """Audit every case; ``trials="theirs"`` gives each dataset 4/5 of DP-Sniper's samples for the case
     (divided by the datasets) as estimation trials; ``share=F`` overrides ``trials`` with
     :func:`trials_for_share` (the fraction ``F`` of their samples, selection included); ``estimate_on``
-    is passed to ``audit_pairs`` (``"best"``: the two-stage design, the same total samples).
+    is passed to ``audit_pairs`` (``"best"``: the two-stage design, the same total samples), and so is
+    ``interval`` (``"poisson-conditional"``: one conditional test per witness on Poisson-sized batches;
+    ``"clopper-pearson"``: two one-sided intervals, the form of the published bounds).
 
     ``workers >= 1``: the estimation batches run on a pool of that many threads (``audit_pairs``'s
     ``executor``; NumPy's generators and array operations release the GIL), in seeded batches whose
@@ -418,7 +420,7 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
         on = "cupy" if device == "cupy" and case.name not in HOST_ONLY else "cpu"
         mech = OnDevice(case.mechanism) if on == "cupy" else case.mechanism
         res = audit_pairs(mech, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
-                          rng=seed + i, estimate_on=estimate_on, executor=pool, **extra)
+                          rng=seed + i, estimate_on=estimate_on, executor=pool, interval=interval, **extra)
         dt = time.perf_counter() - t0
         te = true_epsilon(case.name, case.mechanism, case.pairs) if true_eps and case.compute_true else None
         rows.append(dict(name=case.name, claim=case.claim, true=te, true_note=case.true_note,
@@ -514,6 +516,9 @@ def main(argv: list[str] | None = None) -> int:
                          "depend on it; 0: the sequential single-stream path of the tables before 2026-11-27")
     ap.add_argument("--device", choices=["cpu", "cupy"], default="cpu",
                     help="cupy: sample every case but the Laplace ones on the GPU (needs CuPy and a CUDA device)")
+    ap.add_argument("--interval", choices=["poisson-conditional", "clopper-pearson"], default="poisson-conditional",
+                    help="the bound of each test (audit_pairs's interval): one conditional test on Poisson-sized "
+                         "batches (default), or two one-sided Clopper-Pearson intervals (the published bounds' form)")
     args = ap.parse_args(argv)
     if args.workers < 0:
         ap.error(f"--workers must be >= 0, got {args.workers}")
@@ -526,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--share must be in (0, 1], got {args.share}")
     trials: int | str = "theirs" if args.budget == "theirs" else (args.trials or (100_000 if args.quick else 1_000_000))
     print(f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; numpy {np.__version__}; "
-          f"estimation threads: {args.workers or 'none (sequential)'}")
+          f"estimation threads: {args.workers or 'none (sequential)'}; interval: {args.interval}")
     if args.device == "cupy":
         print(f"sampling on {_gpu_name()} (cases but {', '.join(HOST_ONLY)}); counting on the host")
     if args.share is not None:
@@ -544,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
         every: list[list[dict[str, Any]]] = []
         for sd in seeds:
             rows = run(trials, sd, args.only, args.confidence, share=args.share, estimate_on=design,
-                       workers=args.workers, device=args.device)
+                       workers=args.workers, device=args.device, interval=args.interval)
             every.append(rows)
             print(f"estimate_on={design!r}" + (f", seed {sd}:" if len(seeds) > 1 else ":"))
             print(table(rows, f"{label}, {design}"), flush=True)

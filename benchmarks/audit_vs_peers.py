@@ -17,7 +17,8 @@ For each case, in the same run:
 * **ours**: :func:`semiprivate.theory.audit.audit_pairs` on our implementation of the same mechanism
   (:mod:`semiprivate.theory.audit.examples`) and the same input pairs (each pair once: the auditor tests both
   directions), at the same confidence 0.9, with at most as many samples as the peer drew (selection
-  included, split over the distinct inputs).  Default design: ``estimate_on="best"`` (the two-stage audit:
+  included, split over the distinct inputs; ``--interval``: our tests' bound, by default one conditional
+  test on Poisson-sized batches, whose sizes are capped at the planned trials).  Default design: ``estimate_on="best"`` (the two-stage audit:
   the best test chosen on a choice batch, the rest of the samples spent on its two inputs, as the peers
   spend theirs on one witness); ``--designs best,all`` also runs the spread design (every pair's events on
   every input) with the same seed and samples, in the "our other designs" column.
@@ -210,7 +211,8 @@ def ours_beside(row: dict[str, Any], args: argparse.Namespace, mechanism: Any, p
     """Our audit of ``row``'s case with the peer's sample count, once per design of ``--designs`` (same
     seed; ``row["ours"]`` is the first), and the two-sample check of their dumped outputs against ours."""
     samples = row["theirs"]["samples"]
-    row["ours_by"] = {d: ours(mechanism, pairs, row["claim"], samples, seed, estimate_on=d, **kw) for d in args.designs}
+    row["ours_by"] = {d: ours(mechanism, pairs, row["claim"], samples, seed, estimate_on=d, interval=args.interval, **kw)
+                      for d in args.designs}
     row["ours"] = row["ours_by"][args.designs[0]]
     d = np.load(dump)
     g = np.random.default_rng(args.seed)
@@ -349,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="comma-separated estimate_on values of audit_pairs ('best': two-stage, one witness on the "
                         "whole estimation budget; 'all': every pair's events on every input); the first gives the "
                         "'our bound' column, the others the 'our other designs' column, same seed and samples")
+    p.add_argument("--interval", choices=["poisson-conditional", "clopper-pearson"], default="poisson-conditional",
+                   help="our tests' bound (audit_pairs's interval): one conditional test on Poisson-sized batches "
+                        "(default), or two one-sided Clopper-Pearson intervals (the form of DP-Sniper's bound)")
     p.add_argument("--tmp", default="/tmp/audit_vs_peers")
     p.add_argument("--out", default=None, help="also write the markdown table here")
     args = p.parse_args(argv)
@@ -363,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.peers_python or not Path(args.peers_python).exists():
         p.error(f"--peers-python (or PEERS_PYTHON) must name the peers' interpreter, got {args.peers_python!r}")
     head = (f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; confidence {CONFIDENCE}; "
-            f"--n {args.n:,}; seed {args.seed}; our designs (estimate_on) {', '.join(args.designs)}")
+            f"--n {args.n:,}; seed {args.seed}; our designs (estimate_on) {', '.join(args.designs)}; "
+            f"our interval {args.interval}")
     print(head + "\n\n" + HEADER, flush=True)
     t0 = time.perf_counter()
     rows = run(args)

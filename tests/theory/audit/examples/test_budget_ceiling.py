@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from semiprivate.theory.audit.conditional import TRUNCATION_SHARE, poisson_mean
 from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 _BENCH = Path(__file__).resolve().parents[4] / "benchmarks"
@@ -88,3 +89,22 @@ def test_isvt4_law_sums_to_one_and_matches_statdps_algorithm() -> None:
     for hit, p in groups:
         se = math.sqrt(p * (1 - p) / n)
         assert abs(np.count_nonzero(hit) / n - p) < 5 * se + 1e-9, (p, np.count_nonzero(hit) / n)
+
+
+
+def test_conditional_frontier_is_the_best_event_of_all_and_above_the_rectangle() -> None:
+    """The conditional test's frontier (one test at level 2a on Poisson-sized batches) is the best of all
+    2^7 events of the same 7-cell law, and above the rectangle's at the same total level."""
+    rng = np.random.default_rng(5)
+    p, q = rng.dirichlet(np.ones(7)), rng.dirichlet(np.ones(7))
+    n, a = 50_000, 0.05
+    lam = poisson_mean(n, a * TRUNCATION_SHARE)
+    brute = -math.inf
+    for mask in range(1, 2 ** 7):
+        cells = [i for i in range(7) if mask >> i & 1]
+        kp, kq = p[cells].sum() * lam, q[cells].sum() * lam
+        r = float(beta_lower(kp, kp + kq, 2 * a * (1 - TRUNCATION_SHARE)))
+        brute = max(brute, math.log(r) - math.log1p(-r))
+    cond = ac.frontier_bound(p, q, n, a, "poisson-conditional")[0]
+    assert cond == pytest.approx(brute, rel=1e-12)
+    assert cond > ac.frontier_bound(p, q, n, a)[0]
