@@ -61,7 +61,7 @@ DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_ex
                  theory/privacy/accounting.py theory/privacy/noisy_sgd.py theory/privacy/dpsgd.py
                  theory/privacy/pillar_selection.py theory/privacy/sgd_audits.py
                  theory/learners/generic.py theory/learners/labelboost.py theory/learners/labelboost_procedure.py
-                 theory/learners/active.py kernels/sparse_vector.py theory/audit/device.py
+                 theory/learners/active.py kernels/sparse_vector.py theory/audit/device.py theory/audit/conditional.py
                  theory/learners/disjunctions.py theory/learners/halfspaces.py)
 
 # tests that pin each module down (mutmut maps tests to functions and runs only those that reach a mutant;
@@ -92,7 +92,8 @@ declare -A TESTS=(
   [theory/learners/halfspaces.py]="tests/theory/learners/halfspaces/test_estimators.py tests/theory/learners/halfspaces/test_edge_inputs_and_budget.py"
   [kernels/sparse_vector.py]="tests/kernels/sparse_vector/test_compiled_equals_reference.py tests/kernels/sparse_vector/test_cupy_equals_reference.py tests/theory/audit/examples/test_vectorised_mechanisms.py"
   [theory/audit/device.py]="tests/theory/audit/device/test_on_device.py"
-  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_choose_best_step_by_step.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py"
+  [theory/audit/conditional.py]="tests/theory/audit/conditional/test_ratio_bound_exact_size.py tests/theory/audit/conditional/test_poisson_sizes.py tests/theory/audit/core/test_conditional_interval.py"
+  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_choose_best_step_by_step.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py tests/theory/audit/core/test_conditional_interval.py tests/theory/audit/core/test_choose_best_conditional.py"
 )
 
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
