@@ -57,7 +57,7 @@ TRUNCATION_SHARE = 1e-3
 
 @validate_params(n=Integer(1), tail=Real(0.0, 1.0, closed="neither"))
 def poisson_mean(n: int, tail: float) -> float:
-    """The largest mean ``lam`` with ``P[Poisson(lam) > n] <= tail`` (bisection to 1e-9 relative).
+    """The largest mean ``lam <= n`` with ``P[Poisson(lam) > n] <= tail`` (bisection to 1e-9 relative).
 
     >>> lam = poisson_mean(1_000_000, 1e-5)
     >>> 995_700 < lam < 995_800  # about n - 4.26 sqrt(n)
@@ -121,6 +121,5 @@ def ratio_p_value(k_num: Any, k_other: Any, epsilon: float) -> np.ndarray:
     kn = np.asarray(k_num, dtype=np.float64)
     ko = np.asarray(k_other, dtype=np.float64)
     pi = 1.0 / (1.0 + math.exp(-float(epsilon)))  # c / (1 + c), without overflow
-    with np.errstate(all="ignore"):
-        tail = betainc(np.maximum(kn, 1.0), ko + 1.0, pi)  # P[Bin(T, pi) >= k] = I_pi(k, T - k + 1)
+    tail = betainc(np.maximum(kn, 1.0), ko + 1.0, pi)  # P[Bin(T, pi) >= k] = I_pi(k, T - k + 1)
     return np.where(kn > 0, tail, 1.0)

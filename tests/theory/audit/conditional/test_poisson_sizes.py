@@ -45,3 +45,11 @@ def test_poisson_mean_rejects_bad_parameters() -> None:
         poisson_mean(0, 1e-6)
     with pytest.raises(ValueError, match="tail"):
         poisson_mean(10, 0.0)
+
+
+def test_a_size_may_equal_the_cap() -> None:
+    """Only sizes above ``n`` are redrawn: with n = 1 and a 50% tail the mean is capped at n = 1, and
+    P[N = 1 | N <= 1] = 1/2 (1,000 draws: 5 standard deviations either side)."""
+    sizes = poisson_sizes(1, 1_000, 0.5, np.random.default_rng(1))
+    assert poisson_mean(1, 0.5) == pytest.approx(1.0)
+    assert set(sizes) == {0, 1} and 420 < sizes.count(1) < 580

@@ -63,8 +63,9 @@ def test_p_value_is_below_alpha_exactly_when_the_bound_exceeds_the_claim() -> No
 
 
 def test_p_value_is_the_binomial_tail() -> None:
-    for kn, ko, eps in [(60, 40, 0.0), (60, 40, 0.1), (5, 0, 0.3), (0, 7, 0.1), (1000, 800, 0.2)]:
-        r = math.exp(eps) / (1 + math.exp(eps))
+    for kn, ko, eps in [(60, 40, 0.0), (60, 40, 0.1), (5, 0, 0.3), (0, 7, 0.1), (1000, 800, 0.2), (1, 3, 0.0),
+                        (1, 0, 0.5), (1, 0, 800.0)]:
+        r = 1.0 / (1.0 + math.exp(-eps))
         want = 1.0 if kn == 0 else float(binom.sf(kn - 1, kn + ko, r))
         assert float(ratio_p_value(kn, ko, eps)) == pytest.approx(want, rel=1e-9, abs=1e-300)
 
@@ -75,6 +76,9 @@ def test_edge_counts() -> None:
     only_a = float(ratio_epsilon_bound(10, 0, 0.05))  # r_lower = 0.05 ** (1/10): finite, grows with the count
     assert only_a == pytest.approx(math.log(0.05 ** 0.1 / (1 - 0.05 ** 0.1)))
     assert float(ratio_epsilon_bound(100, 0, 0.05)) > only_a
+    # one count in all: r_lower = alpha ** (1/1) of one trial
+    assert float(ratio_epsilon_bound(1, 0, 0.05)) == pytest.approx(math.log(0.05 / 0.95))
+    assert float(ratio_epsilon_bound([1, 0], [0, 1], 0.05)[1]) == -math.inf
 
 
 def test_closer_to_the_true_ratio_than_the_clopper_pearson_rectangle() -> None:
