@@ -281,18 +281,19 @@ def _count_datasets(mechanism: Mechanism, datasets: list[Any], per_dataset: dict
     ``batch_size`` the outputs come from ``g`` in order; otherwise in seeded batches
     (:mod:`semiprivate.theory.audit.batches`): one SeedSequence child of a seed drawn from ``g`` per
     batch, in a fixed order, so the counts do not depend on where the batches run."""
-    counts: dict[tuple[int, int], int] = {}
     size_of = {j: n[j] if isinstance(n, dict) else n for j in per_dataset}
-    for j in [j for j in per_dataset if size_of[j] <= 0]:  # a Poisson size of 0: nothing to draw
-        counts.update({(j, id(e)): 0 for e in per_dataset[j]})
     order = sorted(j for j in per_dataset if size_of[j] > 0)
+    # a Poisson size of 0: nothing to draw, every count is 0
+    counts = {(j, id(e)): 0 for j in per_dataset if j not in order for e in per_dataset[j]}
+    if not order:
+        return counts
     if executor is None and batch_size is None:
         for j in order:
             for e, cval in zip(per_dataset[j],
                                _count(mechanism, datasets[j], per_dataset[j], size_of[j], g, codec, bar)):
                 counts[(j, id(e))] = int(cval)
         return counts
-    largest = max(size_of.values(), default=0)
+    largest = max(size_of[j] for j in order)
     bs = int(batch_size) if batch_size is not None else min(max(largest // 64, 1_000_000), 100_000_000)
     sizes = {j: batch_sizes(size_of[j], bs) for j in order}
     root = np.random.SeedSequence(int(g.integers(2**63)))

@@ -19,7 +19,8 @@ OTHER = [0.01, 0.25, 0.01]
 REAL = selection.anticipated_ratio_bound
 
 
-def test_choice_scores_with_the_conditional_test(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("n_best", [1, 2])
+def test_choice_scores_with_the_conditional_test(monkeypatch: pytest.MonkeyPatch, n_best: int) -> None:
     offered = [Candidate(0.0, 0, UserEvent(lambda o: np.asarray(o) > 0), True, (g,)) for g in "abc"]
     calls: list[tuple[int, int, float]] = []
 
@@ -40,9 +41,9 @@ def test_choice_scores_with_the_conditional_test(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(core, "_count_datasets", count)
     monkeypatch.setattr(selection, "anticipated_ratio_bound", ratio)
     monkeypatch.setattr(selection, "anticipated_bound", rectangle)
-    kept, used = core._choose_best("mechanism", ["d0", "d1"], [(0, 1)], offered, [10_000], 1, 2 * 1_000_000, 0.1,
-                                   0.0, np.random.default_rng(0), Codec(), None, conditional=True)
-    assert calls == [(10_000, (2_000_000 - 20_000) // 2, pytest.approx(0.1 * (1 - TRUNCATION_SHARE)))]
+    kept, used = core._choose_best("mechanism", ["d0", "d1"], [(0, 1)], offered, [10_000], n_best, 2 * 1_000_000,
+                                   0.1, 0.0, np.random.default_rng(0), Codec(), None, conditional=True)
+    assert calls == [(10_000, (2_000_000 - 20_000) // 2, pytest.approx(0.1 * (1 - TRUNCATION_SHARE) / n_best))]
     assert used == 20_000
-    # the rare test with log ratio log 2 beats the common one with log 1.2 and the near-null one
-    assert [c.event for c in kept] == [offered[0].event]
+    # the rare test with log ratio log 2 beats the common one with log 1.2, which beats the near-null one
+    assert [c.event for c in kept] == [offered[0].event, offered[1].event][:n_best]

@@ -121,6 +121,12 @@ def test_batched_counting_with_a_size_per_dataset(executor: Any) -> None:
     counts = core._count_datasets(_Const(), [0.0, 1.0, 2.0, 3.0], {j: [high] for j in range(4)}, sizes,
                                   np.random.default_rng(0), Codec(), _Bar(), pool, 4, None)
     assert [counts[(j, id(high))] for j in range(4)] == [0, 0, 25, 1]
+    # every size 0: nothing is drawn, not even a batch seed
+    g = np.random.default_rng(0)
+    state = g.bit_generator.state
+    counts = core._count_datasets(_Const(), [0.0, 1.0], {0: [every], 1: [every]}, {0: 0, 1: 0}, g, Codec(), _Bar(),
+                                  pool, 4, None)
+    assert counts == {(0, id(every)): 0, (1, id(every)): 0} and g.bit_generator.state == state
 
 
 class _Bar:
