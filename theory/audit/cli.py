@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="'all' (default): every pair's best events estimated on every dataset; 'best': the "
                              "two-stage audit, the best test chosen on a choice batch gets the whole estimation "
                              "budget (see audit_pairs' estimate_on)")
+    parser.add_argument("--interval", choices=["clopper-pearson", "poisson-conditional"], default="clopper-pearson",
+                        help="each test's bound: two Clopper-Pearson intervals (default), or, for --delta 0, one exact "
+                             "conditional test of the probability ratio on Poisson-sized batches (tighter; see "
+                             "audit_pairs' interval)")
     parser.add_argument("--single", action="store_true",
                         help="FUNCTION is fn(data, rng) -> one output (default: fn(data, size, rng) -> size outputs)")
     return parser
@@ -109,6 +113,9 @@ def main(argv: list[str]) -> int:
         return _usage_error(f"--trials must be >= 1, got {args.trials}")
     if args.seed < 0:
         return _usage_error(f"--seed must be an integer >= 0, got {args.seed}")
+    if args.interval == "poisson-conditional" and args.delta != 0:
+        return _usage_error(f"--interval poisson-conditional needs --delta 0, got {args.delta}: use --interval "
+                            "clopper-pearson for a delta > 0")
     try:
         mechanism = load_target(args.target)
         pairs = [(_literal(a, "DATA"), _literal(b, "NEIGHBOUR")) for a, b in args.pair]
@@ -117,7 +124,8 @@ def main(argv: list[str]) -> int:
     if args.single:
         mechanism = vectorize(mechanism)
     result = audit_pairs(mechanism, pairs, epsilon=args.epsilon, delta=args.delta, trials=args.trials,
-                         confidence=args.confidence, rng=args.seed, estimate_on=args.estimate_on)
+                         confidence=args.confidence, rng=args.seed, estimate_on=args.estimate_on,
+                         interval=args.interval)
     print(f"audit of {args.target}:")
     print(result.report())
     return 1 if result.violation else 0

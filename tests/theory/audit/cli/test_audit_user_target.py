@@ -69,6 +69,14 @@ def test_two_stage_audit_from_the_shell(user_folder: Path, capsys: pytest.Captur
     assert stop.value.code == 2 and "--estimate-on" in capsys.readouterr().err
 
 
+def test_conditional_interval_from_the_shell(user_folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = cli_main(["audit", "usermechs:laplace_count", "--pair", "[1, 0, 1]", "[1, 1, 1]", "--epsilon", "1",
+                   "--trials", "50000", "--interval", "poisson-conditional"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "one conditional test each" in out and "bound from the conditional test of" in out
+
+
 def test_single_output_functions_are_vectorized(user_folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # randomized response with eps = 1 claimed as 0.25: refuted
     rc = cli_main(["audit", "usermechs:one_bit", "--single", "--pair", "0", "1", "--epsilon", "0.25",
@@ -83,6 +91,8 @@ def test_single_output_functions_are_vectorized(user_folder: Path, capsys: pytes
     (["usermechs:laplace_count", "--pair", "[1,", "1", "--epsilon", "1"], "--pair DATA must be a Python literal"),
     (["usermechs:laplace_count", "--pair", "0", "1", "--epsilon", "1", "--confidence", "1"], "--confidence"),
     (["usermechs:laplace_count", "--pair", "0", "1", "--epsilon", "1", "--trials", "0"], "--trials"),
+    (["usermechs:laplace_count", "--pair", "0", "1", "--epsilon", "1", "--delta", "1e-6", "--interval",
+      "poisson-conditional"], "--interval poisson-conditional needs --delta 0, got 1e-06"),
 ])
 def test_usage_errors_exit_2_with_a_message(user_folder: Path, capsys: pytest.CaptureFixture[str],
                                             args: list[str], message: str) -> None:
