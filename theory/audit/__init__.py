@@ -6,6 +6,9 @@
 * :func:`vectorize`: one-output ``fn(data, rng)`` -> the ``(data, size, rng)`` form.
 * :func:`one_run_audit` / :func:`one_run_epsilon_bound`: the epsilon lower bound of one run with ``m``
   canaries, each included with probability 1/2 (Steinke, Nasr, Jagielski 2023; :mod:`semiprivate.theory.audit.one_run`).
+* :func:`ratio_epsilon_bound` / :func:`ratio_p_value`: the exact conditional test of a probability ratio
+  from two Poisson counts, behind ``audit_pairs(..., interval="poisson-conditional")``
+  (:mod:`semiprivate.theory.audit.conditional`).
 * :func:`exact_privacy_loss`: max log ratio and delta(epsilon) (hockey-stick divergence) for
   mechanisms whose output distributions are known exactly.
 * :mod:`semiprivate.theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
@@ -34,6 +37,7 @@ from semiprivate.theory.audit.core import (
     audit_pairs,
     vectorize,
 )
+from semiprivate.theory.audit.conditional import ratio_epsilon_bound, ratio_p_value
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
 from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
@@ -58,6 +62,8 @@ __all__ = [
     "cp_lower",
     "cp_upper",
     "epsilon_bound",
+    "ratio_epsilon_bound",
+    "ratio_p_value",
     "strategies",
     "neighbours",
     "examples",

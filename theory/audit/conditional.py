@@ -46,8 +46,8 @@ from typing import Any
 
 import numpy as np
 from scipy.special import betainc, pdtrc
-from semiprivate.kernels.validation import Integer, Real, validate_params
-from semiprivate.theory.audit.stats import cp_lower
+from semiprivate.kernels.validation import PROBABILITY, Integer, Real, validate_params
+from semiprivate.theory.audit.stats import _real_array, cp_lower
 
 __all__ = ["TRUNCATION_SHARE", "poisson_mean", "poisson_sizes", "ratio_epsilon_bound", "ratio_p_value"]
 
@@ -90,6 +90,23 @@ def poisson_sizes(n: int, count: int, tail: float, g: np.random.Generator) -> li
     return sizes
 
 
+def _event_counts(k_num: Any, k_other: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``k_num`` and ``k_other`` as float64 arrays of whole counts ``>= 0`` with broadcastable shapes, or a
+    TypeError / ValueError naming the parameter."""
+    out = []
+    for value, name in ((k_num, "k_num"), (k_other, "k_other")):
+        arr = _real_array(value, name)
+        if not np.isfinite(arr).all() or (arr < 0).any() or (arr != np.floor(arr)).any():
+            raise ValueError(f"{name} must be whole event counts >= 0, got {value!r}")
+        out.append(arr)
+    try:
+        np.broadcast_shapes(out[0].shape, out[1].shape)
+    except ValueError:
+        raise ValueError(f"k_num and k_other must have broadcastable shapes, got {out[0].shape} and "
+                         f"{out[1].shape}") from None
+    return out[0], out[1]
+
+
 def ratio_epsilon_bound(k_num: Any, k_other: Any, alpha: float) -> np.ndarray:
     """``log(r / (1 - r))`` with ``r`` the one-sided Clopper–Pearson lower bound at level ``alpha`` of
     ``k_num`` successes in ``k_num + k_other`` trials: a lower bound on ``log(p / q)`` with probability
@@ -101,15 +118,15 @@ def ratio_epsilon_bound(k_num: Any, k_other: Any, alpha: float) -> np.ndarray:
     >>> float(ratio_epsilon_bound(0, 0, 0.05))
     -inf
     """
-    kn = np.asarray(k_num, dtype=np.float64)
-    ko = np.asarray(k_other, dtype=np.float64)
+    kn, ko = _event_counts(k_num, k_other)
     total = kn + ko
-    r = cp_lower(kn, np.maximum(total, 1.0), alpha)
+    r = cp_lower(kn, np.maximum(total, 1.0), float(PROBABILITY.validate("alpha", alpha)))
     with np.errstate(divide="ignore"):
         out = np.log(r) - np.log1p(-r)
     return np.where(total > 0, out, -np.inf)
 
 
+@validate_params(epsilon=Real(0.0, math.inf, closed="left"))
 def ratio_p_value(k_num: Any, k_other: Any, epsilon: float) -> np.ndarray:
     """The exact conditional p-value of ``p <= e^epsilon q``: ``P[Binomial(T, c / (1 + c)) >= k_num]``
     with ``T = k_num + k_other`` and ``c = e^epsilon`` (1 when ``k_num = 0``); it is below ``alpha``
@@ -118,8 +135,7 @@ def ratio_p_value(k_num: Any, k_other: Any, epsilon: float) -> np.ndarray:
     >>> round(float(ratio_p_value(60, 40, 0.0)), 4)  # P[Binomial(100, 1/2) >= 60]
     0.0284
     """
-    kn = np.asarray(k_num, dtype=np.float64)
-    ko = np.asarray(k_other, dtype=np.float64)
+    kn, ko = _event_counts(k_num, k_other)
     pi = 1.0 / (1.0 + math.exp(-float(epsilon)))  # c / (1 + c), without overflow
     tail = betainc(np.maximum(kn, 1.0), ko + 1.0, pi)  # P[Bin(T, pi) >= k] = I_pi(k, T - k + 1)
     return np.where(kn > 0, tail, 1.0)

@@ -90,3 +90,16 @@ def test_closer_to_the_true_ratio_than_the_clopper_pearson_rectangle() -> None:
         cond = float(ratio_epsilon_bound(kn, ko, 0.1))
         truth = math.log(kn / ko)
         assert cond > rect and truth - cond < (1 - gain) * (truth - rect), (kn, ko, rect, cond)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: ratio_epsilon_bound(-1, 2, 0.1), r"k_num must be whole event counts >= 0, got -1"),
+    (lambda: ratio_epsilon_bound(1, 2.5, 0.1), r"k_other must be whole event counts >= 0, got 2.5"),
+    (lambda: ratio_epsilon_bound([1, 2], [1, 2, 3], 0.1), r"k_num and k_other must have broadcastable shapes"),
+    (lambda: ratio_epsilon_bound(1, 2, 1.5), r"alpha"),
+    (lambda: ratio_p_value(1, 2, -0.1), r"epsilon"),
+    (lambda: ratio_p_value(float("nan"), 2, 0.1), r"k_num must not be NaN"),
+])
+def test_bad_counts_and_levels_are_refused(call: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()  # type: ignore[operator]
