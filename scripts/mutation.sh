@@ -93,7 +93,7 @@ declare -A TESTS=(
   [kernels/sparse_vector.py]="tests/kernels/sparse_vector/test_compiled_equals_reference.py tests/kernels/sparse_vector/test_cupy_equals_reference.py tests/theory/audit/examples/test_vectorised_mechanisms.py"
   [theory/audit/device.py]="tests/theory/audit/device/test_on_device.py"
   [theory/audit/conditional.py]="tests/theory/audit/conditional/test_ratio_bound_exact_size.py tests/theory/audit/conditional/test_poisson_sizes.py tests/theory/audit/core/test_conditional_interval.py"
-  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_choose_best_step_by_step.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py tests/theory/audit/core/test_conditional_interval.py tests/theory/audit/core/test_choose_best_conditional.py"
+  [theory/audit/core.py]="tests/theory/audit/core/test_table_events_and_messages.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_choose_best_step_by_step.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py tests/theory/audit/core/test_conditional_interval.py tests/theory/audit/core/test_choose_best_conditional.py tests/theory/audit/core/test_report_first_and_progress.py tests/theory/audit/core/test_two_stage_power.py tests/theory/audit/core/test_offered_pool.py"
 )
 
 slug() { echo "${1//\//_}" | sed 's/\.py$//'; }
