@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from semiprivate.theory.audit.conditional import ratio_epsilon_bound, ratio_p_value
 from semiprivate.theory.audit.core import (
     AuditResult,
     Event,
@@ -37,7 +38,6 @@ from semiprivate.theory.audit.core import (
     audit_pairs,
     vectorize,
 )
-from semiprivate.theory.audit.conditional import ratio_epsilon_bound, ratio_p_value
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
 from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
