@@ -132,3 +132,67 @@ def test_batched_counting_with_a_size_per_dataset(executor: Any) -> None:
 class _Bar:
     def update(self, n: int) -> None:
         pass
+
+
+def test_two_stage_choice_scores_with_the_conditional_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``audit_pairs`` hands the interval to the choice stage: the conditional test's anticipated bound
+    scores the offered tests, the rectangle's does not."""
+    from semiprivate.theory.audit import selection
+
+    used: list[str] = []
+    ratio, rectangle = selection.anticipated_ratio_bound, selection.anticipated_bound
+
+    def spy_ratio(*args: Any) -> Any:
+        used.append("ratio")
+        return ratio(*args)
+
+    def spy_rectangle(*args: Any) -> Any:
+        used.append("rectangle")
+        return rectangle(*args)
+
+    monkeypatch.setattr(selection, "anticipated_ratio_bound", spy_ratio)
+    monkeypatch.setattr(core.selection, "anticipated_bound", spy_rectangle)
+    used.clear()
+    _audit(estimate_on="best")
+    # the selection stage (candidates) keeps the rectangle's score; the choice stage uses the ratio's
+    assert "ratio" in used
+    n_rect = used.count("rectangle")
+    used.clear()
+    _audit(estimate_on="best", interval="clopper-pearson")
+    assert "ratio" not in used and used.count("rectangle") > n_rect
+
+
+def test_the_truncation_tail_is_shared_by_the_estimation_datasets(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, int, float]] = []
+    real = core.poisson_sizes
+
+    def spy(n: int, count: int, tail: float, g: np.random.Generator) -> list[int]:
+        seen.append((n, count, tail))
+        return real(n, count, tail, g)
+
+    monkeypatch.setattr(core, "poisson_sizes", spy)
+    _audit(estimate_on="all")
+    assert seen == [(20_000, 3, pytest.approx(0.1 * TRUNCATION_SHARE / 3))]
+
+
+def test_clopper_pearson_witnesses_have_no_poisson_trials_and_the_rectangle_p_value() -> None:
+    res = audit_pairs(LaplaceMechanism(1.0), PAIRS, epsilon=0.5, trials=20_000, confidence=0.9, rng=3)
+    assert res.interval == "clopper-pearson" and all(w.trials is None for w in res.tests)
+    kn = np.array([w.counts[0] for w in res.tests], dtype=float)
+    ko = np.array([w.counts[1] for w in res.tests], dtype=float)
+    assert res.p_value == core._p_value(kn, ko, 20_000, res.n_tests, 0.5, 0.0)
+    assert res.p_value < 1e-6  # the claim 0.5 against a true 1 is refuted
+
+
+def test_a_batch_of_one_output_estimates_its_probability_out_of_one() -> None:
+    """Tiny budgets give Poisson sizes of 0 and 1; each witness's frequencies divide by its own size (at least 1)."""
+    sizes = set()
+    for seed in range(30):
+        res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=2, confidence=0.9, rng=seed,
+                          events=[lambda o: np.asarray(o) > -np.inf], interval="poisson-conditional")
+        for w in res.tests:
+            n_a, n_b = w.trials  # type: ignore[misc]
+            sizes |= {n_a, n_b}
+            assert w.p == w.counts[0] / max(n_a, 1) and w.q == w.counts[1] / max(n_b, 1)
+            assert w.counts[0] == n_a and w.counts[1] == n_b  # the event holds on every output
+    assert {0, 1} <= sizes
