@@ -80,6 +80,18 @@ def unique(values: Any, **kwargs: Any) -> Any:
     return np.unique(a, **kwargs)
 
 
+def _pessimistic_frequencies(kx: Any, ky: Any, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """The validated counts ``kx``, ``ky`` of ``s`` selection draws turned into the pessimistic ends
+    of their intervals at :data:`SELECTION_LEVEL`: ``beta_lower(kx, s)`` and ``beta_upper(ky, s)``."""
+    kx = np.asarray(check_array(kx, "kx", dtype_kinds="biuf", min_size=0), dtype=np.float64)
+    ky = np.asarray(check_array(ky, "ky", dtype_kinds="biuf", min_size=0), dtype=np.float64)
+    if kx.shape != ky.shape:
+        raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
+    if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
+        raise ValueError(f"kx and ky must be counts in [0, s={s}]")
+    return beta_lower(kx, s, SELECTION_LEVEL), beta_upper(ky, s, SELECTION_LEVEL)
+
+
 @validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA)
 def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) -> np.ndarray:
     """Pessimistic anticipated epsilon bound of events counted ``kx`` vs ``ky`` in ``s`` selection draws.
@@ -91,14 +103,7 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
     >>> bool(b[0] <= 0), round(float(b[1]), 2)  # 3 vs 0 wins nothing; 3000 vs 1000 keeps ~log 3
     (True, 1.02)
     """
-    kx = np.asarray(check_array(kx, "kx", dtype_kinds="biuf", min_size=0), dtype=np.float64)
-    ky = np.asarray(check_array(ky, "ky", dtype_kinds="biuf", min_size=0), dtype=np.float64)
-    if kx.shape != ky.shape:
-        raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
-    if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
-        raise ValueError(f"kx and ky must be counts in [0, s={s}]")
-    p = beta_lower(kx, s, SELECTION_LEVEL)
-    q = beta_upper(ky, s, SELECTION_LEVEL)
+    p, q = _pessimistic_frequencies(kx, ky, s)
     return epsilon_bound(beta_lower(p * n, n, a), beta_upper(q * n, n, a), delta)
 
 
@@ -113,14 +118,7 @@ def anticipated_ratio_bound(kx: Any, ky: Any, s: int, n: int, a: float) -> np.nd
     >>> bool(b[0] <= 0), round(float(b[1]), 2)  # 3 vs 0 wins nothing; 3000 vs 1000 keeps more than the rectangle
     (True, 1.03)
     """
-    kx = np.asarray(check_array(kx, "kx", dtype_kinds="biuf", min_size=0), dtype=np.float64)
-    ky = np.asarray(check_array(ky, "ky", dtype_kinds="biuf", min_size=0), dtype=np.float64)
-    if kx.shape != ky.shape:
-        raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
-    if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
-        raise ValueError(f"kx and ky must be counts in [0, s={s}]")
-    p = beta_lower(kx, s, SELECTION_LEVEL)
-    q = beta_upper(ky, s, SELECTION_LEVEL)
+    p, q = _pessimistic_frequencies(kx, ky, s)
     total = np.maximum((p + q) * n, 1.0)
     r = beta_lower(np.minimum(p * n, total), total, a)
     with np.errstate(divide="ignore"):
