@@ -608,8 +608,8 @@ def audit_pairs(
         if isinstance(events, (str, bytes)) or not isinstance(events, (list, tuple)):
             raise TypeError(f"events must be a list of callables event(outputs) -> bool array, got "
                             f"{type(events).__name__}")
-        if not all(callable(e) for e in events):
-            raise TypeError("events must be a list of callables event(outputs) -> bool array")
+        if not all(callable(e) or isinstance(e, Event) for e in events):
+            raise TypeError("events must be a list of callables event(outputs) -> bool array (or Event objects)")
     if categorical is not None:
         if isinstance(categorical, (str, bytes)) or not isinstance(categorical, (list, tuple, range, np.ndarray)):
             raise TypeError(f"categorical must be a list of coordinates (int) or names (str), got "

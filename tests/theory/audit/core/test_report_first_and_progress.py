@@ -58,3 +58,12 @@ def test_progress_does_not_change_the_result() -> None:
     a = audit_mechanism(Laplace(), np.ones(1), np.zeros(1), progress=True, **kw)  # type: ignore[arg-type]
     b = audit_mechanism(Laplace(), np.ones(1), np.zeros(1), progress=False, **kw)  # type: ignore[arg-type]
     assert a.epsilon_lower_bound == b.epsilon_lower_bound and a.trials_used == b.trials_used
+
+
+def test_progress_bar_counts_every_output_the_audit_draws(capsys: pytest.CaptureFixture[str]) -> None:
+    """Selection and estimation: 2 datasets x (10,000 + 20,000); user events: 2 x 20,000 (no selection)."""
+    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, progress=True)
+    assert "/60.0k" in capsys.readouterr().err
+    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, progress=True,
+                    events=[lambda o: np.asarray(o) > 0])
+    assert "/40.0k" in capsys.readouterr().err

@@ -1446,7 +1446,7 @@ _AUDIT_BAD_ARGS: list[tuple[dict[str, Any], type, str]] = [
     ({"events": "x > 0"}, TypeError, "events must be a list of callables event(outputs) -> bool array, got str"),
     ({"events": lambda o: o > 0}, TypeError,
      "events must be a list of callables event(outputs) -> bool array, got function"),
-    ({"events": [1]}, TypeError, "events must be a list of callables event(outputs) -> bool array"),
+    ({"events": [1]}, TypeError, "events must be a list of callables event(outputs) -> bool array (or Event objects)"),
     ({"events": []}, ValueError, "events must not be empty"),
     ({"categorical": "x"}, TypeError, "categorical must be a list of coordinates (int) or names (str), got str"),
     ({"categorical": 3}, TypeError, "categorical must be a list of coordinates (int) or names (str), got int"),

@@ -1,0 +1,37 @@
+"""``audit_pairs``' documented defaults and user events: the spread design by default, Event objects
+accepted as user events as they are, and the two-stage design refused with user events."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.audit.events import ThresholdEvent
+from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
+
+PAIR = [(0.0, 1.0)]
+
+
+def test_documented_defaults() -> None:
+    params = inspect.signature(audit_pairs).parameters
+    assert (params["max_events"].default, params["n_thresholds"].default, params["max_values"].default) == (4, 256, 2048)
+    assert (params["estimate_on"].default, params["n_best"].default, params["interval"].default) == \
+        ("all", 1, "clopper-pearson")
+    res = audit_pairs(LaplaceMechanism(1.0), PAIR, epsilon=1.0, trials=5_000, rng=0)
+    assert res.estimate_on == "all" and res.interval == "clopper-pearson"
+
+
+def test_an_event_object_is_tested_as_it_is() -> None:
+    event = ThresholdEvent(1.0, True)
+    res = audit_pairs(LaplaceMechanism(1.0), PAIR, epsilon=1.0, trials=20_000, rng=0, events=[event])
+    assert all(w.event is event for w in res.tests) and len(res.tests) == 2  # both directions
+
+
+def test_two_stage_with_user_events_is_refused() -> None:
+    with pytest.raises(ValueError) as err:
+        audit_pairs(LaplaceMechanism(1.0), PAIR, epsilon=1.0, trials=1_000, rng=0, estimate_on="best",
+                    events=[lambda o: np.asarray(o) > 0])
+    assert str(err.value) == ("estimate_on='best' ranks candidates on a selection batch, which events=[...] skips "
+                              "(every user event is tested): use estimate_on='all' with events")
