@@ -42,12 +42,7 @@ def reduction_sample_size(n_priv: int, n_pub: int) -> int:
     >>> reduction_sample_size(1000, 3)
     34
     """
-    return _ceil_div(n_priv, 10 * n_pub)
-
-
-def _ceil_div(a: int, b: int) -> int:
-    """ceil(a / b) for ints a >= 0, b >= 1, exactly (undecorated, so that mutation testing reaches it)."""
-    return -(-a // b)
+    return -(-n_priv // (10 * n_pub))  # ceil(n_priv / (10 n_pub)), exactly
 
 
 @validate_params(p=Real(0.0, 1.0), n_priv=POSITIVE_INT, rng=RNG)

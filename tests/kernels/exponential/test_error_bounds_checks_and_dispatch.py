@@ -1,7 +1,6 @@
-"""semiprivate.kernels._exponential (the kernels' Python glue): behaviour the mutation run showed untested
-(scripts/mutation.sh): the floating-point error bound's exact value for every backend and where it
-becomes vacuous, exact rational conversion, the 0/1 checks and their messages, which backend's code
-runs, and the CuPy dispatch (on a NumPy stand-in for a device array: no GPU needed).
+"""semiprivate.kernels._exponential (the kernels' Python glue): the floating-point error bound's exact value for every
+backend and where it becomes vacuous, exact rational conversion, the 0/1 checks and their messages, which backend's
+code runs, and the CuPy dispatch (on a NumPy stand-in for a device array: no GPU needed).
 """
 
 from __future__ import annotations

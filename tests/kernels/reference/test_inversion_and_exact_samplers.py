@@ -1,5 +1,4 @@
-"""semiprivate.kernels._reference (the specification the fast backends are checked against): behaviour the
-mutation run showed untested (scripts/mutation.sh).
+"""semiprivate.kernels._reference (the specification the fast backends are checked against).
 
 The inversion sampler is driven by a stub generator whose uniforms are chosen, to pin down its
 documented edge cases: one uniform per draw, a zero-probability entry is never output (also at

@@ -1,7 +1,6 @@
-"""semiprivate.theory.covers (ABM19 Alg 1 steps 1-5, Def 2.7): behaviour the mutation run showed untested
-(scripts/mutation.sh): the 1-d neighbour search gives exactly the full-matrix minimum for
-thresholds, intervals and 1-d rectangles (edge probes included), exact disagreement counts,
-the check's worst probe / radius / is_cover, and the errors.
+"""semiprivate.theory.covers (ABM19 Alg 1 steps 1-5, Def 2.7): the 1-d neighbour search gives exactly the full-matrix
+minimum for thresholds, intervals and 1-d rectangles (edge probes included), exact disagreement counts, the check's
+worst probe / radius / is_cover, and the errors.
 """
 
 from __future__ import annotations

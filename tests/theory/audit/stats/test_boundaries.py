@@ -1,6 +1,5 @@
-"""Boundary cases of semiprivate.theory.audit.stats that the mutation run (scripts/mutation.sh) showed untested:
-the k = 1 and k = 0 branches of the Clopper-Pearson bounds, inputs numpy cannot hold as int64,
-and epsilon_bound at p_lower == delta with q_upper == 0."""
+"""Boundary cases of semiprivate.theory.audit.stats: the k = 1 and k = 0 branches of the Clopper-Pearson bounds, inputs
+numpy cannot hold as int64, and epsilon_bound at p_lower == delta with q_upper == 0."""
 
 from __future__ import annotations
 

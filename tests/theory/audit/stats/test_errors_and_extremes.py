@@ -1,6 +1,6 @@
-"""semiprivate.theory.audit.stats: behaviour the mutation run showed untested (scripts/mutation.sh): errors name
-their parameter, probabilities 1 are valid, mismatched shapes are named, and the conservative
-upper bound when the Beta inverse fails at an extreme level (no NaN, no floating-point warning).
+"""semiprivate.theory.audit.stats: errors name their parameter, probabilities 1 are valid, mismatched shapes are named,
+and the conservative upper bound when the Beta inverse fails at an extreme level (no NaN, no floating-point
+warning).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""semiprivate.theory.learners.active (BNS15 Section 5): behaviour the mutation run showed untested
-(scripts/mutation.sh).  A recording PSSL with a scripted exact output law pins what PSSLAsTPAL
-and SubSampling hand to the base learner (labelled part, unlabelled rest), the transcripts, the
-weights of the exact (hypothesis, transcript) law and the privacy_ read from what ran.
+"""semiprivate.theory.learners.active (BNS15 Section 5). A recording PSSL with a scripted exact output law pins what
+PSSLAsTPAL and SubSampling hand to the base learner (labelled part, unlabelled rest), the transcripts, the weights
+of the exact (hypothesis, transcript) law and the privacy_ read from what ran.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""semiprivate.theory.learners.asspp (ABM19 Alg 1): behaviour pinned down for the mutation run
-(scripts/mutation.sh): constructor checks and attributes, privacy / privacy_, the cover and error
-counts fit uses, and that fit samples from output_distribution (chi-square, p-value threshold
-1e-4, fixed seed: false-failure rate 1e-4).
+"""semiprivate.theory.learners.asspp (ABM19 Alg 1): constructor checks and attributes, privacy / privacy_, the cover
+and error counts fit uses, and that fit samples from output_distribution (chi-square, p-value threshold 1e-4, fixed
+seed: false-failure rate 1e-4).
 """
 
 from __future__ import annotations

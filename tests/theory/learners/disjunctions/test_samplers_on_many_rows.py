@@ -1,9 +1,8 @@
-"""semiprivate.theory.learners.disjunctions (HPSY Thm 1 / Thm 2): behaviour the mutation run showed untested
-(scripts/mutation.sh).  An independent NumPy reference of EXPMECH over the unions of components
-checks the enumerated path, and a reference of the fractional score the factorised path, on more
-than 256 private rows (the chunked loops) with multi-component rows; scripted draws pin the
-factorised sampler's conditioning on U non-empty; spies pin the epsilon,
-sensitivity and generator the mechanism runs with, and what thm2_instance samples with.
+"""semiprivate.theory.learners.disjunctions (HPSY Thm 1 / Thm 2). An independent NumPy reference of EXPMECH over the
+unions of components checks the enumerated path, and a reference of the fractional score the factorised path, on
+more than 256 private rows (the chunked loops) with multi-component rows; scripted draws pin the factorised
+sampler's conditioning on U non-empty; spies pin the epsilon, sensitivity and generator the mechanism runs with, and
+what thm2_instance samples with.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""semiprivate.theory.learners.exponential (KLNRS generic learner): behaviour the mutation run showed untested
-(scripts/mutation.sh): the exponential mechanism draws from the learner's seeded generator, so a
-seeded fit is reproducible (the audit and the tests replay runs by seed).
+"""semiprivate.theory.learners.exponential (KLNRS generic learner): the exponential mechanism draws from the learner's
+seeded generator, so a seeded fit is reproducible (the audit and the tests replay runs by seed).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""semiprivate.theory.learners.generic (BNS15 Alg 1, GenericLearner): behaviour the mutation run showed untested
-(scripts/mutation.sh).  Spies stand in for the sanitizers and the exponential mechanism, so each
-test pins what step 2 and step 5 actually ran with: the epsilon, the scores (= -#errors on S), the
-generator, the sanitizer's domain and size, the points (domain indices) it sanitized, and the
+"""semiprivate.theory.learners.generic (BNS15 Alg 1, GenericLearner). Spies stand in for the sanitizers and the
+exponential mechanism, so each test pins what step 2 and step 5 actually ran with: the epsilon, the scores (=
+-#errors on S), the generator, the sanitizer's domain and size, the points (domain indices) it sanitized, and the
 privacy_ read from what ran.
 """
 

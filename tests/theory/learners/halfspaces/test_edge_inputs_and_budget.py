@@ -1,10 +1,9 @@
-"""semiprivate.theory.learners.halfspaces (HPSY Thm 3 / PILLAR Alg 1 estimators): behaviour the mutation run showed
-untested (scripts/mutation.sh).  The suite never ran ``NonPrivateHalfspace(projection="random")``, a declared
-label set larger than the labels of y, a PCAResult with exactly k components, float32 / string / object
-input, rows on the unit-ball tolerance, or a tie ``<A w, x> = 0``; it did not look at ``budget_`` beyond
-"tasks"/"scheme", at ``pca_``, at the exact error messages, nor at the settings the trainers ran with
-(clip, loss, margin, radius, steps, PILLAR Alg 2's repeats and hold-out).  Spies wrap the real trainers
-and check what ran (their results, or the keyword arguments where the result does not show them).
+"""semiprivate.theory.learners.halfspaces (HPSY Thm 3 / PILLAR Alg 1 estimators). The suite never ran
+``NonPrivateHalfspace(projection="random")``, a declared label set larger than the labels of y, a PCAResult with
+exactly k components, float32 / string / object input, rows on the unit-ball tolerance, or a tie ``<A w, x> = 0``;
+it did not look at ``budget_`` beyond "tasks"/"scheme", at ``pca_``, at the exact error messages, nor at the
+settings the trainers ran with (clip, loss, margin, radius, steps, PILLAR Alg 2's repeats and hold-out). Spies wrap
+the real trainers and check what ran (their results, or the keyword arguments where the result does not show them).
 Everything is deterministic (fixed seeds); the one statistical check states its false-failure rate.
 """
 

@@ -1,8 +1,7 @@
-"""semiprivate.theory.learners.labelboost (BNS15 Alg 2 and 3): behaviour the mutation run showed untested
-(scripts/mutation.sh).  Step 2b is driven to chosen values of v (alpha = beta = 0.5 with factors
-0.25 give alpha_1 = beta_1 = 1, so v = floor(e^{|S|/(c VC)} VC - |S|) for VC = 1), and spies
-record what the exponential mechanism, LabelBoostProcedure and the privacy accounting actually
-ran with: epsilon, generator, the unlabelled slice, the ratios as run.
+"""semiprivate.theory.learners.labelboost (BNS15 Alg 2 and 3). Step 2b is driven to chosen values of v (alpha = beta =
+0.5 with factors 0.25 give alpha_1 = beta_1 = 1, so v = floor(e^{|S|/(c VC)} VC - |S|) for VC = 1), and spies record
+what the exponential mechanism, LabelBoostProcedure and the privacy accounting actually ran with: epsilon,
+generator, the unlabelled slice, the ratios as run.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""semiprivate.theory.learners.reduction (ABM19 Alg 2): behaviour the mutation run showed untested
-(scripts/mutation.sh): B reports the guarantee A reports for the run (``privacy_``, else
-``privacy``; Claim 4.5), exposes A's hypothesis, threads its one seeded generator through
-PrivSamp, PubSamp and A (a seeded run is reproducible), and predict/repr/mixture_error.
+"""semiprivate.theory.learners.reduction (ABM19 Alg 2): B reports the guarantee A reports for the run (``privacy_``,
+else ``privacy``; Claim 4.5), exposes A's hypothesis, threads its one seeded generator through PrivSamp, PubSamp and
+A (a seeded run is reproducible), and predict/repr/mixture_error.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""semiprivate.theory.privacy.exponential: behaviour the mutation run showed untested (scripts/mutation.sh).
+"""semiprivate.theory.privacy.exponential.
 
 Each test asserts documented behaviour: the NumPy fallback sampler (used when the kernels are
 not importable) has the EXPMECH distribution; sampling consumes the given generator (seeded runs

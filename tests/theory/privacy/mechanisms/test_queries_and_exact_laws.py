@@ -1,7 +1,6 @@
-"""semiprivate.theory.privacy.mechanisms: behaviour the mutation run showed untested (scripts/mutation.sh):
-queries are applied, randomized response rejects what is not a category (and says the range),
-seeded runs repeat, exact log-probabilities with a sensitivity and unsigned supports.
-Statistical checks use 6-sigma bands with fixed seeds (false-failure rate < 1e-8).
+"""semiprivate.theory.privacy.mechanisms: queries are applied, randomized response rejects what is not a category (and
+says the range), seeded runs repeat, exact log-probabilities with a sensitivity and unsigned supports. Statistical
+checks use 6-sigma bands with fixed seeds (false-failure rate < 1e-8).
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""semiprivate.theory.privacy.sanitizers: behaviour the mutation run showed untested (scripts/mutation.sh):
-the noisy histogram's clipping/normalisation (including the all-clipped fallback to uniform
-weights), the support it returns, seeded runs, and privacy_ after a BLR draw.
+"""semiprivate.theory.privacy.sanitizers: the noisy histogram's clipping/normalisation (including the all-clipped
+fallback to uniform weights), the support it returns, seeded runs, and privacy_ after a BLR draw.
 """
 
 from __future__ import annotations
