@@ -129,7 +129,11 @@ class AuditResult:
     violation : bool
         ``epsilon_lower_bound > epsilon`` (the claim is refuted at the stated confidence).
     p_value : float
-        Smallest ``1 - confidence`` at which the claim would be refuted (1 when never).
+        A p-value of the claim given the kept tests, ``violation == (p_value <= 1 - confidence)``:
+        with ``interval="clopper-pearson"`` the smallest ``1 - confidence`` at which the claim would be
+        refuted (1 when never); with ``"poisson-conditional"`` the Bonferroni-corrected smallest
+        conditional p-value plus the truncation's share ``(1 - confidence) / 1000``, valid for this run's
+        Poisson sizes (so never below that share).
     witness : Witness or None
         The event and probabilities behind the bound.
     trials_used : int
