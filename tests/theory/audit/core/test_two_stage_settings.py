@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import threading
-import time
 from typing import Any
 
 import numpy as np
@@ -44,27 +43,22 @@ def test_choice_batches_run_on_the_executor_in_batches_of_batch_size() -> None:
     assert all(size <= 100 and not main for size, main in rest)
 
 
-def _slow_choice(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
-    """Sleeps on the choice batches only: the 300-output calls off the main thread (the selection draws
-    its 300 here; the estimation draws 900)."""
-    if size == 300 and threading.current_thread() is not threading.main_thread():
-        time.sleep(1.0)
-    return _half_noise(data, size, rng)
+def test_choice_batches_get_the_audits_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every batch run, the choice's as the estimation's, waits at most the audit's ``timeout`` (here 7.5 s; the
+    default is semiprivate.theory.audit.batches.DEFAULT_TIMEOUT).  A Dask cluster that misses it is in
+    tests/theory/distributed/test_two_stage_timeout.py."""
+    from semiprivate.theory.audit import core
 
+    seen: list[Any] = []
+    real = core.run_batches
 
-def test_choice_batches_wait_no_longer_than_timeout() -> None:
-    pytest.importorskip("distributed")
-    from distributed import Client, LocalCluster
+    def spy(fn: Any, jobs: Any, executor: Any = None, **kw: Any) -> Any:
+        seen.append(kw.get("timeout"))
+        return real(fn, jobs, executor, **kw)
 
-    # selection 300, choice min(300, 600) = 300, estimation 1200 - 300 = 900 per dataset
-    kw = dict(KW, selection_trials=300)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
-        with pytest.raises(TimeoutError, match=r"executor: \d+ of 2 batches not done after 0.3 s"):
-            audit_pairs(_slow_choice, [(0.0, 1.0)], executor=client, timeout=0.3, **kw)
-        # the same audit with room for the sleep runs to the end (the timeout is what failed above)
-        res = audit_pairs(_slow_choice, [(0.0, 1.0)], executor=client, timeout=30.0, **kw)
-    assert res.witness.counts[2] == 900
+    monkeypatch.setattr(core, "run_batches", spy)
+    audit_pairs(_half_noise, [(0.0, 1.0)], batch_size=100, timeout=7.5, **KW)
+    assert len(seen) == 2 and seen == [7.5, 7.5]  # the choice batches, then the estimation
 
 
 def _bucketed(data: Any, size: int, rng: np.random.Generator) -> list[dict[str, Any]]:
