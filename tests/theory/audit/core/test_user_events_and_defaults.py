@@ -35,3 +35,17 @@ def test_two_stage_with_user_events_is_refused() -> None:
                     events=[lambda o: np.asarray(o) > 0])
     assert str(err.value) == ("estimate_on='best' ranks candidates on a selection batch, which events=[...] skips "
                               "(every user event is tested): use estimate_on='all' with events")
+
+
+def test_default_max_values_keeps_2048_values() -> None:
+    """Integer outputs with 2049 distinct values, all seen in the selection batch: value events for the 2048 most
+    frequent only (two directions each), by default as with max_values=2048."""
+
+    def many_values(data: object, size: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.integers(0, 2049, size)
+
+    kw: dict[str, object] = dict(epsilon=1.0, trials=40_000, selection_trials=40_000, rng=0)
+    default = audit_pairs(many_values, [(0, 1)], **kw)  # type: ignore[arg-type]
+    assert default.search[0].families["value"] == 2 * 2048
+    more = audit_pairs(many_values, [(0, 1)], max_values=2049, **kw)  # type: ignore[arg-type]
+    assert more.search[0].families["value"] == 2 * 2049
