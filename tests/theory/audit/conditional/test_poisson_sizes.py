@@ -84,3 +84,19 @@ def test_a_size_may_equal_the_cap() -> None:
     sizes = poisson_sizes(1, 1_000, 0.5, np.random.default_rng(1))
     assert poisson_mean(1, 0.5) == pytest.approx(1.0)
     assert set(sizes) == {0, 1} and 420 < sizes.count(1) < 580
+
+
+@pytest.mark.parametrize(("n", "lam"), [(1, 0.3), (1, 1.0), (2, 1.5), (5, 2.0), (40, 30.0)])
+def test_poisson_tail_bound_is_the_documented_formula(n: int, lam: float) -> None:
+    """bound / (P[k] (k + 1) / (k + 1 - lam)) = (1 + 1e-6) exp(s(k) - 1/(12 k) + 1/(360 k^3)), with ``P[k]`` the exact
+    pmf at k = n + 1 and ``s(k) = log k! - (k log k - k + log(2 pi k) / 2)`` Stirling's remainder (both from mpmath
+    at 40 digits): Stirling's lower bound on log k! with its two remainder terms, and the rounding margin 1e-6.
+    The ratio is >= 1 + 1e-6 (the remainder bound holds) and equal to the formula to 1e-12."""
+    mpmath.mp.dps = 40
+    k = n + 1
+    pmf = mpmath.exp(-lam + k * mpmath.log(lam) - mpmath.loggamma(k + 1))
+    remainder = mpmath.loggamma(k + 1) - (k * mpmath.log(k) - k + mpmath.log(2 * mpmath.pi * k) / 2)
+    expected = (1 + mpmath.mpf("1e-6")) * mpmath.exp(remainder - mpmath.mpf(1) / (12 * k) + mpmath.mpf(1) / (360 * k**3))
+    ratio = poisson_tail_bound(n, lam) / (pmf * (k + 1) / (k + 1 - lam))
+    assert float(expected) >= 1 + 1e-6
+    assert abs(float(ratio / expected) - 1.0) < 1e-12
