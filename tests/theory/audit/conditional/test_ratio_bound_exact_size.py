@@ -95,8 +95,9 @@ def test_closer_to_the_true_ratio_than_the_clopper_pearson_rectangle() -> None:
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: ratio_epsilon_bound(-1, 2, 0.1), r"k_num must be whole event counts >= 0, got -1"),
     (lambda: ratio_epsilon_bound(1, 2.5, 0.1), r"k_other must be whole event counts >= 0, got 2.5"),
-    (lambda: ratio_epsilon_bound([1, 2], [1, 2, 3], 0.1), r"k_num and k_other must have broadcastable shapes"),
-    (lambda: ratio_epsilon_bound(1, 2, 1.5), r"alpha"),
+    (lambda: ratio_epsilon_bound([1, 2], [1, 2, 3], 0.1),
+     r"^k_num and k_other must have broadcastable shapes, got \(2,\) and \(3,\)$"),
+    (lambda: ratio_epsilon_bound(1, 2, 1.5), r"^alpha must be in \(0, 1\), got 1.5$"),
     (lambda: ratio_p_value(1, 2, -0.1), r"epsilon"),
     (lambda: ratio_p_value(float("nan"), 2, 0.1), r"k_num must not be NaN"),
 ])
