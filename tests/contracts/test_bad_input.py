@@ -88,7 +88,7 @@ def _fill(name: str, qual: str = "") -> Any:
         "X": lambda: np.arange(8), "y": lambda: np.array([0, 1] * 4), "X_private": lambda: np.arange(8),
         "y_private": lambda: np.array([0, 1] * 4), "X_public": lambda: np.arange(8),
         "scores": lambda: np.zeros(4), "p": lambda: 0.1, "q": lambda: 0.1, "value": lambda: 0.5,
-        "k_num": lambda: 3, "k_other": lambda: 1,
+        "k_num": lambda: 3, "k_other": lambda: 1, "lam": lambda: 1.0,
         "ds": lambda: [10, 100], "argv": lambda: [], "name": lambda: "x",
         # callables and structured inputs, so that the bad value of ANOTHER parameter is reached
         "mechanism": lambda: (lambda data, size, rng: rng.laplace(size=size) + float(np.sum(data))),

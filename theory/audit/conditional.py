@@ -55,6 +55,7 @@ __all__ = ["TRUNCATION_SHARE", "poisson_mean", "poisson_sizes", "poisson_tail_bo
 TRUNCATION_SHARE = 1e-3
 
 
+@validate_params(n=Integer(1), lam=Real(0.0))
 def poisson_tail_bound(n: int, lam: float) -> float:
     """An upper bound on ``P[Poisson(lam) > n]`` for ``0 <= lam <= n``, tight to a few percent at small tails.
 
@@ -71,7 +72,9 @@ def poisson_tail_bound(n: int, lam: float) -> float:
     >>> bool(0.26 < poisson_tail_bound(1, 1.0) < 0.28)  # exact: 1 - 2/e = 0.2642
     True
     """
-    if lam <= 0.0:
+    if lam > n:
+        raise ValueError(f"lam must be at most n = {n} (the bound is for the tail beyond the mean), got {lam!r}")
+    if lam == 0.0:
         return 0.0
     k = float(n) + 1.0
     d = (k - lam) / lam

@@ -46,6 +46,9 @@ def test_poisson_tail_bound_is_above_the_exact_tail() -> None:
         if exact < 1e-2:  # tight where the audit uses it; loose (but valid) inside the bulk
             assert poisson_tail_bound(n, lam) <= 1.2 * exact
     assert poisson_tail_bound(3, 0.0) == 0.0
+    with pytest.raises(ValueError, match=r"^lam must be at most n = 3 \(the bound is for the tail beyond the mean\), "
+                                         r"got 3.5$"):
+        poisson_tail_bound(3, 3.5)
 
 
 def test_poisson_mean_costs_about_four_standard_deviations() -> None:
