@@ -139,13 +139,23 @@ class OneRunDPSGD:
 
     @property
     def violation(self) -> bool:
+        """``epsilon_lower_bound > claimed_epsilon``: the trainer is not (claimed_epsilon, delta)-DP for the
+        neighbours the canaries test, add/remove-one (and replace-one) with ``canary="zero"``, replace-one only
+        with ``"flipped"`` (:attr:`refuted`)."""
         return self.audit.epsilon_lower_bound > self.claimed_epsilon
+
+    @property
+    def refuted(self) -> str:
+        """The neighbour relation under which a violation refutes the claim: ``"add/remove-one and replace-one"``
+        for zero canaries (in and out differ by an added or removed row, the same law as a zero row),
+        ``"replace-one"`` for flipped ones (in and out differ by a replaced row)."""
+        return "replace-one" if self.canary == "flipped" else "add/remove-one and replace-one"
 
     def describe(self) -> str:
         return (f"DP-SGD ({self.variant}), {self.m} {self.canary} canaries ({self.included} in, {self.layout}), "
                 f"sigma {self.noise_multiplier:g}, q {self.sampling_rate:g}, T {self.steps}: claim eps "
                 f"{self.claimed_epsilon:.3f} at delta {self.delta:g}; {self.audit.describe()}; "
-                f"{'VIOLATION' if self.violation else 'no violation'}")
+                f"{f'VIOLATION ({self.refuted} neighbours)' if self.violation else 'no violation'}")
 
 
 def _run_params(variant: str, sigma: float, clip: float) -> tuple[float, float]:

@@ -172,6 +172,19 @@ class OneRunAudit:
                 f"{self.epsilon_lower_bound:.4f} at delta {self.delta:g}, confidence {self.confidence:g}")
 
 
+def _guess_counts(choice: Any, m: int) -> tuple[int, int]:
+    """One entry of ``one_run_audit``'s ``choices`` as ``(k_plus, k_minus)``: a pair of whole numbers (ints,
+    not bools or floats) with ``0 <= k_plus + k_minus <= m``, or a TypeError / ValueError naming ``choices``."""
+    if isinstance(choice, (str, bytes)) or not hasattr(choice, "__len__") or len(choice) != 2:
+        raise ValueError(f"choices must hold (k_plus, k_minus) pairs, got {choice!r:.60}")
+    if not all(isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)) for k in choice):
+        raise TypeError(f"choices must hold (k_plus, k_minus) pairs of ints, got {choice!r:.60}")
+    kp, km = int(choice[0]), int(choice[1])
+    if kp < 0 or km < 0 or kp + km > m:
+        raise ValueError(f"choices must hold (k_plus, k_minus) with 0 <= k_plus + k_minus <= {m}, got ({kp}, {km})")
+    return kp, km
+
+
 def one_run_audit(scores: Any, included: Any, *, delta: float = 0.0, confidence: float = 0.95,
                   choices: Sequence[tuple[int, int]] | None = None) -> OneRunAudit:
     """Lower bound on epsilon from one run: canary ``scores`` (higher: more likely included) and the truth.
@@ -201,13 +214,12 @@ def one_run_audit(scores: Any, included: Any, *, delta: float = 0.0, confidence:
     if choices is None:
         ks = sorted({max(1, m // d) for d in (100, 50, 20, 10, 4)} | {m // 2})
         choices = [(k, k) for k in ks if 2 * k <= m]
-    choices = [(int(a), int(b)) for a, b in choices]
+    if isinstance(choices, (str, bytes)) or not isinstance(choices, (list, tuple, np.ndarray)):
+        raise TypeError(f"choices must be a list of (k_plus, k_minus) pairs, got {type(choices).__name__}")
+    choices = [_guess_counts(c, m) for c in choices]
     if not choices:
         raise ValueError("choices must name at least one (k_plus, k_minus)")
     level = conf if len(choices) == 1 else 1.0 - (1.0 - conf) / len(choices)
-    for kp, km in choices:
-        if kp < 0 or km < 0 or kp + km > m:
-            raise ValueError(f"choices must hold (k_plus, k_minus) with 0 <= k_plus + k_minus <= {m}, got ({kp}, {km})")
     if np.isnan(s).any():
         raise ValueError("scores must not contain NaN")
     # one sort serves every choice: the guesses of one_run_guesses(s, kp, km) are the first kp and last km

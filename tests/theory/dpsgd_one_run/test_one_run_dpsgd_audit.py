@@ -108,3 +108,19 @@ def test_the_claim_is_dpsgds_add_or_remove_epsilon():
     r = one_run_dpsgd(200, noise_multiplier=2.0, steps=1, rng=0)
     assert r.claimed_epsilon == dpsgd_epsilon(2.0, 1.0, 1, r.delta, relation="add_or_remove_one")
     assert r.claimed_epsilon < dpsgd_epsilon(2.0, 1.0, 1, r.delta)
+
+
+@pytest.mark.parametrize(("canary", "relation"), [("zero", "add/remove-one and replace-one"),
+                                                   ("flipped", "replace-one")])
+def test_a_violation_names_the_neighbours_it_refutes(canary: str, relation: str) -> None:
+    """Flipped canaries test replaced rows only: their violation refutes the claim under replace-one, not
+    add/remove-one (a zero canary, a row added or removed, tests both)."""
+    from semiprivate.theory.audit.one_run import OneRunAudit
+    from semiprivate.theory.dpsgd_one_run import OneRunDPSGD
+
+    audit = OneRunAudit(3.0, 1000, 200, 190, 100, 100, 1e-5, 0.95, 1)
+    res = OneRunDPSGD("noise_halved", 2.0, 1e-5, audit, 1000, 500, 1.0, 1, 1.0, 0.1, canary=canary)
+    assert res.violation and res.refuted == relation
+    assert res.describe().endswith(f"VIOLATION ({relation} neighbours)")
+    quiet = OneRunDPSGD("correct", 4.0, 1e-5, audit, 1000, 500, 1.0, 1, 1.0, 0.1, canary=canary)
+    assert not quiet.violation and quiet.describe().endswith("no violation")

@@ -111,3 +111,26 @@ def test_delta_term_at_large_r_is_the_full_sum(r: int, v: int, eps: float) -> No
     got = one_run_p_value(2 * r, r, v, eps, 1e-7)
     assert got == pytest.approx(min(1.0, tail + 2 * 2 * r * 1e-7 * full), rel=1e-12)
     assert got >= min(1.0, tail + 2 * 2 * r * 1e-7 * full) * (1 - 1e-14)
+
+
+@pytest.mark.parametrize(("choices", "exc", "message"), [
+    ([(1.9, 0)], TypeError, r"^choices must hold \(k_plus, k_minus\) pairs of ints, got \(1\.9, 0\)$"),
+    ([(True, 1)], TypeError, r"^choices must hold \(k_plus, k_minus\) pairs of ints, got \(True, 1\)$"),
+    ([(1,)], ValueError, r"^choices must hold \(k_plus, k_minus\) pairs, got \(1,\)$"),
+    ([(3, -1)], ValueError, r"^choices must hold \(k_plus, k_minus\) with 0 <= k_plus \+ k_minus <= 10, got \(3, -1\)$"),
+    ([(6, 5)], ValueError, r"^choices must hold \(k_plus, k_minus\) with 0 <= k_plus \+ k_minus <= 10, got \(6, 5\)$"),
+    ((2, 2), ValueError, r"^choices must hold \(k_plus, k_minus\) pairs, got 2$"),
+    (5, TypeError, r"^choices must be a list of \(k_plus, k_minus\) pairs, got int$"),
+    ([], ValueError, r"^choices must name at least one \(k_plus, k_minus\)$"),
+])
+def test_choices_that_are_not_pairs_of_guess_counts_are_refused(choices: object, exc: type, message: str) -> None:
+    """A float guess count was truncated silently (1.9 ran as 1); every bad entry now names ``choices``."""
+    s = np.arange(10.0)
+    with pytest.raises(exc, match=message):
+        one_run_audit(s, s > 4, choices=choices)  # type: ignore[arg-type]
+
+
+def test_choices_may_be_an_integer_array() -> None:
+    s = np.arange(10.0)
+    as_list = one_run_audit(s, s > 4, choices=[(2, 2)])
+    assert one_run_audit(s, s > 4, choices=np.array([[2, 2]])) == as_list  # type: ignore[arg-type]
