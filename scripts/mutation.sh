@@ -61,7 +61,7 @@ DEFAULT_MODULES=(theory/privacy/exponential.py kernels/_reference.py kernels/_ex
                  theory/privacy/accounting.py theory/privacy/noisy_sgd.py theory/privacy/dpsgd.py
                  theory/privacy/pillar_selection.py theory/privacy/sgd_audits.py
                  theory/learners/generic.py theory/learners/labelboost.py theory/learners/labelboost_procedure.py
-                 theory/learners/active.py kernels/sparse_vector.py theory/audit/device.py theory/audit/conditional.py
+                 theory/learners/active.py kernels/sparse_vector.py theory/audit/device.py theory/audit/conditional.py theory/audit/one_run.py
                  theory/learners/disjunctions.py theory/learners/halfspaces.py)
 
 # tests that pin each module down (mutmut maps tests to functions and runs only those that reach a mutant;
@@ -92,6 +92,7 @@ declare -A TESTS=(
   [theory/learners/halfspaces.py]="tests/theory/learners/halfspaces/test_estimators.py tests/theory/learners/halfspaces/test_edge_inputs_and_budget.py"
   [kernels/sparse_vector.py]="tests/kernels/sparse_vector/test_compiled_equals_reference.py tests/kernels/sparse_vector/test_cupy_equals_reference.py tests/theory/audit/examples/test_vectorised_mechanisms.py"
   [theory/audit/device.py]="tests/theory/audit/device/test_on_device.py"
+  [theory/audit/one_run.py]="tests/theory/audit/one_run/test_one_run_bound.py"
   [theory/audit/conditional.py]="tests/theory/audit/conditional/test_ratio_bound_exact_size.py tests/theory/audit/conditional/test_poisson_sizes.py tests/theory/audit/core/test_conditional_interval.py"
   [theory/audit/core.py]="tests/theory/audit/events/test_event_membership.py tests/theory/audit/draws/test_normalize_and_codec.py tests/theory/audit/result/test_reports.py tests/theory/audit/candidates/test_table_events.py tests/theory/audit/candidates/test_search_pair.py tests/theory/audit/core/test_vectorize_and_assert_private.py tests/theory/audit/core/test_counting_and_seeded_batches.py tests/theory/audit/core/test_audit_pairs_arguments_and_results.py tests/theory/audit/core/test_audit_mechanism.py tests/theory/audit/core/test_choice_rounds.py tests/theory/audit/core/test_choose_best_step_by_step.py tests/theory/audit/core/test_blas_threads.py tests/theory/audit/examples/test_power_on_published_mechanisms.py tests/theory/audit/core/test_conditional_interval.py tests/theory/audit/core/test_choose_best_conditional.py tests/theory/audit/core/test_report_first_and_progress.py tests/theory/audit/core/test_two_stage_power.py tests/theory/audit/core/test_offered_pool.py tests/theory/audit/core/test_user_events_and_defaults.py tests/theory/audit/core/test_two_stage_settings.py"
 )
