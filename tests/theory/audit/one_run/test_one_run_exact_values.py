@@ -60,12 +60,16 @@ def test_p_value_is_the_theorem_for_every_count(r: int, eps: float, delta: float
         assert one_run_p_value(200, r, v, eps, delta) == pytest.approx(want, rel=1e-9, abs=1e-300), v
 
 
-@pytest.mark.parametrize("v", [2300, 2480, 2600, 2800, 3000, 3900])
-def test_p_value_with_many_guesses_is_the_theorem(v: int) -> None:
-    """r = 4000 at eps 0.5 (mode 2490, 31 standard deviations): the masses are summed over a window about 40
-    standard deviations below the mode. The reference takes differences of scipy's binomial tails for every i
-    from 1 to v."""
-    m, r, eps, delta = 10_000, 4000, 0.5, 1e-5
+@pytest.mark.parametrize(("r", "eps", "v"), [(4000, 0.5, 2300), (4000, 0.5, 2480), (4000, 0.5, 2600), (4000, 0.5, 2800),
+                                             (4000, 0.5, 3000), (4000, 0.5, 3900), (150_000, 5.0, 149_800)])
+def test_p_value_with_many_guesses_is_the_theorem(r: int, eps: float, v: int) -> None:
+    """Many guesses: the masses are summed over a window that starts about 40 standard deviations below the
+    mode. The reference takes differences of scipy's binomial tails for every i from 1 to v.
+
+    - r = 4000 at eps 0.5: mode 2490, 31 standard deviations.
+    - r = 150,000 at eps 5: mode 149,000, 32 standard deviations. Here v is 25 standard deviations above the
+      mode, so the window must reach down past the mode."""
+    m, delta = 200_000, 1e-6
     q = _q(eps)
     i = np.arange(1, v + 1)
     extra = float(np.max((binom.sf(v - i - 1, r, q) - binom.sf(v - 1, r, q)) / i))
@@ -79,6 +83,11 @@ def test_p_value_when_one_correct_guess_is_below_the_window() -> None:
     q = _q(9.2)
     want = float(binom.sf(0, 3, q)) + 2 * 10 * 1e-3 * float(binom.pmf(0, 3, q))
     assert one_run_p_value(10, 3, 1, 9.2, 1e-3) == pytest.approx(want, rel=1e-9)
+
+
+def test_delta_defaults_to_zero() -> None:
+    assert one_run_p_value(1000, 100, 70, 1.0) == one_run_p_value(1000, 100, 70, 1.0, 0.0)
+    assert one_run_epsilon_bound(1000, 100, 90) == one_run_epsilon_bound(1000, 100, 90, 0.0, 0.95) > 0
 
 
 def test_the_bound_of_no_correct_guess_or_no_guess_is_one_or_zero() -> None:
@@ -130,6 +139,14 @@ def test_guesses_break_ties_by_position() -> None:
     assert audit.correct == 150  # the 1s at positions 0, 2, ..., 598: half of them among the first 300
 
 
+def test_guesses_order_integer_scores_without_overflow() -> None:
+    """The scores are compared as float64: negating the int64 minimum would overflow and rank it first."""
+    low = np.iinfo(np.int64).min
+    assert one_run_guesses(np.array([low, 0, 1]), 1, 1).tolist() == [-1, 0, 1]
+    audit = one_run_audit(np.array([low, 0, 1]), np.array([False, False, True]), choices=[(1, 0)])
+    assert audit.correct == 1
+
+
 def test_guesses_may_take_every_canary_or_none_on_one_side() -> None:
     s = np.array([3.0, 1.0, 2.0])
     assert one_run_guesses(s, 2, 1).tolist() == [1, -1, 1]
@@ -143,8 +160,8 @@ def test_guesses_may_take_every_canary_or_none_on_one_side() -> None:
     (np.zeros(3), 1, -1, ValueError, r"^k_minus must be an integer >= 0, got -1$"),
     (np.zeros(3), 2, 2, ValueError, r"^k_plus \+ k_minus must be <= the number of canaries 3, got 2 \+ 2$"),
     (np.array([0.0, np.nan]), 1, 0, ValueError, r"^scores must not contain NaN$"),
-    (np.zeros((2, 2)), 1, 0, ValueError, r"scores"),
-    (np.array([1 + 1j, 2j]), 1, 0, TypeError, r"scores"),
+    (np.zeros((2, 2)), 1, 0, ValueError, r"^scores must have ndim in \(1,\), got ndim=2 \(shape \(2, 2\)\)$"),
+    (np.array([1 + 1j, 2j]), 1, 0, TypeError, r"^scores must have a dtype of kind 'biuf', got dtype complex128$"),
 ])
 def test_bad_guess_input_is_refused_naming_it(scores: np.ndarray, k_plus: object, k_minus: object, exc: type,
                                               message: str) -> None:
@@ -183,6 +200,15 @@ def test_default_guess_counts_of_few_canaries() -> None:
     res = one_run_audit(scores, inc, confidence=0.5)
     assert res.n_choices == 2
     assert res == one_run_audit(scores, inc, confidence=0.5, choices=[(1, 1), (3, 3)])
+    # no signal: every bound is 0 and the first default choice, (1, 1), is reported
+    flat = one_run_audit(scores, np.array([True, False, False, True, True, True, False]))
+    assert flat.epsilon_lower_bound == 0.0 and (flat.k_plus, flat.k_minus) == (1, 1)
+
+
+def test_one_canary_gets_the_empty_guess() -> None:
+    """m = 1: m // 2 = 0, so the one default choice is (0, 0), no guess, bound 0 ((1, 1) would need 2 canaries)."""
+    res = one_run_audit(np.zeros(1), np.array([True]))
+    assert (res.epsilon_lower_bound, res.n_choices, res.k_plus, res.k_minus, res.guesses) == (0.0, 1, 0, 0, 0)
 
 
 def test_audit_reports_what_it_counted() -> None:
@@ -214,12 +240,12 @@ def test_equal_bounds_keep_the_first_choice() -> None:
      r"^included must be a bool array of the scores' shape \(4,\), got int64 \(4,\)$"),
     ({"included": np.array([True, False])}, ValueError,
      r"^included must be a bool array of the scores' shape \(4,\), got bool \(2,\)$"),
-    ({"delta": 1.0}, ValueError, r"delta"),
+    ({"delta": 1.0}, ValueError, r"^delta must be in \[0, 1\), got 1\.0$"),
     ({"confidence": 1.0}, ValueError, r"^confidence must be in \(0, 1\), got 1\.0$"),
     ({"confidence": 1.5}, ValueError, r"^confidence must be in \(0, 1\), got 1\.5$"),
     ({"scores": np.array([0.0, np.nan, 1.0, 2.0])}, ValueError, r"^scores must not contain NaN$"),
-    ({"scores": np.zeros((2, 2))}, ValueError, r"scores"),
-    ({"scores": np.array(["a", "b", "c", "d"])}, TypeError, r"scores"),
+    ({"scores": np.zeros((2, 2))}, ValueError, r"^scores must have ndim in \(1,\), got ndim=2 \(shape \(2, 2\)\)$"),
+    ({"scores": np.array(["a", "b", "c", "d"])}, TypeError, r"^scores must have a dtype of kind 'biuf', got dtype <U1$"),
 ])
 def test_bad_audit_input_is_refused_naming_it(kwargs: dict[str, object], exc: type, message: str) -> None:
     # two choices: a confidence that slipped through would reach the bound as 1 - (1 - confidence) / 2
