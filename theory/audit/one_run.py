@@ -71,6 +71,8 @@ def one_run_p_value(m: int, r: int, v: int, epsilon: float, delta: float = 0.0) 
 #: the masses P[B = u] are summed down to ``mode - _WINDOW_SD`` standard deviations; below, their total
 #: (at most about e^(-_WINDOW_SD^2 / 2)) enters as a bound
 _WINDOW_SD = 40.0
+#: the most binomial masses the delta term sums (2^25 float64: 256 MiB); more is refused
+_MAX_MASSES = 2**25
 
 
 def _delta_term(r: int, v: int, q: float) -> float:
@@ -83,6 +85,9 @@ def _delta_term(r: int, v: int, q: float) -> float:
     lo = max(0, math.floor(r * q - _WINDOW_SD * math.sqrt(r * q * (1 - q)) - 1))
     if lo >= v:
         lo = 0
+    if v - lo > _MAX_MASSES:  # refused before allocating: one float64 per mass
+        raise ValueError(f"r: with delta > 0, r = {r} guesses and v = {v} correct need {v - lo:.3g} binomial masses "
+                         f"for the delta term (at most {_MAX_MASSES:.3g} are summed); use fewer guesses or delta=0")
     masses = binom.pmf(np.arange(v - 1, lo - 1, -1), r, q)  # P[B = v-1], ..., P[B = lo]
     sums = np.cumsum(masses)
     best = float(np.max(sums / np.arange(1, sums.size + 1)))

@@ -148,10 +148,34 @@ def _rows_of(a: Any) -> int | None:
 def _classes_list(classes: Any) -> np.ndarray | None:
     if classes is None:
         return None
-    arr = np.unique(np.asarray(classes))
+    try:
+        raw = np.asarray(classes)
+    except ValueError:  # ragged nesting
+        raise ValueError(f"classes must be a flat list of labels, got {classes!r}") from None
+    if raw.ndim != 1:
+        raise ValueError(f"classes must be a flat (1-d) list of labels, got {classes!r} (shape {raw.shape})")
+    if raw.dtype == object and any(c is None for c in raw.tolist()):
+        raise ValueError(f"classes must not contain None, got {classes!r}")
+    if raw.dtype.kind == "f" and not np.all(np.isfinite(raw)):
+        raise ValueError(f"classes must not contain NaN or infinity, got {classes!r}")
+    try:
+        arr = np.unique(raw)
+    except TypeError:  # labels of types that cannot be ordered together
+        raise ValueError(f"classes must hold labels of one comparable type, got {classes!r}") from None
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"classes must list at least 2 distinct labels, got {classes!r}")
     return arr
+
+
+def _public_array(X_public: Any, **kwargs: Any) -> np.ndarray:
+    """``check_array(X_public)`` with every refusal naming ``X_public`` (not scikit-learn's generic X)."""
+    try:
+        return sk_check_array(X_public, dtype=np.float64, input_name="X_public", **kwargs)
+    except (ValueError, TypeError) as exc:
+        text = str(exc).splitlines()[0]
+        if "X_public" in text:
+            raise ValueError(text) from None
+        raise ValueError(f"X_public must be a 2-d array of finite numbers (n_public, n_features): {text}") from None
 
 
 class _HalfspaceBase(ClassifierMixin, BaseEstimator):
@@ -251,7 +275,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
                 raise ValueError("X_public must be an array when X also holds public rows (unlabeled_label="
                                  f"{self.unlabeled_label!r}); pass the public data one way")
             if X_public is not None:
-                P = sk_check_array(X_public, dtype=np.float64, input_name="X_public")
+                P = _public_array(X_public)
                 if P.shape[1] != X.shape[1]:
                     raise ValueError(f"X_public must have {X.shape[1]} columns (as X), got {P.shape[1]}")
                 rows = np.vstack([P, rows])
@@ -476,7 +500,7 @@ class SemiPrivateHalfspace(_HalfspaceBase):
                                  f"got components of shape {V.shape}")
             self.pca_ = X_public
             return np.ascontiguousarray(V[:, :int(self.k)])
-        P = sk_check_array(X_public, dtype=np.float64, input_name="X_public", ensure_min_samples=2)
+        P = _public_array(X_public, ensure_min_samples=2)
         if P.shape[1] != d:
             raise ValueError(f"X_public must have {d} columns (as X), got {P.shape[1]}")
         if int(self.k) > P.shape[0]:

@@ -29,6 +29,17 @@ __all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of",
 HOLDOUT = Real(0.0, 1.0, closed="neither")
 
 
+def _n_rows(a: Any) -> int:
+    """The number of rows of an array-like (its first dimension)."""
+    shape = getattr(a, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return int(shape[0])
+    try:
+        return len(a)
+    except TypeError:
+        raise TypeError(f"expected an array-like with rows, got {type(a).__name__}") from None
+
+
 def candidates_of(param_grid: Any) -> list[dict[str, Any]]:
     """The candidates of ``param_grid`` (``sklearn.model_selection.ParameterGrid``); refuses an empty grid."""
     candidates = list(ParameterGrid(param_grid))
@@ -98,6 +109,11 @@ def split_held_out(X: Any, y: Any, *, unlabeled_label: Any, holdout_fraction: fl
     if y is None:
         raise ValueError("y is required (labelled rows, and public rows labelled unlabeled_label)")
     yy = np.asarray(y)
+    if yy.ndim != 1:  # a column (n, 1) would broadcast the held-out comparison to n x n "correct" rows
+        raise ValueError(f"y must be 1-d (n_samples,), got shape {yy.shape}; pass y.ravel() for a column vector")
+    n_x = _n_rows(X)
+    if n_x != yy.shape[0]:
+        raise ValueError(f"X and y must have the same number of rows: X has {n_x}, y has {yy.shape[0]}")
     pub = public_mask(yy, unlabeled_label)
     lab = np.flatnonzero(~pub)
     if lab.size == 0:
@@ -119,7 +135,11 @@ def held_out_correct(est: Any, split: HeldOutSplit) -> float:
     """The number of held-out rows (S2) that the fitted ``est`` predicts correctly (0 when S2 is empty)."""
     if not split.held_out.size:
         return 0.0
-    return float(np.count_nonzero(est.predict(split.X_held) == split.y_held))
+    pred = np.asarray(est.predict(split.X_held))
+    if pred.shape != split.y_held.shape:  # the count's sensitivity is 1 only for one prediction per held-out row
+        raise ValueError(f"estimator: predict returned shape {pred.shape} for {split.y_held.shape[0]} held-out rows; "
+                         "it must return one label per row")
+    return float(np.count_nonzero(pred == split.y_held))
 
 
 class SelectedEstimatorMixin:
@@ -152,6 +172,14 @@ class SelectedEstimatorMixin:
     def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
         """Accuracy of the selected estimator on the labelled rows of (X, y)."""
         check_is_fitted(self, "best_estimator_")
+        if y is None:
+            raise ValueError("y is required by score (the true labels of X's rows)")
+        n_x, n_y = _n_rows(X), _n_rows(y)
+        if n_x != n_y:
+            raise ValueError(f"X and y must have the same number of rows: X has {n_x}, y has {n_y}")
+        if sample_weight is not None and _n_rows(sample_weight) != n_y:
+            raise ValueError(f"sample_weight must have one weight per row of y ({n_y}), "
+                             f"got {_n_rows(sample_weight)}")
         keep = np.flatnonzero(~public_mask(y, self.unlabeled_label))
         sw = None if sample_weight is None else np.asarray(sample_weight)[keep]
         return float(super().score(_safe_indexing(X, keep), np.asarray(y)[keep],  # type: ignore[misc]

@@ -45,9 +45,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import sys
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 from semiprivate.kernels.validation import (
     EPSILON,
     POSITIVE_INT,
@@ -164,6 +166,18 @@ def _accountant(kind: str, relation: str = ADD_OR_REMOVE_ONE) -> Any:
     return PLDAccountant(neighboring_relation=rel)
 
 
+def _eps_at_value(eps_at: Any, d: float) -> float:
+    """``eps_at(d)`` as a float, refusing what is not an epsilon (naming ``eps_at``)."""
+    raw = eps_at(d)
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, np.integer, np.floating)) \
+            and not (isinstance(raw, np.ndarray) and raw.shape == () and raw.dtype.kind in "iuf"):
+        raise TypeError(f"eps_at must return a real number (an epsilon), got {type(raw).__name__} at delta={d:.3g}")
+    e = float(raw)
+    if math.isnan(e) or e < 0.0:
+        raise ValueError(f"eps_at must return an epsilon >= 0 (or inf), got {e!r} at delta={d:.3g}")
+    return e
+
+
 @validate_params(eps_at=CallableConstraint(), delta=Real(0.0, 1.0, closed="neither"))
 def group_of_two_epsilon(eps_at: Any, delta: float) -> float:
     """Replace-one epsilon at ``delta`` from an add/remove-one curve ``eps_at(d)`` by group privacy of size 2.
@@ -176,7 +190,7 @@ def group_of_two_epsilon(eps_at: Any, delta: float) -> float:
     log_delta = math.log(delta)
     d = delta / 2.0
     for _ in range(200):
-        e = float(eps_at(d))
+        e = _eps_at_value(eps_at, d)
         if e <= 0.0:
             return 0.0
         log_factor = e + math.log1p(math.exp(-e))  # log(1 + e^e), without overflow
@@ -220,6 +234,9 @@ def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int, compo
     """
     import dp_accounting
 
+    if int(steps) * int(compositions) > sys.maxsize:  # dp-accounting counts compositions in a C ssize_t
+        raise ValueError(f"steps: steps * compositions = {int(steps) * int(compositions):.3g} is more than "
+                         f"{sys.maxsize} (2^63 - 1) compositions, which dp-accounting cannot count")
     step = dp_accounting.PoissonSampledDpEvent(float(sampling_rate), dp_accounting.GaussianDpEvent(float(noise_multiplier)))
     return dp_accounting.SelfComposedDpEvent(step, int(steps) * int(compositions))
 

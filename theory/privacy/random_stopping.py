@@ -109,6 +109,8 @@ __all__ = [
 RDP_ORDERS: tuple[float, ...] = tuple(float(a) for a in DEFAULT_RDP_ORDERS)
 
 _GAMMA = Real(0.0, 1.0, closed="right")
+#: :class:`RandomStoppingSearchCV` refuses a (gamma, eta) whose expected number of fits E[K] exceeds this
+MAX_EXPECTED_RUNS = 1e6
 _ETA = Real(0.0, math.inf, closed="left")
 _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
 _METHODS = Options("liu_talwar", "renyi")
@@ -182,24 +184,78 @@ def truncated_negative_binomial_mean(eta: float, gamma: float) -> float:
     return e * (1.0 - g) / (g * -math.expm1(e * math.log(g)))
 
 
+#: above this E[K], :func:`sample_runs` inverts the CDF through the regularised incomplete beta function
+#: (a bisection over k) instead of walking the pmf one k at a time
+_WALK_MAX_MEAN = 1e5
+
+
+def _tnb_survival(k: float, eta: float, gamma: float) -> float:
+    """P[K > k] of D_{eta, gamma} for eta > 0: P[NB > k] / P[NB >= 1] with NB ~ NegBin(eta, gamma)
+    (K is NB conditioned on NB >= 1), ``P[NB > k] = I_{1 - gamma}(k + 1, eta)``."""
+    return float(special.betainc(k + 1.0, eta, 1.0 - gamma)) / -math.expm1(eta * math.log(gamma))
+
+
+def _walk(u: float, eta: float, gamma: float) -> int:
+    """The smallest k with P[K <= k] > u, walking the pmf by its ratio P[k+1]/P[k] = (1 - gamma)(k + eta)/(k + 1)
+    in vectorised blocks (sequential cumprod/cumsum: the same floating-point values as one step at a time)."""
+    p = _tnb_first(eta, gamma)
+    cdf, k = p, 1
+    if cdf > u or p <= 0.0:
+        return 1
+    block = 256
+    while True:
+        j = np.arange(k, k + block, dtype=float)
+        ps = np.cumprod(np.concatenate(([p], (1.0 - gamma) * (j + eta) / (j + 1.0))))[1:]
+        cdfs = np.cumsum(np.concatenate(([cdf], ps)))[1:]
+        stop = np.flatnonzero((cdfs > u) | (ps <= 0.0))
+        if stop.size:
+            return k + 1 + int(stop[0])
+        p, cdf, k = float(ps[-1]), float(cdfs[-1]), k + block
+        block = min(2 * block, 1 << 20)
+
+
 @validate_params(eta=_ETA, gamma=_GAMMA, rng=RNG)
 def sample_runs(eta: float, gamma: float, rng: Any = None) -> int:
     """One draw of the number of runs K ~ D_{eta, gamma} (PS22 Def. 1; eta = 1: LT19's Geometric(gamma)),
-    by inversion of its CDF with one uniform."""
+    by inversion of its CDF with one uniform u: the smallest k with ``P[K <= k] > u``.
+
+    The CDF is inverted in closed form for the geometric (eta = 1: ``k = floor(log(1-u) / log(1-gamma)) + 1``),
+    by walking the pmf where E[K] <= 1e5, and otherwise by bisection over k on the survival function
+    ``P[K > k] = I_{1-gamma}(k + 1, eta) / (1 - gamma^eta)`` (scipy's regularised incomplete beta), so a
+    small gamma costs O(log(1/gamma)) work, not E[K] steps.  eta = 0 (the logarithmic law) with E[K] > 1e5
+    has no closed-form CDF here and is refused (ValueError naming gamma).
+    """
     g = as_generator(rng)
     u = float(g.random())
     eta_f, gm = float(eta), float(gamma)
-    p = _tnb_first(eta_f, gm)
-    cdf, k = p, 1
-    while cdf <= u and p > 0.0:
-        p *= (1.0 - gm) * (k + eta_f) / (k + 1.0)
-        cdf += p
-        k += 1
-    return k
+    if gm == 1.0:
+        return 1
+    if eta_f == 1.0:
+        return int(math.floor(math.log1p(-u) / math.log1p(-gm))) + 1
+    if truncated_negative_binomial_mean(eta_f, gm) <= _WALK_MAX_MEAN:
+        return _walk(u, eta_f, gm)
+    if eta_f == 0.0:
+        raise ValueError(f"gamma: eta = 0 with gamma = {gm!r} gives E[K] = "
+                         f"{truncated_negative_binomial_mean(eta_f, gm):.3g} runs, more than {_WALK_MAX_MEAN:.0e}; "
+                         "use a larger gamma or eta > 0")
+    target = 1.0 - u  # P[K > k] < 1 - u  <=>  P[K <= k] > u
+    lo, hi = 0, 1  # invariant: P[K > lo] >= target (P[K > 0] = 1), P[K > hi] < target once found
+    while _tnb_survival(hi, eta_f, gm) >= target:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _tnb_survival(mid, eta_f, gm) >= target:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 
 
 def _orders(orders: Any) -> np.ndarray:
-    a = np.asarray(orders, dtype=float)
+    try:
+        a = np.asarray(orders, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"orders must be a non-empty 1-d array of finite Renyi orders > 1, got {orders!r}") from None
     if a.ndim != 1 or a.size == 0 or not np.all(a > 1.0) or not np.all(np.isfinite(a)):
         raise ValueError("orders must be a non-empty 1-d array of finite Renyi orders > 1")
     return a
@@ -398,6 +454,9 @@ class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, 
         RNG.validate("rng", self.rng)
         search.check_steps(self.estimator)
         total, info = self._account()
+        if float(info["expected_runs"]) > MAX_EXPECTED_RUNS:  # each run is a full fit: refuse before any
+            raise ValueError(f"gamma: gamma={self.gamma!r} (eta={info['eta']!r}) means {info['expected_runs']:.3g} "
+                             f"fits on average, more than {MAX_EXPECTED_RUNS:.0e}; use a larger gamma")
         candidates = search.candidates_of(self.param_grid)
         split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
                                       holdout_fraction=self.holdout_fraction, rng=self.rng)
