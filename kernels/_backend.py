@@ -10,6 +10,13 @@ Backends
 built, else ``"numpy"``.  The environment variable ``SEMIPRIVATE_BACKEND`` (one of the
 names above) overrides ``"auto"`` for NumPy inputs; an explicit ``backend=`` argument
 always wins.
+
+When ``"auto"`` falls back to ``"numpy"`` because the compiled backend was not built (an install
+without a C compiler: pip hides the build's warning unless run with ``-v``), the first kernel call
+of the process says so with a :class:`NumPyBackendWarning` (once per process).  Silence it by
+choosing the backend (``SEMIPRIVATE_BACKEND=numpy``) or with
+``warnings.filterwarnings("ignore", category=NumPyBackendWarning)``.  ``semiprivate --version``
+lists the backends (:func:`backend_summary`).
 """
 
 from __future__ import annotations
@@ -19,10 +26,43 @@ import importlib
 import os
 import platform
 import sys
+import warnings
 from typing import Any
 
 BACKENDS = ("numpy", "cython", "cupy")
 ENV_VAR = "SEMIPRIVATE_BACKEND"
+
+
+class NumPyBackendWarning(UserWarning):
+    """The kernels run on the NumPy reference backend because the compiled one was not built (same
+    results, slower).  Issued once per process, at the first kernel call that picks a backend by "auto"."""
+
+
+_NUMPY_NOTICE_GIVEN = False
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside ``semiprivate.kernels`` (the user's call), counted
+    from the caller of this function's caller (``warnings.warn`` in :func:`_numpy_fallback`)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(2)  # _numpy_fallback's caller
+    level = 2
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def _numpy_fallback() -> str:
+    """``"numpy"``, with the once-per-process :class:`NumPyBackendWarning` the first time."""
+    global _NUMPY_NOTICE_GIVEN
+    if not _NUMPY_NOTICE_GIVEN:
+        _NUMPY_NOTICE_GIVEN = True
+        warnings.warn("semiprivate.kernels: the compiled backend is not built in this installation, so the kernels "
+                      "run on the NumPy reference backend (same results, slower; reinstall with a C compiler for the "
+                      f"compiled kernels). Set {ENV_VAR}=numpy to choose it and silence this notice.",
+                      NumPyBackendWarning, stacklevel=_caller_level())
+    return "numpy"
 
 
 @functools.lru_cache(maxsize=1)
@@ -144,7 +184,7 @@ def resolve_backend(backend: Any, *arrays: Any) -> str:
                     raise ValueError(f"environment variable {ENV_VAR} must be one of {BACKENDS}, got {env!r}")
                 backend = env
             else:
-                backend = "cython" if _cython_available() else "numpy"
+                backend = "cython" if _cython_available() else _numpy_fallback()
     if backend not in available_backends():
         raise ValueError(f"backend {backend!r} is not available here; available: {available_backends()}")
     if on_gpu and backend != "cupy":
@@ -192,3 +232,21 @@ def build_info() -> dict[str, Any]:
         info["threads"] = int(_probe.max_threads())
         info["simd"] = str(_expmech.simd_path())
     return info
+
+
+def backend_summary() -> str:
+    """One line for ``semiprivate --version``: the backends usable here and what the compiled one runs on.
+
+    >>> "numpy" in backend_summary()
+    True
+    """
+    info = build_info()
+    if "cython" not in info["backends"]:
+        line = ("numpy only (the compiled backend is not built: the kernels run on the NumPy reference; "
+                "reinstall with a C compiler for it)")
+    else:
+        line = (f"numpy (reference), cython (compiled; OpenMP {'on' if info['openmp'] else 'off'}, "
+                f"{info['threads']} thread(s), SIMD {info['simd']})")
+    if "cupy" in info["backends"]:
+        line += ", cupy (GPU)"
+    return line

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from semiprivate.kernels import _reference as ref
-from semiprivate.kernels._backend import forked_after_openmp, is_cupy_array, resolve_backend
+from semiprivate.kernels._backend import _numpy_fallback, forked_after_openmp, is_cupy_array, resolve_backend
 from semiprivate.kernels._scores import prepare_scores
 from semiprivate.kernels.validation import (
     EPSILON,
@@ -140,7 +140,7 @@ def _resolve(backend: str, *arrays: Any) -> str:
     """Resolve the backend; ``auto`` falls back to numpy when ``_expmech`` is not built."""
     env = os.environ.get("SEMIPRIVATE_BACKEND", "").strip()
     if backend == "auto" and not env and not any(is_cupy_array(a) for a in arrays):
-        return "numpy" if _cython_module() is None else "cython"  # fast path of resolve_backend
+        return _numpy_fallback() if _cython_module() is None else "cython"  # fast path of resolve_backend
     explicit = backend != "auto" or bool(env)
     name = resolve_backend(backend, *arrays)
     if name == "cython" and _cython_module() is None:

@@ -4,12 +4,15 @@ Subcommands
 -----------
 ``bound``   evaluate / solve a bound of the four papers   (module ``semiprivate.theory.bounds.cli``)
 ``audit``   run the built-in empirical DP audit suite      (module ``semiprivate.theory.audit_suite``),
-            or, given ``MODULE:FUNCTION``, audit a mechanism of yours (module ``semiprivate.theory.audit.cli``)
+            or, given ``MODULE:FUNCTION``, audit a mechanism of yours (module ``semiprivate.theory.audit.cli``);
+            ``semiprivate audit --help`` shows both forms with every option
 ``report``  run the experiments and write the report       (module ``semiprivate.theory.report.cli``)
 ``spec``    the index of the paper items the toolkit implements, with their code, tests
             and proof checks                               (module ``semiprivate.theory.spec``)
 ``proofs``  re-run the machine checks of the papers' proofs (module ``semiprivate.proofs_checks.__main__``)
 ``cite``    BibTeX for the software and the four papers   (module ``semiprivate.cite``)
+
+``semiprivate --version`` prints the version and the kernel backends available (compiled or NumPy only).
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int`` and a
 one-line ``SUMMARY``; a subcommand whose module is not installed says so and exits 2.
@@ -59,13 +62,44 @@ def _load(module: str):  # type: ignore[no-untyped-def]
         raise
 
 
+def version_text() -> str:
+    """``semiprivate X.Y.Z`` and the kernel backends this installation can use (compiled or NumPy only)."""
+    try:
+        from semiprivate.kernels._backend import backend_summary
+    except ImportError as exc:  # NumPy or the kernels missing: still answer --version
+        return f"semiprivate {__version__}\nbackends: unknown ({exc})"
+    return f"semiprivate {__version__}\nbackends: {backend_summary()}"
+
+
+class _VersionAction(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(version_text())
+        parser.exit()
+
+
+def _audit_help() -> str:
+    """``semiprivate audit --help``: both forms, every option of each."""
+    from semiprivate.theory.audit import cli as target_cli
+
+    suite = _load(SUBCOMMANDS["audit"][0])
+    parts = ["semiprivate audit has two forms.", "",
+             "1) Audit a mechanism of yours (give MODULE:FUNCTION first):", "",
+             target_cli.build_parser().format_help().rstrip()]
+    if suite is not None and hasattr(suite, "build_parser"):
+        parts += ["", "2) Without MODULE:FUNCTION: run the toolkit's built-in audit suite:", "",
+                  suite.build_parser().format_help().rstrip()]
+    return "\n".join(parts) + "\n"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="semiprivate",
         description="semiprivate: theory toolkit and kernels for semi-private learning.",
         epilog="Run 'semiprivate SUBCOMMAND --help' for a subcommand's options.",
     )
-    parser.add_argument("--version", action="version", version=f"semiprivate {__version__}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="show the version and the kernel backends available here, and exit")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
     for name, (_module, summary) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=summary, add_help=False)
@@ -83,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     module_name, summary = SUBCOMMANDS[ns.command]
     if ns.command == "audit" and _is_audit_target(argv[1:]):
         module_name = AUDIT_TARGET_MODULE
+    elif ns.command == "audit" and argv[1:] and argv[1] in ("-h", "--help"):
+        sys.stdout.write(_audit_help())
+        raise SystemExit(0)  # as argparse's --help
     module = _load(module_name)
     if module is None:
         print(f"semiprivate {ns.command}: module {module_name} is not installed ({summary}).", file=sys.stderr)

@@ -84,6 +84,12 @@ def test_fresh_venv_without_a_compiler_runs_the_cli_and_the_kernels_on_numpy(
     kern = _run([py, "-c", code], cwd=work)
     assert kern.returncode == 0, kern.stderr
     assert kern.stdout.split("\n")[:2] == ["['numpy']", "1"], kern.stdout
+    # pip hides the build's warning line: the first kernel call says which backend runs, once
+    assert kern.stderr.count("NumPyBackendWarning") == 1 and "NumPy reference backend" in kern.stderr, kern.stderr
+    quiet = _run([py, "-c", code], cwd=work, env={"SEMIPRIVATE_BACKEND": "numpy"})
+    assert quiet.returncode == 0 and "NumPyBackendWarning" not in quiet.stderr, quiet.stderr
+    version = _run([str(venv / "bin" / "semiprivate"), "--version"], cwd=work)
+    assert "backends: numpy only" in version.stdout, version.stdout
     for args in (["--version"], ["cite", "ABM19"], ["bound", "--help"], ["audit", "--list", "--quick"]):
         cli = _run([str(venv / "bin" / "semiprivate"), *args], cwd=work)
         assert cli.returncode == 0, (args, cli.stdout[-2000:], cli.stderr[-2000:])

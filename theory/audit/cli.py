@@ -8,6 +8,13 @@ Python literals (``--pair "[1, 0, 1]" "[1, 1, 1]"``); several pairs are audited 
 Bonferroni correction.  Exit status: 0 when no violation is found, 1 when the audit refutes the
 claim (the report says why), 2 on a usage error.
 
+Defaults (the same for :func:`semiprivate.theory.audit.assert_private`, the pytest plugin's ``dp_audit``
+and the built-in suite, and stated once in the auditing guide): confidence :data:`DEFAULT_CONFIDENCE`
+= 0.999 (a correct mechanism is flagged with probability at most 0.001 per call) and
+:data:`DEFAULT_TRIALS` = 1,000,000 estimation trials per dataset.  A p-value at the smallest level the
+auditor's search computes (:data:`P_VALUE_FLOOR`, e^-690 ~ 2.2e-300) is printed as ``<= 2.2e-300``,
+not as if it were exact.
+
 Implements: AUDIT (command line for a user's mechanism).
 """
 
@@ -16,15 +23,33 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
+import inspect
+import math
 import os
 import sys
 from typing import Any
 
-from semiprivate.theory.audit.core import audit_pairs, vectorize
+from semiprivate.theory.audit.core import DEFAULT_TRIALS, audit_pairs, vectorize
 
-__all__ = ["SUMMARY", "build_parser", "load_target", "main"]
+__all__ = ["SUMMARY", "DEFAULT_CONFIDENCE", "DEFAULT_TRIALS", "P_VALUE_FLOOR", "build_parser", "format_p_value",
+           "load_target", "main"]
 
 SUMMARY = "audit a mechanism MODULE:FUNCTION of yours on neighbouring pairs"
+
+#: confidence of every audit gate: this command, ``assert_private``, the pytest plugin, the built-in suite
+DEFAULT_CONFIDENCE = 0.999
+
+#: the smallest p-value the auditor's search resolves (``exp(-690)``; below it the p-value is only bounded)
+P_VALUE_FLOOR = math.exp(-690.0)
+
+
+def format_p_value(p: float) -> str:
+    """``p`` to 3 significant digits, or ``<= 2.2e-300`` at the floor the search stops at.
+
+    >>> format_p_value(0.0123), format_p_value(P_VALUE_FLOOR)
+    ('0.0123', '<= 2.2e-300')
+    """
+    return f"<= {P_VALUE_FLOOR:.2g}" if p <= P_VALUE_FLOOR * (1.0 + 1e-9) else f"{p:.3g}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,13 +59,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Audit a mechanism's claimed (epsilon, delta) empirically (without MODULE:FUNCTION, "
                     "'semiprivate audit' runs the toolkit's built-in suite).",
     )
-    parser.add_argument("target", metavar="MODULE:FUNCTION", help="the mechanism, e.g. mypkg.mechs:laplace_count")
+    parser.add_argument("target", metavar="MODULE:FUNCTION",
+                        help="the mechanism, e.g. mypkg.mechs:laplace_count: fn(data, size, rng) returning size "
+                             "outputs, or with --single fn(data, rng) returning one")
     parser.add_argument("--pair", nargs=2, action="append", required=True, metavar=("DATA", "NEIGHBOUR"),
                         help="two neighbouring datasets as Python literals; repeat for more pairs")
     parser.add_argument("--epsilon", type=float, required=True, help="the claimed epsilon")
     parser.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default 0)")
-    parser.add_argument("--trials", type=int, default=None, help="estimation trials per dataset (default 1,000,000)")
-    parser.add_argument("--confidence", type=float, default=0.95, help="confidence of the lower bound (default 0.95)")
+    parser.add_argument("--trials", type=int, default=None,
+                        help=f"estimation trials per dataset (default {DEFAULT_TRIALS:,})")
+    parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+                        help=f"confidence of the lower bound (default {DEFAULT_CONFIDENCE}: a correct mechanism is "
+                             f"flagged with probability at most {1 - DEFAULT_CONFIDENCE:.3g})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the audit (default 0)")
     parser.add_argument("--estimate-on", choices=["all", "best"], default="all",
                         help="'all' (default): every pair's best events estimated on every dataset; 'best': the "
@@ -123,9 +153,33 @@ def main(argv: list[str]) -> int:
         return _usage_error(str(exc))
     if args.single:
         mechanism = vectorize(mechanism)
-    result = audit_pairs(mechanism, pairs, epsilon=args.epsilon, delta=args.delta, trials=args.trials,
-                         confidence=args.confidence, rng=args.seed, estimate_on=args.estimate_on,
-                         interval=args.interval)
+    elif _one_output_form(mechanism):
+        return _usage_error(f"{args.target} takes (data, rng): a one-output mechanism; add --single to audit it "
+                            "(it is then called once per output)")
+    try:
+        result = audit_pairs(mechanism, pairs, epsilon=args.epsilon, delta=args.delta, trials=args.trials,
+                             confidence=args.confidence, rng=args.seed, estimate_on=args.estimate_on,
+                             interval=args.interval)
+    except (TypeError, ValueError) as exc:
+        if "vectorize(fn)" not in str(exc) or args.single:
+            raise
+        return _usage_error(f"{args.target} does not return one output per trial ({str(exc).split(' (a one-output')[0]}"
+                            "); if it returns one output, add --single")
     print(f"audit of {args.target}:")
-    print(result.report())
+    print(result.report().replace(f"p-value {result.p_value:.3g}", f"p-value {format_p_value(result.p_value)}", 1))
     return 1 if result.violation else 0
+
+
+def _one_output_form(fn: Any) -> bool:
+    """True when ``fn`` can be called as ``fn(data, rng)`` but not as ``fn(data, size, rng)``."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return False
+    def binds(*args: Any) -> bool:
+        try:
+            sig.bind(*args)
+        except TypeError:
+            return False
+        return True
+    return binds(None, None) and not binds(None, 1, None)

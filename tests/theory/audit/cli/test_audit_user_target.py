@@ -2,7 +2,7 @@
 ``semiprivate audit`` without a target still running the built-in suite.
 
 Audits use fixed seeds; the correct mechanism (Laplace, eps = 1) is declared private when the
-bound is <= 1 (false-failure rate <= 0.05, the command's default confidence); the broken one
+bound is <= 1 (false-failure rate <= 0.001, the command's default confidence 0.999); the broken one
 (true epsilon 10 against a claim of 1) is refuted with a p-value below 1e-100.
 """
 
