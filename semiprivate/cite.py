@@ -1,10 +1,11 @@
 """How to cite the toolkit and the four papers it implements: ``semiprivate cite``.
 
 :data:`PAPERS` holds one :class:`Reference` per paper key of the SPEC (BNS15, ABM19, HPSY, PILLAR),
-with what the papers themselves state (authors, title, venue and pages where printed, arXiv id
-where printed).  HPSY and PILLAR are cited by authors and title only: their year and arXiv
-identifiers are not printed in the project's copies of the papers, and this module does not
-guess them.  :func:`software_bibtex` cites the software at the installed version; ``CITATION.cff``
+with the authors, title, venue and pages the papers print (BNS15: SODA 2015 pp. 461-477, as cited
+in ABM19's references; ABM19: NeurIPS 2019 pp. 10342-10352, its proceedings record), and a URL: the
+arXiv record of the same title and authors (BNS15 arXiv:1407.2662, ABM19 arXiv:1910.11519 as ABM19
+itself cites it, PILLAR arXiv:2306.03962, 2023).  HPSY's text prints no year, venue or identifier and
+no public record of it was found: it is cited by authors and title with a note saying so, not guessed.  :func:`software_bibtex` cites the software at the installed version; ``CITATION.cff``
 at the repository root carries the same facts for citation tools.
 
 >>> print(PAPERS["ABM19"].bibtex().splitlines()[0])
@@ -53,21 +54,27 @@ PAPERS: dict[str, Reference] = {
         "BNS15", "inproceedings", ("Amos Beimel", "Kobbi Nissim", "Uri Stemmer"),
         "Learning Privately with Labeled and Unlabeled Examples",
         {"booktitle": "Proceedings of the Twenty-Sixth Annual ACM-SIAM Symposium on Discrete Algorithms (SODA)",
-         "pages": "461--477", "publisher": "Society for Industrial and Applied Mathematics", "year": "2015"},
+         "pages": "461--477", "publisher": "Society for Industrial and Applied Mathematics", "year": "2015",
+         "eprint": "1407.2662", "archiveprefix": "arXiv", "url": "https://arxiv.org/abs/1407.2662"},
     ),
     "ABM19": Reference(
         "ABM19", "inproceedings", ("Noga Alon", "Raef Bassily", "Shay Moran"),
         "Limits of Private Learning with Access to Public Data",
         {"booktitle": "Advances in Neural Information Processing Systems 32 (NeurIPS 2019)",
-         "pages": "10342--10352", "year": "2019", "eprint": "1910.11519", "archiveprefix": "arXiv"},
+         "pages": "10342--10352", "year": "2019", "eprint": "1910.11519", "archiveprefix": "arXiv",
+         "url": "https://arxiv.org/abs/1910.11519"},
     ),
     "HPSY": Reference(
         "HPSY", "misc", ("Yaxi Hu", "Francesco Pinto", "Amartya Sanyal", "Fanny Yang"),
         "Semi-private learning via low dimensional structures",
+        {"note": "Manuscript (ETH Zurich, University of Oxford); its text prints no year, venue or identifier, "
+                 "and none is given here"},
     ),
     "PILLAR": Reference(
         "PILLAR", "misc", ("Francesco Pinto", "Yaxi Hu", "Fanny Yang", "Amartya Sanyal"),
         "PILLAR: How to make semi-private learning more effective",
+        {"howpublished": "arXiv preprint arXiv:2306.03962", "year": "2023", "eprint": "2306.03962",
+         "archiveprefix": "arXiv", "url": "https://arxiv.org/abs/2306.03962"},
     ),
 }
 

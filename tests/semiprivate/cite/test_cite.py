@@ -54,3 +54,25 @@ def test_citation_cff_agrees_with_the_package() -> None:
         assert names == list(paper.authors), paper.key
         if "year" in ref:
             assert paper.fields["year"] == str(ref["year"])
+
+
+@pytest.mark.parametrize("key", ["BNS15", "ABM19", "PILLAR"])
+def test_papers_with_a_public_record_have_year_venue_and_url(key: str) -> None:
+    fields = cite.PAPERS[key].fields
+    assert fields["year"].isdigit() and fields["url"].startswith("https://arxiv.org/abs/")
+    assert fields.get("booktitle") or fields.get("howpublished")
+    entry = cite.bibtex([key], software=False)
+    assert f"year = {{{fields['year']}}}" in entry and f"url = {{{fields['url']}}}" in entry
+
+
+def test_hpsy_says_why_it_has_no_year_or_venue() -> None:
+    fields = cite.PAPERS["HPSY"].fields
+    assert "year" not in fields and "prints no year, venue or identifier" in fields["note"]
+
+
+def test_citation_cff_has_the_same_urls_and_years() -> None:
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    for ref in cff["references"]:
+        paper = next(p for p in cite.PAPERS.values() if p.title.lower() == ref["title"].lower())
+        assert ref.get("url") == paper.fields.get("url"), paper.key
+        assert str(ref.get("year", "")) == paper.fields.get("year", ""), paper.key
