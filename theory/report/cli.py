@@ -1,7 +1,7 @@
 """``python -m semiprivate report``: run the experiments and write the report.
 
 For a first look run ``semiprivate report --quick`` (under a minute: smaller experiments, the same
-sections); the full run takes several minutes.  ``report.md`` starts with a summary, one PASS/FAIL
+sections); the full run takes several minutes.  ``report.md`` starts with a summary, one SHOWN / NOT SHOWN / FAIL
 line per section against the papers' claim; a progress bar over the sections runs on a terminal.
 
 Exit status: 0 when every section ran, 1 when a section failed (its traceback is in the
@@ -19,7 +19,7 @@ from pathlib import Path
 
 SUMMARY = "run the experiments and write the report (markdown + figures)"
 
-__all__ = ["SUMMARY", "main", "section_names"]
+__all__ = ["SUMMARY", "default_jobs", "main", "section_names"]
 
 
 def section_names() -> list[str]:
@@ -31,6 +31,11 @@ def section_names() -> list[str]:
     from semiprivate.theory.report import sections as pkg
 
     return sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_"))
+
+
+def default_jobs() -> int:
+    """The default of ``--jobs``: the number of CPUs, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
 
 
 def _epilog() -> str:
@@ -70,13 +75,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="semiprivate report", epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter,
         description=f"{SUMMARY}.  First time? Run 'semiprivate report --quick' (under a minute); report.md "
-                    "then starts with a summary, one PASS/FAIL line per section against the papers' claim.")
+                    "then starts with a summary, one SHOWN / NOT SHOWN / FAIL line per section against the papers' claim.")
     parser.add_argument("--quick", action="store_true",
                         help="a first look: smaller experiments, every section (under a minute; the full run "
                              "takes several minutes)")
     parser.add_argument("--out", default="report_out", help="output directory (default: report_out)")
     parser.add_argument("--only", nargs="+", metavar="SECTION",
                         help="run only these sections (names listed below); report.md then holds only them")
+    parser.add_argument("--jobs", type=int, metavar="N", default=default_jobs(),
+                        help="build N sections at once in worker processes (default: the number of CPUs, at most "
+                             f"4; here {default_jobs()}); 1 builds them one after the other; the numbers are the same")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N",
                        help="run the seeded simulations on a local Dask cluster of N worker processes "
@@ -96,13 +104,16 @@ def main(argv: list[str]) -> int:
     if problem:
         print(f"semiprivate report: error: {problem}", file=sys.stderr)
         return 2
+    if ns.jobs < 1:
+        print(f"semiprivate report: error: --jobs must be >= 1, got {ns.jobs}", file=sys.stderr)
+        return 2
     if ns.workers is not None and ns.workers < 1:
         print(f"semiprivate report: error: --workers must be >= 1, got {ns.workers}", file=sys.stderr)
         return 2
     from semiprivate.theory.report import run_report
 
     if ns.workers is None and ns.dask_scheduler is None:
-        report = run_report(ns.out, quick=ns.quick, only=ns.only)
+        report = run_report(ns.out, quick=ns.quick, only=ns.only, jobs=ns.jobs)
         return 0 if report.ok else 1
     try:
         import distributed

@@ -1,4 +1,5 @@
-"""report.md starts with a summary (one PASS/FAIL line per section against the papers' claim); a
+"""report.md starts with a summary (one SHOWN / NOT SHOWN / FAIL line per claim, with the number measured for
+it, and a legend of those words and of the proof verdicts); a
 progress bar over the sections is shown on request (and on a terminal), never under pytest by default;
 ``--quick`` is the first option of ``semiprivate report --help``."""
 
@@ -26,10 +27,12 @@ def test_the_summary_comes_first_with_one_verdict_line_per_section(tmp_path: Pat
     assert start < first_section and lines[first_section] == f"## {good.title}"
     summary = [line for line in lines[start:first_section] if line.startswith("- ")]
     assert summary == [
-        f"- **FAIL** {good.title} -- claim: {CLAIMS['build']}; result: compiled sum check off by 1e-3",
-        f"- **PASS** {PLANNED['bounds'][0]} -- claim: {CLAIMS['bounds']}; result: {report.sections[1].summary}",
+        f"- **FAIL** {good.title} -- claim: {CLAIMS['build']}; measured: compiled sum check off by 1e-3",
+        f"- **SHOWN** {PLANNED['bounds'][0]} -- claim: {CLAIMS['bounds']}; measured: {report.sections[1].summary}",
     ]
-    assert "1 of 2 sections agree with the papers' claims" in "\n".join(lines[start:first_section])
+    head = "\n".join(lines[start:first_section])
+    assert "Of 2 claims, this run shows 1, does not show 0 and finds 1 failing (1 of them because" in head
+    assert "Legend: **SHOWN** = " in head
 
 
 def test_every_planned_section_states_the_claim_it_checks() -> None:
@@ -60,3 +63,59 @@ def test_quick_is_the_first_option_of_the_help(capsys: pytest.CaptureFixture[str
     options = [line.split()[0] for line in out.splitlines() if line.startswith("  -")]
     assert options[:2] == ["-h,", "--quick"], options
     assert "First time? Run 'semiprivate report --quick'" in " ".join(out.split())
+
+
+def test_the_bounds_line_measures_its_own_claim(tmp_path: Path) -> None:
+    report = run_report(tmp_path, quick=True, only=["bounds"], echo=False)
+    sec = report.sections[0]
+    assert "41 delta" in CLAIMS["bounds"] and "BNS15 Lem 4.6 replayed" in sec.summary and "<= 41 delta" in sec.summary
+
+
+@pytest.mark.parametrize(("summary", "verdict"), [
+    ("53 checks: 24 HOLDS, 16 with condition, 13 FAILS", "FAIL"),
+    ("40 checks: 24 HOLDS, 16 with condition, 0 FAILS", "SHOWN"),
+    ("40 checks", "NOT SHOWN"),
+])
+def test_the_proofs_line_fails_when_a_step_fails(summary: str, verdict: str) -> None:
+    line = summary_lines(["proofs"], [Section("Machine-checked proofs", "", summary=summary, ok=True)])[0]
+    assert line.startswith(f"- **{verdict}** Machine-checked proofs")
+
+
+def test_legend_names_every_summary_word_and_proof_verdict() -> None:
+    from semiprivate.theory.report import LEGEND, VERDICTS, legend_lines
+
+    words = [w for w, _ in LEGEND]
+    assert set(VERDICTS) <= set(words)
+    assert {"HOLDS", "HWC", "FAILS", "HOLDS GIVEN", "UNPROVED"} <= set(words)
+    assert all(f"**{w}**" in legend_lines()[0] for w in words)
+
+
+def test_a_paper_claim_can_fail_while_the_section_is_ok() -> None:
+    sec = Section("t", "", summary="x", ok=True, verdict="FAIL")
+    assert sec.summary_verdict == "FAIL" and sec.ok
+    assert Section("t", "", ok=False, verdict="SHOWN").summary_verdict == "FAIL"
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        _ = Section("t", "", verdict="PASS").summary_verdict
+
+
+def test_the_build_line_is_not_shown_without_the_compiled_backend(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from semiprivate.theory.report.sections import build as build_section
+
+    from semiprivate import kernels
+
+    monkeypatch.setattr(kernels, "build_info", lambda: {"backends": ["numpy"], "openmp": False, "threads": 1,
+                                                        "simd": "none (NumPy backend)"})
+    sec = build_section.build(ReportContext(tmp_path, quick=True))
+    assert sec.summary_verdict == "NOT SHOWN" and "nothing compiled to compare" in sec.summary
+
+
+def test_sections_in_worker_processes_give_the_same_numbers(tmp_path: Path) -> None:
+    one = run_report(tmp_path / "one", quick=True, only=["bounds", "covers"], echo=False, jobs=1)
+    two = run_report(tmp_path / "two", quick=True, only=["bounds", "covers"], echo=False, jobs=2)
+    assert [s.summary.rsplit(" (", 1)[0] for s in one.sections] == [s.summary.rsplit(" (", 1)[0] for s in two.sections]
+    assert [s.title for s in one.sections] == [s.title for s in two.sections]
+    text = two.path.read_text()
+    assert "with 2 section(s) at a time" in text and "s CPU in the sections" in text
+    with pytest.raises(ValueError, match="jobs must be an integer >= 1"):
+        run_report(tmp_path, quick=True, only=["bounds"], echo=False, jobs=0)

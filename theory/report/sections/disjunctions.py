@@ -33,7 +33,7 @@ def _save(plt: Any, fig: Any, ctx: ReportContext, name: str) -> Path:
     return Path(path)
 
 
-def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
+def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
     from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold, hpsy_lem2_beta_interval
     from semiprivate.theory.graph_checks import gnp_connectivity
 
@@ -43,6 +43,7 @@ def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
     rows = []
     ok = True
+    worst: tuple[float, float, int] | None = None  # (upper CI of P[connected], 1 - beta, d) nearest to failing
     for c, d in enumerate(ds):
         lo, hi = hpsy_lem2_beta_interval(d)
         empty = not lo < hi
@@ -66,6 +67,9 @@ def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
             es, ep = at.get(vs), at.get(vp)
             good = all(e is None or e.upper >= 1 - beta for e in (es, ep))
             ok = ok and good
+            for e in (es, ep):
+                if e is not None and (worst is None or e.upper - (1 - beta) < worst[0] - worst[1]):
+                    worst = (float(e.upper), 1 - beta, d)
             rows.append(f"| {d} | ({lo:.3g}, {hi:.3g}) | {beta:.3g} | {vs:.4f} | "
                         f"{'-' if es is None else f'{es.estimate:.3f} [{es.lower:.3f}, {es.upper:.3f}]'} | {vp:.4f} | "
                         f"{'-' if ep is None else f'{ep.estimate:.3f} [{ep.lower:.3f}, {ep.upper:.3f}]'} | "
@@ -98,20 +102,25 @@ def _connectivity(ctx: ReportContext) -> tuple[list[str], Path, bool]:
         f"![G(d,p) connectivity]({path.name})",
         "",
     ]
-    return md, path, ok
+    fact = ("Lem 2: no d with a non-empty beta range" if worst is None else
+            f"Lem 2: P[G(d,p) connected] at its thresholds >= 1 - beta (tightest: d = {worst[2]}, upper 95% CI "
+            f"{worst[0]:.3f} vs {worst[1]:.3f})")
+    return md, path, ok, fact
 
 
-def _karger(ctx: ReportContext) -> tuple[list[str], bool]:
+def _karger(ctx: ReportContext) -> tuple[list[str], bool, str]:
     import networkx as nx
     from semiprivate.theory.graph_checks import karger_cut_check
 
     cases = [(12, 0.9, 40), (60, 0.9, 4)] if ctx.quick else [(12, 0.9, 200), (60, 0.9, 20), (100, 0.8, 8)]
     rows = []
     ok = True
+    in_band: list[str] = []
     for d, p, n in cases:
         r = karger_cut_check(nx.complete_graph(d), p, 1.0, n, np.random.default_rng([ctx.seed, d]))
         good = (not r.applies) or r.in_band_ci[1] >= 1 - r.failure_probability
         ok = ok and good
+        in_band.append(f"K_{d} {r.in_band}/{n}")
         rows.append(f"| K_{d} | {p} | {r.c_hat:.1f} | {r.epsilon:.3f}{'' if r.applies else ' (> 1: vacuous)'} | "
                     f"{1 - r.failure_probability:.3f} | {'all 2^(d-1)-1' if r.exhaustive else 'singletons, min cut, 200 random'} | "
                     f"{r.worst_ratio_low.min():.3f} | {r.worst_ratio_high.max():.3f} | {r.min_cut_ratio.min():.3f} | "
@@ -133,10 +142,10 @@ def _karger(ctx: ReportContext) -> tuple[list[str], bool]:
         "(it needs c_hat >= 3 (l+2) log d); the largest ratio is 1/p (a cut that keeps all its edges).",
         "",
     ]
-    return md, ok
+    return md, ok, f"Karger band: cut ratios in band in {', '.join(in_band)} runs (95% CI reaches 1 - failure prob.)"
 
 
-def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
+def _components(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
     from semiprivate.proofs_checks.hpsy_lem2 import log_disconnect_union_bound
     from semiprivate.proofs_checks.hpsy_thm2 import prob_positive_graph_disconnected_lower
     from semiprivate.theory.audit.stats import clopper_pearson
@@ -243,7 +252,11 @@ def _components(ctx: ReportContext) -> tuple[list[str], Path, bool]:
         f"![components vs n_unl]({path.name})",
         "",
     ]
-    return md, path, ok
+    fact = (f"Thm 2 as stated FAILS: at its n_unl = {n_stated:,} (d = {d}, k = {k}, p = {p:g}), P[more than 2 "
+            f"components] = {k3}/{reps_full} (95% CI [{lo3:.2f}, {hi3:.2f}]; proven lower bound {lower:.3f}) > beta "
+            f"= {beta:g}" if ok else
+            f"Thm 2 counterexample NOT visible: P[Z > 2] CI [{lo3:.2f}, {hi3:.2f}] below the bound {lower:.3f}")
+    return md, path, ok, fact
 
 
 def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
@@ -304,6 +317,7 @@ def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
     rows = []
     ok = True
+    fails: list[str] = []
     for c, e in enumerate(epss):
         col = OI[c]
         ax.plot(ns, ours[e].mean(1), "o-", color=col, ms=3, label=f"component graph (Thm 1), eps = {e}")
@@ -315,6 +329,7 @@ def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
         j = next((i for i, n in enumerate(ns) if n >= n1), len(ns) - 1)
         fail = float(ours_f[e][j].mean())
         ok = ok and fail <= beta + 0.05
+        fails.append(f"{fail:.3f} (eps = {e}, n_lab = {n1})")
         rows.append(f"| {e} | {n1} | {ns[j]}: {ours[e][j].mean():.4f} / P[err > alpha] = {fail:.3f} | {nk} | "
                     f"{ns[j]}: {klnrs[e][j].mean():.4f} / {klnrs_f[e][j].mean():.3f} |")
     ax.axhline(alpha, color="k", ls=":", lw=1, label=f"alpha = {alpha}")
@@ -350,7 +365,7 @@ def _learning(ctx: ReportContext) -> tuple[list[str], Path, bool, str]:
         f"![learning curves]({path.name})",
         "",
     ]
-    return md, path, ok, ""
+    return md, path, ok, f"Thm 1: P[err > alpha = {alpha}] = {', '.join(fails)} vs beta = {beta} (+0.05 slack)"
 
 
 def _thm2_run(g: np.random.Generator, args: tuple[Any, ...], form: str) -> Any:
@@ -401,16 +416,19 @@ def build(ctx: ReportContext) -> Section:
     md: list[str] = []
     files: list[Path] = []
     oks: list[bool] = []
-    # each part returns (markdown, ok) or (markdown, figure path, ok[, extra])
+    facts: list[str] = []
+    # each part returns (markdown, ok[, fact]) or (markdown, figure path, ok[, fact])
     for fn in (_connectivity, _components, _karger, _learning, _thm2):
         out = fn(ctx)
         md += out[0]
-        if isinstance(out[1], Path):
-            files.append(out[1])
-            oks.append(bool(out[2]))
-        else:
-            oks.append(bool(out[1]))
-    summary = (f"Lem 2 {'holds' if oks[0] else 'FAILS'} in simulation; Thm 2 stated n_unl counterexample "
-               f"{'visible' if oks[1] else 'NOT visible'}; Thm 1 learner "
-               f"{'within' if oks[3] else 'OUTSIDE'} beta at its n_lab; Karger band {'holds' if oks[2] else 'FAILS'} ({time.perf_counter() - t0:.0f} s)")
-    return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=all(oks))
+        rest = out[1:]
+        if isinstance(rest[0], Path):
+            files.append(rest[0])
+            rest = rest[1:]
+        oks.append(bool(rest[0]))
+        if len(rest) > 1 and rest[1]:
+            facts.append(str(rest[1]))
+    # the papers' claim (CLAIMS["disjunctions"]) fails when Thm 2's counterexample is visible (oks[1])
+    verdict = "FAIL" if oks[1] or not all(oks) else "SHOWN"
+    summary = "; ".join(facts) + f" ({time.perf_counter() - t0:.0f} s)"
+    return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=all(oks), verdict=verdict)
