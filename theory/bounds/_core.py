@@ -46,6 +46,7 @@ __all__ = [
     "vacuity",
     "renamed_params",
     "renamed_to",
+    "broadcasts",
 ]
 
 
@@ -178,6 +179,81 @@ def renamed_params(**old_to_new: str) -> Callable[[Callable[..., Any]], Callable
         return wrapper
 
     return deco
+
+
+def _as_result_array(values: list[Any], shape: tuple[int, ...]) -> Any:
+    """The element results as one array: int64 when every one is an int that fits, float64 when every
+    one is a float, else an object array (tuples, results with attributes, integers beyond int64)."""
+    import numpy as np
+
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+            and all(-(2**63) < v < 2**63 for v in values):
+        return np.array([int(v) for v in values], dtype=np.int64).reshape(shape)
+    if values and all(isinstance(v, float) for v in values):
+        return np.array([float(v) for v in values], dtype=np.float64).reshape(shape)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out.reshape(shape)
+
+
+def broadcasts(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorator: the bound ``fn`` also takes NumPy arrays, broadcast against each other (NumPy's rules).
+
+    With no ``numpy.ndarray`` argument the call is ``fn``'s own (the scalar path, the specification).
+    With some, ``fn`` runs once per element of the broadcast shape on Python scalars, and the results
+    come back as one array of that shape: int64 for sample sizes, float64 for probabilities and other
+    floats, an object array for anything else (a sample size beyond int64, a tuple, a result object).
+    An element whose parameters are refused raises that error with the element's index and values
+    (``alpha[3] = nan: ...``).  Lists are not broadcast (some parameters are sequences).
+
+    >>> import numpy as np
+    >>> @broadcasts
+    ... def double(x: float) -> float:
+    ...     return 2.0 * x
+    >>> double(np.array([1.0, 2.5]))
+    array([2., 5.])
+    """
+    import functools
+    import inspect
+
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        import numpy as np
+
+        if not any(isinstance(v, np.ndarray) for v in (*args, *kwargs.values())):
+            return fn(*args, **kwargs)
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return fn(*args, **kwargs)  # the function's own message for a bad call
+        arrays = {k: v for k, v in bound.arguments.items() if isinstance(v, np.ndarray)}
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+        except ValueError:
+            shapes = ", ".join(f"{k} {a.shape}" for k, a in arrays.items())
+            raise ValueError(f"{fn.__name__}: the array parameters do not broadcast together ({shapes})") from None
+        full = {k: np.broadcast_to(a, shape) for k, a in arrays.items()}
+        values = []
+        for idx in np.ndindex(*shape):
+            call = sig.bind(*args, **kwargs)
+            for k, a in full.items():
+                call.arguments[k] = a[idx].item()
+            try:
+                values.append(fn(*call.args, **call.kwargs))
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                where = "[" + ", ".join(map(str, idx)) + "]"
+                at = ", ".join(f"{k}{where} = {call.arguments[k]!r}" for k in full)
+                message = f"{fn.__name__} at {at}: {exc}"
+                try:
+                    err = type(exc)(message)
+                except TypeError:
+                    err = ValueError(message)
+                raise err from None
+        return _as_result_array(values, shape)
+
+    return wrapper
 
 
 #: A sample size at or above this is vacuous: no sample of that size can be drawn, and the float

@@ -27,6 +27,7 @@ from semiprivate.theory.bounds._core import (
     Param,
     ProbabilityBound,
     Solver,
+    broadcasts,
     ceil_int,
     check_conditions,
     make_expr,
@@ -110,6 +111,7 @@ def abm19_cover_log_failure_probability(n_pub: int, vc_dim: int, alpha: float, *
                             lambda: float(_lem33_log(MATH, n_pub, vc_dim, alpha)))
 
 
+@broadcasts
 @renamed_params(d="vc_dim")
 @validate_params(n_pub=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, strict=Boolean())
 def abm19_cover_failure_probability(n_pub: int, vc_dim: int, alpha: float, *, strict: bool = True) -> Any:
@@ -168,6 +170,7 @@ def abm19_cover_failure_probability_expr() -> Any:
                                                                   integer=("n_pub", "vc_dim"))), force=True))
 
 
+@broadcasts
 @renamed_params(d="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
 def abm19_public_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
@@ -209,6 +212,7 @@ def _pub_oform(ns: Any, vc_dim: Any, alpha: Any, beta: Any, constant: Any = 1) -
     return constant * (vc_dim * ns.log(1 / alpha) + ns.log(1 / beta)) / alpha
 
 
+@broadcasts
 @renamed_params(d="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, constant=POSITIVE_REAL)
 def abm19_public_sample_size_oform(vc_dim: int, alpha: float, beta: float, *, constant: float = 1.0) -> int:
@@ -248,6 +252,7 @@ def _priv(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant: A
     return constant * (vc_dim * ns.log(1 / alpha) + ns.log(1 / beta)) * ns.max(1 / alpha, 1 / epsilon) / alpha
 
 
+@broadcasts
 @renamed_params(d="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def abm19_private_sample_size(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
@@ -296,6 +301,7 @@ class SampleComplexity(NamedTuple):
     n_pub: int
 
 
+@broadcasts
 @renamed_params(d="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def abm19_sample_complexity(vc_dim: int, alpha: float, beta: float, epsilon: float, *,
@@ -330,6 +336,7 @@ class PublicDataReduction(NamedTuple):
     p: float
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, n_priv=POSITIVE_INT, n_pub=POSITIVE_INT, epsilon=EPSILON, delta=DELTA,
                  strict=Boolean(), form=Options("paper", "corrected"))
 def abm19_public_data_reduction(alpha: float, n_priv: int, n_pub: int, epsilon: float, delta: float = 0.0,
@@ -392,6 +399,7 @@ def _pub_lower(ns: Any, alpha: Any) -> Any:
     return 1 / (1600 * alpha)
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY)
 def abm19_public_lower_bound(alpha: float) -> int:
     r"""ABM19 Thm 4.1 / 4.2: every (approximate / pure) semi-private learner needs n_pub > 1/(1600 alpha).

@@ -18,6 +18,7 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    broadcasts,
     ceil_int,
     check_conditions,
     make_expr,
@@ -49,6 +50,7 @@ __all__ = [
 ]
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(m=POSITIVE_INT, vc_dim=POSITIVE_INT, strict=Boolean())
 def sauer_bound(m: int, vc_dim: int, *, strict: bool = True) -> Any:
@@ -78,6 +80,7 @@ def _b3(ns: Any, vc_dim: Any, alpha: Any) -> Any:
     return (vc_dim - 1) / (16 * alpha)
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean())
 def vc_lower_bound(vc_dim: int, alpha: float, beta: float, *, strict: bool = True) -> Any:
@@ -114,6 +117,7 @@ def _b4(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     return 8 / alpha * (vc_dim * ns.log(16 / alpha) + ns.log(2 / beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
 def realizable_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
@@ -144,6 +148,7 @@ def _b5(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     return 48 / alpha * (10 * vc_dim * ns.log(48 * ns.e / alpha) + ns.log(5 / beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
 def pairwise_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
@@ -175,6 +180,7 @@ def _b6(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     return 50 * vc_dim / alpha**2 * ns.log(1 / (alpha * beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
 def agnostic_sample_size(vc_dim: int, alpha: float, beta: float) -> int:
@@ -206,6 +212,7 @@ def _a3(ns: Any, log_domain_size: Any, vc_dim: Any, alpha: Any, beta: Any, epsil
                        + ns.log(1 / beta) / (epsilon * alpha))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(log_domain_size=POSITIVE_REAL, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
                  epsilon=EPSILON, constant=POSITIVE_REAL)
@@ -252,6 +259,7 @@ def _klnrs(ns: Any, n_hypotheses: Any, alpha: Any, beta: Any, epsilon: Any, cons
     return constant * (ns.log(n_hypotheses) + ns.log(1 / beta)) / (alpha * epsilon)
 
 
+@broadcasts
 @renamed_params(h_size="n_hypotheses")
 @validate_params(n_hypotheses=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def klnrs_sample_size(n_hypotheses: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
@@ -291,6 +299,7 @@ def _jl(ns: Any, alpha: Any, epsilon: Any, gamma: Any, constant: Any = 1) -> Any
     return constant / (alpha * epsilon * gamma**2)
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def bst14_labeled(dim: int, alpha: float, epsilon: float, *, constant: float = 1.0) -> int:
@@ -315,6 +324,7 @@ def bst14_labeled_expr() -> Any:
     return make_expr(_bst, ("dim", "alpha", "epsilon", "constant"), integer=("dim",))
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def abm19_halfspace_labeled(dim: int, alpha: float, epsilon: float, *, constant: float = 1.0) -> int:
@@ -339,6 +349,7 @@ def abm19_halfspace_labeled_expr() -> Any:
     return make_expr(_abm, ("dim", "alpha", "epsilon", "constant"), integer=("dim",))
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, epsilon=EPSILON, gamma=PROBABILITY, constant=POSITIVE_REAL)
 def jl_labeled(alpha: float, epsilon: float, gamma: float, *, constant: float = 1.0) -> int:
     r"""HPSY Sec 3.3: JL projection to O(1/gamma^2) dims then private learning: n_lab = O(1/(alpha eps gamma^2)).

@@ -37,7 +37,17 @@ import math
 from typing import Any
 
 from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, validate_params
-from semiprivate.theory.bounds._core import MATH, Bound, Param, Solver, ceil_int, make_expr, register, smallest_integer
+from semiprivate.theory.bounds._core import (
+    MATH,
+    Bound,
+    Param,
+    Solver,
+    broadcasts,
+    ceil_int,
+    make_expr,
+    register,
+    smallest_integer,
+)
 
 __all__ = [
     "bst14_noise_scale",
@@ -59,6 +69,7 @@ def _sigma(ns: Any, n: Any, lipschitz: Any, epsilon: Any, delta: Any) -> Any:
     return ns.sqrt(32 * lipschitz**2 * n**2 * ns.log(n / delta) * ns.log(1 / delta)) / epsilon
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT, lipschitz=POSITIVE_REAL, epsilon=EPSILON, delta=PROBABILITY)
 def bst14_noise_scale(n: int, lipschitz: float, epsilon: float, delta: float) -> float:
     r"""BST14 noisy SGD noise standard deviation: sigma^2 = 32 L^2 n^2 log(n/delta) log(1/delta) / eps^2.
@@ -122,6 +133,7 @@ def _excess_o(ns: Any, n: Any, p: Any, lipschitz: Any, diameter: Any, epsilon: A
     return constant * lipschitz * diameter * ns.log(n / delta) ** ns.frac(3, 2) * ns.sqrt(p * ns.log(1 / delta)) / epsilon
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT, p=POSITIVE_INT, lipschitz=POSITIVE_REAL, diameter=POSITIVE_REAL, epsilon=EPSILON,
                  delta=PROBABILITY, constant=POSITIVE_REAL)
 def bst14_excess_risk(n: int, p: int, lipschitz: float, diameter: float, epsilon: float, delta: float, *,
@@ -157,6 +169,7 @@ def _excess_x(ns: Any, n: Any, p: Any, lipschitz: Any, diameter: Any, epsilon: A
     return 2 * diameter * g * (2 + ns.log(n**2)) / n
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT, p=POSITIVE_INT, lipschitz=POSITIVE_REAL, diameter=POSITIVE_REAL, epsilon=EPSILON,
                  delta=PROBABILITY)
 def bst14_excess_risk_explicit(n: int, p: int, lipschitz: float, diameter: float, epsilon: float,
@@ -182,6 +195,7 @@ def bst14_excess_risk_explicit_expr() -> Any:
     return make_expr(_excess_x, ("n", "p", "lipschitz", "diameter", "epsilon", "delta"), integer=("n", "p"))
 
 
+@broadcasts
 @validate_params(p=POSITIVE_INT, lipschitz=POSITIVE_REAL, diameter=POSITIVE_REAL, epsilon=EPSILON,
                  delta=PROBABILITY, alpha=POSITIVE_REAL)
 def bst14_sample_size(p: int, lipschitz: float, diameter: float, epsilon: float, delta: float, alpha: float) -> int:
@@ -205,6 +219,7 @@ def bst14_sample_size(p: int, lipschitz: float, diameter: float, epsilon: float,
     return smallest_integer(pred, 3)
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT, p=POSITIVE_INT, lipschitz=POSITIVE_REAL, diameter=POSITIVE_REAL, epsilon=EPSILON,
                  delta=PROBABILITY, beta=PROBABILITY)
 def pillar_excess_risk_high_probability(n: int, p: int, lipschitz: float, diameter: float, epsilon: float,
@@ -225,6 +240,7 @@ def _pillar(ns: Any, k: Any, alpha: Any, epsilon: Any, gamma: Any, constant: Any
     return constant * ns.sqrt(k) / (alpha * epsilon * gamma)
 
 
+@broadcasts
 @validate_params(k=POSITIVE_INT, alpha=PROBABILITY, epsilon=EPSILON, gamma=PROBABILITY, constant=POSITIVE_REAL)
 def pillar_labeled(k: int, alpha: float, epsilon: float, gamma: float, *, constant: float = 1.0) -> int:
     r"""PILLAR Thm 1 labelled size (reconstructed O-form): n_lab = O(sqrt(k)/(alpha eps gamma_k)).
@@ -251,6 +267,7 @@ def pillar_labeled_expr() -> Any:
     return make_expr(_pillar, ("k", "alpha", "epsilon", "gamma", "constant"), integer=("k",))
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, epsilon=EPSILON, gamma=PROBABILITY, constant=POSITIVE_REAL)
 def pillar_cor6_labeled(alpha: float, epsilon: float, gamma: float, *, constant: float = 1.0) -> int:
     r"""PILLAR Cor 6 (reconstructed): large-margin Gaussian mixtures, k = 2 spiked directions.

@@ -22,7 +22,16 @@ from semiprivate.kernels.validation import (
     Boolean,
     validate_params,
 )
-from semiprivate.theory.bounds._core import MATH, Bound, Param, ceil_int, check_conditions, make_expr, register
+from semiprivate.theory.bounds._core import (
+    MATH,
+    Bound,
+    Param,
+    broadcasts,
+    ceil_int,
+    check_conditions,
+    make_expr,
+    register,
+)
 
 __all__ = [
     "PrivacyGuarantee",
@@ -66,6 +75,7 @@ def _cl43(ns: Any, n: Any, epsilon_star: Any, delta: Any, epsilon: Any) -> dict[
             "t": n / epsilon * (3 + ns.exp(epsilon_star))}
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT, epsilon_star=EPSILON, delta=DELTA, epsilon=EPSILON, strict=Boolean())
 def subsampling_privacy(n: int, epsilon_star: float, delta: float, epsilon: float, *, strict: bool = True) -> Any:
     r"""BNS15 Claim 4.3 (sub-sampling): (eps*, delta) on n points -> (eps, 4 eps/(3+e^{eps*}) delta) on t.
@@ -120,6 +130,7 @@ def subsampling_privacy_expr() -> dict[str, Any]:
     return make_expr(_cl43, ("n", "epsilon_star", "delta", "epsilon"), integer=("n",))
 
 
+@broadcasts
 @validate_params(epsilon=EPSILON, delta=DELTA, strict=Boolean())
 def iid_resampling_privacy(epsilon: float, delta: float, *, strict: bool = True) -> Any:
     r"""BNS15 Claim 4.5: running an (eps, delta)-DP A on n i.i.d. draws from the n-point input is (ln 244, 2467 delta)-DP.
@@ -149,6 +160,7 @@ def _lem41(ns: Any, epsilon: Any, delta: Any) -> dict[str, Any]:
     return {"epsilon": epsilon + 3, "delta": 4 * ns.e * delta}
 
 
+@broadcasts
 @validate_params(epsilon=EPSILON, delta=DELTA)
 def label_boost_procedure_privacy(epsilon: float, delta: float) -> PrivacyGuarantee:
     r"""BNS15 Lemma 4.1: A after LabelBoostProcedure is (eps + 3, 4 e delta)-DP.
@@ -186,6 +198,7 @@ class LabelBoostPrivacy(NamedTuple):
     holds: bool
 
 
+@broadcasts
 @validate_params(delta=DELTA, iterations=NONNEGATIVE_INT, base_ratio=POSITIVE_INT, iteration_ratio=POSITIVE_INT)
 def labelboost_privacy(delta: float, iterations: int = 0, *, base_ratio: int = 300,
                        iteration_ratio: int = 100) -> LabelBoostPrivacy:
@@ -243,6 +256,7 @@ def _cl57(ns: Any, n: Any, epsilon_star: Any, delta: Any, epsilon: Any) -> dict[
             "t": n / epsilon * (3 + ns.exp(2 * epsilon_star))}
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT, epsilon_star=EPSILON, delta=DELTA, epsilon=EPSILON)
 def active_subsampling_privacy(n: int, epsilon_star: float, delta: float, epsilon: float) -> Subsampled:
     r"""BNS15 Claim 5.7 (SubSampling): PSSL (eps*, delta) -> PAL (eps, (7+e^{eps*})/(3+e^{2eps*}) eps delta).

@@ -23,6 +23,7 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    broadcasts,
     ceil_int,
     check_conditions,
     make_expr,
@@ -45,6 +46,7 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, n=POSITIVE_INT,
                  m=POSITIVE_INT)
 def bns15_pssl_to_tpal(alpha: float, beta: float, epsilon: float, delta: float, n: int, m: int) -> LearnerParams:
@@ -62,6 +64,7 @@ def _thm56(ns: Any, alpha: Any, beta: Any, epsilon: Any, delta: Any = 0, n: Any 
     return ns.exp(-2 * epsilon) * (1 - ns.frac(25, 9) * beta) / (9 * alpha) - n * delta * (1 + ns.exp(-epsilon))
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, n=Integer(0), strict=Boolean())
 def bns15_tpal_threshold_lower_bound(alpha: float, beta: float, epsilon: float, delta: float = 0.0,
                                      n: int = 0, *, strict: bool = True) -> Any:
@@ -108,6 +111,7 @@ def bns15_tpal_threshold_lower_bound_expr() -> Any:
     return make_expr(_thm56, ("alpha", "beta", "epsilon", "delta", "n"), integer=("n",))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, n=POSITIVE_INT,
                  constant=POSITIVE_REAL)

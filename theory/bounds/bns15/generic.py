@@ -24,6 +24,7 @@ from semiprivate.theory.bounds._core import (
     Param,
     ProbabilityBound,
     Solver,
+    broadcasts,
     ceil_int,
     make_expr,
     register,
@@ -70,6 +71,7 @@ def _thm33_n(ns: Any, bits: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: An
     return constant * (bits * vc_dim / (alpha**3 * e) * ns.log(1 / alpha) + ns.log(1 / beta) / (alpha * e))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL,
                  form=Options("paper", "corrected"))
@@ -114,6 +116,7 @@ def bns15_generic_labeled_expr(form: str = "corrected") -> Any:
                      form=_form_checked(form))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim", d="bits")
 @validate_params(bits=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL, form=Options("paper", "corrected"))
@@ -148,6 +151,7 @@ def _thm33_uc(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     return 1250 / alpha**2 * vc_dim * ns.log(25 / (alpha * beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
 def bns15_generic_uniform_convergence_size(vc_dim: int, alpha: float, beta: float) -> int:
@@ -163,6 +167,7 @@ def bns15_generic_uniform_convergence_size(vc_dim: int, alpha: float, beta: floa
     return ceil_int(_thm33_uc(MATH, vc_dim, alpha, beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim", d="bits")
 @validate_params(bits=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL, form=Options("paper", "corrected"))
@@ -202,6 +207,7 @@ def expmech_log_failure_probability(n_hypotheses: int, epsilon: float, gap: floa
     return float(_propa1_log(MATH, n_hypotheses, epsilon, gap, m))
 
 
+@broadcasts
 @renamed_params(h_size="n_hypotheses")
 @validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, m=POSITIVE_INT)
 def expmech_failure_probability(n_hypotheses: int, epsilon: float, gap: float, m: int) -> float:
@@ -247,6 +253,7 @@ def expmech_failure_probability_expr() -> Any:
                                                 integer=("n_hypotheses", "m"))), force=True)
 
 
+@broadcasts
 @renamed_params(h_size="n_hypotheses")
 @validate_params(n_hypotheses=POSITIVE_INT, epsilon=EPSILON, gap=PROBABILITY, beta=PROBABILITY)
 def expmech_sample_size(n_hypotheses: int, epsilon: float, gap: float, beta: float) -> int:

@@ -31,6 +31,7 @@ from semiprivate.theory.bounds._core import (
     ProbabilityBound,
     SampleSize,
     Solver,
+    broadcasts,
     ceil_int,
     check_conditions,
     make_expr,
@@ -76,6 +77,7 @@ def _cl42_log_rhs(ns: Any, s: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     return ns.log(beta) - 1 + ns.log(vc_dim) + alpha * s / (2 * vc_dim)
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(s=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, strict=Boolean(),
                  form=Options("paper", "corrected"))
@@ -140,6 +142,7 @@ def bns15_labelboost_max_unlabeled(s: int, vc_dim: int, alpha: float, beta: floa
     return check_conditions(strict, "BNS15.Cl4.2", conds, compute)
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(t=Integer(0), vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
                  form=Options("paper", "corrected"))
@@ -176,6 +179,7 @@ def bns15_labelboost_min_labeled(t: int, vc_dim: int, alpha: float, beta: float,
 # ---------------------------------------------------------------------------
 
 
+@broadcasts
 @validate_params(n=POSITIVE_INT)
 def bns15_labelboost_unlabeled_size(n: int) -> int:
     """BNS15 Claim 4.8: |D| >= 90000 n unlabelled points make LabelBoost never fail on Step 2b.
@@ -192,6 +196,7 @@ def _cl49(ns: Any, vc_dim: Any, alpha: Any, beta: Any) -> Any:
     return 96000 / alpha * vc_dim * ns.log(2240 / (alpha * beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY)
 def bns15_labelboost_labeled_size(vc_dim: int, alpha: float, beta: float) -> int:
@@ -254,6 +259,7 @@ class LabelBoostIteration(NamedTuple):
     s_after: int
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(n=POSITIVE_INT, m=POSITIVE_INT, vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY,
                  strict=Boolean())
@@ -318,6 +324,7 @@ def bns15_labelboost_schedule(n: int, m: int, vc_dim: int, alpha: float, beta: f
     return check_conditions(strict, "BNS15.Rem4.10", conds, lambda: its)
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, beta=PROBABILITY, i=POSITIVE_INT)
 def bns15_labelboost_error_after(alpha: float, beta: float, i: int) -> tuple[float, float]:
     r"""BNS15 Claim 4.11: after i iterations, error_mu(c, h_i) <= 10 sum alpha_j w.p. >= 1 - 2 sum beta_j.
@@ -377,6 +384,7 @@ class LearnerParams(NamedTuple):
         return ""
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, n=POSITIVE_INT)
 def bns15_lem4_12(vc_dim: int, alpha: float, beta: float, n: int) -> LearnerParams:
@@ -395,6 +403,7 @@ def bns15_lem4_12(vc_dim: int, alpha: float, beta: float, n: int) -> LearnerPara
                          beta_factor=2.0)
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, delta=DELTA, n=POSITIVE_INT)
 def bns15_thm4_13(vc_dim: int, alpha: float, beta: float, delta: float, n: int) -> LearnerParams:
@@ -411,6 +420,7 @@ def bns15_thm4_13(vc_dim: int, alpha: float, beta: float, delta: float, n: int) 
     return r._replace(epsilon=1.0, delta=labelboost_privacy(delta).claimed_delta)
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA,
                  n=POSITIVE_INT, strict=Boolean())
@@ -451,6 +461,7 @@ def _thm414(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant:
     return constant * vc_dim / (alpha * epsilon) * ns.log(1 / (alpha * beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def bns15_thm4_14_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
@@ -482,6 +493,7 @@ def _thm416(ns: Any, vc_dim: Any, alpha: Any, beta: Any, epsilon: Any, constant:
     return constant * vc_dim / (alpha**2 * epsilon) * ns.log(1 / (alpha * beta))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL)
 def bns15_thm4_16_labeled(vc_dim: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0) -> int:
@@ -523,6 +535,7 @@ def log_star(x: int) -> int:
     return k
 
 
+@broadcasts
 @renamed_params(d="bits")
 @validate_params(ell=POSITIVE_INT, bits=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)
@@ -544,6 +557,7 @@ def bns15_rectangles(ell: int, bits: int, alpha: float, beta: float, epsilon: fl
     return (unl, bns15_thm4_14_labeled(2 * ell, alpha, beta, epsilon, constant=constant))
 
 
+@broadcasts
 @renamed_params(vc="vc_dim")
 @validate_params(vc_dim=POSITIVE_INT, repdim=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  constant=POSITIVE_REAL)

@@ -27,6 +27,7 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    broadcasts,
     ceil_int,
     check_conditions,
     make_expr,
@@ -73,6 +74,7 @@ def _thm1_unl(ns: Any, dim: Any, beta: Any, p_min: Any) -> Any:
     return ns.log(2 * dim**2 / beta) / (-ns.log(1 - p_min))
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=POSITIVE_INT, beta=PROBABILITY, p_min=PROBABILITY)
 def hpsy_thm1_unlabeled(dim: int, beta: float, p_min: float) -> int:
@@ -115,6 +117,7 @@ def _thm1_lab(ns: Any, z_max: Any, alpha: Any, beta: Any, epsilon: Any, constant
     return constant / (alpha * epsilon) * (z_max + ns.log(1 / beta))
 
 
+@broadcasts
 @validate_params(z_max=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, constant=POSITIVE_REAL,
                  form=Options("paper", "corrected"))
 def hpsy_thm1_labeled(z_max: int, alpha: float, beta: float, epsilon: float, *, constant: float = 1.0,
@@ -170,6 +173,7 @@ def _karger_eps(ns: Any, dim: Any, ell: Any, c_hat: Any) -> Any:
     return ns.sqrt(3 * (ell + 2) * ns.log(dim) / c_hat)
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=Integer(2), ell=Real(1.0, math.inf), c_hat=POSITIVE_REAL, strict=Boolean())
 def karger_cut_bound(dim: int, ell: float, c_hat: float, *, strict: bool = True) -> Any:
@@ -279,6 +283,7 @@ def _lem2_conditions(dim: int, beta: float, form: str) -> list[tuple[bool, str, 
     return conds
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=Integer(2), beta=PROBABILITY, form=Options("statement", "proof"), strict=Boolean())
 def hpsy_connectivity_threshold(dim: int, beta: float, *, form: str = "statement", strict: bool = True) -> Any:
@@ -344,6 +349,7 @@ def _thm2_unl(ns: Any, dim: Any, beta: Any, p: Any) -> Any:
     return ns.max(_thm2_first(ns, dim - 1, beta, p), 8 * ns.log(16 / beta))
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=Integer(2), k=Integer(1), beta=PROBABILITY, p=PROBABILITY,
                  form=Options("statement", "proof", "corrected"), strict=Boolean())
@@ -445,6 +451,7 @@ def hpsy_thm2_unlabeled_expr() -> Any:
     return make_expr(_thm2_unl, ("dim", "beta", "p"), integer=("dim",))
 
 
+@broadcasts
 @validate_params(alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, delta=DELTA, constant=POSITIVE_REAL)
 def hpsy_thm2_labeled(alpha: float, beta: float, epsilon: float, delta: float = 0.0, *,
                       constant: float = 1.0) -> int:
@@ -462,6 +469,7 @@ def hpsy_thm2_labeled(alpha: float, beta: float, epsilon: float, delta: float = 
     return ceil_int(constant * (1 + math.log(1 / beta)) / (alpha * epsilon))
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=POSITIVE_INT, z_max=POSITIVE_INT, p_min=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY,
                  epsilon=EPSILON, constant=POSITIVE_REAL)
@@ -478,6 +486,7 @@ def hpsy_thm1(dim: int, z_max: int, p_min: float, alpha: float, beta: float, eps
                                   hpsy_thm1_labeled(z_max, alpha, beta, epsilon, constant=constant))
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=Integer(2), k=Integer(1), p=PROBABILITY, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  delta=DELTA, form=Options("statement", "proof", "corrected"), constant=POSITIVE_REAL,

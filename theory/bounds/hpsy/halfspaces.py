@@ -24,6 +24,7 @@ from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
     Param,
+    broadcasts,
     ceil_int,
     check_conditions,
     make_expr,
@@ -74,6 +75,7 @@ def _thm3_conditions(k: int, dim: int | None, gamma: float, eta: float | None, b
     return conds
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(k=POSITIVE_INT, dim=POSITIVE_INT, beta=PROBABILITY, gamma=POSITIVE_REAL, constant=POSITIVE_REAL,
                  strict=Boolean(), form=Options("paper", "corrected"))
@@ -126,6 +128,7 @@ def hpsy_thm3_unlabeled_expr() -> Any:
     return make_expr(_thm3_unl, ("k", "dim", "beta", "gamma", "constant"), integer=("k", "dim"))
 
 
+@broadcasts
 @validate_params(k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, gamma=POSITIVE_REAL,
                  eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
 def hpsy_thm3_labeled(k: int, alpha: float, beta: float, epsilon: float, gamma: float, eta: float, *,
@@ -177,6 +180,7 @@ def hpsy_thm3_labeled_expr() -> Any:
     return make_expr(_thm3_lab, ("k", "alpha", "beta", "epsilon", "gamma", "eta", "constant"), integer=("k",))
 
 
+@broadcasts
 @renamed_params(d="dim")
 @validate_params(dim=POSITIVE_INT, k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON,
                  gamma=POSITIVE_REAL, eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
