@@ -4,15 +4,36 @@
 # 1. the HTML site, warnings as errors (docs/_build/html/index.html); the gallery examples
 #    (examples/gallery/plot_*.py) are executed during the build;
 # 2. every `.. doctest::` example of the pages, with Sphinx's doctest builder.
-# Uses the project's .venv (scripts/bootstrap.sh installs the docs extra) unless $PYTHON_DOCS names
-# a Python that has semiprivate[docs] installed.
+# Which Python builds: $PYTHON_DOCS when set; else the active environment's (the activated venv's
+# python, else python3 on PATH) when it has the docs extra (semiprivate, sphinx, sphinx-gallery:
+# `pip install ".[docs]"`); else the project's .venv, created by scripts/bootstrap.sh.
+# SEMIPRIVATE_DOCS_WHICH=1 prints the Python it would use and exits.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+has_docs_extra() {
+    "$1" -c "import semiprivate, sphinx, sphinx_gallery" >/dev/null 2>&1
+}
 if [ -n "${PYTHON_DOCS:-}" ]; then
     VPY="$PYTHON_DOCS"
 else
-    VPY="$(bash scripts/bootstrap.sh | tail -n 1)"
+    ACTIVE=""
+    if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
+        ACTIVE="$VIRTUAL_ENV/bin/python"
+    elif command -v python3 >/dev/null 2>&1; then
+        ACTIVE="$(command -v python3)"
+    fi
+    if [ -n "$ACTIVE" ] && has_docs_extra "$ACTIVE"; then
+        VPY="$ACTIVE"
+    else
+        [ -n "${SEMIPRIVATE_DOCS_WHICH:-}" ] && { echo "bootstrap"; exit 0; }
+        echo "docs.sh: the active Python (${ACTIVE:-none}) lacks the docs extra; using the project's .venv" >&2
+        VPY="$(bash scripts/bootstrap.sh | tail -n 1)"
+    fi
+fi
+if [ -n "${SEMIPRIVATE_DOCS_WHICH:-}" ]; then
+    echo "$VPY"
+    exit 0
 fi
 export MPLBACKEND=Agg
 OUT="${SEMIPRIVATE_DOCS_OUT:-$ROOT/docs/_build}"
