@@ -8,8 +8,10 @@ time**, so it cannot drift from the code:
 * ``implemented_by`` -- every module, class or function under ``theory/`` and ``kernels/`` whose
   docstring has an ``Implements:`` line naming the id (found by parsing the sources, nothing is
   imported; a module written later appears automatically);
-* ``tests`` -- the test functions under ``tests/`` (in a source checkout) that name the id or
-  call an object implementing it;
+* ``tests`` -- the test functions under ``tests/`` that name the id or call an object implementing
+  it: scanned in a source checkout, read from :data:`TESTS_DATA` (``spec_tests.json``, generated
+  from the same scan by ``semiprivate spec --update-tests-data`` and shipped with the package) in an
+  installed copy, which has no ``tests/``; a test checks that the shipped data matches the scan;
 * ``checks`` -- the machine checks of :mod:`proofs_checks` registered under the id (check ids
   start with the item id);
 * ``reference`` -- the paper and item (``ABM19 Lemma 3.3``) and, for the planned items, the
@@ -41,7 +43,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-__all__ = ["SpecEntry", "PLANNED", "PAPERS", "ALIASES", "reference", "parse_implements", "build_index", "format_index", "SUMMARY", "main"]
+__all__ = ["SpecEntry", "PLANNED", "PAPERS", "ALIASES", "TESTS_DATA", "reference", "parse_implements", "build_index",
+           "format_index", "scan_tests", "write_tests_data", "SUMMARY", "main"]
+
+#: the tests column as generated data (id -> test ids), for installed copies without ``tests/``
+TESTS_DATA = Path(__file__).resolve().parent / "spec_tests.json"
 
 SUMMARY = "list the paper items (SPEC ids) implemented, with their code, tests and proof checks"
 
@@ -317,13 +323,26 @@ def _implementations(modules: set[str] | None = None) -> dict[str, list[str]]:
 _COMMON_NAMES = {"sample", "fit", "main", "build", "predict", "evaluate", "solve", "run", "check", "report"}
 
 
+def _shipped_tests() -> dict[str, list[str]]:
+    """The generated tests column (:data:`TESTS_DATA`), or {} when it is missing or unreadable."""
+    try:
+        data = json.loads(TESTS_DATA.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        return {}
+    return {str(k): [str(t) for t in v] for k, v in data.items()}
+
+
 def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) -> dict[str, list[str]]:
     """Test functions that name an id, or use a class / function implementing it (by name; modules
-    and short common names are not used, they would match unrelated tests)."""
+    and short common names are not used, they would match unrelated tests); without ``tests/``
+    (an installed copy), the shipped :data:`TESTS_DATA`."""
     root = _tests_root()
     out: dict[str, list[str]] = {}
     if root is None:
-        return out
+        shipped = _shipped_tests()
+        return {item: shipped[item] for item in items if item in shipped}
     names: dict[str, set[str]] = {}
     for item in items:
         short = {o.rsplit(".", 1)[-1] for o in impl.get(item, []) if "." in o and o not in modules}
@@ -348,6 +367,22 @@ def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) 
                     if id_res[item].search(src) or (nr is not None and nr.search(src)):
                         out.setdefault(item, []).append(where)
     return out
+
+
+def scan_tests() -> dict[str, list[str]]:
+    """The tests column scanned from ``tests/`` of this source checkout (ValueError without one)."""
+    if _tests_root() is None:
+        raise ValueError("no tests/ folder beside the package: the tests column can only be scanned in a source "
+                         "checkout")
+    entries = build_index(checks=False)
+    return {e.id: e.tests for e in entries if e.tests}
+
+
+def write_tests_data(path: Path | None = None) -> Path:
+    """Write :func:`scan_tests` as JSON to ``path`` (default :data:`TESTS_DATA`); returns the path."""
+    target = TESTS_DATA if path is None else Path(path)
+    target.write_text(json.dumps(scan_tests(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return target
 
 
 def _checks(known: Iterable[str]) -> dict[str, list[str]]:
@@ -413,7 +448,7 @@ def format_index(entries: list[SpecEntry], *, tests_scanned: bool = True) -> str
         if e.checks:
             lines.append("  proof checks: " + ", ".join(e.checks))
     lines.append(f"\n{len(entries)} items: {done} implemented, {len(entries) - done} planned."
-                 + ("" if tests_scanned else " (tests/ not found: run from a source checkout to list tests)"))
+                 + ("" if tests_scanned else " (tests not listed: no tests/ folder and no shipped spec_tests.json)"))
     return "\n".join(lines)
 
 
@@ -425,8 +460,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true",
                         help='print a JSON list of {"id", "implemented_by", "reference", "tests", "checks"}')
     parser.add_argument("--no-tests", action="store_true", help="do not scan tests/ (faster)")
+    parser.add_argument("--update-tests-data", action="store_true",
+                        help="(source checkout) rescan tests/ and rewrite the shipped tests column, spec_tests.json")
     parser.add_argument("ids", nargs="*", metavar="ID", help="only these ids (or id prefixes, e.g. ABM19)")
     ns = parser.parse_args(argv)  # argparse: usage errors exit 2 with a message, --help exits 0
+    if ns.update_tests_data:
+        try:
+            print(f"wrote {write_tests_data()}")
+        except ValueError as exc:
+            print(f"semiprivate spec: error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     entries = build_index(tests=not ns.no_tests)
     if ns.ids:
         entries = [e for e in entries if any(e.id == i or e.id.startswith(i + ".") or e.id.startswith(i)
@@ -439,5 +483,6 @@ def main(argv: list[str]) -> int:
         keys = ("id", "implemented_by", "reference", "tests", "checks")
         print(json.dumps([{k: asdict(e)[k] for k in keys} for e in entries], indent=1))
     else:
-        print(format_index(entries, tests_scanned=not ns.no_tests and _tests_root() is not None))
+        print(format_index(entries, tests_scanned=not ns.no_tests and (_tests_root() is not None
+                                                                       or TESTS_DATA.is_file())))
     return 0

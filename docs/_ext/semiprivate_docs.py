@@ -255,8 +255,73 @@ def generate(app: Sphinx) -> None:
     _paper_pages(src / "papers")
 
 
+def _lookup(dotted: str) -> Any:
+    """The object named ``dotted`` (the longest importable module prefix, then attributes), or a
+    sentinel ``_MISSING`` when no such object exists."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except Exception:  # noqa: BLE001 - not a module (or not importable): try a shorter prefix
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                return _MISSING
+            obj = getattr(obj, attr)
+        return obj
+    return _MISSING
+
+
+_MISSING = object()
+
+
+def _home(obj: Any) -> list[str]:
+    """Where autodoc documents ``obj``: its defining module + qualified name (and the module itself)."""
+    if inspect.ismodule(obj):
+        return [obj.__name__]
+    mod, qual = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    return [f"{mod}.{qual}"] if mod and qual else []
+
+
+def resolve_own_reference(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
+    """A Python cross-reference Sphinx could not resolve, to an object of this package: link it to where
+    autodoc documents the object (a re-export such as ``semiprivate.theory.audit.vectorize`` is documented
+    in its defining module), or, for an object that exists but is not documented (a private helper or
+    module), keep it as code without a link.  A reference to a name that does not exist stays unresolved,
+    and the nitpicky ``-W`` build fails on it."""
+    from sphinx.util.nodes import make_refnode
+
+    if node.get("refdomain") != "py":
+        return None
+    target = str(node.get("reftarget", "")).lstrip("~.")
+    module, cls = node.get("py:module"), node.get("py:class")
+    candidates = [target, f"semiprivate.{target}"]
+    if module:
+        candidates += ([f"{module}.{cls}.{target}"] if cls else []) + [f"{module}.{target}"]
+    domain = env.get_domain("py")
+    for name in candidates:
+        if not name.startswith("semiprivate"):
+            continue
+        obj = _lookup(name)
+        if obj is _MISSING:
+            continue
+        for home in [name, *_home(obj)]:
+            found = domain.objects.get(home)
+            if found is not None:
+                return make_refnode(app.builder, node["refdoc"], found.docname, found.node_id, contnode, home)
+        return contnode  # exists, not documented (private): shown as code
+    # a short name used in another module's docstring (``audit_mechanism`` in the result module): the one
+    # documented object of this package whose name ends with it, as Sphinx's own ".name" search does
+    ends = [k for k in domain.objects if k.startswith("semiprivate.") and k.endswith("." + target)]
+    if len(ends) == 1:
+        found = domain.objects[ends[0]]
+        return make_refnode(app.builder, node["refdoc"], found.docname, found.node_id, contnode, ends[0])
+    return None
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
+    app.connect("missing-reference", resolve_own_reference)
     app.connect("autodoc-skip-member", skip_foreign_members)
     app.connect("autodoc-process-docstring", drop_type_docstrings, priority=90)
     app.connect("autodoc-process-docstring", escape_plain_math, priority=100)

@@ -147,3 +147,21 @@ def test_the_scan_accepts_references_inside_the_repository() -> None:
     text = ('"""See README.md, docs/dask.md, ../README.md and proofs_checks/REPORT.md;\n'
             'writes report.md; reads /proc/cpuinfo."""\n')
     assert _outside_references(ROOT / "theory" / "probe.py", text) == []
+
+
+def test_shipped_tests_column_matches_the_scan() -> None:
+    """spec_tests.json (what an installed copy, without tests/, shows) is the scan of this checkout;
+    regenerate it with ``semiprivate spec --update-tests-data`` after adding or renaming tests."""
+    shipped = json.loads(spec.TESTS_DATA.read_text(encoding="utf-8"))
+    assert shipped == spec.scan_tests(), "spec_tests.json is stale: run 'semiprivate spec --update-tests-data'"
+
+
+def test_an_installed_copy_reads_the_tests_column_from_the_shipped_data(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = json.loads(spec.TESTS_DATA.read_text(encoding="utf-8"))
+    monkeypatch.setattr(spec, "_tests_root", lambda: None)  # as in site-packages: no tests/ beside the package
+    entries = {e.id: e for e in spec.build_index(checks=False)}
+    assert entries["ABM19.Lem3.3"].tests == shipped["ABM19.Lem3.3"] != []
+    assert spec.main(["ABM19.Lem3.3"]) == 0
+    out = capsys.readouterr().out
+    assert "  tests: " in out and "tests not listed" not in out
