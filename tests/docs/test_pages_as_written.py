@@ -39,10 +39,14 @@ def _blocks(page: Path) -> list[tuple[int, str]]:
     return out
 
 
-BLOCKS = [(page.name, line, text) for page in sorted(DOCS.glob("*.rst")) for line, text in _blocks(page)]
+#: pages whose examples fit a model (a search over digits): slow-marked, the docs build runs them too
+SLOW_PAGES = {"model_selection.rst"}
+BLOCKS = [pytest.param(page.name, line, text, id=f"{page.name}:{line}",
+                       marks=[pytest.mark.slow] if page.name in SLOW_PAGES else [])
+          for page in sorted(DOCS.glob("*.rst")) for line, text in _blocks(page)]
 
 
-@pytest.mark.parametrize(("page", "line", "text"), BLOCKS, ids=[f"{p}:{n}" for p, n, _ in BLOCKS])
+@pytest.mark.parametrize(("page", "line", "text"), BLOCKS)
 def test_each_example_block_runs_when_pasted_alone(page: str, line: int, text: str) -> None:
     test = doctest.DocTestParser().get_doctest(text, {"__name__": "__pasted__"}, f"{page}:{line}", page, line)
     runner = doctest.DocTestRunner(optionflags=FLAGS)
