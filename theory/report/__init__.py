@@ -133,9 +133,9 @@ class Section:
     files: list[Path] = field(default_factory=list)
     summary: str = ""
     seconds: float = 0.0
+    ok: bool = True
     #: CPU time of the process that built it (all its threads), to read the wall time against the load
     cpu_seconds: float = 0.0
-    ok: bool = True
     #: the summary line's verdict on the claim (:data:`VERDICTS`); "" means "SHOWN" when ``ok``, else "FAIL".
     #: ``ok`` is whether the section ran and its own checks passed (the exit status); ``verdict`` is what its
     #: numbers say about the claim (a paper's claim can FAIL while the section is ok)
