@@ -53,6 +53,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.learners._base import LABELLED
+from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.multinomial_dpgd import (
     full_batch_noise_multiplier,
     multinomial_dp_gd,
@@ -261,7 +262,8 @@ class SemiPrivateMultinomial(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"k must be <= min(d, public rows - 1) = {kmax}, got k={self.k}")
             # thin SVD of the (m x d) public rows: their principal directions without forming the d x d
             # second moment (m << d for pre-trained features; Ps is centred by the public mean already)
-            _, sv, Vt = np.linalg.svd(Ps, full_matrices=False)
+            with _blas_single_thread(float(Ps.size)):
+                _, sv, Vt = np.linalg.svd(Ps, full_matrices=False)
             ratio = sv[:kmax] ** 2 / max(float(np.sum(sv**2)), 1e-300)
             k = auto_dimension(ratio, n, mu) if self.k == "auto" else int(self.k)
             A = np.ascontiguousarray(Vt[:k].T)

@@ -46,6 +46,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy.accounting import dpsgd_epsilon
+from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.mechanisms import gaussian_sigma
 
 __all__ = [
@@ -224,18 +225,19 @@ def multinomial_dp_gd(Z: Any, y: Any, n_classes: int, *, noise_multiplier: float
     noise = np.empty_like(W)
     sig, cl, lr = float(noise_multiplier), float(clip), float(learning_rate)
     start = _first_averaged(steps, average)
-    for t in range(int(steps)):
-        R = _softmax(Zb @ W)
-        R -= Y
-        norms = znorm * np.sqrt(np.einsum("ij,ij->i", R, R))
-        f = np.ones(n)
-        big = norms > cl
-        f[big] = cl / norms[big]
-        G = Zb.T @ (R * f[:, None])
-        rng.standard_normal(out=noise)
-        G += noise * (sig * cl)
-        W = W - (lr / n) * G
-        if t >= start:
-            acc += W
+    with _blas_single_thread(float(n) * p1):  # small products: one BLAS thread (see semiprivate.theory.privacy.dpsgd)
+        for t in range(int(steps)):
+            R = _softmax(Zb @ W)
+            R -= Y
+            norms = znorm * np.sqrt(np.einsum("ij,ij->i", R, R))
+            f = np.ones(n)
+            big = norms > cl
+            f[big] = cl / norms[big]
+            G = Zb.T @ (R * f[:, None])
+            rng.standard_normal(out=noise)
+            G += noise * (sig * cl)
+            W = W - (lr / n) * G
+            if t >= start:
+                acc += W
     return MultinomialDPGDResult(weights=acc / (int(steps) - start), noise_multiplier=sig, steps=int(steps), clip=cl,
                                  learning_rate=lr, normalizer=float(n), average=float(average))
