@@ -333,10 +333,11 @@ def table(results: dict[str, Any], epsilons: tuple[float, ...]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="3 seeds, epsilon in {0.3, 1, 3}, no private search / "
-                    "halfspace rows (under 2 minutes)")
+    ap.add_argument("--quick", action="store_true", help="3 seeds, epsilon in {0.3, 1, 3}, three data sets, no "
+                    "private search / halfspace rows")
     ap.add_argument("--seeds", type=int, default=None, help="splits per data set (default 10; 3 with --quick)")
-    ap.add_argument("--datasets", default="digits,breast_cancer,wine,synthetic d=512,synthetic d=2048")
+    ap.add_argument("--datasets", default=None, help="comma-separated (default: all five; with --quick: digits, wine "
+                    "and synthetic d=512)")
     ap.add_argument("--diffprivlib", default=DEFAULT_PEERS["diffprivlib"], help="the diffprivlib environment's python")
     ap.add_argument("--opacus", default=DEFAULT_PEERS["opacus"], help="the Opacus environment's python")
     ap.add_argument("--out", type=Path, default=None, help="also write the markdown here")
@@ -349,7 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     epsilons = (0.3, 1.0, 3.0) if a.quick else EPSILONS
     peers = {p: (path if path and Path(path).exists() else None) for p, path in
              (("diffprivlib", a.diffprivlib), ("opacus", a.opacus))}
-    datasets = [d.strip() for d in a.datasets.split(",") if d.strip()]
+    names = a.datasets or ("digits,wine,synthetic d=512" if a.quick else
+                           "digits,breast_cancer,wine,synthetic d=512,synthetic d=2048")
+    datasets = [d.strip() for d in names.split(",") if d.strip()]
     t0 = time.perf_counter()
     results, secs = run(a.quick, seeds, peers, datasets, epsilons)
     wall = time.perf_counter() - t0
