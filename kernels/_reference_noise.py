@@ -32,10 +32,12 @@ version run at memory speed.  The distribution is theirs; there is no float anyw
 
 Bits consumed (the contract the compiled backend reproduces bit for bit)
 -----------------------------------------------------------------------
-A call for ``n`` samples reads ``n`` words with ``rng.bit_generator.random_raw(n)`` (sample ``i`` gets
-word ``i``), then, for each sample that needs it in increasing index order, further words one at a time
-with ``rng.bit_generator.random_raw()``.  Nothing else touches the generator (no float uniform, no
-buffered 32-bit draw).  ``bernoulli_exp(0)`` reads no word (the answer is always True).
+A word is the bit generator's ``next_uint64``, read in Python with
+``rng.integers(0, 2**64, dtype=np.uint64)`` (NumPy returns the full-range draw unchanged, for every bit
+generator; ``random_raw`` would give 32-bit words for MT19937).  A call for ``n`` samples reads ``n``
+words (sample ``i`` gets word ``i``), then, for each sample that needs it in increasing index order,
+further words one at a time.  Nothing else touches the generator (no float uniform, no buffered 32-bit
+draw).  ``bernoulli_exp(0)`` reads no word (the answer is always True).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,6 +53,7 @@ from semiprivate.kernels._reference import _exp_neg_fixed
 
 __all__ = [
     "TAIL_BITS",
+    "words",
     "MAX_HALF_WIDTH",
     "laplace_table",
     "gaussian_table",
@@ -67,6 +71,13 @@ TAIL_BITS = 48
 #: beyond discrete Laplace scale ~15,000 or discrete Gaussian sigma ~64,000 more mass goes to the slow exact path
 MAX_HALF_WIDTH = 1 << 19
 _ALL_ONES = (1 << 64) - 1
+
+
+def words(rng: np.random.Generator, n: int | None) -> Any:
+    """``n`` 64-bit words (``next_uint64``) as a uint64 array, or one as a Python int for ``n=None``."""
+    if n is None:
+        return int(rng.integers(0, 1 << 64, dtype=np.uint64))
+    return rng.integers(0, 1 << 64, size=n, dtype=np.uint64)
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -137,7 +148,7 @@ class _LazyInversion:
             hi_x = self.cdf_bounds(x, q)[0]
             if (lo_prev << b) <= (a << q) and ((a + 1) << q) <= (hi_x << b):
                 return x
-            a = (a << 64) | int(rng.bit_generator.random_raw())
+            a = (a << 64) | words(rng, None)
             b += 64
             if b + 32 > q:
                 q *= 2
@@ -171,7 +182,7 @@ class _LazyInversion:
 
     def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
         """``n`` exact samples, reading the generator as the module docstring says."""
-        w = np.asarray(rng.bit_generator.random_raw(n), dtype=np.uint64).reshape(n)
+        w = np.asarray(words(rng, n), dtype=np.uint64).reshape(n)
         x, unsure = self.classify(w)
         for i in np.flatnonzero(unsure).tolist():
             x[i] = self.settle(int(w[i]), int(x[i]), rng)

@@ -110,15 +110,15 @@ def test_coarse_bernoulli_table_keeps_the_distribution() -> None:
 
 
 class _Words:
-    """A generator stand-in whose ``bit_generator.random_raw()`` returns the given words."""
+    """A generator stand-in whose 64-bit draws (``integers(0, 2**64, ...)``) are the given words."""
 
     def __init__(self, *words: int) -> None:
         self.words = list(words)
-        self.bit_generator = self
 
-    def random_raw(self, size=None):
+    def integers(self, low, high, size=None, dtype=None):
+        assert (low, high, dtype) == (0, 2**64, np.uint64)
         if size is None:
-            return self.words.pop(0)
+            return np.uint64(self.words.pop(0))
         out, self.words = self.words[:size], self.words[size:]
         return np.array(out, dtype=np.uint64)
 
