@@ -94,16 +94,32 @@ def _resolve(backend: str) -> str:
     return name
 
 
+def _guide(table: Any) -> tuple[NDArray[np.int32], int]:
+    """``guide[j] = #{i : L[i] <= j << (64 - bits)}``: where the compiled scan starts for a word's top bits.
+
+    ``2**bits`` is about four entries per boundary (at most ``2**21``), so a scan takes about one step.
+    """
+    cached = getattr(table, "_guide", None)
+    if cached is None:
+        nb = int(table.L.shape[0])
+        bits = min(21, max(1, (4 * nb).bit_length()))
+        starts = np.arange(1 << bits, dtype=np.uint64) << np.uint64(64 - bits)
+        cached = (np.searchsorted(table.L, starts, side="right").astype(np.int32), bits)
+        table._guide = cached
+    return cached
+
+
 def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray[np.int64]:
     if backend == "numpy":
         return table.sample(n, rng)
     mod = _cython_module()
+    guide, bits = _guide(table)
     out = np.empty(n, dtype=np.int64)
     bitgen = rng.bit_generator
     with bitgen.lock:
-        unsure = mod.draw(table.L, table.H, int(table.xmin), bool(table.lower_closed), bool(table.upper_closed),
-                          bitgen.capsule, out)
-    for i, w in zip(*unsure):  # the same order and words as the reference: settle in index order
+        idx, ws = mod.draw(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
+                           bool(table.upper_closed), bitgen.capsule, out)
+    for i, w in zip(idx.tolist(), ws.tolist()):  # the reference's order and words: settle in index order
         out[i] = table.settle(int(w), int(out[i]), rng)
     return out
 

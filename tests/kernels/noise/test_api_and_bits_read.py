@@ -13,6 +13,7 @@ import pytest
 from semiprivate.kernels import _reference_noise as ref
 from semiprivate.kernels.noise import bernoulli_exp, discrete_gaussian, discrete_laplace
 
+
 def same_state(a, b) -> bool:
     """Two bit-generator states (nested dicts of ints and arrays) are equal."""
     if isinstance(a, dict):
