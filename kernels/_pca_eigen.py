@@ -12,7 +12,6 @@ import numpy as np
 import scipy.linalg
 from semiprivate.kernels._covariance import CovarianceAccumulator
 
-
 #: the top-k solver is tried from this dimension on, for k <= d / SUBSPACE_MAX_FRACTION (else full eigh)
 SUBSPACE_MIN_D = 512
 SUBSPACE_MAX_FRACTION = 8
