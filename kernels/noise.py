@@ -50,7 +50,8 @@ def _exact(value: Any, name: str, *, allow_zero: bool = False) -> Fraction:
         else:
             if not math.isfinite(float(value)):
                 raise ValueError(f"{name} must be finite, got {float(value)!r}")
-            num, den = value.as_integer_ratio()
+            ratio = getattr(value, "as_integer_ratio", None)  # floats of every width: their exact ratio
+            num, den = ratio() if callable(ratio) else float(value).as_integer_ratio()
             out = Fraction(int(num), int(den))
     if out < 0 or (out == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
