@@ -1,4 +1,4 @@
-"""``semiprivate.kernels``: fast primitives of the semiprivate toolkit (exponential mechanism, PCA).
+"""``semiprivate.kernels``: fast primitives of the semiprivate toolkit (exponential mechanism, PCA, exact noise).
 
 Imports nothing from :mod:`semiprivate.theory`.  The NumPy reference implementations
 (:mod:`semiprivate.kernels._reference`) are the specification; the Cython (CPU) and CuPy (GPU)
@@ -27,6 +27,9 @@ _LAZY = {
     "pca": "semiprivate.kernels._pca",
     "PCAResult": "semiprivate.kernels._pca",
     "CovarianceAccumulator": "semiprivate.kernels._pca",
+    "discrete_laplace": "semiprivate.kernels.noise",
+    "discrete_gaussian": "semiprivate.kernels.noise",
+    "bernoulli_exp": "semiprivate.kernels.noise",
 }
 
 __all__ = ["array_module", "available_backends", "build_info", *_LAZY]
@@ -41,6 +44,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from semiprivate.kernels._pca import CovarianceAccumulator as CovarianceAccumulator
     from semiprivate.kernels._pca import PCAResult as PCAResult
     from semiprivate.kernels._pca import pca as pca
+    from semiprivate.kernels.noise import bernoulli_exp as bernoulli_exp
+    from semiprivate.kernels.noise import discrete_gaussian as discrete_gaussian
+    from semiprivate.kernels.noise import discrete_laplace as discrete_laplace
 
 
 def __getattr__(name: str) -> Any:

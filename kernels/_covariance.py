@@ -126,10 +126,22 @@ def _make_ops(backend: str) -> Any:
 # ---------------------------------------------------------------------------
 
 
+class NonFiniteRows(ValueError):
+    """NaN or inf (or a column sum that overflows) in rows ``[start, start + m)``.
+
+    ``start`` is None when the rows are not known (the CuPy accumulator's deferred check).
+    :func:`semiprivate.kernels.pca` turns it into a message that names the first bad row of ``X``.
+    """
+
+    def __init__(self, message: str, start: int | None = None, m: int | None = None) -> None:
+        super().__init__(message)
+        self.start, self.m = start, m
+
+
 def _raise_non_finite(start: int, m: int, where: str) -> None:
-    raise ValueError(
+    raise NonFiniteRows(
         f"chunk must not contain NaN or inf (or values whose sum overflows): rows "
-        f"[{start}, {start + m}) {where}; the accumulator holds the rows before them"
+        f"[{start}, {start + m}) {where}; the accumulator holds the rows before them", start, m
     )
 
 
@@ -250,7 +262,7 @@ class CovarianceAccumulator:
 
     def _check_deferred(self) -> None:
         if self._bad is not None and bool(self._bad):
-            raise ValueError("chunk must not contain NaN or inf (found when reading the CuPy accumulator)")
+            raise NonFiniteRows("chunk must not contain NaN or inf (found when reading the CuPy accumulator)")
 
     def _as_block(self, chunk: Any) -> Any:
         if is_cupy_array(chunk):

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels._backend import resolve_backend
-from semiprivate.kernels._covariance import _BACKEND, _TOL, CovarianceAccumulator
+from semiprivate.kernels._covariance import _BACKEND, _TOL, CovarianceAccumulator, NonFiniteRows
 from semiprivate.kernels._pca_accumulate import _accumulate
 from semiprivate.kernels._pca_dask import _is_dask_array, _pca_dask
 from semiprivate.kernels._pca_eigen import _finish_covariance
@@ -44,6 +44,29 @@ __all__ = ["pca", "PCAResult", "CovarianceAccumulator"]
 # pca's default ``uncentred_tol``: the normwise relative accuracy given up to skip the centring
 # pass (see CovarianceAccumulator); the time it saves is in benchmarks/RESULTS.md.
 _PCA_UNCENTRED_TOL = 1e-12
+
+
+def _non_finite_error(src: _Source, exc: NonFiniteRows) -> ValueError:
+    """The error for NaN/inf in ``X``, naming the first bad row (and column) when ``X`` is an array.
+
+    The message names positions only, never a value of ``X``.
+    """
+    if src.array is None:
+        where = f" in rows [{exc.start}, {exc.start + exc.m})" if exc.start is not None and exc.m is not None else ""
+        return ValueError(f"X must not contain NaN or inf (or values whose sum overflows){where}")
+    X = src.array
+    lo = 0 if exc.start is None else exc.start
+    hi = X.shape[0] if exc.start is None or exc.m is None else exc.start + exc.m
+    xp = importlib.import_module("cupy") if src.on_gpu else np
+    finite = xp.isfinite(X[lo:hi])
+    rows = xp.flatnonzero(~finite.all(axis=1))
+    if int(rows.size) == 0:
+        return ValueError(f"X has values too large for the accumulation: a column sum overflows in rows [{lo}, {hi}) "
+                          "(rescale X)")
+    r = int(rows[0])
+    col = int(xp.flatnonzero(~finite[r])[0])
+    kind = "NaN" if bool(xp.isnan(X[lo + r, col])) else "inf"
+    return ValueError(f"X must not contain NaN or inf: row {lo + r} has {kind} (column {col})")
 
 
 @validate_params(
@@ -212,8 +235,11 @@ def pca(
     be = resolve_backend(backend, probe)
     if method == "covariance":
         workers, rows = _plan_workers(n_threads, src, acc_dtype, be, chunk_rows)
-        acc = _accumulate(src, acc_dtype, be, rows, float(uncentred_tol), workers)
-        V, lam, mean, total, n = _finish_covariance(acc, k, center, be, acc_dtype)
+        try:
+            acc = _accumulate(src, acc_dtype, be, rows, float(uncentred_tol), workers)
+            V, lam, mean, total, n = _finish_covariance(acc, k, center, be, acc_dtype)
+        except NonFiniteRows as exc:
+            raise _non_finite_error(src, exc) from None
     else:
         n_known = int(src.array.shape[0]) if src.array is not None else None
         rows = int(chunk_rows) if chunk_rows is not None else _default_block_rows(d, acc_dtype, be, n_known)

@@ -12,11 +12,62 @@ import numpy as np
 import scipy.linalg
 from semiprivate.kernels._covariance import CovarianceAccumulator
 
+#: the top-k solver is tried from this dimension on, for k <= d / SUBSPACE_MAX_FRACTION (else full eigh)
+SUBSPACE_MIN_D = 512
+SUBSPACE_MAX_FRACTION = 8
+
+
+def top_k_subspace(C: Any, k: int, xp: Any, *, tol: float = 1e-13, max_iter: int = 60,
+                   seed: int = 0) -> tuple[Any, Any, int] | None:
+    """Top-k eigenpairs of a symmetric positive semi-definite float64 matrix by subspace iteration.
+
+    Block power iteration on ``p = k + max(8, k // 2)`` columns (a fixed Gaussian start from
+    ``numpy.random.default_rng(seed)``), each step ``Q = qr(C Q)``, then every second step the
+    Rayleigh-Ritz pairs of ``Q^T C Q`` (a p x p ``eigh``) and their residuals
+    ``R = C U - U diag(theta)``.  Returns ``(theta, U, steps)``, descending, once every one of the
+    ``k`` residual columns has norm ``<= tol * theta_1`` (the backward error of a dense ``eigh`` is
+    about ``d`` times float64's epsilon relative to ``||C||``, so 1e-13 keeps its accuracy at d ~ 1000),
+    or None after ``max_iter`` steps (the caller then solves with the full ``eigh``).  The
+    work per step is two (d, d) x (d, p) products and a (d, p) QR, against ``O(d^3)`` for the full
+    solve.  Written with ``xp`` (NumPy or CuPy) so the NumPy twin is tested against the dense solver.
+    """
+    d = int(C.shape[0])
+    p = min(d, k + max(8, k // 2))
+    Q = xp.asarray(np.random.default_rng(seed).standard_normal((d, p)))
+    Q, _ = xp.linalg.qr(C @ Q)
+    for step in range(1, max_iter + 1):
+        CQ = C @ Q
+        if step % 2 == 0:
+            H = Q.T @ CQ
+            theta, S = xp.linalg.eigh((H + H.T) * 0.5)
+            theta, S = theta[::-1][:k], S[:, ::-1][:, :k]
+            U = Q @ S
+            R = CQ @ S - U * theta[None, :]
+            top = float(theta[0])
+            worst = float(xp.sqrt((R * R).sum(axis=0)).max())
+            if top > 0 and worst <= tol * top:
+                return theta.copy(), U, step
+            if top <= 0:  # C = 0 (or not PSD): the dense solver decides
+                return None
+        Q, _ = xp.linalg.qr(CQ)
+    return None
+
 
 def _top_k_eigh_gpu(C: Any, k: int) -> tuple[Any, Any]:
-    """Top-k eigenpairs of a symmetric CuPy matrix, descending, computed in float64 (cuSOLVER)."""
+    """Top-k eigenpairs of a symmetric CuPy matrix, descending, computed in float64.
+
+    For ``d >= SUBSPACE_MIN_D`` and ``k <= d / SUBSPACE_MAX_FRACTION``: :func:`top_k_subspace` (GEMMs and
+    a thin QR on the device); when it does not converge to its tolerance, and otherwise, cuSOLVER's
+    full ``eigh``.
+    """
     xp = importlib.import_module("cupy")
-    w, U = xp.linalg.eigh(C.astype(np.float64))
+    C64 = C.astype(np.float64)
+    d = int(C64.shape[0])
+    if d >= SUBSPACE_MIN_D and k * SUBSPACE_MAX_FRACTION <= d:
+        found = top_k_subspace(C64, k, xp)
+        if found is not None:
+            return found[0], found[1]
+    w, U = xp.linalg.eigh(C64)
     return w[::-1][:k].copy(), U[:, ::-1][:, :k].copy()
 
 

@@ -46,6 +46,18 @@ def _page_releaser(arr: Any) -> Callable[[Any], None] | None:
     return release
 
 
+def _is_scipy_sparse(X: Any) -> bool:
+    """A SciPy sparse matrix or array (checked without importing SciPy)."""
+    return type(X).__module__.startswith("scipy.sparse") and hasattr(X, "toarray")
+
+
+def _is_dense_table(X: Any) -> bool:
+    """A 2-D array-like that is not a list of chunks: ``ndim == 2`` and ``__array__`` (pandas
+    DataFrame, xarray DataArray, ...).  Iterating a DataFrame gives its column labels, so it must not
+    be read as an iterable of row chunks."""
+    return getattr(X, "ndim", None) == 2 and hasattr(X, "__array__") and not isinstance(X, (list, tuple))
+
+
 class _Source:
     """Row blocks of the data, re-iterable when the input allows several passes."""
 
@@ -55,8 +67,16 @@ class _Source:
         self.first: Any = None
         if X is None or isinstance(X, (str, bytes, dict)):
             raise TypeError(f"X must be a 2-D array or an iterable of 2-D row chunks, got {type(X).__name__}")
+        if _is_scipy_sparse(X):
+            raise TypeError(
+                f"X is a SciPy sparse {type(X).__name__} of shape {X.shape}: pca needs dense rows (it centres "
+                "them, which makes them dense); pass X.toarray(), or an iterable of dense row chunks such as "
+                "(X[i:i + 10000].toarray() for i in range(0, X.shape[0], 10000))"
+            )
         if is_cupy_array(X) or isinstance(X, np.ndarray):
             self.array = X
+        elif _is_dense_table(X):  # a pandas DataFrame (or any 2-D array-like): its values, not its column labels
+            self.array = np.asarray(X)
         elif isinstance(X, (list, tuple)) and not (len(X) > 0 and np.ndim(X[0]) == 2):
             self.array = np.asarray(X)
         elif isinstance(X, Iterable):

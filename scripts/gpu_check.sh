@@ -15,11 +15,21 @@
 #      real CuPy), the audit calibration of the CuPy sampler, and the audit's device sampling
 #      (tests/theory/audit/device: the example mechanisms' law on the GPU against the host's);
 #   3. the empirical DP audit of the CuPy sampler (python -m semiprivate audit --only "[cupy]");
-#      (GPU_PYTEST_ARGS: extra pytest arguments, e.g. "-n 8" with pytest-xdist);
+#      (GPU_PYTEST_ARGS: the xdist/extra pytest arguments, default "-n auto" when xdist imports);
 #   4. benchmarks/bench_gpu.py (GPU_BENCH_ARGS, default none: the exponential mechanism, PCA and
 #      the audit's sampling of the example mechanisms).
 # Exit status: that of pytest (0 when every test passed), 1 when the audit verdict is not the
 # expected one; the benchmark's status is only logged.
+#
+# Start-up cannot die on a third-party plugin: pytest runs with "-p no:benchmark" (pytest-benchmark,
+# present in GPU images, warns under xdist, and the project's filterwarnings = error turned that
+# into an INTERNALERROR; blocking a plugin that is not installed is a no-op) and with xdist's
+# "-n auto" when pytest-xdist imports.
+#
+# Time: the steps fit one 8-minute run (GPU_BUDGET, default 470 s).  Each step's limit is its own
+# default (build 120, pytest 200, audit 60, benchmark 150 s; GPU_TEST_TIMEOUT / GPU_BENCH_TIMEOUT
+# override) or what is left of the budget, whichever is smaller; the benchmark's default arguments
+# (GPU_BENCH_ARGS) are "--sizes 1e6,1e7,1e8 --repeats 3 --sampling-repeats 3".
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -30,6 +40,10 @@ bash scripts/link_tree.sh "$ROOT/.gpu_tree"
 # PYTHONSAFEPATH: the checkout's own semiprivate/ (no theory/ inside) must not shadow the link tree
 export PYTHONSAFEPATH=1 PYTHONPATH="$ROOT/.gpu_tree${PYTHONPATH:+:$PYTHONPATH}" MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 step() { echo "== $(date +%H:%M:%S) $*"; }
+T0=$(date +%s)
+BUDGET="${GPU_BUDGET:-470}"
+# limit NAME DEFAULT: the smaller of DEFAULT and the budget left (at least 10 s)
+limit() { local left=$(( BUDGET - ($(date +%s) - T0) )); local t="$2"; [ "$left" -lt "$t" ] && t="$left"; [ "$t" -lt 10 ] && t=10; echo "$t"; }
 
 step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 || true
@@ -37,19 +51,22 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
     echo "gpu_check: CuPy with a CUDA device is needed" >&2; exit 2; }
 
 step "build the Cython kernels in place"
-if ! timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >"$OUTDIR/build.log" 2>&1; then
+if ! timeout "$(limit build 120)" "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >"$OUTDIR/build.log" 2>&1; then
     # an older setuptools may refuse pyproject.toml's metadata: the extensions do not need it
     mv pyproject.toml pyproject.toml.gpu_check
     trap 'mv pyproject.toml.gpu_check pyproject.toml 2>/dev/null' EXIT  # put it back even when interrupted
-    timeout 300 "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >>"$OUTDIR/build.log" 2>&1
+    timeout "$(limit build 120)" "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >>"$OUTDIR/build.log" 2>&1
     mv pyproject.toml.gpu_check pyproject.toml
     trap - EXIT
 fi
 "$PY" -c "from semiprivate import kernels; print(kernels.build_info())"
 
 step "pytest"
+XDIST=""
+"$PY" -c "import xdist" 2>/dev/null && XDIST="-n auto"
 # shellcheck disable=SC2086
-timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs --durations=15 ${GPU_PYTEST_ARGS:-} \
+timeout "$(limit pytest "${GPU_TEST_TIMEOUT:-200}")" "$PY" -m pytest -p no:cacheprovider -p no:benchmark -q -rfEs \
+    --durations=15 ${GPU_PYTEST_ARGS:-$XDIST} \
     tests/kernels kernels/_cupy \
     tests/theory/audit/device tests/theory/audit/examples/test_vectorised_mechanisms.py \
     tests/contracts/test_bad_input.py \
@@ -58,16 +75,17 @@ timeout "${GPU_TEST_TIMEOUT:-420}" "$PY" -m pytest -p no:cacheprovider -q -rfEs 
 rc_test=${PIPESTATUS[0]}
 
 step "audit of the CuPy sampler"
-timeout 300 "$PY" -m semiprivate audit --only "[cupy]" --no-broken --markdown 2>&1 | tee "$OUTDIR/audit.md"
+timeout "$(limit audit 60)" "$PY" -m semiprivate audit --only "[cupy]" --no-broken --markdown 2>&1 | tee "$OUTDIR/audit.md"
 rc_audit=${PIPESTATUS[0]}
 
 step "benchmark"
 # shellcheck disable=SC2086
-timeout "${GPU_BENCH_TIMEOUT:-400}" "$PY" benchmarks/bench_gpu.py --out "$OUTDIR/bench_gpu.md" ${GPU_BENCH_ARGS:-} \
+timeout "$(limit bench "${GPU_BENCH_TIMEOUT:-150}")" "$PY" benchmarks/bench_gpu.py --out "$OUTDIR/bench_gpu.md" \
+    ${GPU_BENCH_ARGS:---sizes 1e6,1e7,1e8 --repeats 3 --sampling-repeats 3} \
     >"$OUTDIR/bench.log" 2>&1
 echo "benchmark exit status $?"
 cat "$OUTDIR/bench_gpu.md" 2>/dev/null || tail -n 40 "$OUTDIR/bench.log"
 
-step "done: pytest $rc_test, audit $rc_audit"
+step "done in $(( $(date +%s) - T0 )) s: pytest $rc_test, audit $rc_audit"
 [ "$rc_test" = 0 ] || exit "$rc_test"
 [ "$rc_audit" = 0 ] || exit 1

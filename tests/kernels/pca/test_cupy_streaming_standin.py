@@ -427,6 +427,10 @@ def fake_cupy(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -
     """Install the stand-in; ``request.param`` (indirect) picks the syrk variant.  Yields the
     stand-in ``cupy`` module."""
     variant = getattr(request, "param", "faithful")
+    # "gemm": the default product (GEMM, both triangles); every other variant runs the SYRK product
+    # (SEMIPRIVATE_CUPY_PRODUCT=syrk) so that its triangle handling stays covered
+    monkeypatch.setenv(cupy_pca.PRODUCT_ENV, "gemm" if variant == "gemm" else "syrk")
+    variant = "faithful" if variant == "gemm" else variant
     _RT.reset(syrk_variant=variant)
     mods = _build_modules(variant)
     for name, mod in mods.items():
@@ -763,3 +767,24 @@ def test_cupy_uncentred_and_device_randomized(fake_cupy: Any) -> None:
         np.testing.assert_allclose(cp.asnumpy(dev.eigenvalues), cpu.eigenvalues, rtol=1e-9)
         np.testing.assert_allclose(cp.asnumpy(dev.mean), cpu.mean, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(host.total_variance, cpu.total_variance, rtol=1e-10)
+
+
+@pytest.mark.parametrize("fake_cupy", ["gemm"], indirect=True)
+def test_gemm_product_is_the_default_and_matches_the_reference(fake_cupy: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default block product is GEMM (no SYRK call); covariance and pca equal the reference."""
+    cp = fake_cupy
+    monkeypatch.delenv(cupy_pca.PRODUCT_ENV)
+    assert cupy_pca.product_mode() == "gemm"
+    parts = _merge_parts()
+    accs = [CovarianceAccumulator(5, backend="cupy").update(cp.asarray(p)) for p in parts]
+    merged = accs[0].copy().merge(accs[1]).merge(accs[2])
+    np.testing.assert_allclose(cp.asnumpy(merged.covariance()), np.cov(np.vstack(parts), rowvar=False), rtol=1e-12, atol=1e-10)
+    X = _data(n=900)
+    V_ref, lam_ref, _, _ = reference_pca(X, 5)
+    res = pca(X, 5, backend="cupy", chunk_rows=300)
+    assert subspace_distance(res.components, V_ref) <= 1e-8
+    np.testing.assert_allclose(res.eigenvalues, lam_ref, rtol=1e-8, atol=1e-9 * lam_ref[0])
+    assert _RT.syrk_calls == 0
+    monkeypatch.setenv(cupy_pca.PRODUCT_ENV, "blas3")
+    with pytest.raises(ValueError, match="SEMIPRIVATE_CUPY_PRODUCT"):
+        cupy_pca.product_mode()

@@ -1,0 +1,11 @@
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+def draw(L: NDArray[np.uint64], H: NDArray[np.uint64], guide: NDArray[np.int32], guide_bits: int, xmin: int,
+         lower_closed: bool, upper_closed: bool, capsule: Any,
+         out: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.uint64]]: ...
+def classify(L: NDArray[np.uint64], H: NDArray[np.uint64], guide: NDArray[np.int32], guide_bits: int, xmin: int,
+             lower_closed: bool, upper_closed: bool, words: NDArray[np.uint64], out: NDArray[np.int64],
+             unsure: NDArray[np.uint8]) -> None: ...

@@ -1,0 +1,88 @@
+"""semiprivate.kernels._cython._noise: the compiled samplers give the reference's outputs bit for bit.
+
+Same seed, same outputs, same generator state after: over sizes (0, 1, odd, large), parameters
+(integer, float, Fraction, tiny and wide), bit generators, and tables coarsened so that most words take
+the exact settling path (the compiled loop must mark exactly the words the reference settles).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from semiprivate.kernels import _reference_noise as ref
+from semiprivate.kernels import noise
+
+pytest.importorskip("semiprivate.kernels._cython._noise")
+
+
+def same_state(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_state(a[k], b[k]) for k in a)
+    return bool(np.array_equal(a, b)) if isinstance(a, np.ndarray) else a == b
+
+
+def _both(table, n: int, seed: int, bitgen=np.random.PCG64) -> None:
+    a, b = np.random.Generator(bitgen(seed)), np.random.Generator(bitgen(seed))
+    x = noise._draw(table, n, a, "numpy")
+    y = noise._draw(table, n, b, "cython")
+    assert x.dtype == y.dtype == np.int64 and np.array_equal(x, y)
+    assert same_state(a.bit_generator.state, b.bit_generator.state)
+
+
+@pytest.mark.parametrize("scale", [Fraction(1, 7), 0.3, 1, 3.7, Fraction(22, 7), 250.0])
+@pytest.mark.parametrize("n", [0, 1, 17, 4099])
+def test_laplace_bit_for_bit(scale, n) -> None:
+    _both(ref.laplace_table(Fraction(scale)), n, seed=n + 1)
+
+
+@pytest.mark.parametrize("sigma2", [Fraction(1, 9), 0.5, 2, 3.7, Fraction(100, 3), 4000.0])
+@pytest.mark.parametrize("n", [0, 1, 17, 4099])
+def test_gaussian_bit_for_bit(sigma2, n) -> None:
+    _both(ref.gaussian_table(Fraction(sigma2)), n, seed=n + 2)
+
+
+@pytest.mark.parametrize("gamma", [Fraction(1, 10**9), 0.25, 1, Fraction(7, 3), 40.0])
+def test_bernoulli_exp_bit_for_bit(gamma) -> None:
+    _both(ref.bernoulli_exp_table(Fraction(gamma)), 5000, seed=3)
+
+
+@pytest.mark.parametrize("bitgen", [np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64])
+def test_every_bit_generator(bitgen) -> None:
+    _both(ref.laplace_table(Fraction(37, 10)), 3000, seed=4, bitgen=bitgen)
+    _both(ref.gaussian_table(Fraction(37, 10)), 3000, seed=5, bitgen=bitgen)
+
+
+@pytest.mark.parametrize("bits", [2, 5, 9])
+def test_coarse_tables_settle_the_same_words(bits) -> None:
+    # most words near a (coarsened) boundary or in the tails beyond +-3: the settling path dominates
+    _both(ref._Laplace(Fraction(37, 10), bits=bits, max_half=3), 3000, seed=6)
+    _both(ref._Symmetric(Fraction(0), Fraction(1, 8), bits=bits, max_half=3), 3000, seed=7)
+    _both(ref._BernoulliExp(Fraction(2, 3), bits=bits), 3000, seed=8)
+
+
+def test_public_functions_agree_across_backends() -> None:
+    for fn, p in ((noise.discrete_laplace, 2.5), (noise.discrete_gaussian, 9.0), (noise.bernoulli_exp, 0.5)):
+        assert np.array_equal(fn(p, (30, 7), rng=11, backend="numpy"), fn(p, (30, 7), rng=11, backend="cython"))
+        assert fn(p, rng=12, backend="numpy") == fn(p, rng=12, backend="cython")
+
+
+@pytest.mark.parametrize("make", [lambda: ref.laplace_table(Fraction(37, 10)), lambda: ref.gaussian_table(Fraction(5)),
+                                  lambda: ref._BernoulliExp(Fraction(1, 3)),
+                                  lambda: ref._Laplace(Fraction(2), bits=4, max_half=2)])
+def test_words_at_every_bound_are_decided_as_the_reference_does(make) -> None:
+    # the words next to each table entry (L - 1, L, L + 1, H - 1, H, H + 1), 0 and 2**64 - 1
+    from semiprivate.kernels._cython import _noise
+
+    table = make()
+    edges = np.concatenate([table.L, table.H]).astype(object)
+    cand = {0, 2**64 - 1} | {int(e) + d for e in edges for d in (-1, 0, 1)}
+    words = np.array(sorted(v for v in cand if 0 <= v < 2**64), dtype=np.uint64)
+    want_x, want_unsure = table.classify(words)
+    guide, bits = noise._guide(table)
+    out = np.empty(words.size, dtype=np.int64)
+    unsure = np.empty(words.size, dtype=np.uint8)
+    _noise.classify(table.L, table.H, guide, bits, table.xmin, table.lower_closed, table.upper_closed, words, out,
+                    unsure)
+    assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
