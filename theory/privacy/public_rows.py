@@ -40,7 +40,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["PrivacyWarning", "public_mask", "PublicRowsFitted", "LabelledSplit"]
+__all__ = ["PrivacyWarning", "public_mask", "PublicRowsFitted", "LabelledSplit", "check_sentinel", "check_sentinels"]
 
 
 class PrivacyWarning(UserWarning):
@@ -57,6 +57,54 @@ def public_mask(y: Any, unlabeled_label: Any) -> np.ndarray:
     if unlabeled_label is None:
         return np.zeros(arr.shape[0], dtype=bool)
     return np.asarray(arr == unlabeled_label, dtype=bool).reshape(arr.shape[0])
+
+
+def _same_label(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is b
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def check_sentinel(unlabeled_label: Any, classes: Any, *, where: str = "") -> None:
+    """Refuse a sentinel ``unlabeled_label`` that is also one of the declared ``classes``.
+
+    A private row labelled with that class would be taken for a public row (and go, e.g., into the
+    public PCA): public rows must never be decided by a label value a private row can carry.
+    ValueError naming the parameter and the fix.
+    """
+    if unlabeled_label is None or classes is None:
+        return
+    try:
+        values = list(np.asarray(classes, dtype=object).ravel())
+    except (TypeError, ValueError):
+        return
+    if any(_same_label(unlabeled_label, c) for c in values):
+        raise ValueError(f"unlabeled_label={unlabeled_label!r}{where} is also one of the classes {values!r}: a private "
+                         "row of that class would be taken for a public row. Pass the public rows with X_public= "
+                         "(fit(X, y, X_public=...)), or choose a sentinel that is not a class (e.g. None with "
+                         "X_public, or a value outside classes)")
+
+
+def check_sentinels(estimator: Any, unlabeled_label: Any, *, owner: str) -> None:
+    """Every component of ``estimator`` (a Pipeline's steps, nested parameters) must mark public rows with the
+    same ``unlabeled_label`` as its ``owner`` (a search), and none may declare that sentinel as a class.
+
+    Two components that disagree on the sentinel see different rows as public: a
+    :class:`PublicRowsFitted` step with another sentinel is fitted on private rows.  ValueError naming
+    the parameter and the fix.
+    """
+    params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+    for name, value in params.items():
+        if name == "unlabeled_label" or name.endswith("__unlabeled_label"):
+            if not _same_label(value, unlabeled_label):
+                raise ValueError(f"estimator: its parameter {name}={value!r} differs from {owner}'s unlabeled_label="
+                                 f"{unlabeled_label!r}; the two would see different rows as public (a step fitted "
+                                 f"on public rows would be fitted on private ones). Set {name}={unlabeled_label!r}")
+        if name == "classes" or name.endswith("__classes"):
+            check_sentinel(unlabeled_label, value, where=f" (of {owner}; {name})")
 
 
 class PublicRowsFitted(TransformerMixin, BaseEstimator):
