@@ -36,6 +36,7 @@ __all__ = [
     "reference_pack_bits",
     "reference_unpack_bits",
     "reference_exact_sample",
+    "reference_exact_weighted_sample",
 ]
 
 
@@ -299,3 +300,43 @@ def reference_exact_sample(
         r = int(rng.integers(0, int(counts[j])))
         out[t] = int(index_of[members[starts[j] + r]])
     return int(out[0]) if size is None else out
+
+
+def reference_exact_weighted_sample(
+    scores: NDArray[Any], multiplicities: list[int], epsilon: Fraction, sensitivity: Fraction, rng: np.random.Generator
+) -> int:
+    """Exact exponential mechanism over entries with integer multiplicities: index ``i`` with probability
+    ``n_i exp(c s_i) / sum_j n_j exp(c s_j)``, ``c = epsilon / (2 sensitivity)`` as a Fraction.
+
+    ``scores``: finite integers; ``multiplicities``: Python ints >= 1 (any size, e.g. the 2^64 thresholds of
+    a cell).  Entries with the same score form one group of weight ``(sum of their n_i) exp(c s)``; the
+    group is drawn by :class:`_ExactGroups`' lazy inversion, then an entry of the group with probability
+    proportional to its multiplicity, by one exact uniform integer below the group's total.
+    """
+    from semiprivate.kernels._reference_noise import uniform_below
+
+    s = np.asarray(scores)
+    if s.dtype.kind not in "iu":
+        if not (s.dtype.kind == "f" and bool(np.all(np.isfinite(s))) and bool(np.all(s == np.floor(s)))):
+            raise TypeError("the exact weighted sampler needs finite integer scores")
+    vals = [int(v) for v in s.tolist()]
+    if len(vals) != len(multiplicities) or not vals:
+        raise ValueError("scores and multiplicities must be non-empty and of the same length")
+    mult = [int(m) for m in multiplicities]
+    if min(mult) < 1:
+        raise ValueError("multiplicities must be >= 1")
+    c = Fraction(epsilon) / (2 * Fraction(sensitivity))
+    levels = sorted(set(vals), reverse=True)
+    top = levels[0]
+    members: dict[int, list[int]] = {v: [] for v in levels}
+    for i, v in enumerate(vals):
+        members[v].append(i)
+    totals = [sum(mult[i] for i in members[v]) for v in levels]
+    groups = _ExactGroups(totals, [c * (top - v) for v in levels])
+    g = groups.draw(rng)
+    r = uniform_below(totals[g], rng)
+    for i in members[levels[g]]:
+        if r < mult[i]:
+            return i
+        r -= mult[i]
+    raise AssertionError("unreachable: r below the group's total")  # pragma: no cover

@@ -96,16 +96,16 @@ from semiprivate.kernels.validation import (
     Optional,
     Options,
     Real,
-    as_generator,
     validate_params,
 )
 from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
+from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
-from semiprivate.theory.privacy.public_rows import PrivacyWarning, public_mask
+from semiprivate.theory.privacy.public_rows import PrivacyWarning, check_sentinel, public_mask
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
@@ -154,11 +154,15 @@ def _classes_list(classes: Any) -> np.ndarray | None:
     return arr
 
 
-class _HalfspaceBase(ClassifierMixin, BaseEstimator):
+class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
     """Shared fit/predict of the projected linear learners (see the module docstring)."""
 
     #: private in the labelled rows, the public rows fixed (semiprivate.theory.learners._base)
     privacy_model_ = LABELLED
+    _releases = frozenset({"classes_", "coef_", "weights_", "privacy_", "budget_", "noise_multiplier_", "n_steps_",
+                           "sampling_rate_"})
+    # from the public data, the declared parameters and the sizes only
+    _public = frozenset({"components_", "pca_", "n_features_in_", "feature_names_in_"})
 
     def _store_params(self, values: dict[str, Any]) -> None:
         """Each constructor argument as an attribute of the same name, unchanged (scikit-learn's
@@ -240,6 +244,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
+        check_sentinel(self.unlabeled_label, self.classes)
         nx, ny = _rows_of(X), _rows_of(y)
         if nx is not None and ny is not None and nx != ny:
             raise ValueError(f"X and y must have the same number of rows: X has {nx}, y has {ny}")
@@ -264,7 +269,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         k = self._k()
         if k is not None and k > d:
             raise ValueError(f"k must be <= d, the number of features (n_features = {d}), got k={k}")
-        g = as_generator(self.rng)
+        g = fit_stream(self.rng)
         Xr = self._rows(X)
         A = self._projection(X_public, d, g)
         Z = Xr if A is None else Xr @ A

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 from semiprivate.kernels.validation import as_generator
 
-__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "coin_state_paths",
+__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "coin_state_paths",
            "param_names", "is_coin_state"]
 
 #: Declared privacy models (re-exported by :mod:`semiprivate.theory.learners._base`, which documents them):
@@ -130,6 +130,17 @@ def base_streams(est: Any, stream: np.random.Generator, *, keep_generators: bool
     finally:
         if keys:
             _set_params(est, {k: (v if keep_generators or not is_coin_state(v) else None) for k, v in before.items()})
+
+
+def forget_streams(est: Any) -> None:
+    """Set every ``rng`` parameter of ``est`` that holds coin state to None (after a run that gave it a stream)."""
+    keys = _rng_keys(est)
+    if not keys:
+        return
+    values = est.get_params(deep=True) if hasattr(est, "get_params") else {k: getattr(est, k) for k in keys}
+    drop = {k: None for k in keys if is_coin_state(values.get(k))}
+    if drop:
+        _set_params(est, drop)
 
 
 def param_names(obj: Any) -> list[str]:
