@@ -1,192 +1,382 @@
-"""Exact discrete noise: the NumPy/Python reference (the specification of :mod:`semiprivate.kernels.noise`).
+"""Exact discrete noise samplers, NumPy reference: the specification of :mod:`semiprivate.kernels.noise`.
 
-Implements (Canonne, Kamath, Steinke, "The discrete Gaussian for differential privacy",
-NeurIPS 2020, arXiv:2004.00010; CKS20 below):
+Distributions (on the integers, parameters exact rationals)
+-----------------------------------------------------------
+* discrete Laplace, scale ``t > 0``: ``P[X = x] = (1 - p) / (1 + p) * p**|x|``, ``p = exp(-1/t)``
+  (CKS20 Def. 3; Inusah and Kozubowski 2006).
+* discrete Gaussian, variance parameter ``sigma2 > 0``: ``P[X = x] = exp(-x**2 / (2 sigma2)) / Z``,
+  ``Z = sum_y exp(-y**2 / (2 sigma2))`` (CKS20 Def. 1: Canonne, Kamath and Steinke 2020, "The Discrete
+  Gaussian for Differential Privacy").
+* ``Bernoulli(exp(-gamma))`` for rational ``gamma >= 0`` (the building block of CKS20 Alg. 1).
 
-* Alg 1: Bernoulli(exp(-gamma)) for a rational gamma >= 0, from Bernoulli(gamma/k) trials only;
-* Alg 2: the discrete Laplace ``P(x) ∝ exp(-|x|/scale)`` on the integers, scale = t/s rational;
-* Alg 3: the discrete Gaussian ``P(x) ∝ exp(-x^2/(2 sigma2))`` on the integers, sigma2 rational.
+Method: exact lazy inversion
+----------------------------
+Every sample is ``X = min {x : U < F(x)}`` for one uniform ``U`` in ``[0, 1)`` and the exact
+cumulative distribution ``F``, decided without ever rounding ``F`` or ``U``:
 
-Every decision is an exact comparison of integers: a Bernoulli(n/d) is ``U < n`` for a uniform
-integer ``U`` in ``[0, d)`` (NumPy's bounded integers are unbiased, Lemire's method; above 2^63 a
-rejection sampler on raw bytes), and Bernoulli(a b) is Bernoulli(a) and an independent
-Bernoulli(b).  No floating-point number enters the law, so the output distribution is exactly
-the stated one (Mironov 2012's attack on the low bits of float Laplace noise has nothing to
-read).  A float ``scale``/``sigma2`` is taken as the exact dyadic rational it stores.
+1. ``U``'s first 64 bits are one raw word ``w`` of the generator: ``U`` lies in ``[w, w + 1) / 2**64``.
+2. A table holds, for every boundary ``F(x)`` of a window of the support, integers ``L_x <= 2**64 F(x) <= H_x``
+   (rigorous: every ``exp`` is bracketed by :func:`semiprivate.kernels._reference._exp_neg_fixed`,
+   every sum and quotient rounded outward).  ``c = #{x : L_x <= w}`` locates the candidate; when
+   ``H`` of the boundary below is ``<= w`` (and the word is not ``2**64 - 1``), ``[w, w + 1) / 2**64``
+   lies inside one cell and the sample is that cell's value: exactly, for every continuation of
+   ``U``'s bits.
+3. Otherwise (a word within about ``2**-50`` of a boundary, the ``2**-48`` tails beyond the window, or
+   the all-ones word), :meth:`_LazyInversion.settle` reads further words, 64 bits at a time, and
+   recomputes the bounds at doubling precision until ``U``'s interval lies inside one cell.  This
+   terminates with probability 1 and gives exactly ``P[X = x] = F(x) - F(x - 1)``.
 
-The discrete Laplace is vectorised: every loop of Alg 1 and Alg 2 runs over the still-active
-entries at once (integer arrays), and the last integer arithmetic is done on Python ints, so no
-intermediate overflows.  The discrete Gaussian runs entry by entry (its acceptance test has a
-rational exponent with a per-entry denominator).
+This is the inversion that CKS20 (Sec. 5) contrast with their rejection samplers (Alg. 1-3): theirs
+need no table, ours reads one word per sample on the common path, which is what makes a compiled
+version run at memory speed.  The distribution is theirs; there is no float anywhere on the path.
+
+Bits consumed (the contract the compiled backend reproduces bit for bit)
+-----------------------------------------------------------------------
+A word is the bit generator's ``next_uint64``, read in Python with
+``rng.integers(0, 2**64, dtype=np.uint64)`` (NumPy returns the full-range draw unchanged, for every bit
+generator; ``random_raw`` would give 32-bit words for MT19937).  A call for ``n`` samples reads ``n``
+words (sample ``i`` gets word ``i``), then, for each sample that needs it in increasing index order,
+further words one at a time.  Nothing else touches the generator (no float uniform, no buffered 32-bit
+draw).  ``bernoulli_exp(0)`` reads no word (the answer is always True).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from semiprivate.kernels._reference import _exp_neg_fixed
 
-__all__ = ["as_rational", "uniform_below", "bernoulli_exp_scalar", "bernoulli_exp_array", "discrete_laplace_array",
-           "discrete_gaussian_array"]
+__all__ = [
+    "TAIL_BITS",
+    "words",
+    "MAX_HALF_WIDTH",
+    "laplace_table",
+    "gaussian_table",
+    "bernoulli_exp_table",
+    "reference_discrete_laplace",
+    "reference_discrete_gaussian",
+    "reference_bernoulli_exp",
+    "discrete_laplace_pmf",
+    "discrete_gaussian_pmf",
+]
 
-_INT64_SAFE = 2**62
-
-
-def as_rational(x: Any, name: str) -> Fraction:
-    """The exact rational value of ``x`` (int, float, NumPy scalar, Fraction); TypeError naming ``name`` otherwise."""
-    if isinstance(x, bool | np.bool_):
-        raise TypeError(f"{name} must be a real number, got a bool")
-    if isinstance(x, int | Fraction):
-        return Fraction(x)
-    if isinstance(x, np.integer):
-        return Fraction(int(x))
-    ratio = getattr(x, "as_integer_ratio", None)
-    if callable(ratio):
-        try:
-            num, den = ratio()
-        except (OverflowError, ValueError):
-            raise ValueError(f"{name} must be finite, got {x!r}") from None
-        return Fraction(int(num), int(den))
-    raise TypeError(f"{name} must be a real number (int, float or fractions.Fraction), got {type(x).__name__}")
-
-
-def uniform_below(n: int, rng: np.random.Generator) -> int:
-    """A uniform integer in ``[0, n)`` for a Python int ``n >= 1`` (exact at every size)."""
-    if n <= _INT64_SAFE:
-        return int(rng.integers(0, n))
-    nbytes = (n.bit_length() + 7) // 8
-    top = 1 << (8 * nbytes)
-    limit = top - top % n  # reject the incomplete last block: exact
-    while True:
-        v = int.from_bytes(rng.bytes(nbytes), "little")
-        if v < limit:
-            return v % n
+#: the window of a two-sided table leaves at most about ``2**-TAIL_BITS`` of the mass to the exact tail path
+TAIL_BITS = 48
+#: the window's half-width is capped (a table of at most ``2 * MAX_HALF_WIDTH + 2`` boundaries, 16 MiB):
+#: beyond discrete Laplace scale ~15,000 or discrete Gaussian sigma ~64,000 more mass goes to the slow exact path
+MAX_HALF_WIDTH = 1 << 19
+_ALL_ONES = (1 << 64) - 1
 
 
-def _bernoulli(p: Fraction, rng: np.random.Generator) -> bool:
-    """Bernoulli(p) for a rational p in [0, 1], exactly."""
-    return uniform_below(p.denominator, rng) < p.numerator
+def words(rng: np.random.Generator, n: int | None) -> Any:
+    """``n`` 64-bit words (``next_uint64``) as a uint64 array, or one as a Python int for ``n=None``."""
+    if n is None:
+        return int(rng.integers(0, 1 << 64, dtype=np.uint64))
+    return rng.integers(0, 1 << 64, size=n, dtype=np.uint64)
 
 
-def bernoulli_exp_scalar(gamma: Fraction, rng: np.random.Generator) -> bool:
-    """CKS20 Alg 1: one exact Bernoulli(exp(-gamma)), gamma a rational >= 0.
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
 
-    gamma <= 1: draw A_k ~ Bernoulli(gamma/k) for k = 1, 2, ... until the first failure at K;
-    P[K odd] = exp(-gamma).  gamma > 1: exp(-gamma) = exp(-1)^floor(gamma) exp(-(gamma - floor)),
-    one independent trial per factor (stopping at the first failure).
+
+class _LazyInversion:
+    """Exact inversion ``X = min {x : U < F(x)}`` of an integer-valued distribution (see the module docstring).
+
+    Subclasses give :meth:`cdf_bounds`.  The table covers the boundaries ``F(x)`` for
+    ``x = xmin .. xmin + nb - 1``: ``c`` boundaries at or below the word means ``X = xmin + c``.
+    ``lower_closed`` / ``upper_closed``: the support has no value below ``xmin`` / above
+    ``xmin + nb`` (else those two cells are open tails, settled exactly).
     """
-    while gamma > 1:
-        if not bernoulli_exp_scalar(Fraction(1), rng):
-            return False
-        gamma -= 1
-    k = 1
-    while _bernoulli(gamma / k, rng):
-        k += 1
-    return k % 2 == 1
+
+    xmin: int
+    lower_closed: bool
+    upper_closed: bool
+    L: NDArray[np.uint64]
+    H: NDArray[np.uint64]
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        """Integers ``lo <= 2**q F(x) <= hi`` (rigorous), ``F(x) = P[X <= x]``."""
+        raise NotImplementedError
+
+    def _set_table(self, lo: list[int], hi: list[int], q: int, bits: int) -> None:
+        """Store the boundaries' 64-bit bounds from ``q``-bit ones; ``bits < 64`` coarsens them (tests only)."""
+        shift = q - 64
+        L = [v >> shift for v in lo]
+        H = [_ceil_div(v, 1 << shift) for v in hi]
+        if bits < 64:
+            step = 1 << (64 - bits)
+            L = [(v // step) * step for v in L]
+            H = [_ceil_div(v, step) * step for v in H]
+        for i in range(1, len(L)):  # F increases: running max / min keep the bounds valid and sorted
+            L[i] = max(L[i], L[i - 1])
+        for i in range(len(H) - 2, -1, -1):
+            H[i] = min(H[i], H[i + 1])
+        self.L = np.array([min(v, _ALL_ONES) for v in L], dtype=np.uint64)
+        # H = 2**64 is stored as 2**64 - 1: no word below 2**64 - 1 passes H <= w, and that word always settles
+        self.H = np.array([min(v, _ALL_ONES) for v in H], dtype=np.uint64)
+
+    def classify(self, w: NDArray[np.uint64]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Values ``xmin + c`` and the mask of words that need :meth:`settle`."""
+        nb = self.L.shape[0]
+        c = np.searchsorted(self.L, w, side="right").astype(np.int64)
+        below = self.H[np.maximum(c - 1, 0)]
+        unsure = (w == np.uint64(_ALL_ONES)) | ((c > 0) & (below > w))
+        if not self.lower_closed:
+            unsure |= c == 0
+        if not self.upper_closed:
+            unsure |= c == nb
+        return c + self.xmin, unsure
+
+    def settle(self, word: int, guess: int, rng: np.random.Generator) -> int:
+        """The exact value for a uniform whose first 64 bits are ``word``, reading more words as needed.
+
+        ``U`` is known to lie in ``[A, A + 1) / 2**b``; ``x`` is certain when
+        ``F(x - 1) <= A / 2**b`` and ``(A + 1) / 2**b <= F(x)`` for the rigorous bounds at
+        precision ``q``.  Else one more word is appended to ``A`` (``b += 64``) and ``q`` doubles
+        when ``b`` comes within 32 bits of it.
+        """
+        a, b, q = int(word), 64, 128
+        x = int(guess)
+        while True:
+            x = self._locate(a, b, q, x)
+            lo_prev = self.cdf_bounds(x - 1, q)[1]
+            hi_x = self.cdf_bounds(x, q)[0]
+            if (lo_prev << b) <= (a << q) and ((a + 1) << q) <= (hi_x << b):
+                return x
+            a = (a << 64) | words(rng, None)
+            b += 64
+            if b + 32 > q:
+                q *= 2
+
+    def _below(self, x: int, a: int, b: int, q: int) -> bool:
+        """Approximately ``F(x) <= U`` (midpoint of the bounds): only steers the search."""
+        lo, hi = self.cdf_bounds(x, q)
+        return ((lo + hi) >> 1) << b <= (a << q)
+
+    def _locate(self, a: int, b: int, q: int, x: int) -> int:
+        """The smallest ``x`` that is not :meth:`_below`, searched from ``x`` by galloping then bisection."""
+        if self._below(x, a, b, q):
+            lo, step = x, 1
+            while self._below(lo + step, a, b, q):
+                lo += step
+                step *= 2
+            hi = lo + step
+        else:
+            hi, step = x, 1
+            while not self._below(hi - step, a, b, q):
+                hi -= step
+                step *= 2
+            lo = hi - step
+        while hi - lo > 1:  # invariant: below(lo), not below(hi)
+            mid = (lo + hi) // 2
+            if self._below(mid, a, b, q):
+                lo = mid
+            else:
+                hi = mid
+        return hi
+
+    def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        """``n`` exact samples, reading the generator as the module docstring says."""
+        w = np.asarray(words(rng, n), dtype=np.uint64).reshape(n)
+        x, unsure = self.classify(w)
+        for i in np.flatnonzero(unsure).tolist():
+            x[i] = self.settle(int(w[i]), int(x[i]), rng)
+        return x
 
 
-def bernoulli_exp_array(num: NDArray[np.int64], den: int, rng: np.random.Generator) -> NDArray[np.bool_]:
-    """CKS20 Alg 1 over an array: Bernoulli(exp(-num_i/den)) for integers ``0 <= num_i``, ``1 <= den <= 2^62``.
+class _Symmetric(_LazyInversion):
+    """Two-sided weights ``w_y = exp(-(a |y| + c y**2))`` on the integers (``a, c >= 0`` rational, not both 0).
 
-    Bernoulli(gamma/k) is drawn as Bernoulli(num/den) and Bernoulli(1/k) (independent), so no
-    product of integers is formed; gamma > 1 is split into whole parts as in the scalar version.
+    Discrete Laplace: ``a = 1 / scale, c = 0``; discrete Gaussian: ``a = 0, c = 1 / (2 sigma2)``.
+    ``F(x) = T(-x) / Z`` for ``x < 0`` and ``1 - T(x + 1) / Z`` for ``x >= 0``, with the tail sums
+    ``T(j) = sum_{y >= j} w_y`` and ``Z = 2 T(0) - 1``.  The weights come from the recursion
+    ``w_{y+1} = w_y r_y``, ``r_y = exp(-(a + c (2y + 1)))``, ``r_{y+1} = r_y exp(-2c)`` in fixed point
+    rounded outward; beyond the computed terms ``T(n) <= w_n / (1 - r_n)`` (the ratios decrease).
     """
-    num = np.asarray(num, dtype=np.int64)
-    out = np.ones(num.shape, dtype=bool)
-    whole, frac = np.divmod(num, den)
-    # whole factors exp(-1): each must succeed
-    remaining = whole.copy()
-    active = remaining > 0
-    while active.any():
-        idx = np.flatnonzero(active)
-        ok = _bexp_le1(np.full(idx.size, 1, dtype=np.int64), 1, rng)
-        out[idx[~ok]] = False
-        remaining[idx] -= 1
-        active = (remaining > 0) & out
-    idx = np.flatnonzero(out)
-    if idx.size:
-        out[idx] = _bexp_le1(frac[idx], den, rng)
-    return out
+
+    def __init__(self, a: Fraction, c: Fraction, *, tail_bits: int = TAIL_BITS,
+                 max_half: int = MAX_HALF_WIDTH, bits: int = 64) -> None:
+        self.a, self.c = Fraction(a), Fraction(c)
+        self._seq: dict[int, tuple[int, list[int], list[int], int]] = {}
+        # half-width K: a K + c K**2 >= (tail_bits + 2) ln 2 puts about 2**-tail_bits beyond +-K
+        need = (tail_bits + 2) * math.log(2)
+        af, cf = float(self.a), float(self.c)
+        if cf > 0:
+            k = (-af + math.sqrt(af * af + 4 * cf * need)) / (2 * cf)
+        else:
+            k = need / af
+        half = int(min(max(math.ceil(k) + 1, 1), max_half))
+        q = 64 + 32
+        self.xmin, self.lower_closed, self.upper_closed = -half - 1, False, False
+        xs = range(-half - 1, half + 1)
+        bounds = [self.cdf_bounds(x, q) for x in xs]
+        self._set_table([lo for lo, _ in bounds], [hi for _, hi in bounds], q, bits)
+
+    def _terms(self, q: int, need: int) -> tuple[int, list[int], list[int], int]:
+        """Suffix sums of the weights at precision ``q``: ``(n, Tlo, Thi, qq)``, valid for ``j <= n``."""
+        cached = self._seq.get(q)
+        if cached is not None and cached[0] >= need:
+            return cached
+        # enough terms that w_n is far below 2**-q (for a tight Z), and at least `need`
+        # (the Laplace bound w_n / (1 - p) is exact up to rounding, so any n is tight there)
+        af, cf = float(self.a), float(self.c)
+        target = (q + 16) * math.log(2)
+        n0 = (-af + math.sqrt(af * af + 4 * cf * target)) / (2 * cf) if cf > 0 else 0.0
+        n = max(int(math.ceil(n0)) + 2, need + 1, 2 * (cached[0] if cached else 0))
+        qq = q + 2 * n.bit_length() + 16 + max(0, math.ceil(math.log2(1 + 1 / (af + cf))))
+        one = 1 << qq
+        r_lo, r_hi = _exp_neg_fixed(self.a + self.c, qq)
+        s_lo, s_hi = _exp_neg_fixed(2 * self.c, qq)
+        w_lo = w_hi = one
+        wl: list[int] = []
+        wh: list[int] = []
+        for _ in range(n):
+            wl.append(w_lo)
+            wh.append(w_hi)
+            w_lo = (w_lo * r_lo) >> qq
+            w_hi = _ceil_div(w_hi * r_hi, one)
+            r_lo = (r_lo * s_lo) >> qq
+            r_hi = min(_ceil_div(r_hi * s_hi, one), r_hi)
+        if r_hi >= one:  # pragma: no cover - qq has room for 1 - r_n
+            raise ArithmeticError("weight ratio not resolved at this precision")
+        tail_hi = _ceil_div(w_hi * one, one - r_hi)  # T(n) <= w_n / (1 - r_n)
+        tlo = [0] * (n + 1)
+        thi = [0] * (n + 1)
+        # T(n) >= w_n; for the Laplace (c = 0, constant ratio) exactly w_n / (1 - p)
+        tlo[n], thi[n] = (w_lo * one) // (one - r_lo) if self.c == 0 else w_lo, tail_hi
+        for j in range(n - 1, -1, -1):
+            tlo[j] = tlo[j + 1] + wl[j]
+            thi[j] = thi[j + 1] + wh[j]
+        out = (n, tlo, thi, qq)
+        self._seq[q] = out
+        return out
+
+    def _tail(self, j: int, q: int) -> tuple[int, int, int]:
+        """``(lo, hi, qq)`` with ``lo <= 2**qq T(j) <= hi``."""
+        n, tlo, thi, qq = self._terms(q, j)
+        return tlo[j], thi[j], qq
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        one_q = 1 << q
+        t0_lo, t0_hi, qq = self._tail(0, q)
+        z_lo, z_hi = 2 * t0_lo - (1 << qq), 2 * t0_hi - (1 << qq)
+        if x < 0:
+            t_lo, t_hi, qq2 = self._tail(-x, q)
+            if qq2 != qq:  # the cache grew: recompute Z at the same precision
+                return self.cdf_bounds(x, q)
+            return (t_lo << q) // z_hi, min(_ceil_div(t_hi << q, z_lo), one_q)
+        t_lo, t_hi, qq2 = self._tail(x + 1, q)
+        if qq2 != qq:
+            return self.cdf_bounds(x, q)
+        return max(one_q - _ceil_div(t_hi << q, z_lo), 0), one_q - ((t_lo << q) // z_hi)
 
 
-def _bexp_le1(num: NDArray[np.int64], den: int, rng: np.random.Generator) -> NDArray[np.bool_]:
-    """Alg 1 for gamma_i = num_i/den in [0, 1], vectorised over the entries still running."""
-    k = np.ones(num.shape, dtype=np.int64)
-    active = np.ones(num.shape, dtype=bool)
-    while True:
-        idx = np.flatnonzero(active)
-        if idx.size == 0:
-            break
-        a = rng.integers(0, den, size=idx.size) < num[idx]           # Bernoulli(gamma)
-        b = rng.integers(0, k[idx]) == 0                             # Bernoulli(1/k)
-        go = a & b
-        k[idx[go]] += 1
-        active[idx[~go]] = False
-    return np.asarray(k % 2 == 1)
+class _Laplace(_Symmetric):
+    """Discrete Laplace: :class:`_Symmetric` with ``a = 1/scale``; far tails from the closed form.
 
-
-def discrete_laplace_array(scale: Fraction, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-    """CKS20 Alg 2: ``n`` exact draws of ``P(x) ∝ exp(-|x|/scale)``, x integer, scale = t/s > 0 rational.
-
-    Per entry: U uniform in [0, t), accept with Bernoulli(exp(-U/t)); V ~ Geometric(1 - e^-1) by
-    Bernoulli(exp(-1)) trials; Y = floor((U + t V)/s); a sign B; (B = 1, Y = 0) rejected; output
-    (1 - 2B) Y.  Rejected entries are redrawn until all ``n`` are accepted.
+    ``T(j) = p**j / (1 - p)`` and ``Z = (1 + p) / (1 - p)``, so ``F(x) = p**-x / (1 + p)`` for
+    ``x < 0`` and ``1 - p**(x + 1) / (1 + p)`` for ``x >= 0``, ``p = exp(-1/scale)``.
     """
-    t, s = scale.numerator, scale.denominator
-    out = np.zeros(n, dtype=np.int64)
-    todo = np.arange(n)
-    while todo.size:
-        m = todo.size
-        if t <= _INT64_SAFE:
-            u = rng.integers(0, t, size=m)
-            keep = bernoulli_exp_array(u, t, rng)
-            u_list = u.tolist()
-        else:  # huge numerator: Python ints, entry by entry
-            u_list = [uniform_below(t, rng) for _ in range(m)]
-            keep = np.array([bernoulli_exp_scalar(Fraction(ui, t), rng) for ui in u_list], dtype=bool)
-        v = np.zeros(m, dtype=np.int64)
-        going = keep.copy()
-        while going.any():
-            idx = np.flatnonzero(going)
-            step = _bexp_le1(np.ones(idx.size, dtype=np.int64), 1, rng)
-            v[idx[step]] += 1
-            going[idx[~step]] = False
-        sign = rng.integers(0, 2, size=m).astype(bool)
-        vals = [(ui + t * vi) // s for ui, vi in zip(u_list, v.tolist())]
-        y = np.array([min(val, 2**63 - 1) for val in vals], dtype=np.int64)
-        accept = keep & ~(sign & (y == 0))
-        out[todo[accept]] = np.where(sign[accept], -y[accept], y[accept])
-        todo = todo[~accept]
-    return out
+
+    def __init__(self, scale: Fraction, **kw: int) -> None:
+        self.scale = Fraction(scale)
+        super().__init__(1 / self.scale, Fraction(0), **kw)
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        j = -x if x < 0 else x + 1
+        if j <= 4 * MAX_HALF_WIDTH:
+            return super().cdf_bounds(x, q)
+        # closed form: guard bits for 1 + p and for the quotient
+        g = q + 16
+        p_lo, p_hi = _exp_neg_fixed(1 / self.scale, g)
+        pj_lo, pj_hi = _exp_neg_fixed(Fraction(j) / self.scale, g)
+        one_g, one_q = 1 << g, 1 << q
+        m_lo, m_hi = (pj_lo << q) // (one_g + p_hi), _ceil_div(pj_hi << q, one_g + p_lo)  # 2**q p**j / (1 + p)
+        if x < 0:
+            return m_lo, min(m_hi, one_q)
+        return max(one_q - m_hi, 0), one_q - m_lo
 
 
-def discrete_gaussian_array(sigma2: Fraction, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-    """CKS20 Alg 3: ``n`` exact draws of ``P(x) ∝ exp(-x^2/(2 sigma2))``, x integer, sigma2 > 0 rational.
+class _BernoulliExp(_LazyInversion):
+    """``X = 0`` (the answer True) with probability ``exp(-gamma)``, else ``X = 1``."""
 
-    Per entry: t = floor(sigma) + 1; Y ~ discrete Laplace of scale t; accept with
-    Bernoulli(exp(-(|Y| - sigma2/t)^2 / (2 sigma2))).
-    """
-    t = _isqrt_floor(sigma2) + 1
-    out = np.empty(n, dtype=np.int64)
-    filled = 0
-    while filled < n:
-        y = discrete_laplace_array(Fraction(t), n - filled, rng)
-        for yi in y.tolist():
-            gamma = (abs(yi) - sigma2 / t) ** 2 / (2 * sigma2)
-            if bernoulli_exp_scalar(gamma, rng):
-                out[filled] = yi
-                filled += 1
-    return out
+    def __init__(self, gamma: Fraction, *, bits: int = 64) -> None:
+        self.gamma = Fraction(gamma)
+        self.xmin, self.lower_closed, self.upper_closed = 0, True, True
+        q = 64 + 32
+        lo, hi = self.cdf_bounds(0, q)
+        self._set_table([lo], [hi], q, bits)
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        if x < 0:
+            return 0, 0
+        if x >= 1:
+            return 1 << q, 1 << q
+        return _exp_neg_fixed(self.gamma, q)
 
 
-def _isqrt_floor(q: Fraction) -> int:
-    """floor(sqrt(q)) for a rational q >= 0, exactly."""
-    r = int(np.floor(np.sqrt(float(q)))) if q < 2**100 else 0
-    r = max(r, 0)
-    while Fraction(r * r) > q:
-        r -= 1
-    while Fraction((r + 1) * (r + 1)) <= q:
-        r += 1
-    return r
+@functools.lru_cache(maxsize=16)
+def laplace_table(scale: Fraction, bits: int = 64, max_half: int = MAX_HALF_WIDTH) -> _Laplace:
+    """The (cached) exact sampler of the discrete Laplace with this ``scale``."""
+    return _Laplace(scale, bits=bits, max_half=max_half)
+
+
+@functools.lru_cache(maxsize=16)
+def gaussian_table(sigma2: Fraction, bits: int = 64, max_half: int = MAX_HALF_WIDTH) -> _Symmetric:
+    """The (cached) exact sampler of the discrete Gaussian with this ``sigma2``."""
+    return _Symmetric(Fraction(0), 1 / (2 * Fraction(sigma2)), bits=bits, max_half=max_half)
+
+
+@functools.lru_cache(maxsize=64)
+def bernoulli_exp_table(gamma: Fraction, bits: int = 64) -> _BernoulliExp:
+    """The (cached) exact sampler of ``Bernoulli(exp(-gamma))``."""
+    return _BernoulliExp(gamma, bits=bits)
+
+
+def reference_discrete_laplace(scale: Fraction, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """``n`` exact discrete Laplace samples (``P[x] ∝ exp(-|x| / scale)``), ``scale > 0`` rational."""
+    return laplace_table(Fraction(scale)).sample(n, rng)
+
+
+def reference_discrete_gaussian(sigma2: Fraction, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """``n`` exact discrete Gaussian samples (``P[x] ∝ exp(-x**2 / (2 sigma2))``), ``sigma2 > 0`` rational."""
+    return gaussian_table(Fraction(sigma2)).sample(n, rng)
+
+
+def reference_bernoulli_exp(gamma: Fraction, n: int, rng: np.random.Generator) -> NDArray[np.bool_]:
+    """``n`` exact ``Bernoulli(exp(-gamma))`` draws, ``gamma >= 0`` rational; ``gamma = 0`` reads no word."""
+    if gamma == 0:
+        return np.ones(n, dtype=bool)
+    return bernoulli_exp_table(Fraction(gamma)).sample(n, rng) == 0
+
+
+# ---------------------------------------------------------------------------
+# Closed-form pmfs (for tests and audits), in mpmath at a stated precision
+# ---------------------------------------------------------------------------
+
+
+def discrete_laplace_pmf(scale: Fraction, xs: NDArray[np.int64], dps: int = 40) -> NDArray[np.float64]:
+    """``P[X = x] = (1 - p) / (1 + p) p**|x|``, ``p = exp(-1/scale)``, evaluated in mpmath (``dps`` digits)."""
+    import mpmath
+
+    with mpmath.workdps(dps):
+        p = mpmath.exp(-1 / mpmath.mpf(Fraction(scale).numerator) * Fraction(scale).denominator)
+        k = (1 - p) / (1 + p)
+        return np.array([float(k * p ** abs(int(x))) for x in np.asarray(xs).ravel()])
+
+
+def discrete_gaussian_pmf(sigma2: Fraction, xs: NDArray[np.int64], dps: int = 40) -> NDArray[np.float64]:
+    """``exp(-x**2 / (2 sigma2)) / Z`` with ``Z`` summed in mpmath (``dps`` digits) to below ``10**-dps``."""
+    import mpmath
+
+    s2 = Fraction(sigma2)
+    with mpmath.workdps(dps):
+        s2m = mpmath.mpf(s2.numerator) / s2.denominator
+        span = int(math.ceil(math.sqrt(2 * float(s2) * dps * math.log(10)))) + 2
+        z = mpmath.fsum(mpmath.exp(-mpmath.mpf(y) ** 2 / (2 * s2m)) for y in range(-span, span + 1))
+        return np.array([float(mpmath.exp(-mpmath.mpf(int(x)) ** 2 / (2 * s2m)) / z) for x in np.asarray(xs).ravel()])

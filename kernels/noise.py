@@ -1,108 +1,253 @@
-"""Exact discrete noise for released values: discrete Laplace, discrete Gaussian, Bernoulli(exp(-gamma)).
+"""Exact discrete noise: discrete Laplace, discrete Gaussian and ``Bernoulli(exp(-gamma))`` samplers.
 
-Implements: CKS20 (Canonne, Kamath, Steinke, NeurIPS 2020) Alg 1-3, exactly on the integers; the
-specification is :mod:`semiprivate.kernels._reference_noise`.
+Implements the distributions of Canonne, Kamath and Steinke (2020), "The Discrete Gaussian for
+Differential Privacy" (CKS20): the discrete Laplace (Def. 3), the discrete Gaussian (Def. 1) and the
+``Bernoulli(exp(-gamma))`` coin of their Alg. 1, each EXACT on its support: no floating-point number
+enters a decision, the parameters are used as the exact rationals they are (a float is the dyadic
+rational it stores; ``fractions.Fraction`` is exact), and every output value ``x`` has probability
+exactly ``P[X = x]``.  These are the samplers for released noise (a float Laplace on a released value
+leaks through its rounding pattern, Mironov 2012).
 
-Why: a released value with float Laplace or Gaussian noise is not differentially private as
-computed (Mironov, "On significance of the least significant bits for differential privacy",
-CCS 2012): the set of floats one data set can produce differs from its neighbour's, and the low
-bits tell them apart.  Noise drawn exactly on the integers (or on a declared grid: release
-``grid * (round(value / grid) + Z)``, the snapping of Mironov 2012) has exactly the law the
-privacy proof uses: ``discrete_laplace(scale)`` on an integer query of L1 sensitivity ``Delta``
-is ``(Delta/scale, 0)``-DP; ``discrete_gaussian(sigma2)`` is ``Delta^2/(2 sigma2)``-zCDP (CKS20 Thm 4).
-
-Randomness: ``rng`` is a :class:`numpy.random.Generator` (or a seed); only its bounded-integer
-and byte streams are read.  A fixed seed makes the draws reproducible, and private only against
-someone who does not know the seed.
-
-Examples
---------
->>> import numpy as np
->>> discrete_laplace(2.0, 5, rng=np.random.default_rng(0)).dtype
-dtype('int64')
->>> isinstance(discrete_laplace(1.0, rng=0), int)
-True
->>> bool(bernoulli_exp(0, rng=0))
-True
+How: exact lazy inversion, one 64-bit word of the generator per sample on the common path (see
+:mod:`semiprivate.kernels._reference_noise`, the specification, for the method and for exactly which
+bits are read).  Backends (:mod:`semiprivate.kernels._backend`): ``"numpy"`` (the reference) and
+``"cython"`` (:mod:`semiprivate.kernels._cython._noise`, the same words read through NumPy's C bit
+generator: the same outputs bit for bit and the same generator state after).  There is no GPU
+backend for these samplers.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import numbers
+import os
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from semiprivate.kernels import _reference_noise as ref
+from semiprivate.kernels._backend import resolve_backend
 from semiprivate.kernels.validation import as_generator
 
 __all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp"]
 
 
-def _positive(x: Any, name: str) -> Fraction:
-    q = ref.as_rational(x, name)
-    if not q > 0:
-        raise ValueError(f"{name} must be a positive finite number, got {x!r}")
-    return q
+def _exact(value: Any, name: str, *, allow_zero: bool = False) -> Fraction:
+    """The exact rational value of a positive (or, with ``allow_zero``, non-negative) finite real."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number (int, float or fractions.Fraction), "
+                        f"got {type(value).__name__}")
+    if isinstance(value, (int, np.integer)):
+        out = Fraction(int(value))
+    elif isinstance(value, Fraction):
+        out = value
+    else:
+        f = value if isinstance(value, numbers.Rational) else None
+        if f is not None:
+            out = Fraction(int(f.numerator), int(f.denominator))
+        else:
+            if not math.isfinite(float(value)):
+                raise ValueError(f"{name} must be finite, got {float(value)!r}")
+            num, den = value.as_integer_ratio()
+            out = Fraction(int(num), int(den))
+    if out < 0 or (out == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be {bound}, got {float(out)!r}")
+    return out
 
 
-def _size(size: Any) -> int | None:
+def _size(size: Any) -> tuple[int, tuple[int, ...] | None]:
+    """``(n, shape)``: ``size=None`` is one scalar draw (shape None)."""
     if size is None:
+        return 1, None
+    dims = size if isinstance(size, tuple) else (size,)
+    for d in dims:
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (numbers.Integral, np.integer)):
+            raise TypeError(f"size must be None, a non-negative int or a tuple of them, got {size!r}")
+        if int(d) < 0:
+            raise ValueError(f"size must be >= 0, got {size!r}")
+    shape = tuple(int(d) for d in dims)
+    return math.prod(shape), shape
+
+
+@functools.lru_cache(maxsize=1)
+def _cython_module() -> Any:
+    try:
+        from semiprivate.kernels._cython import _noise  # type: ignore[attr-defined]
+    except ImportError:
         return None
-    if isinstance(size, bool) or not isinstance(size, int | np.integer) or int(size) < 0:
-        raise ValueError(f"size must be None or an int >= 0, got {size!r}")
-    return int(size)
+    return _noise
 
 
-def discrete_laplace(scale: Any, size: Any = None, *, rng: Any) -> Any:
-    """Exact discrete Laplace: ``P(x) ∝ exp(-|x|/scale)`` on the integers (CKS20 Alg 2).
+def _resolve(backend: str) -> str:
+    """``"numpy"`` or ``"cython"``; ``auto`` falls back to numpy when ``_noise`` is not built."""
+    explicit = backend != "auto" or bool(os.environ.get("SEMIPRIVATE_BACKEND", "").strip())
+    name = resolve_backend(backend)
+    if name == "cupy":
+        raise ValueError("the exact noise samplers have no 'cupy' backend; use 'numpy', 'cython' or 'auto'")
+    if name == "cython" and _cython_module() is None:
+        if explicit:
+            raise ValueError("backend 'cython' is not available: semiprivate.kernels._cython._noise is not built")
+        name = "numpy"
+    return name
+
+
+def _guide(table: Any) -> tuple[NDArray[np.int32], int]:
+    """``guide[j] = #{i : L[i] <= j << (64 - bits)}``: where the compiled scan starts for a word's top bits.
+
+    ``2**bits`` is about four entries per boundary (at most ``2**21``), so a scan takes about one step.
+    """
+    cached = getattr(table, "_guide", None)
+    if cached is None:
+        nb = int(table.L.shape[0])
+        bits = min(21, max(1, (4 * nb).bit_length()))
+        starts = np.arange(1 << bits, dtype=np.uint64) << np.uint64(64 - bits)
+        cached = (np.searchsorted(table.L, starts, side="right").astype(np.int32), bits)
+        table._guide = cached
+    return cached
+
+
+def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray[np.int64]:
+    if backend == "numpy":
+        return table.sample(n, rng)
+    mod = _cython_module()
+    guide, bits = _guide(table)
+    out = np.empty(n, dtype=np.int64)
+    bitgen = rng.bit_generator
+    with bitgen.lock:
+        idx, ws = mod.draw(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
+                           bool(table.upper_closed), bitgen.capsule, out)
+    for i, w in zip(idx.tolist(), ws.tolist()):  # the reference's order and words: settle in index order
+        out[i] = table.settle(int(w), int(out[i]), rng)
+    return out
+
+
+def _shape(x: NDArray[Any], shape: tuple[int, ...] | None) -> Any:
+    if shape is None:
+        return x[0].item()
+    return x.reshape(shape)
+
+
+def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: str = "auto") -> Any:
+    """Exact discrete Laplace samples: ``P[X = x] ∝ exp(-|x| / scale)`` on the integers.
+
+    CKS20 Def. 3 (``P[X = x] = (1 - p) / (1 + p) p**|x|``, ``p = exp(-1/scale)``).  Adding it to an
+    integer query of sensitivity ``Delta`` gives ``Delta / scale``-DP (CKS20 Sec. 2.3; Ghosh, Roughgarden
+    and Sundararajan 2009 for the geometric mechanism).
 
     Parameters
     ----------
     scale : float, int or fractions.Fraction
-        > 0; a float is the exact dyadic rational it stores.
-    size : int or None
-        None: one draw (a Python int); else an int64 array of ``size`` draws.
-    rng : numpy.random.Generator or int seed
+        ``> 0`` and finite; used as its exact rational value.
+    size : int, tuple of int or None
+        ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Source of randomness (``None``: fresh entropy).  Read through ``rng.bit_generator.random_raw``
+        only: one 64-bit word per sample, rarely more.
+    backend : {"auto", "numpy", "cython"}
+        ``"numpy"`` is the reference; ``"cython"`` gives the same numbers, faster.
 
     Returns
     -------
-    int or ndarray of int64
+    int or numpy.ndarray of int64
+
+    Raises
+    ------
+    TypeError
+        ``scale`` is not a real number, ``size`` not an int/tuple, ``rng`` not a generator/seed.
+    ValueError
+        ``scale <= 0`` or not finite, a negative ``size``, an unknown or unavailable backend.
+
+    Examples
+    --------
+    >>> x = discrete_laplace(2.0, size=5, rng=0)
+    >>> x.dtype, x.shape
+    (dtype('int64'), (5,))
+    >>> discrete_laplace(2.0, rng=0) == int(x[0])
+    True
     """
-    q = _positive(scale, "scale")
-    n = _size(size)
-    out = ref.discrete_laplace_array(q, 1 if n is None else n, as_generator(rng))
-    return int(out[0]) if n is None else out
+    t = _exact(scale, "scale")
+    n, shape = _size(size)
+    g = as_generator(rng)
+    b = _resolve(backend)
+    return _shape(_draw(ref.laplace_table(t), n, g, b), shape)
 
 
-def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any) -> Any:
-    """Exact discrete Gaussian: ``P(x) ∝ exp(-x^2/(2 sigma2))`` on the integers (CKS20 Alg 3).
+def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend: str = "auto") -> Any:
+    """Exact discrete Gaussian samples: ``P[X = x] ∝ exp(-x**2 / (2 sigma2))`` on the integers.
+
+    CKS20 Def. 1; adding it to an integer query of sensitivity ``Delta`` satisfies
+    ``Delta**2 / (2 sigma2)``-zCDP (CKS20 Thm. 4).  ``sigma2`` is the parameter, not the variance
+    (the variance is slightly below ``sigma2``, CKS20 Cor. 9).
 
     Parameters
     ----------
     sigma2 : float, int or fractions.Fraction
-        The variance parameter, > 0 (a float is the exact rational it stores).
-    size : int or None
-    rng : numpy.random.Generator or int seed
+        ``> 0`` and finite; used as its exact rational value.
+    size : int, tuple of int or None
+        ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Source of randomness, read as for :func:`discrete_laplace`.
+    backend : {"auto", "numpy", "cython"}
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`discrete_laplace`, for ``sigma2``.
+
+    Examples
+    --------
+    >>> discrete_gaussian(4.0, size=(2, 3), rng=1).shape
+    (2, 3)
     """
-    q = _positive(sigma2, "sigma2")
-    n = _size(size)
-    out = ref.discrete_gaussian_array(q, 1 if n is None else n, as_generator(rng))
-    return int(out[0]) if n is None else out
-
-
-def bernoulli_exp(gamma: Any, size: Any = None, *, rng: Any) -> Any:
-    """Exact Bernoulli(exp(-gamma)) for a rational ``gamma >= 0`` (CKS20 Alg 1).
-
-    Returns a bool (``size=None``) or a bool array.
-    """
-    q = ref.as_rational(gamma, "gamma")
-    if q < 0:
-        raise ValueError(f"gamma must be >= 0, got {gamma!r}")
-    n = _size(size)
+    s2 = _exact(sigma2, "sigma2")
+    n, shape = _size(size)
     g = as_generator(rng)
-    k = 1 if n is None else n
-    if q.denominator <= 2**62 and q.numerator <= 2**62:
-        out = ref.bernoulli_exp_array(np.full(k, q.numerator, dtype=np.int64), q.denominator, g)
+    b = _resolve(backend)
+    return _shape(_draw(ref.gaussian_table(s2), n, g, b), shape)
+
+
+def bernoulli_exp(gamma: Any, size: Any = None, *, rng: Any = None, backend: str = "auto") -> Any:
+    """Exact ``Bernoulli(exp(-gamma))`` coins for a rational ``gamma >= 0`` (the coin of CKS20 Alg. 1).
+
+    Parameters
+    ----------
+    gamma : float, int or fractions.Fraction
+        ``>= 0`` and finite; used as its exact rational value.  ``gamma = 0`` reads no randomness.
+    size : int, tuple of int or None
+        ``None`` gives one Python ``bool``; otherwise a bool array of that shape.
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Source of randomness, read as for :func:`discrete_laplace`.
+    backend : {"auto", "numpy", "cython"}
+
+    Returns
+    -------
+    bool or numpy.ndarray of bool
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`discrete_laplace`, for ``gamma`` (``gamma < 0`` is refused).
+
+    Examples
+    --------
+    >>> bool(bernoulli_exp(0, rng=0))
+    True
+    >>> bernoulli_exp(1.5, size=4, rng=0).dtype
+    dtype('bool')
+    """
+    gm = _exact(gamma, "gamma", allow_zero=True)
+    n, shape = _size(size)
+    g = as_generator(rng)
+    b = _resolve(backend)
+    if gm == 0:
+        x = np.zeros(n, dtype=np.int64)
     else:
-        out = np.array([ref.bernoulli_exp_scalar(q, g) for _ in range(k)], dtype=bool)
-    return bool(out[0]) if n is None else out
+        x = _draw(ref.bernoulli_exp_table(gm), n, g, b)
+    return _shape(x == 0, shape)
