@@ -217,3 +217,89 @@ def test_a_deliberate_cycle_is_found() -> None:
 def test_relative_imports_resolve() -> None:
     got = imports_of("from . import stats\nfrom ..bounds import abm19\n", "semiprivate.theory.audit.core")
     assert [t for t, _, _ in got] == ["semiprivate.theory.audit.stats", "semiprivate.theory.bounds.abm19"]
+
+
+# -- secure noise: no float noise draw outside the noise module and a declared list ----------------------------
+#: Generator (and legacy np.random) draws of continuous or float-derived noise: a released value must not come
+#: from them (Mironov 2012); the exact samplers are semiprivate.kernels.noise.
+FLOAT_DRAWS = frozenset({"laplace", "normal", "standard_normal", "exponential", "standard_exponential", "gumbel",
+                         "geometric", "logistic", "lognormal", "standard_cauchy", "gamma", "standard_gamma", "poisson",
+                         "binomial"})
+#: np.random attributes that construct generators (not draws)
+NP_RANDOM_CONSTRUCTORS = frozenset({"default_rng", "Generator", "SeedSequence", "BitGenerator", "PCG64", "PCG64DXSM",
+                                    "Philox", "SFC64", "MT19937"})
+#: the exact samplers themselves
+NOISE_MODULES = frozenset({"semiprivate.kernels.noise", "semiprivate.kernels._reference_noise"})
+#: module (or package prefix) -> why float draws there are not releases of private data (ARCHITECTURE.md)
+FLOAT_NOISE_ALLOWED: dict[str, str] = {
+    "semiprivate.theory.audit.broken": "the auditor's deliberately broken float mechanisms (they exist to be caught)",
+    "semiprivate.theory.audit.examples": "the auditor's float example mechanisms (textbook laws its tests compare with)",
+    "semiprivate.theory.audit.conditional": "Poisson draws of the auditor's own resampling, no private data",
+    "semiprivate.theory.privacy.mechanisms": "the audit-form textbook Laplace, Gaussian and report-noisy-max "
+                                             "(continuous laws the audit suite checks; docstrings say not for release)",
+    "semiprivate.theory.privacy.dpsgd": "DP-SGD's Gaussian: the release (weights) is a float by nature (caveat in "
+                                        "ARCHITECTURE.md); binomial = Poisson subsampling",
+    "semiprivate.theory.privacy.noisy_sgd": "BST14 Noisy SGD's Gaussian: float weights by nature (same caveat)",
+    "semiprivate.theory.dpsgd_one_run": "DP-SGD audited in one run: the Gaussian of DP-SGD and its canaries",
+    "semiprivate.theory.privacy.sgd_audits": "synthetic data of the SGD audit cases",
+    "semiprivate.theory.learners.halfspaces": "the Gaussian random projection of RandomProjectionHalfspace "
+                                              "(data-independent, public)",
+    "semiprivate.theory.classes.other": "random hypotheses of a concept class (no data)",
+    "semiprivate.theory.graphs": "G(d, p) random graphs (data generator)",
+    "semiprivate.theory.halfspace_data": "data generators",
+    "semiprivate.theory.learner_checks": "the tiny cases' data",
+    "semiprivate.theory.report": "the report's simulated data",
+    "semiprivate.kernels._pca_randomized": "randomized SVD's test matrix (PCA of public data)",
+    "semiprivate.kernels._testvectors": "test vectors",
+    "semiprivate.proofs_checks": "Monte Carlo checks of the papers' proofs (no private data)",
+}
+
+
+def float_noise_draws(source: str) -> list[tuple[int, str]]:
+    """(line, call) of every float-noise draw in ``source``: ``x.laplace(...)``-style calls of FLOAT_DRAWS and
+    ``np.random.<draw>(...)`` (any np.random attribute that is not a constructor)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        f = node.func
+        v = f.value
+        np_random = (isinstance(v, ast.Attribute) and v.attr == "random" and isinstance(v.value, ast.Name)
+                     and v.value.id in ("np", "numpy"))
+        if np_random and f.attr not in NP_RANDOM_CONSTRUCTORS:
+            out.append((node.lineno, f"np.random.{f.attr}("))
+        elif f.attr in FLOAT_DRAWS:
+            out.append((node.lineno, f".{f.attr}("))
+    return out
+
+
+def _allowed(module: str) -> bool:
+    return module in NOISE_MODULES or any(module == p or module.startswith(p + ".") for p in FLOAT_NOISE_ALLOWED)
+
+
+def test_no_float_noise_draw_outside_the_noise_module_and_the_declared_list() -> None:
+    found = [f"{m}:{line}: {call}" for m, path in MODULES.items() if not _allowed(m)
+             for line, call in float_noise_draws(path.read_text())]
+    assert not found, ("float noise drawn outside semiprivate.kernels.noise (use its exact samplers, or declare a "
+                       f"non-release use with its reason in FLOAT_NOISE_ALLOWED): {found}")
+
+
+def test_every_declared_float_noise_use_still_exists() -> None:
+    stale = [p for p in FLOAT_NOISE_ALLOWED
+             if not any((m == p or m.startswith(p + ".")) and float_noise_draws(path.read_text())
+                        for m, path in MODULES.items())]
+    assert not stale, f"FLOAT_NOISE_ALLOWED names modules without float draws (remove them): {stale}"
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\ng = np.random.default_rng()\nx = 3 + g.laplace(0.0, 1.0)\n",
+    "import numpy as np\nx = np.random.normal()\n",
+    "def f(rng):\n    return rng.gumbel(0, 1, size=3)\n",
+    "def f(self):\n    return self.g.standard_normal(4)\n",
+])
+def test_a_deliberate_float_noise_draw_is_found(source: str) -> None:
+    assert float_noise_draws(source)
+
+
+def test_generator_construction_is_not_a_draw() -> None:
+    assert not float_noise_draws("import numpy as np\ng = np.random.default_rng(np.random.SeedSequence(3))\n")

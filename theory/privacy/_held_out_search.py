@@ -18,12 +18,13 @@ import numpy as np
 from semiprivate.kernels.validation import Real
 from semiprivate.theory.privacy._release import NOT_PRIVATE, child_streams, declared_model
 from semiprivate.theory.privacy.public_rows import PublicRowsFitted, check_sentinels, public_mask
+from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.preprocessing import FunctionTransformer, Normalizer
+from sklearn.preprocessing import Normalizer
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of", "check_base", "check_steps",
+__all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of", "check_base", "check_steps", "checked_candidates",
            "held_out_correct", "privacy_of", "split_held_out"]
 
 #: The valid ``holdout_fraction``: a probability in the open interval (0, 1).
@@ -39,16 +40,31 @@ def candidates_of(param_grid: Any) -> list[dict[str, Any]]:
 
 
 def check_steps(est: Any) -> None:
-    """Refuse a Pipeline step before the learner that learns from the rows it is fitted on: no
-    ``privacy_`` covers it (a StandardScaler would keep the exact mean of the private rows)."""
+    """Refuse a Pipeline step before the learner unless it is fitted on public rows only
+    (:class:`~semiprivate.theory.privacy.public_rows.PublicRowsFitted`) or is a known row-wise map that
+    learns nothing (``Normalizer``, ``"passthrough"``): a StandardScaler would keep the exact mean of the
+    private rows, and a ``FunctionTransformer`` sees the whole batch (``X - X.mean(0)`` makes every public
+    row a function of the private ones), so neither is covered by any ``privacy_``."""
     for name, step in getattr(est, "steps", [])[:-1]:
         if step is None or step == "passthrough" or isinstance(step, (PublicRowsFitted, Normalizer)):
-            continue  # fitted on public rows only, or learns nothing from the rows
-        if isinstance(step, FunctionTransformer) and step.func is not None and step.inverse_func is None:
-            continue
-        raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) would be fitted on the private "
-                         "rows, and no privacy_ covers what it learns; wrap it as PublicRowsFitted(...) (fitted on "
-                         "the public rows only) or use a stateless transformer (Normalizer, FunctionTransformer)")
+            continue  # fitted on public rows only, or a row-wise map that learns nothing
+        raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) is fitted on, or sees, the "
+                         "private rows together with the public ones, and no privacy_ covers what it learns or "
+                         "mixes; wrap it as PublicRowsFitted(...) (fitted on the public rows only, applied row by "
+                         "row), use Normalizer, or apply a per-row function to X before the search")
+
+
+def checked_candidates(estimator: Any, candidates: list[dict[str, Any]], unlabeled_label: Any,
+                       owner: str) -> list[Any]:
+    """``clone(estimator).set_params(**c)`` for every candidate, each checked by :func:`check_base` before any
+    fit (a ``param_grid`` can replace a step, a sentinel or the learner itself: what is fitted is what is
+    checked, and a refusal does not depend on the coins)."""
+    out = []
+    for c in candidates:
+        est = clone(estimator).set_params(**c)
+        check_base(est, unlabeled_label, owner)
+        out.append(est)
+    return out
 
 
 def check_base(est: Any, unlabeled_label: Any, owner: str) -> None:

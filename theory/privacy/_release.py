@@ -55,6 +55,9 @@ def declared_model(est: Any) -> str | None:
     return model if model in PRIVACY_MODELS else None
 
 
+#: Private attributes a framework keeps on an estimator between calls and expects in a pickle (scikit-learn).
+_FRAMEWORK_STATE = frozenset({"_sklearn_version", "_sklearn_output_config", "_metadata_request"})
+
 #: The methods after which a :class:`Released` object is sealed.
 RUN_METHODS = ("fit", "sanitize", "__call__")
 
@@ -189,12 +192,13 @@ def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             out = method(self, *args, **kwargs)
         except BaseException:
-            self._seal(strict=False)
+            self._seal(strict=False, existing=before)
             raise
-        self._seal()
+        self._seal(existing=before)
         return out
 
     run.__sealed__ = True  # type: ignore[attr-defined]
@@ -229,11 +233,13 @@ class Released:
     def _allowed(self) -> frozenset[str]:
         return frozenset(param_names(self)) | self.kept_attributes()
 
-    def _seal(self, strict: bool = True) -> None:
-        """Drop every undeclared attribute; refuse coin state outside the parameters (``strict``; a run
-        that raised is sealed without the refusal, so its own exception is the one the caller sees)."""
+    def _seal(self, strict: bool = True, existing: frozenset[str] = frozenset()) -> None:
+        """Drop every undeclared attribute the run added (attributes set before the run, ``existing``, belong
+        to the caller: a framework such as scikit-learn sets and removes its own around ``fit``); refuse
+        coin state outside the parameters (``strict``; a run that raised is sealed without the refusal, so
+        its own exception is the one the caller sees)."""
         allowed = self._allowed()
-        for k in [k for k in vars(self) if k not in allowed]:
+        for k in [k for k in vars(self) if k not in allowed and k not in existing]:
             delattr(self, k)
         leaks = coin_state_paths(self)
         if leaks:
@@ -246,7 +252,8 @@ class Released:
                                "sequence lets one replay the run's noise); this is a bug of the class")
 
     def __getstate__(self) -> dict[str, Any]:
-        allowed = self._allowed()
+        allowed = self._allowed() | {k for k in vars(self) if k.startswith("_") and not k.startswith("__")
+                                     and not is_coin_state(vars(self)[k]) and k in _FRAMEWORK_STATE}
         params = set(param_names(self))
         state: dict[str, Any] = {}
         for k, v in vars(self).items():

@@ -53,6 +53,7 @@ from semiprivate.theory.privacy._held_out_search import (
     SelectedEstimatorMixin,
     candidates_of,
     check_base,
+    checked_candidates,
     held_out_correct,
     privacy_of,
     split_held_out,
@@ -133,14 +134,15 @@ class PrivateSearchCV(Released, SelectedEstimatorMixin, MetaEstimatorMixin, Clas
         Boolean().validate("refit", self.refit)
         check_base(self.estimator, self.unlabeled_label, "PrivateSearchCV")
         candidates = candidates_of(self.param_grid)
+        configured = checked_candidates(self.estimator, candidates, self.unlabeled_label, "PrivateSearchCV")
         split = split_held_out(X, y, unlabeled_label=self.unlabeled_label, holdout_fraction=self.holdout_fraction,
                                rng=self.rng)
         # one independent child stream per candidate fit, one for the selection, one for the refit
         # (ARCHITECTURE.md, RNG discipline): a seed set on the estimator is overridden for each fit
         *fit_streams, select_stream, refit_stream = child_streams(split.rng, len(candidates) + 2)
         fitted, per = [], []
-        for c, stream in zip(candidates, fit_streams):
-            est = clone(self.estimator).set_params(**c)
+        for conf, stream in zip(configured, fit_streams):
+            est = clone(conf)
             with base_streams(est, stream):
                 est.fit(split.X_train, split.y_train, **fit_params)
             fitted.append(est)
@@ -157,7 +159,7 @@ class PrivateSearchCV(Released, SelectedEstimatorMixin, MetaEstimatorMixin, Clas
                                   "composition": "basic over candidates on S1; parallel with the selection on S2"}
         best = fitted[index]
         if self.refit:
-            best = clone(self.estimator).set_params(**candidates[index])
+            best = clone(configured[index])
             all_rows = np.sort(np.concatenate([np.flatnonzero(split.public), split.labelled]))
             with base_streams(best, refit_stream):
                 best.fit(_safe_indexing(X, all_rows), split.y[all_rows], **fit_params)

@@ -35,12 +35,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from semiprivate.theory.privacy._release import Released
 from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.decomposition import PCA, TruncatedSVD
 from sklearn.model_selection import check_cv
+from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, Normalizer, RobustScaler, StandardScaler
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["PrivacyWarning", "public_mask", "PublicRowsFitted", "LabelledSplit", "check_sentinel", "check_sentinels"]
+__all__ = ["PrivacyWarning", "public_mask", "PublicRowsFitted", "LabelledSplit", "check_sentinel", "check_sentinels",
+           "ROW_WISE"]
 
 
 class PrivacyWarning(UserWarning):
@@ -107,7 +111,29 @@ def check_sentinels(estimator: Any, unlabeled_label: Any, *, owner: str) -> None
             check_sentinel(unlabeled_label, value, where=f" (of {owner}; {name})")
 
 
-class PublicRowsFitted(TransformerMixin, BaseEstimator):
+def _num_rows(X: Any) -> int:
+    return int(X.shape[0]) if hasattr(X, "shape") else len(X)
+
+
+def _stack(parts: list[Any]) -> Any:
+    first = parts[0]
+    if hasattr(first, "iloc"):
+        import pandas as pd
+
+        return pd.concat(parts)
+    if hasattr(first, "tocsr"):
+        import scipy.sparse as sp
+
+        return sp.vstack(parts).tocsr()
+    return np.vstack(parts)
+
+
+#: scikit-learn transformers whose ``transform`` maps each row on its own (fitted state aside): applied to a
+#: whole batch by :class:`PublicRowsFitted`; any other transformer is applied row by row.
+ROW_WISE: tuple[type, ...] = (StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler, Normalizer, PCA, TruncatedSVD)
+
+
+class PublicRowsFitted(Released, TransformerMixin, BaseEstimator):
     """A transformer fitted on the public rows only (label ``unlabeled_label``), applied to every row.
 
     Implements: HPSY.Thm3 / PILLAR.Alg1 (Step 1 touches public data only: a preprocessing step
@@ -120,6 +146,8 @@ class PublicRowsFitted(TransformerMixin, BaseEstimator):
     unlabeled_label : label
         The sentinel label of public rows in y (default -1, as ``SelfTrainingClassifier``).
     """
+
+    _public = frozenset({"transformer_", "n_public_", "n_features_in_", "feature_names_in_"})  # public rows only
 
     def __init__(self, transformer: Any, *, unlabeled_label: Any = -1) -> None:
         self.transformer = transformer
@@ -139,9 +167,17 @@ class PublicRowsFitted(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X: Any) -> Any:
-        """The fitted transformer applied to every row of X."""
+        """The fitted transformer applied to every row of X, each row on its own unless the transformer is a
+        known row-wise map (:data:`ROW_WISE`): a transform that sees the whole batch (e.g. one subtracting
+        the batch mean) would make the public rows functions of the private ones."""
         check_is_fitted(self, "transformer_")
-        return self.transformer_.transform(X)
+        if isinstance(self.transformer_, ROW_WISE):
+            return self.transformer_.transform(X)
+        n = _num_rows(X)
+        if n <= 1:
+            return self.transformer_.transform(X)
+        parts = [self.transformer_.transform(_safe_indexing(X, [i])) for i in range(n)]
+        return _stack(parts)
 
     def get_feature_names_out(self, input_features: Any = None) -> Any:
         """The wrapped transformer's output feature names."""

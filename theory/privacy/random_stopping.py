@@ -470,6 +470,8 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         search.check_base(self.estimator, self.unlabeled_label, "RandomStoppingSearchCV")
         total, info = self._account()
         candidates = search.candidates_of(self.param_grid)
+        configured = search.checked_candidates(self.estimator, candidates, self.unlabeled_label,
+                                               "RandomStoppingSearchCV")
         split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
                                       holdout_fraction=self.holdout_fraction, rng=self.rng)
         count_stream, run_streams = child_streams(split.rng, 2)
@@ -481,7 +483,7 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
             # each run: its own child stream for the candidate's choice, the fit and the score's noise
             choice, fit_stream, noise_stream = child_streams(run_streams, 3)
             index = int(choice.integers(len(candidates)))
-            est = clone(self.estimator).set_params(**candidates[index])
+            est = clone(configured[index])
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 with base_streams(est, fit_stream):

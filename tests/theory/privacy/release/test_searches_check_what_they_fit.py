@@ -1,0 +1,81 @@
+"""What a search fits is what it checks: every candidate of ``param_grid`` (which can replace a step, a
+sentinel or the learner), no step that sees private and public rows in one batch, and Pipelines with
+released steps keep working under scikit-learn's fit callbacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from semiprivate.theory.learners.halfspaces import NonPrivateHalfspace, SemiPrivateHalfspace
+from semiprivate.theory.privacy.model_selection import PrivateSearchCV
+from semiprivate.theory.privacy.public_rows import PublicRowsFitted
+from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import FunctionTransformer, Normalizer, StandardScaler
+
+
+class _Constant(ClassifierMixin, BaseEstimator):
+    """Honest and private: ignores its labels, predicts 0, reports (0.5, 0)."""
+
+    def __init__(self, c: int = 0) -> None:
+        self.c = c
+
+    def fit(self, X: Any, y: Any) -> _Constant:
+        self.classes_ = np.array([0, 1])
+        self.privacy_ = (0.5, 0.0)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.zeros(len(X), dtype=np.int64)
+
+
+def _data() -> tuple[np.ndarray, np.ndarray]:
+    g = np.random.default_rng(0)
+    X = g.normal(size=(30, 3))
+    X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
+    y = (X[:, 0] > 0).astype(int)
+    y[:8] = -1
+    return X, y
+
+
+def _searches(base: Any, grid: dict[str, Any]) -> list[Any]:
+    return [PrivateSearchCV(base, grid, unlabeled_label=-1, rng=0),
+            RandomStoppingSearchCV(base, grid, gamma=1.0, base_privacy=(0.5, 0.0), unlabeled_label=-1, rng=0)]
+
+
+@pytest.mark.parametrize("grid", [{"pre": [StandardScaler()]},                      # a step replaced
+                                  {"pre": [PublicRowsFitted(StandardScaler(), unlabeled_label=1)]},  # a sentinel
+                                  {"clf": [NonPrivateHalfspace(projection="none", k=None, classes=[0, 1])]}])
+def test_every_candidate_is_checked_before_any_fit(grid):
+    X, y = _data()
+    base = Pipeline([("pre", Normalizer()), ("clf", _Constant())])
+    for s in _searches(base, grid):
+        with pytest.raises(ValueError, match="estimator"):
+            s.fit(X, y)
+
+
+def test_a_batch_function_step_is_refused():
+    X, y = _data()
+    base = Pipeline([("mix", FunctionTransformer(lambda Z: Z - Z.mean(0))), ("clf", _Constant())])
+    for s in _searches(base, {"clf__c": [0]}):
+        with pytest.raises(ValueError, match="mix"):
+            s.fit(X, y)
+
+
+def test_public_rows_fitted_applies_an_unknown_transformer_row_by_row():
+    X, y = _data()
+    mixing = FunctionTransformer(lambda Z: Z - Z.mean(0))
+    t = PublicRowsFitted(mixing, unlabeled_label=-1).fit(X, y)
+    out = t.transform(X)
+    assert np.allclose(out, 0.0)  # each row minus its own mean: no row sees another
+
+
+def test_a_pipeline_of_released_steps_fits_under_scikit_learn():
+    X, y = _data()
+    pipe = Pipeline([("pub", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)), ("norm", Normalizer()),
+                     ("clf", SemiPrivateHalfspace(1.0, 1e-5, k=2, epochs=1, classes=[0, 1], unlabeled_label=-1))])
+    pipe.fit(X, y)
+    assert pipe.predict(X).shape == (30,)
