@@ -319,7 +319,7 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
         if method == "enumerate":
             err = self._enumerated_errors(T, y, Z)
             # integer error counts: the exact sampler (no union with a finite score gets probability 0)
-            idx = int(exponential_mechanism(-err, eps_run, sensitivity=1, rng=g, exact=True))
+            idx = int(exponential_mechanism(-err, eps_run, sensitivity=_SENSITIVITY, rng=g, exact=True))
             mask = idx + 1
             union = np.flatnonzero((mask >> np.arange(Z)) & 1)
         else:

@@ -242,6 +242,11 @@ class DyadicThresholdSanitizer(Released):
 
     _releases = frozenset({"privacy_"})
 
+    @staticmethod
+    def _noise_table() -> dict[tuple[int, int], int]:
+        """The run's node noise, (level, prefix) -> integer noise, filled lazily and dropped after the run."""
+        return {}
+
     @validate_params(epsilon=EPSILON, d=Integer(1, 64), size=Integer(1), rng=RNG)
     def __init__(self, epsilon: float, *, d: int, size: int, rng: Any = None) -> None:
         self.epsilon = float(epsilon)
@@ -256,7 +261,7 @@ class DyadicThresholdSanitizer(Released):
         xs = np.sort(validate_integer_points(X, self.d, "X"))
         g = fit_stream(self.rng)
         scale = Fraction(2 * self.d) / Fraction(self.epsilon)
-        noise: dict[tuple[int, int], int] = {}
+        noise = self._noise_table()
         pool: list[int] = []  # i.i.d. draws handed out one per new node, drawn in blocks
         d = self.d
         block = min(256, 2 * d * self.size)  # at most 2 d nodes are looked at per synthetic point
