@@ -198,31 +198,39 @@ def _exp_neg_multiples(unit: Fraction, ds: list[int], p: int) -> list[tuple[int,
     """Bounds ``(lo, hi)`` with ``lo 2**-p <= exp(-unit d) <= hi 2**-p`` for each integer ``d >= 0`` of ``ds``.
 
     ``exp(-unit d) = exp(-unit)**d``: one bracket of ``exp(-unit)`` (:func:`_exp_neg_fixed`) at a working
-    precision ``q`` with guard bits, raised to the successive powers with outward (floor/ceil) rounding at
-    every product, so each bound stays rigorous; ``d`` with ``unit d >= p`` gets ``(0, 1)`` as in
-    :func:`_exp_neg_fixed`.  The products run up to ``min(max d, p / unit)``: O(that) multiplications of
-    ``q``-bit integers for all levels together, instead of a series per level.
+    precision ``q`` with guard bits; the levels are visited in increasing order and each is the previous one
+    times ``exp(-unit)**(d_i - d_{i-1})``, that power by square-and-multiply, every product rounded outward
+    (floor for the lower bound, ceiling for the upper), so each bound stays rigorous: O(log gap) products per
+    level.  ``d`` with ``unit d >= p`` gets ``(0, 1)`` as in :func:`_exp_neg_fixed`.
     """
     if unit == 0:
         return [(1 << p, 1 << p) for _ in ds]
     num, den = unit.numerator, unit.denominator
     limit = p * den  # unit d >= p  <=>  num d >= p den (integers only: no Fraction arithmetic per level)
-    cap = max((d for d in ds if num * d < limit), default=0)
-    q = p + max(cap, 1).bit_length() + 24
+    levels = sorted({d for d in ds if num * d < limit})
+    q = p + 2 * max(len(levels), 1).bit_length() + 2 * max(levels[-1] if levels else 1, 1).bit_length() + 24
     lo1, hi1 = _exp_neg_fixed(unit, q)
-    lo, hi, cur = 1 << q, 1 << q, 0
+
+    def mul(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+        return (a[0] * b[0]) >> q, -((-a[1] * b[1]) >> q)
+
+    def power(k: int) -> tuple[int, int]:
+        out, base = (1 << q, 1 << q), (lo1, hi1)
+        while k:
+            if k & 1:
+                out = mul(out, base)
+            k >>= 1
+            if k:
+                base = mul(base, base)
+        return out
+
     at: dict[int, tuple[int, int]] = {}
+    cur_d, cur = 0, (1 << q, 1 << q)
     shift = q - p
-    for d in sorted(set(ds)):
-        if num * d >= limit:
-            at[d] = (0, 1)
-            continue
-        while cur < d:
-            lo = (lo * lo1) >> q
-            hi = -((-hi * hi1) >> q)
-            cur += 1
-        at[d] = (lo >> shift, -((-hi) >> shift))
-    return [at[d] for d in ds]
+    for d in levels:
+        cur, cur_d = mul(cur, power(d - cur_d)), d
+        at[d] = (cur[0] >> shift, -((-cur[1]) >> shift))
+    return [at.get(d, (0, 1)) for d in ds]
 
 
 class _ExactGroups:

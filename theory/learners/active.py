@@ -504,7 +504,7 @@ class SubSampling(Released):
         K = self._choose_K(X, J)
         y = np.array([oracle.query(int(i)) for i in K], dtype=np.int64)
         U = np.setdiff1d(J, K)
-        with base_streams(self.learner, base_stream, keep_generators=True):
+        with base_streams(self.learner, base_stream):
             self.learner.fit(X[K], y, X[U])
         ran = getattr(self.learner, "privacy_", None)
         if ran is None or float(ran[0]) > stated[0] * (1 + 1e-12) or float(ran[1]) > stated[1] * (1 + 1e-12):

@@ -99,7 +99,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
-from semiprivate.theory.privacy._release import Released, fit_stream
+from semiprivate.theory.privacy._release import Released, child_streams
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
@@ -133,6 +133,15 @@ def _calibrated(epsilon: float, delta: float, q: float, steps: int, accountant: 
 @functools.lru_cache(maxsize=512)
 def _accounted(sigma: float, q: float, steps: int, delta: float, accountant: str, compositions: int) -> float:
     return dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
+
+
+def _row_norms(X: np.ndarray) -> np.ndarray:
+    """Euclidean row norms without overflow or underflow (each row scaled by its largest |entry| first) and
+    without a floating-point warning: a warning that only an extreme private row raises would tell it apart."""
+    with np.errstate(all="ignore"):
+        m = np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(X.shape[0])
+        safe = np.where(m > 0, m, 1.0)
+        return np.asarray(m * np.sqrt(np.sum((X / safe[:, None]) ** 2, axis=1)))
 
 
 def _rows_of(a: Any) -> int | None:
@@ -188,9 +197,10 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
         return tags
 
     def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
-        norms = np.linalg.norm(X, axis=1)
+        norms = _row_norms(X)
         if self.row_norm == "clip":
-            return np.asarray(X / np.maximum(1.0, norms)[:, None])
+            with np.errstate(all="ignore"):  # no warning that only some private rows would raise
+                return np.asarray(X / np.maximum(1.0, norms)[:, None])
         if np.any(norms > 1.0 + 1e-9):  # which rows, and their norms, are private: not shown
             raise ValueError(
                 f"{name} rows must lie in the unit ball (some row has norm > 1); normalise the rows (e.g. "
@@ -269,9 +279,11 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
         k = self._k()
         if k is not None and k > d:
             raise ValueError(f"k must be <= d, the number of features (n_features = {d}), got k={k}")
-        g = fit_stream(self.rng)
+        # public randomness (the projection) and the noise from independent child streams: a released public
+        # draw pins nothing about the noise stream
+        g_public, g = child_streams(self.rng, 2)
         Xr = self._rows(X)
-        A = self._projection(X_public, d, g)
+        A = self._projection(X_public, d, g_public)
         Z = Xr if A is None else Xr @ A
         if A is not None and self._clip_projected:
             Z = Z / np.maximum(1.0, np.linalg.norm(Z, axis=1))[:, None]

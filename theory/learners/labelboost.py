@@ -65,7 +65,7 @@ from semiprivate.theory.bounds.privacy import (
     subsampling_privacy,
 )
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, _Params, check_fit_inputs
+from semiprivate.theory.learners._base import ALL_INPUTS, LABELLED, NOT_PRIVATE, _Params, check_fit_inputs
 from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
 
@@ -619,7 +619,13 @@ class LabelBoost(Released, _Params):
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> LabelBoost:
         """Run Algorithm 3 on S = (X_private, y_private) and D = X_public (unlabelled)."""
         C = self._class()
-        if getattr(self.base_learner, "privacy_model_", None) == NOT_PRIVATE:
+        declared = getattr(self.base_learner, "privacy_model_", None)
+        if declared not in (ALL_INPUTS, LABELLED, NOT_PRIVATE):
+            raise ValueError(f"base_learner: {type(self.base_learner).__name__} declares no privacy model "
+                             "(privacy_model_); LabelBoost's guarantee (BNS15 Lem 4.6) needs a private base learner "
+                             "that reports privacy_ after its fit (base_privacy may only tighten it, never stand in "
+                             "for it)")
+        if declared == NOT_PRIVATE:
             raise ValueError(f"base_learner: {type(self.base_learner).__name__} is not private (privacy model "
                              f"{NOT_PRIVATE!r}); LabelBoost's guarantee (BNS15 Lem 4.6) needs a private base learner")
         base_eps, base_delta = self._base_guarantee()
@@ -654,7 +660,10 @@ class LabelBoost(Released, _Params):
         with base_streams(base, base_stream):
             base.fit(X_fin, y_fin.astype(np.int64))
         reported = getattr(base, "privacy_", None)
-        if reported is not None and (float(reported[0]) > base_eps * (1 + 1e-12) or float(reported[1]) > base_delta * (1 + 1e-12)):
+        if reported is None:
+            raise ValueError(f"base_learner: {type(base).__name__} reported no privacy_ after fit; LabelBoost's "
+                             "guarantee needs the base's own guarantee for the run (base_privacy cannot stand in for it)")
+        if float(reported[0]) > base_eps * (1 + 1e-12) or float(reported[1]) > base_delta * (1 + 1e-12):
             raise ValueError(f"base_learner: it reported privacy_ = {tuple(reported)} after fit, weaker than the "
                              f"base_privacy ({base_eps}, {base_delta}) LabelBoost's guarantee was computed from")
         self.base_learner_ = base

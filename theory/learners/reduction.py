@@ -183,9 +183,10 @@ class ReductionLearner(Released):
         X = np.asarray(X_private)
         if len(X) != self.sample_size:
             raise ValueError(f"B takes exactly ceil(n_priv/(10 n_pub)) = {self.sample_size} private examples, got {len(X)}")
-        g, base_stream = child_streams(self.rng, 2)  # B's coins (PrivSamp, PubSamp); A's own stream
+        # PrivSamp's secret coins, PubSamp's public draw and A's own stream: independent children
+        g, g_public, base_stream = child_streams(self.rng, 3)
         ps = priv_samp(X, y_private, self.D0, self.p, int(self.n_priv), g)
-        Xpub, _ = pub_samp(self.D0, int(self.n_pub), g)
+        Xpub, _ = pub_samp(self.D0, int(self.n_pub), g_public)
         self.exhausted_ = bool(ps["exhausted"])
         self.base_ = self.base_learner(self.epsilon, self.delta, base_stream)
         self.base_.fit(ps["X"], ps["y"].astype(np.int64), Xpub)

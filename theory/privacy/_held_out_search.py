@@ -46,7 +46,7 @@ def check_steps(est: Any) -> None:
     private rows, and a ``FunctionTransformer`` sees the whole batch (``X - X.mean(0)`` makes every public
     row a function of the private ones), so neither is covered by any ``privacy_``."""
     for name, step in getattr(est, "steps", [])[:-1]:
-        if step is None or step == "passthrough" or isinstance(step, (PublicRowsFitted, Normalizer)):
+        if step is None or step == "passthrough" or type(step) in (PublicRowsFitted, Normalizer):  # exact classes
             continue  # fitted on public rows only, or a row-wise map that learns nothing
         raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) is fitted on, or sees, the "
                          "private rows together with the public ones, and no privacy_ covers what it learns or "

@@ -10,7 +10,9 @@ sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by co
   outlive the run unless it is declared -- and refuses (RuntimeError) a run that left a generator,
   a seed sequence or a bit generator anywhere in its state outside the parameters.  ``pickle``
   (``__getstate__``) carries the same attributes only, with generator parameters replaced by
-  ``None`` (the state of a generator lets one replay or rewind its coins).  The warnings and
+  ``None``, and after a run a generator parameter is set to ``None`` on the object (the state of a
+  generator, or its seed sequence, lets one replay or rewind the run's coins; the caller keeps its
+  generator).  A run that raises leaves the object unfitted (no release survives it).  The warnings and
   messages of a run are the class's own responsibility; no message may echo private values.
 * **RNG discipline.**  Each run draws its coins from a fresh child stream
   (:func:`child_streams`, ``numpy.random.SeedSequence.spawn``), one per sub-fit, candidate, refit
@@ -36,7 +38,7 @@ from typing import Any, ClassVar
 import numpy as np
 from semiprivate.kernels.validation import as_generator
 
-__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "coin_state_paths",
+__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths",
            "param_names", "is_coin_state"]
 
 #: Declared privacy models (re-exported by :mod:`semiprivate.theory.learners._base`, which documents them):
@@ -109,16 +111,45 @@ def _set_params(est: Any, values: dict[str, Any]) -> None:
             setattr(est, k, v)
 
 
+def _keys_named(est: Any, name: str) -> list[str]:
+    if hasattr(est, "get_params"):
+        try:
+            params = est.get_params(deep=True)
+        except TypeError:
+            params = est.get_params()
+        return [k for k in params if k == name or k.endswith("__" + name)]
+    return [name] if hasattr(est, name) else []
+
+
 @contextlib.contextmanager
-def base_streams(est: Any, stream: np.random.Generator, *, keep_generators: bool = False) -> Iterator[Any]:
+def quiet(est: Any) -> Iterator[Any]:
+    """Run ``est`` with every ``progress`` parameter (a Pipeline's ``step__progress`` too) set to False, then
+    restore them: a wrapper that hides how many runs it made (random stopping's K) must own its runs' side
+    outputs (one progress bar per run would print K)."""
+    keys = _keys_named(est, "progress")
+    if hasattr(est, "get_params"):
+        params = est.get_params(deep=True) if keys else {}
+        before = {k: params[k] for k in keys}
+    else:
+        before = {k: getattr(est, k) for k in keys}
+    if keys:
+        _set_params(est, dict.fromkeys(keys, False))
+    try:
+        yield est
+    finally:
+        if keys:
+            _set_params(est, before)
+
+
+@contextlib.contextmanager
+def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
     """Run ``est`` (a base estimator, a Pipeline) on child streams of ``stream``, then restore its ``rng``s.
 
     Every ``rng`` parameter of ``est`` (``rng`` and every nested ``step__rng``) is set to its own
     child of ``stream`` for the duration of the block, whatever the user set (a seed set on the
     base would make every candidate or refit of a wrapper reuse one draw), and put back to the
     value it had afterwards, so the fitted base holds none of the wrapper's coins.  A generator the
-    base held is put back as ``None`` (its state could replay coins) unless ``keep_generators``
-    (a wrapper that fits the user's own object in place leaves the user's generator to the user).
+    base held is put back as ``None`` (its state could replay coins: a released object keeps no generator).
     """
     keys = _rng_keys(est)
     if hasattr(est, "get_params"):
@@ -132,7 +163,7 @@ def base_streams(est: Any, stream: np.random.Generator, *, keep_generators: bool
         yield est
     finally:
         if keys:
-            _set_params(est, {k: (v if keep_generators or not is_coin_state(v) else None) for k, v in before.items()})
+            _set_params(est, {k: (None if is_coin_state(v) else v) for k, v in before.items()})
 
 
 def forget_streams(est: Any) -> None:
@@ -241,6 +272,16 @@ class Released:
         allowed = self._allowed()
         for k in [k for k in vars(self) if k not in allowed and k not in existing]:
             delattr(self, k)
+        if not strict:
+            # a run that raised leaves the object unfitted: no release of it (nor a previous run's privacy_,
+            # which no longer describes what the object holds) survives
+            for k in [k for k in vars(self) if k in self._releases or (k in self._public and k not in existing)]:
+                delattr(self, k)
+        # a generator passed as a parameter produced the run's coins: its state (rewound, or its seed sequence
+        # re-spawned) replays them, so the fitted object does not keep it (the caller still holds it)
+        for k in param_names(self):
+            if is_coin_state(vars(self).get(k)):
+                setattr(self, k, None)
         leaks = coin_state_paths(self)
         if leaks:
             for k in {p.split(".")[1].split("[")[0] for p in leaks if p.startswith(".")}:

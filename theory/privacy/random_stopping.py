@@ -96,7 +96,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy import _held_out_search as search
-from semiprivate.theory.privacy._release import Released, base_streams, child_streams
+from semiprivate.theory.privacy._release import Released, base_streams, child_streams, quiet
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
@@ -486,7 +486,7 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
             est = clone(configured[index])
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                with base_streams(est, fit_stream):
+                with base_streams(est, fit_stream), quiet(est):  # no progress bar per run: K stays hidden
                     est.fit(split.X_train, split.y_train, **fit_params)
             self._check_fit(est)
             score = search.held_out_correct(est, split) + discrete_laplace(scale, rng=noise_stream)

@@ -77,7 +77,8 @@ def _points(X: Any, domain_size: int, name: str = "X") -> np.ndarray:
             raise TypeError(f"{name} must hold integer domain indices, got dtype {arr.dtype}")
     arr = arr.reshape(-1).astype(np.int64)
     if arr.min() < 0 or arr.max() >= domain_size:
-        raise ValueError(f"{name} must hold indices in [0, {domain_size}), got range [{arr.min()}, {arr.max()}]")
+        # which entry and its value are not shown: they are private data
+        raise ValueError(f"{name} must hold indices in [0, {domain_size}); some entry is outside")
     return arr
 
 

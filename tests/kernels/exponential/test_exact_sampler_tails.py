@@ -57,3 +57,9 @@ def test_the_exact_law_on_a_small_case():
     x = exponential_mechanism(s, 1.0, size=20_000, rng=4, exact=True)
     # false-failure rate 1e-4; a doubled epsilon moves the cells by >= 5% of 20,000 draws
     assert chisquare(np.bincount(x, minlength=5), w / w.sum() * 20_000).pvalue > 1e-4
+
+
+@pytest.mark.parametrize(("gap", "eps"), [(10**7, 1e-6), (10**12, 1e-12)])
+def test_huge_gaps_at_tiny_epsilon_are_bounded_by_square_and_multiply(gap, eps):
+    # exp(-unit)^gap by square-and-multiply: O(log gap) products (a product per unit of gap would not finish)
+    assert exponential_mechanism(np.array([0, -gap]), eps, exact=True, rng=0) in (0, 1)

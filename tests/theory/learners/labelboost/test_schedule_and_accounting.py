@@ -33,12 +33,14 @@ class _Base:
 
     concept_class = C8
     privacy = (1.0, 0.0)
+    privacy_model_ = "all inputs"
 
     def __init__(self) -> None:
         self.rng: Any = None
         self.log: list[int] = []
 
     def fit(self, X: Any, y: Any) -> _Base:
+        self.privacy_ = self.privacy
         self.log.append(len(X))
         self.X_, self.y_ = np.asarray(X), np.asarray(y)
         self.hypothesis_ = "h"
@@ -468,6 +470,7 @@ def test_fit_messages_and_empty_X_public() -> None:
 
 class _NoHypothesis(_Base):
     def fit(self, X: Any, y: Any) -> _NoHypothesis:
+        self.privacy_ = self.privacy
         self.log.append(len(X))
         return self
 

@@ -79,3 +79,15 @@ def test_a_pipeline_of_released_steps_fits_under_scikit_learn():
                      ("clf", SemiPrivateHalfspace(1.0, 1e-5, k=2, epochs=1, classes=[0, 1], unlabeled_label=-1))])
     pipe.fit(X, y)
     assert pipe.predict(X).shape == (30,)
+
+
+def test_random_stopping_runs_its_bases_without_progress_output(capsys):
+    from semiprivate.theory.learners.halfspaces import FullDimensionHalfspace
+
+    X, y = _data()
+    y = np.where(y == -1, 0, y)
+    base = FullDimensionHalfspace(1.0, 1e-5, epochs=1, batch_size=8, classes=[0, 1], progress=True)
+    s = RandomStoppingSearchCV(base, {"epochs": [1]}, gamma=0.3, base_privacy=(1.0, 1e-5), rng=3).fit(X, y)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""  # one bar per run would print K, which the guarantee hides
+    assert s.estimator.progress is True  # the user's estimator is left as it was
