@@ -89,7 +89,7 @@ def privacy_of(est: Any) -> tuple[float, float]:
         raise TypeError(f"estimator must report privacy_ after fit (a private learner); {type(est).__name__} "
                         "does not: its fits cannot be accounted")
     eps, dlt = float(p[0]), float(p[1])
-    if not (eps < float("inf") and 0.0 <= dlt < 1.0):
+    if not (0.0 <= eps < float("inf") and 0.0 <= dlt < 1.0):
         raise ValueError(f"estimator: a fit reported privacy_ = ({eps}, {dlt}), no guarantee (e.g. a label set read "
                          "from the private labels, or a non-private learner); declare what the learner needs "
                          "(e.g. classes=) so that each fit is private")

@@ -19,9 +19,10 @@ sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by co
   and repetition, so no two releases share noise.  A wrapper gives its base a child stream for
   the base's own run (:func:`base_streams`) and puts the base's ``rng`` parameter back afterwards,
   so the fitted base carries none of the wrapper's coins.  What a fixed seed means: an ``int``
-  seed makes a run reproducible, and the run is private only against someone who does not know
-  the seed (anyone holding the seed, or a fitted object whose ``rng`` parameter is that seed,
-  can replay every coin); pass ``rng=None`` (fresh OS entropy) for a release.
+  seed makes a run reproducible and nothing more: anyone who knows or guesses it (small seeds are
+  found by brute force, e.g. from a released public draw such as a random projection) replays every
+  coin, and one seed given to two releases of related data makes their noise cancel.  Pass
+  ``rng=None`` (fresh OS entropy) for a release.
 
 :func:`coin_state_paths` is the check both :meth:`Released._seal` and the registry test
 (``tests/theory/privacy/test_release_boundary.py``) run.
@@ -93,14 +94,22 @@ def fit_stream(rng: Any) -> np.random.Generator:
     return child_streams(rng, 1)[0]
 
 
+#: Names of randomness parameters (this toolkit's ``rng``, scikit-learn's and diffprivlib's ``random_state``,
+#: ``seed``); any other parameter whose value is coin state counts too.
+RNG_NAMES = ("rng", "random_state", "seed")
+
+
 def _rng_keys(est: Any) -> list[str]:
+    """Every randomness parameter of ``est`` (nested ``step__name`` too): by name (:data:`RNG_NAMES`) or by
+    value (a generator, bit generator, seed sequence or RandomState)."""
     if hasattr(est, "get_params"):
         try:
             params = est.get_params(deep=True)
         except TypeError:
             params = est.get_params()
-        return [k for k in params if k == "rng" or k.endswith("__rng")]
-    return ["rng"] if hasattr(est, "rng") else []
+        return [k for k, v in params.items()
+                if k.rsplit("__", 1)[-1] in RNG_NAMES or is_coin_state(v)]
+    return [k for k in RNG_NAMES if hasattr(est, k)]
 
 
 def _set_params(est: Any, values: dict[str, Any]) -> None:
@@ -145,8 +154,9 @@ def quiet(est: Any) -> Iterator[Any]:
 def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
     """Run ``est`` (a base estimator, a Pipeline) on child streams of ``stream``, then restore its ``rng``s.
 
-    Every ``rng`` parameter of ``est`` (``rng`` and every nested ``step__rng``) is set to its own
-    child of ``stream`` for the duration of the block, whatever the user set (a seed set on the
+    Every randomness parameter of ``est`` (``rng``, ``random_state``, ``seed`` and every nested
+    ``step__rng``, or any parameter holding coin state) is set to its own child of ``stream`` for the
+    duration of the block, whatever the user set (a seed set on the
     base would make every candidate or refit of a wrapper reuse one draw), and put back to the
     value it had afterwards, so the fitted base holds none of the wrapper's coins.  A generator the
     base held is put back as ``None`` (its state could replay coins: a released object keeps no generator).
@@ -158,7 +168,13 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
     else:
         before = {k: getattr(est, k) for k in keys}
     if keys:
-        _set_params(est, dict(zip(keys, child_streams(stream, len(keys)))))
+        # this toolkit's rng takes a Generator; random_state / seed (scikit-learn's check_random_state takes no
+        # Generator) get a 63-bit integer drawn from their own child stream
+        values = {}
+        for k, child in zip(keys, child_streams(stream, len(keys))):
+            name = k.rsplit("__", 1)[-1]
+            values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**63 - 1))
+        _set_params(est, values)
     try:
         yield est
     finally:

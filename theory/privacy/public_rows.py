@@ -72,6 +72,14 @@ def _same_label(a: Any, b: Any) -> bool:
         return False
 
 
+def _require_sentinel(unlabeled_label: Any, owner: str) -> None:
+    """No default sentinel: -1, the old default, is the negative class of the +-1 convention."""
+    if unlabeled_label is None:
+        raise ValueError(f"unlabeled_label: {owner} needs the label of the public rows given explicitly (no default: "
+                         "a default such as -1 is also a class under the +-1 convention); pass unlabeled_label=... "
+                         "with a value that is not one of your classes")
+
+
 def check_sentinel(unlabeled_label: Any, classes: Any, *, where: str = "") -> None:
     """Refuse a sentinel ``unlabeled_label`` that is also one of the declared ``classes``.
 
@@ -144,17 +152,20 @@ class PublicRowsFitted(Released, TransformerMixin, BaseEstimator):
     transformer : scikit-learn transformer
         Cloned and fitted on the public rows of X.
     unlabeled_label : label
-        The sentinel label of public rows in y (default -1, as ``SelfTrainingClassifier``).
+        The sentinel label of public rows in y, required (no default: -1, ``SelfTrainingClassifier``'s,
+        is the negative class of the +-1 convention, and a sentinel that is also a class would fit the
+        transformer on private rows; inside a search it must equal the search's own).
     """
 
     _public = frozenset({"transformer_", "n_public_", "n_features_in_", "feature_names_in_"})  # public rows only
 
-    def __init__(self, transformer: Any, *, unlabeled_label: Any = -1) -> None:
+    def __init__(self, transformer: Any, *, unlabeled_label: Any = None) -> None:
         self.transformer = transformer
         self.unlabeled_label = unlabeled_label
 
     def fit(self, X: Any, y: Any = None) -> PublicRowsFitted:
         """Fit ``clone(transformer)`` on the rows of X whose label is ``unlabeled_label``."""
+        _require_sentinel(self.unlabeled_label, "PublicRowsFitted")
         if y is None:
             raise ValueError("PublicRowsFitted.fit needs y: the public rows are those labelled unlabeled_label="
                              f"{self.unlabeled_label!r}")
@@ -194,12 +205,13 @@ class LabelledSplit:
     ``StratifiedKFold`` on the labelled rows).
     """
 
-    def __init__(self, cv: Any = 5, *, unlabeled_label: Any = -1) -> None:
+    def __init__(self, cv: Any = 5, *, unlabeled_label: Any = None) -> None:
         self.cv = cv
         self.unlabeled_label = unlabeled_label
 
     def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield (train, test) indices into X: train = all public rows + a fold's labelled rows."""
+        _require_sentinel(self.unlabeled_label, "LabelledSplit")
         if y is None:
             raise ValueError("LabelledSplit.split needs y (the public rows are labelled unlabeled_label)")
         yy = np.asarray(y)

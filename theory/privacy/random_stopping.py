@@ -75,7 +75,10 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
+import sys
 import warnings
 from fractions import Fraction
 from typing import Any
@@ -478,23 +481,29 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
         # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given
         scale = Fraction(1) / Fraction(float(self.epsilon_score))
-        best: tuple[int, int, Any, list[Any]] | None = None
+        best: tuple[int, int, Any, list[Any], str, str] | None = None
         for _ in range(runs):
             # each run: its own child stream for the candidate's choice, the fit and the score's noise
             choice, fit_stream, noise_stream = child_streams(run_streams, 3)
             index = int(choice.integers(len(candidates)))
             est = clone(configured[index])
+            out, err = io.StringIO(), io.StringIO()
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                with base_streams(est, fit_stream), quiet(est):  # no progress bar per run: K stays hidden
+                # no progress bar per run, and every run's printed output captured (the selected run's is
+                # re-emitted, as its warnings): one line per run would print K, which the guarantee hides
+                with base_streams(est, fit_stream), quiet(est), contextlib.redirect_stdout(out), \
+                        contextlib.redirect_stderr(err):
                     est.fit(split.X_train, split.y_train, **fit_params)
             self._check_fit(est)
             score = search.held_out_correct(est, split) + discrete_laplace(scale, rng=noise_stream)
             if best is None or score > best[0]:
-                best = (score, index, est, list(caught))
+                best = (score, index, est, list(caught), out.getvalue(), err.getvalue())
         if best is None:  # sample_runs returns K >= 1
             raise RuntimeError("no run")
-        score, index, est, caught = best
+        score, index, est, caught, printed, printed_err = best
+        sys.stdout.write(printed)
+        sys.stderr.write(printed_err)
         for w in caught:  # the selected run's warnings only: the losing runs (and their number) stay hidden
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         self.candidates_ = candidates

@@ -76,7 +76,8 @@ def test_public_rows_fitted_applies_an_unknown_transformer_row_by_row():
 def test_a_pipeline_of_released_steps_fits_under_scikit_learn():
     X, y = _data()
     pipe = Pipeline([("pub", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)), ("norm", Normalizer()),
-                     ("clf", SemiPrivateHalfspace(1.0, 1e-5, k=2, epochs=1, classes=[0, 1], unlabeled_label=-1))])
+                     ("clf", SemiPrivateHalfspace(1.0, 1e-5, k=2, epochs=1, classes=[0, 1], unlabeled_label=-1,
+                                                  accountant="rdp"))])
     pipe.fit(X, y)
     assert pipe.predict(X).shape == (30,)
 
@@ -86,8 +87,62 @@ def test_random_stopping_runs_its_bases_without_progress_output(capsys):
 
     X, y = _data()
     y = np.where(y == -1, 0, y)
-    base = FullDimensionHalfspace(1.0, 1e-5, epochs=1, batch_size=8, classes=[0, 1], progress=True)
+    base = FullDimensionHalfspace(1.0, 1e-5, epochs=1, batch_size=8, classes=[0, 1], accountant="rdp", progress=True)
     s = RandomStoppingSearchCV(base, {"epochs": [1]}, gamma=0.3, base_privacy=(1.0, 1e-5), rng=3).fit(X, y)
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""  # one bar per run would print K, which the guarantee hides
     assert s.estimator.progress is True  # the user's estimator is left as it was
+
+
+class _SeededByRandomState(ClassifierMixin, BaseEstimator):
+    """scikit-learn's naming: its coins come from ``random_state``; fit records its first draw."""
+
+    def __init__(self, c: int = 0, random_state: Any = None) -> None:
+        self.c = c
+        self.random_state = random_state
+
+    def fit(self, X: Any, y: Any) -> _SeededByRandomState:
+        self.draw_ = int(np.random.default_rng(self.random_state).integers(2**62))
+        self.classes_ = np.array([0, 1])
+        self.privacy_ = (0.5, 0.0)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.zeros(len(X), dtype=np.int64)
+
+
+def test_a_random_state_seed_is_rerouted_like_rng():
+    X, y = _data()
+    s = PrivateSearchCV(_SeededByRandomState(random_state=0), {"c": [0, 1, 2]}, unlabeled_label=-1, refit=True,
+                        rng=1).fit(X, y)
+    draws = [e.draw_ for e in s.estimators_] + [s.best_estimator_.draw_]
+    assert len(set(draws)) == len(draws)
+    assert s.best_estimator_.random_state == 0  # the user's value is put back
+
+
+def test_printed_output_does_not_count_the_runs(capsys):
+    X, y = _data()
+    lines = set()
+    for seed in range(6):
+        base = Pipeline([("n", Normalizer()), ("clf", _Constant())], verbose=True)
+        RandomStoppingSearchCV(base, {"clf__c": [0]}, gamma=0.3, base_privacy=(0.5, 0.0), unlabeled_label=-1,
+                               rng=seed).fit(X, y)
+        lines.add(capsys.readouterr().out.count("[Pipeline]"))
+    assert len(lines) == 1  # the selected run's output only, whatever K the coins gave
+
+
+class _ReportsEps(_Constant):
+    def __init__(self, c: int = 0, eps: float = 0.5) -> None:
+        self.c = c
+        self.eps = eps
+
+    def fit(self, X: Any, y: Any) -> _ReportsEps:
+        super().fit(X, y)
+        self.privacy_ = (self.eps, 0.0)
+        return self
+
+
+def test_a_negative_reported_epsilon_is_refused():
+    X, y = _data()
+    with pytest.raises(ValueError, match="privacy_"):
+        PrivateSearchCV(_ReportsEps(), {"eps": [2.0, -1.5]}, unlabeled_label=-1, rng=0).fit(X, y)

@@ -111,7 +111,7 @@ def test_a_sentinel_that_is_also_a_class_is_refused():
     y = np.where(y == 1, 1, -1)
     Xpub = X[:10]
     with pytest.raises(ValueError, match="unlabeled_label"):
-        SemiPrivateHalfspace(1.0, k=2, classes=[-1, 1], unlabeled_label=-1, rng=0).fit(X, y, Xpub)
+        SemiPrivateHalfspace(1.0, k=2, classes=[-1, 1], unlabeled_label=-1, accountant="rdp", rng=0).fit(X, y, Xpub)
 
 
 def test_a_public_rows_step_with_another_sentinel_is_refused():
