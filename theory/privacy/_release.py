@@ -168,12 +168,13 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
     else:
         before = {k: getattr(est, k) for k in keys}
     if keys:
-        # this toolkit's rng takes a Generator; random_state / seed (scikit-learn's check_random_state takes no
-        # Generator) get a 63-bit integer drawn from their own child stream
+        # this toolkit's rng takes a Generator; random_state / seed get an integer below 2^32 (what scikit-learn's
+        # check_random_state, a legacy RandomState, accepts) from their own child stream; a 32-bit seed can be
+        # searched, which is why the base's parameter is put back afterwards and never holds the run's seed
         values = {}
         for k, child in zip(keys, child_streams(stream, len(keys))):
             name = k.rsplit("__", 1)[-1]
-            values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**63 - 1))
+            values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**32))
         _set_params(est, values)
     try:
         yield est
