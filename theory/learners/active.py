@@ -173,7 +173,7 @@ class ActiveResult(NamedTuple):
     """
 
     hypothesis: Any
-    transcript: tuple[int, ...] | None
+    transcript: Any  # tuple[int, ...], or None where only the output is released (SubSampling)
 
 
 @dataclass(frozen=True)
