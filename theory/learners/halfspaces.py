@@ -100,7 +100,7 @@ from semiprivate.kernels.validation import (
 )
 from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
 from semiprivate.theory.privacy._release import Released, child_streams
-from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
@@ -169,7 +169,7 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
     #: private in the labelled rows, the public rows fixed (semiprivate.theory.learners._base)
     privacy_model_ = LABELLED
     _releases = frozenset({"classes_", "coef_", "weights_", "privacy_", "budget_", "noise_multiplier_", "n_steps_",
-                           "sampling_rate_"})
+                           "sampling_rate_", "privacy_event_"})
     # from the public data, the declared parameters and the sizes only
     _public = frozenset({"components_", "pca_", "n_features_in_", "feature_names_in_"})
 
@@ -312,6 +312,8 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
             self.noise_multiplier_ = sigma
             self.n_steps_ = steps
             self.sampling_rate_ = q
+            # the dp-accounting event of what ran (all tasks): what a random-stopping search's base_event must be
+            self.privacy_event_ = dpsgd_event(sigma, q, steps, tasks)
             self.privacy_ = (eps, float(self.delta))
             budget.update(split="noise calibrated for the composition of all tasks (dp-accounting)",
                           accountant=self.accountant, sampling_rate=q, steps=steps, noise_multiplier=sigma,

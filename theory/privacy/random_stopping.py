@@ -381,7 +381,10 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
     base_event : dp_accounting.DpEvent or None
         ``method="renyi"`` only: the training's event (e.g. DP-SGD's), accounted by dp-accounting
         instead of the curve derived from ``base_privacy``, under replace-one neighbours (group
-        privacy of two over the add/remove curve where dp-accounting has no REPLACE_ONE RDP).
+        privacy of two over the add/remove curve where dp-accounting has no REPLACE_ONE RDP).  It
+        must be each fit's own event (its ``privacy_event_``, e.g. the DP-SGD halfspace learners'):
+        an (eps, delta) guarantee implies no RDP curve, so an event that merely dominates a fit's
+        ``privacy_`` at one point is refused.
     epsilon_score : float
         Epsilon of the Laplace noise on each run's held-out correct count.
     delta : float in (0, 1)
@@ -442,7 +445,18 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
     def _check_fit(self, est: Any) -> None:
         eps, dlt = search.privacy_of(est)  # refuses a fit without a finite guarantee
         if self.base_event is not None and self.method == "renyi":
-            # the event is the declared training: it must claim no more than the fit itself guarantees.
+            # the declared event must be the fit's own: the event of what ran (privacy_event_, e.g. DP-SGD's
+            # composed Poisson-subsampled Gaussian), not an event that merely dominates the fit's (eps, delta) at
+            # one point (an (eps, delta) guarantee implies no RDP curve: a delta-probability catastrophe has none)
+            own = getattr(est, "privacy_event_", None)
+            if own is None and hasattr(est, "steps"):
+                own = getattr(est.steps[-1][1], "privacy_event_", None)
+            if own is None or own != self.base_event:
+                raise ValueError("base_event: a candidate's fit reports " + ("no privacy_event_ (the DpEvent of what "
+                                 "ran)" if own is None else f"the event {own!r}, not the declared one") + "; a declared "
+                                 "event must be the fit's own: declare that event, or use base_privacy (which pays "
+                                 "for the fit's delta)")
+            # and it claims no more than the fit itself guarantees.
             # Approximate fit (eps, delta > 0): the event's epsilon at that delta is at least eps.  Pure fit
             # (eps, 0): at the search's delta, the event's epsilon is at least what the pure-DP RDP curve
             # gives there (an event below it claims more than the fit)
