@@ -369,7 +369,9 @@ def _privacy_spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[Any, ...],
 def test_privacy_is_computed_from_the_ratios_that_ran(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _privacy_spy(monkeypatch)
     X, y = _S(10)
-    L = _lb(10 / math.log(60.5), n=2, it_ratio=3, final=3, target=5.5, cap=10000, unl=100,
+    base = _Base()
+    base.privacy = (0.5, 1e-7)  # the base reports what base_privacy declares (a declaration may not exceed it)
+    L = _lb(10 / math.log(60.5), n=2, it_ratio=3, final=3, target=5.5, cap=10000, unl=100, base=base,
             base_privacy=(0.5, 1e-7)).fit(X, y, XD[:1000])
     assert L.iterations_ == 1 and L.schedule_[0]["ratio"] == 2.5 and L.final_ratio_ == 21 / 7
     assert len(calls) == 1
