@@ -36,6 +36,7 @@ __all__ = [
     "reference_pack_bits",
     "reference_unpack_bits",
     "reference_exact_sample",
+    "reference_exact_weighted_sample",
 ]
 
 
@@ -193,21 +194,71 @@ def _exp_neg_fixed(x: Fraction, p: int) -> tuple[int, int]:
     return lo >> shift, -((-hi) >> shift)
 
 
-class _ExactGroups:
-    """Weights ``n_g exp(-x_g)`` of the distinct score levels, with cached interval bounds."""
+def _exp_neg_multiples(unit: Fraction, ds: list[int], p: int) -> list[tuple[int, int]]:
+    """Bounds ``(lo, hi)`` with ``lo 2**-p <= exp(-unit d) <= hi 2**-p`` for each integer ``d >= 0`` of ``ds``.
 
-    def __init__(self, counts: list[int], xs: list[Fraction]) -> None:
+    ``exp(-unit d) = exp(-unit)**d``: one bracket of ``exp(-unit)`` (:func:`_exp_neg_fixed`) at a working
+    precision ``q`` with guard bits; the levels are visited in increasing order and each is the previous one
+    times ``exp(-unit)**(d_i - d_{i-1})``, that power by square-and-multiply, every product rounded outward
+    (floor for the lower bound, ceiling for the upper), so each bound stays rigorous: O(log gap) products per
+    level.  ``d`` with ``unit d >= p`` gets ``(0, 1)`` as in :func:`_exp_neg_fixed`.
+    """
+    if unit == 0:
+        return [(1 << p, 1 << p) for _ in ds]
+    num, den = unit.numerator, unit.denominator
+    limit = p * den  # unit d >= p  <=>  num d >= p den (integers only: no Fraction arithmetic per level)
+    levels = sorted({d for d in ds if num * d < limit})
+    q = p + 2 * max(len(levels), 1).bit_length() + 2 * max(levels[-1] if levels else 1, 1).bit_length() + 24
+    lo1, hi1 = _exp_neg_fixed(unit, q)
+
+    def mul(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+        return (a[0] * b[0]) >> q, -((-a[1] * b[1]) >> q)
+
+    def power(k: int) -> tuple[int, int]:
+        out, base = (1 << q, 1 << q), (lo1, hi1)
+        while k:
+            if k & 1:
+                out = mul(out, base)
+            k >>= 1
+            if k:
+                base = mul(base, base)
+        return out
+
+    at: dict[int, tuple[int, int]] = {}
+    cur_d, cur = 0, (1 << q, 1 << q)
+    shift = q - p
+    for d in levels:
+        cur, cur_d = mul(cur, power(d - cur_d)), d
+        at[d] = (cur[0] >> shift, -((-cur[1]) >> shift))
+    return [at.get(d, (0, 1)) for d in ds]
+
+
+class _ExactGroups:
+    """Weights ``n_g exp(-x_g)`` of the distinct score levels, with cached interval bounds.
+
+    With ``unit`` (and ``xs = unit * ds`` for integers ``ds``), the bounds come from
+    :func:`_exp_neg_multiples` (powers of one bracket of ``exp(-unit)``); otherwise one series per level.
+    """
+
+    def __init__(self, counts: list[int], xs: list[Fraction], unit: Fraction | None = None,
+                 ds: list[int] | None = None) -> None:
         self.counts = counts
         self.xs = xs
+        self.unit = unit
+        self.ds = ds
         self._cache: dict[int, tuple[list[int], list[int], list[int], int, int]] = {}
+
+    def _level_bounds(self, p: int) -> list[tuple[int, int]]:
+        if self.unit is not None and self.ds is not None:
+            return _exp_neg_multiples(self.unit, self.ds, p)
+        return [_exp_neg_fixed(x, p) for x in self.xs]
 
     def bounds(self, p: int) -> tuple[list[int], list[int], list[int], int, int]:
         """Prefix sums CL (lower) and CH (upper), Cmid, totals TL and TH at precision ``p``."""
         if p not in self._cache:
             cl, ch, cmid = [], [], []
             sl = sh = 0
-            for n_g, x in zip(self.counts, self.xs):
-                lo, hi = _exp_neg_fixed(x, p)
+            for n_g, (lo, hi) in zip(self.counts, self._level_bounds(p)):
                 sl += n_g * lo
                 sh += n_g * hi
                 cl.append(sl)
@@ -290,7 +341,8 @@ def reference_exact_sample(
     top = uniq[-1]
     # group g = G-1-j holds the j-th largest score; d = top - score >= 0, x = c d
     order_groups = list(range(G - 1, -1, -1))
-    groups = _ExactGroups([int(counts[j]) for j in order_groups], [c * (top - uniq[j]) for j in order_groups])
+    ds = [top - uniq[j] for j in order_groups]
+    groups = _ExactGroups([int(counts[j]) for j in order_groups], [], unit=c, ds=ds)
     members = np.argsort(inverse.ravel(), kind="stable")
     starts = np.concatenate([[0], np.cumsum(counts)])
     out = np.empty(k, dtype=np.int64)
@@ -299,3 +351,56 @@ def reference_exact_sample(
         r = int(rng.integers(0, int(counts[j])))
         out[t] = int(index_of[members[starts[j] + r]])
     return int(out[0]) if size is None else out
+
+
+def _uniform_below(n: int, rng: Any) -> int:
+    """A uniform integer in ``[0, n)`` for a Python int ``n >= 1``, exactly (bounded integers below 2^62,
+    else rejection on raw bytes)."""
+    if n <= 2**62:
+        return int(rng.integers(0, n))
+    nbytes = (n.bit_length() + 7) // 8
+    top = 1 << (8 * nbytes)
+    limit = top - top % n
+    while True:
+        v = int.from_bytes(rng.bytes(nbytes), "little")
+        if v < limit:
+            return v % n
+
+
+def reference_exact_weighted_sample(
+    scores: NDArray[Any], multiplicities: list[int], epsilon: Fraction, sensitivity: Fraction, rng: np.random.Generator
+) -> int:
+    """Exact exponential mechanism over entries with integer multiplicities: index ``i`` with probability
+    ``n_i exp(c s_i) / sum_j n_j exp(c s_j)``, ``c = epsilon / (2 sensitivity)`` as a Fraction.
+
+    ``scores``: finite integers; ``multiplicities``: Python ints >= 1 (any size, e.g. the 2^64 thresholds of
+    a cell).  Entries with the same score form one group of weight ``(sum of their n_i) exp(c s)``; the
+    group is drawn by :class:`_ExactGroups`' lazy inversion, then an entry of the group with probability
+    proportional to its multiplicity, by one exact uniform integer below the group's total.
+    """
+    s = np.asarray(scores)
+    if s.dtype.kind not in "iu":
+        if not (s.dtype.kind == "f" and bool(np.all(np.isfinite(s))) and bool(np.all(s == np.floor(s)))):
+            raise TypeError("the exact weighted sampler needs finite integer scores")
+    vals = [int(v) for v in s.tolist()]
+    if len(vals) != len(multiplicities) or not vals:
+        raise ValueError("scores and multiplicities must be non-empty and of the same length")
+    mult = [int(m) for m in multiplicities]
+    if min(mult) < 1:
+        raise ValueError("multiplicities must be >= 1")
+    c = Fraction(epsilon) / (2 * Fraction(sensitivity))
+    levels = sorted(set(vals), reverse=True)
+    top = levels[0]
+    members: dict[int, list[int]] = {v: [] for v in levels}
+    for i, v in enumerate(vals):
+        members[v].append(i)
+    totals = [sum(mult[i] for i in members[v]) for v in levels]
+    ds = [top - v for v in levels]
+    groups = _ExactGroups(totals, [], unit=c, ds=ds)
+    g = groups.draw(rng)
+    r = _uniform_below(totals[g], rng)
+    for i in members[levels[g]]:
+        if r < mult[i]:
+            return i
+        r -= mult[i]
+    raise AssertionError("unreachable: r below the group's total")  # pragma: no cover

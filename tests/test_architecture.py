@@ -217,3 +217,185 @@ def test_a_deliberate_cycle_is_found() -> None:
 def test_relative_imports_resolve() -> None:
     got = imports_of("from . import stats\nfrom ..bounds import abm19\n", "semiprivate.theory.audit.core")
     assert [t for t, _, _ in got] == ["semiprivate.theory.audit.stats", "semiprivate.theory.bounds.abm19"]
+
+
+# -- secure noise: no float noise draw outside the noise module and a declared list ----------------------------
+#: Generator (and legacy np.random) draws of continuous or float-derived noise: a released value must not come
+#: from them (Mironov 2012); the exact samplers are semiprivate.kernels.noise.
+FLOAT_DRAWS = frozenset({"laplace", "normal", "standard_normal", "exponential", "standard_exponential", "gumbel",
+                         "geometric", "logistic", "lognormal", "standard_cauchy", "gamma", "standard_gamma", "poisson",
+                         "binomial"})
+#: np.random attributes that construct generators (not draws)
+NP_RANDOM_CONSTRUCTORS = frozenset({"default_rng", "Generator", "SeedSequence", "BitGenerator", "PCG64", "PCG64DXSM",
+                                    "Philox", "SFC64", "MT19937"})
+#: the exact samplers themselves
+NOISE_MODULES = frozenset({"semiprivate.kernels.noise", "semiprivate.kernels._reference_noise"})
+#: module (or package prefix) -> why float draws there are not releases of private data (ARCHITECTURE.md)
+FLOAT_NOISE_ALLOWED: dict[str, str] = {
+    "semiprivate.theory.audit.broken": "the auditor's deliberately broken float mechanisms (they exist to be caught)",
+    "semiprivate.theory.audit.examples": "the auditor's float example mechanisms (textbook laws its tests compare with)",
+    "semiprivate.theory.audit.conditional": "Poisson draws of the auditor's own resampling, no private data",
+    "semiprivate.theory.privacy.mechanisms": "the audit-form textbook Laplace, Gaussian and report-noisy-max "
+                                             "(continuous laws the audit suite checks; docstrings say not for release)",
+    "semiprivate.theory.privacy.dpsgd": "DP-SGD's Gaussian: the release (weights) is a float by nature (caveat in "
+                                        "ARCHITECTURE.md); binomial = Poisson subsampling",
+    "semiprivate.theory.privacy.noisy_sgd": "BST14 Noisy SGD's Gaussian: float weights by nature (same caveat)",
+    "semiprivate.theory.dpsgd_one_run": "DP-SGD audited in one run: the Gaussian of DP-SGD and its canaries",
+    "semiprivate.theory.privacy.sgd_audits": "synthetic data of the SGD audit cases",
+    "semiprivate.theory.learners.halfspaces": "the Gaussian random projection of RandomProjectionHalfspace "
+                                              "(data-independent, public)",
+    "semiprivate.theory.classes.other": "random hypotheses of a concept class (no data)",
+    "semiprivate.theory.graphs": "G(d, p) random graphs (data generator)",
+    "semiprivate.theory.halfspace_data": "data generators",
+    "semiprivate.theory.learner_checks": "the tiny cases' data",
+    "semiprivate.theory.report": "the report's simulated data",
+    "semiprivate.kernels._pca_randomized": "randomized SVD's test matrix (PCA of public data)",
+    "semiprivate.kernels._testvectors": "test vectors",
+    "semiprivate.proofs_checks": "Monte Carlo checks of the papers' proofs (no private data)",
+}
+
+
+def float_noise_draws(source: str) -> list[tuple[int, str]]:
+    """(line, call) of every float-noise draw in ``source``: ``x.laplace(...)``-style calls of FLOAT_DRAWS and
+    ``np.random.<draw>(...)`` (any np.random attribute that is not a constructor)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        f = node.func
+        v = f.value
+        np_random = (isinstance(v, ast.Attribute) and v.attr == "random" and isinstance(v.value, ast.Name)
+                     and v.value.id in ("np", "numpy"))
+        if np_random and f.attr not in NP_RANDOM_CONSTRUCTORS:
+            out.append((node.lineno, f"np.random.{f.attr}("))
+        elif f.attr in FLOAT_DRAWS:
+            out.append((node.lineno, f".{f.attr}("))
+    return out
+
+
+def _allowed(module: str) -> bool:
+    return module in NOISE_MODULES or any(module == p or module.startswith(p + ".") for p in FLOAT_NOISE_ALLOWED)
+
+
+def test_no_float_noise_draw_outside_the_noise_module_and_the_declared_list() -> None:
+    found = [f"{m}:{line}: {call}" for m, path in MODULES.items() if not _allowed(m)
+             for line, call in float_noise_draws(path.read_text())]
+    assert not found, ("float noise drawn outside semiprivate.kernels.noise (use its exact samplers, or declare a "
+                       f"non-release use with its reason in FLOAT_NOISE_ALLOWED): {found}")
+
+
+def test_every_declared_float_noise_use_still_exists() -> None:
+    stale = [p for p in FLOAT_NOISE_ALLOWED
+             if not any((m == p or m.startswith(p + ".")) and float_noise_draws(path.read_text())
+                        for m, path in MODULES.items())]
+    assert not stale, f"FLOAT_NOISE_ALLOWED names modules without float draws (remove them): {stale}"
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\ng = np.random.default_rng()\nx = 3 + g.laplace(0.0, 1.0)\n",
+    "import numpy as np\nx = np.random.normal()\n",
+    "def f(rng):\n    return rng.gumbel(0, 1, size=3)\n",
+    "def f(self):\n    return self.g.standard_normal(4)\n",
+])
+def test_a_deliberate_float_noise_draw_is_found(source: str) -> None:
+    assert float_noise_draws(source)
+
+
+def test_generator_construction_is_not_a_draw() -> None:
+    assert not float_noise_draws("import numpy as np\ng = np.random.default_rng(np.random.SeedSequence(3))\n")
+
+
+# -- the release packages: generator methods by allow-list (a method the deny-list forgot cannot slip through) ----
+#: packages whose modules release private data (learners, wrappers, sanitizers, mechanisms)
+RELEASE_PACKAGES = ("semiprivate.theory.learners", "semiprivate.theory.privacy")
+#: generator methods that draw exact integers or bits (everything else there is float-derived)
+EXACT_GENERATOR_METHODS = frozenset({"integers", "bytes", "permutation", "permuted", "shuffle", "spawn", "choice"})
+#: every numpy Generator method (and scipy's ``.rvs``): a call of one outside EXACT_GENERATOR_METHODS in a release
+#: module is a float draw
+GENERATOR_METHODS = frozenset({m for m in dir(__import__("numpy").random.Generator) if not m.startswith("_")}
+                              | {"rvs"}) - {"bit_generator"}
+#: (module, call) -> why that float-derived draw is not a release of private data (a declared, reviewed list)
+FLOAT_CALLS_ALLOWED: dict[tuple[str, str], str] = {
+    ("semiprivate.theory.privacy.random_stopping", ".random("):
+        "K ~ D_{eta,gamma} by inversion of one float uniform: K is not released; its law is within float rounding "
+        "of D_{eta,gamma} (documented caveat)",
+    ("semiprivate.theory.privacy.sanitizers", ".choice(p="):
+        "synthetic points drawn from the released noisy histogram's weights: post-processing of a release",
+    ("semiprivate.theory.learners.reduction", ".random("):
+        "PrivSamp's Bernoulli(p) coins by a float uniform (p = 1/(100 n_pub) >= 2^-53: no event gets probability "
+        "0; the law differs from Bernoulli(p) by float rounding); a known gap (ARCHITECTURE.md)",
+    ("semiprivate.theory.learners.disjunctions", "sample_log_weights("):
+        "the factorised path's first included component: float log-weights, a known gap (ARCHITECTURE.md, Known gaps)",
+    ("semiprivate.theory.privacy.exponential", "exponential_mechanism( without exact=True"):
+        "sample_log_weights itself (the documented float sampler for non-release uses)",
+    ("semiprivate.theory.learners.disjunctions", ".random("):
+        "the factorised path's later components (Z > max_enumerate): float Bernoulli coins, a known gap "
+        "(ARCHITECTURE.md, Known gaps)",
+}
+
+
+def release_float_calls(source: str) -> list[tuple[int, str]]:
+    """(line, call) of every float-derived draw in a release module: a Generator method outside
+    EXACT_GENERATOR_METHODS, ``.choice(..., p=...)``, ``.rvs(``, and ``from numpy.random import ...``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "numpy.random":
+            out.append((node.lineno, "from numpy.random import"))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("exponential_mechanism", "sample_log_weights")):
+            exact = any(k.arg == "exact" and isinstance(k.value, ast.Constant) and k.value.value is True
+                        for k in node.keywords)
+            if node.func.id == "sample_log_weights":
+                out.append((node.lineno, "sample_log_weights("))
+            elif not exact:
+                out.append((node.lineno, "exponential_mechanism( without exact=True"))
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        attr = node.func.attr
+        if attr == "choice" and (any(k.arg == "p" for k in node.keywords) or len(node.args) >= 4):
+            out.append((node.lineno, ".choice(p="))
+        elif attr == "exponential_mechanism" and not any(
+                k.arg == "exact" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords):
+            out.append((node.lineno, "exponential_mechanism( without exact=True"))
+        elif attr == "sample_log_weights":
+            out.append((node.lineno, "sample_log_weights("))
+        elif attr in GENERATOR_METHODS and attr not in EXACT_GENERATOR_METHODS:
+            out.append((node.lineno, f".{attr}("))
+    return out
+
+
+def _release_module(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in RELEASE_PACKAGES) and not _allowed(module)
+
+
+def test_release_modules_draw_only_exact_integers_and_bits() -> None:
+    found = [f"{m}:{line}: {call}" for m, path in MODULES.items() if _release_module(m)
+             for line, call in release_float_calls(path.read_text()) if (m, call) not in FLOAT_CALLS_ALLOWED]
+    assert not found, ("float-derived draw in a release module (use kernels.noise or integers/bytes, or declare it "
+                       f"with its reason in FLOAT_CALLS_ALLOWED): {found}")
+
+
+def test_every_declared_float_call_still_exists() -> None:
+    stale = [(m, c) for (m, c) in FLOAT_CALLS_ALLOWED
+             if m not in MODULES or c not in {call for _, call in release_float_calls(MODULES[m].read_text())}]
+    assert not stale, f"FLOAT_CALLS_ALLOWED names calls that are gone (remove them): {stale}"
+
+
+@pytest.mark.parametrize("source", [
+    "def f(g):\n    u = g.random()\n    return -np.log(u)\n",
+    "def f(g):\n    return g.uniform(0, 1)\n",
+    "from scipy import stats\ndef f(g):\n    return stats.laplace.rvs(random_state=g)\n",
+    "def f(g, p):\n    return g.random(5) < p\n",
+    "def f(g, w):\n    return g.choice(3, p=w)\n",
+    "def f(g):\n    return g.standard_t(3) + g.weibull(2) + g.multivariate_normal([0], [[1]])\n",
+    "from numpy.random import laplace\n",
+    "def f(g, w):\n    return g.choice(3, 1, True, w)\n",
+    "def f(s, e, g):\n    return kernels.exponential_mechanism(s, e, rng=g)\n",
+    "def f(w, g):\n    return sample_log_weights(w, rng=g)\n",
+])
+def test_a_float_derived_draw_in_a_release_module_is_found(source: str) -> None:
+    assert release_float_calls(source)
+
+
+def test_exact_integer_draws_are_not_float_draws() -> None:
+    assert not release_float_calls("def f(g):\n    return g.integers(3), g.bytes(8), g.permutation(4), g.choice(4)\n")

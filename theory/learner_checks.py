@@ -26,16 +26,26 @@ or the exception raised) over every neighbour of the declared relation:
   fitted ``coef_`` (all the noise of the state) audited with ``audit_pairs`` (Clopper-Pearson,
   95% confidence: a correct learner is refuted with probability <= 5%; the seed is fixed).
 
-:func:`run_check` runs one entry; :func:`table` gives the rows (learner, relation, method,
+:func:`run_check` runs one entry; :func:`table` gives the rows (learner, relation, method, sampler,
 worst epsilon, worst delta, claimed).
+
+The checker runs what users run.  Each entry names the sampler its learner's ``fit`` draws the release
+with (``sampler``), and :func:`sampler_ran` fits the entry's tiny case once with the kernels' exact
+exponential-mechanism samplers instrumented, so a test confirms that ``fit`` really called the exact
+sampler whose law (``output_distribution``) the exact check enumerates.  The wrappers (PSSLAsTPAL,
+SubSampling) are checked around :class:`PublicReadingKLNRS`, a base that reads every input it is given
+(its score counts the public points a hypothesis labels 1), so a wrapper that handed private rows to its
+base as public would change the base's output law; :func:`visited_parts` records which parts of the
+datasets the neighbours of a check actually change.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,9 +71,11 @@ from semiprivate.theory.learners.exponential import GenericPrivateLearner
 from semiprivate.theory.learners.generic import GenericLearner
 from semiprivate.theory.learners.labelboost import LabelBoost
 from semiprivate.theory.learners.reduction import ReductionLearner
+from semiprivate.theory.privacy._release import fit_stream
+from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
-           "halfspace_noise_audit"]
+           "halfspace_noise_audit", "PublicReadingKLNRS", "sampler_ran", "visited_parts"]
 
 #: Privacy models of the halfspace learners, as their classes declare them.
 HALFSPACE_MODELS = {name: getattr(halfspaces, name).privacy_model_ for name in
@@ -85,6 +97,74 @@ class LearnerCheck:
     case: str
     run: Callable[[], EndToEndResult]
     slow: bool = False
+    sampler: str = ""
+    probe: Callable[[], Any] | None = None
+
+
+# -- what fit really runs ----------------------------------------------------------------------------
+_EXACT_SAMPLERS = ("reference_exact_sample", "reference_exact_weighted_sample")
+
+
+@contextlib.contextmanager
+def _exact_sampler_calls() -> Iterator[list[str]]:
+    """Record the calls of the kernels' exact exponential-mechanism samplers made inside the block."""
+    from semiprivate.kernels import _reference
+
+    calls: list[str] = []
+    saved = {n: getattr(_reference, n) for n in _EXACT_SAMPLERS}
+
+    def recorder(name: str) -> Callable[..., Any]:
+        def call(*a: Any, **k: Any) -> Any:
+            calls.append(name)
+            return saved[name](*a, **k)
+        return call
+
+    try:
+        for n in _EXACT_SAMPLERS:
+            setattr(_reference, n, recorder(n))
+        yield calls
+    finally:
+        for n, f in saved.items():
+            setattr(_reference, n, f)
+
+
+_VISITED: list[set[int]] = []
+
+
+def _neighbours(d: Any, domains: list[Any], parts: tuple[int, ...]) -> Any:
+    """``replace_one_neighbours``, recording (when :func:`visited_parts` asks) which part each neighbour changes."""
+    for nb in replace_one_neighbours(d, domains, parts):
+        if _VISITED:
+            _VISITED[-1].update(i for i, (a, b) in enumerate(zip(d, nb)) if tuple(a) != tuple(b))
+        yield nb
+
+
+class PublicReadingKLNRS(GenericPrivateLearner):
+    """KLNRS whose score also reads every public point: ``q(h) = -(errors of h on the labelled sample +
+    number of public points h labels 1)``.  One entry of either input moves q by at most 1, so the
+    exponential mechanism at epsilon is (epsilon, 0)-DP in every input (privacy model ``"all inputs"``).
+    The base the wrappers are checked around: a wrapper that passed private rows to it as public would
+    change its output law, where a base that ignores its public input could not notice."""
+
+    def _scores(self, X_private: Any, y_private: Any, X_public: Any) -> np.ndarray:
+        errors = self._errors(X_private, y_private)
+        if X_public is None or len(X_public) == 0:
+            return np.asarray(errors, dtype=np.int64)
+        P = self.concept_class.validate_points(X_public, "X_public")
+        ones = np.array([int(np.count_nonzero(self.concept_class.evaluate(h, P))) for h in self.hypotheses])
+        return np.asarray(errors, dtype=np.int64) + ones
+
+    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> PublicReadingKLNRS:
+        """The exponential mechanism (exact sampler) on the score that reads both inputs."""
+        eps = float(self.epsilon)
+        self.index_ = int(sample(self._scores(X_private, y_private, X_public), eps, rng=fit_stream(self.rng)))
+        self.hypothesis_ = self.hypotheses[self.index_]
+        self.privacy_ = (eps, 0.0)
+        return self
+
+    def output_distribution(self, X_private: Any, y_private: Any, X_public: Any = None) -> np.ndarray:
+        """Exact output law over ``hypotheses``."""
+        return output_distribution(self._scores(X_private, y_private, X_public), self.epsilon)
 
 
 def _xy(part: tuple[Any, ...]) -> tuple[list[Any], list[int]]:
@@ -111,7 +191,7 @@ def _generic_private() -> EndToEndResult:
         return {(encode_state(i), encode_state(h)): float(q) for i, (h, q) in enumerate(zip(L.hypotheses, p))}
 
     datasets = all_datasets(domains, [2, 1])
-    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, (0, 1)),
+    return exact_worst_case(datasets, lambda d: _neighbours(d, domains, (0, 1)),
                             lambda d: state_law(fit, d, random_attributes=("index_", "hypothesis_"), random_law=law),
                             _claim(fit(datasets[0], 0)))
 
@@ -129,7 +209,7 @@ def _asspp(parts: tuple[int, ...]) -> EndToEndResult:
         return {(encode_state(i), encode_state(h)): float(q) for i, (h, q) in enumerate(zip(hyps, p))}
 
     datasets = all_datasets(domains, [2, 1])
-    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, parts),
+    return exact_worst_case(datasets, lambda d: _neighbours(d, domains, parts),
                             lambda d: state_law(fit, d, random_attributes=("index_", "hypothesis_"), random_law=law),
                             _claim(fit(datasets[0], 0)))
 
@@ -161,7 +241,7 @@ def _disjunctions(method: str) -> EndToEndResult:
         return out
 
     datasets = all_datasets(domains, [2])
-    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, (0,)),
+    return exact_worst_case(datasets, lambda d: _neighbours(d, domains, (0,)),
                             lambda d: state_law(fit, d, random_attributes=("union_", "hypothesis_"), random_law=law),
                             _claim(fit(datasets[0], 0)))
 
@@ -187,7 +267,7 @@ def _wrapped(make: Callable[[int], Any], datasets: list[Any], domains: list[Any]
         return w
 
     attrs = ("hypothesis_", "learner.index_", "learner.hypothesis_")
-    return exact_worst_case(datasets, lambda d: replace_one_neighbours(d, domains, (0,)),
+    return exact_worst_case(datasets, lambda d: _neighbours(d, domains, (0,)),
                             lambda d: state_law(fit, d, random_attributes=attrs,
                                                 random_law=lambda e: _wrapped_law(lambda: make(0), e)),
                             _claim(fit(datasets[0], 0)))
@@ -195,7 +275,7 @@ def _wrapped(make: Callable[[int], Any], datasets: list[Any], domains: list[Any]
 
 def _pssl_as_tpal() -> EndToEndResult:
     domains = [_LAB2]
-    return _wrapped(lambda s: PSSLAsTPAL(GenericPrivateLearner(1.0, concept_class=_C2, rng=np.random.default_rng(s)), m=2),
+    return _wrapped(lambda s: PSSLAsTPAL(PublicReadingKLNRS(1.0, concept_class=_C2, rng=np.random.default_rng(s)), m=2),
                     all_datasets(domains, [3]), domains)
 
 
@@ -205,8 +285,8 @@ def _subsampling() -> EndToEndResult:
     domains = [lab]
     g = np.random.default_rng(2024)
     pools = [(tuple(lab[int(i)] for i in g.integers(0, 4, 12)),) for _ in range(8)]
-    return _wrapped(lambda s: SubSampling(GenericPrivateLearner(0.5, concept_class=C1, rng=np.random.default_rng(s)), n=2, m=1,
-                                          epsilon=1.0, rng=np.random.default_rng(s + 100)), pools, domains)
+    return _wrapped(lambda s: SubSampling(PublicReadingKLNRS(0.5, concept_class=C1, rng=np.random.default_rng(s)), n=2,
+                                          m=1, epsilon=1.0, rng=np.random.default_rng(s + 100)), pools, domains)
 
 
 def _binary_search() -> EndToEndResult:
@@ -218,7 +298,7 @@ def _binary_search() -> EndToEndResult:
         L.fit(np.array(X), LabelOracle(np.array(y)))
         return {encode_state(L): 1.0}
 
-    return exact_worst_case(all_datasets(domains, [3]), lambda d: replace_one_neighbours(d, domains, (0,)), law,
+    return exact_worst_case(all_datasets(domains, [3]), lambda d: _neighbours(d, domains, (0,)), law,
                             (math.inf, 0.0))
 
 
@@ -227,7 +307,7 @@ def _pairs(domains: list[Any], base: list[Any], parts: tuple[int, ...], k: int, 
     g = np.random.default_rng(seed)
     out = []
     for d in base:
-        nb = list(replace_one_neighbours(d, domains, parts))
+        nb = list(_neighbours(d, domains, parts))
         out += [(d, nb[int(i)]) for i in g.choice(len(nb), size=min(k, len(nb)), replace=False)]
     return out
 
@@ -397,34 +477,74 @@ def _halfspace_check(name: str) -> Callable[[], EndToEndResult]:
 
 
 def _entry(name: str, relation: str, method: str, case: str, run: Callable[[], EndToEndResult],
-           slow: bool = False) -> LearnerCheck:
-    return LearnerCheck(name, relation, method, case, run, slow)
+           slow: bool = False, sampler: str = "", probe: Callable[[], Any] | None = None) -> LearnerCheck:
+    return LearnerCheck(name, relation, method, case, run, slow, sampler, probe)
+
+
+_EXACT_EM = "exact exponential mechanism (kernels, exact=True)"
+
+
+def _probe_pool(make: Callable[[], Any]) -> Callable[[], Any]:
+    def run() -> Any:
+        w = make()
+        X = np.arange(int(w.guarantee().t) if hasattr(w, "guarantee") else 3) % 2
+        w.fit(X, LabelOracle((X == 0).astype(int)))
+        return w
+    return run
+
+
+def _probe_disjunctions() -> Any:
+    Xu = np.array([[1, 1, 0], [0, 0, 1]])
+    return ComponentDisjunctionLearner(1.0, method="enumerate").fit(np.array([[1, 0, 0], [0, 0, 1]]), [1, -1], Xu)
+
+
+def _probe_labelboost() -> Any:
+    C1 = Thresholds(1)
+    return LabelBoost(GenericPrivateLearner(1.0, concept_class=C1), concept_class=C1, n=1, alpha=0.5,
+                      unlabelled_factor=1, target_factor=3, cap_factor=6, exponent_constant=0.05, alpha_factor=1,
+                      beta_factor=1, iteration_ratio=2, final_ratio=2).fit([0, 1], [1, 0], [0, 1, 1, 0, 1, 0])
+
+
+def _probe_reduction() -> Any:
+    D0 = RandomLabelDistribution(lambda n, g: g.integers(0, 2, n))
+    return ReductionLearner(1.0, n_priv=20, n_pub=1, D0=D0, base_learner=_klnrs_factory).fit(np.array([0, 1]), [1, 0])
 
 
 #: learner class name -> its check (one per class exported by semiprivate.theory.learners)
 REGISTRY: dict[str, LearnerCheck] = {c.name: c for c in [
     _entry("GenericPrivateLearner", ALL_INPUTS, "exact", "THRESH_2, 2 labelled + 1 public, all 256 datasets",
-           _generic_private),
-    _entry("ASSPP", LABELLED, "exact", "THRESH_2, 2 labelled + 1 public, all 256 datasets", lambda: _asspp((0,))),
+           _generic_private, sampler=_EXACT_EM,
+           probe=lambda: GenericPrivateLearner(1.0, concept_class=_C2).fit([0, 3], [1, 0])),
+    _entry("ASSPP", LABELLED, "exact", "THRESH_2, 2 labelled + 1 public, all 256 datasets", lambda: _asspp((0,)),
+           sampler=_EXACT_EM, probe=lambda: ASSPP(1.0, concept_class=_C2).fit([0, 3], [1, 0], [1, 2])),
     _entry("ComponentDisjunctionLearner", LABELLED, "exact",
-           "d = 3, Z = 2 (enumerate path), 2 labelled, all 256 datasets", lambda: _disjunctions("enumerate")),
-    _entry("PSSLAsTPAL", ALL_INPUTS, "exact", "KLNRS on THRESH_2, pool of 3, m = 2, all 512 pools",
-           _pssl_as_tpal),
+           "d = 3, Z = 2 (enumerate path), 2 labelled, all 256 datasets", lambda: _disjunctions("enumerate"),
+           sampler=_EXACT_EM, probe=_probe_disjunctions),
+    _entry("PSSLAsTPAL", ALL_INPUTS, "exact",
+           "KLNRS reading its public input (PublicReadingKLNRS) on THRESH_2, pool of 3, m = 2, all 512 pools",
+           _pssl_as_tpal, sampler=_EXACT_EM,
+           probe=_probe_pool(lambda: PSSLAsTPAL(PublicReadingKLNRS(1.0, concept_class=_C2), m=2))),
     _entry("SubSampling", ALL_INPUTS, "exact",
-           "KLNRS (eps* = 0.5) on THRESH_1, n = 2, m = 1, eps = 1, 8 pools of t = 12, every neighbour",
-           _subsampling),
-    _entry("BinarySearchThresholdLearner", NOT_PRIVATE, "exact", "THRESH_2, pool of 3 (no claim)", _binary_search),
+           "KLNRS reading its public input (eps* = 0.5) on THRESH_1, n = 2, m = 1, eps = 1, 8 pools of t = 12, every "
+           "neighbour; the output (the hypothesis) only", _subsampling, sampler=_EXACT_EM,
+           probe=_probe_pool(lambda: SubSampling(PublicReadingKLNRS(0.5, concept_class=Thresholds(1)), n=2, m=1,
+                                                 epsilon=1.0))),
+    _entry("BinarySearchThresholdLearner", NOT_PRIVATE, "exact", "THRESH_2, pool of 3 (no claim)", _binary_search,
+           sampler="none (deterministic)"),
     _entry("GenericLearner", ALL_INPUTS, "statistical", "THRESH_1, histogram sanitizer, 3 pairs x 800 runs",
-           _generic_learner, slow=True),
+           _generic_learner, slow=True, sampler=_EXACT_EM + " + exact discrete Laplace histogram",
+           probe=lambda: GenericLearner(1.0, concept_class=_C2).fit([0, 3], [1, 0], [0, 1, 2, 3])),
     _entry("ReductionLearner", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, n_priv = 20, 3 pairs x 800 runs",
-           _reduction, slow=True),
+           _reduction, slow=True, sampler=_EXACT_EM, probe=_probe_reduction),
     _entry("LabelBoost", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, scaled constants, 3 pairs x 500 runs",
-           _labelboost, slow=True),
+           _labelboost, slow=True, sampler=_EXACT_EM, probe=_probe_labelboost),
     *[_entry(n, m, "remainder" if n == "NonPrivateHalfspace" else "remainder + statistical",
              "24 points in the unit ball of R^3, one label changed (unseen value; flipped)"
              + ("" if n == "NonPrivateHalfspace" else "; noise: 4 points of R^2, one label flipped, 1 DP-SGD step, "
                 "coef_ audited, 2 datasets x (500 + 1500) runs"),
-             _halfspace_check(n), slow=True) for n, m in HALFSPACE_MODELS.items()],
+             _halfspace_check(n), slow=True,
+             sampler="none (non-private)" if n == "NonPrivateHalfspace" else
+             "float Gaussian of DP-SGD (float by nature; ARCHITECTURE.md)") for n, m in HALFSPACE_MODELS.items()],
 ]}
 
 
@@ -437,6 +557,30 @@ EXTRA: list[LearnerCheck] = [
 ]
 
 
+def sampler_ran(name: str) -> bool:
+    """Whether ``fit`` on the entry's probe case called the kernels' exact exponential-mechanism sampler (the
+    sampler whose law the exact check enumerates).  ValueError for an entry without a probe."""
+    if not isinstance(name, str) or name not in REGISTRY:
+        raise ValueError(f"name must be a learner of the registry, got {name!r}; known: {sorted(REGISTRY)}")
+    probe = REGISTRY[name].probe
+    if probe is None:
+        raise ValueError(f"name: {name!r} draws no exponential-mechanism release ({REGISTRY[name].sampler})")
+    with _exact_sampler_calls() as calls:
+        probe()
+    return bool(calls)
+
+
+def visited_parts(name: str) -> set[int]:
+    """The parts of the datasets (0: labelled, 1: public) that the neighbours visited by ``run_check(name)``
+    change."""
+    _VISITED.append(set())
+    try:
+        run_check(name)
+        return set(_VISITED[-1])
+    finally:
+        _VISITED.pop()
+
+
 def run_check(name: str) -> EndToEndResult:
     """Run the registry's check of learner ``name``."""
     if not isinstance(name, str) or name not in REGISTRY:
@@ -445,7 +589,8 @@ def run_check(name: str) -> EndToEndResult:
 
 
 def table(names: list[str] | None = None) -> list[dict[str, Any]]:
-    """Rows (learner, relation, method, case, worst epsilon, worst delta, claimed, holds) for ``names`` (default all)."""
+    """Rows (learner, relation, method, sampler, case, worst epsilon, worst delta, claimed, holds) for ``names``
+    (default all)."""
     if names is not None and (isinstance(names, (str, bytes)) or not isinstance(names, list)
                               or not all(isinstance(n, str) and n in REGISTRY for n in names)):
         raise ValueError(f"names must be a list of learner names of the registry, got {names!r}")
@@ -453,6 +598,6 @@ def table(names: list[str] | None = None) -> list[dict[str, Any]]:
     for name in names if names is not None else list(REGISTRY):
         c = REGISTRY[name]
         r = c.run()
-        rows.append({"learner": name, "relation": c.relation, "method": c.method, "case": c.case,
+        rows.append({"learner": name, "relation": c.relation, "method": c.method, "sampler": c.sampler, "case": c.case,
                      "epsilon": r.epsilon, "delta": r.delta, "claimed": r.claimed, "holds": r.holds})
     return rows

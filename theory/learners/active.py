@@ -61,11 +61,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, as_generator, validate_params
+from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, validate_params
 from semiprivate.theory.bounds.bns15 import bns15_thm5_8, bns15_tpal_threshold_lower_bound
 from semiprivate.theory.bounds.privacy import active_subsampling_privacy
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, require_all_inputs
+from semiprivate.theory.privacy._release import Released, base_streams, child_streams
 
 __all__ = [
     "LabelOracle", "BudgetExceededError", "ActiveResult", "PrivacyClaim", "check_claim",
@@ -164,10 +165,15 @@ class LabelOracle:
 
 
 class ActiveResult(NamedTuple):
-    """Output of an active learner: the hypothesis and the transcript (ordered queried indices)."""
+    """Output of an active learner: the hypothesis and the transcript (ordered queried indices).
+
+    ``transcript`` is ``None`` where the learner releases its output only (a PAL whose guarantee,
+    BNS15 Def 5.3, covers the hypothesis and not the pair: :class:`SubSampling`); the oracle's own
+    record (``LabelOracle.transcript``) stays with whoever holds the labels.
+    """
 
     hypothesis: Any
-    transcript: tuple[int, ...]
+    transcript: Any  # tuple[int, ...], or None where only the output is released (SubSampling)
 
 
 @dataclass(frozen=True)
@@ -283,7 +289,7 @@ def _check_oracle(oracle: Any, size: int) -> None:
         raise ValueError(f"oracle size={oracle.size} differs from the pool size {size}")
 
 
-class PSSLAsTPAL:
+class PSSLAsTPAL(Released):
     """A PSSL run as a TPAL (BNS15 Thm 5.5): the labelled indices are fixed to 0..m-1, asked in order.
 
     Implements: BNS15.Thm5.5.  If A is an (alpha, beta, eps, delta, n, m)-PSSL that uses the
@@ -308,6 +314,7 @@ class PSSLAsTPAL:
     """
 
     privacy_model_ = ALL_INPUTS
+    _releases = frozenset({"hypothesis_", "privacy_", "claim_"})
 
     @validate_params(m=POSITIVE_INT)
     def __init__(self, learner: Any, m: int) -> None:
@@ -328,7 +335,7 @@ class PSSLAsTPAL:
         if self.m > X.shape[0]:
             raise ValueError(f"m={self.m} exceeds the pool size n={X.shape[0]}")
         y = np.array([oracle.query(i) for i in range(self.m)], dtype=np.int64)
-        self.learner.fit(X[: self.m], y, X[self.m:])
+        self.learner.fit(X[: self.m], y, X[self.m:])  # the learner draws from its own fresh child stream
         self.hypothesis_ = self.learner.hypothesis_
         ran = getattr(self.learner, "privacy_", None)
         if ran is None:
@@ -394,7 +401,7 @@ def subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: fl
     return SubsamplingGuarantee(float(epsilon), float(delta_f), max(math.ceil(n / epsilon * (3 + a)), n), float(R), False)
 
 
-class SubSampling:
+class SubSampling(Released):
     """BNS15 Algorithm 4: SubSampling around any PSSL (a PAL, Cl 5.7).
 
     Implements: BNS15.Alg4, BNS15.Cl5.7, BNS15.Thm5.8.
@@ -422,8 +429,12 @@ class SubSampling:
     ----------------------
     guarantee_ : SubsamplingGuarantee, privacy_ : (eps, delta'), claim_ : PrivacyClaim('PAL', ...).
 
-    The subsets J, K are not kept: Cl 5.7's amplification needs J to stay secret (the
-    transcript, K, is the oracle's record; a PAL's guarantee, Def 5.3, is over the output).
+    The subsets J, K are not kept, and ``fit`` returns the hypothesis with ``transcript=None``:
+    Cl 5.7's amplification needs J to stay secret, and a PAL's guarantee (Def 5.3) is over the
+    output only.  The pair (output, transcript) is not covered: K names the pool entries A read, so
+    with eps* > eps the pair is not (eps, delta')-DP (an exact check on 12-point pools finds delta
+    about 2.6e-3 at (1, 0) for eps* = 0.5).  The oracle's own record (``LabelOracle.transcript``) is
+    seen by whoever answers the queries, as in Def 5.1.
     The base learner must be private in every input it reads (privacy model ``"all inputs"``):
     a swap in the pool can change an unlabelled entry of A's input.  Its guarantee eps* is the
     one it states for inputs of m labelled and n - m unlabelled points (``privacy_for`` where
@@ -432,6 +443,8 @@ class SubSampling:
     """
 
     privacy_model_ = ALL_INPUTS
+    _releases = frozenset({"hypothesis_", "privacy_", "claim_"})
+    _public = frozenset({"guarantee_"})
 
     def __init__(self, learner: Any, n: int, m: int, epsilon: float, *, t: int | None = None,
                  strict: bool = False, rng: Any = None) -> None:
@@ -485,13 +498,14 @@ class SubSampling:
         if X.shape[0] < g.t:
             raise ValueError(f"X_pool has {X.shape[0]} points; SubSampling needs t={g.t} (BNS15 Cl 5.7)")
         stated = _learner_privacy(self.learner, int(self.m), int(self.n) - int(self.m))
-        rng = as_generator(self.rng)
+        rng, base_stream = child_streams(self.rng, 2)  # J's coins; the base learner's own stream
         t = X.shape[0]
         J = np.sort(rng.choice(t, size=self.n, replace=False))
         K = self._choose_K(X, J)
         y = np.array([oracle.query(int(i)) for i in K], dtype=np.int64)
         U = np.setdiff1d(J, K)
-        self.learner.fit(X[K], y, X[U])
+        with base_streams(self.learner, base_stream):
+            self.learner.fit(X[K], y, X[U])
         ran = getattr(self.learner, "privacy_", None)
         if ran is None or float(ran[0]) > stated[0] * (1 + 1e-12) or float(ran[1]) > stated[1] * (1 + 1e-12):
             raise ValueError(f"learner {type(self.learner).__name__} reported privacy_={ran} after fit, weaker than "
@@ -500,7 +514,9 @@ class SubSampling:
         self.guarantee_ = g._replace(t=t)
         self.privacy_ = (g.epsilon, g.delta)
         self.claim_ = PrivacyClaim("PAL", g.epsilon, g.delta)
-        return ActiveResult(self.hypothesis_, oracle.transcript)
+        # the hypothesis only: Cl 5.7 covers A's output (a PAL, Def 5.3); K, hence the transcript, tells which
+        # pool entries reached A, and (output, transcript) is not (eps, delta')-DP once eps* > eps
+        return ActiveResult(self.hypothesis_, None)
 
     def predict(self, X: Any) -> np.ndarray:
         return np.asarray(self.learner.predict(X))
@@ -533,7 +549,7 @@ def transcript_distribution(learner: Any, X_pool: Any, y_pool: Any) -> dict[Any,
     return dict(fn(X_pool, y_pool))
 
 
-class BinarySearchThresholdLearner:
+class BinarySearchThresholdLearner(Released):
     """Classic non-private active learner for THRESH_d (c_t(x) = 1 iff x < t): binary search.
 
     Implements: BNS15.Def5.1 (an active learner; neither PAL nor TPAL).  Sorts the pool, then
@@ -545,6 +561,7 @@ class BinarySearchThresholdLearner:
 
     claim = None
     privacy_model_ = NOT_PRIVATE
+    _releases = frozenset({"hypothesis_"})
 
     def __init__(self, concept_class: ConceptClass) -> None:
         if not isinstance(concept_class, ConceptClass) or not hasattr(concept_class, "d"):

@@ -30,16 +30,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
+from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.covers import Cover, build_cover
 from semiprivate.theory.learners._base import LABELLED, _Fitted, check_fit_inputs
+from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["ASSPP"]
 
 
-class ASSPP(_Fitted):
+class ASSPP(Released, _Fitted):
     """ABM19 Algorithm 1 for any class of :mod:`semiprivate.theory.classes`.
 
     Implements: ABM19.Alg1, ABM19.Thm3.1.
@@ -72,6 +73,8 @@ class ASSPP(_Fitted):
     """
 
     privacy_model_ = LABELLED
+    _releases = frozenset({"index_", "hypothesis_", "privacy_"})
+    _public = frozenset({"cover_"})  # built from the public sample T_pub only
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
@@ -108,7 +111,7 @@ class ASSPP(_Fitted):
         cover, errors = self._prepare(X_private, y_private, X_public)
         self.cover_ = cover
         eps = float(self.epsilon)
-        self.index_ = int(sample(errors, eps, rng=as_generator(self.rng)))
+        self.index_ = int(sample(errors, eps, rng=fit_stream(self.rng)))  # the exact sampler
         self.hypothesis_ = self.cover_.hypotheses[self.index_]
         # Lem 3.2: the score -#errors has sensitivity 1, so the mechanism run at eps is (eps, 0)-DP
         self.privacy_ = (eps, 0.0)

@@ -74,6 +74,7 @@ from semiprivate.kernels.validation import (
 )
 from semiprivate.theory.graphs import binary_points, component_labels
 from semiprivate.theory.learners._base import LABELLED
+from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import sample_log_weights
 from sklearn.base import BaseEstimator, ClassifierMixin
 
@@ -156,7 +157,7 @@ class _Blocks:
     a1: np.ndarray                    # log-weight of "component included", per component
 
 
-class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: ignore[misc]
+class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # type: ignore[misc]
     """HPSY Thm 1 learner: components of G_S from public data, EXPMECH over unions of components.
 
     Implements: HPSY.Thm1.  Guarantees (HPSY Thm 1, Appendix B.1): (epsilon, 0)-DP in the
@@ -211,6 +212,8 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
     """
 
     privacy_model_ = LABELLED
+    _releases = frozenset({"union_", "hypothesis_", "privacy_"})
+    _public = frozenset({"n_components_", "component_labels_", "method_", "n_features_in_", "classes_"})
 
     @validate_params(epsilon=EPSILON, delta=DELTA, max_enumerate=Integer(1, 24),
                      method=Options("auto", "enumerate", "factorised"), rng=RNG)
@@ -309,13 +312,14 @@ class ComponentDisjunctionLearner(BaseEstimator, ClassifierMixin):  # type: igno
     # -- estimator API ---------------------------------------------------------------
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ComponentDisjunctionLearner:
         """Build G_S from ``X_public``, then select a union of components with EXPMECH on the private sample."""
-        g = as_generator(self.rng)
+        g = fit_stream(self.rng)
         Z, labels, T, y, method = self._prepare(X_private, y_private, X_public)
         scale = float(self.epsilon) / (2.0 * _SENSITIVITY)
         eps_run = 2.0 * scale * _SENSITIVITY  # both paths run at this scale; privacy_ is read from it
         if method == "enumerate":
             err = self._enumerated_errors(T, y, Z)
-            idx = int(exponential_mechanism(-err, eps_run, sensitivity=_SENSITIVITY, rng=g))
+            # integer error counts: the exact sampler (no union with a finite score gets probability 0)
+            idx = int(exponential_mechanism(-err, eps_run, sensitivity=_SENSITIVITY, rng=g, exact=True))
             mask = idx + 1
             union = np.flatnonzero((mask >> np.arange(Z)) & 1)
         else:

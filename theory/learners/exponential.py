@@ -23,15 +23,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, RNG, as_generator, validate_params
+from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass, check_hypothesis_list
 from semiprivate.theory.learners._base import ALL_INPUTS, _Fitted, check_fit_inputs
+from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["GenericPrivateLearner"]
 
 
-class GenericPrivateLearner(_Fitted):
+class GenericPrivateLearner(Released, _Fitted):
     """KLNRS generic learner: exponential mechanism over a finite hypothesis list.
 
     Implements: KLNRS.Generic.
@@ -61,6 +62,7 @@ class GenericPrivateLearner(_Fitted):
     """
 
     privacy_model_ = ALL_INPUTS
+    _releases = frozenset({"index_", "hypothesis_", "privacy_"})
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
@@ -93,7 +95,7 @@ class GenericPrivateLearner(_Fitted):
         """Select a hypothesis with the exponential mechanism (``X_public`` is ignored)."""
         errors = self._errors(X_private, y_private)
         eps = float(self.epsilon)
-        self.index_ = int(sample(errors, eps, rng=as_generator(self.rng)))
+        self.index_ = int(sample(errors, eps, rng=fit_stream(self.rng)))  # the exact sampler
         self.hypothesis_ = self.hypotheses[self.index_]
         self.privacy_ = (eps, 0.0)  # sensitivity-1 score at eps: (eps, 0)-DP (McSherry-Talwar)
         return self

@@ -33,11 +33,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Options, as_generator, validate_params
+from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Options, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.classes.integer import Intervals, Thresholds
 from semiprivate.theory.combinatorics import xor_dichotomies
 from semiprivate.theory.learners._base import ALL_INPUTS, _Fitted, _Params, check_fit_inputs
+from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 from semiprivate.theory.privacy.sanitizers import (
     MAX_HISTOGRAM_DOMAIN,
@@ -49,7 +50,7 @@ from semiprivate.theory.privacy.sanitizers import (
 __all__ = ["GenericLearner"]
 
 
-class GenericLearner(_Params, _Fitted):
+class GenericLearner(Released, _Params, _Fitted):
     """BNS15 Algorithm 1 with a concrete epsilon-DP sanitizer.
 
     Implements: BNS15.Alg1, BNS15.Thm3.3.
@@ -82,6 +83,7 @@ class GenericLearner(_Params, _Fitted):
     """
 
     privacy_model_ = ALL_INPUTS
+    _releases = frozenset({"sanitized_", "B_", "hypotheses_", "index_", "hypothesis_", "privacy_"})
 
     @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr", "dyadic"), sanitized_size=Optional(Integer(1)),
                      rng=RNG)
@@ -151,7 +153,7 @@ class GenericLearner(_Params, _Fitted):
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required by GenericLearner")
         Xd = C.validate_points(X_public, "X_public")
-        g = as_generator(self.rng)
+        g = fit_stream(self.rng)
         san: Any
         if self.sanitizer == "dyadic":
             san = DyadicThresholdSanitizer(self.epsilon, d=C.d, size=int(self.sanitized_size or 1), rng=g)  # type: ignore[attr-defined]

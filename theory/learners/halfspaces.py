@@ -96,16 +96,16 @@ from semiprivate.kernels.validation import (
     Optional,
     Options,
     Real,
-    as_generator,
     validate_params,
 )
 from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
-from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon
+from semiprivate.theory.privacy._release import Released, child_streams
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
-from semiprivate.theory.privacy.public_rows import PrivacyWarning, public_mask
+from semiprivate.theory.privacy.public_rows import PrivacyWarning, check_sentinel, public_mask
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
@@ -133,6 +133,15 @@ def _calibrated(epsilon: float, delta: float, q: float, steps: int, accountant: 
 @functools.lru_cache(maxsize=512)
 def _accounted(sigma: float, q: float, steps: int, delta: float, accountant: str, compositions: int) -> float:
     return dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
+
+
+def _row_norms(X: np.ndarray) -> np.ndarray:
+    """Euclidean row norms without overflow or underflow (each row scaled by its largest |entry| first) and
+    without a floating-point warning: a warning that only an extreme private row raises would tell it apart."""
+    with np.errstate(all="ignore"):
+        m = np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(X.shape[0])
+        safe = np.where(m > 0, m, 1.0)
+        return np.asarray(m * np.sqrt(np.sum((X / safe[:, None]) ** 2, axis=1)))
 
 
 def _rows_of(a: Any) -> int | None:
@@ -178,11 +187,15 @@ def _public_array(X_public: Any, **kwargs: Any) -> np.ndarray:
         raise ValueError(f"X_public must be a 2-d array of finite numbers (n_public, n_features): {text}") from None
 
 
-class _HalfspaceBase(ClassifierMixin, BaseEstimator):
+class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
     """Shared fit/predict of the projected linear learners (see the module docstring)."""
 
     #: private in the labelled rows, the public rows fixed (semiprivate.theory.learners._base)
     privacy_model_ = LABELLED
+    _releases = frozenset({"classes_", "coef_", "weights_", "privacy_", "budget_", "noise_multiplier_", "n_steps_",
+                           "sampling_rate_", "privacy_event_"})
+    # from the public data, the declared parameters and the sizes only
+    _public = frozenset({"components_", "pca_", "n_features_in_", "feature_names_in_"})
 
     def _store_params(self, values: dict[str, Any]) -> None:
         """Each constructor argument as an attribute of the same name, unchanged (scikit-learn's
@@ -208,9 +221,10 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         return tags
 
     def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
-        norms = np.linalg.norm(X, axis=1)
+        norms = _row_norms(X)
         if self.row_norm == "clip":
-            return np.asarray(X / np.maximum(1.0, norms)[:, None])
+            with np.errstate(all="ignore"):  # no warning that only some private rows would raise
+                return np.asarray(X / np.maximum(1.0, norms)[:, None])
         if np.any(norms > 1.0 + 1e-9):  # which rows, and their norms, are private: not shown
             raise ValueError(
                 f"{name} rows must lie in the unit ball (some row has norm > 1); normalise the rows (e.g. "
@@ -264,6 +278,7 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
+        check_sentinel(self.unlabeled_label, self.classes)
         nx, ny = _rows_of(X), _rows_of(y)
         if nx is not None and ny is not None and nx != ny:
             raise ValueError(f"X and y must have the same number of rows: X has {nx}, y has {ny}")
@@ -288,9 +303,11 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
         k = self._k()
         if k is not None and k > d:
             raise ValueError(f"k must be <= d, the number of features (n_features = {d}), got k={k}")
-        g = as_generator(self.rng)
+        # public randomness (the projection) and the noise from independent child streams: a released public
+        # draw pins nothing about the noise stream
+        g_public, g = child_streams(self.rng, 2)
         Xr = self._rows(X)
-        A = self._projection(X_public, d, g)
+        A = self._projection(X_public, d, g_public)
         Z = Xr if A is None else Xr @ A
         if A is not None and self._clip_projected:
             Z = Z / np.maximum(1.0, np.linalg.norm(Z, axis=1))[:, None]
@@ -319,6 +336,8 @@ class _HalfspaceBase(ClassifierMixin, BaseEstimator):
             self.noise_multiplier_ = sigma
             self.n_steps_ = steps
             self.sampling_rate_ = q
+            # the dp-accounting event of what ran (all tasks): what a random-stopping search's base_event must be
+            self.privacy_event_ = dpsgd_event(sigma, q, steps, tasks)
             self.privacy_ = (eps, float(self.delta))
             budget.update(split="noise calibrated for the composition of all tasks (dp-accounting)",
                           accountant=self.accountant, sampling_rate=q, steps=steps, noise_multiplier=sigma,

@@ -57,7 +57,6 @@ from semiprivate.kernels.validation import (
     Optional,
     Options,
     Real,
-    as_generator,
     validate_params,
 )
 from semiprivate.theory.bounds.privacy import (
@@ -66,8 +65,9 @@ from semiprivate.theory.bounds.privacy import (
     subsampling_privacy,
 )
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, _Params, check_fit_inputs
+from semiprivate.theory.learners._base import ALL_INPUTS, LABELLED, NOT_PRIVATE, _Params, check_fit_inputs
 from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
+from semiprivate.theory.privacy._release import Released, base_streams, child_streams
 
 __all__ = [
     "label_boost_procedure",
@@ -272,7 +272,7 @@ def _keep(g: np.random.Generator, size: int, kept: int) -> np.ndarray:
     return np.sort(g.choice(size, size=k, replace=False)) if k < size else np.arange(size)
 
 
-class LabelBoost(_Params):
+class LabelBoost(Released, _Params):
     r"""BNS15 Algorithm 3 (LabelBoost) around a private base learner A.
 
     Implements: BNS15.Alg3, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
@@ -389,6 +389,9 @@ class LabelBoost(_Params):
     """
 
     privacy_model_ = ALL_INPUTS
+    _releases = frozenset({"base_learner_", "hypothesis_", "privacy_"})
+    _public = frozenset({"n_labelled_final_", "schedule_", "iterations_", "unlabelled_used_", "final_ratio_",
+                         "outer_ratio_", "privacy_steps_"})  # functions of the input sizes and the constants
 
     @validate_params(n=Integer(1), alpha=PROBABILITY, beta=PROBABILITY, mode=Options("faithful", "scaled"),
                      vc=Optional(Integer(1)), epsilon=Optional(Real(0.0, 1.0, closed="right")),
@@ -616,7 +619,13 @@ class LabelBoost(_Params):
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> LabelBoost:
         """Run Algorithm 3 on S = (X_private, y_private) and D = X_public (unlabelled)."""
         C = self._class()
-        if getattr(self.base_learner, "privacy_model_", None) == NOT_PRIVATE:
+        declared = getattr(self.base_learner, "privacy_model_", None)
+        if declared not in (ALL_INPUTS, LABELLED, NOT_PRIVATE):
+            raise ValueError(f"base_learner: {type(self.base_learner).__name__} declares no privacy model "
+                             "(privacy_model_); LabelBoost's guarantee (BNS15 Lem 4.6) needs a private base learner "
+                             "that reports privacy_ after its fit (base_privacy may only tighten it, never stand in "
+                             "for it)")
+        if declared == NOT_PRIVATE:
             raise ValueError(f"base_learner: {type(self.base_learner).__name__} is not private (privacy model "
                              f"{NOT_PRIVATE!r}); LabelBoost's guarantee (BNS15 Lem 4.6) needs a private base learner")
         base_eps, base_delta = self._base_guarantee()
@@ -625,7 +634,7 @@ class LabelBoost(_Params):
             raise ValueError("X_public (the unlabelled database D) is required")
         X_D = C.validate_points(X_public, "X_public", allow_empty=True)
         ks, kd, ratio, steps = self._plan(len(X_S), len(X_D))
-        g = as_generator(self.rng)
+        g, base_stream = child_streams(self.rng, 2)  # Algorithm 3's coins; the base learner's own stream
         if self.epsilon is not None:
             # Thm 4.14 with Rem 4.4: uniform fixed-size sub-samples of S and of D, in random order
             lab = g.permutation(len(X_S))[:ks]
@@ -646,11 +655,15 @@ class LabelBoost(_Params):
         draw = g.integers(0, len(X_S), size=len(X_S))
         X_fin, y_fin = X_S[draw], y_S[draw]
         base = copy.deepcopy(self.base_learner)
-        if hasattr(base, "rng"):
-            base.rng = g
-        base.fit(X_fin, y_fin.astype(np.int64))
+        # the base runs on its own child stream; its rng parameter is put back afterwards (None if it held a
+        # generator), so the fitted base_learner_ holds none of the run's coins
+        with base_streams(base, base_stream):
+            base.fit(X_fin, y_fin.astype(np.int64))
         reported = getattr(base, "privacy_", None)
-        if reported is not None and (float(reported[0]) > base_eps * (1 + 1e-12) or float(reported[1]) > base_delta * (1 + 1e-12)):
+        if reported is None:
+            raise ValueError(f"base_learner: {type(base).__name__} reported no privacy_ after fit; LabelBoost's "
+                             "guarantee needs the base's own guarantee for the run (base_privacy cannot stand in for it)")
+        if float(reported[0]) > base_eps * (1 + 1e-12) or float(reported[1]) > base_delta * (1 + 1e-12):
             raise ValueError(f"base_learner: it reported privacy_ = {tuple(reported)} after fit, weaker than the "
                              f"base_privacy ({base_eps}, {base_delta}) LabelBoost's guarantee was computed from")
         self.base_learner_ = base

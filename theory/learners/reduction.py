@@ -27,6 +27,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.learners._base import ALL_INPUTS
+from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
 
 __all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
 
@@ -100,7 +101,7 @@ def pub_samp(D0: Any, n_pub: int, rng: Any = None) -> tuple[np.ndarray, np.ndarr
     return np.asarray(X), np.asarray(y, dtype=bool)
 
 
-class ReductionLearner:
+class ReductionLearner(Released):
     """ABM19 Algorithm 2: the private learner B built from a semi-private learner A.
 
     Implements: ABM19.Alg2, ABM19.Lem4.4.
@@ -139,6 +140,8 @@ class ReductionLearner:
     """
 
     privacy_model_ = ALL_INPUTS
+    _releases = frozenset({"base_", "hypothesis_", "privacy_"})
+    _public = frozenset({"exhausted_"})  # a function of PrivSamp's coins and |S~| only
 
     @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, n_priv=Integer(1), n_pub=Integer(1))
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None, base_learner: Any,
@@ -180,12 +183,14 @@ class ReductionLearner:
         X = np.asarray(X_private)
         if len(X) != self.sample_size:
             raise ValueError(f"B takes exactly ceil(n_priv/(10 n_pub)) = {self.sample_size} private examples, got {len(X)}")
-        g = as_generator(self.rng)
+        # PrivSamp's secret coins, PubSamp's public draw and A's own stream: independent children
+        g, g_public, base_stream = child_streams(self.rng, 3)
         ps = priv_samp(X, y_private, self.D0, self.p, int(self.n_priv), g)
-        Xpub, _ = pub_samp(self.D0, int(self.n_pub), g)
+        Xpub, _ = pub_samp(self.D0, int(self.n_pub), g_public)
         self.exhausted_ = bool(ps["exhausted"])
-        self.base_ = self.base_learner(self.epsilon, self.delta, g)
+        self.base_ = self.base_learner(self.epsilon, self.delta, base_stream)
         self.base_.fit(ps["X"], ps["y"].astype(np.int64), Xpub)
+        forget_streams(self.base_)  # the factory gave A the stream as its rng: not kept after the run
         self.hypothesis_ = getattr(self.base_, "hypothesis_", None)
         # Claim 4.5: B's guarantee is the one A reports for the run that happened
         got = getattr(self.base_, "privacy_", None)

@@ -15,15 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import Real, as_generator
-from semiprivate.theory.privacy.public_rows import PublicRowsFitted, public_mask
+from semiprivate.kernels.validation import Real
+from semiprivate.theory.privacy._release import NOT_PRIVATE, child_streams, declared_model
+from semiprivate.theory.privacy.public_rows import PublicRowsFitted, check_sentinels, public_mask
+from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.preprocessing import FunctionTransformer, Normalizer
+from sklearn.preprocessing import Normalizer
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of", "check_steps", "held_out_correct",
-           "privacy_of", "seed_unset_rngs", "split_held_out"]
+__all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of", "check_base", "check_steps", "checked_candidates",
+           "held_out_correct", "privacy_of", "split_held_out"]
 
 #: The valid ``holdout_fraction``: a probability in the open interval (0, 1).
 HOLDOUT = Real(0.0, 1.0, closed="neither")
@@ -49,36 +51,60 @@ def candidates_of(param_grid: Any) -> list[dict[str, Any]]:
 
 
 def check_steps(est: Any) -> None:
-    """Refuse a Pipeline step before the learner that learns from the rows it is fitted on: no
-    ``privacy_`` covers it (a StandardScaler would keep the exact mean of the private rows)."""
+    """Refuse a Pipeline step before the learner unless it is fitted on public rows only
+    (:class:`~semiprivate.theory.privacy.public_rows.PublicRowsFitted`) or is a known row-wise map that
+    learns nothing (``Normalizer``, ``"passthrough"``): a StandardScaler would keep the exact mean of the
+    private rows, and a ``FunctionTransformer`` sees the whole batch (``X - X.mean(0)`` makes every public
+    row a function of the private ones), so neither is covered by any ``privacy_``."""
     for name, step in getattr(est, "steps", [])[:-1]:
-        if step is None or step == "passthrough" or isinstance(step, (PublicRowsFitted, Normalizer)):
-            continue  # fitted on public rows only, or learns nothing from the rows
-        if isinstance(step, FunctionTransformer) and step.func is not None and step.inverse_func is None:
-            continue
-        raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) would be fitted on the private "
-                         "rows, and no privacy_ covers what it learns; wrap it as PublicRowsFitted(...) (fitted on "
-                         "the public rows only) or use a stateless transformer (Normalizer, FunctionTransformer)")
+        if step is None or step == "passthrough" or type(step) in (PublicRowsFitted, Normalizer):  # exact classes
+            continue  # fitted on public rows only, or a row-wise map that learns nothing
+        raise ValueError(f"estimator: Pipeline step {name!r} ({type(step).__name__}) is fitted on, or sees, the "
+                         "private rows together with the public ones, and no privacy_ covers what it learns or "
+                         "mixes; wrap it as PublicRowsFitted(...) (fitted on the public rows only, applied row by "
+                         "row), use Normalizer, or apply a per-row function to X before the search")
 
 
-def seed_unset_rngs(est: Any, g: np.random.Generator) -> None:
-    """Give every unset ``rng`` parameter (``rng`` or a Pipeline's ``step__rng``) a seed from ``g``."""
-    unset = {k: int(g.integers(2**63)) for k, v in est.get_params().items()
-             if (k == "rng" or k.endswith("__rng")) and v is None}
-    if unset:
-        est.set_params(**unset)
+def checked_candidates(estimator: Any, candidates: list[dict[str, Any]], unlabeled_label: Any,
+                       owner: str) -> list[Any]:
+    """``clone(estimator).set_params(**c)`` for every candidate, each checked by :func:`check_base` before any
+    fit (a ``param_grid`` can replace a step, a sentinel or the learner itself: what is fitted is what is
+    checked, and a refusal does not depend on the coins)."""
+    out = []
+    for c in candidates:
+        est = clone(estimator).set_params(**c)
+        check_base(est, unlabeled_label, owner)
+        out.append(est)
+    return out
+
+
+def check_base(est: Any, unlabeled_label: Any, owner: str) -> None:
+    """What every search checks before it fits anything: the Pipeline steps (:func:`check_steps`), the
+    sentinels of its components (:func:`~semiprivate.theory.privacy.public_rows.check_sentinels`), and the
+    base's declared privacy model (a base declaring ``"not private"`` is refused: no search can claim a
+    guarantee around it)."""
+    check_steps(est)
+    check_sentinels(est, unlabeled_label, owner=owner)
+    if declared_model(est) == NOT_PRIVATE:
+        raise ValueError(f"estimator: {type(est).__name__} declares privacy model {NOT_PRIVATE!r}; {owner} needs a "
+                         "private base (its per-fit privacy_ is what the search composes): use a private learner")
 
 
 def privacy_of(est: Any) -> tuple[float, float]:
     """The fitted ``est``'s ``privacy_`` (a Pipeline's is read from its last step); refuses an estimator
-    without one (its fits cannot be accounted)."""
+    without one (its fits cannot be accounted) and one whose fit reports no finite guarantee."""
     p = getattr(est, "privacy_", None)
     if p is None and hasattr(est, "steps"):
         p = getattr(est.steps[-1][1], "privacy_", None)
     if p is None:
         raise TypeError(f"estimator must report privacy_ after fit (a private learner); {type(est).__name__} "
                         "does not: its fits cannot be accounted")
-    return float(p[0]), float(p[1])
+    eps, dlt = float(p[0]), float(p[1])
+    if not (0.0 <= eps < float("inf") and 0.0 <= dlt < 1.0):
+        raise ValueError(f"estimator: a fit reported privacy_ = ({eps}, {dlt}), no guarantee (e.g. a label set read "
+                         "from the private labels, or a non-private learner); declare what the learner needs "
+                         "(e.g. classes=) so that each fit is private")
+    return eps, dlt
 
 
 @dataclass(frozen=True)
@@ -118,12 +144,12 @@ def split_held_out(X: Any, y: Any, *, unlabeled_label: Any, holdout_fraction: fl
     lab = np.flatnonzero(~pub)
     if lab.size == 0:
         raise ValueError("y has no labelled row")
-    g = as_generator(rng)
+    split_stream, g = child_streams(rng, 2)  # the split's coins and the search's: independent children
     # a uniformly random subset of fixed size, the coins independent of the data: |S1| and |S2|, and so
     # every candidate's privacy_, depend on the number of labelled rows only, never on the coins
     n_held = int(round(float(holdout_fraction) * lab.size))
     held = np.zeros(lab.size, dtype=bool)
-    held[g.permutation(lab.size)[:n_held]] = True
+    held[split_stream.permutation(lab.size)[:n_held]] = True
     s1, s2 = lab[~held], lab[held]
     train = np.sort(np.concatenate([np.flatnonzero(pub), s1]))
     return HeldOutSplit(y=yy, public=pub, labelled=lab, held_out=s2,
@@ -131,15 +157,16 @@ def split_held_out(X: Any, y: Any, *, unlabeled_label: Any, holdout_fraction: fl
                         X_held=_safe_indexing(X, s2), y_held=yy[s2], rng=g)
 
 
-def held_out_correct(est: Any, split: HeldOutSplit) -> float:
-    """The number of held-out rows (S2) that the fitted ``est`` predicts correctly (0 when S2 is empty)."""
+def held_out_correct(est: Any, split: HeldOutSplit) -> int:
+    """The number of held-out rows (S2) that the fitted ``est`` predicts correctly (0 when S2 is empty): an
+    integer, so that the noise the searches add to it is exact integer noise."""
     if not split.held_out.size:
-        return 0.0
+        return 0
     pred = np.asarray(est.predict(split.X_held))
     if pred.shape != split.y_held.shape:  # the count's sensitivity is 1 only for one prediction per held-out row
         raise ValueError(f"estimator: predict returned shape {pred.shape} for {split.y_held.shape[0]} held-out rows; "
                          "it must return one label per row")
-    return float(np.count_nonzero(pred == split.y_held))
+    return int(np.count_nonzero(pred == split.y_held))
 
 
 class SelectedEstimatorMixin:

@@ -9,8 +9,15 @@ q = -#errors and sensitivity 1, i.e. exp(-epsilon * errors / 2).  This is epsilo
 one example changes every error count by at most 1.  Utility (BNS15 Prop A.1):
 P[error_S(h) > e_min + Delta] <= |H| exp(-epsilon Delta m / 2), with error_S the error rate.
 
-Sampling goes through the public :func:`semiprivate.kernels.exponential_mechanism` (scores = -errors,
-sensitivity 1).  The exact output distribution is computed in log space.
+Sampling, for every release (:func:`sample`, the structured mechanisms), is exact: the public
+:func:`semiprivate.kernels.exponential_mechanism` with ``exact=True`` (scores = -errors, integers;
+epsilon the exact rational of the float given): rigorous interval bounds on ``exp`` and lazily drawn
+uniform bits decide every output, so no hypothesis with a finite score ever gets probability 0 (the
+compiled float sampler sets every weight below ``exp(-708)`` to 0, which breaks pure DP: Mironov 2012's
+class of failure).  :func:`sample_log_weights` (float log-weights, the fast compiled sampler) is for
+uses whose output is not a release of private data, or whose weights are not of the form
+``n exp(-c k)``; it is documented where it is used.  The exact output distribution is computed in
+log space.
 
 Examples
 --------
@@ -122,9 +129,11 @@ def output_distribution(errors: Any, epsilon: float) -> np.ndarray:
 
 @validate_params(errors=ArrayLike(ndim=1, dtype_kinds="iuf"), epsilon=EPSILON, size=Optional(Integer(1)), rng=RNG)
 def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = None) -> Any:
-    """Sample indices from the exponential mechanism with q = -errors (sensitivity 1).
+    """Sample indices from the exponential mechanism with q = -errors (sensitivity 1), exactly.
 
-    Implements: EXPMECH (sampling), through :func:`semiprivate.kernels.exponential_mechanism`.
+    Implements: EXPMECH (sampling), through :func:`semiprivate.kernels.exponential_mechanism` with
+    ``exact=True``: the output law is exactly :func:`output_distribution` (epsilon taken as the exact
+    rational value of the float), every finite error count has positive probability.
     ``errors``: non-negative finite whole numbers, as in :func:`log_output_distribution`
     (real-valued scores: :func:`semiprivate.kernels.exponential_mechanism`).
 
@@ -135,8 +144,9 @@ def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = N
         also when ``errors`` is a pandas Series (``errors.index[i]`` gives its label), as for
         :func:`semiprivate.kernels.exponential_mechanism`.
     """
-    scores = -_errors(errors)
-    return _kernel_sample(scores, float(epsilon), size, as_generator(rng))
+    scores = -(_errors(errors).astype(np.int64))
+    return kernels.exponential_mechanism(scores, float(epsilon), sensitivity=1, size=size, rng=as_generator(rng),
+                                         exact=True)
 
 
 def _kernel_sample(scores: np.ndarray, epsilon: float, size: int | None, gen: np.random.Generator) -> Any:
@@ -144,11 +154,13 @@ def _kernel_sample(scores: np.ndarray, epsilon: float, size: int | None, gen: np
 
 
 def sample_log_weights(log_weights: Any, *, size: int | None = None, rng: Any = None) -> Any:
-    """Sample an index with probability proportional to ``exp(log_weights)``.
+    """Sample an index with probability proportional to ``exp(log_weights)`` (floating point).
 
     Goes through :func:`semiprivate.kernels.exponential_mechanism` with scores = log-weights,
     epsilon = 2 and sensitivity 1 (so exp(eps q / 2) = exp(q)).  ``-inf`` entries have
-    probability 0.
+    probability 0, and so does every weight below ``exp(-708)`` of the largest (the float caveat
+    of :func:`semiprivate.kernels.sampler_error_bounds`): not for releases whose pure DP rests on
+    every finite weight being positive (use :func:`sample` or the exact structured mechanisms).
     """
     lw = np.asarray(log_weights, dtype=np.float64)
     finite = np.isfinite(lw)
@@ -211,8 +223,9 @@ def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rn
 
     Implements: Structured EXPMECH (thresholds over X_d, d <= 64).  Samples a cell of
     :func:`threshold_cells` with probability proportional to size * exp(-eps err / 2)
-    (through :func:`semiprivate.kernels.exponential_mechanism`), then a uniform member of it (exact
-    rejection sampling on Python ints).  The output distribution equals the exponential
+    (the exact weighted sampler of :mod:`semiprivate.kernels._reference`: integer errors, cell sizes as
+    Python ints, no floating point in the decision), then a uniform member of it (exact rejection
+    sampling on Python ints).  The output distribution equals the exponential
     mechanism over THRESH_d with q = -#errors, sensitivity 1: epsilon-DP.
 
     Parameters
@@ -234,8 +247,18 @@ def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rn
     """
     gen = as_generator(rng)
     cells = threshold_cells(X, y, epsilon, d)
-    i = sample_log_weights(cells["log_weight"], rng=gen)
+    i = _exact_weighted(-cells["errors"], cells["size"], epsilon, gen)
     return int(cells["lo"][i] + uniform_int(gen, cells["size"][i]))
+
+
+def _exact_weighted(scores: Any, multiplicities: list[int], epsilon: float, gen: np.random.Generator) -> int:
+    """Index i with probability ∝ multiplicities[i] exp(epsilon scores[i] / 2), exactly (integer scores)."""
+    from fractions import Fraction
+
+    from semiprivate.kernels._reference import reference_exact_weighted_sample
+
+    return reference_exact_weighted_sample(np.asarray(scores, dtype=np.int64), list(multiplicities),
+                                           Fraction(float(epsilon)), Fraction(1), gen)
 
 
 @validate_params(epsilon=EPSILON, d=Integer(1, 64))
@@ -324,12 +347,22 @@ def structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng
     -------
     tuple of int or None
         ``(a, b)`` with 0 <= a <= b < 2^d, or ``None`` for the empty interval.
+
+    The cell is drawn exactly (integer errors, multiplicities as Python ints) over the k(k+1)/2 runs
+    and the empty cell: O(k^2) in the number k of distinct sample values.
     """
     gen = as_generator(rng)
     parts = _interval_parts(X, y, epsilon, d)
     k = len(parts["u"])
-    choice = sample_log_weights(np.append(parts["log_end"], parts["log_none"]), rng=gen)
     ext = parts["ext"]
+    # every run (i, j) of sample values with its multiplicity (choices of a) x (choices of b) and its integer
+    # error E0 + P_{j+1} - P_i, and the cell of intervals holding no sample value: one exact draw (O(k^2) cells)
+    P = [int(v) for v in parts["P"]]
+    runs = [(i, j) for j in range(k) for i in range(j + 1)]
+    errs = [parts["E0"] + P[j + 1] - P[i] for i, j in runs] + [parts["E0"]]
+    mult = [(ext[i + 1] - ext[i]) * (ext[j + 2] - ext[j + 1]) for i, j in runs] + [parts["n_empty"]]
+    pick = _exact_weighted(-np.asarray(errs, dtype=np.int64), mult, epsilon, gen)
+    choice = k if pick == len(runs) else runs[pick][1]
     if choice == k:
         r = uniform_int(gen, parts["n_empty"])
         if r == 0:
@@ -346,8 +379,7 @@ def structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng
                         return (base + a_off, base + b_off)
             r -= cnt
         raise RuntimeError("unreachable: gap index out of range")  # pragma: no cover
-    j = choice  # run ends at value index j (0-based)
-    i = sample_log_weights(parts["logA"][: j + 1], rng=gen)
+    i, j = runs[pick]  # the run u_i..u_j (0-based value indices)
     a = ext[i] + 1 + uniform_int(gen, ext[i + 1] - ext[i])  # a in (u_{i-1}, u_i]
     b = ext[j + 1] + uniform_int(gen, ext[j + 2] - ext[j + 1])  # b in [u_j, u_{j+1})
     return (a, b)

@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from scipy.special import log_ndtr
+from semiprivate.kernels.noise import bernoulli_exp, discrete_laplace
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -55,6 +57,7 @@ from semiprivate.kernels.validation import (
     check_positive_int,
     validate_params,
 )
+from semiprivate.theory.privacy._release import Released
 from semiprivate.theory.validity import require
 
 __all__ = [
@@ -82,8 +85,13 @@ def _size(size: Any) -> int:
     return check_positive_int(size, "size")
 
 
-class LaplaceMechanism:
+class LaplaceMechanism(Released):
     """Laplace mechanism: ``f(D) + Lap(sensitivity / epsilon)`` in every coordinate.
+
+    Float noise: the auditor's textbook reference (its law is the continuous density the audit
+    tests compare with).  Not for releasing private data: float Laplace noise is not private as
+    computed (Mironov 2012); a release uses :func:`semiprivate.kernels.noise.discrete_laplace` on an
+    integer or a declared grid (:class:`GeometricMechanism`).
 
     Privacy claim: ``(epsilon, 0)``-DP for datasets whose answers differ by at most
     ``sensitivity`` in L1 norm ([DR14]_ Thm 3.6).
@@ -106,6 +114,8 @@ class LaplaceMechanism:
     >>> LaplaceMechanism(1.0)([0.0, 1.0], 3, 1).shape
     (3, 2)
     """
+
+    _public = frozenset({"scale", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, query=Optional(CallableConstraint()))
     def __init__(self, epsilon: float, sensitivity: float = 1.0, *, query: Callable[[Any], Any] | None = None) -> None:
@@ -197,8 +207,11 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, metho
     return hi
 
 
-class GaussianMechanism:
+class GaussianMechanism(Released):
     """Gaussian mechanism: ``f(D) + N(0, sigma^2)`` in every coordinate.
+
+    Float noise: the auditor's textbook reference (not for releasing private data; a release uses
+    :func:`semiprivate.kernels.noise.discrete_gaussian` on an integer or a declared grid).
 
     Privacy claim: ``(epsilon, delta)``-DP for answers at L2 distance ``<= sensitivity``,
     with ``sigma`` from :func:`gaussian_sigma` (``calibration="analytic"``: [BW18]_ Thm 8, any
@@ -212,6 +225,8 @@ class GaussianMechanism:
     >>> round(m.sigma, 4), m.privacy
     (9.6896, (0.5, 1e-05))
     """
+
+    _public = frozenset({"sigma", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(
         epsilon=EPSILON, delta=DELTA, sensitivity=POSITIVE_REAL,
@@ -243,13 +258,14 @@ class GaussianMechanism:
         return f"GaussianMechanism(epsilon={self.epsilon:g}, delta={self.delta:g}, sigma={self.sigma:.4g})"
 
 
-class GeometricMechanism:
+class GeometricMechanism(Released):
     """Two-sided geometric mechanism: ``f(D) + Z`` with ``P(Z = k) ∝ exp(-epsilon |k| / sensitivity)``.
 
     For integer-valued queries.  Privacy claim: ``(epsilon, 0)``-DP for integer answers at L1
     distance ``<= sensitivity`` ([GRS12]_; the discrete analogue of [DR14]_ Thm 3.6).
-    Sampled as the difference of two i.i.d. geometric variables with success probability
-    ``1 - exp(-epsilon / sensitivity)``.
+    The noise is the exact discrete Laplace of scale ``sensitivity / epsilon``
+    (:func:`semiprivate.kernels.noise.discrete_laplace`, CKS20 Alg 2: integer arithmetic only, epsilon
+    taken as the exact rational of the float), so the released integers have exactly this law.
 
     Implements: AUDIT (basic mechanism; GRS12).
 
@@ -262,6 +278,8 @@ class GeometricMechanism:
     >>> bool(np.isclose(lp[2] - lp[3], 1.0))
     True
     """
+
+    _public = frozenset({"alpha", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(epsilon=EPSILON, sensitivity=Integer(1), query=Optional(CallableConstraint()))
     def __init__(self, epsilon: float, sensitivity: int = 1, *, query: Callable[[Any], Any] | None = None) -> None:
@@ -293,10 +311,10 @@ class GeometricMechanism:
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
         a = self._int_answer(data)
         n = _size(size)
-        g = as_generator(rng)
-        p = -math.expm1(-self.epsilon / self.sensitivity)
         shape = (n, *a.shape)
-        return a + (g.geometric(p, size=shape) - g.geometric(p, size=shape))
+        scale = Fraction(self.sensitivity) / Fraction(self.epsilon)
+        z = discrete_laplace(scale, int(np.prod(shape)), rng=as_generator(rng)).reshape(shape)
+        return a + z
 
     def log_probabilities(self, data: Any, support: Any) -> np.ndarray:
         """Exact ``log P(output = k)`` for the integers ``k`` in ``support`` (scalar answers)."""
@@ -309,13 +327,16 @@ class GeometricMechanism:
         return f"GeometricMechanism(epsilon={self.epsilon:g}, sensitivity={self.sensitivity})"
 
 
-class RandomizedResponse:
+class RandomizedResponse(Released):
     """k-ary randomized response, applied to every entry of ``data`` independently.
 
     Each entry (a category in ``{0, ..., n_categories-1}``) is reported truthfully with
     probability ``e^eps / (e^eps + k - 1)`` and otherwise replaced by one of the other
     ``k - 1`` categories uniformly.  Privacy claim: ``(epsilon, 0)``-DP when neighbouring
     datasets differ in one entry ([DR14]_ Sec. 3.2; k = 2 is Warner's randomized response).
+    Sampled exactly: each round picks a category uniformly and keeps it (the true one always, another
+    with an exact Bernoulli(e^-eps), :func:`semiprivate.kernels.noise.bernoulli_exp`), else repeats, so
+    P[truth] = 1/(1 + (k - 1) e^-eps) with no float comparison in the draw.
     A scalar ``data`` gives scalar outputs; a vector gives output vectors.
 
     Implements: AUDIT (basic mechanism; DR14 Sec 3.2).
@@ -328,6 +349,8 @@ class RandomizedResponse:
     >>> np.exp(rr.log_probabilities(1)).round(3).tolist()
     [0.25, 0.75]
     """
+
+    _public = frozenset({"k", "p_truth", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(epsilon=EPSILON, n_categories=Integer(2))
     def __init__(self, epsilon: float, *, n_categories: int = 2) -> None:
@@ -347,9 +370,20 @@ class RandomizedResponse:
         n = _size(size)
         g = as_generator(rng)
         shape = (n, *a.shape)
-        keep = g.random(shape) < self.p_truth
-        other = (a + g.integers(1, self.k, size=shape)) % self.k
-        return np.where(keep, a, other)
+        truth = np.broadcast_to(a, shape).ravel()
+        out = np.empty(truth.size, dtype=np.int64)
+        todo = np.arange(truth.size)
+        eps = Fraction(self.epsilon)
+        while todo.size:
+            pick = g.integers(0, self.k, size=todo.size)
+            is_true = pick == truth[todo]
+            accept = is_true.copy()
+            other = np.flatnonzero(~is_true)
+            if other.size:
+                accept[other] = bernoulli_exp(eps, other.size, rng=g)
+            out[todo[accept]] = pick[accept]
+            todo = todo[~accept]
+        return out.reshape(shape)
 
     def log_probabilities(self, data: Any) -> np.ndarray:
         """Exact ``log P(output = j)``, ``j = 0..k-1``, for a scalar ``data``."""
@@ -362,7 +396,7 @@ class RandomizedResponse:
         return f"RandomizedResponse(epsilon={self.epsilon:g}, n_categories={self.k})"
 
 
-class ReportNoisyMax:
+class ReportNoisyMax(Released):
     """Report noisy max: ``argmax_i (s_i + noise_i)`` over a score vector ``s``.
 
     Privacy claims (neighbours: every score changes by at most ``sensitivity``):
@@ -375,7 +409,9 @@ class ReportNoisyMax:
       the exponential mechanism ``P(i) ∝ exp(epsilon s_i / (2 sensitivity))`` (``(epsilon, 0)``-DP,
       [DR14]_ Thm 3.10); with ``monotone=True`` the scale is ``sensitivity / epsilon``.
 
-    Only the index is released, never the noisy value.
+    Only the index is released, never the noisy value.  Float noise: the auditor's textbook
+    reference; the exact exponential mechanism is :func:`semiprivate.kernels.exponential_mechanism`
+    with ``exact=True``.
 
     Implements: AUDIT (basic mechanism; DR14 Claim 3.9, Thm 3.10).
 
@@ -387,6 +423,8 @@ class ReportNoisyMax:
     >>> m([0.0, 5.0, 1.0], 4, 0).dtype
     dtype('int64')
     """
+
+    _public = frozenset({"scale", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, noise=Options("laplace", "gumbel"),
                      monotone=Boolean(), query=Optional(CallableConstraint()))

@@ -52,19 +52,20 @@ from semiprivate.theory.privacy._held_out_search import (
     HOLDOUT,
     SelectedEstimatorMixin,
     candidates_of,
-    check_steps,
+    check_base,
+    checked_candidates,
     held_out_correct,
     privacy_of,
-    seed_unset_rngs,
     split_held_out,
 )
+from semiprivate.theory.privacy._release import Released, base_streams, child_streams
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
 
 __all__ = ["PrivateSearchCV"]
 
 
-class PrivateSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class PrivateSearchCV(Released, SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private counterpart of ``GridSearchCV`` (see the module docstring for the procedure and proof).
 
     Implements: PILLAR.Alg2 (exponential-mechanism selection on held-out private data).
@@ -108,6 +109,10 @@ class PrivateSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixi
     (True, True)
     """
 
+    _releases = frozenset({"best_estimator_", "best_index_", "best_params_", "estimators_", "privacy_", "budget_",
+                           "classes_", "n_features_in_"})
+    _public = frozenset({"candidates_", "n_rows_"})
+
     @validate_params(epsilon_select=EPSILON, holdout_fraction=HOLDOUT, refit=Boolean(), rng=RNG)
     def __init__(self, estimator: Any, param_grid: Any, *, epsilon_select: float = 1.0,
                  holdout_fraction: float = 0.2, unlabeled_label: Any = None, refit: bool = False,
@@ -127,21 +132,25 @@ class PrivateSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixi
         HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
         Boolean().validate("refit", self.refit)
-        check_steps(self.estimator)
+        check_base(self.estimator, self.unlabeled_label, "PrivateSearchCV")
         candidates = candidates_of(self.param_grid)
+        configured = checked_candidates(self.estimator, candidates, self.unlabeled_label, "PrivateSearchCV")
         split = split_held_out(X, y, unlabeled_label=self.unlabeled_label, holdout_fraction=self.holdout_fraction,
                                rng=self.rng)
-        g = split.rng
+        # one independent child stream per candidate fit, one for the selection, one for the refit
+        # (ARCHITECTURE.md, RNG discipline): a seed set on the estimator is overridden for each fit
+        *fit_streams, select_stream, refit_stream = child_streams(split.rng, len(candidates) + 2)
         fitted, per = [], []
-        for c in candidates:
-            est = clone(self.estimator).set_params(**c)
-            seed_unset_rngs(est, g)
-            est.fit(split.X_train, split.y_train, **fit_params)
+        for conf, stream in zip(configured, fit_streams):
+            est = clone(conf)
+            with base_streams(est, stream):
+                est.fit(split.X_train, split.y_train, **fit_params)
             fitted.append(est)
             per.append(privacy_of(est))
-        correct = np.array([held_out_correct(e, split) for e in fitted])
+        correct = np.array([held_out_correct(e, split) for e in fitted], dtype=np.int64)
         eps_sel = float(self.epsilon_select)
-        index = int(exponential_mechanism(correct, eps_sel, sensitivity=1.0, rng=g))
+        # the exact sampler (integer scores, epsilon as its exact rational): no finite score gets probability 0
+        index = int(exponential_mechanism(correct, eps_sel, sensitivity=1, rng=select_stream, exact=True))
         del correct  # exact held-out counts are not kept: no guarantee covers them
         fits_total = (math.fsum(p[0] for p in per), math.fsum(p[1] for p in per))
         total = (max(fits_total[0], eps_sel), fits_total[1])
@@ -150,10 +159,10 @@ class PrivateSearchCV(SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixi
                                   "composition": "basic over candidates on S1; parallel with the selection on S2"}
         best = fitted[index]
         if self.refit:
-            best = clone(self.estimator).set_params(**candidates[index])
-            seed_unset_rngs(best, g)
+            best = clone(configured[index])
             all_rows = np.sort(np.concatenate([np.flatnonzero(split.public), split.labelled]))
-            best.fit(_safe_indexing(X, all_rows), split.y[all_rows], **fit_params)
+            with base_streams(best, refit_stream):
+                best.fit(_safe_indexing(X, all_rows), split.y[all_rows], **fit_params)
             r = privacy_of(best)
             budget["refit"] = r
             total = (total[0] + r[0], total[1] + r[1])

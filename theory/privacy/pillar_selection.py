@@ -129,7 +129,9 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
                      progress=progress, desc=f"PILLAR Alg 2 ({R} runs)")
     errs = zero_one_errors(runs.weights, Zc[ho], yc[ho])
     eps_sel = float(epsilon)
-    index = int(kernels.exponential_mechanism(-errs.astype(np.float64), eps_sel, sensitivity=1.0, rng=g))
+    # integer error counts: the exact sampler (no run with a finite score gets probability 0)
+    index = int(kernels.exponential_mechanism(-np.asarray(errs, dtype=np.int64), eps_sel, sensitivity=1, rng=g,
+                                              exact=True))
     per_run = runs.privacy
     runs_total = (R * per_run[0], R * per_run[1])
     total = (max(runs_total[0], eps_sel), runs_total[1])

@@ -28,8 +28,13 @@ Implements (not SPEC items; the papers are cited by theorem):
 
 The base mechanism Q (one run): draw a candidate uniformly from ``param_grid`` (coins independent of
 the data), fit it on the public rows + the training part S1 of the labelled rows, and score it on the
-held-out part S2 by the number of correct predictions plus Laplace noise of scale ``1/epsilon_score``
-(sensitivity 1: one replaced held-out row changes the count by at most 1; Dwork-Roth Thm 3.6).  Q
+held-out part S2 by the number of correct predictions plus *discrete* Laplace noise,
+``P(z) ∝ exp(-epsilon_score |z|)`` on the integers, drawn exactly
+(:func:`semiprivate.kernels.noise.discrete_laplace`, CKS20 Alg 2; sensitivity 1: one replaced held-out
+row changes the count by at most 1, so the score is (epsilon_score, 0)-DP; float Laplace noise on a
+released score is not private as computed, Mironov 2012).  Its RDP curve is that of binary randomized
+response at epsilon_score (:func:`discrete_laplace_rdp`: the privacy loss of a unit shift takes the
+two values +-epsilon_score, with the probabilities of randomized response).  Q
 outputs (model, noisy score): every score that the selection compares is private.  S1 and S2 come
 from one uniformly random permutation of the labelled rows (a held-out subset of fixed size
 ``round(holdout_fraction * n)``, as :class:`~semiprivate.theory.privacy.model_selection.PrivateSearchCV`).
@@ -70,8 +75,12 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
+import sys
 import warnings
+from fractions import Fraction
 from typing import Any
 
 import dp_accounting
@@ -79,6 +88,7 @@ import numpy as np
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
 from scipy import special
+from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -89,6 +99,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy import _held_out_search as search
+from semiprivate.theory.privacy._release import Released, base_streams, child_streams, quiet
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
@@ -102,6 +113,7 @@ __all__ = [
     "papernot_steinke_rdp",
     "pure_dp_rdp",
     "laplace_rdp",
+    "discrete_laplace_rdp",
     "RDP_ORDERS",
 ]
 
@@ -279,6 +291,33 @@ def laplace_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
     return e + np.log1p((a - 1.0) * np.expm1((1.0 - 2.0 * a) * e) / (2.0 * a - 1.0)) / (a - 1.0)
 
 
+@validate_params(epsilon=EPSILON)
+def discrete_laplace_rdp(epsilon: float, orders: Any = RDP_ORDERS) -> np.ndarray:
+    """RDP curve of the discrete Laplace ``P(z) ∝ exp(-epsilon |z|)`` on a sensitivity-1 integer query, exact.
+
+    For the shift by one the privacy loss ``log P(z)/P(z - 1)`` is ``+epsilon`` for z <= 0 and
+    ``-epsilon`` for z >= 1, with ``P[z <= 0] = p = 1/(1 + e^-epsilon)``: the loss distribution of binary
+    randomized response, so ``D_lambda = log(p e^{(lambda-1) eps} + (1-p) e^{-(lambda-1) eps}) / (lambda - 1)``
+    (both directions alike).  dp-accounting's ``RandomizedResponseDpEvent(2/(1 + e^eps), 2)`` under
+    ``REPLACE_ONE`` has the same curve.
+    """
+    a = _orders(orders)
+    e = float(epsilon)
+    log_p = -np.logaddexp(0.0, -e)
+    log_q = -np.logaddexp(0.0, e)
+    return np.logaddexp(log_p + (a - 1.0) * e, log_q - (a - 1.0) * e) / (a - 1.0)
+
+
+def _score_event(epsilon_score: float, replace_one: bool) -> Any:
+    """The discrete Laplace score as a dp-accounting event: binary randomized response with the same loss
+    distribution under REPLACE_ONE; eps^2/2-zCDP (Bun-Steinke 2016 Prop 1.4, any eps-DP mechanism) for the
+    add/remove accountant, which has no randomized response."""
+    e = float(epsilon_score)
+    if replace_one:
+        return dp_event.RandomizedResponseDpEvent(2.0 / (1.0 + math.exp(e)), 2)
+    return dp_event.ZCDpEvent(e * e / 2.0)
+
+
 def papernot_steinke_rdp(rdp: Any, eta: float, gamma: float, orders: Any = RDP_ORDERS) -> np.ndarray:
     """PS22 Thm 2: the RDP curve of the best of K ~ D_{eta, gamma} runs of a base with curve ``rdp``.
 
@@ -331,17 +370,19 @@ def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score
     if base_event is not None:
         if not isinstance(base_event, dp_event.DpEvent):
             raise TypeError(f"base_event must be a dp_accounting.DpEvent, got {type(base_event).__name__}")
-        event = dp_event.RepeatAndSelectDpEvent(
-            dp_event.ComposedDpEvent([base_event, dp_event.LaplaceDpEvent(1.0 / eps_s)]), mean, eta)
         # the search's neighbours replace one labelled row (module docstring): dp-accounting's RDP
         # accountant under REPLACE_ONE where it supports the event, else its add/remove curve with
         # group privacy of two (a replacement is a removal and an addition), as DP-SGD's accounting
         replace = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS),
                                                   neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+        event = dp_event.RepeatAndSelectDpEvent(
+            dp_event.ComposedDpEvent([base_event, _score_event(eps_s, True)]), mean, eta)
         if replace.supports(event):
             eps = float(replace.compose(event).get_epsilon(float(delta)))
             how = "REPLACE_ONE"
         else:
+            event = dp_event.RepeatAndSelectDpEvent(
+                dp_event.ComposedDpEvent([base_event, _score_event(eps_s, False)]), mean, eta)
             acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
             if not acc.supports(event):
                 raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
@@ -351,15 +392,31 @@ def search_privacy(method: str, base_privacy: tuple[float, float], epsilon_score
         info.update(accounting=f"dp-accounting RepeatAndSelectDpEvent (training and score composed), {how}")
         return (eps, float(delta)), info
     orders = np.asarray(RDP_ORDERS)
-    base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), laplace_rdp(eps_s, orders))
+    base_rdp = np.maximum(pure_dp_rdp(eps_p, orders), discrete_laplace_rdp(eps_s, orders))
     rdp = papernot_steinke_rdp(base_rdp, eta, gamma, orders)
     eps, order = compute_epsilon(orders, rdp, float(delta))
     total = (float(eps), _approx_delta(float(eps), float(delta), dlt_t, mean))
-    info.update(accounting="PS22 Thm 2 on max(pure-DP curve, Laplace curve); CKS20 conversion", order=float(order))
+    info.update(accounting="PS22 Thm 2 on max(pure-DP curve, discrete Laplace curve); CKS20 conversion",
+                order=float(order))
     return total, info
 
 
-class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+def _event_epsilon(event: Any, delta: float) -> float:
+    """epsilon at ``delta`` of one run of ``event`` under the search's replace-one neighbours (dp-accounting's
+    RDP accountant; the add/remove curve with group privacy of two where REPLACE_ONE is not supported)."""
+    replace = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS),
+                                              neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    if replace.supports(event):
+        return float(replace.compose(event).get_epsilon(float(delta)))
+    acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS))
+    if not acc.supports(event):
+        raise ValueError("base_event: dp-accounting's RDP accountant cannot account this event")
+    acc.compose(event)
+    return float(group_of_two_epsilon(acc.get_epsilon, float(delta)))
+
+
+class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstimatorMixin, ClassifierMixin,
+                             BaseEstimator):
     """Private hyper-parameter search by random stopping (LT19 / PS22; module docstring for the proofs).
 
     Parameters
@@ -380,7 +437,10 @@ class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, 
     base_event : dp_accounting.DpEvent or None
         ``method="renyi"`` only: the training's event (e.g. DP-SGD's), accounted by dp-accounting
         instead of the curve derived from ``base_privacy``, under replace-one neighbours (group
-        privacy of two over the add/remove curve where dp-accounting has no REPLACE_ONE RDP).
+        privacy of two over the add/remove curve where dp-accounting has no REPLACE_ONE RDP).  It
+        must be each fit's own event (its ``privacy_event_``, e.g. the DP-SGD halfspace learners'):
+        an (eps, delta) guarantee implies no RDP curve, so an event that merely dominates a fit's
+        ``privacy_`` at one point is refused.
     epsilon_score : float
         Epsilon of the Laplace noise on each run's held-out correct count.
     delta : float in (0, 1)
@@ -411,6 +471,10 @@ class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, 
     (3.0, True)
     """
 
+    _releases = frozenset({"best_estimator_", "best_index_", "best_params_", "best_score_", "classes_",
+                           "n_features_in_"})
+    _public = frozenset({"candidates_", "privacy_", "expected_runs_", "budget_"})
+
     @validate_params(method=_METHODS, gamma=_GAMMA, eta=_ETA, epsilon_score=EPSILON, delta=_OPEN_DELTA,
                      holdout_fraction=search.HOLDOUT, rng=RNG)
     def __init__(self, estimator: Any, param_grid: Any, *, method: str = "liu_talwar", gamma: float = 0.2,
@@ -435,9 +499,33 @@ class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, 
                               delta=self.delta, base_event=self.base_event)
 
     def _check_fit(self, est: Any) -> None:
-        eps, dlt = search.privacy_of(est)
+        eps, dlt = search.privacy_of(est)  # refuses a fit without a finite guarantee
         if self.base_event is not None and self.method == "renyi":
-            return  # the event is the declared training; privacy_ is read for its presence only
+            # the declared event must be the fit's own: the event of what ran (privacy_event_, e.g. DP-SGD's
+            # composed Poisson-subsampled Gaussian), not an event that merely dominates the fit's (eps, delta) at
+            # one point (an (eps, delta) guarantee implies no RDP curve: a delta-probability catastrophe has none)
+            own = getattr(est, "privacy_event_", None)
+            if own is None and hasattr(est, "steps"):
+                own = getattr(est.steps[-1][1], "privacy_event_", None)
+            if own is None or own != self.base_event:
+                raise ValueError("base_event: a candidate's fit reports " + ("no privacy_event_ (the DpEvent of what "
+                                 "ran)" if own is None else f"the event {own!r}, not the declared one") + "; a declared "
+                                 "event must be the fit's own: declare that event, or use base_privacy (which pays "
+                                 "for the fit's delta)")
+            # and it claims no more than the fit itself guarantees.
+            # Approximate fit (eps, delta > 0): the event's epsilon at that delta is at least eps.  Pure fit
+            # (eps, 0): at the search's delta, the event's epsilon is at least what the pure-DP RDP curve
+            # gives there (an event below it claims more than the fit)
+            at = dlt if dlt > 0.0 else float(self.delta)
+            need = eps if dlt > 0.0 else float(compute_epsilon(np.asarray(RDP_ORDERS),
+                                                               pure_dp_rdp(eps, RDP_ORDERS), at)[0])
+            got = _event_epsilon(self.base_event, at)
+            if got < need * (1.0 - 1e-9):
+                raise ValueError(f"base_event: a candidate's fit reports privacy_ ({eps:.6g}, {dlt:.3g}), but the "
+                                 f"declared event gives epsilon {got:.6g} at delta {at:.3g}, a stronger claim than "
+                                 f"the fit's ({need:.6g}); declare the training's own event (e.g. its DP-SGD "
+                                 "PoissonSampledDpEvent)")
+            return
         eps_b, dlt_b = float(self.base_privacy[0]), float(self.base_privacy[1])  # validated by _account
         if eps > eps_b * (1.0 + 1e-9) or dlt > dlt_b * (1.0 + 1e-9):
             raise ValueError(f"base_privacy: a candidate's fit reports privacy_ ({eps:.6g}, {dlt:.3g}), more than "
@@ -452,32 +540,43 @@ class RandomStoppingSearchCV(search.SelectedEstimatorMixin, MetaEstimatorMixin, 
         _OPEN_DELTA.validate("delta", self.delta)
         search.HOLDOUT.validate("holdout_fraction", self.holdout_fraction)
         RNG.validate("rng", self.rng)
-        search.check_steps(self.estimator)
+        search.check_base(self.estimator, self.unlabeled_label, "RandomStoppingSearchCV")
         total, info = self._account()
         if float(info["expected_runs"]) > MAX_EXPECTED_RUNS:  # each run is a full fit: refuse before any
             raise ValueError(f"gamma: gamma={self.gamma!r} (eta={info['eta']!r}) means {info['expected_runs']:.3g} "
                              f"fits on average, more than {MAX_EXPECTED_RUNS:.0e}; use a larger gamma")
         candidates = search.candidates_of(self.param_grid)
+        configured = search.checked_candidates(self.estimator, candidates, self.unlabeled_label,
+                                               "RandomStoppingSearchCV")
         split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
                                       holdout_fraction=self.holdout_fraction, rng=self.rng)
-        g = split.rng
-        runs = sample_runs(info["eta"], float(self.gamma), rng=g)
-        scale = 1.0 / float(self.epsilon_score)
-        best: tuple[float, int, Any, list[Any]] | None = None
+        count_stream, run_streams = child_streams(split.rng, 2)
+        runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
+        # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given
+        scale = Fraction(1) / Fraction(float(self.epsilon_score))
+        best: tuple[int, int, Any, list[Any], str, str] | None = None
         for _ in range(runs):
-            index = int(g.integers(len(candidates)))
-            est = clone(self.estimator).set_params(**candidates[index])
-            search.seed_unset_rngs(est, g)
+            # each run: its own child stream for the candidate's choice, the fit and the score's noise
+            choice, fit_stream, noise_stream = child_streams(run_streams, 3)
+            index = int(choice.integers(len(candidates)))
+            est = clone(configured[index])
+            out, err = io.StringIO(), io.StringIO()
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                est.fit(split.X_train, split.y_train, **fit_params)
+                # no progress bar per run, and every run's printed output captured (the selected run's is
+                # re-emitted, as its warnings): one line per run would print K, which the guarantee hides
+                with base_streams(est, fit_stream), quiet(est), contextlib.redirect_stdout(out), \
+                        contextlib.redirect_stderr(err):
+                    est.fit(split.X_train, split.y_train, **fit_params)
             self._check_fit(est)
-            score = search.held_out_correct(est, split) + float(g.laplace(0.0, scale))
+            score = search.held_out_correct(est, split) + discrete_laplace(scale, rng=noise_stream)
             if best is None or score > best[0]:
-                best = (score, index, est, list(caught))
+                best = (score, index, est, list(caught), out.getvalue(), err.getvalue())
         if best is None:  # sample_runs returns K >= 1
             raise RuntimeError("no run")
-        score, index, est, caught = best
+        score, index, est, caught, printed, printed_err = best
+        sys.stdout.write(printed)
+        sys.stderr.write(printed_err)
         for w in caught:  # the selected run's warnings only: the losing runs (and their number) stay hidden
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         self.candidates_ = candidates

@@ -3,9 +3,11 @@
 Implements: BNS15.ThmA.3 (the BLR exponential mechanism over small databases, exact, for tiny
 domains) and a noisy-histogram sanitizer with a stated uniform accuracy over all predicates.
 
-* :class:`NoisyHistogramSanitizer` — Laplace noise of scale 2/epsilon on every count of the
-  histogram of D over X (replace-one neighbours change two counts by 1: L1 sensitivity 2, so
-  the noisy histogram is epsilon-DP), negative counts clipped to 0 and normalised
+* :class:`NoisyHistogramSanitizer` — exact discrete Laplace noise ``P(z) ∝ exp(-epsilon |z| / 2)``
+  (:func:`semiprivate.kernels.noise.discrete_laplace`, scale 2/epsilon as an exact rational) on every
+  count of the histogram of D over X (replace-one neighbours change two counts by 1: L1 sensitivity 2,
+  so the integer noisy histogram is epsilon-DP exactly, with no float low bits to read, Mironov 2012),
+  negative counts clipped to 0 and normalised
   (post-processing), then ``size`` synthetic points drawn i.i.d. from it (post-processing) or,
   with ``size=None``, the weighted support itself.  Uniform accuracy over *every* predicate
   q ⊆ X (hence over C^xor): with p = hist(D)/|D| and p^ the normalised clipped noisy
@@ -20,8 +22,8 @@ domains) and a noisy-histogram sanitizer with a stated uniform accuracy over all
   P[D^] ∝ exp(-epsilon |D| max_q |q(D) - q(D^)| / 2): epsilon-DP; enumerated exactly
   (:meth:`output_distribution`) for tiny domains.
 
-* :class:`DyadicThresholdSanitizer` — for THRESH_d / INTERVAL_d with d up to 64: Laplace(2d/eps)
-  on every dyadic count (L1 sensitivity 2d = 128 for d = 64 under replace-one), the noise of
+* :class:`DyadicThresholdSanitizer` — for THRESH_d / INTERVAL_d with d up to 64: exact discrete
+  Laplace of scale 2d/eps on every dyadic count (L1 sensitivity 2d = 128 for d = 64 under replace-one), the noise of
   the empty nodes drawn lazily, only along the paths that synthetic points take (exactly the
   law of the fully noised tree), synthetic points drawn top-down from the clipped noisy
   counts.  Privacy: exactly epsilon-DP.  Accuracy: *measured, not proved*.  GenericLearner's
@@ -44,12 +46,15 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from scipy.stats import gamma
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
-from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, as_generator, validate_params
+from semiprivate.kernels.noise import discrete_laplace
+from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, validate_params
+from semiprivate.theory.privacy._release import Released, fit_stream
 
 __all__ = ["NoisyHistogramSanitizer", "BLRSanitizer", "DyadicThresholdSanitizer", "MAX_HISTOGRAM_DOMAIN",
            "MAX_BLR_DATABASES"]
@@ -72,12 +77,13 @@ def _points(X: Any, domain_size: int, name: str = "X") -> np.ndarray:
             raise TypeError(f"{name} must hold integer domain indices, got dtype {arr.dtype}")
     arr = arr.reshape(-1).astype(np.int64)
     if arr.min() < 0 or arr.max() >= domain_size:
-        raise ValueError(f"{name} must hold indices in [0, {domain_size}), got range [{arr.min()}, {arr.max()}]")
+        # which entry and its value are not shown: they are private data
+        raise ValueError(f"{name} must hold indices in [0, {domain_size}); some entry is outside")
     return arr
 
 
-class NoisyHistogramSanitizer:
-    """Laplace noisy histogram over X, clipped, normalised, sampled (epsilon-DP, replace-one).
+class NoisyHistogramSanitizer(Released):
+    """Discrete-Laplace noisy histogram over X, clipped, normalised, sampled (epsilon-DP, replace-one).
 
     Implements: BNS15.Alg1 step 2 (a concrete epsilon-DP sanitizer; accuracy in the module doc).
 
@@ -92,8 +98,11 @@ class NoisyHistogramSanitizer:
 
     Attributes (after ``sanitize``)
     -------------------------------
-    noisy_counts_, weights_ (normalised clipped noisy histogram), privacy_ = (epsilon, 0).
+    noisy_counts_ (int64: count + exact discrete Laplace noise), weights_ (normalised clipped noisy
+    histogram), privacy_ = (epsilon, 0).
     """
+
+    _releases = frozenset({"noisy_counts_", "weights_", "privacy_"})
 
     @validate_params(epsilon=EPSILON, domain_size=Integer(1, MAX_HISTOGRAM_DOMAIN), size=Optional(Integer(1)), rng=RNG)
     def __init__(self, epsilon: float, *, domain_size: int, size: int | None = None, rng: Any = None) -> None:
@@ -105,10 +114,10 @@ class NoisyHistogramSanitizer:
     def sanitize(self, X: Any) -> np.ndarray:
         """The synthetic database (domain indices), or the support when ``size`` is None."""
         x = _points(X, self.domain_size)
-        g = as_generator(self.rng)
-        counts = np.bincount(x, minlength=self.domain_size).astype(np.float64)
-        noisy = counts + g.laplace(0.0, 2.0 / self.epsilon, size=self.domain_size)
-        clipped = np.maximum(noisy, 0.0)
+        g = fit_stream(self.rng)
+        counts = np.bincount(x, minlength=self.domain_size).astype(np.int64)
+        noisy = counts + discrete_laplace(Fraction(2) / Fraction(self.epsilon), self.domain_size, rng=g)
+        clipped = np.maximum(noisy, 0).astype(np.float64)  # post-processing of the released integer counts
         tot = clipped.sum()
         w = clipped / tot if tot > 0 else np.full(self.domain_size, 1.0 / self.domain_size)
         self.noisy_counts_ = noisy
@@ -122,13 +131,14 @@ class NoisyHistogramSanitizer:
     def accuracy(self, n: int, beta: float) -> float:
         """Bound, holding w.p. >= 1 - beta, on sup over all predicates q of |q(weights_) - q(D)|, |D| = n.
 
-        ||Z||_1 of |X| Laplace(2/eps) variables is Gamma(|X|, 2/eps): the bound is its
-        (1 - beta)-quantile divided by n (TV(p^, p) <= ||Z||_1/n, see the module docstring).
+        ||Z||_1 of |X| discrete Laplace variables of scale 2/eps is stochastically below |X| + Gamma(|X|, 2/eps):
+        the bound is |X| plus its (1 - beta)-quantile, divided by n (TV(p^, p) <= ||Z||_1/n, module docstring).
         """
-        return float(gamma.ppf(1.0 - beta, self.domain_size, scale=2.0 / self.epsilon)) / n
+        q = float(gamma.ppf(1.0 - beta, self.domain_size, scale=2.0 / self.epsilon))
+        return (self.domain_size + q) / n
 
 
-class BLRSanitizer:
+class BLRSanitizer(Released):
     """BNS15 Thm A.3 (BLR): exponential mechanism over all size-k databases, exact for tiny X.
 
     Implements: BNS15.ThmA.3.  Score of a candidate database D^ (multiset of ``size`` points):
@@ -144,7 +154,14 @@ class BLRSanitizer:
     size : int
         Size of the output database.
     rng : None, int or Generator
+
+    The mechanism is sampled exactly (:func:`semiprivate.kernels.exponential_mechanism` with
+    ``exact=True``): with c1 = |D| q(D) and c2 = k q(D^) (counts), |D| |q(D) - q(D^)| = |c1 k - c2 |D|| / k,
+    so the integer score -max_q |c1 k - c2 |D|| of sensitivity k gives the same law, and no
+    floating point enters the draw.
     """
+
+    _releases = frozenset({"privacy_"})
 
     @validate_params(epsilon=EPSILON, size=Integer(1), rng=RNG)
     def __init__(self, epsilon: float, *, predicates: Any, size: int, rng: Any = None) -> None:
@@ -181,25 +198,35 @@ class BLRSanitizer:
         cand, score = self._scores(X)
         return cand, np.exp(exponential_log_probabilities(score, self.epsilon, sensitivity=1.0))
 
+    def _integer_scores(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(candidates, -max_q |c1 k - c2 |D||): the score times k, an integer of sensitivity k (class docstring)."""
+        x = _points(X, self.predicates.shape[1])
+        Q = self.predicates.astype(np.int64)
+        c1 = Q[:, x].sum(axis=1)                                   # |D| q(D), per predicate
+        cand = self.candidates()
+        c2 = np.stack([Q[:, c].sum(axis=1) for c in cand])         # k q(D^)
+        return cand, -np.abs(c1[None, :] * self.size - c2 * len(x)).max(axis=1)
+
     def sanitize(self, X: Any) -> np.ndarray:
-        """One draw of the mechanism: a database of ``size`` domain indices."""
-        cand, score = self._scores(X)
+        """One draw of the mechanism: a database of ``size`` domain indices (exact sampler)."""
+        cand, score = self._integer_scores(X)
         self.privacy_ = (self.epsilon, 0.0)
-        return cand[int(exponential_mechanism(score, self.epsilon, sensitivity=1.0, rng=as_generator(self.rng)))]
+        i = exponential_mechanism(score, self.epsilon, sensitivity=self.size, rng=fit_stream(self.rng), exact=True)
+        return cand[int(i)]
 
 
-class DyadicThresholdSanitizer:
+class DyadicThresholdSanitizer(Released):
     """Hierarchical dyadic noisy counts over X_d = {0, ..., 2^d - 1} (d <= 64), lazily noised, sampled top-down.
 
     Implements: BNS15.Alg1 step 2 for THRESH_d / INTERVAL_d on huge domains (privacy exact,
     accuracy measured, not proved: see the module docstring).
 
     Every dyadic node (level l = 1..d, prefix p: the points x with x >> (d - l) == p) gets
-    count + Laplace(2 d / epsilon).  Replacing one point changes two counts by 1 on each of the
+    count + Z, Z exact discrete Laplace of scale 2 d / epsilon (an integer).  Replacing one point changes two counts by 1 on each of the
     d levels: L1 sensitivity 2 d, so the vector of all 2^{d+1} - 2 noisy counts is
     epsilon-DP.  The noise of a node is drawn the first time the node is looked at and then
-    kept (``noise_``): the nodes looked at are chosen from values already drawn, and the
-    others never influence the output, so the output has exactly the law it would have with
+    kept for the rest of the run (never after it: only ``privacy_`` is kept on the object): the
+    nodes looked at are chosen from values already drawn, and the others never influence the output, so the output has exactly the law it would have with
     the whole tree noised (the 2^64 empty nodes need not exist).  Output (post-processing):
     ``size`` points, each drawn top-down, going to child b with probability proportional to
     max(noisy count of b, 0) (uniform when both are <= 0).
@@ -214,6 +241,13 @@ class DyadicThresholdSanitizer:
     rng : None, int or Generator
     """
 
+    _releases = frozenset({"privacy_"})
+
+    @staticmethod
+    def _noise_table() -> dict[tuple[int, int], int]:
+        """The run's node noise, (level, prefix) -> integer noise, filled lazily and dropped after the run."""
+        return {}
+
     @validate_params(epsilon=EPSILON, d=Integer(1, 64), size=Integer(1), rng=RNG)
     def __init__(self, epsilon: float, *, d: int, size: int, rng: Any = None) -> None:
         self.epsilon = float(epsilon)
@@ -226,15 +260,19 @@ class DyadicThresholdSanitizer:
         from semiprivate.theory.classes.integer import validate_integer_points
 
         xs = np.sort(validate_integer_points(X, self.d, "X"))
-        g = as_generator(self.rng)
-        scale = 2.0 * self.d / self.epsilon
-        noise: dict[tuple[int, int], float] = {}
+        g = fit_stream(self.rng)
+        scale = Fraction(2 * self.d) / Fraction(self.epsilon)
+        noise = self._noise_table()
+        pool: list[int] = []  # i.i.d. draws handed out one per new node, drawn in blocks
         d = self.d
+        block = min(256, 2 * d * self.size)  # at most 2 d nodes are looked at per synthetic point
 
-        def noisy(level: int, prefix: int) -> float:
+        def noisy(level: int, prefix: int) -> int:
             key = (level, prefix)
             if key not in noise:
-                noise[key] = float(g.laplace(0.0, scale))
+                if not pool:
+                    pool.extend(discrete_laplace(scale, block, rng=g).tolist())
+                noise[key] = pool.pop()
             shift = d - level
             lo = prefix << shift
             hi = (prefix + 1) << shift
@@ -246,12 +284,12 @@ class DyadicThresholdSanitizer:
         for k in range(self.size):
             p = 0
             for level in range(1, d + 1):
-                w0 = max(noisy(level, 2 * p), 0.0)
-                w1 = max(noisy(level, 2 * p + 1), 0.0)
+                w0 = max(noisy(level, 2 * p), 0)
+                w1 = max(noisy(level, 2 * p + 1), 0)
                 tot = w0 + w1
-                bit = int(g.random() < 0.5) if tot <= 0 else int(g.random() * tot < w1)
+                # exact integer choices: uniform when both are <= 0, else child 1 with probability w1 / tot
+                bit = int(g.integers(0, 2)) if tot <= 0 else int(int(g.integers(0, tot)) < w1)
                 p = 2 * p + bit
             out[k] = np.uint64(p)
-        self.noise_ = noise
         self.privacy_ = (self.epsilon, 0.0)
         return out

@@ -15,7 +15,7 @@ import inspect
 import pytest
 import semiprivate.theory.learners as learners
 from semiprivate.theory.learner_checks import HALFSPACE_MODELS, REGISTRY, run_check
-from semiprivate.theory.learners._base import PRIVACY_MODELS
+from semiprivate.theory.learners._base import LABELLED, PRIVACY_MODELS
 
 EXPORTED = sorted(n for n in learners.__all__
                   if inspect.isclass(getattr(learners, n)) and callable(getattr(getattr(learners, n), "fit", None)))
@@ -50,3 +50,39 @@ def test_check_holds_on_the_tiny_case(name):
         assert r.epsilon <= r.claimed[0] * (1 + 1e-9) and r.delta <= r.claimed[1] + 1e-9
     if REGISTRY[name].relation == "not private":
         assert r.claimed[0] == float("inf")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in REGISTRY.items() if c.probe is not None))
+def test_fit_runs_the_exact_sampler_the_check_enumerates(name):
+    from semiprivate.theory.learner_checks import sampler_ran
+
+    assert "exact" in REGISTRY[name].sampler
+    assert sampler_ran(name), f"{name}.fit did not call the exact exponential-mechanism sampler"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(n for n, c in REGISTRY.items() if c.method == "exact"
+                                        and n not in ("BinarySearchThresholdLearner",)))
+def test_the_neighbours_each_exact_check_visits_match_its_relation(name):
+    """'all inputs' checks change every part of their datasets (labelled and public) where there is a public
+    part; 'labelled' checks change the labelled part only."""
+    from semiprivate.theory.learner_checks import visited_parts
+
+    parts = visited_parts(name)
+    if REGISTRY[name].relation == LABELLED:
+        assert parts == {0}
+    elif name in ("GenericPrivateLearner",):  # datasets of a labelled and a public part
+        assert parts == {0, 1}
+    else:  # the active wrappers' pools: one part, every entry of it
+        assert parts == {0}
+
+
+def test_the_wrappers_are_checked_around_a_base_that_reads_its_public_input():
+    import numpy as np
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learner_checks import PublicReadingKLNRS
+
+    L = PublicReadingKLNRS(1.0, concept_class=Thresholds(2))
+    a = L.output_distribution([0, 3], [1, 0], [1])
+    b = L.output_distribution([0, 3], [1, 0], [2])
+    assert not np.allclose(a, b)  # a public point changes its law: a wrapper feeding it private rows is seen

@@ -140,10 +140,12 @@ def test_subsampling_exact_cl57():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 8, size=g.t)
     y = (X < 4).astype(int)
-    g, worst = _subsampling_worst(S, X, y)
-    assert worst <= 1e-12  # (eps, 0) for (output, transcript): the transcript is the data-independent K
+    # Cl 5.7 promises a PAL: (eps, delta') for the output; fit releases the output only (transcript None),
+    # since K tells which pool entries reached A and the pair is not covered once eps* > eps
+    g, worst = _subsampling_worst(S, X, y, kind="PAL")
+    assert worst <= 1e-12
     res = S.fit(X, LabelOracle(y, budget=1))
-    assert len(res.transcript) == 1 and S.privacy_ == (2.0, 0.0)
+    assert res.transcript is None and S.privacy_ == (2.0, 0.0)
 
 
 def test_broken_subsampling_caught():

@@ -155,7 +155,8 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
     monkeypatch.setattr(dj, "_SENSITIVITY", 2.0)
     seen: list[tuple[np.ndarray, Any, Any, Any]] = []
 
-    def spy(scores: Any, eps: Any, *, sensitivity: Any, rng: Any) -> int:
+    def spy(scores: Any, eps: Any, *, sensitivity: Any, rng: Any, exact: bool = False) -> int:
+        assert exact  # integer error counts: the exact sampler
         seen.append((np.array(scores), eps, sensitivity, rng))
         return 5
 
@@ -165,7 +166,9 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
     err, _ = _reference(XP, YP, 1.0)
     assert len(seen) == 1
     scores, eps, sens, rng = seen[0]
-    assert scores.tolist() == (-err).tolist() and eps == 0.8 and sens == 2.0 and rng is g
+    # the run's own child stream of the learner's generator (never the generator itself)
+    assert scores.tolist() == (-err).tolist() and eps == 0.8 and sens == 2.0
+    assert isinstance(rng, np.random.Generator) and rng is not g
     assert L.union_ == (1, 2) and L.privacy_ == (0.8, 0.0)  # mask 6
     assert L.hypothesis_.tolist() == [2, 3, 4, 5]
     # factorised: the blocks are built at scale eps / (2 sensitivity), the mechanism is not called
@@ -174,7 +177,7 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
 
     def blocks_spy(B: _Blocks, gg: Any) -> Any:
         got.append(B)
-        assert gg is g
+        assert isinstance(gg, np.random.Generator) and gg is not g
         return real(B, gg)
 
     monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_blocks", staticmethod(blocks_spy))

@@ -59,7 +59,8 @@ def test_step5_gets_minus_errors_on_S_at_epsilon_and_the_shared_generator(monkey
     assert errors.tolist() == C3.error_counts(list(range(9)), XS, YS).tolist() == [3, 2, 2, 1, 1, 1, 2, 1, 1]
     assert errors.dtype == np.int64 and not hasattr(L, "errors_")
     assert eps == 0.7 and type(eps) is float
-    assert rng is g  # the learner's generator (not a fresh one)
+    # the run's own child stream of the learner's generator (SeedSequence.spawn), never the generator itself
+    assert isinstance(rng, np.random.Generator) and rng is not g
     assert L.index_ == 2 and L.hypothesis_ == 2
     assert L.privacy_ == (0.7, 0.0)
 
@@ -71,12 +72,14 @@ def test_sanitizer_runs_on_X_public_with_epsilon_domain_size_and_generator(monke
     monkeypatch.setattr(gen, "sample", spy)
     g = np.random.default_rng(1)
     L = GenericLearner(0.7, concept_class=C3, sanitized_size=3, rng=g).fit(XS, YS, [5, 1, 7, 7])
-    assert log[0] == {"epsilon": 0.7, "domain_size": 8, "size": 3, "rng": g}
+    run_stream = log[0].pop("rng")
+    assert log[0] == {"epsilon": 0.7, "domain_size": 8, "size": 3}
+    assert isinstance(run_stream, np.random.Generator) and run_stream is not g
     assert log[1]["X"].tolist() == [5, 1, 7, 7] and log[1]["X"].dtype == np.int64
     assert L.sanitized_.tolist() == [6, 1, 6]
     assert L.B_.tolist() == [1, 6] and L.B_.dtype == np.uint64  # domain points of the distinct indices
     assert L.hypotheses_ == C3.dichotomies(np.array([1, 6], np.uint64)).representatives
-    assert spy.calls[0][2] is g
+    assert spy.calls[0][2] is run_stream  # the sanitizer and the mechanism share the run's stream
     assert L.index_ == len(L.hypotheses_) - 1 and L.hypothesis_ == L.hypotheses_[-1]
 
 
@@ -138,7 +141,8 @@ def test_blr_sanitizer_gets_the_xor_predicates_size_and_generator(monkeypatch: p
     L = GenericLearner(0.6, concept_class=C, sanitizer="blr", sanitized_size=2, rng=g).fit([0, 3], [1, 0],
                                                                                           [0, 1, 2, 3, 3])
     kw = log[0]
-    assert kw["epsilon"] == 0.6 and kw["size"] == 2 and type(kw["size"]) is int and kw["rng"] is g
+    assert kw["epsilon"] == 0.6 and kw["size"] == 2 and type(kw["size"]) is int
+    assert isinstance(kw["rng"], np.random.Generator) and kw["rng"] is not g  # the run's child stream
     want = xor_dichotomies(C.dichotomies(np.arange(4, dtype=np.uint64)).patterns)
     assert np.array_equal(np.asarray(kw["predicates"]), np.asarray(want))
     assert log[1]["X"].tolist() == [0, 1, 2, 3, 3]
@@ -160,12 +164,14 @@ def test_dyadic_sanitizer_gets_epsilon_d_size_and_generator(monkeypatch: pytest.
     C = Thresholds(64)
     L = GenericLearner(0.8, concept_class=C, sanitizer="dyadic", sanitized_size=3, rng=g)
     L.fit([1, 2**50], [1, 0], [3, 2**41])
-    assert log[0] == {"epsilon": 0.8, "d": 64, "size": 3, "rng": g}
+    run_stream = log[0].pop("rng")
+    assert log[0] == {"epsilon": 0.8, "d": 64, "size": 3}
+    assert isinstance(run_stream, np.random.Generator) and run_stream is not g
     assert type(log[0]["size"]) is int
     assert log[1]["X"].tolist() == [3, 2**41]  # the points themselves (no domain indices)
     assert L.B_.tolist() == [7, 2**40]
     assert L.hypotheses_ == C.dichotomies(L.B_).representatives
-    assert spy.calls[0][1] == 0.8 and spy.calls[0][2] is g and L.index_ == 1
+    assert spy.calls[0][1] == 0.8 and spy.calls[0][2] is run_stream and L.index_ == 1
     assert L.privacy_ == (0.8, 0.0)
     # Intervals(64) is accepted too
     GenericLearner(1.0, concept_class=Intervals(64), sanitizer="dyadic", sanitized_size=3)

@@ -166,12 +166,13 @@ def test_ties_go_to_the_first_class() -> None:
 
 
 def test_predict_after_a_failed_fit_is_not_fitted() -> None:
-    """A fit that fails after setting classes_ (k > d) leaves an unfitted estimator: NotFittedError."""
+    """A fit that fails after setting classes_ (k > d) leaves an unfitted estimator: no release of the failed run
+    survives (classes_ would be read from the private labels), and predict raises NotFittedError."""
     X, y = _data()
     clf = SemiPrivateHalfspace(k=D + 1, rng=0)
     with pytest.raises(ValueError, match=r"k must be <= d"):
         clf.fit(X, y, X_public=X)
-    assert hasattr(clf, "classes_")
+    assert not hasattr(clf, "classes_")
     with pytest.raises(NotFittedError):
         clf.predict(X)
 

@@ -392,8 +392,10 @@ class _Recorder:
 
     concept_class = C3
     privacy = (1.0, 0.0)
+    privacy_model_ = "all inputs"
 
     def fit(self, X, y):
+        self.privacy_ = self.privacy
         self.saw_ = bool(np.any(np.asarray(X) == 7))
         self.hypothesis_ = 0
         return self

@@ -33,12 +33,14 @@ class _Base:
 
     concept_class = C8
     privacy = (1.0, 0.0)
+    privacy_model_ = "all inputs"
 
     def __init__(self) -> None:
         self.rng: Any = None
         self.log: list[int] = []
 
     def fit(self, X: Any, y: Any) -> _Base:
+        self.privacy_ = self.privacy
         self.log.append(len(X))
         self.X_, self.y_ = np.asarray(X), np.asarray(y)
         self.hypothesis_ = "h"
@@ -265,13 +267,15 @@ def test_v_below_the_cap_and_the_generators(monkeypatch: pytest.MonkeyPatch, cap
     assert 890 <= v <= 910
     it = L.schedule_[0]
     assert (it["i"], it["alpha_i"], it["beta_i"], it["s_before"], it["v"]) == (1, 1.0, 1.0, 100, v)
-    assert "errors_on_S" not in it and seen[0]["rng"] is g  # no error count of private data is kept
+    assert "errors_on_S" not in it  # no error count of private data is kept
+    assert isinstance(seen[0]["rng"], np.random.Generator) and seen[0]["rng"] is not g  # the run's child stream
     assert seen[0]["XT"].tolist() == XD[:v].tolist()
     assert L.unlabelled_used_ == v and L.iterations_ == 1
     assert capsys.readouterr().out == f"LabelBoost iteration 1: |S| 100 -> {100 + v} (v = {v})\n"
-    # the base learner: a deep copy, given the run's generator, its hypothesis read back
+    # the base learner: a deep copy, run on its own child stream and given its rng back (None), its hypothesis
+    # read back: no generator of the run stays on the fitted object
     assert L.base_learner_ is not base and base.log == [] and base.rng is None
-    assert L.base_learner_.rng is g and L.base_learner_.log == [100 + v]
+    assert L.base_learner_.rng is None and L.base_learner_.log == [100 + v]
     assert L.hypothesis_ == "h" and L.outer_ratio_ == 1.0 and type(L.outer_ratio_) is float
     assert L.predict(np.array([1, 5], np.uint64)).tolist() == [1, 0]
     assert L.predict(np.array([1, 5], np.uint64)).dtype == np.int64
@@ -365,7 +369,9 @@ def _privacy_spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[Any, ...],
 def test_privacy_is_computed_from_the_ratios_that_ran(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _privacy_spy(monkeypatch)
     X, y = _S(10)
-    L = _lb(10 / math.log(60.5), n=2, it_ratio=3, final=3, target=5.5, cap=10000, unl=100,
+    base = _Base()
+    base.privacy = (0.5, 1e-7)  # the base reports what base_privacy declares (a declaration may not exceed it)
+    L = _lb(10 / math.log(60.5), n=2, it_ratio=3, final=3, target=5.5, cap=10000, unl=100, base=base,
             base_privacy=(0.5, 1e-7)).fit(X, y, XD[:1000])
     assert L.iterations_ == 1 and L.schedule_[0]["ratio"] == 2.5 and L.final_ratio_ == 21 / 7
     assert len(calls) == 1
@@ -417,7 +423,9 @@ def test_outer_subsample_keeps_fixed_counts_shuffled(monkeypatch: pytest.MonkeyP
     L2 = _lb(1.0, epsilon=0.5, final=1, it_ratio=100, target=1, unl=1, rng=g)
     XS2 = np.arange(2000, dtype=np.uint64) % 256
     L2.fit(XS2, np.ones(2000, dtype=int), XD)
-    g = np.random.default_rng(0)
+    from semiprivate.theory.privacy._release import child_streams
+
+    g = child_streams(np.random.default_rng(0), 2)[0]  # the run's stream: the first child of the learner's rng
     lab = g.permutation(2000)[:math.floor(2000 / ((3 + 244) / 0.5))]
     assert set(L2.base_learner_.X_.tolist()) <= set(XS2[lab].tolist())
     # no labelled example kept: refused before anything runs, naming the sizes
@@ -464,6 +472,7 @@ def test_fit_messages_and_empty_X_public() -> None:
 
 class _NoHypothesis(_Base):
     def fit(self, X: Any, y: Any) -> _NoHypothesis:
+        self.privacy_ = self.privacy
         self.log.append(len(X))
         return self
 

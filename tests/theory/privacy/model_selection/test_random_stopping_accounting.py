@@ -32,15 +32,18 @@ class _Counted(ClassifierMixin, BaseEstimator):
 
     fits = 0
 
-    def __init__(self, label=1, eps=0.5, delta=0.0):
+    def __init__(self, label=1, eps=0.5, delta=0.0, event=None):
         self.label = label
         self.eps = eps
         self.delta = delta
+        self.event = event
 
     def fit(self, X, y):
         type(self).fits += 1
         self.classes_ = np.array([0, 1])
         self.privacy_ = (self.eps, self.delta)
+        if self.event is not None:
+            self.privacy_event_ = self.event  # the event of what ran, as a DP-SGD learner reports it
         return self
 
     def predict(self, X):
@@ -98,8 +101,12 @@ def test_renyi_pure_base_is_ps_thm2_then_the_conversion(eps_t, eps_s, eta, gamma
     base = []
     for a in orders:
         pure = min(eps_t, a * eps_t**2 / 2)  # Bun-Steinke: eps-DP => (a, a eps^2/2)-RDP; and D_a <= eps
-        lap = eps_s + math.log1p((a - 1) * math.expm1((1 - 2 * a) * eps_s) / (2 * a - 1)) / (a - 1)  # Mironov Prop 6
-        base.append(max(pure, lap))
+        # the score's discrete Laplace: the privacy loss of a unit shift is +-eps_s with randomized response's
+        # probabilities p = e^eps/(1 + e^eps), 1 - p
+        log_p, log_q = eps_s - math.log1p(math.exp(eps_s)), -math.log1p(math.exp(eps_s))
+        hi, lo = log_p + (a - 1) * eps_s, log_q - (a - 1) * eps_s
+        dlap = (hi + math.log1p(math.exp(lo - hi))) / (a - 1)
+        base.append(max(pure, dlap))
     rdp, mean = _ps_thm2(orders, base, eta, gamma)
     want = _conversion(orders, rdp, delta)
     s = RandomStoppingSearchCV(_Counted(eps=eps_t), {"label": [0, 1]}, method="renyi", gamma=gamma, eta=eta,
@@ -125,9 +132,11 @@ def test_ps_thm2_matches_dp_accounting_repeat_and_select(eta, gamma):
 
 def test_renyi_with_a_dp_accounting_event_is_dp_accountings_number():
     train = dp_event.SelfComposedDpEvent(dp_event.PoissonSampledDpEvent(0.05, dp_event.GaussianDpEvent(1.5)), 200)
-    s = RandomStoppingSearchCV(_Counted(eps=2.0, delta=1e-5), {"label": [0, 1]}, method="renyi", gamma=0.2, eta=1.0,
-                               base_event=train, epsilon_score=0.5, delta=1e-5, rng=0).fit(X10, Y10)
-    ev = dp_event.RepeatAndSelectDpEvent(dp_event.ComposedDpEvent([train, dp_event.LaplaceDpEvent(2.0)]), 5.0, 1.0)
+    s = RandomStoppingSearchCV(_Counted(eps=2.0, delta=1e-5, event=train), {"label": [0, 1]}, method="renyi",
+                               gamma=0.2, eta=1.0, base_event=train, epsilon_score=0.5, delta=1e-5, rng=0).fit(X10, Y10)
+    # the discrete Laplace score at eps 0.5 is (0.5, 0)-DP, hence 0.125-zCDP (Bun-Steinke 2016 Prop 1.4), the form
+    # the add/remove accountant reads
+    ev = dp_event.RepeatAndSelectDpEvent(dp_event.ComposedDpEvent([train, dp_event.ZCDpEvent(0.125)]), 5.0, 1.0)
     # dp-accounting has no REPLACE_ONE RDP for the Poisson-subsampled Gaussian: its add/remove curve, group of two
     add_remove = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS)).compose(ev)
     assert s.privacy_ == pytest.approx((group_of_two_epsilon(add_remove.get_epsilon, 1e-5), 1e-5))
@@ -136,9 +145,11 @@ def test_renyi_with_a_dp_accounting_event_is_dp_accountings_number():
 
 def test_renyi_with_an_event_dp_accounting_supports_under_replace_one_uses_it():
     train = dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(20.0), 10)
-    s = RandomStoppingSearchCV(_Counted(eps=2.0, delta=1e-5), {"label": [0, 1]}, method="renyi", gamma=0.2, eta=1.0,
-                               base_event=train, epsilon_score=0.5, delta=1e-5, rng=0).fit(X10, Y10)
-    ev = dp_event.RepeatAndSelectDpEvent(dp_event.ComposedDpEvent([train, dp_event.LaplaceDpEvent(2.0)]), 5.0, 1.0)
+    s = RandomStoppingSearchCV(_Counted(eps=0.5, delta=1e-5, event=train), {"label": [0, 1]}, method="renyi",
+                               gamma=0.2, eta=1.0, base_event=train, epsilon_score=0.5, delta=1e-5, rng=0).fit(X10, Y10)
+    # the discrete Laplace score: binary randomized response with the same loss, p = 2/(1 + e^0.5)
+    score = dp_event.RandomizedResponseDpEvent(2 / (1 + math.exp(0.5)), 2)
+    ev = dp_event.RepeatAndSelectDpEvent(dp_event.ComposedDpEvent([train, score]), 5.0, 1.0)
     acc = dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS), neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
     assert s.privacy_ == pytest.approx((acc.compose(ev).get_epsilon(1e-5), 1e-5))
 
@@ -175,3 +186,12 @@ def test_privacy_does_not_depend_on_how_many_runs_the_coins_gave():
         runs.add(_Counted.fits)
     assert len(runs) >= 4  # the coins did give different numbers of runs
     assert len(got) == 1
+
+
+def test_a_base_event_that_is_not_the_fit_s_own_is_refused():
+    """An (eps, delta) fit implies no RDP curve: an event that merely dominates it at one point is refused."""
+    train = dp_event.GaussianDpEvent(2.199)
+    for base in (_Counted(eps=1.0, delta=0.01), _Counted(eps=1.0, delta=0.01, event=dp_event.GaussianDpEvent(3.0))):
+        with pytest.raises(ValueError, match="base_event"):
+            RandomStoppingSearchCV(base, {"label": [0, 1]}, method="renyi", gamma=0.5, base_event=train,
+                                   epsilon_score=0.5, rng=0).fit(X10, Y10)

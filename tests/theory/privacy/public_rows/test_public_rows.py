@@ -101,7 +101,9 @@ def test_learner_takes_sentinel_rows_and_x_public_together_and_refuses_no_labell
     with pytest.raises(ValueError, match="no labelled row"):
         SemiPrivateHalfspace(2.0, k=8, classes=range(10), unlabeled_label=-1).fit(Xn[:M_PUBLIC], y[:M_PUBLIC])
     with pytest.raises(ValueError, match="no public row"):
-        PublicRowsFitted(StandardScaler()).fit(X[M_PUBLIC:], y[M_PUBLIC:])
+        PublicRowsFitted(StandardScaler(), unlabeled_label=-1).fit(X[M_PUBLIC:], y[M_PUBLIC:])
     with pytest.raises(ValueError, match="needs y"):
-        PublicRowsFitted(StandardScaler()).fit(X)
+        PublicRowsFitted(StandardScaler(), unlabeled_label=-1).fit(X)
+    with pytest.raises(ValueError, match="unlabeled_label"):  # no default sentinel (-1 is a class under +-1)
+        PublicRowsFitted(StandardScaler()).fit(X, y)
     assert public_mask([1, 2], None).tolist() == [False, False]

@@ -33,8 +33,9 @@ def test_histogram_uniform_accuracy_holds_at_stated_confidence():
 
 def test_histogram_accuracy_is_not_loose_by_orders():
     S = NoisyHistogramSanitizer(1.0, domain_size=256, rng=0)
-    # E||Z||_1 / n = 256 * 2 / 2000 ~ 0.256: the 0.9-quantile is just above it
-    assert 0.25 < S.accuracy(2000, 0.1) < 0.3
+    # discrete Laplace of scale 2 (a = e^-1/2): E|Z| = 2a/(1 - a^2) = 1.92, so E||Z||_1 / n = 256 * 1.92 / 2000
+    # ~ 0.245; the bound (|X| + the Gamma quantile) / n ~ 0.40 is within a factor 2 of it
+    assert 0.245 < S.accuracy(2000, 0.1) < 0.45
 
 
 def test_histogram_synthetic_draws_follow_weights():
@@ -106,28 +107,53 @@ def test_blr_bad_input():
         BLRSanitizer(1.0, predicates=np.ones((2, 4), bool), size=0)
 
 
-def test_histogram_noise_is_laplace_two_over_epsilon():
-    """The privacy of the histogram rests on Laplace(2/eps) noise (L1 sensitivity 2): KS test at 1e-4."""
-    from scipy.stats import kstest
+def _discrete_laplace_pvalue(noise: np.ndarray, scale: float, bins: int = 20) -> float:
+    """Chi-square p-value of integer ``noise`` against the discrete Laplace P(k) ∝ exp(-|k|/scale), on about
+    ``bins`` cells of near-equal probability (cells cut at the exact CDF's quantiles)."""
+    a = np.exp(-1.0 / scale)
+    K = int(np.ceil(40 * scale)) + 5
+    k = np.arange(-K, K + 1)
+    pmf = (1 - a) / (1 + a) * a ** np.abs(k)
+    cdf = np.cumsum(pmf)
+    cuts = np.unique(np.searchsorted(cdf, np.linspace(0, 1, bins + 1)[1:-1]))
+    cell = np.searchsorted(k[cuts], noise, side="left")  # cells (-inf, k_c1], (k_c1, k_c2], ...
+    edges = np.concatenate([[0.0], cdf[cuts], [1.0]])
+    expected = np.diff(edges) * noise.size
+    observed = np.bincount(cell, minlength=expected.size)
+    return float(chisquare(observed, expected * observed.sum() / expected.sum()).pvalue)
 
+
+def test_histogram_noise_is_the_discrete_laplace_two_over_epsilon():
+    """The privacy of the histogram rests on integer noise P(k) ∝ exp(-eps |k| / 2) (L1 sensitivity 2):
+    chi-square against the exact pmf at 1e-4; a doubled epsilon is refuted."""
     eps = 0.7
     X = np.repeat(np.arange(16), 7)
     S = NoisyHistogramSanitizer(eps, domain_size=2**14, rng=5)
     S.sanitize(X)
     noise = S.noisy_counts_ - np.bincount(X, minlength=2**14)
-    assert kstest(noise, "laplace", args=(0.0, 2.0 / eps)).pvalue > FFR
+    assert noise.dtype == np.int64
+    assert _discrete_laplace_pvalue(noise, 2.0 / eps) > FFR
+    assert _discrete_laplace_pvalue(noise, 1.0 / eps) < FFR  # the test's power: scale 1/eps is refuted
 
 
-def test_dyadic_lazy_noise_is_laplace_2d_over_epsilon():
-    from scipy.stats import kstest
+def test_dyadic_lazy_noise_is_the_discrete_laplace_2d_over_epsilon():
     from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer
 
-    S = DyadicThresholdSanitizer(0.8, d=64, size=50, rng=2)
+    tables: list[dict[tuple[int, int], int]] = []
+
+    class Observed(DyadicThresholdSanitizer):
+        @staticmethod
+        def _noise_table() -> dict[tuple[int, int], int]:
+            tables.append({})
+            return tables[-1]
+
+    S = Observed(0.8, d=64, size=50, rng=2)
     out = S.sanitize(np.array([5, 2**40, 2**63 + 7], np.uint64))
     assert out.dtype == np.uint64 and len(out) == 50 and S.privacy_ == (0.8, 0.0)
-    noise = np.array(list(S.noise_.values()))
+    assert not hasattr(S, "noise_")  # the run's noise is not kept next to its output
+    noise = np.array(list(tables[0].values()), dtype=np.int64)
     assert len(noise) > 1000  # nodes looked at: about 2 per level per synthetic point
-    assert kstest(noise, "laplace", args=(0.0, 2 * 64 / 0.8)).pvalue > FFR
+    assert _discrete_laplace_pvalue(noise, 2 * 64 / 0.8) > FFR
 
 
 def _dyadic_mech(scale_factor):

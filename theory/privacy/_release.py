@@ -1,0 +1,324 @@
+"""Privacy by construction: the release boundary and the RNG discipline that every learner, wrapper,
+sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by construction").
+
+* **Release boundary.**  A class declares, as class attributes, what a run (``fit``, ``sanitize``,
+  ``__call__``) leaves on the object: ``_releases`` (fitted attributes that are functions of
+  private data and are covered by ``privacy_``) and ``_public`` (attributes that are functions of
+  the parameters, the public data and the input sizes only).  :class:`Released` wraps every run
+  method a subclass defines (``__init_subclass__``), so after each run :meth:`Released._seal`
+  deletes every other instance attribute -- whatever a future edit stores on ``self``, it does not
+  outlive the run unless it is declared -- and refuses (RuntimeError) a run that left a generator,
+  a seed sequence or a bit generator anywhere in its state outside the parameters.  ``pickle``
+  (``__getstate__``) carries the same attributes only, with generator parameters replaced by
+  ``None``, and after a run a generator parameter is set to ``None`` on the object (the state of a
+  generator, or its seed sequence, lets one replay or rewind the run's coins; the caller keeps its
+  generator).  A run that raises leaves the object unfitted (no release survives it).  The warnings and
+  messages of a run are the class's own responsibility; no message may echo private values.
+* **RNG discipline.**  Each run draws its coins from a fresh child stream
+  (:func:`child_streams`, ``numpy.random.SeedSequence.spawn``), one per sub-fit, candidate, refit
+  and repetition, so no two releases share noise.  A wrapper gives its base a child stream for
+  the base's own run (:func:`base_streams`) and puts the base's ``rng`` parameter back afterwards,
+  so the fitted base carries none of the wrapper's coins.  What a fixed seed means: an ``int``
+  seed makes a run reproducible and nothing more: anyone who knows or guesses it (small seeds are
+  found by brute force, e.g. from a released public draw such as a random projection) replays every
+  coin, and one seed given to two releases of related data makes their noise cancel.  Pass
+  ``rng=None`` (fresh OS entropy) for a release.
+
+:func:`coin_state_paths` is the check both :meth:`Released._seal` and the registry test
+(``tests/theory/privacy/test_release_boundary.py``) run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import numpy as np
+from semiprivate.kernels.validation import as_generator
+
+__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths",
+           "param_names", "is_coin_state"]
+
+#: Declared privacy models (re-exported by :mod:`semiprivate.theory.learners._base`, which documents them):
+#: one labelled example replaced, public rows fixed; any one entry of any input; no guarantee.
+LABELLED = "labelled"
+ALL_INPUTS = "all inputs"
+NOT_PRIVATE = "not private"
+PRIVACY_MODELS = (LABELLED, ALL_INPUTS, NOT_PRIVATE)
+
+
+def declared_model(est: Any) -> str | None:
+    """The ``privacy_model_`` an estimator declares (a Pipeline's is its last step's); None if it declares none."""
+    model = getattr(est, "privacy_model_", None)
+    if model is None and hasattr(est, "steps"):
+        model = getattr(est.steps[-1][1], "privacy_model_", None)
+    return model if model in PRIVACY_MODELS else None
+
+
+#: Private attributes a framework keeps on an estimator between calls and expects in a pickle (scikit-learn).
+_FRAMEWORK_STATE = frozenset({"_sklearn_version", "_sklearn_output_config", "_metadata_request"})
+
+#: The methods after which a :class:`Released` object is sealed.
+RUN_METHODS = ("fit", "sanitize", "__call__")
+
+_COIN_TYPES = (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence, np.random.RandomState)
+
+
+def is_coin_state(value: Any) -> bool:
+    """Whether ``value`` is a generator, a bit generator, a seed sequence or a legacy RandomState."""
+    return isinstance(value, _COIN_TYPES)
+
+
+def child_streams(rng: Any, n: int) -> list[np.random.Generator]:
+    """``n`` independent child generators of ``rng`` (None, int seed, SeedSequence or Generator).
+
+    ``SeedSequence.spawn``: an int seed gives the same children every call (reproducible runs);
+    a Generator gives new children at every call (its seed sequence counts the children spawned);
+    None draws fresh OS entropy.  The parent's own bit stream is not advanced.
+    """
+    if isinstance(rng, np.random.Generator):
+        return list(rng.spawn(n))
+    if isinstance(rng, np.random.SeedSequence):
+        return [np.random.default_rng(s) for s in rng.spawn(n)]
+    g = as_generator(rng)  # validates None / int (refuses anything else with a TypeError naming rng)
+    if rng is None:
+        return list(g.spawn(n))
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)]
+
+
+def fit_stream(rng: Any) -> np.random.Generator:
+    """The stream of one run: the first child of ``rng`` (:func:`child_streams`)."""
+    return child_streams(rng, 1)[0]
+
+
+#: Names of randomness parameters (this toolkit's ``rng``, scikit-learn's and diffprivlib's ``random_state``,
+#: ``seed``); any other parameter whose value is coin state counts too.
+RNG_NAMES = ("rng", "random_state", "seed")
+
+
+def _rng_keys(est: Any) -> list[str]:
+    """Every randomness parameter of ``est`` (nested ``step__name`` too): by name (:data:`RNG_NAMES`) or by
+    value (a generator, bit generator, seed sequence or RandomState)."""
+    if hasattr(est, "get_params"):
+        try:
+            params = est.get_params(deep=True)
+        except TypeError:
+            params = est.get_params()
+        return [k for k, v in params.items()
+                if k.rsplit("__", 1)[-1] in RNG_NAMES or is_coin_state(v)]
+    return [k for k in RNG_NAMES if hasattr(est, k)]
+
+
+def _set_params(est: Any, values: dict[str, Any]) -> None:
+    if hasattr(est, "set_params"):
+        est.set_params(**values)
+    else:
+        for k, v in values.items():
+            setattr(est, k, v)
+
+
+def _keys_named(est: Any, name: str) -> list[str]:
+    if hasattr(est, "get_params"):
+        try:
+            params = est.get_params(deep=True)
+        except TypeError:
+            params = est.get_params()
+        return [k for k in params if k == name or k.endswith("__" + name)]
+    return [name] if hasattr(est, name) else []
+
+
+@contextlib.contextmanager
+def quiet(est: Any) -> Iterator[Any]:
+    """Run ``est`` with every ``progress`` parameter (a Pipeline's ``step__progress`` too) set to False, then
+    restore them: a wrapper that hides how many runs it made (random stopping's K) must own its runs' side
+    outputs (one progress bar per run would print K)."""
+    keys = _keys_named(est, "progress")
+    if hasattr(est, "get_params"):
+        params = est.get_params(deep=True) if keys else {}
+        before = {k: params[k] for k in keys}
+    else:
+        before = {k: getattr(est, k) for k in keys}
+    if keys:
+        _set_params(est, dict.fromkeys(keys, False))
+    try:
+        yield est
+    finally:
+        if keys:
+            _set_params(est, before)
+
+
+@contextlib.contextmanager
+def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
+    """Run ``est`` (a base estimator, a Pipeline) on child streams of ``stream``, then restore its ``rng``s.
+
+    Every randomness parameter of ``est`` (``rng``, ``random_state``, ``seed`` and every nested
+    ``step__rng``, or any parameter holding coin state) is set to its own child of ``stream`` for the
+    duration of the block, whatever the user set (a seed set on the
+    base would make every candidate or refit of a wrapper reuse one draw), and put back to the
+    value it had afterwards, so the fitted base holds none of the wrapper's coins.  A generator the
+    base held is put back as ``None`` (its state could replay coins: a released object keeps no generator).
+    """
+    keys = _rng_keys(est)
+    if hasattr(est, "get_params"):
+        params = est.get_params(deep=True) if keys else {}
+        before = {k: params[k] for k in keys}
+    else:
+        before = {k: getattr(est, k) for k in keys}
+    if keys:
+        # this toolkit's rng takes a Generator; random_state / seed get an integer below 2^32 (what scikit-learn's
+        # check_random_state, a legacy RandomState, accepts) from their own child stream; a 32-bit seed can be
+        # searched, which is why the base's parameter is put back afterwards and never holds the run's seed
+        values = {}
+        for k, child in zip(keys, child_streams(stream, len(keys))):
+            name = k.rsplit("__", 1)[-1]
+            values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**32))
+        _set_params(est, values)
+    try:
+        yield est
+    finally:
+        if keys:
+            _set_params(est, {k: (None if is_coin_state(v) else v) for k, v in before.items()})
+
+
+def forget_streams(est: Any) -> None:
+    """Set every ``rng`` parameter of ``est`` that holds coin state to None (after a run that gave it a stream)."""
+    keys = _rng_keys(est)
+    if not keys:
+        return
+    values = est.get_params(deep=True) if hasattr(est, "get_params") else {k: getattr(est, k) for k in keys}
+    drop = {k: None for k in keys if is_coin_state(values.get(k))}
+    if drop:
+        _set_params(est, drop)
+
+
+def param_names(obj: Any) -> list[str]:
+    """The constructor's keyword names of ``obj`` (its parameters, scikit-learn's convention)."""
+    sig = inspect.signature(type(obj).__init__)
+    return [p.name for p in sig.parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
+def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None, _depth: int = 0,
+                     skip_params: bool = True) -> list[str]:
+    """Attribute paths under ``obj`` that hold coin state (a generator, bit generator, seed sequence).
+
+    The object's own parameters are skipped (``skip_params``: a generator the user passed stays
+    theirs); everything else is searched: attributes, list/tuple/dict/set items, nested objects
+    (their parameters included: a wrapper must not leave its coins in a base's ``rng``).
+    """
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen or _depth > 12:
+        return []
+    seen.add(id(obj))
+    if is_coin_state(obj):
+        return [_path or "<self>"]
+    out: list[str] = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += coin_state_paths(v, _path=f"{_path}[{k!r}]", _seen=seen, _depth=_depth + 1, skip_params=False)
+        return out
+    if isinstance(obj, list | tuple | set | frozenset):
+        for i, v in enumerate(obj):
+            out += coin_state_paths(v, _path=f"{_path}[{i}]", _seen=seen, _depth=_depth + 1, skip_params=False)
+        return out
+    if isinstance(obj, np.ndarray | str | bytes | int | float | complex | type) or obj is None:
+        return []
+    state = getattr(obj, "__dict__", None)
+    if not isinstance(state, dict):
+        return []
+    skip = set(param_names(obj)) if skip_params else set()
+    for k, v in state.items():
+        if k in skip:
+            continue
+        out += coin_state_paths(v, _path=f"{_path}.{k}", _seen=seen, _depth=_depth + 1, skip_params=False)
+    return out
+
+
+def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
+        try:
+            out = method(self, *args, **kwargs)
+        except BaseException:
+            self._seal(strict=False, existing=before)
+            raise
+        self._seal(existing=before)
+        return out
+
+    run.__sealed__ = True  # type: ignore[attr-defined]
+    return run
+
+
+class Released:
+    """Mixin: the release boundary (module docstring).  Declare ``_releases`` and ``_public``.
+
+    Every run method (``fit``, ``sanitize``, ``__call__``) a subclass defines is wrapped so that
+    the object is sealed after it returns or raises: only the parameters, ``_releases`` and
+    ``_public`` stay; a generator outside the parameters is a RuntimeError (a bug of the class).
+    """
+
+    #: fitted attributes that are functions of private data, covered by ``privacy_``
+    _releases: ClassVar[frozenset[str]] = frozenset()
+    #: attributes computed from the parameters, the public data and the input sizes only
+    _public: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in RUN_METHODS:
+            fn = cls.__dict__.get(name)
+            if callable(fn) and not getattr(fn, "__sealed__", False):
+                setattr(cls, name, _sealing(fn))
+
+    @classmethod
+    def kept_attributes(cls) -> frozenset[str]:
+        """Every non-parameter attribute a sealed object may hold (``_releases`` and ``_public``)."""
+        return frozenset(cls._releases) | frozenset(cls._public)
+
+    def _allowed(self) -> frozenset[str]:
+        return frozenset(param_names(self)) | self.kept_attributes()
+
+    def _seal(self, strict: bool = True, existing: frozenset[str] = frozenset()) -> None:
+        """Drop every undeclared attribute the run added (attributes set before the run, ``existing``, belong
+        to the caller: a framework such as scikit-learn sets and removes its own around ``fit``); refuse
+        coin state outside the parameters (``strict``; a run that raised is sealed without the refusal, so
+        its own exception is the one the caller sees)."""
+        allowed = self._allowed()
+        for k in [k for k in vars(self) if k not in allowed and k not in existing]:
+            delattr(self, k)
+        if not strict:
+            # a run that raised leaves the object unfitted: no release of it (nor a previous run's privacy_,
+            # which no longer describes what the object holds) survives
+            for k in [k for k in vars(self) if k in self._releases or (k in self._public and k not in existing)]:
+                delattr(self, k)
+        # a generator passed as a parameter produced the run's coins: its state (rewound, or its seed sequence
+        # re-spawned) replays them, so the fitted object does not keep it (the caller still holds it)
+        for k in param_names(self):
+            if is_coin_state(vars(self).get(k)):
+                setattr(self, k, None)
+        leaks = coin_state_paths(self)
+        if leaks:
+            for k in {p.split(".")[1].split("[")[0] for p in leaks if p.startswith(".")}:
+                if k in vars(self):
+                    delattr(self, k)
+            if not strict:
+                return
+            raise RuntimeError(f"{type(self).__name__}: the run left coin state in {leaks} (a generator or seed "
+                               "sequence lets one replay the run's noise); this is a bug of the class")
+
+    def __getstate__(self) -> dict[str, Any]:
+        allowed = self._allowed() | {k for k in vars(self) if k.startswith("_") and not k.startswith("__")
+                                     and not is_coin_state(vars(self)[k]) and k in _FRAMEWORK_STATE}
+        params = set(param_names(self))
+        state: dict[str, Any] = {}
+        for k, v in vars(self).items():
+            if k not in allowed:
+                continue
+            state[k] = None if (k in params and is_coin_state(v)) else v
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
