@@ -53,6 +53,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.learners._base import LABELLED
+from semiprivate.theory.privacy._release import Released, child_streams
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.multinomial_dpgd import (
     full_batch_noise_multiplier,
@@ -98,7 +99,7 @@ def auto_dimension(explained_variance_ratio: Any, n_private: int, mu: float) -> 
     return int(max(1, min(r.size, k_var, max(2, k_budget))))
 
 
-class SemiPrivateMultinomial(ClassifierMixin, BaseEstimator):
+class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
     r"""Public preprocessing, public PCA (or a random projection, or none), one multinomial DP-GD run.
 
     Implements: PILLAR.Alg1 with a multinomial DPSGD trainer (full batch), HPSY.Thm3; baselines of
@@ -158,6 +159,11 @@ class SemiPrivateMultinomial(ClassifierMixin, BaseEstimator):
     """
 
     privacy_model_ = LABELLED
+    #: what a fit releases (covered by privacy_) and what it keeps from the parameters, the public rows and the
+    #: input sizes only (the release boundary, semiprivate.theory.privacy._release)
+    _releases = frozenset({"classes_", "coef_", "intercept_", "privacy_", "budget_"})
+    _public = frozenset({"scaler_", "components_", "k_", "noise_multiplier_", "n_iter_", "explained_variance_ratio_",
+                         "n_features_in_", "feature_names_in_"})
 
     @validate_params(epsilon=EPSILON, delta=_OPEN_DELTA, projection=Options("pca", "random", "none"),
                      n_iter=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL,
@@ -207,13 +213,6 @@ class SemiPrivateMultinomial(ClassifierMixin, BaseEstimator):
             raise ValueError("y has one class only; declare the label set with classes=")
         return found, np.searchsorted(found, y), False
 
-    @staticmethod
-    def _seed_sequence(rng: Any) -> np.random.SeedSequence:
-        """A SeedSequence for this fit (not stored): from an int / None, or one draw of a Generator."""
-        if isinstance(rng, np.random.Generator):
-            return np.random.SeedSequence(int(rng.integers(0, 2**63)))
-        return np.random.SeedSequence(rng)
-
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any, X_public: Any = None) -> SemiPrivateMultinomial:
         """Fit on the labelled rows (X, y), with public unlabelled rows ``X_public`` (by argument only).
@@ -235,8 +234,7 @@ class SemiPrivateMultinomial(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         n, d = X.shape
         classes, yi, declared = self._labels(y)
-        ss = self._seed_sequence(self.rng)
-        proj_stream, noise_stream = (np.random.default_rng(c) for c in ss.spawn(2))
+        proj_stream, noise_stream = child_streams(self.rng, 2)  # one child stream per draw (RNG discipline)
         scaler = None
         P = None
         if X_public is not None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from semiprivate.theory.privacy._release import Released
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
@@ -41,7 +42,7 @@ __all__ = ["PublicStandardizer", "semi_private_split"]
 _CONSTANT_TOL = 1e-8
 
 
-class PublicStandardizer(TransformerMixin, BaseEstimator):
+class PublicStandardizer(Released, TransformerMixin, BaseEstimator):
     """Centre, scale per feature, and scale rows to median norm 1, with statistics of public rows only.
 
     Implements: PILLAR.Alg1 (public-data preprocessing; see the module docstring).
@@ -63,6 +64,10 @@ class PublicStandardizer(TransformerMixin, BaseEstimator):
         median is 0).
     n_features_in_ : int
     """
+
+    #: fitted on public rows only: everything it keeps is public (the release boundary,
+    #: semiprivate.theory.privacy._release); it releases nothing private
+    _public = frozenset({"mean_", "scale_", "row_scale_", "n_features_in_", "feature_names_in_"})
 
     def __init__(self, *, with_std: bool = True, row_scale: bool = True) -> None:
         self.with_std = with_std
