@@ -239,9 +239,13 @@ class Proof:
         concl = (sp.Lt if isinstance(hyp, sp.StrictLessThan) else sp.Le)(F(a), F(b))
         return self._add(name, "monotone", (hyp, *more), concl, func=func)
 
-    def evaluate(self, name: str, concl: Any, *, unevaluated: bool = False) -> Any:
-        """A closed comparison, decided exactly."""
-        return self._add(name, "evaluate", (), concl, **({"unevaluated": True} if unevaluated else {}))
+    def evaluate(self, name: str, lhs: Any, relation: str, rhs: Any, *, unevaluated: bool = False) -> Any:
+        """The closed comparison ``lhs relation rhs``, decided exactly (or by separated intervals)."""
+        import sympy as sp
+
+        op = {"<": sp.Lt, "<=": sp.Le, ">": sp.Gt, ">=": sp.Ge}[relation]
+        return self._add(name, "evaluate", (), op(lhs, rhs, evaluate=False),
+                         **({"unevaluated": True} if unevaluated else {}))
 
     def cite(self, name: str, concl: Any, citation: str, hyps: Sequence[Any] = ()) -> Any:
         """A step taken from a cited result (the verdict then reads HOLDS GIVEN)."""
