@@ -239,6 +239,14 @@ class Proof:
         concl = (sp.Lt if isinstance(hyp, sp.StrictLessThan) else sp.Le)(F(a), F(b))
         return self._add(name, "monotone", (hyp, *more), concl, func=func)
 
+    def elementary(self, name: str, bound: str, x: Any, hyps: Sequence[Any] = ()) -> Any:
+        """The tangent-line bound ``log(x) <= x - 1`` (``bound="log"``) or ``exp(x) >= 1 + x`` (``"exp"``)."""
+        import sympy as sp
+
+        concl = (sp.Le(sp.log(x), x - 1, evaluate=False) if bound == "log"
+                 else sp.Ge(sp.exp(x), 1 + x, evaluate=False))
+        return self._add(name, "elementary", hyps, concl, bound=bound, arg=_srepr(x))
+
     def evaluate(self, name: str, lhs: Any, relation: str, rhs: Any, *, unevaluated: bool = False) -> Any:
         """The closed comparison ``lhs relation rhs``, decided exactly (or by separated intervals)."""
         import sympy as sp

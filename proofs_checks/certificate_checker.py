@@ -400,6 +400,8 @@ def check_directory(folder: Path) -> dict[str, int]:
 #   ``monotone``   the conclusion is ``F(a) <= F(b)`` (or ``<``) for F in exp, log, sqrt (increasing), and
 #                  ``a <= b`` (``a < b``) is among the step's hypotheses (log and sqrt also need ``a > 0``,
 #                  ``a >= 0`` there or from the symbols' assumptions);
+#   ``elementary`` the conclusion is ``log(x) <= x - 1`` (x > 0 by its assumptions or a hypothesis) or
+#                  ``exp(x) >= 1 + x``, for the stated ``x`` (the tangent-line bounds);
 #   ``evaluate``   the conclusion is closed and decided exactly (rationals) or by separated intervals;
 #   ``cited``      taken from ``"citation"`` (not re-proved); the verdict then reads HOLDS GIVEN the citations.
 #
@@ -411,7 +413,7 @@ def check_directory(folder: Path) -> dict[str, int]:
 # satisfy its hypotheses (exactly, or by separated intervals); a point where the conclusion is decided
 # false refutes the claim.
 
-METHODS = ("identity", "sign", "smt", "interval", "evaluate", "monotone", "cited")
+METHODS = ("identity", "sign", "smt", "interval", "evaluate", "monotone", "elementary", "cited")
 
 
 _LOGIC = (sp.And, sp.Or, sp.Not, sp.Implies)
@@ -547,7 +549,7 @@ class _Z3:
                 acc = acc * r
             return acc if n > 0 else 1 / acc
         if isinstance(e, sp.exp):
-            parts = sp.Add.make_args(sp.expand(e.args[0]))
+            parts = sp.Add.make_args(sp.expand_mul(e.args[0]))
             if len(parts) > 1 or any(_log_multiple(t) for t in parts):
                 acc = None
                 for t in parts:
@@ -765,6 +767,16 @@ def check_step(step: dict[str, Any]) -> None:
             known = a.is_positive if fname == "log" else a.is_nonnegative
             if not (known or any(_same(h, pos) for h in hyps[1:])):
                 raise CertificateError(f"step {name!r}: needs {pos}")
+        return
+    if method == "elementary":
+        x = _read(step["arg"])
+        kind = step.get("bound")
+        want = {"log": sp.Le(sp.log(x), x - 1, evaluate=False),
+                "exp": sp.Ge(sp.exp(x), 1 + x, evaluate=False)}.get(kind)
+        if want is None or not _same(concl, _reval(want)):
+            raise CertificateError(f"step {name!r}: an elementary step concludes log(x) <= x - 1 or exp(x) >= 1 + x")
+        if kind == "log" and not (x.is_positive or any(_same(h, sp.Gt(x, 0)) for h in hyps)):
+            raise CertificateError(f"step {name!r}: log(x) <= x - 1 needs x > 0")
         return
     if method == "evaluate":
         a, op, b = _rel_parts(concl)
