@@ -235,8 +235,11 @@ class Proof:
         import sympy as sp
 
         a, b = hyp.lhs, hyp.rhs
+        if isinstance(hyp, (sp.StrictGreaterThan, sp.GreaterThan)):
+            a, b = b, a
         F = {"exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt}[func]
-        concl = (sp.Lt if isinstance(hyp, sp.StrictLessThan) else sp.Le)(F(a), F(b))
+        strict = isinstance(hyp, (sp.StrictLessThan, sp.StrictGreaterThan))
+        concl = (sp.Lt if strict else sp.Le)(F(a), F(b))
         return self._add(name, "monotone", (hyp, *more), concl, func=func)
 
     def elementary(self, name: str, bound: str, x: Any, hyps: Sequence[Any] = ()) -> Any:

@@ -58,7 +58,8 @@ def theorem41_proof(level: Any = "1/16", hundred: Any = 100, conf: Any = "1/18")
            "<= (e/10)^{nt+1} <= (e/10)^5; nt = 1, 2, 3 are the closed forms in the Max")
     P.evaluate("(1/18)/0.99 + max tail < 1/16, exactly (interval enclosures)",
                conf / sp.Rational(99, 100) + cap, "<", sp.Rational(1, 16))
-    P.cite("Thm 4.3 (pure/approximate private lower bound)", sp.Implies(failB < sp.Rational(1, 16), errB > level),
+    P.cite("Thm 4.3 (pure/approximate private lower bound)",
+           sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)),
            "ABM19 Thm 4.3: for the class of the theorem no private learner with confidence 1/16 at the delta of B's "
            "sample size has error <= 1/16")
     return P

@@ -405,9 +405,10 @@ def check_directory(folder: Path) -> dict[str, int]:
 #   ``evaluate``   the conclusion is closed and decided exactly (rationals) or by separated intervals;
 #   ``cited``      taken from ``"citation"`` (not re-proved); the verdict then reads HOLDS GIVEN the citations.
 #
-# Composition: every hypothesis of step i must follow from the claim's hypotheses, its conditions, the
-# symbols' domains and the conclusions of steps 0..i-1, and the claim's conclusion must follow from all of
-# them (z3, with the same opaque-subterm abstraction; a premise that appears verbatim is matched directly).
+# Composition: every hypothesis of step i must be (literally, up to writing a relation the other way round)
+# a hypothesis or condition of the claim or the conclusion of one of steps 0..i-1, and the claim's
+# conclusion must follow from the claim's hypotheses and all conclusions (z3, with the same opaque-subterm
+# abstraction; a premise that appears verbatim is matched directly). A chain needs at least one step.
 # A step whose certified expression is a bare number or a single symbol of known sign is *trivial* and is
 # refused (fold it into its neighbour). A counterexample search evaluates the claim at the sample points that
 # satisfy its hypotheses (exactly, or by separated intervals); a point where the conclusion is decided
@@ -613,8 +614,23 @@ def _log_multiple(t: sp.Basic) -> tuple[sp.Expr, sp.Expr] | None:
     return k, logs[0].args[0]
 
 
+def _canon(r: sp.Basic) -> tuple[str, sp.Expr] | None:
+    """A relation as ``(op, a - b)`` with op in >, >=, == (``a < b`` is ``b - a > 0``)."""
+    try:
+        a, op, b = _rel_parts(r)
+    except CertificateError:
+        return None
+    if op in ("<", "<="):
+        a, b, op = b, a, {"<": ">", "<=": ">="}[op]
+    return op, sp.expand(a - b)
+
+
 def _same(a: sp.Basic, b: sp.Basic) -> bool:
-    return bool(a == b or sp.srepr(a) == sp.srepr(b))
+    """The same statement: equal trees, or the same relation written the other way round."""
+    if a == b or sp.srepr(a) == sp.srepr(b):
+        return True
+    ca, cb = _canon(a), _canon(b)
+    return ca is not None and cb is not None and ca[0] == cb[0] and (ca[1] - cb[1]) == 0
 
 
 def entails(premises: list[sp.Basic], goal: sp.Basic, symbols: list[sp.Symbol], *, timeout_ms: int = 10000) -> bool:
@@ -756,8 +772,10 @@ def check_step(step: dict[str, Any]) -> None:
         if fname not in funcs or not hyps:
             raise CertificateError(f"step {name!r}: a monotone step names func in {sorted(funcs)} and a hypothesis a <= b")
         a, op, b = _rel_parts(hyps[0])
+        if op in (">=", ">"):  # b <= a written the other way round
+            a, b, op = b, a, {">=": "<=", ">": "<"}[op]
         if op not in ("<=", "<"):
-            raise CertificateError(f"step {name!r}: its first hypothesis must be a <= b or a < b")
+            raise CertificateError(f"step {name!r}: its first hypothesis must be an inequality a <= b or a < b")
         F = funcs[fname]
         want = (sp.Lt if op == "<" else sp.Le)(F(a), F(b))
         if not _same(concl, want):
@@ -893,18 +911,19 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
             failures.append(f"step {name!r}: {exc}")
             continue
         ok = True
-        for h in step.get("hypotheses", []):
+        for h in step.get("hypotheses", []):  # a link: literally a hypothesis of the claim or an earlier conclusion
             hr = _read(h)
-            if not entails(premises, hr, symbols):
-                failures.append(f"step {name!r}: its hypothesis {hr} does not follow from the claim's hypotheses and "
-                                "the earlier steps")
+            if not any(_same(p, hr) for p in premises):
+                failures.append(f"step {name!r}: its hypothesis {hr} is neither a hypothesis of the claim nor the "
+                                "conclusion of an earlier step")
                 ok = False
         if not ok:
             continue
         if step["method"] == "cited":
             cited.append(step["citation"])
-        premises.append(sp.Implies(sp.And(*[_read(h) for h in step.get("hypotheses", [])]), _read(step["conclusion"]))
-                        if step.get("hypotheses") else _read(step["conclusion"]))
+        premises.append(_read(step["conclusion"]))  # its hypotheses are all established: it holds
+    if not doc.get("steps"):
+        failures.append("no steps: a proof is a chain of at least one step")
     closes = entails(premises, concl, symbols)
     if not closes:
         failures.append(f"the chain does not close: the claim's conclusion {concl} does not follow from its "

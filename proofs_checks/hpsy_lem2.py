@@ -171,7 +171,8 @@ def karger_condition_proof(c9: Any = 9, c4: Any = 4, c3: Any = 3, k4: Any = 4) -
                   (d, beta, p), hyps, sp.And(eps <= 1, k4 / (ell * d**ell) <= beta), samples=_lemma2_samples(thr))
     P = Proof(claim)
     _log_steps(P, d, beta)
-    P.monotone("log is increasing: log d > 0", "log", sp.Lt(1, d))
+    one = P.smt("d > 35 > 1", [d > 35], d > 1)
+    P.monotone("log is increasing: log d > 0", "log", one)
     return P
 
 
@@ -289,13 +290,14 @@ def lemma2_proof(c: Any = 9, a: Any = 4) -> Proof:
     b9 = P.smt("beta < 4/d <= 4/36", [d > 35, beta < 4 / d], beta <= sp.Rational(1, 9))
     k = P.smt("beta^(c/2-2) e^(-ac/2) <= 4^(c/2)/8 for beta <= 1/9", [b9],
               beta ** (c / 2 - 2) * sp.exp(-a * c / 2) <= 4 ** (c / 2) / 8)
-    P.smt("2 d e^(-pd/2) <= 2 d (beta/4)^(c/2) e^(-ac/2) < (8/beta)(beta/4)^(c/2) e^(-ac/2) <= beta",
-          [beta < 4 / d, m, k], 2 * d * E <= beta)
+    r = P.smt("2 d e^(-pd/2) <= 2 d (beta/4)^(c/2) e^(-ac/2) < (8/beta)(beta/4)^(c/2) e^(-ac/2) <= beta",
+              [beta < 4 / d, m, k], 2 * d * E <= beta)
+    half = P.smt("d e^(-pd/2) <= beta/2 <= 1/2", [r, b9], d * E <= sp.Rational(1, 2))
     P.cite("union bound over cuts", disc <= 2 * d * E,
            "union bound over the vertex sets S, |S| = k <= d/2, with no edge to their complement: "
            "P[disconnected] <= sum_k C(d,k)(1-p)^{k(d-k)} <= sum_k (d e^{-pd/2})^k <= 2 d e^{-pd/2} when "
            "d e^{-pd/2} <= 1/2 (C(d,k) <= d^k, 1-p <= e^{-p}, d-k >= d/2, geometric series)",
-           [d * E <= sp.Rational(1, 2)])
+           [half])
     return P
 
 

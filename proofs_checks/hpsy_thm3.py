@@ -70,11 +70,13 @@ def chebyshev_proof(markov: Any = 4, four: Any = 4, share: Any = 4) -> Proof:
     P = Proof(claim)
     P.cite("Markov's inequality", p1 <= R / t1,
            "Markov's inequality for the nonnegative R_hat(A*) with E R_hat(A*) = R: P[R_hat >= t] <= R/t")
+    link = P.smt("sqrt(d-k) 2/sqrt(beta n) <= 4 sqrt(kd/(beta n)) for 1 <= k <= d", [k <= d],
+                 sp.sqrt(d - k) * t2 <= s2)
     P.cite("Chebyshev's inequality over the whole family A", p2 <= (1 / n) / t2**2,
            "R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)); Cauchy-Schwarz: sup_A |.| <= sqrt(d-k) "
            "||Sigma_hat - Sigma||_F; Chebyshev with E||Sigma_hat - Sigma||_F^2 <= E||x||^4/n <= 1/n at threshold "
            "t = 2/sqrt(beta n): P[sup_A |.| >= s] <= (1/n)/t^2 whenever sqrt(d-k) t <= s",
-           [sp.sqrt(d - k) * t2 <= s2])
+           [link])
     return P
 
 
