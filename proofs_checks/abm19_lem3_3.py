@@ -203,9 +203,6 @@ def check_manipulation() -> Check:
     sympy_zero(logb, dd_ * (2 * sp.log(2 * A_ + L_ / 2) - 6 * A_ - L_),
                "log(bound(n0)/beta) == d(2 ln(2A + L/2) - 6A - L), A = ln(32e/alpha), L = ln(2/beta)/d")
     cite("ln z <= z - 1 < z for z > 0.")
-    Ap, Lp = sp.symbols("A L", positive=True)
-    sympy_nonneg(6 * Ap + Lp - 2 * (2 * Ap + Lp / 2),
-                 "6A + L - 2(2A + L/2) (so 2 ln(2A + L/2) - 6A - L <= -2A < 0: the bound at n0 is <= beta)")
     t_ = sp.Symbol("t", nonnegative=True)
     sympy_nonneg(al / 4 - 2 * dd_ / (8 * dd_ / al + t_),
                  "alpha/4 - 2d/n for n = 8d/alpha + t: the log-bound decreases beyond 8d/alpha")

@@ -107,7 +107,6 @@ def check_cl43() -> Check:
     # Balle-Barthe-Gaboardi 2018: eps' = ln(1 + q(E - 1)), delta' = q delta. Claim: eps = q(3 + E), delta = 4 q delta.
     # ln(1 + x) <= x and q(E-1) <= q(3+E):
     sympy_nonneg(q * (3 + E) - q * (E - 1), "q(3+E) - q(E-1)")
-    sympy_nonneg(4 * q - q, "4q - q")
     # ln(1 + x) <= x for x >= 0 (derivative of x - ln(1+x) is x/(1+x) >= 0, value 0 at 0)
     sympy_nonneg(sp.simplify(sp.diff(u - sp.log(1 + u), u)), "d/du (u - ln(1+u))")
     def ok(estar: float, qq: float) -> bool:

@@ -19,7 +19,8 @@ Certificate kinds
     Sides such as ``x - x`` built unevaluated are accepted: the checker cannot tell a proof step's
     expression from a contrived one, so each call site stores the sides its ``goal`` names.
 ``sympy-nonneg``
-    sympy proves ``expr >= 0`` from the symbols' assumptions (an undecided answer fails).
+    sympy proves ``expr >= 0`` from the symbols' assumptions (an undecided answer fails); a trivial one -- the
+    expression evaluates to a number or to a single symbol (times a number) of known sign -- is refused.
 ``z3``
     ``smt2`` is an SMT-LIB2 problem: the hypotheses plus the NEGATION of the goal; z3 must answer
     ``unsat`` (so the goal follows from the hypotheses for every real/integer value).
@@ -89,6 +90,9 @@ def _check_sympy_zero(cert: dict[str, Any]) -> None:
 
 def _check_sympy_nonneg(cert: dict[str, Any]) -> None:
     e = _expr(cert["expr"])
+    if _is_trivial_expr(e):
+        raise CertificateError(f"trivial sympy-nonneg certificate ({e}): a number or a single symbol of known sign "
+                               "proves nothing about a step; fold it into its neighbour")
     for cand in (e, sp.simplify(e), sp.factor(sp.simplify(e)), sp.expand(e)):
         if cand.is_nonnegative is True:
             return

@@ -69,7 +69,6 @@ def check_beta_range() -> Check:
         diff = -(d - 5) / 9 - (4 - (d - 1) / 3)
     sympy_zero(diff, (2 * d - 34) / 9, "exponent difference -(d-5)/9 - (4 - (d-1)/3) == (2d-34)/9")
     # for d >= 17 the statement's range is inside the proof's
-    sympy_nonneg((2 * (d + 17) - 34) / 9, "(2d-34)/9 at d = 17 + t")
     # upper end: ell = log(4/beta)/log d >= 1 iff beta <= 4/d
     # the lower end is where the proof's threshold equals 1: (9 log(4/beta) + 4)/(d-1) = 1
     b = sp.Symbol("beta", positive=True)
