@@ -386,7 +386,23 @@ def check_nunl() -> Check:
         got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
         if abs(got - want) > max(1, 1e-12 * want):
             raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg, aa)} = {got}, want {want}")
-    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled",)
+    # the corrected labelled size: c1 = 4 (Eq. (10), HPSY.Thm3.chebyshev-arithmetic); at the corrected n_unl with
+    # c1^2 = 16 the projected margin is gamma/2, at hpsy_thm3_unlabeled's default constant (c1 = 1) it is 0
+    kk, dd, bb, gg, aa = 5, 100, 0.1, 0.5, 0.01
+    n_c1 = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected", constant=16)
+    n_def = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
+    lab = mod.hpsy_thm3_labeled(kk, aa, bb, 1.0, gg, 0.0, form="corrected", dim=dd, n_unl=n_c1)
+    want_lab = math.ceil(math.sqrt(kk) / (aa * 1.0 * (gg - math.sqrt(2 * 4 * math.sqrt(dd * kk / (bb * n_c1)) / aa))))
+    bad = mod.hpsy_thm3_labeled(kk, aa, bb, 1.0, gg, 0.0, form="corrected", dim=dd, n_unl=n_def, strict=False)
+    if lab != want_lab or abs(math.sqrt(kk) / (aa * lab) - gg / 2) > 1e-3 * gg or getattr(bad, "valid", True):
+        raise AssertionError(f"hpsy_thm3_labeled(form='corrected'): {lab} (verified {want_lab}); at the default "
+                             f"c1 = 1 size the margin must vanish, got {bad!r}")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled", "semiprivate.theory.bounds.hpsy.hpsy_thm3_labeled")
+    details += (f"\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_labeled(form='corrected'): c1 = 4 (Eq. (10), the certified "
+                f"chain of HPSY.Thm3.chebyshev-arithmetic); at k = 5, d = 100, beta = 0.1, gamma = 0.5, alpha = 0.01 the "
+                f"corrected n_unl with constant = c1^2 = 16 is {n_c1} and gives the projected margin gamma/2 and n_lab = "
+                f"{lab}; at hpsy_thm3_unlabeled(form='corrected')'s default constant 1 (c1 = 1, {n_def}, 16x smaller) the "
+                "margin is exactly 0: no labelled size works.")
     details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
                 "form='paper' it implements the stated size, which this check shows the proof does not establish; "
                 "form='corrected' returns ceil(64 kd/(beta alpha^2 gamma^4)) (2 points).")
