@@ -31,7 +31,7 @@ EXPECTED: dict[str, Verdict] = {
     "HPSY.Thm3.n_unl": F,
     # ABM19 (seed 003)
     "ABM19.Lem3.3.growth-chain": U,
-    "ABM19.Lem3.3.small-n": U,
+    "ABM19.Lem3.3.small-n": F,
     "ABM19.Lem3.3.manipulation": U,
     "ABM19.Thm3.1.cover-size": U,
     "ABM19.Lem4.4.chernoff": F,
