@@ -152,8 +152,10 @@ def derive_verdict(facts: Sequence[Fact], proof: Proof | None = None) -> tuple[V
 class Claim:
     """A claim stated formally: for all ``symbols`` (sympy symbols; their assumptions are the domains)
     satisfying ``hypotheses`` (and ``conditions``, extra hypotheses the paper does not state, each with
-    its text), ``conclusion`` holds. ``sentence`` is the paper's sentence it formalises; ``samples``
-    (symbol name -> values) are the points of the counterexample search.
+    its text) and ``given`` (results the claim assumes, each with its citation: the verdict is then HOLDS
+    GIVEN them), ``conclusion`` holds. ``sentence`` is the paper's sentence it formalises; ``samples``
+    (symbol name -> values, or expressions in the earlier symbols) are the points of the counterexample
+    search, and one of them must lie in the domain (a witness that it is not empty).
     """
 
     sentence: str
@@ -162,11 +164,13 @@ class Claim:
     conclusion: Any
     conditions: tuple[tuple[Any, str], ...] = ()
     samples: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    given: tuple[tuple[Any, str], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {"sentence": self.sentence, "symbols": [_srepr(s) for s in self.symbols],
                 "hypotheses": [_srepr(h) for h in self.hypotheses],
                 "conditions": [[_srepr(c), t] for c, t in self.conditions],
+                "given": [[_srepr(g), t] for g, t in self.given],
                 "conclusion": _srepr(self.conclusion),
                 "samples": {k: [str(v) for v in vs] for k, vs in self.samples.items()}}
 
@@ -177,6 +181,7 @@ class Claim:
         doms = ", ".join(f"{s} ({_domain(s)})" for s in self.symbols)
         hyp = " and ".join(sp.sstr(h) for h in self.hypotheses) or "True"
         cond = "".join(f" and {sp.sstr(c)}" for c, _ in self.conditions)
+        cond += "".join(f" and [given] {sp.sstr(g)}" for g, _ in self.given)
         return f"for all {doms}: {hyp}{cond} => {sp.sstr(self.conclusion)}"
 
 

@@ -144,8 +144,9 @@ def error_scaling_proof(hundred: Any = 100) -> Proof:
                   samples={"n_pub": ["1", "3"], "alpha": ["1/1000"], "err_D": ["100*n_pub*alpha"],
                            "err_Dp": ["err_D/(100*n_pub) + (1 - 1/(100*n_pub))/2"], "opt_Dp": ["(1 - 1/(100*n_pub))/2"]})
     P = Proof(claim)
-    P.smt("excess = p err(h; D) <= alpha", [sp.Eq(err_mix, p * e + (1 - p) / 2), sp.Eq(opt_mix, (1 - p) / 2),
-                                              err_mix - opt_mix <= a], p * e <= a)
+    P.smt("excess = p err(h; D) <= alpha, so err(h; D) <= alpha/p = 100 n_pub alpha",
+          [sp.Eq(err_mix, p * e + (1 - p) / 2), sp.Eq(opt_mix, (1 - p) / 2), err_mix - opt_mix <= a],
+          e <= hundred * n * a)
     return P
 
 

@@ -41,27 +41,26 @@ def theorem41_proof(level: Any = "1/16", hundred: Any = 100, conf: Any = "1/18")
     n = sp.Symbol("n_pub", integer=True, positive=True)
     a, errB, failB, T = sp.symbols("alpha err_B fail_B T", positive=True)
     cap = sp.Max(poisson_tail(1), poisson_tail(2), poisson_tail(3), (sp.E / 10) ** 5)
+    lem44_err = ("ABM19 Lemma 4.4 / Claim 4.6: B's error is 100 n_pub alpha (ABM19.Lem4.4.error-scaling)")
+    lem44_fail = ("ABM19 Lemma 4.4 with the fill-with-D0 repair: B fails w.p. <= (1/18)/0.99 + T, T the fill "
+                  "failure (ABM19.Lem4.4.confidence)")
+    tail = ("Anderson-Samuels (binomial tail below the Poisson tail beyond mean + 1; the Poisson tail increases in "
+            "lambda on each step of nt), P[Pois(lam) >= m] <= lam^m/m! and m! >= (m/e)^m: T <= max(the closed "
+            "forms at nt = 1, 2, 3, (e/10)^5)")
+    thm43 = ("ABM19 Thm 4.3: for the class of the theorem no private learner with confidence 1/16 at the delta of "
+             "B's sample size has error <= 1/16")
     claim = Claim("ABM19 Thm 4.1 proof: Lemma 4.4 turns the semi-private learner into a private learner B with "
                   "error 100 n_pub alpha and confidence 1/16, and Thm 4.3 rules B out unless 100 n_pub alpha > 1/16, "
                   "i.e. n_pub > 1/(1600 alpha).",
-                  (n, a, errB, failB, T), (a < 1,), n > level / (hundred * a))
+                  (n, a, errB, failB, T), (a < 1,), n > level / (hundred * a),
+                  given=((sp.Eq(errB, 100 * n * a), lem44_err),
+                         (failB <= conf / sp.Rational(99, 100) + T, lem44_fail), (T <= cap, tail),
+                         (sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)), thm43)),
+                  samples={"n_pub": ["1", "100"], "alpha": ["1/2", "1/10000"], "err_B": ["100*n_pub*alpha"],
+                           "fail_B": ["1/100"], "T": ["1/1000"]})
     P = Proof(claim)
-    P.cite("Lemma 4.4 (repaired): B's error", sp.Eq(errB, 100 * n * a),
-           "ABM19 Lemma 4.4 / Claim 4.6: excess error <= alpha on D(p) gives err(B; D) <= 100 n_pub alpha "
-           "(ABM19.Lem4.4.error-scaling)")
-    P.cite("Lemma 4.4 (repaired): B's failure probability", failB <= conf / sp.Rational(99, 100) + T,
-           "ABM19 Lemma 4.4 with the fill-with-D0 repair: failure <= (1/18)/0.99 + T, T = sup over n_pub, n_priv of "
-           "the fill failure, <= sup_nt P[Pois(nt/10) >= nt + 1] (Anderson-Samuels: binomial tail below Poisson "
-           "beyond the mean + 1; the Poisson tail increases in lambda on each step of nt) (ABM19.Lem4.4.confidence)")
-    P.cite("the Poisson tail at nt >= 4", T <= cap,
-           "P[Pois(lam) >= m] <= lam^m/m! and m! >= (m/e)^m, so for nt >= 4 the tail at lam = nt/10, m = nt + 1 is "
-           "<= (e/10)^{nt+1} <= (e/10)^5; nt = 1, 2, 3 are the closed forms in the Max")
     P.evaluate("(1/18)/0.99 + max tail < 1/16, exactly (interval enclosures)",
                conf / sp.Rational(99, 100) + cap, "<", sp.Rational(1, 16))
-    P.cite("Thm 4.3 (pure/approximate private lower bound)",
-           sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)),
-           "ABM19 Thm 4.3: for the class of the theorem no private learner with confidence 1/16 at the delta of B's "
-           "sample size has error <= 1/16")
     return P
 
 

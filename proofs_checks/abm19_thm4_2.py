@@ -31,16 +31,19 @@ def theorem42_proof(level: Any = "1/16", hundred: Any = 100) -> Proof:
     a, errB, failB = sp.symbols("alpha err_B fail_B", positive=True)
     claim = Claim("ABM19 Thm 4.2 proof: every pure semi-private learner for a class that is not pure-privately "
                   "learnable needs 100 n_pub alpha > 1/16, i.e. n_pub > 1/(1600 alpha).",
-                  (n, a, errB, failB), (a < 1,), n > level / (hundred * a))
+                  (n, a, errB, failB), (a < 1,), n > level / (hundred * a),
+                  given=((sp.Eq(errB, 100 * n * a), "ABM19 Lemma 4.4 / Claim 4.6 (ABM19.Lem4.4.error-scaling)"),
+                         (failB < sp.Rational(1, 16), "ABM19 Lemma 4.4 with the fill-with-D0 repair: B's failure "
+                          "probability is < 1/16 (ABM19.Thm4.1.arithmetic proves (1/18)/0.99 + the fill failure < 1/16)"),
+                         (sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)),
+                          "a class that is not pure-privately learnable has no pure private learner with error and "
+                          "confidence 1/16 (as in Thm 4.2's proof)")),
+                  samples={"n_pub": ["1", "100"], "alpha": ["1/2", "1/10000"], "err_B": ["100*n_pub*alpha"],
+                           "fail_B": ["1/100"]})
     P = Proof(claim)
-    P.cite("Lemma 4.4 (repaired): B's error", sp.Eq(errB, 100 * n * a),
-           "ABM19 Lemma 4.4 / Claim 4.6 (ABM19.Lem4.4.error-scaling)")
-    P.cite("Lemma 4.4 (repaired): B's confidence", failB < sp.Rational(1, 16),
-           "ABM19 Lemma 4.4 with the fill-with-D0 repair: B's failure probability is < 1/16 (ABM19.Thm4.1.arithmetic "
-           "proves (1/18)/0.99 + the fill failure < 1/16 exactly)")
-    P.cite("pure private lower bound", sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)),
-           "a class that is not pure-privately learnable has no pure private learner with error and confidence 1/16 "
-           "(as in Thm 4.2's proof)")
+    P.smt("100 n_pub alpha = err_B > 1/16, so n_pub > 1/(1600 alpha)",
+          [sp.Eq(errB, 100 * n * a), failB < sp.Rational(1, 16),
+           sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16))], n > level / (hundred * a))
     return P
 
 

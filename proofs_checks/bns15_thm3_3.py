@@ -52,21 +52,26 @@ def events_proof(split: Any = 5, ten: Any = 10) -> Proof:
                                             nonnegative=True)
     fS, fD, fA, fE = sp.symbols("fail_B6_S fail_B6_D fail_A3 fail_E2", nonnegative=True)
     m0 = ten / (EPS * A) * (sp.log(H) + sp.log(5 / B))
+    d = A / split
+    given = (
+        (sp.And(eM <= eS + d, eSs <= eMs + d, fS <= B / 5),
+         "BNS15 Thm B.6 (uniform convergence) on S at accuracy alpha/5, confidence beta/5 (|S| >= (1250/alpha^2) VC "
+         "ln(25/(alpha beta)), BNS15.Thm3.3.proof-sizes)"),
+        (sp.And(eMs <= eDs + d, fD <= B / 5), "BNS15 Thm B.6 on D at accuracy alpha/5, confidence beta/5"),
+        (sp.And(eDs <= eDts + d, sp.Eq(eDts, 0), fA <= B / 5),
+         "BNS15 Thm A.3 (Blum et al.'s sanitizer for C_xor at alpha/5, beta/5; error_D(h*) and error_D~(h*) are "
+         "predicates of C_xor) and H holding h* with error_D~(h*, c) = 0"),
+        (sp.And(eS <= eSs + d, fE <= H * sp.exp(-EPS * d * M / 2)),
+         "BNS15 Prop A.1 (ii): P[error_S(h) > min + Delta] <= |H| exp(-eps Delta m/2), at Delta = alpha/5"))
     claim = Claim("BNS15 Thm 3.3 proof: E1, E2, E3 hold together w.p. >= 1 - beta (Thm B.6 at (alpha/5, beta/5), Thm "
                   "A.3 at beta/5, Prop A.1 at Delta = alpha/5), and then GenericLearner's output h has error <= alpha.",
                   (A, B, EPS, M, H, eS, eM, eSs, eMs, eDs, eDts, fS, fD, fA, fE),
-                  (B < 1, H >= 1, M >= m0), sp.And(eM <= A, fS + fD + fA + fE <= B))
+                  (B < 1, H >= 1, M >= m0), sp.And(eM <= A, fS + fD + fA + fE <= B), given=given,
+                  samples={"alpha": ["1/2"], "beta": ["1/2"], "epsilon": ["1"], "H": ["2"], "m": ["100"],
+                           "err_S_h": ["0"], "err_mu_h": ["0"], "err_S_hstar": ["0"], "err_mu_hstar": ["0"],
+                           "err_D_hstar": ["0"], "err_Dt_hstar": ["0"], "fail_B6_S": ["1/10"],
+                           "fail_B6_D": ["1/10"], "fail_A3": ["1/10"], "fail_E2": ["0"]})
     P = Proof(claim)
-    d = A / split
-    P.cite("Thm B.6 on S", sp.And(eM <= eS + d, eSs <= eMs + d, fS <= B / 5),
-           "BNS15 Thm B.6 (uniform convergence) on S at accuracy alpha/5, confidence beta/5 (|S| >= (1250/alpha^2) VC "
-           "ln(25/(alpha beta)), BNS15.Thm3.3.proof-sizes)")
-    P.cite("Thm B.6 on D", sp.And(eMs <= eDs + d, fD <= B / 5), "BNS15 Thm B.6 on D at accuracy alpha/5, confidence beta/5")
-    P.cite("Thm A.3 (sanitizer) and h* in H", sp.And(eDs <= eDts + d, sp.Eq(eDts, 0), fA <= B / 5),
-           "BNS15 Thm A.3 (Blum et al.'s sanitizer for C_xor at alpha/5, beta/5; error_D(h*) and error_D~(h*) are "
-           "predicates of C_xor) and H holding h* with error_D~(h*, c) = 0")
-    P.cite("Prop A.1 (exponential mechanism) at Delta = alpha/5", sp.And(eS <= eSs + d, fE <= H * sp.exp(-EPS * d * M / 2)),
-           "BNS15 Prop A.1 (ii): P[error_S(h) > min + Delta] <= |H| exp(-eps Delta m/2), at Delta = alpha/5")
     h = P.smt("eps alpha m/10 >= ln|H| + ln(5/beta)", [M >= m0], -EPS * A * M / 10 <= -(sp.log(H) + sp.log(5 / B)))
     P.monotone("exp is increasing: |H| exp(-eps alpha m/10) <= beta/5", "exp", h)
     return P

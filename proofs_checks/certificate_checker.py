@@ -83,7 +83,7 @@ def _check_sympy_zero(cert: dict[str, Any]) -> None:
     if cand == 0:
         return
     for c in (cand, e):
-        if sp.simplify(sp.expand_log(sp.powsimp(sp.expand(c), force=True), force=True)) == 0:
+        if sp.simplify(sp.expand_log(sp.powsimp(sp.expand(c)))) == 0:  # no force=True: it ignores branch conditions
             return
     raise CertificateError(f"sympy does not reduce {cert['lhs']} - ({cert['rhs']}) to 0")
 
@@ -385,9 +385,10 @@ def check_directory(folder: Path) -> dict[str, int]:
 # steps. Everything is a sympy ``srepr`` string, so the symbols carry their domains (assumptions):
 #
 # ``claim``: ``{"sentence", "symbols": [srepr], "hypotheses": [srepr], "conditions": [[srepr, text]],
-#   "conclusion": srepr, "samples": {name: [value, ...]}}`` -- the quantified statement "for all values of
-#   the symbols in their domains satisfying the hypotheses (and the conditions, which the paper does not
-#   state), the conclusion holds".
+#   "given": [[srepr, citation]], "conclusion": srepr, "samples": {name: [value, ...]}}`` -- the quantified
+#   statement "for all values of the symbols in their domains satisfying the hypotheses (and the conditions,
+#   which the paper does not state, and the given results, cited: the verdict is then HOLDS GIVEN them), the
+#   conclusion holds".
 # ``steps``: a list of ``{"name", "hypotheses": [srepr], "conclusion": srepr, "method", ...}``; each step
 #   proves "its hypotheses imply its conclusion" by its method:
 #
@@ -417,6 +418,9 @@ def check_directory(folder: Path) -> dict[str, int]:
 # refused (fold it into its neighbour). A counterexample search evaluates the claim at the sample points that
 # satisfy its hypotheses (exactly, or by separated intervals); a point where the conclusion is decided
 # false refutes the claim.
+
+#: z3's resource limit per entailment (deterministic; ``unknown`` when exceeded, which never proves anything).
+RLIMIT = 30_000_000
 
 METHODS = ("identity", "sign", "smt", "interval", "evaluate", "monotone", "elementary", "cited")
 
@@ -649,7 +653,8 @@ def entails(premises: list[sp.Basic], goal: sp.Basic, symbols: list[sp.Symbol], 
 
     tr = _Z3()
     s = z3.Solver()
-    s.set("timeout", timeout_ms)
+    s.set("rlimit", RLIMIT)  # a deterministic resource limit: the answer does not depend on the machine's load
+    s.set("timeout", max(timeout_ms, 120000))
     for sym in symbols:
         tr.term(sym)
     for p in premises:
@@ -700,7 +705,7 @@ def _zero(e: sp.Expr) -> bool:
     if cand == 0:
         return True
     for c in (cand, e):
-        if sp.simplify(sp.expand_log(sp.powsimp(sp.expand(c), force=True), force=True)) == 0:
+        if sp.simplify(sp.expand_log(sp.powsimp(sp.expand(c)))) == 0:  # no force=True: it ignores branch conditions
             return True
     return False
 
@@ -815,6 +820,8 @@ def _decide_closed(r: sp.Basic) -> bool | None:
         return True
     if r is sp.false or r == False:  # noqa: E712
         return False
+    if isinstance(r, sp.Implies):
+        return _decide_closed(sp.Or(sp.Not(r.args[0], evaluate=False), r.args[1], evaluate=False))
     if isinstance(r, (sp.And, sp.Or, sp.Not)):
         vals = [_decide_closed(a) for a in r.args]
         if isinstance(r, sp.Not):
@@ -839,16 +846,19 @@ def _decide_closed(r: sp.Basic) -> bool | None:
         return None
 
 
-def search_counterexample(claim: dict[str, Any]) -> dict[str, str] | None:
-    """The first sample point satisfying the hypotheses (and conditions) where the conclusion is decided false."""
+def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
+    """The first sample point satisfying the hypotheses (and conditions) where the conclusion is decided false
+    (None if none); with ``count=True``, ``(that point, the number of sample points in the domain)``."""
     import itertools
 
     symbols = {s.name: s for s in (_read(x) for x in claim["symbols"])}
     samples = claim.get("samples") or {}
+    inside = 0
     if not samples:
-        return None
+        return (None, 0) if count else None
     names = [n for n in samples if n in symbols]
-    hyps = [_read(h) for h in claim.get("hypotheses", [])] + [_read(c[0]) for c in claim.get("conditions", [])]
+    hyps = ([_read(h) for h in claim.get("hypotheses", [])] + [_read(c[0]) for c in claim.get("conditions", [])]
+            + [_read(g[0]) for g in claim.get("given", [])])
     concl = _read(claim["conclusion"])
     for values in itertools.product(*(samples[n] for n in names)):
         point: dict[sp.Symbol, sp.Rational] = {}
@@ -872,12 +882,14 @@ def search_counterexample(claim: dict[str, Any]) -> dict[str, str] | None:
             continue
         if any(_decide_closed(h.subs(point)) is not True for h in hyps):
             continue
+        inside += 1
         inst = concl.subs(point)
         if inst.free_symbols:
             continue
         if _decide_closed(inst) is False:
-            return {s.name: str(v) for s, v in point.items()}
-    return None
+            found = {s.name: str(v) for s, v in point.items()}
+            return (found, inside) if count else found
+    return (None, inside) if count else None
 
 
 def _domain_ok(s: sp.Symbol, v: sp.Rational) -> bool:
@@ -890,24 +902,43 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
     """Check a proof document: every step, the composition, and the counterexample search.
 
     Returns ``{"status": "closed" | "open" | "refuted", "cited": [...], "failures": [...],
-    "counterexample": {...} | None, "nontrivial": int}``; ``closed`` means every step is re-established,
-    every step's hypotheses follow from the claim's and from earlier conclusions, and the claim's conclusion
-    follows; ``refuted`` means a sample point of the claim's domain violates the conclusion.
+    "counterexample": {...} | None, "nontrivial": int}``. ``closed`` means: the claim's domain has a
+    witness (a sample point that satisfies every hypothesis, decided exactly) and its hypotheses are not
+    contradictory; the conclusion does not follow from the hypotheses alone (else the chain must be the one
+    step that proves it); every step is re-established and its hypotheses are the claim's or earlier
+    conclusions; the claim's conclusion follows from the hypotheses and the conclusions; every step is used
+    (without it the chain no longer closes); at least one step is certified (not cited); no cited step
+    alone carries the claim; and the premises are consistent. ``refuted``: a sample point of the claim's
+    domain violates the conclusion. Anything else is ``open``, with the reasons.
     """
     claim = doc["claim"]
     symbols = [_read(s) for s in claim["symbols"]]
     if not all(getattr(s, "is_Symbol", False) for s in symbols):
         raise CertificateError("the claim's symbols must be symbols")
-    hyps = [_read(h) for h in claim.get("hypotheses", [])] + [_read(c[0]) for c in claim.get("conditions", [])]
-    if any(h is sp.false or h == False for h in hyps):  # noqa: E712
-        raise CertificateError("a hypothesis of the claim is False: the claim is vacuous")
+    given = claim.get("given", [])
+    hyps = ([_read(h) for h in claim.get("hypotheses", [])] + [_read(c[0]) for c in claim.get("conditions", [])]
+            + [_read(g[0]) for g in given])
     concl = _read(claim["conclusion"])
-    if entails(hyps, sp.Lt(1, 0), symbols, timeout_ms=5000):
-        raise CertificateError("the claim's hypotheses contradict each other: the claim is vacuous")
+    steps = doc.get("steps", [])
     failures: list[str] = []
-    cited: list[str] = []
+    cited: list[str] = [g[1] for g in given]
+    ce, witnesses = search_counterexample(claim, count=True)
+    if ce is not None:
+        return {"status": "refuted", "cited": [], "failures": [], "counterexample": ce,
+                "nontrivial": sum(1 for s in steps if s.get("method") != "cited")}
+    if any(h is sp.false or h == False for h in hyps) or entails(hyps, sp.Lt(1, 0), symbols):  # noqa: E712
+        failures.append("the claim's hypotheses contradict each other: the claim is vacuous")
+    if not witnesses:
+        failures.append("the claim's domain is not shown non-empty: no sample point satisfies every hypothesis")
+    trivial_claim = entails(hyps, concl, symbols)
+    if trivial_claim and not (len(steps) == 1 and steps[0].get("method") == "smt"
+                              and _same(_read(steps[0]["conclusion"]), concl)):
+        failures.append("the conclusion follows from the hypotheses alone: the proof is the single smt step that "
+                        "concludes it, and any other step is decorative")
     premises = list(hyps)
-    for i, step in enumerate(doc.get("steps", [])):
+    used: list[tuple[str, Any, str]] = []
+    linked: set[int] = set()
+    for i, step in enumerate(steps):
         name = step.get("name", str(i))
         try:
             check_step(step)
@@ -917,23 +948,40 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
         ok = True
         for h in step.get("hypotheses", []):  # a link: literally a hypothesis of the claim or an earlier conclusion
             hr = _read(h)
-            if not any(_same(p, hr) for p in premises):
+            src = [p for p in premises if _same(p, hr)]
+            if not src:
                 failures.append(f"step {name!r}: its hypothesis {hr} is neither a hypothesis of the claim nor the "
                                 "conclusion of an earlier step")
                 ok = False
+            linked.update(id(p) for p in src)
         if not ok:
             continue
+        c = _read(step["conclusion"])
         if step["method"] == "cited":
             cited.append(step["citation"])
-        premises.append(_read(step["conclusion"]))  # its hypotheses are all established: it holds
-    if not doc.get("steps"):
+            if entails([*hyps, c], concl, symbols):
+                failures.append(f"step {name!r}: a cited step alone carries the claim (with its hypotheses): the "
+                                "citation would be the claim")
+        premises.append(c)  # its hypotheses are all established: it holds
+        used.append((name, c, step["method"]))
+    if not steps:
         failures.append("no steps: a proof is a chain of at least one step")
+    if steps and all(s.get("method") == "cited" for s in steps):
+        failures.append("every step is cited: nothing of the claim is certified here")
     closes = entails(premises, concl, symbols)
     if not closes:
         failures.append(f"the chain does not close: the claim's conclusion {concl} does not follow from its "
                         "hypotheses and the certified steps")
-    ce = search_counterexample(claim)
-    nontrivial = sum(1 for s in doc.get("steps", []) if s.get("method") != "cited")
-    status = "refuted" if ce is not None else ("closed" if not failures else "open")
-    return {"status": status, "cited": list(dict.fromkeys(cited)), "failures": failures, "counterexample": ce,
+    elif not trivial_claim and not failures:
+        for name, c, _m in used:  # every step is needed: a later step links to it, or the closing needs it
+            if id(c) in linked:
+                continue
+            rest = [p for p in premises if p is not c]
+            if entails(rest, concl, symbols):
+                failures.append(f"step {name!r} is not used: the chain closes without it")
+        if entails(premises, sp.Lt(1, 0), symbols):
+            failures.append("the hypotheses and the steps' conclusions contradict each other")
+    nontrivial = sum(1 for s in steps if s.get("method") != "cited")
+    status = "closed" if not failures else "open"
+    return {"status": status, "cited": list(dict.fromkeys(cited)), "failures": failures, "counterexample": None,
             "nontrivial": nontrivial}

@@ -35,7 +35,7 @@ EXPECTED: dict[str, Verdict] = {
     "ABM19.Lem3.3.manipulation": U,
     "ABM19.Thm3.1.cover-size": U,
     "ABM19.Lem4.4.chernoff": F,
-    "ABM19.Lem4.4.total-variation": G,
+    "ABM19.Lem4.4.total-variation": U,
     "ABM19.Lem4.4.confidence": F,
     "ABM19.Lem4.4.error-scaling": H,
     "ABM19.Thm4.1.arithmetic": G,

@@ -136,13 +136,10 @@ def _lemma2_samples(thr: Any) -> dict[str, list[str]]:
     return {"d": ["40", "400"], "beta": ["4/d*99/100", "4*exp(-(d-5)/9)*101/100"], "p": [str(thr)]}
 
 
-def _log_steps(P: Proof, d: Any, beta: Any) -> tuple[Any, Any]:
-    """log d < log(4/beta) (from beta < 4/d) and 3(log(4/beta) + 2 log d) <= 9 log(4/beta)."""
+def _log_steps(P: Proof, d: Any, beta: Any) -> Any:
+    """log d < log(4/beta), from beta < 4/d (then z3 has 3(log(4/beta) + 2 log d) <= 9 log(4/beta) at hand)."""
     a = P.smt("beta < 4/d gives d < 4/beta", [beta < 4 / d], d < 4 / beta)
-    lg = P.monotone("log is increasing: log d < log(4/beta)", "log", a)
-    big = P.smt("3(log(4/beta) + 2 log d) <= 9 log(4/beta)", [lg],
-                3 * (sp.log(4 / beta) + 2 * sp.log(d)) <= 9 * sp.log(4 / beta))
-    return lg, big
+    return P.monotone("log is increasing: log d < log(4/beta)", "log", a)
 
 
 def quadratic_proof(c9: Any = 9, c4: Any = 4, c3: Any = 3) -> Proof:
@@ -170,8 +167,6 @@ def karger_condition_proof(c9: Any = 9, c4: Any = 4, c3: Any = 3, k4: Any = 4) -
                   (d, beta, p), hyps, sp.And(eps <= 1, k4 / (ell * d**ell) <= beta), samples=_lemma2_samples(thr))
     P = Proof(claim)
     _log_steps(P, d, beta)
-    one = P.smt("d > 35 > 1", [d > 35], d > 1)
-    P.monotone("log is increasing: log d > 0", "log", one)
     return P
 
 

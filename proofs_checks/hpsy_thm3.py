@@ -66,7 +66,8 @@ def chebyshev_proof(markov: Any = 4, four: Any = 4, share: Any = 4) -> Proof:
     t2 = 2 / sp.sqrt(b * n)
     claim = Claim("HPSY Thm 3 proof, Eqs. (9)-(10): Markov gives P[xi_1] = P[R_hat(A*) >= 4R/beta] <= beta/4; "
                   "Chebyshev gives P[xi_2] = P[sup_A |R(A) - R_hat(A)| >= 4 sqrt(kd/(beta n))] <= beta/4.",
-                  (R, b, n, k, d), (b < 1, k <= d), sp.And(p1 <= b / share, p2 <= b / share))
+                  (R, b, n, k, d), (b < 1, k <= d), sp.And(p1 <= b / share, p2 <= b / share),
+                  samples={"R": ["1"], "beta": ["1/2"], "n": ["10"], "k": ["1"], "d": ["2"]})
     P = Proof(claim)
     P.cite("Markov's inequality", p1 <= R / t1,
            "Markov's inequality for the nonnegative R_hat(A*) with E R_hat(A*) = R: P[R_hat >= t] <= R/t")
