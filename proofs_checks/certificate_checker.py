@@ -880,10 +880,10 @@ def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
             continue
         if any(not _domain_ok(s, v) for s, v in point.items()):
             continue
-        if any(_decide_closed(h.subs(point)) is not True for h in hyps):
+        if any(_decide_closed(_reval(h.subs(point).doit())) is not True for h in hyps):
             continue
         inside += 1
-        inst = concl.subs(point)
+        inst = _reval(concl.subs(point).doit())
         if inst.free_symbols:
             continue
         if _decide_closed(inst) is False:

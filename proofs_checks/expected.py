@@ -50,7 +50,7 @@ EXPECTED: dict[str, Verdict] = {
     "BNS15.Lem4.6.constants": U,
     "BNS15.Cl4.5.resampling": U,
     "BNS15.Cl4.3.subsampling": U,
-    "BNS15.Cl4.8.geometric-sum": U,
+    "BNS15.Cl4.8.geometric-sum": G,
     "BNS15.Cl4.9.induction": U,
     "BNS15.Cl4.11.thmB5-sizes": U,
     "BNS15.Lem4.12.final-size": F,

@@ -33,6 +33,7 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "ABM19.Thm4.2.arithmetic": [{"hundred": 50}, {"level": R(1, 8)}],
     "BNS15.Obs3.2.xor-vc": [{"ten": 5}, {"two": R(3, 2)}],
     "BNS15.Thm3.3.events": [{"split": 4}, {"ten": 5}],
+    "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 40000}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}
