@@ -172,7 +172,8 @@ class Claim:
                 "conditions": [[_srepr(c), t] for c, t in self.conditions],
                 "given": [[_srepr(g), t] for g, t in self.given],
                 "conclusion": _srepr(self.conclusion),
-                "samples": {k: [str(v) for v in vs] for k, vs in self.samples.items()}}
+                "samples": [[k, [str(v) for v in vs]] for k, vs in self.samples.items()]}  # ordered: later values
+        # may be expressions in earlier symbols
 
     def formal(self) -> str:
         """The quantified statement in one line."""

@@ -385,7 +385,8 @@ def check_directory(folder: Path) -> dict[str, int]:
 # steps. Everything is a sympy ``srepr`` string, so the symbols carry their domains (assumptions):
 #
 # ``claim``: ``{"sentence", "symbols": [srepr], "hypotheses": [srepr], "conditions": [[srepr, text]],
-#   "given": [[srepr, citation]], "conclusion": srepr, "samples": {name: [value, ...]}}`` -- the quantified
+#   "given": [[srepr, citation]], "conclusion": srepr, "samples": [[name, [value, ...]], ...]}`` (values may be
+#   expressions in the symbols listed before them) -- the quantified
 #   statement "for all values of the symbols in their domains satisfying the hypotheses (and the conditions,
 #   which the paper does not state, and the given results, cited: the verdict is then HOLDS GIVEN them), the
 #   conclusion holds".
@@ -852,7 +853,8 @@ def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
     import itertools
 
     symbols = {s.name: s for s in (_read(x) for x in claim["symbols"])}
-    samples = claim.get("samples") or {}
+    raw = claim.get("samples") or []
+    samples = dict(raw) if isinstance(raw, list) else dict(raw)  # a list of [name, values] keeps the order
     inside = 0
     if not samples:
         return (None, 0) if count else None

@@ -41,7 +41,7 @@ EXPECTED: dict[str, Verdict] = {
     "ABM19.Thm4.1.arithmetic": G,
     "ABM19.Thm4.2.arithmetic": G,
     # BNS15 (seed 004)
-    "BNS15.Obs3.2.xor-vc": H,
+    "BNS15.Obs3.2.xor-vc": G,
     "BNS15.Thm3.3.events": G,
     "BNS15.Thm3.3.proof-sizes": F,
     "BNS15.Thm3.3.large-epsilon": F,
