@@ -863,40 +863,51 @@ def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
             + [_read(g[0]) for g in claim.get("given", [])])
     concl = _read(claim["conclusion"])
     for values in itertools.product(*(samples[n] for n in names)):
-        point: dict[sp.Symbol, sp.Rational] = {}
-        for n, v in zip(names, values):
-            val = sp.sympify(str(v), locals=dict(symbols)).subs(point)
-            if val.free_symbols:
+        counted = False
+        for exact in (True, False):  # the values as written, else irrational ones rounded just above
+            point = _sample_point(names, values, symbols, exact)
+            if point is None or any(not _domain_ok(s, v) for s, v in point.items()):
+                continue
+            if any(_decide_closed(_reval(h.subs(point).doit())) is not True for h in hyps):
+                continue
+            if not counted:
+                inside, counted = inside + 1, True
+            inst = _reval(concl.subs(point).doit())
+            verdict = None if inst.free_symbols else _decide_closed(inst)
+            if verdict is False:
+                found = {s.name: str(v) for s, v in point.items()}
+                return (found, inside) if count else found
+            if verdict is True:
                 break
-            if not val.is_Rational:  # an irrational sample: the rational just above its enclosure
-                try:
-                    with mpmath.workdps(30):
-                        enc = _iv_eval(val, {})
-                except (CertificateError, ZeroDivisionError, ValueError):
-                    break
-                man, ex = mpmath.mpf(enc.b).man_exp
-                val = sp.Integer(man) * sp.Rational(2) ** ex
-                val = val + abs(val) / 10**20  # just above: a lower bound stated as a sample stays satisfied
-            point[symbols[n]] = val
-        if len(point) != len(names):
-            continue
-        if any(not _domain_ok(s, v) for s, v in point.items()):
-            continue
-        if any(_decide_closed(_reval(h.subs(point).doit())) is not True for h in hyps):
-            continue
-        inside += 1
-        inst = _reval(concl.subs(point).doit())
-        if inst.free_symbols:
-            continue
-        if _decide_closed(inst) is False:
-            found = {s.name: str(v) for s, v in point.items()}
-            return (found, inside) if count else found
     return (None, inside) if count else None
 
 
-def _domain_ok(s: sp.Symbol, v: sp.Rational) -> bool:
-    checks = ((s.is_positive, v > 0), (s.is_nonnegative, v >= 0), (s.is_integer, v.is_integer),
-              (s.is_negative, v < 0))
+def _sample_point(names: list[str], values: tuple[Any, ...], symbols: dict[str, Any], exact: bool) -> Any:
+    """The sample point (symbol -> value); ``exact=False`` rounds irrational values to a rational just above."""
+    point: dict[Any, Any] = {}
+    for n, v in zip(names, values):
+        val = sp.sympify(str(v), locals=dict(symbols)).subs(point).doit()
+        if val.free_symbols:
+            return None
+        if not val.is_Rational and not exact:
+            try:
+                with mpmath.workdps(30):
+                    enc = _iv_eval(val, {})
+            except (CertificateError, ZeroDivisionError, ValueError, TypeError):
+                return None
+            man, ex = mpmath.mpf(enc.b).man_exp
+            val = sp.Integer(man) * sp.Rational(2) ** ex
+            val = val + abs(val) / 10**20  # just above: a lower bound stated as a sample stays satisfied
+        point[symbols[n]] = val
+    return point
+
+
+def _domain_ok(s: sp.Symbol, v: Any) -> bool:
+    try:
+        checks = ((s.is_positive, bool(v > 0)), (s.is_nonnegative, bool(v >= 0)), (s.is_integer, bool(v.is_integer)),
+                  (s.is_negative, bool(v < 0)))
+    except TypeError:
+        return False
     return all(ok for flag, ok in checks if flag)
 
 
@@ -976,7 +987,7 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
                         "hypotheses and the certified steps")
     elif not trivial_claim and not failures:
         for name, c, _m in used:  # every step is needed: a later step links to it, or the closing needs it
-            if id(c) in linked:
+            if id(c) in linked or _same(c, concl):  # linked to a later step, or the step that concludes the claim
                 continue
             rest = [p for p in premises if p is not c]
             if entails(rest, concl, symbols):
