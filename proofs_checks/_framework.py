@@ -304,6 +304,12 @@ def constants(key: str, **defaults: Any) -> dict[str, Any]:
     unknown = set(over) - set(defaults)
     if unknown:
         raise KeyError(f"{key}: no constant named {sorted(unknown)} (constants: {sorted(defaults)})")
+    import sympy as sp
+
+    for name, value in over.items():  # the theorem's constants are positive numbers; a degenerate one is refused
+        v = sp.sympify(value)
+        if not (v.is_Number and v.is_positive and v.is_finite):
+            raise ValueError(f"{key}: constant {name} must stay a positive number, got {value!r}")
     return {**defaults, **over}
 
 

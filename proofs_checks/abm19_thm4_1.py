@@ -53,8 +53,10 @@ def theorem41_proof(level: Any = "1/16", hundred: Any = 100, conf: Any = "1/18")
                   "error 100 n_pub alpha and confidence 1/16, and Thm 4.3 rules B out unless 100 n_pub alpha > 1/16, "
                   "i.e. n_pub > 1/(1600 alpha).",
                   (n, a, errB, failB, T), (a < 1,), n > level / (hundred * a),
-                  given=((sp.Eq(errB, 100 * n * a), lem44_err),
-                         (failB <= conf / sp.Rational(99, 100) + T, lem44_fail), (T <= cap, tail),
+                  conditions=((failB <= conf / sp.Rational(99, 100) + T,
+                               "B is built by the project's repair of Lemma 4.4 (fill with D0 draws once S~ runs out; "
+                               "the paper's Alg 3 fails here, ABM19.Lem4.4.confidence): " + lem44_fail),),
+                  given=((sp.Eq(errB, 100 * n * a), lem44_err), (T <= cap, tail),
                          (sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)), thm43)),
                   samples={"n_pub": ["1", "100"], "alpha": ["1/2", "1/10000"], "err_B": ["100*n_pub*alpha"],
                            "fail_B": ["1/100"], "T": ["1/1000"]})

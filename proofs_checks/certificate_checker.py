@@ -943,11 +943,15 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
         failures.append("the claim's hypotheses contradict each other: the claim is vacuous")
     if not witnesses:
         failures.append("the claim's domain is not shown non-empty: no sample point satisfies every hypothesis")
-    trivial_claim = entails(hyps, concl, symbols)
+    own = hyps[: len(hyps) - len(given)]  # the claim's hypotheses and conditions, without the given results
+    trivial_claim = entails(own, concl, symbols)
     if trivial_claim and not (len(steps) == 1 and steps[0].get("method") == "smt"
                               and _same(_read(steps[0]["conclusion"]), concl)):
         failures.append("the conclusion follows from the hypotheses alone: the proof is the single smt step that "
                         "concludes it, and any other step is decorative")
+    conjuncts = list(concl.args) if isinstance(concl, sp.And) else [concl]
+    if given and not trivial_claim and entails(hyps, concl, symbols):
+        failures.append("the given (cited) results alone carry the claim: nothing of it is certified here")
     premises = list(hyps)
     used: list[tuple[str, Any, str]] = []
     linked: set[int] = set()
@@ -972,9 +976,10 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
         c = _read(step["conclusion"])
         if step["method"] == "cited":
             cited.append(step["citation"])
-            if entails([*hyps, c], concl, symbols):
-                failures.append(f"step {name!r}: a cited step alone carries the claim (with its hypotheses): the "
-                                "citation would be the claim")
+            for part in conjuncts:  # an And is several claims: a citation may not be any of them
+                if not entails(own, part, symbols) and entails([*own, c], part, symbols):
+                    failures.append(f"step {name!r}: a cited step alone carries (part of) the claim, {part}: the "
+                                    "citation would be the claim")
         premises.append(c)  # its hypotheses are all established: it holds
         used.append((name, c, step["method"]))
     if not steps:

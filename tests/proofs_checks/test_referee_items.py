@@ -9,10 +9,12 @@ import pytest
 from semiprivate.proofs_checks import Verdict, get_check
 
 
-def test_chebyshev_step_holds_given_markov_and_chebyshev_without_a_written_condition() -> None:
+def test_chebyshev_step_is_unproved_while_its_citations_carry_its_conjuncts() -> None:
+    """Each conjunct of (9)-(10) is the conclusion of a cited step (Markov, the Frobenius/Chebyshev argument):
+    nothing of it is certified, so it is not HOLDS GIVEN."""
     rec = get_check("HPSY.Thm3.chebyshev-arithmetic")
-    assert rec.verdict is Verdict.HOLDS_GIVEN and rec.condition is None
-    assert any("Markov" in c for c in rec.citations) and any("Chebyshev" in c for c in rec.citations)
+    assert rec.verdict is Verdict.UNPROVED
+    assert any("carries (part of) the claim" in r for r in rec.open_reasons)
 
 
 def test_union_over_a_corrected_bound_is_sqrt_d_minus_k() -> None:

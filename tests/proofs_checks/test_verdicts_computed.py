@@ -44,14 +44,15 @@ def test_a_broken_supporting_step_is_an_error_not_a_verdict(monkeypatch: pytest.
 
 
 def test_a_broken_chain_step_makes_the_claim_unproved(monkeypatch: pytest.MonkeyPatch) -> None:
-    from semiprivate.proofs_checks import hpsy_thm3
+    from semiprivate.proofs_checks import hpsy_thm2
 
-    real = hpsy_thm3.chebyshev_proof
+    assert get_check("HPSY.Thm2.hoeffding").verdict is Verdict.HOLDS_GIVEN
+    real = hpsy_thm2.hoeffding_proof
 
     def weaker(*a: object, **k: object) -> object:
         P = real(*a, **k)
-        P.steps = [s for s in P.steps if s["method"] != "smt"]  # drop the link the Chebyshev citation needs
+        P.steps = [s for s in P.steps if s["method"] != "smt"]  # drop the link the monotone step needs
         return P
 
-    monkeypatch.setattr(hpsy_thm3, "chebyshev_proof", weaker)
-    assert get_check("HPSY.Thm3.chebyshev-arithmetic").verdict is Verdict.UNPROVED
+    monkeypatch.setattr(hpsy_thm2, "hoeffding_proof", weaker)
+    assert get_check("HPSY.Thm2.hoeffding").verdict is Verdict.UNPROVED
