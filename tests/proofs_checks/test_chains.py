@@ -21,8 +21,8 @@ R = sp.Rational
 
 #: For every claim that holds: changes of the stated theorem's constants that make it false or unproved.
 PERTURBATIONS: dict[str, list[dict[str, object]]] = {
-    "HPSY.Lem1.karger-algebra": [{"three": 1}, {"two": 0}, {"four": 8}],
-    "HPSY.Lem2.quadratic": [{"c9": 3}, {"c4": 0, "c9": 4}, {"c3": 12}],
+    "HPSY.Lem1.karger-algebra": [{"three": 1}, {"two": R(1, 2)}, {"four": 8}],
+    "HPSY.Lem2.quadratic": [{"c9": 3}, {"c4": R(1, 100), "c9": 3}, {"c3": 12}],
     "HPSY.Lem2.karger-condition": [{"c9": 3}, {"c3": 12}, {"k4": 8}],
     "HPSY.Lem2.exact-union-bound": [{"c": 1}, {"c": 3}],
     "HPSY.Thm1.union-bound": [{"two": 1}, {"share": 4}],
@@ -226,7 +226,7 @@ def test_a_cited_step_may_not_be_the_claim_and_citations_alone_prove_nothing() -
     P = Proof(claim)
     P.cite("the paper says so", sp.exp(x) > 2, "the paper under review")
     res = check_proof(json.loads(json.dumps(P.as_json())))
-    assert res["status"] == "open" and any("carries the claim" in f for f in res["failures"])
+    assert res["status"] == "open" and any("carries (part of) the claim" in f for f in res["failures"])
     assert any("every step is cited" in f for f in res["failures"])
 
 
