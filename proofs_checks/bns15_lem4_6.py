@@ -57,9 +57,8 @@ def induction_proof(bound: Any = 41, keep: Any = 100, base_keep: Any = 300) -> P
                            "eps_next": [f"(3 + exp(eps_prev + 3))/{keep}"],
                            "delta_next": [f"16*E*delta_prev/{keep}"]})
     P = Proof(claim)
-    m = P.smt("eps_prev + 3 <= 4", [ep <= 1], ep + 3 <= 4)
-    x = P.monotone("exp is increasing: e^{eps_prev + 3} <= e^4", "exp", m)
-    del x
+    P.monotone("exp is increasing: e^{eps_prev + 3} <= e^4 (eps_prev + 3 <= 4 is the hypothesis eps_prev <= 1)",
+               "exp", ep + 3 <= 4)
     P.evaluate("(3 + e^4)/100 <= 1", (3 + sp.exp(4)) / keep, "<=", 1)
     P.evaluate("4 * 4e * 41/100 <= 41", 16 * sp.E * 41 / keep, "<=", bound)
     return P
