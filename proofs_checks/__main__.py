@@ -1,12 +1,12 @@
 """``python -m semiprivate.proofs_checks``: print the verdict table and write the markdown report.
 
-The report goes to ``proofs_checks/REPORT.md`` in a source checkout and to
-``./proofs_checks_REPORT.md`` (current folder) in an installed copy -- never into
-``site-packages`` (:func:`semiprivate.proofs_checks.report.default_report_path`).
-Options: ``--no-write`` (print only), ``--out PATH`` (write the report elsewhere),
-``--certificates [DIR]`` (also write every check's certificates as JSON, by default to
-``proofs_checks/certificates/`` in a source checkout), ``--recheck [DIR]`` (re-check the written
-certificates with the independent checker, which imports only sympy, mpmath and z3).
+Files are written only where asked: the report goes to ``--out PATH`` or, in a source checkout,
+to the committed ``proofs_checks/REPORT.md``; an installed copy writes nothing without ``--out``
+(never into the current folder or ``site-packages``). Options: ``--no-write`` (print only),
+``--out PATH``, ``--certificates [DIR]`` (also write every check's claim, proof chain and
+certificates as JSON; DIR defaults to ``proofs_checks/certificates/`` in a source checkout and is
+required otherwise), ``--recheck [DIR]`` (re-check the written documents with the independent
+checker, which imports only sympy, mpmath and z3).
 Exit status 0 when every check ran and matched its recorded expectation, 1 otherwise,
 2 when the report cannot be written (a message, no traceback).
 """
@@ -18,9 +18,11 @@ import sys
 from pathlib import Path
 
 from semiprivate.proofs_checks.report import (
+    REPORT_PATH,
     recheck_certificates,
     render_table,
     run_all,
+    source_checkout,
     write_certificates,
     write_report,
 )
@@ -31,11 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m semiprivate.proofs_checks", description=__doc__)
     ap.add_argument("--no-write", action="store_true", help="do not write the report")
     ap.add_argument("--out", type=Path, default=None,
-                    help="where to write the report (default: proofs_checks/REPORT.md in a source checkout, "
-                         "./proofs_checks_REPORT.md otherwise)")
+                    help="where to write the report (default: proofs_checks/REPORT.md in a source checkout; "
+                         "nothing is written otherwise)")
     ap.add_argument("--certificates", nargs="?", const="", default=None, metavar="DIR",
                     help="also write the certificates (JSON, one file per check) to DIR (default: "
-                         "proofs_checks/certificates/ in a source checkout, ./proofs_checks_certificates otherwise)")
+                         "proofs_checks/certificates/ in a source checkout; required otherwise)")
     ap.add_argument("--recheck", nargs="?", const="", default=None, metavar="DIR",
                     help="re-check every certificate file in DIR (default: the committed certificates) with the independent "
                          "checker; exit 1 if any fails")
@@ -51,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if not existed:
             args.out.unlink()
+    if args.certificates == "" and not source_checkout():
+        print("python -m semiprivate.proofs_checks: error: --certificates needs a folder outside a source checkout",
+              file=sys.stderr)
+        return 2
     if args.recheck is not None and args.certificates is None:
         return _recheck(args.recheck)
     outs = run_all()
@@ -62,9 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nUNEXPECTED {o.id}: got {got}, expected {exp}", file=sys.stderr)
         if o.error:
             print(o.error, file=sys.stderr)
-    if not args.no_write:
+    target = args.out if args.out is not None else (REPORT_PATH if source_checkout() else None)
+    if target is None and not args.no_write:
+        print("\n(report not written: pass --out PATH to write it)")
+    elif not args.no_write:
         try:
-            path = write_report(args.out)
+            path = write_report(target)
         except OSError as exc:
             print(f"python -m semiprivate.proofs_checks: error: cannot write the report: {exc}", file=sys.stderr)
             return 2

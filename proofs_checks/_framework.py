@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -22,6 +23,10 @@ __all__ = [
     "Role",
     "Fact",
     "Check",
+    "Claim",
+    "Proof",
+    "constants",
+    "perturbed",
     "derive_verdict",
     "CannotDecide",
     "register",
@@ -44,15 +49,20 @@ __all__ = [
 class Verdict(str, enum.Enum):
     """Outcome of a check, derived from its facts by :func:`derive_verdict` (never written by a check).
 
-    ``HOLDS``: every proving fact carries a certificate over the claim's whole stated domain.
-    ``HOLDS_WITH_CONDITION``: the same, but at least one fact was proved only under an extra
-    condition, given in :attr:`Check.condition`. ``FAILS``: a refuting fact carries a certificate
-    that re-verifies a concrete counterexample (:attr:`Check.counterexample`).
+    ``HOLDS``: the check states its claim formally (:class:`Claim`) and the independent checker closes
+    the chain of certified steps (:class:`Proof`) from the claim's hypotheses to its conclusion.
+    ``HOLDS_GIVEN``: the same, but some steps are cited results (listed in :attr:`Check.citations`).
+    ``HOLDS_WITH_CONDITION``: the chain closes only with extra hypotheses the paper does not state
+    (:attr:`Check.condition`). ``FAILS``: a counterexample is re-verified exactly
+    (:attr:`Check.counterexample`), from the check's refuting facts or from the checker's search over
+    the claim's domain. ``UNPROVED``: neither (no formal claim, or the chain does not close).
     """
 
     HOLDS = "HOLDS"
+    HOLDS_GIVEN = "HOLDS GIVEN"
     HOLDS_WITH_CONDITION = "HOLDS WITH CONDITION"
     FAILS = "FAILS"
+    UNPROVED = "UNPROVED"
 
 
 class CannotDecide(RuntimeError):
@@ -109,23 +119,211 @@ class Fact:
                 "certificates": [dict(c) for c in self.certificates]}
 
 
-def derive_verdict(facts: Sequence[Fact]) -> tuple[Verdict, str | None, str | None]:
-    """The verdict, the condition and the counterexample that ``facts`` establish.
+def derive_verdict(facts: Sequence[Fact], proof: Proof | None = None) -> tuple[Verdict, str | None, str | None]:
+    """The verdict, the condition and the counterexample that ``facts`` and ``proof`` establish.
 
-    A certified refutation gives FAILS. Otherwise at least one certified proving fact is needed
-    (else :class:`CannotDecide`); the verdict is HOLDS WITH CONDITION when any proving fact carries
-    a condition, HOLDS when none does. Observations never count.
+    A certified refutation among ``facts`` gives FAILS. Otherwise the verdict is what
+    :func:`semiprivate.proofs_checks.certificate_checker.check_proof` concludes from ``proof``: a
+    counterexample in the claim's domain gives FAILS, a closed chain HOLDS (HOLDS GIVEN with cited
+    steps, HOLDS WITH CONDITION with conditions), anything else -- including no proof -- UNPROVED.
+    Observations and loose proving facts never count.
     """
     refs = [f for f in facts if f.role is Role.REFUTES]
     if refs:
         return Verdict.FAILS, None, " ".join(f.statement for f in refs)
-    proofs = [f for f in facts if f.role is Role.PROVES]
-    if not proofs:
-        raise CannotDecide("no certified fact: observations alone never establish a claim")
-    conds = list(dict.fromkeys(f.condition for f in proofs if f.condition))
+    if proof is None:
+        return Verdict.UNPROVED, None, None
+    res = proof.result()
+    if res["status"] == "refuted":
+        pt = ", ".join(f"{k} = {v}" for k, v in res["counterexample"].items())
+        return Verdict.FAILS, None, (f"the stated conclusion {proof.claim.conclusion} is false at {pt} "
+                                     "(exactly re-verified by the checker's search over the claim's domain)")
+    if res["status"] != "closed":
+        return Verdict.UNPROVED, None, None
+    conds = [text for _, text in proof.claim.conditions]
     if conds:
         return Verdict.HOLDS_WITH_CONDITION, "; ".join(conds), None
+    if res["cited"]:
+        return Verdict.HOLDS_GIVEN, None, None
     return Verdict.HOLDS, None, None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim stated formally: for all ``symbols`` (sympy symbols; their assumptions are the domains)
+    satisfying ``hypotheses`` (and ``conditions``, extra hypotheses the paper does not state, each with
+    its text) and ``given`` (results the claim assumes, each with its citation: the verdict is then HOLDS
+    GIVEN them), ``conclusion`` holds. ``sentence`` is the paper's sentence it formalises; ``samples``
+    (symbol name -> values, or expressions in the earlier symbols) are the points of the counterexample
+    search, and one of them must lie in the domain (a witness that it is not empty).
+    """
+
+    sentence: str
+    symbols: tuple[Any, ...]
+    hypotheses: tuple[Any, ...]
+    conclusion: Any
+    conditions: tuple[tuple[Any, str], ...] = ()
+    samples: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    given: tuple[tuple[Any, str], ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"sentence": self.sentence, "symbols": [_srepr(s) for s in self.symbols],
+                "hypotheses": [_srepr(h) for h in self.hypotheses],
+                "conditions": [[_srepr(c), t] for c, t in self.conditions],
+                "given": [[_srepr(g), t] for g, t in self.given],
+                "conclusion": _srepr(self.conclusion),
+                "samples": [[k, [str(v) for v in vs]] for k, vs in self.samples.items()]}  # ordered: later values
+        # may be expressions in earlier symbols
+
+    def formal(self) -> str:
+        """The quantified statement in one line."""
+        import sympy as sp
+
+        doms = ", ".join(f"{s} ({_domain(s)})" for s in self.symbols)
+        hyp = " and ".join(sp.sstr(h) for h in self.hypotheses) or "True"
+        cond = "".join(f" and {sp.sstr(c)}" for c, _ in self.conditions)
+        cond += "".join(f" and [given] {sp.sstr(g)}" for g, _ in self.given)
+        return f"for all {doms}: {hyp}{cond} => {sp.sstr(self.conclusion)}"
+
+
+def _domain(s: Any) -> str:
+    for flag, name in (("is_integer", "integer"), ("is_positive", "positive"), ("is_nonnegative", "nonnegative"),
+                       ("is_real", "real")):
+        if getattr(s, flag):
+            rest = "positive integer" if name == "integer" and s.is_positive else name
+            return rest
+    return "complex"
+
+
+class Proof:
+    """A chain of steps proving a :class:`Claim`; each method appends one step (see the checker's module doc).
+
+    Steps are not checked here: :meth:`result` hands the whole document to the independent checker
+    (:func:`~semiprivate.proofs_checks.certificate_checker.check_proof`), which re-establishes every
+    step, the composition and the counterexample search.
+    """
+
+    def __init__(self, claim: Claim) -> None:
+        self.claim = claim
+        self.steps: list[dict[str, Any]] = []
+        self._result: dict[str, Any] | None = None
+
+    def _add(self, name: str, method: str, hyps: Sequence[Any], concl: Any, **extra: Any) -> Any:
+        self._result = None
+        self.steps.append({"name": name, "method": method, "hypotheses": [_srepr(h) for h in hyps],
+                           "conclusion": _srepr(concl), **extra})
+        return concl
+
+    def identity(self, name: str, lhs: Any, rhs: Any) -> Any:
+        """``lhs == rhs`` by simplification."""
+        import sympy as sp
+
+        return self._add(name, "identity", (), sp.Eq(lhs, rhs, evaluate=False))
+
+    def sign(self, name: str, concl: Any, hyps: Sequence[Any] = (), *, slacks: Mapping[str, Any] | None = None,
+             witness: Any = None) -> Any:
+        """An inequality proved by sympy's sign rules (with slack substitutions for the hypotheses)."""
+        extra: dict[str, Any] = {}
+        if slacks:
+            extra = {"slacks": {k: _srepr(v) for k, v in slacks.items()}, "witness": _srepr(witness)}
+        return self._add(name, "sign", hyps, concl, **extra)
+
+    def smt(self, name: str, hyps: Sequence[Any], concl: Any) -> Any:
+        """``hyps => concl`` by z3 (non-polynomial subterms opaque)."""
+        return self._add(name, "smt", hyps, concl)
+
+    def interval(self, name: str, hyps: Sequence[Any], concl: Any, *, reduction: str = "") -> Any:
+        """``expr >= 0`` on the box the hypotheses state, by interval branch-and-bound."""
+        return self._add(name, "interval", hyps, concl, reduction=reduction)
+
+    def monotone(self, name: str, func: str, hyp: Any, *more: Any) -> Any:
+        """``F(a) <= F(b)`` from the hypothesis ``a <= b`` (``<`` likewise) for F in exp, log, sqrt."""
+        import sympy as sp
+
+        a, b = hyp.lhs, hyp.rhs
+        if isinstance(hyp, (sp.StrictGreaterThan, sp.GreaterThan)):
+            a, b = b, a
+        F = {"exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt}[func]
+        strict = isinstance(hyp, (sp.StrictLessThan, sp.StrictGreaterThan))
+        concl = (sp.Lt if strict else sp.Le)(F(a), F(b))
+        return self._add(name, "monotone", (hyp, *more), concl, func=func)
+
+    def elementary(self, name: str, bound: str, x: Any, hyps: Sequence[Any] = ()) -> Any:
+        """The tangent-line bound ``log(x) <= x - 1`` (``bound="log"``) or ``exp(x) >= 1 + x`` (``"exp"``)."""
+        import sympy as sp
+
+        concl = (sp.Le(sp.log(x), x - 1, evaluate=False) if bound == "log"
+                 else sp.Ge(sp.exp(x), 1 + x, evaluate=False))
+        return self._add(name, "elementary", hyps, concl, bound=bound, arg=_srepr(x))
+
+    def evaluate(self, name: str, lhs: Any, relation: str, rhs: Any, *, unevaluated: bool = False) -> Any:
+        """The closed comparison ``lhs relation rhs``, decided exactly (or by separated intervals)."""
+        import sympy as sp
+
+        op = {"<": sp.Lt, "<=": sp.Le, ">": sp.Gt, ">=": sp.Ge}[relation]
+        return self._add(name, "evaluate", (), op(lhs, rhs, evaluate=False),
+                         **({"unevaluated": True} if unevaluated else {}))
+
+    def cite(self, name: str, concl: Any, citation: str, hyps: Sequence[Any] = ()) -> Any:
+        """A step taken from a cited result (the verdict then reads HOLDS GIVEN)."""
+        return self._add(name, "cited", hyps, concl, citation=citation)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"claim": self.claim.as_json(), "steps": [dict(s) for s in self.steps]}
+
+    def result(self) -> dict[str, Any]:
+        """The independent checker's conclusion (cached until a step is added)."""
+        if self._result is None:
+            from semiprivate.proofs_checks.certificate_checker import check_proof
+
+            self._result = check_proof(json_roundtrip(self.as_json()))
+        return self._result
+
+    def without(self, names: Iterable[str]) -> Proof:
+        """A copy with the named steps deleted."""
+        drop = set(names)
+        p = Proof(self.claim)
+        p.steps = [dict(s) for s in self.steps if s["name"] not in drop]
+        return p
+
+
+def json_roundtrip(doc: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    return json.loads(json.dumps(doc))
+
+
+# ----------------------------------------------------------------------------- perturbations
+
+_OVERRIDES: dict[str, dict[str, Any]] = {}
+
+
+def constants(key: str, **defaults: Any) -> dict[str, Any]:
+    """The constants of the stated theorem ``key`` (a check id), with any active perturbation applied."""
+    over = _OVERRIDES.get(key, {})
+    unknown = set(over) - set(defaults)
+    if unknown:
+        raise KeyError(f"{key}: no constant named {sorted(unknown)} (constants: {sorted(defaults)})")
+    import sympy as sp
+
+    for name, value in over.items():  # the theorem's constants are positive numbers; a degenerate one is refused
+        v = sp.sympify(value)
+        if not (v.is_Number and v.is_positive and v.is_finite):
+            raise ValueError(f"{key}: constant {name} must stay a positive number, got {value!r}")
+    return {**defaults, **over}
+
+
+class perturbed:  # noqa: N801 - a context manager used like a function
+    """``with perturbed("HPSY.Lem2.x", c=1): ...`` runs the checks with the stated theorem's constant changed."""
+
+    def __init__(self, key: str, **changes: Any) -> None:
+        self.key, self.changes = key, changes
+
+    def __enter__(self) -> None:
+        _OVERRIDES[self.key] = dict(self.changes)
+
+    def __exit__(self, *exc: object) -> None:
+        _OVERRIDES.pop(self.key, None)
 
 
 @dataclass(frozen=True)
@@ -160,18 +358,42 @@ class Check:
     facts: tuple[Fact, ...] = ()
     corrected: str | None = None
     links: tuple[str, ...] = field(default_factory=tuple)
+    proof: Proof | None = field(default=None, compare=False)
+
+    @cached_property
+    def _derived(self) -> tuple[Verdict, str | None, str | None]:
+        return derive_verdict(self.facts, self.proof)
 
     @property
     def verdict(self) -> Verdict:
-        return derive_verdict(self.facts)[0]
+        return self._derived[0]
 
     @property
     def condition(self) -> str | None:
-        return derive_verdict(self.facts)[1]
+        return self._derived[1]
 
     @property
     def counterexample(self) -> str | None:
-        return derive_verdict(self.facts)[2]
+        return self._derived[2]
+
+    @property
+    def citations(self) -> tuple[str, ...]:
+        """The cited results the closed chain rests on (empty without a proof)."""
+        return tuple(self.proof.result()["cited"]) if self.proof is not None else ()
+
+    @property
+    def steps(self) -> tuple[int, int, int]:
+        """(steps, non-trivial certified steps, cited steps) of the proof chain."""
+        if self.proof is None:
+            return (0, 0, 0)
+        n = len(self.proof.steps)
+        cited = sum(1 for s in self.proof.steps if s["method"] == "cited")
+        return (n, n - cited, cited)
+
+    @property
+    def open_reasons(self) -> tuple[str, ...]:
+        """Why the chain does not close (empty when it does, or without a proof)."""
+        return tuple(self.proof.result()["failures"]) if self.proof is not None else ()
 
     @property
     def certificate_kinds(self) -> tuple[str, ...]:
@@ -182,8 +404,11 @@ class Check:
 
     def certificates_json(self) -> dict[str, Any]:
         """The JSON document that ``--certificates`` writes for this check."""
-        return {"id": self.id, "claim": self.claim, "verdict": self.verdict.value, "condition": self.condition,
-                "facts": [f.as_json() for f in self.facts]}
+        doc: dict[str, Any] = {"id": self.id, "claim": self.claim, "verdict": self.verdict.value,
+                               "condition": self.condition, "facts": [f.as_json() for f in self.facts]}
+        if self.proof is not None:
+            doc["proof"] = self.proof.as_json()
+        return doc
 
 
 CheckFn = Callable[[], Check]

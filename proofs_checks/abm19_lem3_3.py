@@ -24,6 +24,7 @@ from semiprivate.proofs_checks._framework import (
     hypothesis_counterexample,
     join,
     observe,
+    refute,
     register,
     sympy_nonneg,
     sympy_zero,
@@ -33,7 +34,9 @@ from semiprivate.proofs_checks._links import bounds_module, close
 ID = "ABM19.Lem3.3"
 O_CONDITION = ("alpha, beta <= 1/2 (then the constant 255 suffices; explicitly n_pub >= (32 d ln(32e/alpha) + "
                "8 ln(2/beta))/alpha for all alpha, beta in (0, 1))")
-SAUER_CONDITION = "2 n_pub >= d (Sauer's polynomial bound needs m = 2 n_pub >= d points)"
+SAUER_CONDITION = ("n_pub >= d/2 (Sauer's polynomial bound needs m = 2 n_pub >= d points; below, Eq. (1) is < 1 "
+                   "only for n_pub < 0.19 d -- about d/(2e) = 0.184 d as alpha -> 0 -- and there it is refuted, "
+                   "ABM19.Lem3.3.small-n; in between it is >= 1 and holds trivially)")
 
 
 def log_bound(n: float, d: int, alpha: float) -> float:
@@ -106,14 +109,18 @@ def check_growth_chain() -> Check:
          "bound P[Bad] <= 2 G_{H Delta}(2n) 2^{-alpha n/2} (ABM19 cite it).")
     # e^{-alpha n/4} >= 2^{-alpha n/2}  <=>  ln2/2 >= 1/4
     sympy_nonneg(sp.log(2) / 2 - sp.Rational(1, 4), "ln2/2 - 1/4", condition=SAUER_CONDITION)
-    exact_fact("Sauer's polynomial form fails below m = d: (e m/d)^d < 2^m at m = 1, d = 2, so the chain needs "
-               "m = 2 n_pub >= d.", [((sp.E / 2) ** 2, "<", 2)], condition=SAUER_CONDITION)
+    observe("Sauer's polynomial form fails below m = d: (e m/d)^d < 2^m at m = 1, d = 2 ((e/2)^2 < 2); this "
+            "refutes a step for 2 n_pub < d, it proves nothing (the refutation of Eq. (1) itself is "
+            "ABM19.Lem3.3.small-n).")
     details = join([
         f"G_{{H Delta}}(m) <= G_H(m)^2 checked exhaustively for intervals and thresholds on {N} points, every m <= {N} "
         f"({n_sets} (class, m) pairs; H Delta built explicitly).",
         "Sauer sum_{i<=d} C(m,i) <= (e m/d)^d verified exactly for all 1 <= d <= 40, d <= m <= 300.",
         f"The polynomial form is FALSE below m = d: (e m/d)^d < 2^m at {len(below)} of the (m < d) grid points "
-        f"(e.g. m = {below[0][0]}, d = {below[0][1]}); Lemma 3.3 applies it at m = 2 n_pub, so it needs 2 n_pub >= d.",
+        f"(e.g. m = {below[0][0]}, d = {below[0][1]}); Lemma 3.3 applies it at m = 2 n_pub. For 2 n_pub < d the "
+        "bound 2(2e n/d)^(2d) e^(-alpha n/4) is >= 1 (trivially true) unless n_pub < 0.19 d (about d/(2e) = 0.184 d "
+        "as alpha -> 0: (2e n/d)^(2d) < 1 needs n < d/(2e)), and there Eq. (1) is refuted (ABM19.Lem3.3.small-n); "
+        "so the text 'Eq. (1) needs 2 n_pub >= d' overstates the gap: it fails only for n_pub < 0.19 d.",
         "The double-sample (epsilon-net) bound 2 G(2n) 2^{-alpha n/2} is implied by the stated 2 G(2n) e^{-alpha n/4} "
         "direction-wise since ln2/2 >= 1/4 (sympy); the epsilon-net lemma itself is cited, not re-derived.",
     ])
@@ -151,12 +158,9 @@ def check_small_n() -> Check:
     if p_not_cover != 1:
         raise RuntimeError(f"expected P[H~ not an alpha-cover] = 1, got {p_not_cover}")
     bound_q = 2 * (2 * sp.E * n / sp.Integer(d)) ** (2 * d) * sp.exp(-sp.Rational(1, 20) * n / 4)
-    cite("Below 2 n_pub >= d Eq. (1) is not claimed by the chain (ABM19.Lem3.3.growth-chain); above it, Eq. (1) "
-         "follows from the growth-function chain certified there.")
-    exact_fact(f"Eq. (1) needs 2 n_pub >= d: at d = {d}, n_pub = {n}, alpha = {alpha} it gives {fmt(val)} < 1, while "
-               f"for H = all functions on {d} points (uniform D_X) P[H~ not an alpha-cover] = {p_not_cover} "
-               "(enumerated exactly over every public point and every h).",
-               [(bound_q, "<", 1), (sp.Rational(p_not_cover), "==", 1)], condition=SAUER_CONDITION)
+    refute(f"d = {d}, n_pub = {n}, alpha = {alpha}: Eq. (1) gives {fmt(val)} < 1, while for H = all functions on "
+           f"{d} points (uniform D_X) P[H~ not an alpha-cover] = {p_not_cover} (enumerated exactly over every public "
+           "point and every h).", [(bound_q, "<", 1), (sp.Rational(p_not_cover), "==", 1)])
     sympy_nonneg(sp.log(2) / 2 - sp.Rational(1, 4), "ln2/2 - 1/4 (double-sample bound to e^{-alpha n/4})",
                  condition=SAUER_CONDITION)
     link = ""
@@ -178,16 +182,17 @@ def check_small_n() -> Check:
         f"P[H~ not an alpha-cover] = {p_not_cover}, enumerated exactly (every public point, every h, every member "
         "of H~), and asserted.",
         link,
-        "The paper only applies Eq. (1) at n_pub = O((d log(1/alpha) + log(1/beta))/alpha) >= 8d/alpha > d/2 "
-        "(ABM19.Lem3.3.manipulation), so the missing condition is the one stated in ABM19.Lem3.3.growth-chain, "
-        "not a failure of the lemma: same verdict for the same missing condition.",
+        "Eq. (1) as displayed (for every n_pub) is therefore false; it is < 1 only for n_pub < 0.19 d (about d/(2e) "
+        "= 0.184 d as alpha -> 0), is >= 1 (trivially true) from there to d/2, and holds by Sauer for n_pub >= d/2. "
+        "The paper only applies it at n_pub = O((d log(1/alpha) + log(1/beta))/alpha) >= 8d/alpha > d/2 "
+        "(ABM19.Lem3.3.manipulation), so the lemma's O-statement is unaffected.",
     ])
     return Check(id=f"{ID}.small-n",
                  claim="ABM19 Lem 3.3, Eq. (1): P[H~ not an alpha-cover] <= 2 (2e n_pub/d)^{2d} e^{-alpha n_pub/4} "
                        "(the paper uses it at the n_pub of the O-statement, which is >= 8d/alpha > d/2).",
                  method="exact", details=details,
-                 corrected="Eq. (1) holds for n_pub >= d/2 (then the bound is the double-sample bound with Sauer); the "
-                           "lemma's O-statement is unaffected.",
+                 corrected="Eq. (1) holds for n_pub >= d/2 (the double-sample bound with Sauer) and trivially wherever "
+                           "it is >= 1 (every n_pub >= 0.19 d); the lemma's O-statement is unaffected.",
                  links=links)
 
 
@@ -203,9 +208,6 @@ def check_manipulation() -> Check:
     sympy_zero(logb, dd_ * (2 * sp.log(2 * A_ + L_ / 2) - 6 * A_ - L_),
                "log(bound(n0)/beta) == d(2 ln(2A + L/2) - 6A - L), A = ln(32e/alpha), L = ln(2/beta)/d")
     cite("ln z <= z - 1 < z for z > 0.")
-    Ap, Lp = sp.symbols("A L", positive=True)
-    sympy_nonneg(6 * Ap + Lp - 2 * (2 * Ap + Lp / 2),
-                 "6A + L - 2(2A + L/2) (so 2 ln(2A + L/2) - 6A - L <= -2A < 0: the bound at n0 is <= beta)")
     t_ = sp.Symbol("t", nonnegative=True)
     sympy_nonneg(al / 4 - 2 * dd_ / (8 * dd_ / al + t_),
                  "alpha/4 - 2d/n for n = 8d/alpha + t: the log-bound decreases beyond 8d/alpha")

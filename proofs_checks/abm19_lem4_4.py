@@ -10,10 +10,22 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import sympy as sp
 from scipy.stats import binom
-from semiprivate.proofs_checks._framework import Check, cite, fmt, join, observe, refute, register, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    Check,
+    Claim,
+    Proof,
+    constants,
+    fmt,
+    join,
+    observe,
+    refute,
+    register,
+    sympy_zero,
+)
 from semiprivate.proofs_checks._links import bounds_module
 
 ID = "ABM19.Lem4.4"
@@ -103,6 +115,41 @@ def check_chernoff() -> Check:
                            "probability is P[Bin(n_priv - 1, p) >= ñ] and must be added to the budget.")
 
 
+def total_variation_proof(hundred: Any = 100, level: Any = "99/100") -> Proof:
+    """ABM19 Claim 4.6's total-variation step stated formally: (1 - 1/(100 n))^n >= 0.99 for every n >= 1."""
+    hundred, level = sp.sympify(hundred), sp.sympify(level)
+    n = sp.Symbol("n_pub", integer=True, positive=True)
+    claim = Claim("ABM19 Claim 4.6 proof: P[S^_pub = S_pub] >= (1 - 1/(100 n_pub))^{n_pub} >= 0.99.",
+                  (n,), (), (1 - 1 / (hundred * n)) ** n >= level, samples={"n_pub": ["1", "2", "10", "1000"]})
+    P = Proof(claim)
+    b = P.cite("Bernoulli's inequality", (1 - 1 / (hundred * n)) ** n >= 1 - n / (hundred * n),
+               "Bernoulli's inequality (1 + t)^n >= 1 + n t for t >= -1 and integer n >= 1, at t = -1/(100 n)")
+    del b
+    return P
+
+
+def error_scaling_proof(hundred: Any = 100) -> Proof:
+    """ABM19 Claim 4.6 stated formally: excess error <= alpha on D(p), p = 1/(100 n_pub), gives err(h; D) <= 100 n_pub alpha."""
+    hundred = sp.sympify(hundred)
+    n = sp.Symbol("n_pub", integer=True, positive=True)
+    a, e = sp.symbols("alpha err_D", positive=True)
+    err_mix, opt_mix = sp.symbols("err_Dp opt_Dp", positive=True)
+    p = 1 / (100 * n)
+    claim = Claim("ABM19 Claim 4.6: D(p) = p D + (1-p) D0 with D0's labels uniform, so err(h; D(p)) = p err(h; D) + "
+                  "(1-p)/2 and the optimum is (1-p)/2; an excess error <= alpha on D(p) implies err(h~; D) <= "
+                  "100 n_pub alpha.",
+                  (n, a, e, err_mix, opt_mix),
+                  (sp.Eq(err_mix, p * e + (1 - p) / 2), sp.Eq(opt_mix, (1 - p) / 2), err_mix - opt_mix <= a),
+                  e <= hundred * n * a,
+                  samples={"n_pub": ["1", "3"], "alpha": ["1/1000"], "err_D": ["100*n_pub*alpha"],
+                           "err_Dp": ["err_D/(100*n_pub) + (1 - 1/(100*n_pub))/2"], "opt_Dp": ["(1 - 1/(100*n_pub))/2"]})
+    P = Proof(claim)
+    P.smt("excess = p err(h; D) <= alpha, so err(h; D) <= alpha/p = 100 n_pub alpha",
+          [sp.Eq(err_mix, p * e + (1 - p) / 2), sp.Eq(opt_mix, (1 - p) / 2), err_mix - opt_mix <= a],
+          e <= hundred * n * a)
+    return P
+
+
 @register(f"{ID}.total-variation")
 def check_tv() -> Check:
     """P[S^_pub = S_pub] >= (1 - 1/(100 n_pub))^{n_pub} >= 0.99."""
@@ -111,10 +158,8 @@ def check_tv() -> Check:
     if not worst >= 0.99 - 1e-15:
         raise RuntimeError("TV bound fails")
     x = sp.Symbol("n", positive=True)
-    cite("Bernoulli's inequality: (1 - x)^n >= 1 - n x for x in [0, 1], n >= 1.")
-    with sp.evaluate(False):
-        bernoulli = 1 - x * (1 / (100 * x))
-    sympy_zero(bernoulli, sp.Rational(99, 100), "1 - n (1/(100 n)) == 99/100")
+    K = constants(f"{ID}.total-variation", hundred=100, level=sp.Rational(99, 100))
+    proof = total_variation_proof(K["hundred"], K["level"])
     observe(f"Numerically, min over n <= 100000 of (1 - 1/(100 n))^n is {fmt(worst, 10)}.")
     limit = sp.limit((1 - 1 / (100 * x)) ** x, x, sp.oo)
     sympy_zero(sp.Limit((1 - 1 / (100 * x)) ** x, x, sp.oo), limit, "lim_{n -> oo} (1 - 1/(100 n))^n == e^{-1/100}")
@@ -123,7 +168,7 @@ def check_tv() -> Check:
         f"Exact at n = 1: {at1} (equality). Numerically min over n <= 100000 is {fmt(worst, 10)}; the sequence "
         "increases to e^{-1/100} = 0.99005 (sympy limit).",
     ])
-    return Check(id=f"{ID}.total-variation",
+    return Check(id=f"{ID}.total-variation", proof=proof,
                  claim="ABM19 Claim 4.6 proof: P[S^_pub = S_pub] >= (1 - 1/(100 n_pub))^{n_pub} >= 0.99.",
                  method="symbolic+exact", details=details)
 
@@ -229,16 +274,11 @@ def check_confidence() -> Check:
 @register(f"{ID}.error-scaling")
 def check_error_scaling() -> Check:
     """err(h; D(p)) = p err(h; D) + (1-p)/2, hence err(h; D) <= alpha/p = 100 n_pub alpha."""
-    p, e, a, n_pub, n_priv = sp.symbols("p e alpha n_pub n_priv", positive=True)
-    err_mix = p * e + (1 - p) * sp.Rational(1, 2)
-    opt_mix = (1 - p) * sp.Rational(1, 2)  # h* has err 0 on D
+    K = constants(f"{ID}.error-scaling", hundred=100)
+    proof = error_scaling_proof(K["hundred"])
+    n_pub, n_priv = sp.symbols("n_pub n_priv", positive=True)
     with sp.evaluate(False):
-        excess = err_mix - opt_mix
-    sympy_zero(excess, p * e, "excess error (p e + (1-p)/2) - (1-p)/2 == p err(h;D)")
-    with sp.evaluate(False):
-        a_over_p = a / (1 / (100 * n_pub))
         n_tilde = 10 * (1 / (100 * n_pub)) * n_priv
-    sympy_zero(a_over_p, 100 * n_pub * a, "alpha/p at p = 1/(100 n_pub) == 100 n_pub alpha")
     sympy_zero(n_tilde, n_priv / (10 * n_pub), "10 p n_priv at p = 1/(100 n_pub) == n_priv/(10 n_pub)")
     details = join([
         "D0 has uniformly random labels, so err(h; D0) = 1/2 for every h and err(h; D(p)) = p err(h; D) + (1-p)/2; "
@@ -246,6 +286,6 @@ def check_error_scaling() -> Check:
         "excess <= alpha gives err(h; D) <= alpha/p = 100 n_pub alpha (sympy); ñ = 10 p n_priv = n_priv/(10 n_pub) "
         "(sympy; the algorithm uses the ceiling).",
     ])
-    return Check(id=f"{ID}.error-scaling",
+    return Check(id=f"{ID}.error-scaling", proof=proof,
                  claim="ABM19 Claim 4.6: excess error <= alpha on D(p) implies err(h~; D) <= 100 n_pub alpha.",
                  method="symbolic", details=details)

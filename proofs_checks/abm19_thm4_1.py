@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import sympy as sp
 from semiprivate.proofs_checks._framework import (
-    CannotDecide,
     Check,
+    Claim,
+    Proof,
     cite,
+    constants,
     fmt,
     join,
     observe,
     register,
-    sympy_nonneg,
     sympy_zero,
 )
 from semiprivate.proofs_checks._links import bounds_module
@@ -26,20 +28,53 @@ from semiprivate.proofs_checks._links import bounds_module
 ID = "ABM19.Thm4.1"
 
 
+def poisson_tail(nt: int) -> sp.Expr:
+    """P[Pois(nt/10) >= nt + 1] in closed form: 1 - e^{-nt/10} sum_{j <= nt} (nt/10)^j/j!."""
+    lam = sp.Rational(nt, 10)
+    return 1 - sp.exp(-lam) * sum(lam**j / sp.factorial(j) for j in range(nt + 1))
+
+
+def theorem41_proof(level: Any = "1/16", hundred: Any = 100, conf: Any = "1/18") -> Proof:
+    """ABM19 Thm 4.1 stated formally: a semi-private (alpha, 1/18)-learner with n_pub public examples for a class
+    that (Thm 4.3) has no (alpha', 1/16)-learner with alpha' <= 1/16 at B's delta needs n_pub > 1/(1600 alpha)."""
+    level, hundred, conf = (sp.sympify(x) for x in (level, hundred, conf))
+    n = sp.Symbol("n_pub", integer=True, positive=True)
+    a, errB, failB, T = sp.symbols("alpha err_B fail_B T", positive=True)
+    cap = sp.Max(poisson_tail(1), poisson_tail(2), poisson_tail(3), (sp.E / 10) ** 5)
+    lem44_err = ("ABM19 Lemma 4.4 / Claim 4.6: B's error is 100 n_pub alpha (ABM19.Lem4.4.error-scaling)")
+    lem44_fail = ("ABM19 Lemma 4.4 with the fill-with-D0 repair: B fails w.p. <= (1/18)/0.99 + T, T the fill "
+                  "failure (ABM19.Lem4.4.confidence)")
+    tail = ("Anderson-Samuels (binomial tail below the Poisson tail beyond mean + 1; the Poisson tail increases in "
+            "lambda on each step of nt), P[Pois(lam) >= m] <= lam^m/m! and m! >= (m/e)^m: T <= max(the closed "
+            "forms at nt = 1, 2, 3, (e/10)^5)")
+    thm43 = ("ABM19 Thm 4.3: for the class of the theorem no private learner with confidence 1/16 at the delta of "
+             "B's sample size has error <= 1/16")
+    claim = Claim("ABM19 Thm 4.1 proof: Lemma 4.4 turns the semi-private learner into a private learner B with "
+                  "error 100 n_pub alpha and confidence 1/16, and Thm 4.3 rules B out unless 100 n_pub alpha > 1/16, "
+                  "i.e. n_pub > 1/(1600 alpha).",
+                  (n, a, errB, failB, T), (a < 1,), n > level / (hundred * a),
+                  conditions=((failB <= conf / sp.Rational(99, 100) + T,
+                               "B is built by the project's repair of Lemma 4.4 (fill with D0 draws once S~ runs out; "
+                               "the paper's Alg 3 fails here, ABM19.Lem4.4.confidence): " + lem44_fail),),
+                  given=((sp.Eq(errB, 100 * n * a), lem44_err), (T <= cap, tail),
+                         (sp.Implies(failB < sp.Rational(1, 16), errB > sp.Rational(1, 16)), thm43)),
+                  samples={"n_pub": ["1", "100"], "alpha": ["1/2", "1/10000"], "err_B": ["100*n_pub*alpha"],
+                           "fail_B": ["1/100"], "T": ["1/1000"]})
+    P = Proof(claim)
+    P.evaluate("(1/18)/0.99 + max tail < 1/16, exactly (interval enclosures)",
+               conf / sp.Rational(99, 100) + cap, "<", sp.Rational(1, 16))
+    return P
+
+
 @register(f"{ID}.arithmetic")
 def check_arithmetic() -> Check:
     """100 n_pub alpha > 1/16 <=> n_pub > 1/(1600 alpha); the delta of Thm 4.3 for B's sample size."""
-    n, a = sp.symbols("n_pub alpha", positive=True)
-    if sp.solve(sp.Eq(100 * n * a, sp.Rational(1, 16)), n) != [1 / (1600 * a)]:
-        raise CannotDecide("100 n_pub alpha = 1/16 does not have the single root 1/(1600 alpha)")
-    with sp.evaluate(False):
-        at_threshold = 100 * (1 / (1600 * a)) * a
-    sympy_zero(at_threshold, sp.Rational(1, 16), "100 n_pub alpha at n_pub = 1/(1600 alpha) == 1/16 (the threshold)")
+    K = constants(f"{ID}.arithmetic", level=sp.Rational(1, 16), hundred=100, conf=sp.Rational(1, 18))
+    proof = theorem41_proof(K["level"], K["hundred"], K["conf"])
     # delta monotonicity: f(m) = 1/(m^2 log m) is decreasing for m >= 2 (derivative sign)
     m = sp.Symbol("m", positive=True)
     f = 1 / (m**2 * sp.log(m))
     sympy_zero(-sp.diff(f, m) * m**3 * sp.log(m) ** 2, 2 * sp.log(m) + 1, "-f'(m) m^3 log^2 m == 2 log m + 1")
-    sympy_nonneg((2 * sp.log(m + 2) + 1), "2 log m + 1 for m >= 2")
     # independent of the library: the loop failure at ratio 10 and the repaired failure term
     from semiprivate.proofs_checks.abm19_lem4_4 import early_exit_probability, fill_failure_poisson_sup
 
@@ -47,12 +82,10 @@ def check_arithmetic() -> Check:
     if abs(pl10 - (1 - 0.99**9)) > 1e-12 or not 17 / 400 + 0.01 + pl10 > 1 / 16:
         raise RuntimeError("17/400 condition arithmetic")
     fill_sup, _ = fill_failure_poisson_sup()
-    if not (1 / 18) / 0.99 + fill_sup < 1 / 16:
-        raise RuntimeError("repaired reduction does not give 1/16")
     cite("ABM19 Thm 4.3 (the lower bound for pure private learners it is reduced to) and Lemma 4.4's reduction "
          "with the fill-with-D0 repair (ABM19.Lem4.4.confidence).")
-    observe(f"The repaired reduction's failure term: Poisson supremum {fmt(fill_sup)}, (1/18)/0.99 + it < 1/16 "
-            "(floating point).")
+    observe(f"The repaired reduction's failure term: Poisson supremum {fmt(fill_sup)} (scipy, max over nt <= 60); "
+            "the chain uses the exact bound instead.")
     lines = []
     links: tuple[str, ...] = ()
     mod = bounds_module("abm19")
@@ -89,6 +122,6 @@ def check_arithmetic() -> Check:
         "decreasing, ñ <= n_priv).",
         *lines,
     ])
-    return Check(id=f"{ID}.arithmetic",
+    return Check(id=f"{ID}.arithmetic", proof=proof,
                  claim="ABM19 Thm 4.1 proof: Lemma 4.4 + Thm 4.3 give 100 n_pub alpha > 1/16, i.e. n_pub > 1/(1600 alpha).",
                  method="symbolic+exact", details=details, links=links)

@@ -8,16 +8,19 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
+    constants,
     exact_fact,
     fmt,
     join,
     refute,
     register,
-    sympy_nonneg,
     sympy_zero,
 )
 from semiprivate.proofs_checks._links import bounds_module
@@ -30,9 +33,35 @@ def b5_requirement(vc: int, alpha: float, beta: float) -> float:
     return 48 / alpha * (10 * vc * math.log(48 * math.e / alpha) + math.log(5 / beta))
 
 
+def thm_b5_sizes_proof(have_c: Any = 48, fourteen: Any = 14) -> Proof:
+    """BNS15 Cl 4.11 stated formally: alpha_i |S_i^c| = 48 VC ln(14/(alpha_i beta_i)) is at least alpha_i times Thm
+    B.5's size at accuracy 10 alpha_i, confidence beta_i, i.e. (48/10)(10 VC ln(4.8 e/alpha_i) + ln(5/beta_i)), for
+    every VC >= 1, alpha_i in (0, 1) and beta_i <= 1/8."""
+    have_c, fourteen = sp.sympify(have_c), sp.sympify(fourteen)
+    V = sp.Symbol("VC", integer=True, positive=True)
+    a, b = sp.symbols("alpha_i beta_i", positive=True)
+    have = have_c * V * sp.log(fourteen / (a * b))
+    need = sp.Rational(48, 10) * (10 * V * sp.log(sp.Rational(48, 10) * sp.E / a) + sp.log(5 / b))
+    claim = Claim("BNS15 Cl 4.11: |S_i^c| >= (48/alpha_i) VC log(14/(alpha_i beta_i)) i.i.d. points suffice for Thm "
+                  "B.5 at accuracy 10 alpha_i and confidence beta_i (beta_i <= beta/8 < 1/8).",
+                  (V, a, b), (a < 1, b <= sp.Rational(1, 8)), have >= need,
+                  samples={"VC": ["1", "5"], "alpha_i": ["1/2", "1/1000"], "beta_i": ["1/8", "1/10**9"]})
+    P = Proof(claim)
+    lb = P.monotone("log is increasing: log beta_i <= log(1/8)", "log", b <= sp.Rational(1, 8))
+    c14 = P.evaluate("ln 14 - ln 4.8 - 1 > 7/100", sp.log(14) - sp.log(sp.Rational(48, 10)) - 1, ">",
+                     sp.Rational(7, 100))
+    c8 = P.evaluate("ln 8 > 2", sp.log(8), ">", 2)
+    c5 = P.evaluate("ln 5 < 17/10", sp.log(5), "<", sp.Rational(17, 10))
+    P.smt("the ln(1/alpha_i) terms cancel; (48 VC - 4.8) ln(1/beta_i) + 48 VC ln(14/(4.8e)) - 4.8 ln 5 >= 0",
+          [lb, c14, c8, c5], have >= need)
+    return P
+
+
 @register(f"{ID}.thmB5-sizes")
 def check_cl411() -> Check:
     """|S_i^c| >= (48/alpha_i) VC log(14/(alpha_i beta_i)) meets Thm B.5 at accuracy 10 alpha_i, confidence beta_i."""
+    K = constants(f"{ID}.thmB5-sizes", have_c=48, fourteen=14)
+    proof = thm_b5_sizes_proof(K["have_c"], K["fourteen"])
     La, Lb, V = sp.symbols("L_alpha L_beta V", positive=True)  # La = ln(1/alpha_i), Lb = ln(1/beta_i), V = VC
     have = 48 * V * (sp.log(14) + La + Lb)                 # alpha_i * |S_i^c|
     need = sp.Rational(48, 10) * (10 * V * (sp.log(sp.Rational(48, 10) * sp.E) + La) + sp.log(5) + Lb)  # B.5 at 10 alpha_i
@@ -47,7 +76,6 @@ def check_cl411() -> Check:
     c1 = sp.log(14) - sp.log(sp.Rational(48, 10) * sp.E)  # ln(14/(4.8e)) > 0
     form = 48 * (1 + s) * c1 + (sp.Rational(432, 10) + 48 * s) * (sp.log(8) + t) - sp.Rational(48, 10) * sp.log(5)
     sympy_zero(d2, form, "difference at ln(1/beta_i) = ln 8 + t, VC = 1 + s == explicit linear form in s, t")
-    c_t = sp.Rational(432, 10) + 48 * s
     c_0 = 48 * c1 + sp.Rational(432, 10) * sp.log(8) - sp.Rational(48, 10) * sp.log(5)
     c_s = 48 * c1 + 48 * sp.log(8)
     exact_fact("ln(14/(4.8e)), the constant and the coefficient of s are positive",
@@ -55,7 +83,6 @@ def check_cl411() -> Check:
     for val, what in ((c1, "ln(14/(4.8e))"), (c_0, "constant"), (c_s, "coefficient of s")):
         if not sp.N(val, 50) > 0:
             raise RuntimeError(f"{what} not positive")
-    sympy_nonneg(c_t, "coefficient of t")
     # Lemma 4.12's last step uses Thm B.5 with (10 alpha, beta/2) on |S^3| >= |S|/300
     # and the sums: 10 sum alpha_j = alpha (1 - 2^-i) <= alpha, 2 sum beta_j = (beta/2)(1 - 2^-i) <= beta/2
     j, i = sp.symbols("j i", integer=True, positive=True)
@@ -103,6 +130,10 @@ def check_cl411() -> Check:
     details = join([
         "Thm B.5 at accuracy 10 alpha_i and confidence beta_i needs m >= (4.8/alpha_i)(10 VC ln(4.8e/alpha_i) + "
         "ln(5/beta_i)); Claim 4.11 has |S_i^c| >= (48/alpha_i) VC ln(14/(alpha_i beta_i)).",
+        "Why 14 works: the ln(1/alpha_i) terms cancel, the coefficient of ln(1/beta_i) is 48 VC - 4.8 >= 0, so the "
+        "worst case is VC = 1, beta_i = 1/8, where 48 ln K >= 48 ln(4.8e) + 4.8 ln 5 - 43.2 ln 8 is needed: any "
+        f"constant K >= {fmt(math.exp(math.log(4.8 * math.e) + (math.log(5) - 9 * math.log(8)) / 10), 4)} works in place "
+        "of 14 (the perturbation K = 2 is refuted at VC = 1, alpha_i = 1/2, beta_i = 1/8).",
         "alpha_i (have - need) is linear in ln(1/alpha_i) (coefficient 0), ln(1/beta_i) and VC; with ln(1/beta_i) = "
         f"ln 8 + t (beta_i <= 1/8) and VC = 1 + s it equals 48(1+s)ln(14/(4.8e)) + (43.2 + 48s)(ln 8 + t) - 4.8 ln 5 "
         f"(sympy), whose constant {fmt(float(c_0))} and coefficients are positive: the requirement is met for all alpha, beta in (0,1) "
@@ -115,7 +146,7 @@ def check_cl411() -> Check:
         f"VC = 1, alpha = beta = 0.1: m/300 = {fmt(no_iter)} < {fmt(inter)}, while Thm B.5 needs {fmt(b5_final)}).",
         *lines,
     ])
-    return Check(id=f"{ID}.thmB5-sizes",
+    return Check(id=f"{ID}.thmB5-sizes", proof=proof,
                  claim="BNS15 Cl 4.11: |S_i^c| >= (48/alpha_i) VC log(14/(alpha_i beta_i)) i.i.d. points suffice for "
                        "Thm B.5 (error_S <= alpha_i => error_mu <= 10 alpha_i w.p. >= 1 - beta_i); the error and "
                        "confidence sums.",

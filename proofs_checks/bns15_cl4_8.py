@@ -7,9 +7,20 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, cite, fmt, join, observe, register, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    Check,
+    Claim,
+    Proof,
+    constants,
+    fmt,
+    join,
+    observe,
+    register,
+    sympy_zero,
+)
 from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Cl4.8"
@@ -42,9 +53,31 @@ def size_schedule(n: float, m: float, vc: int, alpha: float, beta: float) -> lis
     return out
 
 
+def geometric_sum_proof(total: Any = 90000, cap: Any = 30000) -> Proof:
+    """BNS15 Cl 4.8 stated formally: with |T_0^b| <= 30000 n and |T_i^b| <= 30000 n 2^{-i} (the schedule, given),
+    the N + 1 rounds use sum |T_i^b| <= 90000 n, for every number of rounds N."""
+    total, cap = sp.sympify(total), sp.sympify(cap)
+    n = sp.Symbol("n", positive=True)
+    N = sp.Symbol("N", integer=True, nonnegative=True)
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    used = sp.Symbol("T_total", nonnegative=True)
+    geo = sp.Sum(sp.Rational(1, 2) ** k, (k, 0, N))
+    claim = Claim("BNS15 Cl 4.8: if |D| >= 90000 n then LabelBoost never fails on Step 2b (sum |T_i^b| <= 90000 n).",
+                  (n, N, used), (), used <= total * n,
+                  given=((used <= cap * n + cap * n * geo,
+                          "the schedule of Alg LabelBoost: |T_0^b| <= 30000 n and |T_i^b| <= 30000 n 2^{-i} by the "
+                          "doubling of |S_i^b| (BNS15 Obs 4.7 / Cl 4.9's induction), as the proof of Cl 4.8 states"),),
+                  samples={"n": ["1", "7"], "N": ["0", "5"], "T_total": ["30000*n + 30000*n*(2 - 2**(-N))"]})
+    P = Proof(claim)
+    P.identity("sum_{k=0}^N 2^{-k} = 2 - 2^{-N}", geo, 2 - sp.Rational(1, 2) ** N)
+    return P
+
+
 @register(f"{ID}.geometric-sum")
 def check_cl48() -> Check:
     """sum |T_i| <= 30000n + 30000n sum 2^-i = 90000n, and the doubling premise, on the real recursion."""
+    K = constants(f"{ID}.geometric-sum", total=90000, cap=30000)
+    proof = geometric_sum_proof(K["total"], K["cap"])
     k = sp.Symbol("k", integer=True, nonnegative=True)
     n = sp.Symbol("n", positive=True)
     with sp.evaluate(False):
@@ -73,8 +106,6 @@ def check_cl48() -> Check:
                     worst_use = max(worst_use, sum(vs) / (90000 * nn))
     if worst_use > 1:
         raise RuntimeError("uses more than 90000 n")
-    cite("The schedule of Alg LabelBoost: |T_0^b| <= 30000 n and |T_i^b| <= 30000 n 2^{-i} by the doubling of |S_i^b| "
-         "(BNS15 Obs 4.7 / Cl 4.9's induction), as the paper's proof of Cl 4.8 states.")
     observe(f"The doubling premise and sum |T_i| <= 90000 n on {n_runs} real schedules (up to {n_iter_max} "
             f"iterations; largest use {fmt(worst_use)} of 90000 n).")
     lines = []
@@ -102,6 +133,6 @@ def check_cl48() -> Check:
         "so N <= 2 below n = 1e250 m and the doubling premise is vacuous in that range.",
         *lines,
     ])
-    return Check(id=f"{ID}.geometric-sum",
+    return Check(id=f"{ID}.geometric-sum", proof=proof,
                  claim="BNS15 Cl 4.8: if |D| >= 90000 n then LabelBoost never fails on Step 2b (sum |T_i^b| <= 90000 n).",
                  method="symbolic+exact", details=details, links=links)

@@ -8,12 +8,16 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
 from hypothesis import strategies as st
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
     cite,
+    constants,
     exact_fact,
     fmt,
     grid_violations,
@@ -29,9 +33,42 @@ from semiprivate.proofs_checks._links import bounds_module, close
 ID = "BNS15.Lem4.6"
 
 
+def induction_proof(bound: Any = 41, keep: Any = 100, base_keep: Any = 300) -> Proof:
+    """BNS15 Lem 4.6's induction stated formally: the base (Cl 4.5 then Cl 4.3 keeping 1/300) is (<= 1, <= 41 delta)
+    and one iteration (Lem 4.1 then Cl 4.3 keeping 1/100) maps (<= 1, <= 41 delta) to (<= 1, <= 41 delta)."""
+    bound, keep, base_keep = (sp.sympify(x) for x in (bound, keep, base_keep))
+    dl = sp.Symbol("delta", positive=True)
+    ep, dp = sp.symbols("eps_prev delta_prev", nonnegative=True)
+    e0, d0, en, dn = sp.symbols("eps_0 delta_0 eps_next delta_next", nonnegative=True)
+    cl43 = ("BNS15 Cl 4.3 (an (eps*, delta*)-DP algorithm run on a 1/k fraction is ((3 + e^{eps*})/k, 4 delta*/k)-DP, "
+            "BNS15.Cl4.3.subsampling)")
+    given = ((sp.Eq(e0, (3 + 244) / base_keep), "BNS15 Cl 4.5 ((ln 244, 2467 delta) for i.i.d. resampling) then " + cl43
+              + " with k = 300 (Step 3)"),
+             (sp.Eq(d0, 4 * 2467 * dl / base_keep), "the same composition, its delta"),
+             (sp.Eq(en, (3 + sp.exp(ep + 3)) / keep), "BNS15 Lem 4.1 ((eps + 3, 4e delta), BNS15.Lem4.1.4e-factor) then "
+              + cl43 + " with k = 100 (Step 2c)"),
+             (sp.Eq(dn, 4 * 4 * sp.E * dp / keep), "the same composition, its delta"))
+    claim = Claim("BNS15 Lem 4.6: with Cl 4.3, Cl 4.5 and Lem 4.1, LabelBoost on a (1, delta)-DP learner is "
+                  "(1, 41 delta)-DP (induction over iterations).",
+                  (dl, ep, dp, e0, d0, en, dn), (ep <= 1, dp <= 41 * dl),
+                  sp.And(e0 <= 1, d0 <= bound * dl, en <= 1, dn <= bound * dl), given=given,
+                  samples={"delta": ["1/1000000"], "eps_prev": ["1", "0"], "delta_prev": ["41*delta", "0"],
+                           "eps_0": [f"247/{base_keep}"], "delta_0": [f"4*2467*delta/{base_keep}"],
+                           "eps_next": [f"(3 + exp(eps_prev + 3))/{keep}"],
+                           "delta_next": [f"16*E*delta_prev/{keep}"]})
+    P = Proof(claim)
+    P.monotone("exp is increasing: e^{eps_prev + 3} <= e^4 (eps_prev + 3 <= 4 is the hypothesis eps_prev <= 1)",
+               "exp", ep + 3 <= 4)
+    P.evaluate("(3 + e^4)/100 <= 1", (3 + sp.exp(4)) / keep, "<=", 1)
+    P.evaluate("4 * 4e * 41/100 <= 41", 16 * sp.E * 41 / keep, "<=", bound)
+    return P
+
+
 @register(f"{ID}.constants")
 def check_lem46() -> Check:
     """Replay of the induction with the exact constants."""
+    K = constants(f"{ID}.constants", bound=41, keep=100, base_keep=300)
+    proof = induction_proof(K["bound"], K["keep"], K["base_keep"])
     e244 = 244.0
     # base: Cl 4.5 gives (ln 244, 2467 delta); Step 3 keeps 1/300 of S: Cl 4.3 with eps* = ln 244
     t_over_n_base = 300
@@ -93,7 +130,7 @@ def check_lem46() -> Check:
         "Claims 4.3 and 4.5 are used as stated; Claim 4.3 is checked separately (BNS15.Cl4.3.subsampling).",
         *lines,
     ])
-    return Check(id=f"{ID}.constants",
+    return Check(id=f"{ID}.constants", proof=proof,
                  claim="BNS15 Lem 4.6: with Cl 4.3, Cl 4.5 and Lem 4.1, LabelBoost on a (1, delta)-DP learner is "
                        "(1, 41 delta)-DP (induction over iterations).",
                  method="exact", details=details, links=links)
@@ -107,7 +144,6 @@ def check_cl43() -> Check:
     # Balle-Barthe-Gaboardi 2018: eps' = ln(1 + q(E - 1)), delta' = q delta. Claim: eps = q(3 + E), delta = 4 q delta.
     # ln(1 + x) <= x and q(E-1) <= q(3+E):
     sympy_nonneg(q * (3 + E) - q * (E - 1), "q(3+E) - q(E-1)")
-    sympy_nonneg(4 * q - q, "4q - q")
     # ln(1 + x) <= x for x >= 0 (derivative of x - ln(1+x) is x/(1+x) >= 0, value 0 at 0)
     sympy_nonneg(sp.simplify(sp.diff(u - sp.log(1 + u), u)), "d/du (u - ln(1+u))")
     def ok(estar: float, qq: float) -> bool:

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
     cite,
+    constants,
     exact_fact,
     fmt,
     join,
@@ -26,6 +30,28 @@ from semiprivate.proofs_checks._framework import (
 
 ID = "BNS15.Obs3.2"
 SEED = 32
+
+
+def xor_vc_proof(ten: Any = 10, two: Any = 2) -> Proof:
+    """BNS15 Obs 3.2's inequality stated formally: (e l/VC)^{2 VC} < 2^l for every l >= 10 VC."""
+    ten, two = sp.sympify(ten), sp.sympify(two)
+    v, l = sp.symbols("VC l", integer=True, positive=True)  # noqa: E741 - the paper's l
+    claim = Claim("BNS15 Obs 3.2: |Pi_{C xor}(B)| <= |Pi_C(B)|^2 <= (e l/VC)^{2VC} < 2^l for l >= 10 VC, so "
+                  "VC(C_xor) <= 10 VC(C).",
+                  (v, l), (l >= ten * v,), sp.Function("PiXor")(l, v) < two**l,
+                  samples={"VC": ["1", "2", "7"], "l": [f"{ten}*VC", f"{ten}*VC + 1", f"3*{ten}*VC"]})
+    P = Proof(claim)
+    ge = P.smt("l >= 10 VC >= VC", [l >= ten * v], l >= v)
+    P.cite("Sauer-Shelah and the projection identity", sp.Function("PiXor")(l, v) <= (sp.E * l / v) ** (2 * v),
+           "Pi_{C xor}(B) = Pi_C(B) xor Pi_C(B) (so |Pi_{C xor}(B)| <= |Pi_C(B)|^2) and Sauer-Shelah |Pi_C(B)| <= "
+           "(e l/VC)^VC for |B| = l >= VC; PiXor(l, VC) is the largest |Pi_{C xor}(B)| over |B| = l", [ge])
+    t = P.elementary("log x <= x - 1 at x = l/(10 VC)", "log", l / (10 * v))
+    l2 = P.evaluate("log 2 > 693/1000", sp.log(2), ">", sp.Rational(693, 1000))
+    l10 = P.evaluate("log 10 < 2303/1000", sp.log(10), "<", sp.Rational(2303, 1000))
+    h = P.smt("2 VC log(e l/VC) <= 2 VC log 10 + l/5 < l log 2 for l >= 10 VC", [l >= 10 * v, t, l2, l10],
+              2 * v * sp.log(sp.E * l / v) < l * sp.log(2))
+    P.monotone("exp is increasing", "exp", h)
+    return P
 
 
 @register(f"{ID}.xor-vc")
@@ -46,6 +72,8 @@ def check_obs32() -> Check:
                 n_cases += 1
                 if pcx != prod or len(pcx) > len(pc) ** 2:
                     raise RuntimeError("projection identity fails")
+    K = constants(f"{ID}.xor-vc", ten=10, two=2)
+    proof = xor_vc_proof(K["ten"], K["two"])
     # with r = l / VC: (e r)^{2 VC} < 2^{r VC}  <=>  2 (1 + ln r) < r ln 2
     r = sp.Symbol("r", positive=True)
     g = r * sp.log(2) - 2 * (1 + sp.log(r))
@@ -60,7 +88,6 @@ def check_obs32() -> Check:
     sympy_zero(sp.Derivative(g, r), sp.log(2) - 2 / r, "g'(r) == ln 2 - 2/r")
     sympy_nonneg(g1_gap,
                  "g'(10 + s) - (ln 2 - 1/5) = s/(5(10 + s)) for s >= 0 (so g' >= ln 2 - 1/5 for r >= 10)")
-    sympy_nonneg(sp.log(2) - sp.Rational(1, 5), "ln 2 - 1/5")
     cite("Mean value theorem: g(r) = g(10) + integral_10^r g' >= g(10) + (r - 10)(ln 2 - 1/5) > 0 for r >= 10.")
     c_star = brentq(lambda c: 2.0 * (1.0 + math.log(c)) - c * math.log(2.0), 3.0, 20.0, xtol=1e-14)
     # exact per-VC: largest l with (e l/v)^{2v} >= 2^l (for l >= v), v = 1..50
@@ -92,7 +119,7 @@ def check_obs32() -> Check:
         f"scan VC = 1..50: largest l/VC still allowed is {fmt(worst_ratio)}.",
         *lines,
     ])
-    return Check(id=f"{ID}.xor-vc",
+    return Check(id=f"{ID}.xor-vc", proof=proof,
                  claim="BNS15 Obs 3.2: |Pi_{C xor}(B)| <= |Pi_C(B)|^2 <= (e l/VC)^{2VC} < 2^l for l >= 10 VC, so "
                        "VC(C_xor) <= 10 VC(C).",
                  method="exact+symbolic", details=details, links=links)

@@ -12,9 +12,21 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
-from semiprivate.proofs_checks._framework import Check, cite, fmt, join, refute, register, sympy_nonneg, sympy_zero
+from semiprivate.proofs_checks._framework import (
+    Check,
+    Claim,
+    Proof,
+    cite,
+    constants,
+    fmt,
+    join,
+    refute,
+    register,
+    sympy_zero,
+)
 from semiprivate.proofs_checks._links import bounds_module
 
 ID = "BNS15.Thm3.3"
@@ -31,9 +43,45 @@ def _stated_m(vc: sp.Expr, a: sp.Expr, b_log: sp.Expr, e: sp.Expr) -> sp.Expr:
     return vc * sp.log(1 / a) / (a**3 * e) + b_log / (a * e)
 
 
+def events_proof(split: Any = 5, ten: Any = 10) -> Proof:
+    """BNS15 Thm 3.3's event chain stated formally: with Thm B.6 at (alpha/5, beta/5) on S and on D, Thm A.3 at
+    (alpha/5, beta/5) and Prop A.1 at Delta = alpha/5, m >= (10/(eps alpha))(ln|H| + ln(5/beta)) gives an output h
+    with error_mu(h) <= alpha except with probability <= beta."""
+    split, ten = sp.sympify(split), sp.sympify(ten)
+    eS, eM, eSs, eMs, eDs, eDts = sp.symbols("err_S_h err_mu_h err_S_hstar err_mu_hstar err_D_hstar err_Dt_hstar",
+                                            nonnegative=True)
+    fS, fD, fA, fE = sp.symbols("fail_B6_S fail_B6_D fail_A3 fail_E2", nonnegative=True)
+    m0 = ten / (EPS * A) * (sp.log(H) + sp.log(5 / B))
+    d = A / split
+    given = (
+        (sp.And(eM <= eS + d, eSs <= eMs + d, fS <= B / 5),
+         "BNS15 Thm B.6 (uniform convergence) on S at accuracy alpha/5, confidence beta/5 (|S| >= (1250/alpha^2) VC "
+         "ln(25/(alpha beta)), BNS15.Thm3.3.proof-sizes)"),
+        (sp.And(eMs <= eDs + d, fD <= B / 5), "BNS15 Thm B.6 on D at accuracy alpha/5, confidence beta/5"),
+        (sp.And(eDs <= eDts + d, sp.Eq(eDts, 0), fA <= B / 5),
+         "BNS15 Thm A.3 (Blum et al.'s sanitizer for C_xor at alpha/5, beta/5; error_D(h*) and error_D~(h*) are "
+         "predicates of C_xor) and H holding h* with error_D~(h*, c) = 0"),
+        (sp.And(eS <= eSs + d, fE <= H * sp.exp(-EPS * d * M / 2)),
+         "BNS15 Prop A.1 (ii): P[error_S(h) > min + Delta] <= |H| exp(-eps Delta m/2), at Delta = alpha/5"))
+    claim = Claim("BNS15 Thm 3.3 proof: E1, E2, E3 hold together w.p. >= 1 - beta (Thm B.6 at (alpha/5, beta/5), Thm "
+                  "A.3 at beta/5, Prop A.1 at Delta = alpha/5), and then GenericLearner's output h has error <= alpha.",
+                  (A, B, EPS, M, H, eS, eM, eSs, eMs, eDs, eDts, fS, fD, fA, fE),
+                  (B < 1, H >= 1, M >= m0), sp.And(eM <= A, fS + fD + fA + fE <= B), given=given,
+                  samples={"alpha": ["1/2"], "beta": ["1/2"], "epsilon": ["1"], "H": ["2"], "m": ["100"],
+                           "err_S_h": ["0"], "err_mu_h": ["0"], "err_S_hstar": ["0"], "err_mu_hstar": ["0"],
+                           "err_D_hstar": ["0"], "err_Dt_hstar": ["0"], "fail_B6_S": ["1/10"],
+                           "fail_B6_D": ["1/10"], "fail_A3": ["1/10"], "fail_E2": ["0"]})
+    P = Proof(claim)
+    h = P.smt("eps alpha m/10 >= ln|H| + ln(5/beta)", [M >= m0], -EPS * A * M / 10 <= -(sp.log(H) + sp.log(5 / B)))
+    P.monotone("exp is increasing: |H| exp(-eps alpha m/10) <= beta/5", "exp", h)
+    return P
+
+
 @register(f"{ID}.events")
 def check_events() -> Check:
     """E1, E2, E3 and the union bound, with the constants of Thm B.6 and Prop A.1."""
+    K = constants(f"{ID}.events", split=5, ten=10)
+    proof = events_proof(K["split"], K["ten"])
     cite("BNS15 Thm B.6 (agnostic uniform convergence: m >= 50 VC/alpha^2 ln(1/(alpha beta)) gives |error_mu - "
          "error_S| <= alpha for all h w.p. 1 - beta), Thm A.3 (the sanitizer of Blum et al.: |Q(D) - Q(D~)| <= alpha/5 "
          "for every predicate of C_xor w.p. 1 - beta/5), Prop A.1 (the exponential mechanism's utility) and basic "
@@ -45,7 +93,6 @@ def check_events() -> Check:
         e1 = A / 5 + A / 5 + A / 5
         e12 = 3 * A / 5 + A / 5
         e3 = 4 * A / 5 + A / 5
-        budget = B - (2 * B / 5 + B / 5 + B / 5)
         prop = H * sp.exp(-EPS * (A / 5) * M / 2)
         m0 = 10 / (EPS * A) * (sp.log(H) + sp.log(5 / B))
         at_m0 = sp.log(H) - EPS * A * m0 / 10
@@ -54,11 +101,8 @@ def check_events() -> Check:
     sympy_zero(e1, 3 * A / 5, "E1 from (2), (3), (4) by the triangle inequality: alpha/5 + alpha/5 + alpha/5 == 3alpha/5")
     sympy_zero(e12, 4 * A / 5, "E1 and E2: error_S(h*) <= 3alpha/5, loss alpha/5: 3alpha/5 + alpha/5 == 4alpha/5")
     sympy_zero(e3, A, "E3 from (2): 4alpha/5 + alpha/5 == alpha")
-    sympy_nonneg(budget, "failure budget: beta - (2beta/5 (B.6 on S and D) + beta/5 (A.3) + beta/5 (E2)) = beta/5")
     sympy_zero(prop, H * sp.exp(-EPS * A * M / 10), "Prop A.1 at Delta = alpha/5: |H| exp(-eps Delta m/2) == |H| exp(-eps alpha m/10)")
     sympy_zero(at_m0, sp.log(B / 5), "ln(|H| exp(-eps alpha m0/10)) == ln(beta/5) at m0 = (10/(eps alpha))(ln|H| + ln(5/beta))")
-    sympy_nonneg(H * EPS * A / 10 * sp.exp(-EPS * A * M / 10),
-                 "-d/dm |H| exp(-eps alpha m/10) (the failure bound decreases: every m >= m0 works)")
     details = join([
         "Thm B.6 at accuracy alpha/5 and confidence beta/5 (once for S, once for D) needs exactly the proof's "
         "(1250/alpha^2) VC ln(25/(alpha beta)) (sympy).",
@@ -72,7 +116,7 @@ def check_events() -> Check:
         "The sizes the proof then states are checked in BNS15.Thm3.3.proof-sizes, the statement for large eps in "
         "BNS15.Thm3.3.large-epsilon.",
     ])
-    return Check(id=f"{ID}.events",
+    return Check(id=f"{ID}.events", proof=proof,
                  claim="BNS15 Thm 3.3 proof: E1, E2, E3 hold together w.p. >= 1 - beta (Thm B.6 at (alpha/5, beta/5), "
                        "Thm A.3 at beta/5, Prop A.1 at Delta = alpha/5), and then GenericLearner's output is alpha-good.",
                  method="symbolic", details=details)

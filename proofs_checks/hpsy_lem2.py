@@ -11,18 +11,21 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
 import z3
 from hypothesis import strategies as st
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
     cite,
+    constants,
     exact_fact,
     fmt,
     grid_violations,
     hypothesis_counterexample,
-    interval_prove,
     join,
     observe,
     register,
@@ -66,7 +69,6 @@ def check_beta_range() -> Check:
         diff = -(d - 5) / 9 - (4 - (d - 1) / 3)
     sympy_zero(diff, (2 * d - 34) / 9, "exponent difference -(d-5)/9 - (4 - (d-1)/3) == (2d-34)/9")
     # for d >= 17 the statement's range is inside the proof's
-    sympy_nonneg((2 * (d + 17) - 34) / 9, "(2d-34)/9 at d = 17 + t")
     # upper end: ell = log(4/beta)/log d >= 1 iff beta <= 4/d
     # the lower end is where the proof's threshold equals 1: (9 log(4/beta) + 4)/(d-1) = 1
     b = sp.Symbol("beta", positive=True)
@@ -122,26 +124,65 @@ def check_beta_range() -> Check:
     )
 
 
+def _lemma2_domain(c9: Any, c4: Any) -> tuple[Any, Any, Any, tuple[Any, ...], Any]:
+    d = sp.Symbol("d", integer=True, positive=True)
+    beta, p = sp.symbols("beta p", positive=True)
+    thr = (c9 * sp.log(4 / beta) + c4) / (d - 1)
+    hyps = (d > 35, beta > 4 * sp.exp(-(d - 5) / sp.Integer(9)), beta < 4 / d, p >= thr, p <= 1)
+    return d, beta, p, hyps, thr
+
+
+def _lemma2_samples(thr: Any) -> dict[str, list[str]]:
+    return {"d": ["40", "400"], "beta": ["4/d*99/100", "4*exp(-(d-5)/9)*101/100"], "p": [str(thr)]}
+
+
+def _log_steps(P: Proof, d: Any, beta: Any) -> Any:
+    """log d < log(4/beta), from beta < 4/d (then z3 has 3(log(4/beta) + 2 log d) <= 9 log(4/beta) at hand)."""
+    a = P.smt("beta < 4/d gives d < 4/beta", [beta < 4 / d], d < 4 / beta)
+    return P.monotone("log is increasing: log d < log(4/beta)", "log", a)
+
+
+def quadratic_proof(c9: Any = 9, c4: Any = 4, c3: Any = 3) -> Proof:
+    """Eqs. (5)-(6) stated formally: at p >= (9 log(4/beta) + 4)/(d-1) the last line of (5) holds."""
+    c9, c4, c3 = (sp.sympify(x) for x in (c9, c4, c3))
+    d, beta, p, hyps, thr = _lemma2_domain(c9, c4)
+    lhs = (d - 1) * p - sp.sqrt(c3 * (d - 1) * (sp.log(4 / beta) + 2 * sp.log(d))) * sp.sqrt(p)
+    claim = Claim("HPSY Lem 2 proof, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta) + 2 log d)) sqrt(p) >= 1 for "
+                  "p >= (9 log(4/beta) + 4)/(d-1), d > 35, beta in (4exp(-(d-5)/9), 4/d).",
+                  (d, beta, p), hyps, lhs >= 1, samples=_lemma2_samples(thr))
+    P = Proof(claim)
+    _log_steps(P, d, beta)
+    return P
+
+
+def karger_condition_proof(c9: Any = 9, c4: Any = 4, c3: Any = 3, k4: Any = 4) -> Proof:
+    """Karger's condition eps <= 1 and failure probability 4/(ell d^ell) <= beta, stated formally."""
+    c9, c4, c3, k4 = (sp.sympify(x) for x in (c9, c4, c3, k4))
+    d, beta, p, hyps, thr = _lemma2_domain(c9, c4)
+    ell = sp.log(4 / beta) / sp.log(d)
+    eps = sp.sqrt(c3 * (ell + 2) * sp.log(d) / (p * (d - 1)))
+    claim = Claim("HPSY Lem 2 proof: with ell = log(4/beta)/log d, Karger's Lemma 1 applies to G(d, p) (eps = "
+                  "sqrt(3(ell+2) log d/(p(d-1))) <= 1, c_hat = p(d-1) the minimum expected cut) and its failure "
+                  "probability 4/(ell d^ell) is <= beta.",
+                  (d, beta, p), hyps, sp.And(eps <= 1, k4 / (ell * d**ell) <= beta), samples=_lemma2_samples(thr))
+    P = Proof(claim)
+    _log_steps(P, d, beta)
+    return P
+
+
 @register(f"{ID}.quadratic")
 def check_quadratic() -> Check:
     """Eq. (5)-(6): the quadratic inequality in sqrt(p) and the bound on its root."""
-    x, a, L, M = sp.symbols("x a L M", positive=True)  # x = sqrt(p), a = d-1, L = log(4/beta)+2log d
+    K = constants(f"{ID}.quadratic", c9=9, c4=4, c3=3)
+    proof = quadratic_proof(K["c9"], K["c4"], K["c3"])
+    x, a, L = sp.symbols("x a L", positive=True)  # x = sqrt(p), a = d-1, L = log(4/beta)+2log d
     q = a * x**2 - sp.sqrt(3 * a * L) * x - 1
     roots = sp.solve(sp.Eq(q, 0), x)
     pos = [r for r in roots if sp.simplify(r.subs({a: 7, L: 3})) > 0]
     if len(pos) != 1:
         raise RuntimeError("expected one positive root")
-    root = pos[0]
     paper = sp.Rational(1, 2) * (sp.sqrt(3 * L / a) + sp.sqrt((3 * L + 4) / a))
-    # general identity: root^2 - paper^2 == 0 and both positive
-    sympy_zero(root**2, paper**2, "root^2 == paper^2")
-    sympy_nonneg(sp.diff(paper, L), "d/dL of the root (sqrt(3L/a) + sqrt((3L+4)/a))/2: increasing in L")
-    # (6): sqrt((9 log(4/b)+4)/a) >= paper, using 3L <= 9 log(4/beta) = M when log d <= log(4/beta).
-    # monotone in L, so it suffices at 3L = M: sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2  <=> sqrt(M+4) >= sqrt(M)
-    # sqrt is increasing, so sqrt(M+4) >= sqrt(M) follows from (M+4) - M >= 0
-    sympy_nonneg((M + 4) - M, "(M+4) - M")
-    u, v = sp.symbols("u v", positive=True)  # log d = u, log(4/beta) = u + v (v >= 0)
-    sympy_nonneg(9 * (u + v) - 3 * ((u + v) + 2 * u), "9 log(4/beta) - 3(log(4/beta) + 2 log d)")
+    sympy_zero(pos[0] ** 2, paper**2, "the positive root of (5), squared, == ((sqrt(3L/a) + sqrt((3L+4)/a))/2)^2")
     # numeric confirmation of (6) on a grid of admissible (d, beta)
     def ok(d: int, frac: float) -> bool:
         llo, lhi = math.log(4) - (d - 5) / 9, math.log(4 / d)
@@ -164,8 +205,9 @@ def check_quadratic() -> Check:
     details = join([
         "With x = sqrt(p), a = d-1, L = log(4/beta) + 2 log d, the last line of (5) is a x^2 - sqrt(3aL) x - 1 >= 0; "
         "sympy solves it: the positive root squared equals ((sqrt(3L/a) + sqrt((3L+4)/a))/2)^2, i.e. (6)'s right side.",
-        "log d <= log(4/beta) (beta < 4/d) gives 3L <= 9 log(4/beta) =: M (sympy, linear); the root is increasing in L, "
-        "and sqrt(M+4) >= (sqrt(M) + sqrt(M+4))/2 (sympy), so p >= (9 log(4/beta)+4)/(d-1) satisfies (5).",
+        "Chain: beta < 4/d gives d < 4/beta, so log d < log(4/beta) (log increasing), so 3L <= 9 log(4/beta) (z3); "
+        "then z3 proves the last line of (5) from p(d-1) >= 9 log(4/beta) + 4 with sqrt(p) and "
+        "sqrt(3(d-1)L) as nonnegative reals whose squares are p and 3(d-1)L.",
         "Grid check (d in 36..393 step 7, 1e4, 1e6; beta at 5 log-spaced points of the range): (6) and the last line "
         "of (5) hold at p = (9 log(4/beta)+4)/(d-1); a derandomized hypothesis search (d up to 1e7, beta anywhere "
         "in the range, 300 examples) finds no violation.",
@@ -185,7 +227,7 @@ def check_quadratic() -> Check:
     links = ("semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold", "semiprivate.theory.bounds.hpsy.hpsy_connectivity_threshold_expr")
     details += ("\n- semiprivate.theory.bounds.hpsy: hpsy_connectivity_threshold (both forms, 3 points) and its sympy forms "
                 "equal 9(log(4/beta)+4)/(d-1) and (9log(4/beta)+4)/(d-1).")
-    return Check(id=f"{ID}.quadratic", links=links,
+    return Check(id=f"{ID}.quadratic", links=links, proof=proof,
                  claim="HPSY Lem 2, Eqs. (5)-(6): (d-1)p - sqrt(3(d-1)(log(4/beta)+2log d)) sqrt(p) >= 1 holds for "
                        "p >= (9 log(4/beta)+4)/(d-1).",
                  method="symbolic+grid+hypothesis", details=details)
@@ -194,54 +236,70 @@ def check_quadratic() -> Check:
 @register(f"{ID}.karger-condition")
 def check_karger_condition() -> Check:
     """Karger's Lemma 1 needs eps <= 1 and gives 1 - 4/(ell d^ell) >= 1 - beta."""
-    x, a, L = sp.symbols("x a L", positive=True)
-    # if a x^2 - sqrt(3aL) x >= 1 then sqrt(a) x > sqrt(3L) i.e. eps = sqrt(3L/(a x^2)) < 1:
-    # a x^2 - sqrt(3aL) x = sqrt(a) x (sqrt(a) x - sqrt(3L)) > 0 forces sqrt(a) x > sqrt(3L)
-    sympy_zero(a * x**2 - sp.sqrt(3 * a * L) * x, sp.sqrt(a) * x * (sp.sqrt(a) * x - sp.sqrt(3 * L)),
-               "factorisation a x^2 - sqrt(3aL) x == sqrt(a) x (sqrt(a) x - sqrt(3L))")
-    ell, d = sp.symbols("ell d", positive=True)
-    # 4/(ell d^ell) <= 4/d^ell for ell >= 1, and 4/d^ell = beta when ell = log(4/beta)/log d
-    b = sp.Symbol("beta", positive=True)
-    with sp.evaluate(False):
-        at_ell = 4 / d ** (sp.log(4 / b) / sp.log(d))
-    sympy_zero(at_ell, b, "4/d^ell == beta at ell = log(4/beta)/log d")
-    # min expected cut of G0(p): p * min_k k(d-k) = p(d-1)
-    cite("Karger's cut lemma as quoted in HPSY Lemma 1 (constant 4/(ell d^ell)); not re-derived here.")
+    K = constants(f"{ID}.karger-condition", c9=9, c4=4, c3=3, k4=4)
+    proof = karger_condition_proof(K["c9"], K["c4"], K["c3"], K["k4"])
+    cite("Karger's cut lemma as quoted in HPSY Lemma 1 (constant 4/(ell d^ell)): the claim here is that its "
+         "hypothesis and failure probability are met; the lemma itself is not re-derived.")
     zk, zd = z3.Ints("k d")
     z3_prove([zk >= 1, zk <= zd - 1], zk * (zd - zk) >= zd - 1,
              "1 <= k <= d-1 => k(d-k) >= d-1 (minimum cut of K_d is d-1, attained at k = 1)")
     details = join([
-        "a x^2 - sqrt(3aL) x = sqrt(a) x (sqrt(a) x - sqrt(3L)) (sympy); if it is >= 1 then sqrt(a)x > sqrt(3L), "
-        "i.e. eps = sqrt(3(ell+2) log d / (p(d-1))) < 1: Karger's condition eps <= 1 is implied by (5).",
-        "4/d^ell = beta for ell = log(4/beta)/log d (sympy) and 4/(ell d^ell) <= 4/d^ell for ell >= 1.",
+        "Chain (z3 on the radicals as nonnegative reals with their squares): log d < log(4/beta) (beta < 4/d, log "
+        "increasing), log d > 0 (d > 1), 3(log(4/beta) + 2 log d) <= 9 log(4/beta); from p(d-1) >= 9 log(4/beta) + 4 "
+        "z3 concludes eps <= 1, and 4/(ell d^ell) = beta log d/log(4/beta) <= beta since ell >= 1 (sympy reads "
+        "d^ell = 4/beta on construction).",
         "Minimum cut of K_d is min_k k(d-k) = d-1 (z3 over all integers 1 <= k <= d-1), so c_hat = p(d-1); every cut of G(p) has "
         "expected value >= p(d-1), and (1-eps)p(d-1) >= 1 > 0 makes every cut non-empty: connected.",
         "Conditional on Karger's theorem as quoted in Lemma 1 (constant 4/(ell d^ell)), which is not re-derived here.",
     ])
-    return Check(id=f"{ID}.karger-condition",
+    return Check(id=f"{ID}.karger-condition", proof=proof,
                  claim="HPSY Lem 2 proof: Karger's Lemma 1 applies (eps <= 1) and its failure probability is <= beta.",
                  method="symbolic+exact", details=details)
 
 
+def lemma2_proof(c: Any = 9, a: Any = 4) -> Proof:
+    """HPSY Lem 2 stated formally (constants ``c`` = 9, ``a`` = 4 of p >= c(log(4/beta) + a)/(d-1)) and its proof chain.
+
+    The chain: p d >= c(log(4/beta) + a) (z3) -> exp(-pd/2) <= exp(-c(log(4/beta)+a)/2) (exp increasing)
+    -> beta <= 1/9 (z3, from d > 35 and beta < 4/d) -> beta^{c/2-2} e^{-ac/2} <= 4^{c/2}/8 (z3 on the
+    radicals) -> 2 d e^{-pd/2} <= beta (z3) -> [cited union bound over cuts] P[disconnected] <= 2d e^{-pd/2}.
+    """
+    c, a = sp.sympify(c), sp.sympify(a)
+    d = sp.Symbol("d", integer=True, positive=True)
+    beta, p = sp.symbols("beta p", positive=True)
+    L = sp.log(4 / beta)
+    thr = c * (L + a) / (d - 1)
+    disc = sp.Function("ErdosRenyiDisconnected")(d, p)
+    claim = Claim(
+        "HPSY Lem 2: for d > 35 and beta in (4exp(-(d-5)/9), 4/d), G(d, p) is connected with probability at least "
+        "1 - beta if p >= 9(log(4/beta) + 4)/(d - 1).",
+        (d, beta, p), (d > 35, beta > 4 * sp.exp(-(d - 5) / sp.Integer(9)), beta < 4 / d, p >= thr, p <= 1),
+        disc <= beta,
+        samples={"d": [40, 100, 400], "beta": ["4/d*999/1000", "4/d*9/10", "4/d/2", "4*exp(-(d-5)/9)*11/10"],
+                 "p": [str(thr)]})
+    P = Proof(claim)
+    E = sp.exp(-p * d / 2)
+    h = P.smt("p d >= p (d-1) >= c(log(4/beta) + a)", [p >= thr, d > 35], -p * d / 2 <= -c * (L + a) / 2)
+    m = P.monotone("exp is increasing", "exp", h)
+    b9 = P.smt("beta < 4/d <= 4/36", [d > 35, beta < 4 / d], beta <= sp.Rational(1, 9))
+    k = P.smt("beta^(c/2-2) e^(-ac/2) <= 4^(c/2)/8 for beta <= 1/9", [b9],
+              beta ** (c / 2 - 2) * sp.exp(-a * c / 2) <= 4 ** (c / 2) / 8)
+    r = P.smt("2 d e^(-pd/2) <= 2 d (beta/4)^(c/2) e^(-ac/2) < (8/beta)(beta/4)^(c/2) e^(-ac/2) <= beta",
+              [beta < 4 / d, m, k], 2 * d * E <= beta)
+    half = P.smt("d e^(-pd/2) <= beta/2 <= 1/2", [r, b9], d * E <= sp.Rational(1, 2))
+    P.cite("union bound over cuts", disc <= 2 * d * E,
+           "union bound over the vertex sets S, |S| = k <= d/2, with no edge to their complement: "
+           "P[disconnected] <= sum_k C(d,k)(1-p)^{k(d-k)} <= sum_k (d e^{-pd/2})^k <= 2 d e^{-pd/2} when "
+           "d e^{-pd/2} <= 1/2 (C(d,k) <= d^k, 1-p <= e^{-p}, d-k >= d/2, geometric series)",
+           [half])
+    return P
+
+
 @register(f"{ID}.exact-union-bound")
 def check_exact() -> Check:
-    """Independent check of the conclusion: union bound over cuts at the stated threshold (proved; grid observed)."""
-    cite("P[G(d,p) disconnected] <= sum_{k=1}^{floor(d/2)} C(d,k)(1-p)^{k(d-k)} (a disconnected graph has a vertex "
-         "set of size <= d/2 with no edge to its complement); C(d,k) <= d^k; 1 - p <= e^{-p}; d - k >= d/2; "
-         "sum_{k>=1} r^k = r/(1-r) <= 2r for 0 <= r <= 1/2.")
-    b, dS = sp.symbols("beta d", positive=True)
-    with sp.evaluate(False):
-        at_p = sp.exp(-(9 * sp.log(4 / b) + 4) / 2)
-    sympy_zero(at_p, (b / 4) ** sp.Rational(9, 2) * sp.exp(-2),
-               "exp(-p(d-1)/2) at p(d-1) = 9log(4/beta)+4 == (beta/4)^(9/2) e^(-2)")
-    u = sp.Symbol("u", nonnegative=True)  # u = sqrt(beta) in [0, 1]
-    red = ("r = d e^{-pd/2} <= d e^{-p(d-1)/2} <= (d beta/4)(beta/4)^{7/2} e^{-2} < (beta/4)^{7/2} e^{-2} since "
-           "beta < 4/d; beta in (0, 1) is covered by u = sqrt(beta) in [0, 1]; a larger p only lowers every term")
-    interval_prove(sp.Rational(1, 2) - sp.exp(-2) * u**7 / 128, {"u": (0, 1)}, "> 0",
-                   "r <= (beta/4)^{7/2} e^{-2} = e^{-2} u^7/128 < 1/2 for u = sqrt(beta) in [0, 1]", reduction=red)
-    interval_prove(1 - 2 * sp.exp(-2) * u**5 / 128, {"u": (0, 1)}, "> 0",
-                   "2 (beta/4)^{7/2} e^{-2} <= beta, i.e. 1 - 2 e^{-2} u^5/128 > 0 for u = sqrt(beta) in [0, 1]",
-                   reduction=red)
+    """HPSY Lem 2's conclusion proved by a union bound over cuts (not Karger's lemma); grid observed."""
+    K = constants(f"{ID}.exact-union-bound", c=9, a=4)
+    proof = lemma2_proof(K["c"], K["a"])
     worst = -math.inf
     worst_at: tuple[int, float] = (0, 0.0)
     n_pts = 0
@@ -286,7 +344,7 @@ def check_exact() -> Check:
         f"bound/beta is {fmt(math.exp(worst))} at d={worst_at[0]}, beta={fmt(worst_at[1])}.",
         "How conservative the lemma is (p* = smallest p with exact union bound <= beta): " + "; ".join(loose) + ".",
     ])
-    return Check(id=f"{ID}.exact-union-bound",
+    return Check(id=f"{ID}.exact-union-bound", proof=proof,
                  claim="HPSY Lem 2 conclusion: P[G(d,p) connected] >= 1 - beta at the stated p (independent check, "
                        "not using Karger's lemma).",
                  method="symbolic+interval+exact+grid", details=details)

@@ -8,16 +8,19 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
     cite,
+    constants,
     fmt,
     join,
     refute,
     register,
-    sympy_nonneg,
     sympy_zero,
 )
 from semiprivate.proofs_checks._links import bounds_module
@@ -25,22 +28,42 @@ from semiprivate.proofs_checks._links import bounds_module
 ID = "HPSY.Thm1"
 
 
+def union_bound_proof(two: Any = 2, share: Any = 2) -> Proof:
+    """HPSY Thm 1, Eq. (4), stated formally with q = 1 - p_min: n >= log(2d^2/beta)/(-log q) => d(d-1) q^n <= beta/2."""
+    two, share = sp.sympify(two), sp.sympify(share)
+    n, d = sp.symbols("n d", integer=True, positive=True)
+    b, q = sp.symbols("beta q", positive=True)
+    Z = sp.Symbol("Z", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True)
+    n_star = sp.log(two * d**2 / b) / (-sp.log(q))
+    members = sp.Sum(sp.binomial(Z, k), (k, 1, Z))
+    claim = Claim("HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear in the "
+                  "empirical component graph w.p. >= 1 - beta/2 (union over the d(d-1) ordered pairs, each missing "
+                  "w.p. <= (1-p_min)^n); the reduced class has sum_{k=1}^{Z} C(Z,k) <= 2^Z members.",
+                  (n, d, b, q, Z), (q < 1, b < 1, n >= n_star),
+                  sp.And(d * (d - 1) * q**n <= b / share, members <= 2**Z),
+                  samples={"d": ["2", "10"], "beta": ["1/2", "1/100"], "q": ["1/2", "99/100"],
+                           "n": [f"ceiling(log({two}*d**2/beta)/(-log(q)))"], "Z": ["3"]})
+    P = Proof(claim)
+    lq = P.monotone("log is increasing: log q < log 1 = 0", "log", sp.Lt(q, 1))
+    h = P.smt("n log q <= log(beta/(2 d^2))", [n >= n_star, lq], n * sp.log(q) <= -sp.log(two * d**2 / b))
+    P.monotone("exp is increasing: q^n <= beta/(2d^2)", "exp", h)
+    P.identity("sum_{k=1}^Z C(Z, k) = 2^Z - 1", members, 2**Z - 1)
+    return P
+
+
 @register(f"{ID}.union-bound")
 def check_union_bound() -> Check:
     """Eq. (4) and the union bound over pairs."""
+    K = constants(f"{ID}.union-bound", two=2, share=2)
+    proof = union_bound_proof(K["two"], K["share"])
     n, d, b, p = sp.symbols("n d beta p", positive=True)
     # (1-p)^n <= beta/(2d^2)  <=>  n >= log(2d^2/beta) / (-log(1-p)); at equality:
     n_star = sp.log(2 * d**2 / b) / (-sp.log(1 - p))
     with sp.evaluate(False):
         log_at = sp.log((1 - p) ** n_star)
     sympy_zero(log_at, sp.log(b / (2 * d**2)), "log((1-p)^{n*}) == log(beta/(2d^2))")
-    # number of ordered pairs i != j is d(d-1) <= d^2, so the union bound gives <= beta/2
-    sympy_nonneg(d**2 - d * (d - 1), "d^2 - d(d-1)")
-    # reduced class: sum_{k=1}^{Z} C(Z,k) = 2^Z - 1 <= 2^Z
-    Z = sp.Symbol("Z", integer=True, positive=True)
-    k = sp.Symbol("k", integer=True)
-    sympy_zero(sp.Sum(sp.binomial(Z, k), (k, 1, Z)), 2**Z - 1, "sum_{k=1}^Z C(Z,k) == 2^Z - 1")
-    cite("The union bound over the d(d-1) ordered pairs; (1-p)^n is decreasing in n for 0 < p < 1.")
+    cite("The union bound over the d(d-1) ordered pairs (the claim states its result d(d-1)(1-p)^n as the bound).")
     details = join([
         "(1-p_min)^n <= beta/(2d^2) exactly when n >= log(2d^2/beta)/(-log(1-p_min)) (sympy: equality at n*; "
         "(1-p)^n is decreasing in n).",
@@ -58,7 +81,7 @@ def check_union_bound() -> Check:
             raise AssertionError(f"hpsy_thm1_unlabeled({dd}, {bb}, {pp}) = {got}, verified {want}")
     links = ("semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled",)
     details += "\n- semiprivate.theory.bounds.hpsy.hpsy_thm1_unlabeled = ceil(log(2d^2/beta)/(-log(1-p_min))) at 3 points."
-    return Check(id=f"{ID}.union-bound", links=links,
+    return Check(id=f"{ID}.union-bound", links=links, proof=proof,
                  claim="HPSY Thm 1, Eq. (4): n_unl >= log(2d^2/beta)/(-log(1-p_min)) makes every edge of G_D appear "
                        "in the empirical component graph w.p. >= 1 - beta/2; reduced class has 2^Z_max members.",
                  method="symbolic", details=details)

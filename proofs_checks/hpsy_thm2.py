@@ -12,20 +12,22 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy as sp
 from scipy.stats import binom
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
     cite,
+    constants,
     evaluation,
     fmt,
     join,
     observe,
     refute,
     register,
-    sympy_nonneg,
-    sympy_zero,
 )
 from semiprivate.proofs_checks._links import bounds_module
 from semiprivate.proofs_checks.hpsy_lem2 import log_disconnect_union_bound
@@ -70,15 +72,29 @@ def prob_positive_graph_disconnected_lower(n: int, k: int, p: float) -> float:
     return k * q1 - k * (k - 1) / 2 * q2
 
 
+def hoeffding_proof(c: Any = 8, m: Any = 16, share: Any = 4) -> Proof:
+    """HPSY Thm 2, Eq. (8), stated formally: n >= c log(m/beta) => P[n+ outside [n/4, 3n/4]] <= beta/share."""
+    c, m, share = sp.sympify(c), sp.sympify(m), sp.sympify(share)
+    n = sp.Symbol("n", integer=True, positive=True)
+    b = sp.Symbol("beta", positive=True)
+    out = sp.Function("BinomialHalfOutside")(n, sp.Rational(1, 4))
+    claim = Claim("HPSY Thm 2, Eq. (8): with n_unl >= 8 log(16/beta), n_unl/4 <= n+, n- <= 3 n_unl/4 with probability "
+                  "at least 1 - beta/4 (n+ ~ Bin(n_unl, 1/2), n- = n_unl - n+).",
+                  (n, b), (b < 1, n >= c * sp.log(m / b)), out <= b / share,
+                  samples={"beta": ["1/2", "9/10", "1/10", "1/1000"], "n": [f"ceiling({c}*log({m}/beta))"]})
+    P = Proof(claim)
+    P.cite("Hoeffding", out <= 2 * sp.exp(-n / 8),
+           "Hoeffding's inequality: P[|n+ - n/2| >= n/4] <= 2 exp(-2 (n/4)^2 / n) = 2 exp(-n/8) for n+ ~ Bin(n, 1/2)")
+    h = P.smt("n/8 >= (c/8) log(m/beta)", [n >= c * sp.log(m / b)], -n / 8 <= -c * sp.log(m / b) / 8)
+    P.monotone("exp is increasing", "exp", h)
+    return P
+
+
 @register(f"{ID}.hoeffding")
 def check_hoeffding() -> Check:
     """Eq. (8): n_unl/4 <= n+, n- <= 3 n_unl/4 w.p. >= 1 - beta/4 for n_unl >= 8 log(16/beta)."""
-    n, b = sp.symbols("n beta", positive=True)
-    # Hoeffding: P[|n+ - n/2| >= n/4] <= 2 exp(-2 n (1/4)^2) = 2 exp(-n/8); at n = 8 log(16/b): beta/8
-    with sp.evaluate(False):
-        val = 2 * sp.exp(-(8 * sp.log(16 / b)) / 8)
-    sympy_zero(val, b / 8, "2exp(-n/8) at n = 8 log(16/beta) == beta/8")
-    sympy_nonneg(b / 4 - b / 8, "beta/4 - beta/8")
+    K = constants(f"{ID}.hoeffding", c=8, m=16, share=4)
+    proof = hoeffding_proof(K["c"], K["m"], K["share"])
     # exact binomial check on a grid
     worst = 0.0
     for beta in (0.5, 0.1, 0.01, 1e-3, 1e-5, 1e-8):
@@ -89,8 +105,6 @@ def check_hoeffding() -> Check:
         worst = max(worst, p_out / (beta / 4))
     if worst > 1:
         raise RuntimeError("exact binomial tail exceeds beta/4")
-    cite("Hoeffding's inequality for n+ ~ Bin(n, 1/2): P[|n+ - n/2| >= t] <= 2exp(-2t^2/n); 2exp(-n/8) is decreasing "
-         "in n, so every n >= 8log(16/beta) is covered.")
     observe("Exact binomial tails at 6 values of beta: ratio to beta/4 at most " + fmt(worst) + ".")
     details = join([
         "Hoeffding: P[|n+ - n/2| >= n/4] <= 2exp(-n/8); at n = 8 log(16/beta) this is exactly beta/8 <= beta/4 "
@@ -98,7 +112,7 @@ def check_hoeffding() -> Check:
         "Exact binomial tails at n = ceil(8 log(16/beta)) for beta in {0.5, 0.1, 1e-2, 1e-3, 1e-5, 1e-8}: the largest "
         f"ratio P[outside [n/4, 3n/4]]/(beta/4) is {fmt(worst)} <= 1.",
     ])
-    return Check(id=f"{ID}.hoeffding",
+    return Check(id=f"{ID}.hoeffding", proof=proof,
                  claim="HPSY Thm 2, Eq. (8): n_unl >= 8 log(16/beta) gives n_unl/4 <= n+, n- <= 3n_unl/4 w.p. >= 1-beta/4.",
                  method="symbolic+exact", details=details)
 

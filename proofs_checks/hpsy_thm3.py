@@ -11,14 +11,18 @@ recorded in :mod:`semiprivate.proofs_checks.expected`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import sympy as sp
 import z3
 from semiprivate.proofs_checks._framework import (
     Check,
+    Claim,
+    Proof,
     cite,
     clopper_pearson,
+    constants,
     exact_fact,
     fmt,
     join,
@@ -49,39 +53,43 @@ def _top_eigvec_2x2(m11: float, m12: float, m22: float) -> tuple[float, float]:
     return a1, a2
 
 
+def chebyshev_proof(markov: Any = 4, four: Any = 4, share: Any = 4) -> Proof:
+    """HPSY Thm 3, Eqs. (9)-(10), stated formally: xi_1 = {R_hat(A*) >= 4R/beta} and xi_2 = {sup_A |R(A) -
+    R_hat(A)| >= 4 sqrt(kd/(beta n))} have probability <= beta/4 each (the thresholds are arguments)."""
+    markov, four, share = (sp.sympify(x) for x in (markov, four, share))
+    R, b, n = sp.symbols("R beta n", positive=True)
+    k, d = sp.symbols("k d", integer=True, positive=True)
+    t1 = markov * R / b
+    s2 = four * sp.sqrt(k * d / (b * n))
+    p1 = sp.Function("P_xi1")(R, t1)
+    p2 = sp.Function("P_xi2")(n, k, d, s2)
+    t2 = 2 / sp.sqrt(b * n)
+    claim = Claim("HPSY Thm 3 proof, Eqs. (9)-(10): Markov gives P[xi_1] = P[R_hat(A*) >= 4R/beta] <= beta/4; "
+                  "Chebyshev gives P[xi_2] = P[sup_A |R(A) - R_hat(A)| >= 4 sqrt(kd/(beta n))] <= beta/4.",
+                  (R, b, n, k, d), (b < 1, k <= d), sp.And(p1 <= b / share, p2 <= b / share),
+                  samples={"R": ["1"], "beta": ["1/2"], "n": ["10"], "k": ["1"], "d": ["2"]})
+    P = Proof(claim)
+    P.cite("Markov's inequality", p1 <= R / t1,
+           "Markov's inequality for the nonnegative R_hat(A*) with E R_hat(A*) = R: P[R_hat >= t] <= R/t")
+    link = P.smt("sqrt(d-k) 2/sqrt(beta n) <= 4 sqrt(kd/(beta n)) for 1 <= k <= d", [k <= d],
+                 sp.sqrt(d - k) * t2 <= s2)
+    P.cite("Chebyshev's inequality over the whole family A", p2 <= (1 / n) / t2**2,
+           "R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)); Cauchy-Schwarz: sup_A |.| <= sqrt(d-k) "
+           "||Sigma_hat - Sigma||_F; Chebyshev with E||Sigma_hat - Sigma||_F^2 <= E||x||^4/n <= 1/n at threshold "
+           "t = 2/sqrt(beta n): P[sup_A |.| >= s] <= (1/n)/t^2 whenever sqrt(d-k) t <= s",
+           [link])
+    return P
+
+
 @register(f"{ID}.chebyshev-arithmetic")
 def check_chebyshev() -> Check:
     """Eqs. (9)-(11): Markov for xi_1, the variance bound, Chebyshev for xi_2 (sup over A by the Frobenius norm)."""
-    R, b, n, k, d, ell = sp.symbols("R beta n k d ell", positive=True)
-    # Markov: P[Z >= 4R/beta] <= E Z/(4R/beta) <= R/(4R/beta) = beta/4
-    cite("Markov's inequality: P[Z >= t] <= E Z/t for Z >= 0; Chebyshev's inequality: P[|Y - EY| >= t] <= Var Y/t^2.")
-    with sp.evaluate(False):  # keep each step's left side as the proof writes it
-        markov = R / (4 * R / b)
-        root = sp.sqrt(4 * R / b)
-        cheb = (2 / n) / (2 * ell / sp.sqrt(n)) ** 2
-        val = k * d / (2 * sp.sqrt(k * d / b)) ** 2
-        thr = 2 * (2 * sp.sqrt(k * d / b)) / sp.sqrt(n)
-        cheb2 = (1 / n) / (2 / sp.sqrt(b * n)) ** 2
-    sympy_zero(markov, b / 4, "Markov ratio R/(4R/beta) == beta/4")
-    # complement of xi_1: |diff| < 2 sqrt(R/beta)
-    sympy_zero(root, 2 * sp.sqrt(R / b), "sqrt(4R/beta) == 2sqrt(R/beta)")
-    # Chebyshev: Var(R_hat) <= 2/n, threshold t = 2 ell/sqrt(n): 2/(n t^2) = 1/(2 ell^2) <= 1/ell^2
-    sympy_zero(cheb, 1 / (2 * ell**2), "Chebyshev bound (2/n)/t^2 at t = 2 ell/sqrt(n) == 1/(2 ell^2)")
-    sympy_zero(val, b / 4, "kd/ell^2 at ell = 2sqrt(kd/beta) == beta/4")
-    sympy_zero(thr, 4 * sp.sqrt(k * d / (b * n)), "threshold 2 ell/sqrt(n) at ell = 2sqrt(kd/beta) == 4sqrt(kd/(beta n))")
+    K = constants(f"{ID}.chebyshev-arithmetic", markov=4, four=4, share=4)
+    proof = chebyshev_proof(K["markov"], K["four"], K["share"])
     # variance (11): a = x'x, c = x'Px with 0 <= c <= a <= 1 for an orthogonal projection P on the unit ball
     cite("For an orthogonal projection P: 0 <= x'Px <= x'x, and ||x - Px||^2 = x'x - x'Px.")
     za, zc = z3.Reals("a c")
     z3_prove([zc >= 0, zc <= za, za <= 1], (za - zc) ** 2 <= 1, "0 <= c <= a <= 1 => ||x - Px||^4 = (a - c)^2 <= 1")
-    # xi_2 for the whole (infinite) family A: R(A) - R_hat(A) = tr(P_perp (Sigma - Sigma_hat)), P_perp = I - AA'
-    cite("R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)) for uncentred second moments on the unit ball; "
-         "Cauchy-Schwarz for the Frobenius inner product: |tr(P E)| <= ||P||_F ||E||_F = sqrt(d-k) ||E||_F; "
-         "E ||Sigma_hat - Sigma||_F^2 <= E ||x||^4/n <= 1/n (i.i.d. mean).")
-    sympy_zero(cheb2, b / 4, "Chebyshev: (1/n)/(2/sqrt(beta n))^2 == beta/4")
-    zk, zd = z3.Reals("k d")
-    z3_prove([zk >= 1, zd >= zk], 4 * (zd - zk) <= 16 * zk * zd,
-             "k >= 1, d >= k => (2 sqrt(d-k))^2 <= (4 sqrt(kd))^2, i.e. sup_A |R - R_hat| < 2sqrt(d-k)/sqrt(beta n) "
-             "<= 4 sqrt(kd/(beta n)) (Eq. (10))")
     # counterexample search on the variance step (observation only)
     rng = np.random.default_rng(SEED)
     worst = 0.0
@@ -109,7 +117,7 @@ def check_chebyshev() -> Check:
         "(13) then uses 2sqrt(dk/(beta n)), a factor-2 slip absorbed in the O(.). The per-point use of xi_1 in the "
         "margin step is a separate step (HPSY.Thm3.per-point-margin).",
     ])
-    return Check(id=f"{ID}.chebyshev-arithmetic",
+    return Check(id=f"{ID}.chebyshev-arithmetic", proof=proof,
                  claim="HPSY Thm 3 proof, Eqs. (9)-(12): Markov gives P[xi_1] <= beta/4; Var <= 2 and Chebyshev "
                        "give P[xi_2] <= beta/4 for the deviation sup_A |R(A) - R_hat(A)| >= 4sqrt(kd/(beta n)) (10).",
                  method="symbolic+smt+simulation", details=details)
@@ -379,7 +387,23 @@ def check_nunl() -> Check:
         got = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
         if abs(got - want) > max(1, 1e-12 * want):
             raise AssertionError(f"hpsy_thm3_unlabeled(form='corrected'){(kk, dd, bb, gg, aa)} = {got}, want {want}")
-    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled",)
+    # the corrected labelled size: c1 = 4 (Eq. (10), HPSY.Thm3.chebyshev-arithmetic); at the corrected n_unl with
+    # c1^2 = 16 the projected margin is gamma/2, at hpsy_thm3_unlabeled's default constant (c1 = 1) it is 0
+    kk, dd, bb, gg, aa = 5, 100, 0.1, 0.5, 0.01
+    n_c1 = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected", constant=16)
+    n_def = mod.hpsy_thm3_unlabeled(kk, dd, bb, gg, alpha=aa, form="corrected")
+    lab = mod.hpsy_thm3_labeled(kk, aa, bb, 1.0, gg, 0.0, form="corrected", dim=dd, n_unl=n_c1)
+    want_lab = math.ceil(math.sqrt(kk) / (aa * 1.0 * (gg - math.sqrt(2 * 4 * math.sqrt(dd * kk / (bb * n_c1)) / aa))))
+    bad = mod.hpsy_thm3_labeled(kk, aa, bb, 1.0, gg, 0.0, form="corrected", dim=dd, n_unl=n_def, strict=False)
+    if lab != want_lab or abs(math.sqrt(kk) / (aa * lab) - gg / 2) > 1e-3 * gg or getattr(bad, "valid", True):
+        raise AssertionError(f"hpsy_thm3_labeled(form='corrected'): {lab} (verified {want_lab}); at the default "
+                             f"c1 = 1 size the margin must vanish, got {bad!r}")
+    links = ("semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled", "semiprivate.theory.bounds.hpsy.hpsy_thm3_labeled")
+    details += (f"\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_labeled(form='corrected'): c1 = 4 (Eq. (10), the certified "
+                f"chain of HPSY.Thm3.chebyshev-arithmetic); at k = 5, d = 100, beta = 0.1, gamma = 0.5, alpha = 0.01 the "
+                f"corrected n_unl with constant = c1^2 = 16 is {n_c1} and gives the projected margin gamma/2 and n_lab = "
+                f"{lab}; at hpsy_thm3_unlabeled(form='corrected')'s default constant 1 (c1 = 1, {n_def}, 16x smaller) the "
+                "margin is exactly 0: no labelled size works.")
     details += ("\n- semiprivate.theory.bounds.hpsy.hpsy_thm3_unlabeled = ceil(C kd/(beta gamma^2)) (2 points): with the default "
                 "form='paper' it implements the stated size, which this check shows the proof does not establish; "
                 "form='corrected' returns ceil(64 kd/(beta alpha^2 gamma^4)) (2 points).")

@@ -39,6 +39,11 @@ def default_report_path() -> Path:
         return REPORT_PATH
     return Path.cwd() / INSTALLED_REPORT_NAME
 
+def source_checkout() -> bool:
+    """True in a source checkout (where the committed report and certificates live)."""
+    return default_report_path() == REPORT_PATH
+
+
 def default_certificates_dir() -> Path:
     """Where ``--certificates`` writes: ``proofs_checks/certificates/`` in a source checkout, else ``./proofs_checks_certificates``."""
     if default_report_path() == REPORT_PATH:
@@ -107,14 +112,28 @@ def _kinds(c: Check) -> str:
     return ", ".join(c.certificate_kinds) or "-"
 
 
+def _formal_step(step: dict[str, object]) -> str:
+    import sympy as sp
+
+    hyps = [sp.sstr(sp.sympify(h)) for h in step["hypotheses"]]  # type: ignore[attr-defined]
+    concl = sp.sstr(sp.sympify(step["conclusion"]))
+    text = (" and ".join(hyps) + " => " if hyps else "") + concl
+    return text.replace("`", "'").replace("|", "\\|")
+
+
+def _steps_cell(c: Check) -> str:
+    n, nontrivial, cited = c.steps
+    return f"{n} ({nontrivial} certified, {cited} cited)" if c.proof is not None else "no formal claim"
+
+
 def render_table(outs: list[Outcome]) -> str:
     """Plain-text table: id, claim, method, certificate kinds, verdict (for the console)."""
-    rows = [("id", "claim", "method", "certificates", "verdict")]
+    rows = [("id", "claim", "method", "steps", "verdict")]
     for o in outs:
         if o.check is None:
             rows.append((o.id, "", "", "", "ERROR"))
         else:
-            rows.append((o.id, _short(o.check.claim, 60), o.check.method, _kinds(o.check), o.check.verdict.value))
+            rows.append((o.id, _short(o.check.claim, 60), o.check.method, _steps_cell(o.check), o.check.verdict.value))
     w = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * x for x in w))
@@ -130,27 +149,33 @@ def render_markdown(outs: list[Outcome]) -> str:
     counts = {v: sum(1 for o in outs if o.verdict is v) for v in Verdict}
     errors = [o for o in outs if o.error is not None]
     out = [HEADER, "", "# Machine-checked steps of the four papers", "",
-           "Every check returns the facts it established; the verdict is derived from them by code "
-           "(`semiprivate.proofs_checks._framework.derive_verdict`): FAILS when a counterexample is re-verified by a "
-           "certificate (exact rational arithmetic or separated interval enclosures), HOLDS when every proving fact "
-           "carries a certificate (a sympy identity or sign, a z3 proof that the negation is unsat, an interval "
-           "branch-and-bound over a compact box with the argument that reduces the claim's domain to it, or an exact "
-           "evaluation), HOLDS WITH CONDITION when some proving fact needed an extra condition. Cited results are named; "
-           "grids, hypothesis searches and simulations are listed as observations and never count towards HOLDS. "
-           "`python -m semiprivate.proofs_checks --certificates` writes every certificate to "
-           "`proofs_checks/certificates/`, and `semiprivate.proofs_checks.certificate_checker` (sympy, mpmath, z3 "
-           "only) re-checks them. Where `semiprivate.theory.bounds` implements a statement, the check also compares "
-           "the function with the verified expression.", "",
-           f"**{len(outs)} checks:** {counts[Verdict.HOLDS]} HOLDS, {counts[Verdict.HOLDS_WITH_CONDITION]} HOLDS WITH "
-           f"CONDITION, {counts[Verdict.FAILS]} FAILS" + (f", {len(errors)} ERRORS" if errors else "") + ".", "",
-           "| id | claim | method | certificates | verdict |", "|---|---|---|---|---|"]
+           "Each check states its claim formally (symbols with their domains, hypotheses, conclusion, as sympy "
+           "objects, next to the paper's sentence) and proves it by a chain of steps, each step's hypotheses being the "
+           "claim's hypotheses or earlier steps' conclusions. The verdict is what the independent checker "
+           "(`semiprivate.proofs_checks.certificate_checker`, which imports only sympy, mpmath and z3) concludes: it "
+           "re-establishes every step (a sympy identity or sign, a z3 implication with non-polynomial subterms opaque, "
+           "an interval branch-and-bound over the box the step's hypotheses state, an exact evaluation, or a monotone "
+           "function applied to a hypothesis), checks that the chain composes (z3: every step's hypotheses follow from "
+           "the claim's hypotheses and the earlier conclusions, and the claim's conclusion follows from all of them), "
+           "and searches the claim's domain for a counterexample (exact, or separated intervals). "
+           "**HOLDS**: the chain closes. **HOLDS GIVEN**: it closes with cited steps (listed). **HOLDS WITH "
+           "CONDITION**: it closes only with extra hypotheses the paper does not state (listed). **FAILS**: a "
+           "counterexample is re-verified exactly. **UNPROVED**: no formal claim, or the chain does not close (the "
+           "reasons are listed). Grids, hypothesis searches and simulations are observations and never a step; the "
+           "certified facts listed under a check without a closed chain support the text but prove nothing on their "
+           "own. `python -m semiprivate.proofs_checks --certificates` writes every claim, chain and certificate to "
+           "`proofs_checks/certificates/`, and `--recheck` re-runs the checker on them (a recorded verdict that the "
+           "chain no longer supports fails the recheck).", "",
+           f"**{len(outs)} checks:** " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict)
+           + (f", {len(errors)} ERRORS" if errors else "") + ".", "",
+           "| id | claim | steps | verdict |", "|---|---|---|---|"]
     for o in outs:
         if o.check is None:
-            out.append(f"| {o.id} | (check raised an error) | | | **ERROR** |")
+            out.append(f"| {o.id} | (check raised an error) | | **ERROR** |")
         else:
             c = o.check
-            out.append(f"| [{c.id}](#{c.id.lower().replace('.', '').replace('_', '_')}) | {_md_cell(_short(c.claim, 140))} "
-                       f"| {c.method} | {_kinds(c)} | **{c.verdict.value}** |")
+            out.append(f"| [{c.id}](#{c.id.lower().replace('.', '')}) | {_md_cell(_short(c.claim, 140))} "
+                       f"| {_steps_cell(c)} | **{c.verdict.value}** |")
     out += ["", "## Details", ""]
     for o in outs:
         out.append(f"### {o.id}")
@@ -160,6 +185,17 @@ def render_markdown(outs: list[Outcome]) -> str:
             continue
         c = o.check
         out += [f"**Claim.** {c.claim}", "", f"**Method.** {c.method}", "", f"**Verdict.** {c.verdict.value}", ""]
+        if c.proof is not None:
+            out += ["**Stated formally.** `" + c.proof.claim.formal().replace("`", "'") + "`", ""]
+            out += ["**Proof chain.**", ""]
+            for i, st in enumerate(c.proof.steps, 1):
+                tail = f" -- cited: {_md_cell(st['citation'])}" if st["method"] == "cited" else ""
+                out.append(f"{i}. {_md_cell(st['name'])}: `{_formal_step(st)}` [{st['method']}]{tail}")
+            out.append("")
+            if c.open_reasons:
+                out += ["**Why the chain does not close.**", ""] + [f"- {_md_cell(r)}" for r in c.open_reasons] + [""]
+        if c.citations:
+            out += ["**Given (cited).** " + "; ".join(_md_cell(x) for x in c.citations), ""]
         if c.condition:
             out += [f"**Condition.** {c.condition}", ""]
         if c.counterexample:
@@ -167,7 +203,8 @@ def render_markdown(outs: list[Outcome]) -> str:
         if c.corrected:
             out += [f"**Corrected statement.** {c.corrected}", ""]
         out += ["**What was verified.**", "", c.details, ""]
-        for role, title in ((Role.REFUTES, "Certified counterexample"), (Role.PROVES, "Certified facts"),
+        for role, title in ((Role.REFUTES, "Certified counterexample"),
+                            (Role.PROVES, "Certified facts (supporting; the verdict comes from the chain)"),
                             (Role.CITES, "Cited"), (Role.OBSERVES, "Observed (counterexample search, not a proof)")):
             facts = [f for f in c.facts if f.role is role]
             if facts:

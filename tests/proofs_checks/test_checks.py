@@ -29,6 +29,8 @@ def test_check_runs_and_matches_expectation(check_id: str) -> None:
         assert rec.counterexample
     if rec.verdict is Verdict.HOLDS_WITH_CONDITION:
         assert rec.condition
+    if rec.verdict is Verdict.HOLDS_GIVEN:
+        assert rec.citations
 
 
 def test_scope_covers_the_issue() -> None:

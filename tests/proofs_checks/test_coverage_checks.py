@@ -13,15 +13,15 @@ from semiprivate.proofs_checks.certificate_checker import CertificateError, chec
 from semiprivate.proofs_checks.report import CERTIFICATES_DIR
 
 NEW = {
-    "BNS15.Thm3.3.events": Verdict.HOLDS,
+    "BNS15.Thm3.3.events": Verdict.HOLDS_GIVEN,
     "BNS15.Thm3.3.proof-sizes": Verdict.FAILS,
     "BNS15.Thm3.3.large-epsilon": Verdict.FAILS,
-    "BNS15.Cl4.5.resampling": Verdict.HOLDS,
-    "BNS15.Thm4.16.composition": Verdict.HOLDS_WITH_CONDITION,
-    "BNS15.Cor4.17.rectangles": Verdict.HOLDS,
-    "BNS15.Cor4.18.repdim": Verdict.HOLDS,
-    "BNS15.Thm5.5.transcript": Verdict.HOLDS,
-    "PILLAR.Thm2.covariance-shift": Verdict.HOLDS_WITH_CONDITION,
+    "BNS15.Cl4.5.resampling": Verdict.UNPROVED,
+    "BNS15.Thm4.16.composition": Verdict.UNPROVED,
+    "BNS15.Cor4.17.rectangles": Verdict.UNPROVED,
+    "BNS15.Cor4.18.repdim": Verdict.UNPROVED,
+    "BNS15.Thm5.5.transcript": Verdict.UNPROVED,
+    "PILLAR.Thm2.covariance-shift": Verdict.UNPROVED,
 }
 
 

@@ -29,7 +29,7 @@ def _zero_certs() -> list[tuple[str, dict]]:  # type: ignore[type-arg]
 def test_no_sympy_zero_certificate_is_a_bare_zero() -> None:
     """Every sympy-zero certificate has two stored sides; the left one is never a bare 0 and the two differ."""
     certs = _zero_certs()
-    assert len(certs) >= 100
+    assert len(certs) >= 60  # the chains replaced the loose identities of the holding claims
     bad = [(cid, c["goal"]) for cid, c in certs
            if "expr" in c or c.get("lhs") in BARE_ZERO or not c.get("rhs") or c.get("lhs") == c.get("rhs")]
     assert not bad, f"{len(bad)} sympy-zero certificates without two distinct sides: {bad[:5]}"

@@ -128,14 +128,41 @@ def hpsy_thm3_unlabeled_expr() -> Any:
     return make_expr(_thm3_unl, ("k", "dim", "beta", "gamma", "constant"), integer=("k", "dim"))
 
 
+#: Eq. (10)'s deviation constant c1: sup_A |R(A) - R_hat(A)| < 4 sqrt(kd/(beta n)) w.p. >= 1 - beta/4, as the
+#: certified chain of proofs_checks HPSY.Thm3.chebyshev-arithmetic gives it (Chebyshev at 2/sqrt(beta n), times
+#: sqrt(d-k) <= 2 sqrt(kd)); the paper leaves it unnamed.
+THM3_C1 = 4.0
+
+
+def _thm3_lab_corrected(k: float, alpha: float, beta: float, epsilon: float, gamma: float, eta: float,
+                        dim: float, n_unl: float, constant: float, c1: float) -> tuple[float, float]:
+    """(n_lab, projected margin) of the corrected Thm 3: Markov at level alpha/2 (mass charged to the error)."""
+    margin = gamma - math.sqrt(2.0 * (c1 * math.sqrt(dim * k / (beta * n_unl)) + eta) / alpha)
+    if margin <= 0.0:
+        return math.inf, margin
+    return constant * math.sqrt(k) / (alpha * epsilon * margin), margin
+
+
 @broadcasts
 @validate_params(k=POSITIVE_INT, alpha=PROBABILITY, beta=PROBABILITY, epsilon=EPSILON, gamma=POSITIVE_REAL,
-                 eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean())
+                 eta=Real(0.0, math.inf), constant=POSITIVE_REAL, strict=Boolean(), form=Options("paper", "corrected"),
+                 c1=POSITIVE_REAL)
 def hpsy_thm3_labeled(k: int, alpha: float, beta: float, epsilon: float, gamma: float, eta: float, *,
-                      constant: float = 1.0, strict: bool = True) -> Any:
+                      constant: float = 1.0, strict: bool = True, form: str = "paper", dim: int | None = None,
+                      n_unl: int | None = None, c1: float = THM3_C1) -> Any:
     r"""HPSY Thm 3 labelled size n_lab = O(sqrt(k)/(alpha eps (gamma - sqrt(eta/beta)))).
 
     Implements: HPSY.Thm3 (n_lab).  O-form; ``constant`` defaults to 1.  Independent of d.
+
+    ``form="paper"`` (default): the stated size, margin gamma - sqrt(eta/beta). The paper's proof does not
+    give that margin at its n_unl (proofs_checks HPSY.Thm3.n_unl, HPSY.Thm3.per-point-margin).
+    ``form="corrected"`` (needs ``dim`` and ``n_unl``): what the proof's certified steps give once the
+    per-point Markov step is taken at level alpha/2, its mass charged to the error: the projected margin
+    is gamma' = gamma - sqrt(2 (c1 sqrt(dim k/(beta n_unl)) + eta)/alpha) and n_lab = ``constant`` sqrt(k)/
+    (alpha eps gamma'), with c1 = 4 from Eq. (10) (:data:`THM3_C1`). With c1 = 1 -- the value the O-forms
+    implicitly use -- the unlabelled size that makes c1 sqrt(dk/(beta n)) <= alpha gamma^2/8 comes out
+    c1^2 = 16 times too small: at ``hpsy_thm3_unlabeled(form="corrected")``'s default ``constant = 1``
+    pass ``constant = 16`` (= c1^2) to get the size the certified steps support.
 
     Parameters
     ----------
@@ -154,17 +181,38 @@ def hpsy_thm3_labeled(k: int, alpha: float, beta: float, epsilon: float, gamma: 
         Hidden constant.
     strict : bool
         Raise (default) or return a Checked when a hypothesis fails.
+    form : {"paper", "corrected"}
+        Which statement.
+    dim, n_unl : int, optional
+        Ambient dimension and unlabelled sample size (``form="corrected"`` only).
+    c1 : float
+        Eq. (10)'s deviation constant (``form="corrected"`` only), default 4.
 
     Raises
     ------
     ConditionNotMet
-        If gamma <= sqrt(eta/beta) (no margin left after projection) or gamma >= 1.
+        If gamma <= sqrt(eta/beta) (no margin left after projection), gamma >= 1, or, in the corrected
+        form, the projected margin gamma' is not positive.
+    ValueError
+        If ``form="corrected"`` and ``dim`` or ``n_unl`` is not a positive integer.
 
     Examples
     --------
     >>> hpsy_thm3_labeled(5, 0.1, 0.1, 1.0, 0.5, 0.001)
     56
+    >>> hpsy_thm3_labeled(5, 0.1, 0.1, 1.0, 0.5, 0.0, form="corrected", dim=100, n_unl=10**9)
+    291
     """
+    if form == "corrected":
+        for name, val in (("dim", dim), ("n_unl", n_unl)):
+            if isinstance(val, bool) or not isinstance(val, int) or val < 1:
+                raise ValueError(f"{name} must be a positive integer for form='corrected', got {val!r}")
+        assert dim is not None and n_unl is not None
+        n_lab, margin = _thm3_lab_corrected(k, alpha, beta, epsilon, gamma, eta, dim, n_unl, constant, c1)
+        conds = _thm3_conditions(k, dim, gamma, None, beta) + [
+            (margin > 0, "projected margin gamma - sqrt(2 (c1 sqrt(dim k/(beta n_unl)) + eta)/alpha) > 0",
+             {"gamma": gamma, "eta": eta, "alpha": alpha, "n_unl": n_unl})]
+        return check_conditions(strict, "HPSY.Thm3", conds, lambda: ceil_int(n_lab))
     return check_conditions(strict, "HPSY.Thm3", _thm3_conditions(k, None, gamma, eta, beta),
                             lambda: ceil_int(_thm3_lab(MATH, k, alpha, beta, epsilon, gamma, eta, constant)))
 

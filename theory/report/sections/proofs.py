@@ -28,11 +28,12 @@ def build(ctx: ReportContext) -> Section:
     unexpected = [o for o in outs if not o.as_expected]
     full = ctx.path("proofs_checks_report.md")
     full.write_text(render_markdown(outs), encoding="utf-8")
+    tally = ", ".join(f"**{counts[v]} {v.value}**" for v in Verdict)
     lines = [
-        f"{len(outs)} checks of the papers' steps (HPSY, ABM19, BNS15): **{counts[Verdict.HOLDS]} HOLDS**, "
-        f"**{counts[Verdict.HOLDS_WITH_CONDITION]} HOLDS WITH CONDITION**, **{counts[Verdict.FAILS]} FAILS**"
-        + (f", **{len(errors)} ERRORS**" if errors else "") + f". Full details: `{full.name}` "
-        "(also `proofs_checks/REPORT.md` in the source tree).",
+        f"{len(outs)} checks of the papers' steps (HPSY, ABM19, BNS15, PILLAR): {tally}"
+        + (f", **{len(errors)} ERRORS**" if errors else "") + ". A HOLDS verdict is a formally stated claim whose chain "
+        "of certified steps the independent checker closes (HOLDS GIVEN: with cited results, listed); UNPROVED: no "
+        f"closed chain. Full details: `{full.name}` (also `proofs_checks/REPORT.md` in the source tree).",
         "",
         "| id | claim | method | verdict |",
         "|---|---|---|---|",
@@ -53,6 +54,6 @@ def build(ctx: ReportContext) -> Section:
     if unexpected:
         lines += ["", "Checks whose verdict differs from the recorded expectation: "
                   + ", ".join(o.id for o in unexpected)]
-    summary = (f"{len(outs)} checks: {counts[Verdict.HOLDS]} HOLDS, {counts[Verdict.HOLDS_WITH_CONDITION]} with "
-               f"condition, {counts[Verdict.FAILS]} FAILS" + (f", {len(errors)} errors" if errors else ""))
+    summary = (f"{len(outs)} checks: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict)
+               + (f", {len(errors)} errors" if errors else ""))
     return Section(title=TITLE, markdown="\n".join(lines), files=[full], summary=summary, ok=not unexpected)
