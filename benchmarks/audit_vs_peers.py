@@ -11,7 +11,9 @@ interpreter for every case and prints the tool's result.  Paths: ``--dpsniper`` 
 For each case, in the same run:
 
 * **theirs**: DP-Sniper's DD-Search on its mechanism and its StatDP input patterns (both orders), with
-  ``DDConfig`` scaled to the budget (``n_train = n = n_check = --n``, ``n_final = 10 n``), lower bound
+  ``DDConfig`` scaled to the budget the way its defaults are set (:func:`dpsniper_config`: ``n_train = n =
+  n_check = --n``, ``n_final = 18.69 n``, the training batch giving its 1,070 SGD steps, ``c = 0.01 /
+  sqrt(n / 10.7e6)``; ``--unscaled``: the previous ``n_final = 10 n`` with default c and batch), lower bound
   ``eps_lcb`` at confidence 0.9; or StatDP's test at the claimed epsilon on its own algorithm and inputs
   (``event_iterations = --n``, ``detect_iterations = 5 n``): flagged when its p-value is below 0.1.
 * **ours**: :func:`semiprivate.theory.audit.audit_pairs` on our implementation of the same mechanism
@@ -27,7 +29,7 @@ For each case, in the same run:
   found event re-estimated on ``2 n_final`` fresh samples, ``eps_lcb`` at confidence 0.9; its samples are
   ``probes x post-processings x (2 pairs event_iterations + 2 detect_iterations) + 2 n_final``, ours at most
   that many on our implementation and DP-Sniper's input pairs.
-* **same distribution?**: their mechanism's outputs on the first input pair (``--dump-n`` per input,
+* **same distribution?**: their mechanism's outputs on every input of DP-Sniper's search (StatDP: the first pair; ``--dump-n`` per input,
   written by the driver) against ours, by an audit-style two-sample test: the auditor bounds the epsilon
   between "their outputs" and "our outputs" as if they were neighbouring inputs (claim 1e-9, confidence 0.9);
   a bound of 0 means no detectable difference.
@@ -162,13 +164,38 @@ def same_distribution(theirs: np.ndarray, ours: np.ndarray, seed: int) -> float:
     return float(res.epsilon_lower_bound)
 
 
+#: DP-Sniper's defaults (``dpsniper/search/ddconfig.py``): n_train = n = n_check, n_final, c, training batch
+DPS_DEFAULT_N, DPS_DEFAULT_FINAL, DPS_DEFAULT_C, DPS_DEFAULT_BATCH = 10_700_000, 200_000_000, 0.01, 100_000
+
+
+def dpsniper_config(n: int, fair: bool = True) -> dict[str, Any]:
+    """DP-Sniper's ``DDConfig`` at ``n_train = n = n_check = n``, scaled the way its defaults are set.
+
+    ``fair`` (the default): the knobs that do not scale by themselves are rescaled from the defaults by
+    ``f = n / 10,700,000``: ``n_final = 18.69 n`` (the defaults' ratio 200,000,000 / 10,700,000, to a multiple
+    of 1,000), ``training_batch_size = 100,000 f`` (so the classifier takes its default 107 batches x 10
+    epochs = 1,070 SGD steps; the learning-rate schedule steps every 500), and ``c = 0.01 / sqrt(f)``
+    capped at 0.25 (c is the event's target probability under the second input; the final estimate's
+    relative error is about ``1 / sqrt(c n_final)``, so this keeps the default's error up to a factor
+    ``1 / f^(1/4)`` instead of ``1 / sqrt(f)``; at n = 100,000, c = 0.103).  ``fair=False``: the previous
+    harness (``n_final = 10 n``, default c and batch size)."""
+    if not fair:
+        return dict(n_final=10 * n, c=DPS_DEFAULT_C, training_batch_size=DPS_DEFAULT_BATCH)
+    f = n / DPS_DEFAULT_N
+    n_final = max(1000, int(round(n * DPS_DEFAULT_FINAL / DPS_DEFAULT_N / 1000.0)) * 1000)
+    return dict(n_final=n_final, c=min(0.25, DPS_DEFAULT_C / math.sqrt(f)),
+                training_batch_size=max(100, int(round(DPS_DEFAULT_BATCH * f))))
+
+
 def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str, Any]:
     n = args.n
     cmd = [args.peers_python, str(DRIVER), tool, case, "--seed", str(args.seed), "--processes", str(args.processes),
            "--confidence", str(CONFIDENCE), "--dump", str(dump), "--dump-n", str(args.dump_n)]
     if tool == "dpsniper":
+        cfg = dpsniper_config(n, not args.unscaled)
         cmd += ["--dpsniper", args.dpsniper, "--n-train", str(n), "--n", str(n), "--n-check", str(n),
-                "--n-final", str(10 * n)]
+                "--n-final", str(cfg["n_final"]), "--c", repr(cfg["c"]),
+                "--training-batch-size", str(cfg["training_batch_size"])]
     elif tool == "statdpfixed":
         cmd += ["--dpsniper", args.dpsniper, "--statdp", args.statdp, "--event-iterations", str(n),
                 "--detect-iterations", str(n), "--n-final", str(10 * n)]
@@ -214,10 +241,15 @@ def ours_beside(row: dict[str, Any], args: argparse.Namespace, mechanism: Any, p
     row["ours_by"] = {d: ours(mechanism, pairs, row["claim"], samples, seed, estimate_on=d, interval=args.interval, **kw)
                       for d in args.designs}
     row["ours"] = row["ours_by"][args.designs[0]]
+    if getattr(args, "skip_two_sample", False):
+        row["two_sample"], row["two_sample_inputs"] = math.nan, 0
+        return
     d = np.load(dump)
     g = np.random.default_rng(args.seed)
+    keys = [str(k) for k in range(int(d["n_inputs"]))] if "n_inputs" in d else ["1", "2"]  # every input, or one pair
     row["two_sample"] = max(same_distribution(_rows(d[f"b{k}"]), _rows(mechanism(d[f"a{k}"], len(d[f"b{k}"]), g)),
-                                              args.seed + k - 1) for k in (1, 2))
+                                              args.seed + i) for i, k in enumerate(keys))
+    row["two_sample_inputs"] = len(keys)
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -304,7 +336,7 @@ def _line(r: dict[str, Any]) -> str:
             f"{others or '—'} | "
             f"{'flag' if their_flag else 'pass'} ({right(their_flag)}) | {'flag' if o['flagged'] else 'pass'} "
             f"({right(o['flagged'])}) | {t['seconds']:.1f} / {o['seconds']:.1f} | {t['samples']:,} / {o['samples']:,} | "
-            f"{r['two_sample']:.4f} |")
+            f"{r['two_sample']:.4f} ({r.get('two_sample_inputs', 2)} inputs) |")
 
 
 HEADER = ("| peer | case | claim | true eps | their bound | our bound | our other designs | their verdict | our verdict "
@@ -330,14 +362,42 @@ def summary(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Fixed cost (s) and cost per million samples (s) of the line through two (samples, seconds) points."""
+    (s1, t1), (s2, t2) = points
+    b = (t1 - t2) / (s1 - s2) if s1 != s2 else math.nan
+    return t1 - b * s1, b * 1e6
+
+
+def time_split(big: list[dict[str, Any]], small: list[dict[str, Any]]) -> str:
+    """Per case and tool: wall time split into a fixed cost and a cost per million samples, from the run at
+    ``--n`` and the run at ``--time-split F`` of it (two points, same machine, one after the other)."""
+    lines = ["| peer | case | theirs: fixed s | theirs: s per 1e6 samples | ours: fixed s | ours: s per 1e6 samples |",
+             "|---|---|---|---|---|---|"]
+    by = {(r["tool"], r["case"]): r for r in small if "error" not in r["theirs"]}
+    for r in big:
+        q = by.get((r["tool"], r["case"]))
+        if q is None or "error" in r["theirs"]:
+            continue
+        tf, tv = _fit([(r["theirs"]["samples"], r["theirs"]["seconds"]), (q["theirs"]["samples"], q["theirs"]["seconds"])])
+        of, ov = _fit([(r["ours"]["samples"], r["ours"]["seconds"]), (q["ours"]["samples"], q["ours"]["seconds"])])
+        lines.append(f"| {r['tool']} | {r['case']} | {tf:.2f} | {tv:.3f} | {of:.2f} | {ov:.3f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dpsniper", default=os.environ.get("DPSNIPER_PATH"), help="eth-sri/dp-sniper checkout")
     p.add_argument("--statdp", default=os.environ.get("STATDP_PATH"), help="cmla-psu/statdp checkout")
     p.add_argument("--peers-python", default=os.environ.get("PEERS_PYTHON"),
                    help="interpreter of the environment holding the peers' dependencies (torch, numba, mmh3, ...)")
-    p.add_argument("--n", type=int, default=100_000, help="DP-Sniper's n_train = n = n_check (n_final = 10 n); "
-                   "StatDP's event_iterations (detect_iterations = 5 n)")
+    p.add_argument("--n", type=int, default=100_000, help="DP-Sniper's n_train = n = n_check (the rest scaled by "
+                   "dpsniper_config); StatDP's event_iterations (detect_iterations = 5 n)")
+    p.add_argument("--unscaled", action="store_true",
+                   help="DP-Sniper with the previous harness's knobs (n_final = 10 n, default c and training batch)")
+    p.add_argument("--time-split", type=float, default=None, metavar="F",
+                   help="also run both tools at F n (fresh seed) and split each tool's wall time into a fixed cost and "
+                        "a cost per sample (the line through the two runs)")
     p.add_argument("--processes", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dump-n", type=int, default=100_000)
@@ -370,12 +430,23 @@ def main(argv: list[str] | None = None) -> int:
     head = (f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; confidence {CONFIDENCE}; "
             f"--n {args.n:,}; seed {args.seed}; our designs (estimate_on) {', '.join(args.designs)}; "
             f"our interval {args.interval}")
+    if not args.unscaled:
+        cfg = dpsniper_config(args.n)
+        head += (f"\nDP-Sniper scaled to n = {args.n:,} as its defaults are set (dpsniper_config): n_final "
+                 f"{cfg['n_final']:,} (18.69 n), training_batch_size {cfg['training_batch_size']:,} (1,070 SGD steps), "
+                 f"c = {cfg['c']:.4f} (0.01 sqrt(10.7e6 / n))")
     print(head + "\n\n" + HEADER, flush=True)
     t0 = time.perf_counter()
     rows = run(args)
     text = "\n".join([head, "", HEADER] + [_line(r) for r in rows] + ["", summary(rows),
                                                                       f"total {time.perf_counter() - t0:.0f} s"])
     print("\n" + summary(rows))
+    if args.time_split:
+        small = argparse.Namespace(**{**vars(args), "n": max(1000, int(args.time_split * args.n)),
+                                      "seed": args.seed + 1000, "skip_two_sample": True})
+        split = time_split(rows, run(small))
+        print("\n" + split)
+        text += "\n\n" + split
     if args.out:
         Path(args.out).write_text(text + "\n")
         Path(args.out).with_suffix(".json").write_text(json.dumps(rows, default=float, indent=1))
