@@ -45,7 +45,7 @@ from semiprivate.theory.audit.draws import Outputs
 from semiprivate.theory.audit.events import Event
 from semiprivate.theory.audit.selection import anticipated_bound
 
-__all__ = ["POOLED_SIDES", "DifferenceEvent", "PooledEvent", "count_plan", "pair_counts", "pooled_candidates", "sides"]
+__all__ = ["POOLED_SIDES", "PooledEvent"]
 
 #: per direction, how many events (the best of each of the best families) are paired into pooled tests
 POOLED_SIDES = 3
@@ -69,6 +69,9 @@ class PooledEvent(Event):
     It is a test over both inputs, not an event of one output: :meth:`indicator` is refused."""
 
     def __init__(self, forward: Event, backward: Event) -> None:
+        for name, ev in (("forward", forward), ("backward", backward)):
+            if not isinstance(ev, Event) or isinstance(ev, PooledEvent):
+                raise TypeError(f"{name} must be an output Event (not a pooled test), got {type(ev).__name__}")
         self.forward = forward
         self.backward = DifferenceEvent(backward, forward)
         self.description = (f"{forward.description}, data -> neighbour; pooled with "
