@@ -12,8 +12,8 @@ For each case, in the same run:
 
 * **theirs**: DP-Sniper's DD-Search on its mechanism and its StatDP input patterns (both orders), with
   ``DDConfig`` scaled to the budget the way its defaults are set (:func:`dpsniper_config`: ``n_train = n =
-  n_check = --n``, ``n_final = 18.69 n``, the training batch giving its 1,070 SGD steps, ``c = 0.01 /
-  sqrt(n / 10.7e6)``; ``--unscaled``: the previous ``n_final = 10 n`` with default c and batch), lower bound
+  n_check = --n``, ``n_final = 18.69 n``, ``c = 0.01 /
+  sqrt(n / 10.7e6)``, one training batch with the default's 1,070 optimiser steps; ``--dpsniper-config``), lower bound
   ``eps_lcb`` at confidence 0.9; or StatDP's test at the claimed epsilon on its own algorithm and inputs
   (``event_iterations = --n``, ``detect_iterations = 5 n``): flagged when its p-value is below 0.1.
 * **ours**: :func:`semiprivate.theory.audit.audit_pairs` on our implementation of the same mechanism
@@ -166,25 +166,34 @@ def same_distribution(theirs: np.ndarray, ours: np.ndarray, seed: int) -> float:
 
 #: DP-Sniper's defaults (``dpsniper/search/ddconfig.py``): n_train = n = n_check, n_final, c, training batch
 DPS_DEFAULT_N, DPS_DEFAULT_FINAL, DPS_DEFAULT_C, DPS_DEFAULT_BATCH = 10_700_000, 200_000_000, 0.01, 100_000
+#: optimiser steps of DP-Sniper's default training (107 batches x 10 epochs)
+DPS_STEPS = 1_070
 
 
-def dpsniper_config(n: int, fair: bool = True) -> dict[str, Any]:
-    """DP-Sniper's ``DDConfig`` at ``n_train = n = n_check = n``, scaled the way its defaults are set.
+def dpsniper_config(n: int, mode: str = "fullbatch") -> dict[str, Any]:
+    """DP-Sniper's ``DDConfig`` and training at ``n_train = n = n_check = n``, scaled the way its defaults are set.
 
-    ``fair`` (the default): the knobs that do not scale by themselves are rescaled from the defaults by
-    ``f = n / 10,700,000``: ``n_final = 18.69 n`` (the defaults' ratio 200,000,000 / 10,700,000, to a multiple
-    of 1,000), ``training_batch_size = 100,000 f`` (so the classifier takes its default 107 batches x 10
-    epochs = 1,070 SGD steps; the learning-rate schedule steps every 500), and ``c = 0.01 / sqrt(f)``
-    capped at 0.25 (c is the event's target probability under the second input; the final estimate's
-    relative error is about ``1 / sqrt(c n_final)``, so this keeps the default's error up to a factor
-    ``1 / f^(1/4)`` instead of ``1 / sqrt(f)``; at n = 100,000, c = 0.103).  ``fair=False``: the previous
-    harness (``n_final = 10 n``, default c and batch size)."""
-    if not fair:
-        return dict(n_final=10 * n, c=DPS_DEFAULT_C, training_batch_size=DPS_DEFAULT_BATCH)
+    Every mode but ``"unscaled"`` rescales from the defaults (``DDConfig``: 10,700,000, ``n_final`` 200,000,000,
+    ``c = 0.01``, training batch 100,000; ``exp_default.py``: 10 optimiser steps per batch, so 107 x 10 = 1,070
+    steps over 100,000-sample gradients) by ``f = n / 10,700,000``: ``n_final = 18.69 n`` (the defaults' ratio, to a
+    multiple of 1,000) and ``c = 0.01 / sqrt(f)`` capped at 0.25 (c is the event's target probability under the
+    second input; the final estimate's relative error is about ``1 / sqrt(c n_final)``, so this keeps it within
+    ``f^(-1/4)`` of the default's instead of ``f^(-1/2)``; at n = 100,000, c = 0.103).  The training:
+
+    * ``"fullbatch"`` (default): one batch of ``n_train`` samples and 1,070 optimiser steps on it: the default's
+      step count with each gradient over at least as many samples as the default's (up to 100,000);
+    * ``"steps"``: batches of ``100,000 f`` samples, 10 steps each: the default's 107 batches and 1,070 steps,
+      each gradient over ``100,000 f`` samples (noisier: 935 samples at n = 100,000);
+    * ``"unscaled"``: the previous harness (``n_final = 10 n``, default c, batch 100,000 and 10 steps per batch:
+      10 steps in all at n = 100,000)."""
+    if mode == "unscaled":
+        return dict(n_final=10 * n, c=DPS_DEFAULT_C, training_batch_size=DPS_DEFAULT_BATCH, epochs=10)
     f = n / DPS_DEFAULT_N
     n_final = max(1000, int(round(n * DPS_DEFAULT_FINAL / DPS_DEFAULT_N / 1000.0)) * 1000)
-    return dict(n_final=n_final, c=min(0.25, DPS_DEFAULT_C / math.sqrt(f)),
-                training_batch_size=max(100, int(round(DPS_DEFAULT_BATCH * f))))
+    c = min(0.25, DPS_DEFAULT_C / math.sqrt(f))
+    if mode == "steps":
+        return dict(n_final=n_final, c=c, training_batch_size=max(100, int(round(DPS_DEFAULT_BATCH * f))), epochs=10)
+    return dict(n_final=n_final, c=c, training_batch_size=n, epochs=DPS_STEPS)
 
 
 def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str, Any]:
@@ -192,10 +201,10 @@ def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str
     cmd = [args.peers_python, str(DRIVER), tool, case, "--seed", str(args.seed), "--processes", str(args.processes),
            "--confidence", str(CONFIDENCE), "--dump", str(dump), "--dump-n", str(args.dump_n)]
     if tool == "dpsniper":
-        cfg = dpsniper_config(n, not args.unscaled)
+        cfg = dpsniper_config(n, args.dpsniper_config)
         cmd += ["--dpsniper", args.dpsniper, "--n-train", str(n), "--n", str(n), "--n-check", str(n),
                 "--n-final", str(cfg["n_final"]), "--c", repr(cfg["c"]),
-                "--training-batch-size", str(cfg["training_batch_size"])]
+                "--training-batch-size", str(cfg["training_batch_size"]), "--epochs", str(cfg["epochs"])]
     elif tool == "statdpfixed":
         cmd += ["--dpsniper", args.dpsniper, "--statdp", args.statdp, "--event-iterations", str(n),
                 "--detect-iterations", str(n), "--n-final", str(10 * n)]
@@ -393,8 +402,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="interpreter of the environment holding the peers' dependencies (torch, numba, mmh3, ...)")
     p.add_argument("--n", type=int, default=100_000, help="DP-Sniper's n_train = n = n_check (the rest scaled by "
                    "dpsniper_config); StatDP's event_iterations (detect_iterations = 5 n)")
-    p.add_argument("--unscaled", action="store_true",
-                   help="DP-Sniper with the previous harness's knobs (n_final = 10 n, default c and training batch)")
+    p.add_argument("--dpsniper-config", choices=["fullbatch", "steps", "unscaled"], default="fullbatch",
+                   help="how DP-Sniper is scaled to --n (dpsniper_config): one batch with its default 1,070 optimiser "
+                        "steps (default), its default 107 batches x 10 steps of smaller batches, or the previous "
+                        "harness's knobs")
     p.add_argument("--time-split", type=float, default=None, metavar="F",
                    help="also run both tools at F n (fresh seed) and split each tool's wall time into a fixed cost and "
                         "a cost per sample (the line through the two runs)")
@@ -430,11 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     head = (f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; confidence {CONFIDENCE}; "
             f"--n {args.n:,}; seed {args.seed}; our designs (estimate_on) {', '.join(args.designs)}; "
             f"our interval {args.interval}")
-    if not args.unscaled:
-        cfg = dpsniper_config(args.n)
-        head += (f"\nDP-Sniper scaled to n = {args.n:,} as its defaults are set (dpsniper_config): n_final "
-                 f"{cfg['n_final']:,} (18.69 n), training_batch_size {cfg['training_batch_size']:,} (1,070 SGD steps), "
-                 f"c = {cfg['c']:.4f} (0.01 sqrt(10.7e6 / n))")
+    cfg = dpsniper_config(args.n, args.dpsniper_config)
+    head += (f"\nDP-Sniper ({args.dpsniper_config}, dpsniper_config): n_final {cfg['n_final']:,}, training_batch_size "
+             f"{cfg['training_batch_size']:,}, {cfg['epochs']} optimiser steps per batch, c = {cfg['c']:.4f}")
     print(head + "\n\n" + HEADER, flush=True)
     t0 = time.perf_counter()
     rows = run(args)

@@ -114,7 +114,7 @@ def run_dpsniper(args: argparse.Namespace) -> dict:
     factory = LogisticRegressionFactory(feature_transform=transform, in_dimensions=out_size,
                                         optimizer_factory=SGDOptimizerFactory(learning_rate=0.3, momentum=0.3,
                                                                               step_size=500),
-                                        regularization_weight=0.001, epochs=10, label=args.case)
+                                        regularization_weight=0.001, epochs=args.epochs, label=args.case)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as out, initialize_dpsniper(config, out_dir=out):
         witness = DDSearch(mech, DPSniper(mech, factory, config), gen, config).run()
@@ -251,6 +251,7 @@ def main() -> int:
     ap.add_argument("--n-final", type=int, default=1_000_000)
     ap.add_argument("--c", type=float, default=0.01, help="DP-Sniper's probability lower bound (DDConfig.c)")
     ap.add_argument("--training-batch-size", type=int, default=100_000, help="DDConfig.training_batch_size")
+    ap.add_argument("--epochs", type=int, default=10, help="optimiser steps per training batch (exp_default.py: 10)")
     ap.add_argument("--event-iterations", type=int, default=100_000)
     ap.add_argument("--detect-iterations", type=int, default=500_000)
     ap.add_argument("--confidence", type=float, default=0.9)

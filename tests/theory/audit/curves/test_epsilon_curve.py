@@ -3,7 +3,7 @@
 Calibration: ``LaplaceMechanism(1.0)`` on the tight pairs (0, 1), (1, 2) (true epsilon = 1), spread design
 with ``max_events=8`` (``K = 8`` tests), 2,000 outputs per dataset, confidence 0.8, ``R = 100`` seeds: the curve's p-value at the true
 epsilon is at most 0.2 on at most the 1 - 1e-4 binomial quantile of 100 seeds at 20% (36) when valid
-(false-failure rate <= 1e-4).  Measured (2026-11-28): 7 of 100.  Break (kept as a test): the curve
+(false-failure rate <= 1e-4; detects a rate of 0.43 or more with probability 0.9).  Measured (2026-11-28): 7 of 100.  Break (kept as a test): the curve
 without the multiplicity factor ``K`` refutes the true claim on 51 of 100.
 """
 

@@ -4,7 +4,7 @@ Power: a Laplace mechanism with half the noise above 3 (a broken branch) audited
 the search over ``(t, t + 1)``, ``t`` in [-10, 10], finds ``t > 2`` and the audit on it flags the claim.
 Calibration: a correct ``LaplaceMechanism(1.0)`` searched over the same family, then audited on the pair
 found with a fresh stream at confidence 0.8, ``R = 40`` seeds: at most the 1 - 1e-4 binomial quantile of 40
-seeds at 20% (18) flag (false-failure rate <= 1e-4).  Measured (2026-11-28): 0 of 40 (one pair, the Clopper-Pearson rectangle: conservative; no break of the
+seeds at 20% (18) flag (false-failure rate <= 1e-4; detects a rate of 0.56 or more with probability 0.9).  Measured (2026-11-28): 0 of 40 (one pair, the Clopper-Pearson rectangle: conservative; no break of the
 search itself is kept: the API never hands the search outputs to the audit, which is the failure this rules out).
 """
 

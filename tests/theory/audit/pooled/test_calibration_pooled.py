@@ -6,7 +6,8 @@ symmetric, so the pooled test of a threshold pair ``{x <= t}`` / ``{x > t'}`` wi
 (asserted: the witness is pooled on at least half of them), and the flags measure the pooled test's level.
 
 Limit: the audit guarantees at most 20% flags per seed, so the 1 - 1e-4 binomial quantile of ``R = 150``
-seeds at 20% (49) fails a valid implementation with probability at most 1e-4.  Measured on these seeds
+seeds at 20% (49) fails a valid implementation with probability at most 1e-4; it detects (with probability 0.9)
+only a false-flag rate of 0.38 or more, about 1.9 times the level: a gross break, not a small bias.  Measured on these seeds
 (2026-11-28): 27 flags, the witness pooled on 111 of 150.  Break (kept as a test): the pooled test's
 denominator without ``k_A(F')`` (the backward event's count under the data) flags 150 of 150.
 """

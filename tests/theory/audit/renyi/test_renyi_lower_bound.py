@@ -4,7 +4,7 @@ Calibration: randomized response with epsilon 1 on the pair (0, 1), whose output
 ``{x == 1}`` carries the whole divergence and the bound is tight: ``D_2 = log(p^2 / q + q^2 / p) = 0.73533``
 (``p = e / (1 + e)``, ``q = 1 - p``).  5,000 outputs per input, confidence 0.8, ``R = 150`` seeds: a valid
 bound exceeds the true ``D_2`` with probability at most 0.2, so at most the 1 - 1e-4 binomial quantile of 150
-seeds at 20% (49) exceed it (false-failure rate <= 1e-4).  Measured (2026-11-28): 1 of 150 (the
+seeds at 20% (49) exceed it (false-failure rate <= 1e-4; detects an exceedance rate of 0.38 or more with probability 0.9).  Measured (2026-11-28): 1 of 150 (the
 Clopper-Pearson corner is conservative).  Break (kept as a test): the corner replaced by the point estimates
 ``(k_A / n, k_B / n)`` exceeds the truth on 96 of 150.
 """
