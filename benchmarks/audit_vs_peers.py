@@ -211,7 +211,10 @@ def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str
     else:
         cmd += ["--statdp", args.statdp, "--event-iterations", str(n), "--detect-iterations", str(5 * n)]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd="/tmp", env={**os.environ, "PYTHONPATH": ""})
+    # one thread per process in the peers' workers too (torch, numba, BLAS): their pools of 2 on 2 cores
+    # only oversubscribe them
+    env = {**os.environ, "PYTHONPATH": "", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd="/tmp", env=env)
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:])

@@ -95,6 +95,7 @@ def run_dpsniper(args: argparse.Namespace) -> dict:
     from dpsniper.search.ddsearch import DDSearch
     from dpsniper.utils.initialization import initialize_dpsniper
 
+    torch.set_num_threads(1)  # tiny steps: a thread pool per process only oversubscribes the cores
     mech, gen, out_size, transform = _dpsniper_case(args.case)
     np.random.seed(args.seed)  # noqa: NPY002 -- their mechanisms draw from NumPy's global state
     torch.manual_seed(args.seed)

@@ -8,10 +8,11 @@ to ``1{x in E}``) ``D_alpha(M(A) || M(B)) >= d_alpha(P, Q)``, the divergence of 
 
     ``d_alpha(P, Q) = log(P^alpha Q^(1 - alpha) + (1 - P)^alpha (1 - Q)^(1 - alpha)) / (alpha - 1)``,
 
-with ``P = P[M(A) in E]``, ``Q = P[M(B) in E]``.  ``d_alpha`` is jointly convex and 0 on the diagonal, so on a
-confidence rectangle ``[p_lo, p_hi] x [q_lo, q_hi]`` with ``p_lo > q_hi`` its smallest value is at the corner
-``(p_lo, q_hi)`` (for fixed ``Q < P`` it increases in ``P``; for fixed ``P > Q`` it decreases in ``Q``), and it is 0
-when the rectangle meets the diagonal.  :func:`renyi_lower_bound` takes the kept one-direction tests of an
+with ``P = P[M(A) in E]``, ``Q = P[M(B) in E]``.  For ``alpha > 1`` the sum inside the log is convex in ``P``
+with its minimum at ``P = Q``, and convex in ``Q`` with its minimum at ``Q = P``, so ``d_alpha`` increases in ``P``
+on ``P > Q`` and decreases in ``Q`` on ``Q < P``: on a confidence rectangle ``[p_lo, p_hi] x [q_lo, q_hi]`` with
+``p_lo > q_hi`` its smallest value is at the corner ``(p_lo, q_hi)``, and it is 0 when the rectangle meets the
+diagonal.  :func:`renyi_lower_bound` takes the kept one-direction tests of an
 audit (fixed before its estimation outputs), one-sided Clopper–Pearson bounds ``p_lo``, ``q_hi`` at level
 ``(1 - confidence) / (2 K)`` each (``K`` such tests; a union bound over the ``2 K`` intervals, conditionally on
 the batch sizes, so Poisson-sized batches are covered), and returns the largest corner value: with
