@@ -68,4 +68,7 @@ def test_pooled_witness_reports_both_inputs_outputs() -> None:
     # both sides count the outputs of both inputs: p and q are per output of the two batches together
     assert w.trials is not None and w.trials[0] == w.trials[1] == w.counts[2] > 15_000
     assert w.p == pytest.approx(w.counts[0] / w.counts[2]) and w.q == pytest.approx(w.counts[1] / w.counts[2])
+    text = w.describe()
+    assert f"k_data(E) + k_neighbour(F') = {w.counts[0]} against k_neighbour(E) + k_data(F') = {w.counts[1]}" in text
+    assert "P[M(data) in E]" not in text  # no per-input probability for a test over both inputs
     assert 0.8 < res.epsilon_lower_bound <= 1.0 + 0.05
