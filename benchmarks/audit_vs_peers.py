@@ -12,8 +12,8 @@ For each case, in the same run:
 
 * **theirs**: DP-Sniper's DD-Search on its mechanism and its StatDP input patterns (both orders), with
   ``DDConfig`` scaled to the budget the way its defaults are set (:func:`dpsniper_config`: ``n_train = n =
-  n_check = --n``, ``n_final = 18.69 n``, ``c = 0.01 /
-  sqrt(n / 10.7e6)``, one training batch with the default's 1,070 optimiser steps; ``--dpsniper-config``), lower bound
+  n_check = --n``, ``n_final = 18.69 n``, the published ``c = 0.01``
+  (``0.01 / sqrt(n / 10.7e6)`` with ``*-scaled-c``), one training batch with the default's 1,070 optimiser steps; ``--dpsniper-config``), lower bound
   ``eps_lcb`` at confidence 0.9; or StatDP's test at the claimed epsilon on its own algorithm and inputs
   (``event_iterations = --n``, ``detect_iterations = 5 n``): flagged when its p-value is below 0.1.
 * **ours**: :func:`semiprivate.theory.audit.audit_pairs` on our implementation of the same mechanism
