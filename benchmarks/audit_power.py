@@ -393,7 +393,8 @@ HOST_ONLY = ("Laplace", "Laplace (float bits)", "LaplaceFixed (snapping)")
 
 def run(trials: int | str, seed: int, only: str | None = None, confidence: float = CONFIDENCE,
         true_eps: bool = True, share: float | None = None, estimate_on: str = "best",
-        workers: int = 0, device: str = "cpu", interval: str = "poisson-conditional") -> list[dict[str, Any]]:
+        workers: int = 0, device: str = "cpu", interval: str = "poisson-conditional",
+        pooled: bool = True) -> list[dict[str, Any]]:
     """Audit every case; ``trials="theirs"`` gives each dataset 4/5 of DP-Sniper's samples for the case
     (divided by the datasets) as estimation trials; ``share=F`` overrides ``trials`` with
     :func:`trials_for_share` (the fraction ``F`` of their samples, selection included); ``estimate_on``
@@ -420,7 +421,8 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
         on = "cupy" if device == "cupy" and case.name not in HOST_ONLY else "cpu"
         mech = OnDevice(case.mechanism) if on == "cupy" else case.mechanism
         res = audit_pairs(mech, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
-                          rng=seed + i, estimate_on=estimate_on, executor=pool, interval=interval, **extra)
+                          rng=seed + i, estimate_on=estimate_on, executor=pool, interval=interval, pooled=pooled,
+                          **extra)
         dt = time.perf_counter() - t0
         te = true_epsilon(case.name, case.mechanism, case.pairs) if true_eps and case.compute_true else None
         rows.append(dict(name=case.name, claim=case.claim, true=te, true_note=case.true_note,
@@ -519,6 +521,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--interval", choices=["poisson-conditional", "clopper-pearson"], default="poisson-conditional",
                     help="the bound of each test (audit_pairs's interval): one conditional test on Poisson-sized "
                          "batches (default), or two one-sided Clopper-Pearson intervals (the published bounds' form)")
+    ap.add_argument("--no-pooled", action="store_true",
+                    help="without the pooled two-direction tests (audit_pairs's pooled=False; on by default with the "
+                         "conditional interval)")
     args = ap.parse_args(argv)
     if args.workers < 0:
         ap.error(f"--workers must be >= 0, got {args.workers}")
@@ -531,7 +536,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--share must be in (0, 1], got {args.share}")
     trials: int | str = "theirs" if args.budget == "theirs" else (args.trials or (100_000 if args.quick else 1_000_000))
     print(f"CPU: {cpu_model()}; cores: {os.cpu_count()}; load average: {os.getloadavg()}; numpy {np.__version__}; "
-          f"estimation threads: {args.workers or 'none (sequential)'}; interval: {args.interval}")
+          f"estimation threads: {args.workers or 'none (sequential)'}; interval: {args.interval}"
+          f"; pooled tests: {'off' if args.no_pooled else 'on'}")
     if args.device == "cupy":
         print(f"sampling on {_gpu_name()} (cases but {', '.join(HOST_ONLY)}); counting on the host")
     if args.share is not None:
@@ -549,7 +555,8 @@ def main(argv: list[str] | None = None) -> int:
         every: list[list[dict[str, Any]]] = []
         for sd in seeds:
             rows = run(trials, sd, args.only, args.confidence, share=args.share, estimate_on=design,
-                       workers=args.workers, device=args.device, interval=args.interval)
+                       workers=args.workers, device=args.device, interval=args.interval,
+                       pooled=not args.no_pooled)
             every.append(rows)
             print(f"estimate_on={design!r}" + (f", seed {sd}:" if len(seeds) > 1 else ":"))
             print(table(rows, f"{label}, {design}"), flush=True)

@@ -8,9 +8,10 @@ dependencies: PyTorch, numba, mmh3, ...); imports nothing from ``semiprivate``. 
   logistic-regression classifier, hyper-parameters, feature transforms, input domains and pattern
   generators of ``dpsniper/experiments/exp_default.py``), then the witness's high-precision estimate
   (``DDWitness.compute_eps_high_precision``), with ``DDConfig(n_train, n, n_check, n_final, confidence)``
-  scaled to the budget.  Samples: ``2 n_train + n + 2 n_check`` per ordered input pair (both orders of
-  each StatDP pattern) plus ``2 n_final``.  With ``--dump FILE`` it also writes ``--dump-n`` outputs of
-  their mechanism on the first pattern's two inputs (the two-sample check of our implementation).
+  scaled to the budget (and ``c``, ``training_batch_size``: ``--c``, ``--training-batch-size``).  Samples:
+  ``2 n_train + n + 2 n_check`` per ordered input pair (both orders of each StatDP pattern) plus
+  ``2 n_final``.  With ``--dump FILE`` it also writes ``--dump-n`` outputs of their mechanism on every
+  distinct input of the search (the two-sample checks of our implementation, one per input).
 * ``statdpfixed CASE``: StatDP-Fixed, DP-Sniper's wrapper of StatDP (``statdpwrapper``: binary search over
   epsilon, post-processings, verification on ``2 n_final`` samples), on DP-Sniper's case names.
 * ``statdp CASE``: StatDP's ``detect_counterexample`` (``statdp/core.py``) on its own algorithm
@@ -94,19 +95,27 @@ def run_dpsniper(args: argparse.Namespace) -> dict:
     from dpsniper.search.ddsearch import DDSearch
     from dpsniper.utils.initialization import initialize_dpsniper
 
+    torch.set_num_threads(1)  # tiny steps: a thread pool per process only oversubscribes the cores
     mech, gen, out_size, transform = _dpsniper_case(args.case)
     np.random.seed(args.seed)  # noqa: NPY002 -- their mechanisms draw from NumPy's global state
     torch.manual_seed(args.seed)
     pairs = list(gen.get_input_pairs())
-    if args.dump:
-        a1, a2 = pairs[0]
-        np.savez(args.dump, a1=a1, a2=a2, b1=np.asarray(mech.m(a1, args.dump_n)), b2=np.asarray(mech.m(a2, args.dump_n)))
-    config = DDConfig(n_train=args.n_train, n=args.n, n_check=args.n_check, n_final=args.n_final,
-                      n_processes=args.processes, confidence=args.confidence)
+    if args.dump:  # every distinct input of the search, with dump_n outputs of their mechanism each
+        inputs: list = []
+        for a1, a2 in pairs:
+            for a in (a1, a2):
+                if not any(np.array_equal(np.asarray(a), np.asarray(b)) for b in inputs):
+                    inputs.append(a)
+        arrays = {f"a{k}": np.asarray(a) for k, a in enumerate(inputs)}
+        arrays.update({f"b{k}": np.asarray(mech.m(a, args.dump_n)) for k, a in enumerate(inputs)})
+        np.savez(args.dump, n_inputs=len(inputs), **arrays)
+    config = DDConfig(c=args.c, n_train=args.n_train, n=args.n, n_check=args.n_check, n_final=args.n_final,
+                      n_processes=args.processes, confidence=args.confidence,
+                      training_batch_size=args.training_batch_size)
     factory = LogisticRegressionFactory(feature_transform=transform, in_dimensions=out_size,
                                         optimizer_factory=SGDOptimizerFactory(learning_rate=0.3, momentum=0.3,
                                                                               step_size=500),
-                                        regularization_weight=0.001, epochs=10, label=args.case)
+                                        regularization_weight=0.001, epochs=args.epochs, label=args.case)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as out, initialize_dpsniper(config, out_dir=out):
         witness = DDSearch(mech, DPSniper(mech, factory, config), gen, config).run()
@@ -241,6 +250,9 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--n-check", type=int, default=100_000)
     ap.add_argument("--n-final", type=int, default=1_000_000)
+    ap.add_argument("--c", type=float, default=0.01, help="DP-Sniper's probability lower bound (DDConfig.c)")
+    ap.add_argument("--training-batch-size", type=int, default=100_000, help="DDConfig.training_batch_size")
+    ap.add_argument("--epochs", type=int, default=10, help="optimiser steps per training batch (exp_default.py: 10)")
     ap.add_argument("--event-iterations", type=int, default=100_000)
     ap.add_argument("--detect-iterations", type=int, default=500_000)
     ap.add_argument("--confidence", type=float, default=0.9)

@@ -38,8 +38,10 @@ from semiprivate.theory.audit.core import (
     audit_pairs,
     vectorize,
 )
+from semiprivate.theory.audit.curves import EpsilonCurve, epsilon_curve
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
+from semiprivate.theory.audit.renyi import RenyiBound, renyi_lower_bound
 from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
 __all__ = [
@@ -64,6 +66,10 @@ __all__ = [
     "epsilon_bound",
     "ratio_epsilon_bound",
     "ratio_p_value",
+    "EpsilonCurve",
+    "epsilon_curve",
+    "RenyiBound",
+    "renyi_lower_bound",
     "strategies",
     "neighbours",
     "examples",

@@ -142,6 +142,7 @@ from semiprivate.theory.audit.conditional import TRUNCATION_SHARE, poisson_sizes
 from semiprivate.theory.audit.draws import Codec, Mechanism, Outputs, normalize, vectorize
 from semiprivate.theory.audit.events import Event, UserEvent
 from semiprivate.theory.audit.outputs import OutputSchema
+from semiprivate.theory.audit.pooled import count_plan, pair_counts, pooled_candidates, sides
 from semiprivate.theory.audit.result import AuditResult, PairSearch, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 from tqdm.auto import tqdm
@@ -266,10 +267,10 @@ def _events_per_dataset(chosen: list[Candidate], index: list[tuple[int, int]]) -
     """The distinct events to count on each dataset for the tests ``chosen`` (by dataset index)."""
     per_dataset: dict[int, list[Event]] = {}
     for c in chosen:
-        for j in index[c.pair]:
+        for j, ev in count_plan(c, index):
             lst = per_dataset.setdefault(j, [])
-            if all(e is not c.event for e in lst):
-                lst.append(c.event)
+            if all(e is not ev for e in lst):
+                lst.append(ev)
     return per_dataset
 
 
@@ -368,12 +369,16 @@ def _choose_best(mechanism: Mechanism, datasets: list[Any], index: list[tuple[in
         n_plan = max(1, (budget - used - later) // min(len(datasets), 2 * n_best))
         kx = np.empty(len(running))
         ky = np.empty(len(running))
+        m = np.array([sides(c) for c in running])
         for t, c in enumerate(running):
-            i0, i1 = index[c.pair] if c.forward else index[c.pair][::-1]
-            kx[t], ky[t] = counts[(i0, id(c.event))], counts[(i1, id(c.event))]
-        if conditional:
-            scores = selection.anticipated_ratio_bound(kx, ky, c_trials, n_plan,
-                                                       alpha * (1.0 - TRUNCATION_SHARE) / n_best)
+            kx[t], ky[t] = pair_counts(c, index, counts)
+        if conditional:  # a pooled test (m = 2) adds up two inputs' outputs: 2 c_trials draws, 2 n_plan trials
+            scores = np.empty(len(running))
+            for mm in np.unique(m):
+                sub = m == mm
+                scores[sub] = selection.anticipated_ratio_bound(kx[sub], ky[sub], int(mm) * c_trials,
+                                                                int(mm) * n_plan,
+                                                                alpha * (1.0 - TRUNCATION_SHARE) / n_best)
         else:
             scores = selection.anticipated_bound(kx, ky, c_trials, n_plan, alpha / (2 * n_best), delta)
         rescored = [Candidate(float(sc), c.pair, c.event, c.forward, c.group) for sc, c in zip(scores, running)]
@@ -470,6 +475,7 @@ _CLAIM_CONSTRAINTS = dict(
     estimate_on=Options("all", "best"),
     n_best=Integer(1),
     interval=Options("clopper-pearson", "poisson-conditional"),
+    pooled=Boolean(),
 )
 def audit_pairs(
     mechanism: Mechanism,
@@ -495,6 +501,7 @@ def audit_pairs(
     estimate_on: str = "all",
     n_best: int = 1,
     interval: str = "clopper-pearson",
+    pooled: bool = True,
 ) -> AuditResult:
     """Audit ``mechanism`` on several neighbouring pairs ``[(D1, D1'), (D2, D2'), ...]``.
 
@@ -594,6 +601,12 @@ def audit_pairs(
         event, direction) at level ``alpha (1 - 1/1000) / K``
         (:mod:`semiprivate.theory.audit.conditional`): the same confidence, a bound closer to the
         true ratio (about 0.55 times the distance for rare events at confidence 0.9).
+    pooled : bool
+        With ``interval="poisson-conditional"`` and a selection batch (default ``True``): also offer pooled
+        two-direction tests ``P_A(E) + P_B(F) <= e^eps (P_B(E) + P_A(F))`` built from each pair's best
+        events in both directions, one exact conditional test each
+        (:mod:`semiprivate.theory.audit.pooled`); they compete with the one-direction tests like any
+        candidate.  Ignored with the Clopper–Pearson interval.
 
     Returns
     -------
@@ -685,6 +698,9 @@ def audit_pairs(
             with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
                 found, fams[p] = search_pair(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values,
                                              codec, cat_decl, bool(float_bits), bool(mlp))
+            if conditional and pooled:
+                joint, fams[p]["pooled"] = pooled_candidates(p, found, sel[i0], sel[i1], s, n, a_plan)
+                found = found + joint
             cands += found
             n_candidates += sum(fams[p].values())
             if found:
@@ -728,8 +744,9 @@ def audit_pairs(
     for t, c in enumerate(chosen):
         i0, i1 = index[c.pair]
         num, oth = (i0, i1) if c.forward else (i1, i0)
-        kn[t], nn[t] = counts[(num, id(c.event))], size_of[num]
-        ko[t], no[t] = counts[(oth, id(c.event))], size_of[oth]
+        kn[t], ko[t] = pair_counts(c, index, counts)
+        # a pooled test's counts add up both inputs' outputs
+        nn[t], no[t] = (size_of[num], size_of[oth]) if sides(c) == 1 else (size_of[i0] + size_of[i1],) * 2
     nn1, no1 = np.maximum(nn, 1), np.maximum(no, 1)  # a Poisson size of 0 has count 0: intervals [0, 1]
     p_lo, p_hi = cp_lower(kn, nn1, a), cp_upper(kn, nn1, a)
     q_lo, q_hi = cp_lower(ko, no1, a), cp_upper(ko, no1, a)
@@ -737,7 +754,8 @@ def audit_pairs(
     witnesses = [
         Witness(
             event=c.event,
-            direction="data -> neighbour" if c.forward else "neighbour -> data",
+            direction=("pooled: data -> neighbour and neighbour -> data" if sides(c) == 2
+                       else "data -> neighbour" if c.forward else "neighbour -> data"),
             pair_index=c.pair,
             p=float(kn[t] / nn1[t]), p_interval=(float(p_lo[t]), float(p_hi[t])),
             q=float(ko[t] / no1[t]), q_interval=(float(q_lo[t]), float(q_hi[t])),

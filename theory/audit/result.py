@@ -59,11 +59,18 @@ class Witness:
             f"  data      = {short_repr(self.data)}",
             f"  neighbour = {short_repr(self.neighbour)}",
             f"  audit rng = {seed} (witness.pair() returns the two objects)",
-            f"  P[M({a_name}) in E] = {self.p:.6g}  ({k_a}/{n_a}), interval [{self.p_interval[0]:.6g}, "
-            f"{self.p_interval[1]:.6g}]",
-            f"  P[M({b_name}) in E] = {self.q:.6g}  ({k_b}/{n_b}), interval [{self.q_interval[0]:.6g}, "
-            f"{self.q_interval[1]:.6g}]",
         ]
+        if self.direction.startswith("pooled"):  # the counts add up both inputs' outputs (theory.audit.pooled)
+            lines.append(f"  pooled test: k_data(E) + k_neighbour(F') = {k_a} against k_neighbour(E) + k_data(F') = "
+                         f"{k_b}, of {n_a} outputs of the two inputs together (P_data(E) + P_neighbour(F') <= "
+                         f"e^eps (P_neighbour(E) + P_data(F')))")
+        else:
+            lines += [
+                f"  P[M({a_name}) in E] = {self.p:.6g}  ({k_a}/{n_a}), interval [{self.p_interval[0]:.6g}, "
+                f"{self.p_interval[1]:.6g}]",
+                f"  P[M({b_name}) in E] = {self.q:.6g}  ({k_b}/{n_b}), interval [{self.q_interval[0]:.6g}, "
+                f"{self.q_interval[1]:.6g}]",
+            ]
         if self.trials is not None:
             lines.append(f"  bound from the conditional test of {k_a} of {k_a + k_b} (Poisson-sized batches): "
                          f"log ratio >= {self.lower_bound:.6g}")
