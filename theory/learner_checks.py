@@ -18,13 +18,17 @@ or the exception raised) over every neighbour of the declared relation:
   not certify) where the coins cannot be enumerated (sanitizer noise, sub-sampling, D0 draws).
 * ``"remainder"``: learners with continuous noise everywhere (DP-SGD halfspaces): the part of the
   state that does not depend on the coins must be the same on neighbours, else the exact loss
-  is infinite (:func:`halfspace_remainder`).
+  is infinite (:func:`coin_free_remainder`).
 * ``"remainder + statistical"``: the private halfspace learners (DP-SGD, replace-one): the
   remainder check above, then the continuous part audited by :func:`halfspace_noise_audit`: on 4
   labelled points of R^2, one example replaced by itself with the other label (its clipped
   gradient flips: the antipodal worst case of replace-one), one full-batch DP-SGD step, the
   fitted ``coef_`` (all the noise of the state) audited with ``audit_pairs`` (Clopper-Pearson,
   95% confidence: a correct learner is refuted with probability <= 5%; the seed is fixed).
+  :class:`~semiprivate.theory.learners.multinomial.SemiPrivateMultinomial` (one multinomial DP-GD run,
+  replace-one) likewise: :func:`coin_free_remainder`, then :func:`multinomial_noise_audit` on the same
+  label flip, one full-batch step with clipping binding (the sums differ by ``2 clip``, the sensitivity
+  its accountant assumes), the score margin on the replaced point audited.
 
 :func:`run_check` runs one entry; :func:`table` gives the rows (learner, relation, method, sampler,
 worst epsilon, worst delta, claimed).
