@@ -18,13 +18,17 @@ or the exception raised) over every neighbour of the declared relation:
   not certify) where the coins cannot be enumerated (sanitizer noise, sub-sampling, D0 draws).
 * ``"remainder"``: learners with continuous noise everywhere (DP-SGD halfspaces): the part of the
   state that does not depend on the coins must be the same on neighbours, else the exact loss
-  is infinite (:func:`halfspace_remainder`).
+  is infinite (:func:`coin_free_remainder`).
 * ``"remainder + statistical"``: the private halfspace learners (DP-SGD, replace-one): the
   remainder check above, then the continuous part audited by :func:`halfspace_noise_audit`: on 4
   labelled points of R^2, one example replaced by itself with the other label (its clipped
   gradient flips: the antipodal worst case of replace-one), one full-batch DP-SGD step, the
   fitted ``coef_`` (all the noise of the state) audited with ``audit_pairs`` (Clopper-Pearson,
   95% confidence: a correct learner is refuted with probability <= 5%; the seed is fixed).
+  :class:`~semiprivate.theory.learners.multinomial.SemiPrivateMultinomial` (one multinomial DP-GD run,
+  replace-one) likewise: :func:`coin_free_remainder`, then :func:`multinomial_noise_audit` on the same
+  label flip, one full-batch step with clipping binding (the sums differ by ``2 clip``, the sensitivity
+  its accountant assumes), the score margin on the replaced point audited.
 
 :func:`run_check` runs one entry; :func:`table` gives the rows (learner, relation, method, sampler,
 worst epsilon, worst delta, claimed).
@@ -70,12 +74,14 @@ from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner
 from semiprivate.theory.learners.exponential import GenericPrivateLearner
 from semiprivate.theory.learners.generic import GenericLearner
 from semiprivate.theory.learners.labelboost import LabelBoost
+from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial
 from semiprivate.theory.learners.reduction import ReductionLearner
 from semiprivate.theory.privacy._release import fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
-           "halfspace_noise_audit", "PublicReadingKLNRS", "sampler_ran", "visited_parts"]
+           "halfspace_noise_audit", "multinomial_noise_audit", "coin_free_remainder",
+           "MULTINOMIAL_AUDIT_EPSILON", "PublicReadingKLNRS", "sampler_ran", "visited_parts"]
 
 #: Privacy models of the halfspace learners, as their classes declare them.
 HALFSPACE_MODELS = {name: getattr(halfspaces, name).privacy_model_ for name in
@@ -370,23 +376,25 @@ def _labelboost() -> EndToEndResult:
 
 
 # -- remainder: continuous noise everywhere -------------------------------------------------------
-def _halfspace(cls_name: str) -> EndToEndResult:
-    cls = getattr(halfspaces, cls_name)
+def _remainder_case() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """24 labelled points and 24 public points in the ball of radius 1/2 of R^3, labels ``x_0 > 0``."""
     g = np.random.default_rng(3)
     X = g.normal(size=(24, 3))
     X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
     y = (X[:, 0] > 0).astype(int)
     Xpub = g.normal(size=(24, 3))
     Xpub /= 2 * np.linalg.norm(Xpub, axis=1, keepdims=True)
-    kw: dict[str, Any] = {"epochs": 1.0} if cls_name != "NonPrivateHalfspace" else {}
-    if cls_name in ("SemiPrivateHalfspace", "RandomProjectionHalfspace", "NonPrivateHalfspace"):
-        kw["k"] = 2
+    return X, y, Xpub
 
-    kw["classes"] = [0, 1, 2]  # declared label set: the neighbours below change a label, also to a third class
 
-    def fit(yy: np.ndarray, seed: int) -> Any:
-        return cls(rng=seed, **kw).fit(X, yy, Xpub)
+def coin_free_remainder(fit: Callable[[np.ndarray, int], Any], y: np.ndarray) -> EndToEndResult:
+    """The coin-free part of ``fit(labels, seed)``'s state must not move when one label changes (else the loss is inf).
 
+    The attributes that differ between seeds 0 and 1 on ``y`` (the noisy ones) are excluded; the rest
+    of the state (or the exception raised) is compared between ``y`` and its neighbours that change
+    ``y[0]`` to an unseen value (2, inside the declared label set) and to the other label.  ``epsilon``
+    is 0 when every neighbour agrees, inf otherwise.
+    """
     a, b = encode_state(fit(y, 0)), encode_state(fit(y, 1))
     varying = [k for (k, v), (_, w) in zip(a[1], b[1]) if v != w]
     neighbours = []
@@ -409,9 +417,52 @@ def _halfspace(cls_name: str) -> EndToEndResult:
     return EndToEndResult(worst, math.nan, claimed, holds, None, len(neighbours), "remainder")
 
 
+def _halfspace(cls_name: str) -> EndToEndResult:
+    cls = getattr(halfspaces, cls_name)
+    X, y, Xpub = _remainder_case()
+    kw: dict[str, Any] = {"epochs": 1.0} if cls_name != "NonPrivateHalfspace" else {}
+    if cls_name in ("SemiPrivateHalfspace", "RandomProjectionHalfspace", "NonPrivateHalfspace"):
+        kw["k"] = 2
+
+    kw["classes"] = [0, 1, 2]  # declared label set: the neighbours below change a label, also to a third class
+
+    def fit(yy: np.ndarray, seed: int) -> Any:
+        return cls(rng=seed, **kw).fit(X, yy, Xpub)
+
+    return coin_free_remainder(fit, y)
+
+
+def _multinomial() -> EndToEndResult:
+    X, y, Xpub = _remainder_case()
+
+    def fit(yy: np.ndarray, seed: int) -> Any:
+        return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1, 2], rng=seed).fit(X, yy, Xpub)
+
+    return coin_free_remainder(fit, y)
+
+
 _HS_X = np.array([[0.5, 0.0], [-0.5, 0.0], [0.0, 0.5], [0.0, -0.5]])   # 4 labelled points of R^2, x and -x
 _HS_Y = (1, 1, 1, 1)
 _HS_PUBLIC = np.array([[0.6, 0.1], [-0.5, 0.0], [0.4, -0.1], [-0.6, 0.1]])  # first principal axis ~ e1
+
+
+def _label_flip_audit(fit: Callable[[np.ndarray, np.ndarray, np.random.Generator], Any],
+                      statistic: Callable[[Any], Any], *, trials: int, selection_trials: int,
+                      rng: int) -> EndToEndResult:
+    """Audit ``statistic`` of ``fit(X, y, g)`` on the 4 points ``_HS_X`` (labels ``_HS_Y``) against the
+    neighbour whose first label is flipped, both orders, against the ``privacy_`` the base fit reports."""
+    lab = tuple((tuple(float(v) for v in x), int(y)) for x, y in zip(_HS_X, _HS_Y))
+    base = (lab,)
+    other = ((lab[0][0], 1 - lab[0][1]),) + lab[1:]
+    pair = (base, (other,))
+
+    def run(ds: Dataset, g: np.random.Generator) -> Any:
+        return fit(np.array([e[0] for e in ds[0]]), np.array([e[1] for e in ds[0]]), g)
+
+    claimed = _claim(run(base, np.random.default_rng(0)))
+    res, _ = statistical_worst_case(run, [pair], claimed, trials=trials, rng=rng, selection_trials=selection_trials,
+                                    statistic=statistic)
+    return res
 
 
 def halfspace_noise_audit(cls_name: str, *, trials: int = 1500, selection_trials: int = 500,
@@ -439,20 +490,11 @@ def halfspace_noise_audit(cls_name: str, *, trials: int = 1500, selection_trials
     kw: dict[str, Any] = {"classes": [0, 1], "epochs": 1.0, "batch_size": 4, "learning_rate": 1.0, "radius": None}
     if cls_name != "FullDimensionHalfspace":
         kw["k"] = 1 if cls_name == "SemiPrivateHalfspace" else 2
-    lab = tuple((tuple(float(v) for v in x), int(y)) for x, y in zip(_HS_X, _HS_Y))
-    base = (lab,)
-    other = ((lab[0][0], 1 - lab[0][1]),) + lab[1:]
-    pair = (base, (other,))
 
-    def run(ds: Dataset, g: np.random.Generator) -> Any:
-        X = np.array([e[0] for e in ds[0]])
-        y = np.array([e[1] for e in ds[0]])
+    def fit(X: np.ndarray, y: np.ndarray, g: np.random.Generator) -> Any:
         return cls(1.0, 1e-5, rng=g, **kw).fit(X, y, _HS_PUBLIC)
 
-    claimed = _claim(run(base, np.random.default_rng(0)))
-    res, _ = statistical_worst_case(run, [pair], claimed, trials=trials, rng=rng, selection_trials=selection_trials,
-                                    statistic=_scaled_coef)
-    return res
+    return _label_flip_audit(fit, _scaled_coef, trials=trials, selection_trials=selection_trials, rng=rng)
 
 
 def _scaled_coef(est: Any) -> np.ndarray:
@@ -462,18 +504,61 @@ def _scaled_coef(est: Any) -> np.ndarray:
     return np.asarray(est.coef_, dtype=np.float64).ravel() / scale
 
 
+#: epsilon of the multinomial noise audit's case (see :func:`multinomial_noise_audit`)
+MULTINOMIAL_AUDIT_EPSILON = 4.0
+
+
+def multinomial_noise_audit(*, epsilon: float = MULTINOMIAL_AUDIT_EPSILON, trials: int = 1500,
+                            selection_trials: int = 500, rng: int = 11) -> EndToEndResult:
+    """Statistical end-to-end check of :class:`~semiprivate.theory.learners.multinomial.SemiPrivateMultinomial`'s
+    noise (replace-one, the ``"labelled"`` model), at the worst case of its analysis.
+
+    Same pair as :func:`halfspace_noise_audit`: the 4 labelled points +-e1/2, +-e2/2 of R^2, all labelled
+    1, against the neighbour whose first example (e1/2, 1) becomes (e1/2, 0); public rows ``_HS_PUBLIC``
+    (public standardisation, PCA with ``k = 1``), ``classes = [0, 1]``, one full-batch DP-GD step
+    (``n_iter = 1``) from W = 0 with ``clip = 0.5``.  At W = 0 the softmax is uniform, so the replaced
+    row's gradient ``z~ (p - e_y)^T`` (``z~ = (A^T s(x), 1)``, ``p - e_y = (-1/2, 1/2)`` or its negative)
+    has norm ``||z~|| / sqrt(2) >= 1/sqrt(2) > clip``: clipping binds and flipping the label negates the
+    clipped gradient, so the clipped sums differ by exactly ``2 clip``, the replace-one sensitivity that
+    :mod:`semiprivate.theory.privacy.multinomial_dpgd` assumes (every other row is the same in both).
+    The audited statistic is the released model's score margin on the replaced point,
+    ``decision_function(e1/2)[1] - decision_function(e1/2)[0] = z~^T W (e_1 - e_0)`` (a function of the
+    state), the projection of W on the direction of that difference: its law is N(m, s^2) on one side
+    and N(m + 2 clip c, s^2) on the other with ``s = sigma clip c``, ``c = lr sqrt(2) ||z~|| / n``, i.e.
+    the Gaussian mechanism at mu = 2 / sigma, whose loss the PLD accountant bounds for one step.
+    ``epsilon`` (default 4, where a 1500-run audit has the power to refute a claim a few times too small)
+    is the target; the claim audited is the fitted ``privacy_``.  False-failure rate of a correct learner:
+    <= 5% (Clopper-Pearson at 95%; the seed is fixed, so the verdict is reproducible).
+    """
+    x0 = _HS_X[:1]
+
+    def fit(X: np.ndarray, y: np.ndarray, g: np.random.Generator) -> Any:
+        return SemiPrivateMultinomial(epsilon, 1e-5, k=1, n_iter=1, clip=0.5, learning_rate=1.0, classes=[0, 1],
+                                      rng=g).fit(X, y, _HS_PUBLIC)
+
+    def margin(est: Any) -> np.ndarray:
+        s = est.decision_function(x0)[0]
+        return np.array([s[1] - s[0]])
+
+    return _label_flip_audit(fit, margin, trials=trials, selection_trials=selection_trials, rng=rng)
+
+
+def _remainder_and_noise(remainder: Callable[[], EndToEndResult],
+                         noise: Callable[[], EndToEndResult]) -> Callable[[], EndToEndResult]:
+    def both() -> EndToEndResult:
+        rem = remainder()
+        nz = noise()
+        # the coin-free remainder's exact epsilon (0 when it agrees, inf when it does not) and the noise's bound
+        return EndToEndResult(max(rem.epsilon, nz.epsilon), math.nan, nz.claimed, rem.holds and nz.holds, None,
+                              rem.pairs + nz.pairs, "remainder + statistical")
+
+    return both
+
+
 def _halfspace_check(name: str) -> Callable[[], EndToEndResult]:
     if name == "NonPrivateHalfspace":
         return lambda: _halfspace(name)
-
-    def both() -> EndToEndResult:
-        rem = _halfspace(name)
-        noise = halfspace_noise_audit(name)
-        # the coin-free remainder's exact epsilon (0 when it agrees, inf when it does not) and the noise's bound
-        return EndToEndResult(max(rem.epsilon, noise.epsilon), math.nan, noise.claimed, rem.holds and noise.holds, None,
-                              rem.pairs + noise.pairs, "remainder + statistical")
-
-    return both
+    return _remainder_and_noise(lambda: _halfspace(name), lambda: halfspace_noise_audit(name))
 
 
 def _entry(name: str, relation: str, method: str, case: str, run: Callable[[], EndToEndResult],
@@ -545,6 +630,13 @@ REGISTRY: dict[str, LearnerCheck] = {c.name: c for c in [
              _halfspace_check(n), slow=True,
              sampler="none (non-private)" if n == "NonPrivateHalfspace" else
              "float Gaussian of DP-SGD (float by nature; ARCHITECTURE.md)") for n, m in HALFSPACE_MODELS.items()],
+    _entry("SemiPrivateMultinomial", SemiPrivateMultinomial.privacy_model_, "remainder + statistical",
+           "24 points in the unit ball of R^3, k = 2, 3 DP-GD steps, one label changed (unseen value; flipped); "
+           f"noise: 4 points of R^2, one label flipped, 1 DP-GD step at epsilon {MULTINOMIAL_AUDIT_EPSILON:g} "
+           "(clip binds: sensitivity 2 clip attained), score margin on the replaced point audited, "
+           "2 datasets x (500 + 1500) runs",
+           _remainder_and_noise(_multinomial, multinomial_noise_audit), slow=True,
+           sampler="float Gaussian of DP-GD (float by nature; ARCHITECTURE.md)"),
 ]}
 
 

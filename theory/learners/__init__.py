@@ -37,6 +37,7 @@ _LAZY = {
     "RandomProjectionHalfspace": "semiprivate.theory.learners.halfspaces",
     "FullDimensionHalfspace": "semiprivate.theory.learners.halfspaces",
     "NonPrivateHalfspace": "semiprivate.theory.learners.halfspaces",
+    "SemiPrivateMultinomial": "semiprivate.theory.learners.multinomial",
 }
 
 __all__ = list(_LAZY)

@@ -67,6 +67,19 @@ def _halfspace(name: str, rng: Any) -> Any:
     return getattr(halfspaces, name)(**kw).fit(X, y, P)
 
 
+def _multinomial(rng: Any) -> Any:
+    from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial
+
+    X, y, P = _halfspace_data()
+    return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1], rng=rng).fit(X, y, P)
+
+
+def _public_standardizer(rng: Any) -> Any:
+    from semiprivate.theory.privacy.public_preprocessing import PublicStandardizer
+
+    return PublicStandardizer().fit(_halfspace_data()[2])  # no coins: rng unused
+
+
 def _generic_private(rng: Any) -> Any:
     from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
@@ -221,6 +234,8 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **{n: (lambda rng, n=n: _active(n, rng)) for n in ("PSSLAsTPAL", "SubSampling", "BinarySearchThresholdLearner")},
     **{n: (lambda rng, n=n: _halfspace(n, rng)) for n in ("SemiPrivateHalfspace", "RandomProjectionHalfspace",
                                                           "FullDimensionHalfspace", "NonPrivateHalfspace")},
+    "SemiPrivateMultinomial": _multinomial,
+    "PublicStandardizer": _public_standardizer,
     **{n: (lambda rng, n=n: _search(n, rng)) for n in ("PrivateSearchCV", "RandomStoppingSearchCV")},
     "PublicRowsFitted": _public_rows,
     **{n: (lambda rng, n=n: _sanitizer(n, rng)) for n in ("NoisyHistogramSanitizer", "BLRSanitizer",
