@@ -244,12 +244,18 @@ FLOAT_NOISE_ALLOWED: dict[str, str] = {
     "semiprivate.theory.privacy.sgd_audits": "synthetic data of the SGD audit cases",
     "semiprivate.theory.learners.halfspaces": "the Gaussian random projection of RandomProjectionHalfspace "
                                               "(data-independent, public)",
+    "semiprivate.theory.privacy.multinomial_dpgd": "multinomial DP-GD's Gaussian: the release (weights) is a float "
+                                                   "by nature (the DP-SGD caveat of ARCHITECTURE.md)",
+    "semiprivate.theory.learners.multinomial": "the Gaussian random projection of projection='random' "
+                                               "(data-independent, public)",
     "semiprivate.theory.classes.other": "random hypotheses of a concept class (no data)",
     "semiprivate.theory.graphs": "G(d, p) random graphs (data generator)",
     "semiprivate.theory.halfspace_data": "data generators",
     "semiprivate.theory.learner_checks": "the tiny cases' data",
     "semiprivate.theory.report": "the report's simulated data",
     "semiprivate.kernels._pca_randomized": "randomized SVD's test matrix (PCA of public data)",
+    "semiprivate.kernels._pca_eigen": "subspace iteration's fixed-seed start block (a numerical start; the result "
+                                      "is the top-k eigenvectors)",
     "semiprivate.kernels._testvectors": "test vectors",
     "semiprivate.proofs_checks": "Monte Carlo checks of the papers' proofs (no private data)",
 }
