@@ -57,13 +57,13 @@ def main() -> None:
     for N in (1_000, 100_000):
         err = -g.integers(0, 500, N)
         rows.append((f"exponential mechanism exact=True, N={N}",
-                     _median(lambda: exponential_mechanism(err, 1.0, rng=g, exact=True), args.reps),
+                     _median(lambda err=err: exponential_mechanism(err, 1.0, rng=g, exact=True), args.reps),
                      "float (numpy reference)",
-                     _median(lambda: exponential_mechanism(err, 1.0, rng=g, backend="numpy"), args.reps)))
+                     _median(lambda err=err: exponential_mechanism(err, 1.0, rng=g, backend="numpy"), args.reps)))
         rows.append((f"exponential mechanism exact=True, N={N}",
-                     _median(lambda: exponential_mechanism(err, 1.0, rng=g, exact=True), args.reps),
+                     _median(lambda err=err: exponential_mechanism(err, 1.0, rng=g, exact=True), args.reps),
                      "float (compiled, auto)",
-                     _median(lambda: exponential_mechanism(err, 1.0, rng=g), args.reps)))
+                     _median(lambda err=err: exponential_mechanism(err, 1.0, rng=g), args.reps)))
     print(f"machine: {_cpu()} (shared, loaded); medians of {args.reps}")
     print("| exact sampler | median s | float baseline | median s | exact / float |")
     print("|---|---|---|---|---|")
