@@ -392,7 +392,7 @@ def exponential_mechanism(
         with exact rational and rigorously bounded interval arithmetic; see Notes.
     n_threads : int or None
         OpenMP threads of the compiled sampler's pass over the scores (it runs in parallel for
-        ``N >= 2**20``; other backends ignore it).  None (default): :func:`default_threads` --
+        ``N >= 2**20``; other backends ignore it).  None (default): ``default_threads()`` --
         the OpenMP limit in force (``OMP_NUM_THREADS``, ``threadpoolctl.threadpool_limits``),
         at most the cores not busy with other work (``os.getloadavg``): on a loaded machine a
         thread that waits for a core slows the whole pass.  The draws do not depend on it.  In a

@@ -24,7 +24,7 @@ How :func:`audit_mechanism` works (Implements: AUDIT):
    (atoms such as SVT's above / below / aborted codes, :func:`semiprivate.theory.audit.selection.atom_blocks`)
    also get whole-row pattern events and cross-fitted likelihood-ratio-ordered pattern sets
    (:class:`semiprivate.theory.audit.selection.RowPatterns`, ``pattern`` / ``patternset``); ``float_bits=True`` adds events on
-   the sign, exponent and low mantissa bits of float outputs (:func:`bit_keys`).  Each
+   the sign, exponent and low mantissa bits of float outputs (``events.bit_keys``).  Each
    (pair, event, direction) is scored by a pessimistic anticipated bound
    (:func:`semiprivate.theory.audit.selection.anticipated_bound`) and ``K`` are kept, every pair first
    (:func:`semiprivate.theory.audit.selection.pick`).  The families searched per pair, their sizes and the

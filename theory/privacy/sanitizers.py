@@ -20,7 +20,7 @@ domains) and a noisy-histogram sanitizer with a stated uniform accuracy over all
   all databases D^ of ``size`` points of X (multisets), score
   -|D| max_{q in Q} |q(D) - q(D^)| (sensitivity 1 under replace-one), so
   P[D^] ∝ exp(-epsilon |D| max_q |q(D) - q(D^)| / 2): epsilon-DP; enumerated exactly
-  (:meth:`output_distribution`) for tiny domains.
+  (``output_distribution``) for tiny domains.
 
 * :class:`DyadicThresholdSanitizer` — for THRESH_d / INTERVAL_d with d up to 64: exact discrete
   Laplace of scale 2d/eps on every dyadic count (L1 sensitivity 2d = 128 for d = 64 under replace-one), the noise of
