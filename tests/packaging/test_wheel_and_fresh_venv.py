@@ -5,6 +5,8 @@ The wheel and the fresh venv are built once per session (conftest.py)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import sysconfig
 import zipfile
@@ -52,7 +54,7 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
 def test_fresh_venv_without_extras_runs_every_entry_point(runtime_venv: Path, tmp_path: Path, tools: Any) -> None:
     """``pip install .`` (no extras) into a fresh venv: ``python -m semiprivate.proofs_checks``,
     ``python -m semiprivate report --quick`` and ``import semiprivate.theory.audit.strategies`` work, and
-    proofs_checks writes its report into the current folder, not into site-packages.
+    proofs_checks writes its report where --out says, nothing into the current folder or site-packages.
 
     Fails when a runtime import is only in an extra (e.g. hypothesis in ``test``)."""
     _run = tools.run
@@ -69,23 +71,29 @@ def test_fresh_venv_without_extras_runs_every_entry_point(runtime_venv: Path, tm
 
     # the quick report (the longest step) runs on the second core while the other entry points are checked
     log = tmp_path / "report.log"
-    reporting = tools.start([py, "-m", "semiprivate", "report", "--quick", "--out", str(work / "report")], log, cwd=work)
+    # its own process group: the report runs its sections in worker processes, which a failing check below
+    # must not leave behind
+    reporting = tools.start([py, "-m", "semiprivate", "report", "--quick", "--out", str(work / "report")], log, cwd=work,
+                            start_new_session=True)
     try:
         strat = _run([py, "-c", "import semiprivate.theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
         assert strat.returncode == 0 and "semiprivate.theory.audit.strategies" in strat.stdout, strat.stderr
 
         shipped = Path(purelib) / "semiprivate" / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
         before = shipped.read_bytes() if shipped.exists() else None
-        checks = _run([py, "-m", "semiprivate", "proofs"], cwd=work, env=env)
+        (work / "proofs").mkdir()
+        checks = _run([py, "-m", "semiprivate", "proofs", "--out", str(work / "proofs" / "REPORT.md")], cwd=work,
+                      env=env)
         assert checks.returncode == 0, checks.stdout[-3000:] + checks.stderr[-3000:]
-        assert (work / "proofs_checks_REPORT.md").is_file(), checks.stdout[-500:]
+        assert (work / "proofs" / "REPORT.md").is_file(), checks.stdout[-500:]
+        assert not list(work.glob("*.md")), "semiprivate proofs wrote a file into the current folder"
         after = shipped.read_bytes() if shipped.exists() else None
         assert before == after, "python -m semiprivate.proofs_checks wrote into site-packages"
         assert sorted(p.name for p in Path(purelib).glob("semiprivate/proofs_checks/*.md")) == (["REPORT.md"] if before else [])
         report = tools.finish(reporting, log)
     finally:
         if reporting.poll() is None:
-            reporting.kill()
+            os.killpg(reporting.pid, signal.SIGKILL)
             reporting.wait()
     text = (work / "report" / "report.md").read_text() if (work / "report" / "report.md").exists() else ""
     assert report.returncode == 0, report.stdout[-6000:]
