@@ -395,6 +395,10 @@ def coin_free_remainder(fit: Callable[[np.ndarray, int], Any], y: np.ndarray) ->
     ``y[0]`` to an unseen value (2, inside the declared label set) and to the other label.  ``epsilon``
     is 0 when every neighbour agrees, inf otherwise.
     """
+    if not callable(fit):
+        raise TypeError(f"fit must be callable as fit(y, seed), got {type(fit).__name__}")
+    if not isinstance(y, np.ndarray) or y.ndim != 1:
+        raise TypeError(f"y must be a 1-d numpy array of labels, got {type(y).__name__}")
     a, b = encode_state(fit(y, 0)), encode_state(fit(y, 1))
     varying = [k for (k, v), (_, w) in zip(a[1], b[1]) if v != w]
     neighbours = []

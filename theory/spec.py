@@ -380,6 +380,8 @@ def scan_tests() -> dict[str, list[str]]:
 
 def write_tests_data(path: Path | None = None) -> Path:
     """Write :func:`scan_tests` as JSON to ``path`` (default :data:`TESTS_DATA`); returns the path."""
+    if path is not None and not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or pathlib.Path, got {type(path).__name__}")
     target = TESTS_DATA if path is None else Path(path)
     target.write_text(json.dumps(scan_tests(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return target

@@ -49,6 +49,10 @@ def format_p_value(p: float) -> str:
     >>> format_p_value(0.0123), format_p_value(P_VALUE_FLOOR)
     ('0.0123', '<= 2.2e-300')
     """
+    if isinstance(p, bool) or not isinstance(p, (int, float)):  # numpy floats are floats
+        raise TypeError(f"p must be a number in [0, 1], got {type(p).__name__}")
+    if not 0.0 <= float(p) <= 1.0:  # NaN fails too
+        raise ValueError(f"p must be a p-value in [0, 1], got {p!r}")
     return f"<= {P_VALUE_FLOOR:.2g}" if p <= P_VALUE_FLOOR * (1.0 + 1e-9) else f"{p:.3g}"
 
 

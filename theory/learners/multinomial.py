@@ -92,6 +92,11 @@ def auto_dimension(explained_variance_ratio: Any, n_private: int, mu: float) -> 
     >>> auto_dimension([0.5, 0.3, 0.15, 0.05], 100, 0.3)
     2
     """
+    for name, v in (("n_private", n_private), ("mu", mu)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {type(v).__name__}")
+        if not (math.isfinite(float(v)) and float(v) > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
     r = np.asarray(explained_variance_ratio, dtype=np.float64)
     cum = np.cumsum(r)
     k_var = int(np.searchsorted(cum, AUTO_K_VARIANCE * cum[-1] * (1 - 1e-12)) + 1) if r.size else 1

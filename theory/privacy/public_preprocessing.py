@@ -70,6 +70,9 @@ class PublicStandardizer(Released, TransformerMixin, BaseEstimator):
     _public = frozenset({"mean_", "scale_", "row_scale_", "n_features_in_", "feature_names_in_"})
 
     def __init__(self, *, with_std: bool = True, row_scale: bool = True) -> None:
+        for name, v in (("with_std", with_std), ("row_scale", row_scale)):
+            if not isinstance(v, (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {type(v).__name__}")
         self.with_std = with_std
         self.row_scale = row_scale
 
@@ -119,6 +122,11 @@ def semi_private_split(X: Any, y: Any, *, public_share: float = 0.1, test_share:
     >>> [a.shape[0] for a in semi_private_split(X, y)]
     [70, 70, 10, 20, 20]
     """
+    for name, v in (("public_share", public_share), ("test_share", test_share)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number in (0, 1), got {type(v).__name__}")
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
+        raise TypeError(f"rng must be an int seed, got {type(rng).__name__}")
     from sklearn.model_selection import train_test_split
 
     X, y = np.asarray(X), np.asarray(y)

@@ -87,6 +87,8 @@ def check_sentinel(unlabeled_label: Any, classes: Any, *, where: str = "") -> No
     public PCA): public rows must never be decided by a label value a private row can carry.
     ValueError naming the parameter and the fix.
     """
+    if not isinstance(where, str):
+        raise TypeError(f"where must be a str (the owner named in messages), got {type(where).__name__}")
     if unlabeled_label is None or classes is None:
         return
     try:
@@ -108,6 +110,8 @@ def check_sentinels(estimator: Any, unlabeled_label: Any, *, owner: str) -> None
     :class:`PublicRowsFitted` step with another sentinel is fitted on private rows.  ValueError naming
     the parameter and the fix.
     """
+    if not isinstance(owner, str):
+        raise TypeError(f"owner must be a str (the search named in messages), got {type(owner).__name__}")
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     for name, value in params.items():
         if name == "unlabeled_label" or name.endswith("__unlabeled_label"):
