@@ -240,25 +240,6 @@ def test_audit_subsampling_and_pssl_tpal_pass():
     assert not res.violation
 
 
-@pytest.mark.slow
-def test_audit_broken_subsampling_flagged():
-    from semiprivate.theory.audit import audit_pairs
-    # K = the smallest x of J: index 0 (x=0) is asked whenever 0 is in J; with x_0 = 7 never
-    X = np.array([0, 3, 3, 3, 3])
-    y = (X < 4).astype(int)
-    class SmallestX(SubSampling):
-        # broken: K = the m smallest x of J (depends on the data), while claiming Cl 5.7
-        def _choose_K(self, X, J):
-            J = np.sort(J)
-            return np.sort(J[np.argsort(X[J], kind="stable")[: self.m]])
-
-    make = lambda rng: SmallestX(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),  # noqa: E731
-                                                       rng=rng), n=2, m=1, epsilon=2.0, rng=rng)
-    pairs = [((X, y), (np.array([7, 3, 3, 3, 3]), (np.array([7, 3, 3, 3, 3]) < 4).astype(int)))]
-    res = audit_pairs(_mechanism(make), pairs, epsilon=2.0, trials=2000, rng=4)
-    assert res.violation and res.witness.support_mismatch
-
-
 def test_asspp_not_private_in_unlabelled_points():
     """ASSPP is private in the labelled sample given the public points (ABM19 Lem 3.2), not in the points:
     SubSampling (whose swaps change unlabelled entries of A's input) refuses it."""
