@@ -35,6 +35,8 @@ import pytest
 __all__ = ["DPAudit", "pytest_addoption", "pytest_configure", "dp_audit"]
 
 MARKER = "dp_audit"
+#: the gates' confidence, :data:`semiprivate.theory.audit.options.DEFAULT_CONFIDENCE` (written out here so that
+#: loading the plugin imports nothing of the auditor; a test checks the two agree)
 DEFAULT_CONFIDENCE = 0.999
 DEFAULT_SEED = 0
 _SETTINGS = ("epsilon", "delta", "trials", "confidence")
@@ -94,20 +96,25 @@ class DPAudit:
         """Audit ``mechanism`` (``mechanism(data, size, rng)``; wrap a one-output function with
         :func:`semiprivate.theory.audit.vectorize`) on ``data`` and ``neighbour``.
 
-        Keyword arguments are those of :func:`semiprivate.theory.audit.audit_mechanism`; the
-        claim ``epsilon`` must come from the call or the marker.  Fails the test with the audit
-        report when the claim is refuted; returns the audit result otherwise.
+        Keyword arguments are those of :func:`semiprivate.theory.audit.audit_mechanism`: the claim
+        (``epsilon``, from the call or the marker), the budget, ``options=AuditOptions(...)`` and the
+        knobs by keyword, which are gathered into one
+        :class:`~semiprivate.theory.audit.options.AuditOptions` passed whole.  Fails the test with the
+        audit report when the claim is refuted; returns the audit result otherwise.
         """
         __tracebackhide__ = True
         from semiprivate.theory.audit.core import audit_mechanism
+        from semiprivate.theory.audit.options import AuditOptions
 
-        options = {k: v for k, v in self.settings.items() if v is not None}
-        options.update(kwargs)
-        if "epsilon" not in options:
+        call = {k: v for k, v in self.settings.items() if v is not None}
+        call.update(kwargs)
+        if "epsilon" not in call:
             raise TypeError(f"dp_audit needs the claimed epsilon: pass epsilon=... or mark the test "
                             f"@pytest.mark.{MARKER}(epsilon=...)")
-        options.setdefault("rng", self.seed)
-        result = audit_mechanism(mechanism, data, neighbour, **options)
+        call.setdefault("rng", self.seed)
+        knobs = {k: call.pop(k) for k in AuditOptions.knob_names() if k in call}
+        call["options"] = AuditOptions.resolve(call.get("options"), knobs, "dp_audit")
+        result = audit_mechanism(mechanism, data, neighbour, **call)
         if result.violation:
             name = getattr(mechanism, "__name__", None) or type(mechanism).__name__
             pytest.fail(f"DP audit: {name} is not ({result.epsilon:g}, {result.delta:g})-DP\n{result.report()}",

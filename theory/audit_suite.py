@@ -22,7 +22,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,8 +36,9 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.audit import AuditResult, Mechanism, audit_pairs, broken, vectorize
+from semiprivate.theory.audit import AuditOptions, AuditResult, Mechanism, audit_pairs, broken, vectorize
 from semiprivate.theory.audit.exact import exact_privacy_loss
+from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS
 from semiprivate.theory.privacy import mechanisms as mech
 
 __all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table", "SUMMARY", "main"]
@@ -58,7 +59,7 @@ class AuditCase:
     true_epsilon: float | None = None  # exact epsilon (at delta) on these pairs, when known
     claim: str = ""
     trials_scale: float = 1.0  # fraction of the trials budget (slow, non-vectorised mechanisms)
-    options: dict[str, Any] = field(default_factory=dict)
+    options: AuditOptions = field(default_factory=AuditOptions)  # the audit's knobs, passed whole
 
 
 @dataclass
@@ -298,22 +299,24 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
 
 
 @validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG)
-def run_case(case: AuditCase, *, trials: int = 1_000_000, confidence: float = 0.999, rng: Any = None) -> SuiteRow:
+def run_case(case: AuditCase, *, trials: int = DEFAULT_TRIALS, confidence: float = DEFAULT_CONFIDENCE,
+             rng: Any = None) -> SuiteRow:
     """Audit one case with ``trials * case.trials_scale`` (at least 2,000) trials per dataset."""
     if not isinstance(case, AuditCase):
         raise TypeError(f"case must be an AuditCase, got {type(case).__name__}")
     n = max(2_000, int(trials * case.trials_scale))
-    opts = dict(case.options)
-    if case.trials_scale < 1:
-        opts.setdefault("selection_trials", max(1_000, n // 2))
+    opts = case.options
+    if case.trials_scale < 1 and opts.selection_trials is None:
+        opts = replace(opts, selection_trials=max(1_000, n // 2))
     t0 = time.perf_counter()
     res = audit_pairs(case.mechanism, case.pairs, epsilon=case.epsilon, delta=case.delta, trials=n,
-                      confidence=confidence, rng=rng, **opts)
+                      confidence=confidence, rng=rng, options=opts)
     return SuiteRow(case, res, time.perf_counter() - t0)
 
 
 @validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG, echo=Optional(CallableConstraint()))
-def run_suite(cases: Sequence[AuditCase] | None = None, *, trials: int = 1_000_000, confidence: float = 0.999,
+def run_suite(cases: Sequence[AuditCase] | None = None, *, trials: int = DEFAULT_TRIALS,
+              confidence: float = DEFAULT_CONFIDENCE,
               rng: Any = None, echo: Callable[[str], None] | None = None) -> list[SuiteRow]:
     """Run every case (each with its own child seed of ``rng``)."""
     cases = builtin_cases() if cases is None else _case_list(cases)
@@ -396,8 +399,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "slow non-vectorised mechanisms use a documented fraction")
     p.add_argument("--seed", type=int, default=20261121, help="base seed, an integer >= 0 (default 20261121)")
     p.add_argument("--quick", action="store_true", help="fewer trials (about 10x faster)")
-    p.add_argument("--confidence", type=float, default=0.999,
-                   help="confidence of each bound, in (0, 1) (default 0.999)")
+    p.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+                   help=f"confidence of each bound, in (0, 1) (default {DEFAULT_CONFIDENCE})")
     p.add_argument("--no-broken", action="store_true", help="skip the deliberately broken mechanisms")
     p.add_argument("--only", default=None, help="run only cases whose name contains this text")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
@@ -422,7 +425,7 @@ def main(argv: list[str]) -> int:
         return _usage_error(f"--confidence must be in (0, 1), got {args.confidence}")
     if args.seed < 0:
         return _usage_error(f"--seed must be an integer >= 0, got {args.seed}")
-    trials = args.trials if args.trials is not None else (100_000 if args.quick else 1_000_000)
+    trials = args.trials if args.trials is not None else (100_000 if args.quick else DEFAULT_TRIALS)
     if trials < 1:
         return _usage_error(f"--trials must be >= 1, got {trials}")
     cases = builtin_cases(include_broken=not args.no_broken)

@@ -3,6 +3,8 @@
 * :func:`audit_mechanism` / :func:`audit_pairs`: a statistically valid epsilon lower bound
   for a mechanism ``mechanism(data, size, rng)`` on neighbouring inputs, with a witness event.
 * :func:`assert_private`: the same as a pytest assertion with a readable report.
+* :class:`AuditOptions`: the auditor's tuning knobs in one validated, immutable object, passed whole by
+  every entry point (:mod:`semiprivate.theory.audit.options`, where the defaults are stated once).
 * :func:`vectorize`: one-output ``fn(data, rng)`` -> the ``(data, size, rng)`` form.
 * :func:`one_run_audit` / :func:`one_run_epsilon_bound`: the epsilon lower bound of one run with ``m``
   canaries, each included with probability 1/2 (Steinke, Nasr, Jagielski 2023; :mod:`semiprivate.theory.audit.one_run`).
@@ -41,6 +43,7 @@ from semiprivate.theory.audit.core import (
 from semiprivate.theory.audit.curves import EpsilonCurve, epsilon_curve
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.renyi import RenyiBound, renyi_lower_bound
 from semiprivate.theory.audit.stats import clopper_pearson, cp_lower, cp_upper, epsilon_bound
 
@@ -53,6 +56,7 @@ __all__ = [
     "audit_mechanism",
     "audit_pairs",
     "vectorize",
+    "AuditOptions",
     "ExactPrivacyLoss",
     "exact_privacy_loss",
     "hockey_stick",

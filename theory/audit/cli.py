@@ -9,11 +9,13 @@ Bonferroni correction.  Exit status: 0 when no violation is found, 1 when the au
 claim (the report says why), 2 on a usage error.
 
 Defaults (the same for :func:`semiprivate.theory.audit.assert_private`, the pytest plugin's ``dp_audit``
-and the built-in suite, and stated once in the auditing guide): confidence :data:`DEFAULT_CONFIDENCE`
-= 0.999 (a correct mechanism is flagged with probability at most 0.001 per call) and
-:data:`DEFAULT_TRIALS` = 1,000,000 estimation trials per dataset.  A p-value at the smallest level the
-auditor's search computes (:data:`P_VALUE_FLOOR`, e^-690 ~ 2.2e-300) is printed as ``<= 2.2e-300``,
-not as if it were exact.
+and the built-in suite, stated once in :mod:`semiprivate.theory.audit.options`): confidence
+:data:`DEFAULT_CONFIDENCE` = 0.999 (a correct mechanism is flagged with probability at most 0.001 per call)
+and :data:`DEFAULT_TRIALS` = 1,000,000 estimation trials per dataset.  The options are gathered into one
+:class:`~semiprivate.theory.audit.options.AuditOptions` and passed whole.  A p-value is computed as its
+logarithm below what a double holds (:mod:`semiprivate.theory.audit.pvalues`) and printed as ``< 1e-300``
+(:data:`P_VALUE_FLOOR`) only when its logarithm shows it.  ``--epsilons 0.5,1,2`` also prints the p-value of
+each of those claims from the same counts (the epsilon curve, :mod:`semiprivate.theory.audit.curves`).
 
 Implements: AUDIT (command line for a user's mechanism).
 """
@@ -29,31 +31,18 @@ import os
 import sys
 from typing import Any
 
-from semiprivate.theory.audit.core import DEFAULT_TRIALS, audit_pairs, vectorize
+from semiprivate.theory.audit.core import audit_pairs, vectorize
+from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS, AuditOptions
+from semiprivate.theory.audit.pvalues import PRINT_FLOOR, format_p_value
+from semiprivate.theory.audit.result import AuditResult
 
-__all__ = ["SUMMARY", "DEFAULT_CONFIDENCE", "DEFAULT_TRIALS", "P_VALUE_FLOOR", "build_parser", "format_p_value",
-           "load_target", "main"]
+__all__ = ["SUMMARY", "DEFAULT_CONFIDENCE", "DEFAULT_TRIALS", "P_VALUE_FLOOR", "build_parser", "format_curve",
+           "format_p_value", "load_target", "main"]
 
 SUMMARY = "audit a mechanism MODULE:FUNCTION of yours on neighbouring pairs"
 
-#: confidence of every audit gate: this command, ``assert_private``, the pytest plugin, the built-in suite
-DEFAULT_CONFIDENCE = 0.999
-
-#: the smallest p-value the auditor's search resolves (``exp(-690)``; below it the p-value is only bounded)
-P_VALUE_FLOOR = math.exp(-690.0)
-
-
-def format_p_value(p: float) -> str:
-    """``p`` to 3 significant digits, or ``<= 2.2e-300`` at the floor the search stops at.
-
-    >>> format_p_value(0.0123), format_p_value(P_VALUE_FLOOR)
-    ('0.0123', '<= 2.2e-300')
-    """
-    if isinstance(p, bool) or not isinstance(p, (int, float)):  # numpy floats are floats
-        raise TypeError(f"p must be a number in [0, 1], got {type(p).__name__}")
-    if not 0.0 <= float(p) <= 1.0:  # NaN fails too
-        raise ValueError(f"p must be a p-value in [0, 1], got {p!r}")
-    return f"<= {P_VALUE_FLOOR:.2g}" if p <= P_VALUE_FLOOR * (1.0 + 1e-9) else f"{p:.3g}"
+#: p-values below this are printed as ``< 1e-300`` (when their logarithm shows it; see :func:`format_p_value`)
+P_VALUE_FLOOR = PRINT_FLOOR
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,9 +73,36 @@ def build_parser() -> argparse.ArgumentParser:
                         help="each test's bound: two Clopper-Pearson intervals (default), or, for --delta 0, one exact "
                              "conditional test of the probability ratio on Poisson-sized batches (tighter; see "
                              "audit_pairs' interval)")
+    parser.add_argument("--epsilons", type=_claims, default=None, metavar="E1,E2,...",
+                        help="also print the p-value of each of these claimed epsilons, from the same counts (the "
+                             "epsilon curve, e.g. 0.5,1,2) and the largest one refuted")
     parser.add_argument("--single", action="store_true",
                         help="FUNCTION is fn(data, rng) -> one output (default: fn(data, size, rng) -> size outputs)")
     return parser
+
+
+def _claims(text: str) -> tuple[float, ...]:
+    """``--epsilons``: comma-separated finite claims >= 0 (argparse reports a ValueError as a usage error)."""
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be comma-separated numbers such as 0.5,1,2, got {text!r}") from None
+    if not all(math.isfinite(v) and v >= 0.0 for v in values):
+        raise argparse.ArgumentTypeError(f"must be finite claims >= 0, got {text!r}")
+    return values
+
+
+def format_curve(result: AuditResult) -> str:
+    """The epsilon curve of ``result`` (``result.curve``) as lines ``claim  p-value  verdict``."""
+    curve = result.curve
+    lines = [f"epsilon curve (p-value of each claim from the same counts; refuted at p <= {curve.alpha:.3g}):"]
+    for e, p, lp in zip(curve.epsilons, curve.p_values, curve.log_p_values):
+        lines.append(f"  epsilon {e:<8g} p-value {format_p_value(float(p), float(lp)):<10} "
+                     f"{'refuted' if p <= curve.alpha else 'not refuted'}")
+    where = ("no claim of the grid is refuted" if curve.refuted_up_to is None else
+             f"the claim starts to fail at or below {curve.refuted_up_to:g} on this grid")
+    lines.append(f"  {where}; the exact crossing is the lower bound {curve.bound:.4f}")
+    return "\n".join(lines)
 
 
 def load_target(target: str) -> Any:
@@ -160,17 +176,19 @@ def main(argv: list[str]) -> int:
     elif _one_output_form(mechanism):
         return _usage_error(f"{args.target} takes (data, rng): a one-output mechanism; add --single to audit it "
                             "(it is then called once per output)")
+    options = AuditOptions(estimate_on=args.estimate_on, interval=args.interval, epsilons=args.epsilons)
     try:
         result = audit_pairs(mechanism, pairs, epsilon=args.epsilon, delta=args.delta, trials=args.trials,
-                             confidence=args.confidence, rng=args.seed, estimate_on=args.estimate_on,
-                             interval=args.interval)
+                             confidence=args.confidence, rng=args.seed, options=options)
     except (TypeError, ValueError) as exc:
         if "vectorize(fn)" not in str(exc) or args.single:
             raise
         return _usage_error(f"{args.target} does not return one output per trial ({str(exc).split(' (a one-output')[0]}"
                             "); if it returns one output, add --single")
     print(f"audit of {args.target}:")
-    print(result.report().replace(f"p-value {result.p_value:.3g}", f"p-value {format_p_value(result.p_value)}", 1))
+    print(result.report())
+    if result.curve is not None:
+        print(format_curve(result))
     return 1 if result.violation else 0
 
 

@@ -117,6 +117,7 @@ import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
@@ -125,11 +126,9 @@ from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
     RNG,
-    Boolean,
     CallableConstraint,
     Integer,
     Optional,
-    Options,
     Real,
     as_generator,
     validate_params,
@@ -139,10 +138,13 @@ from semiprivate.theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TI
 from semiprivate.theory.audit.batches import batch_sizes, run_batches
 from semiprivate.theory.audit.candidates import Candidate, search_pair
 from semiprivate.theory.audit.conditional import TRUNCATION_SHARE, poisson_sizes, ratio_epsilon_bound, ratio_p_value
+from semiprivate.theory.audit.curves import epsilon_curve
 from semiprivate.theory.audit.draws import Codec, Mechanism, Outputs, normalize, vectorize
 from semiprivate.theory.audit.events import Event, UserEvent
+from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS, READING_CONFIDENCE, AuditOptions
 from semiprivate.theory.audit.outputs import OutputSchema
 from semiprivate.theory.audit.pooled import count_plan, pair_counts, pooled_candidates, sides
+from semiprivate.theory.audit.pvalues import cp_p_value_and_log
 from semiprivate.theory.audit.result import AuditResult, PairSearch, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 from tqdm.auto import tqdm
@@ -156,9 +158,9 @@ __all__ = [
     "audit_mechanism",
     "audit_pairs",
     "assert_private",
+    "AuditOptions",
 ]
 
-DEFAULT_TRIALS = 1_000_000
 #: seconds an audit runs before its progress bar appears (``progress=None`` on a terminal)
 PROGRESS_DELAY = 3.0
 _CHUNK_ELEMENTS = 1 << 21
@@ -408,27 +410,230 @@ def _offered(planned: list[Candidate], cands: list[Candidate]) -> list[Candidate
     return planned + extra[:max(0, MAX_OFFERED - len(planned))]
 
 
-def _bounds_at(kn: np.ndarray, ko: np.ndarray, n: int, a: float, delta: float) -> np.ndarray:
-    return epsilon_bound(cp_lower(kn, n, a), cp_upper(ko, n, a), delta)
+@dataclass
+class _Run:
+    """What one audit carries from stage to stage: the distinct datasets, the options, the randomness, the
+    outputs drawn so far (``used``) and the progress bar."""
+
+    mechanism: Mechanism
+    pairs: list[tuple[Any, Any]]
+    datasets: list[Any]
+    index: list[tuple[int, int]]  # per pair: (dataset index of data, of neighbour)
+    opts: AuditOptions
+    g: np.random.Generator
+    n: int
+    alpha: float
+    delta: float
+    codec: Codec = field(default_factory=Codec)
+    bar: Any = None
+    used: int = 0
 
 
-def _p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, delta: float) -> float:
-    def crosses(log_alpha: float) -> bool:
-        a = math.exp(log_alpha) / (2 * k)
-        return bool(np.max(_bounds_at(kn, ko, n, a, delta)) > epsilon)
+@dataclass
+class _Search:
+    """The selection stage's outcome: the tests to estimate (or offer to the choice batch) and, per pair, the
+    candidate families and the best selection score."""
 
-    if not crosses(0.0):
-        return 1.0
-    lo, hi = -690.0, 0.0
-    if crosses(lo):
-        return math.exp(lo)
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if crosses(mid):
-            hi = mid
-        else:
-            lo = mid
-    return math.exp(hi)
+    chosen: list[Candidate]
+    candidates: list[Candidate]
+    families: list[dict[str, int]]
+    best: list[tuple[float, str]]
+    n_candidates: int
+
+
+def _start(mechanism: Mechanism, pairs: Any, events: Any, opts: AuditOptions, trials: int | None,
+           confidence: float, delta: float, rng: Any) -> _Run:
+    """Stage 0: the arguments checked together, and each distinct dataset indexed once (equal datasets passed
+    as separate objects, equal arrays or lists, are recognised by content: :func:`_dataset_key`)."""
+    pairs = _check_pairs(pairs, "pairs")
+    if not pairs:
+        raise ValueError("pairs must contain at least one neighbouring pair")
+    _check_arity(mechanism)
+    if events is not None:
+        if isinstance(events, (str, bytes)) or not isinstance(events, (list, tuple)):
+            raise TypeError(f"events must be a list of callables event(outputs) -> bool array, got "
+                            f"{type(events).__name__}")
+        if not all(callable(e) or isinstance(e, Event) for e in events):
+            raise TypeError("events must be a list of callables event(outputs) -> bool array (or Event objects)")
+        if not events:
+            raise ValueError("events must not be empty")
+        if opts.estimate_on == "best":
+            raise ValueError("estimate_on='best' ranks candidates on a selection batch, which events=[...] skips "
+                             "(every user event is tested): use estimate_on='all' with events")
+    if opts.interval == "poisson-conditional" and float(delta) > 0.0:
+        raise ValueError(f"interval='poisson-conditional' bounds the ratio P[M(A) in E] / P[M(B) in E], which "
+                         f"needs delta=0, got delta={delta!r}: use interval='clopper-pearson' for delta > 0")
+    datasets: list[Any] = []
+    index: list[tuple[int, int]] = []
+    where: dict[Any, int] = {}
+    for pair in pairs:
+        ids = []
+        for d in pair:
+            key = _dataset_key(d)
+            if key not in where:
+                where[key] = len(datasets)
+                datasets.append(d)
+            ids.append(where[key])
+        index.append((ids[0], ids[1]))
+    n = DEFAULT_TRIALS if trials is None else int(trials)
+    return _Run(mechanism, pairs, datasets, index, opts, as_generator(rng), n, 1.0 - float(confidence), float(delta))
+
+
+def _select(run: _Run, events: Sequence[Any] | None) -> _Search:
+    """Stage 1 (draw and search): the user's events on every pair and direction, or a selection batch per
+    dataset, the candidate events of every pair built and scored on it (:func:`search_pair`, with the pooled
+    tests of :mod:`semiprivate.theory.audit.pooled`), and ``K`` kept (:func:`selection.pick`)."""
+    o, npairs = run.opts, len(run.pairs)
+    if events is not None:
+        ev_list: list[Event] = [e if isinstance(e, Event) else UserEvent(e) for e in events]
+        chosen = [Candidate(0.0, p, e, fwd, ()) for p in range(npairs) for e in ev_list for fwd in (True, False)]
+        run.bar = _audit_bar(o.progress, len(run.datasets) * run.n)
+        return _Search(chosen, chosen, [{"user": 2 * len(ev_list)} for _ in run.pairs],
+                       [(math.nan, "") for _ in run.pairs], len(chosen))
+    s = _selection_size(run)
+    k_planned = selection.planned_tests(o.max_events, npairs)
+    run.bar = _audit_bar(o.progress, len(run.datasets) * (s + run.n))
+    sel = {}
+    for j, d in enumerate(run.datasets):
+        sel[j] = _draw(run.mechanism, d, s, run.g, run.codec)
+        run.used += s
+        run.bar.update(s)
+    if any(out.rows is not None for out in sel.values()):
+        # structured outputs: the table's columns are fixed here, on the selection batch only
+        run.codec.schema = OutputSchema([r for out in sel.values() if out.rows is not None for r in out.rows],
+                                        o.categorical or ())
+        for out in sel.values():
+            if out.rows is not None:
+                out.table, out.rows = run.codec.schema.table(out.rows, run.codec.encode), None
+    found = _Search([], [], [{} for _ in run.pairs], [(math.nan, "") for _ in run.pairs], 0)
+    a_plan = run.alpha / (2 * k_planned)
+    for p, (i0, i1) in enumerate(run.index):
+        with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
+            mine, found.families[p] = search_pair(p, sel[i0], sel[i1], s, run.n, a_plan, run.delta, o.n_thresholds,
+                                                  o.max_values, run.codec, o.categorical or (), o.float_bits, o.mlp)
+        if o.interval == "poisson-conditional" and o.pooled:
+            joint, found.families[p]["pooled"] = pooled_candidates(p, mine, sel[i0], sel[i1], s, run.n, a_plan)
+            mine = mine + joint
+        found.candidates += mine
+        found.n_candidates += sum(found.families[p].values())
+        if mine:
+            top = max(mine, key=lambda c: c.score)
+            found.best[p] = (top.score, f"{{{top.event.description}}}, "
+                                        f"{'data -> neighbour' if top.forward else 'neighbour -> data'}")
+    if not found.candidates:
+        raise ValueError("no candidate events could be built from the outputs (e.g. no finite value to "
+                         "threshold and no repeated value to test): pass events=[...] to test your own")
+    found.chosen = selection.pick(found.candidates, k_planned)
+    return found
+
+
+def _choose(run: _Run, found: _Search) -> tuple[list[Candidate], int]:
+    """Stage 2 (``estimate_on="best"``, the two-stage design): the planned tests and the best of every other
+    event group offered to the choice batch (:func:`_offered`), ``n_best`` kept (:func:`_choose_best`); the
+    choice batch is paid from the estimation budget.  Returns the kept tests and the estimation trials left
+    per kept dataset."""
+    budget = run.n * len(run.datasets)
+    chosen, c_used = _choose_best(run.mechanism, run.datasets, run.index, _offered(found.chosen, found.candidates),
+                                  _choice_rounds(_selection_size(run), run.n), run.opts.n_best, budget, run.alpha,
+                                  run.delta, run.g, run.codec, run.bar, run.opts.executor, run.opts.batch_size,
+                                  run.opts.timeout, run.opts.interval == "poisson-conditional")
+    run.used += c_used
+    return chosen, max(1, (budget - c_used) // len(_events_per_dataset(chosen, run.index)))
+
+
+def _selection_size(run: _Run) -> int:
+    s = run.opts.selection_trials
+    return min(max(10_000, run.n // 4), 500_000) if s is None else int(s)
+
+
+@dataclass
+class _Estimate:
+    """Stage 3's counts and bounds, one entry per kept test (numerator / other side)."""
+
+    kn: np.ndarray
+    ko: np.ndarray
+    nn: np.ndarray
+    no: np.ndarray
+    level: float
+    bounds: np.ndarray
+
+
+def _estimate(run: _Run, chosen: list[Candidate], n: int) -> _Estimate:
+    """Stage 3 (draw, count and bound): fresh estimation batches of ``n`` outputs on each kept test's datasets
+    (Poisson-sized with the conditional test, the truncation's share of alpha paid in the level), the events
+    counted, and each test's bound: two Clopper–Pearson intervals at ``alpha / (2K)``, or one conditional test
+    at ``alpha (1 - TRUNCATION_SHARE) / K``."""
+    per_dataset = _events_per_dataset(chosen, run.index)
+    k, conditional = len(chosen), run.opts.interval == "poisson-conditional"
+    if conditional:  # Poisson sizes truncated at n; the truncation's share of alpha is paid below
+        tail = run.alpha * TRUNCATION_SHARE / len(per_dataset)
+        size_of = dict(zip(sorted(per_dataset), poisson_sizes(n, len(per_dataset), tail, run.g)))
+        a = run.alpha * (1.0 - TRUNCATION_SHARE) / k  # one test per (pair, event, direction)
+    else:
+        size_of = {j: n for j in per_dataset}
+        a = run.alpha / (2 * k)  # two one-sided intervals per (pair, event, direction)
+    counts = _count_datasets(run.mechanism, run.datasets, per_dataset, size_of, run.g, run.codec, run.bar,
+                             run.opts.executor, run.opts.batch_size, run.opts.timeout)
+    run.used += sum(size_of.values())
+    kn, ko = np.empty(k), np.empty(k)
+    nn, no = np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64)
+    for t, c in enumerate(chosen):
+        i0, i1 = run.index[c.pair]
+        num, oth = (i0, i1) if c.forward else (i1, i0)
+        kn[t], ko[t] = pair_counts(c, run.index, counts)
+        # a pooled test's counts add up both inputs' outputs
+        nn[t], no[t] = (size_of[num], size_of[oth]) if sides(c) == 1 else (size_of[i0] + size_of[i1],) * 2
+    bounds = (ratio_epsilon_bound(kn, ko, a) if conditional else
+              epsilon_bound(cp_lower(kn, np.maximum(nn, 1), a), cp_upper(ko, np.maximum(no, 1), a), run.delta))
+    return _Estimate(kn, ko, nn, no, a, bounds)
+
+
+def _witnesses(run: _Run, chosen: list[Candidate], est: _Estimate, seed: Any) -> list[Witness]:
+    """One :class:`Witness` per kept test, its intervals at the test's level."""
+    nn1, no1 = np.maximum(est.nn, 1), np.maximum(est.no, 1)  # a Poisson size of 0 has count 0: intervals [0, 1]
+    p_lo, p_hi = cp_lower(est.kn, nn1, est.level), cp_upper(est.kn, nn1, est.level)
+    q_lo, q_hi = cp_lower(est.ko, no1, est.level), cp_upper(est.ko, no1, est.level)
+    return [
+        Witness(event=c.event,
+                direction=("pooled: data -> neighbour and neighbour -> data" if sides(c) == 2
+                           else "data -> neighbour" if c.forward else "neighbour -> data"),
+                pair_index=c.pair, p=float(est.kn[t] / nn1[t]), p_interval=(float(p_lo[t]), float(p_hi[t])),
+                q=float(est.ko[t] / no1[t]), q_interval=(float(q_lo[t]), float(q_hi[t])),
+                counts=(int(est.kn[t]), int(est.ko[t]), int(est.nn[t])),
+                support_mismatch=bool(est.ko[t] == 0 and est.kn[t] > 0), lower_bound=float(est.bounds[t]),
+                data=run.pairs[c.pair][0], neighbour=run.pairs[c.pair][1], seed=seed,
+                trials=(int(est.nn[t]), int(est.no[t])) if run.opts.interval == "poisson-conditional" else None)
+        for t, c in enumerate(chosen)
+    ]
+
+
+def _report(run: _Run, chosen: list[Candidate], found: _Search, est: _Estimate, n: int, epsilon: float,
+            seed: Any, t0: float) -> AuditResult:
+    """Stage 4: the result: the largest bound and its witness, the p-value of the claim (its logarithm too,
+    :mod:`semiprivate.theory.audit.pvalues`), the search per pair and, with ``epsilons``, the epsilon curve."""
+    witnesses = _witnesses(run, chosen, est, seed)
+    k, conditional = len(chosen), run.opts.interval == "poisson-conditional"
+    search = []
+    for p in range(len(run.pairs)):
+        mine = [float(est.bounds[t]) for t, c in enumerate(chosen) if c.pair == p]
+        search.append(PairSearch(p, found.families[p], found.best[p][0], found.best[p][1], len(mine),
+                                 max(mine) if mine else math.nan))
+    if conditional:
+        p_value = min(1.0, k * float(np.min(ratio_p_value(est.kn, est.ko, epsilon))) + run.alpha * TRUNCATION_SHARE)
+        log_p = math.log(p_value)
+    else:
+        p_value, log_p = cp_p_value_and_log(est.kn, est.ko, n, k, epsilon, run.delta)
+    best = int(np.argmax(est.bounds))
+    lb = max(0.0, float(est.bounds[best]))
+    run.bar.close()
+    result = AuditResult(
+        epsilon_lower_bound=lb, violation=bool(lb > epsilon), p_value=p_value, witness=witnesses[best],
+        trials_used=run.used, epsilon=epsilon, delta=run.delta, confidence=1.0 - run.alpha, n_tests=k,
+        n_pairs=len(run.pairs), n_candidates=found.n_candidates, seconds=time.perf_counter() - t0, tests=witnesses,
+        search=search, seed=seed, estimate_on=run.opts.estimate_on, interval=run.opts.interval, log_p_value=log_p)
+    if run.opts.epsilons is not None:
+        result.curve = epsilon_curve(result, run.opts.epsilons)
+    return result
 
 
 _P = ParamSpec("_P")
@@ -463,52 +668,18 @@ _CLAIM_CONSTRAINTS = dict(
 
 
 @_one_blas_thread
-@validate_params(
-    **_CLAIM_CONSTRAINTS,
-    selection_trials=Optional(Integer(1)),
-    max_events=Integer(1),
-    n_thresholds=Integer(1),
-    max_values=Integer(1),
-    batch_size=Optional(Integer(1)),
-    timeout=Optional(Real(0.0, math.inf, closed="neither")),
-    progress=Optional(Boolean()),
-    estimate_on=Options("all", "best"),
-    n_best=Integer(1),
-    interval=Options("clopper-pearson", "poisson-conditional"),
-    pooled=Boolean(),
-)
-def audit_pairs(
-    mechanism: Mechanism,
-    pairs: Sequence[tuple[Any, Any]],
-    *,
-    epsilon: float,
-    delta: float = 0.0,
-    trials: int | None = None,
-    confidence: float = 0.95,
-    events: Sequence[Callable[[Any], Any]] | None = None,
-    rng: Any = None,
-    selection_trials: int | None = None,
-    max_events: int = 4,
-    n_thresholds: int = 256,
-    max_values: int = 2048,
-    batch_size: int | None = None,
-    executor: Any = None,
-    timeout: float | None = None,
-    categorical: Sequence[int | str] | None = None,
-    float_bits: bool = False,
-    mlp: bool = False,
-    progress: bool | None = None,
-    estimate_on: str = "all",
-    n_best: int = 1,
-    interval: str = "clopper-pearson",
-    pooled: bool = True,
-) -> AuditResult:
+@validate_params(**_CLAIM_CONSTRAINTS)
+def audit_pairs(mechanism: Mechanism, pairs: Sequence[tuple[Any, Any]], *, epsilon: float, delta: float = 0.0,
+                trials: int | None = None, confidence: float = READING_CONFIDENCE,
+                events: Sequence[Callable[[Any], Any]] | None = None, rng: Any = None,
+                options: AuditOptions | None = None, **knobs: Any) -> AuditResult:
     """Audit ``mechanism`` on several neighbouring pairs ``[(D1, D1'), (D2, D2'), ...]``.
 
-    Same method and guarantees as :func:`audit_mechanism` (which calls this); the
-    Bonferroni correction covers every tested (pair, event, direction).  With
-    ``estimate_on="best"`` a choice batch keeps ``n_best`` of those tests (the best first) and the
-    estimation budget goes to their datasets only (the two-stage design of the module docstring).
+    Same method and guarantees as :func:`audit_mechanism` (which calls this; see the module docstring); the
+    Bonferroni correction covers every tested (pair, event, direction).  The audit runs in stages: draw the
+    selection batch and search the candidate events (or take the user's ``events``), with
+    ``estimate_on="best"`` choose the tests on a choice batch, draw and count the estimation batch and bound
+    each test, then report.
 
     Implements: AUDIT (with ``estimate_on="best"``: AUDIT, two-stage estimation).
 
@@ -521,283 +692,34 @@ def audit_pairs(
     epsilon, delta : float
         The claimed privacy parameters.
     trials : int, optional
-        Estimation outputs per dataset (default 1,000,000); with ``estimate_on="best"`` the
-        estimation budget, ``trials`` times the number of distinct datasets, pays the choice batch
-        and is drawn on the kept tests' datasets only.
+        Estimation outputs per dataset (default :data:`~semiprivate.theory.audit.options.DEFAULT_TRIALS`,
+        1,000,000); with ``estimate_on="best"`` the budget, ``trials`` times the number of distinct
+        datasets, pays the choice batch and is drawn on the kept tests' datasets only.
     confidence : float
-        Probability that the reported lower bound is valid (default 0.95).
+        Probability that the reported lower bound is valid (default 0.95, a reading; the gates use 0.999).
     events : sequence of callables, optional
         User events ``event(outputs) -> bool array``; when given, no selection batch is drawn
         and every (pair, event, direction) is tested.
     rng : None, int or Generator
         Randomness of the audit and of the mechanism calls.
-    selection_trials : int, optional
-        Selection outputs per dataset (default ``min(max(10_000, trials // 4), 500_000)``).
-    max_events : int
-        How many (pair, event, direction) tuples are kept for estimation (``K``); raised to the
-        number of pairs (at most 32) so that every pair gets a slot (its best event), see
-        :mod:`semiprivate.theory.audit.selection`.  Events are ranked by a pessimistic anticipated bound.
-        With ``estimate_on="best"``, the tests offered to the choice batch.
-    n_thresholds, max_values : int
-        Size of the candidate families (quantile thresholds, distinct values).
-    batch_size : int, optional
-        Split each dataset's estimation trials into batches of this many outputs, each with its
-        own random stream: the children, in order, of one ``numpy.random.SeedSequence`` drawn
-        from ``rng`` after selection.  The counts, and so the result, depend only on ``rng`` and
-        ``batch_size``: identical here, on a 2-worker ``LocalCluster`` or on any cluster.
-        Default (with ``executor=None``): one stream, the sequential path.  With an executor
-        and no batch size: ``trials // 64`` clipped to [1e6, 1e8] (about 64 tasks per dataset; at
-        1e11 trials, 1e8 per batch: see ``docs/dask.md`` for the overhead rule behind both ends).
-    executor : None, dask.distributed.Client or concurrent.futures.Executor
-        Where the estimation batches run (see :mod:`semiprivate.theory.audit.batches`); the selection batch
-        (and the choice batch of ``estimate_on="best"``) is always drawn here.  The mechanism and the events are sent to the workers
-        (cloudpickle for Dask): one that cannot be pickled is refused with a TypeError.
-    timeout : float, optional
-        Seconds to wait for a Dask client's batches (default 3600); a dead cluster raises
-        TimeoutError instead of hanging.
-    categorical : sequence of int or str, optional
-        Output coordinates to treat as categorical: they get value events (``x[j] == v``, value
-        sets) and joint events ``{x[j] == v and x[i] > t}`` with the numeric coordinates, never
-        thresholds.  An int is a coordinate of a vector output or an item of a tuple output; a str a
-        dict key or a path name (``"x[1]['count']"``, see :mod:`semiprivate.theory.audit.outputs`).  Without it,
-        non-numeric leaves of structured outputs and integer coordinates with at most 16 values are
-        categorical automatically (the latter keep their thresholds too).
-    float_bits : bool
-        Add events on the sign, exponent and lowest 1 or 4 mantissa bits of float outputs (scalar,
-        or the ranked coordinates of vectors).  A textbook Laplace mechanism computed in doubles
-        (``value + rng.laplace(...)``) is *not* epsilon-DP (Mironov 2012): its output support
-        depends on the input, and these events show it; snap outputs to a grid to pass.  Off by
-        default, so that audits of such mechanisms test the real-valued claim.
-    mlp : bool
-        For vector outputs, also threshold the logit of a small neural network (scikit-learn's
-        ``MLPClassifier``, 32 ReLU units, see :func:`semiprivate.theory.audit.selection.mlp_score`) fitted on
-        the selection batch, beside the logistic score; it reaches interactions between
-        coordinates that the logistic score on ``(z, z**2)`` cannot.  Off by default (about a
-        second of fitting per pair).
-    progress : bool, optional
-        A tqdm bar on stderr over the outputs drawn, with a time estimate.  Default: shown when stderr
-        is a terminal and the audit is still running after :data:`PROGRESS_DELAY` seconds; ``True`` /
-        ``False`` force it on / off.
-    estimate_on : {"all", "best"}
-        Where the estimation batch is drawn.  ``"all"`` (default): every distinct dataset gets
-        ``trials`` outputs and every pair's best events are tested, at level
-        ``(1 - confidence) / (2K)``.  ``"best"``: the two-stage design (module docstring): those
-        ``K`` tests are rescored on a choice batch of ``min(selection_trials, trials // 2)`` outputs
-        per dataset (and the 8 best again on ``trials // 16`` more when that is at least twice as many),
-        ``n_best`` are kept (the best first; module docstring) and tested at level ``(1 - confidence) / (2 n_best)``
-        on the rest of the budget (``trials`` times the ``D`` distinct datasets, less the choice
-        batch), split over their ``D'`` datasets; the bound keeps its confidence with no correction
-        for the tests dropped, since the choice depends on the selection and choice batches only.
-        Needs the selection batch (refused with ``events``).
-    n_best : int
-        With ``estimate_on="best"``: how many (pair, event, direction) candidates are kept (default
-        1: one witness, as DP-Sniper and StatDP test).  Only 1 is accepted with ``"all"``.
-    interval : {"clopper-pearson", "poisson-conditional"}
-        The bound of each test.  ``"clopper-pearson"`` (default): two one-sided Clopper–Pearson
-        intervals, on ``P[M(A) in E]`` and ``P[M(B) in E]``, at level ``alpha / (2K)`` each.
-        ``"poisson-conditional"`` (``delta = 0`` only): the estimation draws a Poisson number of
-        outputs per dataset (truncated at ``trials``, mean about ``trials - 4 sqrt(trials)``) and
-        bounds ``P[M(A) in E] / P[M(B) in E]`` by one exact conditional binomial test per (pair,
-        event, direction) at level ``alpha (1 - 1/1000) / K``
-        (:mod:`semiprivate.theory.audit.conditional`): the same confidence, a bound closer to the
-        true ratio (about 0.55 times the distance for rare events at confidence 0.9).
-    pooled : bool
-        With ``interval="poisson-conditional"`` and a selection batch (default ``True``): also offer pooled
-        two-direction tests ``P_A(E) + P_B(F) <= e^eps (P_B(E) + P_A(F))`` built from each pair's best
-        events in both directions, one exact conditional test each
-        (:mod:`semiprivate.theory.audit.pooled`); they compete with the one-direction tests like any
-        candidate.  Ignored with the Clopper–Pearson interval.
+    options : AuditOptions, optional
+        How the audit searches and estimates (:class:`~semiprivate.theory.audit.options.AuditOptions`).
+    **knobs
+        Any field of :class:`~semiprivate.theory.audit.options.AuditOptions` by keyword
+        (``estimate_on="best"``), applied on top of ``options``: the older form, same result.
 
     Returns
     -------
     AuditResult
+        With ``options.epsilons``, ``result.curve`` holds the epsilon curve of those claims.
     """
     t0 = time.perf_counter()
-    pairs = _check_pairs(pairs, "pairs")
-    if not pairs:
-        raise ValueError("pairs must contain at least one neighbouring pair")
-    _check_arity(mechanism)
-    if events is not None:
-        if isinstance(events, (str, bytes)) or not isinstance(events, (list, tuple)):
-            raise TypeError(f"events must be a list of callables event(outputs) -> bool array, got "
-                            f"{type(events).__name__}")
-        if not all(callable(e) or isinstance(e, Event) for e in events):
-            raise TypeError("events must be a list of callables event(outputs) -> bool array (or Event objects)")
-    if categorical is not None:
-        if isinstance(categorical, (str, bytes)) or not isinstance(categorical, (list, tuple, range, np.ndarray)):
-            raise TypeError(f"categorical must be a list of coordinates (int) or names (str), got "
-                            f"{type(categorical).__name__}")
-        if not all(isinstance(c, (int, np.integer, str)) and not isinstance(c, (bool, np.bool_)) for c in categorical):
-            raise TypeError("categorical must be a list of coordinates (int) or names (str)")
-    if not isinstance(float_bits, (bool, np.bool_)):
-        raise TypeError(f"float_bits must be True or False, got {float_bits!r}")
-    if not isinstance(mlp, (bool, np.bool_)):
-        raise TypeError(f"mlp must be True or False, got {mlp!r}")
-    two_stage = estimate_on == "best"
-    conditional = interval == "poisson-conditional"
-    if conditional and float(delta) > 0.0:
-        raise ValueError(f"interval='poisson-conditional' bounds the ratio P[M(A) in E] / P[M(B) in E], which "
-                         f"needs delta=0, got delta={delta!r}: use interval='clopper-pearson' for delta > 0")
-    if not two_stage and n_best != 1:
-        raise ValueError(f"n_best applies to estimate_on='best' only, got n_best={n_best} with estimate_on='all'")
-    if two_stage and events is not None:
-        raise ValueError("estimate_on='best' ranks candidates on a selection batch, which events=[...] skips "
-                         "(every user event is tested): use estimate_on='all' with events")
-    cat_decl = tuple(categorical or ())
-    g = as_generator(rng)
-    n = DEFAULT_TRIALS if trials is None else int(trials)
-    alpha = 1.0 - float(confidence)
-    eps, dl = float(epsilon), float(delta)
-    codec = Codec()
-    used = 0
-    seed = _seed_of(rng)
-    # datasets: each distinct dataset is sampled once; equal datasets passed as separate objects
-    # (equal arrays, equal lists, ...) are recognised by content (see _dataset_key)
-    datasets: list[Any] = []
-    index: list[tuple[int, int]] = []
-    where: dict[Any, int] = {}
-    for d0, d1 in pairs:
-        ids = []
-        for d in (d0, d1):
-            key = _dataset_key(d)
-            if key not in where:
-                where[key] = len(datasets)
-                datasets.append(d)
-            ids.append(where[key])
-        index.append((ids[0], ids[1]))
-
-    n_candidates = 0
-    fams: list[dict[str, int]] = [{} for _ in pairs]
-    best_sel: list[tuple[float, str]] = [(math.nan, "") for _ in pairs]
-    if events is not None:
-        ev_list: list[Event] = [e if isinstance(e, Event) else UserEvent(e) for e in events]
-        if not ev_list:
-            raise ValueError("events must not be empty")
-        chosen = [Candidate(0.0, p, e, fwd, ()) for p in range(len(pairs)) for e in ev_list for fwd in (True, False)]
-        bar = _audit_bar(progress, len(datasets) * n)
-        n_candidates = len(chosen)
-        fams = [{"user": 2 * len(ev_list)} for _ in pairs]
-    else:
-        s = min(max(10_000, n // 4), 500_000) if selection_trials is None else int(selection_trials)
-        k_planned = selection.planned_tests(max_events, len(pairs))
-        a_plan = alpha / (2 * k_planned)
-        sel = {}
-        bar = _audit_bar(progress, len(datasets) * (s + n))
-        for j, d in enumerate(datasets):
-            sel[j] = _draw(mechanism, d, s, g, codec)
-            used += s
-            bar.update(s)
-        if any(o.rows is not None for o in sel.values()):
-            # structured outputs: the table's columns are fixed here, on the selection batch only
-            codec.schema = OutputSchema([r for o in sel.values() if o.rows is not None for r in o.rows], cat_decl)
-            for o in sel.values():
-                if o.rows is not None:
-                    o.table, o.rows = codec.schema.table(o.rows, codec.encode), None
-        cands: list[Candidate] = []
-        for p, (i0, i1) in enumerate(index):
-            with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
-                found, fams[p] = search_pair(p, sel[i0], sel[i1], s, n, a_plan, dl, n_thresholds, max_values,
-                                             codec, cat_decl, bool(float_bits), bool(mlp))
-            if conditional and pooled:
-                joint, fams[p]["pooled"] = pooled_candidates(p, found, sel[i0], sel[i1], s, n, a_plan)
-                found = found + joint
-            cands += found
-            n_candidates += sum(fams[p].values())
-            if found:
-                top = max(found, key=lambda c: c.score)
-                best_sel[p] = (top.score, f"{{{top.event.description}}}, "
-                                          f"{'data -> neighbour' if top.forward else 'neighbour -> data'}")
-        del sel
-        if not cands:
-            raise ValueError("no candidate events could be built from the outputs (e.g. no finite value to "
-                             "threshold and no repeated value to test): pass events=[...] to test your own")
-        chosen = selection.pick(cands, k_planned)
-        if two_stage:
-            chosen = _offered(chosen, cands)
-            # the choice batch takes its outputs from the estimation budget of n per dataset
-            budget = n * len(datasets)
-            chosen, c_used = _choose_best(mechanism, datasets, index, chosen, _choice_rounds(s, n), int(n_best),
-                                          budget, alpha, dl, g, codec, bar, executor, batch_size, timeout,
-                                          conditional)
-            used += c_used
-    k = len(chosen)
-
-    # estimation on fresh batches
-    per_dataset = _events_per_dataset(chosen, index)
-    if two_stage:  # what is left of the estimation budget, on the kept tests' datasets only
-        n = max(1, (budget - c_used) // len(per_dataset))
-    if conditional:  # Poisson sizes truncated at n; the truncation's share of alpha is paid below
-        tail = alpha * TRUNCATION_SHARE / len(per_dataset)
-        size_of = dict(zip(sorted(per_dataset), poisson_sizes(n, len(per_dataset), tail, g)))
-        a = alpha * (1.0 - TRUNCATION_SHARE) / k  # one test per (pair, event, direction)
-    else:
-        size_of = {j: n for j in per_dataset}
-        a = alpha / (2 * k)  # two one-sided intervals per (pair, event, direction)
-    counts = _count_datasets(mechanism, datasets, per_dataset, size_of, g, codec, bar, executor, batch_size,
-                             timeout)
-    used += sum(size_of.values())
-
-    kn = np.empty(k)
-    ko = np.empty(k)
-    nn = np.empty(k, dtype=np.int64)
-    no = np.empty(k, dtype=np.int64)
-    for t, c in enumerate(chosen):
-        i0, i1 = index[c.pair]
-        num, oth = (i0, i1) if c.forward else (i1, i0)
-        kn[t], ko[t] = pair_counts(c, index, counts)
-        # a pooled test's counts add up both inputs' outputs
-        nn[t], no[t] = (size_of[num], size_of[oth]) if sides(c) == 1 else (size_of[i0] + size_of[i1],) * 2
-    nn1, no1 = np.maximum(nn, 1), np.maximum(no, 1)  # a Poisson size of 0 has count 0: intervals [0, 1]
-    p_lo, p_hi = cp_lower(kn, nn1, a), cp_upper(kn, nn1, a)
-    q_lo, q_hi = cp_lower(ko, no1, a), cp_upper(ko, no1, a)
-    bounds = ratio_epsilon_bound(kn, ko, a) if conditional else epsilon_bound(p_lo, q_hi, dl)
-    witnesses = [
-        Witness(
-            event=c.event,
-            direction=("pooled: data -> neighbour and neighbour -> data" if sides(c) == 2
-                       else "data -> neighbour" if c.forward else "neighbour -> data"),
-            pair_index=c.pair,
-            p=float(kn[t] / nn1[t]), p_interval=(float(p_lo[t]), float(p_hi[t])),
-            q=float(ko[t] / no1[t]), q_interval=(float(q_lo[t]), float(q_hi[t])),
-            counts=(int(kn[t]), int(ko[t]), int(nn[t])),
-            support_mismatch=bool(ko[t] == 0 and kn[t] > 0),
-            lower_bound=float(bounds[t]),
-            data=pairs[c.pair][0],
-            neighbour=pairs[c.pair][1],
-            seed=seed,
-            trials=(int(nn[t]), int(no[t])) if conditional else None,
-        )
-        for t, c in enumerate(chosen)
-    ]
-    search = []
-    for p in range(len(pairs)):
-        mine = [float(bounds[t]) for t, c in enumerate(chosen) if c.pair == p]
-        search.append(PairSearch(p, fams[p], best_sel[p][0], best_sel[p][1], len(mine),
-                                 max(mine) if mine else math.nan))
-    best = int(np.argmax(bounds))
-    lb = max(0.0, float(bounds[best]))
-    bar.close()
-    return AuditResult(
-        epsilon_lower_bound=lb,
-        violation=bool(lb > eps),
-        p_value=(min(1.0, k * float(np.min(ratio_p_value(kn, ko, eps))) + alpha * TRUNCATION_SHARE) if conditional
-                 else _p_value(kn, ko, n, k, eps, dl)),
-        witness=witnesses[best],
-        trials_used=used,
-        epsilon=eps,
-        delta=dl,
-        confidence=float(confidence),
-        n_tests=k,
-        n_pairs=len(pairs),
-        n_candidates=n_candidates,
-        seconds=time.perf_counter() - t0,
-        tests=witnesses,
-        search=search,
-        seed=seed,
-        estimate_on=str(estimate_on),
-        interval=str(interval),
-    )
-
+    opts = AuditOptions.resolve(options, knobs, "audit_pairs")
+    run = _start(mechanism, pairs, events, opts, trials, confidence, delta, rng)
+    found = _select(run, events)
+    chosen, n = _choose(run, found) if opts.estimate_on == "best" else (found.chosen, run.n)
+    est = _estimate(run, chosen, n)
+    return _report(run, chosen, found, est, n, float(epsilon), _seed_of(rng), t0)
 
 @validate_params(**_CLAIM_CONSTRAINTS, n_neighbours=Integer(1))
 def audit_mechanism(
@@ -808,12 +730,13 @@ def audit_mechanism(
     epsilon: float,
     delta: float = 0.0,
     trials: int | None = None,
-    confidence: float = 0.95,
+    confidence: float = READING_CONFIDENCE,
     events: Sequence[Callable[[Any], Any]] | None = None,
     rng: Any = None,
     n_neighbours: int = 1,
     extra_pairs: Sequence[tuple[Any, Any]] = (),
-    **options: Any,
+    options: AuditOptions | None = None,
+    **knobs: Any,
 ) -> AuditResult:
     """Audit a mechanism's claimed ``(epsilon, delta)`` on neighbouring inputs.
 
@@ -851,8 +774,12 @@ def audit_mechanism(
         Number of neighbours drawn when ``neighbour`` is a sampler.
     extra_pairs : sequence of (dataset, dataset)
         Further neighbouring pairs to search.
-    **options
-        Passed to :func:`audit_pairs` (``selection_trials``, ``max_events``, ...).
+    options : AuditOptions, optional
+        How the audit searches and estimates (:class:`~semiprivate.theory.audit.options.AuditOptions`),
+        passed whole to :func:`audit_pairs`.
+    **knobs
+        Fields of :class:`~semiprivate.theory.audit.options.AuditOptions` by keyword (the older form),
+        applied on top of ``options``.
 
     Returns
     -------
@@ -874,6 +801,7 @@ def audit_mechanism(
     >>> audit_mechanism(broken, 0.0, 1.0, epsilon=1.0, trials=200_000, rng=0).violation
     True
     """
+    opts = AuditOptions.resolve(options, knobs, "audit_mechanism")
     g = as_generator(rng)
     pairs: list[tuple[Any, Any]] = []
     if callable(neighbour) and not isinstance(neighbour, np.ndarray):
@@ -883,7 +811,7 @@ def audit_mechanism(
         pairs.append((data, neighbour))
     pairs.extend(_check_pairs(extra_pairs, "extra_pairs"))
     res = audit_pairs(mechanism, pairs, epsilon=epsilon, delta=delta, trials=trials, confidence=confidence,
-                      events=events, rng=g, **options)
+                      events=events, rng=g, options=opts)
     # the seed that reproduces this call (audit_pairs only saw the Generator made from it)
     res.seed = _seed_of(rng)
     for w in res.tests:
@@ -898,7 +826,7 @@ def assert_private(
     *,
     epsilon: float,
     delta: float = 0.0,
-    confidence: float = 0.999,
+    confidence: float = DEFAULT_CONFIDENCE,
     **kwargs: Any,
 ) -> AuditResult:
     """Fail (``AssertionError``) when an audit refutes the claimed ``(epsilon, delta)``.

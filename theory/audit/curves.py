@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.audit.conditional import TRUNCATION_SHARE, ratio_p_value
-from semiprivate.theory.audit.core import _p_value
+from semiprivate.theory.audit.pvalues import cp_p_value_and_log
 from semiprivate.theory.audit.result import AuditResult
 
 __all__ = ["EpsilonCurve", "epsilon_curve"]
@@ -37,6 +37,9 @@ class EpsilonCurve:
     ----------
     epsilons, p_values : ndarray
         The claims (increasing) and their p-values.
+    log_p_values : ndarray
+        Their natural logarithms, finite where a p-value is below what a double holds
+        (:mod:`semiprivate.theory.audit.pvalues`; the p-value is then 0.0).
     alpha : float
         ``1 - confidence`` of the audit: a claim with ``p <= alpha`` is refuted.
     bound : float
@@ -51,6 +54,7 @@ class EpsilonCurve:
     alpha: float
     bound: float
     refuted_up_to: float | None
+    log_p_values: np.ndarray | None = None
 
     def plot(self, ax: Any = None, claim: float | None = None) -> Any:
         """Plot the curve (log p-value against epsilon) with the level and the bound; returns the axes."""
@@ -110,9 +114,10 @@ def epsilon_curve(result: AuditResult, epsilons: Sequence[float]) -> EpsilonCurv
     if result.interval == "poisson-conditional":
         p = np.array([min(1.0, k * float(np.min(ratio_p_value(kn, ko, float(e)))) + alpha * TRUNCATION_SHARE)
                       for e in eps])
+        log_p = np.log(p)
     else:
         n = int(result.tests[0].counts[2])
-        p = np.array([float(_p_value(kn, ko, n, k, float(e), result.delta)) for e in eps])
+        p, log_p = np.array([cp_p_value_and_log(kn, ko, n, k, float(e), result.delta) for e in eps]).T
     refuted = eps[p <= alpha]
     return EpsilonCurve(eps, p, alpha, float(result.epsilon_lower_bound),
-                        float(refuted.max()) if refuted.size else None)
+                        float(refuted.max()) if refuted.size else None, log_p)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.audit.conditional import TRUNCATION_SHARE
 from semiprivate.theory.audit.events import Event
+from semiprivate.theory.audit.pvalues import format_p_value
 
 __all__ = ["Witness", "PairSearch", "AuditResult"]
 
@@ -171,6 +172,8 @@ class AuditResult:
     seed: Any = None
     estimate_on: str = "all"
     interval: str = "clopper-pearson"
+    log_p_value: float | None = None
+    curve: Any = field(default=None, repr=False)
 
     @property
     def bonferroni_level(self) -> float:
@@ -187,6 +190,11 @@ class AuditResult:
             return (f"(1 - {self.confidence:g}) x (1 - {TRUNCATION_SHARE:g}) / {self.n_tests} tests, "
                     "one conditional test each")
         return f"(1 - {self.confidence:g}) / (2 x {self.n_tests} tests)"
+
+    @property
+    def _p_text(self) -> str:
+        """The p-value as printed: 3 digits, or ``< 1e-300`` when its logarithm shows it is below."""
+        return format_p_value(self.p_value, self.log_p_value)
 
     @property
     def families(self) -> dict[str, int]:
@@ -241,7 +249,7 @@ class AuditResult:
         lines = [
             f"claimed (epsilon, delta) = ({self.epsilon:g}, {self.delta:g}); "
             f"epsilon lower bound = {self.epsilon_lower_bound:.4f} at confidence {self.confidence:g} -> {verdict}",
-            f"p-value {self.p_value:.3g}; {self.n_pairs} neighbouring pair(s), {self.n_candidates} candidate events"
+            f"p-value {self._p_text}; {self.n_pairs} neighbouring pair(s), {self.n_candidates} candidate events"
             + (f" ({fam})" if fam else "")
             + (f", {self.n_tests} tested (Bonferroni over pairs, events, directions)" if self.estimate_on == "all" else
                f", the {self.n_tests} best on a choice batch tested on their datasets (Bonferroni over those "

@@ -89,14 +89,35 @@ def test_with_single_the_one_output_mechanism_is_audited(user_folder, capsys):
     assert rc == 0, capsys.readouterr()
 
 
-def test_a_p_value_at_the_floor_is_printed_as_a_bound(user_folder, capsys):
+def test_a_p_value_far_below_1e_300_is_printed_as_below_it(user_folder, capsys):
     rc = cli_main(["audit", "defaultmechs:exact_sum", "--pair", "[0]", "[1]", "--epsilon", "1", "--trials", "20000"])
     out = capsys.readouterr().out
     assert rc == 1
-    assert "p-value <= 2.2e-300" in out and "2.17e-300" not in out
+    assert "p-value < 1e-300;" in out and "e-300;" not in out.replace("< 1e-300;", "")
 
 
 def test_format_p_value():
     assert audit_cli.format_p_value(0.5) == "0.5"
     assert audit_cli.format_p_value(1e-200) == "1e-200"
-    assert audit_cli.format_p_value(audit_cli.P_VALUE_FLOOR) == "<= 2.2e-300"
+    assert audit_cli.P_VALUE_FLOOR == 1e-300
+    assert audit_cli.format_p_value(2.2e-300) == "2.2e-300"  # the old search floor is now a number like any other
+    assert audit_cli.format_p_value(0.0, log_p=-5000.0) == "< 1e-300"
+
+
+def test_epsilons_print_the_curve(user_folder, capsys):
+    rc = cli_main(["audit", "defaultmechs:exact_sum", "--pair", "[0]", "[1]", "--epsilon", "1", "--trials", "20000",
+                   "--epsilons", "0.5,30,1000"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    curve = out[out.index("epsilon curve"):].splitlines()
+    assert curve[1].split()[:2] == ["epsilon", "0.5"] and curve[1].endswith("refuted")
+    assert curve[3].split()[:4] == ["epsilon", "1000", "p-value", "1"] and curve[3].endswith("not refuted")
+    assert "the exact crossing is the lower bound" in curve[-1]
+
+
+@pytest.mark.parametrize("text", ["a,b", "1,,2", "-1", "nan", "inf"])
+def test_bad_epsilons_are_a_usage_error(user_folder, capsys, text):
+    with pytest.raises(SystemExit) as ex:
+        cli_main(["audit", "defaultmechs:exact_sum", "--pair", "[0]", "[1]", "--epsilon", "1", "--epsilons", text])
+    assert ex.value.code == 2
+    assert "--epsilons" in capsys.readouterr().err

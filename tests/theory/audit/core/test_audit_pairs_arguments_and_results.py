@@ -84,7 +84,8 @@ def test_dataset_key_by_content() -> None:
 
 
 def test_p_value_is_the_crossing_level() -> None:
-    from semiprivate.theory.audit.core import _bounds_at, _p_value
+    from semiprivate.theory.audit.pvalues import bounds_at as _bounds_at
+    from semiprivate.theory.audit.pvalues import cp_p_value as _p_value
 
     kn, ko, n = np.array([500.0]), np.array([100.0]), 1000
     assert _bounds_at(kn, ko, n, 0.025, 0.0)[0] == pytest.approx(1.35975271, abs=1e-7)

@@ -29,6 +29,7 @@ import pytest
 from scipy.stats import beta, binom
 from semiprivate.theory.audit import audit_pairs, core
 from semiprivate.theory.audit.broken import ReplayFirstBatch
+from semiprivate.theory.audit.pvalues import bounds_at
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 R = 200
@@ -71,7 +72,7 @@ def _choose_on_estimation_counts(mechanism: Any, datasets: list[Any], index: lis
     for c in offered:
         i0, i1 = index[c.pair] if c.forward else index[c.pair][::-1]
         kn, ko = np.array([counts[(i0, id(c.event))]]), np.array([counts[(i1, id(c.event))]])
-        bounds.append(float(core._bounds_at(kn, ko, n, alpha / 2, delta)[0]))
+        bounds.append(float(bounds_at(kn, ko, n, alpha / 2, delta)[0]))
     best = offered[int(np.argmax(bounds))]
     kept = sorted(core._events_per_dataset([best], index))
     assert kept == list(range(kept[0], kept[0] + len(kept)))  # drawn one after the other above

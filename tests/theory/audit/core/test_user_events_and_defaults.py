@@ -7,7 +7,7 @@ import inspect
 
 import numpy as np
 import pytest
-from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.audit import AuditOptions, audit_pairs
 from semiprivate.theory.audit.events import ThresholdEvent
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
@@ -15,10 +15,10 @@ PAIR = [(0.0, 1.0)]
 
 
 def test_documented_defaults() -> None:
-    params = inspect.signature(audit_pairs).parameters
-    assert (params["max_events"].default, params["n_thresholds"].default, params["max_values"].default) == (4, 256, 2048)
-    assert (params["estimate_on"].default, params["n_best"].default, params["interval"].default) == \
-        ("all", 1, "clopper-pearson")
+    opts = AuditOptions()
+    assert (opts.max_events, opts.n_thresholds, opts.max_values) == (4, 256, 2048)
+    assert (opts.estimate_on, opts.n_best, opts.interval) == ("all", 1, "clopper-pearson")
+    assert inspect.signature(audit_pairs).parameters["options"].default is None
     res = audit_pairs(LaplaceMechanism(1.0), PAIR, epsilon=1.0, trials=5_000, rng=0)
     assert res.estimate_on == "all" and res.interval == "clopper-pearson"
 
