@@ -1,31 +1,47 @@
 """Rényi-DP lower bounds from an audit's counts (:mod:`semiprivate.theory.audit.renyi`).
 
-Calibration: randomized response with epsilon 1 on the pair (0, 1), whose output is binary, so the event
-``{x == 1}`` carries the whole divergence and the bound is tight: ``D_2 = log(p^2 / q + q^2 / p) = 0.73533``
-(``p = e / (1 + e)``, ``q = 1 - p``).  5,000 outputs per input, confidence 0.8, ``R = 150`` seeds: a valid
-bound exceeds the true ``D_2`` with probability at most 0.2, so at most the 1 - 1e-4 binomial quantile of 150
-seeds at 20% (49) exceed it (false-failure rate <= 1e-4; detects an exceedance rate of 0.38 or more with probability 0.9).  Measured (2026-11-28): 1 of 150 (the
-Clopper-Pearson corner is conservative).  Break (kept as a test): the corner replaced by the point estimates
-``(k_A / n, k_B / n)`` exceeds the truth on 96 of 150.
+Calibration with power (a tight design): the mechanism ``M(0) = 1`` always, ``M(1) = 1`` with probability
+``q = e^-1`` (else 0), so ``D_alpha(M(0) || M(1)) = -log q = 1`` for every order; the user event ``{x == 1}``
+is tested in both directions (``K = 2``, four one-sided intervals at ``(1 - confidence) / 4`` each),
+2,000 Poisson-sized outputs per input, confidence 0.5, ``R = 600`` seeds.  Since ``P[M(0) in E] = 1``, the
+numerator's interval can never be above the truth, and ``d(p_lo, q_hi) > d(1, q)`` forces ``q_hi < q`` (``d``
+increases in ``P`` and decreases in ``Q`` on ``P > Q``); the reverse direction has ``q_hi = 1`` and gives 0.
+So a valid bound exceeds the true ``D_2 = 1`` with probability at most ``0.5 / 4 = 0.125``, the level of that one
+interval, and the limit is the smallest ``L`` with ``P[Binomial(600, 0.125) >= L] <= 1e-4`` (false-failure
+rate <= 1e-4).  Breaks (each kept as a test, each a monkeypatched level of the intervals):
+the union bound over the two directions dropped (level ``alpha / 2``, twice the valid one; an exceedance rate
+of 0.224 measured, caught with probability 0.996 at that rate), the union bound dropped entirely (``alpha``;
+0.46 measured), and the point estimates instead of the corner.
+Measured (2026-11-28, 500 seeds): valid 0.094, 2x level 0.224, 4x level 0.46.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import numpy as np
 import pytest
 from scipy.stats import binom
-from semiprivate.theory.audit import audit_pairs, renyi
+from semiprivate.theory.audit import AuditResult, audit_pairs, renyi
 from semiprivate.theory.audit.renyi import RenyiBound, bernoulli_renyi, renyi_lower_bound
-from semiprivate.theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
+from semiprivate.theory.audit.stats import cp_lower, cp_upper
+from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
-R = 150
-CONFIDENCE = 0.8
-LIMIT = int(binom.isf(1e-4, R, 1 - CONFIDENCE))
-P = math.e / (1 + math.e)
-TRUE_D2 = math.log(P**2 / (1 - P) + (1 - P) ** 2 / P)
+R = 600
+CONFIDENCE = 0.5
+VALID_RATE = (1 - CONFIDENCE) / 4  # the one interval that can err, at (1 - confidence) / (2K), K = 2
+Q = math.exp(-1.0)
+TRUE_D = 1.0  # -log q, every order
+
+
+def _limit(rate: float) -> int:
+    """The smallest L with P[Binomial(R, rate) >= L] <= 1e-4."""
+    return int(np.argmax(binom.sf(np.arange(R + 1) - 1, R, rate) <= 1e-4))
+
+
+LIMIT = _limit(VALID_RATE)
 
 
 def test_bernoulli_renyi_against_the_definition() -> None:
@@ -37,32 +53,61 @@ def test_bernoulli_renyi_against_the_definition() -> None:
         bernoulli_renyi(1.5, 0.5, 2.0)
     with pytest.raises(ValueError, match="order"):
         bernoulli_renyi(0.5, 0.5, 1.0)
+    assert bernoulli_renyi(1.0, Q, 2.0) == pytest.approx(TRUE_D) == bernoulli_renyi(1.0, Q, 7.0)
 
 
-def _exceed(point_estimates: bool = False) -> int:
-    hits = 0
-    for i in range(R):
-        res = audit_pairs(RandomizedResponse(1.0), [(0, 1)], epsilon=1.0, trials=5_000, selection_trials=2_000,
-                          confidence=CONFIDENCE, rng=9000 + i)
-        hits += renyi_lower_bound(res, 2.0).bound > TRUE_D2
-    return hits
+def one_sided(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``M(0) = 1``; ``M(1) = 1`` with probability ``e^-1``: ``D_alpha(M(0) || M(1)) = 1`` at every order."""
+    return np.ones(size, np.int64) if int(data) == 0 else (rng.random(size) < Q).astype(np.int64)
 
 
-def test_bound_exceeds_the_true_divergence_at_most_at_its_level() -> None:
-    assert LIMIT == 49
+@functools.lru_cache(maxsize=1)
+def _audits() -> tuple[AuditResult, ...]:
+    return tuple(audit_pairs(one_sided, [(0, 1)], epsilon=1.0, trials=2_000, confidence=CONFIDENCE, rng=20_000 + i,
+                             events=[lambda x: np.asarray(x) == 1], interval="poisson-conditional")
+                 for i in range(R))
+
+
+def _exceed(order: float = 2.0) -> int:
+    return sum(renyi_lower_bound(res, order).bound > TRUE_D for res in _audits())
+
+
+def _levels_times(monkeypatch: pytest.MonkeyPatch, m: float) -> None:
+    """The break: every Clopper–Pearson interval of renyi.py at ``m`` times its level."""
+    monkeypatch.setattr(renyi, "cp_lower", lambda k, n, a: cp_lower(k, n, min(1.0, m * a)))
+    monkeypatch.setattr(renyi, "cp_upper", lambda k, n, a: cp_upper(k, n, min(1.0, m * a)))
+
+
+def test_the_design_tests_one_event_both_ways() -> None:
+    assert _limit(VALID_RATE) == LIMIT and binom.sf(LIMIT - 1, R, VALID_RATE) <= 1e-4 < binom.sf(LIMIT - 2, R,
+                                                                                                  VALID_RATE)
+    assert binom.sf(LIMIT - 1, R, 0.224) >= 0.99  # the 2x-level break at its measured rate
+    assert {res.n_tests for res in _audits()} == {2}
+
+
+@pytest.mark.parametrize("order", [2.0, 5.0])
+def test_bound_exceeds_the_true_divergence_at_most_at_its_level(order: float) -> None:
+    hits = _exceed(order)
+    assert hits < LIMIT, f"{hits}/{R} bounds above the true D_{order:g} (limit {LIMIT})"
+
+
+@pytest.mark.parametrize("m", [2.0, 4.0])
+def test_a_weakened_union_bound_is_caught(monkeypatch: pytest.MonkeyPatch, m: float) -> None:
+    _audits()
+    _levels_times(monkeypatch, m)
     hits = _exceed()
-    assert hits <= LIMIT, f"{hits}/{R} bounds above the true D_2 (limit {LIMIT})"
+    assert hits >= LIMIT, f"intervals at {m:g}x their level: only {hits}/{R} above the true D_2 (limit {LIMIT})"
 
 
-@pytest.mark.slow
 def test_point_estimates_instead_of_the_corner_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def estimate(k: Any, n: Any, a: float) -> np.ndarray:
         return np.asarray(k, dtype=np.float64) / np.asarray(n, dtype=np.float64)
 
+    _audits()
     monkeypatch.setattr(renyi, "cp_lower", estimate)
     monkeypatch.setattr(renyi, "cp_upper", estimate)
     hits = _exceed()
-    assert hits > LIMIT, f"point estimates: only {hits}/{R} above the true D_2 (limit {LIMIT})"
+    assert hits >= LIMIT, f"point estimates: only {hits}/{R} above the true D_2 (limit {LIMIT})"
 
 
 def test_pooled_tests_are_skipped_and_no_evidence_gives_zero() -> None:
