@@ -1,5 +1,6 @@
-"""Issue #20, auditor side: self-explaining results, content de-duplication of datasets, joint events
-for structured outputs, the per-coordinate ranking beyond 16 coordinates, float bit events.
+"""The auditor's event families and how it explains itself: results that say why (families tried, best
+selection score, p-value against the level), datasets de-duplicated by content, joint events for structured
+outputs, the per-coordinate ranking beyond 16 coordinates, float bit events.
 
 Each test runs under a fixed seed; the power tests flag broken mechanisms with margins seen over
 seeds 0-4 well above the assertions (false-failure rate per test far below 1e-3), and the validity
