@@ -25,6 +25,7 @@ from semiprivate.theory.audit.draws import Codec, Outputs
 from semiprivate.theory.audit.events import (
     BitsEvent,
     Event,
+    RandomizedEvent,
     TableEvent,
     ThresholdEvent,
     UserEvent,
@@ -95,8 +96,14 @@ def threshold_candidates(xs: np.ndarray, ys: np.ndarray, n_thresholds: int) -> t
     return t, cx.astype(np.float64), cy.astype(np.float64)
 
 
+#: the probabilities of keeping the boundary value of a learned randomised event (:meth:`_Search.randomized_sets`)
+RANDOMIZED_GAMMAS = (0.25, 0.5, 0.75)
+
+
 class _Search:
     """The candidates of one pair: each family adds its scored (event, direction) candidates."""
+
+    learned = False
 
     def __init__(self, pair: int, s: int, n: int, a: float, delta: float, n_thresholds: int, max_values: int) -> None:
         self.pair, self.s, self.n, self.a, self.delta = pair, s, n, a, delta
@@ -329,6 +336,34 @@ class _Search:
             return ValueSetEvent(vals, f"x in {{{shown}}} ({vals.size} values)")
 
         self.ordered_sets(cxk, cyk, make_set, "valueset", "valueset")
+        if self.learned:
+            self.randomized_sets(cxk, cyk, make_set, lambda i: ValueSetEvent(uk[i:i + 1], label(uk[i])))
+
+    def randomized_sets(self, cxk: np.ndarray, cyk: np.ndarray, make_set: Callable[[np.ndarray], Event],
+                        make_value: Callable[[int], Event]) -> None:
+        """Learned randomised events: the likelihood-ratio ordering of the values on the selection batch (the
+        frequency classifier), its first ``k`` values (``k = 0, 1, ...``, at most 512) plus value ``k + 1`` kept
+        with probability ``gamma`` (:data:`RANDOMIZED_GAMMAS`), each direction, scored on the expected selection
+        counts ``c(S) + gamma c(v)``.  Implements: AUDIT (learned randomised events)."""
+        for forward in (True, False):
+            num, den = (cxk, cyk) if forward else (cyk, cxk)
+            order = np.argsort(-(num + 0.5) / (den + 0.5), kind="stable")
+            m = min(order.size, 512)
+            base_x = np.concatenate([[0.0], np.cumsum(num[order])])[:m]
+            base_y = np.concatenate([[0.0], np.cumsum(den[order])])[:m]
+            g = np.repeat(np.asarray(RANDOMIZED_GAMMAS), m)
+            k = np.tile(np.arange(m), len(RANDOMIZED_GAMMAS))
+            sc = self.score(base_x[k] + g * num[order][k], base_y[k] + g * den[order][k])
+            self.fams["learned"] = self.fams.get("learned", 0) + sc.size
+
+            def make(i: int, order: np.ndarray = order, k: np.ndarray = k, g: np.ndarray = g) -> Event:
+                kk, gamma = int(k[i]), float(g[i])
+                edge = make_value(int(order[kk]))
+                base = make_set(order[:kk])
+                return RandomizedEvent(base, edge, gamma, f"{base.description} or ({edge.description}) with "
+                                                          f"probability {gamma:g}")
+
+            self.keep(sc, make, forward, "learned")
 
 
 def search_pair(
@@ -345,6 +380,7 @@ def search_pair(
     categorical: Sequence[Any] = (),
     float_bits: bool = False,
     mlp: bool = False,
+    learned: bool = False,
 ) -> tuple[list[Candidate], dict[str, int]]:
     """Candidates ``(score, pair, event, direction)`` of one pair and the number built per family.
 
@@ -354,6 +390,7 @@ def search_pair(
         raise ValueError("outputs under the two datasets have different shapes/kinds; "
                          "return labels (e.g. tuples) if the output space itself differs")
     search = _Search(pair, s, n, a, delta, n_thresholds, max_values)
+    search.learned = bool(learned)
     coords: list[int] = []
     if ox.kind == "scalar":
         assert ox.num is not None and oy.num is not None

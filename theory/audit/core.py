@@ -236,9 +236,9 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
     probe = _draw(mechanism, data, min(n, 1024), g, codec)
     kind = (probe.kind, None if probe.num is None else probe.num.shape[1:])
     width = 1 if probe.num is None or probe.num.ndim == 1 else probe.num.shape[1]
-    for i, e in enumerate(events):
-        counts[i] += int(np.count_nonzero(e.indicator(probe)))
     done = probe.num.shape[0] if probe.num is not None else len(probe.keys)  # type: ignore[arg-type]
+    for i, e in enumerate(events):
+        counts[i] += int(np.count_nonzero(_indicator(e, probe, done, g)))
     if bar is not None:
         bar.update(done)
     chunk = max(1024, _CHUNK_ELEMENTS // max(width, 1))
@@ -249,11 +249,21 @@ def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.r
             raise ValueError(f"the mechanism's outputs changed form between batches ({kind} -> {out.kind}); "
                              "return one consistent type (numbers, fixed-length vectors or labels)")
         for i, e in enumerate(events):
-            counts[i] += int(np.count_nonzero(e.indicator(out)))
+            counts[i] += int(np.count_nonzero(_indicator(e, out, m, g)))
         done += m
         if bar is not None:
             bar.update(m)
     return counts
+
+
+def _coins(g: np.random.Generator, size: int) -> np.ndarray:
+    """One uniform coin per output for a randomised event, from the counting stream after the outputs."""
+    return g.random(size)
+
+
+def _indicator(e: Event, out: Outputs, size: int, g: np.random.Generator) -> np.ndarray:
+    """``e``'s indicator on ``size`` outputs; a randomised event (``coins``) gets fresh coins from ``g``."""
+    return e.indicator(out, _coins(g, size)) if getattr(e, "coins", False) else e.indicator(out)  # type: ignore[call-arg]
 
 
 def _count_batch(mechanism: Mechanism, data: Any, events: list[Event], n: int, seed: np.random.SeedSequence,
@@ -510,7 +520,8 @@ def _select(run: _Run, events: Sequence[Any] | None) -> _Search:
     for p, (i0, i1) in enumerate(run.index):
         with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
             mine, found.families[p] = search_pair(p, sel[i0], sel[i1], s, run.n, a_plan, run.delta, o.n_thresholds,
-                                                  o.max_values, run.codec, o.categorical or (), o.float_bits, o.mlp)
+                                                  o.max_values, run.codec, o.categorical or (), o.float_bits, o.mlp,
+                                                  o.learned)
         if o.interval == "poisson-conditional" and o.pooled:
             joint, found.families[p]["pooled"] = pooled_candidates(p, mine, sel[i0], sel[i1], s, run.n, a_plan)
             mine = mine + joint

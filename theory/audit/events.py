@@ -137,6 +137,33 @@ class BitsEvent(Event):
         return np.isin(bit_keys(v, self.k), self.values)
 
 
+class RandomizedEvent(Event):
+    """``{x in S} or {x in C and U < gamma}``: the event ``base`` plus the boundary cell ``edge`` kept with
+    probability ``gamma``, ``U`` a fresh uniform coin per output (DP-Sniper's randomised threshold [BSBV21]).
+
+    Its probability under a dataset ``D`` is ``P_D(S) + gamma P_D(C)`` (``S`` and ``C`` disjoint), and with the
+    coins independent of the outputs the count over ``n`` outputs is binomial with that probability: every test
+    of the auditor applies unchanged.  The coins are drawn by the counting code from the estimation (or choice)
+    stream, one per output, after the outputs (:func:`semiprivate.theory.audit.core._count`); the event itself
+    holds no generator, and an indicator asked without coins is refused.  Implements: AUDIT (learned randomised
+    events).
+    """
+
+    coins = True
+
+    def __init__(self, base: Event, edge: Event, gamma: float, description: str) -> None:
+        if not 0.0 < float(gamma) < 1.0:
+            raise ValueError(f"gamma must be in (0, 1), got {gamma!r}")
+        self.base, self.edge, self.gamma = base, edge, float(gamma)
+        self.description = description
+
+    def indicator(self, out: Outputs, coins: np.ndarray | None = None) -> np.ndarray:
+        if coins is None:
+            raise ValueError("a randomised event needs one uniform coin per output (the auditor draws them)")
+        return np.asarray(self.base.indicator(out), dtype=bool) | (
+            np.asarray(self.edge.indicator(out), dtype=bool) & (np.asarray(coins) < self.gamma))
+
+
 class UserEvent(Event):
     """A user-supplied event: a callable mapping the raw outputs to a boolean array."""
 

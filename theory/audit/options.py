@@ -110,6 +110,13 @@ class AuditOptions:
         With ``interval="poisson-conditional"`` and a selection batch (default ``True``): also offer pooled
         two-direction tests ``P_A(E) + P_B(F) <= e^eps (P_B(E) + P_A(F))`` (:mod:`semiprivate.theory.audit.pooled`).
         Ignored with the Clopper–Pearson interval.
+    learned : bool
+        Also offer learned randomised events for outputs with repeated values: the likelihood-ratio
+        ordering of the values on the selection batch (the frequency classifier), its first ``k`` values plus
+        the next one kept with probability ``gamma`` in {1/4, 1/2, 3/4} per output
+        (:class:`semiprivate.theory.audit.events.RandomizedEvent`, DP-Sniper's randomised threshold), scored
+        and chosen like every candidate on the selection and choice batches only; the coins come from the
+        counting stream, one per output, so validity is unchanged.  Off by default.
     epsilons : sequence of float, optional
         Claims whose p-values the result also reports: the epsilon curve
         (:func:`semiprivate.theory.audit.curves.epsilon_curve`) from the same counts, in ``result.curve``.
@@ -141,6 +148,7 @@ class AuditOptions:
     n_best: int = 1
     interval: str = "clopper-pearson"
     pooled: bool = True
+    learned: bool = False
     epsilons: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -212,5 +220,6 @@ _RULES: dict[str, Constraint] = dict(
     n_best=Integer(1),
     interval=Options("clopper-pearson", "poisson-conditional"),
     pooled=Boolean(),
+    learned=Boolean(),
 )
 _FIELDS = frozenset(f.name for f in fields(AuditOptions))

@@ -126,6 +126,7 @@ def pooled_candidates(pair: int, found: list[Candidate], ox: Outputs, oy: Output
     draws and ``2 n`` trials, level ``a``) on the pooled counts.  Returns the candidates and their number.
 
     The events and scores come from the selection batch only, as every other candidate's."""
+    found = [c for c in found if not getattr(c.event, "coins", False)]  # a randomised event's coins are the counter's
     fwd, bwd = _best_per_family(found, True), _best_per_family(found, False)
     if not fwd or not bwd:
         return [], 0

@@ -4,8 +4,9 @@ Calibration with power (a tight design): randomized response with epsilon 1 on t
 ``{x == 1}`` and ``{x == 0}`` in both directions (``K = 4`` conditional tests), 2,000 Poisson-sized outputs per
 input, ``R = 600`` seeds; the curve's p-value at the true epsilon 1 is compared with ``u = 0.25``.  Two of the
 four tests are exactly at their boundary (ratio ``e``: ``{x == 1}`` from 0 to 1, ``{x == 0}`` from 1 to 0);
-the other two have ratio ``e^-1`` and refute the claim 1 only if a Binomial(T, 0.12) count reaches 73% of
-T (``T ~ 2 x 2,000 x 0.5``): probability below 1e-300.  The exact conditional test of each tight one is below
+the other two have ratio ``e^-1`` and refute the claim 1 at level ``u / K`` only if a Binomial(T, 1/(1+e))
+count reaches 70% of T (``T`` Poisson with mean about 1,821, at least 1,500 except with probability below
+1e-14): probability below 1e-14.  The exact conditional test of each tight one is below
 ``u / K`` with probability at most ``u / K``, so a valid curve refutes the true claim with probability at most
 ``2 u / 4 = 0.125`` and the limit is the smallest ``L`` with ``P[Binomial(600, 0.125) >= L] <= 1e-4``
 (false-failure rate <= 1e-4).  Breaks (kept as tests, the conditional tails scaled as if the curve used
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy.stats import binom
+from scipy.stats import binom, poisson
 from semiprivate.theory.audit import AuditResult, audit_pairs, curves
 from semiprivate.theory.audit.conditional import ratio_p_value
 from semiprivate.theory.audit.curves import EpsilonCurve, epsilon_curve
@@ -29,7 +30,7 @@ from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 R = 600
 LEVEL = 0.25
-VALID_RATE = 2 * LEVEL / 4  # two tight tests of K = 4, each at LEVEL / K
+VALID_RATE = 2 * LEVEL / 4  # two tight tests of K = 4, each at LEVEL / K (the other two: below 1e-14)
 E = math.e / (1 + math.e)
 
 
@@ -61,8 +62,9 @@ def test_the_design() -> None:
     assert binom.sf(LIMIT - 1, R, VALID_RATE) <= 1e-4 < binom.sf(LIMIT - 2, R, VALID_RATE)
     assert binom.sf(LIMIT - 1, R, 0.225) >= 0.99  # the K / 2 break at its measured rate
     assert {res.n_tests for res in _audits()} == {4}
-    # the slack tests: 73% of T successes at success probability 1 / (1 + e^2), T >= 1,500
-    assert binom.logsf(int(0.73 * 1_500), 1_500, 1 / (1 + math.e**2)) < -690
+    # the slack tests: 70% of T successes at success probability 1 / (1 + e), T >= 1,500 but with tiny probability
+    assert binom.logsf(1_050, 1_500, 1 / (1 + math.e)) < math.log(1e-100)
+    assert poisson.logcdf(1_500, 2_000 - 4 * math.sqrt(2_000)) < math.log(1e-14)
 
 
 def test_curve_refutes_the_true_claim_at_most_at_its_level() -> None:
