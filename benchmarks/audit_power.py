@@ -81,7 +81,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
-from semiprivate.theory.audit import audit_pairs  # noqa: E402
+from semiprivate.theory.audit import AuditOptions, audit_pairs  # noqa: E402
 from semiprivate.theory.audit.device import OnDevice  # noqa: E402
 from semiprivate.theory.audit.examples import (  # noqa: E402
     EPS,  # every mechanism's eps in DP-Sniper's exp_default.py and statdpwrapper's mechanism_config.py
@@ -374,7 +374,7 @@ def trials_for_share(case: Case, share: float) -> int:
 
 
 def _supported(kwargs: dict[str, Any]) -> dict[str, Any]:
-    params = inspect.signature(audit_pairs).parameters
+    params = set(inspect.signature(audit_pairs).parameters) | AuditOptions.knob_names()
     return {k: v for k, v in kwargs.items() if k in params}
 
 
