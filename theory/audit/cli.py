@@ -94,6 +94,8 @@ def _claims(text: str) -> tuple[float, ...]:
 
 def format_curve(result: AuditResult) -> str:
     """The epsilon curve of ``result`` (``result.curve``) as lines ``claim  p-value  verdict``."""
+    if not isinstance(result, AuditResult) or result.curve is None:
+        raise TypeError(f"result must be an AuditResult with a curve (options.epsilons), got {type(result).__name__}")
     curve = result.curve
     lines = [f"epsilon curve (p-value of each claim from the same counts; refuted at p <= {curve.alpha:.3g}):"]
     for e, p, lp in zip(curve.epsilons, curve.p_values, curve.log_p_values):

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 from scipy.special import betainc, betaln
+from semiprivate.kernels.validation import DELTA, Integer, Real, validate_params
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 __all__ = ["LOG_SEARCH_FLOOR", "PRINT_FLOOR", "bounds_at", "cp_p_value", "cp_p_value_and_log", "format_p_value",
@@ -56,6 +57,8 @@ def _betacf(a: float, b: float, x: float) -> float:
     raise ArithmeticError(f"the continued fraction of I_x(a, b) did not converge (a={a}, b={b}, x={x})")
 
 
+@validate_params(a=Real(0.0, math.inf, closed="neither"), b=Real(0.0, math.inf, closed="neither"),
+                 x=Real(0.0, 1.0, closed="both"))
 def log_betainc(a: float, b: float, x: float) -> float:
     """``log I_x(a, b)``, the log of the regularised incomplete beta function, finite far below 1e-308.
 
@@ -64,8 +67,6 @@ def log_betainc(a: float, b: float, x: float) -> float:
     >>> round(log_betainc(1000.0, 1001.0, 0.01) / math.log(10))  # I is about 10^-1700
     -1700
     """
-    if not (a > 0 and b > 0):
-        raise ValueError(f"a and b must be > 0, got a={a!r}, b={b!r}")
     if x <= 0.0:
         return -math.inf
     if x >= 1.0:
@@ -79,15 +80,38 @@ def log_betainc(a: float, b: float, x: float) -> float:
     return front + math.log(_betacf(a, b, x))
 
 
+#: the rules of the p-value functions' arguments (the counts are checked by :func:`_counts`)
+_TEST_RULES = dict(n=Integer(1), k=Integer(1), epsilon=Real(0.0, math.inf, closed="left"), delta=DELTA)
+
+
+def _counts(kn: np.ndarray, ko: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``kn``, ``ko`` as float arrays of the same length of counts in ``[0, n]``, or an error naming them."""
+    out = []
+    for name, v in (("kn", kn), ("ko", ko)):
+        try:
+            arr = np.asarray(v, dtype=np.float64).ravel()
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be an array of event counts, got {type(v).__name__}") from None
+        if arr.size == 0 or not np.all((arr >= 0) & (arr <= n) & (arr == np.round(arr))):
+            raise ValueError(f"{name} must be a non-empty array of whole counts in [0, n={n}], got {v!r:.60}")
+        out.append(arr)
+    if out[0].size != out[1].size:
+        raise ValueError(f"kn and ko must have one count per test each, got {out[0].size} and {out[1].size}")
+    return out[0], out[1]
+
+
 def bounds_at(kn: np.ndarray, ko: np.ndarray, n: int, a: float, delta: float) -> np.ndarray:
     """Every test's Clopper–Pearson bound ``log((p_lo - delta) / q_hi)`` with both intervals at level ``a``."""
     return epsilon_bound(cp_lower(kn, n, a), cp_upper(ko, n, a), delta)
 
 
+@validate_params(**_TEST_RULES)
 def cp_p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, delta: float) -> float:
     """The Clopper–Pearson audit's p-value (module docstring), by bisection on ``log alpha`` over
     ``[LOG_SEARCH_FLOOR, 0]``; ``e^LOG_SEARCH_FLOOR`` when the claim is refuted even there (see
     :func:`log_cp_p_value` for the value below)."""
+    kn, ko = _counts(kn, ko, n)
+
     def crosses(log_alpha: float) -> bool:
         a = math.exp(log_alpha) / (2 * k)
         return bool(np.max(bounds_at(kn, ko, n, a, delta)) > epsilon)
@@ -132,6 +156,7 @@ def _log_crossing(kn: int, ko: int, n: int, epsilon: float, delta: float) -> flo
     return min(0.0, max(gap(hi)[1], gap(lo)[0]))
 
 
+@validate_params(**_TEST_RULES)
 def log_cp_p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, delta: float) -> float:
     """``log`` of the Clopper–Pearson audit's p-value, computed from log binomial tails (module docstring),
     so that it stays finite and exact far below ``1e-300``.
@@ -141,10 +166,12 @@ def log_cp_p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: floa
     >>> round(lp, 2), round(math.log(2) + 100_000 * math.log(math.exp(0.1) / (1 + math.exp(0.1))), 2)
     (-64438.97, -64438.97)
     """
+    kn, ko = _counts(kn, ko, n)
     logs = [_log_crossing(int(a), int(b), int(n), float(epsilon), float(delta)) for a, b in zip(kn, ko)]
     return min(0.0, math.log(2 * k) + min(logs))
 
 
+@validate_params(**_TEST_RULES)
 def cp_p_value_and_log(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float,
                        delta: float) -> tuple[float, float]:
     """The Clopper–Pearson audit's p-value and its logarithm: :func:`cp_p_value` where it resolves the value,
