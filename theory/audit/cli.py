@@ -15,7 +15,8 @@ and :data:`DEFAULT_TRIALS` = 1,000,000 estimation trials per dataset.  The optio
 :class:`~semiprivate.theory.audit.options.AuditOptions` and passed whole.  A p-value is computed as its
 logarithm below what a double holds (:mod:`semiprivate.theory.audit.pvalues`) and printed as ``< 1e-300``
 (:data:`P_VALUE_FLOOR`) only when its logarithm shows it.  ``--epsilons 0.5,1,2`` also prints the p-value of
-each of those claims from the same counts (the epsilon curve, :mod:`semiprivate.theory.audit.curves`).
+each of those claims from the same counts (the epsilon curve, :mod:`semiprivate.theory.audit.curves`), and
+``--plot FILE`` draws it.
 
 Implements: AUDIT (command line for a user's mechanism).
 """
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--epsilons", type=_claims, default=None, metavar="E1,E2,...",
                         help="also print the p-value of each of these claimed epsilons, from the same counts (the "
                              "epsilon curve, e.g. 0.5,1,2) and the largest one refuted")
+    parser.add_argument("--plot", metavar="FILE", default=None,
+                        help="with --epsilons: also draw the curve (log p-value against the claim, the level and the "
+                             "bound) into FILE (.png, .pdf or .svg; needs matplotlib)")
     parser.add_argument("--single", action="store_true",
                         help="FUNCTION is fn(data, rng) -> one output (default: fn(data, size, rng) -> size outputs)")
     return parser
@@ -165,6 +169,8 @@ def main(argv: list[str]) -> int:
         return _usage_error(f"--trials must be >= 1, got {args.trials}")
     if args.seed < 0:
         return _usage_error(f"--seed must be an integer >= 0, got {args.seed}")
+    if args.plot is not None and args.epsilons is None:
+        return _usage_error("--plot draws the epsilon curve: give the claims with --epsilons (e.g. 0.5,1,2)")
     if args.interval == "poisson-conditional" and args.delta != 0:
         return _usage_error(f"--interval poisson-conditional needs --delta 0, got {args.delta}: use --interval "
                             "clopper-pearson for a delta > 0")
@@ -191,6 +197,14 @@ def main(argv: list[str]) -> int:
     print(result.report())
     if result.curve is not None:
         print(format_curve(result))
+    if args.plot is not None:
+        import matplotlib.pyplot as plt
+
+        ax = result.curve.plot(claim=args.epsilon)
+        ax.set_title(f"epsilon curve of {args.target}")
+        ax.figure.savefig(args.plot, bbox_inches="tight")
+        plt.close(ax.figure)
+        print(f"epsilon curve drawn in {args.plot}")
     return 1 if result.violation else 0
 
 

@@ -115,6 +115,15 @@ def test_epsilons_print_the_curve(user_folder, capsys):
     assert "the exact crossing is the lower bound" in curve[-1]
 
 
+def test_plot_draws_the_curve_and_needs_epsilons(user_folder, capsys):
+    rc = cli_main(["audit", "defaultmechs:exact_sum", "--pair", "[0]", "[1]", "--epsilon", "1", "--trials", "2000",
+                   "--epsilons", "0.5,2", "--plot", "curve.png"])
+    assert rc == 1 and "epsilon curve drawn in curve.png" in capsys.readouterr().out
+    assert (user_folder / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rc = cli_main(["audit", "defaultmechs:exact_sum", "--pair", "[0]", "[1]", "--epsilon", "1", "--plot", "c.png"])
+    assert rc == 2 and "--plot draws the epsilon curve: give the claims with --epsilons" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("text", ["a,b", "1,,2", "-1", "nan", "inf"])
 def test_bad_epsilons_are_a_usage_error(user_folder, capsys, text):
     with pytest.raises(SystemExit) as ex:
