@@ -79,9 +79,11 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("FAILS", "proof verdict: the step does not hold as written (a counterexample is shown)"),
 )
 
-#: seconds a section took in a quick run on a quiet 2-core machine: the parallel run starts the slowest first
-_COST: dict[str, float] = {"privacy_models": 45.0, "audit": 31.0, "proofs": 28.0, "halfspaces": 17.0,
-                           "disjunctions": 9.0}
+#: CPU seconds a section took in a quick run (2-core Xeon, measured 2026-11-28): the parallel run starts the
+#: costliest first, so that the last one to start is a short one
+_COST: dict[str, float] = {"audit": 35.0, "proofs": 23.0, "privacy_models": 21.0, "halfspaces": 11.0,
+                           "disjunctions": 7.0, "pca": 3.0, "covers": 2.2, "active": 2.0, "bns15": 1.9,
+                           "exponential": 1.1}
 
 #: the verdicts a section may give its summary line (``Section.verdict``)
 VERDICTS = ("SHOWN", "NOT SHOWN", "FAIL")
