@@ -72,3 +72,31 @@ def test_without_an_installed_copy_the_message_says_what_to_run() -> None:
     # the top-level module itself still imports (its version is read by the build)
     ver = _run_from_root(["-c", "import semiprivate; print(semiprivate.__version__)"], _site_packages())
     assert ver.returncode == 0 and ver.stdout.strip(), ver.stderr
+
+
+_EDITABLE_FINDER = """
+import importlib.util, sys
+ROOT = {root!r}
+class EditableFinder:  # what setuptools' editable install puts on sys.meta_path: sub-package -> its folder
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        parts = fullname.split(".")
+        if len(parts) == 2 and parts[0] == "semiprivate" and parts[1] in ("theory", "kernels", "proofs_checks"):
+            folder = f"{{ROOT}}/{{parts[1]}}"
+            return importlib.util.spec_from_file_location(fullname, f"{{folder}}/__init__.py",
+                                                          submodule_search_locations=[folder])
+        return None
+sys.meta_path.append(EditableFinder)
+import semiprivate, semiprivate.theory.bounds as b
+print(semiprivate.SOURCE_CHECKOUT_MESSAGE, semiprivate.__file__, b.__file__)
+"""
+
+
+def test_an_editable_install_is_left_alone() -> None:
+    """An editable install maps the sub-packages to the checkout's folders with a finder: nothing to hand over."""
+    run = _run_from_root(["-c", _EDITABLE_FINDER.format(root=str(ROOT))], _site_packages())
+    assert run.returncode == 0, run.stderr
+    message, init_file, bounds_file = run.stdout.split()
+    assert message == "None"
+    assert Path(init_file) == ROOT / "semiprivate" / "__init__.py"
+    assert Path(bounds_file).is_relative_to(ROOT / "theory")
