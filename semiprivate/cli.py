@@ -15,7 +15,8 @@ Subcommands
 ``semiprivate --version`` prints the version and the kernel backends available (compiled or NumPy only).
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int`` and a
-one-line ``SUMMARY``; a subcommand whose module is not installed says so and exits 2.
+one-line ``SUMMARY``; a subcommand whose module is not installed says so and exits 2 (from the root of a
+source checkout with nothing installed: what to run, ``semiprivate.SOURCE_CHECKOUT_MESSAGE``).
 
 A user error never prints a traceback: the subcommands answer exit status 2 with a message,
 and a ``TypeError`` / ``ValueError`` / ``OSError`` / ``ArithmeticError`` that still escapes one
@@ -60,6 +61,13 @@ def _load(module: str):  # type: ignore[no-untyped-def]
         if exc.name and module.startswith(exc.name):
             return None
         raise
+
+
+def _checkout_message() -> str | None:
+    """What to run when this is a source checkout with nothing installed (``semiprivate.SOURCE_CHECKOUT_MESSAGE``)."""
+    import semiprivate
+
+    return getattr(semiprivate, "SOURCE_CHECKOUT_MESSAGE", None)
 
 
 def version_text() -> str:
@@ -121,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(_audit_help())
         raise SystemExit(0)  # as argparse's --help
     module = _load(module_name)
+    if module is None and _checkout_message():
+        print(f"semiprivate {ns.command}: {_checkout_message()}", file=sys.stderr)
+        return 2
     if module is None:
         print(f"semiprivate {ns.command}: module {module_name} is not installed ({summary}).", file=sys.stderr)
         return 2

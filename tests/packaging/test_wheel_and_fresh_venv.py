@@ -53,7 +53,8 @@ def test_non_editable_install_imports_from_outside_the_source_tree(tmp_path: Pat
 @pytest.mark.slow
 def test_fresh_venv_without_extras_runs_every_entry_point(runtime_venv: Path, tmp_path: Path, tools: Any) -> None:
     """``pip install .`` (no extras) into a fresh venv: ``python -m semiprivate.proofs_checks``,
-    ``python -m semiprivate report --quick`` and ``import semiprivate.theory.audit.strategies`` work, and
+    ``python -m semiprivate report --quick``, ``import semiprivate.theory.audit.strategies`` and, from the
+    checkout's root, ``python -m semiprivate bound ...`` work, and
     proofs_checks writes its report where --out says, nothing into the current folder or site-packages.
 
     Fails when a runtime import is only in an extra (e.g. hypothesis in ``test``)."""
@@ -78,6 +79,12 @@ def test_fresh_venv_without_extras_runs_every_entry_point(runtime_venv: Path, tm
     try:
         strat = _run([py, "-c", "import semiprivate.theory.audit.strategies as s; print(s.__name__)"], cwd=work, env=env)
         assert strat.returncode == 0 and "semiprivate.theory.audit.strategies" in strat.stdout, strat.stderr
+
+        # README's commands as written from the clone's root, where the checkout's semiprivate/ folder comes
+        # first on sys.path: the installed copy runs (tests/packaging/test_source_checkout.py: without one)
+        from_root = _run([py, "-m", "semiprivate", "bound", "ABM19.Lem3.3", "--solve", "n_pub", "vc_dim=10",
+                          "alpha=0.05", "beta=0.01"], cwd=ROOT, env=env)
+        assert from_root.returncode == 0 and "n_pub = 14815" in from_root.stdout, from_root.stderr
 
         shipped = Path(purelib) / "semiprivate" / "proofs_checks" / "REPORT.md"  # the committed report, shipped as package data
         before = shipped.read_bytes() if shipped.exists() else None

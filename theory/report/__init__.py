@@ -79,9 +79,11 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("FAILS", "proof verdict: the step does not hold as written (a counterexample is shown)"),
 )
 
-#: seconds a section took in a quick run on a quiet 2-core machine: the parallel run starts the slowest first
-_COST: dict[str, float] = {"privacy_models": 45.0, "audit": 31.0, "proofs": 28.0, "halfspaces": 17.0,
-                           "disjunctions": 9.0}
+#: CPU seconds a section took in a quick run (2-core Xeon, measured 2026-11-28): the parallel run starts the
+#: costliest first, so that the last one to start is a short one
+_COST: dict[str, float] = {"audit": 35.0, "proofs": 23.0, "privacy_models": 21.0, "halfspaces": 11.0,
+                           "disjunctions": 7.0, "pca": 3.0, "covers": 2.2, "active": 2.0, "bns15": 1.9,
+                           "exponential": 1.1}
 
 #: the verdicts a section may give its summary line (``Section.verdict``)
 VERDICTS = ("SHOWN", "NOT SHOWN", "FAIL")
@@ -237,13 +239,14 @@ def _build_one(name: str, ctx: ReportContext) -> Section:
     return sec
 
 
-def _time_line(wall: float, sections: list[Section], jobs: int) -> str:
+def _time_line(wall: float, sections: list[Section], jobs: int, main_cpu: float = 0.0) -> str:
     import os
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"Time: {wall:.0f} s wall with {jobs} section(s) at a time, {sum(s.cpu_seconds for s in sections):.0f} s "
-            f"CPU in the sections, on {os.cpu_count()} logical CPUs at a 1-min load average of {load:.1f} "
-            "(a loaded machine stretches the wall time, not the CPU time).")
+            f"CPU in the sections (+ {main_cpu:.0f} s in the main process: imports, scheduling, writing), on "
+            f"{os.cpu_count()} logical CPUs at a 1-min load average of {load:.1f} "
+            "(a loaded machine stretches the wall time, and a little the CPU time).")
 
 
 def _count_line(names: list[str], sections: list[Section]) -> str:
@@ -293,7 +296,7 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
         from semiprivate.theory.audit.batches import check_executor
 
         check_executor(client, "client")
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     ctx = ReportContext(Path(out_dir), quick=quick, client=client)
     ctx.out_dir.mkdir(parents=True, exist_ok=True)
     found = discover_sections()
@@ -334,7 +337,9 @@ def run_report(out_dir: str | Path = "report_out", *, quick: bool = False, only:
     lines = ["# semiprivate report", "",
              f"Mode: {'quick' if quick else 'full'}. Base seed: {ctx.seed}. "
              "Every number below was computed by this run.", "",
-             _time_line(time.perf_counter() - started, sections, jobs if client is None else 1), "",
+             _time_line(time.perf_counter() - started, sections, jobs if client is None else 1,
+                        time.process_time() - started_cpu - (0.0 if jobs > 1 and client is None and len(todo) > 1
+                                                             else sum(s.cpu_seconds for s in sections))), "",
              "## Summary", "",
              _count_line(names, sections), "",
              *summary_lines(names, sections), "", *legend_lines(), ""]

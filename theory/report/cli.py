@@ -1,7 +1,7 @@
 """``python -m semiprivate report``: run the experiments and write the report.
 
-For a first look run ``semiprivate report --quick`` (under a minute: smaller experiments, the same
-sections); the full run takes several minutes.  ``report.md`` starts with a summary, one SHOWN / NOT SHOWN / FAIL
+For a first look run ``semiprivate report --quick`` (about two CPU-minutes, its sections spread over the
+cores: smaller experiments, the same sections); the full run takes several minutes.  ``report.md`` starts with a summary, one SHOWN / NOT SHOWN / FAIL
 line per section against the papers' claim; a progress bar over the sections runs on a terminal.
 
 Exit status: 0 when every section ran, 1 when a section failed (its traceback is in the
@@ -74,11 +74,12 @@ def main(argv: list[str]) -> int:
         raise TypeError(f"argv must be a list of strings, got {type(argv).__name__}")
     parser = argparse.ArgumentParser(
         prog="semiprivate report", epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=f"{SUMMARY}.  First time? Run 'semiprivate report --quick' (under a minute); report.md "
+        description=f"{SUMMARY}.  First time? Run 'semiprivate report --quick' (about two CPU-minutes, spread over "
+                    "the cores); report.md "
                     "then starts with a summary, one SHOWN / NOT SHOWN / FAIL line per section against the papers' claim.")
     parser.add_argument("--quick", action="store_true",
-                        help="a first look: smaller experiments, every section (under a minute; the full run "
-                             "takes several minutes)")
+                        help="a first look: smaller experiments, every section (about two CPU-minutes, spread "
+                             "over the cores; the full run takes several minutes)")
     parser.add_argument("--out", default="report_out", help="output directory (default: report_out)")
     parser.add_argument("--only", nargs="+", metavar="SECTION",
                         help="run only these sections (names listed below); report.md then holds only them")
