@@ -43,7 +43,9 @@ Every check raises :class:`CertificateError` unless the statement is re-establis
 
 from __future__ import annotations
 
+import copy
 import json
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -56,6 +58,35 @@ __all__ = ["CertificateError", "check_certificate", "check_file", "check_directo
 
 class CertificateError(AssertionError):
     """A certificate does not re-establish its statement."""
+
+
+#: Results already established in this process, keyed by the exact input (JSON text or sympy trees). Every
+#: function memoised here is a pure function of that input (z3 runs under a deterministic resource limit), so a
+#: repeated question -- the same step in a chain with another step deleted, the same claim under a second
+#: proof, the committed document of a check that just ran -- gets the same answer without the work.
+_MEMO: dict[tuple[Any, ...], Any] = {}
+_MEMO_MAX = 50_000
+
+
+def _remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    """``compute()``, once per ``key``; a :class:`CertificateError` it raises is remembered and raised again."""
+    try:
+        hit = _MEMO[key]
+    except KeyError:
+        try:
+            hit = ("ok", compute())
+        except CertificateError as exc:
+            hit = ("error", str(exc))
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = hit
+    if hit[0] == "error":
+        raise CertificateError(hit[1])
+    return copy.deepcopy(hit[1])
+
+
+def _key(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True)
 
 
 def _expr(text: str) -> sp.Expr:
@@ -260,10 +291,10 @@ def _check_interval(cert: dict[str, Any]) -> None:
         for n in names:
             lo, hi = mk(*cert["box"][n])
             start.append(_IV.mpf([lo.a, hi.b]))
-        stack = [start]
-        boxes = 0
+        stack = deque([start])  # breadth first: a refuting box is found at the shallowest level, and a zero of
+        boxes = 0  # the expression on the box's boundary cannot pull the search into an endless descent
         while stack:
-            box = stack.pop()
+            box = stack.popleft()
             boxes += 1
             if boxes > max_boxes:
                 raise CertificateError(f"branch-and-bound did not finish within {max_boxes} boxes")
@@ -329,6 +360,10 @@ KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
 
 def check_certificate(cert: dict[str, Any]) -> None:
     """Re-establish one certificate; raise :class:`CertificateError` if it does not hold."""
+    _remember(("certificate", _key(cert)), lambda: _check_certificate(cert))
+
+
+def _check_certificate(cert: dict[str, Any]) -> None:
     kind = cert.get("kind")
     if kind not in KINDS:
         raise CertificateError(f"unknown certificate kind {kind!r}")
@@ -644,6 +679,12 @@ def _same(a: sp.Basic, b: sp.Basic) -> bool:
 
 def entails(premises: list[sp.Basic], goal: sp.Basic, symbols: list[sp.Symbol], *, timeout_ms: int = 10000) -> bool:
     """True when z3 proves ``premises => goal`` (symbols' domains added; non-polynomial subterms opaque)."""
+    key = ("entails", tuple(sp.srepr(p) for p in premises), sp.srepr(goal), tuple(sp.srepr(s) for s in symbols),
+           timeout_ms)
+    return bool(_remember(key, lambda: _entails(premises, goal, symbols, timeout_ms=timeout_ms)))
+
+
+def _entails(premises: list[sp.Basic], goal: sp.Basic, symbols: list[sp.Symbol], *, timeout_ms: int) -> bool:
     if any(_same(p, goal) for p in premises):
         return True
     if isinstance(goal, sp.And):  # one conjunct at a time
@@ -713,6 +754,10 @@ def _zero(e: sp.Expr) -> bool:
 
 def check_step(step: dict[str, Any]) -> None:
     """Re-establish one step (its hypotheses imply its conclusion); raise :class:`CertificateError` if not."""
+    _remember(("step", _key(step)), lambda: _check_step(step))
+
+
+def _check_step(step: dict[str, Any]) -> None:
     method = step.get("method")
     if method not in METHODS:
         raise CertificateError(f"unknown step method {method!r}")
@@ -848,6 +893,10 @@ def _decide_closed(r: sp.Basic) -> bool | None:
 def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
     """The first sample point satisfying the hypotheses (and conditions) where the conclusion is decided false
     (None if none); with ``count=True``, ``(that point, the number of sample points in the domain)``."""
+    return _remember(("search", _key(claim), count), lambda: _search_counterexample(claim, count=count))
+
+
+def _search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
     import itertools
 
     symbols = {s.name: s for s in (_read(x) for x in claim["symbols"])}
@@ -922,6 +971,10 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
     alone carries the claim; and the premises are consistent. ``refuted``: a sample point of the claim's
     domain violates the conclusion. Anything else is ``open``, with the reasons.
     """
+    return _remember(("proof", _key(doc)), lambda: _check_proof(doc))
+
+
+def _check_proof(doc: dict[str, Any]) -> dict[str, Any]:
     claim = doc["claim"]
     symbols = [_read(s) for s in claim["symbols"]]
     if not all(getattr(s, "is_Symbol", False) for s in symbols):
