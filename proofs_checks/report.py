@@ -254,7 +254,9 @@ def write_certificates(folder: Path | None = None) -> Path:
 
 
 def recheck_certificates(folder: Path | None = None) -> dict[str, int]:
-    """Re-check every certificate file (default: the committed / shipped ones) with the independent checker."""
+    """Re-check every certificate file (default: the committed / shipped ones) with the independent checker; each
+    document's claim must be the one pinned in :data:`~semiprivate.proofs_checks.expected.CLAIM_SHA256`."""
     from semiprivate.proofs_checks.certificate_checker import check_directory
+    from semiprivate.proofs_checks.expected import CLAIM_SHA256
 
-    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder))
+    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder), pins=CLAIM_SHA256)

@@ -30,10 +30,7 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "ABM19.Lem4.4.error-scaling": [{"hundred": 10}],
     "ABM19.Thm4.1.arithmetic": [{"level": R(1, 8)}, {"hundred": 50}, {"conf": R(1, 17)}],
     "BNS15.Obs3.2.xor-vc": [{"ten": 5}, {"two": R(3, 2)}],
-    "BNS15.Thm3.3.events": [{"split": 4}, {"ten": 5}],
-    "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 40000}],
     "BNS15.Cl4.11.thmB5-sizes": [{"have_c": 10}, {"fourteen": 2}],
-    "BNS15.Lem4.6.constants": [{"bound": 17}, {"keep": 50}, {"base_keep": 200}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}
