@@ -582,7 +582,7 @@ def _standard_results() -> dict[str, dict[str, Any]]:
     n = sp.Symbol("n", integer=True, positive=True)
     t, u = sp.Symbol("t", positive=True), sp.Symbol("t", real=True)
     d, p = sp.Symbol("d", integer=True, positive=True), sp.Symbol("p", positive=True)
-    l, v = sp.Symbol("l", integer=True, positive=True), sp.Symbol("v", integer=True, positive=True)
+    l, v = sp.Symbol("l", integer=True, positive=True), sp.Symbol("v", integer=True, positive=True)  # noqa: E741
     return {
         "Hoeffding": {  # P[|X - n/2| >= t n] <= 2 exp(-2 t^2 n) for X ~ Bin(n, 1/2)
             "variables": (n, t), "hypotheses": (t <= sp.Rational(1, 2),),

@@ -57,7 +57,7 @@ def test_checker_is_independent_of_the_project() -> None:
             mods |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             mods.add((node.module or "").split(".")[0])
-    assert mods <= {"__future__", "copy", "json", "collections", "pathlib", "typing", "itertools", "math", "mpmath", "sympy",
+    assert mods <= {"__future__", "copy", "hashlib", "re", "json", "collections", "pathlib", "typing", "itertools", "math", "mpmath", "sympy",
                     "z3"}, mods
 
 

@@ -228,13 +228,15 @@ def test_a_cited_step_may_not_be_the_claim_and_citations_alone_prove_nothing() -
 
 
 def test_a_claim_without_a_witness_point_or_with_contradictory_hypotheses_is_open() -> None:
-    claim = Claim("x >= 1 gives exp(x) > 2", (x,), (x >= 1,), sp.exp(x) > 2, samples={"x": ["0"]})
+    # the written sample and the points derived from the boundary x >= 0 (0 and just above) miss x^2 >= 4
+    claim = Claim("x^2 >= 4, x >= 0 gives x >= 2", (x,), (x**2 >= 4, x >= 0), x >= 2, samples={"x": ["1"]})
     P = Proof(claim)
-    m = P.monotone("exp is increasing", "exp", sp.Le(1, x))
-    e2 = P.evaluate("e > 2", sp.E, ">", 2)
-    P.smt("exp(x) >= e > 2", [m, e2], sp.exp(x) > 2)
+    P.smt("x^2 >= 4 and x >= 0 give x >= 2", [x**2 >= 4, x >= 0], x >= 2)
     res = check_proof(json.loads(json.dumps(P.as_json())))
     assert res["status"] == "open" and any("not shown non-empty" in f for f in res["failures"])
+    found = json.loads(json.dumps(P.as_json()))
+    found["claim"]["samples"] = [["x", ["3"]]]
+    assert check_proof(found)["status"] == "closed"
     vac = Claim("vacuous", (x,), (x > 1, x < 0), x > 5, samples={"x": ["2"]})
     V = Proof(vac)
     V.smt("x > 5", [x > 1, x < 0], x > 5)
