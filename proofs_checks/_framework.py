@@ -140,12 +140,54 @@ def derive_verdict(facts: Sequence[Fact], proof: Proof | None = None) -> tuple[V
                                      "(exactly re-verified by the checker's search over the claim's domain)")
     if res["status"] != "closed":
         return Verdict.UNPROVED, None, None
+    if dependency_failures(proof):
+        return Verdict.UNPROVED, None, None
     conds = [text for _, text in proof.claim.conditions]
     if conds:
         return Verdict.HOLDS_WITH_CONDITION, "; ".join(conds), None
     if res["cited"]:
         return Verdict.HOLDS_GIVEN, None, None
     return Verdict.HOLDS, None, None
+
+
+_DEPENDENCY_VERDICTS: dict[tuple[str, str], Verdict | None] = {}
+_RUNNING: list[str] = []
+
+
+def dependency_failures(proof: Proof) -> list[str]:
+    """Why a closed chain does not hold on the checks it cites: each check id named by a given or a cited step
+    (:func:`~semiprivate.proofs_checks.certificate_checker.cited_check_ids`) must be a registered check that reads
+    HOLDS or HOLDS GIVEN (a cycle of citations holds nothing)."""
+    from semiprivate.proofs_checks.certificate_checker import SUPPORTING, cited_check_ids
+
+    out = []
+    for cid in cited_check_ids(proof.as_json()):
+        got = _dependency_verdict(cid)
+        if got is None or got.value not in SUPPORTING:
+            why = "is not a registered check" if got is None and cid not in registry() else (
+                "cites it back (a cycle)" if got is None else f"reads {got.value}")
+            out.append(f"it rests on the check {cid}, which {why}: a claim that rests on a check holds only when "
+                       "that check reads HOLDS or HOLDS GIVEN")
+    return out
+
+
+def _dependency_verdict(cid: str) -> Verdict | None:
+    """The verdict of the registered check ``cid`` under the active perturbations (None: unknown or a cycle)."""
+    key = (cid, repr(sorted((k, sorted(v.items())) for k, v in _OVERRIDES.items())))
+    if key in _DEPENDENCY_VERDICTS:
+        return _DEPENDENCY_VERDICTS[key]
+    reg = registry()
+    if cid not in reg or cid in _RUNNING:
+        return None
+    _RUNNING.append(cid)
+    try:
+        got: Verdict | None = reg[cid]().verdict
+    except Exception:  # noqa: BLE001 - a check that errors supports nothing
+        got = None
+    finally:
+        _RUNNING.pop()
+    _DEPENDENCY_VERDICTS[key] = got
+    return got
 
 
 @dataclass(frozen=True)
@@ -264,9 +306,15 @@ class Proof:
         return self._add(name, "evaluate", (), op(lhs, rhs, evaluate=False),
                          **({"unevaluated": True} if unevaluated else {}))
 
-    def cite(self, name: str, concl: Any, citation: str, hyps: Sequence[Any] = ()) -> Any:
-        """A step taken from a cited result (the verdict then reads HOLDS GIVEN)."""
-        return self._add(name, "cited", hyps, concl, citation=citation)
+    def cite(self, name: str, concl: Any, citation: str, hyps: Sequence[Any] = (), *, standard: str | None = None,
+             instance: Mapping[str, Any] | None = None) -> Any:
+        """A step taken from a cited result (the verdict then reads HOLDS GIVEN). A standard result of the checker's
+        table (``STANDARD_RESULTS``) is named by ``standard`` with ``instance`` (its variables -> expressions in the
+        claim's symbols); the checker verifies the step is that instance."""
+        extra: dict[str, Any] = {}
+        if standard is not None:
+            extra = {"standard": standard, "instance": {k: _srepr(v) for k, v in (instance or {}).items()}}
+        return self._add(name, "cited", hyps, concl, citation=citation, **extra)
 
     def as_json(self) -> dict[str, Any]:
         return {"claim": self.claim.as_json(), "steps": [dict(s) for s in self.steps]}
@@ -392,8 +440,12 @@ class Check:
 
     @property
     def open_reasons(self) -> tuple[str, ...]:
-        """Why the chain does not close (empty when it does, or without a proof)."""
-        return tuple(self.proof.result()["failures"]) if self.proof is not None else ()
+        """Why the chain does not close, or does not hold on the checks it cites (empty when it holds, or without a
+        proof)."""
+        if self.proof is None:
+            return ()
+        res = self.proof.result()
+        return tuple(res["failures"]) + (tuple(dependency_failures(self.proof)) if res["status"] == "closed" else ())
 
     @property
     def certificate_kinds(self) -> tuple[str, ...]:

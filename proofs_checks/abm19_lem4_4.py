@@ -123,7 +123,8 @@ def total_variation_proof(hundred: Any = 100, level: Any = "99/100") -> Proof:
                   (n,), (), (1 - 1 / (hundred * n)) ** n >= level, samples={"n_pub": ["1", "2", "10", "1000"]})
     P = Proof(claim)
     b = P.cite("Bernoulli's inequality", (1 - 1 / (hundred * n)) ** n >= 1 - n / (hundred * n),
-               "Bernoulli's inequality (1 + t)^n >= 1 + n t for t >= -1 and integer n >= 1, at t = -1/(100 n)")
+               "Bernoulli's inequality (1 + t)^n >= 1 + n t for t >= -1 and integer n >= 1, at t = -1/(100 n)",
+               standard="Bernoulli", instance={"n": n, "t": -1 / (hundred * n)})
     del b
     return P
 

@@ -66,7 +66,8 @@ def geometric_sum_proof(total: Any = 90000, cap: Any = 30000) -> Proof:
                   (n, N, used), (), used <= total * n,
                   given=((used <= cap * n + cap * n * geo,
                           "the schedule of Alg LabelBoost: |T_0^b| <= 30000 n and |T_i^b| <= 30000 n 2^{-i} by the "
-                          "doubling of |S_i^b| (BNS15 Obs 4.7 / Cl 4.9's induction), as the proof of Cl 4.8 states"),),
+                          "doubling of |S_i^b| (BNS15 Obs 4.7 / Cl 4.9's induction, BNS15.Cl4.9.induction), as the proof of Cl 4.8 "
+                          "states"),),
                   samples={"n": ["1", "7"], "N": ["0", "5"], "T_total": ["30000*n + 30000*n*(2 - 2**(-N))"]})
     P = Proof(claim)
     P.identity("sum_{k=0}^N 2^{-k} = 2 - 2^{-N}", geo, 2 - sp.Rational(1, 2) ** N)

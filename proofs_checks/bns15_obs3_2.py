@@ -44,7 +44,8 @@ def xor_vc_proof(ten: Any = 10, two: Any = 2) -> Proof:
     ge = P.smt("l >= 10 VC >= VC", [l >= ten * v], l >= v)
     P.cite("Sauer-Shelah and the projection identity", sp.Function("PiXor")(l, v) <= (sp.E * l / v) ** (2 * v),
            "Pi_{C xor}(B) = Pi_C(B) xor Pi_C(B) (so |Pi_{C xor}(B)| <= |Pi_C(B)|^2) and Sauer-Shelah |Pi_C(B)| <= "
-           "(e l/VC)^VC for |B| = l >= VC; PiXor(l, VC) is the largest |Pi_{C xor}(B)| over |B| = l", [ge])
+           "(e l/VC)^VC for |B| = l >= VC; PiXor(l, VC) is the largest |Pi_{C xor}(B)| over |B| = l", [ge],
+           standard="Sauer-Shelah (XOR class)", instance={"l": l, "v": v})
     t = P.elementary("log x <= x - 1 at x = l/(10 VC)", "log", l / (10 * v))
     l2 = P.evaluate("log 2 > 693/1000", sp.log(2), ">", sp.Rational(693, 1000))
     l10 = P.evaluate("log 10 < 2303/1000", sp.log(10), "<", sp.Rational(2303, 1000))

@@ -43,7 +43,10 @@ Every check raises :class:`CertificateError` unless the statement is re-establis
 
 from __future__ import annotations
 
+import copy
 import json
+import re
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -51,11 +54,41 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-__all__ = ["CertificateError", "check_certificate", "check_file", "check_directory", "KINDS"]
+__all__ = ["CertificateError", "check_certificate", "check_file", "check_directory", "KINDS", "STANDARD_RESULTS",
+           "cited_check_ids", "claim_sha256", "verdict_of", "check_proof", "check_step"]
 
 
 class CertificateError(AssertionError):
     """A certificate does not re-establish its statement."""
+
+
+#: Results already established in this process, keyed by the exact input (JSON text or sympy trees). Every
+#: function memoised here is a pure function of that input (z3 runs under a deterministic resource limit), so a
+#: repeated question -- the same step in a chain with another step deleted, the same claim under a second
+#: proof, the committed document of a check that just ran -- gets the same answer without the work.
+_MEMO: dict[tuple[Any, ...], Any] = {}
+_MEMO_MAX = 50_000
+
+
+def _remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    """``compute()``, once per ``key``; a :class:`CertificateError` it raises is remembered and raised again."""
+    try:
+        hit = _MEMO[key]
+    except KeyError:
+        try:
+            hit = ("ok", compute())
+        except CertificateError as exc:
+            hit = ("error", str(exc))
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = hit
+    if hit[0] == "error":
+        raise CertificateError(hit[1])
+    return copy.deepcopy(hit[1])
+
+
+def _key(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True)
 
 
 def _expr(text: str) -> sp.Expr:
@@ -260,10 +293,10 @@ def _check_interval(cert: dict[str, Any]) -> None:
         for n in names:
             lo, hi = mk(*cert["box"][n])
             start.append(_IV.mpf([lo.a, hi.b]))
-        stack = [start]
-        boxes = 0
+        stack = deque([start])  # breadth first: a refuting box is found at the shallowest level, and a zero of
+        boxes = 0  # the expression on the box's boundary cannot pull the search into an endless descent
         while stack:
-            box = stack.pop()
+            box = stack.popleft()
             boxes += 1
             if boxes > max_boxes:
                 raise CertificateError(f"branch-and-bound did not finish within {max_boxes} boxes")
@@ -329,6 +362,10 @@ KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
 
 def check_certificate(cert: dict[str, Any]) -> None:
     """Re-establish one certificate; raise :class:`CertificateError` if it does not hold."""
+    _remember(("certificate", _key(cert)), lambda: _check_certificate(cert))
+
+
+def _check_certificate(cert: dict[str, Any]) -> None:
     kind = cert.get("kind")
     if kind not in KINDS:
         raise CertificateError(f"unknown certificate kind {kind!r}")
@@ -337,9 +374,37 @@ def check_certificate(cert: dict[str, Any]) -> None:
     KINDS[kind](cert)
 
 
-def verdict_of(data: dict[str, Any]) -> str:
+#: A check id named in a citation (``PAPER.Item.step``, e.g. ``BNS15.Cl4.3.subsampling``): a given or cited step
+#: that names one of the project's own checks rests on that check, which must then read HOLDS or HOLDS GIVEN.
+CHECK_ID = re.compile(r"\b(?:HPSY|ABM19|BNS15|PILLAR)\.[A-Z][A-Za-z]*\d*(?:\.\d+)*\.[A-Za-z0-9][A-Za-z0-9_-]*")
+#: The verdicts a cited check may read for a claim that rests on it to hold.
+SUPPORTING = ("HOLDS", "HOLDS GIVEN")
+
+
+def cited_check_ids(proof: dict[str, Any] | None) -> list[str]:
+    """The check ids named by the citations of a proof document (its givens and its cited steps), in order."""
+    if not proof:
+        return []
+    texts = [g[1] for g in proof.get("claim", {}).get("given", [])]
+    texts += [st.get("citation", "") for st in proof.get("steps", []) if st.get("method") == "cited"]
+    return list(dict.fromkeys(m.group(0) for t in texts for m in CHECK_ID.finditer(str(t))))
+
+
+def claim_sha256(data: dict[str, Any]) -> str:
+    """The SHA-256 of what a check states: its id, its claim in words, and its formal claim (symbols, domains,
+    hypotheses, conditions, givens, conclusion, sample points). Pinned per check, so an edited claim is caught."""
+    import hashlib
+
+    stated = {"id": data.get("id"), "claim": data.get("claim"), "formal": (data.get("proof") or {}).get("claim")}
+    return hashlib.sha256(json.dumps(stated, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def verdict_of(data: dict[str, Any], dependencies: dict[str, str] | None = None) -> str:
     """The verdict a check document supports: FAILS on a refuting fact or a counterexample in the claim's
-    domain; with a proof whose chain closes HOLDS / HOLDS GIVEN / HOLDS WITH CONDITION; else UNPROVED."""
+    domain; with a proof whose chain closes HOLDS / HOLDS GIVEN / HOLDS WITH CONDITION; else UNPROVED.
+    ``dependencies`` maps each check id its citations name to the verdict that check's document supports (None:
+    not consulted); a closed chain that rests on a check not reading HOLDS or HOLDS GIVEN (or on an id with no
+    document) is UNPROVED."""
     if any(f.get("role") == "refutes" for f in data.get("facts", [])):
         return "FAILS"
     proof = data.get("proof")
@@ -350,16 +415,40 @@ def verdict_of(data: dict[str, Any]) -> str:
         return "FAILS"
     if res["status"] != "closed":
         return "UNPROVED"
+    if dependencies is not None and any(dependencies.get(c) not in SUPPORTING for c in cited_check_ids(proof)):
+        return "UNPROVED"
     if proof["claim"].get("conditions"):
         return "HOLDS WITH CONDITION"
     return "HOLDS GIVEN" if res["cited"] else "HOLDS"
 
 
-def check_file(path: Path) -> int:
+def _supported(path: Path, seen: tuple[str, ...] = ()) -> str:
+    """The verdict the document at ``path`` supports, with the documents of the checks it cites read from the same
+    folder (a missing document, or a cycle of citations, supports nothing)."""
+    if not path.is_file():
+        return "MISSING"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    cid = str(data.get("id"))
+    if cid in seen:
+        return "CYCLE"
+    deps = {c: _supported(path.with_name(f"{c}.json"), (*seen, cid)) for c in cited_check_ids(data.get("proof"))}
+    return verdict_of(data, deps)
+
+
+def check_file(path: Path, pins: dict[str, str] | None = None) -> int:
     """Re-check one check document (``{"id": ..., "facts": [...], "proof": {...}}``): every certificate, the
-    proof chain, and that the recorded verdict is the one the document supports; return the number checked."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    got = verdict_of(data)
+    proof chain, that the checks it cites (documents in the same folder) support it, that the recorded verdict is
+    the one the document supports, and -- with ``pins`` (check id -> :func:`claim_sha256`) -- that its claim is the
+    pinned one; return the number checked."""
+    path = Path(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if pins is not None:
+        if data.get("id") not in pins:
+            raise CertificateError(f"{data.get('id')}: no pinned claim for this check")
+        if claim_sha256(data) != pins[data["id"]]:
+            raise CertificateError(f"{data['id']}: the stored claim (statement, hypotheses, constants) is not the "
+                                   "pinned one: the claim was changed")
+    got = _supported(path)
     if data.get("verdict") is not None and got != data["verdict"]:
         raise CertificateError(f"{data['id']}: the document supports {got}, but {data['verdict']} is recorded")
     n = len(data["proof"]["steps"]) if data.get("proof") else 0
@@ -373,10 +462,16 @@ def check_file(path: Path) -> int:
     return n
 
 
-def check_directory(folder: Path) -> dict[str, int]:
-    """Re-check every ``*.json`` certificate file in ``folder``; return {file name: certificates checked}."""
+def check_directory(folder: Path, pins: dict[str, str] | None = None) -> dict[str, int]:
+    """Re-check every ``*.json`` certificate file in ``folder``; return {file name: certificates checked}. With
+    ``pins``, every pinned check must have its document there."""
     files: Iterable[Path] = sorted(Path(folder).glob("*.json"))
-    return {p.name: check_file(p) for p in files}
+    out = {p.name: check_file(p, pins) for p in files}
+    if pins is not None:
+        missing = sorted(set(pins) - {json.loads(p.read_text(encoding="utf-8")).get("id") for p in files})
+        if missing:
+            raise CertificateError(f"no document for the pinned checks {missing}")
+    return out
 
 
 # ============================================================================ formal claims and proof chains
@@ -474,6 +569,82 @@ def _as_nonneg_goal(r: sp.Basic) -> tuple[sp.Expr, bool]:
     if op in ("<=", "<"):
         return b - a, op == "<"
     raise CertificateError(f"an inequality is required, got {r}")
+
+
+# ----------------------------------------------------------------------------- standard results
+
+def _standard_results() -> dict[str, dict[str, Any]]:
+    """The table of standard results a cited step may rest on: name -> variables (symbols whose assumptions are
+    their domains), hypotheses, conclusion, and the words by which a citation names it. A cited step that names one
+    must give ``"standard"`` (the name) and ``"instance"`` (variable -> srepr in the claim's symbols); the checker
+    then requires the instantiated hypotheses to follow from the premises before the step and the step's
+    conclusion to follow from the instantiated conclusion (never stronger than the result gives)."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    t, u = sp.Symbol("t", positive=True), sp.Symbol("t", real=True)
+    d, p = sp.Symbol("d", integer=True, positive=True), sp.Symbol("p", positive=True)
+    l, v = sp.Symbol("l", integer=True, positive=True), sp.Symbol("v", integer=True, positive=True)  # noqa: E741
+    return {
+        "Hoeffding": {  # P[|X - n/2| >= t n] <= 2 exp(-2 t^2 n) for X ~ Bin(n, 1/2)
+            "variables": (n, t), "hypotheses": (t <= sp.Rational(1, 2),),
+            "conclusion": sp.Function("BinomialHalfOutside")(n, t) <= 2 * sp.exp(-2 * n * t**2),
+            "names": ("hoeffding",)},
+        "Bernoulli": {  # (1 + t)^n >= 1 + n t for t >= -1 and integer n >= 1
+            "variables": (n, u), "hypotheses": (u >= -1,),
+            "conclusion": (1 + u) ** n >= 1 + n * u, "names": ("bernoulli",)},
+        "Sauer-Shelah (XOR class)": {  # |Pi_{C xor}(B)| <= |Pi_C(B)|^2 <= (e l/VC)^{2 VC} for |B| = l >= VC
+            "variables": (l, v), "hypotheses": (l >= v,),
+            "conclusion": sp.Function("PiXor")(l, v) <= (sp.E * l / v) ** (2 * v), "names": ("sauer-shelah",)},
+        "Union bound over cuts": {  # P[G(d, p) disconnected] <= sum_k C(d, k)(1-p)^{k(d-k)} <= 2 d e^{-pd/2}
+            "variables": (d, p), "hypotheses": (p <= 1, d * sp.exp(-p * d / 2) <= sp.Rational(1, 2)),
+            "conclusion": sp.Function("ErdosRenyiDisconnected")(d, p) <= 2 * d * sp.exp(-p * d / 2),
+            "names": ("union bound over cuts",)},
+    }
+
+
+#: The standard results a cited step may name (see :func:`_standard_results`).
+STANDARD_RESULTS: dict[str, dict[str, Any]] = _standard_results()
+
+
+def _named_standard(step: dict[str, Any]) -> str | None:
+    """The standard result a cited step rests on: its ``"standard"`` field, or the first the citation names."""
+    if step.get("standard"):
+        return str(step["standard"])
+    text = f"{step.get('name', '')} {step.get('citation', '')}".lower()
+    return next((k for k, r in STANDARD_RESULTS.items() if any(w in text for w in r["names"])), None)
+
+
+def _standard_failures(step: dict[str, Any], premises: list[Any], symbols: list[Any]) -> list[str]:
+    """Why a cited step is not an instance of the standard result it names (empty when it is, or names none)."""
+    name = _named_standard(step)
+    if name is None:
+        return []
+    label = f"step {step.get('name', '')!r}"
+    res = STANDARD_RESULTS.get(name)
+    if res is None:
+        return [f"{label}: {name!r} is not in the table of standard results"]
+    inst_text = step.get("instance") or {}
+    missing = [v.name for v in res["variables"] if v.name not in inst_text]
+    if missing:
+        return [f"{label}: it cites {name} without instantiating {missing}: its content cannot be checked"]
+    inst = {v: _read(inst_text[v.name]) for v in res["variables"]}
+    out = []
+    for v, e in inst.items():  # the variables' domains
+        for flag, rel in (("is_positive", sp.Gt(e, 0)), ("is_integer", None)):
+            if not getattr(v, flag):
+                continue
+            if rel is None:
+                if not (e.is_integer or (e.is_Symbol and e.is_integer)):
+                    out.append(f"{label}: {name} needs an integer {v.name}, got {e}")
+            elif not (getattr(e, flag) or entails(premises, rel, symbols)):
+                out.append(f"{label}: {name} needs {v.name} = {e} > 0")
+    for h in res["hypotheses"]:
+        hi = _reval(h.xreplace(inst))
+        if not entails(premises, hi, symbols):
+            out.append(f"{label}: the hypothesis {hi} of {name} does not follow from the premises before it")
+    ci = _reval(res["conclusion"].xreplace(inst))
+    if not entails([ci, *premises], _read(step["conclusion"]), symbols):
+        out.append(f"{label}: its conclusion does not follow from {name}, which gives {ci}")
+    return out
 
 
 # ----------------------------------------------------------------------------- sympy -> z3, opaque subterms
@@ -644,6 +815,12 @@ def _same(a: sp.Basic, b: sp.Basic) -> bool:
 
 def entails(premises: list[sp.Basic], goal: sp.Basic, symbols: list[sp.Symbol], *, timeout_ms: int = 10000) -> bool:
     """True when z3 proves ``premises => goal`` (symbols' domains added; non-polynomial subterms opaque)."""
+    key = ("entails", tuple(sp.srepr(p) for p in premises), sp.srepr(goal), tuple(sp.srepr(s) for s in symbols),
+           timeout_ms)
+    return bool(_remember(key, lambda: _entails(premises, goal, symbols, timeout_ms=timeout_ms)))
+
+
+def _entails(premises: list[sp.Basic], goal: sp.Basic, symbols: list[sp.Symbol], *, timeout_ms: int) -> bool:
     if any(_same(p, goal) for p in premises):
         return True
     if isinstance(goal, sp.And):  # one conjunct at a time
@@ -713,6 +890,10 @@ def _zero(e: sp.Expr) -> bool:
 
 def check_step(step: dict[str, Any]) -> None:
     """Re-establish one step (its hypotheses imply its conclusion); raise :class:`CertificateError` if not."""
+    _remember(("step", _key(step)), lambda: _check_step(step))
+
+
+def _check_step(step: dict[str, Any]) -> None:
     method = step.get("method")
     if method not in METHODS:
         raise CertificateError(f"unknown step method {method!r}")
@@ -848,6 +1029,10 @@ def _decide_closed(r: sp.Basic) -> bool | None:
 def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
     """The first sample point satisfying the hypotheses (and conditions) where the conclusion is decided false
     (None if none); with ``count=True``, ``(that point, the number of sample points in the domain)``."""
+    return _remember(("search", _key(claim), count), lambda: _search_counterexample(claim, count=count))
+
+
+def _search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
     import itertools
 
     symbols = {s.name: s for s in (_read(x) for x in claim["symbols"])}
@@ -860,12 +1045,20 @@ def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
     hyps = ([_read(h) for h in claim.get("hypotheses", [])] + [_read(c[0]) for c in claim.get("conditions", [])]
             + [_read(g[0]) for g in claim.get("given", [])])
     concl = _read(claim["conclusion"])
-    for values in itertools.product(*(samples[n] for n in names)):
+    written = list(itertools.product(*(samples[n] for n in names)))
+    derived = []  # each symbol moved, one at a time, to its boundaries in the hypotheses (the first two written points)
+    for i, n in enumerate(names):
+        for bv in _boundary_values(symbols[n], set(names[:i]), hyps):
+            derived += [(*base[:i], bv, *base[i + 1:]) for base in written[:2]]
+    mine = set(written)
+    for values in dict.fromkeys(written + derived):
         counted = False
         for exact in (True, False):  # the values as written, else irrational ones rounded just above
             point = _sample_point(names, values, symbols, exact)
             if point is None or any(not _domain_ok(s, v) for s, v in point.items()):
                 continue
+            if values not in mine and not all(_moderate(v) for v in point.values()):
+                continue  # a derived point whose exact evaluation would be huge (q^n with n in the millions)
             if any(_decide_closed(_reval(h.subs(point).doit())) is not True for h in hyps):
                 continue
             if not counted:
@@ -878,6 +1071,46 @@ def search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any:
             if verdict is True:
                 break
     return (None, inside) if count else None
+
+
+#: How far inside a boundary the derived points lie, relative to 1 + |boundary|.
+INSIDE = (sp.Rational(1, 10**6), sp.Rational(1, 100))
+
+
+def _moderate(v: Any) -> bool:
+    """A value small enough to evaluate the claim at exactly: an integer up to 10^4, a rational of moderate size."""
+    if v.is_Integer:
+        return bool(abs(v) <= 10**4)
+    if v.is_Rational:
+        return bool(abs(v.p) <= 10**15 and v.q <= 10**15)
+    return True
+
+
+def _boundary_values(sym: sp.Symbol, earlier: set[str], hyps: list[Any]) -> list[str]:
+    """Sample values for ``sym`` derived from the hypotheses that bound it (``sym >= e``, ``sym < e``, ...) by an
+    expression ``e`` in the symbols sampled before it: the boundary itself where it is allowed, and points just
+    inside it (for an integer symbol the first two integers inside)."""
+    out: list[str] = []
+    for h in hyps:
+        try:
+            a, op, b = _rel_parts(h)
+        except CertificateError:
+            continue
+        if op == "==":
+            continue
+        for side, e, upper in ((a, b, op in ("<", "<=")), (b, a, op in (">", ">="))):
+            if side != sym or not {x.name for x in e.free_symbols} <= earlier:
+                continue
+            strict = op in ("<", ">")
+            if sym.is_integer:
+                first = (sp.ceiling(e) - 1 if strict else sp.floor(e)) if upper else (
+                    sp.floor(e) + 1 if strict else sp.ceiling(e))
+                vals = [first, first - 1 if upper else first + 1]
+            else:
+                vals = ([] if strict else [e]) + [e - (1 + abs(e)) * r if upper else e + (1 + abs(e)) * r
+                                                   for r in INSIDE]
+            out += [str(v) for v in vals]
+    return list(dict.fromkeys(out))
 
 
 def _sample_point(names: list[str], values: tuple[Any, ...], symbols: dict[str, Any], exact: bool) -> Any:
@@ -922,6 +1155,10 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
     alone carries the claim; and the premises are consistent. ``refuted``: a sample point of the claim's
     domain violates the conclusion. Anything else is ``open``, with the reasons.
     """
+    return _remember(("proof", _key(doc)), lambda: _check_proof(doc))
+
+
+def _check_proof(doc: dict[str, Any]) -> dict[str, Any]:
     claim = doc["claim"]
     symbols = [_read(s) for s in claim["symbols"]]
     if not all(getattr(s, "is_Symbol", False) for s in symbols):
@@ -973,6 +1210,10 @@ def check_proof(doc: dict[str, Any]) -> dict[str, Any]:
             continue
         c = _read(step["conclusion"])
         if step["method"] == "cited":
+            bad = _standard_failures(step, premises, symbols)
+            if bad:
+                failures += bad
+                continue
             cited.append(step["citation"])
             for part in conjuncts:  # an And is several claims: a citation may not be any of them
                 if not entails(own, part, symbols) and entails([*own, c], part, symbols):

@@ -291,7 +291,7 @@ def lemma2_proof(c: Any = 9, a: Any = 4) -> Proof:
            "union bound over the vertex sets S, |S| = k <= d/2, with no edge to their complement: "
            "P[disconnected] <= sum_k C(d,k)(1-p)^{k(d-k)} <= sum_k (d e^{-pd/2})^k <= 2 d e^{-pd/2} when "
            "d e^{-pd/2} <= 1/2 (C(d,k) <= d^k, 1-p <= e^{-p}, d-k >= d/2, geometric series)",
-           [half])
+           [half], standard="Union bound over cuts", instance={"d": d, "p": p})
     return P
 
 

@@ -84,7 +84,8 @@ def hoeffding_proof(c: Any = 8, m: Any = 16, share: Any = 4) -> Proof:
                   samples={"beta": ["1/2", "9/10", "1/10", "1/1000"], "n": [f"ceiling({c}*log({m}/beta))"]})
     P = Proof(claim)
     P.cite("Hoeffding", out <= 2 * sp.exp(-n / 8),
-           "Hoeffding's inequality: P[|n+ - n/2| >= n/4] <= 2 exp(-2 (n/4)^2 / n) = 2 exp(-n/8) for n+ ~ Bin(n, 1/2)")
+           "Hoeffding's inequality: P[|n+ - n/2| >= n/4] <= 2 exp(-2 (n/4)^2 / n) = 2 exp(-n/8) for n+ ~ Bin(n, 1/2)",
+           standard="Hoeffding", instance={"n": n, "t": sp.Rational(1, 4)})
     h = P.smt("n/8 >= (c/8) log(m/beta)", [n >= c * sp.log(m / b)], -n / 8 <= -c * sp.log(m / b) / 8)
     P.monotone("exp is increasing", "exp", h)
     return P

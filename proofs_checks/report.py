@@ -160,12 +160,17 @@ def render_markdown(outs: list[Outcome]) -> str:
            "and searches the claim's domain for a counterexample (exact, or separated intervals). "
            "**HOLDS**: the chain closes. **HOLDS GIVEN**: it closes with cited steps (listed). **HOLDS WITH "
            "CONDITION**: it closes only with extra hypotheses the paper does not state (listed). **FAILS**: a "
-           "counterexample is re-verified exactly. **UNPROVED**: no formal claim, or the chain does not close (the "
-           "reasons are listed). Grids, hypothesis searches and simulations are observations and never a step; the "
+           "counterexample is re-verified exactly. **UNPROVED**: no formal claim, or the chain does not close, or it "
+           "rests on one of these checks (named in a citation) that does not read HOLDS or HOLDS GIVEN (the "
+           "reasons are listed). A cited step that names a standard result (Hoeffding, Bernoulli, Sauer-Shelah for "
+           "the XOR class, the union bound over cuts) must be an instance of the checker's table of standard "
+           "results. The counterexample search uses the written sample points and points derived from the "
+           "hypotheses' boundaries (each boundary and points just inside it). Grids, hypothesis searches and simulations are observations and never a step; the "
            "certified facts listed under a check without a closed chain support the text but prove nothing on their "
            "own. `python -m semiprivate.proofs_checks --certificates` writes every claim, chain and certificate to "
            "`proofs_checks/certificates/`, and `--recheck` re-runs the checker on them (a recorded verdict that the "
-           "chain no longer supports fails the recheck).", "",
+           "chain no longer supports, or a claim that is not the one pinned in `expected.CLAIM_SHA256`, fails the "
+           "recheck).", "",
            f"**{len(outs)} checks:** " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict)
            + (f", {len(errors)} ERRORS" if errors else "") + ".", "",
            "| id | claim | steps | verdict |", "|---|---|---|---|"]
@@ -254,7 +259,9 @@ def write_certificates(folder: Path | None = None) -> Path:
 
 
 def recheck_certificates(folder: Path | None = None) -> dict[str, int]:
-    """Re-check every certificate file (default: the committed / shipped ones) with the independent checker."""
+    """Re-check every certificate file (default: the committed / shipped ones) with the independent checker; each
+    document's claim must be the one pinned in :data:`~semiprivate.proofs_checks.expected.CLAIM_SHA256`."""
     from semiprivate.proofs_checks.certificate_checker import check_directory
+    from semiprivate.proofs_checks.expected import CLAIM_SHA256
 
-    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder))
+    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder), pins=CLAIM_SHA256)
