@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 from scipy.stats import chi2, norm
-from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial, auto_dimension
+from semiprivate.theory.learners.multinomial import AUTO_K_DIVISOR, SemiPrivateMultinomial, auto_dimension
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
 from sklearn.base import clone
 from sklearn.datasets import load_digits
@@ -59,7 +59,7 @@ def test_output_noise_is_the_noise_privacy_accounts_for() -> None:
     n, d = 40, 2000
     X = np.zeros((n, d))
     y = np.arange(n) % 2
-    clf = SemiPrivateMultinomial(2.0, 1e-5, projection="none", n_iter=1, average=1.0, learning_rate=0.5,
+    clf = SemiPrivateMultinomial(2.0, 1e-5, projection="none", n_iter=1, average=1.0, learning_rate=0.5, clip=1.0,
                                  classes=[0, 1], rng=4).fit(X, y)
     eps, delta = clf.privacy_
     sigma_claimed = 2.0 / _gdp_mu(eps, delta)  # T = 1
@@ -71,9 +71,11 @@ def test_output_noise_is_the_noise_privacy_accounts_for() -> None:
 def test_accuracy_on_digits_at_epsilon_one(digits: tuple[np.ndarray, ...]) -> None:
     X, y, P, Xt, yt = digits
     clf = SemiPrivateMultinomial(1.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
-    assert clf.score(Xt, yt) >= 0.7  # measured 0.78-0.85 over seeds; non-private logistic regression 0.96
+    # the learner's defaults (frozen from other data): measured 0.70-0.82 over seeds 0-7 (0.78 at seed 1), the
+    # issue's target is 0.65; non-private logistic regression 0.96
+    assert clf.score(Xt, yt) >= 0.65
     loose = SemiPrivateMultinomial(10.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
-    assert loose.score(Xt, yt) >= 0.85
+    assert loose.score(Xt, yt) >= 0.8  # measured 0.834-0.858 over seeds 0-7
 
 
 def test_scikit_learn_conventions(digits: tuple[np.ndarray, ...]) -> None:
@@ -167,9 +169,14 @@ def test_bad_inputs_are_refused_without_echoing_labels(digits: tuple[np.ndarray,
 
 def test_auto_dimension_grows_with_the_budget_and_stops_at_the_spectrum() -> None:
     ratio = np.array([0.4, 0.3, 0.2, 0.08, 0.015, 0.005])
-    assert auto_dimension(ratio, 100, 0.1) == 2  # round(100 * 0.1 / 16) = 1, raised to 2
-    assert auto_dimension(ratio, 1000, 0.05) == 3
+    assert auto_dimension(ratio, 100, 0.1, divisor=16) == 2  # round(100 * 0.1 / 16) = 1, raised to 2
+    assert auto_dimension(ratio, 1000, 0.05, divisor=16) == 3
+    assert auto_dimension(ratio, 1000, 0.05, divisor=8) == 5  # a smaller divisor keeps more components
     assert auto_dimension(ratio, 10**6, 1.0) == 5  # 99% of the public variance is in the first 5
+    # the default divisor is the frozen one
+    assert auto_dimension(ratio, 1000, 0.05) == auto_dimension(ratio, 1000, 0.05, divisor=AUTO_K_DIVISOR)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert auto_dimension([1.0], 10, 1.0) == 1
+    with pytest.raises(ValueError, match="divisor"):
+        auto_dimension(ratio, 100, 0.1, divisor=0.0)
