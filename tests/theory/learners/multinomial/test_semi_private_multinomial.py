@@ -78,11 +78,11 @@ def test_output_noise_is_the_noise_privacy_accounts_for() -> None:
 def test_accuracy_on_digits_at_epsilon_one(digits: tuple[np.ndarray, ...]) -> None:
     X, y, P, Xt, yt = digits
     clf = SemiPrivateMultinomial(1.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
-    # the learner's defaults (frozen from other data): measured 0.70-0.82 over seeds 0-7 (0.78 at seed 1), the
+    # the learner's defaults (frozen from other data): measured 0.80-0.85 over seeds 0-7 (0.84 at seed 1), the
     # issue's target is 0.65; non-private logistic regression 0.96
-    assert clf.score(Xt, yt) >= 0.65
+    assert clf.score(Xt, yt) >= 0.7
     loose = SemiPrivateMultinomial(10.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
-    assert loose.score(Xt, yt) >= 0.8  # measured 0.834-0.858 over seeds 0-7
+    assert loose.score(Xt, yt) >= 0.88  # measured 0.924-0.948 over seeds 0-7
 
 
 def test_scikit_learn_conventions(digits: tuple[np.ndarray, ...]) -> None:
