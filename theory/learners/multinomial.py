@@ -45,7 +45,6 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels.validation import (
     EPSILON,
-    POSITIVE_INT,
     POSITIVE_REAL,
     RNG,
     Options,
@@ -65,34 +64,48 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-__all__ = ["SemiPrivateMultinomial", "auto_dimension"]
+__all__ = ["AUTO_K_DIVISOR", "SemiPrivateMultinomial", "auto_dimension", "auto_steps"]
 
 _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
 
+# The defaults below (the ``k="auto"`` divisor, steps, learning rate, clip, averaged share) were chosen by
+# benchmarks/select_multinomial_defaults.py on development data that is NOT in the accuracy table of
+# benchmarks/bench_utility.py (iris and scikit-learn's make_classification / make_blobs families: 8 data sets,
+# 4 splits, epsilon 0.1-10, the table's protocol), and frozen here before that table was run.
 #: ``k="auto"``: keep about ``n mu / AUTO_K_DIVISOR`` components (see :func:`auto_dimension`).
-AUTO_K_DIVISOR = 16.0
+AUTO_K_DIVISOR = 8.0
+#: ``n_iter="auto"`` (the default): steps from the budget, see :func:`auto_steps`
+AUTO_STEPS_NOISE = 0.4
+AUTO_STEPS_MIN = 10
+AUTO_STEPS_MAX = 400
+#: default learning rate, clipping norm and averaged share of the iterates (chosen as above)
+DEFAULT_LEARNING_RATE = 4.0
+DEFAULT_CLIP = 0.5
+DEFAULT_AVERAGE = 0.5
 #: ``k="auto"`` never keeps components beyond this share of the public variance.
 AUTO_K_VARIANCE = 0.99
 
 
-def auto_dimension(explained_variance_ratio: Any, n_private: int, mu: float) -> int:
+def auto_dimension(explained_variance_ratio: Any, n_private: int, mu: float, *,
+                   divisor: float = AUTO_K_DIVISOR) -> int:
     """Projection dimension from the public spectrum, the number of labelled rows and the run's budget.
 
     Implements: PILLAR.Alg1 (choice of k without privacy cost).  PILLAR Thm 1 / HPSY Thm 3: the private
     learner's error term grows as ``sqrt(k) / (n epsilon)`` while the projection's approximation error
     ``eta = sum_{i>k} lambda_i`` falls with k, so the best k grows with the budget.  Rule:
-    ``k = round(n mu / 16)`` with ``mu = 2 sqrt(T) / sigma`` the Gaussian-DP parameter of the DP-GD
-    run (a function of (epsilon, delta, T) only), at least 2, and at most the number of components that
-    explain ``AUTO_K_VARIANCE`` (99%) of the public variance.  The divisor 16 was measured on digits,
-    breast_cancer and wine (accuracy against k at epsilon 0.1, 1, 10; benchmarks/RESULTS.md): it is a
-    fixed default, not fitted per data set.
+    ``k = round(n mu / divisor)`` with ``mu = 2 sqrt(T) / sigma`` the Gaussian-DP parameter of the DP-GD
+    run (a function of (epsilon, delta) only: T steps calibrated to the budget compose to the same mu),
+    at least 2, and at most the number of components that explain ``AUTO_K_VARIANCE`` (99%) of the
+    public variance.  The default divisor ``AUTO_K_DIVISOR`` = 8 was chosen by
+    ``benchmarks/select_multinomial_defaults.py`` on development data not in the accuracy table (iris,
+    make_classification and make_blobs families): a fixed default, not fitted per data set.
 
-    >>> auto_dimension([0.5, 0.3, 0.15, 0.05], 1000, 0.3)
+    >>> auto_dimension([0.5, 0.3, 0.15, 0.05], 1000, 0.3, divisor=16)
     4
-    >>> auto_dimension([0.5, 0.3, 0.15, 0.05], 100, 0.3)
+    >>> auto_dimension([0.5, 0.3, 0.15, 0.05], 100, 0.3, divisor=16)
     2
     """
-    for name, v in (("n_private", n_private), ("mu", mu)):
+    for name, v in (("n_private", n_private), ("mu", mu), ("divisor", divisor)):
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
             raise TypeError(f"{name} must be a number, got {type(v).__name__}")
         if not (math.isfinite(float(v)) and float(v) > 0):
@@ -100,8 +113,41 @@ def auto_dimension(explained_variance_ratio: Any, n_private: int, mu: float) -> 
     r = np.asarray(explained_variance_ratio, dtype=np.float64)
     cum = np.cumsum(r)
     k_var = int(np.searchsorted(cum, AUTO_K_VARIANCE * cum[-1] * (1 - 1e-12)) + 1) if r.size else 1
-    k_budget = int(round(float(n_private) * float(mu) / AUTO_K_DIVISOR))
+    k_budget = int(round(float(n_private) * float(mu) / float(divisor)))
     return int(max(1, min(r.size, k_var, max(2, k_budget))))
+
+
+def auto_steps(n_private: int, mu: float, learning_rate: float, clip: float, *, noise: float = AUTO_STEPS_NOISE,
+               min_steps: int = AUTO_STEPS_MIN, max_steps: int = AUTO_STEPS_MAX) -> int:
+    """Number of full-batch DP-GD steps from the budget and the number of labelled rows (no privacy cost).
+
+    Implements: DPSGD (choice of T): T calibrated steps compose to one Gaussian mechanism of parameter
+    ``mu = 2 sqrt(T) / sigma`` (a function of (epsilon, delta) only), and the noise they add to the weights
+    has norm of order ``lr clip sigma sqrt(T) / n = 2 lr clip T / (n mu)`` per coordinate, growing with T
+    while the signal saturates.  Rule: ``T = round(noise n mu / (lr clip))``, clipped to
+    ``[min_steps, max_steps]``: more steps where the budget or the data allow them (large n mu), few where
+    each step is noisy (small data, small epsilon).  Defaults ``noise = 0.4``, ``[10, 400]``: chosen with
+    the other defaults by ``benchmarks/select_multinomial_defaults.py`` on development data not in the
+    accuracy table (stage 4).  ``n_private`` is public under replace-one.
+
+    >>> auto_steps(124, 0.8, 4.0, 0.5)  # wine-sized data at epsilon 3
+    20
+    >>> auto_steps(1258, 2.5, 4.0, 0.5)  # digits-sized data at epsilon 10: capped
+    400
+    """
+    for name, v in (("n_private", n_private), ("mu", mu), ("learning_rate", learning_rate), ("clip", clip),
+                    ("noise", noise)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {type(v).__name__}")
+        if not (math.isfinite(float(v)) and float(v) > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    for name, v in (("min_steps", min_steps), ("max_steps", max_steps)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{name} must be a positive int, got {v!r}")
+    if min_steps > max_steps:
+        raise ValueError(f"min_steps must be <= max_steps, got {min_steps} > {max_steps}")
+    t = round(float(noise) * float(n_private) * float(mu) / (float(learning_rate) * float(clip)))
+    return int(min(int(max_steps), max(int(min_steps), t)))
 
 
 class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
@@ -123,6 +169,12 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
        (epsilon, delta, n_iter).
     4. Output ``argmax_c (A^T s(x), 1) W[:, c]`` with s the public standardisation.
 
+    The defaults of ``k="auto"`` (divisor 8), ``n_iter="auto"``, ``clip``, ``learning_rate`` and ``average``
+    were chosen by ``benchmarks/select_multinomial_defaults.py`` on development data that is not in the
+    accuracy table of ``benchmarks/bench_utility.py`` (iris and scikit-learn's make_classification /
+    make_blobs families at the table's protocol), by the mean normalised test accuracy over 8 data sets, 4
+    splits and epsilon 0.1-10, and frozen before the table was run (benchmarks/RESULTS.md).
+
     Parameters
     ----------
     epsilon, delta : float
@@ -130,13 +182,15 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
     projection : {"pca", "random", "none"}
     k : int or "auto"
         Projection dimension (``"pca"``/``"random"``); ``"auto"``: :func:`auto_dimension` (public
-        spectrum for ``"pca"``, ``round(n mu / 16)`` capped at d for ``"random"``).  Ignored for ``"none"``.
-    n_iter : int
-        Full-batch DP-GD steps T (default 100).
+        spectrum for ``"pca"``, ``round(n mu / AUTO_K_DIVISOR)`` capped at d for ``"random"``).  Ignored
+        for ``"none"``.
+    n_iter : int or "auto"
+        Full-batch DP-GD steps T; ``"auto"`` (default): :func:`auto_steps` (from n, the budget, the
+        learning rate and the clip: 10 to 400 steps).
     clip : float
-        Per-example clipping norm (default 1: rows have median norm about 1 after step 1).
+        Per-example clipping norm (default 0.5; rows have median norm about 1 after step 1).
     learning_rate : float
-        Step size (default 2.0).
+        Step size (default 4).
     average : float in (0, 1]
         Share of the last iterates averaged (default 0.5).
     classes : array-like or None
@@ -171,15 +225,19 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
                          "n_features_in_", "feature_names_in_"})
 
     @validate_params(epsilon=EPSILON, delta=_OPEN_DELTA, projection=Options("pca", "random", "none"),
-                     n_iter=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL,
+                     clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL,
                      average=Real(0.0, 1.0, closed="right"), rng=RNG)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, projection: str = "pca", k: Any = "auto",
-                 n_iter: int = 100, clip: float = 1.0, learning_rate: float = 2.0, average: float = 0.5,
+                 n_iter: Any = "auto", clip: float = DEFAULT_CLIP,
+                 learning_rate: float = DEFAULT_LEARNING_RATE, average: float = DEFAULT_AVERAGE,
                  classes: Any = None, rng: Any = None) -> None:
         self.epsilon = epsilon
         self.delta = delta
         self.projection = projection
         self.k = k
+        if not (isinstance(n_iter, str) and n_iter == "auto") and not (
+                isinstance(n_iter, (int, np.integer)) and not isinstance(n_iter, bool) and n_iter >= 1):
+            raise ValueError(f"n_iter must be a positive int or 'auto', got {n_iter!r}")
         self.n_iter = n_iter
         self.clip = clip
         self.learning_rate = learning_rate
@@ -250,7 +308,11 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
         elif self.projection == "pca":
             raise ValueError("X_public is required for projection='pca': the principal components come from public "
                              "unlabelled rows (fit(X, y, X_public=...))")
-        T = int(self.n_iter)
+        if self.n_iter == "auto":  # from (epsilon, delta), n (public under replace-one), lr and clip: no privacy cost
+            mu_budget = 2.0 / full_batch_noise_multiplier(float(self.epsilon), float(self.delta), 1)
+            T = auto_steps(n, mu_budget, float(self.learning_rate), float(self.clip))
+        else:
+            T = int(self.n_iter)
         sigma = full_batch_noise_multiplier(float(self.epsilon), float(self.delta), T)
         mu = 2.0 * math.sqrt(T) / sigma
         Xs = X if scaler is None else scaler.transform(X)
@@ -272,7 +334,7 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
             A = np.ascontiguousarray(Vt[:k].T)
             self.explained_variance_ratio_ = ratio[:k]
         else:
-            k = (max(1, min(d, max(2, int(round(n * mu / 16.0))))) if self.k == "auto" else int(self.k))
+            k = (max(1, min(d, max(2, int(round(n * mu / AUTO_K_DIVISOR))))) if self.k == "auto" else int(self.k))
             A = proj_stream.standard_normal((d, k)) / math.sqrt(k)
         Z = Xs if A is None else Xs @ A
         res = multinomial_dp_gd(Z, yi, classes.size, noise_multiplier=sigma, steps=T, clip=float(self.clip),

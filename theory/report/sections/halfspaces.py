@@ -306,8 +306,9 @@ def _mn_block(ctx: ReportContext, quick: bool) -> tuple[list[str], list[Path], b
     """PILLAR Fig 4's shape with one multinomial DP-GD run per fit: digits and (full report) d = 2048 data."""
     md = ["**One multinomial DP-GD run on public PCA features (PILLAR Fig 4's shape).**  "
           "`semiprivate.theory.learners.multinomial.SemiPrivateMultinomial`: features centred and scaled with the "
-          "public rows' statistics, public PCA to k, then one full-batch DP-GD run for all classes (100 steps, "
-          "clip 1, PLD-calibrated, replace-one), 10% of the rows public and unlabelled, 20% test.  The last k is "
+          "public rows' statistics, public PCA to k, then one full-batch DP-GD run for all classes (the learner's "
+          "defaults: steps from the budget and the rows, clip 0.5, PLD-calibrated, replace-one), 10% of the rows "
+          "public and unlabelled, 20% test.  The last k is "
           "the full dimension (no projection).  Non-private: logistic regression on the same features.  "
           "Mean ± s.d. over splits.", ""]
     files: list[Path] = []

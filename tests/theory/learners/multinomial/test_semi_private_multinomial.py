@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 from scipy.stats import chi2, norm
-from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial, auto_dimension
+from semiprivate.theory.learners.multinomial import (
+    AUTO_K_DIVISOR,
+    AUTO_STEPS_MAX,
+    AUTO_STEPS_MIN,
+    SemiPrivateMultinomial,
+    auto_dimension,
+    auto_steps,
+)
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
 from sklearn.base import clone
 from sklearn.datasets import load_digits
@@ -59,7 +66,7 @@ def test_output_noise_is_the_noise_privacy_accounts_for() -> None:
     n, d = 40, 2000
     X = np.zeros((n, d))
     y = np.arange(n) % 2
-    clf = SemiPrivateMultinomial(2.0, 1e-5, projection="none", n_iter=1, average=1.0, learning_rate=0.5,
+    clf = SemiPrivateMultinomial(2.0, 1e-5, projection="none", n_iter=1, average=1.0, learning_rate=0.5, clip=1.0,
                                  classes=[0, 1], rng=4).fit(X, y)
     eps, delta = clf.privacy_
     sigma_claimed = 2.0 / _gdp_mu(eps, delta)  # T = 1
@@ -71,9 +78,11 @@ def test_output_noise_is_the_noise_privacy_accounts_for() -> None:
 def test_accuracy_on_digits_at_epsilon_one(digits: tuple[np.ndarray, ...]) -> None:
     X, y, P, Xt, yt = digits
     clf = SemiPrivateMultinomial(1.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
-    assert clf.score(Xt, yt) >= 0.7  # measured 0.78-0.85 over seeds; non-private logistic regression 0.96
+    # the learner's defaults (frozen from other data): measured 0.80-0.85 over seeds 0-7 (0.84 at seed 1), the
+    # issue's target is 0.65; non-private logistic regression 0.96
+    assert clf.score(Xt, yt) >= 0.7
     loose = SemiPrivateMultinomial(10.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
-    assert loose.score(Xt, yt) >= 0.85
+    assert loose.score(Xt, yt) >= 0.88  # measured 0.924-0.948 over seeds 0-7
 
 
 def test_scikit_learn_conventions(digits: tuple[np.ndarray, ...]) -> None:
@@ -167,9 +176,41 @@ def test_bad_inputs_are_refused_without_echoing_labels(digits: tuple[np.ndarray,
 
 def test_auto_dimension_grows_with_the_budget_and_stops_at_the_spectrum() -> None:
     ratio = np.array([0.4, 0.3, 0.2, 0.08, 0.015, 0.005])
-    assert auto_dimension(ratio, 100, 0.1) == 2  # round(100 * 0.1 / 16) = 1, raised to 2
-    assert auto_dimension(ratio, 1000, 0.05) == 3
+    assert auto_dimension(ratio, 100, 0.1, divisor=16) == 2  # round(100 * 0.1 / 16) = 1, raised to 2
+    assert auto_dimension(ratio, 1000, 0.05, divisor=16) == 3
+    assert auto_dimension(ratio, 1000, 0.05, divisor=8) == 5  # a smaller divisor keeps more components
     assert auto_dimension(ratio, 10**6, 1.0) == 5  # 99% of the public variance is in the first 5
+    # the default divisor is the frozen one
+    assert auto_dimension(ratio, 1000, 0.05) == auto_dimension(ratio, 1000, 0.05, divisor=AUTO_K_DIVISOR)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert auto_dimension([1.0], 10, 1.0) == 1
+    with pytest.raises(ValueError, match="divisor"):
+        auto_dimension(ratio, 100, 0.1, divisor=0.0)
+
+
+def test_auto_steps_follow_the_budget_and_the_rows_within_bounds() -> None:
+    # T = round(noise n mu / (lr clip)), clipped to [min_steps, max_steps]
+    assert auto_steps(124, 0.719, 4.0, 0.5, noise=0.4) == 18  # wine-sized, epsilon 3: 0.4 * 124 * 0.719 / 2
+    assert auto_steps(1258, 0.268, 4.0, 0.5, noise=0.4) == 67
+    assert auto_steps(10, 0.01, 4.0, 0.5) == AUTO_STEPS_MIN
+    assert auto_steps(10**6, 5.0, 4.0, 0.5) == AUTO_STEPS_MAX
+    assert auto_steps(1000, 0.5, 4.0, 0.5) < auto_steps(1000, 1.0, 4.0, 0.5) < auto_steps(2000, 1.0, 4.0, 0.5)
+    assert auto_steps(1000, 1.0, 2.0, 0.5) == 2 * auto_steps(1000, 1.0, 4.0, 0.5)  # a smaller step: more of them
+    with pytest.raises(ValueError, match="min_steps"):
+        auto_steps(100, 1.0, 1.0, 1.0, min_steps=50, max_steps=10)
+
+
+def test_default_steps_come_from_the_budget_and_privacy_covers_them(digits: tuple[np.ndarray, ...]) -> None:
+    from semiprivate.theory.privacy.multinomial_dpgd import full_batch_noise_multiplier
+
+    X, y, P, _, _ = digits
+    for eps in (0.3, 3.0):
+        clf = SemiPrivateMultinomial(eps, 1e-5, classes=range(10), rng=0).fit(X, y, X_public=P)
+        mu = 2.0 / full_batch_noise_multiplier(eps, 1e-5, 1)
+        assert clf.n_iter_ == auto_steps(len(y), mu, clf.learning_rate, clf.clip)
+        assert clf.budget_["steps"] == clf.n_iter_ and clf.privacy_[0] <= eps
+        exact = _gdp_epsilon(2 * math.sqrt(clf.n_iter_) / clf.noise_multiplier_, 1e-5)  # what ran
+        assert exact * (1 - 1e-6) <= clf.privacy_[0] <= exact * (1 + 1e-3)
+    with pytest.raises(ValueError, match="n_iter"):
+        SemiPrivateMultinomial(1.0, n_iter="many")
