@@ -1,6 +1,7 @@
 """Calibration of the audit where event selection matters: randomized response on a bit vector.
 
-The calibration tests of test_audit.py catch "events estimated on the selection batch" for the
+The calibration tests in tests/theory/audit/core (test_calibration_*.py) catch "events estimated
+on the selection batch" for the
 Laplace and geometric mechanisms but not for scalar randomized response (rr, rr4).  That is not
 a lack of seeds: with as many selection as estimation outputs, reusing the selection batch is
 harmless there, because the audit's four tests already cover every distinct event of a 2- or

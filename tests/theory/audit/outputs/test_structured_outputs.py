@@ -143,7 +143,7 @@ def test_calibration_mixed_outputs_at_a_tight_claim() -> None:
     # seeds (50_000 + i) this audit flagged 4 times, whose 99.99% Clopper-Pearson upper bound is
     # 0.0293, so P_REF = 0.03 (false-failure rate <= 2e-4).  Measured on seeds 500-649: 2 flags;
     # with the Bonferroni correction removed, 8 -- below the tight limit (14), so this test does
-    # NOT detect a missing Bonferroni factor (test_audit.py's calibration tests do); it guards
+    # NOT detect a missing Bonferroni factor (the calibration tests in tests/theory/audit/core do); it guards
     # the new joint/categorical candidates against selection leaking into the estimate.
     from scipy.stats import binom
 

@@ -126,7 +126,7 @@ def test_every_toolkit_mechanism_meets_its_claim(case: suite.AuditCase) -> None:
     """Every mechanism of the toolkit (and learner) audited with its claimed (epsilon, delta).
 
     Confidence 0.999 per case: false-failure rate <= 0.001 per correct case; broken cases must
-    be caught (power), with bounds within the tolerances of test_audit.py at larger trials.
+    be caught (power), with bounds within the tolerances of tests/theory/audit/core/test_audit_mechanism.py at larger trials.
     """
     row = suite.run_case(case, trials=200_000, confidence=0.999, rng=20261121)
     res = row.result
