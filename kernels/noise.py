@@ -18,6 +18,7 @@ backend for these samplers.
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 import numbers
@@ -34,12 +35,18 @@ from semiprivate.kernels.validation import as_generator
 __all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp"]
 
 
-def _exact(value: Any, name: str, *, allow_zero: bool = False) -> Fraction:
-    """The exact rational value of a positive (or, with ``allow_zero``, non-negative) finite real."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number (int, float or fractions.Fraction), "
+def _exact(value: Any, name: str, *, allow_zero: bool = False, upper: tuple[int, str] | None = None) -> Fraction:
+    """The exact rational value of a positive (or, with ``allow_zero``, non-negative) finite real, at most
+    ``upper[0]`` when given (``upper[1]`` names that bound in the error)."""
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        num, den = value.as_integer_ratio()
+        out = Fraction(num, den)
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number (int, float, fractions.Fraction or decimal.Decimal), "
                         f"got {type(value).__name__}")
-    if isinstance(value, (int, np.integer)):
+    elif isinstance(value, (int, np.integer)):
         out = Fraction(int(value))
     elif isinstance(value, Fraction):
         out = value
@@ -55,8 +62,18 @@ def _exact(value: Any, name: str, *, allow_zero: bool = False) -> Fraction:
             out = Fraction(int(num), int(den))
     if out < 0 or (out == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be {bound}, got {float(out)!r}")
+        raise ValueError(f"{name} must be {bound}, got {_show(out)}")
+    if upper is not None and out > upper[0]:
+        raise ValueError(f"{name} must be <= {upper[1]} (samples must fit in int64), got {_show(out)}")
     return out
+
+
+def _show(x: Fraction) -> str:
+    """A parameter for an error message, even one beyond the float range."""
+    try:
+        return repr(float(x))
+    except OverflowError:
+        return f"about 10**{len(str(abs(x.numerator))) - len(str(x.denominator))}"
 
 
 def _size(size: Any) -> tuple[int, tuple[int, ...] | None]:
@@ -111,6 +128,9 @@ def _guide(table: Any) -> tuple[NDArray[np.int32], int]:
 
 
 def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray[np.int64]:
+    sample_with = getattr(table, "sample_with", None)
+    if sample_with is not None:  # a sampler built from tables (wide Laplace, wide Gaussian): each table on `backend`
+        return sample_with(n, rng, lambda t, m, g: _draw(t, m, g, backend))
     if backend == "numpy":
         return table.sample(n, rng)
     mod = _cython_module()
@@ -140,13 +160,16 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
 
     Parameters
     ----------
-    scale : float, int or fractions.Fraction
-        ``> 0`` and finite; used as its exact rational value.
+    scale : float, int, fractions.Fraction or decimal.Decimal
+        ``> 0`` and at most ``2**50`` (so that samples fit in int64); used as its exact rational value,
+        however small.  Scales above about 118 are drawn from small tables (a folded low part and the
+        binary digits of a geometric, :class:`~semiprivate.kernels._reference_noise._LaplaceLarge`):
+        no table grows with the scale.
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
-        Source of randomness (``None``: fresh entropy).  Read through ``rng.bit_generator.random_raw``
-        only: one 64-bit word per sample, rarely more.
+        Source of randomness (``None``: fresh entropy).  Read as 64-bit words (``next_uint64``) only:
+        one per sample, rarely more (a wide scale: one per part and sample).
     backend : {"auto", "numpy", "cython"}
         ``"numpy"`` is the reference; ``"cython"`` gives the same numbers, faster.
 
@@ -159,7 +182,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     TypeError
         ``scale`` is not a real number, ``size`` not an int/tuple, ``rng`` not a generator/seed.
     ValueError
-        ``scale <= 0`` or not finite, a negative ``size``, an unknown or unavailable backend.
+        ``scale <= 0``, above ``2**50`` or not finite, a negative ``size``, an unknown or unavailable backend.
 
     Examples
     --------
@@ -169,7 +192,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     >>> discrete_laplace(2.0, rng=0) == int(x[0])
     True
     """
-    t = _exact(scale, "scale")
+    t = _exact(scale, "scale", upper=(ref.MAX_SCALE, "2**50"))
     n, shape = _size(size)
     g = as_generator(rng)
     b = _resolve(backend)
@@ -185,8 +208,11 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
 
     Parameters
     ----------
-    sigma2 : float, int or fractions.Fraction
-        ``> 0`` and finite; used as its exact rational value.
+    sigma2 : float, int, fractions.Fraction or decimal.Decimal
+        ``> 0`` and at most ``2**100``; used as its exact rational value, however small.  Above about
+        ``6.2e7`` (a table half-width of ``2**16``) samples come from CKS20 Alg. 3 (a discrete Laplace
+        proposal and an exact ``exp`` coin per proposal, computed in Python: tens of microseconds per
+        sample).
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
@@ -207,7 +233,7 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
     >>> discrete_gaussian(4.0, size=(2, 3), rng=1).shape
     (2, 3)
     """
-    s2 = _exact(sigma2, "sigma2")
+    s2 = _exact(sigma2, "sigma2", upper=(ref.MAX_SIGMA2, "2**100"))
     n, shape = _size(size)
     g = as_generator(rng)
     b = _resolve(backend)
@@ -219,8 +245,8 @@ def bernoulli_exp(gamma: Any, size: Any = None, *, rng: Any = None, backend: str
 
     Parameters
     ----------
-    gamma : float, int or fractions.Fraction
-        ``>= 0`` and finite; used as its exact rational value.  ``gamma = 0`` reads no randomness.
+    gamma : float, int, fractions.Fraction or decimal.Decimal
+        ``>= 0`` and finite; used as its exact rational value (any size).  ``gamma = 0`` reads no randomness.
     size : int, tuple of int or None
         ``None`` gives one Python ``bool``; otherwise a bool array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence

@@ -86,3 +86,16 @@ def test_words_at_every_bound_are_decided_as_the_reference_does(make) -> None:
     _noise.classify(table.L, table.H, guide, bits, table.xmin, table.lower_closed, table.upper_closed, words, out,
                     unsure)
     assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+
+
+@pytest.mark.parametrize("scale", [1000, Fraction(50_000), 2e9, 2**50])
+@pytest.mark.parametrize("n", [0, 1, 4099])
+def test_wide_laplace_bit_for_bit(scale, n) -> None:
+    # the small-table decomposition: every part drawn by the compiled loop, the same words as the reference
+    _both(ref.laplace_table(Fraction(scale)), n, seed=n + 9)
+
+
+@pytest.mark.parametrize("sigma2", [1e8, 2**100])
+def test_wide_gaussian_bit_for_bit(sigma2) -> None:
+    # CKS20 Alg. 3: compiled discrete Laplace proposals, the reference's exact coins
+    _both(ref.gaussian_table(Fraction(sigma2)), 300, seed=10)
