@@ -34,7 +34,7 @@ Wide parameters
 ---------------
 A table covers about ``+-35 scale`` (Laplace) or ``+-8.3 sigma`` (Gaussian) and costs about 10 us per
 entry to build, so only narrow laws get one (:data:`LAPLACE_DIRECT_HALF`, :data:`GAUSSIAN_DIRECT_HALF`).
-A wider discrete Laplace is :class:`_LaplaceLarge`: a folded low part and the binary digits of a
+A wider discrete Laplace is :class:`_LaplaceLarge`: a folded low part and the base-256 digits of a
 geometric, each a small exact inversion (tables of at most ``2 * 2**LOW_BITS`` entries whatever the
 scale).  A wider discrete Gaussian is CKS20 Alg. 3 (:class:`_GaussianRejection`): discrete Laplace
 proposals and exact ``Bernoulli(exp(-gamma))`` coins.  Parameters are exact rationals of any size: a
@@ -69,6 +69,7 @@ __all__ = [
     "LAPLACE_DIRECT_HALF",
     "GAUSSIAN_DIRECT_HALF",
     "LOW_BITS",
+    "DIGIT_BITS",
     "MAX_SCALE",
     "MAX_SIGMA2",
     "laplace_table",
@@ -92,8 +93,10 @@ LAPLACE_DIRECT_HALF = 1 << 12
 #: the discrete Gaussian gets a direct table while its half-width is at most this (sigma up to about 7,900);
 #: wider ones are drawn by CKS20 Alg. 3 (:class:`_GaussianRejection`)
 GAUSSIAN_DIRECT_HALF = 1 << 16
-#: :class:`_LaplaceLarge`'s low table covers ``|Y| <= 2**LOW_BITS``
-LOW_BITS = 10
+#: :class:`_LaplaceLarge`'s low table covers ``|Y| <= 2**LOW_BITS`` at most
+LOW_BITS = 12
+#: :class:`_LaplaceLarge` splits the geometric into base-``2**DIGIT_BITS`` digits
+DIGIT_BITS = 8
 #: the largest discrete Laplace scale accepted: samples must fit in int64 (``P[|X| >= 2**62] < 2**-5900``)
 MAX_SCALE = 1 << 50
 #: the largest discrete Gaussian ``sigma2`` accepted (``sigma <= 2**50``, as :data:`MAX_SCALE`)
@@ -435,67 +438,89 @@ class _Geometric(_LazyInversion):
         return (1 << q) - hi, (1 << q) - lo
 
 
-class _Logistic(_LazyInversion):
-    """A bit ``b`` with ``P[b = 1] = r / (1 + r)``, ``r = exp(-e)``: one binary digit of a geometric (``F(0) = 1 / (1 + r)``)."""
+class _TruncGeometric(_LazyInversion):
+    """``X`` on ``{0, .., D - 1}`` with ``P[X = k] ∝ r**k``, ``r = exp(-e)``: one base-``D`` digit of a geometric.
 
-    def __init__(self, e: Fraction, *, bits: int = 64) -> None:
-        self.e = Fraction(e)
+    ``F(k) = (1 - r**(k + 1)) / (1 - r**D)``; ``D = 2`` is the bit with ``P[1] = r / (1 + r)``.
+    """
+
+    def __init__(self, e: Fraction, D: int, *, bits: int = 64) -> None:
+        self.e, self.D = Fraction(e), int(D)
         self.xmin, self.lower_closed, self.upper_closed = 0, True, True
         q = 64 + 32
-        lo, hi = self.cdf_bounds(0, q)
-        self._set_table([lo], [hi], q, bits)
+        g = self._guard(q)
+        rk = _exp_neg_multiples(self.e, list(range(1, self.D + 1)), g)
+        bounds = [self._bounds(q, g, rk[k], rk[-1]) for k in range(self.D - 1)]
+        self._set_table([lo for lo, _ in bounds], [hi for _, hi in bounds], q, bits)
+
+    def _guard(self, q: int) -> int:
+        # 1 - r**D may be as small as about e D: its leading zero bits are added as guard bits
+        return q + 64 + 2 * self.D.bit_length() + max(0, -math.floor(math.log2(_float(self.e * self.D)) if
+                                                                      self.e * self.D < 1 else 0))
+
+    def _bounds(self, q: int, g: int, rk1: tuple[int, int], rD: tuple[int, int]) -> tuple[int, int]:
+        one_g, one_q = 1 << g, 1 << q
+        num_lo, num_hi = one_g - rk1[1], one_g - rk1[0]
+        den_lo, den_hi = one_g - rD[1], one_g - rD[0]
+        return (num_lo << q) // den_hi, min(_ceil_div(num_hi << q, den_lo), one_q)
 
     def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
         if x < 0:
             return 0, 0
-        if x >= 1:
+        if x >= self.D - 1:
             return 1 << q, 1 << q
-        g = q + 16
-        r_lo, r_hi = _exp_neg_fixed(self.e, g)
-        return (1 << (q + g)) // ((1 << g) + r_hi), _ceil_div(1 << (q + g), (1 << g) + r_lo)
+        g = self._guard(q)
+        rk1, rD = _exp_neg_multiples(self.e, [x + 1, self.D], g)
+        return self._bounds(q, g, rk1, rD)
 
 
 class _LaplaceLarge:
     """The discrete Laplace of a large scale from small tables: ``X = 0`` if ``Y = 0``, else
     ``X = sign(Y) (|Y| + B G)``.
 
-    ``Y`` is :class:`_LowLaplace` (``B = 2**LOW_BITS``) and ``G`` is geometric with ratio ``p**B``,
-    independent of ``Y``.  Exact: for ``x = +-(1 + d + B k)``, ``0 <= d < B``,
-    ``P[Y = +-(1 + d)] P[G = k] = p (1 - p) p**d / ((1 + p) (1 - p**B)) * (1 - p**B) p**(B k)
-    = (1 - p) / (1 + p) p**|x|`` (CKS20 Def. 3), and ``P[X = 0] = P[Y = 0]``.  ``G`` in turn is
-    ``sum_i b_i 2**i + 2**K Q`` with independent bits ``b_i`` (:class:`_Logistic`, ratio ``p**(B 2**i)``) and
-    ``Q`` geometric with ratio ``p**(B 2**K)`` (:class:`_Geometric`), ``K`` the least with
-    ``B 2**K / scale >= 1/16``: the geometric's pmf ``prod_i (r**(2**i))**b_i (r**(2**K))**Q`` factorises
-    over the binary digits.  (CKS20 Alg. 2 splits the geometric the same way, at the scale's integer part.)
-    Every table has at most ``2 B + 1`` or about 560 entries, whatever the scale.
+    ``Y`` is :class:`_LowLaplace`, folded at ``B``, the least power of two ``>= scale`` capped at
+    ``2**LOW_BITS``, and ``G`` is geometric with ratio ``p**B``, independent of ``Y``.  Exact: for
+    ``x = +-(1 + d + B k)``, ``0 <= d < B``, ``P[Y = +-(1 + d)] P[G = k] = p (1 - p) p**d / ((1 + p)
+    (1 - p**B)) * (1 - p**B) p**(B k) = (1 - p) / (1 + p) p**|x|`` (CKS20 Def. 3), and ``P[X = 0] =
+    P[Y = 0]``.  ``G`` in turn is ``sum_i d_i D**i + D**K Q`` with independent base-``D`` digits
+    ``d_i`` (:class:`_TruncGeometric`, ratio ``p**(B D**i)``, ``D = 2**DIGIT_BITS``) and ``Q`` geometric
+    with ratio ``p**(B D**K)`` (:class:`_Geometric`), ``K`` the least with ``B D**K / scale >= 1/16``:
+    the geometric's pmf ``prod_i (r**(D**i))**d_i (r**(D**K))**Q`` factorises over the digits.  (CKS20
+    Alg. 2 splits the geometric the same way, at the scale's integer part.)  Every table has at most
+    ``2 B`` entries whatever the scale; a scale up to ``2**LOW_BITS * 16`` needs two parts.
 
-    Bits read: the parts in order (``Y``, then ``b_0 .. b_{K-1}``, then ``Q``), each as one
+    Bits read: the parts in order (``Y``, then ``d_0 .. d_{K-1}``, then ``Q``), each as one
     :class:`_LazyInversion` draw of ``n`` samples (``n`` words, then its settling words).
     """
 
-    def __init__(self, scale: Fraction, *, low_bits: int = LOW_BITS) -> None:
+    def __init__(self, scale: Fraction, *, low_bits: int = LOW_BITS, digit_bits: int = DIGIT_BITS) -> None:
         self.scale = Fraction(scale)
-        self.B = 1 << low_bits
+        b = 0
+        while b < low_bits and (1 << b) < self.scale:
+            b += 1
+        self.B, self.D = 1 << b, 1 << digit_bits
         e0 = self.B / self.scale
         k = 0
-        while e0 * (1 << k) < Fraction(1, 16):
+        while e0 * self.D ** k < Fraction(1, 16):
             k += 1
         self.K = k
         self.parts: list[_LazyInversion] = [_LowLaplace(self.scale, self.B)]
-        self.parts += [_Logistic(e0 * (1 << i)) for i in range(k)]
-        self.parts.append(_Geometric(e0 * (1 << k)))
+        self.parts += [_TruncGeometric(e0 * self.D ** i, self.D) for i in range(k)]
+        self.parts.append(_Geometric(e0 * self.D ** k))
 
     def combine(self, draws: list[NDArray[np.int64]]) -> NDArray[np.int64]:
-        """``X`` from the parts' draws (in :attr:`parts` order)."""
-        y, top = draws[0], draws[-1]
-        if top.size and int(top.max()) >= (1 << 61) >> (self.K + self.B.bit_length()):
+        """``X`` from the parts' draws (in :attr:`parts` order); the draws' arrays are reused."""
+        y, g = draws[0], draws[-1]
+        if g.size and int(g.max()) >= (1 << 61) // (self.B * self.D ** self.K):
             raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
                                 f"at scale <= 2**50; scale = {float(self.scale):g})")
-        g = top << np.int64(self.K)
-        for i, b in enumerate(draws[1:-1]):
-            g += b << np.int64(i)
-        mag = np.abs(y) + np.int64(self.B) * g
-        return np.where(y == 0, np.int64(0), np.where(y < 0, -mag, mag)).astype(np.int64)
+        for d in reversed(draws[1:-1]):  # Horner from the top digit: G = (..(Q D + d_{K-1}) D + ..) D + d_0
+            g *= self.D
+            g += d
+        g *= self.B
+        g += np.abs(y)
+        g *= np.sign(y)  # Y = 0 gives 0 whatever G is
+        return g
 
     def sample_with(self, n: int, rng: np.random.Generator, draw: Any) -> NDArray[np.int64]:
         """``n`` samples, each part drawn by ``draw(table, n, rng)`` (the reference's or a compiled backend's)."""

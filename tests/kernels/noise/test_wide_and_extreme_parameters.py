@@ -1,8 +1,8 @@
 """semiprivate.kernels.noise at wide and extreme parameters: exact laws without large tables, clear refusals.
 
 A discrete Laplace wider than a direct table (scale above about 118) is drawn from small tables
-(:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the binary digits of
-a geometric); a discrete Gaussian wider than its table (sigma above about 7,900) by CKS20 Alg. 3
+(:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the base-256 digits
+of a geometric); a discrete Gaussian wider than its table (sigma above about 7,900) by CKS20 Alg. 3
 (:class:`~semiprivate.kernels._reference_noise._GaussianRejection`).  Chi-square tests over bins of
 equal exact probability reject at ALPHA = 1e-6 per test (the false-failure rate over seeds; the seeds
 are fixed); each law test also shows its power against a parameter 10% off.  Parameters of 10**+-400
@@ -141,7 +141,7 @@ def test_part_bounds_bracket_their_closed_forms() -> None:
                 lo, hi = low.cdf_bounds(x, q)
                 assert lo <= f * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
         e = Fraction(7, 5)
-        geo, bit = ref._Geometric(e), ref._Logistic(e)
+        geo, bit, digit = ref._Geometric(e), ref._TruncGeometric(e, 2), ref._TruncGeometric(e / 300, 256)
         r = mpmath.exp(-mpmath.mpf(7) / 5)
         for q in (96, 256):
             for x in (0, 1, 30, 500):
@@ -149,6 +149,10 @@ def test_part_bounds_bracket_their_closed_forms() -> None:
                 assert lo <= (1 - r ** (x + 1)) * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
             lo, hi = bit.cdf_bounds(0, q)
             assert lo <= mpmath.mpf(2) ** q / (1 + r) <= hi and hi - lo <= 8
+            r300 = mpmath.exp(-mpmath.mpf(7) / 1500)
+            for k in (0, 1, 100, 254):
+                lo, hi = digit.cdf_bounds(k, q)
+                assert lo <= (1 - r300 ** (k + 1)) / (1 - r300 ** 256) * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
 
 
 EXTREME = [Fraction(1, 10**400), Decimal("1e-400")]
@@ -182,11 +186,11 @@ def _part_pmf(table) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_wide_laplace_parts_combine_to_the_exact_pmf() -> None:
-    # every combination of the parts' values (low part, binary digits, top geometric) is mapped to one x,
+    # every combination of the parts' values (low part, digits, top geometric) is mapped to one x,
     # and the product of the parts' probabilities is the discrete Laplace pmf at that x
     s = 2_000.0
-    table = ref._LaplaceLarge(Fraction(s), low_bits=4)  # B = 16: the same code with small parts
-    assert table.K == 3  # the binary digits are exercised
+    table = ref._LaplaceLarge(Fraction(s), low_bits=4, digit_bits=2)  # B = 16, D = 4: the same code, small parts
+    assert table.K == 2  # the digits are exercised
     vals, probs = zip(*(_part_pmf(t) for t in table.parts))
     grids = np.meshgrid(*vals, indexing="ij")
     mass = np.ones(grids[0].shape)
@@ -194,7 +198,7 @@ def test_wide_laplace_parts_combine_to_the_exact_pmf() -> None:
         shape = [1] * len(probs)
         shape[axis] = p.size
         mass = mass * p.reshape(shape)
-    x = table.combine([g.ravel().astype(np.int64) for g in grids])
+    x = table.combine([g.ravel().astype(np.int64) for g in grids])  # fresh arrays: combine reuses them
     m = mass.ravel()
     zero = grids[0].ravel() == 0  # Y = 0 gives x = 0 whatever the rest: its mass is P[Y = 0]
     p = math.exp(-1 / s)
