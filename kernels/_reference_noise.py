@@ -87,9 +87,9 @@ TAIL_BITS = 48
 #: the window's half-width is capped (a table of at most ``2 * MAX_HALF_WIDTH + 2`` boundaries, 16 MiB):
 #: beyond discrete Laplace scale ~15,000 or discrete Gaussian sigma ~64,000 more mass goes to the slow exact path
 MAX_HALF_WIDTH = 1 << 19
-#: the discrete Laplace gets a direct table while its half-width is at most this (scale up to about 118);
+#: the discrete Laplace gets a direct table while its half-width is at most this (scale up to about 236);
 #: wider ones are drawn by :class:`_LaplaceLarge` from small tables (no table grows with the scale)
-LAPLACE_DIRECT_HALF = 1 << 12
+LAPLACE_DIRECT_HALF = 1 << 13
 #: the discrete Gaussian gets a direct table while its half-width is at most this (sigma up to about 7,900);
 #: wider ones are drawn by CKS20 Alg. 3 (:class:`_GaussianRejection`)
 GAUSSIAN_DIRECT_HALF = 1 << 16

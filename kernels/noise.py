@@ -162,7 +162,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     ----------
     scale : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**50`` (so that samples fit in int64); used as its exact rational value,
-        however small.  Scales above about 118 are drawn from small tables (a folded low part and the
+        however small.  Scales above about 236 are drawn from small tables (a folded low part and the
         base-256 digits of a geometric, :class:`~semiprivate.kernels._reference_noise._LaplaceLarge`):
         no table grows with the scale.
     size : int, tuple of int or None

@@ -1,6 +1,6 @@
 """semiprivate.kernels.noise at wide and extreme parameters: exact laws without large tables, clear refusals.
 
-A discrete Laplace wider than a direct table (scale above about 118) is drawn from small tables
+A discrete Laplace wider than a direct table (scale above about 236) is drawn from small tables
 (:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the base-256 digits
 of a geometric); a discrete Gaussian wider than its table (sigma above about 7,900) by CKS20 Alg. 3
 (:class:`~semiprivate.kernels._reference_noise._GaussianRejection`).  Chi-square tests over bins of
