@@ -459,7 +459,7 @@ def exponential_mechanism(
     :func:`sampler_error_bounds` computes them (``N = 1e7``, ``epsilon = 1``: ``gamma ~
     3.0e-12``, ``delta_fp ~ 2.9e-12``; ``N = 1e8``: ``1.3e-11``, ``2.1e-11``).  The NumPy reference has the same form with one
     stage (``B + C`` replaced by ``N``); the CuPy backend with ``B + C`` replaced by ``4096 + 256 + 8 +
-    ceil(C / 256)``, ``C = ceil(N / 4096)`` (its three levels, :mod:`semiprivate.kernels._cupy.onepass`).  This is the
+    ceil(C / 256)``, ``C = ceil(N / 4096)`` (its three levels, ``kernels/_cupy/onepass.py``).  This is the
     classical floating-point caveat (Mironov, CCS 2012): pure ``epsilon``-DP holds exactly
     only for ``exact=True``.
 

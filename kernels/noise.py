@@ -163,7 +163,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     scale : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**50`` (so that samples fit in int64); used as its exact rational value,
         however small.  Scales above about 236 are drawn from small tables (a folded low part and the
-        base-256 digits of a geometric, :class:`~semiprivate.kernels._reference_noise._LaplaceLarge`):
+        base-256 digits of a geometric, ``_reference_noise._LaplaceLarge``):
         no table grows with the scale.
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
