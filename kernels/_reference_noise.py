@@ -565,6 +565,16 @@ class _GaussianRejection:
             keep[i] = _BernoulliExp(self._gamma(int(y[i]))).settle(int(w[i]), 0, rng) == 0
         return keep
 
+    def decide(self, y: int, word: int, rng: np.random.Generator) -> bool:
+        """The coin of one proposal ``y`` whose first word is ``word``, as :meth:`_coins` decides it (settling
+        words read from ``rng`` only when 64 bits do not decide): the compiled coins' exact fallback."""
+        lo, hi = _exp_neg_fixed(self._gamma(y), 64)
+        if word + 1 <= lo:
+            return True
+        if word >= hi:
+            return False
+        return _BernoulliExp(self._gamma(y)).settle(word, 0, rng) == 0
+
     def sample_with(self, n: int, rng: np.random.Generator, draw: Any) -> NDArray[np.int64]:
         """``n`` samples; the discrete Laplace proposals are drawn by ``draw(table, m, rng)``."""
         out = np.empty(n, dtype=np.int64)

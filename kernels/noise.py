@@ -128,6 +128,10 @@ def _guide(table: Any) -> tuple[NDArray[np.int32], int]:
 
 
 def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray[np.int64]:
+    if backend == "cython" and isinstance(table, ref._LaplaceLarge):
+        return _laplace_large_compiled(table, n, rng)
+    if backend == "cython" and isinstance(table, ref._GaussianRejection):
+        return _gaussian_rejection_compiled(table, n, rng)
     sample_with = getattr(table, "sample_with", None)
     if sample_with is not None:  # a sampler built from tables (wide Laplace, wide Gaussian): each table on `backend`
         return sample_with(n, rng, lambda t, m, g: _draw(t, m, g, backend))
@@ -142,6 +146,88 @@ def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray
                            bool(table.upper_closed), bitgen.capsule, out)
     for i, w in zip(idx.tolist(), ws.tolist()):  # the reference's order and words: settle in index order
         out[i] = table.settle(int(w), int(out[i]), rng)
+    return out
+
+
+def _part_into(table: Any, out: NDArray[np.int64], mult: int, add: bool, rng: np.random.Generator) -> int:
+    """One part of a wide discrete Laplace drawn as :func:`_draw` does (the same words, then the same settling
+    in index order) and accumulated: ``out = mult * part`` or ``out += mult * part``; returns the part's maximum."""
+    mod = _cython_module()
+    guide, bits = _guide(table)
+    bitgen = rng.bit_generator
+    with bitgen.lock:
+        idx, ws, gs, vmax = mod.draw_into(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
+                                          bool(table.upper_closed), bitgen.capsule, out, mult, add)
+    vmax = int(vmax)
+    for i, w, guess in zip(idx.tolist(), ws.tolist(), gs.tolist()):
+        v = table.settle(int(w), int(guess), rng)
+        vmax = max(vmax, v)
+        out[i] += mult * (v - guess)
+    return vmax
+
+
+def _laplace_large_compiled(table: ref._LaplaceLarge, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """:meth:`~semiprivate.kernels._reference_noise._LaplaceLarge.sample` fused: the parts read the reference's
+    words in its order, each accumulated into ``B G`` while it is drawn (``G``'s digits times their place
+    values), then one pass ``X = sign(Y) (|Y| + B G)``: the reference's numbers without its array passes."""
+    parts = table.parts
+    y = np.empty(n, dtype=np.int64)
+    _part_into(parts[0], y, 1, False, rng)
+    g = np.zeros(n, dtype=np.int64)
+    for i, part in enumerate(parts[1:-1]):  # the digits d_i, place value B D**i: each below B D**(i+1) <= 2**60
+        _part_into(part, g, table.B * table.D ** i, True, rng)
+    top = table.B * table.D ** table.K
+    q_table = parts[-1]
+    # Q is drawn as plain values and checked as the reference checks it before B D**K multiplies it
+    qg = np.empty(n, dtype=np.int64)
+    qmax = _part_into_checked(q_table, qg, rng)
+    if n and qmax >= (1 << 61) // top:
+        raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
+                            f"at scale <= 2**50; scale = {float(table.scale):g})")
+    qg *= top
+    g += qg
+    _cython_module().signed_combine(y, g)
+    return g
+
+
+def _part_into_checked(table: Any, out: NDArray[np.int64], rng: np.random.Generator) -> int:
+    """The top part ``Q`` as plain values (mult 1) so that a huge settled tail value is checked before use."""
+    mod = _cython_module()
+    guide, bits = _guide(table)
+    bitgen = rng.bit_generator
+    with bitgen.lock:
+        idx, ws, gs, vmax = mod.draw_into(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
+                                          bool(table.upper_closed), bitgen.capsule, out, 1, False)
+    vmax = int(vmax)
+    for i, w, guess in zip(idx.tolist(), ws.tolist(), gs.tolist()):
+        v = table.settle(int(w), int(guess), rng)
+        vmax = max(vmax, v)
+        out[i] = min(v, (1 << 63) - 1)
+    return vmax
+
+
+def _gaussian_rejection_compiled(table: ref._GaussianRejection, n: int, rng: np.random.Generator,
+                                 margin: float = 2.0**-20) -> NDArray[np.int64]:
+    """:meth:`~semiprivate.kernels._reference_noise._GaussianRejection.sample` with compiled proposals and
+    coins (``_noise.gaussian_coins``): the same rounds, words and settling order, so the same numbers; the
+    coins the float bound leaves open (a relative band ``margin`` around ``2**64 exp(-gamma)``, widened only to
+    test the exact fallback) are decided by the reference's exact code, in index order."""
+    mod = _cython_module()
+    out = np.empty(n, dtype=np.int64)
+    pending = np.arange(n, dtype=np.int64)
+    centre = float(table.sigma2 / table.t)
+    two_s2 = float(2 * table.sigma2)
+    bitgen = rng.bit_generator
+    keep_all = np.empty(n, dtype=np.uint8)
+    m = n
+    while m:
+        y = _draw(table.lap, m, rng, "cython")
+        keep = keep_all[:m]
+        with bitgen.lock:
+            idx, ws = mod.gaussian_coins(y, centre, two_s2, bitgen.capsule, keep, margin)
+        for i, w in zip(idx.tolist(), ws.tolist()):
+            keep[i] = table.decide(int(y[i]), int(w), rng)
+        m = mod.accept_compact(y, keep, pending, out)  # the rejected, in order, stay pending (the reference's order)
     return out
 
 

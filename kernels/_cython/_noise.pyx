@@ -10,6 +10,7 @@ order with the reference's own code, so outputs and the generator's state after 
 bit for bit.  The caller holds the bit generator's lock.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.math cimport exp, fabs
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from numpy.random cimport bitgen_t
 
@@ -77,3 +78,157 @@ def classify(const uint64_t[::1] L not None, const uint64_t[::1] H not None, con
         for i in range(n):
             unsure[i] = _locate(words[i], L, H, guide, shift, lower_closed, upper_closed, &c)
             out[i] = xmin + c
+
+
+def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, const int32_t[::1] guide not None,
+              int guide_bits, int64_t xmin, bint lower_closed, bint upper_closed, object capsule,
+              int64_t[::1] out not None, int64_t mult, bint add):
+    """:func:`draw`'s words and values ``v = xmin + c``, accumulated: ``out[i] = mult * v`` (``add`` False) or
+    ``out[i] += mult * v`` (``add`` True), one pass and no temporary (the parts of a wide discrete Laplace).
+
+    Returns ``(indices, words, guesses, vmax)``: the samples still to settle with their words and values
+    ``v`` (the caller adds ``mult * (settled - guess)``), and the largest ``v`` drawn.  ``mult * v`` must
+    fit in int64 for every ``v`` of the table (the caller checks ``mult * (xmin + len(L))``).
+    """
+    cdef const char *name = "BitGenerator"
+    if not PyCapsule_IsValid(capsule, name):
+        raise ValueError("capsule must be a NumPy BitGenerator capsule")
+    if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
+        raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
+    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(capsule, name)
+    cdef Py_ssize_t n = out.shape[0], i, c, k = 0
+    cdef int shift = 64 - guide_bits
+    cdef uint64_t w
+    cdef int64_t v, vmax = xmin
+    idx_arr = np.empty(16, dtype=np.int64)
+    w_arr = np.empty(16, dtype=np.uint64)
+    g_arr = np.empty(16, dtype=np.int64)
+    cdef int64_t[::1] idx = idx_arr
+    cdef uint64_t[::1] ws = w_arr
+    cdef int64_t[::1] gs = g_arr
+    i = 0
+    while i < n:
+        with nogil:
+            while i < n:
+                w = bg.next_uint64(bg.state)
+                v = xmin
+                if _locate(w, L, H, guide, shift, lower_closed, upper_closed, &c):
+                    if k == idx.shape[0]:
+                        break  # grow the settle lists (rare) with the GIL held, then resume at this sample
+                    idx[k] = i
+                    ws[k] = w
+                    gs[k] = xmin + c
+                    k += 1
+                v = xmin + c
+                if v > vmax:
+                    vmax = v
+                if add:
+                    out[i] += mult * v
+                else:
+                    out[i] = mult * v
+                i += 1
+        if i < n:  # the list is full: double it, record sample i (its word already read) and go on
+            idx_arr = np.concatenate([idx_arr, np.empty(idx_arr.shape[0], dtype=np.int64)])
+            w_arr = np.concatenate([w_arr, np.empty(w_arr.shape[0], dtype=np.uint64)])
+            g_arr = np.concatenate([g_arr, np.empty(g_arr.shape[0], dtype=np.int64)])
+            idx, ws, gs = idx_arr, w_arr, g_arr
+            idx[k] = i
+            ws[k] = w
+            gs[k] = xmin + c
+            k += 1
+            v = xmin + c
+            if v > vmax:
+                vmax = v
+            if add:
+                out[i] += mult * v
+            else:
+                out[i] = mult * v
+            i += 1
+    return idx_arr[:k], w_arr[:k], g_arr[:k], vmax
+
+
+def signed_combine(const int64_t[::1] y not None, int64_t[::1] g not None):
+    """``g[i] = sign(y[i]) (|y[i]| + g[i])`` in place (``0`` where ``y[i] = 0``): the last step of a wide
+    discrete Laplace, ``X = sign(Y) (|Y| + B G)`` with ``g = B G`` (the caller bounds ``|Y| + B G < 2**63``)."""
+    cdef Py_ssize_t n = g.shape[0], i
+    cdef int64_t v
+    if y.shape[0] != n:
+        raise ValueError("y and g must have the same length")
+    with nogil:
+        for i in range(n):
+            v = y[i]
+            if v > 0:
+                g[i] = v + g[i]
+            elif v < 0:
+                g[i] = v - g[i]
+            else:
+                g[i] = 0
+
+
+def gaussian_coins(const int64_t[::1] y not None, double centre, double two_sigma2, object capsule,
+                   uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
+    """One coin word per proposal (``next_uint64``, in index order) for CKS20 Alg. 3's acceptance
+    ``Bernoulli(exp(-gamma))``, ``gamma = (|y| - sigma2 / t)**2 / (2 sigma2)``, decided where a float
+    bound makes the exact answer certain; returns ``(indices, words)`` of the coins left to the exact code.
+
+    ``A = 2**64 exp(-gamma)`` is computed in double precision from ``centre`` = ``sigma2 / t`` and
+    ``two_sigma2`` = ``2 sigma2`` (each within half an ulp of the rational): its relative error is below
+    about ``16 * 2**-53 * max(gamma, 1)``, under ``2**-21`` for ``gamma < 2**28`` (beyond, ``exp`` is 0 and
+    the exact bound is at most 1).  The reference's 64-bit decision (accept when ``w + 1 <= lo``, reject
+    when ``w >= hi``, ``lo <= 2**64 exp(-gamma) <= hi`` within a few units) is therefore the same as
+    "accept when ``w < A (1 - 2**-20) - 64``, reject when ``w > A (1 + 2**-20) + 64``"; every word in
+    between is left to the exact code (about ``2**-19`` of them), so the decisions are the reference's.
+    ``margin`` (default ``2**-20``) may be widened, never narrowed: a wider band leaves more coins to the
+    exact code and changes no decision.
+    """
+    cdef const char *name = "BitGenerator"
+    if not PyCapsule_IsValid(capsule, name):
+        raise ValueError("capsule must be a NumPy BitGenerator capsule")
+    if not 9.5367431640625e-07 <= margin < 1.0:
+        raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
+    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(capsule, name)
+    cdef Py_ssize_t n = y.shape[0], i, k = 0
+    if keep.shape[0] != n:
+        raise ValueError("y and keep must have the same length")
+    cdef uint64_t w
+    cdef double a, d, gam, A, wd
+    cdef double two64 = 18446744073709551616.0
+    idx_arr = np.empty(n, dtype=np.int64)
+    w_arr = np.empty(n, dtype=np.uint64)
+    cdef int64_t[::1] idx = idx_arr
+    cdef uint64_t[::1] ws = w_arr
+    with nogil:
+        for i in range(n):
+            w = bg.next_uint64(bg.state)
+            a = fabs(<double> y[i])
+            d = a - centre
+            gam = d * d / two_sigma2
+            A = exp(-gam) * two64
+            wd = <double> w
+            if wd < A * (1.0 - margin) - 64.0:
+                keep[i] = 1
+            elif wd > A * (1.0 + margin) + 64.0:
+                keep[i] = 0
+            else:
+                keep[i] = 0
+                idx[k] = i
+                ws[k] = w
+                k += 1
+    return idx_arr[:k], w_arr[:k]
+
+
+def accept_compact(const int64_t[::1] y not None, const uint8_t[::1] keep not None, int64_t[::1] pending not None,
+                   int64_t[::1] out not None):
+    """One round's bookkeeping of CKS20 Alg. 3, in one pass: ``out[pending[i]] = y[i]`` where ``keep[i]``, and the
+    rejected ``pending[i]`` moved (in order) to the front of ``pending``; returns their number."""
+    cdef Py_ssize_t m = y.shape[0], i, k = 0
+    if keep.shape[0] != m or pending.shape[0] < m:
+        raise ValueError("y, keep and pending must have the same length")
+    with nogil:
+        for i in range(m):
+            if keep[i]:
+                out[pending[i]] = y[i]
+            else:
+                pending[k] = pending[i]
+                k += 1
+    return k
