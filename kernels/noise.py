@@ -149,61 +149,54 @@ def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray
     return out
 
 
-def _part_into(table: Any, out: NDArray[np.int64], mult: int, add: bool, rng: np.random.Generator) -> int:
+def _part_into(table: Any, out: NDArray[np.int64], mult: int, add: bool, rng: np.random.Generator,
+               y: NDArray[np.int64] | None = None, limit: int | None = None) -> int:
     """One part of a wide discrete Laplace drawn as :func:`_draw` does (the same words, then the same settling
-    in index order) and accumulated: ``out = mult * part`` or ``out += mult * part``; returns the part's maximum."""
+    in index order) and accumulated: ``out = mult * part`` or ``out += mult * part`` (with ``y``: the final
+    ``sign(y) (|y| + out + mult * part)``); returns the part's maximum.  A settled value ``>= limit`` is not
+    added (the caller refuses the draw, as the reference does, once every word is read)."""
     mod = _cython_module()
     guide, bits = _guide(table)
     bitgen = rng.bit_generator
     with bitgen.lock:
         idx, ws, gs, vmax = mod.draw_into(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
-                                          bool(table.upper_closed), bitgen.capsule, out, mult, add)
+                                          bool(table.upper_closed), bitgen.capsule, out, mult, add, y)
     vmax = int(vmax)
     for i, w, guess in zip(idx.tolist(), ws.tolist(), gs.tolist()):
         v = table.settle(int(w), int(guess), rng)
         vmax = max(vmax, v)
-        out[i] += mult * (v - guess)
+        if limit is not None and v >= limit:
+            continue
+        sign = 1 if y is None else (int(y[i]) > 0) - (int(y[i]) < 0)
+        out[i] += sign * mult * (v - guess)
     return vmax
 
 
 def _laplace_large_compiled(table: ref._LaplaceLarge, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
     """:meth:`~semiprivate.kernels._reference_noise._LaplaceLarge.sample` fused: the parts read the reference's
     words in its order, each accumulated into ``B G`` while it is drawn (``G``'s digits times their place
-    values), then one pass ``X = sign(Y) (|Y| + B G)``: the reference's numbers without its array passes."""
+    values, ``B D**i``), and the top part ``Q`` forms ``X = sign(Y) (|Y| + B G)`` as it is drawn: the
+    reference's numbers with one pass per part and no temporaries."""
     parts = table.parts
     y = np.empty(n, dtype=np.int64)
     _part_into(parts[0], y, 1, False, rng)
-    g = np.zeros(n, dtype=np.int64)
-    for i, part in enumerate(parts[1:-1]):  # the digits d_i, place value B D**i: each below B D**(i+1) <= 2**60
-        _part_into(part, g, table.B * table.D ** i, True, rng)
-    top = table.B * table.D ** table.K
-    q_table = parts[-1]
-    # Q is drawn as plain values and checked as the reference checks it before B D**K multiplies it
-    qg = np.empty(n, dtype=np.int64)
-    qmax = _part_into_checked(q_table, qg, rng)
-    if n and qmax >= (1 << 61) // top:
+    g = np.empty(n, dtype=np.int64)
+    for i, part in enumerate(parts[1:-1]):  # the digits d_i, place value B D**i: each below B D**(i+1) <= 2**62
+        _part_into(part, g, table.B * table.D ** i, bool(i), rng)
+    if len(parts) == 2:
+        g.fill(0)
+    q_table, top = parts[-1], table.B * table.D ** table.K
+    limit = (1 << 61) // top  # the reference refuses a Q at or above this (a sample that may not fit in int64)
+    # every value of Q's table is below the limit (Q's ratio exp(-e), e = B D**K / scale in [1/16, 16), has a
+    # table of about 46 / e entries; limit is about 2**61 / (e scale) >= 2**11 / e at scale <= 2**50), so
+    # |Y| + B G < 2**12 + B D**K + 2**61 < 2**63: the compiled accumulation cannot overflow
+    if int(q_table.xmin) + int(q_table.L.shape[0]) >= limit:
+        raise OverflowError(f"the discrete Laplace's top part is too wide for int64 (scale = {float(table.scale):g})")
+    qmax = _part_into(q_table, g, top, True, rng, y=y, limit=limit)
+    if n and qmax >= limit:
         raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
                             f"at scale <= 2**50; scale = {float(table.scale):g})")
-    qg *= top
-    g += qg
-    _cython_module().signed_combine(y, g)
     return g
-
-
-def _part_into_checked(table: Any, out: NDArray[np.int64], rng: np.random.Generator) -> int:
-    """The top part ``Q`` as plain values (mult 1) so that a huge settled tail value is checked before use."""
-    mod = _cython_module()
-    guide, bits = _guide(table)
-    bitgen = rng.bit_generator
-    with bitgen.lock:
-        idx, ws, gs, vmax = mod.draw_into(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
-                                          bool(table.upper_closed), bitgen.capsule, out, 1, False)
-    vmax = int(vmax)
-    for i, w, guess in zip(idx.tolist(), ws.tolist(), gs.tolist()):
-        v = table.settle(int(w), int(guess), rng)
-        vmax = max(vmax, v)
-        out[i] = min(v, (1 << 63) - 1)
-    return vmax
 
 
 def _gaussian_rejection_compiled(table: ref._GaussianRejection, n: int, rng: np.random.Generator,

@@ -82,13 +82,17 @@ def classify(const uint64_t[::1] L not None, const uint64_t[::1] H not None, con
 
 def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, const int32_t[::1] guide not None,
               int guide_bits, int64_t xmin, bint lower_closed, bint upper_closed, object capsule,
-              int64_t[::1] out not None, int64_t mult, bint add):
+              int64_t[::1] out not None, int64_t mult, bint add, const int64_t[::1] y=None):
     """:func:`draw`'s words and values ``v = xmin + c``, accumulated: ``out[i] = mult * v`` (``add`` False) or
     ``out[i] += mult * v`` (``add`` True), one pass and no temporary (the parts of a wide discrete Laplace).
 
     Returns ``(indices, words, guesses, vmax)``: the samples still to settle with their words and values
     ``v`` (the caller adds ``mult * (settled - guess)``), and the largest ``v`` drawn.  ``mult * v`` must
     fit in int64 for every ``v`` of the table (the caller checks ``mult * (xmin + len(L))``).
+
+    With ``y`` (the low part of a wide discrete Laplace, ``add`` True) the last part also forms the sample:
+    ``out[i] = sign(y[i]) (|y[i]| + out[i] + mult * v)`` (0 where ``y[i] = 0``), so a settled value's
+    correction is ``sign(y[i]) mult (settled - guess)``.
     """
     cdef const char *name = "BitGenerator"
     if not PyCapsule_IsValid(capsule, name):
@@ -96,42 +100,37 @@ def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, co
     if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
         raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
     cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(capsule, name)
-    cdef Py_ssize_t n = out.shape[0], i, c, k = 0
+    cdef Py_ssize_t n = out.shape[0], i = 0, c = 0, k = 0, nb = L.shape[0]
     cdef int shift = 64 - guide_bits
-    cdef uint64_t w
+    cdef uint64_t w = 0
     cdef int64_t v, vmax = xmin
+    cdef bint unsure
+    cdef const uint64_t *Lp = &L[0] if nb else NULL
+    cdef const uint64_t *Hp = &H[0] if nb else NULL
+    cdef const int32_t *Gp = &guide[0]
+    cdef int64_t *op = &out[0] if n else NULL
     idx_arr = np.empty(16, dtype=np.int64)
     w_arr = np.empty(16, dtype=np.uint64)
     g_arr = np.empty(16, dtype=np.int64)
     cdef int64_t[::1] idx = idx_arr
     cdef uint64_t[::1] ws = w_arr
     cdef int64_t[::1] gs = g_arr
-    i = 0
+    cdef bint full = False
+    cdef bint final = y is not None
+    cdef const int64_t *yp = NULL
+    cdef int64_t yv
+    if final:
+        if y.shape[0] != n or not add:
+            raise ValueError("y must have out's length, with add=True")
+        if n:
+            yp = &y[0]
     while i < n:
-        with nogil:
-            while i < n:
-                w = bg.next_uint64(bg.state)
-                v = xmin
-                if _locate(w, L, H, guide, shift, lower_closed, upper_closed, &c):
-                    if k == idx.shape[0]:
-                        break  # grow the settle lists (rare) with the GIL held, then resume at this sample
-                    idx[k] = i
-                    ws[k] = w
-                    gs[k] = xmin + c
-                    k += 1
-                v = xmin + c
-                if v > vmax:
-                    vmax = v
-                if add:
-                    out[i] += mult * v
-                else:
-                    out[i] = mult * v
-                i += 1
-        if i < n:  # the list is full: double it, record sample i (its word already read) and go on
+        if full:  # the settle lists are full: double them (rare), record sample i (its word already read)
             idx_arr = np.concatenate([idx_arr, np.empty(idx_arr.shape[0], dtype=np.int64)])
             w_arr = np.concatenate([w_arr, np.empty(w_arr.shape[0], dtype=np.uint64)])
             g_arr = np.concatenate([g_arr, np.empty(g_arr.shape[0], dtype=np.int64)])
             idx, ws, gs = idx_arr, w_arr, g_arr
+            full = False
             idx[k] = i
             ws[k] = w
             gs[k] = xmin + c
@@ -139,11 +138,50 @@ def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, co
             v = xmin + c
             if v > vmax:
                 vmax = v
-            if add:
-                out[i] += mult * v
+            if final:
+                yv = yp[i]
+                op[i] = 0 if yv == 0 else (yv + op[i] + mult * v if yv > 0 else yv - op[i] - mult * v)
             else:
-                out[i] = mult * v
+                op[i] = op[i] + mult * v if add else mult * v
             i += 1
+        with nogil:
+            while i < n:
+                w = bg.next_uint64(bg.state)
+                c = Gp[w >> shift]
+                while c < nb and Lp[c] <= w:
+                    c += 1
+                # the reference's settle mask (as _locate): all-ones word, H below above w, open tail cells
+                unsure = w == 0xFFFFFFFFFFFFFFFFULL
+                if c > 0:
+                    unsure = unsure or Hp[c - 1] > w
+                elif not lower_closed:
+                    unsure = True
+                if c == nb and not upper_closed:
+                    unsure = True
+                if unsure:
+                    if k == idx.shape[0]:
+                        full = True
+                        break
+                    idx[k] = i
+                    ws[k] = w
+                    gs[k] = xmin + c
+                    k += 1
+                v = xmin + c
+                if v > vmax:
+                    vmax = v
+                if final:
+                    yv = yp[i]
+                    if yv > 0:
+                        op[i] = yv + op[i] + mult * v
+                    elif yv < 0:
+                        op[i] = yv - op[i] - mult * v
+                    else:
+                        op[i] = 0
+                elif add:
+                    op[i] += mult * v
+                else:
+                    op[i] = mult * v
+                i += 1
     return idx_arr[:k], w_arr[:k], g_arr[:k], vmax
 
 
