@@ -102,21 +102,23 @@ def test_wide_gaussian_bit_for_bit(sigma2, n) -> None:
     _both(ref.gaussian_table(Fraction(sigma2)), n, seed=10 + n)
 
 
-def _coarse_laplace_large(scale: Fraction, bits: int) -> ref._LaplaceLarge:
+def _coarse_laplace_large(scale: Fraction, bits: int, top_bits: int | None = None) -> ref._LaplaceLarge:
     """A wide discrete Laplace whose parts' 64-bit bounds are coarsened to ``bits``: the same law, most words
     settled (the fused compiled parts must settle exactly the reference's words and add them in place)."""
     t = ref._LaplaceLarge(scale)
     e0 = t.B / t.scale
     t.parts = [ref._LowLaplace(t.scale, t.B, bits=bits)]
     t.parts += [ref._TruncGeometric(e0 * t.D ** i, t.D, bits=bits) for i in range(t.K)]
-    t.parts.append(ref._Geometric(e0 * t.D ** t.K, bits=bits))
+    t.parts.append(ref._Geometric(e0 * t.D ** t.K, bits=bits if top_bits is None else top_bits))
     return t
 
 
 @pytest.mark.parametrize("scale", [Fraction(5000), Fraction(2 * 10**9)])
 def test_wide_laplace_settled_parts_bit_for_bit(scale) -> None:
-    # 12-bit bounds: most of the 200 words of each part settle (past the compiled list's first 16 entries)
-    t = _coarse_laplace_large(scale, 12)
+    # 12-bit bounds: most of the 200 words of the low part settle (past the compiled list's first 16 entries);
+    # 4-bit bounds on the top part: most of its words settle too, on both signs of Y (the correction of a
+    # settled top value carries sign(Y))
+    t = _coarse_laplace_large(scale, 12, top_bits=4)
     assert len(t.parts) >= 2
     _both(t, 200, seed=12)
 
