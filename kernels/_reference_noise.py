@@ -538,8 +538,9 @@ class _GaussianRejection:
     exact lazy inversion against rigorous bounds on ``exp(-gamma)`` (:func:`_exp_neg_fixed`), settled as
     :class:`_BernoulliExp` does.  Bits read, per round over the ``m`` pending samples (in index order):
     the discrete Laplace draw of ``m`` samples, then ``m`` coin words, then the coins' settling words.
-    The coins cost a Python big-integer ``exp`` bound each (tens of microseconds): this path is for the
-    wide Gaussians no table can hold, not a fast path.
+    Here each coin costs a Python big-integer ``exp`` bound (tens of microseconds); the compiled backend
+    decides the same coins from a double-precision bound and falls back to :meth:`decide` only in a
+    ``2**-20`` band around the boundary (``semiprivate.kernels.noise``), with the same outputs.
     """
 
     def __init__(self, sigma2: Fraction) -> None:

@@ -290,8 +290,9 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
     sigma2 : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**100``; used as its exact rational value, however small.  Above about
         ``6.2e7`` (a table half-width of ``2**16``) samples come from CKS20 Alg. 3 (a discrete Laplace
-        proposal and an exact ``exp`` coin per proposal, computed in Python: tens of microseconds per
-        sample).
+        proposal and an exact ``exp`` coin per proposal; the compiled backend decides the coins
+        from a double-precision bound, exactly, and is a few times NumPy's float ``normal`` per sample,
+        the reference tens of microseconds).
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence

@@ -8,6 +8,10 @@ reference's ``searchsorted``), and marks the samples the reference settles (``H`
 above the word, an open tail cell, the all-ones word).  The Python wrapper then settles those in index
 order with the reference's own code, so outputs and the generator's state after are the reference's,
 bit for bit.  The caller holds the bit generator's lock.
+
+:func:`draw_into` is the same loop accumulating into an array (the parts of a wide discrete Laplace, the
+last forming ``sign(Y) (|Y| + B G)``); :func:`gaussian_coins` and :func:`accept_compact` are the coins and
+the round bookkeeping of CKS20 Alg. 3 (coins the float bound leaves open go to the reference's exact code).
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.math cimport exp, fabs
