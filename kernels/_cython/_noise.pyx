@@ -21,6 +21,20 @@ from numpy.random cimport bitgen_t
 import numpy as np
 
 
+cdef bitgen_t *_bitgen(object capsule) except NULL:
+    """The C bit generator inside a NumPy ``BitGenerator.capsule`` (a ValueError for anything else)."""
+    cdef const char *name = "BitGenerator"
+    if not PyCapsule_IsValid(capsule, name):
+        raise ValueError("capsule must be a NumPy BitGenerator capsule")
+    return <bitgen_t *> PyCapsule_GetPointer(capsule, name)
+
+
+cdef int _check_guide(const int32_t[::1] guide, int guide_bits) except -1:
+    if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
+        raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
+    return 0
+
+
 cdef inline bint _locate(uint64_t w, const uint64_t[::1] L, const uint64_t[::1] H, const int32_t[::1] guide,
                          int shift, bint lower_closed, bint upper_closed, Py_ssize_t *cell) noexcept nogil:
     """``cell[0] = #{i : L[i] <= w}``; True when the reference settles this word."""
@@ -46,12 +60,8 @@ def draw(const uint64_t[::1] L not None, const uint64_t[::1] H not None, const i
 
     ``guide[j] = #{i : L[i] <= j << (64 - guide_bits)}`` (``len(guide) = 2**guide_bits``, ``guide_bits >= 1``).
     """
-    cdef const char *name = "BitGenerator"
-    if not PyCapsule_IsValid(capsule, name):
-        raise ValueError("capsule must be a NumPy BitGenerator capsule")
-    if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
-        raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
-    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(capsule, name)
+    _check_guide(guide, guide_bits)
+    cdef bitgen_t *bg = _bitgen(capsule)
     cdef Py_ssize_t n = out.shape[0], i, c, k = 0
     cdef int shift = 64 - guide_bits
     cdef uint64_t w
@@ -74,8 +84,7 @@ def classify(const uint64_t[::1] L not None, const uint64_t[::1] H not None, con
              int guide_bits, int64_t xmin, bint lower_closed, bint upper_closed, const uint64_t[::1] words not None,
              int64_t[::1] out not None, uint8_t[::1] unsure not None):
     """:func:`draw`'s decision for given words (values into ``out``, the settle mask into ``unsure``)."""
-    if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
-        raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
+    _check_guide(guide, guide_bits)
     cdef Py_ssize_t n = words.shape[0], i, c
     cdef int shift = 64 - guide_bits
     with nogil:
@@ -98,13 +107,9 @@ def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, co
     ``out[i] = sign(y[i]) (|y[i]| + out[i] + mult * v)`` (0 where ``y[i] = 0``), so a settled value's
     correction is ``sign(y[i]) mult (settled - guess)``.
     """
-    cdef const char *name = "BitGenerator"
-    if not PyCapsule_IsValid(capsule, name):
-        raise ValueError("capsule must be a NumPy BitGenerator capsule")
-    if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
-        raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
-    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(capsule, name)
-    cdef Py_ssize_t n = out.shape[0], i = 0, c = 0, k = 0, nb = L.shape[0]
+    _check_guide(guide, guide_bits)
+    cdef bitgen_t *bg = _bitgen(capsule)
+    cdef Py_ssize_t n = out.shape[0], i, c = 0, k = 0, nb = L.shape[0]
     cdef int shift = 64 - guide_bits
     cdef uint64_t w = 0
     cdef int64_t v, vmax = xmin
@@ -119,7 +124,6 @@ def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, co
     cdef int64_t[::1] idx = idx_arr
     cdef uint64_t[::1] ws = w_arr
     cdef int64_t[::1] gs = g_arr
-    cdef bint full = False
     cdef bint final = y is not None
     cdef const int64_t *yp = NULL
     cdef int64_t yv
@@ -128,64 +132,46 @@ def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, co
             raise ValueError("y must have out's length, with add=True")
         if n:
             yp = &y[0]
-    while i < n:
-        if full:  # the settle lists are full: double them (rare), record sample i (its word already read)
-            idx_arr = np.concatenate([idx_arr, np.empty(idx_arr.shape[0], dtype=np.int64)])
-            w_arr = np.concatenate([w_arr, np.empty(w_arr.shape[0], dtype=np.uint64)])
-            g_arr = np.concatenate([g_arr, np.empty(g_arr.shape[0], dtype=np.int64)])
-            idx, ws, gs = idx_arr, w_arr, g_arr
-            full = False
-            idx[k] = i
-            ws[k] = w
-            gs[k] = xmin + c
-            k += 1
+    with nogil:
+        for i in range(n):
+            w = bg.next_uint64(bg.state)
+            c = Gp[w >> shift]
+            while c < nb and Lp[c] <= w:
+                c += 1
+            # the reference's settle mask (as _locate): all-ones word, H below above w, open tail cells
+            unsure = w == 0xFFFFFFFFFFFFFFFFULL
+            if c > 0:
+                unsure = unsure or Hp[c - 1] > w
+            elif not lower_closed:
+                unsure = True
+            if c == nb and not upper_closed:
+                unsure = True
+            if unsure:
+                if k == idx.shape[0]:
+                    with gil:  # the settle lists are full: double them (rare)
+                        idx_arr = np.concatenate([idx_arr, np.empty(idx_arr.shape[0], dtype=np.int64)])
+                        w_arr = np.concatenate([w_arr, np.empty(w_arr.shape[0], dtype=np.uint64)])
+                        g_arr = np.concatenate([g_arr, np.empty(g_arr.shape[0], dtype=np.int64)])
+                        idx, ws, gs = idx_arr, w_arr, g_arr
+                idx[k] = i
+                ws[k] = w
+                gs[k] = xmin + c
+                k += 1
             v = xmin + c
             if v > vmax:
                 vmax = v
             if final:
                 yv = yp[i]
-                op[i] = 0 if yv == 0 else (yv + op[i] + mult * v if yv > 0 else yv - op[i] - mult * v)
-            else:
-                op[i] = op[i] + mult * v if add else mult * v
-            i += 1
-        with nogil:
-            while i < n:
-                w = bg.next_uint64(bg.state)
-                c = Gp[w >> shift]
-                while c < nb and Lp[c] <= w:
-                    c += 1
-                # the reference's settle mask (as _locate): all-ones word, H below above w, open tail cells
-                unsure = w == 0xFFFFFFFFFFFFFFFFULL
-                if c > 0:
-                    unsure = unsure or Hp[c - 1] > w
-                elif not lower_closed:
-                    unsure = True
-                if c == nb and not upper_closed:
-                    unsure = True
-                if unsure:
-                    if k == idx.shape[0]:
-                        full = True
-                        break
-                    idx[k] = i
-                    ws[k] = w
-                    gs[k] = xmin + c
-                    k += 1
-                v = xmin + c
-                if v > vmax:
-                    vmax = v
-                if final:
-                    yv = yp[i]
-                    if yv > 0:
-                        op[i] = yv + op[i] + mult * v
-                    elif yv < 0:
-                        op[i] = yv - op[i] - mult * v
-                    else:
-                        op[i] = 0
-                elif add:
-                    op[i] += mult * v
+                if yv > 0:
+                    op[i] = yv + op[i] + mult * v
+                elif yv < 0:
+                    op[i] = yv - op[i] - mult * v
                 else:
-                    op[i] = mult * v
-                i += 1
+                    op[i] = 0
+            elif add:
+                op[i] += mult * v
+            else:
+                op[i] = mult * v
     return idx_arr[:k], w_arr[:k], g_arr[:k], vmax
 
 
@@ -223,12 +209,9 @@ def gaussian_coins(const int64_t[::1] y not None, double centre, double two_sigm
     ``margin`` (default ``2**-20``) may be widened, never narrowed: a wider band leaves more coins to the
     exact code and changes no decision.
     """
-    cdef const char *name = "BitGenerator"
-    if not PyCapsule_IsValid(capsule, name):
-        raise ValueError("capsule must be a NumPy BitGenerator capsule")
     if not 9.5367431640625e-07 <= margin < 1.0:
         raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
-    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(capsule, name)
+    cdef bitgen_t *bg = _bitgen(capsule)
     cdef Py_ssize_t n = y.shape[0], i, k = 0
     if keep.shape[0] != n:
         raise ValueError("y and keep must have the same length")
