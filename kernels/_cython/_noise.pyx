@@ -175,24 +175,6 @@ def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, co
     return idx_arr[:k], w_arr[:k], g_arr[:k], vmax
 
 
-def signed_combine(const int64_t[::1] y not None, int64_t[::1] g not None):
-    """``g[i] = sign(y[i]) (|y[i]| + g[i])`` in place (``0`` where ``y[i] = 0``): the last step of a wide
-    discrete Laplace, ``X = sign(Y) (|Y| + B G)`` with ``g = B G`` (the caller bounds ``|Y| + B G < 2**63``)."""
-    cdef Py_ssize_t n = g.shape[0], i
-    cdef int64_t v
-    if y.shape[0] != n:
-        raise ValueError("y and g must have the same length")
-    with nogil:
-        for i in range(n):
-            v = y[i]
-            if v > 0:
-                g[i] = v + g[i]
-            elif v < 0:
-                g[i] = v - g[i]
-            else:
-                g[i] = 0
-
-
 def gaussian_coins(const int64_t[::1] y not None, double centre, double two_sigma2, object capsule,
                    uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
     """One coin word per proposal (``next_uint64``, in index order) for CKS20 Alg. 3's acceptance
