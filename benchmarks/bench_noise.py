@@ -22,10 +22,10 @@ samplers are sequential) and reports nanoseconds per sample and the ratio to Num
 The tables behind the exact samplers are built once per parameter and cached (their build time is
 listed separately: the first call with a new parameter pays it).
 
-Then the SVT share: the auditor's full-budget ``SVT(1)`` example (eps = 0.1: threshold noise
-``Lap(20)``, query noise ``Lap(40)``) on 10 integer queries, ``size`` runs: the share of its time spent
-drawing noise, and the time with that noise drawn by the exact compiled discrete Laplace instead (same
-scales), i.e. what moving the example onto exact noise would change.
+Then the auditor's SVT cases (SVT1-6, SVT34Parallel, NumericalSVT with ``audit_power.py``'s
+parameters, component-wise input of length 10): each mechanism with its float noise and with
+``exact=True`` (the exact compiled discrete Laplace of the same scales), interleaved, and one whole
+audit of SVT1 each way (the bounds differ: the samples differ).
 
 The header names the CPU model.  The machine is shared: quote medians and ratios, not absolutes.
 """
@@ -40,6 +40,7 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from semiprivate.kernels import _reference_noise as ref
@@ -50,8 +51,10 @@ from semiprivate.kernels._timing import time_interleaved
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import finish  # noqa: E402
 
-LAPLACE_SCALES = [1.0, 3.7, 20.0, 40.0, 1000.0]
-GAUSS_SIGMA2 = [1.0, 3.7, 100.0, 10_000.0]
+LAPLACE_SCALES = [1.0, 3.7, 20.0, 40.0, 1000.0, 20_000.0, 2e6, 2e9]
+GAUSS_SIGMA2 = [1.0, 3.7, 100.0, 10_000.0, 1e6, 6e7, 1e9]
+#: sigma2 drawn by CKS20 Alg. 3: its reference (Python coins, ~100 us per sample) is timed on fewer samples
+SLOW_N = 5_000
 DEFAULT_OPENDP = "/work/peers/opendp/bin/python"
 
 OPENDP_SRC = r"""
@@ -99,65 +102,84 @@ def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int) -> l
         for p in params:
             fr = Fraction(p)
             t0 = time.perf_counter()
-            (ref.laplace_table if kind == "laplace" else ref.gaussian_table)(fr)
+            table = (ref.laplace_table if kind == "laplace" else ref.gaussian_table)(fr)
             build = time.perf_counter() - t0
+            # the reference of CKS20 Alg. 3 computes its coins in Python: timed alone on fewer samples
+            slow = isinstance(table, ref._GaussianRejection)
+            m, m_ref = n, (SLOW_N if slow else n)
             g = np.random.default_rng(1)
             fn = noise.discrete_laplace if kind == "laplace" else noise.discrete_gaussian
             methods = {
-                "compiled": lambda fn=fn, p=p, g=g: fn(p, n, rng=g, backend="cython"),
-                "reference": lambda fn=fn, p=p, g=g: fn(p, n, rng=g, backend="numpy"),
-                "float": (lambda p=p, g=g: g.laplace(0.0, p, n)) if kind == "laplace"
-                else (lambda p=p, g=g: g.normal(0.0, math.sqrt(p), n)),
+                "compiled": lambda fn=fn, p=p, g=g, m=m: fn(p, m, rng=g, backend="cython"),
+                "float": (lambda p=p, g=g, m=m: g.laplace(0.0, p, m)) if kind == "laplace"
+                else (lambda p=p, g=g, m=m: g.normal(0.0, math.sqrt(p), m)),
             }
+            ref_call = {"reference": lambda fn=fn, p=p, g=g, m=m_ref: fn(p, m, rng=g, backend="numpy")}
+            if not slow:
+                methods.update(ref_call)
             if kind == "laplace":
-                methods["repo"] = lambda p=p, g=g: laplace_noise(g, p, n)
+                methods["repo"] = lambda p=p, g=g, m=m: laplace_noise(g, p, m)
             t = {k: v.median for k, v in time_interleaved(methods, repeats=repeats, warmup=1).items()}
+            if slow:
+                t["reference"] = time_interleaved(ref_call, repeats=3, warmup=0)["reference"].median * n / m_ref
             od = _opendp(opendp_python, kind, p, opendp_n, 3)
-            repo = _ns(t["repo"], n) if "repo" in t else "-"
+            repo = _ns(t["repo"], m) if "repo" in t else "-"
             od_ns = f"{od * 1e9:.0f}" if od else "absent"
-            od_ratio = f"{od / (t['compiled'] / n):.0f}x" if od else "-"
+            od_ratio = f"{od / (t['compiled'] / m):.0f}x" if od else "-"
             rows.append(
-                f"| {kind} | {p:g} | {_ns(t['compiled'], n)} | {_ns(t['reference'], n)} | {_ns(t['float'], n)} | "
+                f"| {kind} | {p:g}{'' if m_ref == n else f' (reference on {m_ref:,})'} | {_ns(t['compiled'], m)} | "
+                f"{_ns(t['reference'], m)} | {_ns(t['float'], m)} | "
                 f"{repo} | {od_ns} | {t['compiled'] / t['float']:.2f} | {t['reference'] / t['float']:.2f} | "
                 f"{od_ratio} | {build:.3f} |")
     return rows
 
 
-def bench_svt(size: int, repeats: int) -> list[str]:
-    from semiprivate.theory.audit.examples import SVT, _laplace
+def bench_svt(size: int, repeats: int, audit_trials: int) -> list[str]:
+    """The auditor's SVT cases (audit_power.py's ``cases()``): each mechanism's time per call, float noise
+    against ``exact=True`` (exact compiled discrete Laplace), interleaved in the same run; then one whole
+    audit of SVT1 on its eight component-wise pairs (confidence 0.9, ``audit_trials`` per dataset) each way."""
+    from audit_power import CONFIDENCE, EPS, statdp_patterns
+    from semiprivate.theory.audit import audit_pairs
+    from semiprivate.theory.audit.examples import SVT, NumericalSVT, SVT34Parallel
 
-    svt = SVT(1)
-    rho_s, nu_s = svt.scales()
-    a = np.array([1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0])
-    g = np.random.default_rng(2)
+    cw10 = statdp_patterns(10, True, -10, 10)
+    a = np.asarray(cw10[0][0], dtype=np.float64)
+    cases = [("SVT1", lambda e: SVT(1, t=0.5, exact=e)), ("SVT2", lambda e: SVT(2, exact=e)),
+             ("SVT3", lambda e: SVT(3, exact=e)), ("SVT4", lambda e: SVT(4, exact=e)),
+             ("SVT5", lambda e: SVT(5, exact=e)), ("SVT6", lambda e: SVT(6, exact=e)),
+             ("SVT34Parallel", lambda e: SVT34Parallel(exact=e)), ("NumericalSVT", lambda e: NumericalSVT(exact=e))]
+    rows = ["", f"## The auditor's SVT cases, float noise against exact noise (`exact=True`), {size:,} runs per call", "",
+            "| case | float noise ms | exact noise ms | float / exact |", "|---|---|---|---|"]
+    total = {"float": 0.0, "exact": 0.0}
+    for name, make in cases:
+        g = np.random.default_rng(2)
+        mf, me = make(False), make(True)
+        t = {k: v.median for k, v in time_interleaved(
+            {"float": lambda mf=mf, g=g: mf(a, size, g), "exact": lambda me=me, g=g: me(a, size, g)},
+            repeats=repeats, warmup=1).items()}
+        total["float"] += t["float"]
+        total["exact"] += t["exact"]
+        rows.append(f"| {name} | {t['float'] * 1e3:.1f} | {t['exact'] * 1e3:.1f} | {t['float'] / t['exact']:.2f}x |")
+    rows.append(f"| all eight | {total['float'] * 1e3:.1f} | {total['exact'] * 1e3:.1f} | "
+                f"{total['float'] / total['exact']:.2f}x |")
+    if audit_trials:
+        pairs = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in cw10]
+        res: dict[str, Any] = {}
 
-    def float_noise() -> None:
-        _laplace(g, rho_s, size)
-        _laplace(g, nu_s, (size, a.size))
+        def audit(exact: bool) -> None:
+            res[exact] = audit_pairs(SVT(1, t=0.5, exact=exact), pairs, epsilon=EPS, trials=audit_trials,
+                                     confidence=CONFIDENCE, rng=0, estimate_on="best")
 
-    def exact_noise() -> None:
-        noise.discrete_laplace(rho_s, size, rng=g, backend="cython")
-        noise.discrete_laplace(nu_s, (size, a.size), rng=g, backend="cython")
-
-    def exact_svt() -> None:  # the example's pass with the exact noise in place of the float one
-        rho = noise.discrete_laplace(rho_s, size, rng=g, backend="cython").astype(np.float64)
-        noisy = a + noise.discrete_laplace(nu_s, (size, a.size), rng=g, backend="cython")
-        svt.respond(noisy, rho)
-
-    t = {k: v.median for k, v in time_interleaved(
-        {"svt": lambda: svt(a, size, g), "float noise": float_noise, "exact noise": exact_noise, "exact svt": exact_svt},
-        repeats=repeats, warmup=1).items()}
-    share = t["float noise"] / t["svt"]
-    return [
-        "", f"SVT(1), eps = 0.1 (Lap({rho_s:g}) threshold, Lap({nu_s:g}) queries), 10 queries, {size} runs:",
-        "", "| quantity | value |", "|---|---|",
-        f"| SVT(1) as in theory/audit/examples.py (float Laplace) | {t['svt'] * 1e3:.2f} ms |",
-        f"| its noise alone (float, the example's own sampler) | {t['float noise'] * 1e3:.2f} ms ({share:.0%} of the run) |",
-        f"| the same noise, exact compiled discrete Laplace | {t['exact noise'] * 1e3:.2f} ms "
-        f"({t['exact noise'] / t['float noise']:.2f}x the float noise) |",
-        f"| SVT(1) with the exact noise | {t['exact svt'] * 1e3:.2f} ms ({t['svt'] / t['exact svt']:.2f}x faster "
-        f"than the float run) |",
-    ]
+        t = {k: v.median for k, v in time_interleaved(
+            {"float": lambda: audit(False), "exact": lambda: audit(True)}, repeats=3, warmup=0).items()}
+        rows += ["", f"Whole audit of SVT1 (eight pairs, {audit_trials:,} trials per dataset, confidence "
+                 f"{CONFIDENCE:g}, seed 0), median of 3:", "",
+                 "| noise | seconds | lower bound | flagged |", "|---|---|---|---|",
+                 f"| float | {t['float']:.2f} | {res[False].epsilon_lower_bound:.4f} | {res[False].violation} |",
+                 f"| exact | {t['exact']:.2f} | {res[True].epsilon_lower_bound:.4f} | {res[True].violation} |",
+                 "", f"float / exact: {t['float'] / t['exact']:.2f}x (the bounds differ: the noise, hence the "
+                 "samples, differ)"]
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=float, default=1e6, help="samples per timed call")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--opendp-python", default=DEFAULT_OPENDP, help="a Python that imports opendp")
+    ap.add_argument("--audit-trials", type=int, default=1_000_000, help="trials per dataset of the SVT1 audit (0: skip)")
     args = ap.parse_args(argv)
     n = 100_000 if args.quick else int(args.n)
     repeats = 3 if args.quick else 7
@@ -177,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     rows = [f"# Exact noise samplers, per sample ({cpu_model()}, one core, n = {n:,}; OpenDP on {opendp_n:,})", ""]
     rows += bench_samplers(n, repeats, args.opendp_python, opendp_n)
-    rows += bench_svt(n // 10, repeats)
+    rows += bench_svt(n // 10, repeats, 0 if args.quick else args.audit_trials)
     return finish(rows, args.out)
 
 

@@ -234,7 +234,8 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     epsilon : float
         The nominal privacy parameter, > 0 and finite.
     backend : {"cython", "cupy", "numpy"}
-        Chunk size ``B``: 2048 (Cython), 4096 (CuPy), or one stage over all ``n`` (NumPy).
+        Stages ``B + C``: chunks of ``B = 2048`` (Cython); ``4096 + 256 + 8 + ceil(C / 256)`` with
+        ``C = ceil(n / 4096)`` (CuPy: entries, chunks of a tile, the tile reduction, tiles); ``n`` (NumPy).
 
     Raises
     ------
@@ -258,9 +259,11 @@ def sampler_error_bounds(n: int, epsilon: float, *, backend: str = "cython") -> 
     u = 2.0**-53
     if backend == "numpy":
         stages = float(n)
-    else:
-        b = CHUNK if backend == "cython" else 4096
-        stages = float(b + -(-n // b))
+    elif backend == "cython":
+        stages = float(CHUNK + -(-n // CHUNK))
+    else:  # the GPU's three levels (kernels/_cupy/onepass.py): 4096 entries, 256 chunks, 8 tree levels, the tiles
+        chunks = -(-n // 4096)
+        stages = float(4096 + 256 + 8 + -(-chunks // 256))
     gamma = 6.0 * (708.0 * EXPONENT_ROUNDINGS * u + EXP_ERROR_U * u) + 2.0 * stages * u
     if not gamma < 1.0:
         raise ValueError(f"n={n} is too large for backend={backend!r}: the floating-point error bound is "
@@ -455,7 +458,8 @@ def exponential_mechanism(
     ``delta_fp = (1 + exp(epsilon_fp)) ((B + C) u + N 2**-1021)``;
     :func:`sampler_error_bounds` computes them (``N = 1e7``, ``epsilon = 1``: ``gamma ~
     3.0e-12``, ``delta_fp ~ 2.9e-12``; ``N = 1e8``: ``1.3e-11``, ``2.1e-11``).  The NumPy reference has the same form with one
-    stage (``B + C`` replaced by ``N``); the CuPy backend with ``B = 4096``.  This is the
+    stage (``B + C`` replaced by ``N``); the CuPy backend with ``B + C`` replaced by ``4096 + 256 + 8 +
+    ceil(C / 256)``, ``C = ceil(N / 4096)`` (its three levels, ``kernels/_cupy/onepass.py``).  This is the
     classical floating-point caveat (Mironov, CCS 2012): pure ``epsilon``-DP holds exactly
     only for ``exact=True``.
 

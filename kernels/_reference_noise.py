@@ -30,6 +30,17 @@ This is the inversion that CKS20 (Sec. 5) contrast with their rejection samplers
 need no table, ours reads one word per sample on the common path, which is what makes a compiled
 version run at memory speed.  The distribution is theirs; there is no float anywhere on the path.
 
+Wide parameters
+---------------
+A table covers about ``+-35 scale`` (Laplace) or ``+-8.3 sigma`` (Gaussian) and costs about 10 us per
+entry to build, so only narrow laws get one (:data:`LAPLACE_DIRECT_HALF`, :data:`GAUSSIAN_DIRECT_HALF`).
+A wider discrete Laplace is :class:`_LaplaceLarge`: a folded low part and the base-256 digits of a
+geometric, each a small exact inversion (tables of at most ``2 * 2**LOW_BITS`` entries whatever the
+scale).  A wider discrete Gaussian is CKS20 Alg. 3 (:class:`_GaussianRejection`): discrete Laplace
+proposals and exact ``Bernoulli(exp(-gamma))`` coins.  Parameters are exact rationals of any size: a
+float never sizes a table from an overflowing value (:func:`_half_width`); the public functions refuse
+a Laplace scale above :data:`MAX_SCALE` and a ``sigma2`` above :data:`MAX_SIGMA2` (samples must fit in int64).
+
 Bits consumed (the contract the compiled backend reproduces bit for bit)
 -----------------------------------------------------------------------
 A word is the bit generator's ``next_uint64``, read in Python with
@@ -49,12 +60,18 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from semiprivate.kernels._reference import _exp_neg_fixed
+from semiprivate.kernels._reference import _exp_neg_fixed, _exp_neg_multiples
 
 __all__ = [
     "TAIL_BITS",
     "words",
     "MAX_HALF_WIDTH",
+    "LAPLACE_DIRECT_HALF",
+    "GAUSSIAN_DIRECT_HALF",
+    "LOW_BITS",
+    "DIGIT_BITS",
+    "MAX_SCALE",
+    "MAX_SIGMA2",
     "laplace_table",
     "gaussian_table",
     "bernoulli_exp_table",
@@ -70,7 +87,23 @@ TAIL_BITS = 48
 #: the window's half-width is capped (a table of at most ``2 * MAX_HALF_WIDTH + 2`` boundaries, 16 MiB):
 #: beyond discrete Laplace scale ~15,000 or discrete Gaussian sigma ~64,000 more mass goes to the slow exact path
 MAX_HALF_WIDTH = 1 << 19
+#: the discrete Laplace gets a direct table while its half-width is at most this (scale up to about 236);
+#: wider ones are drawn by :class:`_LaplaceLarge` from small tables (no table grows with the scale)
+LAPLACE_DIRECT_HALF = 1 << 13
+#: the discrete Gaussian gets a direct table while its half-width is at most this (sigma up to about 7,900);
+#: wider ones are drawn by CKS20 Alg. 3 (:class:`_GaussianRejection`)
+GAUSSIAN_DIRECT_HALF = 1 << 16
+#: :class:`_LaplaceLarge`'s low table covers ``|Y| <= 2**LOW_BITS`` at most
+LOW_BITS = 12
+#: :class:`_LaplaceLarge` splits the geometric into base-``2**DIGIT_BITS`` digits
+DIGIT_BITS = 8
+#: the largest discrete Laplace scale accepted: samples must fit in int64 (``P[|X| >= 2**62] < 2**-5900``)
+MAX_SCALE = 1 << 50
+#: the largest discrete Gaussian ``sigma2`` accepted (``sigma <= 2**50``, as :data:`MAX_SCALE`)
+MAX_SIGMA2 = 1 << 100
 _ALL_ONES = (1 << 64) - 1
+#: ``(tail_bits + 2) ln 2`` is computed with this upper bound on ``ln 2`` (it only sizes tables)
+_LN2_UP = Fraction(6932, 10000)
 
 
 def words(rng: np.random.Generator, n: int | None) -> Any:
@@ -82,6 +115,27 @@ def words(rng: np.random.Generator, n: int | None) -> Any:
 
 def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
+
+
+def _float(x: Fraction) -> float:
+    """``x >= 0`` as a float for sizing only: clamped to ``2**1000`` (a tiny ``x`` may round to 0)."""
+    return float(min(x, Fraction(1 << 1000)))
+
+
+def _half_width(a: Fraction, c: Fraction, tail_bits: int) -> int:
+    """A half-width ``K`` with ``a K + c K**2 >= (tail_bits + 2) ln 2`` (about ``2**-tail_bits`` of the mass of
+    ``exp(-(a |y| + c y**2))`` beyond ``+-K``), at least 1, capped at ``2**40``; exact rationals, so no
+    parameter overflows a float (the window only trades table size against settling, never exactness)."""
+    need = (tail_bits + 2) * _LN2_UP
+    cap = 1 << 40
+    if c > 0:
+        k_c = need / c  # c K**2 >= need suffices
+        k = cap if k_c >= cap * cap else math.isqrt(math.ceil(k_c)) + 1
+        if a > 0:
+            k = min(k, cap if need / a >= cap else math.ceil(need / a))
+    else:
+        k = cap if need / a >= cap else math.ceil(need / a)
+    return int(min(max(k + 1, 1), cap))
 
 
 class _LazyInversion:
@@ -203,19 +257,25 @@ class _Symmetric(_LazyInversion):
                  max_half: int = MAX_HALF_WIDTH, bits: int = 64) -> None:
         self.a, self.c = Fraction(a), Fraction(c)
         self._seq: dict[int, tuple[int, list[int], list[int], int]] = {}
-        # half-width K: a K + c K**2 >= (tail_bits + 2) ln 2 puts about 2**-tail_bits beyond +-K
-        need = (tail_bits + 2) * math.log(2)
-        af, cf = float(self.a), float(self.c)
-        if cf > 0:
-            k = (-af + math.sqrt(af * af + 4 * cf * need)) / (2 * cf)
-        else:
-            k = need / af
-        half = int(min(max(math.ceil(k) + 1, 1), max_half))
+        half = min(_half_width(self.a, self.c, tail_bits), max_half)
         q = 64 + 32
         self.xmin, self.lower_closed, self.upper_closed = -half - 1, False, False
-        xs = range(-half - 1, half + 1)
-        bounds = [self.cdf_bounds(x, q) for x in xs]
+        bounds = self._bounds_many(range(-half - 1, half + 1), q)
         self._set_table([lo for lo, _ in bounds], [hi for _, hi in bounds], q, bits)
+
+    def _bounds_many(self, xs: range, q: int) -> list[tuple[int, int]]:
+        """:meth:`cdf_bounds` of every ``x`` in ``xs`` (the same integers; ``Z`` and the sums computed once)."""
+        need = max(abs(xs.start), abs(xs.stop)) + 2
+        n, tlo, thi, qq = self._terms(q, need)
+        one_q = 1 << q
+        z_lo, z_hi = 2 * tlo[0] - (1 << qq), 2 * thi[0] - (1 << qq)
+        out = []
+        for x in xs:
+            if x < 0:
+                out.append(((tlo[-x] << q) // z_hi, min(_ceil_div(thi[-x] << q, z_lo), one_q)))
+            else:
+                out.append((max(one_q - _ceil_div(thi[x + 1] << q, z_lo), 0), one_q - ((tlo[x + 1] << q) // z_hi)))
+        return out
 
     def _terms(self, q: int, need: int) -> tuple[int, list[int], list[int], int]:
         """Suffix sums of the weights at precision ``q``: ``(n, Tlo, Thi, qq)``, valid for ``j <= n``."""
@@ -224,7 +284,7 @@ class _Symmetric(_LazyInversion):
             return cached
         # enough terms that w_n is far below 2**-q (for a tight Z), and at least `need`
         # (the Laplace bound w_n / (1 - p) is exact up to rounding, so any n is tight there)
-        af, cf = float(self.a), float(self.c)
+        af, cf = _float(self.a), _float(self.c)
         target = (q + 16) * math.log(2)
         n0 = (-af + math.sqrt(af * af + 4 * cf * target)) / (2 * cf) if cf > 0 else 0.0
         n = max(int(math.ceil(n0)) + 2, need + 1, 2 * (cached[0] if cached else 0))
@@ -320,16 +380,236 @@ class _BernoulliExp(_LazyInversion):
         return _exp_neg_fixed(self.gamma, q)
 
 
-@functools.lru_cache(maxsize=16)
-def laplace_table(scale: Fraction, bits: int = 64, max_half: int = MAX_HALF_WIDTH) -> _Laplace:
-    """The (cached) exact sampler of the discrete Laplace with this ``scale``."""
-    return _Laplace(scale, bits=bits, max_half=max_half)
+class _LowLaplace(_LazyInversion):
+    """``Y`` on ``{-B, ..., B}``: the discrete Laplace folded at ``B`` (the low part of :class:`_LaplaceLarge`).
+
+    ``P[Y = 0] = (1 - p) / (1 + p)`` and ``P[Y = +-(1 + d)] = p (1 - p) p**d / ((1 + p) (1 - p**B))`` for
+    ``d = 0 .. B - 1``, ``p = exp(-1/scale)``: ``F(-(1 + d)) = p (p**d - p**B) / ((1 + p) (1 - p**B))`` and
+    ``F(x) = 1 - F(-(1 + x))`` for ``x >= 0``.
+    """
+
+    def __init__(self, scale: Fraction, B: int, *, bits: int = 64) -> None:
+        self.unit, self.B = 1 / Fraction(scale), int(B)
+        self.xmin, self.lower_closed, self.upper_closed = -self.B, True, True
+        q = 64 + 32
+        g = q + 64 + 2 * self.B.bit_length()
+        pw = _exp_neg_multiples(self.unit, list(range(self.B + 1)), g)  # p**d, d = 0 .. B, one bracket each
+        bounds = [self._bounds(x, q, g, pw[1], pw[min(abs(x + 1) if x < 0 else x, self.B)], pw[self.B])
+                  for x in range(-self.B, self.B)]
+        self._set_table([lo for lo, _ in bounds], [hi for _, hi in bounds], q, bits)
+
+    def _bounds(self, x: int, q: int, g: int, p: tuple[int, int], pd: tuple[int, int],
+                pb: tuple[int, int]) -> tuple[int, int]:
+        """``F(x)`` from brackets (at ``2**g``) of ``p``, ``p**d`` (``d = -x - 1`` or ``x``) and ``p**B``."""
+        one_g, one_q = 1 << g, 1 << q
+        num_lo, num_hi = p[0] * max(pd[0] - pb[1], 0), p[1] * (pd[1] - pb[0])
+        den_lo, den_hi = (one_g + p[0]) * (one_g - pb[1]), (one_g + p[1]) * (one_g - pb[0])
+        m_lo, m_hi = (num_lo << q) // den_hi, min(_ceil_div(num_hi << q, den_lo), one_q)  # 2**q F(-(1 + d))
+        if x < 0:
+            return m_lo, m_hi
+        return one_q - m_hi, one_q - m_lo
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        if x < -self.B:
+            return 0, 0
+        if x >= self.B:
+            return 1 << q, 1 << q
+        d = -x - 1 if x < 0 else x
+        g = q + 64 + 2 * self.B.bit_length()
+        p, pd, pb = _exp_neg_multiples(self.unit, [1, d, self.B], g)
+        return self._bounds(x, q, g, p, pd, pb)
+
+
+class _Geometric(_LazyInversion):
+    """``G`` on ``{0, 1, ...}`` with ``P[G = k] = (1 - r) r**k``, ``r = exp(-e)``: ``F(k) = 1 - r**(k + 1)``."""
+
+    def __init__(self, e: Fraction, *, tail_bits: int = TAIL_BITS, bits: int = 64) -> None:
+        self.e = Fraction(e)
+        nb = _half_width(self.e, Fraction(0), tail_bits)
+        self.xmin, self.lower_closed, self.upper_closed = 0, True, False
+        q = 64 + 32
+        rk = _exp_neg_multiples(self.e, list(range(1, nb + 1)), q)
+        self._set_table([(1 << q) - hi for _, hi in rk], [(1 << q) - lo for lo, _ in rk], q, bits)
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        if x < 0:
+            return 0, 0
+        lo, hi = _exp_neg_multiples(self.e, [x + 1], q)[0]
+        return (1 << q) - hi, (1 << q) - lo
+
+
+class _TruncGeometric(_LazyInversion):
+    """``X`` on ``{0, .., D - 1}`` with ``P[X = k] ∝ r**k``, ``r = exp(-e)``: one base-``D`` digit of a geometric.
+
+    ``F(k) = (1 - r**(k + 1)) / (1 - r**D)``; ``D = 2`` is the bit with ``P[1] = r / (1 + r)``.
+    """
+
+    def __init__(self, e: Fraction, D: int, *, bits: int = 64) -> None:
+        self.e, self.D = Fraction(e), int(D)
+        self.xmin, self.lower_closed, self.upper_closed = 0, True, True
+        q = 64 + 32
+        g = self._guard(q)
+        rk = _exp_neg_multiples(self.e, list(range(1, self.D + 1)), g)
+        bounds = [self._bounds(q, g, rk[k], rk[-1]) for k in range(self.D - 1)]
+        self._set_table([lo for lo, _ in bounds], [hi for _, hi in bounds], q, bits)
+
+    def _guard(self, q: int) -> int:
+        # 1 - r**D may be as small as about e D: its leading zero bits are added as guard bits
+        return q + 64 + 2 * self.D.bit_length() + max(0, -math.floor(math.log2(_float(self.e * self.D)) if
+                                                                      self.e * self.D < 1 else 0))
+
+    def _bounds(self, q: int, g: int, rk1: tuple[int, int], rD: tuple[int, int]) -> tuple[int, int]:
+        one_g, one_q = 1 << g, 1 << q
+        num_lo, num_hi = one_g - rk1[1], one_g - rk1[0]
+        den_lo, den_hi = one_g - rD[1], one_g - rD[0]
+        return (num_lo << q) // den_hi, min(_ceil_div(num_hi << q, den_lo), one_q)
+
+    def cdf_bounds(self, x: int, q: int) -> tuple[int, int]:
+        if x < 0:
+            return 0, 0
+        if x >= self.D - 1:
+            return 1 << q, 1 << q
+        g = self._guard(q)
+        rk1, rD = _exp_neg_multiples(self.e, [x + 1, self.D], g)
+        return self._bounds(q, g, rk1, rD)
+
+
+class _LaplaceLarge:
+    """The discrete Laplace of a large scale from small tables: ``X = 0`` if ``Y = 0``, else
+    ``X = sign(Y) (|Y| + B G)``.
+
+    ``Y`` is :class:`_LowLaplace`, folded at ``B``, the least power of two ``>= scale`` capped at
+    ``2**LOW_BITS``, and ``G`` is geometric with ratio ``p**B``, independent of ``Y``.  Exact: for
+    ``x = +-(1 + d + B k)``, ``0 <= d < B``, ``P[Y = +-(1 + d)] P[G = k] = p (1 - p) p**d / ((1 + p)
+    (1 - p**B)) * (1 - p**B) p**(B k) = (1 - p) / (1 + p) p**|x|`` (CKS20 Def. 3), and ``P[X = 0] =
+    P[Y = 0]``.  ``G`` in turn is ``sum_i d_i D**i + D**K Q`` with independent base-``D`` digits
+    ``d_i`` (:class:`_TruncGeometric`, ratio ``p**(B D**i)``, ``D = 2**DIGIT_BITS``) and ``Q`` geometric
+    with ratio ``p**(B D**K)`` (:class:`_Geometric`), ``K`` the least with ``B D**K / scale >= 1/16``:
+    the geometric's pmf ``prod_i (r**(D**i))**d_i (r**(D**K))**Q`` factorises over the digits.  (CKS20
+    Alg. 2 splits the geometric the same way, at the scale's integer part.)  Every table has at most
+    ``2 B`` entries whatever the scale; a scale up to ``2**LOW_BITS * 16`` needs two parts.
+
+    Bits read: the parts in order (``Y``, then ``d_0 .. d_{K-1}``, then ``Q``), each as one
+    :class:`_LazyInversion` draw of ``n`` samples (``n`` words, then its settling words).
+    """
+
+    def __init__(self, scale: Fraction, *, low_bits: int = LOW_BITS, digit_bits: int = DIGIT_BITS) -> None:
+        self.scale = Fraction(scale)
+        b = 0
+        while b < low_bits and (1 << b) < self.scale:
+            b += 1
+        self.B, self.D = 1 << b, 1 << digit_bits
+        e0 = self.B / self.scale
+        k = 0
+        while e0 * self.D ** k < Fraction(1, 16):
+            k += 1
+        self.K = k
+        self.parts: list[_LazyInversion] = [_LowLaplace(self.scale, self.B)]
+        self.parts += [_TruncGeometric(e0 * self.D ** i, self.D) for i in range(k)]
+        self.parts.append(_Geometric(e0 * self.D ** k))
+
+    def combine(self, draws: list[NDArray[np.int64]]) -> NDArray[np.int64]:
+        """``X`` from the parts' draws (in :attr:`parts` order); the draws' arrays are reused."""
+        y, g = draws[0], draws[-1]
+        if g.size and int(g.max()) >= (1 << 61) // (self.B * self.D ** self.K):
+            raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
+                                f"at scale <= 2**50; scale = {float(self.scale):g})")
+        for d in reversed(draws[1:-1]):  # Horner from the top digit: G = (..(Q D + d_{K-1}) D + ..) D + d_0
+            g *= self.D
+            g += d
+        g *= self.B
+        g += np.abs(y)
+        g *= np.sign(y)  # Y = 0 gives 0 whatever G is
+        return g
+
+    def sample_with(self, n: int, rng: np.random.Generator, draw: Any) -> NDArray[np.int64]:
+        """``n`` samples, each part drawn by ``draw(table, n, rng)`` (the reference's or a compiled backend's)."""
+        return self.combine([draw(t, n, rng) for t in self.parts])
+
+    def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        return self.sample_with(n, rng, lambda t, m, g: t.sample(m, g))
+
+
+class _GaussianRejection:
+    """The discrete Gaussian of a large ``sigma2`` by CKS20 Alg. 3: ``Y`` discrete Laplace of scale
+    ``t = floor(sigma) + 1``, accepted with probability ``exp(-(|Y| - sigma2 / t)**2 / (2 sigma2))``.
+
+    Exact (CKS20 Thm. 6: the accepted ``Y`` has ``P[Y = y] ∝ exp(-y**2 / (2 sigma2))``); the coin is an
+    exact lazy inversion against rigorous bounds on ``exp(-gamma)`` (:func:`_exp_neg_fixed`), settled as
+    :class:`_BernoulliExp` does.  Bits read, per round over the ``m`` pending samples (in index order):
+    the discrete Laplace draw of ``m`` samples, then ``m`` coin words, then the coins' settling words.
+    Here each coin costs a Python big-integer ``exp`` bound (tens of microseconds); the compiled backend
+    decides the same coins from a double-precision bound and falls back to :meth:`decide` only in a
+    ``2**-20`` band around the boundary (``semiprivate.kernels.noise``), with the same outputs.
+    """
+
+    def __init__(self, sigma2: Fraction) -> None:
+        self.sigma2 = Fraction(sigma2)
+        self.t = math.isqrt(math.floor(self.sigma2)) + 1  # floor(sqrt(s)) = isqrt(floor(s))
+        self.lap = laplace_table(Fraction(self.t))
+
+    def _gamma(self, y: int) -> Fraction:
+        return (abs(y) - self.sigma2 / self.t) ** 2 / (2 * self.sigma2)
+
+    def _coins(self, y: NDArray[np.int64], rng: np.random.Generator) -> NDArray[np.bool_]:
+        w = np.asarray(words(rng, y.size), dtype=np.uint64).reshape(y.size)
+        keep = np.zeros(y.size, dtype=bool)
+        cache: dict[int, tuple[int, int]] = {}
+        unsure = []
+        for i, (v, wi) in enumerate(zip(np.abs(y).tolist(), w.tolist())):
+            lo, hi = cache.get(v) or cache.setdefault(v, _exp_neg_fixed(self._gamma(v), 64))
+            if wi + 1 <= lo:  # [w, w + 1) / 2**64 below exp(-gamma): accept
+                keep[i] = True
+            elif wi < hi:  # not decided at 64 bits
+                unsure.append(i)
+        for i in unsure:
+            keep[i] = _BernoulliExp(self._gamma(int(y[i]))).settle(int(w[i]), 0, rng) == 0
+        return keep
+
+    def decide(self, y: int, word: int, rng: np.random.Generator) -> bool:
+        """The coin of one proposal ``y`` whose first word is ``word``, as :meth:`_coins` decides it (settling
+        words read from ``rng`` only when 64 bits do not decide): the compiled coins' exact fallback."""
+        lo, hi = _exp_neg_fixed(self._gamma(y), 64)
+        if word + 1 <= lo:
+            return True
+        if word >= hi:
+            return False
+        return _BernoulliExp(self._gamma(y)).settle(word, 0, rng) == 0
+
+    def sample_with(self, n: int, rng: np.random.Generator, draw: Any) -> NDArray[np.int64]:
+        """``n`` samples; the discrete Laplace proposals are drawn by ``draw(table, m, rng)``."""
+        out = np.empty(n, dtype=np.int64)
+        pending = np.arange(n)
+        while pending.size:
+            y = draw(self.lap, int(pending.size), rng)
+            ok = self._coins(y, rng)
+            out[pending[ok]] = y[ok]
+            pending = pending[~ok]
+        return out
+
+    def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        return self.sample_with(n, rng, lambda t, m, g: t.sample(m, g))
 
 
 @functools.lru_cache(maxsize=16)
-def gaussian_table(sigma2: Fraction, bits: int = 64, max_half: int = MAX_HALF_WIDTH) -> _Symmetric:
-    """The (cached) exact sampler of the discrete Gaussian with this ``sigma2``."""
-    return _Symmetric(Fraction(0), 1 / (2 * Fraction(sigma2)), bits=bits, max_half=max_half)
+def laplace_table(scale: Fraction) -> _Laplace | _LaplaceLarge:
+    """The (cached) exact sampler of the discrete Laplace with this ``scale``: a direct table while its
+    half-width is at most :data:`LAPLACE_DIRECT_HALF`, else :class:`_LaplaceLarge`."""
+    s = Fraction(scale)
+    if _half_width(1 / s, Fraction(0), TAIL_BITS) <= LAPLACE_DIRECT_HALF:
+        return _Laplace(s)
+    return _LaplaceLarge(s)
+
+
+@functools.lru_cache(maxsize=16)
+def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianRejection:
+    """The (cached) exact sampler of the discrete Gaussian with this ``sigma2``: a direct table while its
+    half-width is at most :data:`GAUSSIAN_DIRECT_HALF`, else CKS20 Alg. 3 (:class:`_GaussianRejection`)."""
+    s2 = Fraction(sigma2)
+    c = 1 / (2 * s2)
+    if _half_width(Fraction(0), c, TAIL_BITS) <= GAUSSIAN_DIRECT_HALF:
+        return _Symmetric(Fraction(0), c)
+    return _GaussianRejection(s2)
 
 
 @functools.lru_cache(maxsize=64)

@@ -18,6 +18,7 @@ backend for these samplers.
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 import numbers
@@ -34,12 +35,18 @@ from semiprivate.kernels.validation import as_generator
 __all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp"]
 
 
-def _exact(value: Any, name: str, *, allow_zero: bool = False) -> Fraction:
-    """The exact rational value of a positive (or, with ``allow_zero``, non-negative) finite real."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number (int, float or fractions.Fraction), "
+def _exact(value: Any, name: str, *, allow_zero: bool = False, upper: tuple[int, str] | None = None) -> Fraction:
+    """The exact rational value of a positive (or, with ``allow_zero``, non-negative) finite real, at most
+    ``upper[0]`` when given (``upper[1]`` names that bound in the error)."""
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        num, den = value.as_integer_ratio()
+        out = Fraction(num, den)
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number (int, float, fractions.Fraction or decimal.Decimal), "
                         f"got {type(value).__name__}")
-    if isinstance(value, (int, np.integer)):
+    elif isinstance(value, (int, np.integer)):
         out = Fraction(int(value))
     elif isinstance(value, Fraction):
         out = value
@@ -55,8 +62,18 @@ def _exact(value: Any, name: str, *, allow_zero: bool = False) -> Fraction:
             out = Fraction(int(num), int(den))
     if out < 0 or (out == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be {bound}, got {float(out)!r}")
+        raise ValueError(f"{name} must be {bound}, got {_show(out)}")
+    if upper is not None and out > upper[0]:
+        raise ValueError(f"{name} must be <= {upper[1]} (samples must fit in int64), got {_show(out)}")
     return out
+
+
+def _show(x: Fraction) -> str:
+    """A parameter for an error message, even one beyond the float range."""
+    try:
+        return repr(float(x))
+    except OverflowError:
+        return f"about 10**{len(str(abs(x.numerator))) - len(str(x.denominator))}"
 
 
 def _size(size: Any) -> tuple[int, tuple[int, ...] | None]:
@@ -111,6 +128,13 @@ def _guide(table: Any) -> tuple[NDArray[np.int32], int]:
 
 
 def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray[np.int64]:
+    if backend == "cython" and isinstance(table, ref._LaplaceLarge):
+        return _laplace_large_compiled(table, n, rng)
+    if backend == "cython" and isinstance(table, ref._GaussianRejection):
+        return _gaussian_rejection_compiled(table, n, rng)
+    sample_with = getattr(table, "sample_with", None)
+    if sample_with is not None:  # a sampler built from tables (wide Laplace, wide Gaussian): each table on `backend`
+        return sample_with(n, rng, lambda t, m, g: _draw(t, m, g, backend))
     if backend == "numpy":
         return table.sample(n, rng)
     mod = _cython_module()
@@ -122,6 +146,81 @@ def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray
                            bool(table.upper_closed), bitgen.capsule, out)
     for i, w in zip(idx.tolist(), ws.tolist()):  # the reference's order and words: settle in index order
         out[i] = table.settle(int(w), int(out[i]), rng)
+    return out
+
+
+def _part_into(table: Any, out: NDArray[np.int64], mult: int, add: bool, rng: np.random.Generator,
+               y: NDArray[np.int64] | None = None, limit: int | None = None) -> int:
+    """One part of a wide discrete Laplace drawn as :func:`_draw` does (the same words, then the same settling
+    in index order) and accumulated: ``out = mult * part`` or ``out += mult * part`` (with ``y``: the final
+    ``sign(y) (|y| + out + mult * part)``); returns the part's maximum.  A settled value ``>= limit`` is not
+    added (the caller refuses the draw, as the reference does, once every word is read)."""
+    mod = _cython_module()
+    guide, bits = _guide(table)
+    bitgen = rng.bit_generator
+    with bitgen.lock:
+        idx, ws, gs, vmax = mod.draw_into(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
+                                          bool(table.upper_closed), bitgen.capsule, out, mult, add, y)
+    vmax = int(vmax)
+    for i, w, guess in zip(idx.tolist(), ws.tolist(), gs.tolist()):
+        v = table.settle(int(w), int(guess), rng)
+        vmax = max(vmax, v)
+        if limit is not None and v >= limit:
+            continue
+        sign = 1 if y is None else (int(y[i]) > 0) - (int(y[i]) < 0)
+        out[i] += sign * mult * (v - guess)
+    return vmax
+
+
+def _laplace_large_compiled(table: ref._LaplaceLarge, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """:meth:`~semiprivate.kernels._reference_noise._LaplaceLarge.sample` fused: the parts read the reference's
+    words in its order, each accumulated into ``B G`` while it is drawn (``G``'s digits times their place
+    values, ``B D**i``), and the top part ``Q`` forms ``X = sign(Y) (|Y| + B G)`` as it is drawn: the
+    reference's numbers with one pass per part and no temporaries."""
+    parts = table.parts
+    y = np.empty(n, dtype=np.int64)
+    _part_into(parts[0], y, 1, False, rng)
+    g = np.empty(n, dtype=np.int64)
+    for i, part in enumerate(parts[1:-1]):  # the digits d_i, place value B D**i: each below B D**(i+1) <= 2**62
+        _part_into(part, g, table.B * table.D ** i, bool(i), rng)
+    if len(parts) == 2:
+        g.fill(0)
+    q_table, top = parts[-1], table.B * table.D ** table.K
+    limit = (1 << 61) // top  # the reference refuses a Q at or above this (a sample that may not fit in int64)
+    # every value of Q's table is below the limit (Q's ratio exp(-e), e = B D**K / scale in [1/16, 16), has a
+    # table of about 46 / e entries; limit is about 2**61 / (e scale) >= 2**11 / e at scale <= 2**50), so
+    # |Y| + B G < 2**12 + B D**K + 2**61 < 2**63: the compiled accumulation cannot overflow
+    if int(q_table.xmin) + int(q_table.L.shape[0]) >= limit:
+        raise OverflowError(f"the discrete Laplace's top part is too wide for int64 (scale = {float(table.scale):g})")
+    qmax = _part_into(q_table, g, top, True, rng, y=y, limit=limit)
+    if n and qmax >= limit:
+        raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
+                            f"at scale <= 2**50; scale = {float(table.scale):g})")
+    return g
+
+
+def _gaussian_rejection_compiled(table: ref._GaussianRejection, n: int, rng: np.random.Generator,
+                                 margin: float = 2.0**-20) -> NDArray[np.int64]:
+    """:meth:`~semiprivate.kernels._reference_noise._GaussianRejection.sample` with compiled proposals and
+    coins (``_noise.gaussian_coins``): the same rounds, words and settling order, so the same numbers; the
+    coins the float bound leaves open (a relative band ``margin`` around ``2**64 exp(-gamma)``, widened only to
+    test the exact fallback) are decided by the reference's exact code, in index order."""
+    mod = _cython_module()
+    out = np.empty(n, dtype=np.int64)
+    pending = np.arange(n, dtype=np.int64)
+    centre = float(table.sigma2 / table.t)
+    two_s2 = float(2 * table.sigma2)
+    bitgen = rng.bit_generator
+    keep_all = np.empty(n, dtype=np.uint8)
+    m = n
+    while m:
+        y = _draw(table.lap, m, rng, "cython")
+        keep = keep_all[:m]
+        with bitgen.lock:
+            idx, ws = mod.gaussian_coins(y, centre, two_s2, bitgen.capsule, keep, margin)
+        for i, w in zip(idx.tolist(), ws.tolist()):
+            keep[i] = table.decide(int(y[i]), int(w), rng)
+        m = mod.accept_compact(y, keep, pending, out)  # the rejected, in order, stay pending (the reference's order)
     return out
 
 
@@ -140,13 +239,16 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
 
     Parameters
     ----------
-    scale : float, int or fractions.Fraction
-        ``> 0`` and finite; used as its exact rational value.
+    scale : float, int, fractions.Fraction or decimal.Decimal
+        ``> 0`` and at most ``2**50`` (so that samples fit in int64); used as its exact rational value,
+        however small.  Scales above about 236 are drawn from small tables (a folded low part and the
+        base-256 digits of a geometric, ``_reference_noise._LaplaceLarge``):
+        no table grows with the scale.
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
-        Source of randomness (``None``: fresh entropy).  Read through ``rng.bit_generator.random_raw``
-        only: one 64-bit word per sample, rarely more.
+        Source of randomness (``None``: fresh entropy).  Read as 64-bit words (``next_uint64``) only:
+        one per sample, rarely more (a wide scale: one per part and sample).
     backend : {"auto", "numpy", "cython"}
         ``"numpy"`` is the reference; ``"cython"`` gives the same numbers, faster.
 
@@ -159,7 +261,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     TypeError
         ``scale`` is not a real number, ``size`` not an int/tuple, ``rng`` not a generator/seed.
     ValueError
-        ``scale <= 0`` or not finite, a negative ``size``, an unknown or unavailable backend.
+        ``scale <= 0``, above ``2**50`` or not finite, a negative ``size``, an unknown or unavailable backend.
 
     Examples
     --------
@@ -169,7 +271,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     >>> discrete_laplace(2.0, rng=0) == int(x[0])
     True
     """
-    t = _exact(scale, "scale")
+    t = _exact(scale, "scale", upper=(ref.MAX_SCALE, "2**50"))
     n, shape = _size(size)
     g = as_generator(rng)
     b = _resolve(backend)
@@ -185,8 +287,12 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
 
     Parameters
     ----------
-    sigma2 : float, int or fractions.Fraction
-        ``> 0`` and finite; used as its exact rational value.
+    sigma2 : float, int, fractions.Fraction or decimal.Decimal
+        ``> 0`` and at most ``2**100``; used as its exact rational value, however small.  Above about
+        ``6.2e7`` (a table half-width of ``2**16``) samples come from CKS20 Alg. 3 (a discrete Laplace
+        proposal and an exact ``exp`` coin per proposal; the compiled backend decides the coins
+        from a double-precision bound, exactly, and is a few times NumPy's float ``normal`` per sample,
+        the reference tens of microseconds).
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
@@ -207,7 +313,7 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
     >>> discrete_gaussian(4.0, size=(2, 3), rng=1).shape
     (2, 3)
     """
-    s2 = _exact(sigma2, "sigma2")
+    s2 = _exact(sigma2, "sigma2", upper=(ref.MAX_SIGMA2, "2**100"))
     n, shape = _size(size)
     g = as_generator(rng)
     b = _resolve(backend)
@@ -219,8 +325,8 @@ def bernoulli_exp(gamma: Any, size: Any = None, *, rng: Any = None, backend: str
 
     Parameters
     ----------
-    gamma : float, int or fractions.Fraction
-        ``>= 0`` and finite; used as its exact rational value.  ``gamma = 0`` reads no randomness.
+    gamma : float, int, fractions.Fraction or decimal.Decimal
+        ``>= 0`` and finite; used as its exact rational value (any size).  ``gamma = 0`` reads no randomness.
     size : int, tuple of int or None
         ``None`` gives one Python ``bool``; otherwise a bool array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence

@@ -5,32 +5,27 @@ array (or ``backend="cupy"``); inputs are already validated there.  CuPy is impo
 inside the functions, so importing this module never needs a GPU.
 
 The CUDA source is ``expmech.cu`` next to this file (compiled at run time by NVRTC through
-:class:`cupy.RawModule`; CI compiles it with ``nvcc -ptx``).  Algorithm, as on the CPU:
+:class:`cupy.RawModule`; CI compiles it with ``nvcc -ptx``).  Its algorithm is specified by the NumPy
+emulation :mod:`semiprivate.kernels._cupy.onepass` (tested on the CPU against the exact law; the GPU tests
+check that the device makes the emulation's picks from the same uniforms):
 
 1. ``sp_pass_*``: one block per chunk of 4096 scores, read once: block maximum, NaN/+inf
-   flags and ``S_c = sum exp(c (s_i - m_c))`` (a fused block-level log-sum-exp).
-2. ``sp_combine_*`` (one block): chunk weights ``W_c = S_c exp(c (m_c - M))``, their prefix
-   sums ``P`` (sequential within each thread's run of chunks, the run totals scanned in order:
-   every prefix carries at most ``C - 1`` roundings, as a sequential sum does, so the error bound
-   of :func:`semiprivate.kernels.sampler_error_bounds` holds unchanged, and ``P`` is non-decreasing), the
-   last chunk with ``W_c > 0`` and a status word (NaN, +inf, no positive weight).
-3. ``sp_select_*``: one block per draw finds its chunk with ``u1`` (first ``P_c > u1 P_last``,
-   a binary search, clamped to the last positive chunk), re-reads the chunk, block prefix sum,
-   picks the entry with a second uniform ``u2``.
+   flags and ``S_j = sum exp(c (s_i - m_j))`` (a fused block-level log-sum-exp).  The only full
+   read of the scores.
+2. ``sp_tiles_*``: one block per tile of 256 chunks: the tile maximum and sum.
+3. ``sp_select_*``: one block per draw: the status (NaN, +inf, no positive weight), then a tile, a
+   chunk of it and an entry of that chunk (the chunk re-read), each by a monotone inversion with
+   its own uniform (three per draw).  From :data:`~semiprivate.kernels._cupy.onepass.SORT_MIN` draws on,
+   the host sorts the tile uniforms once and block ``b`` computes draw ``perm[b]``, so that
+   neighbouring blocks re-read the same tiles; the draws are the same as unsorted.
 
-The host reads one small array back (the status, and the draw when ``size`` is None): one
-synchronisation per call, so the fixed cost is a few kernel launches.  (An earlier version
-computed steps 2-3 with CuPy array operations and read back four scalars; on an H100 it took
-0.5-0.7 ms per call at N <= 1e7, slower than CuPy's own softmax + searchsorted;
-``benchmarks/bench_gpu.py`` measures both.)
-
-The uniforms come from the caller's NumPy generator (copied to the device), so a seed gives
-the same uniform stream as the Cython backend (two uniforms per draw), but not the same
-indices: the chunks here hold 4096 scores against 2048 on the CPU, so the same uniforms pick
-different entries (the distribution is the same).  Results are reproducible under a fixed
-seed per backend, not across backends.  Floating-point error is of the same form as the Cython
-backend's (see :func:`semiprivate.kernels.exponential_mechanism`), with ``CHUNK = 4096`` and CUDA's
-double-precision ``exp`` (maximum error 1 ulp per the CUDA Math API).
+Three launches and one device -> host read (the status, with the draw when ``size`` is None).
+The uniforms come from the caller's NumPy generator (``rng.random(3 k)``, copied to the device),
+so a seed gives reproducible draws per backend, but not the same indices as another backend (the
+Cython backend reads two uniforms per draw and cuts chunks of 2048).  Floating-point error is of the form stated in
+:func:`semiprivate.kernels.exponential_mechanism`, with the stages counted by
+:func:`semiprivate.kernels.sampler_error_bounds` (``backend="cupy"``) and CUDA's double-precision ``exp``
+(maximum error 1 ulp per the CUDA Math API).
 """
 
 from __future__ import annotations
@@ -40,11 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels._cupy.onepass import CHUNK, SORT_MIN, THREADS, TILE, UNIFORMS_PER_DRAW, draw_order
 
-__all__ = ["exponential_mechanism", "error_counts", "CHUNK", "THREADS", "SOURCE"]
+__all__ = ["exponential_mechanism", "error_counts", "CHUNK", "TILE", "THREADS", "SOURCE"]
 
-THREADS = 256
-CHUNK = 256 * 16
 SOURCE = Path(__file__).with_name("expmech.cu")
 
 
@@ -78,9 +72,8 @@ _KERNELS: dict[str, Any] = {}
 def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.random.Generator) -> Any:
     """``size`` draws (CuPy int64 array) or one ``int``; ``c = epsilon / (2 sensitivity)``.
 
-    Three kernel launches and one device -> host read (the status word, with the draw when
-    ``size`` is None): ``sp_pass_*`` over the chunks, ``sp_combine_*`` (one block: chunk weights,
-    prefix sums, last positive chunk, status), ``sp_select_*`` (one block per draw).
+    Three kernel launches (``sp_pass_*``, ``sp_tiles_*``, ``sp_select_*``) and one device -> host read
+    (the status word, with the draw when ``size`` is None).
     """
     import cupy
 
@@ -90,28 +83,35 @@ def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.rando
     if k == 0:
         return cupy.empty(0, dtype=cupy.int64)
     nc = (n + CHUNK - 1) // CHUNK
-    n64, c64, nc64, k64 = np.int64(n), np.float64(c), np.int64(nc), np.int64(k)
-    u = cupy.asarray(rng.random(2 * k))  # u[:k] pick chunks, u[k:] entries: two uniforms per draw
-    csum = cupy.empty(nc, dtype=cupy.float64)
-    P = cupy.empty(nc, dtype=cupy.float64)
-    res = cupy.empty(k + 2, dtype=cupy.int64)  # the draws, then the last positive chunk and the status
+    nt = (nc + TILE - 1) // TILE
+    n64, c64, nc64, nt64, k64 = np.int64(n), np.float64(c), np.int64(nc), np.int64(nt), np.int64(k)
+    u_host = rng.random(UNIFORMS_PER_DRAW * k)  # tiles, chunks, entries: three uniforms per draw
+    order = draw_order(u_host[:k], SORT_MIN)
+    u = cupy.asarray(u_host)
+    res = cupy.empty(k + 1, dtype=cupy.int64)  # the draws, then the status
+    perm, use_perm = (cupy.asarray(order), np.int32(1)) if order is not None else (res, np.int32(0))
+    sums = cupy.empty(nc + nt, dtype=cupy.float64)  # one allocation: chunk sums, tile sums
+    csum, tsum = sums[:nc], sums[nc:]
     if s.dtype == cupy.int64:
-        cmax = cupy.empty(nc, dtype=cupy.int64)
+        maxima = cupy.empty(nc + nt, dtype=cupy.int64)
+        cmax, tmax = maxima[:nc], maxima[nc:]
         _kernel("sp_pass_i64")((nc,), (THREADS,), (s, n64, c64, cmax, csum))
-        _kernel("sp_combine_i64")((1,), (THREADS,), (cmax, csum, nc64, c64, P, k64, res))
-        select = "sp_select_i64"
+        _kernel("sp_tiles_i64")((nt,), (THREADS,), (cmax, csum, nc64, c64, tmax, tsum))
+        _kernel("sp_select_i64")((k,), (THREADS,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, nt64, u, perm,
+                                                    use_perm, k64, res))
     else:
         suffix = "f64" if s.dtype == cupy.float64 else "f32"
-        cmax = cupy.empty(nc, dtype=cupy.float64)
-        cflags = cupy.empty(nc, dtype=cupy.int32)
+        maxima = cupy.empty(nc + nt, dtype=cupy.float64)
+        flags = cupy.empty(nc + nt, dtype=cupy.int32)
+        cmax, tmax, cflags, tflags = maxima[:nc], maxima[nc:], flags[:nc], flags[nc:]
         _kernel("sp_pass_" + suffix)((nc,), (THREADS,), (s, n64, c64, cmax, csum, cflags))
-        _kernel("sp_combine_f")((1,), (THREADS,), (cmax, csum, cflags, nc64, c64, P, k64, res))
-        select = "sp_select_" + suffix
-    _kernel(select)((k,), (THREADS,), (s, n64, c64, cmax, P, nc64, u, k64, res))
+        _kernel("sp_tiles_f")((nt,), (THREADS,), (cmax, csum, cflags, nc64, c64, tmax, tsum, tflags))
+        _kernel("sp_select_" + suffix)((k,), (THREADS,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, tflags, nt64, u,
+                                                          perm, use_perm, k64, res))
     if size is None:
-        first, _, status = (int(v) for v in res.get())  # the one synchronisation
+        first, status = (int(v) for v in res.get())  # the one synchronisation
     else:
-        status = int(res[k + 1])
+        status = int(res[k])
     if status & 1:
         raise ValueError("scores must not contain NaN")
     if status & 2:  # +inf present: uniform over the +inf entries

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import array_module
+from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.kernels.sparse_vector import sparse_vector_responses
 from semiprivate.kernels.validation import (
     POSITIVE_REAL,
@@ -89,6 +90,18 @@ def _laplace(g: Any, scale: float, shape: int | tuple[int, ...]) -> Any:
     e = g.standard_exponential(shape)
     e *= scale
     return array_module(e).copysign(e, g.random(shape) - 0.5, out=e)
+
+
+def _svt_noise(exact: bool, g: Any, scale: float, shape: int | tuple[int, ...]) -> Any:
+    """The sparse-vector examples' ``Lap(scale)`` noise: :func:`_laplace` (float), or with ``exact`` the exact
+    discrete Laplace of the rational ``scale`` (:func:`semiprivate.kernels.noise.discrete_laplace`, compiled;
+    CKS20 Def. 3) as float64, from a NumPy generator only (it has no GPU backend)."""
+    if not exact:
+        return _laplace(g, scale, shape)
+    if not isinstance(g, np.random.Generator):
+        raise TypeError(f"exact=True draws the exact discrete Laplace on the host: rng must be a "
+                        f"numpy.random.Generator, got {type(g).__name__}")
+    return discrete_laplace(scale, shape, rng=g).astype(np.float64)
 
 
 
@@ -176,11 +189,18 @@ class SVT:
     Alg. 3 outputs the noisy query when above, -1000 below, -2000 aborted; Algs. 5, 6 have no
     cutoff.  Scales with eps1 = eps/2 (eps/4 for Alg. 4), eps2 = eps - eps1:
     rho ~ Lap(1/eps1) (Lap(c/eps1) for Alg. 2, redrawn after each above), nu ~ Lap(2c/eps2)
-    (Algs. 1, 2), Lap(c/eps2) (Alg. 3), Lap(1/eps2) (Algs. 4, 6), none (Alg. 5)."""
+    (Algs. 1, 2), Lap(c/eps2) (Alg. 3), Lap(1/eps2) (Algs. 4, 6), none (Alg. 5).
+
+    ``exact=True`` draws every noise as the exact discrete Laplace of the same scale (CKS20 Def. 3,
+    :func:`semiprivate.kernels.noise.discrete_laplace`, compiled) instead of the float one: the
+    integer-noise SVT, eps-DP for the same algorithms (the proofs shift the threshold noise by 1 and a
+    query's noise by 2, integer shifts), on the host only.  Its output law differs slightly from
+    the float one's, so its audit bounds differ from the float runs' at the same seed."""
     variant: int
     eps: float = EPS
     c: int = 1
     t: float = 1.0
+    exact: bool = False
 
     def scales(self) -> tuple[float, float]:
         e1 = self.eps / 4 if self.variant == 4 else self.eps / 2
@@ -193,8 +213,9 @@ class SVT:
         """``size`` runs on the queries ``a``; ``out`` (optional, a ``size x a.size`` float64 array, e.g. a
         block of columns of a wider output) receives the outputs and is returned."""
         rho_s, nu_s = self.scales()
-        rho = _laplace(rng, rho_s, size)
-        noisy = a + (_laplace(rng, nu_s, (size, a.size)) if nu_s > 0 else array_module(a).zeros((size, a.size)))
+        rho = _svt_noise(self.exact, rng, rho_s, size)
+        noisy = a + (_svt_noise(self.exact, rng, nu_s, (size, a.size)) if nu_s > 0
+                     else array_module(a).zeros((size, a.size)))
         if self.variant == 2 and self.c > 1:  # the threshold noise is redrawn after each above: column by column
             res = self.respond_redrawn(noisy, rho, rng)
             if out is None:
@@ -234,7 +255,7 @@ class SVT:
             above = noisy[:, i] >= rho + self.t
             out[:, i] = xp.where(aborted, aborted_code, xp.where(above, 1.0, below))
             count += above
-            rho = xp.where(above, _laplace(rng, rho_s, size), rho)
+            rho = xp.where(above, _svt_noise(self.exact, rng, rho_s, size), rho)
             aborted |= count == self.c
         return out
 
@@ -242,29 +263,31 @@ class SVT:
 @dataclass
 class SVT34Parallel:
     """dpsniper's SVT34Parallel: SVT3 and SVT4 (c = 2, T = 1, eps = 0.1 each) on the same input,
-    20 output columns."""
+    20 output columns; ``exact`` as :class:`SVT`'s."""
     eps: float = EPS
     c: int = 2
+    exact: bool = False
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
         out = array_module(a).empty((size, 2 * a.size))
-        SVT(3, self.eps, self.c)(a, size, rng, out=out[:, :a.size])  # each writes its half: no stacking copy
-        SVT(4, self.eps, self.c)(a, size, rng, out=out[:, a.size:])
+        SVT(3, self.eps, self.c, exact=self.exact)(a, size, rng, out=out[:, :a.size])  # each writes its half
+        SVT(4, self.eps, self.c, exact=self.exact)(a, size, rng, out=out[:, a.size:])
         return out
 
 
 @dataclass
 class NumericalSVT:
     """NumericalSVT (Wang et al. PLDI 2019) as in dpsniper: rho1 ~ Lap(3/eps), rho2 ~ Lap(6c/eps),
-    rho3 ~ Lap(3c/eps); above: a_i + rho3_i, else 0; -1000 after c aboves."""
+    rho3 ~ Lap(3c/eps); above: a_i + rho3_i, else 0; -1000 after c aboves; ``exact`` as :class:`SVT`'s."""
     eps: float = EPS
     c: int = 2
     t: float = 1.0
+    exact: bool = False
 
     def __call__(self, a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        rho1 = _laplace(rng, 3 / self.eps, size)
-        compare = a + _laplace(rng, 6 * self.c / self.eps, (size, a.size))
-        values = a + _laplace(rng, 3 * self.c / self.eps, (size, a.size))
+        rho1 = _svt_noise(self.exact, rng, 3 / self.eps, size)
+        compare = a + _svt_noise(self.exact, rng, 6 * self.c / self.eps, (size, a.size))
+        values = a + _svt_noise(self.exact, rng, 3 * self.c / self.eps, (size, a.size))
         return sparse_vector_responses(compare, self.t + rho1, cutoff=self.c, values=values, below=0.0,
                                        aborted=-1000.0)  # -1000 after c aboves
 

@@ -18,7 +18,7 @@ from semiprivate.kernels._testvectors import g_test_pvalue, score_vectors
 
 CU = Path(__file__).resolve().parents[3] / "kernels" / "_cupy" / "expmech.cu"
 ALPHA = 1e-7
-KERNELS = ["sp_pass_f64", "sp_pass_f32", "sp_pass_i64", "sp_combine_f", "sp_combine_i64", "sp_select_f64",
+KERNELS = ["sp_pass_f64", "sp_pass_f32", "sp_pass_i64", "sp_tiles_f", "sp_tiles_i64", "sp_select_f64",
            "sp_select_f32", "sp_select_i64", "sp_errors_packed"]
 
 
@@ -104,8 +104,8 @@ def test_gpu_error_counts_match_cpu() -> None:
 
 @pytest.mark.gpu
 def test_gpu_same_uniforms_as_cython_but_different_indices() -> None:
-    """Documented: CuPy and Cython take the same uniforms from the seed, but chunks of 4096 vs
-    2048 make the indices differ; each backend is reproducible under its seed."""
+    """Documented: CuPy (three uniforms per draw, chunks of 4096 in tiles of 256) and Cython (two per draw,
+    chunks of 2048) give different indices from one seed; each backend is reproducible under its seed."""
     import cupy
 
     from semiprivate import kernels
@@ -118,10 +118,50 @@ def test_gpu_same_uniforms_as_cython_but_different_indices() -> None:
         assert not np.array_equal(a, c)
 
 
+def _device_vs_emulation_vectors() -> list[tuple[str, np.ndarray]]:
+    """More than one tile (256 chunks of 4096), a partial last tile and chunk, dead chunks."""
+    n = 2 * 256 * 4096 + 7 * 4096 + 99
+    g = np.random.default_rng(21)
+    f = g.standard_normal(n) + 0.001 * (np.arange(n) // 4096)
+    f[(np.arange(n) // 4096) % 97 == 5] = -np.inf
+    i = g.integers(-5, 5, n).astype(np.int64) + (np.arange(n) // 65536)
+    return [("float64", f), ("float32", f.astype(np.float32)), ("int64", i)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name,scores", _device_vs_emulation_vectors(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("k", [1, 300, 6000])  # 6000 >= SORT_MIN: the sorted block order
+def test_gpu_makes_the_emulated_algorithms_picks(name: str, scores: np.ndarray, k: int) -> None:
+    """The device gives :mod:`semiprivate.kernels._cupy.onepass`'s draws from the same uniforms (the same seed).
+
+    The two differ only where a uniform falls within a few ulps of a cell boundary (the sums are
+    associated differently; CUDA's and NumPy's ``exp`` may differ by 1 ulp): probability about 1e-12 per
+    draw, so all draws must agree."""
+    import cupy
+    from semiprivate.kernels._cupy import onepass
+
+    c = 0.7
+    got = exponential_mechanism(cupy.asarray(scores), 2 * c, size=k, rng=31)
+    want = onepass.sample(scores, c, k, np.random.default_rng(31))
+    assert np.array_equal(cupy.asnumpy(got), want), name
+
+
+@pytest.mark.gpu
+def test_gpu_sorted_order_changes_no_draw(monkeypatch) -> None:
+    """Sorting the tile uniforms only reorders the blocks: the draws are those of the unsorted launch."""
+    import cupy
+    from semiprivate.kernels._cupy import exponential as gpu
+
+    s = cupy.asarray(np.random.default_rng(2).standard_normal(600 * 4096))
+    a = exponential_mechanism(s, 1.0, size=5000, rng=9)
+    monkeypatch.setattr(gpu, "SORT_MIN", 10**9)
+    b = exponential_mechanism(s, 1.0, size=5000, rng=9)
+    assert bool((a == b).all())
+
+
 def _many_chunk_vectors() -> list[tuple[str, np.ndarray]]:
-    """More than 256 chunks of 4096, so each thread of ``sp_combine_*`` sums a run of several
-    chunks: a ramp of chunk levels, whole chunks of weight 0 inside a run, at a run's start and
-    at the end (the clamp to the last positive chunk), and a partial last chunk."""
+    """More than 256 chunks of 4096 (several tiles): a ramp of chunk levels, whole chunks of weight 0
+    inside a tile, at a tile's start and at the end, and a partial last chunk."""
     n = 4096 * 1001 + 123
     chunk = np.arange(n) // 4096
     g = np.random.default_rng(11)

@@ -61,11 +61,17 @@ def _device(a: Any) -> _Device:
 
 
 def _stated_bound(n: int, epsilon: float, backend: str) -> dict[str, float]:
-    """gamma = 6 (708 * 3u + 4u) + 2 S u, xi = S u + n 2^-1021 with S = n (NumPy, one stage) or B + ceil(n / B)
-    (B = 2048 Cython, 4096 CuPy); epsilon_fp = epsilon + log((1 + gamma) / (1 - gamma)),
-    delta_fp = (1 + exp(epsilon_fp)) xi.  gamma and xi in exact rationals."""
-    stages = n if backend == "numpy" else {"cython": 2048, "cupy": 4096}[backend] + -(-n // {"cython": 2048,
-                                                                                          "cupy": 4096}[backend])
+    """gamma = 6 (708 * 3u + 4u) + 2 S u, xi = S u + n 2^-1021 with S = n (NumPy, one stage), 2048 + ceil(n / 2048)
+    (Cython) or 4096 + 256 + 8 + ceil(ceil(n / 4096) / 256) (CuPy: entries, chunks of a tile, the tile reduction,
+    tiles); epsilon_fp = epsilon + log((1 + gamma) / (1 - gamma)), delta_fp = (1 + exp(epsilon_fp)) xi.  gamma
+    and xi in exact rationals."""
+    if backend == "numpy":
+        stages = n
+    elif backend == "cython":
+        stages = 2048 + -(-n // 2048)
+    else:
+        chunks = -(-n // 4096)
+        stages = 4096 + 256 + 8 + -(-chunks // 256)
     gamma = 6 * (708 * 3 * U + 4 * U) + 2 * stages * U
     xi = stages * U + n * Fraction(1, 2**1021)
     eps_fp = epsilon + math.log((1 + gamma) / (1 - gamma))

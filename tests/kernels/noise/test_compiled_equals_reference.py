@@ -86,3 +86,61 @@ def test_words_at_every_bound_are_decided_as_the_reference_does(make) -> None:
     _noise.classify(table.L, table.H, guide, bits, table.xmin, table.lower_closed, table.upper_closed, words, out,
                     unsure)
     assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+
+
+@pytest.mark.parametrize("scale", [1000, Fraction(50_000), 2e9, 2**50])
+@pytest.mark.parametrize("n", [0, 1, 4099])
+def test_wide_laplace_bit_for_bit(scale, n) -> None:
+    # the small-table decomposition: every part drawn by the compiled loop, the same words as the reference
+    _both(ref.laplace_table(Fraction(scale)), n, seed=n + 9)
+
+
+@pytest.mark.parametrize("sigma2", [1e8, 2**100])
+@pytest.mark.parametrize("n", [0, 1, 300, 5000])
+def test_wide_gaussian_bit_for_bit(sigma2, n) -> None:
+    # CKS20 Alg. 3: compiled discrete Laplace proposals and compiled coins (float-bounded, exact fallback)
+    _both(ref.gaussian_table(Fraction(sigma2)), n, seed=10 + n)
+
+
+def _coarse_laplace_large(scale: Fraction, bits: int, top_bits: int | None = None) -> ref._LaplaceLarge:
+    """A wide discrete Laplace whose parts' 64-bit bounds are coarsened to ``bits``: the same law, most words
+    settled (the fused compiled parts must settle exactly the reference's words and add them in place)."""
+    t = ref._LaplaceLarge(scale)
+    e0 = t.B / t.scale
+    t.parts = [ref._LowLaplace(t.scale, t.B, bits=bits)]
+    t.parts += [ref._TruncGeometric(e0 * t.D ** i, t.D, bits=bits) for i in range(t.K)]
+    t.parts.append(ref._Geometric(e0 * t.D ** t.K, bits=bits if top_bits is None else top_bits))
+    return t
+
+
+@pytest.mark.parametrize("scale", [Fraction(5000), Fraction(2 * 10**9)])
+def test_wide_laplace_settled_parts_bit_for_bit(scale) -> None:
+    # 12-bit bounds: most of the 200 words of the low part settle (past the compiled list's first 16 entries);
+    # 4-bit bounds on the top part: most of its words settle too, on both signs of Y (the correction of a
+    # settled top value carries sign(Y))
+    t = _coarse_laplace_large(scale, 12, top_bits=4)
+    assert len(t.parts) >= 2
+    _both(t, 200, seed=12)
+
+
+def test_wide_gaussian_coins_left_to_the_exact_code_bit_for_bit(monkeypatch) -> None:
+    # a wide float band leaves about half the coins to the reference's exact decision: still the same
+    # outputs and generator state as the reference
+    table = ref.gaussian_table(Fraction(10**8))
+    calls = []
+    decide = table.decide
+    monkeypatch.setattr(table, "decide", lambda y, w, rng: calls.append(1) or decide(y, w, rng))
+    a, b = np.random.default_rng(44), np.random.default_rng(44)
+    x = table.sample(2000, a)
+    y = noise._gaussian_rejection_compiled(table, 2000, b, margin=0.5)
+    assert np.array_equal(x, y) and same_state(a.bit_generator.state, b.bit_generator.state)
+    assert len(calls) > 500
+
+
+def test_gaussian_coin_band_cannot_be_narrowed() -> None:
+    from semiprivate.kernels._cython import _noise
+
+    g = np.random.default_rng(0)
+    y = np.zeros(3, dtype=np.int64)
+    with pytest.raises(ValueError, match="margin"):
+        _noise.gaussian_coins(y, 1.0, 2.0, g.bit_generator.capsule, np.empty(3, dtype=np.uint8), 2.0**-30)

@@ -1,0 +1,91 @@
+// Runs kernels/_cupy/expmech.cu on the CPU, for tests only: every CUDA thread of a block is a
+// std::thread, __syncthreads a std::barrier, a warp shuffle an exchange through a per-block buffer,
+// __shared__ variables function statics (blocks run one after another).  Built by
+// test_cuda_source_on_cpu.py with small blocks (-DSP_THREADS=32 -DSP_ITEMS=2: chunks of 64, tiles of 32).
+#include <atomic>
+#include <barrier>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+#define SP_THREADS_CPU SP_THREADS
+
+struct dim3 { unsigned x, y, z; };
+thread_local dim3 threadIdx, blockIdx;
+static const dim3 blockDim = {SP_THREADS_CPU, 1, 1};
+static std::unique_ptr<std::barrier<>> sp_block_barrier;
+static std::vector<std::unique_ptr<std::barrier<>>> sp_warp_barriers;
+static std::mutex sp_atomic;
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __restrict__
+#define __shared__ static
+inline void __syncthreads() { sp_block_barrier->arrive_and_wait(); }
+inline double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
+inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
+template <class T> T __shfl_xor_sync(unsigned, T v, int o) {
+    static T buf[1024];
+    auto& wb = *sp_warp_barriers[threadIdx.x / 32];
+    buf[threadIdx.x] = v;
+    wb.arrive_and_wait();
+    T r = buf[threadIdx.x ^ o];
+    wb.arrive_and_wait();
+    return r;
+}
+inline int atomicOr(int* a, int v) { std::lock_guard<std::mutex> g(sp_atomic); int o = *a; *a |= v; return o; }
+inline unsigned long long atomicMin(unsigned long long* a, unsigned long long v) {
+    std::lock_guard<std::mutex> g(sp_atomic); unsigned long long o = *a; if (v < o) *a = v; return o;
+}
+using std::exp;
+using std::fmax;
+
+#include "../../../kernels/_cupy/expmech.cu"
+
+static void launch(long long blocks, const std::function<void()>& body) {
+    for (long long b = 0; b < blocks; b++) {
+        sp_block_barrier = std::make_unique<std::barrier<>>(SP_THREADS);
+        sp_warp_barriers.clear();
+        for (int w = 0; w < SP_THREADS / 32; w++) sp_warp_barriers.push_back(std::make_unique<std::barrier<>>(32));
+        std::vector<std::thread> ts;
+        for (int t = 0; t < SP_THREADS; t++)
+            ts.emplace_back([&, t, b] { threadIdx = {(unsigned)t, 0, 0}; blockIdx = {(unsigned)b, 0, 0}; body(); });
+        for (auto& th : ts) th.join();
+    }
+}
+
+// The host sequence of kernels/_cupy/exponential.py: pass, tiles, select; kind 0 float64, 1 float32, 2 int64.
+// res: k draws then the status.
+extern "C" int sp_cpu_sample(int kind, const void* s, long long n, double c, const double* u, long long k,
+                             const long long* perm, int use_perm, long long* res) {
+    long long nc = (n + SP_CHUNK - 1) / SP_CHUNK, nt = (nc + SP_TILE - 1) / SP_TILE;
+    std::vector<double> csum(nc), tsum(nt);
+    std::vector<int> cflags(nc), tflags(nt);
+    const long long* pp = use_perm ? perm : res;
+    if (kind == 2) {
+        const long long* si = (const long long*)s;
+        std::vector<long long> cmax(nc), tmax(nt);
+        launch(nc, [&] { sp_pass_i64(si, n, c, cmax.data(), csum.data()); });
+        launch(nt, [&] { sp_tiles_i64(cmax.data(), csum.data(), nc, c, tmax.data(), tsum.data()); });
+        launch(k, [&] { sp_select_i64(si, n, c, cmax.data(), csum.data(), nc, tmax.data(), tsum.data(), nt, u, pp,
+                                      use_perm, k, res); });
+        return SP_CHUNK;
+    }
+    std::vector<double> cmax(nc), tmax(nt);
+    if (kind == 0) launch(nc, [&] { sp_pass_f64((const double*)s, n, c, cmax.data(), csum.data(), cflags.data()); });
+    else launch(nc, [&] { sp_pass_f32((const float*)s, n, c, cmax.data(), csum.data(), cflags.data()); });
+    launch(nt, [&] { sp_tiles_f(cmax.data(), csum.data(), cflags.data(), nc, c, tmax.data(), tsum.data(),
+                                tflags.data()); });
+    if (kind == 0)
+        launch(k, [&] { sp_select_f64((const double*)s, n, c, cmax.data(), csum.data(), nc, tmax.data(), tsum.data(),
+                                      tflags.data(), nt, u, pp, use_perm, k, res); });
+    else
+        launch(k, [&] { sp_select_f32((const float*)s, n, c, cmax.data(), csum.data(), nc, tmax.data(), tsum.data(),
+                                      tflags.data(), nt, u, pp, use_perm, k, res); });
+    return SP_CHUNK;
+}

@@ -1,0 +1,93 @@
+"""``expmech.cu`` itself, run on the CPU, makes the picks of its NumPy specification (:mod:`semiprivate.kernels._cupy.onepass`).
+
+``cuda_on_cpu.cpp`` includes the CUDA source unchanged and runs each block as ``SP_THREADS`` std::threads
+(barriers for ``__syncthreads`` and the warp shuffles); it is built with blocks of one warp and chunks
+of 64 scores (``-DSP_THREADS=32 -DSP_ITEMS=2``), so several tiles, a partial last tile and chunk, dead
+chunks and the sorted draw order are exercised on a few thousand scores.  The draws must equal the
+emulation's from the same uniforms: they could differ only where a uniform falls within a few ulps of a
+cell boundary (the C++ and NumPy ``exp`` may differ by one ulp), about 1e-12 per draw.  Skipped
+without a C++20 compiler; no GPU needed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from semiprivate.kernels._cupy import onepass as op
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE / "cuda_on_cpu.cpp"
+THREADS, ITEMS = 32, 2
+SMALL = dict(chunk=THREADS * ITEMS, tile=THREADS, threads=THREADS)
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        pytest.skip("no C++ compiler")
+    out = tmp_path_factory.mktemp("cuda_cpu")
+    probe = out / "probe.cpp"
+    probe.write_text("#include <barrier>\nint main() { std::barrier b(1); b.arrive_and_wait(); }\n")
+    if subprocess.run([cxx, "-std=c++20", "-pthread", str(probe), "-o", str(out / "probe")],
+                      capture_output=True).returncode != 0:
+        pytest.skip("the C++ compiler has no C++20 <barrier>")
+    so = out / "sp_cpu.so"
+    res = subprocess.run([cxx, "-std=c++20", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-unknown-pragmas",
+                          f"-DSP_THREADS={THREADS}", f"-DSP_ITEMS={ITEMS}", str(SRC), "-o", str(so)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr  # expmech.cu must compile as C++ too
+    handle = ctypes.CDLL(str(so))
+    handle.sp_cpu_sample.restype = ctypes.c_int
+    return handle
+
+
+def _device(lib: ctypes.CDLL, s: np.ndarray, c: float, k: int, seed: int, sort_min: int) -> tuple[np.ndarray, int]:
+    """The host sequence of kernels/_cupy/exponential.py on the CPU build: draws and the status word."""
+    kind = {np.dtype(np.float64): 0, np.dtype(np.float32): 1, np.dtype(np.int64): 2}[s.dtype]
+    u = np.random.default_rng(seed).random(op.UNIFORMS_PER_DRAW * k)
+    perm = op.draw_order(u[:k], sort_min)
+    res = np.empty(k + 1, dtype=np.int64)
+    s = np.ascontiguousarray(s)
+    pa = perm if perm is not None else np.zeros(1, dtype=np.int64)
+    vp = ctypes.c_void_p
+    chunk = lib.sp_cpu_sample(kind, s.ctypes.data_as(vp), ctypes.c_longlong(s.size), ctypes.c_double(c),
+                              u.ctypes.data_as(vp), ctypes.c_longlong(k), pa.ctypes.data_as(vp),
+                              ctypes.c_int(perm is not None), res.ctypes.data_as(vp))
+    assert chunk == SMALL["chunk"]
+    return res[:k], int(res[k])
+
+
+def _vectors() -> list[tuple[str, np.ndarray]]:
+    n = SMALL["chunk"] * SMALL["tile"] * 2 + 5 * SMALL["chunk"] + 37  # two full tiles and a partial third
+    g = np.random.default_rng(1)
+    f = g.normal(0, 1, n) + 0.01 * (np.arange(n) // SMALL["chunk"])
+    f[(np.arange(n) // SMALL["chunk"]) % 11 == 4] = -np.inf  # dead chunks
+    i = g.integers(-5, 5, n).astype(np.int64) + np.arange(n) // 500
+    return [("float64", f), ("float32", f.astype(np.float32)), ("int64", i)]
+
+
+@pytest.mark.parametrize("name,scores", _vectors(), ids=lambda v: v if isinstance(v, str) else "")
+def test_cuda_source_makes_the_specifications_picks(lib, name: str, scores: np.ndarray) -> None:
+    cases = ((20, 10**9), (30, 25)) if name == "float64" else ((20, 10**9),)  # block b = draw b; the sorted order
+    for k, sort_min in cases:
+        got, status = _device(lib, scores, 0.7, k, 5, sort_min)
+        want = op.sample(scores, 0.7, k, np.random.default_rng(5), **SMALL, sort_min=sort_min)
+        assert status == 0 and np.array_equal(got, want), (name, k)
+
+
+def test_cuda_source_status_words(lib) -> None:
+    s = np.zeros(3 * SMALL["chunk"] + 1)
+    s[100] = np.nan
+    got, status = _device(lib, s, 1.0, 3, 0, 10**9)
+    assert status & 1 and np.all(got == -1)
+    s[100] = np.inf
+    got, status = _device(lib, s, 1.0, 3, 0, 10**9)
+    assert status == 2 and np.all(got == -1)
+    got, status = _device(lib, np.full(300, -np.inf), 1.0, 3, 0, 10**9)
+    assert status == 4 and np.all(got == -1)
