@@ -6,7 +6,7 @@ GPU tests (``tests/kernels/exponential/test_cupy_sampler.py``) and the report se
 (``theory/report/sections/exponential.py``) all need: the score vectors that stress the
 samplers (ties, huge magnitudes, +-inf, every integer dtype, chunk boundaries, extreme
 epsilon) and a Williams-corrected G-test of draws against the exact probabilities.  The PCA
-tests (``tests/kernels/pca/test_decomposition.py``, ``test_pca_gpu.py``, ``test_pca_cupy_standin.py``) share
+tests (``tests/kernels/pca/test_decomposition.py``, ``test_cupy.py``, ``test_cupy_streaming_standin.py``) share
 :func:`low_rank` (their accuracy measure is :func:`semiprivate.kernels._reference_pca.subspace_distance`).
 
 Implements: test support for EXPMECH (``python -m semiprivate spec EXPMECH``) and PCA (HPSY.Thm3 / PILLAR.Alg1

@@ -1,7 +1,7 @@
 """CuPy backend of the exponential mechanism: CUDA compile check (no GPU needed) and GPU tests.
 
 The ``gpu``-marked tests are skipped without CuPy and a CUDA device.  Statistical assertions use
-the G-test of :mod:`semiprivate.kernels._testvectors` (shared with ``test_exponential_stats.py``) at level
+the G-test of :mod:`semiprivate.kernels._testvectors` (shared with ``test_output_distribution.py``) at level
 1e-7, at most 2 per test function, so each test fails wrongly with probability <= 2e-7 (< 1e-6).  Seeds are fixed.
 """
 
@@ -48,7 +48,7 @@ def test_cupy_module_imports_without_cupy() -> None:
     assert res.stdout.strip() == "False"
 
 
-# the adversarial vectors of test_exponential_stats.py, with the GPU chunk size 4096
+# the adversarial vectors of test_output_distribution.py, with the GPU chunk size 4096
 GPU_VECTORS = score_vectors(chunk=4096, seed=99)
 
 

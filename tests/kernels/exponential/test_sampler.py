@@ -1,7 +1,7 @@
 """Exponential-mechanism kernels: API, validation, exactness, properties, error counts.
 
-Distribution tests live in ``test_exponential_stats.py``; GPU tests in
-``test_exponential_gpu.py``.  Everything here is deterministic (no statistical assertion).
+Distribution tests live in ``test_output_distribution.py``; GPU tests in
+``test_cupy_sampler.py``.  Everything here is deterministic (no statistical assertion).
 """
 
 from __future__ import annotations

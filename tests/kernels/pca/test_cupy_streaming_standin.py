@@ -447,7 +447,7 @@ def fake_cupy(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -
 
 
 # ---------------------------------------------------------------------------
-# the scenarios of test_pca_gpu.py
+# the scenarios of test_cupy.py
 # ---------------------------------------------------------------------------
 
 
@@ -515,7 +515,7 @@ def test_standin_syrk_writes_one_triangle(fake_cupy: Any, order: str) -> None:
 
 
 # ---------------------------------------------------------------------------
-# ports of test_pca_gpu.py
+# ports of test_cupy.py
 # ---------------------------------------------------------------------------
 
 
