@@ -39,6 +39,7 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.audit import AuditOptions, AuditResult, Mechanism, audit_pairs, broken, vectorize
 from semiprivate.theory.audit.exact import exact_privacy_loss
 from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS
+from semiprivate.theory.audit.pvalues import format_p_value
 from semiprivate.theory.privacy import mechanisms as mech
 
 __all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table", "SUMMARY", "main"]
@@ -363,7 +364,7 @@ def format_table(rows: Sequence[SuiteRow], *, header: bool = True, markdown: boo
         expected = ("ok" if r.case.private else "VIOLATION") + ("" if r.as_expected else "  <-- UNEXPECTED")
         data.append([r.case.name, f"({r.case.epsilon:g}, {r.case.delta:g})", _fmt(r.case.true_epsilon),
                      _fmt(res.epsilon_lower_bound), verdict, expected,
-                     f"{res.p_value:.2g}" if res.p_value > 1e-299 else "<1e-299",
+                     format_p_value(res.p_value, res.log_p_value),
                      f"{res.trials_used:,}", f"{r.seconds:.2f}"])
     if markdown:
         if header:

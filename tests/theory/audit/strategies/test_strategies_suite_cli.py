@@ -179,7 +179,9 @@ def test_report_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(suite, "builtin_cases", lambda include_broken=True: few)
     sec = section.build(ReportContext(tmp_path, quick=True))
     assert sec.ok and "| LaplaceMechanism |" in sec.markdown and "caught: 1" in sec.markdown
-    assert sec.summary.split("audits: ")[1] == "1/1 correct mechanisms pass, 1/1 broken ones caught; calibration ok"
+    tail = sec.summary.split("audits: ")[1]
+    assert tail.startswith("1/1 correct mechanisms pass, 1/1 broken ones caught; calibration ")
+    assert "false flags of correct mechanisms" in tail and "one-run DP-SGD" in tail
     assert "### Calibration of the audit" in sec.markdown and "| 100,000 |" in sec.markdown
     assert math.isfinite(float(sec.markdown.split("| LaplaceMechanism | (1, 0) | 1.000 | ")[1].split(" |")[0]))
 
