@@ -31,16 +31,23 @@ sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by co
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import inspect
+import io
+import logging
+import sys
+import threading
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from semiprivate.kernels.validation import as_generator
+from semiprivate.theory.privacy import seeds as seed_record
 
 __all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths",
-           "param_names", "is_coin_state"]
+           "param_names", "is_coin_state", "captured_outputs", "SideOutputs"]
 
 #: Declared privacy models (re-exported by :mod:`semiprivate.theory.learners._base`, which documents them):
 #: one labelled example replaced, public rows fixed; any one entry of any input; no guarantee.
@@ -96,7 +103,7 @@ def fit_stream(rng: Any) -> np.random.Generator:
 
 #: Names of randomness parameters (this toolkit's ``rng``, scikit-learn's and diffprivlib's ``random_state``,
 #: ``seed``); any other parameter whose value is coin state counts too.
-RNG_NAMES = ("rng", "random_state", "seed")
+RNG_NAMES = seed_record.SEED_NAMES
 
 
 def _rng_keys(est: Any) -> list[str]:
@@ -148,6 +155,59 @@ def quiet(est: Any) -> Iterator[Any]:
     finally:
         if keys:
             _set_params(est, before)
+
+
+class SideOutputs:
+    """What one run wrote besides its result: printed text, warnings and logging records (:func:`captured_outputs`)."""
+
+    def __init__(self) -> None:
+        self.stdout = io.StringIO()
+        self.stderr = io.StringIO()
+        self.warnings: list[warnings.WarningMessage] = []
+        self.records: list[tuple[logging.Logger, logging.LogRecord]] = []
+
+    def replay(self) -> None:
+        """Emit the run's output now, as it would have been: text, warnings, then log records through the
+        handlers that were in place when the run logged them."""
+        sys.stdout.write(self.stdout.getvalue())
+        sys.stderr.write(self.stderr.getvalue())
+        for w in self.warnings:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        for logger, record in self.records:
+            logging.Logger.callHandlers(logger, record)
+
+
+_LOGGING_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def captured_outputs() -> Iterator[SideOutputs]:
+    """Hold back every side output of the block: stdout, stderr, warnings and logging records.
+
+    For a wrapper that hides how many runs it made (random stopping's K): one line, warning or log
+    record per run would show the count the guarantee hides.  The block's text is captured by
+    redirecting ``sys.stdout``/``sys.stderr``; its warnings by ``warnings.catch_warnings``; its log records
+    at the one place every record passes on its way to a handler (``logging.Logger.callHandlers``), so a
+    handler configured before the block (``logging.basicConfig``, an application's setup), which holds its
+    own stream, receives nothing.  Records of every thread are held while the block runs.  The wrapper
+    then :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.
+    """
+    cap = SideOutputs()
+
+    def hold(logger: logging.Logger, record: logging.LogRecord) -> None:
+        cap.records.append((logger, record))
+
+    with _LOGGING_LOCK:
+        before = logging.Logger.__dict__["callHandlers"]
+        logging.Logger.callHandlers = hold  # type: ignore[method-assign,assignment]
+        try:
+            with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(cap.stdout), \
+                    contextlib.redirect_stderr(cap.stderr):
+                warnings.simplefilter("always")
+                yield cap
+        finally:
+            logging.Logger.callHandlers = before  # type: ignore[method-assign]
+            cap.warnings = list(caught)
 
 
 @contextlib.contextmanager
@@ -237,13 +297,73 @@ def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None
     return out
 
 
+#: How many release runs are in progress in this context: a run inside another release's run draws from the
+#: stream that run derived for it (child streams), so only the outermost run's seeds are the user's.
+_RUN_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("semiprivate_release_run_depth", default=0)
+
+
+def _user_seeds(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """(the seeds the run was given: its object's ``rng``/``random_state``/``seed`` and the run's own such
+    arguments; the object's parameters; the run's other inputs)."""
+    params = {k: getattr(obj, k) for k in param_names(obj) if hasattr(obj, k)}
+    try:
+        bound = signature.bind_partial(obj, *args, **kwargs).arguments
+    except TypeError:
+        bound = {"args": args, "kwargs": kwargs}
+    inputs = {k: v for k, v in bound.items() if k != "self"}
+    extra = inputs.pop("kwargs", None) if "kwargs" in inputs and isinstance(inputs.get("kwargs"), dict) else None
+    if extra:
+        inputs.update(extra)
+    seeds = {k: params[k] for k in RNG_NAMES if k in params}
+    seeds.update({(k if seeds.get(k) is None else f"{k} (argument)"): inputs[k] for k in RNG_NAMES if k in inputs})
+    return seeds, params, inputs
+
+
+def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """Before the outermost run of a release: the user seeds it was given (refused at once in secure mode),
+    with the object's parameters and the run's inputs for its fingerprint; None when there is nothing to record."""
+    if declared_model(obj) == NOT_PRIVATE:
+        return None  # no guarantee to protect
+    seeds, params, inputs = _user_seeds(obj, signature, args, kwargs)
+    taken = seed_record.snapshot(type(obj).__name__, seeds)
+    return (taken, params, inputs) if taken else None
+
+
+def _record_seeds(obj: Any, method: Callable[..., Any], taken: tuple[dict[str, Any], dict[str, Any],
+                                                                     dict[str, Any]]) -> None:
+    """After the outermost run of a release succeeded: the seed record's check
+    (:mod:`semiprivate.theory.privacy.seeds`): a seed used by a different release is refused."""
+    seeds, params, inputs = taken
+    kind = f"{type(obj).__module__}.{type(obj).__qualname__}.{method.__name__}"
+    seed_record.record(type(obj).__name__, seeds, seed_record.fingerprint(kind, params, inputs))
+
+
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
+    signature = inspect.signature(method)
+
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        outermost = _RUN_DEPTH.get() == 0
+        try:
+            taken = _seeds_taken(self, signature, args, kwargs) if outermost else None
+        except ValueError:
+            self._seal(strict=False, existing=frozenset(vars(self)))
+            raise
+        depth = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             out = method(self, *args, **kwargs)
+            _RUN_DEPTH.reset(depth)
+            depth = None
+            if taken is not None:
+                # a seed that a different release drew from: the run's output is not returned and the
+                # object is left unfitted (the refusal below seals it as a failed run)
+                _record_seeds(self, method, taken)
         except BaseException:
+            if depth is not None:
+                _RUN_DEPTH.reset(depth)
             self._seal(strict=False, existing=before)
             raise
         self._seal(existing=before)

@@ -226,7 +226,7 @@ def test_method_choice_and_limits() -> None:
     eye = np.eye(16, dtype=int)
     L = ComponentDisjunctionLearner(1.0, max_enumerate=16, rng=0).fit(eye[:3], [1, -1, 1], eye)
     assert L.method_ == "enumerate"  # Z == max_enumerate
-    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, rng=0).fit(eye[:3], [1, -1, 1], eye)
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, rng=1).fit(eye[:3], [1, -1, 1], eye)
     assert L.method_ == "factorised"
     # Z = 20 is the largest exact distribution; 21 is refused
     e20, e21 = np.eye(20, dtype=int), np.eye(21, dtype=int)

@@ -1,0 +1,123 @@
+"""One seed on two different releases is refused (the issue's bad input "a seed shared across releases by the
+user's own objects"): their noise would cancel.  The same release run again is allowed, distinct seeds
+(SeedSequence.spawn) and None are the fix, a wrapper's derived child streams are not user seeds, and secure
+mode refuses every user seed (semiprivate.theory.privacy.seeds)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from semiprivate.theory.privacy import seeds
+from semiprivate.theory.privacy.mechanisms import GeometricMechanism
+from semiprivate.theory.privacy.sanitizers import NoisyHistogramSanitizer
+from semiprivate.theory.privacy.seeds import forget_seeds, secure_mode, separate_seed_record
+
+X = np.array([0, 1, 1, 2, 3, 5, 5, 7, 6, 4])
+GROUP = np.zeros(len(X), dtype=bool)
+GROUP[:3] = True
+
+
+def _hist(rng, data=X, eps=1.0):
+    return NoisyHistogramSanitizer(eps, domain_size=8, rng=rng)
+
+
+def test_one_seed_on_two_releases_of_related_data_is_refused_naming_the_fix():
+    # everybody, then everybody but one group: with one seed the difference would be the group's exact histogram
+    a = _hist(0)
+    a.sanitize(X)
+    b = _hist(0)
+    with pytest.raises(ValueError, match=r"^NoisyHistogramSanitizer: rng=0 was already used by a different "
+                                         r"release.*SeedSequence\(seed\)\.spawn\(k\).*rng=None"):
+        b.sanitize(X[~GROUP])
+    assert not hasattr(b, "noisy_counts_")  # the refused run releases nothing
+
+
+@pytest.mark.parametrize("other", [
+    lambda: _hist(0, eps=2.0).sanitize(X),                         # another epsilon: f + s1 Z, f + s2 Z solve for f
+    lambda: GeometricMechanism(1.0)(np.bincount(X, minlength=8), 1, 0),  # another class, the same data
+    lambda: _hist(np.random.default_rng(0)).sanitize(X[1:]),        # a fresh default_rng(0) is the seed 0
+    lambda: _hist(np.random.SeedSequence(0)).sanitize(X[1:]),       # so is SeedSequence(0)
+])
+def test_the_same_seed_is_refused_whatever_else_differs(other):
+    _hist(0).sanitize(X)
+    with pytest.raises(ValueError, match="was already used by a different release"):
+        other()
+
+
+def test_the_same_release_again_is_allowed_and_reproduces_its_output():
+    a, b = _hist(0), _hist(0)
+    a.sanitize(X)
+    b.sanitize(X.copy())
+    assert np.array_equal(a.noisy_counts_, b.noisy_counts_)
+
+
+def test_distinct_seeds_one_generator_and_none_are_allowed():
+    left, right = np.random.SeedSequence(0).spawn(2)
+    _hist(left).sanitize(X)
+    _hist(right).sanitize(X[~GROUP])
+    g = np.random.default_rng(5)  # one generator handed to several releases: each run spawns new children
+    a, b = _hist(g), _hist(g)
+    a.sanitize(X)
+    b.sanitize(X[~GROUP])
+    _hist(None).sanitize(X)
+    _hist(None).sanitize(X[~GROUP])
+
+
+def test_a_wrappers_derived_streams_are_not_user_seeds():
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.distributions import RandomLabelDistribution, uniform_points
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
+    from semiprivate.theory.learners.reduction import ReductionLearner
+
+    D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 4, g))
+    Xp, yp = np.array([1, 2, 12, 14], dtype=np.uint64), np.array([1, 1, 0, 0])
+    ReductionLearner(1.0, 1e-6, rng=1, n_priv=40, n_pub=1, D0=D0,
+                     base_learner=lambda eps, delta, rng: GenericPrivateLearner(eps, concept_class=Thresholds(4),
+                                                                                rng=rng)).fit(Xp, yp)
+    # the base ran inside the wrapper's run, on a child stream of the wrapper's seed: only the wrapper's seed
+    # is recorded
+    assert [owner for _, owner in seeds._RECORD.values()] == ["ReductionLearner"]
+
+
+def test_a_failed_run_records_nothing_and_forget_seeds_empties_the_record():
+    with pytest.raises(ValueError):
+        _hist(0).sanitize([99])  # outside the domain: the run fails before any release
+    _hist(0).sanitize(X)  # so the seed is still free
+    forget_seeds()
+    _hist(0).sanitize(X[~GROUP])  # after forgetting (the earlier release discarded), the seed may be reused
+    with separate_seed_record():
+        _hist(0).sanitize(X)  # a separate record: seeds inside are checked against each other only
+    with pytest.raises(ValueError, match="already used"):
+        _hist(0).sanitize(X)  # the outer record is back
+
+
+def test_secure_mode_refuses_every_user_seed(monkeypatch):
+    with secure_mode():
+        with pytest.raises(ValueError, match=r"^NoisyHistogramSanitizer: rng=0 is a user seed, refused in secure "
+                                             r"mode.*rng=None"):
+            _hist(0).sanitize(X)
+        with pytest.raises(ValueError, match="secure mode"):
+            _hist(np.random.default_rng()).sanitize(X)
+        with pytest.raises(ValueError, match="secure mode"):
+            GeometricMechanism(1.0)(3, 1, 7)
+        assert _hist(None).sanitize(X) is not None  # fresh OS entropy: allowed
+    _hist(0).sanitize(X)  # the previous setting is back
+    monkeypatch.setenv(seeds.SECURE_MODE_ENV, "1")
+    assert seeds.secure_mode_enabled()
+    with pytest.raises(ValueError, match="secure mode"):
+        _hist(1).sanitize(X)
+
+
+def test_the_record_is_a_keyed_fingerprint_of_the_release():
+    # the record holds MACs under a per-process random key, never the data
+    _hist(0).sanitize(X)
+    (fp, owner), = seeds._RECORD.values()
+    assert owner == "NoisyHistogramSanitizer" and len(fp) == 32 and X.tobytes() not in fp
+    key = seeds._KEY
+    try:
+        seeds._KEY = b"\0" * 32
+        assert seeds.fingerprint("k", {}, {"X": X}) != seeds.fingerprint("k", {}, {"X": X[1:]})
+        other = seeds.fingerprint("k", {}, {"X": X})
+    finally:
+        seeds._KEY = key
+    assert seeds.fingerprint("k", {}, {"X": X}) != other
