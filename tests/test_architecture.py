@@ -330,13 +330,8 @@ FLOAT_CALLS_ALLOWED: dict[tuple[str, str], str] = {
     ("semiprivate.theory.learners.reduction", ".random("):
         "PrivSamp's Bernoulli(p) coins by a float uniform (p = 1/(100 n_pub) >= 2^-53: no event gets probability "
         "0; the law differs from Bernoulli(p) by float rounding); a known gap (ARCHITECTURE.md)",
-    ("semiprivate.theory.learners.disjunctions", "sample_log_weights("):
-        "the factorised path's first included component: float log-weights, a known gap (ARCHITECTURE.md, Known gaps)",
     ("semiprivate.theory.privacy.exponential", "exponential_mechanism( without exact=True"):
         "sample_log_weights itself (the documented float sampler for non-release uses)",
-    ("semiprivate.theory.learners.disjunctions", ".random("):
-        "the factorised path's later components (Z > max_enumerate): float Bernoulli coins, a known gap "
-        "(ARCHITECTURE.md, Known gaps)",
 }
 
 
