@@ -49,13 +49,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if "gpu" in item.keywords:
             item.add_marker(skip)
 
-
-@pytest.fixture(autouse=True)
-def _separate_seed_record():
-    """Each test (and doctest) starts with an empty record of the seeds releases used
-    (:mod:`semiprivate.theory.privacy.seeds`): one test's releases are not another's."""
-    from semiprivate.theory.privacy.seeds import forget_seeds
-
-    forget_seeds()
-    yield
-    forget_seeds()

@@ -30,6 +30,7 @@ sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by co
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 import functools
@@ -297,9 +298,81 @@ def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None
     return out
 
 
+#: Label vectors a sentinel-mode step (``PublicRowsFitted``) has split into public and private rows, with the
+#: sentinel it used and the step: (y, sentinel, step), newest last.  Held by identity (a Pipeline hands the same y
+#: object to every step), a few at a time.
+_SENTINEL_ROWS: collections.deque[tuple[Any, Any, Any]] = collections.deque(maxlen=32)
+_SENTINEL_LOCK = threading.Lock()
+#: Names under which a run receives the label vector its public rows may be marked in.
+_LABEL_ARGUMENTS = ("y", "y_private")
+
+
+def note_sentinel_rows(y: Any, sentinel: Any, step: Any) -> None:
+    """Record that ``step`` fitted on the rows of ``y`` labelled ``sentinel`` as public rows (:func:`_check_rows`)."""
+    with _SENTINEL_LOCK:
+        _SENTINEL_ROWS.append((y, sentinel, step))
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) and not (a is None) ^ (b is None)
+    except Exception:
+        return a is b
+
+
+def _check_rows(obj: Any, inputs: dict[str, Any]) -> None:
+    """Before a run: if a sentinel-mode step has fitted on public rows marked in the very label vector this run
+    receives, the run must read those rows as public too (its ``unlabeled_label`` is that sentinel).
+
+    Otherwise (a learner given ``X_public`` by argument, or one whose classes include the sentinel) the step
+    took private rows for public ones -- a scaler's mean of private rows -- and nothing else in a plain
+    Pipeline compares the two: the run is refused and the step is left unfitted.
+    """
+    labels = [v for k, v in inputs.items() if k in _LABEL_ARGUMENTS and v is not None]
+    if not labels or not _SENTINEL_ROWS:
+        return
+    with _SENTINEL_LOCK:
+        seen = [(i, s, st) for i, (yy, s, st) in enumerate(_SENTINEL_ROWS) if st is not obj
+                and any(yy is y for y in labels)]
+        if not seen:
+            return
+        for i in sorted((i for i, _, _ in seen), reverse=True):
+            del _SENTINEL_ROWS[i]
+    mine = getattr(obj, "unlabeled_label", None)
+    bad = [(s, st) for _, s, st in seen if not _same(mine, s)]
+    if not bad:
+        return
+    sentinel, step = bad[0]
+    for _, st in bad:
+        if isinstance(st, Released):
+            st._seal(strict=False, existing=frozenset())  # the step fitted on private rows: leave it unfitted
+    raise ValueError(
+        f"{type(obj).__name__}: unlabeled_label={mine!r}, but a preprocessing step ({type(step).__name__}, "
+        f"unlabeled_label={sentinel!r}) fitted on the rows of this y labelled {sentinel!r} as public rows; this "
+        "learner reads them as private labelled rows, so the step was fitted on private data (it is left "
+        "unfitted). Give both the same unlabeled_label (a sentinel that is not a class), or pass the public "
+        "rows by argument to both (fit(X, y, X_public=...)).")
+
+
 #: How many release runs are in progress in this context: a run inside another release's run draws from the
 #: stream that run derived for it (child streams), so only the outermost run's seeds are the user's.
 _RUN_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("semiprivate_release_run_depth", default=0)
+
+
+def _bound(obj: Any, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The run's inputs by name (``**fit_params`` flattened)."""
+    try:
+        bound = signature.bind_partial(obj, *args, **kwargs).arguments
+    except TypeError:
+        return {"args": args, **kwargs}
+    inputs = {k: v for k, v in bound.items() if k != "self"}
+    extra = inputs.pop("kwargs", None) if isinstance(inputs.get("kwargs"), dict) else None
+    for name, p in signature.parameters.items():
+        if p.kind is p.VAR_KEYWORD and isinstance(inputs.get(name), dict):
+            inputs.update(inputs.pop(name))
+    if extra:
+        inputs.update(extra)
+    return inputs
 
 
 def _user_seeds(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
@@ -307,14 +380,7 @@ def _user_seeds(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
     """(the seeds the run was given: its object's ``rng``/``random_state``/``seed`` and the run's own such
     arguments; the object's parameters; the run's other inputs)."""
     params = {k: getattr(obj, k) for k in param_names(obj) if hasattr(obj, k)}
-    try:
-        bound = signature.bind_partial(obj, *args, **kwargs).arguments
-    except TypeError:
-        bound = {"args": args, "kwargs": kwargs}
-    inputs = {k: v for k, v in bound.items() if k != "self"}
-    extra = inputs.pop("kwargs", None) if "kwargs" in inputs and isinstance(inputs.get("kwargs"), dict) else None
-    if extra:
-        inputs.update(extra)
+    inputs = _bound(obj, signature, args, kwargs)
     seeds = {k: params[k] for k in RNG_NAMES if k in params}
     seeds.update({(k if seeds.get(k) is None else f"{k} (argument)"): inputs[k] for k in RNG_NAMES if k in inputs})
     return seeds, params, inputs
@@ -347,6 +413,8 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
         outermost = _RUN_DEPTH.get() == 0
         try:
+            if _SENTINEL_ROWS:
+                _check_rows(self, _bound(self, signature, args, kwargs))
             taken = _seeds_taken(self, signature, args, kwargs) if outermost else None
         except ValueError:
             self._seal(strict=False, existing=frozenset(vars(self)))
