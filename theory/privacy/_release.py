@@ -398,12 +398,17 @@ def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
 
 
 def _record_seeds(obj: Any, method: Callable[..., Any], taken: tuple[dict[str, Any], dict[str, Any],
-                                                                     dict[str, Any]]) -> None:
+                                                                     dict[str, Any]], out: Any) -> None:
     """After the outermost run of a release succeeded: the seed record's check
     (:mod:`semiprivate.theory.privacy.seeds`): a seed used by a different release is refused."""
     seeds, params, inputs = taken
     kind = f"{type(obj).__module__}.{type(obj).__qualname__}.{method.__name__}"
-    seed_record.record(type(obj).__name__, seeds, seed_record.fingerprint(kind, params, inputs))
+    # what the run released: its return value, or (fit returns the object) its declared attributes; the same
+    # seed is allowed again only for the same inputs AND the same output (a repetition that reveals nothing new)
+    released = out if out is not obj else {k: getattr(obj, k) for k in sorted(obj.kept_attributes())
+                                           if hasattr(obj, k)}
+    seed_record.record(type(obj).__name__, seeds, seed_record.fingerprint(kind, params, inputs),
+                       seed_record.output_mac(released))
 
 
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -428,7 +433,7 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
             if taken is not None:
                 # a seed that a different release drew from: the run's output is not returned and the
                 # object is left unfitted (the refusal below seals it as a failed run)
-                _record_seeds(self, method, taken)
+                _record_seeds(self, method, taken, out)
         except BaseException:
             if depth is not None:
                 _RUN_DEPTH.reset(depth)

@@ -67,6 +67,7 @@ NoisyHistogramSanitizer: rng=0 was already used by a different release in this p
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pickle
@@ -90,7 +91,7 @@ _NOT_THE_RELEASE = frozenset({"progress", "verbose", "n_jobs", "backend"})
 
 _KEY = os.urandom(32)
 _LOCK = threading.RLock()
-_RECORD: dict[tuple[Any, ...], tuple[bytes, str]] = {}
+_RECORD: dict[tuple[Any, ...], tuple[bytes, str, bytes]] = {}
 _SECURE: list[bool] = [False]
 
 
@@ -160,8 +161,11 @@ def _entropy(value: Any) -> Any:
 
 
 def _seq_identity(ss: np.random.SeedSequence, spawned: int | None = None) -> tuple[Any, ...]:
+    """The root's pool words (so SeedSequence(0) and SeedSequence([0]), equal words, are one seed), the spawn key
+    and the children already spawned."""
     n = ss.n_children_spawned if spawned is None else spawned
-    return ("seed", _entropy(ss.entropy), tuple(int(k) for k in ss.spawn_key), int(ss.pool_size), int(n))
+    root = np.random.SeedSequence(ss.entropy, pool_size=ss.pool_size).generate_state(8).tobytes()
+    return ("seed", root, tuple(int(k) for k in ss.spawn_key), int(n))
 
 
 def _state_items(state: Any) -> Any:
@@ -268,6 +272,13 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
         for v in sorted(value, key=repr):
             _feed(h, v, seen, depth + 1)
         return
+    if isinstance(value, memoryview | bytearray):
+        put(b"buffer;" + bytes(value))
+        return
+    if isinstance(value, functools.partial):
+        put(b"partial;")
+        _feed(h, [value.func, value.args, value.keywords], seen, depth + 1)
+        return
     if isinstance(value, np.random.Generator | np.random.SeedSequence | np.random.BitGenerator
                   | np.random.RandomState):
         put(b"<coins>")  # a nested estimator's own seed: re-routed by the wrapper, not part of the release
@@ -299,7 +310,19 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
         put(f"function:{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')};".encode())
         put(code.co_code)
         _feed(h, [c for c in code.co_consts if not hasattr(c, "co_code")], seen, depth + 1)
+        cells = [c.cell_contents for c in (getattr(value, "__closure__", None) or ()) if _has_contents(c)]
+        _feed(h, [cells, getattr(value, "__defaults__", None), getattr(value, "__kwdefaults__", None)], seen,
+              depth + 1)
         return
+    if hasattr(value, "__array__") and not isinstance(value, type):
+        try:
+            arr = np.asarray(value)  # an array-like (a dask array, a pandas object): the values the run reads
+        except Exception:
+            arr = None
+        if arr is not None and not arr.dtype.hasobject:
+            put(f"arraylike:{type(value).__qualname__};".encode())
+            _feed(h, arr, seen, depth + 1)
+            return
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         put(f"object:{type(value).__module__}.{type(value).__qualname__};".encode())
@@ -309,7 +332,25 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
     try:
         put(pickle.dumps(value, protocol=5))
     except Exception:
-        put(f"opaque:{type(value).__qualname__}:{id(value)};".encode())
+        put(b"opaque;" + os.urandom(16))  # a value it cannot read: never equal to anything (not its id)
+
+
+def _has_contents(cell: Any) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def output_mac(value: Any) -> bytes:
+    """A keyed MAC of what a run released (its return value, or its declared attributes)."""
+    h = hashlib.blake2b(key=_KEY, digest_size=32)
+    try:
+        h.update(pickle.dumps(value, protocol=5))
+    except Exception:
+        _feed(h, value, {})
+    return h.digest()
 
 
 def fingerprint(kind: str, params: dict[str, Any], inputs: dict[str, Any]) -> bytes:
@@ -325,6 +366,10 @@ def fingerprint(kind: str, params: dict[str, Any], inputs: dict[str, Any]) -> by
 # ---------------------------------------------------------------------------------------------------
 # the check a release's run makes
 # ---------------------------------------------------------------------------------------------------
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, int | np.integer) else type(value).__name__
 
 
 def _fix(name: str) -> str:
@@ -352,7 +397,7 @@ def snapshot(owner: str, seeds: dict[str, Any]) -> dict[str, tuple[Any, tuple[An
     return out
 
 
-def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes) -> None:
+def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes, out: bytes = b"") -> None:
     """After a run of a release succeeded: record the seeds it drew from, or refuse one already used by a
     different release (another fingerprint ``fp``) with a ValueError naming the parameter and the fix.
 
@@ -364,6 +409,12 @@ def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes)
             if isinstance(value, np.random.Generator) and ident[0] == "state" and seed_identity(value) == ident:
                 continue
             known = _RECORD.get(ident)
+            if known is not None and known[0] == fp and known[2] != out:
+                raise ValueError(
+                    f"{owner}: {name}={_shown(value)} was already used by a release with these inputs and "
+                    "parameters, and this run's output differs from that release's (something the inputs do not "
+                    "show changed it: a closure, a global, an object read lazily); one seed on two different "
+                    f"releases makes their noise cancel: {_fix(name)}")
             if known is not None and known[0] != fp:
                 shown = repr(value) if isinstance(value, int | np.integer) else type(value).__name__
                 raise ValueError(
@@ -374,4 +425,4 @@ def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes)
             if known is None:
                 new.append(ident)
         for ident in new:
-            _RECORD[ident] = (fp, owner)
+            _RECORD[ident] = (fp, owner, out)

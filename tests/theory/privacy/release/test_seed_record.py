@@ -76,7 +76,7 @@ def test_a_wrappers_derived_streams_are_not_user_seeds():
                                                                                 rng=rng)).fit(Xp, yp)
     # the base ran inside the wrapper's run, on a child stream of the wrapper's seed: only the wrapper's seed
     # is recorded
-    assert [owner for _, owner in seeds._RECORD.values()] == ["ReductionLearner"]
+    assert [entry[1] for entry in seeds._RECORD.values()] == ["ReductionLearner"]
 
 
 def test_a_failed_run_records_nothing_and_forget_seeds_empties_the_record():
@@ -111,7 +111,7 @@ def test_secure_mode_refuses_every_user_seed(monkeypatch):
 def test_the_record_is_a_keyed_fingerprint_of_the_release():
     # the record holds MACs under a per-process random key, never the data
     _hist(0).sanitize(X)
-    (fp, owner), = seeds._RECORD.values()
+    (fp, owner, _), = seeds._RECORD.values()
     assert owner == "NoisyHistogramSanitizer" and len(fp) == 32 and X.tobytes() not in fp
     key = seeds._KEY
     try:
@@ -121,3 +121,48 @@ def test_the_record_is_a_keyed_fingerprint_of_the_release():
     finally:
         seeds._KEY = key
     assert seeds.fingerprint("k", {}, {"X": X}) != other
+
+
+def test_releases_the_inputs_do_not_tell_apart_are_refused_by_their_output():
+    # counting queries built as closures, default arguments or partials: the same code, other values
+    import functools
+
+    counts = np.bincount(X, minlength=8)
+
+    def count_of(v):
+        return lambda d: int(d[v])
+
+    def count_eq(d, v):
+        return int(d[v])
+
+    for q1, q2 in ((count_of(1), count_of(5)), (lambda d, v=1: int(d[v]), lambda d, v=5: int(d[v])),
+                   (functools.partial(count_eq, v=1), functools.partial(count_eq, v=5))):
+        forget_seeds()
+        GeometricMechanism(1.0, query=q1)(counts, 1, 12345)
+        with pytest.raises(ValueError, match="already used"):
+            GeometricMechanism(1.0, query=q2)(counts, 1, 12345)
+
+
+class _Values:
+    """An array-like keeping its values in an attribute the fingerprint's object encoding would skip."""
+
+    def __init__(self, v):
+        self.values_ = np.asarray(v)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values_ if dtype is None else self.values_.astype(dtype)
+
+
+@pytest.mark.parametrize("wrap", [_Values, lambda a: memoryview(np.ascontiguousarray(a))])
+def test_array_like_inputs_are_read_for_the_fingerprint(wrap):
+    Xn = X.copy()
+    Xn[0] = 6
+    _hist(0).sanitize(wrap(X))
+    with pytest.raises(ValueError, match="already used"):
+        _hist(0).sanitize(wrap(Xn))
+
+
+def test_seed_sequences_with_the_same_words_are_one_seed():
+    _hist(np.random.SeedSequence(0)).sanitize(X)
+    with pytest.raises(ValueError, match="already used"):
+        _hist(np.random.SeedSequence([0])).sanitize(X[~GROUP])
