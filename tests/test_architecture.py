@@ -276,7 +276,7 @@ def float_noise_draws(source: str) -> list[tuple[int, str]]:
     """(line, call) of every float-noise draw in ``source``: ``x.laplace(...)``-style calls of FLOAT_DRAWS and
     ``np.random.<draw>(...)`` (any np.random attribute that is not a constructor)."""
     out = []
-    for node in ast.walk(_parse(source)):
+    for node in ast.walk(ast.parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         f = node.func
