@@ -88,13 +88,35 @@ def child_streams(rng: Any, n: int) -> list[np.random.Generator]:
     None draws fresh OS entropy.  The parent's own bit stream is not advanced.
     """
     if isinstance(rng, np.random.Generator):
-        return list(rng.spawn(n))
-    if isinstance(rng, np.random.SeedSequence):
-        return [np.random.default_rng(s) for s in rng.spawn(n)]
-    g = as_generator(rng)  # validates None / int (refuses anything else with a TypeError naming rng)
-    if rng is None:
-        return list(g.spawn(n))
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)]
+        out = list(rng.spawn(n))
+    elif isinstance(rng, np.random.SeedSequence):
+        out = [np.random.default_rng(s) for s in rng.spawn(n)]
+    else:
+        g = as_generator(rng)  # validates None / int (refuses anything else with a TypeError naming rng)
+        out = (list(g.spawn(n)) if rng is None
+               else [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)])
+    with _DERIVED_LOCK:  # a run's own child streams: not user seeds when a nested run receives them
+        for g in out:
+            _DERIVED[id(g)] = g
+        while len(_DERIVED) > _DERIVED_MAX:
+            _DERIVED.popitem(last=False)
+    return out
+
+
+#: Generators :func:`child_streams` made, the most recent ones (held, so their ids stay theirs): a run nested in
+#: another release's run that receives one draws from a stream its wrapper derived, not from a seed of the user's.
+_DERIVED: collections.OrderedDict[int, np.random.Generator] = collections.OrderedDict()
+_DERIVED_MAX = 4096
+_DERIVED_LOCK = threading.Lock()
+#: Integer seeds :func:`base_streams` derived for a base's ``random_state``/``seed`` during its block.
+_DERIVED_INTS: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("semiprivate_derived_ints",
+                                                                              default=frozenset())
+
+
+def _derived(value: Any) -> bool:
+    if isinstance(value, np.random.Generator):
+        return _DERIVED.get(id(value)) is value
+    return isinstance(value, int | np.integer) and int(value) in _DERIVED_INTS.get()
 
 
 def fit_stream(rng: Any) -> np.random.Generator:
@@ -237,9 +259,13 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
             name = k.rsplit("__", 1)[-1]
             values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**32))
         _set_params(est, values)
+    token = _DERIVED_INTS.set(_DERIVED_INTS.get() | {v for v in values.values() if isinstance(v, int)}) \
+        if keys else None
     try:
         yield est
     finally:
+        if token is not None:
+            _DERIVED_INTS.reset(token)
         if keys:
             _set_params(est, {k: (None if is_coin_state(v) else v) for k, v in before.items()})
 
@@ -393,6 +419,9 @@ def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
     if declared_model(obj) == NOT_PRIVATE:
         return None  # no guarantee to protect
     seeds, params, inputs = _user_seeds(obj, signature, args, kwargs)
+    # a seed the enclosing run derived for this one (child_streams, base_streams) is not the user's; any other
+    # seed is, at any depth (a wrapper that does not re-route its base's seed cannot hide it)
+    seeds = {k: v for k, v in seeds.items() if not _derived(v)}
     taken = seed_record.snapshot(type(obj).__name__, seeds)
     return (taken, params, inputs) if taken else None
 
@@ -416,11 +445,10 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        outermost = _RUN_DEPTH.get() == 0
         try:
             if _SENTINEL_ROWS:
                 _check_rows(self, _bound(self, signature, args, kwargs))
-            taken = _seeds_taken(self, signature, args, kwargs) if outermost else None
+            taken = _seeds_taken(self, signature, args, kwargs)
         except ValueError:
             self._seal(strict=False, existing=frozenset(vars(self)))
             raise

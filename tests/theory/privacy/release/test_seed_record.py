@@ -166,3 +166,25 @@ def test_seed_sequences_with_the_same_words_are_one_seed():
     _hist(np.random.SeedSequence(0)).sanitize(X)
     with pytest.raises(ValueError, match="already used"):
         _hist(np.random.SeedSequence([0])).sanitize(X[~GROUP])
+
+
+def test_a_seed_on_a_base_the_wrapper_does_not_reroute_is_a_user_seed():
+    # PSSLAsTPAL runs its learner as given: the learner's own seed is the user's, at any depth
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learners.active import LabelOracle, PSSLAsTPAL
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
+
+    pool = np.array([0, 1, 2, 3, 0, 1, 2, 3])
+    y = (pool < 2).astype(int)
+
+    def wrapper(rng):
+        return PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=Thresholds(2), rng=rng), m=4)
+
+    wrapper(7).fit(pool, LabelOracle(y))
+    y2 = y.copy()
+    y2[0] = 1 - y2[0]
+    with pytest.raises(ValueError, match="GenericPrivateLearner: rng=7 was already used"):
+        wrapper(7).fit(pool, LabelOracle(y2))
+    with secure_mode(), pytest.raises(ValueError, match="secure mode"):
+        wrapper(8).fit(pool, LabelOracle(y))
+    wrapper(None).fit(pool, LabelOracle(y2))
