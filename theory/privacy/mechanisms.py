@@ -301,11 +301,12 @@ class GeometricMechanism(Released):
             raise ValueError(f"data: the query answer must be a number or a 1-D vector, got shape {a.shape}")
         if a.dtype.kind == "f":
             if not np.all(np.isfinite(a)):
-                raise ValueError(f"data: the query answer must be finite, got {a!r}")
+                raise ValueError("data: the query answer must be finite (an entry is not)")
             if not np.all(a == np.round(a)):
-                raise ValueError(f"data: the geometric mechanism needs an integer-valued answer, got {a!r}")
+                raise ValueError("data: the geometric mechanism needs an integer-valued answer "
+                                 "(an entry is not an integer)")
         if a.size and (a.dtype.kind != "b") and (np.any(a > self.MAX_ANSWER) or np.any(a < -self.MAX_ANSWER)):
-            raise ValueError(f"data: the query answer must satisfy |answer| <= 2^62 (int64 output), got {a!r}")
+            raise ValueError("data: the query answer must satisfy |answer| <= 2^62 (int64 output; an entry is not)")
         return a.astype(np.int64)
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
@@ -362,7 +363,7 @@ class RandomizedResponse(Released):
     def _check(self, data: Any) -> np.ndarray:
         a = np.asarray(data)
         if a.dtype.kind not in "iub" or a.ndim > 1 or np.any(a < 0) or np.any(a >= self.k):
-            raise ValueError(f"data must be categories in [0, {self.k - 1}] (scalar or 1-D), got {data!r}")
+            raise ValueError(f"data must be categories in [0, {self.k - 1}] (scalar or 1-D); some entry is not")
         return a.astype(np.int64)
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:

@@ -27,7 +27,7 @@ def test_gaussian_applies_its_query() -> None:
 def test_randomized_response_rejects_non_categories() -> None:
     rr = RandomizedResponse(1.0, n_categories=4)
     for bad in (-1, 4, 0.5, 1.0, np.array([0, -1]), np.zeros((2, 2), dtype=int), "a"):
-        with pytest.raises(ValueError, match=r"^data must be categories in \[0, 3\] \(scalar or 1-D\), got"):
+        with pytest.raises(ValueError, match=r"^data must be categories in \[0, 3\] \(scalar or 1-D\); some entry is not$"):
             rr(bad, 3, None)
     with pytest.raises(ValueError, match=r"^data must be categories in \[0, 1\]"):
         RandomizedResponse(1.0).log_probabilities(2)
@@ -187,3 +187,15 @@ def test_classic_gaussian_sigma_and_its_conditions_are_stated() -> None:
             gaussian_sigma(0.5, 0.0, 1.0, method)
         assert str(err.value) == ("AUDIT (Gaussian mechanism) needs delta > 0 (no finite sigma gives (epsilon, 0)-DP; "
                                   "use LaplaceMechanism for pure DP) (got delta=0.0)")
+
+
+def test_a_refused_answer_is_not_echoed():
+    # two neighbouring answers outside the integer precondition give the same message (no private value in it)
+    m = GeometricMechanism(1.0)
+    messages = set()
+    for bad in (3.5, 4.5, np.array([1.0, np.inf]), np.array([2.0, np.nan]), 2**62 + 1, 2**62 + 7):
+        with pytest.raises(ValueError) as e:
+            m(bad, 1, None)
+        messages.add(str(e.value))
+        assert "3.5" not in str(e.value) and "4.5" not in str(e.value) and str(2**62 + 7) not in str(e.value)
+    assert len(messages) == 3  # one message per precondition, whatever the value
