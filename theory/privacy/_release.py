@@ -414,7 +414,7 @@ def _user_seeds(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
 
 def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
                  kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
-    """Before the outermost run of a release: the user seeds it was given (refused at once in secure mode),
+    """Before a run of a release: the user seeds it was given (refused at once in secure mode),
     with the object's parameters and the run's inputs for its fingerprint; None when there is nothing to record."""
     if declared_model(obj) == NOT_PRIVATE:
         return None  # no guarantee to protect
@@ -428,7 +428,7 @@ def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
 
 def _record_seeds(obj: Any, method: Callable[..., Any], taken: tuple[dict[str, Any], dict[str, Any],
                                                                      dict[str, Any]], out: Any) -> None:
-    """After the outermost run of a release succeeded: the seed record's check
+    """After a run of a release succeeded: the seed record's check
     (:mod:`semiprivate.theory.privacy.seeds`): a seed used by a different release is refused."""
     seeds, params, inputs = taken
     kind = f"{type(obj).__module__}.{type(obj).__qualname__}.{method.__name__}"
@@ -452,7 +452,7 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
         except ValueError:
             self._seal(strict=False, existing=frozenset(vars(self)))
             raise
-        depth = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
+        depth: contextvars.Token[int] | None = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             out = method(self, *args, **kwargs)

@@ -208,7 +208,9 @@ def seed_identity(value: Any) -> tuple[Any, ...] | None:
         return _seq_identity(value)
     if isinstance(value, np.random.Generator):
         if _pristine(value):
-            return _seq_identity(value.bit_generator.seed_seq)
+            seq = value.bit_generator.seed_seq
+            assert isinstance(seq, np.random.SeedSequence)  # _pristine checked it
+            return _seq_identity(seq)
         ss = getattr(value.bit_generator, "seed_seq", None)
         spawned = _seq_identity(ss) if isinstance(ss, np.random.SeedSequence) else None
         return ("state", type(value.bit_generator).__name__, spawned, _state_items(value.bit_generator.state))
