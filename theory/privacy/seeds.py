@@ -17,14 +17,15 @@ more**:
 
 **The record.**  Every run of a release (``fit``, ``sanitize``, ``__call__`` of a class inheriting
 :class:`semiprivate.theory.privacy._release.Released`: every learner, wrapper, sanitizer and mechanism)
-that is given a seed by the user, and is not itself running inside another release's run, is
-recorded in a process-wide table: the seed's identity (an int ``s`` and ``SeedSequence(s)`` are the
+that is given a seed by the user (at any depth: a run inside another release's run too, unless the seed is a
+stream that enclosing run derived for it) is recorded in a process-wide table: the seed's identity (an int ``s`` and ``SeedSequence(s)`` are the
 same seed; so is a freshly seeded ``default_rng(s)``) against a keyed fingerprint of the release (its
 class, its parameters other than the seed, and every input of the run).  The fingerprint is a BLAKE2b
 MAC under a key drawn from the OS when the module is imported, so the table is not a function of the
 data alone.  Running exactly the same release again with the same seed is allowed (it reproduces the
 same output and reveals nothing new); the same seed on any other release (other data, other
-parameters, another class) is refused with a ValueError that names the parameter and the fix:
+parameters, another class), and the same inputs giving another output (something the fingerprint does not read
+changed the release: a closure, a global), are refused with a ValueError that names the parameter and the fix:
 distinct seeds (``numpy.random.SeedSequence(seed).spawn(k)``), or ``None``.  A generator passed
 along is recorded by its state, so one Generator object handed to several releases is fine (each run
 advances or spawns it).  Child streams a release derives for its own sub-fits, candidates, refits and
