@@ -558,10 +558,12 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
             est = clone(configured[index])
             # no progress bar per run, and every run's side output (printed text, warnings, log records) held
             # back: the selected run's is emitted, the others dropped (one line per run would show K)
-            with captured_outputs() as side, base_streams(est, fit_stream), quiet(est):
-                est.fit(split.X_train, split.y_train, **fit_params)
-            self._check_fit(est)
-            score = search.held_out_correct(est, split) + discrete_laplace(scale, rng=noise_stream)
+            with captured_outputs() as side:
+                with base_streams(est, fit_stream), quiet(est):
+                    est.fit(split.X_train, split.y_train, **fit_params)
+                self._check_fit(est)
+                correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
+            score = correct + discrete_laplace(scale, rng=noise_stream)
             if best is None or score > best[0]:
                 best = (score, index, est, side)
         if best is None:  # sample_runs returns K >= 1

@@ -135,11 +135,15 @@ def test_printed_output_does_not_count_the_runs(capsys):
 
 
 class _Logs(_Constant):
-    """Honest: logs one record per fit (an application's logging, configured before the search)."""
+    """Honest: logs one record per fit and per predict (an application's logging, configured before the search)."""
 
     def fit(self, X: Any, y: Any) -> _Logs:
         logging.getLogger("semiprivate.tests.base").warning("fitting on %d rows", len(X))
         return super().fit(X, y)
+
+    def predict(self, X: Any) -> np.ndarray:
+        logging.getLogger("semiprivate.tests.base").warning("predicting %d rows", len(X))
+        return super().predict(X)
 
 
 def test_log_records_do_not_count_the_runs():
@@ -153,15 +157,16 @@ def test_log_records_do_not_count_the_runs():
     try:
         random_stopping.sample_runs = lambda *a, **k: runs.append(real(*a, **k)) or runs[-1]
         for seed in range(6):
-            before = stream.getvalue().count("fitting on")
+            before = stream.getvalue().count("fitting on"), stream.getvalue().count("predicting")
             RandomStoppingSearchCV(_Logs(), {"c": [0]}, gamma=0.3, base_privacy=(0.5, 0.0), unlabeled_label=-1,
                                    rng=seed).fit(X, y)
-            counts.add(stream.getvalue().count("fitting on") - before)
+            counts.add((stream.getvalue().count("fitting on") - before[0],
+                        stream.getvalue().count("predicting") - before[1]))
     finally:
         random_stopping.sample_runs = real
         logger.removeHandler(handler)
     assert len(set(runs)) > 1  # the coins gave several K: a record per run would show them
-    assert counts == {1}  # the selected run's record only, through the handler configured before the search
+    assert counts == {(1, 1)}  # the selected run's records only (fit and scoring), through the configured handler
 
 
 class _ReportsEps(_Constant):
