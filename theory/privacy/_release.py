@@ -418,6 +418,10 @@ def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
     with the object's parameters and the run's inputs for its fingerprint; None when there is nothing to record."""
     if declared_model(obj) == NOT_PRIVATE:
         return None  # no guarantee to protect
+    if getattr(obj, "_audit_form", False) and seed_record.secure_mode_enabled():
+        raise ValueError(f"{type(obj).__name__} draws float noise for audits (not exact on its support: its low bits "
+                         "can tell neighbours apart, Mironov 2012), refused in secure mode; use an exact mechanism "
+                         "(GeometricMechanism, the discrete samplers of semiprivate.kernels.noise)")
     seeds, params, inputs = _user_seeds(obj, signature, args, kwargs)
     # a seed the enclosing run derived for this one (child_streams, base_streams) is not the user's; any other
     # seed is, at any depth (a wrapper that does not re-route its base's seed cannot hide it)

@@ -115,6 +115,9 @@ class LaplaceMechanism(Released):
     (3, 2)
     """
 
+    #: float noise for audits only (not for a release of private data): refused in secure mode
+    _audit_form = True
+
     _public = frozenset({"scale", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, query=Optional(CallableConstraint()))
@@ -225,6 +228,9 @@ class GaussianMechanism(Released):
     >>> round(m.sigma, 4), m.privacy
     (9.6896, (0.5, 1e-05))
     """
+
+    #: float noise for audits only (not for a release of private data): refused in secure mode
+    _audit_form = True
 
     _public = frozenset({"sigma", "privacy"})  # stateless: a call leaves nothing behind
 
@@ -424,6 +430,9 @@ class ReportNoisyMax(Released):
     >>> m([0.0, 5.0, 1.0], 4, 0).dtype
     dtype('int64')
     """
+
+    #: float noise for audits only (not for a release of private data): refused in secure mode
+    _audit_form = True
 
     _public = frozenset({"scale", "privacy"})  # stateless: a call leaves nothing behind
 

@@ -188,3 +188,14 @@ def test_a_seed_on_a_base_the_wrapper_does_not_reroute_is_a_user_seed():
     with secure_mode(), pytest.raises(ValueError, match="secure mode"):
         wrapper(8).fit(pool, LabelOracle(y))
     wrapper(None).fit(pool, LabelOracle(y2))
+
+
+def test_secure_mode_refuses_the_float_audit_mechanisms():
+    from semiprivate.theory.privacy.mechanisms import GaussianMechanism, LaplaceMechanism, ReportNoisyMax
+
+    with secure_mode():
+        for m, data in ((LaplaceMechanism(1.0), 3.0), (GaussianMechanism(1.0, 1e-5), 3.0),
+                        (ReportNoisyMax(1.0), [0.0, 1.0])):
+            with pytest.raises(ValueError, match="refused in secure mode"):
+                m(data, 1, None)
+        assert GeometricMechanism(1.0)(3, 1, None).shape == (1,)
