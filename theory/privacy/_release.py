@@ -456,18 +456,19 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
         except ValueError:
             self._seal(strict=False, existing=frozenset(vars(self)))
             raise
-        depth: contextvars.Token[int] | None = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
+        depth = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
+        inside = True
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             out = method(self, *args, **kwargs)
             _RUN_DEPTH.reset(depth)
-            depth = None
+            inside = False
             if taken is not None:
                 # a seed that a different release drew from: the run's output is not returned and the
                 # object is left unfitted (the refusal below seals it as a failed run)
                 _record_seeds(self, method, taken, out)
         except BaseException:
-            if depth is not None:
+            if inside:
                 _RUN_DEPTH.reset(depth)
             self._seal(strict=False, existing=before)
             raise

@@ -95,7 +95,14 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy import _held_out_search as search
-from semiprivate.theory.privacy._release import Released, base_streams, captured_outputs, child_streams, quiet
+from semiprivate.theory.privacy._release import (
+    Released,
+    SideOutputs,
+    base_streams,
+    captured_outputs,
+    child_streams,
+    quiet,
+)
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
@@ -550,7 +557,7 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
         # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given
         scale = Fraction(1) / Fraction(float(self.epsilon_score))
-        best: tuple[int, int, Any, list[Any], str, str] | None = None
+        best: tuple[int, int, Any, SideOutputs] | None = None
         for _ in range(runs):
             # each run: its own child stream for the candidate's choice, the fit and the score's noise
             choice, fit_stream, noise_stream = child_streams(run_streams, 3)
