@@ -466,7 +466,15 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
             if taken is not None:
                 # a seed that a different release drew from: the run's output is not returned and the
                 # object is left unfitted (the refusal below seals it as a failed run)
-                _record_seeds(self, method, taken, out)
+                try:
+                    _record_seeds(self, method, taken, out)
+                except ValueError:
+                    # the refused run's release must not survive in a base it fitted in place either
+                    for name in param_names(self):
+                        value = getattr(self, name, None)
+                        if isinstance(value, Released) and value is not self:
+                            value._seal(strict=False, existing=frozenset())
+                    raise
         except BaseException:
             if inside:
                 _RUN_DEPTH.reset(depth)

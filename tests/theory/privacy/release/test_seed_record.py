@@ -190,6 +190,24 @@ def test_a_seed_on_a_base_the_wrapper_does_not_reroute_is_a_user_seed():
     wrapper(None).fit(pool, LabelOracle(y2))
 
 
+def test_a_refused_wrapper_run_leaves_no_release_in_the_base_it_fitted_in_place():
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learners.active import LabelOracle, SubSampling
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
+
+    T3 = Thresholds(3)
+    X = np.array([0, 3, 3, 3, 3])
+
+    def wrapper():
+        return SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9))), 2, 1, 2.0, rng=5)
+
+    wrapper().fit(X, LabelOracle((X < 4).astype(int)))
+    w = wrapper()
+    with pytest.raises(ValueError, match="already used"):
+        w.fit(X, LabelOracle((X < 2).astype(int)))  # other labels, the same seed: refused after the run
+    assert not hasattr(w.learner, "hypothesis_") and not hasattr(w.learner, "privacy_")
+
+
 def test_secure_mode_refuses_the_float_audit_mechanisms():
     from semiprivate.theory.privacy.mechanisms import GaussianMechanism, LaplaceMechanism, ReportNoisyMax
 
