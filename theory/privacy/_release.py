@@ -250,6 +250,11 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
         before = {k: params[k] for k in keys}
     else:
         before = {k: getattr(est, k) for k in keys}
+    narrow = [k for k in keys if k.rsplit("__", 1)[-1] in ("random_state", "seed")]
+    if narrow and seed_record.secure_mode_enabled():
+        raise ValueError(f"{narrow[0]}: this base takes its coins from an integer seed below 2^32 (scikit-learn's "
+                         "RandomState), which a search over 2^32 seeds recovers; refused in secure mode: use a base "
+                         "whose rng takes a Generator")
     if keys:
         # this toolkit's rng takes a Generator; random_state / seed get an integer below 2^32 (what scikit-learn's
         # check_random_state, a legacy RandomState, accepts) from their own child stream; a 32-bit seed can be

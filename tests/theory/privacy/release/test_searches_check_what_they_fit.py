@@ -184,3 +184,11 @@ def test_a_negative_reported_epsilon_is_refused():
     X, y = _data()
     with pytest.raises(ValueError, match="privacy_"):
         PrivateSearchCV(_ReportsEps(), {"eps": [2.0, -1.5]}, unlabeled_label=-1, rng=0).fit(X, y)
+
+
+def test_secure_mode_refuses_a_base_seeded_by_a_32_bit_integer():
+    from semiprivate.theory.privacy.seeds import secure_mode
+
+    X, y = _data()
+    with secure_mode(), pytest.raises(ValueError, match="^random_state: .*refused in secure mode"):
+        PrivateSearchCV(_SeededByRandomState(), {"c": [0, 1]}, unlabeled_label=-1).fit(X, y)
