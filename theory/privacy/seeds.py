@@ -92,7 +92,7 @@ _NOT_THE_RELEASE = frozenset({"progress", "verbose", "n_jobs", "backend"})
 
 _KEY = os.urandom(32)
 _LOCK = threading.RLock()
-_RECORD: dict[tuple[Any, ...], tuple[bytes, str, bytes]] = {}
+_RECORD: dict[bytes, tuple[bytes, str, bytes]] = {}
 _SECURE: list[bool] = [False]
 
 
@@ -371,6 +371,11 @@ def fingerprint(kind: str, params: dict[str, Any], inputs: dict[str, Any]) -> by
 # ---------------------------------------------------------------------------------------------------
 
 
+def _sealed_identity(ident: tuple[Any, ...]) -> bytes:
+    """A keyed MAC of a seed's identity: the record does not hold the seeds in clear."""
+    return hashlib.blake2b(repr(ident).encode(), key=_KEY, digest_size=32).digest()
+
+
 def _shown(value: Any) -> str:
     return repr(value) if isinstance(value, int | np.integer) else type(value).__name__
 
@@ -407,11 +412,12 @@ def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes,
     A generator that the run left untouched (neither drawn from nor spawned) gave it no coins: not recorded.
     """
     with _LOCK:
-        new = []
+        new: list[bytes] = []
         for name, (value, ident) in taken.items():
             if isinstance(value, np.random.Generator) and ident[0] == "state" and seed_identity(value) == ident:
                 continue
-            known = _RECORD.get(ident)
+            key = _sealed_identity(ident)  # the table holds MACs, not the seeds themselves
+            known = _RECORD.get(key)
             if known is not None and known[0] == fp and known[2] != out:
                 raise ValueError(
                     f"{owner}: {name}={_shown(value)} was already used by a release with these inputs and "
@@ -426,6 +432,6 @@ def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes,
                     "noise, which cancels when their outputs are compared (h1 - h2 = f(D1) - f(D2) exactly): "
                     f"{_fix(name)}")
             if known is None:
-                new.append(ident)
-        for ident in new:
-            _RECORD[ident] = (fp, owner, out)
+                new.append(key)
+        for key in new:
+            _RECORD[key] = (fp, owner, out)
