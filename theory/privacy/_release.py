@@ -388,6 +388,9 @@ def _check_rows(obj: Any, inputs: dict[str, Any]) -> None:
 #: How many release runs are in progress in this context: a run inside another release's run draws from the
 #: stream that run derived for it (child streams), so only the outermost run's seeds are the user's.
 _RUN_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("semiprivate_release_run_depth", default=0)
+#: The objects whose run is in progress in this context (a subclass's run calling its parent's is one run).
+_IN_RUN: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("semiprivate_release_in_run",
+                                                                         default=frozenset())
 
 
 def _bound(obj: Any, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -454,19 +457,23 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        running = _IN_RUN.get()
+        again = id(self) in running  # a subclass's run calling its parent's (super().fit): one run, checked once
         try:
-            if _SENTINEL_ROWS:
+            if _SENTINEL_ROWS and not again:
                 _check_rows(self, _bound(self, signature, args, kwargs))
-            taken = _seeds_taken(self, signature, args, kwargs)
+            taken = None if again else _seeds_taken(self, signature, args, kwargs)
         except ValueError:
             self._seal(strict=False, existing=frozenset(vars(self)))
             raise
+        in_run = _IN_RUN.set(running | {id(self)})
         depth = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
         inside = True
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             out = method(self, *args, **kwargs)
             _RUN_DEPTH.reset(depth)
+            _IN_RUN.reset(in_run)
             inside = False
             if taken is not None:
                 # a seed that a different release drew from: the run's output is not returned and the
@@ -483,6 +490,7 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
         except BaseException:
             if inside:
                 _RUN_DEPTH.reset(depth)
+                _IN_RUN.reset(in_run)
             self._seal(strict=False, existing=before)
             raise
         self._seal(existing=before)
