@@ -430,6 +430,8 @@ def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
         raise ValueError(f"{type(obj).__name__} draws float noise for audits (not exact on its support: its low bits "
                          "can tell neighbours apart, Mironov 2012), refused in secure mode; use an exact mechanism "
                          "(GeometricMechanism, the discrete samplers of semiprivate.kernels.noise)")
+    if getattr(obj, "_audit_form", False):
+        return None  # declared not for a release (the auditor's textbook float laws): its runs are experiments
     seeds, params, inputs = _user_seeds(obj, signature, args, kwargs)
     # a seed the enclosing run derived for this one (child_streams, base_streams) is not the user's; any other
     # seed is, at any depth (a wrapper that does not re-route its base's seed cannot hide it)

@@ -414,7 +414,10 @@ def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes,
     with _LOCK:
         new: list[bytes] = []
         for name, (value, ident) in taken.items():
-            if isinstance(value, np.random.Generator) and ident[0] == "state" and seed_identity(value) == ident:
+            if isinstance(value, np.random.Generator) and ident[0] == "state":
+                # a generator already drawn from or spawned is not a seed the user typed: the auditor's common
+                # random numbers (one generator state rebuilt for both neighbours) are not two releases; a seed
+                # is an int, a SeedSequence or a fresh default_rng(seed)
                 continue
             key = _sealed_identity(ident)  # the table holds MACs, not the seeds themselves
             known = _RECORD.get(key)
