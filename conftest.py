@@ -54,3 +54,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if _NO_CUPY and name.startswith("semiprivate.kernels._cupy."):
         return None
     return PackageDoctestModule.from_parent(parent, path=file_path)
+
+
+@pytest.fixture(autouse=True)
+def _separate_seed_record():
+    """Each test and each docstring example starts with an empty record of the seeds releases used
+    (:mod:`semiprivate.theory.privacy.seeds`): one test's releases are not another's."""
+    from semiprivate.theory.privacy.seeds import forget_seeds
+
+    forget_seeds()
+    yield
+    forget_seeds()

@@ -8,6 +8,7 @@ its constant prefix).  A module may import its own layer and the layers below it
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,17 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@functools.cache
+def _parse(source: str) -> ast.Module:
+    """One parse per source text for every scan of this file (the scans are pure functions of the text)."""
+    return ast.parse(source)
+
+
+@functools.cache
+def _source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
 def layer(module: str) -> int:
     parts = module.split(".")
     for i in range(len(parts), 0, -1):
@@ -89,7 +101,7 @@ def imports_of(source: str, module: str) -> list[tuple[str, int, bool]]:
     False for an ``importlib.import_module`` f-string, known only by its package prefix."""
     package = module if MODULES.get(module, Path()).name == "__init__.py" else module.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         names: list[str] = []
         exact = True
         if isinstance(node, ast.ImportFrom):
@@ -115,7 +127,7 @@ def imports_of(source: str, module: str) -> list[tuple[str, int, bool]]:
 
 
 def graph(modules: dict[str, Path]) -> dict[str, list[tuple[str, int, bool]]]:
-    return {m: imports_of(p.read_text(encoding="utf-8"), m) for m, p in modules.items()}
+    return {m: imports_of(_source(p), m) for m, p in modules.items()}
 
 
 def upward_imports(g: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
@@ -175,7 +187,6 @@ def test_every_module_has_a_layer() -> None:
     assert not missing, f"modules without a layer in LAYERS (and ARCHITECTURE.md): {missing}"
 
 
-@pytest.mark.slow
 def test_no_upward_import() -> None:
     bad = upward_imports(graph(MODULES))
     assert not bad, "imports against ARCHITECTURE.md's layers:\n" + "\n".join(bad)
@@ -285,14 +296,14 @@ def _allowed(module: str) -> bool:
 
 def test_no_float_noise_draw_outside_the_noise_module_and_the_declared_list() -> None:
     found = [f"{m}:{line}: {call}" for m, path in MODULES.items() if not _allowed(m)
-             for line, call in float_noise_draws(path.read_text())]
+             for line, call in float_noise_draws(_source(path))]
     assert not found, ("float noise drawn outside semiprivate.kernels.noise (use its exact samplers, or declare a "
                        f"non-release use with its reason in FLOAT_NOISE_ALLOWED): {found}")
 
 
 def test_every_declared_float_noise_use_still_exists() -> None:
     stale = [p for p in FLOAT_NOISE_ALLOWED
-             if not any((m == p or m.startswith(p + ".")) and float_noise_draws(path.read_text())
+             if not any((m == p or m.startswith(p + ".")) and float_noise_draws(_source(path))
                         for m, path in MODULES.items())]
     assert not stale, f"FLOAT_NOISE_ALLOWED names modules without float draws (remove them): {stale}"
 
@@ -330,43 +341,117 @@ FLOAT_CALLS_ALLOWED: dict[tuple[str, str], str] = {
     ("semiprivate.theory.learners.reduction", ".random("):
         "PrivSamp's Bernoulli(p) coins by a float uniform (p = 1/(100 n_pub) >= 2^-53: no event gets probability "
         "0; the law differs from Bernoulli(p) by float rounding); a known gap (ARCHITECTURE.md)",
-    ("semiprivate.theory.learners.disjunctions", "sample_log_weights("):
-        "the factorised path's first included component: float log-weights, a known gap (ARCHITECTURE.md, Known gaps)",
     ("semiprivate.theory.privacy.exponential", "exponential_mechanism( without exact=True"):
         "sample_log_weights itself (the documented float sampler for non-release uses)",
-    ("semiprivate.theory.learners.disjunctions", ".random("):
-        "the factorised path's later components (Z > max_enumerate): float Bernoulli coins, a known gap "
-        "(ARCHITECTURE.md, Known gaps)",
 }
 
 
+#: functions that turn an integer draw into a float (Mironov's float Laplace is -s log(U) of an integer U/2^53)
+FLOAT_OF_INTEGER = frozenset({"log", "log1p", "log2", "log10", "exp", "expm1", "sqrt", "float", "true_divide",
+                              "divide", "power", "float64", "float32"})
+#: generator methods that give exact integers or bits (their results must stay integers in a release module)
+INTEGER_DRAWS = frozenset({"integers", "bytes", "random_raw", "randbits", "randbelow"})
+#: stdlib modules of randomness outside the RNG discipline (no child streams, no seed record)
+STDLIB_RANDOM = frozenset({"random", "secrets"})
+
+
+def _float_draw_methods() -> frozenset[str]:
+    return GENERATOR_METHODS - EXACT_GENERATOR_METHODS
+
+
+def _is_float_of(node: ast.AST) -> bool:
+    """A division, power or float-valued function applied to ``node``'s value."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Pow):
+        return True
+    if isinstance(node, ast.Call):
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        return name in FLOAT_OF_INTEGER
+    return False
+
+
 def release_float_calls(source: str) -> list[tuple[int, str]]:
-    """(line, call) of every float-derived draw in a release module: a Generator method outside
-    EXACT_GENERATOR_METHODS, ``.choice(..., p=...)``, ``.rvs(``, and ``from numpy.random import ...``."""
+    """(line, call) of every float-derived draw in a release module.
+
+    Calls and references alike (``draw = g.laplace`` is found at the reference): a Generator method outside
+    EXACT_GENERATOR_METHODS, ``getattr(g, "normal")``, ``.choice(..., p=...)``, ``.rvs(``, ``from numpy.random
+    import ...``, the stdlib ``random`` and ``secrets`` modules, the float samplers ``sample_log_weights`` and
+    ``exponential_mechanism`` without ``exact=True``, and float noise built from integer draws (an integer draw
+    divided, raised to a power or passed to log/exp/sqrt/float, directly or through a name assigned from it in
+    the same function).
+    """
+    tree = ast.parse(source)
+    parent: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parent[id(child)] = node
+    floats = _float_draw_methods()
     out = []
-    for node in ast.walk(ast.parse(source)):
+
+    def exact_kw(call: ast.Call) -> bool:
+        return any(k.arg == "exact" and isinstance(k.value, ast.Constant) and k.value.value is True
+                   for k in call.keywords)
+
+    def integer_draw(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in INTEGER_DRAWS)
+
+    def floated(node: ast.AST) -> bool:
+        """Whether an expression containing ``node`` is turned into a float before its statement ends."""
+        up = parent.get(id(node))
+        while up is not None and not isinstance(up, ast.stmt):
+            if _is_float_of(up):
+                return True
+            up = parent.get(id(up))
+        return False
+
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "numpy.random":
             out.append((node.lineno, "from numpy.random import"))
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("exponential_mechanism", "sample_log_weights")):
-            exact = any(k.arg == "exact" and isinstance(k.value, ast.Constant) and k.value.value is True
-                        for k in node.keywords)
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for n in names:
+                if n.split(".")[0] in STDLIB_RANDOM:
+                    out.append((node.lineno, f"import {n}"))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id == "sample_log_weights":
                 out.append((node.lineno, "sample_log_weights("))
-            elif not exact:
+            elif node.func.id == "exponential_mechanism" and not exact_kw(node):
                 out.append((node.lineno, "exponential_mechanism( without exact=True"))
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            elif (node.func.id == "getattr" and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+                  and node.args[1].value in floats | {"exponential_mechanism", "sample_log_weights"}):
+                out.append((node.lineno, f"getattr(..., {node.args[1].value!r})"))
+        if integer_draw(node) and floated(node):
+            out.append((node.lineno, f"float of .{node.func.attr}(")) # type: ignore[attr-defined]
+        if not isinstance(node, ast.Attribute):
             continue
-        attr = node.func.attr
-        if attr == "choice" and (any(k.arg == "p" for k in node.keywords) or len(node.args) >= 4):
-            out.append((node.lineno, ".choice(p="))
-        elif attr == "exponential_mechanism" and not any(
-                k.arg == "exact" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords):
-            out.append((node.lineno, "exponential_mechanism( without exact=True"))
+        attr = node.attr
+        up = parent.get(id(node))
+        called = isinstance(up, ast.Call) and up.func is node
+        if isinstance(up, ast.Attribute):
+            continue  # a module or namespace on the way (np.random.default_rng): not a method reference
+        if attr == "choice":
+            if called and (any(k.arg == "p" for k in up.keywords) or len(up.args) >= 4):  # type: ignore[union-attr]
+                out.append((node.lineno, ".choice(p="))
+        elif attr == "exponential_mechanism":
+            if not called or not exact_kw(up):  # type: ignore[arg-type]
+                out.append((node.lineno, "exponential_mechanism( without exact=True"))
         elif attr == "sample_log_weights":
             out.append((node.lineno, "sample_log_weights("))
-        elif attr in GENERATOR_METHODS and attr not in EXACT_GENERATOR_METHODS:
-            out.append((node.lineno, f".{attr}("))
+        elif attr in floats:
+            if called:
+                out.append((node.lineno, f".{attr}("))
+            elif not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                out.append((node.lineno, f".{attr} (reference)"))  # self.gamma is a parameter, not a method
+    # names assigned from an integer draw, later made floats in the same function
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        names = {t.id for a in ast.walk(fn) if isinstance(a, ast.Assign) and integer_draw(a.value)
+                 for t in a.targets if isinstance(t, ast.Name)}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) and floated(n):
+                out.append((n.lineno, f"float of .{n.id} (an integer draw)"))
     return out
 
 
@@ -376,14 +461,14 @@ def _release_module(module: str) -> bool:
 
 def test_release_modules_draw_only_exact_integers_and_bits() -> None:
     found = [f"{m}:{line}: {call}" for m, path in MODULES.items() if _release_module(m)
-             for line, call in release_float_calls(path.read_text()) if (m, call) not in FLOAT_CALLS_ALLOWED]
+             for line, call in release_float_calls(_source(path)) if (m, call) not in FLOAT_CALLS_ALLOWED]
     assert not found, ("float-derived draw in a release module (use kernels.noise or integers/bytes, or declare it "
                        f"with its reason in FLOAT_CALLS_ALLOWED): {found}")
 
 
 def test_every_declared_float_call_still_exists() -> None:
     stale = [(m, c) for (m, c) in FLOAT_CALLS_ALLOWED
-             if m not in MODULES or c not in {call for _, call in release_float_calls(MODULES[m].read_text())}]
+             if m not in MODULES or c not in {call for _, call in release_float_calls(_source(MODULES[m]))}]
     assert not stale, f"FLOAT_CALLS_ALLOWED names calls that are gone (remove them): {stale}"
 
 
@@ -398,6 +483,16 @@ def test_every_declared_float_call_still_exists() -> None:
     "def f(g, w):\n    return g.choice(3, 1, True, w)\n",
     "def f(s, e, g):\n    return kernels.exponential_mechanism(s, e, rng=g)\n",
     "def f(w, g):\n    return sample_log_weights(w, rng=g)\n",
+    "def f(g):\n    draw = g.laplace\n    return draw(0, 1)\n",                     # an alias of a method
+    "def f(g):\n    return getattr(g, 'normal')(0, 1)\n",                         # getattr by name
+    "import random\ndef f():\n    return random.gauss(0, 1)\n",                  # stdlib random
+    "def f():\n    import random\n    return random.random()\n",
+    "import secrets\ndef f():\n    return secrets.randbelow(10)\n",               # stdlib secrets
+    "from random import gauss\n",
+    "def f(g, s):\n    return -s * np.log(g.integers(1, 2**53) / 2**53)\n",       # Mironov's float from integers
+    "def f(g, s):\n    u = g.integers(1, 2**53)\n    return -s * np.log(u / 2**53)\n",
+    "def f(g):\n    return float(g.integers(2**53)) * 2.0**-53\n",
+    "def f(s, e, g):\n    m = kernels.exponential_mechanism\n    return m(s, e, rng=g)\n",
 ])
 def test_a_float_derived_draw_in_a_release_module_is_found(source: str) -> None:
     assert release_float_calls(source)
@@ -405,3 +500,5 @@ def test_a_float_derived_draw_in_a_release_module_is_found(source: str) -> None:
 
 def test_exact_integer_draws_are_not_float_draws() -> None:
     assert not release_float_calls("def f(g):\n    return g.integers(3), g.bytes(8), g.permutation(4), g.choice(4)\n")
+    assert not release_float_calls("import numpy as np\ndef f(g):\n    k = g.integers(3)\n    return k + 1, "
+                                   "np.random.default_rng(int(g.integers(2**32)))\n")

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterator
@@ -78,6 +79,7 @@ from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial
 from semiprivate.theory.learners.reduction import ReductionLearner
 from semiprivate.theory.privacy._release import fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
+from semiprivate.theory.privacy.seeds import separate_seed_record
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
            "halfspace_noise_audit", "multinomial_noise_audit", "coin_free_remainder",
@@ -137,6 +139,23 @@ def _exact_sampler_calls() -> Iterator[list[str]]:
 _VISITED: list[set[int]] = []
 
 
+def _experiment(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``fn`` (one fit of a check) with a seed record of its own
+    (:func:`semiprivate.theory.privacy.seeds.separate_seed_record`).
+
+    A check replays the same seeds on every dataset of its tiny domain on purpose (the coin-free state must
+    not move between neighbours, and the laws are compared seed by seed): these fits are an experiment on
+    made-up data, not releases of one private dataset, so the record's refusal of one seed on two releases
+    does not apply between them.
+    """
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with separate_seed_record():
+            return fn(*args, **kwargs)
+
+    return run
+
+
 def _neighbours(d: Any, domains: list[Any], parts: tuple[int, ...]) -> Any:
     """``replace_one_neighbours``, recording (when :func:`visited_parts` asks) which part each neighbour changes."""
     for nb in replace_one_neighbours(d, domains, parts):
@@ -186,6 +205,7 @@ def _claim(obj: Any) -> tuple[float, float]:
 def _generic_private() -> EndToEndResult:
     domains: list[list[Any]] = [_LAB2, _PUB2]
 
+    @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
         return GenericPrivateLearner(1.0, concept_class=_C2, rng=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
@@ -205,6 +225,7 @@ def _generic_private() -> EndToEndResult:
 def _asspp(parts: tuple[int, ...]) -> EndToEndResult:
     domains: list[list[Any]] = [_LAB2, _PUB2]
 
+    @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
         return ASSPP(1.0, concept_class=_C2, rng=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
@@ -230,6 +251,7 @@ def _disjunctions(method: str) -> EndToEndResult:
     lab = [(bits, y) for bits in itertools.product((0, 1), repeat=3) for y in (-1, 1)]
     domains = [lab]
 
+    @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
         return ComponentDisjunctionLearner(1.0, method=method, rng=np.random.default_rng(seed)).fit(np.array(X), y, Xu)
@@ -266,6 +288,7 @@ def _wrapped_law(make: Callable[[], Any], ds: Any) -> dict[Any, float]:
 
 
 def _wrapped(make: Callable[[int], Any], datasets: list[Any], domains: list[Any]) -> EndToEndResult:
+    @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
         w = make(seed)
@@ -328,6 +351,7 @@ def _generic_learner() -> EndToEndResult:
     lab = [(x, y) for x in range(2) for y in (0, 1)]
     domains = [lab, [0, 1]]
 
+    @_experiment
     def run(ds: Any, g: np.random.Generator) -> Any:
         X, y = _xy(ds[0])
         return GenericLearner(1.0, concept_class=C1, rng=g).fit(X, y, list(ds[1]))
@@ -342,6 +366,7 @@ def _reduction() -> EndToEndResult:
     domains = [lab]
     D0 = RandomLabelDistribution(lambda n, g: g.integers(0, 2, n))
 
+    @_experiment
     def run(ds: Any, g: np.random.Generator) -> Any:
         X, y = _xy(ds[0])
         return ReductionLearner(1.0, rng=g, n_priv=20, n_pub=1, D0=D0,
@@ -364,6 +389,7 @@ def _labelboost() -> EndToEndResult:
                        unlabelled_factor=1, target_factor=3, cap_factor=6, exponent_constant=0.05, alpha_factor=1,
                        beta_factor=1, iteration_ratio=2, final_ratio=2)
 
+    @_experiment
     def run(ds: Any, g: np.random.Generator) -> Any:
         X, y = _xy(ds[0])
         L = copy.deepcopy(proto)
@@ -399,6 +425,7 @@ def coin_free_remainder(fit: Callable[[np.ndarray, int], Any], y: np.ndarray) ->
         raise TypeError(f"fit must be callable as fit(y, seed), got {type(fit).__name__}")
     if not isinstance(y, np.ndarray) or y.ndim != 1:
         raise TypeError(f"y must be a 1-d numpy array of labels, got {type(y).__name__}")
+    fit = _experiment(fit)  # the same seed on every label vector, on purpose (see _experiment)
     a, b = encode_state(fit(y, 0)), encode_state(fit(y, 1))
     varying = [k for (k, v), (_, w) in zip(a[1], b[1]) if v != w]
     neighbours = []
@@ -430,6 +457,7 @@ def _halfspace(cls_name: str) -> EndToEndResult:
 
     kw["classes"] = [0, 1, 2]  # declared label set: the neighbours below change a label, also to a third class
 
+    @_experiment
     def fit(yy: np.ndarray, seed: int) -> Any:
         return cls(rng=seed, **kw).fit(X, yy, Xpub)
 
@@ -439,6 +467,7 @@ def _halfspace(cls_name: str) -> EndToEndResult:
 def _multinomial() -> EndToEndResult:
     X, y, Xpub = _remainder_case()
 
+    @_experiment
     def fit(yy: np.ndarray, seed: int) -> Any:
         return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1, 2], rng=seed).fit(X, yy, Xpub)
 
@@ -460,6 +489,7 @@ def _label_flip_audit(fit: Callable[[np.ndarray, np.ndarray, np.random.Generator
     other = ((lab[0][0], 1 - lab[0][1]),) + lab[1:]
     pair = (base, (other,))
 
+    @_experiment
     def run(ds: Dataset, g: np.random.Generator) -> Any:
         return fit(np.array([e[0] for e in ds[0]]), np.array([e[1] for e in ds[0]]), g)
 
@@ -495,6 +525,7 @@ def halfspace_noise_audit(cls_name: str, *, trials: int = 1500, selection_trials
     if cls_name != "FullDimensionHalfspace":
         kw["k"] = 1 if cls_name == "SemiPrivateHalfspace" else 2
 
+    @_experiment
     def fit(X: np.ndarray, y: np.ndarray, g: np.random.Generator) -> Any:
         return cls(1.0, 1e-5, rng=g, **kw).fit(X, y, _HS_PUBLIC)
 
@@ -536,6 +567,7 @@ def multinomial_noise_audit(*, epsilon: float = MULTINOMIAL_AUDIT_EPSILON, trial
     """
     x0 = _HS_X[:1]
 
+    @_experiment
     def fit(X: np.ndarray, y: np.ndarray, g: np.random.Generator) -> Any:
         return SemiPrivateMultinomial(epsilon, 1e-5, k=1, n_iter=1, clip=0.5, learning_rate=1.0, classes=[0, 1],
                                       rng=g).fit(X, y, _HS_PUBLIC)
@@ -574,6 +606,7 @@ _EXACT_EM = "exact exponential mechanism (kernels, exact=True)"
 
 
 def _probe_pool(make: Callable[[], Any]) -> Callable[[], Any]:
+    @_experiment
     def run() -> Any:
         w = make()
         X = np.arange(int(w.guarantee().t) if hasattr(w, "guarantee") else 3) % 2

@@ -32,13 +32,16 @@ def sweep(X, y, ks, epsilons, seeds):
     acc = {e: np.zeros((seeds, len(ks))) for e in [*epsilons, None]}
     for s in range(seeds):
         Xp, yp, P, Xt, yt = semi_private_split(X, y, public_share=0.1, test_share=0.2, rng=s)
+        release_seeds = np.random.SeedSequence([s, 1])  # one child seed per release (one seed, one release)
         for j, k in enumerate(ks):
             kw = {"projection": "none"} if k == d else {"k": k}
             for e in epsilons:
-                clf = SemiPrivateMultinomial(e, 1e-5, classes=np.unique(y), rng=s, **kw).fit(Xp, yp, X_public=P)
+                clf = SemiPrivateMultinomial(e, 1e-5, classes=np.unique(y), rng=release_seeds.spawn(1)[0],
+                                             **kw).fit(Xp, yp, X_public=P)
                 acc[e][s, j] = clf.score(Xt, yt)
             # non-private: the same public standardisation and projection, logistic regression
-            ref = SemiPrivateMultinomial(1.0, 1e-5, n_iter=1, classes=np.unique(y), rng=s, **kw).fit(Xp, yp, X_public=P)
+            ref = SemiPrivateMultinomial(1.0, 1e-5, n_iter=1, classes=np.unique(y), rng=release_seeds.spawn(1)[0],
+                                         **kw).fit(Xp, yp, X_public=P)
             A = np.eye(d) if ref.components_ is None else ref.components_
             lr = LogisticRegression(max_iter=2000).fit(ref.scaler_.transform(Xp) @ A, yp)
             acc[None][s, j] = lr.score(ref.scaler_.transform(Xt) @ A, yt)

@@ -330,6 +330,10 @@ class PSSLAsTPAL(Released):
         return PrivacyClaim("TPAL", eps, delta)
 
     def fit(self, X_pool: Any, oracle: LabelOracle) -> ActiveResult:
+        # the learner is checked again at every fit: set_params or an attribute may have replaced it since __init__
+        _check_learner(self.learner)
+        require_all_inputs(self.learner, "PSSLAsTPAL (BNS15 Thm 5.5)",
+                           "the pool entries m.. are its public sample, and a TPAL must be private in them too")
         X = _check_pool(X_pool)
         _check_oracle(oracle, X.shape[0])
         if self.m > X.shape[0]:
@@ -487,6 +491,10 @@ class SubSampling(Released):
         return np.sort(J)[: self.m]
 
     def fit(self, X_pool: Any, oracle: LabelOracle) -> ActiveResult:
+        # the learner is checked again at every fit: set_params or an attribute may have replaced it since __init__
+        _check_learner(self.learner)
+        require_all_inputs(self.learner, "SubSampling (BNS15 Alg 4, Cl 5.7)",
+                           "a swap in the pool changes one entry of its input, possibly an unlabelled one")
         X = _check_pool(X_pool)
         _check_oracle(oracle, X.shape[0])
         g = self.guarantee()

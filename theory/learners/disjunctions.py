@@ -27,8 +27,11 @@ Write K(x) for the components an example touches; h_U(x) depends on U only throu
   component contributes a constant).  Each example's share lies in [0, 1], so the score has
   sensitivity 1 and the mechanism is (epsilon, 0)-DP; the score is a sum of per-component
   terms, the distribution a product of independent Bernoulli choices conditioned on U
-  non-empty, sampled exactly in log space (the first included component j has weight
-  prod_{c<j} P_c(out) P_j(in); later components are free).  When every private example
+  non-empty.  Each component's term is an exact rational ((epsilon/2) times a sum of 1/|K(x)|
+  shares), and the union is drawn with exact coins only (``bernoulli_exp`` of a rational and the
+  exact exponential mechanism over integer scores; ``_sample_exact``): every union has its exact
+  probability, never 0, so the (epsilon, 0) claim holds for the sampler that runs, not only for
+  its law.  When every private example
   touches at most one component (Thm 1's compatible case with G_S = G_D) the fractional error
   is the number of errors, and both paths have the same distribution (tested).
 
@@ -54,13 +57,16 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import logsumexp
+from scipy.special import expit, logsumexp
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
+from semiprivate.kernels.noise import bernoulli_exp
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -75,7 +81,6 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.graphs import binary_points, component_labels
 from semiprivate.theory.learners._base import LABELLED
 from semiprivate.theory.privacy._release import Released, fit_stream
-from semiprivate.theory.privacy.exponential import sample_log_weights
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_instance"]
@@ -208,7 +213,7 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
     Privacy model ``"labelled"``: one private example changes, ``X_public`` fixed (the
     component graph is a deterministic function of ``X_public``).  ``fit`` never raises or
     switches path because of the private sample: the path depends on Z only, and both
-    samplers are exact in log space for every private sample.
+    samplers are exact (no floating-point number decides a draw) for every private sample.
     """
 
     privacy_model_ = LABELLED
@@ -273,24 +278,76 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
         neg_c = np.asarray(W.T @ (1.0 - pos)).ravel()  # -1 shares: an error when c is included
         return _Blocks(scale, -scale * pos_c, -scale * neg_c)
 
-    @staticmethod
-    def _sample_blocks(B: _Blocks, g: np.random.Generator) -> np.ndarray:
-        """Exact draw of a non-empty union from the product over components, in log space.
+    def _exact_shares(self, T: sp.csr_matrix, y: np.ndarray) -> list[Fraction]:
+        """Per component c, the exact rational pos_c - neg_c of the fractional score (:meth:`_blocks`).
 
-        The first included component j (in component order) has log-probability
-        sum_{c<j} log P_c(out) + log P_j(in) (up to the normaliser); components after j are
-        independent Bernoulli draws (a probability below the smallest double is 0).  Every term
-        is a difference of finite log-weights, so no private sample makes the draw fail.
+        The same shares as ``_blocks`` computes in floats, here as Fractions: sum over the rows touching c of
+        +1/k (label +1) or -1/k (label -1), k = the number of components the row touches.
         """
-        norm = np.logaddexp(B.a0, B.a1)
-        log_out, log_in = B.a0 - norm, B.a1 - norm
-        before = np.concatenate([[0.0], np.cumsum(log_out)[:-1]])
-        j = int(sample_log_weights(before + log_in, rng=g))
-        take = np.zeros(B.a0.size, dtype=bool)
-        take[j] = True
-        later = np.arange(j + 1, B.a0.size)
-        take[later] = g.random(later.size) < np.exp(log_in[later])
-        return np.flatnonzero(take).astype(np.int64)
+        Z = T.shape[1]
+        k = np.diff(T.indptr)
+        sign = np.where(y == 1, 1, -1).astype(np.int64)
+        out = [Fraction(0)] * Z
+        for kk in np.unique(k[k > 0]).tolist():
+            rows = np.flatnonzero(k == kk)
+            counts = np.asarray(T[rows].T @ sign[rows]).ravel().astype(np.int64)  # signed counts per component
+            for c in np.flatnonzero(counts).tolist():
+                out[c] += Fraction(int(counts[c]), int(kk))
+        return out
+
+    @staticmethod
+    def _coin(t: Fraction, g: np.random.Generator) -> bool:
+        """Exact ``Bernoulli(1 / (1 + exp(-t)))`` for a rational t (component c included with weight e^{A_c}
+        against e^{B_c} excluded, t = A_c - B_c): propose a side with a fair bit, accept the favoured side
+        always and the other with ``bernoulli_exp(|t|)`` (exact), repeat; at most 2 rounds on average."""
+        while True:
+            inside = bool(g.integers(2))
+            if inside == (t >= 0) or bernoulli_exp(abs(t), rng=g):
+                return inside
+
+    @classmethod
+    def _first_in(cls, t: list[Fraction], g: np.random.Generator) -> int:
+        """Exact draw of J with P[J = j] proportional to 1 / (1 + exp(-t_j)).
+
+        That weight is exp(min(t_j, 0)) times 1/(1 + exp(-|t_j|)), a factor in [1/2, 1]; J is proposed
+        proportionally to exp(-floor(g_j)), g_j = max_i min(t_i, 0) - min(t_j, 0), by the exact exponential
+        mechanism over integer scores, then accepted with the exact coins exp(-(g_j - floor(g_j))) and
+        1/(1 + exp(-|t_j|)): each round is accepted with probability at least 1/(2e).
+        """
+        m = [min(tj, Fraction(0)) for tj in t]
+        top = max(m)
+        gap = [top - mj for mj in m]
+        floors = np.array([math.floor(x) for x in gap], dtype=np.int64)
+        while True:
+            j = int(exponential_mechanism(-floors, 2.0, sensitivity=1, rng=g, exact=True))  # P ~ exp(-floor)
+            if bernoulli_exp(gap[j] - int(floors[j]), rng=g) and cls._coin(abs(t[j]), g):
+                return j
+
+    @classmethod
+    def _sample_exact(cls, t: list[Fraction], g: np.random.Generator) -> np.ndarray:
+        """Exact draw of a non-empty union from the product over components conditioned on U non-empty.
+
+        Component c is in U independently with probability p_c = 1/(1 + exp(-t_c)), t_c = (epsilon/2)
+        (pos_c - neg_c) exact and rational; every coin is exact (:meth:`_coin`), so every union has its exact
+        probability, never 0 (pure DP needs that: a float coin gives exp(-745.5) probability 0 and exp(-745)
+        probability 2^-53).  Two samplers of the same law, chosen by a float estimate of S = sum_c p_c (the
+        choice changes the running time only): S >= 1, draw every coin and start again while U is empty
+        (accepted w.p. 1 - prod(1 - p_c) >= 1 - 1/e); S < 1, draw a first member J with P ~ p_J
+        (:meth:`_first_in`), the other components by their coins, and accept U with probability 1/|U| (the
+        proposal's law is |U| P[U] / S: accepted w.p. (1 - prod(1 - p_c))/S >= 1 - 1/e).
+        """
+        Z = len(t)
+        s_est = float(np.sum(expit(np.array([float(x) for x in t]))))
+        while True:
+            if s_est >= 1.0:
+                take = np.array([cls._coin(tc, g) for tc in t], dtype=bool)
+                if take.any():
+                    return np.flatnonzero(take).astype(np.int64)
+                continue
+            j = cls._first_in(t, g)
+            take = np.array([c == j or cls._coin(t[c], g) for c in range(Z)], dtype=bool)
+            if int(g.integers(int(take.sum()))) == 0:
+                return np.flatnonzero(take).astype(np.int64)
 
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[int, np.ndarray, sp.csr_matrix,
                                                                                 np.ndarray, str]:
@@ -323,7 +380,9 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
             mask = idx + 1
             union = np.flatnonzero((mask >> np.arange(Z)) & 1)
         else:
-            union = self._sample_blocks(self._blocks(T, y, Z, scale), g)
+            # the fractional score's rational per-component terms, sampled with exact coins
+            half = Fraction(float(self.epsilon)) / (2 * Fraction(_SENSITIVITY))
+            union = self._sample_exact([half * d for d in self._exact_shares(T, y)], g)
         self.n_components_ = int(Z)
         self.component_labels_ = labels
         self.union_ = tuple(int(c) for c in union)

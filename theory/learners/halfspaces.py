@@ -482,6 +482,12 @@ class SemiPrivateHalfspace(_HalfspaceBase):
         None (default): every row of X is labelled.
     row_norm : {"reject", "clip"}
     rng : None, int or Generator
+        The run's coins.  The public draws (the random projection of ``projection="random"``, released as
+        ``components_``) and the private noise come from independent child streams, but both are functions of
+        the seed: whoever knows or guesses an int seed (seeds below 2^32 are searched in minutes from
+        ``components_`` alone) replays the noise and subtracts it.  An int seed is for reproducible runs only;
+        ``None`` (fresh OS entropy) for a release, or secure mode (:mod:`semiprivate.theory.privacy.seeds`).
+        One seed on two different releases is refused.
     progress : bool or None
         A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
         :mod:`semiprivate.theory.privacy.dpsgd` / :mod:`~semiprivate.theory.privacy.noisy_sgd` show it: None (default) shows it when stderr is a terminal and the

@@ -30,17 +30,25 @@ sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by co
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import contextvars
 import functools
 import inspect
+import io
+import logging
+import sys
+import threading
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from semiprivate.kernels.validation import as_generator
+from semiprivate.theory.privacy import seeds as seed_record
 
 __all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths",
-           "param_names", "is_coin_state"]
+           "param_names", "is_coin_state", "captured_outputs", "SideOutputs"]
 
 #: Declared privacy models (re-exported by :mod:`semiprivate.theory.learners._base`, which documents them):
 #: one labelled example replaced, public rows fixed; any one entry of any input; no guarantee.
@@ -80,13 +88,35 @@ def child_streams(rng: Any, n: int) -> list[np.random.Generator]:
     None draws fresh OS entropy.  The parent's own bit stream is not advanced.
     """
     if isinstance(rng, np.random.Generator):
-        return list(rng.spawn(n))
-    if isinstance(rng, np.random.SeedSequence):
-        return [np.random.default_rng(s) for s in rng.spawn(n)]
-    g = as_generator(rng)  # validates None / int (refuses anything else with a TypeError naming rng)
-    if rng is None:
-        return list(g.spawn(n))
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)]
+        out = list(rng.spawn(n))
+    elif isinstance(rng, np.random.SeedSequence):
+        out = [np.random.default_rng(s) for s in rng.spawn(n)]
+    else:
+        g = as_generator(rng)  # validates None / int (refuses anything else with a TypeError naming rng)
+        out = (list(g.spawn(n)) if rng is None
+               else [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)])
+    with _DERIVED_LOCK:  # a run's own child streams: not user seeds when a nested run receives them
+        for g in out:
+            _DERIVED[id(g)] = g
+        while len(_DERIVED) > _DERIVED_MAX:
+            _DERIVED.popitem(last=False)
+    return out
+
+
+#: Generators :func:`child_streams` made, the most recent ones (held, so their ids stay theirs): a run nested in
+#: another release's run that receives one draws from a stream its wrapper derived, not from a seed of the user's.
+_DERIVED: collections.OrderedDict[int, np.random.Generator] = collections.OrderedDict()
+_DERIVED_MAX = 4096
+_DERIVED_LOCK = threading.Lock()
+#: Integer seeds :func:`base_streams` derived for a base's ``random_state``/``seed`` during its block.
+_DERIVED_INTS: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("semiprivate_derived_ints",
+                                                                              default=frozenset())
+
+
+def _derived(value: Any) -> bool:
+    if isinstance(value, np.random.Generator):
+        return _DERIVED.get(id(value)) is value
+    return isinstance(value, int | np.integer) and int(value) in _DERIVED_INTS.get()
 
 
 def fit_stream(rng: Any) -> np.random.Generator:
@@ -96,7 +126,7 @@ def fit_stream(rng: Any) -> np.random.Generator:
 
 #: Names of randomness parameters (this toolkit's ``rng``, scikit-learn's and diffprivlib's ``random_state``,
 #: ``seed``); any other parameter whose value is coin state counts too.
-RNG_NAMES = ("rng", "random_state", "seed")
+RNG_NAMES = seed_record.SEED_NAMES
 
 
 def _rng_keys(est: Any) -> list[str]:
@@ -150,6 +180,59 @@ def quiet(est: Any) -> Iterator[Any]:
             _set_params(est, before)
 
 
+class SideOutputs:
+    """What one run wrote besides its result: printed text, warnings and logging records (:func:`captured_outputs`)."""
+
+    def __init__(self) -> None:
+        self.stdout = io.StringIO()
+        self.stderr = io.StringIO()
+        self.warnings: list[warnings.WarningMessage] = []
+        self.records: list[tuple[logging.Logger, logging.LogRecord]] = []
+
+    def replay(self) -> None:
+        """Emit the run's output now, as it would have been: text, warnings, then log records through the
+        handlers that were in place when the run logged them."""
+        sys.stdout.write(self.stdout.getvalue())
+        sys.stderr.write(self.stderr.getvalue())
+        for w in self.warnings:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        for logger, record in self.records:
+            logging.Logger.callHandlers(logger, record)
+
+
+_LOGGING_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def captured_outputs() -> Iterator[SideOutputs]:
+    """Hold back every side output of the block: stdout, stderr, warnings and logging records.
+
+    For a wrapper that hides how many runs it made (random stopping's K): one line, warning or log
+    record per run would show the count the guarantee hides.  The block's text is captured by
+    redirecting ``sys.stdout``/``sys.stderr``; its warnings by ``warnings.catch_warnings``; its log records
+    at the one place every record passes on its way to a handler (``logging.Logger.callHandlers``), so a
+    handler configured before the block (``logging.basicConfig``, an application's setup), which holds its
+    own stream, receives nothing.  Records of every thread are held while the block runs.  The wrapper
+    then :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.
+    """
+    cap = SideOutputs()
+
+    def hold(logger: logging.Logger, record: logging.LogRecord) -> None:
+        cap.records.append((logger, record))
+
+    with _LOGGING_LOCK:
+        before = logging.Logger.__dict__["callHandlers"]
+        logging.Logger.callHandlers = hold  # type: ignore[method-assign,assignment]
+        try:
+            with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(cap.stdout), \
+                    contextlib.redirect_stderr(cap.stderr):
+                warnings.simplefilter("always")
+                yield cap
+        finally:
+            logging.Logger.callHandlers = before  # type: ignore[method-assign]
+            cap.warnings = list(caught)
+
+
 @contextlib.contextmanager
 def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
     """Run ``est`` (a base estimator, a Pipeline) on child streams of ``stream``, then restore its ``rng``s.
@@ -167,6 +250,11 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
         before = {k: params[k] for k in keys}
     else:
         before = {k: getattr(est, k) for k in keys}
+    narrow = [k for k in keys if k.rsplit("__", 1)[-1] in ("random_state", "seed")]
+    if narrow and seed_record.secure_mode_enabled():
+        raise ValueError(f"{narrow[0]}: this base takes its coins from an integer seed below 2^32 (scikit-learn's "
+                         "RandomState), which a search over 2^32 seeds recovers; refused in secure mode: use a base "
+                         "whose rng takes a Generator")
     if keys:
         # this toolkit's rng takes a Generator; random_state / seed get an integer below 2^32 (what scikit-learn's
         # check_random_state, a legacy RandomState, accepts) from their own child stream; a 32-bit seed can be
@@ -176,9 +264,13 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
             name = k.rsplit("__", 1)[-1]
             values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**32))
         _set_params(est, values)
+    token = _DERIVED_INTS.set(_DERIVED_INTS.get() | {v for v in values.values() if isinstance(v, int)}) \
+        if keys else None
     try:
         yield est
     finally:
+        if token is not None:
+            _DERIVED_INTS.reset(token)
         if keys:
             _set_params(est, {k: (None if is_coin_state(v) else v) for k, v in before.items()})
 
@@ -237,13 +329,170 @@ def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None
     return out
 
 
+#: Label vectors a sentinel-mode step (``PublicRowsFitted``) has split into public and private rows, with the
+#: sentinel it used and the step: (y, sentinel, step), newest last.  Held by identity (a Pipeline hands the same y
+#: object to every step), a few at a time.
+_SENTINEL_ROWS: collections.deque[tuple[Any, Any, Any]] = collections.deque(maxlen=32)
+_SENTINEL_LOCK = threading.Lock()
+#: Names under which a run receives the label vector its public rows may be marked in.
+_LABEL_ARGUMENTS = ("y", "y_private")
+
+
+def note_sentinel_rows(y: Any, sentinel: Any, step: Any) -> None:
+    """Record that ``step`` fitted on the rows of ``y`` labelled ``sentinel`` as public rows (:func:`_check_rows`)."""
+    with _SENTINEL_LOCK:
+        _SENTINEL_ROWS.append((y, sentinel, step))
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) and not (a is None) ^ (b is None)
+    except Exception:
+        return a is b
+
+
+def _check_rows(obj: Any, inputs: dict[str, Any]) -> None:
+    """Before a run: if a sentinel-mode step has fitted on public rows marked in the very label vector this run
+    receives, the run must read those rows as public too (its ``unlabeled_label`` is that sentinel).
+
+    Otherwise (a learner given ``X_public`` by argument, or one whose classes include the sentinel) the step
+    took private rows for public ones -- a scaler's mean of private rows -- and nothing else in a plain
+    Pipeline compares the two: the run is refused and the step is left unfitted.
+    """
+    labels = [v for k, v in inputs.items() if k in _LABEL_ARGUMENTS and v is not None]
+    if not labels or not _SENTINEL_ROWS:
+        return
+    with _SENTINEL_LOCK:
+        seen = [(i, s, st) for i, (yy, s, st) in enumerate(_SENTINEL_ROWS) if st is not obj
+                and any(yy is y for y in labels)]
+        if not seen:
+            return
+        for i in sorted((i for i, _, _ in seen), reverse=True):
+            del _SENTINEL_ROWS[i]
+    mine = getattr(obj, "unlabeled_label", None)
+    bad = [(s, st) for _, s, st in seen if not _same(mine, s)]
+    if not bad:
+        return
+    sentinel, step = bad[0]
+    for _, st in bad:
+        if isinstance(st, Released):
+            st._seal(strict=False, existing=frozenset())  # the step fitted on private rows: leave it unfitted
+    raise ValueError(
+        f"{type(obj).__name__}: unlabeled_label={mine!r}, but a preprocessing step ({type(step).__name__}, "
+        f"unlabeled_label={sentinel!r}) fitted on the rows of this y labelled {sentinel!r} as public rows; this "
+        "learner reads them as private labelled rows, so the step was fitted on private data (it is left "
+        "unfitted). Give both the same unlabeled_label (a sentinel that is not a class), or pass the public "
+        "rows by argument to both (fit(X, y, X_public=...)).")
+
+
+#: How many release runs are in progress in this context: a run inside another release's run draws from the
+#: stream that run derived for it (child streams), so only the outermost run's seeds are the user's.
+_RUN_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("semiprivate_release_run_depth", default=0)
+#: The objects whose run is in progress in this context (a subclass's run calling its parent's is one run).
+_IN_RUN: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("semiprivate_release_in_run",
+                                                                         default=frozenset())
+
+
+def _bound(obj: Any, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The run's inputs by name (``**fit_params`` flattened)."""
+    try:
+        bound = signature.bind_partial(obj, *args, **kwargs).arguments
+    except TypeError:
+        return {"args": args, **kwargs}
+    inputs = {k: v for k, v in bound.items() if k != "self"}
+    extra = inputs.pop("kwargs", None) if isinstance(inputs.get("kwargs"), dict) else None
+    for name, p in signature.parameters.items():
+        if p.kind is p.VAR_KEYWORD and isinstance(inputs.get(name), dict):
+            inputs.update(inputs.pop(name))
+    if extra:
+        inputs.update(extra)
+    return inputs
+
+
+def _user_seeds(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """(the seeds the run was given: its object's ``rng``/``random_state``/``seed`` and the run's own such
+    arguments; the object's parameters; the run's other inputs)."""
+    params = {k: getattr(obj, k) for k in param_names(obj) if hasattr(obj, k)}
+    inputs = _bound(obj, signature, args, kwargs)
+    seeds = {k: params[k] for k in RNG_NAMES if k in params}
+    seeds.update({(k if seeds.get(k) is None else f"{k} (argument)"): inputs[k] for k in RNG_NAMES if k in inputs})
+    return seeds, params, inputs
+
+
+def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """Before a run of a release: the user seeds it was given (refused at once in secure mode),
+    with the object's parameters and the run's inputs for its fingerprint; None when there is nothing to record."""
+    if declared_model(obj) == NOT_PRIVATE:
+        return None  # no guarantee to protect
+    if getattr(obj, "_audit_form", False) and seed_record.secure_mode_enabled():
+        raise ValueError(f"{type(obj).__name__} draws float noise for audits (not exact on its support: its low bits "
+                         "can tell neighbours apart, Mironov 2012), refused in secure mode; use an exact mechanism "
+                         "(GeometricMechanism, the discrete samplers of semiprivate.kernels.noise)")
+    if getattr(obj, "_audit_form", False):
+        return None  # declared not for a release (the auditor's textbook float laws): its runs are experiments
+    seeds, params, inputs = _user_seeds(obj, signature, args, kwargs)
+    # a seed the enclosing run derived for this one (child_streams, base_streams) is not the user's; any other
+    # seed is, at any depth (a wrapper that does not re-route its base's seed cannot hide it)
+    seeds = {k: v for k, v in seeds.items() if not _derived(v)}
+    taken = seed_record.snapshot(type(obj).__name__, seeds)
+    return (taken, params, inputs) if taken else None
+
+
+def _record_seeds(obj: Any, method: Callable[..., Any], taken: tuple[dict[str, Any], dict[str, Any],
+                                                                     dict[str, Any]], out: Any) -> None:
+    """After a run of a release succeeded: the seed record's check
+    (:mod:`semiprivate.theory.privacy.seeds`): a seed used by a different release is refused."""
+    seeds, params, inputs = taken
+    kind = f"{type(obj).__module__}.{type(obj).__qualname__}.{method.__name__}"
+    # what the run released: its return value, or (fit returns the object) its declared attributes; the same
+    # seed is allowed again only for the same inputs AND the same output (a repetition that reveals nothing new)
+    released = out if out is not obj else {k: getattr(obj, k) for k in sorted(obj.kept_attributes())
+                                           if hasattr(obj, k)}
+    seed_record.record(type(obj).__name__, seeds, seed_record.fingerprint(kind, params, inputs),
+                       seed_record.output_mac(released))
+
+
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
+    signature = inspect.signature(method)
+
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        running = _IN_RUN.get()
+        again = id(self) in running  # a subclass's run calling its parent's (super().fit): one run, checked once
+        try:
+            if _SENTINEL_ROWS and not again:
+                _check_rows(self, _bound(self, signature, args, kwargs))
+            taken = None if again else _seeds_taken(self, signature, args, kwargs)
+        except ValueError:
+            self._seal(strict=False, existing=frozenset(vars(self)))
+            raise
+        in_run = _IN_RUN.set(running | {id(self)})
+        depth = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
+        inside = True
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             out = method(self, *args, **kwargs)
+            _RUN_DEPTH.reset(depth)
+            _IN_RUN.reset(in_run)
+            inside = False
+            if taken is not None:
+                # a seed that a different release drew from: the run's output is not returned and the
+                # object is left unfitted (the refusal below seals it as a failed run)
+                try:
+                    _record_seeds(self, method, taken, out)
+                except ValueError:
+                    # the refused run's release must not survive in a base it fitted in place either
+                    for name in param_names(self):
+                        value = getattr(self, name, None)
+                        if isinstance(value, Released) and value is not self:
+                            value._seal(strict=False, existing=frozenset())
+                    raise
         except BaseException:
+            if inside:
+                _RUN_DEPTH.reset(depth)
+                _IN_RUN.reset(in_run)
             self._seal(strict=False, existing=before)
             raise
         self._seal(existing=before)

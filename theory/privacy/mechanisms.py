@@ -115,6 +115,9 @@ class LaplaceMechanism(Released):
     (3, 2)
     """
 
+    #: float noise for audits only (not for a release of private data): refused in secure mode
+    _audit_form = True
+
     _public = frozenset({"scale", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, query=Optional(CallableConstraint()))
@@ -226,6 +229,9 @@ class GaussianMechanism(Released):
     (9.6896, (0.5, 1e-05))
     """
 
+    #: float noise for audits only (not for a release of private data): refused in secure mode
+    _audit_form = True
+
     _public = frozenset({"sigma", "privacy"})  # stateless: a call leaves nothing behind
 
     @validate_params(
@@ -301,11 +307,12 @@ class GeometricMechanism(Released):
             raise ValueError(f"data: the query answer must be a number or a 1-D vector, got shape {a.shape}")
         if a.dtype.kind == "f":
             if not np.all(np.isfinite(a)):
-                raise ValueError(f"data: the query answer must be finite, got {a!r}")
+                raise ValueError("data: the query answer must be finite (an entry is not)")
             if not np.all(a == np.round(a)):
-                raise ValueError(f"data: the geometric mechanism needs an integer-valued answer, got {a!r}")
+                raise ValueError("data: the geometric mechanism needs an integer-valued answer "
+                                 "(an entry is not an integer)")
         if a.size and (a.dtype.kind != "b") and (np.any(a > self.MAX_ANSWER) or np.any(a < -self.MAX_ANSWER)):
-            raise ValueError(f"data: the query answer must satisfy |answer| <= 2^62 (int64 output), got {a!r}")
+            raise ValueError("data: the query answer must satisfy |answer| <= 2^62 (int64 output; an entry is not)")
         return a.astype(np.int64)
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
@@ -362,7 +369,7 @@ class RandomizedResponse(Released):
     def _check(self, data: Any) -> np.ndarray:
         a = np.asarray(data)
         if a.dtype.kind not in "iub" or a.ndim > 1 or np.any(a < 0) or np.any(a >= self.k):
-            raise ValueError(f"data must be categories in [0, {self.k - 1}] (scalar or 1-D), got {data!r}")
+            raise ValueError(f"data must be categories in [0, {self.k - 1}] (scalar or 1-D); some entry is not")
         return a.astype(np.int64)
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
@@ -423,6 +430,9 @@ class ReportNoisyMax(Released):
     >>> m([0.0, 5.0, 1.0], 4, 0).dtype
     dtype('int64')
     """
+
+    #: float noise for audits only (not for a release of private data): refused in secure mode
+    _audit_form = True
 
     _public = frozenset({"scale", "privacy"})  # stateless: a call leaves nothing behind
 

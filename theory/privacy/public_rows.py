@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from semiprivate.theory.privacy._release import Released
+from semiprivate.theory.privacy._release import Released, note_sentinel_rows
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.decomposition import PCA, TruncatedSVD
 from sklearn.model_selection import check_cv
@@ -179,6 +179,9 @@ class PublicRowsFitted(Released, TransformerMixin, BaseEstimator):
                              "the transformer is fitted on public rows only")
         self.transformer_ = clone(self.transformer).fit(_safe_indexing(X, np.flatnonzero(mask)))
         self.n_public_ = int(mask.sum())
+        # the learner that later receives this y must read the same rows as public (same sentinel), or it is
+        # refused and this step left unfitted (Released's run check, note_sentinel_rows)
+        note_sentinel_rows(y, self.unlabeled_label, self)
         return self
 
     def transform(self, X: Any) -> Any:

@@ -75,11 +75,7 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-import sys
-import warnings
 from fractions import Fraction
 from typing import Any
 
@@ -99,7 +95,14 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy import _held_out_search as search
-from semiprivate.theory.privacy._release import Released, base_streams, child_streams, quiet
+from semiprivate.theory.privacy._release import (
+    Released,
+    SideOutputs,
+    base_streams,
+    captured_outputs,
+    child_streams,
+    quiet,
+)
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
@@ -554,31 +557,26 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
         # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given
         scale = Fraction(1) / Fraction(float(self.epsilon_score))
-        best: tuple[int, int, Any, list[Any], str, str] | None = None
+        best: tuple[int, int, Any, SideOutputs] | None = None
         for _ in range(runs):
             # each run: its own child stream for the candidate's choice, the fit and the score's noise
             choice, fit_stream, noise_stream = child_streams(run_streams, 3)
             index = int(choice.integers(len(candidates)))
             est = clone(configured[index])
-            out, err = io.StringIO(), io.StringIO()
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                # no progress bar per run, and every run's printed output captured (the selected run's is
-                # re-emitted, as its warnings): one line per run would print K, which the guarantee hides
-                with base_streams(est, fit_stream), quiet(est), contextlib.redirect_stdout(out), \
-                        contextlib.redirect_stderr(err):
+            # no progress bar per run, and every run's side output (printed text, warnings, log records) held
+            # back: the selected run's is emitted, the others dropped (one line per run would show K)
+            with captured_outputs() as side:
+                with base_streams(est, fit_stream), quiet(est):
                     est.fit(split.X_train, split.y_train, **fit_params)
-            self._check_fit(est)
-            score = search.held_out_correct(est, split) + discrete_laplace(scale, rng=noise_stream)
+                self._check_fit(est)
+                correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
+            score = correct + discrete_laplace(scale, rng=noise_stream)
             if best is None or score > best[0]:
-                best = (score, index, est, list(caught), out.getvalue(), err.getvalue())
+                best = (score, index, est, side)
         if best is None:  # sample_runs returns K >= 1
             raise RuntimeError("no run")
-        score, index, est, caught, printed, printed_err = best
-        sys.stdout.write(printed)
-        sys.stderr.write(printed_err)
-        for w in caught:  # the selected run's warnings only: the losing runs (and their number) stay hidden
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        score, index, est, side = best
+        side.replay()  # the selected run's output only: the losing runs (and their number) stay hidden
         self.candidates_ = candidates
         self.best_index_ = index
         self.best_params_ = candidates[index]

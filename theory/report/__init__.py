@@ -225,13 +225,17 @@ def legend_lines() -> list[str]:
 
 def _build_one(name: str, ctx: ReportContext) -> Section:
     """Build section ``name`` (a traceback becomes a failed Section), timed; runs in a worker process too."""
+    from semiprivate.theory.privacy.seeds import separate_seed_record
     from semiprivate.theory.report import sections as pkg
 
     mod = importlib.import_module(f"{pkg.__name__}.{name}")
     title = str(getattr(mod, "TITLE", name))
     t0, c0 = time.perf_counter(), time.process_time()
     try:
-        sec = mod.build(ctx)
+        # each section is its own experiment on simulated data: its seeds are checked against each other
+        # (one seed, one release), not against another section's that happened to run in this process
+        with separate_seed_record():
+            sec = mod.build(ctx)
     except Exception:
         sec = Section(title=title, markdown="```\n" + traceback.format_exc() + "```\n", summary="FAILED", ok=False)
     sec.seconds = time.perf_counter() - t0

@@ -80,6 +80,7 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
 
     s = _run_seed(g)
     X, y, Xp, Xt, yt = make_data(s)
+    seeds = np.random.SeedSequence([s, 1])  # one child seed per release of the run (one seed, one release)
     P = kernels.pca(Xp, max(ks), center=False)  # one public PCA shared by every k (first k components)
     out: dict[str, dict[Any, Any]] = {"pca": {}, "random": {}, "full": {}}
     classes = np.unique(yt)  # the task's label set, declared (read from the test labels, not the private sample)
@@ -89,13 +90,13 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
                 pca = NonPrivateHalfspace(k=k, rng=s)
                 rnd = NonPrivateHalfspace(k=k, projection="random", rng=s)
             else:
-                pca = SemiPrivateHalfspace(eps, k=k, classes=classes, rng=s)
-                rnd = RandomProjectionHalfspace(eps, k=k, classes=classes, rng=s)
+                pca = SemiPrivateHalfspace(eps, k=k, classes=classes, rng=seeds.spawn(1)[0])
+                rnd = RandomProjectionHalfspace(eps, k=k, classes=classes, rng=seeds.spawn(1)[0])
             out["pca"].setdefault(eps, {})[k] = pca.fit(X, y, X_public=P).score(Xt, yt)
             out["random"].setdefault(eps, {})[k] = rnd.fit(X, y).score(Xt, yt)
         if full_dim:
             full = (NonPrivateHalfspace(projection="none", rng=s) if eps is None
-                    else FullDimensionHalfspace(eps, classes=classes, rng=s))
+                    else FullDimensionHalfspace(eps, classes=classes, rng=seeds.spawn(1)[0]))
             out["full"][eps] = full.fit(X, y).score(Xt, yt)
     return out
 
@@ -244,16 +245,18 @@ def _mn_run(g: np.random.Generator, name: str, seed: int, ks: list[int],
 
     s = _run_seed(g)
     X, y, P, Xt, yt = _mn_data(s, name, seed)
+    seeds = np.random.SeedSequence([s, 2])  # one child seed per release of the run (one seed, one release)
     d = X.shape[1]
     classes = np.unique(yt)
     out: dict[Any, dict[int, float]] = {e: {} for e in [*epsilons, None]}
     for k in ks:
         for e in epsilons:
             proj = "none" if k == d else "pca"
-            clf = SemiPrivateMultinomial(e, 1e-5, projection=proj, k=k if k < d else "auto", classes=classes, rng=s)
+            clf = SemiPrivateMultinomial(e, 1e-5, projection=proj, k=k if k < d else "auto", classes=classes,
+                                         rng=seeds.spawn(1)[0])
             out[e][k] = float(clf.fit(X, y, X_public=P).score(Xt, yt))
         ref = SemiPrivateMultinomial(1.0, 1e-5, projection="none" if k == d else "pca", k=k if k < d else "auto",
-                                     n_iter=1, classes=classes, rng=s).fit(X, y, X_public=P)
+                                     n_iter=1, classes=classes, rng=seeds.spawn(1)[0]).fit(X, y, X_public=P)
         A = ref.components_
 
         def feats(M: np.ndarray, ref: Any = ref, A: Any = A) -> np.ndarray:

@@ -7,7 +7,7 @@ what thm2_instance samples with.
 
 from __future__ import annotations
 
-import warnings
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,7 @@ import pytest
 import semiprivate.theory.distributions as dist
 import semiprivate.theory.learners.disjunctions as dj
 from scipy.special import logsumexp
-from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner, _Blocks, thm2_instance, to_pm1_labels
+from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner, thm2_instance, to_pm1_labels
 
 # 6 public components {0,1} {2,3} {4,5} {6,7} {8,9} {10,11}
 XU = np.zeros((6, 12), dtype=int)
@@ -98,59 +98,6 @@ def test_fractional_weights() -> None:
     assert B.a0[4] == -0.25 * pos4 and B.scale == 0.25
 
 
-class _G:
-    """Scripted uniforms for the free Bernoulli draws."""
-
-    def __init__(self, u: list[float]) -> None:
-        self.u = u
-        self.sizes: list[int] = []
-
-    def random(self, n: Any) -> np.ndarray:
-        assert isinstance(n, (int, np.integer))
-        self.sizes.append(int(n))
-        return np.array(self.u[:n])
-
-
-def _sampled(monkeypatch: pytest.MonkeyPatch, B: _Blocks, pick: int, u: list[float]) -> tuple[Any, ...]:
-    calls: list[tuple[np.ndarray, Any]] = []
-
-    def spy(lw: Any, *, rng: Any) -> int:
-        calls.append((np.array(lw), rng))
-        return pick
-
-    monkeypatch.setattr(dj, "sample_log_weights", spy)
-    g = _G(u)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        out = ComponentDisjunctionLearner._sample_blocks(B, g)  # type: ignore[arg-type]
-    return out, calls, g
-
-
-def _B() -> _Blocks:
-    a0 = np.array([-1.0, 0.0, -0.5, -2.0, -0.1])
-    a1 = np.array([-0.5, -800.0, -1.5, -0.25, -0.3])  # component 1: P(in) = e^-800, no underflow in log space
-    return _Blocks(0.5, a0, a1)
-
-
-def test_sampler_first_included_component(monkeypatch: pytest.MonkeyPatch) -> None:
-    B = _B()
-    norm = np.logaddexp(B.a0, B.a1)
-    log_in, log_out = B.a1 - norm, B.a0 - norm
-    want = np.concatenate([[0.0], np.cumsum(log_out)[:-1]]) + log_in
-    # j = 0: components 1..4 are free draws, taken when u < P(in); u = P(in) exactly is "not taken"
-    out, calls, g = _sampled(monkeypatch, B, 0, [0.0, np.exp(log_in[2]), np.exp(log_in[3]) * 0.999, 0.9])
-    assert len(calls) == 1 and calls[0][1] is g and g.sizes == [4]
-    np.testing.assert_allclose(calls[0][0], want, rtol=1e-12)
-    assert np.isfinite(calls[0][0]).all()
-    assert out.tolist() == [0, 3] and out.dtype == np.int64
-    # j = 4 (the last): nothing after it, no uniform drawn; earlier components excluded
-    out, calls, g = _sampled(monkeypatch, B, 4, [])
-    assert out.tolist() == [4] and g.sizes == [0]
-    # j = 2: components 0 and 1 excluded, 3 and 4 drawn
-    out, calls, g = _sampled(monkeypatch, B, 2, [0.0, 0.99])
-    assert out.tolist() == [2, 3] and g.sizes == [2]
-
-
 def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dj, "_SENSITIVITY", 2.0)
     seen: list[tuple[np.ndarray, Any, Any, Any]] = []
@@ -171,20 +118,21 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
     assert isinstance(rng, np.random.Generator) and rng is not g
     assert L.union_ == (1, 2) and L.privacy_ == (0.8, 0.0)  # mask 6
     assert L.hypothesis_.tolist() == [2, 3, 4, 5]
-    # factorised: the blocks are built at scale eps / (2 sensitivity), the mechanism is not called
-    got: list[_Blocks] = []
-    real = ComponentDisjunctionLearner._sample_blocks
+    # factorised: the exact per-component terms are at scale eps / (2 sensitivity), the mechanism over
+    # unions is not called (the exact sampler draws its first member by the exact mechanism over integer scores)
+    got: list[Any] = []
 
-    def blocks_spy(B: _Blocks, gg: Any) -> Any:
-        got.append(B)
+    def exact_spy(t: Any, gg: Any) -> Any:
+        got.append(list(t))
         assert isinstance(gg, np.random.Generator) and gg is not g
-        return real(B, gg)
+        return np.array([0], dtype=np.int64)
 
-    monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_blocks", staticmethod(blocks_spy))
+    monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_exact", staticmethod(exact_spy))
     L = ComponentDisjunctionLearner(0.8, method="factorised", max_enumerate=2, rng=g).fit(XP, YP, XU)
     assert len(seen) == 1 and not hasattr(L, "errors_") and L.method_ == "factorised"
     pos4 = int(np.sum((XP[:, 8] == 1) & (YP == 1)))
-    assert got[0].a0[4] == -0.2 * pos4 and L.privacy_ == (0.8, 0.0)
+    neg4 = int(np.sum((XP[:, 8] == 1) & (YP != 1)))
+    assert got[0][4] == Fraction(0.8) / 4 * (pos4 - neg4) and L.privacy_ == (0.8, 0.0)
     # the exact distributions at sensitivity 2 are EXPMECH at epsilon / 2 with sensitivity 1
     _, want = _reference(XP, YP, 0.4)
     for method, ref in (("enumerate", want), ("factorised", _fractional_reference(XP, YP, 0.4))):
@@ -226,7 +174,7 @@ def test_method_choice_and_limits() -> None:
     eye = np.eye(16, dtype=int)
     L = ComponentDisjunctionLearner(1.0, max_enumerate=16, rng=0).fit(eye[:3], [1, -1, 1], eye)
     assert L.method_ == "enumerate"  # Z == max_enumerate
-    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, rng=0).fit(eye[:3], [1, -1, 1], eye)
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, rng=1).fit(eye[:3], [1, -1, 1], eye)
     assert L.method_ == "factorised"
     # Z = 20 is the largest exact distribution; 21 is refused
     e20, e21 = np.eye(20, dtype=int), np.eye(21, dtype=int)

@@ -20,6 +20,7 @@ from semiprivate.theory.learners.multinomial import (
     auto_steps,
 )
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
+from semiprivate.theory.privacy.seeds import separate_seed_record
 from sklearn.base import clone
 from sklearn.datasets import load_digits
 
@@ -81,7 +82,7 @@ def test_accuracy_on_digits_at_epsilon_one(digits: tuple[np.ndarray, ...]) -> No
     # the learner's defaults (frozen from other data): measured 0.80-0.85 over seeds 0-7 (0.84 at seed 1), the
     # issue's target is 0.65; non-private logistic regression 0.96
     assert clf.score(Xt, yt) >= 0.7
-    loose = SemiPrivateMultinomial(10.0, 1e-5, classes=range(10), rng=1).fit(X, y, X_public=P)
+    loose = SemiPrivateMultinomial(10.0, 1e-5, classes=range(10), rng=2).fit(X, y, X_public=P)
     assert loose.score(Xt, yt) >= 0.88  # measured 0.924-0.948 over seeds 0-7
 
 
@@ -140,7 +141,8 @@ def test_public_fit_reads_public_rows_only(digits: tuple[np.ndarray, ...]) -> No
     a = SemiPrivateMultinomial(1.0, n_iter=5, classes=range(10), rng=0).fit(X, y, X_public=P)
     X2 = X.copy()
     X2[:100] *= 3.0
-    b = SemiPrivateMultinomial(1.0, n_iter=5, classes=range(10), rng=0).fit(X2, y, X_public=P)
+    with separate_seed_record():  # the same coins on purpose: only the private rows differ
+        b = SemiPrivateMultinomial(1.0, n_iter=5, classes=range(10), rng=0).fit(X2, y, X_public=P)
     np.testing.assert_array_equal(a.scaler_.mean_, b.scaler_.mean_)
     np.testing.assert_array_equal(a.components_, b.components_)
     assert a.k_ == b.k_

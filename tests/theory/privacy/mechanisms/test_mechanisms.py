@@ -25,12 +25,12 @@ P_MIN = 1e-4  # goodness-of-fit tests fail below this p-value: false-failure rat
 
 
 def test_output_form_and_privacy_attribute() -> None:
-    assert LaplaceMechanism(1.0)(2.0, 7, 0).shape == (7,)
-    assert LaplaceMechanism(1.0)(np.zeros(3), 7, 0).shape == (7, 3)
-    assert GaussianMechanism(1.0, 1e-6)(np.zeros(2), 4, 0).shape == (4, 2)
-    assert GeometricMechanism(1.0)(np.array([1, 2]), 4, 0).shape == (4, 2)
-    assert RandomizedResponse(1.0)(np.array([0, 1, 1]), 4, 0).shape == (4, 3)
-    assert ReportNoisyMax(1.0)([1.0, 2.0], 4, 0).shape == (4,)
+    assert LaplaceMechanism(1.0)(2.0, 7, None).shape == (7,)
+    assert LaplaceMechanism(1.0)(np.zeros(3), 7, None).shape == (7, 3)
+    assert GaussianMechanism(1.0, 1e-6)(np.zeros(2), 4, None).shape == (4, 2)
+    assert GeometricMechanism(1.0)(np.array([1, 2]), 4, None).shape == (4, 2)
+    assert RandomizedResponse(1.0)(np.array([0, 1, 1]), 4, None).shape == (4, 3)
+    assert ReportNoisyMax(1.0)([1.0, 2.0], 4, None).shape == (4,)
     assert LaplaceMechanism(0.3).privacy == (0.3, 0.0)
     assert GaussianMechanism(0.3, 1e-6).privacy == (0.3, 1e-6)
     assert GeometricMechanism(0.3).privacy == (0.3, 0.0)

@@ -4,11 +4,14 @@ released steps keep working under scikit-learn's fit callbacks."""
 
 from __future__ import annotations
 
+import io
+import logging
 from typing import Any
 
 import numpy as np
 import pytest
 from semiprivate.theory.learners.halfspaces import NonPrivateHalfspace, SemiPrivateHalfspace
+from semiprivate.theory.privacy import random_stopping
 from semiprivate.theory.privacy.model_selection import PrivateSearchCV
 from semiprivate.theory.privacy.public_rows import PublicRowsFitted
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
@@ -131,6 +134,41 @@ def test_printed_output_does_not_count_the_runs(capsys):
     assert len(lines) == 1  # the selected run's output only, whatever K the coins gave
 
 
+class _Logs(_Constant):
+    """Honest: logs one record per fit and per predict (an application's logging, configured before the search)."""
+
+    def fit(self, X: Any, y: Any) -> _Logs:
+        logging.getLogger("semiprivate.tests.base").warning("fitting on %d rows", len(X))
+        return super().fit(X, y)
+
+    def predict(self, X: Any) -> np.ndarray:
+        logging.getLogger("semiprivate.tests.base").warning("predicting %d rows", len(X))
+        return super().predict(X)
+
+
+def test_log_records_do_not_count_the_runs():
+    X, y = _data()
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)  # holds its own stream: redirecting stdout/stderr does not reach it
+    logger = logging.getLogger("semiprivate.tests.base")
+    logger.addHandler(handler)
+    counts, runs = set(), []
+    real = random_stopping.sample_runs
+    try:
+        random_stopping.sample_runs = lambda *a, **k: runs.append(real(*a, **k)) or runs[-1]
+        for seed in range(6):
+            before = stream.getvalue().count("fitting on"), stream.getvalue().count("predicting")
+            RandomStoppingSearchCV(_Logs(), {"c": [0]}, gamma=0.3, base_privacy=(0.5, 0.0), unlabeled_label=-1,
+                                   rng=seed).fit(X, y)
+            counts.add((stream.getvalue().count("fitting on") - before[0],
+                        stream.getvalue().count("predicting") - before[1]))
+    finally:
+        random_stopping.sample_runs = real
+        logger.removeHandler(handler)
+    assert len(set(runs)) > 1  # the coins gave several K: a record per run would show them
+    assert counts == {(1, 1)}  # the selected run's records only (fit and scoring), through the configured handler
+
+
 class _ReportsEps(_Constant):
     def __init__(self, c: int = 0, eps: float = 0.5) -> None:
         self.c = c
@@ -146,3 +184,11 @@ def test_a_negative_reported_epsilon_is_refused():
     X, y = _data()
     with pytest.raises(ValueError, match="privacy_"):
         PrivateSearchCV(_ReportsEps(), {"eps": [2.0, -1.5]}, unlabeled_label=-1, rng=0).fit(X, y)
+
+
+def test_secure_mode_refuses_a_base_seeded_by_a_32_bit_integer():
+    from semiprivate.theory.privacy.seeds import secure_mode
+
+    X, y = _data()
+    with secure_mode(), pytest.raises(ValueError, match="^random_state: .*refused in secure mode"):
+        PrivateSearchCV(_SeededByRandomState(), {"c": [0, 1]}, unlabeled_label=-1).fit(X, y)
