@@ -26,13 +26,13 @@ from sklearn.datasets import load_digits
 from sklearn.linear_model import LogisticRegression
 
 
-def sweep(X, y, ks, epsilons, seeds):
+def sweep(X, y, ks, epsilons, seeds, case):
     """{eps (None: non-private): [mean accuracy at each k]}; the last k is the full dimension."""
     d = X.shape[1]
     acc = {e: np.zeros((seeds, len(ks))) for e in [*epsilons, None]}
     for s in range(seeds):
         Xp, yp, P, Xt, yt = semi_private_split(X, y, public_share=0.1, test_share=0.2, rng=s)
-        release_seeds = np.random.SeedSequence([s, 1])  # one child seed per release (one seed, one release)
+        release_seeds = np.random.SeedSequence([s, case])  # one child seed per release (one seed, one release)
         for j, k in enumerate(ks):
             kw = {"projection": "none"} if k == d else {"k": k}
             for e in epsilons:
@@ -56,8 +56,8 @@ cases = [("digits, d = 64 (10 classes)", X_dig, y_dig, [2, 4, 8, 16, 32, 64]),
 epsilons = [0.3, 1.0]
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-for ax, (title, X, y, ks) in zip(axes, cases):
-    res = sweep(X, y, ks, epsilons, seeds=2)
+for case, (ax, (title, X, y, ks)) in enumerate(zip(axes, cases)):
+    res = sweep(X, y, ks, epsilons, seeds=2, case=case)
     for e, means in res.items():
         label = "non-private" if e is None else f"eps = {e:g}"
         ax.plot(ks, means, "o-", color="black" if e is None else None, label=label)
