@@ -25,7 +25,7 @@ sanitizer and mechanism of the toolkit inherits (ARCHITECTURE.md, "Privacy by co
   ``rng=None`` (fresh OS entropy) for a release.
 
 :func:`coin_state_paths` is the check both :meth:`Released._seal` and the registry test
-(``tests/theory/privacy/test_release_boundary.py``) run.
+(``tests/theory/privacy/release/test_release_boundary_registry.py``) run.
 """
 
 from __future__ import annotations
