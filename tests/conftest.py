@@ -48,3 +48,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def seed_reuse_allowed():
+    """The test runs without the seed record (``seeds.seed_reuse_allowed``): for tests of scikit-learn's
+    conventions, which refit one seeded estimator on several datasets (every fold or check is a release)."""
+    from semiprivate.theory.privacy.seeds import seed_reuse_allowed as allowed
+
+    with allowed():
+        yield

@@ -130,7 +130,7 @@ class AuditOptions:
     >>> AuditOptions(n_best=0)
     Traceback (most recent call last):
     ...
-    ValueError: n_best must be an int in [1, inf), got 0
+    ValueError: n_best must be an integer in [1, inf], got 0
     """
 
     selection_trials: int | None = None

@@ -78,7 +78,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["forget_seeds", "separate_seed_record", "secure_mode", "set_secure_mode", "secure_mode_enabled",
+__all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",
            "SECURE_MODE_ENV"]
 
 #: The environment variable that turns secure mode on for the process ("1", "true", "yes" or "on").
@@ -94,6 +94,7 @@ _KEY = os.urandom(32)
 _LOCK = threading.RLock()
 _RECORD: dict[bytes, tuple[bytes, str, bytes]] = {}
 _SECURE: list[bool] = [False]
+_PAUSED: list[int] = [0]  # depth of seed_reuse_allowed() blocks
 
 
 def forget_seeds() -> None:
@@ -124,6 +125,24 @@ def separate_seed_record() -> Iterator[None]:
             _RECORD.update(saved)
 
 
+@contextlib.contextmanager
+def seed_reuse_allowed() -> Iterator[None]:
+    """Run the block without the seed record: seeds used inside are neither checked nor recorded.
+
+    For a test suite that exercises scikit-learn's conventions (its estimator checks refit one
+    ``random_state=0`` estimator on many datasets, by design) or a reproducibility experiment whose
+    outputs are never published. A release made inside the block may share its noise with another
+    one: its guarantee holds alone, not for the two together. Secure mode still refuses every seed.
+    """
+    with _LOCK:
+        _PAUSED[0] += 1
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _PAUSED[0] -= 1
+
+
 def set_secure_mode(enabled: bool) -> bool:
     """Turn secure mode on or off for the process (module docstring); returns the previous setting.
 
@@ -142,9 +161,18 @@ def secure_mode_enabled() -> bool:
     return _SECURE[0] or env in ("1", "true", "yes", "on")
 
 
+def secure_mode(enabled: bool = True) -> contextlib.AbstractContextManager[None]:
+    """Run the block with secure mode on (or off, ``enabled=False``), then restore the previous setting.
+
+    ``enabled`` is checked when this is called, not when the block is entered.
+    """
+    if not isinstance(enabled, bool | np.bool_):
+        raise TypeError(f"enabled must be a bool, got {type(enabled).__name__}")
+    return _secure_block(bool(enabled))
+
+
 @contextlib.contextmanager
-def secure_mode(enabled: bool = True) -> Iterator[None]:
-    """Run the block with secure mode on (or off, ``enabled=False``), then restore the previous setting."""
+def _secure_block(enabled: bool) -> Iterator[None]:
     before = set_secure_mode(enabled)
     try:
         yield
@@ -412,6 +440,8 @@ def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes,
     A generator that the run left untouched (neither drawn from nor spawned) gave it no coins: not recorded.
     """
     with _LOCK:
+        if _PAUSED[0]:
+            return  # seed_reuse_allowed(): nothing checked, nothing recorded
         new: list[bytes] = []
         for name, (value, ident) in taken.items():
             if isinstance(value, np.random.Generator) and ident[0] == "state":

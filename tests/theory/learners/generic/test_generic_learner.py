@@ -87,6 +87,7 @@ NEIGH = (np.array([1, 2, 5, 6], np.uint64), np.array([1, 1, 1, 0]))
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_audit_at_claimed_guarantee_and_broken_variant():
     ok = audit_mechanism(_mech(GenericLearner), DATA, NEIGH, epsilon=1.0, trials=3000, selection_trials=1500,
                          confidence=0.999, rng=3)

@@ -203,6 +203,7 @@ def test_auto_steps_follow_the_budget_and_the_rows_within_bounds() -> None:
         auto_steps(100, 1.0, 1.0, 1.0, min_steps=50, max_steps=10)
 
 
+@pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_default_steps_come_from_the_budget_and_privacy_covers_them(digits: tuple[np.ndarray, ...]) -> None:
     from semiprivate.theory.privacy.multinomial_dpgd import full_batch_noise_multiplier
 

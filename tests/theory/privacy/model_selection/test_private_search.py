@@ -20,6 +20,7 @@ from sklearn.preprocessing import Normalizer
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_private_search_on_digits_routes_public_rows_and_accounts_every_fit(digits, recorder):
     X, y = digits.X, digits.y
     n_lab = X.shape[0] - digits.n_public

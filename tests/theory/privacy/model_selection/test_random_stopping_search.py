@@ -24,6 +24,7 @@ DELTA = 1e-12
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_liu_talwar_search_on_digits_routes_public_rows_and_accounts_the_search(digits, recorder):
     X, y = digits.X, digits.y
     n_lab = X.shape[0] - digits.n_public

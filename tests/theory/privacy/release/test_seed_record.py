@@ -217,3 +217,20 @@ def test_secure_mode_refuses_the_float_audit_mechanisms():
             with pytest.raises(ValueError, match="refused in secure mode"):
                 m(data, 1, None)
         assert GeometricMechanism(1.0)(3, 1, None).shape == (1,)
+
+
+def test_seed_reuse_allowed_neither_checks_nor_records_and_ends_with_its_block():
+    # the opt-out for test suites (scikit-learn's estimator checks refit one seeded estimator on many datasets)
+    with seeds.seed_reuse_allowed():
+        _hist(0).sanitize(X)
+        _hist(0).sanitize(X[~GROUP])  # would be refused outside the block
+    _hist(0).sanitize(X)  # nothing was recorded inside: seed 0 is still free
+    with pytest.raises(ValueError, match="was already used by a different release"):
+        _hist(0).sanitize(X[~GROUP])  # the record is back after the block
+
+
+def test_secure_mode_checks_its_argument_when_called():
+    with pytest.raises(TypeError, match="enabled must be a bool"):
+        secure_mode(enabled="yes")  # type: ignore[arg-type]
+    with secure_mode(), pytest.raises(ValueError):
+        _hist(0).sanitize(X)

@@ -167,6 +167,7 @@ def _dyadic_mech(scale_factor):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_dyadic_audit_and_broken_scale():
     """Audit at (1, 0); the same tree with noise scale 8x too small (claimed eps 1, runs at 8) is caught."""
     from semiprivate.theory.audit import audit_mechanism

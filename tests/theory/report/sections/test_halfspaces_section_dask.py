@@ -58,6 +58,7 @@ def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_sweep_same_numbers_in_worker_processes(tmp_path: Path) -> None:
     """Run functions and data generators pickle with the standard pickle (no closures over ctx):
     a ProcessPoolExecutor gives the numbers of the local loop."""
