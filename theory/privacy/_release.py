@@ -40,6 +40,7 @@ import logging
 import sys
 import threading
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
@@ -286,11 +287,21 @@ def forget_streams(est: Any) -> None:
         _set_params(est, drop)
 
 
+#: constructor keyword names per class, filled once per class: a plain table with no hit counter (an
+#: ``lru_cache``'s ``cache_info()`` would count the runs, e.g. random stopping's hidden K)
+_PARAM_NAMES: weakref.WeakKeyDictionary[type, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
 def param_names(obj: Any) -> list[str]:
     """The constructor's keyword names of ``obj`` (its parameters, scikit-learn's convention)."""
-    sig = inspect.signature(type(obj).__init__)
-    return [p.name for p in sig.parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    cls = type(obj)
+    names = _PARAM_NAMES.get(cls)
+    if names is None:
+        sig = inspect.signature(cls.__init__)
+        names = tuple(p.name for p in sig.parameters.values()
+                      if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+        _PARAM_NAMES[cls] = names
+    return list(names)
 
 
 def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None, _depth: int = 0,
