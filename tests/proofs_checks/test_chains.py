@@ -31,6 +31,8 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "ABM19.Thm4.1.arithmetic": [{"level": R(1, 8)}, {"hundred": 50}, {"conf": R(1, 17)}],
     "BNS15.Obs3.2.xor-vc": [{"ten": 5}, {"two": R(3, 2)}],
     "BNS15.Cl4.11.thmB5-sizes": [{"have_c": 10}, {"fourteen": 2}],
+    "BNS15.Cl4.9.induction": [{"rate": 10**4}, {"shrink": 10**30}, {"fourteen": 1}, {"size": 200}],
+    "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 45000}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}

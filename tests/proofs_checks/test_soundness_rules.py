@@ -47,19 +47,31 @@ def _resting_on(check_id: str) -> Proof:
 
 def test_a_claim_holds_given_a_check_only_when_that_check_holds() -> None:
     assert derive_verdict([], _resting_on("HPSY.Lem1.karger-algebra"))[0] is Verdict.HOLDS_GIVEN
-    for cid in ("BNS15.Cl4.9.induction", "BNS15.Lem4.12.final-size", "BNS15.Cl9.9.no-such-check"):  # U, F, none
+    for cid in ("BNS15.Lem4.1.4e-factor", "BNS15.Lem4.12.final-size", "BNS15.Cl9.9.no-such-check"):  # U, F, none
         assert derive_verdict([], _resting_on(cid))[0] is Verdict.UNPROVED, cid
 
 
-def test_lem46_and_cl48_rest_on_checks_that_do_not_hold() -> None:
-    for cid, deps in (("BNS15.Lem4.6.constants", {"BNS15.Cl4.3.subsampling", "BNS15.Lem4.1.4e-factor"}),
-                      ("BNS15.Cl4.8.geometric-sum", {"BNS15.Cl4.9.induction"})):
-        rec = OUTCOMES[cid].check
-        assert rec is not None and rec.proof is not None
-        assert rec.proof.result()["status"] == "closed"  # the chain closes, but on checks that read UNPROVED
-        assert deps <= set(cited_check_ids(rec.proof.as_json())), cid
-        assert rec.verdict is Verdict.UNPROVED
-        assert any("reads UNPROVED" in r for r in rec.open_reasons), rec.open_reasons
+def test_lem46_rests_on_checks_that_do_not_hold() -> None:
+    rec = OUTCOMES["BNS15.Lem4.6.constants"].check
+    assert rec is not None and rec.proof is not None
+    assert rec.proof.result()["status"] == "closed"  # the chain closes, but on checks that read UNPROVED
+    assert {"BNS15.Cl4.3.subsampling", "BNS15.Lem4.1.4e-factor"} <= set(cited_check_ids(rec.proof.as_json()))
+    assert rec.verdict is Verdict.UNPROVED
+    assert any("reads UNPROVED" in r for r in rec.open_reasons), rec.open_reasons
+
+
+def test_cl48_holds_given_cl49_and_not_once_cl49_fails() -> None:
+    """Cl 4.8's schedule rests on Cl 4.9's induction: it holds given that check, and no longer when Cl 4.9's
+    exponent rate 200 becomes 10^4 (then Cl 4.9 FAILS)."""
+    rec = OUTCOMES["BNS15.Cl4.8.geometric-sum"].check
+    assert rec is not None and rec.proof is not None
+    assert "BNS15.Cl4.9.induction" in cited_check_ids(rec.proof.as_json())
+    assert rec.verdict is Verdict.HOLDS_GIVEN
+    with perturbed("BNS15.Cl4.9.induction", rate=10**4):
+        assert get_check("BNS15.Cl4.9.induction").verdict is Verdict.FAILS
+        moved = get_check("BNS15.Cl4.8.geometric-sum")
+        assert moved.verdict is Verdict.UNPROVED
+        assert any("reads FAILS" in r for r in moved.open_reasons), moved.open_reasons
 
 
 def test_breaking_the_cited_check_unproves_the_claim_that_rests_on_it() -> None:
@@ -74,11 +86,16 @@ def test_breaking_the_cited_check_unproves_the_claim_that_rests_on_it() -> None:
 def test_recheck_reads_the_cited_checks_documents(tmp_path: Path) -> None:
     for p in CERTIFICATES_DIR.glob("*.json"):
         shutil.copy(p, tmp_path / p.name)
+    lem46 = tmp_path / "BNS15.Lem4.6.constants.json"
+    check_file(lem46)
+    data = json.loads(lem46.read_text(encoding="utf-8"))
+    data["verdict"] = "HOLDS GIVEN"  # what the closed chain alone would support
+    lem46.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CertificateError, match="supports UNPROVED"):
+        check_file(lem46)
     cl48 = tmp_path / "BNS15.Cl4.8.geometric-sum.json"
     check_file(cl48)
-    data = json.loads(cl48.read_text(encoding="utf-8"))
-    data["verdict"] = "HOLDS GIVEN"  # what the closed chain alone would support
-    cl48.write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "BNS15.Cl4.9.induction.json").unlink()  # the induction it rests on is gone
     with pytest.raises(CertificateError, match="supports UNPROVED"):
         check_file(cl48)
     thm41 = tmp_path / "ABM19.Thm4.1.arithmetic.json"
