@@ -33,6 +33,8 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "BNS15.Cl4.11.thmB5-sizes": [{"have_c": 10}, {"fourteen": 2}],
     "BNS15.Cl4.9.induction": [{"rate": 10**4}, {"shrink": 10**30}, {"fourteen": 1}, {"size": 200}],
     "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 45000}],
+    "BNS15.Cl4.3.subsampling": [{"share": 2}, {"share": R(11, 10)}],
+    "ABM19.Lem4.4.loop-beyond-ratio-20": [{"ratio": 9}, {"hundred": 10}, {"slack": R(1, 1000)}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}

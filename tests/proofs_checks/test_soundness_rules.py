@@ -5,10 +5,12 @@ checked against the table of standard results; the counterexample search reaches
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from pathlib import Path
 
+import mpmath
 import pytest
 import sympy as sp
 from semiprivate.proofs_checks import Verdict, get_check, run_all
@@ -124,6 +126,50 @@ def test_the_standard_results_in_use_are_instances_of_the_table() -> None:
             used |= {s["standard"] for s in o.check.proof.steps if s.get("standard")}
     assert used == set(STANDARD_RESULTS)
     assert check_proof(_hoeffding_doc())["status"] == "closed"
+
+
+def test_an_amplification_by_subsampling_edited_or_outside_its_hypotheses_is_refused() -> None:
+    """BNS15 Cl 4.3 cites amplification by sub-sampling; a stronger epsilon (halved) is not what the result gives,
+    and an instance at the fraction 8 q (which may exceed 1) breaks its hypothesis q <= 1."""
+    from semiprivate.proofs_checks.bns15_lem4_6 import subsampling_proof
+
+    good = _doc(subsampling_proof())
+    assert check_proof(good)["status"] == "closed"
+    E, q = sp.Symbol("E", positive=True), sp.Symbol("q", positive=True)
+    stronger = copy.deepcopy(good)
+    _cited(stronger)["conclusion"] = sp.srepr(sp.Function("SubsampledEps")(E, q) <= sp.log(1 + q * (E - 1)) / 2)
+    res = check_proof(stronger)
+    assert res["status"] == "open"
+    assert any("does not follow from Amplification by sub-sampling" in f for f in res["failures"]), res["failures"]
+    outside = copy.deepcopy(good)
+    _cited(outside)["instance"]["q"] = sp.srepr(8 * q)  # q <= 1/4 here, so 8 q <= 1 does not follow
+    res = check_proof(outside)
+    assert res["status"] == "open" and any("hypothesis" in f for f in res["failures"]), res["failures"]
+
+
+def test_an_edited_binomial_tail_or_stirling_is_refused() -> None:
+    """ABM19 Lem 4.4's loop failure beyond ratio 20 cites the binomial tail over k-subsets and Stirling's lower bound;
+    each edited to something stronger than the result gives is refused, and the tail is evaluated exactly."""
+    from semiprivate.proofs_checks.abm19_lem4_4 import loop_failure_proof
+    from semiprivate.proofs_checks.certificate_checker import _binomial_tail
+
+    good = _doc(loop_failure_proof())
+    assert check_proof(good)["status"] == "closed"
+    npub, m, k = sp.symbols("n_pub m k", integer=True, positive=True)
+    tail = sp.Function("BinomialTail")(m, 1 / (100 * npub), k)
+    edits = {"Binomial tail over k-subsets": tail <= (m / (100 * npub)) ** k / sp.factorial(k + 1),
+             "Stirling lower bound": sp.factorial(k) >= 2 * sp.sqrt(2 * sp.pi * k) * (k / sp.E) ** k}
+    for name, stronger in edits.items():
+        doc = copy.deepcopy(good)
+        step = next(s for s in doc["steps"] if s.get("standard") == name)
+        step["conclusion"] = sp.srepr(stronger)
+        res = check_proof(doc)
+        assert res["status"] == "open" and any(f"does not follow from {name}" in f for f in res["failures"]), name
+    got = _binomial_tail(sp.Integer(9), sp.Rational(1, 100), sp.Integer(1))  # P[Bin(9, 1/100) >= 1]
+    exact = 1 - sp.Rational(99, 100) ** 9
+    assert got.a <= mpmath.mpf(int(exact.p)) / int(exact.q) <= got.b and got.b - got.a < 1e-15
+    with pytest.raises(CertificateError, match="BinomialTail"):
+        _binomial_tail(sp.Integer(9), sp.Rational(3, 2), sp.Integer(1))
 
 
 def test_a_hand_edited_hoeffding_is_refused() -> None:
