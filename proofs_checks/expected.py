@@ -20,7 +20,7 @@ H, G, C, F, U = (Verdict.HOLDS, Verdict.HOLDS_GIVEN, Verdict.HOLDS_WITH_CONDITIO
 EXPECTED: dict[str, Verdict] = {
     # HPSY (seed 000)
     "HPSY.Lem1.karger-algebra": H,
-    "HPSY.Lem2.beta-range": U,
+    "HPSY.Lem2.beta-range": H,
     "HPSY.Lem2.quadratic": H,
     "HPSY.Lem2.karger-condition": H,
     "HPSY.Lem2.exact-union-bound": G,
@@ -118,7 +118,7 @@ CLAIM_SHA256: dict[str, str] = {
     "BNS15.Thm5.6.constants": "b54dd3998aaf4584e6b672578ce4b464da8057f75c3bbadc7e7f03309df7e3eb",
     "BNS15.Thm5.8.composition": "65938bdd5c87e2b08851b7fc59533d388be7f7d12fe749b0448310f67f790e94",
     "HPSY.Lem1.karger-algebra": "4b777172c8b95564abdedf26b11d7536445543979340f24191c3c6c051081d76",
-    "HPSY.Lem2.beta-range": "1149a877607edf16dfad0eeb076df899e7b5c1fe5d8c5bf0edcc429edb728092",
+    "HPSY.Lem2.beta-range": "5f258f2569933a6f00e567f4a5c8efdf686e8e857829e68ee3a7370420eff693",
     "HPSY.Lem2.exact-union-bound": "2010d52f1e3b6308bcad188f2959c9fc9679c6cb59747d6f4159a340e80d7b86",
     "HPSY.Lem2.karger-condition": "df5598ec4cdcc1fb0e745274e5b5d47adee5a56d8c2fd97f5c73792d4dca963f",
     "HPSY.Lem2.quadratic": "908075f29a63182f2611415979d7337bd69d9f582a0ac8517f3accd2fb824b07",

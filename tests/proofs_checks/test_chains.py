@@ -22,6 +22,7 @@ R = sp.Rational
 #: For every claim that holds: changes of the stated theorem's constants that make it false or unproved.
 PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "HPSY.Lem1.karger-algebra": [{"three": 1}, {"two": R(1, 2)}, {"four": 8}],
+    "HPSY.Lem2.beta-range": [{"nine": R(9, 2)}, {"five": 1}, {"four": 8}],
     "HPSY.Lem2.quadratic": [{"c9": 3}, {"c4": R(1, 100), "c9": 3}, {"c3": 12}],
     "HPSY.Lem2.karger-condition": [{"c9": 3}, {"c3": 12}, {"k4": 8}],
     "HPSY.Lem2.exact-union-bound": [{"c": 1}, {"c": 3}],
