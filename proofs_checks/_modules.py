@@ -23,6 +23,7 @@ MODULES: tuple[str, ...] = (
     "bns15_cl4_5",
     "bns15_cl4_8",
     "bns15_cl4_9",
+    "bns15_obs4_7",
     "bns15_cl4_11",
     "bns15_thm4_13",
     "bns15_thm4_16",

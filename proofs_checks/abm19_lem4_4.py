@@ -272,6 +272,71 @@ def check_confidence() -> Check:
                  links=links)
 
 
+#: 1/16 - (1/18)/0.99: what the sharper accounting of ABM19.Lem4.4.confidence leaves for the loop failure.
+LOOP_SLACK = sp.Rational(1, 16) - sp.Rational(1, 18) / sp.Rational(99, 100)
+
+
+def loop_failure_proof(ratio: Any = 20, hundred: Any = 100, ten: Any = 10, slack: Any = LOOP_SLACK) -> Proof:
+    """ABM19 Lem 4.4's loop failure beyond ratio 20 stated formally: for every n_pub >= 1 and n_priv > 20 n_pub, with
+    p = 1/(100 n_pub) and ñ = ceil(n_priv/(10 n_pub)), P[Bin(n_priv - 1, p) >= ñ] <= 1/16 - (1/18)/0.99 (the slack
+    the sharper accounting of ABM19.Lem4.4.confidence leaves). m = n_priv - 1 is the number of draws before the
+    last; k = ñ is stated by its two defining inequalities."""
+    ratio, hundred, ten, slack = (sp.sympify(x) for x in (ratio, hundred, ten, slack))
+    npub, m, k = sp.symbols("n_pub m k", integer=True, positive=True)
+    p = 1 / (hundred * npub)
+    hyps = (m + 1 > ratio * npub, k >= (m + 1) / (ten * npub), k < (m + 1) / (ten * npub) + 1)
+    tail = sp.Function("BinomialTail")(m, p, k)
+    claim = Claim("ABM19 Lem 4.4 (Claim 4.6's loop failure, for n_priv > 20 n_pub): Algorithm 3 exits the loop early "
+                  "with probability P[Bin(n_priv - 1, p) >= ñ] <= 1/16 - (1/18)/0.99, so B errs w.p. <= 1/16.",
+                  (npub, m, k), hyps, tail <= slack,
+                  samples={"n_pub": ["1", "3"], "m": [f"{ratio}*n_pub", f"{ratio}*n_pub + 6", "100*n_pub"],
+                           "k": [f"ceiling((m + 1)/({ten}*n_pub))"]})
+    P = Proof(claim)
+    k3 = P.smt("ñ >= 3 when n_priv > 20 n_pub (ñ >= n_priv/(10 n_pub) > 2, an integer)", [hyps[0], hyps[1]], k >= 3)
+    mean = P.smt("the mean (n_priv - 1) p <= ñ/10", [hyps[1]], m * p <= k / ten)
+    P.cite("union bound over k-subsets: P[Bin(m, p) >= k] <= (m p)^k / k!", tail <= (m * p) ** k / sp.factorial(k),
+           "P[Bin(m, p) >= k] <= C(m, k) p^k <= (m p)^k/k! (union bound over the k-subsets of trials)",
+           standard="Binomial tail over k-subsets", instance={"n": m, "p": p, "k": k})
+    st = P.cite("Stirling: k! >= sqrt(2 pi k)(k/e)^k", sp.factorial(k) >= sp.sqrt(2 * sp.pi * k) * (k / sp.E) ** k,
+                "Robbins 1955: k! >= sqrt(2 pi k)(k/e)^k for every integer k >= 1", standard="Stirling lower bound",
+                instance={"k": k})
+    lm = P.monotone("log is increasing: log(m p) <= log(k/10)", "log", mean)
+    ls = P.monotone("log is increasing: log(sqrt(2 pi k)(k/e)^k) <= log k!", "log", st)
+    l6 = P.monotone("log(6 pi) <= log(2 pi k) for k >= 3", "log",
+                    P.smt("6 pi <= 2 pi k", [k3], 6 * sp.pi <= 2 * sp.pi * k))
+    c10 = P.evaluate("log 10 > 1", sp.log(ten), ">", 1)
+    c = P.evaluate("3 - 3 log 10 - log(6 pi)/2 < log(1/16 - (1/18)/0.99)",
+                   3 - 3 * sp.log(ten) - sp.log(6 * sp.pi) / 2, "<", sp.log(slack))
+    km = P.smt("k log(m p) <= k (log k - log 10)", [lm, k3], k * sp.log(m * p) <= k * sp.log(k / ten))
+    key = P.smt("k log(m p) - log k! <= k (1 - log 10) - log(2 pi k)/2 <= 3 - 3 log 10 - log(6 pi)/2 < log(slack)",
+                [km, ls, l6, c10, c, k3], k * sp.log(m * p) - sp.log(sp.factorial(k)) <= sp.log(slack))
+    P.monotone("exp is increasing: (m p)^k / k! <= slack", "exp", key)
+    return P
+
+
+@register(f"{ID}.loop-beyond-ratio-20")
+def check_loop_beyond_ratio_20() -> Check:
+    """The loop failure of Alg 3 is within the slack 1/16 - (1/18)/0.99 for every n_priv > 20 n_pub (a closed chain
+    replacing the exact scan over six values of n_pub)."""
+    K = constants(f"{ID}.loop-beyond-ratio-20", ratio=20, hundred=100, ten=10, slack=LOOP_SLACK)
+    proof = loop_failure_proof(K["ratio"], K["hundred"], K["ten"], K["slack"])
+    details = join([
+        "P_loop = P[Bin(n_priv - 1, p) >= ñ], p = 1/(100 n_pub), ñ = ceil(n_priv/(10 n_pub)); for n_priv > 20 n_pub, "
+        "ñ >= 3 (z3) and the mean (n_priv - 1) p <= ñ/10 (z3).",
+        "Cited, from the checker's table of standard results: P[Bin(m, p) >= k] <= (m p)^k/k! (union bound over "
+        "k-subsets) and k! >= sqrt(2 pi k)(k/e)^k (Robbins); each is checked as an instance.",
+        "In log space: k log(m p) - log k! <= k(1 - ln 10) - ln(2 pi k)/2 <= 3 - 3 ln 10 - ln(6 pi)/2 = -5.376 < "
+        "ln(1/16 - (1/18)/0.99) = -5.054 (exact interval evaluation), for every k >= 3; exp is increasing.",
+        "This replaces the exact scan of ABM19.Lem4.4.confidence (six values of n_pub, n_priv <= 400 n_pub) by a "
+        "proof for every n_pub and every n_priv > 20 n_pub; the scan stays there as an observation of where below "
+        "ratio 20 the loop failure exceeds the slack.",
+    ])
+    return Check(id=f"{ID}.loop-beyond-ratio-20", proof=proof,
+                 claim="ABM19 Lem 4.4 / Claim 4.6: for n_priv > 20 n_pub the loop of Alg 3 fails w.p. P[Bin(n_priv - 1, "
+                       "1/(100 n_pub)) >= ceil(n_priv/(10 n_pub))] <= 1/16 - (1/18)/0.99, so B errs w.p. <= 1/16.",
+                 method="symbolic+smt+exact", details=details)
+
+
 @register(f"{ID}.error-scaling")
 def check_error_scaling() -> Check:
     """err(h; D(p)) = p err(h; D) + (1-p)/2, hence err(h; D) <= alpha/p = 100 n_pub alpha."""

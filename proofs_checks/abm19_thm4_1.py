@@ -115,7 +115,7 @@ def check_arithmetic() -> Check:
         "repaired to fill the slots after S~ runs out with D0 draws; its failure term is <= "
         f"{fmt(fill_sup)} (sup over all n_pub, n_priv, Poisson tail at ñ = 1) < 1/16 - (1/18)/0.99 = "
         f"{fmt(1 / 16 - (1 / 18) / 0.99)}, so B is a 1/16-learner at every ratio; (ii) when n_priv > 20 n_pub the "
-        "unrepaired Lemma 4.4 applies as well (ABM19.Lem4.4.confidence). (Padding A's sample instead -- A ignoring "
+        "unrepaired Lemma 4.4 applies as well (ABM19.Lem4.4.loop-beyond-ratio-20, a closed chain). (Padding A's sample instead -- A ignoring "
         "extra private examples -- raises ñ and with it the delta Thm 4.3 needs, so it is not used here.)",
         "For ñ = 1 the delta of Thm 4.3 is 1/(100 log 1), undefined; A's own delta 1/(100 n_priv^2 log n_priv) is "
         "undefined at n_priv = 1 as well, and for n_priv >= 2 padding to ñ = 2 keeps delta_A <= delta(ñ) (f "

@@ -255,9 +255,33 @@ def _binomial_half_outside(n: Any, t: Any) -> Any:
     return _IV.mpf(int(val.p)) / int(val.q)
 
 
+def _binomial_tail(n: Any, p: Any, k: Any) -> Any:
+    """P[X >= k] for X ~ Bin(n, p), exactly (a rational), as a point interval."""
+    m, kk = int(n), int(k)
+    if m != n or kk != k or m < 0 or not (0 <= p <= 1) or m > 10**4:
+        raise CertificateError("BinomialTail(n, p, k) needs integers 0 <= n <= 10^4, k and 0 <= p <= 1")
+    from math import comb
+
+    p = sp.Rational(p)
+    val = sum((comb(m, j) * p**j * (1 - p) ** (m - j) for j in range(max(kk, 0), m + 1)), sp.Integer(0))
+    return _IV.mpf(int(val.p)) / int(val.q)
+
+
+def _subsampled_eps(E: Any, q: Any) -> Any:
+    """The tight epsilon of an (ln E, delta)-DP algorithm run on a uniformly random fraction q of its input
+    (sub-sampling without replacement, substitution neighbours): ln(1 + q (E - 1)), for E >= 1 and 0 < q <= 1."""
+    if not (E >= 1 and 0 < q <= 1):
+        raise CertificateError("SubsampledEps(E, q) needs E >= 1 and 0 < q <= 1")
+    with mpmath.workprec(200):
+        e, qq = _IV.mpf(int(E.p)) / int(E.q), _IV.mpf(int(q.p)) / int(q.q)
+        return _IV.log(1 + qq * (e - 1))
+
+
 #: Functions the checker can enclose at points (the claims name them as undefined sympy functions).
 _KNOWN_FUNCTIONS: dict[str, Callable[..., Any]] = {"ErdosRenyiDisconnected": _erdos_renyi_disconnected,
-                                                   "BinomialHalfOutside": _binomial_half_outside}
+                                                   "BinomialHalfOutside": _binomial_half_outside,
+                                                   "SubsampledEps": _subsampled_eps,
+                                                   "BinomialTail": _binomial_tail}
 
 
 def _decided(v: Any, relation: str) -> bool | None:
@@ -583,6 +607,8 @@ def _standard_results() -> dict[str, dict[str, Any]]:
     t, u = sp.Symbol("t", positive=True), sp.Symbol("t", real=True)
     d, p = sp.Symbol("d", integer=True, positive=True), sp.Symbol("p", positive=True)
     l, v = sp.Symbol("l", integer=True, positive=True), sp.Symbol("v", integer=True, positive=True)  # noqa: E741
+    E, q = sp.Symbol("E", positive=True), sp.Symbol("q", positive=True)
+    k = sp.Symbol("k", integer=True, positive=True)
     return {
         "Hoeffding": {  # P[|X - n/2| >= t n] <= 2 exp(-2 t^2 n) for X ~ Bin(n, 1/2)
             "variables": (n, t), "hypotheses": (t <= sp.Rational(1, 2),),
@@ -598,6 +624,21 @@ def _standard_results() -> dict[str, dict[str, Any]]:
             "variables": (d, p), "hypotheses": (p <= 1, d * sp.exp(-p * d / 2) <= sp.Rational(1, 2)),
             "conclusion": sp.Function("ErdosRenyiDisconnected")(d, p) <= 2 * d * sp.exp(-p * d / 2),
             "names": ("union bound over cuts",)},
+        "Amplification by sub-sampling": {  # an (ln E, delta)-DP algorithm run on a uniformly random fraction q of
+            # the input (without replacement, substitution neighbours) is (ln(1 + q(E - 1)), q delta)-DP (Balle,
+            # Barthe, Gaboardi 2018, Thm 9); SubsampledEps(E, q) is the epsilon it guarantees
+            "variables": (E, q), "hypotheses": (E >= 1, q <= 1),
+            "conclusion": sp.Function("SubsampledEps")(E, q) <= sp.log(1 + q * (E - 1)),
+            "names": ("amplification by sub-sampling", "amplification by subsampling")},
+        "Binomial tail over k-subsets": {  # P[Bin(n, p) >= k] <= C(n, k) p^k <= (n p)^k / k! (a union bound over the
+            # k-subsets of trials that all succeed)
+            "variables": (n, p, k), "hypotheses": (p <= 1,),
+            "conclusion": sp.Function("BinomialTail")(n, p, k) <= (n * p) ** k / sp.factorial(k),
+            "names": ("union bound over k-subsets",)},
+        "Stirling lower bound": {  # k! >= sqrt(2 pi k) (k/e)^k for every integer k >= 1 (Robbins 1955)
+            "variables": (k,), "hypotheses": (),
+            "conclusion": sp.factorial(k) >= sp.sqrt(2 * sp.pi * k) * (k / sp.E) ** k,
+            "names": ("stirling",)},
     }
 
 

@@ -22,6 +22,7 @@ R = sp.Rational
 #: For every claim that holds: changes of the stated theorem's constants that make it false or unproved.
 PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "HPSY.Lem1.karger-algebra": [{"three": 1}, {"two": R(1, 2)}, {"four": 8}],
+    "HPSY.Lem2.beta-range": [{"nine": R(9, 2)}, {"five": 1}, {"four": 8}],
     "HPSY.Lem2.quadratic": [{"c9": 3}, {"c4": R(1, 100), "c9": 3}, {"c3": 12}],
     "HPSY.Lem2.karger-condition": [{"c9": 3}, {"c3": 12}, {"k4": 8}],
     "HPSY.Lem2.exact-union-bound": [{"c": 1}, {"c": 3}],
@@ -31,6 +32,10 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "ABM19.Thm4.1.arithmetic": [{"level": R(1, 8)}, {"hundred": 50}, {"conf": R(1, 17)}],
     "BNS15.Obs3.2.xor-vc": [{"ten": 5}, {"two": R(3, 2)}],
     "BNS15.Cl4.11.thmB5-sizes": [{"have_c": 10}, {"fourteen": 2}],
+    "BNS15.Cl4.9.induction": [{"rate": 10**4}, {"shrink": 10**30}, {"fourteen": 1}, {"size": 200}],
+    "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 45000}],
+    "BNS15.Cl4.3.subsampling": [{"share": 2}, {"share": R(11, 10)}],
+    "ABM19.Lem4.4.loop-beyond-ratio-20": [{"ratio": 9}, {"hundred": 10}, {"slack": R(1, 1000)}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}

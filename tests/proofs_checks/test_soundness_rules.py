@@ -5,10 +5,12 @@ checked against the table of standard results; the counterexample search reaches
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from pathlib import Path
 
+import mpmath
 import pytest
 import sympy as sp
 from semiprivate.proofs_checks import Verdict, get_check, run_all
@@ -47,19 +49,31 @@ def _resting_on(check_id: str) -> Proof:
 
 def test_a_claim_holds_given_a_check_only_when_that_check_holds() -> None:
     assert derive_verdict([], _resting_on("HPSY.Lem1.karger-algebra"))[0] is Verdict.HOLDS_GIVEN
-    for cid in ("BNS15.Cl4.9.induction", "BNS15.Lem4.12.final-size", "BNS15.Cl9.9.no-such-check"):  # U, F, none
+    for cid in ("BNS15.Lem4.1.4e-factor", "BNS15.Lem4.12.final-size", "BNS15.Cl9.9.no-such-check"):  # U, F, none
         assert derive_verdict([], _resting_on(cid))[0] is Verdict.UNPROVED, cid
 
 
-def test_lem46_and_cl48_rest_on_checks_that_do_not_hold() -> None:
-    for cid, deps in (("BNS15.Lem4.6.constants", {"BNS15.Cl4.3.subsampling", "BNS15.Lem4.1.4e-factor"}),
-                      ("BNS15.Cl4.8.geometric-sum", {"BNS15.Cl4.9.induction"})):
-        rec = OUTCOMES[cid].check
-        assert rec is not None and rec.proof is not None
-        assert rec.proof.result()["status"] == "closed"  # the chain closes, but on checks that read UNPROVED
-        assert deps <= set(cited_check_ids(rec.proof.as_json())), cid
-        assert rec.verdict is Verdict.UNPROVED
-        assert any("reads UNPROVED" in r for r in rec.open_reasons), rec.open_reasons
+def test_lem46_rests_on_checks_that_do_not_hold() -> None:
+    rec = OUTCOMES["BNS15.Lem4.6.constants"].check
+    assert rec is not None and rec.proof is not None
+    assert rec.proof.result()["status"] == "closed"  # the chain closes, but on checks that read UNPROVED
+    assert {"BNS15.Cl4.3.subsampling", "BNS15.Lem4.1.4e-factor"} <= set(cited_check_ids(rec.proof.as_json()))
+    assert rec.verdict is Verdict.UNPROVED
+    assert any("reads UNPROVED" in r for r in rec.open_reasons), rec.open_reasons
+
+
+def test_cl48_holds_given_cl49_and_not_once_cl49_fails() -> None:
+    """Cl 4.8's schedule rests on Cl 4.9's induction: it holds given that check, and no longer when Cl 4.9's
+    exponent rate 200 becomes 10^4 (then Cl 4.9 FAILS)."""
+    rec = OUTCOMES["BNS15.Cl4.8.geometric-sum"].check
+    assert rec is not None and rec.proof is not None
+    assert "BNS15.Cl4.9.induction" in cited_check_ids(rec.proof.as_json())
+    assert rec.verdict is Verdict.HOLDS_GIVEN
+    with perturbed("BNS15.Cl4.9.induction", rate=10**4):
+        assert get_check("BNS15.Cl4.9.induction").verdict is Verdict.FAILS
+        moved = get_check("BNS15.Cl4.8.geometric-sum")
+        assert moved.verdict is Verdict.UNPROVED
+        assert any("reads FAILS" in r for r in moved.open_reasons), moved.open_reasons
 
 
 def test_breaking_the_cited_check_unproves_the_claim_that_rests_on_it() -> None:
@@ -74,11 +88,16 @@ def test_breaking_the_cited_check_unproves_the_claim_that_rests_on_it() -> None:
 def test_recheck_reads_the_cited_checks_documents(tmp_path: Path) -> None:
     for p in CERTIFICATES_DIR.glob("*.json"):
         shutil.copy(p, tmp_path / p.name)
+    lem46 = tmp_path / "BNS15.Lem4.6.constants.json"
+    check_file(lem46)
+    data = json.loads(lem46.read_text(encoding="utf-8"))
+    data["verdict"] = "HOLDS GIVEN"  # what the closed chain alone would support
+    lem46.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CertificateError, match="supports UNPROVED"):
+        check_file(lem46)
     cl48 = tmp_path / "BNS15.Cl4.8.geometric-sum.json"
     check_file(cl48)
-    data = json.loads(cl48.read_text(encoding="utf-8"))
-    data["verdict"] = "HOLDS GIVEN"  # what the closed chain alone would support
-    cl48.write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "BNS15.Cl4.9.induction.json").unlink()  # the induction it rests on is gone
     with pytest.raises(CertificateError, match="supports UNPROVED"):
         check_file(cl48)
     thm41 = tmp_path / "ABM19.Thm4.1.arithmetic.json"
@@ -107,6 +126,50 @@ def test_the_standard_results_in_use_are_instances_of_the_table() -> None:
             used |= {s["standard"] for s in o.check.proof.steps if s.get("standard")}
     assert used == set(STANDARD_RESULTS)
     assert check_proof(_hoeffding_doc())["status"] == "closed"
+
+
+def test_an_amplification_by_subsampling_edited_or_outside_its_hypotheses_is_refused() -> None:
+    """BNS15 Cl 4.3 cites amplification by sub-sampling; a stronger epsilon (halved) is not what the result gives,
+    and an instance at the fraction 8 q (which may exceed 1) breaks its hypothesis q <= 1."""
+    from semiprivate.proofs_checks.bns15_lem4_6 import subsampling_proof
+
+    good = _doc(subsampling_proof())
+    assert check_proof(good)["status"] == "closed"
+    E, q = sp.Symbol("E", positive=True), sp.Symbol("q", positive=True)
+    stronger = copy.deepcopy(good)
+    _cited(stronger)["conclusion"] = sp.srepr(sp.Function("SubsampledEps")(E, q) <= sp.log(1 + q * (E - 1)) / 2)
+    res = check_proof(stronger)
+    assert res["status"] == "open"
+    assert any("does not follow from Amplification by sub-sampling" in f for f in res["failures"]), res["failures"]
+    outside = copy.deepcopy(good)
+    _cited(outside)["instance"]["q"] = sp.srepr(8 * q)  # q <= 1/4 here, so 8 q <= 1 does not follow
+    res = check_proof(outside)
+    assert res["status"] == "open" and any("hypothesis" in f for f in res["failures"]), res["failures"]
+
+
+def test_an_edited_binomial_tail_or_stirling_is_refused() -> None:
+    """ABM19 Lem 4.4's loop failure beyond ratio 20 cites the binomial tail over k-subsets and Stirling's lower bound;
+    each edited to something stronger than the result gives is refused, and the tail is evaluated exactly."""
+    from semiprivate.proofs_checks.abm19_lem4_4 import loop_failure_proof
+    from semiprivate.proofs_checks.certificate_checker import _binomial_tail
+
+    good = _doc(loop_failure_proof())
+    assert check_proof(good)["status"] == "closed"
+    npub, m, k = sp.symbols("n_pub m k", integer=True, positive=True)
+    tail = sp.Function("BinomialTail")(m, 1 / (100 * npub), k)
+    edits = {"Binomial tail over k-subsets": tail <= (m / (100 * npub)) ** k / sp.factorial(k + 1),
+             "Stirling lower bound": sp.factorial(k) >= 2 * sp.sqrt(2 * sp.pi * k) * (k / sp.E) ** k}
+    for name, stronger in edits.items():
+        doc = copy.deepcopy(good)
+        step = next(s for s in doc["steps"] if s.get("standard") == name)
+        step["conclusion"] = sp.srepr(stronger)
+        res = check_proof(doc)
+        assert res["status"] == "open" and any(f"does not follow from {name}" in f for f in res["failures"]), name
+    got = _binomial_tail(sp.Integer(9), sp.Rational(1, 100), sp.Integer(1))  # P[Bin(9, 1/100) >= 1]
+    exact = 1 - sp.Rational(99, 100) ** 9
+    assert got.a <= mpmath.mpf(int(exact.p)) / int(exact.q) <= got.b and got.b - got.a < 1e-15
+    with pytest.raises(CertificateError, match="BinomialTail"):
+        _binomial_tail(sp.Integer(9), sp.Rational(3, 2), sp.Integer(1))
 
 
 def test_a_hand_edited_hoeffding_is_refused() -> None:
