@@ -48,7 +48,10 @@ A word is the bit generator's ``next_uint64``, read in Python with
 generator; ``random_raw`` would give 32-bit words for MT19937).  A call for ``n`` samples reads ``n``
 words (sample ``i`` gets word ``i``), then, for each sample that needs it in increasing index order,
 further words one at a time.  Nothing else touches the generator (no float uniform, no buffered 32-bit
-draw).  ``bernoulli_exp(0)`` reads no word (the answer is always True).
+draw).  ``bernoulli_exp(0)`` reads no word (the answer is always True).  The wide samplers read fewer
+words per part: :class:`_LaplaceLarge` cuts two parts' first 32 bits from each word (its docstring gives
+the order) and :class:`_GaussianRejection` reads, per round, each pending sample's proposal words and its
+coin word together.
 """
 
 from __future__ import annotations
@@ -186,15 +189,15 @@ class _LazyInversion:
             unsure |= c == nb
         return c + self.xmin, unsure
 
-    def settle(self, word: int, guess: int, rng: np.random.Generator) -> int:
-        """The exact value for a uniform whose first 64 bits are ``word``, reading more words as needed.
+    def settle(self, word: int, guess: int, rng: np.random.Generator, bits: int = 64) -> int:
+        """The exact value for a uniform whose first ``bits`` bits are ``word``, reading more words as needed.
 
         ``U`` is known to lie in ``[A, A + 1) / 2**b``; ``x`` is certain when
         ``F(x - 1) <= A / 2**b`` and ``(A + 1) / 2**b <= F(x)`` for the rigorous bounds at
         precision ``q``.  Else one more word is appended to ``A`` (``b += 64``) and ``q`` doubles
         when ``b`` comes within 32 bits of it.
         """
-        a, b, q = int(word), 64, 128
+        a, b, q = int(word), int(bits), 128
         x = int(guess)
         while True:
             x = self._locate(a, b, q, x)
@@ -206,6 +209,26 @@ class _LazyInversion:
             b += 64
             if b + 32 > q:
                 q *= 2
+
+    def classify_halves(self, a: NDArray[np.uint64]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Values ``xmin + c`` and the settle mask for 32-bit chunks ``a`` (``U``'s first 32 bits, in ``[0, 2**32)``).
+
+        ``U`` lies in ``[a, a + 1) / 2**32``: with ``c = #{x : L_x <= a 2**32}`` the value is certain when
+        ``H`` of the boundary below is ``<= a 2**32`` and ``L`` of the boundary above is ``>= (a + 1) 2**32``
+        (``L >> 32 > a``; never for ``a = 2**32 - 1`` below the last boundary) and the cell is not an open tail.
+        """
+        nb = self.L.shape[0]
+        a = np.asarray(a, dtype=np.uint64)
+        lo = a << np.uint64(32)
+        c = np.searchsorted(self.L, lo, side="right").astype(np.int64)
+        below = self.H[np.maximum(c - 1, 0)]
+        above = self.L[np.minimum(c, nb - 1)] >> np.uint64(32)
+        unsure = ((c > 0) & (below > lo)) | ((c < nb) & (above <= a))
+        if not self.lower_closed:
+            unsure |= c == 0
+        if not self.upper_closed:
+            unsure |= c == nb
+        return c + self.xmin, unsure
 
     def _below(self, x: int, a: int, b: int, q: int) -> bool:
         """Approximately ``F(x) <= U`` (midpoint of the bounds): only steers the search."""
@@ -489,8 +512,16 @@ class _LaplaceLarge:
     Alg. 2 splits the geometric the same way, at the scale's integer part.)  Every table has at most
     ``2 B`` entries whatever the scale; a scale up to ``2**LOW_BITS * 16`` needs two parts.
 
-    Bits read: the parts in order (``Y``, then ``d_0 .. d_{K-1}``, then ``Q``), each as one
-    :class:`_LazyInversion` draw of ``n`` samples (``n`` words, then its settling words).
+    Bits read (two parts per word): the parts ``P_0 = Y, P_1 = d_0, .., P_K = d_{K-1}, P_{K+1} = Q`` of one
+    sample take their first 32 bits from that sample's ``W = ceil((K + 2) / 2)`` words, sample after sample
+    (sample ``i`` reads words ``i W .. i W + W - 1`` of the call's ``n W``): part ``2 j`` the high half of
+    word ``j``, part ``2 j + 1`` its low half.  Each half is the first 32 bits of that part's uniform
+    (:meth:`_LazyInversion.classify_halves`); the rest of its bits, when needed, come after all ``n W``
+    words, in the order (sample, part), from :meth:`_LazyInversion.settle` with ``bits=32``.  The halves
+    of a word are independent uniform 32-bit numbers, so every part is an exact inversion of its own
+    uniform and the parts are independent, as the factorisation needs.  A part's half is not enough
+    when a boundary's 64-bit bracket falls inside its ``2**-32`` interval: about ``2 B 2**-32 <= 2**-19``
+    of the low part's draws and fewer of the small tables'.
     """
 
     def __init__(self, scale: Fraction, *, low_bits: int = LOW_BITS, digit_bits: int = DIGIT_BITS) -> None:
@@ -508,10 +539,20 @@ class _LaplaceLarge:
         self.parts += [_TruncGeometric(e0 * self.D ** i, self.D) for i in range(k)]
         self.parts.append(_Geometric(e0 * self.D ** k))
 
+    @property
+    def n_words(self) -> int:
+        """Words per sample on the common path: two parts per word."""
+        return (len(self.parts) + 1) // 2
+
+    @property
+    def q_limit(self) -> int:
+        """A top part ``Q`` at or above this is refused (the sample might not fit in int64)."""
+        return (1 << 61) // (self.B * self.D ** self.K)
+
     def combine(self, draws: list[NDArray[np.int64]]) -> NDArray[np.int64]:
         """``X`` from the parts' draws (in :attr:`parts` order); the draws' arrays are reused."""
         y, g = draws[0], draws[-1]
-        if g.size and int(g.max()) >= (1 << 61) // (self.B * self.D ** self.K):
+        if g.size and int(g.max()) >= self.q_limit:
             raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
                                 f"at scale <= 2**50; scale = {float(self.scale):g})")
         for d in reversed(draws[1:-1]):  # Horner from the top digit: G = (..(Q D + d_{K-1}) D + ..) D + d_0
@@ -522,12 +563,25 @@ class _LaplaceLarge:
         g *= np.sign(y)  # Y = 0 gives 0 whatever G is
         return g
 
-    def sample_with(self, n: int, rng: np.random.Generator, draw: Any) -> NDArray[np.int64]:
-        """``n`` samples, each part drawn by ``draw(table, n, rng)`` (the reference's or a compiled backend's)."""
-        return self.combine([draw(t, n, rng) for t in self.parts])
+    def from_words(self, w: NDArray[np.uint64], rng: np.random.Generator) -> NDArray[np.int64]:
+        """Samples from their common-path words ``w`` (shape ``(n, W)``), settling from ``rng`` as the class
+        docstring says."""
+        w = np.asarray(w, dtype=np.uint64)
+        halves = [(w[:, j // 2] >> np.uint64(32)) if j % 2 == 0 else (w[:, j // 2] & np.uint64(0xFFFFFFFF))
+                  for j in range(len(self.parts))]
+        draws, masks = [], []
+        for part, a in zip(self.parts, halves):
+            v, unsure = part.classify_halves(a)
+            draws.append(v)
+            masks.append(unsure)
+        todo = np.stack(masks, axis=1) if masks else np.zeros((0, 0), dtype=bool)
+        for i, j in zip(*np.nonzero(todo)):  # row-major: (sample, part) order
+            draws[j][i] = self.parts[j].settle(int(halves[j][i]), int(draws[j][i]), rng, bits=32)
+        return self.combine(draws)
 
     def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        return self.sample_with(n, rng, lambda t, m, g: t.sample(m, g))
+        w = np.asarray(words(rng, n * self.n_words), dtype=np.uint64).reshape(n, self.n_words)
+        return self.from_words(w, rng)
 
 
 class _GaussianRejection:
@@ -537,8 +591,10 @@ class _GaussianRejection:
     Exact (CKS20 Thm. 6: the accepted ``Y`` has ``P[Y = y] ∝ exp(-y**2 / (2 sigma2))``); the coin is an
     exact lazy inversion against rigorous bounds on ``exp(-gamma)`` (:func:`_exp_neg_fixed`), settled as
     :class:`_BernoulliExp` does.  Bits read, per round over the ``m`` pending samples (in index order):
-    the discrete Laplace draw of ``m`` samples, then ``m`` coin words, then the coins' settling words.
-    Here each coin costs a Python big-integer ``exp`` bound (tens of microseconds); the compiled backend
+    ``m (W + 1)`` words, pending sample after pending sample, its proposal's ``W`` common-path words
+    (:attr:`_LaplaceLarge.n_words`, or 1 for a direct table) then its coin word; then the proposals'
+    settling words (as :meth:`_LaplaceLarge.from_words`); then the coins' settling words, in index order.
+    The rejected stay pending, in order, for the next round.  Here each coin costs a Python big-integer ``exp`` bound (tens of microseconds); the compiled backend
     decides the same coins from a double-precision bound and falls back to :meth:`decide` only in a
     ``2**-20`` band around the boundary (``semiprivate.kernels.noise``), with the same outputs.
     """
@@ -551,8 +607,21 @@ class _GaussianRejection:
     def _gamma(self, y: int) -> Fraction:
         return (abs(y) - self.sigma2 / self.t) ** 2 / (2 * self.sigma2)
 
-    def _coins(self, y: NDArray[np.int64], rng: np.random.Generator) -> NDArray[np.bool_]:
-        w = np.asarray(words(rng, y.size), dtype=np.uint64).reshape(y.size)
+    @property
+    def n_words(self) -> int:
+        """Common-path words per proposal (the coin word not counted)."""
+        return self.lap.n_words if isinstance(self.lap, _LaplaceLarge) else 1
+
+    def proposals(self, w: NDArray[np.uint64], rng: np.random.Generator) -> NDArray[np.int64]:
+        """The proposals from their words ``w`` (shape ``(m, n_words)``), settled from ``rng``."""
+        if isinstance(self.lap, _LaplaceLarge):
+            return self.lap.from_words(w, rng)
+        x, unsure = self.lap.classify(np.ascontiguousarray(w[:, 0]))
+        for i in np.flatnonzero(unsure).tolist():
+            x[i] = self.lap.settle(int(w[i, 0]), int(x[i]), rng)
+        return x
+
+    def _coins(self, y: NDArray[np.int64], w: NDArray[np.uint64], rng: np.random.Generator) -> NDArray[np.bool_]:
         keep = np.zeros(y.size, dtype=bool)
         cache: dict[int, tuple[int, int]] = {}
         unsure = []
@@ -576,19 +645,19 @@ class _GaussianRejection:
             return False
         return _BernoulliExp(self._gamma(y)).settle(word, 0, rng) == 0
 
-    def sample_with(self, n: int, rng: np.random.Generator, draw: Any) -> NDArray[np.int64]:
-        """``n`` samples; the discrete Laplace proposals are drawn by ``draw(table, m, rng)``."""
+    def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        """``n`` samples, reading the generator as the class docstring says."""
         out = np.empty(n, dtype=np.int64)
         pending = np.arange(n)
+        k = self.n_words
         while pending.size:
-            y = draw(self.lap, int(pending.size), rng)
-            ok = self._coins(y, rng)
+            m = int(pending.size)
+            w = np.asarray(words(rng, m * (k + 1)), dtype=np.uint64).reshape(m, k + 1)
+            y = self.proposals(w[:, :k], rng)
+            ok = self._coins(y, w[:, k], rng)
             out[pending[ok]] = y[ok]
             pending = pending[~ok]
         return out
-
-    def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        return self.sample_with(n, rng, lambda t, m, g: t.sample(m, g))
 
 
 @functools.lru_cache(maxsize=16)

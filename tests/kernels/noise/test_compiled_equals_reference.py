@@ -141,6 +141,58 @@ def test_gaussian_coin_band_cannot_be_narrowed() -> None:
     from semiprivate.kernels._cython import _noise
 
     g = np.random.default_rng(0)
+    tables = noise._wide_tables(ref.gaussian_table(Fraction(10**8)).lap)
     y = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError, match="margin"):
-        _noise.gaussian_coins(y, 1.0, 2.0, g.bit_generator.capsule, np.empty(3, dtype=np.uint8), 2.0**-30)
+        _noise.gaussian_round(tables, g.bit_generator.capsule, 1.0, 2.0, y, np.empty(3, dtype=np.uint8), 2.0**-30)
+
+
+def test_wide_gaussian_settled_proposals_bit_for_bit() -> None:
+    # coarse proposal tables: most proposals settle, and their coins (read before the settling) are decided
+    # afterwards by the exact code, in index order, as the reference decides them
+    t = ref._GaussianRejection(Fraction(10**8))
+    t.lap = _coarse_laplace_large(Fraction(t.t), 12, top_bits=4)
+    _both(t, 300, seed=13)
+
+
+def _wide_parts() -> list:
+    # every part kind of the wide sampler, plus coarse ones (many boundaries share a 32-bit half)
+    fine = ref.laplace_table(Fraction(2 * 10**9)).parts
+    return [*fine, *_coarse_laplace_large(Fraction(2 * 10**9), 12, top_bits=4).parts, ref._BernoulliExp(Fraction(1, 3))]
+
+
+def _halves_near_bounds(part) -> np.ndarray:
+    edges = np.concatenate([part.L, part.H]).astype(object)
+    cand = {0, 2**32 - 1} | {(int(e) >> 32) + d for e in edges for d in (-1, 0, 1)}
+    return np.array(sorted(v for v in cand if 0 <= v < 2**32), dtype=np.uint64)
+
+
+@pytest.mark.parametrize("k", range(len(_wide_parts())))
+def test_halves_at_every_bound_are_decided_as_the_reference_does(k) -> None:
+    from semiprivate.kernels._cython import _noise
+
+    part = _wide_parts()[k]
+    halves = _halves_near_bounds(part)
+    want_x, want_unsure = part.classify_halves(halves)
+    guide, bits = noise._guide(part)
+    out = np.empty(halves.size, dtype=np.int64)
+    unsure = np.empty(halves.size, dtype=np.uint8)
+    _noise.classify_halves([(part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed),
+                             bool(part.upper_closed), 1)], halves, out, unsure)
+    assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+    assert want_unsure.any()
+    assert k >= 4 or not want_unsure.all()  # the fine parts decide most halves next to a boundary
+
+
+@pytest.mark.parametrize("k", range(len(_wide_parts())))
+def test_a_decided_half_lies_inside_its_cell(k) -> None:
+    # exactness of the 32-bit decision: U in [a, a + 1) / 2**32 lies in the cell of the value given, by the
+    # rigorous bounds at 128 bits (F(x - 1) <= a / 2**32 and (a + 1) / 2**32 <= F(x)), for every half next to
+    # a boundary (the only place a wrong decision can hide)
+    part = _wide_parts()[k]
+    halves = _halves_near_bounds(part)
+    x, unsure = part.classify_halves(halves)
+    q = 128
+    for a, v in zip(halves[~unsure].tolist(), x[~unsure].tolist()):
+        assert part.cdf_bounds(v - 1, q)[1] <= a << (q - 32)
+        assert (a + 1) << (q - 32) <= part.cdf_bounds(v, q)[0]

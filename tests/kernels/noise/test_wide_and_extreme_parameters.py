@@ -90,7 +90,8 @@ def test_wide_laplace_pmf_near_zero_is_exact_in_shape() -> None:
     # the folded low part and the geometric meet at |x| = B + 1: no kink in the pmf there (ratio p per step)
     scale = 300.0
     x = discrete_laplace(scale, 400_000, rng=5)
-    B = 1 << ref.LOW_BITS
+    B = ref.laplace_table(Fraction(scale)).B  # 512: the least power of two >= scale
+    assert (np.abs(x) > B).mean() > 0.1
     inner = np.abs(x)[(np.abs(x) >= B - 200) & (np.abs(x) <= B + 200)]
     pmf = lambda s: ref.discrete_laplace_pmf(Fraction(scale), s)  # noqa: E731
     ks = np.arange(B - 200, B + 201)
