@@ -356,3 +356,85 @@ def classify_halves(list tables, const uint64_t[::1] halves not None, int64_t[::
         for i in range(n):
             unsure[i] = _half(&parts[0], halves[i], &v)
             out[i] = v
+
+
+def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sigma2, int64_t[::1] x_out not None,
+                          uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
+    """One round of the bucketed discrete Gaussian (the reference's ``_GaussianBuckets.sample`` round) over
+    ``m = len(x_out)`` pending samples: per sample its proposal word (``K`` from the high half, located as
+    :func:`laplace_wide` locates a part; bit 31 the sign ``S``; the low ``wbits`` bits ``R``;
+    ``x = W j + R``, ``j = K`` or ``-K - 1``) then its coin word.
+
+    The coin accepts with probability ``exp(-gamma)``, ``gamma = (|x| - W k)(|x| + W k) / (2 sigma2)``.  In
+    double precision both factors are exact integers (``|x| < 2**40``) and the product, ``two_sigma2`` and the
+    quotient each round once, so ``gamma``'s relative error is below ``4 * 2**-53``; ``A = 2**64 exp(-gamma)``
+    is then within a relative ``2**-53 (4 gamma + 2)`` (``exp`` within an ulp), below ``2**-21`` for ``gamma <
+    2**28``, and the reference's 64-bit decision is certain outside the band ``A (1 +- margin) +- 64``, as for
+    :func:`gaussian_round`.  Most coins are decided before ``exp``: for ``gamma < 1/2``, ``exp(-gamma) >= 1 -
+    gamma`` and ``(1 - gamma) 2**64 (1 - margin) - 64`` lies at least ``2**42`` below ``2**64 exp(-gamma)``
+    (rounding of ``1 - gamma`` is at most ``2**12`` units there), so a word below it is accepted by the
+    reference too.
+
+    Returns ``(entries, coin_idx, coin_words)``: rows ``(sample, high half, low half, guess)`` of the ``K``
+    to settle, in index order, and the coins left to the exact code (those of unsettled proposals the
+    float bound leaves open, and every coin of a proposal to settle), in index order (``keep`` is 0 there).
+    """
+    if not 9.5367431640625e-07 <= margin < 1.0:
+        raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
+    if not 0 <= wbits <= 31:
+        raise ValueError(f"wbits must be in [0, 31], got {wbits}")
+    cdef Part parts[MAX_PARTS]
+    _parts(tables, parts)
+    cdef bitgen_t *bg = _bitgen(capsule)
+    cdef Py_ssize_t m = x_out.shape[0], i, k = 0, ke = 0
+    if keep.shape[0] != m:
+        raise ValueError("x_out and keep must have the same length")
+    cdef uint64_t w, a, rmask = ((<uint64_t> 1) << wbits) - 1
+    cdef int64_t kk, j, x, W = (<int64_t> 1) << wbits
+    cdef double ax, wk, gam, A, wd, two64 = 18446744073709551616.0
+    cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
+    cdef bint open_
+    ent_arr = np.empty((16, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] ent = ent_arr
+    idx_arr = np.empty(m, dtype=np.int64)
+    w_arr = np.empty(m, dtype=np.uint64)
+    cdef int64_t[::1] idx = idx_arr
+    cdef uint64_t[::1] ws = w_arr
+    with nogil:
+        for i in range(m):
+            w = bg.next_uint64(bg.state)
+            a = w >> 32
+            open_ = _half(&parts[0], a, &kk)
+            j = kk if ((w >> 31) & 1) == 0 else -kk - 1
+            x = W * j + <int64_t> (w & rmask)
+            x_out[i] = x
+            if open_:
+                if ke == ent.shape[0]:
+                    with gil:
+                        ent_arr = np.concatenate([ent_arr, np.empty_like(ent_arr)])
+                        ent = ent_arr
+                ent[ke, 0] = i
+                ent[ke, 1] = <int64_t> a
+                ent[ke, 2] = <int64_t> (w & 0xFFFFFFFFULL)
+                ent[ke, 3] = kk
+                ke += 1
+            w = bg.next_uint64(bg.state)
+            keep[i] = 0
+            if not open_:
+                ax = fabs(<double> x)
+                wk = <double> (W * kk)
+                gam = ((ax - wk) * (ax + wk)) / two_sigma2
+                wd = <double> w
+                if gam < 0.5 and wd < (1.0 - gam) * two64 * lo_f - 64.0:
+                    keep[i] = 1
+                    continue
+                A = exp(-gam) * two64
+                if wd < A * lo_f - 64.0:
+                    keep[i] = 1
+                    continue
+                if wd > A * hi_f + 64.0:
+                    continue
+            idx[k] = i
+            ws[k] = w
+            k += 1
+    return ent_arr[:ke], idx_arr[:k], w_arr[:k]

@@ -62,13 +62,23 @@ def test_wide_laplace_reads_two_parts_per_word(scale, parts, monkeypatch) -> Non
 
 def test_wide_gaussian_round_reads_proposal_and_coin_words_together() -> None:
     # CKS20 Alg. 3's first round: per sample its proposal's word (two parts) then its coin word
-    table = ref.gaussian_table(Fraction(10**9))
+    table = ref._GaussianRejection(Fraction(10**9))
     assert table.n_words == 1
     w = np.random.default_rng(6).integers(0, 2**64, size=(500, 2), dtype=np.uint64)
     y = table.proposals(w[:, :1], np.random.default_rng(0))
     keep = table._coins(y, w[:, 1], np.random.default_rng(0))
     got = table.sample(500, np.random.default_rng(6))
     assert 0.6 < keep.mean() < 0.9 and np.array_equal(got[keep], y[keep])
+
+
+def test_bucketed_gaussian_round_reads_proposal_and_coin_words_together() -> None:
+    # the bucketed sampler's first round: per sample its proposal word (K, S, R) then its coin word
+    table = ref._GaussianBuckets(Fraction(10**9))
+    w = np.random.default_rng(7).integers(0, 2**64, size=(500, 2), dtype=np.uint64)
+    x = table.proposals(w[:, 0], np.random.default_rng(0))
+    keep = np.array([table.decide(int(v), int(c), np.random.default_rng(0)) for v, c in zip(x, w[:, 1])])
+    got = table.sample(500, np.random.default_rng(7))
+    assert 0.9 < keep.mean() < 1 and np.array_equal(got[keep], x[keep])
 
 
 def test_exact_parameter_values_are_used() -> None:

@@ -115,7 +115,7 @@ def test_cks_alg3_matches_the_discrete_gaussian(sigma2) -> None:
 
 def test_wide_discrete_gaussian_matches_its_law() -> None:
     sigma2 = 1e8
-    assert isinstance(ref.gaussian_table(Fraction(sigma2)), ref._GaussianRejection)
+    assert isinstance(ref.gaussian_table(Fraction(sigma2)), ref._GaussianBuckets)
     x = discrete_gaussian(sigma2, 20_000, rng=33)
     assert _binned_pvalue(x, _gaussian_cdf(sigma2)) > ALPHA
     # power: 1.3 sigma2 is rejected at this sample size
@@ -213,3 +213,40 @@ def test_wide_laplace_parts_combine_to_the_exact_pmf() -> None:
     covered[x[near] + 20_000] = True
     covered[20_000] = True
     assert covered.all()  # every x in range is reached
+
+
+def test_bucket_proposals_give_each_integer_the_gaussian_weight_once() -> None:
+    # _GaussianBuckets' algebra, exactly: every (K, S, R) with K <= 40 gives a different integer, they cover
+    # -W(K + 1) .. W(K + 1) - 1, each gamma >= 0, and c K**2 + gamma(x) = x**2 / (2 sigma2) (so the accepted
+    # proposal has weight exp(-x**2 / (2 sigma2)) / (2 W T(0)) for every x)
+    table = ref._GaussianBuckets(Fraction(3000))
+    W, c = table.W, table.k_table.c
+    assert W == 2
+    seen = {}
+    for k in range(41):
+        for s in (0, 1):
+            for r in range(W):
+                x = table.value(k, s, r)
+                assert x not in seen
+                seen[x] = k
+                g = table._gamma(x)
+                assert g >= 0 and c * k * k + g == Fraction(x * x) / (2 * table.sigma2)
+    assert sorted(seen) == list(range(-W * 41, W * 41))
+
+
+@pytest.mark.parametrize("sigma2", [Fraction(3000), Fraction(77777, 3)])
+def test_bucketed_gaussian_matches_the_discrete_gaussian(sigma2) -> None:
+    table = ref._GaussianBuckets(Fraction(sigma2))
+    x = table.sample(200_000, np.random.default_rng(34))
+    assert _binned_pvalue(x, _gaussian_cdf(float(sigma2))) > ALPHA
+    # power: a variance 5% too large is rejected at this sample size
+    y = ref._GaussianBuckets(Fraction(sigma2) * Fraction(105, 100)).sample(200_000, np.random.default_rng(34))
+    assert _binned_pvalue(y, _gaussian_cdf(float(sigma2))) < ALPHA
+
+
+def test_wide_gaussians_use_buckets_then_cks20_alg3() -> None:
+    assert isinstance(ref.gaussian_table(Fraction(10**9)), ref._GaussianBuckets)
+    assert isinstance(ref.gaussian_table(Fraction(ref.BUCKETS_MAX_SIGMA2 - 1)), ref._GaussianBuckets)
+    assert isinstance(ref.gaussian_table(Fraction(ref.BUCKETS_MAX_SIGMA2)), ref._GaussianRejection)
+    with pytest.raises(ValueError, match="sigma"):
+        ref._GaussianBuckets(Fraction(200))
