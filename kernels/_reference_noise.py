@@ -34,7 +34,7 @@ Wide parameters
 ---------------
 A table covers about ``+-35 scale`` (Laplace) or ``+-8.3 sigma`` (Gaussian) and costs about 10 us per
 entry to build, so only narrow laws get one (:data:`LAPLACE_DIRECT_HALF`, :data:`GAUSSIAN_DIRECT_HALF`).
-A wider discrete Laplace is :class:`_LaplaceLarge`: a folded low part and the base-256 digits of a
+A wider discrete Laplace is :class:`_LaplaceLarge`: a folded low part and the base-4096 digits of a
 geometric, each a small exact inversion (tables of at most ``2 * 2**LOW_BITS`` entries whatever the
 scale).  A wider discrete Gaussian is drawn by rejection: from a bucketed envelope
 (:class:`_GaussianBuckets`: a bucket index from a small table, a uniform offset) below
@@ -75,6 +75,7 @@ __all__ = [
     "GAUSSIAN_DIRECT_HALF",
     "LOW_BITS",
     "DIGIT_BITS",
+    "TOP_MIN_RATE",
     "MAX_SCALE",
     "MAX_SIGMA2",
     "BUCKETS_MAX_SIGMA2",
@@ -104,8 +105,12 @@ GAUSSIAN_DIRECT_HALF = 1 << 16
 BUCKETS_MAX_SIGMA2 = 1 << 72
 #: :class:`_LaplaceLarge`'s low table covers ``|Y| <= 2**LOW_BITS`` at most
 LOW_BITS = 12
-#: :class:`_LaplaceLarge` splits the geometric into base-``2**DIGIT_BITS`` digits
-DIGIT_BITS = 8
+#: :class:`_LaplaceLarge` splits the geometric into base-``2**DIGIT_BITS`` digits (scale 2e9: three parts,
+#: two words per sample)
+DIGIT_BITS = 12
+#: :class:`_LaplaceLarge`'s top part ``Q`` is a geometric of rate ``e = B D**K / scale >= TOP_MIN_RATE``
+#: (a table of at most about ``35 / TOP_MIN_RATE`` entries)
+TOP_MIN_RATE = Fraction(1, 128)
 #: the largest discrete Laplace scale accepted: samples must fit in int64 (``P[|X| >= 2**62] < 2**-5900``)
 MAX_SCALE = 1 << 50
 #: the largest discrete Gaussian ``sigma2`` accepted (``sigma <= 2**50``, as :data:`MAX_SCALE`)
@@ -513,10 +518,11 @@ class _LaplaceLarge:
     (1 - p**B)) * (1 - p**B) p**(B k) = (1 - p) / (1 + p) p**|x|`` (CKS20 Def. 3), and ``P[X = 0] =
     P[Y = 0]``.  ``G`` in turn is ``sum_i d_i D**i + D**K Q`` with independent base-``D`` digits
     ``d_i`` (:class:`_TruncGeometric`, ratio ``p**(B D**i)``, ``D = 2**DIGIT_BITS``) and ``Q`` geometric
-    with ratio ``p**(B D**K)`` (:class:`_Geometric`), ``K`` the least with ``B D**K / scale >= 1/16``:
+    with ratio ``p**(B D**K)`` (:class:`_Geometric`), ``K`` the least with ``B D**K / scale >= TOP_MIN_RATE``:
     the geometric's pmf ``prod_i (r**(D**i))**d_i (r**(D**K))**Q`` factorises over the digits.  (CKS20
     Alg. 2 splits the geometric the same way, at the scale's integer part.)  Every table has at most
-    ``2 B`` entries whatever the scale; a scale up to ``2**LOW_BITS * 16`` needs two parts.
+    ``2**(LOW_BITS + 1)`` entries whatever the scale; a scale up to ``2**LOW_BITS * 128`` needs two parts,
+    one up to about ``2**LOW_BITS * 128 * D = 2**31`` three.
 
     Bits read (two parts per word): the parts ``P_0 = Y, P_1 = d_0, .., P_K = d_{K-1}, P_{K+1} = Q`` of one
     sample take their first 32 bits from that sample's ``W = ceil((K + 2) / 2)`` words, sample after sample
@@ -538,7 +544,7 @@ class _LaplaceLarge:
         self.B, self.D = 1 << b, 1 << digit_bits
         e0 = self.B / self.scale
         k = 0
-        while e0 * self.D ** k < Fraction(1, 16):
+        while e0 * self.D ** k < TOP_MIN_RATE:
             k += 1
         self.K = k
         self.parts: list[_LazyInversion] = [_LowLaplace(self.scale, self.B)]

@@ -154,7 +154,7 @@ def _wide_tables(table: ref._LaplaceLarge) -> list[tuple[Any, ...]]:
 
     Every ``place * v`` fits in int64 and so does the sample: the digits' sum is below ``B D**K`` and a top
     value is at most ``xmin + len(L)``, which is below :attr:`~semiprivate.kernels._reference_noise._LaplaceLarge.q_limit`
-    (``Q``'s ratio ``exp(-e)``, ``e = B D**K / scale`` in ``[1/16, 16)``, has a table of about ``46 / e`` entries;
+    (``Q``'s ratio ``exp(-e)``, ``e = B D**K / scale`` in ``[1/128, 32)``, has a table of about ``35 / e`` entries;
     the limit is ``2**61 / (B D**K) >= 2**11 / e`` at scale ``<= 2**50``), so ``|Y| + B G < 2**12 + B D**K + 2**61``.
     """
     cached = getattr(table, "_compiled_parts", None)
@@ -299,7 +299,7 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     scale : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**50`` (so that samples fit in int64); used as its exact rational value,
         however small.  Scales above about 236 are drawn from small tables (a folded low part and the
-        base-256 digits of a geometric, ``_reference_noise._LaplaceLarge``):
+        base-4096 digits of a geometric, ``_reference_noise._LaplaceLarge``):
         no table grows with the scale.
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.

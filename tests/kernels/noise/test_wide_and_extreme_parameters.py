@@ -1,7 +1,7 @@
 """semiprivate.kernels.noise at wide and extreme parameters: exact laws without large tables, clear refusals.
 
 A discrete Laplace wider than a direct table (scale above about 236) is drawn from small tables
-(:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the base-256 digits
+(:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the base-4096 digits
 of a geometric); a discrete Gaussian wider than its table (sigma above about 7,900) by CKS20 Alg. 3
 (:class:`~semiprivate.kernels._reference_noise._GaussianRejection`).  Chi-square tests over bins of
 equal exact probability reject at ALPHA = 1e-6 per test (the false-failure rate over seeds; the seeds
@@ -189,8 +189,8 @@ def _part_pmf(table) -> tuple[np.ndarray, np.ndarray]:
 def test_wide_laplace_parts_combine_to_the_exact_pmf() -> None:
     # every combination of the parts' values (low part, digits, top geometric) is mapped to one x,
     # and the product of the parts' probabilities is the discrete Laplace pmf at that x
-    s = 2_000.0
-    table = ref._LaplaceLarge(Fraction(s), low_bits=4, digit_bits=2)  # B = 16, D = 4: the same code, small parts
+    s = 10_000.0
+    table = ref._LaplaceLarge(Fraction(s), low_bits=3, digit_bits=2)  # B = 8, D = 4: the same code, small parts
     assert table.K == 2  # the digits are exercised
     vals, probs = zip(*(_part_pmf(t) for t in table.parts))
     grids = np.meshgrid(*vals, indexing="ij")
