@@ -792,7 +792,7 @@ def laplace_table(scale: Fraction) -> _Laplace | _LaplaceLarge:
 
 
 @functools.lru_cache(maxsize=16)
-def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianRejection:
+def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianBuckets | _GaussianRejection:
     """The (cached) exact sampler of the discrete Gaussian with this ``sigma2``: a direct table while its
     half-width is at most :data:`GAUSSIAN_DIRECT_HALF`, else the bucketed envelope (:class:`_GaussianBuckets`)
     below :data:`BUCKETS_MAX_SIGMA2`, else CKS20 Alg. 3 (:class:`_GaussianRejection`)."""

@@ -168,7 +168,7 @@ def _wide_tables(table: ref._LaplaceLarge) -> list[tuple[Any, ...]]:
             place = 1 if i == 0 else table.B * table.D ** (i - 1)
             cached.append((part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed),
                            bool(part.upper_closed), place))
-        table._compiled_parts = cached
+        setattr(table, "_compiled_parts", cached)  # noqa: B010 - a cache on the table object, as _guide's
     return cached
 
 

@@ -11,7 +11,8 @@ bit for bit.  The caller holds the bit generator's lock.
 
 :func:`laplace_wide` is the wide discrete Laplace in one pass (per sample its words, two parts per word,
 each part located from a 32-bit half, ``sign(Y) (|Y| + B G)`` formed at once); :func:`gaussian_round` is one
-round of CKS20 Alg. 3 on the same proposals with a coin word each, and :func:`accept_compact` its
+round of CKS20 Alg. 3 on the same proposals with a coin word each, :func:`gaussian_bucket_round` one round
+of the bucketed discrete Gaussian (``_GaussianBuckets``), and :func:`accept_compact` their
 bookkeeping (parts and coins the 64 or 32 bits or the float bound leave open go to the reference's exact
 code).
 """
