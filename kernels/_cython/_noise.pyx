@@ -213,6 +213,16 @@ cdef inline int64_t _signed(int64_t y, int64_t s) noexcept nogil:
     return y + ((y > 0) - (y < 0)) * s
 
 
+cdef inline int _float_coin(double wd, double A, double lo_f, double hi_f) noexcept nogil:
+    """A coin word ``wd`` against ``A ~ 2**64 exp(-gamma)``: 1 (accept) below ``A lo_f - 64``, 0 (reject) above
+    ``A hi_f + 64``, -1 (left to the exact code) in between (the argument: :func:`gaussian_round`)."""
+    if wd < A * lo_f - 64.0:
+        return 1
+    if wd > A * hi_f + 64.0:
+        return 0
+    return -1
+
+
 cdef class _Entries:
     """A growing table of settle entries: ``(sample, part, half, guess, y, s)`` rows."""
     cdef public object arr
@@ -307,9 +317,10 @@ def gaussian_round(list tables, object capsule, double centre, double two_sigma2
     cdef int64_t vals[MAX_PARTS]
     cdef uint8_t flags[MAX_PARTS]
     cdef uint64_t w
-    cdef double d, A, wd, two64 = 18446744073709551616.0
+    cdef double d, two64 = 18446744073709551616.0
     cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
     cdef bint open_
+    cdef int coin
     cdef _Entries ent = _Entries()
     idx_arr = np.empty(m, dtype=np.int64)
     w_arr = np.empty(m, dtype=np.uint64)
@@ -330,12 +341,9 @@ def gaussian_round(list tables, object capsule, double centre, double two_sigma2
             keep[i] = 0
             if not open_:
                 d = fabs(<double> x) - centre
-                A = exp(-(d * d / two_sigma2)) * two64
-                wd = <double> w
-                if wd < A * lo_f - 64.0:
-                    keep[i] = 1
-                    continue
-                if wd > A * hi_f + 64.0:
+                coin = _float_coin(<double> w, exp(-(d * d / two_sigma2)) * two64, lo_f, hi_f)
+                if coin >= 0:
+                    keep[i] = coin
                     continue
             idx[k] = i
             ws[k] = w
@@ -392,9 +400,10 @@ def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sig
         raise ValueError("x_out and keep must have the same length")
     cdef uint64_t w, a, rmask = ((<uint64_t> 1) << wbits) - 1
     cdef int64_t kk, j, x, W = (<int64_t> 1) << wbits
-    cdef double ax, wk, gam, A, wd, two64 = 18446744073709551616.0
+    cdef double ax, wk, gam, wd, two64 = 18446744073709551616.0
     cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
     cdef bint open_
+    cdef int coin
     ent_arr = np.empty((16, 4), dtype=np.int64)
     cdef int64_t[:, ::1] ent = ent_arr
     idx_arr = np.empty(m, dtype=np.int64)
@@ -429,11 +438,9 @@ def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sig
                 if gam < 0.5 and wd < (1.0 - gam) * two64 * lo_f - 64.0:
                     keep[i] = 1
                     continue
-                A = exp(-gam) * two64
-                if wd < A * lo_f - 64.0:
-                    keep[i] = 1
-                    continue
-                if wd > A * hi_f + 64.0:
+                coin = _float_coin(wd, exp(-gam) * two64, lo_f, hi_f)
+                if coin >= 0:
+                    keep[i] = coin
                     continue
             idx[k] = i
             ws[k] = w
