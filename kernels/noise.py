@@ -348,7 +348,7 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
         ``> 0`` and at most ``2**100``; used as its exact rational value, however small.  Above about
         ``6.2e7`` (a table half-width of ``2**16``) and below ``2**72`` samples come from a bucketed
         envelope (``_reference_noise._GaussianBuckets``: a bucket index from a small table, a uniform
-        offset, an exact ``exp`` coin, about 1.05 proposals per sample); above, from CKS20 Alg. 3 (a discrete
+        offset, an exact ``exp`` coin, about 1.02 proposals per sample); above, from CKS20 Alg. 3 (a discrete
         Laplace proposal and an exact ``exp`` coin, about 1.3 proposals per sample).  The compiled backend
         decides the coins from a double-precision bound, exactly, and is within about 2x NumPy's float
         ``normal`` per sample below ``2**72``; the reference takes tens of microseconds per sample.
