@@ -156,6 +156,21 @@ def test_part_bounds_bracket_their_closed_forms() -> None:
                 assert lo <= (1 - r300 ** (k + 1)) / (1 - r300 ** 256) * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
 
 
+def test_bucket_index_bounds_bracket_the_gaussian_sums() -> None:
+    # _HalfGaussian: F(k) = 1 - T(k + 1) / T(0), T(j) = sum_{y >= j} exp(-c y**2), summed in mpmath
+    c = Fraction(1024**2, 2 * 10**9)
+    table = ref._HalfGaussian(c)
+    with mpmath.workdps(150):
+        cm = mpmath.mpf(c.numerator) / c.denominator
+        terms = [mpmath.exp(-cm * y * y) for y in range(3000)]  # exp(-c 3000**2) < 10**-1900: the rest is nothing
+        tail = [mpmath.fsum(terms[j:]) for j in range(0, 400)]
+        for q in (96, 256):
+            for k in (-1, 0, 1, 17, 130, 260, 399 - 1):
+                f = mpmath.mpf(0) if k < 0 else 1 - tail[k + 1] / tail[0]
+                lo, hi = table.cdf_bounds(k, q)
+                assert lo <= f * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
+
+
 EXTREME = [Fraction(1, 10**400), Decimal("1e-400")]
 
 
