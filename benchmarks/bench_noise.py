@@ -24,8 +24,9 @@ listed separately: the first call with a new parameter pays it).
 
 Then the auditor's SVT cases (SVT1-6, SVT34Parallel, NumericalSVT with ``audit_power.py``'s
 parameters, component-wise input of length 10): each mechanism with its float noise and with
-``exact=True`` (the exact compiled discrete Laplace of the same scales), interleaved, and one whole
-audit of SVT1 each way (the bounds differ: the samples differ).
+``exact=True`` (the exact compiled discrete Laplace of the same scales), interleaved; a whole audit of
+each with exact noise (``--audit-json`` keeps the bounds, to compare library versions on the same seed);
+and SVT1's whole audit each way (the bounds differ: the samples differ).
 
 The header names the CPU model.  The machine is shared: quote medians and ratios, not absolutes.
 """
@@ -35,6 +36,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import statistics
 import subprocess
 import sys
 import time
@@ -53,7 +56,8 @@ from _common import finish  # noqa: E402
 
 LAPLACE_SCALES = [1.0, 3.7, 20.0, 40.0, 1000.0, 20_000.0, 2e6, 2e9]
 GAUSS_SIGMA2 = [1.0, 3.7, 100.0, 10_000.0, 1e6, 6e7, 1e9]
-#: sigma2 drawn by CKS20 Alg. 3: its reference (Python coins, ~100 us per sample) is timed on fewer samples
+#: sigma2 drawn by rejection (bucketed envelope, CKS20 Alg. 3): the reference (Python coins, tens of us per sample)
+#: is timed on fewer samples
 SLOW_N = 5_000
 DEFAULT_OPENDP = "/work/peers/opendp/bin/python"
 
@@ -88,11 +92,32 @@ def _opendp(python: str, kind: str, param: float, n: int, reps: int) -> float | 
     return float(out["median"]) / n
 
 
+def _cpu_interleaved(methods: dict[str, Any], repeats: int, warmup: int) -> dict[str, float]:
+    """Median process CPU seconds per call, in interleaved rounds (``--clock cpu``): the calls are single-threaded,
+    so this is each call's own time, without the time it waits while other processes run on a loaded machine."""
+    for f in methods.values():
+        for _ in range(warmup):
+            f()
+    ts: dict[str, list[float]] = {k: [] for k in methods}
+    for _ in range(repeats):
+        for k, f in methods.items():
+            t0 = time.process_time()
+            f()
+            ts[k].append(time.process_time() - t0)
+    return {k: statistics.median(v) for k, v in ts.items()}
+
+
+def _timed(methods: dict[str, Any], repeats: int, warmup: int, clock: str) -> dict[str, float]:
+    if clock == "cpu":
+        return _cpu_interleaved(methods, repeats, warmup)
+    return {k: v.median for k, v in time_interleaved(methods, repeats=repeats, warmup=warmup).items()}
+
+
 def _ns(t: float, n: int) -> str:
     return f"{t / n * 1e9:.1f}"
 
 
-def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int) -> list[str]:
+def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int, clock: str = "wall") -> list[str]:
     rows = ["| sampler | parameter | ours compiled ns | ours reference ns | numpy float ns | repo float Lap ns | "
             "OpenDP ns | compiled / numpy float | reference / numpy float | OpenDP / compiled | table build s |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -105,7 +130,7 @@ def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int) -> l
             table = (ref.laplace_table if kind == "laplace" else ref.gaussian_table)(fr)
             build = time.perf_counter() - t0
             # the reference of CKS20 Alg. 3 computes its coins in Python: timed alone on fewer samples
-            slow = isinstance(table, ref._GaussianRejection)
+            slow = isinstance(table, (ref._GaussianRejection, ref._GaussianBuckets))
             m, m_ref = n, (SLOW_N if slow else n)
             g = np.random.default_rng(1)
             fn = noise.discrete_laplace if kind == "laplace" else noise.discrete_gaussian
@@ -119,9 +144,9 @@ def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int) -> l
                 methods.update(ref_call)
             if kind == "laplace":
                 methods["repo"] = lambda p=p, g=g, m=m: laplace_noise(g, p, m)
-            t = {k: v.median for k, v in time_interleaved(methods, repeats=repeats, warmup=1).items()}
+            t = _timed(methods, repeats, 1, clock)
             if slow:
-                t["reference"] = time_interleaved(ref_call, repeats=3, warmup=0)["reference"].median * n / m_ref
+                t["reference"] = _timed(ref_call, 3, 0, clock)["reference"] * n / m_ref
             od = _opendp(opendp_python, kind, p, opendp_n, 3)
             repo = _ns(t["repo"], m) if "repo" in t else "-"
             od_ns = f"{od * 1e9:.0f}" if od else "absent"
@@ -134,10 +159,12 @@ def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int) -> l
     return rows
 
 
-def bench_svt(size: int, repeats: int, audit_trials: int) -> list[str]:
+def bench_svt(size: int, repeats: int, audit_trials: int, audit_json: Path | None = None) -> list[str]:
     """The auditor's SVT cases (audit_power.py's ``cases()``): each mechanism's time per call, float noise
-    against ``exact=True`` (exact compiled discrete Laplace), interleaved in the same run; then one whole
-    audit of SVT1 on its eight component-wise pairs (confidence 0.9, ``audit_trials`` per dataset) each way."""
+    against ``exact=True`` (exact compiled discrete Laplace), interleaved in the same run; then a whole audit of
+    each case with exact noise on its eight component-wise pairs (``audit_trials`` per dataset, seed 0; the
+    bounds and times also to ``audit_json``, to compare two versions of the library on the same seed), and
+    SVT1's whole audit both ways, interleaved."""
     from audit_power import CONFIDENCE, EPS, statdp_patterns
     from semiprivate.theory.audit import audit_pairs
     from semiprivate.theory.audit.examples import SVT, NumericalSVT, SVT34Parallel
@@ -164,21 +191,33 @@ def bench_svt(size: int, repeats: int, audit_trials: int) -> list[str]:
                 f"{total['float'] / total['exact']:.2f}x |")
     if audit_trials:
         pairs = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in cw10]
-        res: dict[str, Any] = {}
+        rows += ["", f"Whole audits with exact noise (`exact=True`), eight pairs, {audit_trials:,} trials per dataset, "
+                 f"confidence {CONFIDENCE:g}, seed 0, one run each; SVT1 also with float noise (interleaved):", "",
+                 "| case | noise | seconds | lower bound | flagged |", "|---|---|---|---|---|"]
+        out: dict[str, Any] = {}
+        for name, make in cases:
+            t0 = time.perf_counter()
+            res = audit_pairs(make(True), pairs, epsilon=EPS, trials=audit_trials, confidence=CONFIDENCE, rng=0,
+                              estimate_on="best")
+            secs = time.perf_counter() - t0
+            out[name] = {"bound": res.epsilon_lower_bound, "flagged": bool(res.violation), "seconds": secs}
+            rows.append(f"| {name} | exact | {secs:.2f} | {res.epsilon_lower_bound:.4f} | {res.violation} |")
+        res1: dict[bool, Any] = {}
 
         def audit(exact: bool) -> None:
-            res[exact] = audit_pairs(SVT(1, t=0.5, exact=exact), pairs, epsilon=EPS, trials=audit_trials,
-                                     confidence=CONFIDENCE, rng=0, estimate_on="best")
+            res1[exact] = audit_pairs(SVT(1, t=0.5, exact=exact), pairs, epsilon=EPS, trials=audit_trials,
+                                      confidence=CONFIDENCE, rng=0, estimate_on="best")
 
         t = {k: v.median for k, v in time_interleaved(
             {"float": lambda: audit(False), "exact": lambda: audit(True)}, repeats=3, warmup=0).items()}
-        rows += ["", f"Whole audit of SVT1 (eight pairs, {audit_trials:,} trials per dataset, confidence "
-                 f"{CONFIDENCE:g}, seed 0), median of 3:", "",
-                 "| noise | seconds | lower bound | flagged |", "|---|---|---|---|",
-                 f"| float | {t['float']:.2f} | {res[False].epsilon_lower_bound:.4f} | {res[False].violation} |",
-                 f"| exact | {t['exact']:.2f} | {res[True].epsilon_lower_bound:.4f} | {res[True].violation} |",
-                 "", f"float / exact: {t['float'] / t['exact']:.2f}x (the bounds differ: the noise, hence the "
-                 "samples, differ)"]
+        rows += [f"| SVT1 (median of 3) | float | {t['float']:.2f} | {res1[False].epsilon_lower_bound:.4f} | "
+                 f"{res1[False].violation} |",
+                 f"| SVT1 (median of 3) | exact | {t['exact']:.2f} | {res1[True].epsilon_lower_bound:.4f} | "
+                 f"{res1[True].violation} |",
+                 "", f"SVT1 whole audit, float / exact: {t['float'] / t['exact']:.2f}x (the bounds differ: the noise, "
+                 "hence the samples, differ)"]
+        if audit_json is not None:
+            audit_json.write_text(json.dumps(out, indent=1, sort_keys=True))
     return rows
 
 
@@ -188,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=float, default=1e6, help="samples per timed call")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--opendp-python", default=DEFAULT_OPENDP, help="a Python that imports opendp")
-    ap.add_argument("--audit-trials", type=int, default=1_000_000, help="trials per dataset of the SVT1 audit (0: skip)")
+    ap.add_argument("--audit-trials", type=int, default=1_000_000, help="trials per dataset of the SVT audits (0: skip)")
+    ap.add_argument("--audit-json", type=Path, default=None, help="write the exact-noise SVT audits' bounds here")
+    ap.add_argument("--only", choices=["samplers", "svt"], default=None, help="run one section only")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="time the samplers by wall clock or by process CPU time (a loaded machine)")
     args = ap.parse_args(argv)
     n = 100_000 if args.quick else int(args.n)
     repeats = 3 if args.quick else 7
@@ -198,9 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     if "cython" not in available_backends() or noise._cython_module() is None:
         print("the compiled backend is not built: nothing to compare", file=sys.stderr)
         return 1
-    rows = [f"# Exact noise samplers, per sample ({cpu_model()}, one core, n = {n:,}; OpenDP on {opendp_n:,})", ""]
-    rows += bench_samplers(n, repeats, args.opendp_python, opendp_n)
-    rows += bench_svt(n // 10, repeats, 0 if args.quick else args.audit_trials)
+    rows = [f"# Exact noise samplers, per sample ({cpu_model()}, one core, n = {n:,}; OpenDP on {opendp_n:,}; "
+            f"{args.clock} clock; load average {os.getloadavg()[0]:.1f})", ""]
+    if args.only != "svt":
+        rows += bench_samplers(n, repeats, args.opendp_python, opendp_n, args.clock)
+    if args.only != "samplers":
+        rows += bench_svt(n // 10, repeats, 0 if args.quick else args.audit_trials, args.audit_json)
     return finish(rows, args.out)
 
 

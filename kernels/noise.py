@@ -130,11 +130,10 @@ def _guide(table: Any) -> tuple[NDArray[np.int32], int]:
 def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray[np.int64]:
     if backend == "cython" and isinstance(table, ref._LaplaceLarge):
         return _laplace_large_compiled(table, n, rng)
+    if backend == "cython" and isinstance(table, ref._GaussianBuckets):
+        return _gaussian_buckets_compiled(table, n, rng)
     if backend == "cython" and isinstance(table, ref._GaussianRejection):
         return _gaussian_rejection_compiled(table, n, rng)
-    sample_with = getattr(table, "sample_with", None)
-    if sample_with is not None:  # a sampler built from tables (wide Laplace, wide Gaussian): each table on `backend`
-        return sample_with(n, rng, lambda t, m, g: _draw(t, m, g, backend))
     if backend == "numpy":
         return table.sample(n, rng)
     mod = _cython_module()
@@ -149,78 +148,136 @@ def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray
     return out
 
 
-def _part_into(table: Any, out: NDArray[np.int64], mult: int, add: bool, rng: np.random.Generator,
-               y: NDArray[np.int64] | None = None, limit: int | None = None) -> int:
-    """One part of a wide discrete Laplace drawn as :func:`_draw` does (the same words, then the same settling
-    in index order) and accumulated: ``out = mult * part`` or ``out += mult * part`` (with ``y``: the final
-    ``sign(y) (|y| + out + mult * part)``); returns the part's maximum.  A settled value ``>= limit`` is not
-    added (the caller refuses the draw, as the reference does, once every word is read)."""
-    mod = _cython_module()
-    guide, bits = _guide(table)
-    bitgen = rng.bit_generator
-    with bitgen.lock:
-        idx, ws, gs, vmax = mod.draw_into(table.L, table.H, guide, bits, int(table.xmin), bool(table.lower_closed),
-                                          bool(table.upper_closed), bitgen.capsule, out, mult, add, y)
-    vmax = int(vmax)
-    for i, w, guess in zip(idx.tolist(), ws.tolist(), gs.tolist()):
-        v = table.settle(int(w), int(guess), rng)
-        vmax = max(vmax, v)
-        if limit is not None and v >= limit:
-            continue
-        sign = 1 if y is None else (int(y[i]) > 0) - (int(y[i]) < 0)
-        out[i] += sign * mult * (v - guess)
-    return vmax
+def _wide_tables(table: ref._LaplaceLarge) -> list[tuple[Any, ...]]:
+    """The compiled kernels' part list: ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place)``,
+    ``place`` = ``B D**i`` for the digit ``d_i`` and ``B D**K`` for the top part ``Q`` (unused for ``Y``).
+
+    Every ``place * v`` fits in int64 and so does the sample: the digits' sum is below ``B D**K`` and a top
+    value is at most ``xmin + len(L)``, which is below :attr:`~semiprivate.kernels._reference_noise._LaplaceLarge.q_limit`
+    (``Q``'s ratio ``exp(-e)``, ``e = B D**K / scale`` in ``[1/128, 32)``, has a table of about ``35 / e`` entries;
+    the limit is ``2**61 / (B D**K) >= 2**11 / e`` at scale ``<= 2**50``), so ``|Y| + B G < 2**12 + B D**K + 2**61``.
+    """
+    cached = getattr(table, "_compiled_parts", None)
+    if cached is None:
+        q_table = table.parts[-1]
+        if int(q_table.xmin) + int(q_table.L.shape[0]) >= table.q_limit:
+            raise OverflowError(f"the discrete Laplace's top part is too wide for int64 (scale = {float(table.scale):g})")
+        cached = []
+        for i, part in enumerate(table.parts):
+            guide, bits = _guide(part)
+            place = 1 if i == 0 else table.B * table.D ** (i - 1)
+            cached.append((part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed),
+                           bool(part.upper_closed), place))
+        setattr(table, "_compiled_parts", cached)  # noqa: B010 - a cache on the table object, as _guide's
+    return cached
+
+
+def _settle_wide(table: ref._LaplaceLarge, tables: list[tuple[Any, ...]], rows: NDArray[np.int64], out: NDArray[np.int64],
+                 rng: np.random.Generator) -> int:
+    """Settle the compiled kernel's rows ``(sample, part, half, guess, Y, S)`` in their (sample, part) order with
+    the reference's code (``bits=32``) and rewrite those samples; returns the largest settled top value."""
+    top, limit, qmax = len(table.parts) - 1, table.q_limit, -1
+    cur, y, s = -1, 0, 0
+    for i, j, half, guess, y0, s0 in rows.tolist():
+        if i != cur:
+            cur, y, s = i, y0, s0
+        v = table.parts[j].settle(half, guess, rng, bits=32)
+        if j == top:
+            qmax = max(qmax, v)
+            if v >= limit:  # refused once every word is read, as the reference does
+                continue
+        if j == 0:
+            y = v
+        else:
+            s += tables[j][7] * (v - guess)
+        out[i] = 0 if y == 0 else (y + s if y > 0 else y - s)
+    return qmax
 
 
 def _laplace_large_compiled(table: ref._LaplaceLarge, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-    """:meth:`~semiprivate.kernels._reference_noise._LaplaceLarge.sample` fused: the parts read the reference's
-    words in its order, each accumulated into ``B G`` while it is drawn (``G``'s digits times their place
-    values, ``B D**i``), and the top part ``Q`` forms ``X = sign(Y) (|Y| + B G)`` as it is drawn: the
-    reference's numbers with one pass per part and no temporaries."""
-    parts = table.parts
-    y = np.empty(n, dtype=np.int64)
-    _part_into(parts[0], y, 1, False, rng)
-    g = np.empty(n, dtype=np.int64)
-    for i, part in enumerate(parts[1:-1]):  # the digits d_i, place value B D**i: each below B D**(i+1) <= 2**62
-        _part_into(part, g, table.B * table.D ** i, bool(i), rng)
-    if len(parts) == 2:
-        g.fill(0)
-    q_table, top = parts[-1], table.B * table.D ** table.K
-    limit = (1 << 61) // top  # the reference refuses a Q at or above this (a sample that may not fit in int64)
-    # every value of Q's table is below the limit (Q's ratio exp(-e), e = B D**K / scale in [1/16, 16), has a
-    # table of about 46 / e entries; limit is about 2**61 / (e scale) >= 2**11 / e at scale <= 2**50), so
-    # |Y| + B G < 2**12 + B D**K + 2**61 < 2**63: the compiled accumulation cannot overflow
-    if int(q_table.xmin) + int(q_table.L.shape[0]) >= limit:
-        raise OverflowError(f"the discrete Laplace's top part is too wide for int64 (scale = {float(table.scale):g})")
-    qmax = _part_into(q_table, g, top, True, rng, y=y, limit=limit)
-    if n and qmax >= limit:
+    """:meth:`~semiprivate.kernels._reference_noise._LaplaceLarge.sample` in one compiled pass
+    (``_noise.laplace_wide``: per sample its words, its parts from 32-bit halves, ``X = sign(Y) (|Y| + B G)``);
+    the parts the halves leave open are settled afterwards by the reference's code in (sample, part) order:
+    the reference's words and numbers."""
+    mod = _cython_module()
+    tables = _wide_tables(table)
+    if len(tables) > 16:  # more parts than the kernel holds (coarse test digits only): the reference itself
+        return table.sample(n, rng)
+    out = np.empty(n, dtype=np.int64)
+    bitgen = rng.bit_generator
+    with bitgen.lock:
+        rows, topmax = mod.laplace_wide(tables, bitgen.capsule, out)
+    qmax = max(int(topmax), _settle_wide(table, tables, rows, out, rng))
+    if n and qmax >= table.q_limit:
         raise OverflowError("a discrete Laplace sample does not fit in int64 (probability below 2**-5900 "
                             f"at scale <= 2**50; scale = {float(table.scale):g})")
-    return g
+    return out
 
 
 def _gaussian_rejection_compiled(table: ref._GaussianRejection, n: int, rng: np.random.Generator,
                                  margin: float = 2.0**-20) -> NDArray[np.int64]:
-    """:meth:`~semiprivate.kernels._reference_noise._GaussianRejection.sample` with compiled proposals and
-    coins (``_noise.gaussian_coins``): the same rounds, words and settling order, so the same numbers; the
-    coins the float bound leaves open (a relative band ``margin`` around ``2**64 exp(-gamma)``, widened only to
-    test the exact fallback) are decided by the reference's exact code, in index order."""
+    """:meth:`~semiprivate.kernels._reference_noise._GaussianRejection.sample` with each round in one compiled pass
+    (``_noise.gaussian_round``: per pending sample its proposal's words and its coin word): the same rounds,
+    words and settling order, so the same numbers.  The proposals' open parts are settled by the reference's
+    code; then the coins the float bound leaves open (a relative band ``margin`` around ``2**64 exp(-gamma)``,
+    widened only to test the exact fallback) and the coins of settled proposals are decided by the reference's
+    exact :meth:`~semiprivate.kernels._reference_noise._GaussianRejection.decide`, in index order."""
+    lap = table.lap
+    if not isinstance(lap, ref._LaplaceLarge) or len(_wide_tables(lap)) > 16:
+        return table.sample(n, rng)  # a direct-table proposal (small sigma2: never from gaussian_table)
     mod = _cython_module()
+    tables = _wide_tables(lap)
     out = np.empty(n, dtype=np.int64)
     pending = np.arange(n, dtype=np.int64)
     centre = float(table.sigma2 / table.t)
     two_s2 = float(2 * table.sigma2)
     bitgen = rng.bit_generator
+    y_all = np.empty(n, dtype=np.int64)
     keep_all = np.empty(n, dtype=np.uint8)
     m = n
     while m:
-        y = _draw(table.lap, m, rng, "cython")
-        keep = keep_all[:m]
+        y, keep = y_all[:m], keep_all[:m]
         with bitgen.lock:
-            idx, ws = mod.gaussian_coins(y, centre, two_s2, bitgen.capsule, keep, margin)
+            rows, topmax, idx, ws = mod.gaussian_round(tables, bitgen.capsule, centre, two_s2, y, keep, margin)
+        qmax = max(int(topmax), _settle_wide(lap, tables, rows, y, rng))
+        if m and qmax >= lap.q_limit:
+            raise OverflowError("a discrete Laplace proposal does not fit in int64")
         for i, w in zip(idx.tolist(), ws.tolist()):
             keep[i] = table.decide(int(y[i]), int(w), rng)
         m = mod.accept_compact(y, keep, pending, out)  # the rejected, in order, stay pending (the reference's order)
+    return out
+
+
+def _gaussian_buckets_compiled(table: ref._GaussianBuckets, n: int, rng: np.random.Generator,
+                               margin: float = 2.0**-20) -> NDArray[np.int64]:
+    """:meth:`~semiprivate.kernels._reference_noise._GaussianBuckets.sample` with each round in one compiled pass
+    (``_noise.gaussian_bucket_round``: per pending sample its proposal word and its coin word): the same rounds,
+    words and settling order, so the same numbers.  The bucket indices the 32-bit halves leave open are settled
+    by the reference's code in index order; then the coins the float bound leaves open (a relative band
+    ``margin`` around ``2**64 exp(-gamma)``, widened only to test the exact fallback) and the coins of settled
+    proposals are decided by the reference's exact
+    :meth:`~semiprivate.kernels._reference_noise._GaussianBuckets.decide`, in index order."""
+    mod = _cython_module()
+    kt = table.k_table
+    guide, bits = _guide(kt)
+    tables = [(kt.L, kt.H, guide, bits, int(kt.xmin), bool(kt.lower_closed), bool(kt.upper_closed), 1)]
+    out = np.empty(n, dtype=np.int64)
+    pending = np.arange(n, dtype=np.int64)
+    two_s2 = float(2 * table.sigma2)
+    bitgen = rng.bit_generator
+    x_all = np.empty(n, dtype=np.int64)
+    keep_all = np.empty(n, dtype=np.uint8)
+    m = n
+    while m:
+        x, keep = x_all[:m], keep_all[:m]
+        with bitgen.lock:
+            rows, idx, ws = mod.gaussian_bucket_round(tables, table.wbits, bitgen.capsule, two_s2, x, keep, margin)
+        for i, hi, lo, guess in rows.tolist():
+            k = kt.settle(hi, guess, rng, bits=32)
+            x[i] = table.value(k, (lo >> 31) & 1, lo & (table.W - 1))
+        for i, w in zip(idx.tolist(), ws.tolist()):
+            keep[i] = table.decide(int(x[i]), int(w), rng)
+        m = mod.accept_compact(x, keep, pending, out)  # the rejected, in order, stay pending (the reference's order)
     return out
 
 
@@ -242,13 +299,13 @@ def discrete_laplace(scale: Any, size: Any = None, *, rng: Any = None, backend: 
     scale : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**50`` (so that samples fit in int64); used as its exact rational value,
         however small.  Scales above about 236 are drawn from small tables (a folded low part and the
-        base-256 digits of a geometric, ``_reference_noise._LaplaceLarge``):
+        base-4096 digits of a geometric, ``_reference_noise._LaplaceLarge``):
         no table grows with the scale.
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
         Source of randomness (``None``: fresh entropy).  Read as 64-bit words (``next_uint64``) only:
-        one per sample, rarely more (a wide scale: one per part and sample).
+        one per sample, rarely more (a wide scale: one per two parts and sample).
     backend : {"auto", "numpy", "cython"}
         ``"numpy"`` is the reference; ``"cython"`` gives the same numbers, faster.
 
@@ -289,10 +346,12 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
     ----------
     sigma2 : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**100``; used as its exact rational value, however small.  Above about
-        ``6.2e7`` (a table half-width of ``2**16``) samples come from CKS20 Alg. 3 (a discrete Laplace
-        proposal and an exact ``exp`` coin per proposal; the compiled backend decides the coins
-        from a double-precision bound, exactly, and is a few times NumPy's float ``normal`` per sample,
-        the reference tens of microseconds).
+        ``6.2e7`` (a table half-width of ``2**16``) and below ``2**72`` samples come from a bucketed
+        envelope (``_reference_noise._GaussianBuckets``: a bucket index from a small table, a uniform
+        offset, an exact ``exp`` coin, about 1.02 proposals per sample); above, from CKS20 Alg. 3 (a discrete
+        Laplace proposal and an exact ``exp`` coin, about 1.3 proposals per sample).  The compiled backend
+        decides the coins from a double-precision bound, exactly, and is within about 2x NumPy's float
+        ``normal`` per sample below ``2**72``; the reference takes tens of microseconds per sample.
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence

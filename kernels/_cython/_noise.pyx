@@ -9,9 +9,12 @@ above the word, an open tail cell, the all-ones word).  The Python wrapper then 
 order with the reference's own code, so outputs and the generator's state after are the reference's,
 bit for bit.  The caller holds the bit generator's lock.
 
-:func:`draw_into` is the same loop accumulating into an array (the parts of a wide discrete Laplace, the
-last forming ``sign(Y) (|Y| + B G)``); :func:`gaussian_coins` and :func:`accept_compact` are the coins and
-the round bookkeeping of CKS20 Alg. 3 (coins the float bound leaves open go to the reference's exact code).
+:func:`laplace_wide` is the wide discrete Laplace in one pass (per sample its words, two parts per word,
+each part located from a 32-bit half, ``sign(Y) (|Y| + B G)`` formed at once); :func:`gaussian_round` is one
+round of CKS20 Alg. 3 on the same proposals with a coin word each, :func:`gaussian_bucket_round` one round
+of the bucketed discrete Gaussian (``_GaussianBuckets``), and :func:`accept_compact` their
+bookkeeping (parts and coins the 64 or 32 bits or the float bound leave open go to the reference's exact
+code).
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.math cimport exp, fabs
@@ -93,137 +96,6 @@ def classify(const uint64_t[::1] L not None, const uint64_t[::1] H not None, con
             out[i] = xmin + c
 
 
-def draw_into(const uint64_t[::1] L not None, const uint64_t[::1] H not None, const int32_t[::1] guide not None,
-              int guide_bits, int64_t xmin, bint lower_closed, bint upper_closed, object capsule,
-              int64_t[::1] out not None, int64_t mult, bint add, const int64_t[::1] y=None):
-    """:func:`draw`'s words and values ``v = xmin + c``, accumulated: ``out[i] = mult * v`` (``add`` False) or
-    ``out[i] += mult * v`` (``add`` True), one pass and no temporary (the parts of a wide discrete Laplace).
-
-    Returns ``(indices, words, guesses, vmax)``: the samples still to settle with their words and values
-    ``v`` (the caller adds ``mult * (settled - guess)``), and the largest ``v`` drawn.  ``mult * v`` must
-    fit in int64 for every ``v`` of the table (the caller checks ``mult * (xmin + len(L))``).
-
-    With ``y`` (the low part of a wide discrete Laplace, ``add`` True) the last part also forms the sample:
-    ``out[i] = sign(y[i]) (|y[i]| + out[i] + mult * v)`` (0 where ``y[i] = 0``), so a settled value's
-    correction is ``sign(y[i]) mult (settled - guess)``.
-    """
-    _check_guide(guide, guide_bits)
-    cdef bitgen_t *bg = _bitgen(capsule)
-    cdef Py_ssize_t n = out.shape[0], i, c = 0, k = 0, nb = L.shape[0]
-    cdef int shift = 64 - guide_bits
-    cdef uint64_t w = 0
-    cdef int64_t v, vmax = xmin
-    cdef bint unsure
-    cdef const uint64_t *Lp = &L[0] if nb else NULL
-    cdef const uint64_t *Hp = &H[0] if nb else NULL
-    cdef const int32_t *Gp = &guide[0]
-    cdef int64_t *op = &out[0] if n else NULL
-    idx_arr = np.empty(16, dtype=np.int64)
-    w_arr = np.empty(16, dtype=np.uint64)
-    g_arr = np.empty(16, dtype=np.int64)
-    cdef int64_t[::1] idx = idx_arr
-    cdef uint64_t[::1] ws = w_arr
-    cdef int64_t[::1] gs = g_arr
-    cdef bint final = y is not None
-    cdef const int64_t *yp = NULL
-    cdef int64_t yv
-    if final:
-        if y.shape[0] != n or not add:
-            raise ValueError("y must have out's length, with add=True")
-        if n:
-            yp = &y[0]
-    with nogil:
-        for i in range(n):
-            w = bg.next_uint64(bg.state)
-            c = Gp[w >> shift]
-            while c < nb and Lp[c] <= w:
-                c += 1
-            # the reference's settle mask (as _locate): all-ones word, H below above w, open tail cells
-            unsure = w == 0xFFFFFFFFFFFFFFFFULL
-            if c > 0:
-                unsure = unsure or Hp[c - 1] > w
-            elif not lower_closed:
-                unsure = True
-            if c == nb and not upper_closed:
-                unsure = True
-            if unsure:
-                if k == idx.shape[0]:
-                    with gil:  # the settle lists are full: double them (rare)
-                        idx_arr = np.concatenate([idx_arr, np.empty(idx_arr.shape[0], dtype=np.int64)])
-                        w_arr = np.concatenate([w_arr, np.empty(w_arr.shape[0], dtype=np.uint64)])
-                        g_arr = np.concatenate([g_arr, np.empty(g_arr.shape[0], dtype=np.int64)])
-                        idx, ws, gs = idx_arr, w_arr, g_arr
-                idx[k] = i
-                ws[k] = w
-                gs[k] = xmin + c
-                k += 1
-            v = xmin + c
-            if v > vmax:
-                vmax = v
-            if final:
-                yv = yp[i]
-                if yv > 0:
-                    op[i] = yv + op[i] + mult * v
-                elif yv < 0:
-                    op[i] = yv - op[i] - mult * v
-                else:
-                    op[i] = 0
-            elif add:
-                op[i] += mult * v
-            else:
-                op[i] = mult * v
-    return idx_arr[:k], w_arr[:k], g_arr[:k], vmax
-
-
-def gaussian_coins(const int64_t[::1] y not None, double centre, double two_sigma2, object capsule,
-                   uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
-    """One coin word per proposal (``next_uint64``, in index order) for CKS20 Alg. 3's acceptance
-    ``Bernoulli(exp(-gamma))``, ``gamma = (|y| - sigma2 / t)**2 / (2 sigma2)``, decided where a float
-    bound makes the exact answer certain; returns ``(indices, words)`` of the coins left to the exact code.
-
-    ``A = 2**64 exp(-gamma)`` is computed in double precision from ``centre`` = ``sigma2 / t`` and
-    ``two_sigma2`` = ``2 sigma2`` (each within half an ulp of the rational): its relative error is below
-    about ``16 * 2**-53 * max(gamma, 1)``, under ``2**-21`` for ``gamma < 2**28`` (beyond, ``exp`` is 0 and
-    the exact bound is at most 1).  The reference's 64-bit decision (accept when ``w + 1 <= lo``, reject
-    when ``w >= hi``, ``lo <= 2**64 exp(-gamma) <= hi`` within a few units) is therefore the same as
-    "accept when ``w < A (1 - 2**-20) - 64``, reject when ``w > A (1 + 2**-20) + 64``"; every word in
-    between is left to the exact code (about ``2**-19`` of them), so the decisions are the reference's.
-    ``margin`` (default ``2**-20``) may be widened, never narrowed: a wider band leaves more coins to the
-    exact code and changes no decision.
-    """
-    if not 9.5367431640625e-07 <= margin < 1.0:
-        raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
-    cdef bitgen_t *bg = _bitgen(capsule)
-    cdef Py_ssize_t n = y.shape[0], i, k = 0
-    if keep.shape[0] != n:
-        raise ValueError("y and keep must have the same length")
-    cdef uint64_t w
-    cdef double a, d, gam, A, wd
-    cdef double two64 = 18446744073709551616.0
-    idx_arr = np.empty(n, dtype=np.int64)
-    w_arr = np.empty(n, dtype=np.uint64)
-    cdef int64_t[::1] idx = idx_arr
-    cdef uint64_t[::1] ws = w_arr
-    with nogil:
-        for i in range(n):
-            w = bg.next_uint64(bg.state)
-            a = fabs(<double> y[i])
-            d = a - centre
-            gam = d * d / two_sigma2
-            A = exp(-gam) * two64
-            wd = <double> w
-            if wd < A * (1.0 - margin) - 64.0:
-                keep[i] = 1
-            elif wd > A * (1.0 + margin) + 64.0:
-                keep[i] = 0
-            else:
-                keep[i] = 0
-                idx[k] = i
-                ws[k] = w
-                k += 1
-    return idx_arr[:k], w_arr[:k]
-
-
 def accept_compact(const int64_t[::1] y not None, const uint8_t[::1] keep not None, int64_t[::1] pending not None,
                    int64_t[::1] out not None):
     """One round's bookkeeping of CKS20 Alg. 3, in one pass: ``out[pending[i]] = y[i]`` where ``keep[i]``, and the
@@ -239,3 +111,338 @@ def accept_compact(const int64_t[::1] y not None, const uint8_t[::1] keep not No
                 pending[k] = pending[i]
                 k += 1
     return k
+
+
+# ---------------------------------------------------------------------------
+# Wide discrete Laplace and CKS20 Alg. 3: two parts per word, one pass
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    MAX_PARTS = 16
+
+cdef struct Part:
+    const uint64_t *L
+    const uint64_t *H
+    const int32_t *G
+    Py_ssize_t nb
+    int shift
+    int64_t xmin
+    int64_t place
+    bint lower_closed
+    bint upper_closed
+
+
+cdef int _parts(list tables, Part *out) except -1:
+    """Fill ``out`` from ``tables``: ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place)`` each
+    (the arrays stay owned by the caller, who keeps them alive for the call)."""
+    cdef Py_ssize_t j
+    cdef const uint64_t[::1] L
+    cdef const uint64_t[::1] H
+    cdef const int32_t[::1] G
+    cdef int bits
+    if not 1 <= len(tables) <= MAX_PARTS:
+        raise ValueError(f"tables must hold 1 to {MAX_PARTS} parts, got {len(tables)}")
+    for j in range(len(tables)):
+        L, H, G, bits, xmin, lc, uc, place = tables[j]
+        _check_guide(G, bits)
+        if L.shape[0] < 1 or H.shape[0] != L.shape[0] or bits > 32:
+            raise ValueError("each part needs L and H of one positive length and guide_bits <= 32")
+        out[j].L = &L[0]
+        out[j].H = &H[0]
+        out[j].G = &G[0]
+        out[j].nb = L.shape[0]
+        out[j].shift = 64 - bits
+        out[j].xmin = xmin
+        out[j].place = place
+        out[j].lower_closed = lc
+        out[j].upper_closed = uc
+    return 0
+
+
+cdef inline bint _half(const Part *p, uint64_t a, int64_t *v) noexcept nogil:
+    """The reference's ``classify_halves`` for one 32-bit chunk ``a``: ``v[0] = xmin + c``; True to settle.
+
+    Branch-free past the scan (a geometric's ``c = 0`` has probability up to about 0.6: a branch on it would
+    be mispredicted)."""
+    cdef uint64_t lo = a << 32
+    cdef Py_ssize_t c = p.G[lo >> p.shift]
+    cdef Py_ssize_t nb = p.nb
+    cdef bint first, last
+    if c < nb:  # one step without a branch (the guide leaves about one boundary per cell), then the rare rest
+        c += p.L[c] <= lo
+    while c < nb and p.L[c] <= lo:
+        c += 1
+    v[0] = p.xmin + c
+    first = c == 0
+    last = c == nb
+    return (((not first) & (p.H[c - (not first)] > lo)) | (first & (not p.lower_closed))
+            | ((not last) & ((p.L[c - last] >> 32) <= a)) | (last & (not p.upper_closed)))
+
+
+cdef inline bint _wide_sample(const Part *parts, int np_, bitgen_t *bg, int64_t *y, int64_t *s, int64_t *top,
+                              uint64_t *halves, int64_t *vals, uint8_t *flags) noexcept nogil:
+    """One wide discrete Laplace sample's common path: ``ceil(np_ / 2)`` words, part ``j`` from the high
+    (even ``j``) or low (odd ``j``) half of word ``j // 2``.  ``y`` = the low part, ``s`` = the sum of the
+    other parts times their place values, ``top`` = the last part; per part its half, value and settle
+    flag.  True when some part must be settled."""
+    cdef int j
+    cdef uint64_t w = 0
+    cdef int64_t v
+    cdef bint any_unsure = False
+    s[0] = 0
+    y[0] = 0
+    for j in range(np_):
+        if j % 2 == 0:
+            w = bg.next_uint64(bg.state)
+            halves[j] = w >> 32
+        else:
+            halves[j] = w & 0xFFFFFFFFULL
+        flags[j] = _half(&parts[j], halves[j], &v)
+        any_unsure = any_unsure | flags[j]
+        vals[j] = v
+        if j == 0:
+            y[0] = v
+        else:
+            s[0] += parts[j].place * v
+    top[0] = vals[np_ - 1]
+    return any_unsure
+
+
+cdef inline int64_t _signed(int64_t y, int64_t s) noexcept nogil:
+    """``sign(y) (|y| + s)`` without a branch on the sign (0 for ``y = 0``)."""
+    return y + ((y > 0) - (y < 0)) * s
+
+
+cdef inline int _float_coin(double wd, double A, double lo_f, double hi_f) noexcept nogil:
+    """A coin word ``wd`` against ``A ~ 2**64 exp(-gamma)``: 1 (accept) below ``A lo_f - 64``, 0 (reject) above
+    ``A hi_f + 64``, -1 (left to the exact code) in between (the argument: :func:`gaussian_round`)."""
+    if wd < A * lo_f - 64.0:
+        return 1
+    if wd > A * hi_f + 64.0:
+        return 0
+    return -1
+
+
+cdef class _Entries:
+    """A growing table of settle entries: ``(sample, part, half, guess, y, s)`` rows."""
+    cdef public object arr
+    cdef int64_t[:, ::1] view
+    cdef Py_ssize_t k
+
+    def __init__(self):
+        self.arr = np.empty((16, 6), dtype=np.int64)
+        self.view = self.arr
+        self.k = 0
+
+    cdef void push(self, int64_t i, int64_t j, uint64_t half, int64_t guess, int64_t y, int64_t s) noexcept nogil:
+        if self.k == self.view.shape[0]:
+            with gil:
+                self.arr = np.concatenate([self.arr, np.empty_like(self.arr)])
+                self.view = self.arr
+        self.view[self.k, 0] = i
+        self.view[self.k, 1] = j
+        self.view[self.k, 2] = <int64_t> half
+        self.view[self.k, 3] = guess
+        self.view[self.k, 4] = y
+        self.view[self.k, 5] = s
+        self.k += 1
+
+    def rows(self):
+        return self.arr[:self.k]
+
+
+def laplace_wide(list tables, object capsule, int64_t[::1] out not None):
+    """The wide discrete Laplace (the reference's ``_LaplaceLarge.sample``) in one pass: per sample its
+    ``ceil(P / 2)`` words, the ``P`` parts located from 32-bit halves, ``out = sign(Y) (|Y| + sum place_j v_j)``.
+
+    ``tables``: per part ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place)``, the low part
+    first (its place unused), the top part last.  Returns ``(entries, topmax)``: the rows ``(sample, part,
+    half, guess, Y, S)`` of the parts to settle, in (sample, part) order (``Y`` and ``S`` as computed from the
+    guesses), and the largest top-part value drawn.  ``place * v`` must fit in int64 for every value of each
+    table (the caller checks).
+    """
+    cdef Part parts[MAX_PARTS]
+    _parts(tables, parts)
+    cdef int np_ = len(tables), j
+    cdef bitgen_t *bg = _bitgen(capsule)
+    cdef Py_ssize_t n = out.shape[0], i
+    cdef int64_t y, s, top, topmax = parts[np_ - 1].xmin
+    cdef uint64_t halves[MAX_PARTS]
+    cdef int64_t vals[MAX_PARTS]
+    cdef uint8_t flags[MAX_PARTS]
+    cdef _Entries ent = _Entries()
+    with nogil:
+        for i in range(n):
+            if _wide_sample(parts, np_, bg, &y, &s, &top, halves, vals, flags):
+                for j in range(np_):
+                    if flags[j]:
+                        ent.push(i, j, halves[j], vals[j], y, s)
+            if top > topmax:
+                topmax = top
+            out[i] = _signed(y, s)
+    return ent.rows(), topmax
+
+
+def gaussian_round(list tables, object capsule, double centre, double two_sigma2, int64_t[::1] y_out not None,
+                   uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
+    """One round of CKS20 Alg. 3 over ``m = len(y_out)`` pending samples (the reference's
+    ``_GaussianRejection.sample`` round): per sample its proposal's words (as :func:`laplace_wide`) then its
+    coin word; the proposal into ``y_out``, the coin's decision into ``keep``.
+
+    A coin is decided here when its proposal needs no settling and the double-precision bound makes the
+    reference's 64-bit decision certain.  ``A = 2**64 exp(-gamma)``, ``gamma = (|y| - sigma2 / t)**2 / (2
+    sigma2)``, is computed in double precision from ``centre`` = ``sigma2 / t`` and ``two_sigma2`` = ``2
+    sigma2`` (each within half an ulp of the rational): its relative error is below about ``16 * 2**-53 *
+    max(gamma, 1)``, under ``2**-21`` for ``gamma < 2**28`` (beyond, ``exp`` is 0 and the exact bound is at
+    most 1).  The reference's 64-bit decision (accept when ``w + 1 <= lo``, reject when ``w >= hi``, ``lo <=
+    2**64 exp(-gamma) <= hi`` within a few units) is therefore the same as "accept when ``w < A (1 - 2**-20) -
+    64``, reject when ``w > A (1 + 2**-20) + 64``"; every word in between is left to the exact code (about
+    ``2**-19`` of them), so the decisions are the reference's.  ``margin`` (default ``2**-20``) may be
+    widened, never narrowed: a wider band leaves more coins to the exact code and changes no decision.
+    The rest are returned.  Returns ``(entries, topmax, coin_idx, coin_words)``: the proposals' settle rows
+    (as :func:`laplace_wide`), the largest top part, and the coins left to the exact code, in index order
+    (``keep`` is 0 there).
+    """
+    if not 9.5367431640625e-07 <= margin < 1.0:
+        raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
+    cdef Part parts[MAX_PARTS]
+    _parts(tables, parts)
+    cdef int np_ = len(tables), j
+    cdef bitgen_t *bg = _bitgen(capsule)
+    cdef Py_ssize_t m = y_out.shape[0], i, k = 0
+    if keep.shape[0] != m:
+        raise ValueError("y_out and keep must have the same length")
+    cdef int64_t y, s, top, topmax = parts[np_ - 1].xmin, x
+    cdef uint64_t halves[MAX_PARTS]
+    cdef int64_t vals[MAX_PARTS]
+    cdef uint8_t flags[MAX_PARTS]
+    cdef uint64_t w
+    cdef double d, two64 = 18446744073709551616.0
+    cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
+    cdef bint open_
+    cdef int coin
+    cdef _Entries ent = _Entries()
+    idx_arr = np.empty(m, dtype=np.int64)
+    w_arr = np.empty(m, dtype=np.uint64)
+    cdef int64_t[::1] idx = idx_arr
+    cdef uint64_t[::1] ws = w_arr
+    with nogil:
+        for i in range(m):
+            open_ = _wide_sample(parts, np_, bg, &y, &s, &top, halves, vals, flags)
+            if open_:
+                for j in range(np_):
+                    if flags[j]:
+                        ent.push(i, j, halves[j], vals[j], y, s)
+            if top > topmax:
+                topmax = top
+            x = _signed(y, s)
+            y_out[i] = x
+            w = bg.next_uint64(bg.state)
+            keep[i] = 0
+            if not open_:
+                d = fabs(<double> x) - centre
+                coin = _float_coin(<double> w, exp(-(d * d / two_sigma2)) * two64, lo_f, hi_f)
+                if coin >= 0:
+                    keep[i] = coin
+                    continue
+            idx[k] = i
+            ws[k] = w
+            k += 1
+    return ent.rows(), topmax, idx_arr[:k], w_arr[:k]
+
+
+def classify_halves(list tables, const uint64_t[::1] halves not None, int64_t[::1] out not None,
+                    uint8_t[::1] unsure not None):
+    """The compiled decision for given 32-bit halves of the first part in ``tables`` (as :func:`laplace_wide`
+    locates each part): values into ``out``, the settle mask into ``unsure``."""
+    cdef Part parts[MAX_PARTS]
+    _parts(tables, parts)
+    cdef Py_ssize_t n = halves.shape[0], i
+    cdef int64_t v
+    if out.shape[0] != n or unsure.shape[0] != n:
+        raise ValueError("halves, out and unsure must have the same length")
+    with nogil:
+        for i in range(n):
+            unsure[i] = _half(&parts[0], halves[i], &v)
+            out[i] = v
+
+
+def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sigma2, int64_t[::1] x_out not None,
+                          uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
+    """One round of the bucketed discrete Gaussian (the reference's ``_GaussianBuckets.sample`` round) over
+    ``m = len(x_out)`` pending samples: per sample its proposal word (``K`` from the high half, located as
+    :func:`laplace_wide` locates a part; bit 31 the sign ``S``; the low ``wbits`` bits ``R``;
+    ``x = W j + R``, ``j = K`` or ``-K - 1``) then its coin word.
+
+    The coin accepts with probability ``exp(-gamma)``, ``gamma = (|x| - W k)(|x| + W k) / (2 sigma2)``.  In
+    double precision both factors are exact integers (``|x| < 2**40``) and the product, ``two_sigma2`` and the
+    quotient each round once, so ``gamma``'s relative error is below ``4 * 2**-53``; ``A = 2**64 exp(-gamma)``
+    is then within a relative ``2**-53 (4 gamma + 2)`` (``exp`` within an ulp), below ``2**-21`` for ``gamma <
+    2**28``, and the reference's 64-bit decision is certain outside the band ``A (1 +- margin) +- 64``, as for
+    :func:`gaussian_round`.  Most coins are decided before ``exp``: for ``gamma < 1/2``, ``exp(-gamma) >= 1 -
+    gamma`` and ``(1 - gamma) 2**64 (1 - margin) - 64`` lies at least ``2**42`` below ``2**64 exp(-gamma)``
+    (rounding of ``1 - gamma`` is at most ``2**12`` units there), so a word below it is accepted by the
+    reference too.
+
+    Returns ``(entries, coin_idx, coin_words)``: rows ``(sample, high half, low half, guess)`` of the ``K``
+    to settle, in index order, and the coins left to the exact code (those of unsettled proposals the
+    float bound leaves open, and every coin of a proposal to settle), in index order (``keep`` is 0 there).
+    """
+    if not 9.5367431640625e-07 <= margin < 1.0:
+        raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
+    if not 0 <= wbits <= 31:
+        raise ValueError(f"wbits must be in [0, 31], got {wbits}")
+    cdef Part parts[MAX_PARTS]
+    _parts(tables, parts)
+    cdef bitgen_t *bg = _bitgen(capsule)
+    cdef Py_ssize_t m = x_out.shape[0], i, k = 0, ke = 0
+    if keep.shape[0] != m:
+        raise ValueError("x_out and keep must have the same length")
+    cdef uint64_t w, a, rmask = ((<uint64_t> 1) << wbits) - 1
+    cdef int64_t kk, j, x, W = (<int64_t> 1) << wbits
+    cdef double ax, wk, gam, wd, two64 = 18446744073709551616.0
+    cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
+    cdef bint open_
+    cdef int coin
+    ent_arr = np.empty((16, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] ent = ent_arr
+    idx_arr = np.empty(m, dtype=np.int64)
+    w_arr = np.empty(m, dtype=np.uint64)
+    cdef int64_t[::1] idx = idx_arr
+    cdef uint64_t[::1] ws = w_arr
+    with nogil:
+        for i in range(m):
+            w = bg.next_uint64(bg.state)
+            a = w >> 32
+            open_ = _half(&parts[0], a, &kk)
+            j = kk if ((w >> 31) & 1) == 0 else -kk - 1
+            x = W * j + <int64_t> (w & rmask)
+            x_out[i] = x
+            if open_:
+                if ke == ent.shape[0]:
+                    with gil:
+                        ent_arr = np.concatenate([ent_arr, np.empty_like(ent_arr)])
+                        ent = ent_arr
+                ent[ke, 0] = i
+                ent[ke, 1] = <int64_t> a
+                ent[ke, 2] = <int64_t> (w & 0xFFFFFFFFULL)
+                ent[ke, 3] = kk
+                ke += 1
+            w = bg.next_uint64(bg.state)
+            keep[i] = 0
+            if not open_:
+                ax = fabs(<double> x)
+                wk = <double> (W * kk)
+                gam = ((ax - wk) * (ax + wk)) / two_sigma2
+                wd = <double> w
+                if gam < 0.5 and wd < (1.0 - gam) * two64 * lo_f - 64.0:
+                    keep[i] = 1
+                    continue
+                coin = _float_coin(wd, exp(-gam) * two64, lo_f, hi_f)
+                if coin >= 0:
+                    keep[i] = coin
+                    continue
+            idx[k] = i
+            ws[k] = w
+            k += 1
+    return ent_arr[:ke], idx_arr[:k], w_arr[:k]

@@ -46,6 +46,41 @@ def test_n_samples_read_n_words_when_none_needs_more(fn, param, bitgen) -> None:
     assert fn(param, rng=a) == fn(param, rng=b)
 
 
+@pytest.mark.parametrize("scale,parts", [(5000, 2), (2e6, 3), (2e9, 3), (2**50, 5)])
+def test_wide_laplace_reads_two_parts_per_word(scale, parts, monkeypatch) -> None:
+    # the wide layout: ceil(parts / 2) words per sample when no part needs more bits
+    table = ref.laplace_table(Fraction(scale))
+    assert isinstance(table, ref._LaplaceLarge) and len(table.parts) == parts
+    settled = []
+    for part in table.parts:
+        monkeypatch.setattr(part, "settle", lambda *a, **k: settled.append(a) or 0)
+    a, b = np.random.default_rng(5), np.random.default_rng(5)
+    table.sample(1000, a)
+    b.integers(0, 2**64, size=1000 * ((parts + 1) // 2), dtype=np.uint64)
+    assert not settled and same_state(a.bit_generator.state, b.bit_generator.state)
+
+
+def test_wide_gaussian_round_reads_proposal_and_coin_words_together() -> None:
+    # CKS20 Alg. 3's first round: per sample its proposal's word (two parts) then its coin word
+    table = ref._GaussianRejection(Fraction(10**9))
+    assert table.n_words == 1
+    w = np.random.default_rng(6).integers(0, 2**64, size=(500, 2), dtype=np.uint64)
+    y = table.proposals(w[:, :1], np.random.default_rng(0))
+    keep = table._coins(y, w[:, 1], np.random.default_rng(0))
+    got = table.sample(500, np.random.default_rng(6))
+    assert 0.6 < keep.mean() < 0.9 and np.array_equal(got[keep], y[keep])
+
+
+def test_bucketed_gaussian_round_reads_proposal_and_coin_words_together() -> None:
+    # the bucketed sampler's first round: per sample its proposal word (K, S, R) then its coin word
+    table = ref._GaussianBuckets(Fraction(10**9))
+    w = np.random.default_rng(7).integers(0, 2**64, size=(500, 2), dtype=np.uint64)
+    x = table.proposals(w[:, 0], np.random.default_rng(0))
+    keep = np.array([table.decide(int(v), int(c), np.random.default_rng(0)) for v, c in zip(x, w[:, 1])])
+    got = table.sample(500, np.random.default_rng(7))
+    assert 0.9 < keep.mean() < 1 and np.array_equal(got[keep], x[keep])
+
+
 def test_exact_parameter_values_are_used() -> None:
     # a float is its dyadic rational: 0.1 and Fraction(1, 10) are different distributions (different tables)
     assert ref.laplace_table(Fraction(0.1)) is not ref.laplace_table(Fraction(1, 10))

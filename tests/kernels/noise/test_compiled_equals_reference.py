@@ -123,16 +123,20 @@ def test_wide_laplace_settled_parts_bit_for_bit(scale) -> None:
     _both(t, 200, seed=12)
 
 
-def test_wide_gaussian_coins_left_to_the_exact_code_bit_for_bit(monkeypatch) -> None:
-    # a wide float band leaves about half the coins to the reference's exact decision: still the same
-    # outputs and generator state as the reference
-    table = ref.gaussian_table(Fraction(10**8))
+@pytest.mark.parametrize("kind", ["buckets", "alg3"])
+def test_wide_gaussian_coins_left_to_the_exact_code_bit_for_bit(kind, monkeypatch) -> None:
+    # a wide float band leaves many coins to the reference's exact decision: still the same outputs and
+    # generator state as the reference
+    if kind == "buckets":
+        table, run = ref._GaussianBuckets(Fraction(10**8)), noise._gaussian_buckets_compiled
+    else:
+        table, run = ref._GaussianRejection(Fraction(10**8)), noise._gaussian_rejection_compiled
     calls = []
     decide = table.decide
     monkeypatch.setattr(table, "decide", lambda y, w, rng: calls.append(1) or decide(y, w, rng))
     a, b = np.random.default_rng(44), np.random.default_rng(44)
     x = table.sample(2000, a)
-    y = noise._gaussian_rejection_compiled(table, 2000, b, margin=0.5)
+    y = run(table, 2000, b, margin=0.5)
     assert np.array_equal(x, y) and same_state(a.bit_generator.state, b.bit_generator.state)
     assert len(calls) > 500
 
@@ -141,6 +145,83 @@ def test_gaussian_coin_band_cannot_be_narrowed() -> None:
     from semiprivate.kernels._cython import _noise
 
     g = np.random.default_rng(0)
+    tables = noise._wide_tables(ref._GaussianRejection(Fraction(10**8)).lap)
     y = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError, match="margin"):
-        _noise.gaussian_coins(y, 1.0, 2.0, g.bit_generator.capsule, np.empty(3, dtype=np.uint8), 2.0**-30)
+        _noise.gaussian_round(tables, g.bit_generator.capsule, 1.0, 2.0, y, np.empty(3, dtype=np.uint8), 2.0**-30)
+    with pytest.raises(ValueError, match="margin"):
+        _noise.gaussian_bucket_round(tables[:1], 3, g.bit_generator.capsule, 2.0, y, np.empty(3, dtype=np.uint8),
+                                     2.0**-30)
+
+
+@pytest.mark.parametrize("sigma2", [Fraction(77777, 3), 1e9, 2**71])
+@pytest.mark.parametrize("n", [0, 1, 3000])
+def test_bucketed_gaussian_bit_for_bit(sigma2, n) -> None:
+    _both(ref._GaussianBuckets(Fraction(sigma2)), n, seed=20 + n)
+
+
+def test_bucketed_gaussian_settled_bucket_indices_bit_for_bit() -> None:
+    # a coarse bucket-index table: most K settle, and their coins are decided afterwards by the exact code
+    t = ref._GaussianBuckets(Fraction(10**8))
+    t.k_table = ref._HalfGaussian(t.k_table.c, bits=8)
+    _both(t, 300, seed=14)
+
+
+def test_wide_gaussian_settled_proposals_bit_for_bit() -> None:
+    # coarse proposal tables: most proposals settle, and their coins (read before the settling) are decided
+    # afterwards by the exact code, in index order, as the reference decides them
+    t = ref._GaussianRejection(Fraction(10**8))
+    t.lap = _coarse_laplace_large(Fraction(t.t), 12, top_bits=4)
+    _both(t, 300, seed=13)
+
+
+def _fine_parts() -> list:
+    # every table located from 32-bit halves: the wide Laplace's parts and the bucket index
+    return [*ref.laplace_table(Fraction(2 * 10**9)).parts, ref.gaussian_table(Fraction(10**9)).k_table,
+            ref._BernoulliExp(Fraction(1, 3))]
+
+
+def _wide_parts() -> list:
+    # the fine tables, then coarse ones (many boundaries share a 32-bit half)
+    return [*_fine_parts(), *_coarse_laplace_large(Fraction(2 * 10**9), 12, top_bits=4).parts]
+
+
+def _halves_near_bounds(part, most: int | None = None) -> np.ndarray:
+    edges = np.concatenate([part.L, part.H])
+    if most is not None and edges.size > most:  # a fixed sample of the boundaries, the first and last kept
+        pick = np.random.default_rng(0).choice(edges.size, most, replace=False)
+        edges = np.concatenate([edges[pick], part.L[[0, -1]], part.H[[0, -1]]])
+    edges = edges.astype(object)
+    cand = {0, 2**32 - 1} | {(int(e) >> 32) + d for e in edges for d in (-1, 0, 1)}
+    return np.array(sorted(v for v in cand if 0 <= v < 2**32), dtype=np.uint64)
+
+
+@pytest.mark.parametrize("k", range(len(_wide_parts())))
+def test_halves_at_every_bound_are_decided_as_the_reference_does(k) -> None:
+    from semiprivate.kernels._cython import _noise
+
+    part = _wide_parts()[k]
+    halves = _halves_near_bounds(part)
+    want_x, want_unsure = part.classify_halves(halves)
+    guide, bits = noise._guide(part)
+    out = np.empty(halves.size, dtype=np.int64)
+    unsure = np.empty(halves.size, dtype=np.uint8)
+    _noise.classify_halves([(part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed),
+                             bool(part.upper_closed), 1)], halves, out, unsure)
+    assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+    assert want_unsure.any()
+    assert k >= len(_fine_parts()) or not want_unsure.all()  # the fine parts decide most halves next to a boundary
+
+
+@pytest.mark.parametrize("k", range(len(_wide_parts())))
+def test_a_decided_half_lies_inside_its_cell(k) -> None:
+    # exactness of the 32-bit decision: U in [a, a + 1) / 2**32 lies in the cell of the value given, by the
+    # rigorous bounds at 128 bits (F(x - 1) <= a / 2**32 and (a + 1) / 2**32 <= F(x)), for every half next to
+    # a boundary (the only place a wrong decision can hide)
+    part = _wide_parts()[k]
+    halves = _halves_near_bounds(part, most=600)
+    x, unsure = part.classify_halves(halves)
+    q = 128
+    for a, v in zip(halves[~unsure].tolist(), x[~unsure].tolist()):
+        assert part.cdf_bounds(v - 1, q)[1] <= a << (q - 32)
+        assert (a + 1) << (q - 32) <= part.cdf_bounds(v, q)[0]

@@ -1,7 +1,7 @@
 """semiprivate.kernels.noise at wide and extreme parameters: exact laws without large tables, clear refusals.
 
 A discrete Laplace wider than a direct table (scale above about 236) is drawn from small tables
-(:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the base-256 digits
+(:class:`~semiprivate.kernels._reference_noise._LaplaceLarge`: a folded low part and the base-4096 digits
 of a geometric); a discrete Gaussian wider than its table (sigma above about 7,900) by CKS20 Alg. 3
 (:class:`~semiprivate.kernels._reference_noise._GaussianRejection`).  Chi-square tests over bins of
 equal exact probability reject at ALPHA = 1e-6 per test (the false-failure rate over seeds; the seeds
@@ -90,7 +90,8 @@ def test_wide_laplace_pmf_near_zero_is_exact_in_shape() -> None:
     # the folded low part and the geometric meet at |x| = B + 1: no kink in the pmf there (ratio p per step)
     scale = 300.0
     x = discrete_laplace(scale, 400_000, rng=5)
-    B = 1 << ref.LOW_BITS
+    B = ref.laplace_table(Fraction(scale)).B  # 512: the least power of two >= scale
+    assert (np.abs(x) > B).mean() > 0.1
     inner = np.abs(x)[(np.abs(x) >= B - 200) & (np.abs(x) <= B + 200)]
     pmf = lambda s: ref.discrete_laplace_pmf(Fraction(scale), s)  # noqa: E731
     ks = np.arange(B - 200, B + 201)
@@ -114,7 +115,7 @@ def test_cks_alg3_matches_the_discrete_gaussian(sigma2) -> None:
 
 def test_wide_discrete_gaussian_matches_its_law() -> None:
     sigma2 = 1e8
-    assert isinstance(ref.gaussian_table(Fraction(sigma2)), ref._GaussianRejection)
+    assert isinstance(ref.gaussian_table(Fraction(sigma2)), ref._GaussianBuckets)
     x = discrete_gaussian(sigma2, 20_000, rng=33)
     assert _binned_pvalue(x, _gaussian_cdf(sigma2)) > ALPHA
     # power: 1.3 sigma2 is rejected at this sample size
@@ -155,6 +156,21 @@ def test_part_bounds_bracket_their_closed_forms() -> None:
                 assert lo <= (1 - r300 ** (k + 1)) / (1 - r300 ** 256) * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
 
 
+def test_bucket_index_bounds_bracket_the_gaussian_sums() -> None:
+    # _HalfGaussian: F(k) = 1 - T(k + 1) / T(0), T(j) = sum_{y >= j} exp(-c y**2), summed in mpmath
+    c = Fraction(1024**2, 2 * 10**9)
+    table = ref._HalfGaussian(c)
+    with mpmath.workdps(150):
+        cm = mpmath.mpf(c.numerator) / c.denominator
+        terms = [mpmath.exp(-cm * y * y) for y in range(3000)]  # exp(-c 3000**2) < 10**-1900: the rest is nothing
+        tail = [mpmath.fsum(terms[j:]) for j in range(0, 400)]
+        for q in (96, 256):
+            for k in (-1, 0, 1, 17, 130, 260, 399 - 1):
+                f = mpmath.mpf(0) if k < 0 else 1 - tail[k + 1] / tail[0]
+                lo, hi = table.cdf_bounds(k, q)
+                assert lo <= f * mpmath.mpf(2) ** q <= hi and hi - lo <= 8
+
+
 EXTREME = [Fraction(1, 10**400), Decimal("1e-400")]
 
 
@@ -188,8 +204,8 @@ def _part_pmf(table) -> tuple[np.ndarray, np.ndarray]:
 def test_wide_laplace_parts_combine_to_the_exact_pmf() -> None:
     # every combination of the parts' values (low part, digits, top geometric) is mapped to one x,
     # and the product of the parts' probabilities is the discrete Laplace pmf at that x
-    s = 2_000.0
-    table = ref._LaplaceLarge(Fraction(s), low_bits=4, digit_bits=2)  # B = 16, D = 4: the same code, small parts
+    s = 10_000.0
+    table = ref._LaplaceLarge(Fraction(s), low_bits=3, digit_bits=2)  # B = 8, D = 4: the same code, small parts
     assert table.K == 2  # the digits are exercised
     vals, probs = zip(*(_part_pmf(t) for t in table.parts))
     grids = np.meshgrid(*vals, indexing="ij")
@@ -212,3 +228,40 @@ def test_wide_laplace_parts_combine_to_the_exact_pmf() -> None:
     covered[x[near] + 20_000] = True
     covered[20_000] = True
     assert covered.all()  # every x in range is reached
+
+
+def test_bucket_proposals_give_each_integer_the_gaussian_weight_once() -> None:
+    # _GaussianBuckets' algebra, exactly: every (K, S, R) with K <= 40 gives a different integer, they cover
+    # -W(K + 1) .. W(K + 1) - 1, each gamma >= 0, and c K**2 + gamma(x) = x**2 / (2 sigma2) (so the accepted
+    # proposal has weight exp(-x**2 / (2 sigma2)) / (2 W T(0)) for every x)
+    table = ref._GaussianBuckets(Fraction(3000))
+    W, c = table.W, table.k_table.c
+    assert W == 2
+    seen = {}
+    for k in range(41):
+        for s in (0, 1):
+            for r in range(W):
+                x = table.value(k, s, r)
+                assert x not in seen
+                seen[x] = k
+                g = table._gamma(x)
+                assert g >= 0 and c * k * k + g == Fraction(x * x) / (2 * table.sigma2)
+    assert sorted(seen) == list(range(-W * 41, W * 41))
+
+
+@pytest.mark.parametrize("sigma2", [Fraction(3000), Fraction(77777, 3)])
+def test_bucketed_gaussian_matches_the_discrete_gaussian(sigma2) -> None:
+    table = ref._GaussianBuckets(Fraction(sigma2))
+    x = table.sample(200_000, np.random.default_rng(34))
+    assert _binned_pvalue(x, _gaussian_cdf(float(sigma2))) > ALPHA
+    # power: a variance 5% too large is rejected at this sample size
+    y = ref._GaussianBuckets(Fraction(sigma2) * Fraction(105, 100)).sample(200_000, np.random.default_rng(34))
+    assert _binned_pvalue(y, _gaussian_cdf(float(sigma2))) < ALPHA
+
+
+def test_wide_gaussians_use_buckets_then_cks20_alg3() -> None:
+    assert isinstance(ref.gaussian_table(Fraction(10**9)), ref._GaussianBuckets)
+    assert isinstance(ref.gaussian_table(Fraction(ref.BUCKETS_MAX_SIGMA2 - 1)), ref._GaussianBuckets)
+    assert isinstance(ref.gaussian_table(Fraction(ref.BUCKETS_MAX_SIGMA2)), ref._GaussianRejection)
+    with pytest.raises(ValueError, match="sigma"):
+        ref._GaussianBuckets(Fraction(200))
