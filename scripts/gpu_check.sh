@@ -30,6 +30,10 @@
 # into an INTERNALERROR; blocking a plugin that is not installed is a no-op) and with xdist's
 # "-n auto" when pytest-xdist imports.
 #
+# Dependencies: a GPU image may lack some of the project's (dp-accounting, z3-solver, ...), and the device
+# reaches no package index: the script installs the missing ones from .gpu_wheels/ (made here by
+# scripts/gpu_wheels.sh and carried with the run), without touching the image's NumPy/SciPy/CuPy.
+#
 # Time: the steps fit one 8-minute run (GPU_BUDGET, default 470 s).  Each step's limit is its own
 # default (build 120, pytest 200, audit 60, benchmark 150 s; GPU_TEST_TIMEOUT / GPU_BENCH_TIMEOUT
 # override) or what is left of the budget, whichever is smaller; the benchmark's default arguments
@@ -53,6 +57,23 @@ step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 || true
 "$PY" -c "import sys, numpy, cupy; print('python', sys.version.split()[0], 'numpy', numpy.__version__, 'cupy', cupy.__version__, 'devices', cupy.cuda.runtime.getDeviceCount())" || {
     echo "gpu_check: CuPy with a CUDA device is needed" >&2; exit 2; }
+
+step "project dependencies the image lacks (from the wheelhouse .gpu_wheels/, see scripts/gpu_wheels.sh)"
+# the device cannot reach a package index: install, without their dependencies, only the modules this
+# Python cannot import, from wheels carried with the checkout (name .gpu_wheels in the run's carry)
+MISSING=""
+for pair in dp_accounting:dp_accounting absl:absl_py attr:attrs tree:dm_tree wrapt:wrapt mpmath:mpmath \
+            tqdm:tqdm z3:z3_solver threadpoolctl:threadpoolctl networkx:networkx; do
+    "$PY" -c "import ${pair%%:*}" 2>/dev/null || MISSING="$MISSING ${pair#*:}"
+done
+if [ -n "$MISSING" ]; then
+    echo "missing:$MISSING"
+    for w in $MISSING; do
+        whl=$(ls "$ROOT"/.gpu_wheels/"$w"-*.whl 2>/dev/null | head -n 1)
+        if [ -n "$whl" ]; then "$PY" -m pip install -q --no-index --no-deps "$whl" || echo "gpu_check: could not install $w" >&2
+        else echo "gpu_check: no wheel for $w in .gpu_wheels/ (bash scripts/gpu_wheels.sh here, then carry it)" >&2; fi
+    done
+fi
 
 step "build the Cython kernels in place"
 if ! timeout "$(limit build 120)" "$PY" setup.py build_ext --inplace --parallel "$(nproc)" >"$OUTDIR/build.log" 2>&1; then

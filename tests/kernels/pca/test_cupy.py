@@ -45,8 +45,17 @@ def test_cupy_host_input_matches_reference(dtype: type, method: str) -> None:
     np.testing.assert_allclose(res.eigenvalues, lam_ref, rtol=eig_tol * 10, atol=eig_tol * lam_ref[0])
     np.testing.assert_allclose(res.mean, mu_ref, atol=1e-4)
     np.testing.assert_allclose(res.total_variance, tot_ref, rtol=eig_tol * 10)
-    if method == "covariance":  # cuBLAS ?syrk passed the triangle self-check (no GEMM fallback)
-        assert cupy_pca._SYRK_MODE[np.dtype(dtype).str] in ("lower", "upper")
+    if method == "covariance" and cupy_pca.product_mode() == "syrk":  # cuBLAS ?syrk passed the
+        assert cupy_pca._SYRK_MODE[np.dtype(dtype).str] in ("lower", "upper")  # triangle self-check
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cupy_host_input_matches_reference_with_the_syrk_product(dtype: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same scenario with SEMIPRIVATE_CUPY_PRODUCT=syrk (GEMM is the default product)."""
+    import semiprivate.kernels._cupy.pca as cupy_pca
+
+    monkeypatch.setenv(cupy_pca.PRODUCT_ENV, "syrk")
+    test_cupy_host_input_matches_reference(dtype, "covariance")
 
 
 def test_cupy_device_input_returns_device_arrays() -> None:
