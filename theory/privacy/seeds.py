@@ -67,7 +67,9 @@ NoisyHistogramSanitizer: rng=0 was already used by a different release in this p
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import contextvars
 import functools
 import hashlib
 import os
@@ -77,6 +79,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels.validation import in_experiment
 
 __all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",
            "SECURE_MODE_ENV"]
@@ -92,7 +95,7 @@ _NOT_THE_RELEASE = frozenset({"progress", "verbose", "n_jobs", "backend"})
 
 _KEY = os.urandom(32)
 _LOCK = threading.RLock()
-_RECORD: dict[bytes, tuple[bytes, str, bytes]] = {}
+_RECORD: dict[bytes, tuple[bytes, str, bytes, bytes, bool]] = {}
 _SECURE: list[bool] = [False]
 _PAUSED: list[int] = [0]  # depth of seed_reuse_allowed() blocks
 
@@ -354,11 +357,20 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
             put(f"arraylike:{type(value).__qualname__};".encode())
             _feed(h, arr, seen, depth + 1)
             return
+    if hasattr(value, "__len__") and hasattr(value, "__getitem__"):
+        try:
+            arr = np.asarray(value)  # a sequence the run reads item by item: the values it reads
+        except Exception:
+            arr = None
+        if arr is not None and not arr.dtype.hasobject:
+            put(f"sequence:{type(value).__qualname__};".encode())
+            _feed(h, arr, seen, depth + 1)
+            return
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
+        # every attribute (fitted-looking names too: an input is not an estimator, its values may live there)
         put(f"object:{type(value).__module__}.{type(value).__qualname__};".encode())
-        _feed(h, {k: v for k, v in state.items() if not k.endswith("_") and not k.startswith("__")}, seen,
-              depth + 1)
+        _feed(h, {k: v for k, v in state.items() if not k.startswith("__")}, seen, depth + 1)
         return
     try:
         put(pickle.dumps(value, protocol=5))
@@ -433,38 +445,187 @@ def snapshot(owner: str, seeds: dict[str, Any]) -> dict[str, tuple[Any, tuple[An
     return out
 
 
-def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes, out: bytes = b"") -> None:
-    """After a run of a release succeeded: record the seeds it drew from, or refuse one already used by a
-    different release (another fingerprint ``fp``) with a ValueError naming the parameter and the fix.
+# ---------------------------------------------------------------------------------------------------
+# the record: keyed on the streams a release draws from, at the points where coins are made
+# ---------------------------------------------------------------------------------------------------
 
-    A generator that the run left untouched (neither drawn from nor spawned) gave it no coins: not recorded.
+
+class Ticket:
+    """The streams one release's run draws from (:func:`release_ticket`).
+
+    ``created``: the seed-tree nodes (root words, spawn key) of generators made during the run (from a seed, a
+    SeedSequence, or spawned); ``passed``: nodes of generators the run was handed and drew from as they are
+    (with the object and its state when first seen: continuing a stream where the last release left it is not
+    a reuse).  ``off``: a run with no guarantee to protect (declared not private, or an audit-form experiment).
     """
+
+    __slots__ = ("owner", "off", "created", "passed", "named", "derived")
+
+    def __init__(self, owner: str, off: bool = False) -> None:
+        self.owner = owner
+        self.off = off
+        #: user seeds by name that runs nested in this release were given ("Class's rng=7"), for messages
+        self.named: list[str] = []
+        self.created: dict[bytes, tuple[Any, list[bytes], bool]] = {}
+        self.passed: dict[bytes, tuple[Any, bytes, list[bytes]]] = {}
+        #: generators this run derived (child_streams): a nested run handed one draws the run's coins, not a seed
+        self.derived: dict[int, Any] = {}
+
+
+_TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar("semiprivate_release_ticket", default=None)
+#: Root words of seed sequences drawn from OS entropy by this toolkit (rng=None): no user can give them again.
+_FRESH: collections.OrderedDict[bytes, None] = collections.OrderedDict()
+_FRESH_MAX = 4096
+
+
+def current_ticket() -> Ticket | None:
+    """The ticket of the release whose run is in progress in this context (the outermost one), or None."""
+    return _TICKET.get()
+
+
+@contextlib.contextmanager
+def release_ticket(owner: str, off: bool = False) -> Iterator[Ticket | None]:
+    """Open the ticket of a release's run; a run nested in another release's run draws into the outer ticket
+    (yields None): every coin the outer release's output depends on is that release's."""
+    if _TICKET.get() is not None:
+        yield None
+        return
+    ticket = Ticket(owner, off)
+    token = _TICKET.set(ticket)
+    try:
+        yield ticket
+    finally:
+        _TICKET.reset(token)
+
+
+def _root_words(ss: np.random.SeedSequence) -> bytes:
+    # the pool words, so SeedSequence(0) and SeedSequence([0]), 2**32 and [0, 1] are one root
+    return np.random.SeedSequence(ss.entropy, pool_size=ss.pool_size).generate_state(8).tobytes()
+
+
+def _seed_seq(gen: np.random.Generator) -> np.random.SeedSequence | None:
+    ss = getattr(gen.bit_generator, "seed_seq", None)
+    return ss if isinstance(ss, np.random.SeedSequence) else None
+
+
+def note_fresh(gen: np.random.Generator) -> None:
+    """Mark ``gen``'s root as drawn from OS entropy by this toolkit: its streams are nobody's seed."""
+    ss = _seed_seq(gen)
+    if ss is None:
+        return
+    with _LOCK:
+        _FRESH[_root_words(ss)] = None
+        while len(_FRESH) > _FRESH_MAX:
+            _FRESH.popitem(last=False)
+
+
+def is_fresh(gen: np.random.Generator) -> bool:
+    """Whether ``gen`` descends from a root this toolkit drew from OS entropy (:func:`note_fresh`)."""
+    ss = _seed_seq(gen)
+    return ss is not None and _root_words(ss) in _FRESH
+
+
+def _state_digest(gen: np.random.Generator) -> bytes:
+    return hashlib.blake2b(repr(_state_items(gen.bit_generator.state)).encode(), key=_KEY, digest_size=16).digest()
+
+
+def _node_key(gen: np.random.Generator) -> tuple[bytes, bytes, list[bytes]]:
+    """(root words, keyed MAC of the node, keyed MACs of its ancestors' nodes below the root, nearest last)."""
+    ss = _seed_seq(gen)
+    if ss is None:  # a bit generator built without a seed sequence: identified by its state
+        ident: tuple[Any, ...] = ("bits", type(gen.bit_generator).__name__, _state_items(gen.bit_generator.state))
+        return b"", _sealed_identity(ident), []
+    root = _root_words(ss)
+    path = tuple(int(k) for k in ss.spawn_key)
+    pool = int(ss.pool_size)
+    above = [_sealed_identity(("stream", root, path[:i], pool)) for i in range(len(path))]
+    return root, _sealed_identity(("stream", root, path, pool)), above
+
+
+def _reused_within(owner: str) -> ValueError:
+    return ValueError(
+        f"{owner}: two parts of this release draw from the same random stream (one seed given twice, e.g. a seed "
+        "fixed on a nested estimator under a parameter name its wrapper does not re-route, such as random_seed): "
+        "their noise is the same draw and cancels when their outputs are compared; give the nested estimator "
+        "no seed (None) or a seed parameter named rng, random_state or seed, which the wrapper replaces by a "
+        "child stream per run")
+
+
+def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> None:
+    """Register, in the release's ``ticket``, the stream ``gen`` draws from.
+
+    ``passed``: ``gen`` is a generator the run was handed and draws from as it is (else it was made during the
+    run from a seed, a SeedSequence, or by spawning).  Two generators on one node in one release (not the same
+    object passed along) are refused at once (ValueError): they draw the same coins.
+    """
+    if ticket.off or _PAUSED[0] or in_experiment():
+        return
+    root, key, above = _node_key(gen)
+    if root and root in _FRESH:
+        return  # fresh OS entropy: no other release can draw it
+    seen = ticket.created.get(key, (None,))[0]
+    if seen is None and key in ticket.passed:
+        seen = ticket.passed[key][0]
+    if seen is not None:
+        if seen is gen:
+            return  # the same generator passed along inside the run: one stream, continued
+        raise _reused_within(ticket.owner)
+    if passed:
+        ticket.passed[key] = (gen, _state_digest(gen), above)
+    else:
+        # a node below another node this run made is reached only through it: the record keeps the top one
+        # (whose subtree it owns), so the record's size does not count the run's sub-fits (random stopping's K)
+        top = not any(a in ticket.created for a in above)
+        ticket.created[key] = (gen, above, top)
+
+
+def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, output_of: Any) -> None:
+    """After a release's run succeeded: refuse it if a stream it drew from was drawn by a different release
+    (another fingerprint, or the same inputs with another output), else record its streams.
+
+    ``fingerprint_of()`` and ``output_of()`` give the keyed MACs of the release and of what it released
+    (computed only when the run drew from a stream a user seed can name).  A generator handed on from where
+    the previous release left it (its state unchanged since) continues that stream: not a reuse.
+    """
+    if ticket.off or (not ticket.created and not ticket.passed) or in_experiment():
+        return
     with _LOCK:
         if _PAUSED[0]:
             return  # seed_reuse_allowed(): nothing checked, nothing recorded
-        new: list[bytes] = []
-        for name, (value, ident) in taken.items():
-            if isinstance(value, np.random.Generator) and ident[0] == "state":
-                # a generator already drawn from or spawned is not a seed the user typed: the auditor's common
-                # random numbers (one generator state rebuilt for both neighbours) are not two releases; a seed
-                # is an int, a SeedSequence or a fresh default_rng(seed)
-                continue
-            key = _sealed_identity(ident)  # the table holds MACs, not the seeds themselves
-            known = _RECORD.get(key)
-            if known is not None and known[0] == fp and known[2] != out:
-                raise ValueError(
-                    f"{owner}: {name}={_shown(value)} was already used by a release with these inputs and "
-                    "parameters, and this run's output differs from that release's (something the inputs do not "
-                    "show changed it: a closure, a global, an object read lazily); one seed on two different "
-                    f"releases makes their noise cancel: {_fix(name)}")
-            if known is not None and known[0] != fp:
-                shown = repr(value) if isinstance(value, int | np.integer) else type(value).__name__
-                raise ValueError(
-                    f"{owner}: {name}={shown} was already used by a different release in this process "
-                    f"({known[1]}, with other inputs or parameters); one seed on two releases gives them the same "
-                    "noise, which cancels when their outputs are compared (h1 - h2 = f(D1) - f(D2) exactly): "
-                    f"{_fix(name)}")
-            if known is None:
-                new.append(key)
-        for key in new:
-            _RECORD[key] = (fp, owner, out)
+    fp = fingerprint_of()
+    out = output_of()
+    with _LOCK:
+        if _PAUSED[0]:
+            return
+        nodes = [(k, above, None) for k, (_, above, _) in ticket.created.items()]
+        nodes += [(k, above, start) for k, (_, start, above) in ticket.passed.items()]
+        for key, above, start in nodes:
+            # the node itself, or an ancestor whose whole subtree another release derived its streams from
+            owners = [(_RECORD.get(key), start)] + [(_RECORD.get(a), None) for a in above]
+            for known, begin in owners:
+                if known is None or (begin is not None and known[3] == begin):
+                    continue  # free, or a generator continuing exactly where the last release left it
+                if owners[0][0] is not known and not known[4]:
+                    continue  # that ancestor was drawn from directly: its stream, not its children's
+                if known[0] != fp:
+                    raise ValueError(
+                        f"{owner}: {shown} was already used by a different release in this process "
+                        f"({known[1]}, with other inputs or parameters): this run drew from a random stream that "
+                        "release drew from, so the two share their noise, which cancels when their outputs are "
+                        f"compared (h1 - h2 = f(D1) - f(D2) exactly): {_fix(_name_of(shown))}")
+                if known[2] != out:
+                    raise ValueError(
+                        f"{owner}: {shown} was already used by a release with these inputs and parameters, and "
+                        "this run's output differs from that release's (something the inputs do not show changed "
+                        "it: a closure, a global, an object read lazily); one seed on two different releases makes "
+                        f"their noise cancel: {_fix(_name_of(shown))}")
+        for key, (_, _, top) in ticket.created.items():
+            if top:
+                _RECORD[key] = (fp, owner, out, b"", True)
+        for key, (gen, _, _) in ticket.passed.items():
+            _RECORD[key] = (fp, owner, out, _state_digest(gen), False)
+
+
+def _name_of(shown: str) -> str:
+    name = shown.split("=")[0].split(" ")[-1]
+    return name if name in SEED_NAMES else "rng"
