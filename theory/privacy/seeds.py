@@ -97,7 +97,32 @@ _KEY = os.urandom(32)
 _LOCK = threading.RLock()
 _RECORD: dict[bytes, tuple[bytes, str, bytes, bytes, bool]] = {}
 _SECURE: list[bool] = [False]
-_PAUSED: list[int] = [0]  # depth of seed_reuse_allowed() blocks
+#: secure_mode() blocks active in any thread (a block raises secure mode for the process while it runs; one
+#: thread leaving its block never lowers it for another still inside one)
+_SECURE_BLOCKS: list[int] = [0]
+#: secure_mode(False) in this context (thread or task): off here, unless the environment variable says on
+_SECURE_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("semiprivate_secure_off", default=False)
+#: seed_reuse_allowed() depth in this context only (another thread's experiment does not pause this one's record)
+_PAUSE: contextvars.ContextVar[int] = contextvars.ContextVar("semiprivate_seed_pause", default=0)
+#: separate_seed_record()'s table in this context only (another thread keeps the shared record)
+_OVERLAY: contextvars.ContextVar[dict[bytes, Any] | None] = contextvars.ContextVar("semiprivate_seed_overlay",
+                                                                                  default=None)
+
+
+class _Paused:
+    """``_PAUSED[0]``: the seed_reuse_allowed() depth of the current context."""
+
+    def __getitem__(self, i: int) -> int:
+        return _PAUSE.get()
+
+
+_PAUSED = _Paused()
+
+
+def _table() -> dict[bytes, Any]:
+    """The record this context uses: its separate_seed_record() table, else the process-wide one."""
+    overlay = _OVERLAY.get()
+    return _RECORD if overlay is None else overlay
 
 
 def forget_seeds() -> None:
@@ -107,7 +132,7 @@ def forget_seeds() -> None:
     earlier release is discarded unpublished (or, in a test suite, between tests).
     """
     with _LOCK:
-        _RECORD.clear()
+        _table().clear()
 
 
 @contextlib.contextmanager
@@ -116,16 +141,13 @@ def separate_seed_record() -> Iterator[None]:
 
     Seeds used inside the block are checked against each other only (for an experiment whose
     releases are separate from the rest of the process, e.g. one run of a test or of an example).
+    The block's record is this thread's (or task's) only: other threads keep the shared record.
     """
-    with _LOCK:
-        saved = dict(_RECORD)
-        _RECORD.clear()
+    token = _OVERLAY.set({})
     try:
         yield
     finally:
-        with _LOCK:
-            _RECORD.clear()
-            _RECORD.update(saved)
+        _OVERLAY.reset(token)
 
 
 @contextlib.contextmanager
@@ -136,14 +158,13 @@ def seed_reuse_allowed() -> Iterator[None]:
     ``random_state=0`` estimator on many datasets, by design) or a reproducibility experiment whose
     outputs are never published. A release made inside the block may share its noise with another
     one: its guarantee holds alone, not for the two together. Secure mode still refuses every seed.
+    The pause holds in this thread (or task) only.
     """
-    with _LOCK:
-        _PAUSED[0] += 1
+    token = _PAUSE.set(_PAUSE.get() + 1)
     try:
         yield
     finally:
-        with _LOCK:
-            _PAUSED[0] -= 1
+        _PAUSE.reset(token)
 
 
 def set_secure_mode(enabled: bool) -> bool:
@@ -161,7 +182,11 @@ def set_secure_mode(enabled: bool) -> bool:
 def secure_mode_enabled() -> bool:
     """Whether secure mode is on (:func:`set_secure_mode` or ``SEMIPRIVATE_SECURE_MODE``)."""
     env = os.environ.get(SECURE_MODE_ENV, "").strip().lower()
-    return _SECURE[0] or env in ("1", "true", "yes", "on")
+    if env in ("1", "true", "yes", "on"):
+        return True
+    if _SECURE_OFF.get():
+        return False
+    return _SECURE[0] or _SECURE_BLOCKS[0] > 0
 
 
 def secure_mode(enabled: bool = True) -> contextlib.AbstractContextManager[None]:
@@ -176,11 +201,22 @@ def secure_mode(enabled: bool = True) -> contextlib.AbstractContextManager[None]
 
 @contextlib.contextmanager
 def _secure_block(enabled: bool) -> Iterator[None]:
-    before = set_secure_mode(enabled)
+    if not enabled:
+        token = _SECURE_OFF.set(True)
+        try:
+            yield
+        finally:
+            _SECURE_OFF.reset(token)
+        return
+    with _LOCK:
+        _SECURE_BLOCKS[0] += 1
+    token = _SECURE_OFF.set(False)
     try:
         yield
     finally:
-        set_secure_mode(before)
+        _SECURE_OFF.reset(token)
+        with _LOCK:
+            _SECURE_BLOCKS[0] -= 1
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -473,7 +509,8 @@ class Ticket:
 
 
 _TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar("semiprivate_release_ticket", default=None)
-#: Root words of seed sequences drawn from OS entropy by this toolkit (rng=None): no user can give them again.
+#: One-way keyed digests of the roots this toolkit drew from OS entropy (rng=None): no user can give them again.
+#: Only a bounded number of digests, one per fresh root (a release with rng=None makes one, whatever its sub-runs).
 _FRESH: collections.OrderedDict[bytes, None] = collections.OrderedDict()
 _FRESH_MAX = 4096
 
@@ -514,7 +551,7 @@ def note_fresh(gen: np.random.Generator) -> None:
     if ss is None:
         return
     with _LOCK:
-        _FRESH[_root_words(ss)] = None
+        _FRESH[_fresh_key(_root_words(ss))] = None
         while len(_FRESH) > _FRESH_MAX:
             _FRESH.popitem(last=False)
 
@@ -522,7 +559,12 @@ def note_fresh(gen: np.random.Generator) -> None:
 def is_fresh(gen: np.random.Generator) -> bool:
     """Whether ``gen`` descends from a root this toolkit drew from OS entropy (:func:`note_fresh`)."""
     ss = _seed_seq(gen)
-    return ss is not None and _root_words(ss) in _FRESH
+    return ss is not None and _fresh_key(_root_words(ss)) in _FRESH
+
+
+def _fresh_key(words: bytes) -> bytes:
+    # a one-way digest: the root's words seed its own bit generator, so they are never kept
+    return hashlib.blake2b(words, key=_KEY, digest_size=16, person=b"fresh-root").digest()
 
 
 def _state_digest(gen: np.random.Generator) -> bytes:
@@ -561,7 +603,7 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
     if ticket.off or _PAUSED[0] or in_experiment():
         return
     root, key, above = _node_key(gen)
-    if root and root in _FRESH:
+    if root and _fresh_key(root) in _FRESH:
         return  # fresh OS entropy: no other release can draw it
     seen = ticket.created.get(key, (None,))[0]
     if seen is None and key in ticket.passed:
@@ -601,7 +643,8 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
         nodes += [(k, above, start) for k, (_, start, above) in ticket.passed.items()]
         for key, above, start in nodes:
             # the node itself, or an ancestor whose whole subtree another release derived its streams from
-            owners = [(_RECORD.get(key), start)] + [(_RECORD.get(a), None) for a in above]
+            record = _table()
+            owners = [(record.get(key), start)] + [(record.get(a), None) for a in above]
             for known, begin in owners:
                 if known is None or (begin is not None and known[3] == begin):
                     continue  # free, or a generator continuing exactly where the last release left it
@@ -621,9 +664,9 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
                         f"their noise cancel: {_fix(_name_of(shown))}")
         for key, (_, _, top) in ticket.created.items():
             if top:
-                _RECORD[key] = (fp, owner, out, b"", True)
+                _table()[key] = (fp, owner, out, b"", True)
         for key, (gen, _, _) in ticket.passed.items():
-            _RECORD[key] = (fp, owner, out, _state_digest(gen), False)
+            _table()[key] = (fp, owner, out, _state_digest(gen), False)
 
 
 def _name_of(shown: str) -> str:

@@ -6,6 +6,7 @@ descriptor 2 and ``warnings`` (one run's worth, whatever K)."""
 
 from __future__ import annotations
 
+import collections
 import functools
 import os
 import sys
@@ -61,6 +62,19 @@ def _counters() -> dict[str, int]:
     return out
 
 
+def _sizes() -> dict[str, int]:
+    """The size of every module-level container of the package (a registry that grows per run counts runs)."""
+    out = {}
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith("semiprivate") or mod is None:
+            continue
+        for attr, value in list(vars(mod).items()):
+            if isinstance(value, dict | list | set | collections.deque | collections.OrderedDict) and \
+                    not attr.startswith("__"):
+                out[f"{name}.{attr}"] = len(value)
+    return out
+
+
 def _filter_version() -> int:
     registry: dict[Any, Any] = {}
     with warnings.catch_warnings(record=True):
@@ -73,7 +87,7 @@ def _observe(k: int, seed: int, monkeypatch: Any, capfd: Any) -> dict[str, Any]:
     X, y = _data()
     monkeypatch.setattr(random_stopping, "sample_runs", lambda *a, **kw: k)
     seeds.forget_seeds()
-    counters, version = _counters(), _filter_version()
+    counters, sizes, version = _counters(), _sizes(), _filter_version()
     capfd.readouterr()
     _EARLY_SINK[:] = [sys.__stderr__]  # the interpreter's own stream on descriptor 2, bound before the search
     with warnings.catch_warnings(record=True) as caught:
@@ -81,8 +95,9 @@ def _observe(k: int, seed: int, monkeypatch: Any, capfd: Any) -> dict[str, Any]:
         RandomStoppingSearchCV(_Chatty(), {"c": [0, 1]}, gamma=0.5, base_privacy=(0.5, 0.0), unlabeled_label=-1,
                                rng=seed).fit(X, y)
     out, err = capfd.readouterr()
-    after = _counters()
+    after, sizes_after = _counters(), _sizes()
     return {"counters": {k_: after[k_] - counters.get(k_, 0) for k_ in after},
+            "sizes": {k_: sizes_after[k_] - sizes.get(k_, 0) for k_ in sizes_after},
             "record": len(seeds._RECORD), "version": _filter_version() - version,
             "fit": out.count("fit"), "predict": out.count("predict"), "early": err.count("early"),
             "fd": err.count("fd"), "warnings": sum("a fit warning" in str(w.message) for w in caught)}
@@ -90,6 +105,7 @@ def _observe(k: int, seed: int, monkeypatch: Any, capfd: Any) -> dict[str, Any]:
 
 @pytest.mark.filterwarnings("ignore:a fit warning")
 def test_nothing_observable_counts_the_runs(monkeypatch, capfd):
+    _observe(3, 4, monkeypatch, capfd)  # a first search fills what is filled once per process
     one = _observe(1, 5, monkeypatch, capfd)
     seven = _observe(7, 5, monkeypatch, capfd)
     assert one == seven
