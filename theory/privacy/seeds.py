@@ -15,24 +15,25 @@ more**:
   is private only against someone who neither knows nor can search it; for a release, pass
   ``rng=None`` (fresh OS entropy, 128 bits).
 
-**The record.**  Every run of a release (``fit``, ``sanitize``, ``__call__`` of a class inheriting
-:class:`semiprivate.theory.privacy._release.Released`: every learner, wrapper, sanitizer and mechanism)
-that is given a seed by the user (at any depth: a run inside another release's run too, unless the seed is a
-stream that enclosing run derived for it) is recorded in a process-wide table: the seed's identity (an int ``s`` and ``SeedSequence(s)`` are the
-same seed; so is a freshly seeded ``default_rng(s)``) against a keyed fingerprint of the release (its
-class, its parameters other than the seed, and every input of the run).  The fingerprint is a BLAKE2b
-MAC under a key drawn from the OS when the module is imported, so the table is not a function of the
-data alone.  Running exactly the same release again with the same seed is allowed (it reproduces the
-same output and reveals nothing new); the same seed on any other release (other data, other
-parameters, another class), and the same inputs giving another output (something the fingerprint does not read
-changed the release: a closure, a global), are refused with a ValueError that names the parameter and the fix:
-distinct seeds (``numpy.random.SeedSequence(seed).spawn(k)``), or ``None``.  A generator passed
-along is recorded by its state, so one Generator object handed to several releases is fine (each run
-advances or spawns it).  Child streams a release derives for its own sub-fits, candidates, refits and
-repetitions are not user seeds and are not recorded (:func:`semiprivate.theory.privacy._release.child_streams`
-gives each its own).  :func:`forget_seeds` empties the table (an earlier release that was discarded
-unpublished no longer needs protecting; each test of the project's suite starts with an empty table),
-and :func:`separate_seed_record` runs a block with a table of its own.
+**The record.**  Every release (a run of a class inheriting
+:class:`semiprivate.theory.privacy._release.Released`: every learner, wrapper, sanitizer and mechanism; and the
+public release functions, ``exponential.sample`` and the structured mechanisms) registers the random *streams* it
+draws from, at the points where coins are made (``child_streams``/``fit_stream`` and
+``kernels.validation.as_generator``): each stream's node in the seed tree (its root's pool words, so an int ``s``,
+``SeedSequence(s)``, ``SeedSequence([s])`` and ``default_rng(s)`` share a root, and its spawn key).  Runs nested
+in a release draw into the outermost release's record.  After a run, a stream another release drew from (or a
+stream below one whose subtree another release derived from) is refused, unless the other release had the same
+keyed fingerprint (class, parameters other than the seed, every input) and the same output (a repetition: it
+reveals nothing new); the output is the return value and every declared release on the object.  A generator
+handed on exactly where the previous release left it continues the stream (allowed).  So a used or permuted
+generator, a spawned child drawn directly, a seed under any parameter name and a release inside another's query
+are caught whatever the entry point.  Fingerprints and outputs are BLAKE2b MACs under a key drawn from the OS
+when the module is imported; the table holds keyed digests only.  Refusals are ValueErrors that name the
+parameter and the fix: distinct seeds (``numpy.random.SeedSequence(seed).spawn(k)``), or ``None``.
+:func:`forget_seeds` empties the table (an earlier release that was discarded unpublished no longer needs
+protecting; each test of the project's suite starts with an empty table), :func:`separate_seed_record` runs a
+block with a table of its own, and :func:`seed_reuse_allowed` runs a block unrecorded (both for this thread or
+task only).
 
 Scope: one process.  Releases made in other processes (a worker pool, a later session) are not seen;
 with several processes, give each its own seeds (``SeedSequence.spawn``) or use ``rng=None``.
@@ -50,6 +51,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from semiprivate.theory.privacy.sanitizers import NoisyHistogramSanitizer
+>>> from semiprivate.theory.privacy.seeds import separate_seed_record
 >>> X = np.array([0, 1, 1, 3])
 >>> with separate_seed_record():
 ...     a = NoisyHistogramSanitizer(1.0, domain_size=4, rng=0).sanitize(X)
