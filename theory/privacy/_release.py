@@ -609,7 +609,10 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
         running = _IN_RUN.get()
         again = id(self) in running  # a subclass's run calling its parent's (super().fit): one run, checked once
-        off, seeds, params, inputs = True, {}, {}, {}
+        off = True
+        seeds: dict[str, Any] = {}
+        params: dict[str, Any] = {}
+        inputs: dict[str, Any] = {}
         try:
             if _SENTINEL_ROWS and not again:
                 _check_rows(self, _bound(self, signature, args, kwargs))

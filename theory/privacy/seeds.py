@@ -641,7 +641,8 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
     with _LOCK:
         if _PAUSED[0]:
             return
-        nodes = [(k, above, None) for k, (_, above, _) in ticket.created.items()]
+        nodes: list[tuple[bytes, list[bytes], bytes | None]] = [
+            (k, above, None) for k, (_, above, _) in ticket.created.items()]
         nodes += [(k, above, start) for k, (_, start, above) in ticket.passed.items()]
         for key, above, start in nodes:
             # the node itself, or an ancestor whose whole subtree another release derived its streams from
