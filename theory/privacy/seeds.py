@@ -614,8 +614,15 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
         if seen is gen:
             return  # the same generator passed along inside the run: one stream, continued
         raise _reused_within(ticket.owner)
+    if passed and not _pristine(gen):
+        # a generator already drawn from or spawned, handed in: it continues its stream (the same object passed
+        # from release to release, or drawn from by the caller in between, is not a reuse), and its position in
+        # the stream cannot be placed against another release's; its spawned children are recorded when made
+        return
     if passed:
-        ticket.passed[key] = (gen, _state_digest(gen), above)
+        # a fresh generator (default_rng(s), or one built on a spawned child): exactly what making one from its
+        # node gives, so it is that node's stream from its start
+        ticket.created[key] = (gen, above, not any(a in ticket.created for a in above))
     else:
         # a node below another node this run made is reached only through it: the record keeps the top one
         # (whose subtree it owns), so the record's size does not count the run's sub-fits (random stopping's K)

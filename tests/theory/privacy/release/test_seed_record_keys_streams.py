@@ -72,6 +72,8 @@ def test_one_generator_continued_from_release_to_release_is_allowed_a_rebuilt_on
     g = np.random.default_rng(11)
     exponential.sample(errors, 1.0, rng=g)
     exponential.sample(errors[::-1], 1.0, rng=g)  # the stream goes on where the last release left it
+    g.integers(5)  # the caller draws from it in between (data sampling): still one stream, going on
+    exponential.sample(errors, 1.0, rng=g)
     with pytest.raises(ValueError, match="already used by a"):
         exponential.sample(errors[::-1], 1.0, rng=np.random.default_rng(11))  # the same coins again
 
