@@ -261,21 +261,24 @@ class RunCapture:
     def __init__(self) -> None:
         self.current = SideOutputs()  # output between runs: held too, and dropped
         self._caught: list[warnings.WarningMessage] = []
-        self._fd_file: Any = None
-        self._fd_at = 0
+        self._fd_files: dict[int, Any] = {}  # descriptor -> the temporary file it points at during the capture
+        self._fd_at: dict[int, int] = {}
 
-    def _fd_take(self) -> bytes:
+    def _fd_take(self) -> dict[int, bytes]:
         """The bytes written to descriptors 1 and 2 since the last call (flushing Python's own buffers first)."""
-        if self._fd_file is None:
-            return b""
+        if not self._fd_files:
+            return {}
         for stream in (sys.__stdout__, sys.__stderr__):
             with contextlib.suppress(Exception):
                 if stream is not None:
                     stream.flush()
-        end = os.lseek(self._fd_file.fileno(), 0, os.SEEK_END)
-        data = os.pread(self._fd_file.fileno(), end - self._fd_at, self._fd_at) if end > self._fd_at else b""
-        self._fd_at = end
-        return data
+        out = {}
+        for fd, tmp in self._fd_files.items():
+            at = self._fd_at.get(fd, 0)
+            end = os.lseek(tmp.fileno(), 0, os.SEEK_END)
+            out[fd] = os.pread(tmp.fileno(), end - at, at) if end > at else b""
+            self._fd_at[fd] = end
+        return out
 
     @contextlib.contextmanager
     def run(self) -> Iterator[SideOutputs]:
@@ -288,7 +291,7 @@ class RunCapture:
             yield side
         finally:
             side.warnings = list(self._caught[start:])
-            side.fd_bytes = {2: self._fd_take()}
+            side.fd_bytes = self._fd_take()
             self.current = SideOutputs()
 
 
@@ -297,8 +300,8 @@ _LOGGING_LOCK = threading.RLock()
 
 @contextlib.contextmanager
 def _descriptors_to(capture: RunCapture) -> Iterator[None]:
-    """Point descriptors 1 and 2 at one temporary file for the block (C code, and streams bound before the block,
-    write there), then put them back; without usable descriptors, nothing is redirected."""
+    """Point descriptors 1 and 2 at a temporary file each for the block (C code, and streams bound before the
+    block, write there), then put them back; without usable descriptors, nothing is redirected."""
     import tempfile
 
     try:
@@ -306,24 +309,25 @@ def _descriptors_to(capture: RunCapture) -> Iterator[None]:
     except OSError:
         yield
         return
-    tmp = tempfile.TemporaryFile()
+    files = {1: tempfile.TemporaryFile(), 2: tempfile.TemporaryFile()}
     try:
         for stream in (sys.__stdout__, sys.__stderr__):
             with contextlib.suppress(Exception):
                 if stream is not None:
                     stream.flush()
-        os.dup2(tmp.fileno(), 1)
-        os.dup2(tmp.fileno(), 2)
-        capture._fd_file = tmp
+        for fd, tmp in files.items():
+            os.dup2(tmp.fileno(), fd)
+        capture._fd_files = files
         yield
     finally:
         capture._fd_take()
-        capture._fd_file = None
+        capture._fd_files = {}
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
         for fd in saved:
             os.close(fd)
-        tmp.close()
+        for tmp in files.values():
+            tmp.close()
 
 
 @contextlib.contextmanager

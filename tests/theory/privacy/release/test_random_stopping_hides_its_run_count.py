@@ -110,3 +110,18 @@ def test_nothing_observable_counts_the_runs(monkeypatch, capfd):
     seven = _observe(7, 5, monkeypatch, capfd)
     assert one == seven
     assert (one["fit"], one["predict"], one["early"], one["fd"], one["warnings"]) == (1, 1, 1, 1, 1)
+
+
+def test_the_selected_runs_descriptor_output_goes_back_to_its_own_descriptor(capfd):
+    from semiprivate.theory.privacy._release import captured_runs
+
+    with captured_runs() as capture:
+        with capture.run() as kept:
+            os.write(1, b"to one\n")
+            os.write(2, b"to two\n")
+        with capture.run():
+            os.write(1, b"dropped\n")
+    capfd.readouterr()
+    kept.replay()
+    out, err = capfd.readouterr()
+    assert (out, err) == ("to one\n", "to two\n")
