@@ -43,11 +43,13 @@ TypeError: n must be an integer, got True (bool)
 from __future__ import annotations
 
 import abc
+import contextlib
+import contextvars
 import functools
 import inspect
 import math
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -477,7 +479,7 @@ class RandomState(Constraint):
         return "None, a non-negative int seed, a numpy.random.Generator or a SeedSequence"
 
     def validate(self, name: str, value: Any) -> Any:
-        as_generator(value, name)
+        check_rng(value, name)  # checked without making a generator (making one is drawing coins from the seed)
         return value
 
     def valid_example(self) -> Any:
@@ -833,13 +835,21 @@ def as_generator(rng: Any = None, name: str = "rng") -> np.random.Generator:
     >>> int(as_generator(3).integers(10)) == int(as_generator(3).integers(10))
     True
     """
-    _check_name(name)
+    check_rng(rng, name)
     if rng is None:
-        return np.random.default_rng()
+        return _observed(rng, np.random.default_rng())
     if isinstance(rng, np.random.Generator):
-        return rng
+        return _observed(rng, rng)
     if isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
+        return _observed(rng, np.random.default_rng(rng))
+    return _observed(rng, np.random.default_rng(int(rng)))
+
+
+def check_rng(rng: Any, name: str) -> None:
+    """What :func:`as_generator` accepts, checked without making a generator."""
+    _check_name(name)
+    if rng is None or isinstance(rng, np.random.Generator | np.random.SeedSequence):
+        return
     if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, (numbers.Integral, np.integer)):
         raise TypeError(
             f"{name} must be None, an int seed, a numpy.random.Generator or a SeedSequence, "
@@ -847,5 +857,38 @@ def as_generator(rng: Any = None, name: str = "rng") -> np.random.Generator:
         )
     if int(rng) < 0:
         raise ValueError(f"{name} seed must be >= 0, got {int(rng)}")
-    return np.random.default_rng(int(rng))
+
+
+_EXPERIMENT: contextvars.ContextVar[bool] = contextvars.ContextVar("semiprivate_experiment_coins", default=False)
+
+
+@contextlib.contextmanager
+def experiment_coins() -> Iterator[None]:
+    """Run the block as an experiment, not a release: its coins are not recorded by the privacy layer's seed
+    record (an auditor replays one generator state on two neighbouring datasets on purpose: common random
+    numbers; nothing it draws is published as a release)."""
+    token = _EXPERIMENT.set(True)
+    try:
+        yield
+    finally:
+        _EXPERIMENT.reset(token)
+
+
+def in_experiment() -> bool:
+    """Whether the current block runs under :func:`experiment_coins`."""
+    return _EXPERIMENT.get()
+
+
+#: Observers of the coins :func:`as_generator` hands out, called as ``observer(source, generator)`` where
+#: ``source`` is what the caller passed (None, a seed, a SeedSequence, a Generator).  The privacy layer installs
+#: one (``semiprivate.theory.privacy.seeds``): it records, for the release in progress, which stream each
+#: generator draws from and refuses a stream another release drew from (one seed, one release).  This layer
+#: only calls it; it has no notion of a release.
+COIN_OBSERVERS: list[Any] = []
+
+
+def _observed(source: Any, gen: np.random.Generator) -> np.random.Generator:
+    for observer in COIN_OBSERVERS:
+        observer(source, gen)
+    return gen
 

@@ -348,7 +348,9 @@ FLOAT_CALLS_ALLOWED: dict[tuple[str, str], str] = {
 
 #: functions that turn an integer draw into a float (Mironov's float Laplace is -s log(U) of an integer U/2^53)
 FLOAT_OF_INTEGER = frozenset({"log", "log1p", "log2", "log10", "exp", "expm1", "sqrt", "float", "true_divide",
-                              "divide", "power", "float64", "float32"})
+                              "divide", "power", "float64", "float32", "ldexp", "frombuffer", "fromstring"})
+#: libraries with their own random samplers (outside the RNG discipline and the exact samplers)
+OTHER_SAMPLER_LIBRARIES = frozenset({"torch", "jax", "tensorflow"})
 #: generator methods that give exact integers or bits (their results must stay integers in a release module)
 INTEGER_DRAWS = frozenset({"integers", "bytes", "random_raw", "randbits", "randbelow"})
 #: stdlib modules of randomness outside the RNG discipline (no child streams, no seed record)
@@ -359,15 +361,39 @@ def _float_draw_methods() -> frozenset[str]:
     return GENERATOR_METHODS - EXACT_GENERATOR_METHODS
 
 
+def _mentions_float(node: ast.AST) -> bool:
+    """Whether an expression names a float type (``np.float64``, ``float``, ``"f8"``, ``"float32"``)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and "float" in n.id or isinstance(n, ast.Attribute) and "float" in n.attr:
+            return True
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and (n.value.startswith("f")
+                                                                          or "float" in n.value):
+            return True
+    return False
+
+
 def _is_float_of(node: ast.AST) -> bool:
-    """A division, power or float-valued function applied to ``node``'s value."""
+    """A division, power, product with a non-integer float constant, float cast or reinterpretation, or a
+    float-valued function applied to ``node``'s value."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Pow):
         return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        for side in (node.left, node.right):
+            for n in ast.walk(side):
+                if isinstance(n, ast.Constant) and isinstance(n.value, float):
+                    return True
     if isinstance(node, ast.Call):
         f = node.func
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        if name in ("astype", "view") and any(_mentions_float(a) for a in [*node.args, *node.keywords]):
+            return True
         return name in FLOAT_OF_INTEGER
     return False
+
+
+def _generator_name(name: str) -> bool:
+    low = name.lower()
+    return low in ("g", "gen", "rng", "generator") or low.endswith(("rng", "gen", "stream", "generator"))
 
 
 def release_float_calls(source: str) -> list[tuple[int, str]]:
@@ -411,8 +437,22 @@ def release_float_calls(source: str) -> list[tuple[int, str]]:
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for n in names:
-                if n.split(".")[0] in STDLIB_RANDOM:
+                if n.split(".")[0] in STDLIB_RANDOM | OTHER_SAMPLER_LIBRARIES:
                     out.append((node.lineno, f"import {n}"))
+        if isinstance(node, ast.Name) and node.id in OTHER_SAMPLER_LIBRARIES and isinstance(node.ctx, ast.Load):
+            out.append((node.lineno, f"{node.id}."))  # a sampler library used without an import in sight
+        if isinstance(node, ast.Call):
+            f = node.func
+            fname = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            # a method picked by a name: methodcaller('laplace'), g.__getattribute__('normal')
+            if fname in ("methodcaller", "__getattribute__") and node.args and isinstance(node.args[0], ast.Constant) \
+                    and node.args[0].value in floats:
+                out.append((node.lineno, f"{fname}({node.args[0].value!r})"))
+            # getattr on a generator with a computed name: what it draws cannot be read here (a generator by its
+            # name: g, gen, rng, generator, or a name ending in rng/gen/stream)
+            if fname == "getattr" and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant) \
+                    and isinstance(node.args[0], ast.Name) and _generator_name(node.args[0].id):
+                out.append((node.lineno, "getattr(generator, <computed name>)"))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id == "sample_log_weights":
                 out.append((node.lineno, "sample_log_weights("))
@@ -447,8 +487,20 @@ def release_float_calls(source: str) -> list[tuple[int, str]]:
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        names = {t.id for a in ast.walk(fn) if isinstance(a, ast.Assign) and integer_draw(a.value)
-                 for t in a.targets if isinstance(t, ast.Name)}
+        def targets(a: ast.Assign) -> set[str]:
+            out_: set[str] = set()
+            for t in a.targets:
+                out_ |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}  # tuple unpacking too
+            return out_
+
+        assigns = [a for a in ast.walk(fn) if isinstance(a, ast.Assign)]
+        names = {t for a in assigns if integer_draw(a.value) for t in targets(a)}
+        grown = True
+        while grown:  # through other names: x = r, then x / 2**64
+            new_names = {t for a in assigns if isinstance(a.value, ast.Name) and a.value.id in names
+                         for t in targets(a)} - names
+            names |= new_names
+            grown = bool(new_names)
         for n in ast.walk(fn):
             if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) and floated(n):
                 out.append((n.lineno, f"float of .{n.id} (an integer draw)"))
@@ -493,6 +545,18 @@ def test_every_declared_float_call_still_exists() -> None:
     "def f(g, s):\n    u = g.integers(1, 2**53)\n    return -s * np.log(u / 2**53)\n",
     "def f(g):\n    return float(g.integers(2**53)) * 2.0**-53\n",
     "def f(s, e, g):\n    m = kernels.exponential_mechanism\n    return m(s, e, rng=g)\n",
+    # float noise spelled eleven more ways: casts, products, reinterpretations, names picked at run time
+    "def f(g, s):\n    u = g.integers(1, 2**53).astype(np.float64) * 2.0**-53\n    return -s * np.log(u)\n",
+    "def f(g, s):\n    u = g.integers(1, 2**53) * 2.0**-53\n    return -s * np.log(u)\n",
+    "def f(g, s):\n    u, v = g.integers(1, 2**53, size=2)\n    return -s * np.log(u / 2**53)\n",
+    "def f(g, s):\n    u = math.ldexp(g.integers(1, 2**53), -53)\n    return -s * np.log(u)\n",
+    "def f(g):\n    return np.frombuffer(g.bytes(8), dtype=np.float64)\n",
+    "def f(g):\n    return g.integers(0, 2**62, size=3).view(np.float64)\n",
+    "def f(g):\n    return operator.methodcaller('laplace', 0, 1)(g)\n",
+    "def f(g):\n    return g.__getattribute__('normal')(0, 1)\n",
+    "def f(g):\n    name = 'normal'\n    return getattr(g, name)(0, 1)\n",
+    "def f(s):\n    return torch.distributions.Laplace(0.0, s).sample()\n",
+    "def f(g):\n    r = g.bit_generator.random_raw()\n    x = r\n    return np.log(x / 2**64)\n",
 ])
 def test_a_float_derived_draw_in_a_release_module_is_found(source: str) -> None:
     assert release_float_calls(source)

@@ -131,6 +131,7 @@ from semiprivate.kernels.validation import (
     Optional,
     Real,
     as_generator,
+    experiment_coins,
     validate_params,
 )
 from semiprivate.theory.audit import selection
@@ -225,7 +226,10 @@ def _dataset_key(d: Any) -> Any:
 
 
 def _draw(mechanism: Mechanism, data: Any, size: int, g: np.random.Generator, codec: Codec) -> Outputs:
-    return normalize(mechanism(data, size, g), size, codec)
+    # an experiment, not a release: one generator state is replayed on both neighbours on purpose (common
+    # random numbers), so the privacy layer's seed record does not count these draws
+    with experiment_coins():
+        return normalize(mechanism(data, size, g), size, codec)
 
 
 def _count(mechanism: Mechanism, data: Any, events: list[Event], n: int, g: np.random.Generator,

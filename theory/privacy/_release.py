@@ -37,6 +37,7 @@ import functools
 import inspect
 import io
 import logging
+import os
 import sys
 import threading
 import warnings
@@ -45,11 +46,11 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
-from semiprivate.kernels.validation import as_generator
+from semiprivate.kernels.validation import COIN_OBSERVERS, as_generator, check_rng
 from semiprivate.theory.privacy import seeds as seed_record
 
-__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths",
-           "param_names", "is_coin_state", "captured_outputs", "SideOutputs"]
+__all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths", "released_function",
+           "param_names", "is_coin_state", "captured_outputs", "captured_runs", "RunCapture", "SideOutputs"]
 
 #: Declared privacy models (re-exported by :mod:`semiprivate.theory.learners._base`, which documents them):
 #: one labelled example replaced, public rows fixed; any one entry of any input; no guarantee.
@@ -86,29 +87,58 @@ def child_streams(rng: Any, n: int) -> list[np.random.Generator]:
 
     ``SeedSequence.spawn``: an int seed gives the same children every call (reproducible runs);
     a Generator gives new children at every call (its seed sequence counts the children spawned);
-    None draws fresh OS entropy.  The parent's own bit stream is not advanced.
+    None draws fresh OS entropy.  The parent's own bit stream is not advanced.  Inside a release's run,
+    each child's stream (its node in the seed tree) is registered for that release (the seed record).
     """
     if isinstance(rng, np.random.Generator):
+        _coins(rng, None)  # secure mode: a generator the user handed in is a seed
         out = list(rng.spawn(n))
     elif isinstance(rng, np.random.SeedSequence):
+        _coins(rng, None)
         out = [np.random.default_rng(s) for s in rng.spawn(n)]
+    elif rng is None:
+        parent = as_generator(None)  # fresh OS entropy (marked fresh by the observer)
+        out = list(parent.spawn(n))
     else:
-        g = as_generator(rng)  # validates None / int (refuses anything else with a TypeError naming rng)
-        out = (list(g.spawn(n)) if rng is None
-               else [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)])
-    with _DERIVED_LOCK:  # a run's own child streams: not user seeds when a nested run receives them
+        check_rng(rng, "rng")  # a TypeError/ValueError naming rng, without making a generator
+        _coins(rng, None)
+        out = [np.random.default_rng(s) for s in np.random.SeedSequence(int(rng)).spawn(n)]
+    ticket = seed_record.current_ticket()
+    if ticket is not None:
         for g in out:
-            _DERIVED[id(g)] = g
-        while len(_DERIVED) > _DERIVED_MAX:
-            _DERIVED.popitem(last=False)
+            seed_record.note_stream(ticket, g, passed=False)
+            ticket.derived[id(g)] = g  # the run's own child streams: not user seeds when a nested run gets one
     return out
 
 
-#: Generators :func:`child_streams` made, the most recent ones (held, so their ids stay theirs): a run nested in
-#: another release's run that receives one draws from a stream its wrapper derived, not from a seed of the user's.
-_DERIVED: collections.OrderedDict[int, np.random.Generator] = collections.OrderedDict()
-_DERIVED_MAX = 4096
-_DERIVED_LOCK = threading.Lock()
+def _coins(source: Any, gen: np.random.Generator | None) -> None:
+    """Where coins are made (:func:`child_streams`, and :func:`semiprivate.kernels.validation.as_generator`
+    through its observer): inside a release's run, refuse a user seed in secure mode and register the stream
+    ``gen`` draws from for that release (``gen`` None: only the secure-mode check, the caller registers)."""
+    if source is None:
+        if gen is not None:
+            seed_record.note_fresh(gen)
+        return
+    ticket = seed_record.current_ticket()
+    if ticket is None or ticket.off:
+        return  # not a release's coins (a data generator, a test's own draws)
+    fresh = isinstance(source, np.random.Generator) and seed_record.is_fresh(source)
+    if not fresh and not _derived(source) and seed_record.secure_mode_enabled():
+        raise ValueError(f"{ticket.owner}: a user seed ({_shown_seed(source)}) reached the coins of a release in "
+                         f"secure mode ({seed_record.SECURE_MODE_ENV} or set_secure_mode(True)); pass None for "
+                         "every seed of a release and of the estimators inside it: each run then draws its "
+                         "coins from fresh OS entropy")
+    if gen is not None:
+        seed_record.note_stream(ticket, gen, passed=gen is source)
+
+
+def _shown_seed(value: Any) -> str:
+    return repr(int(value)) if isinstance(value, int | np.integer) else type(value).__name__
+
+
+COIN_OBSERVERS.append(_coins)
+
+
 #: Integer seeds :func:`base_streams` derived for a base's ``random_state``/``seed`` during its block.
 _DERIVED_INTS: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("semiprivate_derived_ints",
                                                                               default=frozenset())
@@ -116,7 +146,8 @@ _DERIVED_INTS: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("
 
 def _derived(value: Any) -> bool:
     if isinstance(value, np.random.Generator):
-        return _DERIVED.get(id(value)) is value
+        ticket = seed_record.current_ticket()
+        return ticket is not None and ticket.derived.get(id(value)) is value
     return isinstance(value, int | np.integer) and int(value) in _DERIVED_INTS.get()
 
 
@@ -182,56 +213,163 @@ def quiet(est: Any) -> Iterator[Any]:
 
 
 class SideOutputs:
-    """What one run wrote besides its result: printed text, warnings and logging records (:func:`captured_outputs`)."""
+    """What one run wrote besides its result: printed text (through ``sys.stdout``/``sys.stderr``, and bytes
+    written to file descriptors 1 and 2), warnings and logging records (:func:`captured_runs`)."""
 
     def __init__(self) -> None:
         self.stdout = io.StringIO()
         self.stderr = io.StringIO()
+        self.fd_bytes: dict[int, bytes] = {}
         self.warnings: list[warnings.WarningMessage] = []
         self.records: list[tuple[logging.Logger, logging.LogRecord]] = []
 
     def replay(self) -> None:
-        """Emit the run's output now, as it would have been: text, warnings, then log records through the
-        handlers that were in place when the run logged them."""
+        """Emit the run's output now, as it would have been: text, bytes on the descriptors, warnings, then log
+        records through the handlers that were in place when the run logged them."""
         sys.stdout.write(self.stdout.getvalue())
         sys.stderr.write(self.stderr.getvalue())
+        for fd, data in self.fd_bytes.items():
+            if data:
+                with contextlib.suppress(OSError):
+                    os.write(fd, data)
         for w in self.warnings:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         for logger, record in self.records:
             logging.Logger.callHandlers(logger, record)
 
 
+class _ToCurrent(io.TextIOBase):
+    """A text stream that writes into the current run's buffer (:class:`RunCapture`)."""
+
+    def __init__(self, capture: RunCapture, which: str) -> None:
+        self._capture = capture
+        self._which = which
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return int(getattr(self._capture.current, self._which).write(text))
+
+
+class RunCapture:
+    """One capture around a wrapper's whole loop of runs (:func:`captured_runs`); :meth:`run` opens one run's
+    buffer.  The interpreter's state changes once per capture, whatever the number of runs: one
+    ``warnings.catch_warnings`` (its filter version moves once), one redirection of ``sys.stdout``/``sys.stderr``,
+    of the logging hand-off and of file descriptors 1 and 2."""
+
+    def __init__(self) -> None:
+        self.current = SideOutputs()  # output between runs: held too, and dropped
+        self._caught: list[warnings.WarningMessage] = []
+        self._fd_files: dict[int, Any] = {}  # descriptor -> the temporary file it points at during the capture
+        self._fd_at: dict[int, int] = {}
+
+    def _fd_take(self) -> dict[int, bytes]:
+        """The bytes written to descriptors 1 and 2 since the last call (flushing Python's own buffers first)."""
+        if not self._fd_files:
+            return {}
+        for stream in (sys.__stdout__, sys.__stderr__):
+            with contextlib.suppress(Exception):
+                if stream is not None:
+                    stream.flush()
+        out = {}
+        for fd, tmp in self._fd_files.items():
+            at = self._fd_at.get(fd, 0)
+            end = os.lseek(tmp.fileno(), 0, os.SEEK_END)
+            out[fd] = os.pread(tmp.fileno(), end - at, at) if end > at else b""
+            self._fd_at[fd] = end
+        return out
+
+    @contextlib.contextmanager
+    def run(self) -> Iterator[SideOutputs]:
+        """Hold back one run's outputs in their own :class:`SideOutputs`."""
+        self._fd_take()  # what came before the run is not the run's
+        side = SideOutputs()
+        self.current = side
+        start = len(self._caught)
+        try:
+            yield side
+        finally:
+            side.warnings = list(self._caught[start:])
+            side.fd_bytes = self._fd_take()
+            self.current = SideOutputs()
+
+
 _LOGGING_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
-def captured_outputs() -> Iterator[SideOutputs]:
-    """Hold back every side output of the block: stdout, stderr, warnings and logging records.
+def _descriptors_to(capture: RunCapture) -> Iterator[None]:
+    """Point descriptors 1 and 2 at a temporary file each for the block (C code, and streams bound before the
+    block, write there), then put them back; without usable descriptors, nothing is redirected."""
+    import tempfile
 
-    For a wrapper that hides how many runs it made (random stopping's K): one line, warning or log
-    record per run would show the count the guarantee hides.  The block's text is captured by
-    redirecting ``sys.stdout``/``sys.stderr``; its warnings by ``warnings.catch_warnings``; its log records
-    at the one place every record passes on its way to a handler (``logging.Logger.callHandlers``), so a
-    handler configured before the block (``logging.basicConfig``, an application's setup), which holds its
-    own stream, receives nothing.  Records of every thread are held while the block runs.  The wrapper
-    then :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:
+        yield
+        return
+    files = {1: tempfile.TemporaryFile(), 2: tempfile.TemporaryFile()}
+    try:
+        for stream in (sys.__stdout__, sys.__stderr__):
+            with contextlib.suppress(Exception):
+                if stream is not None:
+                    stream.flush()
+        for fd, tmp in files.items():
+            os.dup2(tmp.fileno(), fd)
+        capture._fd_files = files
+        yield
+    finally:
+        capture._fd_take()
+        capture._fd_files = {}
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved:
+            os.close(fd)
+        for tmp in files.values():
+            tmp.close()
+
+
+@contextlib.contextmanager
+def captured_runs() -> Iterator[RunCapture]:
+    """Hold back every side output of a loop of runs: stdout, stderr, bytes on descriptors 1 and 2, warnings and
+    logging records; :meth:`RunCapture.run` gives each run its own :class:`SideOutputs`.
+
+    For a wrapper that hides how many runs it made (random stopping's K): one line, warning or log record per
+    run would show the count the guarantee hides, and so would any interpreter state changed once per run, so
+    the capture is entered once around the whole loop.  Text is captured by redirecting ``sys.stdout`` and
+    ``sys.stderr``, and descriptors 1 and 2 (C code, a stream bound before the search); warnings by one
+    ``warnings.catch_warnings``; log records at the one place every record passes on its way to a handler
+    (``logging.Logger.callHandlers``), so a handler configured before the block, which holds its own stream,
+    receives nothing.  Records of every thread are held while the block runs.  The wrapper then
+    :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.  Side effects beyond
+    these (files, sockets, module state a base changes) are outside what a wrapper can hold back: random
+    stopping's guarantee assumes a base without them (PS22's setting).
     """
-    cap = SideOutputs()
+    cap = RunCapture()
 
     def hold(logger: logging.Logger, record: logging.LogRecord) -> None:
-        cap.records.append((logger, record))
+        cap.current.records.append((logger, record))
 
     with _LOGGING_LOCK:
         before = logging.Logger.__dict__["callHandlers"]
         logging.Logger.callHandlers = hold  # type: ignore[method-assign,assignment]
         try:
-            with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(cap.stdout), \
-                    contextlib.redirect_stderr(cap.stderr):
+            with warnings.catch_warnings(record=True) as caught, _descriptors_to(cap), \
+                    contextlib.redirect_stdout(_ToCurrent(cap, "stdout")), \
+                    contextlib.redirect_stderr(_ToCurrent(cap, "stderr")):
+                cap._caught = caught
                 warnings.simplefilter("always")
                 yield cap
         finally:
             logging.Logger.callHandlers = before  # type: ignore[method-assign]
-            cap.warnings = list(caught)
+
+
+@contextlib.contextmanager
+def captured_outputs() -> Iterator[SideOutputs]:
+    """Hold back every side output of the block (one run: :func:`captured_runs`)."""
+    with captured_runs() as cap, cap.run() as side:
+        yield side
 
 
 @contextlib.contextmanager
@@ -431,38 +569,41 @@ def _user_seeds(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
     return seeds, params, inputs
 
 
-def _seeds_taken(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
-                 kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
-    """Before a run of a release: the user seeds it was given (refused at once in secure mode),
-    with the object's parameters and the run's inputs for its fingerprint; None when there is nothing to record."""
+def _before_run(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> tuple[bool, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Before a run of a release: (whether it has no guarantee to protect, the user seeds it was given by name,
+    its parameters, its inputs).  A user seed is refused at once in secure mode (and any seed that reaches the
+    coins later, by :func:`_coins`)."""
     if declared_model(obj) == NOT_PRIVATE:
-        return None  # no guarantee to protect
+        return True, {}, {}, {}  # no guarantee to protect
     if getattr(obj, "_audit_form", False) and seed_record.secure_mode_enabled():
         raise ValueError(f"{type(obj).__name__} draws float noise for audits (not exact on its support: its low bits "
                          "can tell neighbours apart, Mironov 2012), refused in secure mode; use an exact mechanism "
                          "(GeometricMechanism, the discrete samplers of semiprivate.kernels.noise)")
     if getattr(obj, "_audit_form", False):
-        return None  # declared not for a release (the auditor's textbook float laws): its runs are experiments
+        return True, {}, {}, {}  # declared not for a release (the auditor's textbook float laws): experiments
     seeds, params, inputs = _user_seeds(obj, signature, args, kwargs)
-    # a seed the enclosing run derived for this one (child_streams, base_streams) is not the user's; any other
-    # seed is, at any depth (a wrapper that does not re-route its base's seed cannot hide it)
-    seeds = {k: v for k, v in seeds.items() if not _derived(v)}
-    taken = seed_record.snapshot(type(obj).__name__, seeds)
-    return (taken, params, inputs) if taken else None
+    # a seed the enclosing run derived for this one (child_streams, base_streams) is not the user's
+    seeds = {k: v for k, v in seeds.items() if not _derived(v) and v is not None}
+    seed_record.snapshot(type(obj).__name__, seeds)
+    return False, seeds, params, inputs
 
 
-def _record_seeds(obj: Any, method: Callable[..., Any], taken: tuple[dict[str, Any], dict[str, Any],
-                                                                     dict[str, Any]], out: Any) -> None:
-    """After a run of a release succeeded: the seed record's check
-    (:mod:`semiprivate.theory.privacy.seeds`): a seed used by a different release is refused."""
-    seeds, params, inputs = taken
-    kind = f"{type(obj).__module__}.{type(obj).__qualname__}.{method.__name__}"
-    # what the run released: its return value, or (fit returns the object) its declared attributes; the same
-    # seed is allowed again only for the same inputs AND the same output (a repetition that reveals nothing new)
-    released = out if out is not obj else {k: getattr(obj, k) for k in sorted(obj.kept_attributes())
-                                           if hasattr(obj, k)}
-    seed_record.record(type(obj).__name__, seeds, seed_record.fingerprint(kind, params, inputs),
-                       seed_record.output_mac(released))
+def _released_value(obj: Any, out: Any) -> Any:
+    """What a run released: its return value and every declared release on the object (both, always: a run
+    that returns a part, e.g. a support, releases its declared attributes too)."""
+    kept = {k: getattr(obj, k) for k in sorted(obj.kept_attributes()) if hasattr(obj, k)}
+    return {"return": None if out is obj else out, "kept": kept}
+
+
+def _close(ticket: Any, owner: str, seeds: dict[str, Any], kind: str, params: dict[str, Any],
+           inputs: dict[str, Any], released: Callable[[], Any]) -> None:
+    """After a run of a release succeeded: the seed record's check on the streams it drew from
+    (:mod:`semiprivate.theory.privacy.seeds`): a stream a different release drew from is refused."""
+    shown = next((f"{k}={_shown_seed(v)}" for k, v in seeds.items()), None) or next(
+        iter(ticket.named), "a seed of an estimator inside it (rng)")
+    seed_record.close_ticket(ticket, owner, shown, lambda: seed_record.fingerprint(kind, params, inputs),
+                             lambda: seed_record.output_mac(released()))
 
 
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -472,27 +613,38 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
         running = _IN_RUN.get()
         again = id(self) in running  # a subclass's run calling its parent's (super().fit): one run, checked once
+        off = True
+        seeds: dict[str, Any] = {}
+        params: dict[str, Any] = {}
+        inputs: dict[str, Any] = {}
         try:
             if _SENTINEL_ROWS and not again:
                 _check_rows(self, _bound(self, signature, args, kwargs))
-            taken = None if again else _seeds_taken(self, signature, args, kwargs)
+            if not again:
+                off, seeds, params, inputs = _before_run(self, signature, args, kwargs)
+                outer = seed_record.current_ticket()
+                if outer is not None and seeds:
+                    outer.named += [f"{type(self).__name__}'s {k}={_shown_seed(v)}" for k, v in seeds.items()]
         except ValueError:
             self._seal(strict=False, existing=frozenset(vars(self)))
             raise
+        owner = type(self).__name__
         in_run = _IN_RUN.set(running | {id(self)})
         depth = _RUN_DEPTH.set(_RUN_DEPTH.get() + 1)
         inside = True
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
-            out = method(self, *args, **kwargs)
+            with seed_record.release_ticket(owner, off=off or again) as ticket:
+                out = method(self, *args, **kwargs)
             _RUN_DEPTH.reset(depth)
             _IN_RUN.reset(in_run)
             inside = False
-            if taken is not None:
-                # a seed that a different release drew from: the run's output is not returned and the
-                # object is left unfitted (the refusal below seals it as a failed run)
+            if ticket is not None:
+                # a stream a different release drew from: the run's output is not returned and the object is
+                # left unfitted (the refusal below seals it as a failed run)
+                kind = f"{type(self).__module__}.{type(self).__qualname__}.{method.__name__}"
                 try:
-                    _record_seeds(self, method, taken, out)
+                    _close(ticket, owner, seeds, kind, params, inputs, lambda: _released_value(self, out))
                 except ValueError:
                     # the refused run's release must not survive in a base it fitted in place either
                     for name in param_names(self):
@@ -510,6 +662,34 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
         return out
 
     run.__sealed__ = True  # type: ignore[attr-defined]
+    return run
+
+
+def released_function(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Make a public function that releases noise (the exponential mechanism's ``sample``, the structured
+    mechanisms) a release like the classes' runs: its ``rng`` is refused in secure mode, and the streams it
+    draws from are recorded against a keyed fingerprint of its arguments and output (one seed, one release;
+    the same call again is allowed).  Called inside another release's run, it draws into that release."""
+    signature = inspect.signature(fn)
+    owner = fn.__qualname__
+    kind = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if seed_record.current_ticket() is not None:
+            return fn(*args, **kwargs)
+        try:
+            inputs = dict(signature.bind(*args, **kwargs).arguments)
+        except TypeError:
+            return fn(*args, **kwargs)  # the function's own TypeError
+        seeds = {k: v for k, v in inputs.items() if k in RNG_NAMES and v is not None and not _derived(v)}
+        seed_record.snapshot(owner, seeds)
+        with seed_record.release_ticket(owner) as ticket:
+            out = fn(*args, **kwargs)
+        if ticket is not None:
+            _close(ticket, owner, seeds, kind, {}, inputs, lambda: out)
+        return out
+
     return run
 
 

@@ -47,6 +47,7 @@ import logging
 import math
 import sys
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -62,6 +63,7 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.bounds import pillar as _pillar_bounds
 
 __all__ = [
+    "compose_up",
     "bst14_epsilon_from_sigma",
     "noisy_sgd_accountant_epsilon",
     "dpsgd_event",
@@ -344,3 +346,25 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
             f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
             "accountant='pld'")
     return sigma
+
+
+def compose_up(*values: float) -> float:
+    """The basic composition of ``values`` (epsilons, or deltas) rounded UP to a float: the smallest float at
+    or above their exact sum.
+
+    Implements: DR14 Thm 3.16 (basic composition: the parameters add).  The exact mechanisms of the toolkit
+    spend each epsilon as the exact rational of its float, so the reported total must not fall below the
+    exact rational sum (``math.fsum(0.1, 0.7) = 0.7999999999999999`` is below ``Fraction(0.1) +
+    Fraction(0.7)``: a claim of pure DP at it would be false).
+
+    >>> compose_up(0.1, 0.7) >= 0.8
+    True
+    >>> Fraction(compose_up(0.1, 0.7)) >= Fraction(0.1) + Fraction(0.7)
+    True
+    """
+    exact = sum((Fraction(float(v)) for v in values), Fraction(0))
+    out = float(exact)
+    if Fraction(out) < exact:
+        out = math.nextafter(out, math.inf)
+    return out
+

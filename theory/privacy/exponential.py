@@ -57,6 +57,7 @@ from semiprivate.theory.classes.base import (
     error_counts_of,  # counting errors belongs with the classes; re-exported here
 )
 from semiprivate.theory.classes.integer import uniform_int, validate_integer_points
+from semiprivate.theory.privacy._release import released_function
 
 from semiprivate import kernels
 
@@ -127,6 +128,7 @@ def output_distribution(errors: Any, epsilon: float) -> np.ndarray:
     return np.exp(log_output_distribution(errors, epsilon))
 
 
+@released_function
 @validate_params(errors=ArrayLike(ndim=1, dtype_kinds="iuf"), epsilon=EPSILON, size=Optional(Integer(1)), rng=RNG)
 def sample(errors: Any, epsilon: float, *, size: int | None = None, rng: Any = None) -> Any:
     """Sample indices from the exponential mechanism with q = -errors (sensitivity 1), exactly.
@@ -153,6 +155,7 @@ def _kernel_sample(scores: np.ndarray, epsilon: float, size: int | None, gen: np
     return kernels.exponential_mechanism(scores, epsilon, sensitivity=1.0, size=size, rng=gen)
 
 
+@released_function
 def sample_log_weights(log_weights: Any, *, size: int | None = None, rng: Any = None) -> Any:
     """Sample an index with probability proportional to ``exp(log_weights)`` (floating point).
 
@@ -217,6 +220,7 @@ def threshold_cells(X: Any, y: Any, epsilon: float, d: int) -> dict[str, Any]:
     return {"lo": lo, "hi": hi, "size": size, "errors": errors.astype(np.int64), "log_weight": logw}
 
 
+@released_function
 @validate_params(epsilon=EPSILON, d=Integer(1, 64), rng=RNG)
 def structured_threshold_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> int:
     """Exponential mechanism over all 2^d + 1 thresholds, exactly, in O(m log m).
@@ -332,6 +336,7 @@ def structured_interval_log_probability(h: Any, X: Any, y: Any, epsilon: float, 
     return -0.5 * float(epsilon) * _interval_errors(h, X, y, d) - interval_log_normalizer(X, y, epsilon, d)
 
 
+@released_function
 @validate_params(epsilon=EPSILON, d=Integer(1, 64), rng=RNG)
 def structured_interval_mechanism(X: Any, y: Any, epsilon: float, d: int, *, rng: Any = None) -> tuple[int, int] | None:
     """Exponential mechanism over all intervals of X_d (plus the empty one), exactly.

@@ -299,21 +299,27 @@ class GeometricMechanism(Released):
     MAX_ANSWER = 2**62
 
     def _int_answer(self, data: Any) -> np.ndarray:
-        """The query answer as int64: finite, integer-valued, |a| <= 2^62; else ValueError naming ``data``."""
+        """The query answer as int64, checked on what is public only (its dtype and shape, never its values).
+
+        Values are mapped, never refused (a refusal that depends on the private answer would be an output of
+        its own): ``g(a) = clip(floor(a), -2^62, 2^62)``, NaN to 0.  ``g`` is the identity on the integer
+        answers the claim is for; floor and clip are monotone, so for a scalar query of sensitivity ``Delta``
+        (an integer) ``g(f)`` has sensitivity ``Delta`` too (``|floor a - floor b| <= Delta`` when
+        ``|a - b| <= Delta``).  A vector query whose answers are not integers is outside the claim
+        (its floor can move by more than its L1 sensitivity).
+        """
         a = np.asarray(data if self.query is None else self.query(data))
         if a.dtype.kind not in "iubf":
             raise TypeError(f"data: the geometric mechanism needs a numeric answer, got dtype {a.dtype}")
         if a.ndim > 1:
             raise ValueError(f"data: the query answer must be a number or a 1-D vector, got shape {a.shape}")
         if a.dtype.kind == "f":
-            if not np.all(np.isfinite(a)):
-                raise ValueError("data: the query answer must be finite (an entry is not)")
-            if not np.all(a == np.round(a)):
-                raise ValueError("data: the geometric mechanism needs an integer-valued answer "
-                                 "(an entry is not an integer)")
-        if a.size and (a.dtype.kind != "b") and (np.any(a > self.MAX_ANSWER) or np.any(a < -self.MAX_ANSWER)):
-            raise ValueError("data: the query answer must satisfy |answer| <= 2^62 (int64 output; an entry is not)")
-        return a.astype(np.int64)
+            with np.errstate(invalid="ignore"):
+                a = np.floor(np.nan_to_num(a, nan=0.0, posinf=float(self.MAX_ANSWER), neginf=-float(self.MAX_ANSWER)))
+                return np.clip(a, -float(self.MAX_ANSWER), float(self.MAX_ANSWER)).astype(np.int64)
+        if a.dtype.kind == "u":
+            return np.minimum(a, np.uint64(self.MAX_ANSWER)).astype(np.int64)
+        return np.clip(a.astype(np.int64), -self.MAX_ANSWER, self.MAX_ANSWER)
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
         a = self._int_answer(data)

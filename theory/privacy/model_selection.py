@@ -42,7 +42,6 @@ covers).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -59,6 +58,7 @@ from semiprivate.theory.privacy._held_out_search import (
     split_held_out,
 )
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
+from semiprivate.theory.privacy.accounting import compose_up
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
 
@@ -152,7 +152,8 @@ class PrivateSearchCV(Released, SelectedEstimatorMixin, MetaEstimatorMixin, Clas
         # the exact sampler (integer scores, epsilon as its exact rational): no finite score gets probability 0
         index = int(exponential_mechanism(correct, eps_sel, sensitivity=1, rng=select_stream, exact=True))
         del correct  # exact held-out counts are not kept: no guarantee covers them
-        fits_total = (math.fsum(p[0] for p in per), math.fsum(p[1] for p in per))
+        # basic composition, rounded up (never below the exact sum of what the fits spent)
+        fits_total = (compose_up(*(p[0] for p in per)), compose_up(*(p[1] for p in per)))
         total = (max(fits_total[0], eps_sel), fits_total[1])
         budget: dict[str, Any] = {"candidates": per, "fits_on_training_part": fits_total,
                                   "selection": (eps_sel, 0.0), "search": total,
@@ -165,7 +166,7 @@ class PrivateSearchCV(Released, SelectedEstimatorMixin, MetaEstimatorMixin, Clas
                 best.fit(_safe_indexing(X, all_rows), split.y[all_rows], **fit_params)
             r = privacy_of(best)
             budget["refit"] = r
-            total = (total[0] + r[0], total[1] + r[1])
+            total = (compose_up(total[0], r[0]), compose_up(total[1], r[1]))
         budget["total"] = total
         self.candidates_ = candidates
         self.estimators_ = fitted

@@ -32,7 +32,6 @@ floating-point DP-SGD, the rounding of the sum and of the sampler is not account
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -60,9 +59,26 @@ _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
 _AVERAGE = Real(0.0, 1.0, closed="right")
 
 
-@functools.lru_cache(maxsize=1024)
+#: Memos of the accountant (public parameters in, a number out): plain dicts with no hit counter (an
+#: ``lru_cache``'s ``cache_info()`` counts its calls, one per fit: a wrapper's hidden number of runs).
+_PLD_MEMO: dict[tuple[float, int, float], float] = {}
+_CALIBRATED_MEMO: dict[tuple[float, float, int], float] = {}
+_MEMO_MAX = 1024
+
+
+def _memo(table: dict[Any, float], key: Any, compute: Any) -> float:
+    got = table.get(key)
+    if got is None:
+        got = compute()
+        if len(table) >= _MEMO_MAX:
+            table.clear()
+        table[key] = got
+    return got
+
+
 def _pld_epsilon(noise_multiplier: float, steps: int, delta: float) -> float:
-    return float(dpsgd_epsilon(noise_multiplier, 1.0, steps, delta, accountant="pld"))
+    return _memo(_PLD_MEMO, (noise_multiplier, steps, delta),
+                 lambda: float(dpsgd_epsilon(noise_multiplier, 1.0, steps, delta, accountant="pld")))
 
 
 @validate_params(noise_multiplier=POSITIVE_REAL, steps=POSITIVE_INT, delta=_OPEN_DELTA)
@@ -79,8 +95,11 @@ def full_batch_epsilon(noise_multiplier: float, steps: int, delta: float) -> flo
     return _pld_epsilon(float(noise_multiplier), int(steps), float(delta))
 
 
-@functools.lru_cache(maxsize=1024)
 def _calibrated(epsilon: float, delta: float, steps: int) -> float:
+    return _memo(_CALIBRATED_MEMO, (epsilon, delta, steps), lambda: _calibrate(epsilon, delta, steps))
+
+
+def _calibrate(epsilon: float, delta: float, steps: int) -> float:
     sigma = float(gaussian_sigma(epsilon, delta, sensitivity=2.0 * math.sqrt(steps)))
     for _ in range(200):  # the PLD accountant's discretisation is pessimistic: raise sigma until it agrees
         if _pld_epsilon(sigma, steps, delta) <= epsilon:

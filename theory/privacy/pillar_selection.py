@@ -24,6 +24,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.privacy.accounting import compose_up
 from semiprivate.theory.privacy.linear import _check_features, check_signed_labels, zero_one_errors
 from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
 
@@ -133,7 +134,7 @@ def pillar_alg2(Z: Any, y: Any, epsilon: float, delta: float, *, repeats: int = 
     index = int(kernels.exponential_mechanism(-np.asarray(errs, dtype=np.int64), eps_sel, sensitivity=1, rng=g,
                                               exact=True))
     per_run = runs.privacy
-    runs_total = (R * per_run[0], R * per_run[1])
+    runs_total = (compose_up(*[per_run[0]] * R), compose_up(*[per_run[1]] * R))  # rounded up
     total = (max(runs_total[0], eps_sel), runs_total[1])
     budget = {"per_run": per_run, "runs_total": runs_total, "selection": (eps_sel, 0.0), "total": total,
               "n_train": int(len(tr)), "n_holdout": int(n_hold), "repeats": R}

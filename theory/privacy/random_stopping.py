@@ -99,7 +99,7 @@ from semiprivate.theory.privacy._release import (
     Released,
     SideOutputs,
     base_streams,
-    captured_outputs,
+    captured_runs,
     child_streams,
     quiet,
 )
@@ -555,24 +555,30 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
                                       holdout_fraction=self.holdout_fraction, rng=self.rng)
         count_stream, run_streams = child_streams(split.rng, 2)
         runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
-        # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given
+        # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.
+        # Every candidate choice and every score's noise is drawn here, in one call each, before the runs: no
+        # sampler, cache or counter is called once per run (its state would count the hidden K)
         scale = Fraction(1) / Fraction(float(self.epsilon_score))
+        choice_stream, noise_stream, fits = child_streams(run_streams, 3)
+        choices = choice_stream.integers(len(candidates), size=runs)
+        noises = np.asarray(discrete_laplace(scale, size=runs, rng=noise_stream), dtype=np.int64)
         best: tuple[int, int, Any, SideOutputs] | None = None
-        for _ in range(runs):
-            # each run: its own child stream for the candidate's choice, the fit and the score's noise
-            choice, fit_stream, noise_stream = child_streams(run_streams, 3)
-            index = int(choice.integers(len(candidates)))
-            est = clone(configured[index])
-            # no progress bar per run, and every run's side output (printed text, warnings, log records) held
-            # back: the selected run's is emitted, the others dropped (one line per run would show K)
-            with captured_outputs() as side:
-                with base_streams(est, fit_stream), quiet(est):
-                    est.fit(split.X_train, split.y_train, **fit_params)
-                self._check_fit(est)
-                correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
-            score = correct + discrete_laplace(scale, rng=noise_stream)
-            if best is None or score > best[0]:
-                best = (score, index, est, side)
+        # one capture around the whole loop (the interpreter's state changes once, whatever K): each run's
+        # side output (printed text, descriptor writes, warnings, log records) is held in its own buffer, the
+        # selected run's emitted afterwards, the others dropped
+        with captured_runs() as capture:
+            for r in range(runs):
+                index = int(choices[r])
+                est = clone(configured[index])
+                with capture.run() as side:
+                    # its own child stream for the fit; no progress bar per run
+                    with base_streams(est, child_streams(fits, 1)[0]), quiet(est):
+                        est.fit(split.X_train, split.y_train, **fit_params)
+                    self._check_fit(est)
+                    correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
+                score = correct + int(noises[r])
+                if best is None or score > best[0]:
+                    best = (score, index, est, side)
         if best is None:  # sample_runs returns K >= 1
             raise RuntimeError("no run")
         score, index, est, side = best

@@ -15,24 +15,25 @@ more**:
   is private only against someone who neither knows nor can search it; for a release, pass
   ``rng=None`` (fresh OS entropy, 128 bits).
 
-**The record.**  Every run of a release (``fit``, ``sanitize``, ``__call__`` of a class inheriting
-:class:`semiprivate.theory.privacy._release.Released`: every learner, wrapper, sanitizer and mechanism)
-that is given a seed by the user (at any depth: a run inside another release's run too, unless the seed is a
-stream that enclosing run derived for it) is recorded in a process-wide table: the seed's identity (an int ``s`` and ``SeedSequence(s)`` are the
-same seed; so is a freshly seeded ``default_rng(s)``) against a keyed fingerprint of the release (its
-class, its parameters other than the seed, and every input of the run).  The fingerprint is a BLAKE2b
-MAC under a key drawn from the OS when the module is imported, so the table is not a function of the
-data alone.  Running exactly the same release again with the same seed is allowed (it reproduces the
-same output and reveals nothing new); the same seed on any other release (other data, other
-parameters, another class), and the same inputs giving another output (something the fingerprint does not read
-changed the release: a closure, a global), are refused with a ValueError that names the parameter and the fix:
-distinct seeds (``numpy.random.SeedSequence(seed).spawn(k)``), or ``None``.  A generator passed
-along is recorded by its state, so one Generator object handed to several releases is fine (each run
-advances or spawns it).  Child streams a release derives for its own sub-fits, candidates, refits and
-repetitions are not user seeds and are not recorded (:func:`semiprivate.theory.privacy._release.child_streams`
-gives each its own).  :func:`forget_seeds` empties the table (an earlier release that was discarded
-unpublished no longer needs protecting; each test of the project's suite starts with an empty table),
-and :func:`separate_seed_record` runs a block with a table of its own.
+**The record.**  Every release (a run of a class inheriting
+:class:`semiprivate.theory.privacy._release.Released`: every learner, wrapper, sanitizer and mechanism; and the
+public release functions, ``exponential.sample`` and the structured mechanisms) registers the random *streams* it
+draws from, at the points where coins are made (``child_streams``/``fit_stream`` and
+``kernels.validation.as_generator``): each stream's node in the seed tree (its root's pool words, so an int ``s``,
+``SeedSequence(s)``, ``SeedSequence([s])`` and ``default_rng(s)`` share a root, and its spawn key).  Runs nested
+in a release draw into the outermost release's record.  After a run, a stream another release drew from (or a
+stream below one whose subtree another release derived from) is refused, unless the other release had the same
+keyed fingerprint (class, parameters other than the seed, every input) and the same output (a repetition: it
+reveals nothing new); the output is the return value and every declared release on the object.  A generator
+handed on exactly where the previous release left it continues the stream (allowed).  So a used or permuted
+generator, a spawned child drawn directly, a seed under any parameter name and a release inside another's query
+are caught whatever the entry point.  Fingerprints and outputs are BLAKE2b MACs under a key drawn from the OS
+when the module is imported; the table holds keyed digests only.  Refusals are ValueErrors that name the
+parameter and the fix: distinct seeds (``numpy.random.SeedSequence(seed).spawn(k)``), or ``None``.
+:func:`forget_seeds` empties the table (an earlier release that was discarded unpublished no longer needs
+protecting; each test of the project's suite starts with an empty table), :func:`separate_seed_record` runs a
+block with a table of its own, and :func:`seed_reuse_allowed` runs a block unrecorded (both for this thread or
+task only).
 
 Scope: one process.  Releases made in other processes (a worker pool, a later session) are not seen;
 with several processes, give each its own seeds (``SeedSequence.spawn``) or use ``rng=None``.
@@ -50,6 +51,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from semiprivate.theory.privacy.sanitizers import NoisyHistogramSanitizer
+>>> from semiprivate.theory.privacy.seeds import separate_seed_record
 >>> X = np.array([0, 1, 1, 3])
 >>> with separate_seed_record():
 ...     a = NoisyHistogramSanitizer(1.0, domain_size=4, rng=0).sanitize(X)
@@ -67,7 +69,9 @@ NoisyHistogramSanitizer: rng=0 was already used by a different release in this p
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import contextvars
 import functools
 import hashlib
 import os
@@ -77,6 +81,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels.validation import in_experiment
 
 __all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",
            "SECURE_MODE_ENV"]
@@ -92,9 +97,34 @@ _NOT_THE_RELEASE = frozenset({"progress", "verbose", "n_jobs", "backend"})
 
 _KEY = os.urandom(32)
 _LOCK = threading.RLock()
-_RECORD: dict[bytes, tuple[bytes, str, bytes]] = {}
+_RECORD: dict[bytes, tuple[bytes, str, bytes, bytes, bool]] = {}
 _SECURE: list[bool] = [False]
-_PAUSED: list[int] = [0]  # depth of seed_reuse_allowed() blocks
+#: secure_mode() blocks active in any thread (a block raises secure mode for the process while it runs; one
+#: thread leaving its block never lowers it for another still inside one)
+_SECURE_BLOCKS: list[int] = [0]
+#: secure_mode(False) in this context (thread or task): off here, unless the environment variable says on
+_SECURE_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("semiprivate_secure_off", default=False)
+#: seed_reuse_allowed() depth in this context only (another thread's experiment does not pause this one's record)
+_PAUSE: contextvars.ContextVar[int] = contextvars.ContextVar("semiprivate_seed_pause", default=0)
+#: separate_seed_record()'s table in this context only (another thread keeps the shared record)
+_OVERLAY: contextvars.ContextVar[dict[bytes, Any] | None] = contextvars.ContextVar("semiprivate_seed_overlay",
+                                                                                  default=None)
+
+
+class _Paused:
+    """``_PAUSED[0]``: the seed_reuse_allowed() depth of the current context."""
+
+    def __getitem__(self, i: int) -> int:
+        return _PAUSE.get()
+
+
+_PAUSED = _Paused()
+
+
+def _table() -> dict[bytes, Any]:
+    """The record this context uses: its separate_seed_record() table, else the process-wide one."""
+    overlay = _OVERLAY.get()
+    return _RECORD if overlay is None else overlay
 
 
 def forget_seeds() -> None:
@@ -104,7 +134,7 @@ def forget_seeds() -> None:
     earlier release is discarded unpublished (or, in a test suite, between tests).
     """
     with _LOCK:
-        _RECORD.clear()
+        _table().clear()
 
 
 @contextlib.contextmanager
@@ -113,16 +143,13 @@ def separate_seed_record() -> Iterator[None]:
 
     Seeds used inside the block are checked against each other only (for an experiment whose
     releases are separate from the rest of the process, e.g. one run of a test or of an example).
+    The block's record is this thread's (or task's) only: other threads keep the shared record.
     """
-    with _LOCK:
-        saved = dict(_RECORD)
-        _RECORD.clear()
+    token = _OVERLAY.set({})
     try:
         yield
     finally:
-        with _LOCK:
-            _RECORD.clear()
-            _RECORD.update(saved)
+        _OVERLAY.reset(token)
 
 
 @contextlib.contextmanager
@@ -133,14 +160,13 @@ def seed_reuse_allowed() -> Iterator[None]:
     ``random_state=0`` estimator on many datasets, by design) or a reproducibility experiment whose
     outputs are never published. A release made inside the block may share its noise with another
     one: its guarantee holds alone, not for the two together. Secure mode still refuses every seed.
+    The pause holds in this thread (or task) only.
     """
-    with _LOCK:
-        _PAUSED[0] += 1
+    token = _PAUSE.set(_PAUSE.get() + 1)
     try:
         yield
     finally:
-        with _LOCK:
-            _PAUSED[0] -= 1
+        _PAUSE.reset(token)
 
 
 def set_secure_mode(enabled: bool) -> bool:
@@ -158,7 +184,11 @@ def set_secure_mode(enabled: bool) -> bool:
 def secure_mode_enabled() -> bool:
     """Whether secure mode is on (:func:`set_secure_mode` or ``SEMIPRIVATE_SECURE_MODE``)."""
     env = os.environ.get(SECURE_MODE_ENV, "").strip().lower()
-    return _SECURE[0] or env in ("1", "true", "yes", "on")
+    if env in ("1", "true", "yes", "on"):
+        return True
+    if _SECURE_OFF.get():
+        return False
+    return _SECURE[0] or _SECURE_BLOCKS[0] > 0
 
 
 def secure_mode(enabled: bool = True) -> contextlib.AbstractContextManager[None]:
@@ -173,11 +203,22 @@ def secure_mode(enabled: bool = True) -> contextlib.AbstractContextManager[None]
 
 @contextlib.contextmanager
 def _secure_block(enabled: bool) -> Iterator[None]:
-    before = set_secure_mode(enabled)
+    if not enabled:
+        token = _SECURE_OFF.set(True)
+        try:
+            yield
+        finally:
+            _SECURE_OFF.reset(token)
+        return
+    with _LOCK:
+        _SECURE_BLOCKS[0] += 1
+    token = _SECURE_OFF.set(False)
     try:
         yield
     finally:
-        set_secure_mode(before)
+        _SECURE_OFF.reset(token)
+        with _LOCK:
+            _SECURE_BLOCKS[0] -= 1
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -354,11 +395,20 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
             put(f"arraylike:{type(value).__qualname__};".encode())
             _feed(h, arr, seen, depth + 1)
             return
+    if hasattr(value, "__len__") and hasattr(value, "__getitem__"):
+        try:
+            arr = np.asarray(value)  # a sequence the run reads item by item: the values it reads
+        except Exception:
+            arr = None
+        if arr is not None and not arr.dtype.hasobject:
+            put(f"sequence:{type(value).__qualname__};".encode())
+            _feed(h, arr, seen, depth + 1)
+            return
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
+        # every attribute (fitted-looking names too: an input is not an estimator, its values may live there)
         put(f"object:{type(value).__module__}.{type(value).__qualname__};".encode())
-        _feed(h, {k: v for k, v in state.items() if not k.endswith("_") and not k.startswith("__")}, seen,
-              depth + 1)
+        _feed(h, {k: v for k, v in state.items() if not k.startswith("__")}, seen, depth + 1)
         return
     try:
         put(pickle.dumps(value, protocol=5))
@@ -433,38 +483,202 @@ def snapshot(owner: str, seeds: dict[str, Any]) -> dict[str, tuple[Any, tuple[An
     return out
 
 
-def record(owner: str, taken: dict[str, tuple[Any, tuple[Any, ...]]], fp: bytes, out: bytes = b"") -> None:
-    """After a run of a release succeeded: record the seeds it drew from, or refuse one already used by a
-    different release (another fingerprint ``fp``) with a ValueError naming the parameter and the fix.
+# ---------------------------------------------------------------------------------------------------
+# the record: keyed on the streams a release draws from, at the points where coins are made
+# ---------------------------------------------------------------------------------------------------
 
-    A generator that the run left untouched (neither drawn from nor spawned) gave it no coins: not recorded.
+
+class Ticket:
+    """The streams one release's run draws from (:func:`release_ticket`).
+
+    ``created``: the seed-tree nodes (root words, spawn key) of generators made during the run (from a seed, a
+    SeedSequence, or spawned); ``passed``: nodes of generators the run was handed and drew from as they are
+    (with the object and its state when first seen: continuing a stream where the last release left it is not
+    a reuse).  ``off``: a run with no guarantee to protect (declared not private, or an audit-form experiment).
     """
+
+    __slots__ = ("owner", "off", "created", "passed", "named", "derived")
+
+    def __init__(self, owner: str, off: bool = False) -> None:
+        self.owner = owner
+        self.off = off
+        #: user seeds by name that runs nested in this release were given ("Class's rng=7"), for messages
+        self.named: list[str] = []
+        self.created: dict[bytes, tuple[Any, list[bytes], bool]] = {}
+        self.passed: dict[bytes, tuple[Any, bytes, list[bytes]]] = {}
+        #: generators this run derived (child_streams): a nested run handed one draws the run's coins, not a seed
+        self.derived: dict[int, Any] = {}
+
+
+_TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar("semiprivate_release_ticket", default=None)
+#: One-way keyed digests of the roots this toolkit drew from OS entropy (rng=None): no user can give them again.
+#: Only a bounded number of digests, one per fresh root (a release with rng=None makes one, whatever its sub-runs).
+_FRESH: collections.OrderedDict[bytes, None] = collections.OrderedDict()
+_FRESH_MAX = 4096
+
+
+def current_ticket() -> Ticket | None:
+    """The ticket of the release whose run is in progress in this context (the outermost one), or None."""
+    return _TICKET.get()
+
+
+@contextlib.contextmanager
+def release_ticket(owner: str, off: bool = False) -> Iterator[Ticket | None]:
+    """Open the ticket of a release's run; a run nested in another release's run draws into the outer ticket
+    (yields None): every coin the outer release's output depends on is that release's."""
+    if _TICKET.get() is not None:
+        yield None
+        return
+    ticket = Ticket(owner, off)
+    token = _TICKET.set(ticket)
+    try:
+        yield ticket
+    finally:
+        _TICKET.reset(token)
+
+
+def _root_words(ss: np.random.SeedSequence) -> bytes:
+    # the pool words, so SeedSequence(0) and SeedSequence([0]), 2**32 and [0, 1] are one root
+    return np.random.SeedSequence(ss.entropy, pool_size=ss.pool_size).generate_state(8).tobytes()
+
+
+def _seed_seq(gen: np.random.Generator) -> np.random.SeedSequence | None:
+    ss = getattr(gen.bit_generator, "seed_seq", None)
+    return ss if isinstance(ss, np.random.SeedSequence) else None
+
+
+def note_fresh(gen: np.random.Generator) -> None:
+    """Mark ``gen``'s root as drawn from OS entropy by this toolkit: its streams are nobody's seed."""
+    ss = _seed_seq(gen)
+    if ss is None:
+        return
+    with _LOCK:
+        _FRESH[_fresh_key(_root_words(ss))] = None
+        while len(_FRESH) > _FRESH_MAX:
+            _FRESH.popitem(last=False)
+
+
+def is_fresh(gen: np.random.Generator) -> bool:
+    """Whether ``gen`` descends from a root this toolkit drew from OS entropy (:func:`note_fresh`)."""
+    ss = _seed_seq(gen)
+    return ss is not None and _fresh_key(_root_words(ss)) in _FRESH
+
+
+def _fresh_key(words: bytes) -> bytes:
+    # a one-way digest: the root's words seed its own bit generator, so they are never kept
+    return hashlib.blake2b(words, key=_KEY, digest_size=16, person=b"fresh-root").digest()
+
+
+def _state_digest(gen: np.random.Generator) -> bytes:
+    return hashlib.blake2b(repr(_state_items(gen.bit_generator.state)).encode(), key=_KEY, digest_size=16).digest()
+
+
+def _node_key(gen: np.random.Generator) -> tuple[bytes, bytes, list[bytes]]:
+    """(root words, keyed MAC of the node, keyed MACs of its ancestors' nodes below the root, nearest last)."""
+    ss = _seed_seq(gen)
+    if ss is None:  # a bit generator built without a seed sequence: identified by its state
+        ident: tuple[Any, ...] = ("bits", type(gen.bit_generator).__name__, _state_items(gen.bit_generator.state))
+        return b"", _sealed_identity(ident), []
+    root = _root_words(ss)
+    path = tuple(int(k) for k in ss.spawn_key)
+    pool = int(ss.pool_size)
+    above = [_sealed_identity(("stream", root, path[:i], pool)) for i in range(len(path))]
+    return root, _sealed_identity(("stream", root, path, pool)), above
+
+
+def _reused_within(owner: str) -> ValueError:
+    return ValueError(
+        f"{owner}: two parts of this release draw from the same random stream (one seed given twice, e.g. a seed "
+        "fixed on a nested estimator under a parameter name its wrapper does not re-route, such as random_seed): "
+        "their noise is the same draw and cancels when their outputs are compared; give the nested estimator "
+        "no seed (None) or a seed parameter named rng, random_state or seed, which the wrapper replaces by a "
+        "child stream per run")
+
+
+def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> None:
+    """Register, in the release's ``ticket``, the stream ``gen`` draws from.
+
+    ``passed``: ``gen`` is a generator the run was handed and draws from as it is (else it was made during the
+    run from a seed, a SeedSequence, or by spawning).  Two generators on one node in one release (not the same
+    object passed along) are refused at once (ValueError): they draw the same coins.
+    """
+    if ticket.off or _PAUSED[0] or in_experiment():
+        return
+    root, key, above = _node_key(gen)
+    if root and _fresh_key(root) in _FRESH:
+        return  # fresh OS entropy: no other release can draw it
+    seen = ticket.created.get(key, (None,))[0]
+    if seen is None and key in ticket.passed:
+        seen = ticket.passed[key][0]
+    if seen is not None:
+        if seen is gen:
+            return  # the same generator passed along inside the run: one stream, continued
+        raise _reused_within(ticket.owner)
+    if passed and not _pristine(gen):
+        # a generator already drawn from or spawned, handed in: it continues its stream (the same object passed
+        # from release to release, or drawn from by the caller in between, is not a reuse), and its position in
+        # the stream cannot be placed against another release's; its spawned children are recorded when made
+        return
+    if passed:
+        # a fresh generator (default_rng(s), or one built on a spawned child): exactly what making one from its
+        # node gives, so it is that node's stream from its start
+        ticket.created[key] = (gen, above, not any(a in ticket.created for a in above))
+    else:
+        # a node below another node this run made is reached only through it: the record keeps the top one
+        # (whose subtree it owns), so the record's size does not count the run's sub-fits (random stopping's K)
+        top = not any(a in ticket.created for a in above)
+        ticket.created[key] = (gen, above, top)
+
+
+def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, output_of: Any) -> None:
+    """After a release's run succeeded: refuse it if a stream it drew from was drawn by a different release
+    (another fingerprint, or the same inputs with another output), else record its streams.
+
+    ``fingerprint_of()`` and ``output_of()`` give the keyed MACs of the release and of what it released
+    (computed only when the run drew from a stream a user seed can name).  A generator handed on from where
+    the previous release left it (its state unchanged since) continues that stream: not a reuse.
+    """
+    if ticket.off or (not ticket.created and not ticket.passed) or in_experiment():
+        return
     with _LOCK:
         if _PAUSED[0]:
             return  # seed_reuse_allowed(): nothing checked, nothing recorded
-        new: list[bytes] = []
-        for name, (value, ident) in taken.items():
-            if isinstance(value, np.random.Generator) and ident[0] == "state":
-                # a generator already drawn from or spawned is not a seed the user typed: the auditor's common
-                # random numbers (one generator state rebuilt for both neighbours) are not two releases; a seed
-                # is an int, a SeedSequence or a fresh default_rng(seed)
-                continue
-            key = _sealed_identity(ident)  # the table holds MACs, not the seeds themselves
-            known = _RECORD.get(key)
-            if known is not None and known[0] == fp and known[2] != out:
-                raise ValueError(
-                    f"{owner}: {name}={_shown(value)} was already used by a release with these inputs and "
-                    "parameters, and this run's output differs from that release's (something the inputs do not "
-                    "show changed it: a closure, a global, an object read lazily); one seed on two different "
-                    f"releases makes their noise cancel: {_fix(name)}")
-            if known is not None and known[0] != fp:
-                shown = repr(value) if isinstance(value, int | np.integer) else type(value).__name__
-                raise ValueError(
-                    f"{owner}: {name}={shown} was already used by a different release in this process "
-                    f"({known[1]}, with other inputs or parameters); one seed on two releases gives them the same "
-                    "noise, which cancels when their outputs are compared (h1 - h2 = f(D1) - f(D2) exactly): "
-                    f"{_fix(name)}")
-            if known is None:
-                new.append(key)
-        for key in new:
-            _RECORD[key] = (fp, owner, out)
+    fp = fingerprint_of()
+    out = output_of()
+    with _LOCK:
+        if _PAUSED[0]:
+            return
+        nodes: list[tuple[bytes, list[bytes], bytes | None]] = [
+            (k, above, None) for k, (_, above, _) in ticket.created.items()]
+        nodes += [(k, above, start) for k, (_, start, above) in ticket.passed.items()]
+        for key, above, start in nodes:
+            # the node itself, or an ancestor whose whole subtree another release derived its streams from
+            record = _table()
+            owners = [(record.get(key), start)] + [(record.get(a), None) for a in above]
+            for known, begin in owners:
+                if known is None or (begin is not None and known[3] == begin):
+                    continue  # free, or a generator continuing exactly where the last release left it
+                if owners[0][0] is not known and not known[4]:
+                    continue  # that ancestor was drawn from directly: its stream, not its children's
+                if known[0] != fp:
+                    raise ValueError(
+                        f"{owner}: {shown} was already used by a different release in this process "
+                        f"({known[1]}, with other inputs or parameters): this run drew from a random stream that "
+                        "release drew from, so the two share their noise, which cancels when their outputs are "
+                        f"compared (h1 - h2 = f(D1) - f(D2) exactly): {_fix(_name_of(shown))}")
+                if known[2] != out:
+                    raise ValueError(
+                        f"{owner}: {shown} was already used by a release with these inputs and parameters, and "
+                        "this run's output differs from that release's (something the inputs do not show changed "
+                        "it: a closure, a global, an object read lazily); one seed on two different releases makes "
+                        f"their noise cancel: {_fix(_name_of(shown))}")
+        for key, (_, _, top) in ticket.created.items():
+            if top:
+                _table()[key] = (fp, owner, out, b"", True)
+        for key, (gen, _, _) in ticket.passed.items():
+            _table()[key] = (fp, owner, out, _state_digest(gen), False)
+
+
+def _name_of(shown: str) -> str:
+    name = shown.split("=")[0].split(" ")[-1]
+    return name if name in SEED_NAMES else "rng"

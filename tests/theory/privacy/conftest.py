@@ -22,9 +22,12 @@ def _no_memoised_noisy_sgd_epsilon() -> None:
 @pytest.fixture(autouse=True)
 def _no_memoised_halfspace_noise() -> None:
     """Every test calibrates and accounts the halfspace learners' noise itself, not with values memoised by
-    an earlier test (the learners keep calibrated noise multipliers and their epsilons in two lru_caches)."""
-    halfspaces._calibrated.cache_clear()
-    halfspaces._accounted.cache_clear()
+    an earlier test (the learners keep calibrated noise multipliers and their epsilons in two memo tables)."""
+    for memo in (halfspaces._calibrated, halfspaces._accounted):
+        if hasattr(memo, "cache_clear"):
+            memo.cache_clear()
+    for table in ("_CALIBRATED", "_ACCOUNTED"):  # plain memo tables (no hit counter), where the learners keep them
+        getattr(halfspaces, table, {}).clear()
 
 
 @pytest.fixture

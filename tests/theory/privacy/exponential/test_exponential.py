@@ -104,7 +104,7 @@ def test_structured_d64_cells_are_exact():
     assert cells["lo"][0] == 0 and cells["hi"][-1] == 2**64
     t = structured_threshold_mechanism(X, y, 1.0, 64, rng=0)
     assert 0 <= t <= 2**64
-    h = structured_interval_mechanism(X, y, 1.0, 64, rng=0)
+    h = structured_interval_mechanism(X, y, 1.0, 64, rng=1)
     assert h is None or 0 <= h[0] <= h[1] < 2**64
     assert math.isfinite(interval_log_normalizer(X, y, 1.0, 64))
 

@@ -23,7 +23,8 @@ def _chi2(idx: np.ndarray, p: np.ndarray) -> float:
     return float(chisquare(counts, p * counts.sum()).pvalue)
 
 
-def test_sampler_has_the_exponential_mechanism_distribution() -> None:
+def test_sampler_has_the_exponential_mechanism_distribution(seed_reuse_allowed) -> None:
+    # a law test: seeds 0..2999 are an experiment's coins (one of them is also the bulk draw's seed 11)
     eps = 1.3
     p = tex.output_distribution(ERRORS, eps)
     many = tex.sample(ERRORS, eps, size=40_000, rng=11)
@@ -65,7 +66,8 @@ def test_sampling_is_reproducible_from_the_generator() -> None:
     assert not np.array_equal(tex.sample_log_weights(lw, size=40, rng=g), x)
 
 
-def test_sample_log_weights_shapes_and_errors() -> None:
+def test_sample_log_weights_shapes_and_errors(seed_reuse_allowed) -> None:
+    # shapes of draws with one seed (functional, not releases)
     lw = np.array([0.0, -np.inf, 1.0])
     one = tex.sample_log_weights(lw, rng=1)
     assert type(one) is int and one in (0, 2)
@@ -126,7 +128,7 @@ def test_interval_empty_cell_at_d64_is_exact() -> None:
             assert 0 <= a <= b < 2**64
 
 
-def test_negative_errors_are_refused_without_showing_them() -> None:
+def test_negative_errors_are_refused_without_showing_them(seed_reuse_allowed) -> None:
     """Error counts are statistics of private data: a negative entry is refused naming ``errors``, not its
     position or value; 0 is valid."""
     neg = r"^errors must be non-negative \(numbers of mistakes\); some entry is negative$"

@@ -18,7 +18,8 @@ def test_fractional_error_counts_are_refused_naming_errors(fn) -> None:
         assert "2.5" not in str(ex.value) and "0.25" not in str(ex.value)
 
 
-def test_whole_counts_in_any_numeric_dtype_are_accepted() -> None:
+def test_whole_counts_in_any_numeric_dtype_are_accepted(seed_reuse_allowed) -> None:
+    # the same seed on three dtypes: a functional check, not three releases
     for ok in ([0, 2, 3], np.array([1.0, 0.0, 4.0]), np.array([7, 1], dtype=np.uint8)):
         p = tex.output_distribution(ok, 1.0)
         e = np.asarray(ok, dtype=float)
