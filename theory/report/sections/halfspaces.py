@@ -359,7 +359,7 @@ def _why_not(room: dict[str, float]) -> tuple[str, bool]:
     return (f"{base}, but the top {room['k_pred']:.0f} public directions already hold "
             f"{room['share_pred']:.0%} of the test rows' squared norm, so projecting scales the noise in the scores "
             f"only to {math.sqrt(room['share_pred']):.2f}x while the noise-free accuracy changes "
-            f"{room['nf_change_pred']:+.3f}: predicted rise at most {room['pred']:+.3f} (best k over the sweep), "
+            f"{room['nf_change_pred']:+.3f}: predicted rise {room['pred']:+.3f} (the largest over k), "
             + ("below" if explained else "ABOVE") + f" the {room['detectable']:.3f} this run can show"
             + ("" if explained else " -- not explained")), explained
 
@@ -420,7 +420,7 @@ def _mn_block(ctx: ReportContext, quick: bool) -> tuple[list[str], list[Path], b
         claim, shown, stats = _claim(res, ks, eps[0], d)
         room = _room(res, ks, eps[0], d, stats)
         why, explained = _why_not(room) if not shown else (
-            f"predicted from the noise cost ({room['cost_d']:.3f} at k = d) and the spectrum: at most "
+            f"predicted from the noise cost ({room['cost_d']:.3f} at k = d) and the spectrum: "
             f"{room['pred']:+.3f} (k = {room['k_pred']:.0f})", True)
         files.append(_mn_plot(ctx, res, ks, eps, f"{label}: one multinomial DP-GD run, {seeds} splits",
                               f"multinomial_ksweep_{name}.png", chance))
