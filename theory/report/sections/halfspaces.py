@@ -293,6 +293,7 @@ def _mn_run(g: np.random.Generator, name: str, seed: int, ks: list[int],
         F, Ft = feats(X), feats(Xt)
         lr = LogisticRegression(max_iter=2000).fit(F, y)
         out[None][k] = float(lr.score(Ft, yt))
+        assert ref.scaler_ is not None  # X_public given: the public scaler is fitted
         Zt = ref.scaler_.transform(Xt)
         share[k] = float(np.sum(Ft * Ft) / max(float(np.sum(Zt * Zt)), 1e-300))
         for e, clf in fits.items():
