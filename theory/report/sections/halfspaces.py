@@ -421,7 +421,7 @@ def _mn_block(ctx: ReportContext, quick: bool) -> tuple[list[str], list[Path], b
         claim, shown, stats = _claim(res, ks, eps[0], d)
         room = _room(res, ks, eps[0], d, stats)
         why, explained = _why_not(room) if not shown else (
-            f"predicted from the noise cost ({room['cost_d']:.3f} at k = d) and the spectrum: "
+            f"predicted from the noise cost ({room['cost_d']:.3f} +- {room['cost_d_se']:.3f} s.e. at k = d) and the spectrum: "
             f"{room['pred']:+.3f} (k = {room['k_pred']:.0f})", True)
         files.append(_mn_plot(ctx, res, ks, eps, f"{label}: one multinomial DP-GD run, {seeds} splits",
                               f"multinomial_ksweep_{name}.png", chance))
