@@ -11,6 +11,18 @@ A second block trains one multinomial classifier per fit with one full-batch DP-
 (:class:`semiprivate.theory.learners.multinomial.SemiPrivateMultinomial`: public standardisation and PCA,
 PILLAR's setting of 10% public rows) over k on digits and, in the full report, on d = 2048
 PILLAR.Def3 data (PILLAR Fig 4's dimension), with non-private logistic regression on the same features.
+Where a sweep does not show the rise, its line says why with numbers from the same splits: the *noise cost*
+(the private fit's accuracy below the same trainer run without noise) at k = d, the room projecting has to help,
+and the share of the test rows' squared norm that the top k public directions hold, which sets how far projecting
+can shrink the noise a row's scores see (about its square root); their product predicts the rise.
+
+The section's ``ok`` rule: the synthetic sweeps (built with PILLAR Def 3's low-rank structure, where the papers'
+effect is predicted) must show the rise; a sweep on real data (digits) may instead be *explained*: its noise cost
+at k = d is within what the run can resolve, or the largest predicted rise over k is below the smallest rise the
+claim's rule could show with the run's spread (0.02 + 2 s.e.).  A real-data sweep whose predicted rise is
+detectable but missing sets ``ok`` False.  Measured on digits (10 splits, eps = 0.3): noise cost 0.41 at k = d,
+but k = 16 public directions hold 71% of the rows' squared norm (the scores' noise shrinks only to 0.84x) and
+k = 4 holds 30% while losing 0.16 noise-free; on the d = 2048 data the top 5 directions hold 19%.
 
 Every seeded run (one per seed of each sweep, one per HPSY Thm 3 run) goes through
 ``ctx.simulate`` (:func:`semiprivate.theory.distributed.monte_carlo`): here with a progress bar, or
@@ -234,27 +246,42 @@ def _mn_data(s: int, name: str, seed: int) -> tuple[Any, ...]:
 
 
 def _mn_run(g: np.random.Generator, name: str, seed: int, ks: list[int],
-            epsilons: list[float]) -> dict[Any, dict[int, float]]:
-    """One split of the multinomial sweep: {eps or None (non-private): {k: test accuracy}}.
+            epsilons: list[float]) -> dict[str, Any]:
+    """One split of the multinomial sweep: accuracies, the same runs without noise, and the public spectrum's share.
 
-    Private: :class:`semiprivate.theory.learners.multinomial.SemiPrivateMultinomial` at each fixed k (public
-    PCA), and ``projection="none"`` at k = d.  Non-private: scikit-learn's logistic regression on the same
-    public-standardised, projected features (PILLAR's non-private curve: the same classifier, no noise)."""
+    ``"acc"``: {eps or None (non-private): {k: test accuracy}}.  Private:
+    :class:`semiprivate.theory.learners.multinomial.SemiPrivateMultinomial` at each fixed k (public PCA), and
+    ``projection="none"`` at k = d.  Non-private: scikit-learn's logistic regression on the same
+    public-standardised, projected features (PILLAR's non-private curve: the same classifier, no noise).
+
+    ``"noise_free"``: {eps: {k: test accuracy}} of the private fit's own trainer
+    (:func:`semiprivate.theory.privacy.multinomial_dpgd.multinomial_dp_gd` with the steps, clip, learning rate
+    and averaging that fit ran) with noise multiplier 0: what the noise costs at each k is the difference.
+    ``"share"``: {k: share of the test rows' squared norm (public-standardised) in the top k public principal
+    directions}; isotropic weight noise reaches a row's scores in proportion to the norm of its projection, so
+    projecting to k scales the noise in the scores by about the square root of this share."""
     from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial
+    from semiprivate.theory.privacy.multinomial_dpgd import multinomial_dp_gd
     from sklearn.linear_model import LogisticRegression
 
     s = _run_seed(g)
     X, y, P, Xt, yt = _mn_data(s, name, seed)
     seeds = np.random.SeedSequence([s, 2])  # one child seed per release of the run (one seed, one release)
+    quiet = np.random.SeedSequence([s, 3])  # streams of the noise-free reference runs (sigma = 0: nothing drawn)
     d = X.shape[1]
     classes = np.unique(yt)
+    yi, yti = np.searchsorted(classes, y), np.searchsorted(classes, yt)
     out: dict[Any, dict[int, float]] = {e: {} for e in [*epsilons, None]}
+    noise_free: dict[float, dict[int, float]] = {e: {} for e in epsilons}
+    share: dict[int, float] = {}
     for k in ks:
+        fits = {}
         for e in epsilons:
             proj = "none" if k == d else "pca"
             clf = SemiPrivateMultinomial(e, 1e-5, projection=proj, k=k if k < d else "auto", classes=classes,
                                          rng=seeds.spawn(1)[0])
             out[e][k] = float(clf.fit(X, y, X_public=P).score(Xt, yt))
+            fits[e] = clf
         ref = SemiPrivateMultinomial(1.0, 1e-5, projection="none" if k == d else "pca", k=k if k < d else "auto",
                                      n_iter=1, classes=classes, rng=seeds.spawn(1)[0]).fit(X, y, X_public=P)
         A = ref.components_
@@ -263,17 +290,79 @@ def _mn_run(g: np.random.Generator, name: str, seed: int, ks: list[int],
             Z = ref.scaler_.transform(M)
             return np.asarray(Z if A is None else Z @ A)
 
-        lr = LogisticRegression(max_iter=2000).fit(feats(X), y)
-        out[None][k] = float(lr.score(feats(Xt), yt))
-    return out
+        F, Ft = feats(X), feats(Xt)
+        lr = LogisticRegression(max_iter=2000).fit(F, y)
+        out[None][k] = float(lr.score(Ft, yt))
+        assert ref.scaler_ is not None  # X_public given: the public scaler is fitted
+        Zt = ref.scaler_.transform(Xt)
+        share[k] = float(np.sum(Ft * Ft) / max(float(np.sum(Zt * Zt)), 1e-300))
+        for e, clf in fits.items():
+            W = multinomial_dp_gd(F, yi, classes.size, noise_multiplier=0.0, steps=clf.n_iter_, clip=float(clf.clip),
+                                  learning_rate=float(clf.learning_rate), average=float(clf.average),
+                                  rng=np.random.default_rng(quiet.spawn(1)[0])).weights
+            noise_free[e][k] = float(np.mean(np.argmax(Ft @ W[:-1] + W[-1], axis=1) == yti))
+    return {"acc": out, "noise_free": noise_free, "share": share}
 
 
 def _mn_sweep(ctx: ReportContext, name: str, ks: list[int], epsilons: list[float], seeds: int) -> dict[str, Any]:
+    """Accuracies ``res["pca"][eps][k]`` (arrays over splits), the noise-free runs ``res["noise_free"][eps][k]`` and
+    the spectrum's share ``res["share"][k]`` (:func:`_mn_run`)."""
     runs = ctx.simulate(partial(_mn_run, name=name, seed=ctx.seed, ks=list(ks), epsilons=list(epsilons)),
                         list(range(seeds)), desc=f"multinomial k-sweep {name}")
-    res: dict[str, Any] = {"pca": {e: {k: np.array([r[e][k] for r in runs]) for k in ks}
-                                   for e in [*epsilons, None]}, "random": {}, "full": {}}
+    res: dict[str, Any] = {"pca": {e: {k: np.array([r["acc"][e][k] for r in runs]) for k in ks}
+                                   for e in [*epsilons, None]}, "random": {}, "full": {},
+                           "noise_free": {e: {k: np.array([r["noise_free"][e][k] for r in runs]) for k in ks}
+                                          for e in epsilons},
+                           "share": {k: np.array([r["share"][k] for r in runs]) for k in ks}}
     return res
+
+
+def _paired(diff: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error of paired differences over splits (s.e. nan with one split)."""
+    n = len(diff)
+    return float(diff.mean()), (float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"))
+
+
+def _room(res: dict[str, Any], ks: list[int], eps: float, d: int, stats: dict[str, float]) -> dict[str, float]:
+    """Why a k-sweep does or does not show PILLAR's rise, measured on the same splits (see :func:`_mn_block`).
+
+    With the steps, clip and learning rate of each private fit fixed, its accuracy falls short of the same run
+    without noise by the *noise cost*.  Projecting cannot do better than remove noise cost; it scales the noise
+    in the scores by about ``sqrt(share_k)`` (``share_k``: the test rows' squared norm in the top k public
+    directions) and changes the noise-free accuracy by ``nf_k - nf_d``.  The predicted rise at k is
+    ``cost_d (1 - sqrt(share_k)) + (nf_k - nf_d)``, read at every k < d; ``detectable`` is the smallest rise the
+    claim's rule (:func:`_claim`: rise > 0.02 and > 2 s.e.) can show with this run's spread."""
+    pr, nf, sh = res["pca"][eps], res["noise_free"][eps], res["share"]
+    cost_d, cost_d_se = _paired(nf[d] - pr[d])
+    pred = {k: cost_d * (1 - math.sqrt(float(sh[k].mean()))) + float((nf[k] - nf[d]).mean()) for k in ks if k != d}
+    k_pred = max(pred, key=lambda k: pred[k])
+    kb = int(stats["k_best"])
+    cost_b, cost_b_se = _paired(nf[kb] - pr[kb])
+    se = _paired(pr[k_pred] - pr[d])[1]  # the spread of the rise where the largest one is predicted
+    return {"nf_d": float(nf[d].mean()), "cost_d": cost_d, "cost_d_se": cost_d_se, "k_pred": float(k_pred),
+            "pred": pred[k_pred], "share_pred": float(sh[k_pred].mean()), "nf_change_pred": float(
+                (nf[k_pred] - nf[d]).mean()), "cost_best": cost_b, "cost_best_se": cost_b_se,
+            "detectable": 0.02 + 2 * (se if math.isfinite(se) else 0.0)}
+
+
+def _why_not(room: dict[str, float]) -> tuple[str, bool]:
+    """The reason a sweep does not show the rise, derived from :func:`_room`'s numbers, and whether they explain it.
+
+    Explained: the private run at k = d is within ``detectable`` of its noise-free run (no noise cost to remove),
+    or the largest predicted rise over k is below ``detectable``.  Otherwise the rise was expected and is missing:
+    not explained."""
+    base = (f"noise costs {room['cost_d']:.3f} +- {room['cost_d_se']:.3f} s.e. at k = d (the same run without "
+            f"noise: {room['nf_d']:.3f})")
+    if room["cost_d"] <= room["detectable"]:
+        return (f"{base}, within the {room['detectable']:.3f} this run can resolve: projecting has no noise cost to "
+                "remove"), True
+    explained = room["pred"] < room["detectable"]
+    return (f"{base}, but the top {room['k_pred']:.0f} public directions already hold "
+            f"{room['share_pred']:.0%} of the test rows' squared norm, so projecting scales the noise in the scores "
+            f"only to {math.sqrt(room['share_pred']):.2f}x while the noise-free accuracy changes "
+            f"{room['nf_change_pred']:+.3f}: predicted rise {room['pred']:+.3f} (the largest over k), "
+            + ("below" if explained else "ABOVE") + f" the {room['detectable']:.3f} this run can show"
+            + ("" if explained else " -- not explained")), explained
 
 
 def _mn_plot(ctx: ReportContext, res: dict[str, Any], ks: list[int], epsilons: list[float], title: str,
@@ -306,7 +395,10 @@ def _mn_plot(ctx: ReportContext, res: dict[str, Any], ks: list[int], epsilons: l
 
 
 def _mn_block(ctx: ReportContext, quick: bool) -> tuple[list[str], list[Path], bool, str]:
-    """PILLAR Fig 4's shape with one multinomial DP-GD run per fit: digits and (full report) d = 2048 data."""
+    """PILLAR Fig 4's shape with one multinomial DP-GD run per fit: digits and (full report) d = 2048 data.
+
+    Each case reads the claim with :func:`_claim` at its smallest epsilon; where the rise does not show, the line says
+    why with :func:`_room`'s numbers (:func:`_why_not`).  ``ok`` (returned) is the rule of the module docstring."""
     md = ["**One multinomial DP-GD run on public PCA features (PILLAR Fig 4's shape).**  "
           "`semiprivate.theory.learners.multinomial.SemiPrivateMultinomial`: features centred and scaled with the "
           "public rows' statistics, public PCA to k, then one full-batch DP-GD run for all classes (the learner's "
@@ -327,13 +419,28 @@ def _mn_block(ctx: ReportContext, quick: bool) -> tuple[list[str], list[Path], b
         label = "digits (sklearn, d = 64, 10 classes)" if name == "digits" else \
             "PILLAR.Def3 data, d = 2048 (k = 5, gamma = 0.1, tail 0.3, label direction at eigen-rank 3)"
         claim, shown, stats = _claim(res, ks, eps[0], d)
+        room = _room(res, ks, eps[0], d, stats)
+        why, explained = _why_not(room) if not shown else (
+            f"predicted from the noise cost ({room['cost_d']:.3f} +- {room['cost_d_se']:.3f} s.e. at k = d) and the spectrum: "
+            f"{room['pred']:+.3f} (k = {room['k_pred']:.0f})", True)
         files.append(_mn_plot(ctx, res, ks, eps, f"{label}: one multinomial DP-GD run, {seeds} splits",
                               f"multinomial_ksweep_{name}.png", chance))
+        e0 = eps[0]
         md += [f"{label}, {seeds} splits:", "", *_table(res, ks, [*eps, None], "pca"), "",
+               f"The same private runs without noise (noise multiplier 0; the steps, clip and learning rate each fit "
+               f"ran), eps = {e0:g}, and the share of the test rows' squared norm in the top k public directions:",
+               "", "| | " + " | ".join(f"k={k}" for k in ks) + " |", "|" + "---|" * (len(ks) + 1),
+               "| noise-free | " + " | ".join(f"{res['noise_free'][e0][k].mean():.3f}" for k in ks) + " |",
+               "| noise cost | " + " | ".join(f"{(res['noise_free'][e0][k] - res['pca'][e0][k]).mean():.3f}"
+                                               for k in ks) + " |",
+               "| norm share | " + " | ".join(f"{res['share'][k].mean():.2f}" for k in ks) + " |", "",
                f"Claim (private accuracy rises as k falls, non-private does not): {claim} -> "
-               f"**{'shown' if shown else 'NOT shown'}**.", "", f"![accuracy vs k, {name}]({files[-1].name})", ""]
-        ok = ok and shown
-        summary.append(_claim_numbers(f"multinomial {name}", shown, stats))
+               f"**{'shown' if shown else 'NOT shown'}**" + (f": {why}" if why else "") + ".", "",
+               f"![accuracy vs k, {name}]({files[-1].name})", ""]
+        # synthetic data is built with PILLAR Def 3's structure: there the rise must show; on real data a missing
+        # rise is acceptable when the measured noise cost and spectrum predict it below what the run can show
+        ok = ok and (shown or (explained and name == "digits"))
+        summary.append(_claim_numbers(f"multinomial {name}", shown, stats) + (f": {why}" if why else ""))
     return md, files, ok, "; ".join(summary)
 
 
@@ -347,9 +454,9 @@ def build(ctx: ReportContext) -> Section:
     D = LargeMarginLowRank(d, 5, 0.1, tail=0.3, signal_rank=3, decay=1.3, rng=ctx.seed)
     n_priv, n_pub, n_test = 500, 2000, 2000
     ks_syn = [2, 3, 5, 20, 100] if quick else [2, 3, 5, 10, 20, 50, 100]
-    # quick: eps = 2 as the large epsilon (its DP-SGD noise calibration costs a third of eps = 8's); the claim is
-    # read at eps = 0.2 against non-private in both modes
-    eps_syn: list[float | None] = [0.2, 2.0, None] if quick else [0.2, 1.0, 8.0, None]
+    # the claim is read at eps = 0.2 against non-private in both modes; quick mode runs only those two (a larger
+    # epsilon shows nothing the claim reads, and each epsilon costs one PLD noise calibration: about 3 s CPU at 2)
+    eps_syn: list[float | None] = [0.2, None] if quick else [0.2, 1.0, 8.0, None]
     seeds_syn = 2 if quick else 5
 
     syn = partial(_syn_data, D=D, seed=ctx.seed, n_priv=n_priv, n_pub=n_pub, n_test=n_test)
@@ -435,7 +542,7 @@ def build(ctx: ReportContext) -> Section:
     md += mn_md
     files += mn_files
     summary += f"; {mn_summary} ({time.perf_counter() - t0:.0f} s)"
-    return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=ok)
+    return Section(title=TITLE, markdown="\n".join(md), files=files, summary=summary, ok=ok and mn_ok)
 
 
 def _thm3_run(g: np.random.Generator, D: Any, seed: int, n_lab: int, n_unl: int, eps: float,
