@@ -98,7 +98,15 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
+from semiprivate.theory.learners._base import (
+    CHECKS_FITTING_ON_X_Y,
+    LABELLED,
+    NEEDS_PUBLIC_REASON,
+    NOT_PRIVATE,
+    LearnerBase,
+    declared_failures,
+    seed_of,
+)
 from semiprivate.theory.privacy._release import Released, child_streams
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import dp_sgd
@@ -106,7 +114,6 @@ from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 from semiprivate.theory.privacy.public_rows import PrivacyWarning, check_sentinel, public_mask
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
 from sklearn.utils.validation import (
@@ -187,11 +194,12 @@ def _public_array(X_public: Any, **kwargs: Any) -> np.ndarray:
         raise ValueError(f"X_public must be a 2-d array of finite numbers (n_public, n_features): {text}") from None
 
 
-class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
+class _HalfspaceBase(Released, LearnerBase):
     """Shared fit/predict of the projected linear learners (see the module docstring)."""
 
     #: private in the labelled rows, the public rows fixed (semiprivate.theory.learners._base)
     privacy_model_ = LABELLED
+    expected_failed_checks = declared_failures((), "")
     _releases = frozenset({"classes_", "coef_", "weights_", "privacy_", "budget_", "noise_multiplier_", "n_steps_",
                            "sampling_rate_", "privacy_event_"})
     # from the public data, the declared parameters and the sizes only
@@ -215,11 +223,6 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
         """Re-validate parameters at fit time (set_params may have changed them)."""
 
     # ------------------------------------------------------------------ helpers
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.poor_score = True  # private training on small data is noisy by design
-        return tags
-
     def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
         norms = _row_norms(X)
         if self.row_norm == "clip":
@@ -305,7 +308,7 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
             raise ValueError(f"k must be <= d, the number of features (n_features = {d}), got k={k}")
         # public randomness (the projection) and the noise from independent child streams: a released public
         # draw pins nothing about the noise stream
-        g_public, g = child_streams(self.rng, 2)
+        g_public, g = child_streams(seed_of(self), 2)
         Xr = self._rows(X)
         A = self._projection(X_public, d, g_public)
         Z = Xr if A is None else Xr @ A
@@ -420,7 +423,7 @@ _COMMON = dict(epsilon=Real(0.0, math.inf, closed="neither"), delta=_OPEN_DELTA,
                learning_rate=POSITIVE_REAL, clip=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
                radius=Optional(POSITIVE_REAL), accountant=Options("rdp", "pld"), noisy_sgd_steps=Optional(POSITIVE_INT),
                repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG,
-               progress=Optional(Boolean()))
+               progress=Optional(Boolean()), random_state=RNG)
 # Parameters are checked in __init__ (every public callable rejects a bad value naming it) and again in fit
 # (set_params bypasses __init__).
 
@@ -487,11 +490,13 @@ class SemiPrivateHalfspace(_HalfspaceBase):
         the seed: whoever knows or guesses an int seed (seeds below 2^32 are searched in minutes from
         ``components_`` alone) replays the noise and subtracts it.  An int seed is for reproducible runs only;
         ``None`` (fresh OS entropy) for a release, or secure mode (:mod:`semiprivate.theory.privacy.seeds`).
-        One seed on two different releases is refused.
+        One seed on two different releases is refused.  Older name of ``random_state`` (kept as an alias).
     progress : bool or None
         A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
         :mod:`semiprivate.theory.privacy.dpsgd` / :mod:`~semiprivate.theory.privacy.noisy_sgd` show it: None (default) shows it when stderr is a terminal and the
         run is long (DP-SGD >= 2000 steps, Noisy SGD / Alg 2 >= 100000 steps); True/False force it.
+    random_state : None, int, SeedSequence or Generator
+        The run's coins (scikit-learn's name; as ``rng`` above).
 
     Attributes
     ----------
@@ -500,13 +505,17 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     sampling_rate_ (DP-SGD), n_features_in_.
     """
 
+    expected_failed_checks = declared_failures(
+        CHECKS_FITTING_ON_X_Y, NEEDS_PUBLIC_REASON + " (the PCA of step 1; or rows labelled unlabeled_label)")
+
     @validate_params(k=POSITIVE_INT, center=Boolean(), **_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, center: bool = False,
                  trainer: str = "dpsgd", epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1,
                  clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  accountant: str = "pld", noisy_sgd_steps: int | None = None, repeats: int = 3,
                  holdout_fraction: float = 0.2, classes: Any = None, unlabeled_label: Any = None,
-                 row_norm: str = "reject", rng: Any = None, progress: bool | None = None) -> None:
+                 row_norm: str = "reject", rng: Any = None, progress: bool | None = None,
+                 random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -555,7 +564,7 @@ class RandomProjectionHalfspace(_HalfspaceBase):
                  loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 progress: bool | None = None, random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -579,7 +588,7 @@ class FullDimensionHalfspace(_HalfspaceBase):
                  margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 progress: bool | None = None, random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -589,7 +598,7 @@ class FullDimensionHalfspace(_HalfspaceBase):
 _NONPRIVATE = dict(projection=Options("pca", "random", "none"), k=Optional(POSITIVE_INT), center=Boolean(),
                    n_iter=POSITIVE_INT, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
                    radius=Optional(POSITIVE_REAL), row_norm=Options("reject", "clip"), rng=RNG,
-                   progress=Optional(Boolean()))
+                   progress=Optional(Boolean()), random_state=RNG)
 
 
 class NonPrivateHalfspace(_HalfspaceBase):
@@ -611,7 +620,7 @@ class NonPrivateHalfspace(_HalfspaceBase):
     def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
                  learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 progress: bool | None = None, random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
