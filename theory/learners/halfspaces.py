@@ -87,6 +87,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels import PCAResult, pca
 from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -181,6 +182,26 @@ def _classes_list(classes: Any) -> np.ndarray | None:
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"classes must list at least 2 distinct labels, got {classes!r}")
     return arr
+
+
+def _warn_if_degenerate(owner: str, P: np.ndarray, coef: np.ndarray) -> None:
+    """A UserWarning when the public rows show the preprocessing made the data degenerate for a linear
+    learner: every public row the same (e.g. a Normalizer on features of one sign and scale), or the fitted
+    model predicting one class on every public row.  Both read the public rows and the released ``coef_``
+    only (post-processing: no privacy cost)."""
+    if P.shape[0] >= 2 and not np.any(np.ptp(P, axis=0) > 1e-12 * max(1.0, float(np.abs(P).max()))):
+        warnings.warn(f"{owner}: every public row is the same after the preprocessing (e.g. a Normalizer on "
+                      "features of one sign and scale maps them to one point): the projection and the model carry "
+                      "no information; standardise first (StandardScaler or PublicStandardizer fitted on the "
+                      "public rows, then Normalizer)", UserWarning, stacklevel=3)
+        return
+    s = P @ coef.T
+    pred = (s[:, 0] > 0) if s.shape[1] == 1 else np.argmax(s, axis=1)
+    if P.shape[0] >= 2 and np.unique(pred).size == 1:
+        warnings.warn(f"{owner}: the fitted model predicts one class on every public row: the preprocessing may "
+                      "have made the data degenerate for a linear learner (e.g. a Normalizer alone on features "
+                      "of one sign); standardise first (StandardScaler or PublicStandardizer fitted on the public "
+                      "rows, then Normalizer), or check the privacy budget", UserWarning, stacklevel=3)
 
 
 def _public_array(X_public: Any, **kwargs: Any) -> np.ndarray:
@@ -301,6 +322,13 @@ class _HalfspaceBase(Released, LearnerBase):
             if X.shape[0] == 0:
                 raise ValueError(f"y has no labelled row: every label equals unlabeled_label={self.unlabeled_label!r}")
         n, d = X.shape
+        # the public rows, validated once here and checked like the private ones (unit ball, row_norm) when
+        # this learner reads them; _projection receives the checked array
+        if X_public is not None and self._reads_public() and not isinstance(X_public, PCAResult):
+            X_public = self._rows(X_public if pub.any() else _public_array(X_public, ensure_min_samples=2),
+                                  "X_public")
+            if X_public.shape[1] != d:
+                raise ValueError(f"X_public must have {d} columns (as X), got {X_public.shape[1]}")
         classes, yi, declared = self._labels(y)
         self.classes_ = classes
         k = self._k()
@@ -375,7 +403,13 @@ class _HalfspaceBase(Released, LearnerBase):
         self.weights_ = W
         self.components_ = A
         self.coef_ = W if A is None else W @ A.T
+        if isinstance(X_public, np.ndarray) and self._reads_public():
+            _warn_if_degenerate(type(self).__name__, X_public, self.coef_)
         return self
+
+    def _reads_public(self) -> bool:
+        """Whether fit reads ``X_public`` (the PCA of :class:`SemiPrivateHalfspace`); the baselines ignore it."""
+        return False
 
     def _trainer_name(self) -> str:
         return str(self.trainer)
@@ -521,26 +555,25 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     def _check_params(self) -> None:
         _revalidate(self, {"k": POSITIVE_INT, "center": Boolean(), **_COMMON})
 
-    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
-        from semiprivate import kernels
+    def _reads_public(self) -> bool:
+        return True
 
+    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
         if X_public is None:
             raise ValueError(f"X_public is required: {type(self).__name__} computes its projection from public "
                              "unlabelled data (fit(X, y, X_public=...))")
-        if isinstance(X_public, kernels.PCAResult):
+        if isinstance(X_public, PCAResult):
             V = np.asarray(X_public.components, dtype=np.float64)
             if V.shape[0] != d or V.shape[1] < int(self.k):
                 raise ValueError(f"X_public (a PCAResult) must have >= k = {self.k} components of dimension {d}, "
                                  f"got components of shape {V.shape}")
             self.pca_ = X_public
             return np.ascontiguousarray(V[:, :int(self.k)])
-        P = _public_array(X_public, ensure_min_samples=2)
-        if P.shape[1] != d:
-            raise ValueError(f"X_public must have {d} columns (as X), got {P.shape[1]}")
+        P = np.asarray(X_public, dtype=np.float64)  # validated once by fit (_HalfspaceBase.fit)
         if int(self.k) > P.shape[0]:
             raise ValueError(f"k must be <= the number of public rows (X_public has {P.shape[0]} rows), "
                              f"got k={self.k}: the top-k principal components need at least k public points")
-        res = kernels.pca(P, int(self.k), center=bool(self.center))
+        res = pca(P, int(self.k), center=bool(self.center))
         self.pca_ = res
         return np.asarray(res.components, dtype=np.float64)
 
@@ -634,6 +667,9 @@ class NonPrivateHalfspace(_HalfspaceBase):
 
     def _trainer_name(self) -> str:
         return "gradient descent (non-private)"
+
+    def _reads_public(self) -> bool:
+        return self.projection == "pca"
 
     def _k(self) -> int | None:
         return None if self.projection == "none" or self.k is None else int(self.k)

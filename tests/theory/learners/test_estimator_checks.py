@@ -60,9 +60,9 @@ LEARNERS = [
     ReductionLearner(1.0, base_learner=_klnrs, n_priv=200, n_pub=1, D0=RandomLabelDistribution(_uniform_points),
                      random_state=0),
     ComponentDisjunctionLearner(random_state=0),
-    SemiPrivateHalfspace(k=1, row_norm="clip", random_state=0),
-    RandomProjectionHalfspace(k=1, epochs=2.0, row_norm="clip", random_state=0),
-    FullDimensionHalfspace(epochs=2.0, row_norm="clip", random_state=0),
+    SemiPrivateHalfspace(k=1, accountant="rdp", row_norm="clip", random_state=0),
+    RandomProjectionHalfspace(k=1, epochs=2.0, accountant="rdp", row_norm="clip", random_state=0),
+    FullDimensionHalfspace(epochs=2.0, accountant="rdp", row_norm="clip", random_state=0),
     NonPrivateHalfspace(projection="none", n_iter=50, row_norm="clip", random_state=0),
     SemiPrivateMultinomial(projection="none", random_state=0),
 ]
