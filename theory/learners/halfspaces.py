@@ -115,7 +115,6 @@ from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 from semiprivate.theory.privacy.public_rows import PrivacyWarning, check_sentinel, public_mask
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
 from sklearn.utils.validation import (
     check_is_fitted,
@@ -182,6 +181,14 @@ def _classes_list(classes: Any) -> np.ndarray | None:
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"classes must list at least 2 distinct labels, got {classes!r}")
     return arr
+
+
+def _check_classification_labels(y: np.ndarray) -> None:
+    """Refuse continuous labels (floats that are not whole numbers), with scikit-learn's words ("Unknown label
+    type: continuous"), on a 1-d array already validated (finite, one column): no value is echoed."""
+    if y.dtype.kind == "f" and np.any(y != np.floor(y)):
+        raise ValueError("Unknown label type: continuous. y holds non-integer floats; a classifier needs "
+                         "discrete labels (declare them with classes=)")
 
 
 def _warn_if_degenerate(owner: str, P: np.ndarray, coef: np.ndarray) -> None:
@@ -260,8 +267,12 @@ class _HalfspaceBase(Released, LearnerBase):
 
         The label set is ``classes`` when given (public: the output space does not depend on the
         private labels); otherwise it is read from ``y`` -- a function of the private labels that
-        no guarantee covers, so ``fit`` then reports ``privacy_ = (inf, 0)`` with a PrivacyWarning."""
-        check_classification_targets(y)
+        no guarantee covers, so ``fit`` then reports ``privacy_ = (inf, 0)`` with a PrivacyWarning.
+
+        ``y`` is the 1-d array ``validate_data`` returned (validated once, at the boundary): only the
+        classification-target rule is checked here (scikit-learn's ``check_classification_targets`` would
+        validate the array again, twice)."""
+        _check_classification_labels(y)
         declared = _classes_list(self.classes)
         if declared is not None:
             if not np.all(np.isin(y, declared)):  # values not echoed: they are private labels
