@@ -204,6 +204,8 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
     """
 
     expected_failed_checks: ClassVar[dict[str, str]] = {}
+    #: both seed parameters take a numpy Generator (a wrapper re-routing them gives each a Generator child)
+    _generator_seeds: ClassVar[tuple[str, ...]] = ("rng", "random_state")
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
