@@ -98,7 +98,7 @@ class GenericPrivateLearner(Released, _Fitted, _Params, LearnerBase):
         """The finite class H the mechanism ranks: ``hypotheses`` as a list, or every hypothesis of
         ``concept_class`` when ``hypotheses`` is None."""
         if self.hypotheses is None:
-            return list(self.concept_class.hypotheses())
+            return list(self.concept_class.hypotheses() or [])
         return check_hypothesis_list(self.hypotheses, "hypotheses")
 
     @property

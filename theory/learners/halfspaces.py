@@ -191,6 +191,10 @@ def _check_classification_labels(y: np.ndarray) -> None:
                          "discrete labels (declare them with classes=)")
 
 
+#: public rows below which a one-class prediction on them is not taken as a sign of degenerate preprocessing
+_DEGENERATE_MIN_ROWS = 30
+
+
 def _warn_if_degenerate(owner: str, P: np.ndarray, coef: np.ndarray) -> None:
     """A UserWarning when the public rows show the preprocessing made the data degenerate for a linear
     learner: every public row the same (e.g. a Normalizer on features of one sign and scale), or the fitted
@@ -202,9 +206,11 @@ def _warn_if_degenerate(owner: str, P: np.ndarray, coef: np.ndarray) -> None:
                       "no information; standardise first (StandardScaler or PublicStandardizer fitted on the "
                       "public rows, then Normalizer)", UserWarning, stacklevel=3)
         return
+    if P.shape[0] < _DEGENERATE_MIN_ROWS:
+        return  # a few public rows may well all fall in one class
     s = P @ coef.T
     pred = (s[:, 0] > 0) if s.shape[1] == 1 else np.argmax(s, axis=1)
-    if P.shape[0] >= 2 and np.unique(pred).size == 1:
+    if np.unique(pred).size == 1:
         warnings.warn(f"{owner}: the fitted model predicts one class on every public row: the preprocessing may "
                       "have made the data degenerate for a linear learner (e.g. a Normalizer alone on features "
                       "of one sign); standardise first (StandardScaler or PublicStandardizer fitted on the public "
