@@ -51,7 +51,8 @@ def _uniform_points(n: int, g: np.random.Generator) -> np.ndarray:
     return g.integers(0, 16, n)
 
 
-# small settings: the checks fit each learner about 60 times on their own small datasets
+# small settings (30 Noisy SGD steps for the halfspaces: no DP-SGD noise calibration per fit): the checks fit
+# each learner about 60 times on their own small datasets
 LEARNERS = [
     GenericPrivateLearner(1.0, concept_class=_C, random_state=0),
     ASSPP(1.0, concept_class=_C, random_state=0),
@@ -61,8 +62,8 @@ LEARNERS = [
                      random_state=0),
     ComponentDisjunctionLearner(random_state=0),
     SemiPrivateHalfspace(k=1, accountant="rdp", row_norm="clip", random_state=0),
-    RandomProjectionHalfspace(k=1, epochs=2.0, accountant="rdp", row_norm="clip", random_state=0),
-    FullDimensionHalfspace(epochs=2.0, accountant="rdp", row_norm="clip", random_state=0),
+    RandomProjectionHalfspace(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
+    FullDimensionHalfspace(trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
     NonPrivateHalfspace(projection="none", n_iter=50, row_norm="clip", random_state=0),
     SemiPrivateMultinomial(projection="none", random_state=0),
 ]
