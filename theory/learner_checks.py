@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels import _reference
 from semiprivate.theory.audit.end_to_end import (
     Dataset,
     EndToEndResult,
@@ -116,8 +117,6 @@ _EXACT_SAMPLERS = ("reference_exact_sample", "reference_exact_weighted_sample")
 @contextlib.contextmanager
 def _exact_sampler_calls() -> Iterator[list[str]]:
     """Record the calls of the kernels' exact exponential-mechanism samplers made inside the block."""
-    from semiprivate.kernels import _reference
-
     calls: list[str] = []
     saved = {n: getattr(_reference, n) for n in _EXACT_SAMPLERS}
 

@@ -78,6 +78,8 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.bounds.hpsy import hpsy_thm2
+from semiprivate.theory.distributions import DisjunctionGraphDistribution
 from semiprivate.theory.graphs import binary_points, component_labels
 from semiprivate.theory.learners._base import (
     CHECKS_ON_FEATURE_MATRICES,
@@ -88,6 +90,7 @@ from semiprivate.theory.learners._base import (
     seed_of,
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
+from semiprivate.theory.validity import Checked
 
 __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_instance"]
 
@@ -464,9 +467,6 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
     >>> r.n_components, r.privacy
     (2, (1.0, 0.0))
     """
-    from semiprivate.theory.bounds.hpsy import hpsy_thm2
-    from semiprivate.theory.distributions import DisjunctionGraphDistribution
-    from semiprivate.theory.validity import Checked
 
     if k >= d:
         raise ValueError(f"k must be < d, got k={k}, d={d}")
