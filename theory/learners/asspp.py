@@ -110,6 +110,11 @@ class ASSPP(Released, _Fitted, _Params, LearnerBase):
         """(epsilon, 0.0) for the current ``epsilon`` (what the next ``fit`` would guarantee)."""
         return (float(self.epsilon), 0.0)
 
+    def __repr__(self) -> str:
+        seed = "" if self.random_state is None else f", random_state={self.random_state!r}"
+        return (f"ASSPP(epsilon={self.epsilon!r}, delta={self.delta!r}, concept_class={self.concept_class!r}, "
+                f"rng={self.rng!r}{seed})")
+
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
         if X_public is None:
             raise TypeError("X_public is required: ASSPP needs the public unlabelled sample T_pub")
@@ -121,7 +126,7 @@ class ASSPP(Released, _Fitted, _Params, LearnerBase):
         cover = build_cover(self.concept_class, T_pub)
         return cover, self.concept_class.error_counts(cover.hypotheses, X, y)
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ASSPP:
+    def fit(self, X_private: Any, y_private: Any, X_public: Any) -> ASSPP:
         """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""
         cover, errors = self._prepare(X_private, y_private, X_public)
         self.cover_ = cover

@@ -93,6 +93,12 @@ class GenericPrivateLearner(Released, _Fitted, _Params, LearnerBase):
         self.hypotheses = hypotheses  # unchanged (scikit-learn's clone); the list the mechanism ranks: hypothesis_list
         self.random_state = random_state
 
+    def __repr__(self) -> str:
+        seed = "" if self.random_state is None else f", random_state={self.random_state!r}"
+        return (f"GenericPrivateLearner(epsilon={self.epsilon!r}, delta={self.delta!r}, "
+                f"concept_class={self.concept_class!r}, n_hypotheses={len(self.hypothesis_list)}, "
+                f"rng={self.rng!r}{seed})")
+
     @property
     def hypothesis_list(self) -> list[Any]:
         """The finite class H the mechanism ranks: ``hypotheses`` as a list, or every hypothesis of

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from semiprivate.theory.privacy._release import Released
 from semiprivate.theory.privacy.public_rows import ROW_WISE
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
@@ -56,7 +57,7 @@ def _rowwise_transform(transformer: Any, X: Any) -> Any:
     return np.vstack([np.asarray(transformer.transform(A[i:i + 1])) for i in range(A.shape[0])])
 
 
-class SemiPrivatePipeline(Pipeline):
+class SemiPrivatePipeline(Released, Pipeline):
     """A scikit-learn ``Pipeline`` whose transformers are fitted on ``X_public`` only (module docstring).
 
     Implements: HPSY.Thm3, PILLAR.Alg1 (public-data preprocessing).
@@ -72,7 +73,11 @@ class SemiPrivatePipeline(Pipeline):
     -----
     The guarantee is the final learner's (``privacy_``): the transformers are functions of the public rows, and
     each private row is mapped on its own, so one private row changes one row of the learner's private input.
+    The fitted steps are its parameters (``steps``); it keeps nothing else (the release boundary,
+    :class:`~semiprivate.theory.privacy._release.Released`).
     """
+
+    _releases = frozenset()
 
     def fit(self, X: Any, y: Any = None, X_public: Any = None, **params: Any) -> SemiPrivatePipeline:
         """Fit every transformer on the public rows only, then the learner on the transformed rows.

@@ -26,7 +26,7 @@ def test_constructor_attributes_and_checks() -> None:
     with pytest.raises(TypeError, match="^concept_class must be a ConceptClass, got list$"):
         ASSPP(1.0, concept_class=[0, 1])
     r = repr(L)
-    assert r == f"ASSPP(epsilon=0.7, delta=0.25, rng=3, concept_class={C!r})"  # scikit-learn's: signature order
+    assert r == f"ASSPP(epsilon=0.7, delta=0.25, concept_class={C!r}, rng=3)"
 
 
 def test_privacy_is_read_from_current_parameters_and_fit() -> None:
