@@ -95,6 +95,9 @@ def test_sklearn_compatible(estimator, check):
     # PrivacyWarning (tested below); the checks test the scikit-learn contract, not the guarantee
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyWarning)
+        # 30 Noisy SGD steps on the checks' tiny data often give a one-class model: the degenerate-preprocessing
+        # warning (tested in tests/theory/learners/test_pipeline.py) is expected here, not the check's subject
+        warnings.filterwarnings("ignore", message=".*predicts one class on every public row", category=UserWarning)
         check(estimator)
 
 
