@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels import _reference
 from semiprivate.theory.audit.end_to_end import (
     Dataset,
     EndToEndResult,
@@ -68,7 +69,7 @@ from semiprivate.theory.audit.end_to_end import (
 from semiprivate.theory.classes import Thresholds
 from semiprivate.theory.distributions import RandomLabelDistribution
 from semiprivate.theory.learners import halfspaces
-from semiprivate.theory.learners._base import ALL_INPUTS, LABELLED, NOT_PRIVATE
+from semiprivate.theory.learners._base import ALL_INPUTS, LABELLED, NOT_PRIVATE, seed_of
 from semiprivate.theory.learners.active import BinarySearchThresholdLearner, LabelOracle, PSSLAsTPAL, SubSampling
 from semiprivate.theory.learners.asspp import ASSPP
 from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner
@@ -116,8 +117,6 @@ _EXACT_SAMPLERS = ("reference_exact_sample", "reference_exact_weighted_sample")
 @contextlib.contextmanager
 def _exact_sampler_calls() -> Iterator[list[str]]:
     """Record the calls of the kernels' exact exponential-mechanism samplers made inside the block."""
-    from semiprivate.kernels import _reference
-
     calls: list[str] = []
     saved = {n: getattr(_reference, n) for n in _EXACT_SAMPLERS}
 
@@ -176,14 +175,14 @@ class PublicReadingKLNRS(GenericPrivateLearner):
         if X_public is None or len(X_public) == 0:
             return np.asarray(errors, dtype=np.int64)
         P = self.concept_class.validate_points(X_public, "X_public")
-        ones = np.array([int(np.count_nonzero(self.concept_class.evaluate(h, P))) for h in self.hypotheses])
+        ones = np.array([int(np.count_nonzero(self.concept_class.evaluate(h, P))) for h in self.hypothesis_list])
         return np.asarray(errors, dtype=np.int64) + ones
 
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> PublicReadingKLNRS:
         """The exponential mechanism (exact sampler) on the score that reads both inputs."""
         eps = float(self.epsilon)
-        self.index_ = int(sample(self._scores(X_private, y_private, X_public), eps, rng=fit_stream(self.rng)))
-        self.hypothesis_ = self.hypotheses[self.index_]
+        self.index_ = int(sample(self._scores(X_private, y_private, X_public), eps, rng=fit_stream(seed_of(self))))
+        self.hypothesis_ = self.hypothesis_list[self.index_]
         self.privacy_ = (eps, 0.0)
         return self
 
@@ -214,7 +213,7 @@ def _generic_private() -> EndToEndResult:
         X, y = _xy(ds[0])
         L = GenericPrivateLearner(1.0, concept_class=_C2)
         p = L.output_distribution(X, y)
-        return {(encode_state(i), encode_state(h)): float(q) for i, (h, q) in enumerate(zip(L.hypotheses, p))}
+        return {(encode_state(i), encode_state(h)): float(q) for i, (h, q) in enumerate(zip(L.hypothesis_list, p))}
 
     datasets = all_datasets(domains, [2, 1])
     return exact_worst_case(datasets, lambda d: _neighbours(d, domains, (0, 1)),
@@ -278,7 +277,7 @@ def _disjunctions(method: str) -> EndToEndResult:
 def _wrapped_law(make: Callable[[], Any], ds: Any) -> dict[Any, float]:
     X, y = _xy(ds[0])
     w = make()
-    hyps = w.learner.hypotheses
+    hyps = w.learner.hypothesis_list
     out: dict[Any, float] = {}
     for (h, _tr), p in w.exact_distribution(np.array(X), np.array(y)).items():
         i = hyps.index(h)

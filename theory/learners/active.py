@@ -245,7 +245,8 @@ def _base_distribution(learner: Any, X_lab: np.ndarray, y_lab: np.ndarray, X_unl
     if isinstance(res, tuple):
         hyps, probs = res
     else:
-        hyps, probs = learner.hypotheses, res
+        hyps = getattr(learner, "hypothesis_list", None)
+        hyps, probs = (learner.hypotheses if hyps is None else hyps), res
     return [(_hkey(h), float(p)) for h, p in zip(hyps, np.asarray(probs, dtype=float)) if p > 0]
 
 

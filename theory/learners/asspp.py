@@ -33,14 +33,24 @@ import numpy as np
 from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.covers import Cover, build_cover
-from semiprivate.theory.learners._base import LABELLED, _Fitted, check_fit_inputs
+from semiprivate.theory.learners._base import (
+    CHECKS_ON_FEATURE_MATRICES,
+    CONCEPT_CLASS_REASON,
+    LABELLED,
+    LearnerBase,
+    _Fitted,
+    _Params,
+    check_fit_inputs,
+    declared_failures,
+    seed_of,
+)
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["ASSPP"]
 
 
-class ASSPP(Released, _Fitted):
+class ASSPP(Released, _Fitted, _Params, LearnerBase):
     """ABM19 Algorithm 1 for any class of :mod:`semiprivate.theory.classes`.
 
     Implements: ABM19.Alg1, ABM19.Thm3.1.
@@ -53,8 +63,11 @@ class ASSPP(Released, _Fitted):
         Accepted for the common signature; ASSPP is pure: ``privacy`` = (epsilon, 0.0)
         (ABM19 Lem 3.2).
     rng : None, int or Generator
+        Older name of ``random_state`` (kept as an alias).
     concept_class : ConceptClass
         The class H.
+    random_state : None, int, SeedSequence or Generator
+        The seed of the mechanism's coins (scikit-learn's name).
 
     Attributes
     ----------
@@ -73,18 +86,24 @@ class ASSPP(Released, _Fitted):
     """
 
     privacy_model_ = LABELLED
+    expected_failed_checks = {
+        **declared_failures(CHECKS_ON_FEATURE_MATRICES, CONCEPT_CLASS_REASON, set_params_validates=True),
+        "check_fit1d": "fit without X_public is refused first (TypeError: ABM19 Alg 1 builds its cover from T_pub), "
+                       "before the 1-d X the check expects a ValueError for",
+        "check_supervised_y_no_nan": CONCEPT_CLASS_REASON}
     _releases = frozenset({"index_", "hypothesis_", "privacy_"})
     _public = frozenset({"cover_"})  # built from the public sample T_pub only
 
-    @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG)
+    @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, random_state=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None,
-                 concept_class: ConceptClass) -> None:
+                 concept_class: ConceptClass, random_state: Any = None) -> None:
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
-        self.epsilon = float(epsilon)
-        self.delta = float(delta)
+        self.epsilon = epsilon
+        self.delta = delta
         self.rng = rng
         self.concept_class = concept_class
+        self.random_state = random_state
 
     @property
     def privacy(self) -> tuple[float, float]:
@@ -92,8 +111,9 @@ class ASSPP(Released, _Fitted):
         return (float(self.epsilon), 0.0)
 
     def __repr__(self) -> str:
+        seed = "" if self.random_state is None else f", random_state={self.random_state!r}"
         return (f"ASSPP(epsilon={self.epsilon!r}, delta={self.delta!r}, concept_class={self.concept_class!r}, "
-                f"rng={self.rng!r})")
+                f"rng={self.rng!r}{seed})")
 
     def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
         if X_public is None:
@@ -111,7 +131,7 @@ class ASSPP(Released, _Fitted):
         cover, errors = self._prepare(X_private, y_private, X_public)
         self.cover_ = cover
         eps = float(self.epsilon)
-        self.index_ = int(sample(errors, eps, rng=fit_stream(self.rng)))  # the exact sampler
+        self.index_ = int(sample(errors, eps, rng=fit_stream(seed_of(self))))  # the exact sampler
         self.hypothesis_ = self.cover_.hypotheses[self.index_]
         # Lem 3.2: the score -#errors has sensitivity 1, so the mechanism run at eps is (eps, 0)-DP
         self.privacy_ = (eps, 0.0)

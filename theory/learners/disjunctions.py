@@ -78,10 +78,19 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.bounds.hpsy import hpsy_thm2
+from semiprivate.theory.distributions import DisjunctionGraphDistribution
 from semiprivate.theory.graphs import binary_points, component_labels
-from semiprivate.theory.learners._base import LABELLED
+from semiprivate.theory.learners._base import (
+    CHECKS_ON_FEATURE_MATRICES,
+    LABELLED,
+    LearnerBase,
+    declared_failures,
+    require_fitted,
+    seed_of,
+)
 from semiprivate.theory.privacy._release import Released, fit_stream
-from sklearn.base import BaseEstimator, ClassifierMixin
+from semiprivate.theory.validity import Checked
 
 __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_instance"]
 
@@ -162,7 +171,7 @@ class _Blocks:
     a1: np.ndarray                    # log-weight of "component included", per component
 
 
-class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # type: ignore[misc]
+class ComponentDisjunctionLearner(Released, LearnerBase):
     """HPSY Thm 1 learner: components of G_S from public data, EXPMECH over unions of components.
 
     Implements: HPSY.Thm1.  Guarantees (HPSY Thm 1, Appendix B.1): (epsilon, 0)-DP in the
@@ -190,6 +199,9 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
         The label set (negative, positive), declared: ``y_private`` must use it and ``predict``
         answers in it (default (-1, +1), HPSY's labels; ``classes=(0, 1)`` for 0/1 labels).
     rng : None, int or Generator
+        Older name of ``random_state`` (kept as an alias).
+    random_state : None, int, SeedSequence or Generator
+        The seed of the mechanism's coins (scikit-learn's name).
 
     Attributes
     ----------
@@ -217,13 +229,17 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
     """
 
     privacy_model_ = LABELLED
+    expected_failed_checks = declared_failures(
+        CHECKS_ON_FEATURE_MATRICES, "fit needs public unlabelled rows (X_public: the component graph, HPSY Thm 1) and "
+        "0/1 points of {0,1}^d with the declared classes; the checks call fit(X, y) on real-valued features")
     _releases = frozenset({"union_", "hypothesis_", "privacy_"})
     _public = frozenset({"n_components_", "component_labels_", "method_", "n_features_in_", "classes_"})
 
     @validate_params(epsilon=EPSILON, delta=DELTA, max_enumerate=Integer(1, 24),
-                     method=Options("auto", "enumerate", "factorised"), rng=RNG)
+                     method=Options("auto", "enumerate", "factorised"), rng=RNG, random_state=RNG)
     def __init__(self, epsilon: float = 1.0, delta: float = 0.0, *, max_enumerate: int = 16,
-                 method: str = "auto", classes: tuple[int, int] = (-1, 1), rng: Any = None) -> None:
+                 method: str = "auto", classes: tuple[int, int] = (-1, 1), rng: Any = None,
+                 random_state: Any = None) -> None:
         _check_classes(classes)
         self.epsilon = epsilon
         self.delta = delta
@@ -231,6 +247,7 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
         self.method = method
         self.classes = classes
         self.rng = rng
+        self.random_state = random_state
 
     # -- public data ---------------------------------------------------------------
     def _components(self, X_public: Any) -> tuple[int, np.ndarray]:
@@ -369,7 +386,7 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
     # -- estimator API ---------------------------------------------------------------
     def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ComponentDisjunctionLearner:
         """Build G_S from ``X_public``, then select a union of components with EXPMECH on the private sample."""
-        g = fit_stream(self.rng)
+        g = fit_stream(seed_of(self))
         Z, labels, T, y, method = self._prepare(X_private, y_private, X_public)
         scale = float(self.epsilon) / (2.0 * _SENSITIVITY)
         eps_run = 2.0 * scale * _SENSITIVITY  # both paths run at this scale; privacy_ is read from it
@@ -415,8 +432,7 @@ class ComponentDisjunctionLearner(Released, BaseEstimator, ClassifierMixin):  # 
 
     def predict(self, X: Any) -> np.ndarray:
         """The positive class where some variable of the learned union is active, else the negative one."""
-        if not hasattr(self, "hypothesis_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit first")
+        require_fitted(self, "hypothesis_")
         Xb = binary_points(X, "X", d=self.n_features_in_, allow_empty=True)
         neg, pos = (int(c) for c in self.classes_)
         return np.where(Xb[:, self.hypothesis_].any(axis=1), pos, neg).astype(np.int64)
@@ -451,9 +467,6 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
     >>> r.n_components, r.privacy
     (2, (1.0, 0.0))
     """
-    from semiprivate.theory.bounds.hpsy import hpsy_thm2
-    from semiprivate.theory.distributions import DisjunctionGraphDistribution
-    from semiprivate.theory.validity import Checked
 
     if k >= d:
         raise ValueError(f"k must be < d, got k={k}, d={d}")

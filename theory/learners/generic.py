@@ -37,7 +37,17 @@ from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Opti
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.classes.integer import Intervals, Thresholds
 from semiprivate.theory.combinatorics import xor_dichotomies
-from semiprivate.theory.learners._base import ALL_INPUTS, _Fitted, _Params, check_fit_inputs
+from semiprivate.theory.learners._base import (
+    ALL_INPUTS,
+    CHECKS_ON_FEATURE_MATRICES,
+    CONCEPT_CLASS_REASON,
+    LearnerBase,
+    _Fitted,
+    _Params,
+    check_fit_inputs,
+    declared_failures,
+    seed_of,
+)
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 from semiprivate.theory.privacy.sanitizers import (
@@ -50,7 +60,7 @@ from semiprivate.theory.privacy.sanitizers import (
 __all__ = ["GenericLearner"]
 
 
-class GenericLearner(Released, _Params, _Fitted):
+class GenericLearner(Released, _Fitted, _Params, LearnerBase):
     """BNS15 Algorithm 1 with a concrete epsilon-DP sanitizer.
 
     Implements: BNS15.Alg1, BNS15.Thm3.3.
@@ -70,6 +80,9 @@ class GenericLearner(Released, _Params, _Fitted):
         |D~|; None (histogram only): the histogram's whole weighted support.  Required by
         ``"blr"`` and ``"dyadic"``.
     rng : None, int or Generator
+        Older name of ``random_state`` (kept as an alias).
+    random_state : None, int, SeedSequence or Generator
+        The seed of the sanitizer's and the mechanism's coins (scikit-learn's name).
 
     Attributes
     ----------
@@ -83,12 +96,13 @@ class GenericLearner(Released, _Params, _Fitted):
     """
 
     privacy_model_ = ALL_INPUTS
+    expected_failed_checks = declared_failures(CHECKS_ON_FEATURE_MATRICES, CONCEPT_CLASS_REASON, set_params_validates=True)
     _releases = frozenset({"sanitized_", "B_", "hypotheses_", "index_", "hypothesis_", "privacy_"})
 
     @validate_params(epsilon=EPSILON, sanitizer=Options("histogram", "blr", "dyadic"), sanitized_size=Optional(Integer(1)),
-                     rng=RNG)
+                     rng=RNG, random_state=RNG)
     def __init__(self, epsilon: float, *, concept_class: ConceptClass, sanitizer: str = "histogram",
-                 sanitized_size: int | None = None, rng: Any = None) -> None:
+                 sanitized_size: int | None = None, rng: Any = None, random_state: Any = None) -> None:
         if not isinstance(concept_class, ConceptClass):
             raise TypeError(f"concept_class must be a ConceptClass, got {type(concept_class).__name__}")
         self.epsilon = epsilon
@@ -96,6 +110,7 @@ class GenericLearner(Released, _Params, _Fitted):
         self.sanitizer = sanitizer
         self.sanitized_size = sanitized_size
         self.rng = rng
+        self.random_state = random_state
         if sanitizer == "dyadic":
             if not isinstance(concept_class, (Thresholds, Intervals)):
                 raise ValueError(f"sanitizer='dyadic' needs a Thresholds or Intervals class, got {concept_class!r}")
@@ -153,7 +168,7 @@ class GenericLearner(Released, _Params, _Fitted):
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required by GenericLearner")
         Xd = C.validate_points(X_public, "X_public")
-        g = fit_stream(self.rng)
+        g = fit_stream(seed_of(self))
         san: Any
         if self.sanitizer == "dyadic":
             san = DyadicThresholdSanitizer(self.epsilon, d=C.d, size=int(self.sanitized_size or 1), rng=g)  # type: ignore[attr-defined]

@@ -87,6 +87,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels import PCAResult, pca
 from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -98,7 +99,15 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.learners._base import LABELLED, NOT_PRIVATE
+from semiprivate.theory.learners._base import (
+    CHECKS_FITTING_ON_X_Y,
+    LABELLED,
+    NEEDS_PUBLIC_REASON,
+    NOT_PRIVATE,
+    LearnerBase,
+    declared_failures,
+    seed_of,
+)
 from semiprivate.theory.privacy._release import Released, child_streams
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import dp_sgd
@@ -106,8 +115,6 @@ from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 from semiprivate.theory.privacy.public_rows import PrivacyWarning, check_sentinel, public_mask
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array as sk_check_array
 from sklearn.utils.validation import (
     check_is_fitted,
@@ -176,6 +183,40 @@ def _classes_list(classes: Any) -> np.ndarray | None:
     return arr
 
 
+def _check_classification_labels(y: np.ndarray) -> None:
+    """Refuse continuous labels (floats that are not whole numbers), with scikit-learn's words ("Unknown label
+    type: continuous"), on a 1-d array already validated (finite, one column): no value is echoed."""
+    if y.dtype.kind == "f" and np.any(y != np.floor(y)):
+        raise ValueError("Unknown label type: continuous. y holds non-integer floats; a classifier needs "
+                         "discrete labels (declare them with classes=)")
+
+
+#: public rows below which a one-class prediction on them is not taken as a sign of degenerate preprocessing
+_DEGENERATE_MIN_ROWS = 30
+
+
+def _warn_if_degenerate(owner: str, P: np.ndarray, coef: np.ndarray) -> None:
+    """A UserWarning when the public rows show the preprocessing made the data degenerate for a linear
+    learner: every public row the same (e.g. a Normalizer on features of one sign and scale), or the fitted
+    model predicting one class on every public row.  Both read the public rows and the released ``coef_``
+    only (post-processing: no privacy cost)."""
+    if P.shape[0] >= 2 and not np.any(np.ptp(P, axis=0) > 1e-12 * max(1.0, float(np.abs(P).max()))):
+        warnings.warn(f"{owner}: every public row is the same after the preprocessing (e.g. a Normalizer on "
+                      "features of one sign and scale maps them to one point): the projection and the model carry "
+                      "no information; standardise first (StandardScaler or PublicStandardizer fitted on the "
+                      "public rows, then Normalizer)", UserWarning, stacklevel=3)
+        return
+    if P.shape[0] < _DEGENERATE_MIN_ROWS:
+        return  # a few public rows may well all fall in one class
+    s = P @ coef.T
+    pred = (s[:, 0] > 0) if s.shape[1] == 1 else np.argmax(s, axis=1)
+    if np.unique(pred).size == 1:
+        warnings.warn(f"{owner}: the fitted model predicts one class on every public row: the preprocessing may "
+                      "have made the data degenerate for a linear learner (e.g. a Normalizer alone on features "
+                      "of one sign); standardise first (StandardScaler or PublicStandardizer fitted on the public "
+                      "rows, then Normalizer), or check the privacy budget", UserWarning, stacklevel=3)
+
+
 def _public_array(X_public: Any, **kwargs: Any) -> np.ndarray:
     """``check_array(X_public)`` with every refusal naming ``X_public`` (not scikit-learn's generic X)."""
     try:
@@ -187,11 +228,12 @@ def _public_array(X_public: Any, **kwargs: Any) -> np.ndarray:
         raise ValueError(f"X_public must be a 2-d array of finite numbers (n_public, n_features): {text}") from None
 
 
-class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
+class _HalfspaceBase(Released, LearnerBase):
     """Shared fit/predict of the projected linear learners (see the module docstring)."""
 
     #: private in the labelled rows, the public rows fixed (semiprivate.theory.learners._base)
     privacy_model_ = LABELLED
+    expected_failed_checks = declared_failures((), "")
     _releases = frozenset({"classes_", "coef_", "weights_", "privacy_", "budget_", "noise_multiplier_", "n_steps_",
                            "sampling_rate_", "privacy_event_"})
     # from the public data, the declared parameters and the sizes only
@@ -215,11 +257,6 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
         """Re-validate parameters at fit time (set_params may have changed them)."""
 
     # ------------------------------------------------------------------ helpers
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.poor_score = True  # private training on small data is noisy by design
-        return tags
-
     def _rows(self, X: np.ndarray, name: str = "X") -> np.ndarray:
         norms = _row_norms(X)
         if self.row_norm == "clip":
@@ -236,8 +273,12 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
 
         The label set is ``classes`` when given (public: the output space does not depend on the
         private labels); otherwise it is read from ``y`` -- a function of the private labels that
-        no guarantee covers, so ``fit`` then reports ``privacy_ = (inf, 0)`` with a PrivacyWarning."""
-        check_classification_targets(y)
+        no guarantee covers, so ``fit`` then reports ``privacy_ = (inf, 0)`` with a PrivacyWarning.
+
+        ``y`` is the 1-d array ``validate_data`` returned (validated once, at the boundary): only the
+        classification-target rule is checked here (scikit-learn's ``check_classification_targets`` would
+        validate the array again, twice)."""
+        _check_classification_labels(y)
         declared = _classes_list(self.classes)
         if declared is not None:
             if not np.all(np.isin(y, declared)):  # values not echoed: they are private labels
@@ -298,6 +339,13 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
             if X.shape[0] == 0:
                 raise ValueError(f"y has no labelled row: every label equals unlabeled_label={self.unlabeled_label!r}")
         n, d = X.shape
+        # the public rows, validated once here and checked like the private ones (unit ball, row_norm) when
+        # this learner reads them; _projection receives the checked array
+        if X_public is not None and self._reads_public() and not isinstance(X_public, PCAResult):
+            X_public = self._rows(X_public if pub.any() else _public_array(X_public, ensure_min_samples=2),
+                                  "X_public")
+            if X_public.shape[1] != d:
+                raise ValueError(f"X_public must have {d} columns (as X), got {X_public.shape[1]}")
         classes, yi, declared = self._labels(y)
         self.classes_ = classes
         k = self._k()
@@ -305,7 +353,7 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
             raise ValueError(f"k must be <= d, the number of features (n_features = {d}), got k={k}")
         # public randomness (the projection) and the noise from independent child streams: a released public
         # draw pins nothing about the noise stream
-        g_public, g = child_streams(self.rng, 2)
+        g_public, g = child_streams(seed_of(self), 2)
         Xr = self._rows(X)
         A = self._projection(X_public, d, g_public)
         Z = Xr if A is None else Xr @ A
@@ -372,7 +420,13 @@ class _HalfspaceBase(Released, ClassifierMixin, BaseEstimator):
         self.weights_ = W
         self.components_ = A
         self.coef_ = W if A is None else W @ A.T
+        if isinstance(X_public, np.ndarray) and self._reads_public():
+            _warn_if_degenerate(type(self).__name__, X_public, self.coef_)
         return self
+
+    def _reads_public(self) -> bool:
+        """Whether fit reads ``X_public`` (the PCA of :class:`SemiPrivateHalfspace`); the baselines ignore it."""
+        return False
 
     def _trainer_name(self) -> str:
         return str(self.trainer)
@@ -420,7 +474,7 @@ _COMMON = dict(epsilon=Real(0.0, math.inf, closed="neither"), delta=_OPEN_DELTA,
                learning_rate=POSITIVE_REAL, clip=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
                radius=Optional(POSITIVE_REAL), accountant=Options("rdp", "pld"), noisy_sgd_steps=Optional(POSITIVE_INT),
                repeats=POSITIVE_INT, holdout_fraction=PROBABILITY, row_norm=Options("reject", "clip"), rng=RNG,
-               progress=Optional(Boolean()))
+               progress=Optional(Boolean()), random_state=RNG)
 # Parameters are checked in __init__ (every public callable rejects a bad value naming it) and again in fit
 # (set_params bypasses __init__).
 
@@ -487,11 +541,13 @@ class SemiPrivateHalfspace(_HalfspaceBase):
         the seed: whoever knows or guesses an int seed (seeds below 2^32 are searched in minutes from
         ``components_`` alone) replays the noise and subtracts it.  An int seed is for reproducible runs only;
         ``None`` (fresh OS entropy) for a release, or secure mode (:mod:`semiprivate.theory.privacy.seeds`).
-        One seed on two different releases is refused.
+        One seed on two different releases is refused.  Older name of ``random_state`` (kept as an alias).
     progress : bool or None
         A tqdm bar on stderr over the trainer's steps (one bar per binary task), as the trainers of
         :mod:`semiprivate.theory.privacy.dpsgd` / :mod:`~semiprivate.theory.privacy.noisy_sgd` show it: None (default) shows it when stderr is a terminal and the
         run is long (DP-SGD >= 2000 steps, Noisy SGD / Alg 2 >= 100000 steps); True/False force it.
+    random_state : None, int, SeedSequence or Generator
+        The run's coins (scikit-learn's name; as ``rng`` above).
 
     Attributes
     ----------
@@ -500,38 +556,41 @@ class SemiPrivateHalfspace(_HalfspaceBase):
     sampling_rate_ (DP-SGD), n_features_in_.
     """
 
+    expected_failed_checks = declared_failures(
+        CHECKS_FITTING_ON_X_Y, NEEDS_PUBLIC_REASON + " (the PCA of step 1; or rows labelled unlabeled_label)")
+
     @validate_params(k=POSITIVE_INT, center=Boolean(), **_COMMON)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, k: int = 10, center: bool = False,
                  trainer: str = "dpsgd", epochs: float = 10.0, batch_size: int = 64, learning_rate: float = 0.1,
                  clip: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  accountant: str = "pld", noisy_sgd_steps: int | None = None, repeats: int = 3,
                  holdout_fraction: float = 0.2, classes: Any = None, unlabeled_label: Any = None,
-                 row_norm: str = "reject", rng: Any = None, progress: bool | None = None) -> None:
+                 row_norm: str = "reject", rng: Any = None, progress: bool | None = None,
+                 random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
         _revalidate(self, {"k": POSITIVE_INT, "center": Boolean(), **_COMMON})
 
-    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
-        from semiprivate import kernels
+    def _reads_public(self) -> bool:
+        return True
 
+    def _projection(self, X_public: Any, d: int, g: np.random.Generator) -> np.ndarray:
         if X_public is None:
             raise ValueError(f"X_public is required: {type(self).__name__} computes its projection from public "
                              "unlabelled data (fit(X, y, X_public=...))")
-        if isinstance(X_public, kernels.PCAResult):
+        if isinstance(X_public, PCAResult):
             V = np.asarray(X_public.components, dtype=np.float64)
             if V.shape[0] != d or V.shape[1] < int(self.k):
                 raise ValueError(f"X_public (a PCAResult) must have >= k = {self.k} components of dimension {d}, "
                                  f"got components of shape {V.shape}")
             self.pca_ = X_public
             return np.ascontiguousarray(V[:, :int(self.k)])
-        P = _public_array(X_public, ensure_min_samples=2)
-        if P.shape[1] != d:
-            raise ValueError(f"X_public must have {d} columns (as X), got {P.shape[1]}")
+        P = np.asarray(X_public, dtype=np.float64)  # validated once by fit (_HalfspaceBase.fit)
         if int(self.k) > P.shape[0]:
             raise ValueError(f"k must be <= the number of public rows (X_public has {P.shape[0]} rows), "
                              f"got k={self.k}: the top-k principal components need at least k public points")
-        res = kernels.pca(P, int(self.k), center=bool(self.center))
+        res = pca(P, int(self.k), center=bool(self.center))
         self.pca_ = res
         return np.asarray(res.components, dtype=np.float64)
 
@@ -555,7 +614,7 @@ class RandomProjectionHalfspace(_HalfspaceBase):
                  loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 progress: bool | None = None, random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -579,7 +638,7 @@ class FullDimensionHalfspace(_HalfspaceBase):
                  margin: float = 0.05, radius: float | None = 1.0, accountant: str = "pld",
                  noisy_sgd_steps: int | None = None, repeats: int = 3, holdout_fraction: float = 0.2,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 progress: bool | None = None, random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -589,7 +648,7 @@ class FullDimensionHalfspace(_HalfspaceBase):
 _NONPRIVATE = dict(projection=Options("pca", "random", "none"), k=Optional(POSITIVE_INT), center=Boolean(),
                    n_iter=POSITIVE_INT, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES), margin=POSITIVE_REAL,
                    radius=Optional(POSITIVE_REAL), row_norm=Options("reject", "clip"), rng=RNG,
-                   progress=Optional(Boolean()))
+                   progress=Optional(Boolean()), random_state=RNG)
 
 
 class NonPrivateHalfspace(_HalfspaceBase):
@@ -611,7 +670,7 @@ class NonPrivateHalfspace(_HalfspaceBase):
     def __init__(self, *, projection: str = "pca", k: int | None = 10, center: bool = False, n_iter: int = 300,
                  learning_rate: float = 1.0, loss: str = "hinge", margin: float = 0.05, radius: float | None = 1.0,
                  classes: Any = None, unlabeled_label: Any = None, row_norm: str = "reject", rng: Any = None,
-                 progress: bool | None = None) -> None:
+                 progress: bool | None = None, random_state: Any = None) -> None:
         self._store_params(locals())
 
     def _check_params(self) -> None:
@@ -625,6 +684,9 @@ class NonPrivateHalfspace(_HalfspaceBase):
 
     def _trainer_name(self) -> str:
         return "gradient descent (non-private)"
+
+    def _reads_public(self) -> bool:
+        return self.projection == "pca"
 
     def _k(self) -> int | None:
         return None if self.projection == "none" or self.k is None else int(self.k)

@@ -65,7 +65,19 @@ from semiprivate.theory.bounds.privacy import (
     subsampling_privacy,
 )
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.learners._base import ALL_INPUTS, LABELLED, NOT_PRIVATE, _Params, check_fit_inputs
+from semiprivate.theory.learners._base import (
+    ALL_INPUTS,
+    CHECKS_ON_FEATURE_MATRICES,
+    CONCEPT_CLASS_REASON,
+    LABELLED,
+    NOT_PRIVATE,
+    LearnerBase,
+    _Params,
+    check_fit_inputs,
+    declared_failures,
+    require_fitted,
+    seed_of,
+)
 from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
 
@@ -272,7 +284,7 @@ def _keep(g: np.random.Generator, size: int, kept: int) -> np.ndarray:
     return np.sort(g.choice(size, size=k, replace=False)) if k < size else np.arange(size)
 
 
-class LabelBoost(Released, _Params):
+class LabelBoost(Released, _Params, LearnerBase):
     r"""BNS15 Algorithm 3 (LabelBoost) around a private base learner A.
 
     Implements: BNS15.Alg3, BNS15.Lem4.6, BNS15.Lem4.12, BNS15.Thm4.13, BNS15.Thm4.14,
@@ -317,8 +329,11 @@ class LabelBoost(Released, _Params):
         |S| >= n, no deletion), which run on hundreds to thousands of points; the paper's values
         are :data:`FAITHFUL_CONSTANTS`.
     rng : None, int or Generator
+        Older name of ``random_state`` (kept as an alias).
     progress : bool
         Print one line per iteration.
+    random_state : None, int, SeedSequence or Generator
+        The seed of Algorithm 3's coins and of the base learner's stream (scikit-learn's name).
 
     Attributes
     ----------
@@ -389,6 +404,7 @@ class LabelBoost(Released, _Params):
     """
 
     privacy_model_ = ALL_INPUTS
+    expected_failed_checks = declared_failures(CHECKS_ON_FEATURE_MATRICES, CONCEPT_CLASS_REASON, set_params_validates=True)
     _releases = frozenset({"base_learner_", "hypothesis_", "privacy_"})
     _public = frozenset({"n_labelled_final_", "schedule_", "iterations_", "unlabelled_used_", "final_ratio_",
                          "outer_ratio_", "privacy_steps_"})  # functions of the input sizes and the constants
@@ -402,7 +418,7 @@ class LabelBoost(Released, _Params):
                      alpha_factor=Real(0.0, math.inf, closed="neither"),
                      beta_factor=Real(0.0, math.inf, closed="neither"),
                      iteration_ratio=Real(1.0, math.inf), final_ratio=Real(1.0, math.inf), rng=RNG,
-                     progress=Boolean())
+                     progress=Boolean(), random_state=RNG)
     def __init__(self, base_learner: Any, *, concept_class: ConceptClass, n: int, alpha: float = 0.1,
                  beta: float = 0.1, mode: str = "scaled", base_privacy: tuple[float, float] | None = None,
                  vc: int | None = None, epsilon: float | None = None,
@@ -414,7 +430,7 @@ class LabelBoost(Released, _Params):
                  beta_factor: float = SMALL_SIZE_CONSTANTS["beta_factor"],
                  iteration_ratio: float = SMALL_SIZE_CONSTANTS["iteration_ratio"],
                  final_ratio: float = SMALL_SIZE_CONSTANTS["final_ratio"], rng: Any = None,
-                 progress: bool = False) -> None:
+                 progress: bool = False, random_state: Any = None) -> None:
         if not (hasattr(base_learner, "fit") and hasattr(base_learner, "predict")):
             raise TypeError(f"base_learner must have fit and predict, got {type(base_learner).__name__}")
         self.base_learner = base_learner
@@ -436,6 +452,7 @@ class LabelBoost(Released, _Params):
         self.final_ratio = final_ratio
         self.rng = rng
         self.progress = progress
+        self.random_state = random_state
         self._class()
         self._base_guarantee()
 
@@ -634,7 +651,7 @@ class LabelBoost(Released, _Params):
             raise ValueError("X_public (the unlabelled database D) is required")
         X_D = C.validate_points(X_public, "X_public", allow_empty=True)
         ks, kd, ratio, steps = self._plan(len(X_S), len(X_D))
-        g, base_stream = child_streams(self.rng, 2)  # Algorithm 3's coins; the base learner's own stream
+        g, base_stream = child_streams(seed_of(self), 2)  # Algorithm 3's coins; the base learner's own stream
         if self.epsilon is not None:
             # Thm 4.14 with Rem 4.4: uniform fixed-size sub-samples of S and of D, in random order
             lab = g.permutation(len(X_S))[:ks]
@@ -680,7 +697,6 @@ class LabelBoost(Released, _Params):
 
     def predict(self, X: Any) -> np.ndarray:
         """Labels (0/1 as int64) of the base learner's output hypothesis on ``X``."""
-        if not hasattr(self, "base_learner_"):
-            raise RuntimeError("LabelBoost is not fitted; call fit first")
+        require_fitted(self, "base_learner_")
         return np.asarray(self.base_learner_.predict(X), dtype=np.int64)
 

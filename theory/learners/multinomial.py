@@ -51,7 +51,7 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.learners._base import LABELLED
+from semiprivate.theory.learners._base import LABELLED, LearnerBase, declared_failures, seed_of
 from semiprivate.theory.privacy._release import Released, child_streams
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.multinomial_dpgd import (
@@ -60,7 +60,6 @@ from semiprivate.theory.privacy.multinomial_dpgd import (
 )
 from semiprivate.theory.privacy.public_preprocessing import PublicStandardizer
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
@@ -150,7 +149,7 @@ def auto_steps(n_private: int, mu: float, learning_rate: float, clip: float, *, 
     return int(min(int(max_steps), max(int(min_steps), t)))
 
 
-class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
+class SemiPrivateMultinomial(Released, LearnerBase):
     r"""Public preprocessing, public PCA (or a random projection, or none), one multinomial DP-GD run.
 
     Implements: PILLAR.Alg1 with a multinomial DPSGD trainer (full batch), HPSY.Thm3; baselines of
@@ -197,7 +196,9 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
         The public label set.  None: read from ``y`` (no guarantee: ``privacy_ = (inf, 0)`` and a
         PrivacyWarning).
     rng : None, int or Generator
-        Seeds the fit's SeedSequence (see the module docstring).
+        Older name of ``random_state`` (kept as an alias).
+    random_state : None, int, SeedSequence or Generator
+        Seeds the fit's SeedSequence (see the module docstring; scikit-learn's name).
 
     Attributes
     ----------
@@ -218,6 +219,7 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
     """
 
     privacy_model_ = LABELLED
+    expected_failed_checks = declared_failures((), "")
     #: what a fit releases (covered by privacy_) and what it keeps from the parameters, the public rows and the
     #: input sizes only (the release boundary, semiprivate.theory.privacy._release)
     _releases = frozenset({"classes_", "coef_", "intercept_", "privacy_", "budget_"})
@@ -226,11 +228,11 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
 
     @validate_params(epsilon=EPSILON, delta=_OPEN_DELTA, projection=Options("pca", "random", "none"),
                      clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL,
-                     average=Real(0.0, 1.0, closed="right"), rng=RNG)
+                     average=Real(0.0, 1.0, closed="right"), rng=RNG, random_state=RNG)
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-5, *, projection: str = "pca", k: Any = "auto",
                  n_iter: Any = "auto", clip: float = DEFAULT_CLIP,
                  learning_rate: float = DEFAULT_LEARNING_RATE, average: float = DEFAULT_AVERAGE,
-                 classes: Any = None, rng: Any = None) -> None:
+                 classes: Any = None, rng: Any = None, random_state: Any = None) -> None:
         self.epsilon = epsilon
         self.delta = delta
         self.projection = projection
@@ -244,17 +246,14 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
         self.average = average
         self.classes = classes
         self.rng = rng
-
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.poor_score = True  # private training on small data is noisy by design
-        return tags
+        self.random_state = random_state
 
     # ------------------------------------------------------------------ checks
     def _check_params(self) -> None:
         type(self).__init__(self, self.epsilon, self.delta, projection=self.projection, k=self.k, n_iter=self.n_iter,
                             clip=self.clip, learning_rate=self.learning_rate, average=self.average,
-                            classes=self.classes, rng=self.rng)  # re-validates (set_params bypasses __init__)
+                            classes=self.classes, rng=self.rng,
+                            random_state=self.random_state)  # re-validates (set_params bypasses __init__)
         k = self.k
         if not (isinstance(k, str) and k == "auto") and not (isinstance(k, (int, np.integer))
                                                               and not isinstance(k, bool) and k >= 1):
@@ -297,7 +296,7 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         n, d = X.shape
         classes, yi, declared = self._labels(y)
-        proj_stream, noise_stream = child_streams(self.rng, 2)  # one child stream per draw (RNG discipline)
+        proj_stream, noise_stream = child_streams(seed_of(self), 2)  # one child stream per draw (RNG discipline)
         scaler = None
         P = None
         if X_public is not None:
@@ -364,13 +363,19 @@ class SemiPrivateMultinomial(Released, ClassifierMixin, BaseEstimator):
         return self
 
     # ------------------------------------------------------------------ predict
-    def decision_function(self, X: Any) -> np.ndarray:
-        """Class scores ``s(X) @ coef_.T + intercept_``, shape (n, C)."""
+    def _scores(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         Xs = X if self.scaler_ is None else self.scaler_.transform(X)
         return np.asarray(Xs @ self.coef_.T + self.intercept_)
 
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Class scores ``s(X) @ coef_.T + intercept_``, shape (n, C); with two classes the margin of the
+        second over the first, shape (n,) (> 0 means ``classes_[1]``), as scikit-learn's binary classifiers."""
+        s = self._scores(X)
+        return np.asarray(s[:, 1] - s[:, 0]) if s.shape[1] == 2 else s
+
     def predict(self, X: Any) -> np.ndarray:
         """The class of largest score (ties: the first in ``classes_``)."""
-        return np.asarray(self.classes_[np.argmax(self.decision_function(X), axis=1)])
+        scores = self._scores(X)
+        return np.asarray(self.classes_[np.argmax(scores, axis=1)])

@@ -26,7 +26,15 @@ from semiprivate.kernels.validation import (
     check_real,
     validate_params,
 )
-from semiprivate.theory.learners._base import ALL_INPUTS
+from semiprivate.theory.learners._base import (
+    ALL_INPUTS,
+    CHECKS_ON_FEATURE_MATRICES,
+    LearnerBase,
+    _Params,
+    declared_failures,
+    require_fitted,
+    seed_of,
+)
 from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
 
 __all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
@@ -101,7 +109,7 @@ def pub_samp(D0: Any, n_pub: int, rng: Any = None) -> tuple[np.ndarray, np.ndarr
     return np.asarray(X), np.asarray(y, dtype=bool)
 
 
-class ReductionLearner(Released):
+class ReductionLearner(Released, _Params, LearnerBase):
     """ABM19 Algorithm 2: the private learner B built from a semi-private learner A.
 
     Implements: ABM19.Alg2, ABM19.Lem4.4.
@@ -111,6 +119,7 @@ class ReductionLearner(Released):
     epsilon, delta : float
         The privacy parameters A is constructed with (B inherits A's guarantee, Claim 4.5).
     rng : None, int or Generator
+        Older name of ``random_state`` (kept as an alias).
     base_learner : callable (epsilon, delta, rng) -> learner
         Factory for A; A must have ``fit(X_private, y_private, X_public)``, ``predict`` and
         ``privacy``.
@@ -119,6 +128,8 @@ class ReductionLearner(Released):
     D0 : distribution
         The dummy distribution (uniformly random labels), e.g.
         :class:`semiprivate.theory.distributions.RandomLabelDistribution`.
+    random_state : None, int, SeedSequence or Generator
+        The seed of PrivSamp's, PubSamp's and A's coins (scikit-learn's name).
 
     Attributes
     ----------
@@ -140,28 +151,34 @@ class ReductionLearner(Released):
     """
 
     privacy_model_ = ALL_INPUTS
+    expected_failed_checks = declared_failures(
+        CHECKS_ON_FEATURE_MATRICES, "B takes a private sample of exactly ceil(n_priv/(10 n_pub)) examples (ABM19 Alg 2) "
+        "of its base's concept class, with labels in {0, 1}; the checks' samples have other sizes, real-valued "
+        "features and other labels", set_params_validates=True)
     _releases = frozenset({"base_", "hypothesis_", "privacy_"})
     _public = frozenset({"exhausted_"})  # a function of PrivSamp's coins and |S~| only
 
-    @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, n_priv=Integer(1), n_pub=Integer(1))
+    @validate_params(epsilon=EPSILON, delta=DELTA, rng=RNG, n_priv=Integer(1), n_pub=Integer(1), random_state=RNG)
     def __init__(self, epsilon: float, delta: float = 0.0, *, rng: Any = None, base_learner: Any,
-                 n_priv: int = 1, n_pub: int = 1, D0: Any) -> None:
+                 n_priv: int = 1, n_pub: int = 1, D0: Any, random_state: Any = None) -> None:
         if not callable(base_learner):
             raise TypeError("base_learner must be a callable (epsilon, delta, rng) -> learner")
         if D0 is None or not hasattr(D0, "sample"):
             raise TypeError("D0 must be a distribution with a sample(n, rng) method")
-        self.epsilon = float(epsilon)
-        self.delta = float(delta)
+        self.epsilon = epsilon
+        self.delta = delta
         self.rng = rng
         self.base_learner = base_learner
-        self.n_priv = int(n_priv)
-        self.n_pub = int(n_pub)
+        self.n_priv = n_priv
+        self.n_pub = n_pub
         self.D0 = D0
+        self.random_state = random_state
 
     def __repr__(self) -> str:
         name = getattr(self.base_learner, "__name__", type(self.base_learner).__name__)
+        seed = "" if self.random_state is None else f", random_state={self.random_state!r}"
         return (f"ReductionLearner(epsilon={self.epsilon!r}, delta={self.delta!r}, base_learner={name}, "
-                f"n_priv={self.n_priv}, n_pub={self.n_pub}, D0={type(self.D0).__name__}, rng={self.rng!r})")
+                f"n_priv={self.n_priv}, n_pub={self.n_pub}, D0={type(self.D0).__name__}, rng={self.rng!r}{seed})")
 
     @property
     def p(self) -> float:
@@ -184,7 +201,7 @@ class ReductionLearner(Released):
         if len(X) != self.sample_size:
             raise ValueError(f"B takes exactly ceil(n_priv/(10 n_pub)) = {self.sample_size} private examples, got {len(X)}")
         # PrivSamp's secret coins, PubSamp's public draw and A's own stream: independent children
-        g, g_public, base_stream = child_streams(self.rng, 3)
+        g, g_public, base_stream = child_streams(seed_of(self), 3)
         ps = priv_samp(X, y_private, self.D0, self.p, int(self.n_priv), g)
         Xpub, _ = pub_samp(self.D0, int(self.n_pub), g_public)
         self.exhausted_ = bool(ps["exhausted"])
@@ -201,8 +218,7 @@ class ReductionLearner(Released):
 
     def predict(self, X: Any) -> np.ndarray:
         """Predictions of A's output."""
-        if not hasattr(self, "base_"):
-            raise RuntimeError("ReductionLearner is not fitted; call fit first")
+        require_fitted(self, "base_")
         return np.asarray(self.base_.predict(X))
 
     @staticmethod

@@ -211,8 +211,8 @@ def test_asspp_fit_samples_the_eps_distribution(eps):
 @pytest.mark.parametrize("eps", [0.5, 1.0])
 def test_generic_fit_samples_the_eps_distribution(eps):
     L = GenericPrivateLearner(eps, concept_class=_C4)
-    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4).index_, len(L.hypotheses))
-    probs = _exact_eps_distribution(_C4, L.hypotheses, _X4, _Y4, eps)
+    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4).index_, len(L.hypothesis_list))
+    probs = _exact_eps_distribution(_C4, L.hypothesis_list, _X4, _Y4, eps)
     assert _gof_pvalue(counts, probs) > _GOF_LEVEL
     assert L.privacy_ == (eps, 0.0)
 
@@ -241,7 +241,7 @@ def test_privacy_is_derived_at_fit_time():
             assert L.base_.privacy_ == (0.25, 0.0)
         else:
             # the run really was at 0.25: the fitted index follows the 0.25-distribution
-            hyps = L.cover_.hypotheses if isinstance(L, ASSPP) else L.hypotheses
+            hyps = L.cover_.hypotheses if isinstance(L, ASSPP) else L.hypothesis_list
             probs = _exact_eps_distribution(_C4, hyps, _X4, _Y4, 0.25)
             counts = _fit_frequencies(L, lambda m, f=fit: f(m).index_, len(probs), n=2000)
             assert _gof_pvalue(counts, probs) > _GOF_LEVEL

@@ -146,7 +146,7 @@ def test_concept_class_required_clone_repr_and_blr_size():
     assert L2 is not L and repr(L2) == repr(L)
     assert repr(L) == "GenericLearner(epsilon=0.5, concept_class=Thresholds(d=3), sanitized_size=40, rng=3)"
     assert L.get_params() == {"epsilon": 0.5, "concept_class": C3, "sanitizer": "histogram", "sanitized_size": 40,
-                              "rng": 3}
+                              "rng": 3, "random_state": None}
     with pytest.raises(ValueError, match="invalid parameter 'eps'"):
         L.set_params(eps=1.0)
     with pytest.raises(ValueError, match="epsilon"):

@@ -54,13 +54,13 @@ class _PublicFromX(SemiPrivateHalfspace):
 
 
 _SK = [
-    FullDimensionHalfspace(epochs=2, row_norm="clip", rng=0),
-    FullDimensionHalfspace(trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", rng=0),
-    FullDimensionHalfspace(trainer="pillar_alg2", noisy_sgd_steps=30, row_norm="clip", rng=0),
-    RandomProjectionHalfspace(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", rng=0),
-    NonPrivateHalfspace(projection="none", n_iter=50, row_norm="clip", rng=0),
-    _PublicFromX(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", rng=0),
-    FullDimensionHalfspace(epochs=2, rng=0),  # the default row_norm="reject"
+    FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=0),
+    FullDimensionHalfspace(trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
+    FullDimensionHalfspace(trainer="pillar_alg2", noisy_sgd_steps=30, row_norm="clip", random_state=0),
+    RandomProjectionHalfspace(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
+    NonPrivateHalfspace(projection="none", n_iter=50, row_norm="clip", random_state=0),
+    _PublicFromX(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
+    FullDimensionHalfspace(epochs=2, random_state=0),  # the default row_norm="reject"
 ]
 
 #: Checks whose data have rows outside the unit ball: refused by the default row_norm="reject" (the noise
@@ -95,6 +95,9 @@ def test_sklearn_compatible(estimator, check):
     # PrivacyWarning (tested below); the checks test the scikit-learn contract, not the guarantee
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyWarning)
+        # 30 Noisy SGD steps on the checks' tiny data often give a one-class model: the degenerate-preprocessing
+        # warning (tested in tests/theory/learners/test_pipeline.py) is expected here, not the check's subject
+        warnings.filterwarnings("ignore", message=".*predicts one class on every public row", category=UserWarning)
         check(estimator)
 
 

@@ -186,6 +186,16 @@ def _search(name: str, rng: Any) -> Any:
     return RandomStoppingSearchCV(_Base(), {"c": [0, 1]}, gamma=0.5, base_privacy=(0.5, 0.0), rng=rng).fit(X, y)
 
 
+def _semi_private_pipeline(rng: Any) -> Any:
+    from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
+    from semiprivate.theory.learners.pipeline import SemiPrivatePipeline
+    from sklearn.preprocessing import Normalizer, StandardScaler
+
+    X, y, P = _halfspace_data()
+    clf = SemiPrivateHalfspace(k=2, epochs=1.0, accountant="rdp", classes=[0, 1], row_norm="clip", rng=rng)
+    return SemiPrivatePipeline([("scale", StandardScaler()), ("norm", Normalizer()), ("clf", clf)]).fit(X, y, X_public=P)
+
+
 def _public_rows(rng: Any) -> Any:
     from semiprivate.theory.privacy.public_rows import PublicRowsFitted
     from sklearn.preprocessing import StandardScaler
@@ -238,6 +248,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "PublicStandardizer": _public_standardizer,
     **{n: (lambda rng, n=n: _search(n, rng)) for n in ("PrivateSearchCV", "RandomStoppingSearchCV")},
     "PublicRowsFitted": _public_rows,
+    "SemiPrivatePipeline": _semi_private_pipeline,
     **{n: (lambda rng, n=n: _sanitizer(n, rng)) for n in ("NoisyHistogramSanitizer", "BLRSanitizer",
                                                           "DyadicThresholdSanitizer")},
     **{n: (lambda rng, n=n: _mechanism(n, rng)) for n in ("LaplaceMechanism", "GaussianMechanism", "GeometricMechanism",
