@@ -80,7 +80,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
 import warnings
@@ -132,14 +131,29 @@ _TRAINERS = ("dpsgd", "noisy_sgd", "pillar_alg2")
 _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
 
 
-@functools.lru_cache(maxsize=512)
+#: Memos of the accountant (public parameters in, a number out): plain dicts with no hit counter (an
+#: ``lru_cache``'s ``cache_info()`` counts its calls, one per fit: random stopping's hidden number of runs).
+_CALIBRATED: dict[tuple[Any, ...], float] = {}
+_ACCOUNTED: dict[tuple[Any, ...], float] = {}
+
+
 def _calibrated(epsilon: float, delta: float, q: float, steps: int, accountant: str, compositions: int) -> float:
-    return calibrate_noise_multiplier(epsilon, delta, q, steps, accountant=accountant, compositions=compositions)
+    key = (epsilon, delta, q, steps, accountant, compositions)
+    if key not in _CALIBRATED:
+        if len(_CALIBRATED) >= 512:
+            _CALIBRATED.clear()
+        _CALIBRATED[key] = calibrate_noise_multiplier(epsilon, delta, q, steps, accountant=accountant,
+                                                      compositions=compositions)
+    return _CALIBRATED[key]
 
 
-@functools.lru_cache(maxsize=512)
 def _accounted(sigma: float, q: float, steps: int, delta: float, accountant: str, compositions: int) -> float:
-    return dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
+    key = (sigma, q, steps, delta, accountant, compositions)
+    if key not in _ACCOUNTED:
+        if len(_ACCOUNTED) >= 512:
+            _ACCOUNTED.clear()
+        _ACCOUNTED[key] = dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
+    return _ACCOUNTED[key]
 
 
 def _row_norms(X: np.ndarray) -> np.ndarray:

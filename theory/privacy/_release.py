@@ -151,6 +151,26 @@ def _derived(value: Any) -> bool:
     return isinstance(value, int | np.integer) and int(value) in _DERIVED_INTS.get()
 
 
+def is_derived_stream(value: Any) -> bool:
+    """Whether ``value`` is a stream (or an int seed) that an enclosing run derived for a nested one
+    (:func:`child_streams`, :func:`base_streams`), not a seed of the user's."""
+    return _derived(value)
+
+
+def _takes_generator(est: Any, key: str) -> bool:
+    """Whether the randomness parameter ``key`` of ``est`` (``step__random_state`` too) belongs to an estimator
+    that declares it takes a numpy Generator (class attribute ``_generator_seeds``, e.g. the learners'
+    ``("rng", "random_state")``): it then gets a Generator child, not a 32-bit int."""
+    head, _, name = key.rpartition("__")
+    owner = est
+    if head:
+        try:
+            owner = est.get_params(deep=True)[head]
+        except (AttributeError, KeyError, TypeError):
+            return False
+    return name in getattr(type(owner), "_generator_seeds", ())
+
+
 def fit_stream(rng: Any) -> np.random.Generator:
     """The stream of one run: the first child of ``rng`` (:func:`child_streams`)."""
     return child_streams(rng, 1)[0]
@@ -389,7 +409,7 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
         before = {k: params[k] for k in keys}
     else:
         before = {k: getattr(est, k) for k in keys}
-    narrow = [k for k in keys if k.rsplit("__", 1)[-1] in ("random_state", "seed")]
+    narrow = [k for k in keys if k.rsplit("__", 1)[-1] in ("random_state", "seed") and not _takes_generator(est, k)]
     if narrow and seed_record.secure_mode_enabled():
         raise ValueError(f"{narrow[0]}: this base takes its coins from an integer seed below 2^32 (scikit-learn's "
                          "RandomState), which a search over 2^32 seeds recovers; refused in secure mode: use a base "
@@ -401,7 +421,8 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
         values = {}
         for k, child in zip(keys, child_streams(stream, len(keys))):
             name = k.rsplit("__", 1)[-1]
-            values[k] = child if name == "rng" or name not in RNG_NAMES else int(child.integers(2**32))
+            values[k] = (child if name == "rng" or name not in RNG_NAMES or _takes_generator(est, k)
+                         else int(child.integers(2**32)))
         _set_params(est, values)
     token = _DERIVED_INTS.set(_DERIVED_INTS.get() | {v for v in values.values() if isinstance(v, int)}) \
         if keys else None

@@ -135,9 +135,6 @@ def test_non_private_baseline_has_the_protocol_too() -> None:
     assert clone(est).get_params()["random_state"] == 0 and is_classifier(est)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="the release boundary's base_streams gives every random_state a 32-bit int and refuses it "
-                          "in secure mode; the learners declare _generator_seeds, which base_streams does not read yet")
 def test_wrapper_over_a_learner_runs_in_secure_mode() -> None:
     from semiprivate.theory.privacy.seeds import secure_mode
 

@@ -11,10 +11,10 @@ from semiprivate.theory.privacy.seeds import seed_reuse_allowed
 @pytest.fixture(autouse=True)
 def _no_memoised_noise() -> None:
     """Every test calibrates and accounts its learner's noise itself, not with values memoised by an earlier
-    test: the learners keep calibrated noise multipliers and their epsilons in two lru_caches, and Noisy SGD's
+    test: the learners keep calibrated noise multipliers and their epsilons in two dict memos, and Noisy SGD's
     accountant epsilon sits in a module-level table of the accounting module."""
-    halfspaces._calibrated.cache_clear()
-    halfspaces._accounted.cache_clear()
+    halfspaces._CALIBRATED.clear()
+    halfspaces._ACCOUNTED.clear()
     accounting._NOISY_SGD_EPSILONS.clear()
 
 
