@@ -108,7 +108,7 @@ from semiprivate.theory.learners._base import (
     seed_of,
 )
 from semiprivate.theory.privacy._release import Released, child_streams
-from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, dpsgd_epsilon, dpsgd_event
+from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, compose_up, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
@@ -420,7 +420,8 @@ class _HalfspaceBase(Released, LearnerBase):
                     W[t], priv = a.weights, a.privacy
                     budget.setdefault("alg2", []).append(a.budget)
                 per.append(priv)
-            self.privacy_ = (float(sum(p[0] for p in per)), float(sum(p[1] for p in per)))
+            # basic composition rounded up (compose_up): a nearest-rounded float sum can fall below the exact one
+            self.privacy_ = (compose_up(*(p[0] for p in per)), compose_up(*(p[1] for p in per)))
             budget.update(split=f"each task (epsilon/{tasks}, delta/{tasks}), basic composition", per_task=per,
                           total=self.privacy_)
         if not declared and self._private:

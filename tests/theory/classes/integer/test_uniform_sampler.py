@@ -252,8 +252,10 @@ _POINTS_BAD: list[tuple[Any, int, type, str]] = [
     (np.array([16.0]), 4, ValueError, f"X must lie in X_d = {_D4}"),
     (np.array([1.0]), 54, TypeError, "X: float input cannot represent X_54 exactly; pass integers"),
     (np.array([-1]), 4, ValueError, f"X must lie in X_d = {_D4}, got a negative value"),
-    (np.array([16]), 4, ValueError, f"X must lie in X_d = {_D4}, got 16"),
-    (np.array([16], dtype=np.uint32), 4, ValueError, f"X must lie in X_d = {_D4}, got 16"),
+    # the message never states the offending value: X may be private (a learner's labelled points)
+    (np.array([16]), 4, ValueError, f"X must lie in X_d = {_D4}, got a value of 2^4 or more"),
+    (np.array([16], dtype=np.uint32), 4, ValueError, f"X must lie in X_d = {_D4}, got a value of 2^4 or more"),
+    (np.array([3, 1234567]), 4, ValueError, f"X must lie in X_d = {_D4}, got a value of 2^4 or more"),
     (np.array(["a"]), 4, TypeError, "X must contain integers, got dtype <U1"),
 ]
 
