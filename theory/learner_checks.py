@@ -556,8 +556,8 @@ def multinomial_noise_audit(*, epsilon: float = MULTINOMIAL_AUDIT_EPSILON, trial
     clipped gradient, so the clipped sums differ by exactly ``2 clip``, the replace-one sensitivity that
     :mod:`semiprivate.theory.privacy.multinomial_dpgd` assumes (every other row is the same in both).
     The audited statistic is the released model's score margin on the replaced point,
-    ``decision_function(e1/2)[1] - decision_function(e1/2)[0] = z~^T W (e_1 - e_0)`` (a function of the
-    state), the projection of W on the direction of that difference: its law is N(m, s^2) on one side
+    ``decision_function(e1/2)`` (two classes: the class-1 score minus the class-0 score)
+    ``= z~^T W (e_1 - e_0)`` (a function of the state), the projection of W on the direction of that difference: its law is N(m, s^2) on one side
     and N(m + 2 clip c, s^2) on the other with ``s = sigma clip c``, ``c = lr sqrt(2) ||z~|| / n``, i.e.
     the Gaussian mechanism at mu = 2 / sigma, whose loss the PLD accountant bounds for one step.
     ``epsilon`` (default 4, where a 1500-run audit has the power to refute a claim a few times too small)
@@ -572,8 +572,7 @@ def multinomial_noise_audit(*, epsilon: float = MULTINOMIAL_AUDIT_EPSILON, trial
                                       rng=g).fit(X, y, _HS_PUBLIC)
 
     def margin(est: Any) -> np.ndarray:
-        s = est.decision_function(x0)[0]
-        return np.array([s[1] - s[0]])
+        return np.asarray(est.decision_function(x0), dtype=np.float64)  # two classes: s_1 - s_0, shape (1,)
 
     return _label_flip_audit(fit, margin, trials=trials, selection_trials=selection_trials, rng=rng)
 

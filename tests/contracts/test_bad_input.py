@@ -120,6 +120,7 @@ FILL_FOR: dict[tuple[str, str], Callable[[], Any]] = {
     ("semiprivate.theory.privacy.dpsgd.", "y"): lambda: np.array([-1.0, 1.0] * 4),
     ("semiprivate.theory.privacy.pillar_selection.", "y"): lambda: np.array([-1.0, 1.0] * 4),
     ("semiprivate.theory.graphs.", "X"): lambda: np.array([[0, 1], [1, 0]] * 4),
+    ("semiprivate.theory.learners.pipeline.", "steps"): lambda: [("clf", _learner())],
 }
 
 

@@ -79,6 +79,22 @@ class SemiPrivatePipeline(Released, Pipeline):
 
     _releases = frozenset()
 
+    def __init__(self, steps: list[tuple[str, Any]], *, transform_input: list[str] | None = None, memory: Any = None,
+                 verbose: bool = False) -> None:
+        # checked here, naming the parameter (the package's rule for constructors); stored as given (clone works)
+        if not isinstance(steps, list) or not steps or not all(
+                isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) for s in steps):
+            raise TypeError(f"steps must be a non-empty list of (name, estimator) pairs, got {type(steps).__name__}")
+        if transform_input is not None and not (
+                isinstance(transform_input, list) and all(isinstance(t, str) for t in transform_input)):
+            raise TypeError(f"transform_input must be None or a list of str, got {type(transform_input).__name__}")
+        if memory is not None and not isinstance(memory, str) and not hasattr(memory, "cache"):
+            raise TypeError(f"memory must be None, a str or an object with a cache method (joblib.Memory), got "
+                            f"{type(memory).__name__}")
+        if not isinstance(verbose, bool | np.bool_):
+            raise TypeError(f"verbose must be a bool, got {type(verbose).__name__}")
+        super().__init__(steps, transform_input=transform_input, memory=memory, verbose=verbose)
+
     def fit(self, X: Any, y: Any = None, X_public: Any = None, **params: Any) -> SemiPrivatePipeline:
         """Fit every transformer on the public rows only, then the learner on the transformed rows.
 

@@ -261,7 +261,7 @@ def test_thm2_instance_samples_and_learns_with_its_generator(monkeypatch: pytest
             made.append((self.epsilon, self.rng))
             return super().fit(*a, **kw)
 
-    monkeypatch.setattr(dist, "DisjunctionGraphDistribution", _Recording)
+    monkeypatch.setattr(dj, "DisjunctionGraphDistribution", _Recording)  # the name thm2_instance looks up
     monkeypatch.setattr(dj, "ComponentDisjunctionLearner", _L)
     g = np.random.default_rng(0)
     r = thm2_instance(200, 100, 0.01, 0.1, 0.01, 0.7, rng=g, n_test=1000)
