@@ -21,13 +21,14 @@ lists the backends (:func:`backend_summary`).
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 import platform
 import sys
 import warnings
 from typing import Any
+
+from semiprivate.kernels._memo import memo
 
 BACKENDS = ("numpy", "cython", "cupy")
 ENV_VAR = "SEMIPRIVATE_BACKEND"
@@ -65,7 +66,7 @@ def _numpy_fallback() -> str:
     return "numpy"
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def _cython_available() -> bool:
     try:
         importlib.import_module("semiprivate.kernels._cython._probe")
@@ -115,7 +116,7 @@ def _openmp_single_thread_in_forked_child() -> None:
 os.register_at_fork(after_in_child=_openmp_single_thread_in_forked_child)
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def _cupy_available() -> bool:
     try:
         import cupy  # type: ignore[import-not-found]
@@ -192,7 +193,7 @@ def resolve_backend(backend: Any, *arrays: Any) -> str:
     return backend
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def cpu_model() -> str:
     """The CPU model name: ``/proc/cpuinfo``'s "model name" on Linux, else the platform's string.
 

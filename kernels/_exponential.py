@@ -15,7 +15,6 @@ decision).
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from fractions import Fraction
@@ -25,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 from semiprivate.kernels import _reference as ref
 from semiprivate.kernels._backend import _numpy_fallback, forked_after_openmp, is_cupy_array, resolve_backend
+from semiprivate.kernels._memo import memo
 from semiprivate.kernels._scores import prepare_scores
 from semiprivate.kernels.validation import (
     EPSILON,
@@ -127,7 +127,7 @@ def _nan_error() -> ValueError:
     return ValueError("scores must not contain NaN")
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def _cython_module() -> Any:
     try:
         from semiprivate.kernels._cython import _expmech

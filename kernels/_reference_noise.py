@@ -58,13 +58,13 @@ coin word together.
 
 from __future__ import annotations
 
-import functools
 import math
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from semiprivate.kernels._memo import memo
 from semiprivate.kernels._reference import _exp_neg_fixed, _exp_neg_multiples
 
 __all__ = [
@@ -781,7 +781,7 @@ class _GaussianBuckets:
         return out
 
 
-@functools.lru_cache(maxsize=16)
+@memo(maxsize=16)
 def laplace_table(scale: Fraction) -> _Laplace | _LaplaceLarge:
     """The (cached) exact sampler of the discrete Laplace with this ``scale``: a direct table while its
     half-width is at most :data:`LAPLACE_DIRECT_HALF`, else :class:`_LaplaceLarge`."""
@@ -791,7 +791,7 @@ def laplace_table(scale: Fraction) -> _Laplace | _LaplaceLarge:
     return _LaplaceLarge(s)
 
 
-@functools.lru_cache(maxsize=16)
+@memo(maxsize=16)
 def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianBuckets | _GaussianRejection:
     """The (cached) exact sampler of the discrete Gaussian with this ``sigma2``: a direct table while its
     half-width is at most :data:`GAUSSIAN_DIRECT_HALF`, else the bucketed envelope (:class:`_GaussianBuckets`)
@@ -805,7 +805,7 @@ def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianBuckets | _Gaussia
     return _GaussianRejection(s2)
 
 
-@functools.lru_cache(maxsize=64)
+@memo(maxsize=64)
 def bernoulli_exp_table(gamma: Fraction, bits: int = 64) -> _BernoulliExp:
     """The (cached) exact sampler of ``Bernoulli(exp(-gamma))``."""
     return _BernoulliExp(gamma, bits=bits)

@@ -19,7 +19,6 @@ backend for these samplers.
 from __future__ import annotations
 
 import decimal
-import functools
 import math
 import numbers
 import os
@@ -30,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 from semiprivate.kernels import _reference_noise as ref
 from semiprivate.kernels._backend import resolve_backend
+from semiprivate.kernels._memo import memo
 from semiprivate.kernels.validation import as_generator
 
 __all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp"]
@@ -90,7 +90,7 @@ def _size(size: Any) -> tuple[int, tuple[int, ...] | None]:
     return math.prod(shape), shape
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def _cython_module() -> Any:
     try:
         from semiprivate.kernels._cython import _noise  # type: ignore[attr-defined]

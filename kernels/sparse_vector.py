@@ -17,13 +17,13 @@ mechanism that draws its noise on a GPU answers there too.
 
 from __future__ import annotations
 
-import functools
 import importlib
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from semiprivate.kernels._backend import _cupy_available, array_module, is_cupy_array
+from semiprivate.kernels._memo import memo
 from semiprivate.kernels.validation import check_option
 
 __all__ = ["row_pattern_codes", "row_pattern_keys", "sparse_vector_responses"]
@@ -32,7 +32,7 @@ _BACKENDS = ("auto", "cython", "numpy")
 _RESPONSE_BACKENDS = _BACKENDS + ("cupy",)
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def _compiled() -> Any:
     try:
         from semiprivate.kernels._cython import _svt

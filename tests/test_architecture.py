@@ -566,3 +566,33 @@ def test_exact_integer_draws_are_not_float_draws() -> None:
     assert not release_float_calls("def f(g):\n    return g.integers(3), g.bytes(8), g.permutation(4), g.choice(4)\n")
     assert not release_float_calls("import numpy as np\ndef f(g):\n    k = g.integers(3)\n    return k + 1, "
                                    "np.random.default_rng(int(g.integers(2**32)))\n")
+
+
+def counting_caches(source: str) -> list[tuple[int, str]]:
+    """(line, name) of every use of ``functools.lru_cache`` / ``functools.cache`` in ``source`` (decorator, call or
+    import): their ``cache_info()`` counts calls, so on a release's path it counts runs (random stopping's hidden
+    K). The package's cache is ``semiprivate.kernels._memo.memo``, which keeps no count."""
+    out = []
+    for node in ast.walk(_parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ("lru_cache", "cache") and isinstance(node.value, ast.Name) \
+                and node.value.id == "functools":
+            out.append((node.lineno, f"functools.{node.attr}"))
+        elif isinstance(node, ast.ImportFrom) and node.module == "functools":
+            out += [(node.lineno, f"from functools import {a.name}") for a in node.names if a.name in ("lru_cache", "cache")]
+    return out
+
+
+def test_no_counting_cache_in_the_package() -> None:
+    found = [f"{m}:{line}: {name}" for m, path in MODULES.items() for line, name in counting_caches(_source(path))]
+    assert not found, ("a cache that counts its calls (cache_info) can count a release's runs: use "
+                       "semiprivate.kernels._memo.memo, which keeps results only:\n" + "\n".join(found))
+
+
+@pytest.mark.parametrize("source", [
+    "import functools\n@functools.lru_cache(maxsize=1)\ndef f():\n    return 1\n",
+    "import functools\n@functools.cache\ndef f():\n    return 1\n",
+    "from functools import lru_cache\n",
+    "import functools\ng = functools.lru_cache(None)(len)\n",
+])
+def test_a_deliberate_counting_cache_is_found(source: str) -> None:
+    assert counting_caches(source)

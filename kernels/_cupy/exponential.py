@@ -30,19 +30,19 @@ Cython backend reads two uniforms per draw and cuts chunks of 2048).  Floating-p
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from semiprivate.kernels._cupy.onepass import CHUNK, SORT_MIN, THREADS, TILE, UNIFORMS_PER_DRAW, draw_order
+from semiprivate.kernels._memo import memo
 
 __all__ = ["exponential_mechanism", "error_counts", "CHUNK", "TILE", "THREADS", "SOURCE"]
 
 SOURCE = Path(__file__).with_name("expmech.cu")
 
 
-@functools.lru_cache(maxsize=1)
+@memo(maxsize=1)
 def _module() -> Any:
     import cupy  # type: ignore[import-not-found]
 
