@@ -58,7 +58,7 @@ from semiprivate.theory.privacy.multinomial_dpgd import (
     full_batch_noise_multiplier,
     multinomial_dp_gd,
 )
-from semiprivate.theory.privacy.public_preprocessing import PublicStandardizer
+from semiprivate.theory.privacy.public_preprocessing import PublicStandardizer, bounded_features
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
@@ -314,7 +314,8 @@ class SemiPrivateMultinomial(Released, LearnerBase):
             T = int(self.n_iter)
         sigma = full_batch_noise_multiplier(float(self.epsilon), float(self.delta), T)
         mu = 2.0 * math.sqrt(T) / sigma
-        Xs = X if scaler is None else scaler.transform(X)
+        # bounded like the public maps' outputs (bounded_features): a finite private entry never overflows downstream
+        Xs = bounded_features(X) if scaler is None else scaler.transform(X)
         A: np.ndarray | None
         if self.projection == "none":
             A, k = None, d

@@ -35,7 +35,27 @@ from semiprivate.theory.privacy._release import Released
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-__all__ = ["PublicStandardizer", "semi_private_split"]
+__all__ = ["PublicStandardizer", "semi_private_split", "FEATURE_BOUND", "bounded_features"]
+
+#: Bound on every feature a public map gives a row (:func:`bounded_features`): a finite private entry that a map
+#: fitted on public rows sends past it (or to infinity) is clipped to it.
+FEATURE_BOUND = 1e100
+
+
+def bounded_features(Z: Any) -> Any:
+    """``Z`` clipped to ``[-FEATURE_BOUND, FEATURE_BOUND]`` (a float array; anything else is returned as given).
+
+    A map fitted on public rows (a standardisation with a small public spread, say) can send a finite private
+    entry to infinity, and a trainer downstream then raises, warns or returns NaN on that neighbour only: an
+    exception or a warning that exists on one dataset and not on its neighbour (delta = 1).  Clipping each
+    entry to a public constant is a function of the row alone, so one private row still changes one row of the
+    trainer's input and every trainer's per-example clipping bounds its effect; its squared norm stays finite
+    for any d below 1e100.  The maps that call it run under ``np.errstate`` so the overflow itself warns
+    nothing either.
+    """
+    if isinstance(Z, np.ndarray) and Z.dtype.kind == "f":
+        return np.clip(Z, -FEATURE_BOUND, FEATURE_BOUND)
+    return Z
 
 # A feature whose public standard deviation is below this (relative to the largest) is treated as
 # constant on the public rows: it keeps scale 1 instead of being blown up by a tiny divisor.
@@ -102,7 +122,8 @@ class PublicStandardizer(Released, TransformerMixin, BaseEstimator):
         X = check_array(X, dtype=np.float64)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X must have {self.n_features_in_} columns (as the public rows), got {X.shape[1]}")
-        return np.asarray((X - self.mean_) / self.scale_ / self.row_scale_)
+        with np.errstate(over="ignore", invalid="ignore"):  # a finite private entry may overflow: bounded below
+            return bounded_features(np.asarray((X - self.mean_) / self.scale_ / self.row_scale_))
 
 
 def semi_private_split(X: Any, y: Any, *, public_share: float = 0.1, test_share: float = 0.2,

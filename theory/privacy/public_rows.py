@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.privacy._release import Released, note_sentinel_rows
+from semiprivate.theory.privacy.public_preprocessing import bounded_features
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.decomposition import PCA, TruncatedSVD
 from sklearn.model_selection import check_cv
@@ -189,13 +190,15 @@ class PublicRowsFitted(Released, TransformerMixin, BaseEstimator):
         known row-wise map (:data:`ROW_WISE`): a transform that sees the whole batch (e.g. one subtracting
         the batch mean) would make the public rows functions of the private ones."""
         check_is_fitted(self, "transformer_")
-        if type(self.transformer_) in ROW_WISE:  # the exact class: a subclass may override transform
-            return self.transformer_.transform(X)
-        n = _num_rows(X)
-        if n <= 1:
-            return self.transformer_.transform(X)
-        parts = [self.transformer_.transform(_safe_indexing(X, [i])) for i in range(n)]
-        return _stack(parts)
+        # a finite private entry that the public map overflows is clipped (bounded_features), with no warning
+        with np.errstate(over="ignore", invalid="ignore"):  # no warnings filter change: its version counts runs
+            if type(self.transformer_) in ROW_WISE:  # the exact class: a subclass may override transform
+                return bounded_features(self.transformer_.transform(X))
+            n = _num_rows(X)
+            if n <= 1:
+                return bounded_features(self.transformer_.transform(X))
+            parts = [self.transformer_.transform(_safe_indexing(X, [i])) for i in range(n)]
+            return bounded_features(_stack(parts))
 
     def get_feature_names_out(self, input_features: Any = None) -> Any:
         """The wrapped transformer's output feature names."""
