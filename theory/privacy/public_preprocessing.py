@@ -35,7 +35,7 @@ from semiprivate.theory.privacy._release import Released
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-__all__ = ["PublicStandardizer", "semi_private_split", "FEATURE_BOUND", "bounded_features"]
+__all__ = ["PublicStandardizer", "semi_private_split", "FEATURE_BOUND"]
 
 #: Bound on every feature a public map gives a row (:func:`bounded_features`): a finite private entry that a map
 #: fitted on public rows sends past it (or to infinity) is clipped to it.
