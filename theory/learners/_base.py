@@ -39,8 +39,7 @@ from typing import Any, ClassVar
 import numpy as np
 from semiprivate.kernels.validation import check_binary
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.privacy._release import ALL_INPUTS, LABELLED, NOT_PRIVATE, PRIVACY_MODELS
-from semiprivate.theory.privacy._release import is_derived_stream
+from semiprivate.theory.privacy._release import ALL_INPUTS, LABELLED, NOT_PRIVATE, PRIVACY_MODELS, is_derived_stream
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 
