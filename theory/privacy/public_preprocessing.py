@@ -54,7 +54,10 @@ def bounded_features(Z: Any) -> Any:
     nothing either.
     """
     if isinstance(Z, np.ndarray) and Z.dtype.kind == "f":
-        return np.clip(Z, -FEATURE_BOUND, FEATURE_BOUND)
+        # narrower floats: the fourth root of their largest value (a squared norm over up to 1e19 entries fits)
+        b = FEATURE_BOUND if Z.dtype.itemsize >= 8 else float(np.finfo(Z.dtype).max) ** 0.25
+        bound = np.asarray(b, dtype=Z.dtype)
+        return np.clip(Z, -bound, bound)
     return Z
 
 # A feature whose public standard deviation is below this (relative to the largest) is treated as

@@ -41,6 +41,8 @@ def test_bounded_features_leaves_what_is_not_a_float_array() -> None:
     ints = np.array([1, 2])
     assert bounded_features(ints) is ints and bounded_features([1e300]) == [1e300]
     assert bounded_features(np.array([-np.inf, 0.5, np.inf])).tolist() == [-FEATURE_BOUND, 0.5, FEATURE_BOUND]
+    narrow = bounded_features(np.array([-np.inf, 0.5, np.inf], dtype=np.float32))  # no overflowing cast
+    assert narrow.dtype == np.float32 and np.all(np.isfinite(narrow)) and narrow[1] == np.float32(0.5)
 
 
 def test_the_multinomial_learner_fits_both_neighbours_the_same_way() -> None:
