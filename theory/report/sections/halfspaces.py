@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+import zlib
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,7 @@ def _dig_data(s: int, seed: int) -> tuple[Any, ...]:
 
 
 def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: list[float | None],
-               full_dim: bool) -> dict[str, dict[Any, Any]]:
+               full_dim: bool, tag: int = 0) -> dict[str, dict[Any, Any]]:
     """One seed of the sweep: {"pca"|"random": {eps: {k: accuracy}}, "full": {eps: accuracy}}.
 
     The seed ``s`` is read from ``g`` (:func:`_run_seed`); data ``make_data(s)``, estimators ``rng=s``."""
@@ -92,7 +93,9 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
 
     s = _run_seed(g)
     X, y, Xp, Xt, yt = make_data(s)
-    seeds = np.random.SeedSequence([s, 1])  # one child seed per release of the run (one seed, one release)
+    # one child seed per release of the run (one seed, one release); the sweep's tag keeps two sweeps that read
+    # the same s (range(seeds) each) on different streams
+    seeds = np.random.SeedSequence([s, 1, tag])
     P = kernels.pca(Xp, max(ks), center=False)  # one public PCA shared by every k (first k components)
     out: dict[str, dict[Any, Any]] = {"pca": {}, "random": {}, "full": {}}
     classes = np.unique(yt)  # the task's label set, declared (read from the test labels, not the private sample)
@@ -121,7 +124,7 @@ def _sweep(ctx: ReportContext, make_data: Any, ks: list[int], epsilons: list[flo
     callable), through ``ctx.simulate`` (semiprivate.theory.distributed.monte_carlo with ``seeds=range(seeds)``:
     here or on the report's Dask client, the same numbers either way)."""
     runs = ctx.simulate(partial(_sweep_run, make_data=make_data, ks=list(ks), epsilons=list(epsilons),
-                                full_dim=full_dim), list(range(seeds)), desc=desc)
+                                full_dim=full_dim, tag=zlib.crc32(desc.encode())), list(range(seeds)), desc=desc)
     out: dict[str, Any] = {"pca": {}, "random": {}, "full": {}}
     for r in runs:  # in seed order
         for m in ("pca", "random"):
@@ -266,8 +269,9 @@ def _mn_run(g: np.random.Generator, name: str, seed: int, ks: list[int],
 
     s = _run_seed(g)
     X, y, P, Xt, yt = _mn_data(s, name, seed)
-    seeds = np.random.SeedSequence([s, 2])  # one child seed per release of the run (one seed, one release)
-    quiet = np.random.SeedSequence([s, 3])  # streams of the noise-free reference runs (sigma = 0: nothing drawn)
+    tag = zlib.crc32(name.encode())  # two sweeps (digits, d = 2048) read the same s: each its own streams
+    seeds = np.random.SeedSequence([s, 2, tag])  # one child seed per release of the run (one seed, one release)
+    quiet = np.random.SeedSequence([s, 3, tag])  # streams of the noise-free reference runs (sigma = 0: nothing drawn)
     d = X.shape[1]
     classes = np.unique(yt)
     yi, yti = np.searchsorted(classes, y), np.searchsorted(classes, yt)
