@@ -23,6 +23,7 @@ from semiprivate.kernels._covariance import _BACKEND, _TOL, CovarianceAccumulato
 from semiprivate.kernels._pca_accumulate import _accumulate
 from semiprivate.kernels._pca_dask import _is_dask_array, _pca_dask
 from semiprivate.kernels._pca_eigen import _finish_covariance
+from semiprivate.kernels._pca_gram import device_covariance_pca
 from semiprivate.kernels._pca_plan import _default_block_rows, _plan_workers, _resolve_dtype
 from semiprivate.kernels._pca_randomized import _pca_randomized
 from semiprivate.kernels._pca_result import PCAResult
@@ -233,7 +234,14 @@ def pca(
     acc_dtype = _resolve_dtype(dtype, data_dtype)
     probe = src.array if src.array is not None else src.first
     be = resolve_backend(backend, probe)
-    if method == "covariance":
+    if method == "covariance" and be == "cupy" and src.array is not None and src.on_gpu:
+        # data already on the device: one shifted GEMM pass, no accumulator (see _pca_gram)
+        try:
+            V, lam, mean, total, n = device_covariance_pca(src.array, k, center, acc_dtype, chunk_rows,
+                                                           importlib.import_module("cupy"))
+        except NonFiniteRows as exc:
+            raise _non_finite_error(src, exc) from None
+    elif method == "covariance":
         workers, rows = _plan_workers(n_threads, src, acc_dtype, be, chunk_rows)
         try:
             acc = _accumulate(src, acc_dtype, be, rows, float(uncentred_tol), workers)

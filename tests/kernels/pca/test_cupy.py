@@ -108,3 +108,30 @@ def test_cupy_accumulator_merge_and_nan() -> None:
         bad.covariance()
     with pytest.raises(ValueError, match="NaN or inf"):
         pca(np.array([[1.0, np.inf], [0.0, 1.0], [2.0, 2.0]]), 1, backend="cupy")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cupy_device_input_top_k_solver_with_a_large_mean(dtype: type) -> None:
+    """Device data at d = 600, k = 10 (the shifted GEMM pass and the Chebyshev top-k solver) with a mean
+    200 times the spread: float32 stays within float32 rounding of the float64 reference, float64 within 1e-9."""
+    import cupy as cp
+
+    g = np.random.default_rng(11)
+    X = g.standard_normal((4000, 600)) * (0.97 ** np.arange(600)) @ np.linalg.qr(g.standard_normal((600, 600)))[0]
+    X[:, :10] *= 8.0
+    X = (X + 200.0).astype(dtype)
+    V_ref, lam_ref, mu_ref, _ = reference_pca(X.astype(np.float64), 10)
+    res = pca(cp.asarray(X), 10, chunk_rows=1500)
+    tol = 1e-9 if dtype == np.float64 else 1e-4
+    assert subspace_distance(cp.asnumpy(res.components).astype(np.float64), V_ref) <= tol
+    np.testing.assert_allclose(cp.asnumpy(res.eigenvalues), lam_ref, rtol=tol)
+    np.testing.assert_allclose(cp.asnumpy(res.mean), mu_ref, rtol=1e-9)
+
+
+def test_cupy_device_input_non_finite_is_refused_with_its_row() -> None:
+    import cupy as cp
+
+    X = _data(2000, 20)
+    X[1234, 7] = np.nan
+    with pytest.raises(ValueError, match="row 1234 has NaN"):
+        pca(cp.asarray(X), 3)

@@ -400,9 +400,10 @@ def _build_modules(syrk_variant: str) -> dict[str, types.ModuleType]:
     cupy.asarray = _asarray
     cupy.asnumpy = _asnumpy
     cupy.empty = _empty
-    for name in ("zeros", "zeros_like", "arange", "ascontiguousarray", "outer", "tril", "triu", "trace", "where", "argsort"):
+    for name in ("zeros", "zeros_like", "arange", "ascontiguousarray", "outer", "tril", "triu", "trace", "where", "argsort",
+                 "full", "ones"):
         setattr(cupy, name, _device_fn(getattr(np, name)))
-    for name in ("subtract", "isfinite", "maximum", "abs"):  # ufuncs
+    for name in ("subtract", "isfinite", "maximum", "abs", "matmul"):  # ufuncs
         setattr(cupy, name, _device_fn(getattr(np, name)))
     linalg.eigh = _device_fn(np.linalg.eigh)
     linalg.qr = _device_fn(np.linalg.qr)
