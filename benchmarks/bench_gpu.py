@@ -72,6 +72,20 @@ from semiprivate import kernels  # noqa: E402
 EPS = 1.0
 #: the issue's targets, filled while the tables are measured: (what, measured, verdict)
 TARGETS: list[tuple[str, str, str]] = []
+#: every measured row as a record, for --json
+RECORDS: list[dict[str, Any]] = []
+#: rows of the section being measured (written by SAVE after each of its parts), and the writer
+PARTIAL: list[str] = []
+SAVERS: list[Callable[[], None]] = []
+
+
+def _save_partial() -> None:
+    for save in SAVERS:
+        save()
+
+
+#: --focus: the rows the hardware-floor targets need, a profile of their parts, no CPU rows
+FOCUS = False
 #: the sampler's floor/t targets by N (one draw), and PCA on device data against the CuPy idiom
 FLOOR_TARGETS = {10**8: 0.7, 10**7: 0.4}
 PCA_TARGET = 1.5
@@ -164,20 +178,25 @@ def _exp_case(s: Any, host: np.ndarray, k: int, quick: bool, g: np.random.Genera
         return g.choice(n, size=k, p=p)
 
     _run(res, "kernels [cupy]", lambda: kernels.exponential_mechanism(s, EPS, size=k, rng=g), reps)
-    _run(res, "kernels [cupy, host input]",
-         lambda: kernels.exponential_mechanism(host, EPS, size=k, rng=g, backend="cupy"), reps)
+    if not FOCUS:
+        _run(res, "kernels [cupy, host input]",
+             lambda: kernels.exponential_mechanism(host, EPS, size=k, rng=g, backend="cupy"), reps)
     _run(res, "(a) cupy softmax+searchsorted", softmax_searchsorted, reps)
-    _run(res, "(b) cupy gumbel-max", gumbel_one, reps)
-    t_b = res["(b) cupy gumbel-max"]
+    if not FOCUS:
+        _run(res, "(b) cupy gumbel-max", gumbel_one, reps)
+    t_b = res.get("(b) cupy gumbel-max")
     if k > 1 and isinstance(t_b, float):  # linear in the draws: one timed, multiplied
         res["(b) cupy gumbel-max"] = t_b * k
         mark["(b) cupy gumbel-max"] = f" (x{k})"
     _run(res, "floor: cupy.sum", lambda: cp.sum(s), reps)
+    if FOCUS:
+        for name, fn in _sampler_parts(s, k).items():
+            _run(res, name, fn, reps)
     cpu_reps = 5 if n <= 10**7 else 1
-    if "cython" in kernels.available_backends():
+    if "cython" in kernels.available_backends() and not FOCUS:
         _run(res, "cpu: kernels [cython]",
              lambda: kernels.exponential_mechanism(host, EPS, size=k, rng=g, backend="cython"), cpu_reps, gpu=False)
-    if not quick or n <= 10**7:
+    if not FOCUS and (not quick or n <= 10**7):
         _run(res, "cpu: numpy softmax+choice", np_softmax_choice, cpu_reps, gpu=False)
     base, cyt, floor = res.get("(a) cupy softmax+searchsorted"), res.get("cpu: kernels [cython]"), res.get(
         "floor: cupy.sum")
@@ -191,12 +210,114 @@ def _exp_case(s: Any, host: np.ndarray, k: int, quick: bool, g: np.random.Genera
         fl = f"{floor / t:.2f}" if isinstance(floor, float) and name.startswith("kernels [cupy]") else ""
         rows.append(f"| {n:.0e} | {kind} | {k} | {name}{mark.get(name, '')} | {t * 1e3:.3f} ms | {n / t:.3g} | "
                     f"{va} | {vc} | {fl} |")
+        RECORDS.append({"table": "sampler", "n": n, "scores": kind, "draws": k, "method": name, "ms": t * 1e3,
+                        "floor_over_t": floor / t if isinstance(floor, float) else None})
         if name == "kernels [cupy]" and k == 1 and n in FLOOR_TARGETS and isinstance(floor, float):
             need = FLOOR_TARGETS[n]
             TARGETS.append((f"sampler, N = {n:.0e}, {kind}, 1 draw: floor/t >= {need}", f"{floor / t:.2f}",
                             "MET" if floor / t >= need else "NOT MET"))
     print("\n".join(rows), flush=True)
     return rows
+
+
+def _sampler_parts(s: Any, k: int) -> dict[str, Callable[[], object]]:
+    """The CuPy sampler's launches (kernels/_cupy/exponential.py) cut after each stage, for a profile:
+    the pass over the scores alone, pass + tiles, the three kernels without the host read."""
+    cp = _cupy()
+    from semiprivate.kernels._cupy import exponential as ce
+
+    n = int(s.shape[0])
+    nc = (n + ce.CHUNK - 1) // ce.CHUNK
+    nt = (nc + ce.TILE - 1) // ce.TILE
+    n64, c64, nc64, nt64, k64 = np.int64(n), np.float64(EPS / 2), np.int64(nc), np.int64(nt), np.int64(k)
+    u = cp.asarray(np.random.default_rng(0).random(3 * k))
+    res = cp.empty(k + 1, dtype=cp.int64)
+    sums = cp.empty(nc + nt, dtype=cp.float64)
+    csum, tsum = sums[:nc], sums[nc:]
+    T = ce.THREADS
+    if s.dtype == cp.int64:
+        maxima = cp.empty(nc + nt, dtype=cp.int64)
+        cmax, tmax = maxima[:nc], maxima[nc:]
+
+        def pass_() -> None:
+            ce._kernel("sp_pass_i64")((nc,), (T,), (s, n64, c64, cmax, csum))
+
+        def tiles() -> None:
+            ce._kernel("sp_tiles_i64")((nt,), (T,), (cmax, csum, nc64, c64, tmax, tsum))
+
+        def select() -> None:
+            ce._kernel("sp_select_i64")((k,), (T,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, nt64, u, res,
+                                                     np.int32(0), k64, res))
+    else:
+        suffix = "f64" if s.dtype == cp.float64 else "f32"
+        maxima = cp.empty(nc + nt, dtype=cp.float64)
+        flags = cp.empty(nc + nt, dtype=cp.int32)
+        cmax, tmax, cflags, tflags = maxima[:nc], maxima[nc:], flags[:nc], flags[nc:]
+
+        def pass_() -> None:
+            ce._kernel("sp_pass_" + suffix)((nc,), (T,), (s, n64, c64, cmax, csum, cflags))
+
+        def tiles() -> None:
+            ce._kernel("sp_tiles_f")((nt,), (T,), (cmax, csum, cflags, nc64, c64, tmax, tsum, tflags))
+
+        def select() -> None:
+            ce._kernel("sp_select_" + suffix)((k,), (T,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, tflags, nt64,
+                                                         u, res, np.int32(0), k64, res))
+
+    def all3() -> None:
+        pass_()
+        tiles()
+        select()
+
+    def all3_read() -> int:
+        all3()
+        return int(res[k])
+
+    parts: dict[str, Callable[[], object]] = {}
+    if k == 1:  # the pass kernel built with other block geometries (the same algorithm, other chunks)
+        parts.update(_pass_geometries(s))
+    return {**parts, "kernels [cupy] part: pass only": pass_,
+            "kernels [cupy] part: pass + tiles": lambda: (pass_(), tiles()),
+            "kernels [cupy] part: 3 kernels, no host read": all3,
+            "kernels [cupy] part: 3 kernels + status read": all3_read,
+            "kernels [cupy] part: select only": select}
+
+
+#: (threads per block, scores per thread) of the pass kernel timed by --focus; (256, 16) is the one built in
+PASS_GEOMETRIES = ((256, 16), (256, 32), (256, 8), (512, 16), (128, 32), (1024, 8))
+
+
+def _pass_geometries(s: Any) -> dict[str, Callable[[], object]]:
+    """``sp_pass_*`` alone, compiled with each of :data:`PASS_GEOMETRIES` (``-DSP_THREADS``, ``-DSP_ITEMS``):
+    how close another chunk size gets to the floor (kernels/_cupy/onepass.py takes the chunk as a parameter)."""
+    cp = _cupy()
+    from semiprivate.kernels._cupy import exponential as ce
+
+    n = int(s.shape[0])
+    code = ce.SOURCE.read_text()
+    out: dict[str, Callable[[], object]] = {}
+    for threads, items in PASS_GEOMETRIES:
+        chunk = threads * items
+        nc = (n + chunk - 1) // chunk
+        name = f"kernels [cupy] part: pass only, {threads} threads x {items} scores"
+        try:
+            mod = cp.RawModule(code=code, options=("--std=c++14", f"-DSP_THREADS={threads}", f"-DSP_ITEMS={items}"))
+        except Exception as exc:  # a geometry the compiler refuses: say so in the table
+            def failed(exc: Exception = exc) -> None:
+                raise exc
+            out[name] = failed
+            continue
+        cmax = cp.empty(nc, dtype=cp.int64 if s.dtype == cp.int64 else cp.float64)
+        csum = cp.empty(nc, dtype=cp.float64)
+        flags = cp.empty(nc, dtype=cp.int32)
+        if s.dtype == cp.int64:
+            fn = mod.get_function("sp_pass_i64")
+            args: tuple[Any, ...] = (s, np.int64(n), np.float64(EPS / 2), cmax, csum)
+        else:
+            fn = mod.get_function("sp_pass_f64" if s.dtype == cp.float64 else "sp_pass_f32")
+            args = (s, np.int64(n), np.float64(EPS / 2), cmax, csum, flags)
+        out[name] = lambda fn=fn, nc=nc, threads=threads, args=args: fn((nc,), (threads,), args)
+    return out
 
 
 def bench_exponential(sizes: list[int], draws: tuple[int, ...], quick: bool) -> list[str]:
@@ -208,9 +329,11 @@ def bench_exponential(sizes: list[int], draws: tuple[int, ...], quick: bool) -> 
     for n in sizes:
         for kind in ("float64", "float32", "int64"):
             s = _scores(cp, n, kind)
-            host = cp.asnumpy(s)
+            host = cp.asnumpy(s) if not FOCUS else np.empty(0)
             for k in draws:
                 rows += _exp_case(s, host, k, quick, g)
+            PARTIAL[:] = rows
+            _save_partial()
             del s, host
             cp.get_default_memory_pool().free_all_blocks()
     return rows
@@ -259,24 +382,41 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
 
     threads = cupy_pca.COPY_THREADS
     run("kernels.pca [cupy, device data]", lambda: kp(X))
-    run("kernels.pca [cupy, device data, randomized]", lambda: kp(X, method="randomized", rng=0))
-    run(f"kernels.pca [cupy, host data streamed, {threads} copy threads]", lambda: kp(H, backend="cupy"))
-    if threads > 1:
+    if FOCUS:
+        row_bytes = int(X.shape[1]) * X.dtype.itemsize
+        run("kernels.pca [cupy, device data, 64 MiB blocks]", lambda: kp(X, chunk_rows=max(1, (64 << 20) // row_bytes)))
+        run("kernels.pca [cupy, device data, 1 GiB blocks]", lambda: kp(X, chunk_rows=max(1, (1 << 30) // row_bytes)))
+        run("previous: accumulator + power iteration [device data]", lambda: _previous_pca(X, k))
+    else:
+        run("kernels.pca [cupy, device data, randomized]", lambda: kp(X, method="randomized", rng=0))
+    if not FOCUS:
+        run(f"kernels.pca [cupy, host data streamed, {threads} copy threads]", lambda: kp(H, backend="cupy"))
+    if threads > 1 and not FOCUS:
         cupy_pca.COPY_THREADS = 1
         try:
             run("kernels.pca [cupy, host data streamed, 1 copy thread]", lambda: kp(H, backend="cupy"))
         finally:
             cupy_pca.COPY_THREADS = threads
     run("(c) cupy centre + X.T@X + eigh", cupy_idiom)
-    if "cython" in kernels.available_backends():
-        run("cpu: kernels.pca [cython]", lambda: kp(H, backend="cython"), gpu=False, r=max(1, repeats // 2))
-    run("cpu: sklearn PCA covariance_eigh", skl, gpu=False, r=max(1, repeats // 2))
+    if FOCUS:
+        for pname, fn in _pca_parts(X, k).items():
+            _run(res, pname, fn, repeats)
+    else:
+        if "cython" in kernels.available_backends():
+            run("cpu: kernels.pca [cython]", lambda: kp(H, backend="cython"), gpu=False, r=max(1, repeats // 2))
+        run("cpu: sklearn PCA covariance_eigh", skl, gpu=False, r=max(1, repeats // 2))
     base, cpu = res.get("(c) cupy centre + X.T@X + eigh"), res.get("cpu: kernels.pca [cython]")
     name_dt = str(H.dtype)
     rows = []
     for name, t in res.items():
+        if isinstance(t, float) and name.startswith("part: "):
+            va = f"{base / t:.2f}x" if isinstance(base, float) else ""
+            rows.append(f"| {name_dt} | {name} | {t * 1e3:.2f} ms | {va} |  |  |  |")
+            RECORDS.append({"table": "pca", "dtype": name_dt, "method": name, "ms": t * 1e3})
+            continue
         if not isinstance(t, float) or name not in out:
             rows.append(f"| {name_dt} | {name} | {t} |  |  |  |  |")
+            RECORDS.append({"table": "pca", "dtype": name_dt, "method": name, "error": str(t)})
             continue
         V, lam = out[name]
         dist = subspace_distance(np.asarray(V, dtype=np.float64), ref.components)
@@ -284,6 +424,9 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
         va = f"{base / t:.2f}x" if isinstance(base, float) else ""
         vc = f"{cpu / t:.2f}x" if isinstance(cpu, float) else ""
         rows.append(f"| {name_dt} | {name} | {t * 1e3:.1f} ms | {va} | {vc} | {dist:.1e} | {ed:.1e} |")
+        RECORDS.append({"table": "pca", "dtype": name_dt, "method": name, "ms": t * 1e3,
+                        "vs_idiom": base / t if isinstance(base, float) else None, "subspace_distance": dist,
+                        "max_rel_eigenvalue_diff": ed})
     idiom = "(c) cupy centre + X.T@X + eigh"
     mine = "kernels.pca [cupy, device data]"
     if isinstance(base, float) and isinstance(res.get(mine), float) and mine in out and idiom in out:
@@ -295,6 +438,8 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
                         "subspace distance <= the idiom's", f"{speed:.2f}x, {d_mine:.1e} vs {d_idiom:.1e}",
                         "MET" if speed >= PCA_TARGET and same_or_better else "NOT MET"))
     print("\n".join(rows), flush=True)
+    if FOCUS:
+        return rows
     try:
         rows += _staging_rates(H)
     except Exception as exc:  # keep the table; say what failed
@@ -338,6 +483,61 @@ def _staging_rates(H: np.ndarray) -> list[str]:
     return out
 
 
+def _previous_top_k(C: Any, k: int, xp: Any, tol: float = 1e-13, max_iter: int = 60) -> tuple[Any, Any]:
+    """The top-k solver before the Chebyshev filter, kept here as a baseline: block power iteration on
+    ``k + max(8, k // 2)`` columns, a Householder QR per step, Rayleigh-Ritz every second step, the same
+    residual test; the full ``eigh`` when it does not converge in 60 steps."""
+    d = int(C.shape[0])
+    p = min(d, k + max(8, k // 2))
+    Q = xp.asarray(np.random.default_rng(0).standard_normal((d, p)))
+    Q, _ = xp.linalg.qr(C @ Q)
+    for step in range(1, max_iter + 1):
+        CQ = C @ Q
+        if step % 2 == 0:
+            H = Q.T @ CQ
+            theta, S = xp.linalg.eigh((H + H.T) * 0.5)
+            theta, S = theta[::-1][:k], S[:, ::-1][:, :k]
+            U = Q @ S
+            R = CQ @ S - U * theta[None, :]
+            if float(xp.sqrt((R * R).sum(axis=0)).max()) <= tol * float(theta[0]):
+                return theta.copy(), U
+        Q, _ = xp.linalg.qr(CQ)
+    w, V = xp.linalg.eigh(C)
+    return w[::-1][:k].copy(), V[:, ::-1][:, :k]
+
+
+def _previous_pca(X: Any, k: int) -> tuple[Any, Any]:
+    """The previous device-data path, as a baseline: the streaming accumulator (a centred or shifted copy
+    of each 64 MiB block, CuPy column sums, GEMM, rank-one merges) and :func:`_previous_top_k`."""
+    cp = _cupy()
+    acc = kernels.CovarianceAccumulator(int(X.shape[1]), X.dtype, backend="cupy").update(X)
+    C = acc.covariance().astype(cp.float64)
+    w, V = _previous_top_k(C, k, cp)
+    return V.astype(X.dtype), w.astype(X.dtype)
+
+
+def _pca_parts(X: Any, k: int) -> dict[str, Callable[[], object]]:
+    """The parts of the device-data PCA and of the idiom, timed alone (a profile)."""
+    cp = _cupy()
+    from semiprivate.kernels._pca_eigen import top_k_subspace
+    from semiprivate.kernels._pca_gram import device_block_rows, shifted_comoment
+
+    n = int(X.shape[0])
+    rows = device_block_rows(int(X.shape[1]), X.dtype)
+    M2, _, _ = shifted_comoment(X, X.dtype, rows, cp)
+    C = M2 / (n - 1)
+    return {
+        "part: X.T @ X (one GEMM)": lambda: X.T @ X,
+        "part: shifted comoment pass (GEMMs, shift, sums)": lambda: shifted_comoment(X, X.dtype, rows, cp),
+        "part: top-k Chebyshev subspace solver (float64)": lambda: top_k_subspace(C, k, cp),
+        "part: previous top-k power iteration (float64)": lambda: _previous_top_k(C, k, cp),
+        "part: cupy.linalg.eigh (float64)": lambda: cp.linalg.eigh(C),
+        "part: cupy.linalg.eigh (data dtype)": lambda: cp.linalg.eigh(C.astype(X.dtype)),
+        "part: idiom's X.mean(axis=0)": lambda: X.mean(axis=0),
+        "part: idiom's X - X.mean(axis=0)": lambda: X - X.mean(axis=0),
+    }
+
+
 def bench_pca(n: int, d: int, k: int, repeats: int) -> list[str]:
     cp = _cupy()
     rows = [f"## PCA, top k = {k} of n = {n:,} x d = {d}", "",
@@ -348,6 +548,8 @@ def bench_pca(n: int, d: int, k: int, repeats: int) -> list[str]:
         X = _pca_data(cp, n, d, dtype)
         H = cp.asnumpy(X)
         rows += _pca_dtype(X, H, k, repeats)
+        PARTIAL[:] = rows
+        _save_partial()
         del X, H
         cp.get_default_memory_pool().free_all_blocks()
     return rows
@@ -406,25 +608,65 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-exponential", action="store_true")
     ap.add_argument("--skip-audit-sampling", action="store_true")
     ap.add_argument("--sampling-repeats", type=int, default=7, help="audit sampling repeats (median)")
-    ap.add_argument("--out", type=Path, default=None, help="write the markdown here too")
+    ap.add_argument("--out", type=Path, default=None, help="write the markdown here too (after every table)")
+    ap.add_argument("--json", type=Path, default=None, help="write every measured row here as JSON (after every table)")
+    ap.add_argument("--focus", action="store_true",
+                    help="the hardware-floor targets only, in about a minute: PCA at --pca-n x --pca-d (this package, "
+                         "its previous implementation, the CuPy idiom, a profile of the parts), then the sampler at "
+                         "--sizes (default 1e6,1e7,1e8) with a profile of its kernels; no CPU rows, no audit sampling")
     args = ap.parse_args(argv)
+    global FOCUS
+    FOCUS = bool(args.focus)
+    if FOCUS:
+        args.skip_audit_sampling = True
+        args.sizes = args.sizes or "1e6,1e7,1e8"
     if args.quick:
         args.pca_n, args.pca_d = 100_000, 256
     sizes = [int(float(x)) for x in (args.sizes or ("1e5,1e6,1e7" if args.quick else "1e5,1e6,1e7,1e8")).split(",")]
-    rows = ["# GPU kernels benchmark", ""] + header() + [""]
+    rows = ["# GPU kernels benchmark" + (" (--focus)" if FOCUS else ""), ""] + header() + [""]
     print("\n".join(rows), flush=True)
     t0 = time.perf_counter()
-    if not args.skip_exponential:
-        rows += bench_exponential(sizes, (1, 1000), args.quick) + [""]
+
+    def save(final: bool = False) -> None:  # what is measured so far survives a later failure or a time limit
+        if args.out is not None:
+            args.out.write_text("\n".join(rows + ([] if final else PARTIAL + _target_rows())) + "\n")
+        if args.json is not None:
+            import json
+
+            args.json.write_text(json.dumps({"header": header(), "records": RECORDS,
+                                             "targets": [dict(zip(("target", "measured", "verdict"), t)) for t in TARGETS],
+                                             "seconds": time.perf_counter() - t0}, indent=1))
+
+    sections: list[Callable[[], list[str]]] = []
     if not args.skip_pca:
-        rows += bench_pca(args.pca_n, args.pca_d, args.pca_k, args.repeats) + [""]
+        sections.append(lambda: bench_pca(args.pca_n, args.pca_d, args.pca_k, args.repeats))
+    if not args.skip_exponential:
+        sections.append(lambda: bench_exponential(sizes, (1, 1000), args.quick))
+    if not FOCUS:  # the full run's order: the sampler first
+        sections.reverse()
     if not args.skip_audit_sampling:
-        rows += bench_audit_sampling(args.sampling_repeats) + [""]
+        sections.append(lambda: bench_audit_sampling(args.sampling_repeats))
+    SAVERS[:] = [save]
+    for section in sections:
+        try:
+            rows += section() + [""]
+        except Exception as exc:  # keep the other sections
+            traceback.print_exc()
+            rows += [f"section failed: {type(exc).__name__}: {str(exc)[:200]}", ""]
+        PARTIAL.clear()
+        save()
+    rows += _target_rows()
+    rows.append(f"Total {time.perf_counter() - t0:.0f} s.")
+    save(final=True)
+    return finish(rows, None)
+
+
+def _target_rows() -> list[str]:
+    rows: list[str] = []
     if TARGETS:
         rows += ["## Targets (the hardware floor)", "", "| target | measured | verdict |", "|---|---|---|"]
         rows += [f"| {a} | {b} | {c} |" for a, b, c in TARGETS] + [""]
-    rows.append(f"Total {time.perf_counter() - t0:.0f} s.")
-    return finish(rows, args.out)
+    return rows
 
 
 if __name__ == "__main__":

@@ -38,7 +38,14 @@
 # default (build 120, pytest 200, audit 60, benchmark 150 s; GPU_TEST_TIMEOUT / GPU_BENCH_TIMEOUT
 # override) or what is left of the budget, whichever is smaller; the benchmark's default arguments
 # (GPU_BENCH_ARGS) are "--sizes 1e6,1e7,1e8 --repeats 3 --sampling-repeats 3".
+#
+# Focused mode: "bash scripts/gpu_check.sh --focus kernels [OUTDIR]" runs scripts/gpu_focus.sh instead (the PCA
+# and sampler tests and their benchmark with a profile, about 150 s; see that script).
 set -uo pipefail
+if [ "${1:-}" = "--focus" ]; then
+    if [ "${2:-}" != "kernels" ]; then echo "gpu_check: --focus takes 'kernels', got '${2:-}'" >&2; exit 2; fi
+    exec bash "$(dirname "${BASH_SOURCE[0]}")/gpu_focus.sh" "${@:3}"
+fi
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 OUTDIR="${1:-${OUT:-gpu_out}}"
