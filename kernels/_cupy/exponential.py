@@ -85,20 +85,15 @@ def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.rando
     nc = (n + CHUNK - 1) // CHUNK
     nt = (nc + TILE - 1) // TILE
     n64, c64, nc64, nt64, k64 = np.int64(n), np.float64(c), np.int64(nc), np.int64(nt), np.int64(k)
-    u_host = rng.random(UNIFORMS_PER_DRAW * k)  # tiles, chunks, entries: three uniforms per draw
-    order = draw_order(u_host[:k], SORT_MIN)
-    u = cupy.asarray(u_host)
-    res = cupy.empty(k + 1, dtype=cupy.int64)  # the draws, then the status
-    perm, use_perm = (cupy.asarray(order), np.int32(1)) if order is not None else (res, np.int32(0))
     sums = cupy.empty(nc + nt, dtype=cupy.float64)  # one allocation: chunk sums, tile sums
     csum, tsum = sums[:nc], sums[nc:]
+    # The pass and the tiles need no uniform: they are queued first, so that the device reads the scores
+    # while the host draws the uniforms and copies them over (the same uniforms as before, in the same order).
     if s.dtype == cupy.int64:
         maxima = cupy.empty(nc + nt, dtype=cupy.int64)
         cmax, tmax = maxima[:nc], maxima[nc:]
         _kernel("sp_pass_i64")((nc,), (THREADS,), (s, n64, c64, cmax, csum))
         _kernel("sp_tiles_i64")((nt,), (THREADS,), (cmax, csum, nc64, c64, tmax, tsum))
-        _kernel("sp_select_i64")((k,), (THREADS,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, nt64, u, perm,
-                                                    use_perm, k64, res))
     else:
         suffix = "f64" if s.dtype == cupy.float64 else "f32"
         maxima = cupy.empty(nc + nt, dtype=cupy.float64)
@@ -106,6 +101,15 @@ def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.rando
         cmax, tmax, cflags, tflags = maxima[:nc], maxima[nc:], flags[:nc], flags[nc:]
         _kernel("sp_pass_" + suffix)((nc,), (THREADS,), (s, n64, c64, cmax, csum, cflags))
         _kernel("sp_tiles_f")((nt,), (THREADS,), (cmax, csum, cflags, nc64, c64, tmax, tsum, tflags))
+    u_host = rng.random(UNIFORMS_PER_DRAW * k)  # tiles, chunks, entries: three uniforms per draw
+    order = draw_order(u_host[:k], SORT_MIN)
+    u = cupy.asarray(u_host)
+    res = cupy.empty(k + 1, dtype=cupy.int64)  # the draws, then the status
+    perm, use_perm = (cupy.asarray(order), np.int32(1)) if order is not None else (res, np.int32(0))
+    if s.dtype == cupy.int64:
+        _kernel("sp_select_i64")((k,), (THREADS,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, nt64, u, perm,
+                                                    use_perm, k64, res))
+    else:
         _kernel("sp_select_" + suffix)((k,), (THREADS,), (s, n64, c64, cmax, csum, nc64, tmax, tsum, tflags, nt64, u,
                                                           perm, use_perm, k64, res))
     if size is None:
