@@ -352,8 +352,6 @@ def _pca_data(cp: Any, n: int, d: int, dtype: Any) -> Any:
 def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
     """The rows of one dtype: ``X`` on the device, ``H`` its host copy."""
     cp = _cupy()
-    from sklearn.decomposition import PCA
-
     n = int(X.shape[0])
     ref = kernels.pca(H.astype(np.float64, copy=False), k, backend="numpy")
     res: dict[str, float | str] = {}
@@ -369,6 +367,8 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
         return V[:, ::-1][:, :k], w[::-1][:k]
 
     def skl() -> tuple[Any, Any]:
+        from sklearn.decomposition import PCA
+
         m = PCA(n_components=k, svd_solver="covariance_eigh").fit(H)
         return m.components_.T, m.explained_variance_
 
