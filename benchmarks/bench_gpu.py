@@ -399,7 +399,13 @@ def _pca_dtype(X: Any, H: np.ndarray, k: int, repeats: int) -> list[str]:
             cupy_pca.COPY_THREADS = threads
     run("(c) cupy centre + X.T@X + eigh", cupy_idiom)
     if FOCUS:
-        for pname, fn in _pca_parts(X, k).items():
+        try:
+            parts = _pca_parts(X, k)
+        except Exception as exc:  # keep the rows above
+            traceback.print_exc()
+            res["part: (set-up failed)"] = f"failed: {type(exc).__name__}: {str(exc)[:120]}"
+            parts = {}
+        for pname, fn in parts.items():
             _run(res, pname, fn, repeats)
     else:
         if "cython" in kernels.available_backends():
