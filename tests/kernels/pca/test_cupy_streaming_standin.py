@@ -401,9 +401,9 @@ def _build_modules(syrk_variant: str) -> dict[str, types.ModuleType]:
     cupy.asnumpy = _asnumpy
     cupy.empty = _empty
     for name in ("zeros", "zeros_like", "arange", "ascontiguousarray", "outer", "tril", "triu", "trace", "where", "argsort",
-                 "full", "ones"):
+                 "full", "ones", "flatnonzero"):
         setattr(cupy, name, _device_fn(getattr(np, name)))
-    for name in ("subtract", "isfinite", "maximum", "abs", "matmul"):  # ufuncs
+    for name in ("subtract", "isfinite", "isnan", "maximum", "abs", "matmul"):  # ufuncs
         setattr(cupy, name, _device_fn(getattr(np, name)))
     linalg.eigh = _device_fn(np.linalg.eigh)
     linalg.qr = _device_fn(np.linalg.qr)
@@ -532,6 +532,17 @@ def test_cupy_host_input_matches_reference(fake_cupy: Any, dtype: type, method: 
 def test_cupy_device_input_returns_device_arrays(fake_cupy: Any) -> None:
     _GPU.test_cupy_device_input_returns_device_arrays()
     assert _RT.pinned_allocs == 0  # device data are not staged
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cupy_device_input_top_k_solver_with_a_large_mean(fake_cupy: Any, dtype: type) -> None:
+    """The shifted GEMM pass and the Chebyshev solver keep host and device operands apart (d = 600, k = 10)."""
+    _GPU.test_cupy_device_input_top_k_solver_with_a_large_mean(dtype)
+    assert _RT.pinned_allocs == 0 and _RT.syrk_calls == 0  # no staging, no accumulator
+
+
+def test_cupy_device_input_non_finite_is_refused_with_its_row(fake_cupy: Any) -> None:
+    _GPU.test_cupy_device_input_non_finite_is_refused_with_its_row()
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 3000])
