@@ -89,3 +89,40 @@ extern "C" int sp_cpu_sample(int kind, const void* s, long long n, double c, con
                                       tflags.data(), nt, u, pp, use_perm, k, res); });
     return SP_CHUNK;
 }
+
+// One launch of one kernel (grid blocks of SP_THREADS threads), for the host sequence of
+// kernels/_cupy/exponential.py itself, run against a stand-in CuPy (test_cupy_host_sequence_on_cpu.py).
+extern "C" void sp_cpu_pass_f(int f32, long long grid, const void* s, long long n, double c, double* cmax,
+                              double* csum, int* cflags) {
+    if (f32) launch(grid, [&] { sp_pass_f32((const float*)s, n, c, cmax, csum, cflags); });
+    else launch(grid, [&] { sp_pass_f64((const double*)s, n, c, cmax, csum, cflags); });
+}
+extern "C" void sp_cpu_tiles_f(long long grid, const double* cmax, const double* csum, const int* cflags,
+                               long long nc, double c, double* tmax, double* tsum, int* tflags) {
+    launch(grid, [&] { sp_tiles_f(cmax, csum, cflags, nc, c, tmax, tsum, tflags); });
+}
+extern "C" void sp_cpu_select_f(int f32, long long grid, const void* s, long long n, double c, const double* cmax,
+                                const double* csum, long long nc, const double* tmax, const double* tsum,
+                                const int* tflags, long long nt, const double* u, const long long* perm,
+                                int use_perm, long long k, long long* res) {
+    if (f32)
+        launch(grid, [&] { sp_select_f32((const float*)s, n, c, cmax, csum, nc, tmax, tsum, tflags, nt, u, perm,
+                                         use_perm, k, res); });
+    else
+        launch(grid, [&] { sp_select_f64((const double*)s, n, c, cmax, csum, nc, tmax, tsum, tflags, nt, u, perm,
+                                         use_perm, k, res); });
+}
+extern "C" void sp_cpu_pass_i64(long long grid, const long long* s, long long n, double c, long long* cmax,
+                                double* csum) {
+    launch(grid, [&] { sp_pass_i64(s, n, c, cmax, csum); });
+}
+extern "C" void sp_cpu_tiles_i64(long long grid, const long long* cmax, const double* csum, long long nc, double c,
+                                 long long* tmax, double* tsum) {
+    launch(grid, [&] { sp_tiles_i64(cmax, csum, nc, c, tmax, tsum); });
+}
+extern "C" void sp_cpu_select_i64(long long grid, const long long* s, long long n, double c, const long long* cmax,
+                                  const double* csum, long long nc, const long long* tmax, const double* tsum,
+                                  long long nt, const double* u, const long long* perm, int use_perm, long long k,
+                                  long long* res) {
+    launch(grid, [&] { sp_select_i64(s, n, c, cmax, csum, nc, tmax, tsum, nt, u, perm, use_perm, k, res); });
+}

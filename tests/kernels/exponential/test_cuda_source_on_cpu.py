@@ -5,8 +5,9 @@
 of 64 scores (``-DSP_THREADS=32 -DSP_ITEMS=2``), so several tiles, a partial last tile and chunk, dead
 chunks and the sorted draw order are exercised on a few thousand scores.  The draws must equal the
 emulation's from the same uniforms: they could differ only where a uniform falls within a few ulps of a
-cell boundary (the C++ and NumPy ``exp`` may differ by one ulp), about 1e-12 per draw.  Skipped
-without a C++20 compiler; no GPU needed.
+cell boundary (the C++ and NumPy ``exp`` may differ by one ulp), about 1e-12 per draw.  The host sequence of
+``kernels/_cupy/exponential.py`` itself runs on the same build through a stand-in CuPy (NumPy arrays, each
+launch one call into the build) and must make the same picks.  Skipped without a C++20 compiler; no GPU needed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 import ctypes
 import shutil
 import subprocess
+import types
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -91,3 +94,81 @@ def test_cuda_source_status_words(lib) -> None:
     assert status == 2 and np.all(got == -1)
     got, status = _device(lib, np.full(300, -np.inf), 1.0, 3, 0, 10**9)
     assert status == 4 and np.all(got == -1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# kernels/_cupy/exponential.py itself (its host sequence: allocations, launch order, uniforms, status word) on a
+# stand-in CuPy whose kernels are the CPU build above: NumPy arrays as device arrays, each launch one call of
+# the sp_cpu_* wrappers, with the module's chunk, tile and block shrunk to the CPU build's.
+
+
+class _DeviceArray(np.ndarray):
+    def get(self) -> np.ndarray:
+        return np.array(self)
+
+
+def _stand_in_cupy(lib: ctypes.CDLL) -> types.ModuleType:
+    cp: Any = types.ModuleType("cupy")
+    for name in ("int64", "int32", "float64", "float32", "bool_", "uint64"):
+        setattr(cp, name, getattr(np, name))
+    cp.asarray = lambda a, dtype=None: np.array(a, dtype=dtype).view(_DeviceArray)
+    cp.empty = lambda shape, dtype=float: np.empty(shape, dtype=dtype).view(_DeviceArray)
+    cp.ascontiguousarray = lambda a, dtype=None: np.ascontiguousarray(a, dtype=dtype).view(_DeviceArray)
+    cp.flatnonzero = lambda a: np.flatnonzero(a).view(_DeviceArray)
+    cp.isposinf = lambda a: np.isposinf(a).view(_DeviceArray)
+
+    def c_arg(a: Any) -> Any:
+        if isinstance(a, np.ndarray):
+            return ctypes.c_void_p(a.ctypes.data)
+        return {np.int64: ctypes.c_longlong, np.float64: ctypes.c_double, np.int32: ctypes.c_int}[type(a)](a)
+
+    def function(name: str) -> Any:
+        kind, dt = name.split("_")[1], name.split("_")[-1]
+        target = getattr(lib, f"sp_cpu_{kind}_{'i64' if dt == 'i64' else 'f'}")
+        lead = () if dt in ("i64", "f") else (ctypes.c_int(dt == "f32"),)
+
+        def launch(grid: tuple[int], block: tuple[int], args: tuple[Any, ...]) -> None:
+            assert block == (THREADS,)
+            target(*lead, ctypes.c_longlong(grid[0]), *(c_arg(a) for a in args))
+
+        return launch
+
+    cp.module = types.SimpleNamespace(get_function=function)
+    return cp
+
+
+@pytest.fixture
+def host_sequence(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> Any:
+    import sys
+
+    from semiprivate.kernels._cupy import exponential as ce
+
+    cp = _stand_in_cupy(lib)
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    for name, value in (("CHUNK", SMALL["chunk"]), ("TILE", SMALL["tile"]), ("THREADS", THREADS), ("SORT_MIN", 25),
+                        ("_KERNELS", {}), ("_module", lambda: cp.module)):
+        monkeypatch.setattr(ce, name, value)
+    return ce
+
+
+@pytest.mark.parametrize("name,scores", _vectors(), ids=lambda v: v if isinstance(v, str) else "")
+def test_host_sequence_makes_the_specifications_picks(host_sequence: Any, name: str, scores: np.ndarray) -> None:
+    """kernels/_cupy/exponential.py (launch order, uniforms, the sorted draw order from 25 draws) on the CPU build."""
+    for k in (1, 20, 30):
+        got = host_sequence.exponential_mechanism(scores, 0.7, k, np.random.default_rng(k))
+        want = op.sample(scores, 0.7, k, np.random.default_rng(k), **SMALL, sort_min=25)
+        assert np.array_equal(np.asarray(got), want), (name, k)
+    one = host_sequence.exponential_mechanism(scores, 0.7, None, np.random.default_rng(3))
+    assert isinstance(one, int) and one == op.sample(scores, 0.7, 1, np.random.default_rng(3), **SMALL)[0]
+
+
+def test_host_sequence_status_words(host_sequence: Any) -> None:
+    s = np.zeros(3 * SMALL["chunk"] + 1)
+    s[100] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        host_sequence.exponential_mechanism(s, 1.0, 3, np.random.default_rng(0))
+    s[100], s[7] = np.inf, np.inf
+    got = host_sequence.exponential_mechanism(s, 1.0, 50, np.random.default_rng(0))
+    assert set(np.asarray(got).tolist()) == {7, 100}
+    with pytest.raises(ValueError, match="all scores are -inf"):
+        host_sequence.exponential_mechanism(np.full(300, -np.inf), 1.0, 3, np.random.default_rng(0))
