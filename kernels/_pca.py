@@ -124,6 +124,11 @@ def pca(
         (``scipy.linalg.eigh(subset_by_index=...)``; ``cupy.linalg.eigh`` on the GPU).  The
         small (d, d) eigenproblem is solved in float64 even for float32 data (float32 LAPACK
         loses ~1e-3 of subspace accuracy there); the results are cast back to the dtype.
+        A CuPy array (data already on the GPU) is read in one pass of GEMMs on shifted blocks, with no
+        centred copy and no accumulator (:func:`semiprivate.kernels._pca_gram.shifted_comoment`), and
+        from ``d >= 512`` and ``k <= d / 8`` the top k come from a Chebyshev-filtered subspace
+        iteration with a dense solver's residual test (full ``eigh`` otherwise, or when it does not
+        converge).
         ``"randomized"``: the Halko–Martinsson–Tropp randomized range finder (HMT 2011,
         Algorithm 4.4 with QR re-orthonormalisation, then Algorithm 5.3-style Rayleigh–Ritz) applied
         to the covariance operator without forming it: ``l = min(d, k + n_oversamples)``
