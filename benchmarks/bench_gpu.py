@@ -296,12 +296,16 @@ def _pass_geometries(s: Any) -> dict[str, Callable[[], object]]:
     n = int(s.shape[0])
     code = ce.SOURCE.read_text()
     out: dict[str, Callable[[], object]] = {}
-    for threads, items in PASS_GEOMETRIES:
+    # the last one is a diagnostic, not a sampler: exp(x) replaced by x, to see what the exponentials cost
+    for threads, items, no_exp in [(t, i, False) for t, i in PASS_GEOMETRIES] + [(256, 16, True)]:
         chunk = threads * items
         nc = (n + chunk - 1) // chunk
         name = f"kernels [cupy] part: pass only, {threads} threads x {items} scores"
+        if no_exp:
+            name = "kernels [cupy] part: diagnostic, pass only without exp (not a sampler)"
         try:
-            mod = cp.RawModule(code=code, options=("--std=c++14", f"-DSP_THREADS={threads}", f"-DSP_ITEMS={items}"))
+            mod = cp.RawModule(code=("#define exp(x) (x)\n" if no_exp else "") + code,
+                               options=("--std=c++14", f"-DSP_THREADS={threads}", f"-DSP_ITEMS={items}"))
         except Exception as exc:  # a geometry the compiler refuses: say so in the table
             def failed(exc: Exception = exc) -> None:
                 raise exc
