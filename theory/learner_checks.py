@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import _reference
+from semiprivate.kernels.validation import check_integer, check_positive_int, check_rng
 from semiprivate.theory.audit.end_to_end import (
     Dataset,
     EndToEndResult,
@@ -482,7 +483,14 @@ def _label_flip_audit(fit: Callable[[np.ndarray, np.ndarray, np.random.Generator
                       statistic: Callable[[Any], Any], *, trials: int, selection_trials: int,
                       rng: int) -> EndToEndResult:
     """Audit ``statistic`` of ``fit(X, y, g)`` on the 4 points ``_HS_X`` (labels ``_HS_Y``) against the
-    neighbour whose first label is flipped, both orders, against the ``privacy_`` the base fit reports."""
+    neighbour whose first label is flipped, both orders, against the ``privacy_`` the base fit reports.
+
+    The knobs are checked before the base fit that reads the claim (bad input is refused up front, not after
+    a learner's fit and its accountant have run)."""
+    check_integer(trials, "trials", low=100)  # statistical_worst_case's rule
+    if selection_trials is not None:
+        check_positive_int(selection_trials, "selection_trials")
+    check_rng(rng, "rng")
     lab = tuple((tuple(float(v) for v in x), int(y)) for x, y in zip(_HS_X, _HS_Y))
     base = (lab,)
     other = ((lab[0][0], 1 - lab[0][1]),) + lab[1:]
