@@ -518,7 +518,8 @@ def check_directory(folder: Path, pins: dict[str, str] | None = None) -> dict[st
 #                  checker proves ``a - b == W[t := e]`` and ``W >= 0`` (``> 0``) from the symbols'
 #                  assumptions, and requires ``e >= 0`` among the step's hypotheses for each slack;
 #                  without slacks ``a - b`` itself must be proved nonnegative (positive) by sympy;
-#   ``smt``        z3 proves hypotheses => conclusion (non-polynomial subterms are opaque reals, which is sound);
+#   ``smt``        z3 proves hypotheses => conclusion (non-polynomial subterms are opaque reals, which is sound;
+#                  exp(p/q) of a non-integer rational is r**p with r**q = e, e itself an opaque positive real);
 #   ``interval``   the conclusion is ``expr >= 0`` / ``> 0`` (or ``<= 0``/``< 0``); the box is READ from the
 #                  hypotheses (``lo <= x``, ``x <= hi`` with numbers), so a box that does not follow from the
 #                  hypotheses cannot be used; branch-and-bound as for an ``interval`` certificate;
@@ -772,11 +773,12 @@ class _Z3:
             return acc if n > 0 else 1 / acc
         if isinstance(e, sp.exp):
             parts = sp.Add.make_args(sp.expand_mul(e.args[0]))
-            if len(parts) > 1 or any(_log_multiple(t) for t in parts):
+            if len(parts) > 1 or any(_log_multiple(t) or _fraction(t) for t in parts):
                 acc = None
                 for t in parts:
                     lm = _log_multiple(t)
-                    f = self.term(sp.Pow(lm[1], lm[0])) if lm else self._opaque(sp.exp(t))
+                    f = (self.term(sp.Pow(lm[1], lm[0])) if lm else
+                         self.term(sp.Pow(sp.E, t, evaluate=False)) if _fraction(t) else self._opaque(sp.exp(t)))
                     acc = f if acc is None else acc * f
                 return acc
             return self._opaque(e)
@@ -833,6 +835,12 @@ def _log_multiple(t: sp.Basic) -> tuple[sp.Expr, sp.Expr] | None:
     if k.has(sp.log):
         return None
     return k, logs[0].args[0]
+
+
+def _fraction(t: sp.Basic) -> bool:
+    """``t`` is a rational number that is not an integer: exp(t) = e**t is then a power of a root of e (the root's
+    q-th power is e), which relates exp(1/2), exp(-1/2) and e for z3."""
+    return bool(t.is_Rational and not t.is_Integer)
 
 
 def _canon(r: sp.Basic) -> tuple[str, sp.Expr] | None:

@@ -36,6 +36,8 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 45000}],
     "BNS15.Cl4.3.subsampling": [{"share": 2}, {"share": R(11, 10)}],
     "ABM19.Lem4.4.loop-beyond-ratio-20": [{"ratio": 9}, {"hundred": 10}, {"slack": R(1, 1000)}],
+    "BNS15.Lem4.1.4e-factor": [{"four": 3}, {"three": 2}],
+    "BNS15.Lem4.6.constants": [{"bound": 17}, {"keep": 50}, {"base_keep": 200}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}
