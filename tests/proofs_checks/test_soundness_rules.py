@@ -175,6 +175,28 @@ def test_an_edited_binomial_tail_or_stirling_is_refused() -> None:
         _binomial_tail(sp.Integer(9), sp.Rational(3, 2), sp.Integer(1))
 
 
+def test_an_edited_chebyshev_or_one_outside_its_domain_is_refused() -> None:
+    """HPSY Thm 3's Eq. (10) cites Chebyshev's inequality; a citation stronger than the table's statement, or
+    instanced at a threshold that is not positive, is refused."""
+    from semiprivate.proofs_checks.hpsy_thm3 import chebyshev_proof
+
+    good = _doc(chebyshev_proof())
+    assert check_proof(good)["status"] == "closed"
+    V, n, b = sp.symbols("V n beta", positive=True)
+    t = 2 / sp.sqrt(b * n)
+    stronger = copy.deepcopy(good)
+    step = next(s for s in stronger["steps"] if s.get("standard") == "Chebyshev")
+    step["conclusion"] = sp.srepr(sp.Function("ChebyshevTail")(V, t) <= V / (2 * t**2))
+    res = check_proof(stronger)
+    assert res["status"] == "open" and any("does not follow from Chebyshev" in f for f in res["failures"])
+    outside = copy.deepcopy(good)
+    step = next(s for s in outside["steps"] if s.get("standard") == "Chebyshev")
+    step["instance"]["t"] = sp.srepr(sp.Symbol("u", real=True))
+    res = check_proof(outside)
+    assert res["status"] == "open" and any("Chebyshev needs t" in f for f in res["failures"])
+    assert "Chebyshev" in STANDARD_RESULTS
+
+
 def test_a_hand_edited_hoeffding_is_refused() -> None:
     n = sp.Symbol("n", integer=True, positive=True)
     out = sp.Function("BinomialHalfOutside")(n, sp.Rational(1, 4))
