@@ -103,8 +103,8 @@ def matching_proof(four: Any = 4, three: Any = 3) -> Proof:
 @register(f"{ID}.4e-factor")
 def check_lem41() -> Check:
     """The matched-mass inequality as a closed chain; exhaustive small instances as an observation."""
-    K = constants(f"{ID}.4e-factor", four=4, three=3)
-    proof = matching_proof(K["four"], K["three"])
+    consts = constants(f"{ID}.4e-factor", four=4, three=3)
+    proof = matching_proof(consts["four"], consts["three"])
     rng = np.random.default_rng(SEED)
     N = 5
     worst = 0.0
