@@ -78,7 +78,7 @@ EXPECTED: dict[str, Verdict] = {
     "BNS15.PropA.1.utility": U,
     # PILLAR (seed 002), as reconstructed in semiprivate.theory.bounds.pillar
     "PILLAR.Lem1.excess-risk": U,
-    "PILLAR.Thm1.n_lab": U,
+    "PILLAR.Thm1.n_lab": C,
     "PILLAR.Cor6.k2": U,
     "PILLAR.Thm2.covariance-shift": U,
     "PILLAR.Alg2.total": G,
@@ -147,7 +147,7 @@ CLAIM_SHA256: dict[str, str] = {
     "PILLAR.Cor4.images": "e6db86576a95e7663c4f07487ced7f0e85ff9d8c530fd4645c7b6fd406243f95",
     "PILLAR.Cor6.k2": "37321d11cf5a68bdc65027f05973524c066cdf068de95153f58ac2012045f078",
     "PILLAR.Lem1.excess-risk": "0c80be8360882b374a98b469a1f9bf13a49469cc57072858568a12343eb47989",
-    "PILLAR.Thm1.n_lab": "085744c0670c6bbf760b0fdf0ef490fd324d279e7bfb29058d1a2fb5eeb31148",
+    "PILLAR.Thm1.n_lab": "f47d6f00dc0de38dbf9dc683bd5e56867323bbf152bafac2200ef75ebdd0e961",
     "PILLAR.Thm2.covariance-shift": "9c4d191e69dd03588d4aff7fe501817e45e2c347e8f56227e340dabf44b7fc79",
     "PILLAR.Thm5.tv-tolerant": "adb5cb281478d05c9b021d176de0093a588487cb37fa87b1c051e2f38a8ef943",
 }

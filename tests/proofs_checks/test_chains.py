@@ -42,6 +42,7 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "PILLAR.Alg2.total": [{"run_share": 2}, {"sensitivity": 2}],
     "PILLAR.Cor4.images": [{"share": 2}],
     "HPSY.Thm3.chebyshev-arithmetic": [{"four": 1}, {"share": 8}],
+    "PILLAR.Thm1.n_lab": [{"scale": 2}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}
