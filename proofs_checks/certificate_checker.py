@@ -518,7 +518,9 @@ def check_directory(folder: Path, pins: dict[str, str] | None = None) -> dict[st
 #                  checker proves ``a - b == W[t := e]`` and ``W >= 0`` (``> 0``) from the symbols'
 #                  assumptions, and requires ``e >= 0`` among the step's hypotheses for each slack;
 #                  without slacks ``a - b`` itself must be proved nonnegative (positive) by sympy;
-#   ``smt``        z3 proves hypotheses => conclusion (non-polynomial subterms are opaque reals, which is sound);
+#   ``smt``        z3 proves hypotheses => conclusion (non-polynomial subterms are opaque reals, which is sound;
+#                  exp(p/q) of a non-integer rational is r**p with r**q = e, e itself an opaque positive real;
+#                  exp(k y) for an integer k and a symbol y is exp(y)**k);
 #   ``interval``   the conclusion is ``expr >= 0`` / ``> 0`` (or ``<= 0``/``< 0``); the box is READ from the
 #                  hypotheses (``lo <= x``, ``x <= hi`` with numbers), so a box that does not follow from the
 #                  hypotheses cannot be used; branch-and-bound as for an ``interval`` certificate;
@@ -609,6 +611,7 @@ def _standard_results() -> dict[str, dict[str, Any]]:
     l, v = sp.Symbol("l", integer=True, positive=True), sp.Symbol("v", integer=True, positive=True)  # noqa: E741
     E, q = sp.Symbol("E", positive=True), sp.Symbol("q", positive=True)
     k = sp.Symbol("k", integer=True, positive=True)
+    vv = sp.Symbol("v", positive=True)
     return {
         "Hoeffding": {  # P[|X - n/2| >= t n] <= 2 exp(-2 t^2 n) for X ~ Bin(n, 1/2)
             "variables": (n, t), "hypotheses": (t <= sp.Rational(1, 2),),
@@ -635,6 +638,10 @@ def _standard_results() -> dict[str, dict[str, Any]]:
             "variables": (n, p, k), "hypotheses": (p <= 1,),
             "conclusion": sp.Function("BinomialTail")(n, p, k) <= (n * p) ** k / sp.factorial(k),
             "names": ("union bound over k-subsets",)},
+        "Chebyshev": {  # P[||X - E X|| >= t] <= E||X - E X||^2 / t^2 for t > 0 (ChebyshevTail(v, t) is that
+            # probability for a random vector X whose deviation has second moment v; Markov's inequality on ||X - EX||^2)
+            "variables": (vv, t), "hypotheses": (),
+            "conclusion": sp.Function("ChebyshevTail")(vv, t) <= vv / t**2, "names": ("chebyshev",)},
         "Stirling lower bound": {  # k! >= sqrt(2 pi k) (k/e)^k for every integer k >= 1 (Robbins 1955)
             "variables": (k,), "hypotheses": (),
             "conclusion": sp.factorial(k) >= sp.sqrt(2 * sp.pi * k) * (k / sp.E) ** k,
@@ -772,13 +779,17 @@ class _Z3:
             return acc if n > 0 else 1 / acc
         if isinstance(e, sp.exp):
             parts = sp.Add.make_args(sp.expand_mul(e.args[0]))
-            if len(parts) > 1 or any(_log_multiple(t) for t in parts):
+            if len(parts) > 1 or any(_log_multiple(t) or _fraction(t) for t in parts):
                 acc = None
                 for t in parts:
                     lm = _log_multiple(t)
-                    f = self.term(sp.Pow(lm[1], lm[0])) if lm else self._opaque(sp.exp(t))
+                    f = (self.term(sp.Pow(lm[1], lm[0])) if lm else
+                         self.term(sp.Pow(sp.E, t, evaluate=False)) if _fraction(t) else self.term(sp.exp(t)))
                     acc = f if acc is None else acc * f
                 return acc
+            k, y = parts[0].as_coeff_Mul()
+            if k.is_Integer and k not in (0, 1) and y.is_Symbol:  # exp(k y) = exp(y)**k: one atom for exp(y)
+                return self.term(sp.Pow(sp.exp(y), k, evaluate=False))
             return self._opaque(e)
         if isinstance(e, sp.log):
             ex = sp.expand_log(e)
@@ -833,6 +844,12 @@ def _log_multiple(t: sp.Basic) -> tuple[sp.Expr, sp.Expr] | None:
     if k.has(sp.log):
         return None
     return k, logs[0].args[0]
+
+
+def _fraction(t: sp.Basic) -> bool:
+    """``t`` is a rational number that is not an integer: exp(t) = e**t is then a power of a root of e (the root's
+    q-th power is e), which relates exp(1/2), exp(-1/2) and e for z3."""
+    return bool(t.is_Rational and not t.is_Integer)
 
 
 def _canon(r: sp.Basic) -> tuple[str, sp.Expr] | None:

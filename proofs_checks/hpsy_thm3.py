@@ -53,39 +53,44 @@ def _top_eigvec_2x2(m11: float, m12: float, m22: float) -> tuple[float, float]:
     return a1, a2
 
 
-def chebyshev_proof(markov: Any = 4, four: Any = 4, share: Any = 4) -> Proof:
-    """HPSY Thm 3, Eqs. (9)-(10), stated formally: xi_1 = {R_hat(A*) >= 4R/beta} and xi_2 = {sup_A |R(A) -
-    R_hat(A)| >= 4 sqrt(kd/(beta n))} have probability <= beta/4 each (the thresholds are arguments)."""
-    markov, four, share = (sp.sympify(x) for x in (markov, four, share))
-    R, b, n = sp.symbols("R beta n", positive=True)
+def chebyshev_proof(four: Any = 4, share: Any = 4, two: Any = 2) -> Proof:
+    """HPSY Thm 3, Eq. (10), stated formally: xi_2 = {sup_A |R(A) - R_hat(A)| >= 4 sqrt(kd/(beta n))} has probability
+    <= beta/4 (the paper: ``four`` = 4, ``share`` = 4; ``two`` = 2 is the Chebyshev threshold 2/sqrt(beta n) of the
+    Frobenius deviation). V is E||Sigma_hat - Sigma||_F^2 (at most 1/n, cited). Markov's Eq. (9) is arithmetic on the
+    cited inequality alone (R/(4R/beta) = beta/4) and is not part of the formal claim (a cited step alone would carry
+    it)."""
+    four, share, two = (sp.sympify(x) for x in (four, share, two))
+    b, n, V = sp.symbols("beta n V", positive=True)
     k, d = sp.symbols("k d", integer=True, positive=True)
-    t1 = markov * R / b
     s2 = four * sp.sqrt(k * d / (b * n))
-    p1 = sp.Function("P_xi1")(R, t1)
     p2 = sp.Function("P_xi2")(n, k, d, s2)
-    t2 = 2 / sp.sqrt(b * n)
-    claim = Claim("HPSY Thm 3 proof, Eqs. (9)-(10): Markov gives P[xi_1] = P[R_hat(A*) >= 4R/beta] <= beta/4; "
-                  "Chebyshev gives P[xi_2] = P[sup_A |R(A) - R_hat(A)| >= 4 sqrt(kd/(beta n))] <= beta/4.",
-                  (R, b, n, k, d), (b < 1, k <= d), sp.And(p1 <= b / share, p2 <= b / share),
-                  samples={"R": ["1"], "beta": ["1/2"], "n": ["10"], "k": ["1"], "d": ["2"]})
+    t2 = two / sp.sqrt(b * n)
+    tail = sp.Function("ChebyshevTail")(V, t2)
+    claim = Claim("HPSY Thm 3 proof, Eq. (10): Chebyshev gives P[xi_2] = P[sup_A |R(A) - R_hat(A)| >= 4 sqrt(kd/(beta "
+                  "n))] <= beta/4.",
+                  (b, n, k, d, V), (b < 1, k <= d), p2 <= b / share,
+                  samples={"beta": ["1/2"], "n": ["10"], "k": ["1"], "d": ["2"], "V": ["1/n"]})
     P = Proof(claim)
-    P.cite("Markov's inequality", p1 <= R / t1,
-           "Markov's inequality for the nonnegative R_hat(A*) with E R_hat(A*) = R: P[R_hat >= t] <= R/t")
     link = P.smt("sqrt(d-k) 2/sqrt(beta n) <= 4 sqrt(kd/(beta n)) for 1 <= k <= d", [k <= d],
                  sp.sqrt(d - k) * t2 <= s2)
-    P.cite("Chebyshev's inequality over the whole family A", p2 <= (1 / n) / t2**2,
-           "R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)); Cauchy-Schwarz: sup_A |.| <= sqrt(d-k) "
-           "||Sigma_hat - Sigma||_F; Chebyshev with E||Sigma_hat - Sigma||_F^2 <= E||x||^4/n <= 1/n at threshold "
-           "t = 2/sqrt(beta n): P[sup_A |.| >= s] <= (1/n)/t^2 whenever sqrt(d-k) t <= s",
-           [link])
+    P.cite("the deviation over the whole family A is at most sqrt(d-k) times the Frobenius deviation", p2 <= tail,
+           "Cauchy-Schwarz for the trace inner product: R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)) and "
+           "||I - AA'||_F = sqrt(d-k), so sup_A |R(A) - R_hat(A)| <= sqrt(d-k) ||Sigma_hat - Sigma||_F; the event "
+           "xi_2 at threshold s with sqrt(d-k) t <= s is inside {||Sigma_hat - Sigma||_F >= t}", [link])
+    P.cite("Chebyshev's inequality for the Frobenius deviation", tail <= V / t2**2,
+           "Chebyshev's inequality (for a random matrix: Markov's inequality on ||Sigma_hat - Sigma||_F^2)",
+           standard="Chebyshev", instance={"v": V, "t": t2})
+    P.cite("the second moment of the Frobenius deviation", V <= 1 / n,
+           "a mean of n i.i.d. matrices xx' with E||xx'||_F^2 = E||x||^4 <= 1 on the unit ball: E||Sigma_hat - "
+           "Sigma||_F^2 <= 1/n")
     return P
 
 
 @register(f"{ID}.chebyshev-arithmetic")
 def check_chebyshev() -> Check:
     """Eqs. (9)-(11): Markov for xi_1, the variance bound, Chebyshev for xi_2 (sup over A by the Frobenius norm)."""
-    K = constants(f"{ID}.chebyshev-arithmetic", markov=4, four=4, share=4)
-    proof = chebyshev_proof(K["markov"], K["four"], K["share"])
+    K = constants(f"{ID}.chebyshev-arithmetic", four=4, share=4, two=2)
+    proof = chebyshev_proof(K["four"], K["share"], K["two"])
     # variance (11): a = x'x, c = x'Px with 0 <= c <= a <= 1 for an orthogonal projection P on the unit ball
     cite("For an orthogonal projection P: 0 <= x'Px <= x'x, and ||x - Px||^2 = x'x - x'Px.")
     za, zc = z3.Reals("a c")
@@ -114,6 +119,11 @@ def check_chebyshev() -> Check:
         "bound: R(A) - R_hat(A) = tr((I - AA')(Sigma - Sigma_hat)), so sup_A |R - R_hat| <= sqrt(d-k) "
         "||Sigma_hat - Sigma||_F (Cauchy-Schwarz), and Chebyshev with E||Sigma_hat - Sigma||_F^2 <= 1/n at threshold "
         "2/sqrt(beta n) has probability beta/4 (sympy); 2 sqrt(d-k) <= 4 sqrt(kd) for k >= 1 (z3), so (10) follows.",
+        "The formal claim is Eq. (10): P[xi_2] <= beta/4, a chain of one certified step (sqrt(d-k) 2/sqrt(beta n) <= "
+        "4 sqrt(kd/(beta n)), z3) and three cited ones: the Cauchy-Schwarz reduction to the Frobenius deviation, "
+        "Chebyshev's inequality (an instance of the checker's table entry) and E||Sigma_hat - Sigma||_F^2 <= 1/n; the "
+        "closing entailment gives (1/n)/(4/(beta n)) = beta/4. Eq. (9) (Markov) is the cited inequality and "
+        "R/(4R/beta) = beta/4 alone, so it is not in the formal claim (a cited step alone would carry it).",
         "(13) then uses 2sqrt(dk/(beta n)), a factor-2 slip absorbed in the O(.). The per-point use of xi_1 in the "
         "margin step is a separate step (HPSY.Thm3.per-point-margin).",
     ])

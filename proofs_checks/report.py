@@ -164,7 +164,7 @@ def render_markdown(outs: list[Outcome]) -> str:
            "rests on one of these checks (named in a citation) that does not read HOLDS or HOLDS GIVEN (the "
            "reasons are listed). A cited step that names a standard result (Hoeffding, Bernoulli, Sauer-Shelah for "
            "the XOR class, the union bound over cuts, amplification by sub-sampling, the binomial tail over "
-           "k-subsets, Stirling's lower bound) must be an instance of the checker's table of standard results. The counterexample search uses the written sample points and points derived from the "
+           "k-subsets, Stirling's lower bound, Chebyshev) must be an instance of the checker's table of standard results. The counterexample search uses the written sample points and points derived from the "
            "hypotheses' boundaries (each boundary and points just inside it). Grids, hypothesis searches and simulations are observations and never a step; the "
            "certified facts listed under a check without a closed chain support the text but prove nothing on their "
            "own. `python -m semiprivate.proofs_checks --certificates` writes every claim, chain and certificate to "

@@ -36,6 +36,13 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "BNS15.Cl4.8.geometric-sum": [{"total": 60000}, {"cap": 45000}],
     "BNS15.Cl4.3.subsampling": [{"share": 2}, {"share": R(11, 10)}],
     "ABM19.Lem4.4.loop-beyond-ratio-20": [{"ratio": 9}, {"hundred": 10}, {"slack": R(1, 1000)}],
+    "BNS15.Lem4.1.4e-factor": [{"four": 3}, {"three": 2}],
+    "BNS15.Lem4.6.constants": [{"bound": 17}, {"keep": 50}, {"base_keep": 200}],
+    "BNS15.Rem4.10.capped-step": [{"shrink": 101}, {"cap": 29000}],
+    "PILLAR.Alg2.total": [{"run_share": 2}, {"sensitivity": 2}],
+    "PILLAR.Cor4.images": [{"share": 2}],
+    "HPSY.Thm3.chebyshev-arithmetic": [{"four": 1}, {"share": 8}],
+    "PILLAR.Thm1.n_lab": [{"scale": 2}],
 }
 
 OUTCOMES = {o.id: o for o in run_all()}

@@ -10,12 +10,15 @@ import pytest
 from semiprivate.proofs_checks import Verdict, get_check
 
 
-def test_chebyshev_step_is_unproved_while_its_citations_carry_its_conjuncts() -> None:
-    """Each conjunct of (9)-(10) is the conclusion of a cited step (Markov, the Frobenius/Chebyshev argument):
-    nothing of it is certified, so it is not HOLDS GIVEN."""
+def test_chebyshev_step_holds_given_its_citations_and_leaves_markov_out() -> None:
+    """Eq. (10) is a chain: one certified step and three citations, none of which carries the claim alone (Chebyshev
+    is an instance of the table's entry); Markov's Eq. (9), carried by its citation alone, is not in the formal
+    claim."""
     rec = get_check("HPSY.Thm3.chebyshev-arithmetic")
-    assert rec.verdict is Verdict.UNPROVED
-    assert any("carries (part of) the claim" in r for r in rec.open_reasons)
+    assert rec.verdict is Verdict.HOLDS_GIVEN, rec.open_reasons
+    assert rec.proof is not None and "P_xi1" not in str(rec.proof.claim.conclusion)
+    assert any(s.get("standard") == "Chebyshev" for s in rec.proof.steps)
+    assert rec.steps == (4, 1, 3)
 
 
 def test_union_over_a_corrected_bound_is_sqrt_d_minus_k() -> None:

@@ -49,17 +49,22 @@ def _resting_on(check_id: str) -> Proof:
 
 def test_a_claim_holds_given_a_check_only_when_that_check_holds() -> None:
     assert derive_verdict([], _resting_on("HPSY.Lem1.karger-algebra"))[0] is Verdict.HOLDS_GIVEN
-    for cid in ("BNS15.Lem4.1.4e-factor", "BNS15.Lem4.12.final-size", "BNS15.Cl9.9.no-such-check"):  # U, F, none
+    for cid in ("BNS15.Cl4.5.resampling", "BNS15.Lem4.12.final-size", "BNS15.Cl9.9.no-such-check"):  # U, F, none
         assert derive_verdict([], _resting_on(cid))[0] is Verdict.UNPROVED, cid
 
 
-def test_lem46_rests_on_checks_that_do_not_hold() -> None:
+def test_lem46_holds_given_lem41_and_cl43_and_not_once_lem41_fails() -> None:
+    """Lem 4.6's induction rests on Lem 4.1's matching inequality and Cl 4.3's sub-sampling: it holds given those
+    checks, and no longer when Lem 4.1's factor 4e becomes 3e (then Lem 4.1 FAILS)."""
     rec = OUTCOMES["BNS15.Lem4.6.constants"].check
     assert rec is not None and rec.proof is not None
-    assert rec.proof.result()["status"] == "closed"  # the chain closes, but on checks that read UNPROVED
     assert {"BNS15.Cl4.3.subsampling", "BNS15.Lem4.1.4e-factor"} <= set(cited_check_ids(rec.proof.as_json()))
-    assert rec.verdict is Verdict.UNPROVED
-    assert any("reads UNPROVED" in r for r in rec.open_reasons), rec.open_reasons
+    assert rec.verdict is Verdict.HOLDS_GIVEN
+    with perturbed("BNS15.Lem4.1.4e-factor", four=3):
+        assert get_check("BNS15.Lem4.1.4e-factor").verdict is Verdict.FAILS
+        moved = get_check("BNS15.Lem4.6.constants")
+        assert moved.verdict is Verdict.UNPROVED
+        assert any("reads FAILS" in r for r in moved.open_reasons), moved.open_reasons
 
 
 def test_cl48_holds_given_cl49_and_not_once_cl49_fails() -> None:
@@ -90,9 +95,7 @@ def test_recheck_reads_the_cited_checks_documents(tmp_path: Path) -> None:
         shutil.copy(p, tmp_path / p.name)
     lem46 = tmp_path / "BNS15.Lem4.6.constants.json"
     check_file(lem46)
-    data = json.loads(lem46.read_text(encoding="utf-8"))
-    data["verdict"] = "HOLDS GIVEN"  # what the closed chain alone would support
-    lem46.write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "BNS15.Lem4.1.4e-factor.json").unlink()  # the matching inequality it rests on is gone
     with pytest.raises(CertificateError, match="supports UNPROVED"):
         check_file(lem46)
     cl48 = tmp_path / "BNS15.Cl4.8.geometric-sum.json"
@@ -172,6 +175,28 @@ def test_an_edited_binomial_tail_or_stirling_is_refused() -> None:
         _binomial_tail(sp.Integer(9), sp.Rational(3, 2), sp.Integer(1))
 
 
+def test_an_edited_chebyshev_or_one_outside_its_domain_is_refused() -> None:
+    """HPSY Thm 3's Eq. (10) cites Chebyshev's inequality; a citation stronger than the table's statement, or
+    instanced at a threshold that is not positive, is refused."""
+    from semiprivate.proofs_checks.hpsy_thm3 import chebyshev_proof
+
+    good = _doc(chebyshev_proof())
+    assert check_proof(good)["status"] == "closed"
+    V, n, b = sp.symbols("V n beta", positive=True)
+    t = 2 / sp.sqrt(b * n)
+    stronger = copy.deepcopy(good)
+    step = next(s for s in stronger["steps"] if s.get("standard") == "Chebyshev")
+    step["conclusion"] = sp.srepr(sp.Function("ChebyshevTail")(V, t) <= V / (2 * t**2))
+    res = check_proof(stronger)
+    assert res["status"] == "open" and any("does not follow from Chebyshev" in f for f in res["failures"])
+    outside = copy.deepcopy(good)
+    step = next(s for s in outside["steps"] if s.get("standard") == "Chebyshev")
+    step["instance"]["t"] = sp.srepr(sp.Symbol("u", real=True))
+    res = check_proof(outside)
+    assert res["status"] == "open" and any("Chebyshev needs t" in f for f in res["failures"])
+    assert "Chebyshev" in STANDARD_RESULTS
+
+
 def test_a_hand_edited_hoeffding_is_refused() -> None:
     n = sp.Symbol("n", integer=True, positive=True)
     out = sp.Function("BinomialHalfOutside")(n, sp.Rational(1, 4))
@@ -242,3 +267,20 @@ def test_recheck_refuses_an_edited_claim(tmp_path: Path) -> None:
         check_file(path, pins=CLAIM_SHA256)
     with pytest.raises(CertificateError, match="not the pinned one"):
         check_directory(tmp_path, pins=CLAIM_SHA256)
+
+
+# ----------------------------------------------------------------------------- z3's reading of exp of a fraction
+
+def test_exp_of_a_fraction_is_a_power_of_a_root_of_e_and_nothing_more() -> None:
+    """exp(1/2) and exp(-1/2) are read as r and 1/r with r^2 = e (so e^{1/2} e^{1/2} = e is available to a chain);
+    e itself stays an opaque positive real: no numeric fact about e slips in."""
+    from semiprivate.proofs_checks.certificate_checker import entails
+
+    a, b, c = sp.symbols("a b c", positive=True)
+    half = sp.Rational(1, 2)
+    prem = [a <= sp.exp(half) * b, b <= sp.exp(half) * c]
+    assert entails(prem, a <= sp.E * c, [a, b, c])
+    assert not entails(prem, a <= sp.exp(half) * c, [a, b, c])  # one factor short: not provable
+    assert entails([a * sp.exp(-half) <= b], a <= sp.exp(half) * b, [a, b])  # e^{-1/2} e^{1/2} = 1 in both orders
+    assert not entails([a * sp.exp(-half) <= b], a <= b, [a, b])
+    assert not entails([], sp.E * a <= 3 * a, [a])  # the value of e is not assumed
