@@ -32,8 +32,10 @@ design, :mod:`semiprivate.theory.audit.core`).  The same two intervals also give
 ``epsilon >= log((p_lo - delta) / q_hi)`` (:meth:`HockeyStickBound.epsilon_lower_bound`), simultaneously.
 
 Compared with the accuracy form (Hoeffding on the weighted accuracy, half-width
-``(1 + e^eps) sqrt(log(1 / alpha) / (2 n))`` in ``delta`` units), the two exact intervals are much narrower on
-events of small mass, where the hockey-stick witness of a small ``delta`` lives.
+``(1 + e^eps) sqrt(log(1 / alpha) / (2 n))`` in ``delta`` units), the two exact intervals are narrower, most on
+events of small mass, where the witness of a small ``delta`` lives: at ``n = 20,000`` test outputs per side,
+confidence 0.95 and ``epsilon = 0.5``, the Hoeffding form loses 0.023 whatever the event; the two intervals lose
+0.017 on ``P = 0.61, Q = 0.23`` (Laplace's optimal event) and 0.0022 on ``P = 0.01, Q = 0.001``.
 
 :func:`hockey_stick_audit` draws the samples from a mechanism on one or more pairs: the training part of every
 pair is searched, the single best (pair, event, direction) is tested on fresh outputs of its pair only.
