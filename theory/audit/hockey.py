@@ -5,7 +5,7 @@ divergence of order ``gamma = e^epsilon`` is at most ``delta`` both ways [BO13]_
 
     ``H_gamma(P || Q) = sup_E P(E) - gamma Q(E) = E_Q[(dP/dQ - gamma)_+]``,  ``P = M(A)``, ``Q = M(B)``.
 
-The supremum is reached by the event ``{dP/dQ > gamma}``.  dp_auditorium [KACDM24]_ estimates it with a
+The supremum is reached by the event ``{dP/dQ > gamma}``.  dp_auditorium [KMRS24]_ estimates it with a
 classifier's weighted accuracy and Hoeffding's inequality, and bounds it through the kernel mean discrepancy
 (its MMD tester).  :func:`hockey_stick_lower_bound` does the same job with exact intervals:
 
@@ -45,7 +45,7 @@ References
 .. [BO13] G. Barthe, F. Olmedo, "Beyond differential privacy: composition theorems and relational logic for
    f-divergences between probabilistic programs", ICALP 2013 (the hockey-stick characterisation of
    (epsilon, delta)-DP).
-.. [KACDM24] W. Kong, A. Medina, M. Ribero, U. Syed, "DP-Auditorium: a large scale library for auditing
+.. [KMRS24] W. Kong, A. Muñoz Medina, M. Ribero, U. Syed, "DP-Auditorium: a large scale library for auditing
    differential privacy", IEEE S&P 2024 (hockey-stick and MMD testers from samples).
 """
 
