@@ -68,6 +68,7 @@ import audit_power as ap  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.theory.audit import audit_pairs  # noqa: E402
 from semiprivate.theory.audit.examples import Laplace, ReportNoisyMax  # noqa: E402
+from semiprivate.theory.audit.options import AuditOptions  # noqa: E402
 
 CONFIDENCE = 0.9
 DRIVER = Path(__file__).resolve().parent / "peers_driver.py"
@@ -159,8 +160,8 @@ def same_distribution(theirs: np.ndarray, ours: np.ndarray, seed: int) -> float:
     """Epsilon lower bound (confidence 0.9) between their and our outputs: 0 when indistinguishable."""
     n = min(len(theirs), len(ours))
     sel = n // 5
-    res = audit_pairs(_Served(theirs[:n], ours[:n]), [(0, 1)], epsilon=1e-9, trials=n - sel, selection_trials=sel,
-                      confidence=CONFIDENCE, rng=seed)
+    res = audit_pairs(_Served(theirs[:n], ours[:n]), [(0, 1)], epsilon=1e-9, trials=n - sel,
+                      options=AuditOptions(selection_trials=sel), confidence=CONFIDENCE, rng=seed)
     return float(res.epsilon_lower_bound)
 
 
@@ -253,7 +254,8 @@ def ours(mechanism: Any, pairs: list[tuple[np.ndarray, np.ndarray]], claim: floa
     n_data = len({a.tobytes() for p in pairs for a in p})
     n = trials_within(samples, n_data)
     t0 = time.perf_counter()
-    res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=CONFIDENCE, rng=seed, **kw)
+    res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=CONFIDENCE, rng=seed,
+                      options=AuditOptions(**kw))
     return dict(lb=res.epsilon_lower_bound, flagged=res.violation, seconds=time.perf_counter() - t0,
                 samples=res.trials_used)
 
