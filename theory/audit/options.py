@@ -29,6 +29,7 @@ import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -208,7 +209,8 @@ class AuditOptions:
 def _outside() -> int:
     """The ``stacklevel`` of the first frame outside the auditor and the validation layer (the user's call)."""
     inside = (os.path.dirname(os.path.abspath(__file__)), os.path.dirname(os.path.abspath(_validation.__file__)))
-    frame, level = sys._getframe(2), 2
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
     while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) in inside:
         frame, level = frame.f_back, level + 1
     return level
