@@ -421,8 +421,8 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
         on = "cupy" if device == "cupy" and case.name not in HOST_ONLY else "cpu"
         mech = OnDevice(case.mechanism) if on == "cupy" else case.mechanism
         res = audit_pairs(mech, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
-                          rng=seed + i, estimate_on=estimate_on, executor=pool, interval=interval, pooled=pooled,
-                          **extra)
+                          rng=seed + i, options=AuditOptions(estimate_on=estimate_on, executor=pool, interval=interval,
+                                                             pooled=pooled, **extra))
         dt = time.perf_counter() - t0
         te = true_epsilon(case.name, case.mechanism, case.pairs) if true_eps and case.compute_true else None
         rows.append(dict(name=case.name, claim=case.claim, true=te, true_note=case.true_note,

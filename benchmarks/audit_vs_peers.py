@@ -68,6 +68,7 @@ import audit_power as ap  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.theory.audit import audit_pairs  # noqa: E402
 from semiprivate.theory.audit.examples import Laplace, ReportNoisyMax  # noqa: E402
+from semiprivate.theory.audit.options import AuditOptions  # noqa: E402
 
 CONFIDENCE = 0.9
 DRIVER = Path(__file__).resolve().parent / "peers_driver.py"
@@ -159,8 +160,8 @@ def same_distribution(theirs: np.ndarray, ours: np.ndarray, seed: int) -> float:
     """Epsilon lower bound (confidence 0.9) between their and our outputs: 0 when indistinguishable."""
     n = min(len(theirs), len(ours))
     sel = n // 5
-    res = audit_pairs(_Served(theirs[:n], ours[:n]), [(0, 1)], epsilon=1e-9, trials=n - sel, selection_trials=sel,
-                      confidence=CONFIDENCE, rng=seed)
+    res = audit_pairs(_Served(theirs[:n], ours[:n]), [(0, 1)], epsilon=1e-9, trials=n - sel,
+                      options=AuditOptions(selection_trials=sel), confidence=CONFIDENCE, rng=seed)
     return float(res.epsilon_lower_bound)
 
 
@@ -201,6 +202,12 @@ def dpsniper_config(n: int, mode: str = "fullbatch") -> dict[str, Any]:
     return dict(n_final=n_final, c=c, training_batch_size=n, epochs=DPS_STEPS)
 
 
+#: StatDP's authors' test epsilons (``examples/benchmark.py``: ``x / 10 for x in range(1, 20)``), used by
+#: ``--statdp-sweep``: StatDP is run at every one (its full iterations each, as they run it) and its bound is the
+#: largest test epsilon whose p-value is below ``1 - CONFIDENCE``; ours gets the same total samples
+STATDP_SWEEP = tuple(x / 10.0 for x in range(1, 20))
+
+
 def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str, Any]:
     n = args.n
     cmd = [args.peers_python, str(DRIVER), tool, case, "--seed", str(args.seed), "--processes", str(args.processes),
@@ -215,6 +222,8 @@ def peer(args: argparse.Namespace, tool: str, case: str, dump: Path) -> dict[str
                 "--detect-iterations", str(n), "--n-final", str(10 * n)]
     else:
         cmd += ["--statdp", args.statdp, "--event-iterations", str(n), "--detect-iterations", str(5 * n)]
+        if args.statdp_sweep:
+            cmd += ["--test-epsilons", ",".join(f"{e:g}" for e in STATDP_SWEEP)]
     t0 = time.perf_counter()
     # one thread per process in the peers' workers too (torch, numba, BLAS): their pools of 2 on 2 cores
     # only oversubscribe them
@@ -245,7 +254,8 @@ def ours(mechanism: Any, pairs: list[tuple[np.ndarray, np.ndarray]], claim: floa
     n_data = len({a.tobytes() for p in pairs for a in p})
     n = trials_within(samples, n_data)
     t0 = time.perf_counter()
-    res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=CONFIDENCE, rng=seed, **kw)
+    res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=CONFIDENCE, rng=seed,
+                      options=AuditOptions(**kw))
     return dict(lb=res.epsilon_lower_bound, flagged=res.violation, seconds=time.perf_counter() - t0,
                 samples=res.trials_used)
 
@@ -340,6 +350,8 @@ def _line(r: dict[str, Any]) -> str:
     true = _f(r["true"]) if r["true"] is not None else (r["true_note"] or "—")
     if r["tool"] in ("DP-Sniper", "StatDP-Fixed"):
         their_bound, their_flag = _f(t["eps_lcb"]), t["eps_lcb"] > r["claim"]
+    elif "eps_lcb" in t:  # StatDP swept over STATDP_SWEEP: its bound, and the p-value at the claim
+        their_bound, their_flag = f"{_f(t['eps_lcb'])} (p = {t['p_value']:.3g})", t["p_value"] < 1 - CONFIDENCE
     else:
         their_bound, their_flag = f"p = {t['p_value']:.3g}", t["p_value"] < 1 - CONFIDENCE
     o = r["ours"]
@@ -371,6 +383,11 @@ def summary(rows: list[dict[str, Any]]) -> str:
                  f"{sum((r['theirs']['p_value'] < 1 - CONFIDENCE) == (not r['private']) for r in done if r['tool'] == 'StatDP')}"
                  f"/{sum(r['tool'] == 'StatDP' for r in done)}")
     lines.append(f"our bound >= DP-Sniper's: {sum(r['ours']['lb'] >= r['theirs']['eps_lcb'] for r in dps)}/{len(dps)}")
+    sw = [r for r in done if r["tool"] == "StatDP" and "eps_lcb" in r["theirs"]]
+    if sw:
+        lines.append(f"StatDP swept over {STATDP_SWEEP[0]:g}..{STATDP_SWEEP[-1]:g} (rule: its bound is the largest "
+                     f"test epsilon with p < {1 - CONFIDENCE:g}): our bound >= theirs "
+                     f"{sum(r['ours']['lb'] >= r['theirs']['eps_lcb'] for r in sw)}/{len(sw)}")
     fx = [r for r in done if r["tool"] == "StatDP-Fixed"]
     if fx:
         lines.append(f"StatDP-Fixed: verdicts right {sum((r['theirs']['eps_lcb'] > r['claim']) == (not r['private']) for r in fx)}"
@@ -423,6 +440,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dump-n", type=int, default=100_000)
     p.add_argument("--only", default=None, help="comma-separated case names")
     p.add_argument("--statdp-only", action="store_true")
+    p.add_argument("--statdp-sweep", action="store_true",
+                   help="run StatDP over its authors' test epsilons 0.1..1.9 (STATDP_SWEEP), each at --n event and 5 n "
+                        "detect iterations; its bound is the largest test epsilon with p < 1 - confidence; our audit "
+                        "gets the same total samples")
     p.add_argument("--statdp-fixed", default=None,
                    help="comma-separated DP-Sniper case names to run StatDP-Fixed on (DP-Sniper's statdpwrapper: binary "
                         "search over epsilon with post-processing, --n event and detect iterations, 10 n final samples); "
@@ -453,6 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     cfg = dpsniper_config(args.n, args.dpsniper_config)
     head += (f"\nDP-Sniper ({args.dpsniper_config}, dpsniper_config): n_final {cfg['n_final']:,}, training_batch_size "
              f"{cfg['training_batch_size']:,}, {cfg['epochs']} optimiser steps per batch, c = {cfg['c']:.4f}")
+    head += ("\nStatDP: " + (f"swept over its authors' test epsilons {STATDP_SWEEP[0]:g}..{STATDP_SWEEP[-1]:g} "
+                              f"({len(STATDP_SWEEP)} tests, each with --n event and 5 n detect iterations); its bound "
+                              f"is the largest test epsilon with p < {1 - CONFIDENCE:g}, its verdict the p-value at "
+                              "the claim" if args.statdp_sweep else "one test at the claimed epsilon (its p-value)"))
     print(head + "\n\n" + HEADER, flush=True)
     t0 = time.perf_counter()
     rows = run(args)

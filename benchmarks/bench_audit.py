@@ -24,7 +24,7 @@ import sys
 import time
 
 import numpy as np
-from semiprivate.theory.audit import audit_mechanism, vectorize  # noqa: E402
+from semiprivate.theory.audit import AuditOptions, audit_mechanism, vectorize  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse  # noqa: E402
 
 
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         n_slow = 20_000
 
         def run_slow(slow=slow, d0=d0, d1=d1, n_slow=n_slow) -> int:  # type: ignore[no-untyped-def]
-            return audit_mechanism(slow, d0, d1, epsilon=1.0, trials=n_slow, selection_trials=10_000, rng=1).trials_used
+            return audit_mechanism(slow, d0, d1, epsilon=1.0, trials=n_slow, options=AuditOptions(selection_trials=10_000), rng=1).trials_used
 
         loop_rate = _rate(run_slow, 0, 1)
         passed = audit_rate >= 1e7

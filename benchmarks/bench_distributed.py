@@ -38,11 +38,12 @@ import resource
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
-from semiprivate.theory.audit import audit_mechanism  # noqa: E402
+from semiprivate.theory.audit import AuditOptions, audit_mechanism  # noqa: E402
 from semiprivate.theory.distributed import local_cluster  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism  # noqa: E402
 
@@ -81,17 +82,19 @@ def _sin_angle(A: np.ndarray, B: np.ndarray) -> float:
 def _audit(client: Any, args: argparse.Namespace) -> None:
     trials, batch = int(args.trials), int(args.batch)
     mech = LaplaceMechanism(1.0)
-    kw = dict(epsilon=1.0, trials=trials, rng=0, batch_size=batch, selection_trials=100_000)
-    audit_mechanism(mech, 0.0, 1.0, executor=client, **kw)  # warm-up: imports on the workers
+    kw = dict(epsilon=1.0, trials=trials, rng=0)
+    here_opts = AuditOptions(batch_size=batch, selection_trials=100_000)
+    cl_opts = replace(here_opts, executor=client)
+    audit_mechanism(mech, 0.0, 1.0, options=cl_opts, **kw)  # warm-up: imports on the workers
     t_here, t_cl, c_here, c_workers, loads = [], [], [], [], []
     for _ in range(args.repeats):
         c0, t0 = time.process_time(), time.perf_counter()
-        here = audit_mechanism(mech, 0.0, 1.0, **kw)
+        here = audit_mechanism(mech, 0.0, 1.0, options=here_opts, **kw)
         t_here.append(time.perf_counter() - t0)
         c_here.append(time.process_time() - c0)
         w0 = client.run(_cpu_seconds)
         t0 = time.perf_counter()
-        on = audit_mechanism(mech, 0.0, 1.0, executor=client, **kw)
+        on = audit_mechanism(mech, 0.0, 1.0, options=cl_opts, **kw)
         t_cl.append(time.perf_counter() - t0)
         w1 = client.run(_cpu_seconds)
         c_workers.append(sum(w1[k] - w0[k] for k in w1))
@@ -128,11 +131,12 @@ def _overhead(client: Any, args: argparse.Namespace) -> None:
     trials = int(args.overhead_trials)
     rows = []
     for b in (10_000, 100_000, 1_000_000, 4_000_000):
-        kw = dict(epsilon=1.0, trials=trials, rng=0, batch_size=b, selection_trials=100_000)
+        kw = dict(epsilon=1.0, trials=trials, rng=0)
+        opts = AuditOptions(batch_size=b, selection_trials=100_000, executor=client)
         t = []
         for _ in range(3):
             t0 = time.perf_counter()
-            audit_mechanism(mech, 0.0, 1.0, executor=client, **kw)
+            audit_mechanism(mech, 0.0, 1.0, options=opts, **kw)
             t.append(time.perf_counter() - t0)
         rows.append((b, 2 * -(-trials // b), statistics.median(t)))
     # time = fixed + tasks * overhead / workers + work / workers: slope in the number of tasks

@@ -166,7 +166,7 @@ def bench_svt(size: int, repeats: int, audit_trials: int, audit_json: Path | Non
     bounds and times also to ``audit_json``, to compare two versions of the library on the same seed), and
     SVT1's whole audit both ways, interleaved."""
     from audit_power import CONFIDENCE, EPS, statdp_patterns
-    from semiprivate.theory.audit import audit_pairs
+    from semiprivate.theory.audit import AuditOptions, audit_pairs
     from semiprivate.theory.audit.examples import SVT, NumericalSVT, SVT34Parallel
 
     cw10 = statdp_patterns(10, True, -10, 10)
@@ -198,7 +198,7 @@ def bench_svt(size: int, repeats: int, audit_trials: int, audit_json: Path | Non
         for name, make in cases:
             t0 = time.perf_counter()
             res = audit_pairs(make(True), pairs, epsilon=EPS, trials=audit_trials, confidence=CONFIDENCE, rng=0,
-                              estimate_on="best")
+                              options=AuditOptions(estimate_on="best"))
             secs = time.perf_counter() - t0
             out[name] = {"bound": res.epsilon_lower_bound, "flagged": bool(res.violation), "seconds": secs}
             rows.append(f"| {name} | exact | {secs:.2f} | {res.epsilon_lower_bound:.4f} | {res.violation} |")
@@ -206,7 +206,7 @@ def bench_svt(size: int, repeats: int, audit_trials: int, audit_json: Path | Non
 
         def audit(exact: bool) -> None:
             res1[exact] = audit_pairs(SVT(1, t=0.5, exact=exact), pairs, epsilon=EPS, trials=audit_trials,
-                                      confidence=CONFIDENCE, rng=0, estimate_on="best")
+                                      confidence=CONFIDENCE, rng=0, options=AuditOptions(estimate_on="best"))
 
         t = {k: v.median for k, v in time_interleaved(
             {"float": lambda: audit(False), "exact": lambda: audit(True)}, repeats=3, warmup=0).items()}

@@ -11,6 +11,9 @@
 * :func:`ratio_epsilon_bound` / :func:`ratio_p_value`: the exact conditional test of a probability ratio
   from two Poisson counts, behind ``audit_pairs(..., interval="poisson-conditional")``
   (:mod:`semiprivate.theory.audit.conditional`).
+* :func:`hockey_stick_lower_bound` / :func:`hockey_stick_audit`: a valid lower bound on the hockey-stick
+  divergence ``delta(epsilon)`` from samples (an event chosen on a training part, among the auditor's families and
+  kernel MMD-witness / log-ratio scores, then two exact intervals on the rest; :mod:`semiprivate.theory.audit.hockey`).
 * :func:`exact_privacy_loss`: max log ratio and delta(epsilon) (hockey-stick divergence) for
   mechanisms whose output distributions are known exactly.
 * :mod:`semiprivate.theory.audit.neighbours`: plain samplers of neighbouring datasets (for searches);
@@ -42,6 +45,7 @@ from semiprivate.theory.audit.core import (
 )
 from semiprivate.theory.audit.curves import EpsilonCurve, epsilon_curve
 from semiprivate.theory.audit.exact import ExactPrivacyLoss, exact_privacy_loss, hockey_stick
+from semiprivate.theory.audit.hockey import HockeyStickBound, hockey_stick_audit, hockey_stick_lower_bound
 from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit, one_run_epsilon_bound, one_run_p_value
 from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.renyi import RenyiBound, renyi_lower_bound
@@ -60,6 +64,9 @@ __all__ = [
     "ExactPrivacyLoss",
     "exact_privacy_loss",
     "hockey_stick",
+    "HockeyStickBound",
+    "hockey_stick_audit",
+    "hockey_stick_lower_bound",
     "OneRunAudit",
     "one_run_audit",
     "one_run_epsilon_bound",

@@ -111,7 +111,12 @@ class _Search:
         self.cands: list[Candidate] = []
         self.fams: dict[str, int] = {}
 
+    #: another score of the counts ``(kx, ky)`` (``search_pair(..., score=)``); default the anticipated bound
+    scorer: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+
     def score(self, kx: np.ndarray, ky: np.ndarray) -> np.ndarray:
+        if self.scorer is not None:
+            return self.scorer(kx, ky)
         return selection.anticipated_bound(kx, ky, self.s, self.n, self.a, self.delta)
 
     def keep(self, sc: np.ndarray, make: Callable[[int], Event], forward: bool, group: str) -> None:
@@ -381,16 +386,21 @@ def search_pair(
     float_bits: bool = False,
     mlp: bool = False,
     learned: bool = False,
+    score: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> tuple[list[Candidate], dict[str, int]]:
     """Candidates ``(score, pair, event, direction)`` of one pair and the number built per family.
 
     ``ox``, ``oy``: the pair's selection outputs (``s`` each); ``n``: estimation trials and ``a`` the
-    planned per-test level that the anticipated bound assumes."""
+    planned per-test level that the anticipated bound assumes.  ``score(kx, ky)``, when given, replaces the
+    anticipated epsilon bound as the ranking of events counted ``kx`` (numerator) vs ``ky`` out of ``s``
+    (the hockey-stick tester ranks by :func:`semiprivate.theory.audit.selection.anticipated_hockey_stick`);
+    the cross-fitted pattern sets keep their own epsilon score (family ``"patternset"``)."""
     if ox.kind != oy.kind or (ox.num is not None and oy.num is not None and ox.num.shape[1:] != oy.num.shape[1:]):
         raise ValueError("outputs under the two datasets have different shapes/kinds; "
                          "return labels (e.g. tuples) if the output space itself differs")
     search = _Search(pair, s, n, a, delta, n_thresholds, max_values)
     search.learned = bool(learned)
+    search.scorer = score
     coords: list[int] = []
     if ox.kind == "scalar":
         assert ox.num is not None and oy.num is not None

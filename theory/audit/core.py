@@ -721,7 +721,7 @@ def audit_pairs(mechanism: Mechanism, pairs: Sequence[tuple[Any, Any]], *, epsil
         How the audit searches and estimates (:class:`~semiprivate.theory.audit.options.AuditOptions`).
     **knobs
         Any field of :class:`~semiprivate.theory.audit.options.AuditOptions` by keyword
-        (``estimate_on="best"``), applied on top of ``options``: the older form, same result.
+        (``estimate_on="best"``), applied on top of ``options``: deprecated (a ``DeprecationWarning`` naming them), same result.
 
     Returns
     -------
@@ -729,7 +729,7 @@ def audit_pairs(mechanism: Mechanism, pairs: Sequence[tuple[Any, Any]], *, epsil
         With ``options.epsilons``, ``result.curve`` holds the epsilon curve of those claims.
     """
     t0 = time.perf_counter()
-    opts = AuditOptions.resolve(options, knobs, "audit_pairs")
+    opts = AuditOptions.resolve(options, knobs, "audit_pairs", deprecated=True)
     run = _start(mechanism, pairs, events, opts, trials, confidence, delta, rng)
     found = _select(run, events)
     chosen, n = _choose(run, found) if opts.estimate_on == "best" else (found.chosen, run.n)
@@ -793,7 +793,7 @@ def audit_mechanism(
         How the audit searches and estimates (:class:`~semiprivate.theory.audit.options.AuditOptions`),
         passed whole to :func:`audit_pairs`.
     **knobs
-        Fields of :class:`~semiprivate.theory.audit.options.AuditOptions` by keyword (the older form),
+        Fields of :class:`~semiprivate.theory.audit.options.AuditOptions` by keyword (deprecated: a ``DeprecationWarning`` naming them),
         applied on top of ``options``.
 
     Returns
@@ -816,7 +816,7 @@ def audit_mechanism(
     >>> audit_mechanism(broken, 0.0, 1.0, epsilon=1.0, trials=200_000, rng=0).violation
     True
     """
-    opts = AuditOptions.resolve(options, knobs, "audit_mechanism")
+    opts = AuditOptions.resolve(options, knobs, "audit_mechanism", deprecated=True)
     g = as_generator(rng)
     pairs: list[tuple[Any, Any]] = []
     if callable(neighbour) and not isinstance(neighbour, np.ndarray):
@@ -862,6 +862,9 @@ def assert_private(
     False
     """
     __tracebackhide__ = True  # pytest: a failure shows the audit report, not this library's frames
+    knobs = {k: kwargs.pop(k) for k in list(kwargs) if k in AuditOptions.knob_names()}
+    if knobs:
+        kwargs["options"] = AuditOptions.resolve(kwargs.pop("options", None), knobs, "assert_private", deprecated=True)
     res = audit_mechanism(mechanism, data, neighbour, epsilon=epsilon, delta=delta, confidence=confidence, **kwargs)
     if res.violation:
         name = getattr(mechanism, "__name__", None) or repr(mechanism)

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.audit.core import AuditResult, audit_pairs
 from semiprivate.theory.audit.exact import hockey_stick
+from semiprivate.theory.audit.options import AuditOptions
 
 __all__ = [
     "NotEnumerable",
@@ -357,8 +358,7 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
 
     both = [pr for a, b in pairs for pr in ((a, b), (b, a))]
     res = audit_pairs(mech if statistic is None else numeric, both, epsilon=float(claimed[0]),
-                      delta=float(claimed[1]), trials=trials, rng=rng, confidence=confidence, max_values=4096,
-                      selection_trials=selection_trials)
+                      delta=float(claimed[1]), trials=trials, rng=rng, confidence=confidence, options=AuditOptions(max_values=4096, selection_trials=selection_trials))
     out = EndToEndResult(float(res.epsilon_lower_bound), float("nan"), (float(claimed[0]), float(claimed[1])),
                          not res.violation, None, len(both), "statistical")
     return out, res

@@ -5,9 +5,12 @@
 the search and the estimation are tuned, as one :class:`AuditOptions`.  :func:`~semiprivate.theory.audit.audit_mechanism`,
 :func:`~semiprivate.theory.audit.assert_private`, the pytest fixture ``dp_audit``, the command line
 ``semiprivate audit MODULE:FUNCTION`` and the built-in suite pass that object on whole.  The knobs are still
-accepted as keyword arguments of those functions (``estimate_on="best"``): each is mapped into an
-:class:`AuditOptions` by :meth:`AuditOptions.resolve`, with the same validation, and gives the same result
-on the same seed; new code should pass ``options=AuditOptions(...)``.
+accepted as keyword arguments of :func:`~semiprivate.theory.audit.audit_pairs`,
+:func:`~semiprivate.theory.audit.audit_mechanism` and :func:`~semiprivate.theory.audit.assert_private`
+(``estimate_on="best"``), deprecated: each is mapped into an :class:`AuditOptions` by :meth:`AuditOptions.resolve`,
+with the same validation, and gives the same result on the same seed, with a ``DeprecationWarning`` naming the
+options to move into ``options=AuditOptions(...)``.  (The pytest fixture ``dp_audit`` and its marker gather their
+keywords into one :class:`AuditOptions` by design: no warning there.)
 
 Defaults, stated once here for the whole auditor: :data:`DEFAULT_TRIALS` = 1,000,000 estimation trials per
 dataset and, for every gate (``assert_private``, the pytest fixture, the command line, the built-in suite),
@@ -21,11 +24,16 @@ Implements: AUDIT (audit options).
 from __future__ import annotations
 
 import math
+import os
+import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from types import FrameType
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels import validation as _validation
 from semiprivate.kernels.validation import Boolean, Constraint, Integer, Optional, Options, Real
 
 __all__ = ["AuditOptions", "DEFAULT_CONFIDENCE", "DEFAULT_TRIALS", "READING_CONFIDENCE"]
@@ -171,11 +179,14 @@ class AuditOptions:
         return _FIELDS
 
     @classmethod
-    def resolve(cls, options: AuditOptions | None, knobs: Mapping[str, Any], caller: str) -> AuditOptions:
+    def resolve(cls, options: AuditOptions | None, knobs: Mapping[str, Any], caller: str,
+                deprecated: bool = False) -> AuditOptions:
         """``options`` (default :class:`AuditOptions()`) with the keyword arguments ``knobs`` applied on top.
 
         The keyword form of the knobs (``audit_pairs(..., estimate_on="best")``) is kept for existing code;
-        an unknown name is a TypeError naming ``caller``, as Python's own would be.
+        with ``deprecated=True`` (the audit's entry points) it warns (``DeprecationWarning`` naming the options,
+        attributed to the first caller outside the auditor); an unknown name is a TypeError naming ``caller``,
+        as Python's own would be.
         """
         if options is not None and not isinstance(options, AuditOptions):
             raise TypeError(f"options must be an AuditOptions, got {type(options).__name__}")
@@ -184,7 +195,25 @@ class AuditOptions:
             raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r} (the audit's knobs: "
                             f"{', '.join(sorted(_FIELDS))})")
         base = options if options is not None else cls()
-        return replace(base, **knobs) if knobs else base
+        if not knobs:
+            return base
+        resolved = replace(base, **knobs)  # a bad knob is refused first, with its own message
+        if deprecated:
+            names = sorted(knobs)
+            warnings.warn(f"{caller}(): the audit options {', '.join(names)} by keyword are deprecated; pass "
+                          f"options=AuditOptions({', '.join(f'{k}=...' for k in names)}) "
+                          "(semiprivate.theory.audit.AuditOptions)", DeprecationWarning, stacklevel=_outside())
+        return resolved
+
+
+def _outside() -> int:
+    """The ``stacklevel`` of the first frame outside the auditor and the validation layer (the user's call)."""
+    inside = (os.path.dirname(os.path.abspath(__file__)), os.path.dirname(os.path.abspath(_validation.__file__)))
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) in inside:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _categorical(value: Any) -> tuple[int | str, ...]:

@@ -47,7 +47,7 @@ from semiprivate.kernels.validation import (
 from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
-           "SignScore", "anticipated_bound", "anticipated_ratio_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",
+           "SignScore", "anticipated_bound", "anticipated_hockey_stick", "anticipated_ratio_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",
            "planned_tests", "rank_columns", "sign_score", "unique"]
 
 #: one-sided level of the selection-batch intervals in :func:`anticipated_bound`: about one standard
@@ -124,6 +124,21 @@ def anticipated_ratio_bound(kx: Any, ky: Any, s: int, n: int, a: float) -> np.nd
     with np.errstate(divide="ignore"):
         out = np.log(r) - np.log1p(-r)
     return np.where(p > 0, out, -np.inf)
+
+
+@validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"),
+                 gamma=Real(1.0, math.inf, closed="left"))
+def anticipated_hockey_stick(kx: Any, ky: Any, s: int, n: int, a: float, gamma: float) -> np.ndarray:
+    """Pessimistic anticipated hockey-stick bound ``P_lo - gamma Q_hi`` of events counted ``kx`` vs ``ky`` in ``s``
+    selection draws, at ``n`` test outputs per side and level ``a`` per interval (the same pessimistic
+    frequencies as :func:`anticipated_bound`); the score of :mod:`semiprivate.theory.audit.hockey`.
+
+    >>> b = anticipated_hockey_stick(np.array([3.0, 3000.0]), np.array([0.0, 1000.0]), 10_000, 100_000, 0.01, 2.0)
+    >>> bool(b[0] < 0.001), round(float(b[1]), 3)  # 3 vs 0 is worth nothing; 0.3 - 2 x 0.1 keeps 0.08
+    (True, 0.081)
+    """
+    p, q = _pessimistic_frequencies(kx, ky, s)
+    return beta_lower(p * n, n, a) - float(gamma) * beta_upper(q * n, n, a)
 
 
 @validate_params(max_events=Integer(1), n_pairs=Integer(1))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
 
-from semiprivate.theory.audit import audit_mechanism  # noqa: E402
+from semiprivate.theory.audit import AuditOptions, audit_mechanism  # noqa: E402
 from semiprivate.theory.distributed import local_cluster, monte_carlo, spawn_seeds  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse  # noqa: E402
 
@@ -43,13 +44,14 @@ def _key(res):
 
 @pytest.mark.parametrize("mech", [LaplaceMechanism(1.0), RandomizedResponse(1.0)], ids=["laplace", "rr"])
 def test_audit_counts_identical_here_threads_and_cluster(client, mech) -> None:
-    kw = dict(epsilon=1.0, trials=300_000, rng=7, batch_size=40_000)
+    kw = dict(epsilon=1.0, trials=300_000, rng=7)
+    opts = AuditOptions(batch_size=40_000)
     here = audit_mechanism(mech, 0.0 if isinstance(mech, LaplaceMechanism) else 0,
-                           1.0 if isinstance(mech, LaplaceMechanism) else 1, **kw)
+                           1.0 if isinstance(mech, LaplaceMechanism) else 1, options=opts, **kw)
     args = (0.0, 1.0) if isinstance(mech, LaplaceMechanism) else (0, 1)
-    on_cluster = audit_mechanism(mech, *args, executor=client, timeout=CLUSTER_TIMEOUT, **kw)
+    on_cluster = audit_mechanism(mech, *args, options=replace(opts, executor=client, timeout=CLUSTER_TIMEOUT), **kw)
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
-        on_threads = audit_mechanism(mech, *args, executor=pool, **kw)
+        on_threads = audit_mechanism(mech, *args, options=replace(opts, executor=pool), **kw)
     assert _key(here) == _key(on_cluster) == _key(on_threads)
     assert here.trials_used == on_cluster.trials_used
     assert not on_cluster.violation
@@ -58,15 +60,15 @@ def test_audit_counts_identical_here_threads_and_cluster(client, mech) -> None:
 def test_audit_on_cluster_still_catches_a_violation(client) -> None:
     """Laplace(1/eps) run at twice its claimed epsilon: the distributed audit flags it."""
     res = audit_mechanism(LaplaceMechanism(2.0), 0.0, 1.0, epsilon=1.0, trials=400_000, rng=3,
-                          batch_size=100_000, executor=client, timeout=CLUSTER_TIMEOUT)
+                          options=AuditOptions(batch_size=100_000, executor=client, timeout=CLUSTER_TIMEOUT))
     assert res.violation and res.epsilon_lower_bound > 1.0
 
 
 def test_audit_batches_change_with_batch_size_not_with_workers(client) -> None:
     """The seeded batches are fixed by (rng, batch_size): another batch size gives other (equally
     valid) counts; the worker count never does (above)."""
-    a = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=1, batch_size=50_000)
-    b = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=1, batch_size=20_000)
+    a = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=1, options=AuditOptions(batch_size=50_000))
+    b = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=200_000, rng=1, options=AuditOptions(batch_size=20_000))
     assert a.witness.counts[2] == b.witness.counts[2] == 200_000
     assert _key(a) != _key(b)
 
@@ -74,11 +76,14 @@ def test_audit_batches_change_with_batch_size_not_with_workers(client) -> None:
 def test_default_batch_size_with_an_executor_is_the_documented_function_of_trials() -> None:
     """No batch_size + an executor: trials // 64 clipped to [1e6, 1e8] (here 3e6 // 64 -> 1e6), so the
     counts equal the sequential batched run at batch_size=1e6 and differ from the old n // 64 batches."""
-    kw = dict(epsilon=1.0, trials=3_000_000, rng=5, selection_trials=50_000)
+    kw = dict(epsilon=1.0, trials=3_000_000, rng=5)
+    opts = AuditOptions(selection_trials=50_000)
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        default = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, executor=pool, **kw)
-    assert _key(default) == _key(audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, batch_size=1_000_000, **kw))
-    assert _key(default) != _key(audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, batch_size=3_000_000 // 64, **kw))
+        default = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, options=replace(opts, executor=pool), **kw)
+    assert _key(default) == _key(audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0,
+                                                 options=replace(opts, batch_size=1_000_000), **kw))
+    assert _key(default) != _key(audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0,
+                                                 options=replace(opts, batch_size=3_000_000 // 64), **kw))
 
 
 def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
@@ -89,17 +94,16 @@ def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
             return data + rng.laplace(0.0, 1.0, size)
 
     with pytest.raises(TypeError, match="cannot be sent to the workers"):
-        audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=100_000, rng=0, executor=client,
-                        timeout=CLUSTER_TIMEOUT)
+        audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=100_000, rng=0, options=AuditOptions(executor=client, timeout=CLUSTER_TIMEOUT))
 
 
 def test_closed_client_and_bad_executor_are_refused() -> None:
     with local_cluster(1) as c:
         pass
     with pytest.raises(ValueError, match="not running"):
-        audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, executor=c)
+        audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, options=AuditOptions(executor=c))
     with pytest.raises(TypeError, match="executor must be"):
-        audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, executor=object())
+        audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, options=AuditOptions(executor=object()))
 
 
 @pytest.mark.slow
@@ -109,8 +113,7 @@ def test_timeout_instead_of_hang(client) -> None:
         return data + rng.laplace(0.0, 1.0, size)
 
     with pytest.raises(TimeoutError, match="not done after"):
-        audit_mechanism(slow, 0.0, 1.0, epsilon=1.0, trials=20_000, selection_trials=1_000, rng=0,
-                        executor=client, batch_size=20_000, timeout=0.2)
+        audit_mechanism(slow, 0.0, 1.0, epsilon=1.0, trials=20_000, options=AuditOptions(selection_trials=1_000, executor=client, batch_size=20_000, timeout=0.2), rng=0)
 
 
 # ---------------------------------------------------------------- Monte Carlo

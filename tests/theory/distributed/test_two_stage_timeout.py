@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ import pytest
 pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster  # noqa: E402
-from semiprivate.theory.audit import audit_pairs  # noqa: E402
+from semiprivate.theory.audit import AuditOptions, audit_pairs  # noqa: E402
 
 
 def _half_noise(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -33,11 +34,12 @@ def _slow_choice(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
 
 def test_choice_batches_wait_no_longer_than_timeout() -> None:
     # selection 300, choice min(300, 600) = 300, estimation 1200 - 300 = 900 per dataset
-    kw: dict[str, Any] = dict(epsilon=1.0, trials=1200, selection_trials=300, rng=0, estimate_on="best")
+    kw: dict[str, Any] = dict(epsilon=1.0, trials=1200, rng=0)
+    opts = AuditOptions(selection_trials=300, estimate_on="best")
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         with pytest.raises(TimeoutError, match=r"executor: \d+ of 2 batches not done after 0.3 s"):
-            audit_pairs(_slow_choice, [(0.0, 1.0)], executor=client, timeout=0.3, **kw)
+            audit_pairs(_slow_choice, [(0.0, 1.0)], options=replace(opts, executor=client, timeout=0.3), **kw)
         # the same audit with room for the sleep runs to the end (the timeout is what failed above)
-        res = audit_pairs(_slow_choice, [(0.0, 1.0)], executor=client, timeout=30.0, **kw)
+        res = audit_pairs(_slow_choice, [(0.0, 1.0)], options=replace(opts, executor=client, timeout=30.0), **kw)
     assert res.witness.counts[2] == 900

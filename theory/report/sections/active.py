@@ -18,7 +18,7 @@ _OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#CC79A7"]
 
 
 def _audits(trials: int, seed: int) -> list[tuple[str, float, bool, bool]]:
-    from semiprivate.theory.audit import audit_pairs, vectorize
+    from semiprivate.theory.audit import AuditOptions, audit_pairs, vectorize
     from semiprivate.theory.classes import Thresholds
     from semiprivate.theory.learners.active import BinarySearchThresholdLearner, LabelOracle, SubSampling
     from semiprivate.theory.learners.exponential import GenericPrivateLearner
@@ -50,7 +50,7 @@ def _audits(trials: int, seed: int) -> list[tuple[str, float, bool, bool]]:
         ("SubSampling(KLNRS eps* = 0.1), eps = 2", lambda r: SubSampling(klnrs(r), 2, 1, 2.0, rng=r), 2.0),
         ("broken SubSampling (K = smallest x), eps = 2", lambda r: _SmallestX(klnrs(r), 2, 1, 2.0, rng=r), 2.0),
     ), np.random.SeedSequence(seed).spawn(3)):
-        res = audit_pairs(mech(make), pair, epsilon=eps, trials=trials, selection_trials=trials,
+        res = audit_pairs(mech(make), pair, epsilon=eps, trials=trials, options=AuditOptions(selection_trials=trials),
                           rng=np.random.default_rng(audit_seed))
         sm = bool(res.witness is not None and res.witness.support_mismatch)
         rows.append((name, res.epsilon_lower_bound, res.violation, sm))

@@ -26,6 +26,7 @@ from scipy.stats import binom
 from semiprivate.theory.audit import AuditResult, assert_private, audit_mechanism, audit_pairs, broken, vectorize
 from semiprivate.theory.audit import strategies as aud_st
 from semiprivate.theory.audit.neighbours import query_neighbour
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.privacy.mechanisms import (
     GaussianMechanism,
     GeometricMechanism,
@@ -320,4 +321,4 @@ def test_huge_integer_outputs_and_inconsistent_batches() -> None:
         return out if calls["n"] < 4 else out.astype(str)
 
     with pytest.raises(ValueError, match="changed form"):
-        audit_mechanism(shifty, 0.0, 1.0, epsilon=1.0, trials=5_000, selection_trials=1_000, rng=0)
+        audit_mechanism(shifty, 0.0, 1.0, epsilon=1.0, trials=5_000, options=AuditOptions(selection_trials=1_000), rng=0)

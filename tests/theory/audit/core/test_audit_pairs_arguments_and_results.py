@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate.theory.audit.options import AuditOptions
 
 
 def test_check_pairs_and_arity_messages() -> None:
@@ -120,7 +121,7 @@ def test_audit_pairs_structured_and_label_pairs_together() -> None:
             return [("u", float(v)) for v in rng.normal(data, 1, size)]
         return np.array(rng.choice(["a", "b"], size, p=[0.5, 0.5] if data == 2 else [0.6, 0.4]))
 
-    r = audit_pairs(mech, [(0, 1), (2, 3)], epsilon=1.0, trials=4000, selection_trials=2000, rng=0)
+    r = audit_pairs(mech, [(0, 1), (2, 3)], epsilon=1.0, trials=4000, options=AuditOptions(selection_trials=2000), rng=0)
     assert set(r.search[0].families) >= {"col", "cat"}
     assert r.search[1].families == {"value": 4, "valueset": 2}
 
@@ -135,7 +136,7 @@ def test_audit_pairs_structured_outputs_against_labels() -> None:
             return [("u", float(v)) for v in rng.normal(0, 1, size)]
         return np.array(rng.choice(["a", "b"], size))
 
-    r = audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=4000, selection_trials=2000, rng=0)
+    r = audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=4000, options=AuditOptions(selection_trials=2000), rng=0)
     assert r.search[0].families == {"value": 4, "valueset": 2}
     assert r.violation and r.witness is not None and r.witness.support_mismatch
 
@@ -182,7 +183,10 @@ def test_audit_pairs_accepts_the_documented_argument_forms() -> None:
 
     for kw in ({"events": (lambda o: o > 0,)}, {"categorical": range(0)}, {"categorical": np.array([0])},
                {"float_bits": np.bool_(False)}):
-        res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=2000, rng=0, **kw)
+        knobs = {k: v for k, v in kw.items() if k in AuditOptions.knob_names()}
+        rest = {k: v for k, v in kw.items() if k not in knobs}
+        res = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=2000, rng=0, options=AuditOptions(**knobs),
+                          **rest)
         assert res.trials_used > 0 and res.n_tests > 0
 
 
@@ -259,7 +263,7 @@ def test_float_bits_and_mlp_flags_reach_the_selection() -> None:
     from semiprivate.theory.audit import audit_pairs
 
     base = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0).families
-    bits = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0, float_bits=True).families
+    bits = audit_pairs(_laplace_mech, [(0.0, 1.0)], epsilon=1.0, trials=1000, rng=0, options=AuditOptions(float_bits=True)).families
     assert "bits" not in base and "bits" in bits
     vec = [(np.zeros(3), np.ones(3))]
 
@@ -267,7 +271,7 @@ def test_float_bits_and_mlp_flags_reach_the_selection() -> None:
         return np.random.default_rng(rng).normal(np.asarray(data, dtype=float), 1.0, (size, 3))
 
     plain = audit_pairs(gauss3, vec, epsilon=1.0, trials=1000, rng=0).families
-    mlp = audit_pairs(gauss3, vec, epsilon=1.0, trials=1000, rng=0, mlp=True).families
+    mlp = audit_pairs(gauss3, vec, epsilon=1.0, trials=1000, rng=0, options=AuditOptions(mlp=True)).families
     assert "mlp" not in plain and "mlp" in mlp
 
 
@@ -305,7 +309,7 @@ def test_structured_outputs_use_the_declared_categorical_fields() -> None:
         return out
 
     plain = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0).families
-    cat = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0, categorical=["v"]).families
+    cat = audit_pairs(dicts, [(0, 5)], epsilon=1.0, trials=1000, rng=0, options=AuditOptions(categorical=["v"])).families
     assert plain != cat and cat.get("cat", 0) > plain.get("cat", 0)
 
 
@@ -346,7 +350,7 @@ def test_one_selection_output_per_dataset_still_builds_vector_events() -> None:
     from semiprivate.theory.audit import audit_pairs
 
     res = audit_pairs(lambda d, m, rng: np.random.default_rng(rng).random((m, 3)) + d, [(0.0, 1.0)], epsilon=1.0,
-                      trials=500, selection_trials=1, rng=2)
+                      trials=500, options=AuditOptions(selection_trials=1), rng=2)
     assert res.n_tests > 0
 
 
@@ -376,7 +380,7 @@ def test_pair_search_reports_each_pairs_tests_and_best_bound() -> None:
     from semiprivate.theory.audit import audit_pairs
 
     pairs = [(0.0, 3.0)] + [(0.0, 0.001 * i) for i in range(1, 33)]
-    res = audit_pairs(_laplace_mech, pairs, epsilon=1.0, trials=2000, selection_trials=500, max_events=1, rng=0)
+    res = audit_pairs(_laplace_mech, pairs, epsilon=1.0, trials=2000, options=AuditOptions(selection_trials=500, max_events=1), rng=0)
     assert res.n_tests == 32 and [s.pair_index for s in res.search] == list(range(33))
     for p, s in enumerate(res.search):
         mine = [w.lower_bound for w in res.tests if w.pair_index == p]
@@ -416,6 +420,6 @@ def test_outputs_that_give_no_event_are_refused_with_a_message() -> None:
 
     with pytest.raises(ValueError) as err:
         audit_pairs(lambda d, m, rng: np.full((m, 2), -np.inf), [(0, 1)], epsilon=1.0, trials=1000,
-                    selection_trials=100, rng=0)
+                    options=AuditOptions(selection_trials=100), rng=0)
     assert str(err.value) == ("no candidate events could be built from the outputs (e.g. no finite value to "
                               "threshold and no repeated value to test): pass events=[...] to test your own")

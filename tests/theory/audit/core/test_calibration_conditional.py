@@ -26,6 +26,7 @@ from scipy.stats import beta, binom
 from semiprivate.theory.audit import audit_pairs, core
 from semiprivate.theory.audit.broken import ReplayFirstBatch
 from semiprivate.theory.audit.conditional import ratio_epsilon_bound
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 R = 200
@@ -45,8 +46,7 @@ def _flags(design: str, replay: bool = False) -> int:
     mech = LaplaceMechanism(1.0)
     return sum(
         audit_pairs(ReplayFirstBatch(mech) if replay else mech, PAIRS, epsilon=1.0, trials=TRIALS,
-                    confidence=CONFIDENCE, rng=1000 + i, selection_trials=TRIALS, estimate_on=design,
-                    interval="poisson-conditional").violation
+                    confidence=CONFIDENCE, rng=1000 + i, options=AuditOptions(selection_trials=TRIALS, estimate_on=design, interval="poisson-conditional")).violation
         for i in range(R)
     )
 

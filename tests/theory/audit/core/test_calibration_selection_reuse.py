@@ -33,6 +33,7 @@ import pytest
 from scipy.stats import beta, binom
 from semiprivate.theory.audit import audit_mechanism
 from semiprivate.theory.audit.broken import ReplayFirstBatch
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
 R = 400
@@ -52,7 +53,7 @@ def _flags(broken: bool) -> int:
     for i in range(R):
         m = ReplayFirstBatch(mech) if broken else mech
         flags += audit_mechanism(m, D0, D1, epsilon=1.0, trials=TRIALS, confidence=CONFIDENCE, rng=1000 + i,
-                                 selection_trials=TRIALS).violation
+                                 options=AuditOptions(selection_trials=TRIALS)).violation
     return flags
 
 

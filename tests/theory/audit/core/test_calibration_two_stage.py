@@ -29,6 +29,7 @@ import pytest
 from scipy.stats import beta, binom
 from semiprivate.theory.audit import audit_pairs, core
 from semiprivate.theory.audit.broken import ReplayFirstBatch
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.pvalues import bounds_at
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
@@ -45,7 +46,7 @@ def _flags(broken: bool) -> int:
     mech = LaplaceMechanism(1.0)
     return sum(
         audit_pairs(ReplayFirstBatch(mech) if broken else mech, PAIRS, epsilon=1.0, trials=TRIALS,
-                    confidence=CONFIDENCE, rng=1000 + i, selection_trials=TRIALS, estimate_on="best").violation
+                    confidence=CONFIDENCE, rng=1000 + i, options=AuditOptions(selection_trials=TRIALS, estimate_on="best")).violation
         for i in range(R)
     )
 

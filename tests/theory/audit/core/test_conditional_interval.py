@@ -13,6 +13,7 @@ from semiprivate.theory.audit import audit_mechanism, audit_pairs, core
 from semiprivate.theory.audit.conditional import TRUNCATION_SHARE, poisson_mean, ratio_epsilon_bound, ratio_p_value
 from semiprivate.theory.audit.draws import Codec
 from semiprivate.theory.audit.events import ThresholdEvent
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.pvalues import cp_p_value
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
@@ -22,7 +23,8 @@ PAIRS = [(0.0, 1.0), (1.0, 2.0)]
 def _audit(**kw: Any) -> Any:
     opts: dict[str, Any] = dict(epsilon=1.0, trials=20_000, confidence=0.9, rng=3, interval="poisson-conditional")
     opts.update(kw)
-    return audit_pairs(LaplaceMechanism(1.0), PAIRS, **opts)
+    knobs = {k: opts.pop(k) for k in list(opts) if k in AuditOptions.knob_names()}
+    return audit_pairs(LaplaceMechanism(1.0), PAIRS, options=AuditOptions(**knobs), **opts)
 
 
 def test_delta_above_zero_is_refused() -> None:
@@ -81,7 +83,7 @@ def test_same_seed_same_result_and_the_report_names_the_test() -> None:
 
 def test_audit_mechanism_passes_the_interval_through() -> None:
     res = audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=20_000, rng=0,
-                          interval="poisson-conditional")
+                          options=AuditOptions(interval="poisson-conditional"))
     assert res.interval == "poisson-conditional" and res.witness is not None and res.witness.trials is not None
     assert 0.85 < res.epsilon_lower_bound <= 1.0
 
@@ -96,7 +98,7 @@ def test_closer_to_the_truth_than_clopper_pearson_on_the_same_audits() -> None:
         kept = set()
         for interval, gap in gaps.items():
             res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=200_000, confidence=0.9,
-                              rng=seed, estimate_on="best", interval=interval, pooled=False)
+                              rng=seed, options=AuditOptions(estimate_on="best", interval=interval, pooled=False))
             gap.append(1.0 - res.epsilon_lower_bound)
             kept.add(res.witness.event.description)  # type: ignore[union-attr]
         assert len(kept) == 1
@@ -192,7 +194,7 @@ def test_a_batch_of_one_output_estimates_its_probability_out_of_one() -> None:
     sizes = set()
     for seed in range(30):
         res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=2, confidence=0.9, rng=seed,
-                          events=[lambda o: np.asarray(o) > -np.inf], interval="poisson-conditional")
+                          events=[lambda o: np.asarray(o) > -np.inf], options=AuditOptions(interval="poisson-conditional"))
         for w in res.tests:
             n_a, n_b = w.trials  # type: ignore[misc]
             sizes |= {n_a, n_b}

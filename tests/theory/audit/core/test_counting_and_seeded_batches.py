@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate.theory.audit.options import AuditOptions
 
 
 def _counting_mech(width: int, calls: list[int]) -> Any:
@@ -166,7 +167,7 @@ def test_batch_size_alone_runs_the_seeded_batches_here() -> None:
 
     n = 8000
     res = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=11,
-                      batch_size=3000)
+                      options=AuditOptions(batch_size=3000))
     assert _witness_counts(res) == _expected_witness_counts(_seeded_batch_counts([0.0, 0.25, 0.5], n, 3000, 11), n)
     assert res.trials_used == 3 * n
     sequential = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=11)
@@ -192,14 +193,14 @@ def test_an_executor_runs_the_batches_of_the_default_size_and_equals_the_local_r
     n = 5000
     pool = _RecordingPool()
     res = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=3,
-                      executor=pool)
+                      options=AuditOptions(executor=pool))
     assert pool.calls == 1
     assert _witness_counts(res) == _expected_witness_counts(_seeded_batch_counts([0.0, 0.25, 0.5], n, n, 3), n)
     assert res.trials_used == 3 * n
     here = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=3,
-                       batch_size=2000)
+                       options=AuditOptions(batch_size=2000))
     there = audit_pairs(_uniform_shift, _BATCH_PAIRS, epsilon=1.0, trials=n, events=_BATCH_EVENTS, rng=3,
-                        batch_size=2000, executor=pool)
+                        options=AuditOptions(batch_size=2000, executor=pool))
     assert pool.calls == 2 and _witness_counts(there) == _witness_counts(here)
 
 
@@ -221,7 +222,7 @@ def test_the_batches_get_the_executor_its_name_and_the_timeout(monkeypatch: pyte
     pool = _RecordingPool()
     for timeout in (None, 5):
         audit_pairs(_uniform_shift, [(0.0, 1.0)], epsilon=1.0, trials=1000, events=_BATCH_EVENTS, rng=0,
-                    executor=pool, timeout=timeout)
+                    options=AuditOptions(executor=pool, timeout=timeout))
     assert seen == [(pool, "executor", DEFAULT_TIMEOUT), (pool, "executor", 5.0)]
     assert isinstance(seen[1][2], float)
 
@@ -248,5 +249,5 @@ def test_default_batch_size_is_trials_over_64_clipped_to_1e6_1e8(monkeypatch: py
     monkeypatch.setattr(core, "batch_sizes", spy)
     with pytest.raises(_StopAudit):
         audit_pairs(_uniform_shift, [(0.0, 1.0)], epsilon=1.0, trials=trials, events=_BATCH_EVENTS, rng=0,
-                    executor=_RecordingPool())
+                    options=AuditOptions(executor=_RecordingPool()))
     assert asked == [(trials, size)] and type(asked[0][1]) is int

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from semiprivate.theory.audit import audit_mechanism, audit_pairs
 from semiprivate.theory.audit.examples import Laplace
+from semiprivate.theory.audit.options import AuditOptions
 
 USER_TEST = '''
 import numpy as np
@@ -41,7 +42,7 @@ def test_failing_assert_private_shows_the_report_and_no_library_source(tmp_path:
 
 
 def test_progress_bar_when_asked_and_silent_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
-    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, progress=True)
+    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, options=AuditOptions(progress=True))
     err = capsys.readouterr().err
     assert "audit" in err and "outputs" in err
     audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0)  # default: not a tty
@@ -50,20 +51,20 @@ def test_progress_bar_when_asked_and_silent_when_stderr_is_not_a_terminal(capsys
 
 def test_progress_must_be_a_bool() -> None:
     with pytest.raises(TypeError, match="progress"):
-        audit_pairs(Laplace(), [(np.ones(1), np.zeros(1))], epsilon=0.1, trials=1000, progress="yes")  # type: ignore[arg-type]
+        audit_pairs(Laplace(), [(np.ones(1), np.zeros(1))], epsilon=0.1, trials=1000, options=AuditOptions(progress="yes"))  # type: ignore[arg-type]
 
 
 def test_progress_does_not_change_the_result() -> None:
     kw = dict(epsilon=0.1, trials=20_000, rng=3)
-    a = audit_mechanism(Laplace(), np.ones(1), np.zeros(1), progress=True, **kw)  # type: ignore[arg-type]
-    b = audit_mechanism(Laplace(), np.ones(1), np.zeros(1), progress=False, **kw)  # type: ignore[arg-type]
+    a = audit_mechanism(Laplace(), np.ones(1), np.zeros(1), options=AuditOptions(progress=True), **kw)  # type: ignore[arg-type]
+    b = audit_mechanism(Laplace(), np.ones(1), np.zeros(1), options=AuditOptions(progress=False), **kw)  # type: ignore[arg-type]
     assert a.epsilon_lower_bound == b.epsilon_lower_bound and a.trials_used == b.trials_used
 
 
 def test_progress_bar_counts_every_output_the_audit_draws(capsys: pytest.CaptureFixture[str]) -> None:
     """Selection and estimation: 2 datasets x (10,000 + 20,000); user events: 2 x 20,000 (no selection)."""
-    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, progress=True)
+    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, options=AuditOptions(progress=True))
     assert "/60.0k" in capsys.readouterr().err
-    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, progress=True,
+    audit_mechanism(Laplace(), np.ones(1), np.zeros(1), epsilon=0.1, trials=20_000, rng=0, options=AuditOptions(progress=True),
                     events=[lambda o: np.asarray(o) > 0])
     assert "/40.0k" in capsys.readouterr().err

@@ -30,6 +30,7 @@ import numpy as np
 import pytest
 from semiprivate.theory.audit import audit_pairs
 from semiprivate.theory.audit.examples import ReportNoisyMax
+from semiprivate.theory.audit.options import AuditOptions
 
 _BENCH = Path(__file__).resolve().parents[4] / "benchmarks"
 
@@ -55,7 +56,7 @@ def _mean_bounds(mechanism, pairs, claim: float, samples: int) -> tuple[float, f
     spread, best = [], []
     for seed in SEEDS:
         for design, out in (("all", spread), ("best", best)):
-            res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=0.9, rng=seed, estimate_on=design)
+            res = audit_pairs(mechanism, pairs, epsilon=claim, trials=n, confidence=0.9, rng=seed, options=AuditOptions(estimate_on=design))
             assert res.trials_used <= samples
             out.append(res.epsilon_lower_bound)
     return float(np.mean(spread)), float(np.mean(best))
@@ -82,11 +83,11 @@ def test_two_stage_spends_the_spread_budget_on_the_kept_datasets() -> None:
     pairs = [(0.0, 1.0), (1.0, 2.0), (2.0, 3.0)]
     kw = dict(epsilon=1.0, trials=10_000, rng=3)
     spread = audit_pairs(LaplaceMechanism(1.0), pairs, **kw)
-    best = audit_pairs(LaplaceMechanism(1.0), pairs, estimate_on="best", **kw)
+    best = audit_pairs(LaplaceMechanism(1.0), pairs, options=AuditOptions(estimate_on="best"), **kw)
     assert best.trials_used == spread.trials_used == 80_000
     assert best.n_tests == 1 and best.witness is not None and best.witness.counts[2] == 10_000
     assert best.estimate_on == "best" and "best on a choice batch" in best.report()
-    two = audit_pairs(LaplaceMechanism(1.0), pairs, estimate_on="best", n_best=2, **kw)
+    two = audit_pairs(LaplaceMechanism(1.0), pairs, options=AuditOptions(estimate_on="best", n_best=2), **kw)
     assert two.n_tests == 2 and two.bonferroni_level == (1 - 0.95) / 4
     # 2 tests on k = 2, 3 or 4 distinct datasets: the 20,000 left after the choice batch, 20,000 // k each
     assert two.witness is not None and two.witness.counts[2] in {20_000 // k for k in (2, 3, 4)}
@@ -99,10 +100,10 @@ def test_two_stage_refusals_name_the_parameter() -> None:
 
     mech, pairs = LaplaceMechanism(1.0), [(0.0, 1.0)]
     with pytest.raises(ValueError, match="estimate_on"):
-        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, estimate_on="most")
+        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, options=AuditOptions(estimate_on="most"))
     with pytest.raises(ValueError, match="n_best"):
-        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, n_best=2)
+        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, options=AuditOptions(n_best=2))
     with pytest.raises(ValueError, match="n_best"):
-        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, estimate_on="best", n_best=0)
+        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, options=AuditOptions(estimate_on="best", n_best=0))
     with pytest.raises(ValueError, match="events"):
-        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, estimate_on="best", events=[lambda x: x > 0])
+        audit_pairs(mech, pairs, epsilon=1.0, trials=1000, options=AuditOptions(estimate_on="best"), events=[lambda x: x > 0])

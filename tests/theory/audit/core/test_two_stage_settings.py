@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import concurrent.futures
 import threading
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 from semiprivate.theory.audit import audit_mechanism, audit_pairs
+from semiprivate.theory.audit.options import AuditOptions
 
 # trials 1200, selection 2000 on one pair: choice batches of min(2000, 1200 // 2) = 600 outputs per
 # dataset, estimation on (2 x 1200 - 2 x 600) / 2 = 600; selection draws 2000 in one call
-KW: dict[str, Any] = dict(epsilon=1.0, trials=1200, selection_trials=2000, rng=0, estimate_on="best")
+KW: dict[str, Any] = dict(epsilon=1.0, trials=1200, rng=0)
+OPTS = AuditOptions(selection_trials=2000, estimate_on="best")
 
 
 def _half_noise(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -34,7 +37,7 @@ def test_choice_batches_run_on_the_executor_in_batches_of_batch_size() -> None:
         return _half_noise(data, size, rng)
 
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        audit_pairs(mech, [(0.0, 1.0)], executor=pool, batch_size=100, **KW)
+        audit_pairs(mech, [(0.0, 1.0)], options=replace(OPTS, executor=pool, batch_size=100), **KW)
     selection = [c for c in calls if c == (2000, True)]
     rest = [c for c in calls if c != (2000, True)]
     assert len(selection) == 2  # one selection draw per dataset, here
@@ -57,7 +60,7 @@ def test_choice_batches_get_the_audits_timeout(monkeypatch: pytest.MonkeyPatch) 
         return real(fn, jobs, executor, **kw)
 
     monkeypatch.setattr(core, "run_batches", spy)
-    audit_pairs(_half_noise, [(0.0, 1.0)], batch_size=100, timeout=7.5, **KW)
+    audit_pairs(_half_noise, [(0.0, 1.0)], options=replace(OPTS, batch_size=100, timeout=7.5), **KW)
     assert len(seen) == 2 and seen == [7.5, 7.5]  # the choice batches, then the estimation
 
 
@@ -73,7 +76,7 @@ def _labels(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize("mech", [_bucketed, _labels], ids=["structured", "labels"])
 def test_two_stage_audit_reads_structured_and_label_outputs(mech: Any) -> None:
     """The choice batches decode labels with the selection's codec: eps 2 claimed as 1 is flagged."""
-    res = audit_pairs(mech, [(0.0, 1.0)], epsilon=1.0, trials=40_000, rng=1, estimate_on="best")
+    res = audit_pairs(mech, [(0.0, 1.0)], epsilon=1.0, trials=40_000, rng=1, options=AuditOptions(estimate_on="best"))
     assert res.violation and res.epsilon_lower_bound > 1.0
 
 
@@ -89,14 +92,13 @@ def test_progress_bar_counts_the_choice_batches(monkeypatch: pytest.MonkeyPatch)
             super().close()
 
     monkeypatch.setattr(core, "tqdm", Recorded)
-    res = audit_mechanism(_half_noise, 0.0, 1.0, epsilon=1.0, trials=20_000, rng=0, progress=True,
-                          estimate_on="best")
+    res = audit_mechanism(_half_noise, 0.0, 1.0, epsilon=1.0, trials=20_000, rng=0, options=AuditOptions(progress=True, estimate_on="best"))
     assert res.trials_used == 60_000
     assert closed[0] == (60_000, 60_000)  # (tqdm closes again when collected)
 
 
 def test_estimation_keeps_one_output_per_dataset_when_the_choice_takes_the_budget() -> None:
     """trials=1: the choice batch takes the one output of each dataset, and the estimation still draws one."""
-    res = audit_pairs(_half_noise, [(0.0, 1.0)], epsilon=1.0, trials=1, rng=0, estimate_on="best")
+    res = audit_pairs(_half_noise, [(0.0, 1.0)], epsilon=1.0, trials=1, rng=0, options=AuditOptions(estimate_on="best"))
     assert res.witness.counts[2] == 1
     assert res.trials_used == 2 * 10_000 + 2 + 2

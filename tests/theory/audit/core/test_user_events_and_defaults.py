@@ -31,7 +31,7 @@ def test_an_event_object_is_tested_as_it_is() -> None:
 
 def test_two_stage_with_user_events_is_refused() -> None:
     with pytest.raises(ValueError) as err:
-        audit_pairs(LaplaceMechanism(1.0), PAIR, epsilon=1.0, trials=1_000, rng=0, estimate_on="best",
+        audit_pairs(LaplaceMechanism(1.0), PAIR, epsilon=1.0, trials=1_000, rng=0, options=AuditOptions(estimate_on="best"),
                     events=[lambda o: np.asarray(o) > 0])
     assert str(err.value) == ("estimate_on='best' ranks candidates on a selection batch, which events=[...] skips "
                               "(every user event is tested): use estimate_on='all' with events")
@@ -44,8 +44,8 @@ def test_default_max_values_keeps_2048_values() -> None:
     def many_values(data: object, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.integers(0, 2049, size)
 
-    kw: dict[str, object] = dict(epsilon=1.0, trials=40_000, selection_trials=40_000, rng=0)
-    default = audit_pairs(many_values, [(0, 1)], **kw)  # type: ignore[arg-type]
+    kw: dict[str, object] = dict(epsilon=1.0, trials=40_000, rng=0)
+    default = audit_pairs(many_values, [(0, 1)], options=AuditOptions(selection_trials=40_000), **kw)  # type: ignore[arg-type]
     assert default.search[0].families["value"] == 2 * 2048
-    more = audit_pairs(many_values, [(0, 1)], max_values=2049, **kw)  # type: ignore[arg-type]
+    more = audit_pairs(many_values, [(0, 1)], options=AuditOptions(selection_trials=40_000, max_values=2049), **kw)  # type: ignore[arg-type]
     assert more.search[0].families["value"] == 2 * 2049

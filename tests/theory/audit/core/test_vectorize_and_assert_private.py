@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate.theory.audit.options import AuditOptions
 
 
 def test_vectorize_stacks_numbers_and_keeps_structured_outputs() -> None:
@@ -62,7 +63,7 @@ def test_assert_private_passes_delta_and_options_and_names_objects() -> None:
     from semiprivate.theory.audit.core import assert_private
     from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
-    res = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, delta=1e-3, trials=20_000, selection_trials=5_000,
+    res = assert_private(RandomizedResponse(1.0), 0, 1, epsilon=1.0, delta=1e-3, trials=20_000, options=AuditOptions(selection_trials=5_000),
                          rng=1)
     assert (res.delta, res.epsilon, res.trials_used, res.seed) == (1e-3, 1.0, 50_000, 1)
 

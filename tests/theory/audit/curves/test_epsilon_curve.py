@@ -26,6 +26,7 @@ from scipy.stats import binom, poisson
 from semiprivate.theory.audit import AuditResult, audit_pairs, curves
 from semiprivate.theory.audit.conditional import ratio_p_value
 from semiprivate.theory.audit.curves import EpsilonCurve, epsilon_curve
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 R = 600
@@ -51,7 +52,7 @@ def rr(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
 def _audits() -> tuple[AuditResult, ...]:
     events = [lambda x: np.asarray(x) == 1, lambda x: np.asarray(x) == 0]
     return tuple(audit_pairs(rr, [(0, 1)], epsilon=1.0, trials=2_000, rng=10_000 + i, events=events,
-                             interval="poisson-conditional", confidence=1 - LEVEL) for i in range(R))
+                             options=AuditOptions(interval="poisson-conditional"), confidence=1 - LEVEL) for i in range(R))
 
 
 def _refuted_at_truth() -> int:
@@ -84,7 +85,7 @@ def test_a_smaller_multiplicity_is_caught(monkeypatch: pytest.MonkeyPatch, m: fl
                                             ("clopper-pearson", 1e-3)])
 def test_curve_matches_the_audit_at_the_claim_and_crosses_at_the_bound(interval: str, delta: float) -> None:
     res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0), (1.0, 2.0)], epsilon=1.0, delta=delta, trials=20_000,
-                      rng=3, interval=interval, confidence=0.9)
+                      rng=3, options=AuditOptions(interval=interval), confidence=0.9)
     b = res.epsilon_lower_bound
     assert b > 0.5
     curve = epsilon_curve(res, [1.0, b + 1e-3, 0.0, b - 1e-3])

@@ -29,6 +29,7 @@ from semiprivate.theory.audit.examples import (
     SVT34Parallel,
     TruncatedGeometric,
 )
+from semiprivate.theory.audit.options import AuditOptions
 
 
 class _Copied(np.ndarray):
@@ -108,7 +109,7 @@ class _Served:
 
 def _two_sample_bound(host: np.ndarray, device: np.ndarray, seed: int) -> float:
     n = len(host)
-    res = audit_pairs(_Served(host, device), [(0, 1)], epsilon=1e-9, trials=n - n // 5, selection_trials=n // 5,
+    res = audit_pairs(_Served(host, device), [(0, 1)], epsilon=1e-9, trials=n - n // 5, options=AuditOptions(selection_trials=n // 5),
                       confidence=0.999, rng=seed)
     return float(res.epsilon_lower_bound)
 

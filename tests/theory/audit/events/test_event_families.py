@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from semiprivate.theory.audit import assert_private, audit_mechanism, audit_pairs
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
 #: confidence of audits of correct mechanisms: false-failure rate <= 1e-3 per audit
@@ -82,20 +83,20 @@ def test_equal_datasets_passed_as_separate_objects_are_sampled_once() -> None:
     # four distinct objects, two distinct contents (two equal arrays, two equal lists), and an
     # array with the same numbers as the list: a different type, so a different dataset
     pairs = [(np.zeros(4), np.ones(4)), (np.zeros(4), np.ones(4)), ([0.0] * 4, [1.0] * 4), ([0.0] * 4, [1.0] * 4)]
-    res = audit_pairs(mech, pairs, epsilon=5.0, trials=10_000, selection_trials=10_000, rng=0)
+    res = audit_pairs(mech, pairs, epsilon=5.0, trials=10_000, options=AuditOptions(selection_trials=10_000), rng=0)
     assert res.trials_used == 4 * (10_000 + 10_000)
     kinds = {(type(d).__name__, float(np.sum(d))) for d in seen}
     assert kinds == {("ndarray", 0.0), ("ndarray", 4.0), ("list", 0.0), ("list", 4.0)}
     # different dtypes or shapes are different datasets; unpicklable objects fall back to identity
     r2 = audit_pairs(mech, [(np.zeros(4), np.zeros(4, dtype=np.float32)), (np.zeros(4), np.zeros((2, 2)))],
-                     epsilon=5.0, trials=10_000, selection_trials=10_000, rng=0)
+                     epsilon=5.0, trials=10_000, options=AuditOptions(selection_trials=10_000), rng=0)
     assert r2.trials_used == 3 * 20_000
     fn1, fn2 = (lambda: 0), (lambda: 0)
 
     def mech_fn(d, size, rng):  # type: ignore[no-untyped-def]
         return rng.laplace(0.0, 1.0, size)
 
-    r3 = audit_pairs(mech_fn, [(fn1, fn2), (fn1, fn2)], epsilon=5.0, trials=10_000, selection_trials=10_000, rng=0)
+    r3 = audit_pairs(mech_fn, [(fn1, fn2), (fn1, fn2)], epsilon=5.0, trials=10_000, options=AuditOptions(selection_trials=10_000), rng=0)
     assert r3.trials_used == 2 * 20_000
 
 
@@ -157,20 +158,20 @@ def test_float_bits_flag_the_naive_float_laplace() -> None:
     # means is not asserted here: that would freeze a weakness)
     plain = audit_pairs(_naive_float_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=0)
     assert "bits" not in plain.families
-    res = audit_pairs(_naive_float_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=0, float_bits=True)
+    res = audit_pairs(_naive_float_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=0, options=AuditOptions(float_bits=True))
     assert res.families["bits"] > 0
     # the witness is a bit event (the leak is in the low mantissa bit: one side never shows it)
     assert res.violation and res.witness is not None and res.witness.support_mismatch, res.report()
     assert "low 1 bits" in res.witness.event.description and res.epsilon_lower_bound > 5.0
     # on a vector, the bits of each ranked coordinate are searched
     res_v = audit_pairs(lambda d, size, rng: np.c_[rng.laplace(0.0, 1.0, size), _naive_float_laplace(d, size, rng)],
-                        [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=1, float_bits=True)
+                        [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=1, options=AuditOptions(float_bits=True))
     assert res_v.violation and "of x[1])" in res_v.witness.event.description  # type: ignore[union-attr]
 
 
 def test_float_bits_do_not_flag_a_snapped_laplace() -> None:
     for seed in range(3):
-        res = audit_pairs(_snapped_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=seed, float_bits=True,
+        res = audit_pairs(_snapped_laplace, [(0.0, 1.0)], epsilon=1.0, trials=100_000, rng=seed, options=AuditOptions(float_bits=True),
                           confidence=VALID)
         assert not res.violation, res.report()
         assert res.families["bits"] > 0
@@ -205,13 +206,13 @@ def test_mlp_score_finds_an_interaction() -> None:
     # mechanism by other means is not asserted: that would freeze a weakness)
     plain = audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=50_000, rng=0)
     assert "mlp" not in plain.families
-    res = audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=50_000, rng=0, mlp=True)
+    res = audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=50_000, rng=0, options=AuditOptions(mlp=True))
     assert res.families["mlp"] > 0
     # the witness is the thresholded network score, and it separates the sides almost perfectly
     assert res.violation and res.epsilon_lower_bound > 5.0, res.report()
     assert res.witness is not None and "mlp score" in res.witness.event.description
     with pytest.raises(TypeError, match="mlp"):
-        audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=100, mlp=1)
+        audit_pairs(_quadrant_mech, [(0, 1)], epsilon=1.0, trials=100, options=AuditOptions(mlp=1))
 
 
 def test_mlp_score_is_plain_and_picklable() -> None:

@@ -22,6 +22,7 @@ import pytest
 from scipy.stats import binom, poisson
 from semiprivate.theory.audit import AuditResult, audit_pairs, core
 from semiprivate.theory.audit.events import RandomizedEvent, ValueSetEvent
+from semiprivate.theory.audit.options import AuditOptions
 
 R = 200
 LEVEL = 0.25
@@ -53,7 +54,7 @@ def _refuted() -> int:
 @functools.cache
 def _audit(seed: int) -> AuditResult:
     return audit_pairs(three_values, [(0, 1)], epsilon=1.0, trials=2_000, rng=seed, events=[_event()],
-                       interval="poisson-conditional", confidence=1 - LEVEL)
+                       options=AuditOptions(interval="poisson-conditional"), confidence=1 - LEVEL)
 
 
 def test_the_design() -> None:
@@ -74,7 +75,7 @@ def test_a_randomised_event_refutes_the_true_claim_at_most_at_its_level() -> Non
 def test_one_coin_per_batch_instead_of_per_output_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(core, "_coins", lambda g, size: np.full(size, g.random()))
     hits = sum(audit_pairs(three_values, [(0, 1)], epsilon=1.0, trials=2_000, rng=30_000 + i, events=[_event()],
-                           interval="poisson-conditional", confidence=1 - LEVEL).violation for i in range(R))
+                           options=AuditOptions(interval="poisson-conditional"), confidence=1 - LEVEL).violation for i in range(R))
     assert hits >= LIMIT, f"one coin per batch: only {hits}/{R} refuted the true epsilon (limit {LIMIT})"
 
 
@@ -99,6 +100,6 @@ def test_the_event_needs_coins_and_a_probability() -> None:
 
 
 def test_learned_events_are_a_family_of_the_search_when_asked() -> None:
-    res = audit_pairs(three_values, [(0, 1)], epsilon=1.0, trials=20_000, rng=0, learned=True)
+    res = audit_pairs(three_values, [(0, 1)], epsilon=1.0, trials=20_000, rng=0, options=AuditOptions(learned=True))
     assert res.families["learned"] > 0
     assert "learned" not in audit_pairs(three_values, [(0, 1)], epsilon=1.0, trials=20_000, rng=0).families

@@ -91,8 +91,9 @@ def test_the_staged_audit_gives_what_the_one_function_audit_gave(name: str) -> N
     mech, pairs, call, knobs = CASES[name]
     by_options = fingerprint(audit_pairs(mech, pairs, **call, options=AuditOptions(**knobs)))
     assert by_options == BEFORE[name]
-    if knobs:  # the keyword form maps into the same options
-        assert fingerprint(audit_pairs(mech, pairs, **call, **knobs)) == BEFORE[name]
+    if knobs:  # the keyword form (deprecated) maps into the same options
+        with pytest.warns(DeprecationWarning, match="by keyword are deprecated"):
+            assert fingerprint(audit_pairs(mech, pairs, **call, **knobs)) == BEFORE[name]
 
 
 def test_audit_pairs_is_a_short_composition_of_its_stages() -> None:
@@ -176,7 +177,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch, owner: Any) -> list[dict[str, Any]]:
 
 def test_every_entry_point_passes_the_options_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     calls = _spy(monkeypatch, core)
-    audit_mechanism(laplace, 0.0, 1.0, epsilon=1.0, trials=2_000, rng=0, estimate_on="best", n_best=1)
+    audit_mechanism(laplace, 0.0, 1.0, epsilon=1.0, trials=2_000, rng=0, options=AuditOptions(estimate_on="best", n_best=1))
     assert_private(laplace, 0.0, 1.0, epsilon=2.0, trials=2_000, rng=0, options=AuditOptions(max_events=2))
     pytest_plugin.DPAudit({"confidence": 0.999}, 5, "t")(laplace, 0.0, 1.0, epsilon=2.0, trials=2_000, mlp=False)
     assert [c["options"] for c in calls] == [AuditOptions(estimate_on="best"), AuditOptions(max_events=2),
@@ -205,3 +206,35 @@ def test_epsilons_give_the_curve_in_the_result() -> None:
     assert res.curve.bound == res.epsilon_lower_bound
     assert res.curve.p_values[2] == 1.0 and res.curve.p_values[0] <= 1 - res.confidence
     assert audit_pairs(laplace, [(0.0, 1.0)], epsilon=1.0, trials=2_000, rng=0).curve is None
+
+
+@pytest.mark.parametrize("entry", ["audit_pairs", "audit_mechanism", "assert_private"])
+def test_knobs_by_keyword_warn_naming_the_options_and_give_the_same_result(entry: str) -> None:
+    call: dict[str, Any] = dict(epsilon=1.0, trials=2_000, rng=3)
+    opts = AuditOptions(estimate_on="best", n_thresholds=32)
+
+    def run(**kw: Any) -> Any:
+        if entry == "audit_pairs":
+            return audit_pairs(laplace, [(0.0, 1.0)], **call, **kw)
+        return {"audit_mechanism": audit_mechanism, "assert_private": assert_private}[entry](
+            laplace, 0.0, 1.0, **call, **kw)
+
+    with pytest.warns(DeprecationWarning) as caught:
+        old = run(estimate_on="best", n_thresholds=32)
+    assert len(caught) == 1, [str(w.message) for w in caught]
+    message = str(caught[0].message)
+    assert message.startswith(f"{entry}(): the audit options estimate_on, n_thresholds by keyword are deprecated")
+    assert "options=AuditOptions(estimate_on=..., n_thresholds=...)" in message
+    assert caught[0].filename == __file__  # attributed to the caller, not to the auditor
+    new = run(options=opts)  # no warning (pytest's filterwarnings = error)
+    assert (new.epsilon_lower_bound, new.trials_used) == (old.epsilon_lower_bound, old.trials_used)
+
+
+def test_a_bad_knob_by_keyword_is_refused_before_any_warning() -> None:
+    with pytest.raises(ValueError, match="n_best"):
+        audit_pairs(laplace, [(0.0, 1.0)], epsilon=1.0, trials=100, n_best=0)
+
+
+def test_the_fixture_gathers_its_keywords_without_a_warning() -> None:
+    opts = AuditOptions.resolve(None, {"estimate_on": "best"}, "dp_audit")
+    assert opts == AuditOptions(estimate_on="best")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from semiprivate.theory.audit import audit_pairs, vectorize
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.outputs import as_label_array, encode_output
 
 
@@ -104,7 +105,7 @@ def test_declared_categorical_coordinate_of_a_vector() -> None:
 
     plain = audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=30_000, rng=2)
     assert "joint" not in plain.families and plain.epsilon_lower_bound < 1.5
-    res = audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=30_000, rng=2, categorical=[0])
+    res = audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=30_000, rng=2, options=AuditOptions(categorical=[0]))
     assert res.violation and res.epsilon_lower_bound > 1.7, res.report()
     assert "coord0" not in res.families and res.families["joint"] > 0
     assert res.witness is not None and res.witness.event.description.startswith("x[0] == ")
@@ -127,11 +128,11 @@ def test_correct_mixed_mechanism_is_not_flagged() -> None:
 def test_categorical_and_float_bits_are_validated() -> None:
     mech = vectorize(lambda d, rng: (d, rng.random()))
     with pytest.raises(TypeError, match="categorical"):
-        audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=100, categorical="x")
+        audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=100, options=AuditOptions(categorical="x"))
     with pytest.raises(TypeError, match="categorical"):
-        audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=100, categorical=[1.5])
+        audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=100, options=AuditOptions(categorical=[1.5]))
     with pytest.raises(TypeError, match="float_bits"):
-        audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=100, float_bits="yes")
+        audit_pairs(mech, [(0, 1)], epsilon=1.0, trials=100, options=AuditOptions(float_bits="yes"))
 
 
 @pytest.mark.slow
@@ -167,10 +168,9 @@ def test_joint_events_with_batches_on_an_executor() -> None:
         c = int(rng.integers(0, 2))
         return {"count": c, "value": _sign(c, data) + rng.laplace()}
 
-    here = audit_pairs(vectorize(fn), [(0, 1)], epsilon=1.0, trials=8_000, batch_size=3_000, rng=4)
+    here = audit_pairs(vectorize(fn), [(0, 1)], epsilon=1.0, trials=8_000, options=AuditOptions(batch_size=3_000), rng=4)
     with ThreadPoolExecutor(2) as pool:
-        there = audit_pairs(vectorize(fn), [(0, 1)], epsilon=1.0, trials=8_000, batch_size=3_000, rng=4,
-                            executor=pool)
+        there = audit_pairs(vectorize(fn), [(0, 1)], epsilon=1.0, trials=8_000, options=AuditOptions(batch_size=3_000, executor=pool), rng=4)
     assert [w.counts for w in here.tests] == [w.counts for w in there.tests]
     assert here.violation and "x['count'] == " in here.witness.event.description  # type: ignore[union-attr]
 
@@ -192,7 +192,7 @@ def test_batch_whose_first_output_is_not_structured_keeps_its_table() -> None:
             out[0] = None
         return out
 
-    res = audit_pairs(mech, [(0, 1)], epsilon=5.0, trials=20_000, selection_trials=5_000, rng=0)
+    res = audit_pairs(mech, [(0, 1)], epsilon=5.0, trials=20_000, options=AuditOptions(selection_trials=5_000), rng=0)
     assert res.violation and res.epsilon_lower_bound > 5.0
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from scipy.stats import binom
 from semiprivate.theory.audit import audit_pairs, core
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.pooled import PooledEvent, pair_counts
 from semiprivate.theory.privacy.mechanisms import RandomizedResponse
 
@@ -33,7 +34,7 @@ def _runs() -> tuple[int, int]:
     flags = pooled = 0
     for i in range(R):
         res = audit_pairs(RandomizedResponse(1.0), [(0, 1)], epsilon=1.0, trials=TRIALS, confidence=CONFIDENCE,
-                          rng=5000 + i, selection_trials=TRIALS, estimate_on="best", interval="poisson-conditional")
+                          rng=5000 + i, options=AuditOptions(selection_trials=TRIALS, estimate_on="best", interval="poisson-conditional"))
         flags += res.violation
         pooled += isinstance(res.witness.event, PooledEvent)
     return flags, pooled

@@ -8,6 +8,7 @@ from semiprivate.theory.audit import audit_pairs
 from semiprivate.theory.audit.candidates import Candidate
 from semiprivate.theory.audit.draws import Codec, normalize
 from semiprivate.theory.audit.events import ThresholdEvent
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.pooled import PooledEvent, count_plan, pair_counts, pooled_candidates, sides
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
 
@@ -53,8 +54,7 @@ def test_pooled_candidates_score_the_selection_counts() -> None:
                                                      ("poisson-conditional", False, False),
                                                      ("clopper-pearson", True, False)])
 def test_pooled_family_is_offered_with_the_conditional_test_only(interval: str, pooled: bool, expected: bool) -> None:
-    res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=5_000, rng=0, interval=interval,
-                      pooled=pooled)
+    res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=5_000, rng=0, options=AuditOptions(interval=interval, pooled=pooled))
     assert ("pooled" in res.search[0].families) == expected
     if expected:
         assert res.search[0].families["pooled"] > 0
@@ -62,7 +62,7 @@ def test_pooled_family_is_offered_with_the_conditional_test_only(interval: str, 
 
 def test_pooled_witness_reports_both_inputs_outputs() -> None:
     res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=20_000, rng=1,
-                      interval="poisson-conditional", estimate_on="best")
+                      options=AuditOptions(interval="poisson-conditional", estimate_on="best"))
     w = res.witness
     assert isinstance(w.event, PooledEvent) and w.direction.startswith("pooled")
     # both sides count the outputs of both inputs: p and q are per output of the two batches together

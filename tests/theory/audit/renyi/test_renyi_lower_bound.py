@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 from semiprivate.theory.audit import AuditResult, audit_pairs, renyi
+from semiprivate.theory.audit.options import AuditOptions
 from semiprivate.theory.audit.renyi import RenyiBound, bernoulli_renyi, renyi_lower_bound
 from semiprivate.theory.audit.stats import cp_lower, cp_upper
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
@@ -64,7 +65,7 @@ def one_sided(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
 @functools.lru_cache(maxsize=1)
 def _audits() -> tuple[AuditResult, ...]:
     return tuple(audit_pairs(one_sided, [(0, 1)], epsilon=1.0, trials=2_000, confidence=CONFIDENCE, rng=20_000 + i,
-                             events=[lambda x: np.asarray(x) == 1], interval="poisson-conditional")
+                             events=[lambda x: np.asarray(x) == 1], options=AuditOptions(interval="poisson-conditional"))
                  for i in range(R))
 
 
@@ -112,7 +113,7 @@ def test_point_estimates_instead_of_the_corner_are_caught(monkeypatch: pytest.Mo
 
 def test_pooled_tests_are_skipped_and_no_evidence_gives_zero() -> None:
     res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=20_000, rng=1,
-                      interval="poisson-conditional", estimate_on="best")
+                      options=AuditOptions(interval="poisson-conditional", estimate_on="best"))
     rb = renyi_lower_bound(res, 3.0)
     assert isinstance(rb, RenyiBound) and rb.witness is None and rb.bound == 0.0  # the kept test is pooled
     res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=20_000, rng=1)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 from scipy.stats import chisquare
-from semiprivate.theory.audit import audit_pairs, exact_privacy_loss, vectorize
+from semiprivate.theory.audit import AuditOptions, audit_pairs, exact_privacy_loss, vectorize
 from semiprivate.theory.distributions import BlockDisjunctionDistribution
 from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner, thm2_instance, to_pm1_labels
 from sklearn.base import clone
@@ -135,7 +135,7 @@ def test_thm1_audit():
 
     Xn, yn = XP.copy(), YP.copy()
     yn[2] = -1
-    res = audit_pairs(vectorize(run), [((XP, YP), (Xn, yn))], epsilon=eps, trials=3000, selection_trials=1000,
+    res = audit_pairs(vectorize(run), [((XP, YP), (Xn, yn))], epsilon=eps, trials=3000, options=AuditOptions(selection_trials=1000),
                       rng=11)
     assert not res.violation
     assert res.epsilon_lower_bound <= eps

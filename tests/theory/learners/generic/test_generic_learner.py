@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import binom, chisquare
-from semiprivate.theory.audit import audit_mechanism, vectorize
+from semiprivate.theory.audit import AuditOptions, audit_mechanism, vectorize
 from semiprivate.theory.classes import Intervals, Thresholds
 from semiprivate.theory.distributions import ThresholdDistribution
 from semiprivate.theory.learners.generic import GenericLearner
@@ -89,10 +89,10 @@ NEIGH = (np.array([1, 2, 5, 6], np.uint64), np.array([1, 1, 1, 0]))
 @pytest.mark.slow
 @pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_audit_at_claimed_guarantee_and_broken_variant():
-    ok = audit_mechanism(_mech(GenericLearner), DATA, NEIGH, epsilon=1.0, trials=3000, selection_trials=1500,
+    ok = audit_mechanism(_mech(GenericLearner), DATA, NEIGH, epsilon=1.0, trials=3000, options=AuditOptions(selection_trials=1500),
                          confidence=0.999, rng=3)
     assert not ok.violation
-    bad = audit_mechanism(_mech(_BrokenGeneric), DATA, NEIGH, epsilon=1.0, trials=3000, selection_trials=1500,
+    bad = audit_mechanism(_mech(_BrokenGeneric), DATA, NEIGH, epsilon=1.0, trials=3000, options=AuditOptions(selection_trials=1500),
                           confidence=0.999, rng=3)
     assert bad.violation, bad.epsilon_lower_bound
 

@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pytest
 from scipy.stats import binom, chisquare
-from semiprivate.theory.audit import audit_mechanism, exact_privacy_loss, vectorize
+from semiprivate.theory.audit import AuditOptions, audit_mechanism, exact_privacy_loss, vectorize
 from semiprivate.theory.bounds.bns15 import bns15_labelboost_max_unlabeled
 from semiprivate.theory.bounds.privacy import labelboost_privacy
 from semiprivate.theory.classes import Rectangles, Thresholds
@@ -316,11 +316,11 @@ NEIGH = (np.array([1, 6], np.uint64), np.array([1, 1]))
 
 @pytest.mark.slow
 def test_audit_lbp_claim_and_broken_variant():
-    ok = audit_mechanism(vectorize(_lbp_then_a), DATA, NEIGH, epsilon=4.0, trials=3000, selection_trials=1500,
+    ok = audit_mechanism(vectorize(_lbp_then_a), DATA, NEIGH, epsilon=4.0, trials=3000, options=AuditOptions(selection_trials=1500),
                          confidence=0.999, rng=1)
     assert not ok.violation
     bad = audit_mechanism(vectorize(lambda d, r: _lbp_then_a(d, r, broken=True)), DATA, NEIGH, epsilon=4.0,
-                          trials=3000, selection_trials=1500, confidence=0.999, rng=1)
+                          trials=3000, options=AuditOptions(selection_trials=1500), confidence=0.999, rng=1)
     assert bad.violation, bad.epsilon_lower_bound
     print("audit A∘LBP: claim 4, correct LB", ok.epsilon_lower_bound, "broken LB", bad.epsilon_lower_bound)
 
@@ -347,7 +347,7 @@ def test_audit_labelboost_scaled_at_claim():
     """LabelBoost (scaled, ratios as run >= what Cl 4.3 needs) audited at its privacy_ = (1, 0)."""
     D0 = (np.array([0, 0, 7, 7, 7], np.uint64), np.array([1, 1, 0, 0, 0]))
     D1 = (np.array([0, 0, 7, 7, 0], np.uint64), np.array([1, 1, 0, 0, 1]))
-    r = audit_mechanism(vectorize(_labelboost_output), D0, D1, epsilon=1.0, trials=2000, selection_trials=1000,
+    r = audit_mechanism(vectorize(_labelboost_output), D0, D1, epsilon=1.0, trials=2000, options=AuditOptions(selection_trials=1000),
                         confidence=0.999, rng=1)
     assert not r.violation
 
