@@ -82,7 +82,7 @@ EXPECTED: dict[str, Verdict] = {
     "PILLAR.Cor6.k2": U,
     "PILLAR.Thm2.covariance-shift": U,
     "PILLAR.Alg2.total": G,
-    "PILLAR.Cor4.images": H,
+    "PILLAR.Cor4.images": U,
     "PILLAR.Thm5.tv-tolerant": U,
 }
 
@@ -143,8 +143,8 @@ CLAIM_SHA256: dict[str, str] = {
     "HPSY.Thm3.n_unl": "2a825ec251a3ef95955f6b8b39104fd21acf785dd81b7a4a4c31b423d8f4a618",
     "HPSY.Thm3.per-point-margin": "bd7028807d60caeaefe0918ca43721916c950c197295e2fbd17b320bebd29b31",
     "HPSY.Thm3.union-over-A": "cdc156ff9c6df35d3749944727b0c157588c8b8e3b219d4a59e1f5b8286b5836",
-    "PILLAR.Alg2.total": "e740a980a9ed78c2a9286ac6e8cd68d94d85749cc91d4855d1c3fcdf4c34fdf2",
-    "PILLAR.Cor4.images": "e6db86576a95e7663c4f07487ced7f0e85ff9d8c530fd4645c7b6fd406243f95",
+    "PILLAR.Alg2.total": "1d7f531514e14e6a3b28224f075f879bf06361b9692c63f5b1ba32a0f706fa41",
+    "PILLAR.Cor4.images": "288bcba6904478152311ff898038fabc6d4b1a9f66d3ec622cc520e43786b1cd",
     "PILLAR.Cor6.k2": "37321d11cf5a68bdc65027f05973524c066cdf068de95153f58ac2012045f078",
     "PILLAR.Lem1.excess-risk": "0c80be8360882b374a98b469a1f9bf13a49469cc57072858568a12343eb47989",
     "PILLAR.Thm1.n_lab": "f47d6f00dc0de38dbf9dc683bd5e56867323bbf152bafac2200ef75ebdd0e961",

@@ -48,9 +48,11 @@ def total_proof(run_share: Any = 1, sensitivity: Any = 1) -> Proof:
                 "Dwork and Roth 2014, Thm 3.16 (basic composition): k mechanisms (eps_i, delta_i)-DP on the same data "
                 "are (sum eps_i, sum delta_i)-DP; here the R runs on S1"),
                (sp.And(Te <= sp.Max(E1, eps), Td <= D1),
-                "McSherry 2009, Thm 4 (parallel composition): mechanisms on disjoint parts of the data, the parts "
-                "chosen independently of it, give (max eps_i, max delta_i)-DP; here the runs on S1 and the selection, "
-                "(eps, 0)-DP, on S2")),
+                "parallel composition in its adaptive (eps, delta) form: the split of S into S1, S2 is independent of "
+                "the data, so a replaced row lies in exactly one part; in S1 the pair (runs, selection) is the runs' "
+                "(E1, D1) guarantee (the selection post-processes their output and reads the unchanged S2), in S2 it "
+                "is the selection's (eps, 0) for every fixed output of the runs. McSherry 2009, Thm 4 is the pure, "
+                "non-adaptive case of this argument")),
         samples={"R": ["3"], "h": ["1/2"], "delta": ["1/1000"], "t": ["0"], "s": [f"t + {sens}", "t"],
                  "N": ["1"], "M": ["exp(h)*N"], "p": ["exp(h*s)/N"], "p2": ["exp(h*t)/M"],
                  "E1": [f"R*({run_share}*2*h/R)"], "D1": [f"R*({run_share}*delta/R)"], "T_eps": ["Max(E1, 2*h)"],
@@ -73,7 +75,8 @@ def check_alg2_total() -> Check:
         "e^h / M = e^{2h} p' with the given M <= e^h N, and T_eps <= max(R eps/R, eps) = eps, T_delta <= R delta/R "
         "= delta from the two compositions.",
         "The given M <= e^h N is the termwise sum over the R runs of the same per-run bound; the compositions are "
-        "given results, cited (basic: Dwork and Roth 2014, Thm 3.16; parallel: McSherry 2009), not re-proved. The parallel step "
+        "given results, cited (basic: Dwork and Roth 2014, Thm 3.16; parallel: the case split on the part that holds the "
+        "replaced row, whose pure, non-adaptive case is McSherry 2009, Thm 4), not re-proved. The parallel step "
         "needs the split of S into S1, S2 to be independent of the data, as the implementation's random permutation "
         "is.",
         "The implementation (semiprivate.theory.privacy.pillar_selection.pillar_alg2) records this split in its "

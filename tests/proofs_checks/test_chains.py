@@ -40,7 +40,6 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "BNS15.Lem4.6.constants": [{"bound": 17}, {"keep": 50}, {"base_keep": 200}],
     "BNS15.Rem4.10.capped-step": [{"shrink": 101}, {"cap": 29000}],
     "PILLAR.Alg2.total": [{"run_share": 2}, {"sensitivity": 2}],
-    "PILLAR.Cor4.images": [{"share": 2}],
     "HPSY.Thm3.chebyshev-arithmetic": [{"four": 1}, {"share": 8}],
     "PILLAR.Thm1.n_lab": [{"scale": 2}],
 }
