@@ -40,6 +40,14 @@ numerical integration for ReportNoisyMax (index and value) and for the SVTs with
 output given the threshold noise is a product of independent comparisons), see
 :func:`true_epsilon`.  "inf" where an output has probability 0 on one side only.
 
+Noise of the sparse-vector cases: in this benchmark's audit (:func:`run`), SVT1-6, SVT34Parallel and
+NumericalSVT draw every noise from the exact discrete Laplace of the published scale (``exact=True`` of :mod:`semiprivate.theory.audit.examples`; the
+integer-noise algorithms, eps-DP by the same proofs), so no float Laplace reaches a released value and the
+audited mechanism is the one a careful implementation runs.  Their law differs slightly from DP-Sniper's float
+mechanisms, so a bound here is for the integer-noise variant; for c = 1 the true epsilon is the exact sum
+over the integer noise.  ``cases()`` without ``exact_noise`` keeps DP-Sniper's float mechanisms for
+runs beside the peers (``audit_vs_peers.py``), which must sample the mechanism the peers sample.
+
 Output structure: nothing is declared for the SVT cases (no ``categorical=``, no user events).  Their
 outputs are float vectors of codes (Alg. 4: 1 / 0 / -1; Alg. 3: the noisy value, -1000 / -2000), and
 the auditor encodes such coded columns itself (:func:`semiprivate.theory.audit.selection.atom_blocks`: whole-row
@@ -205,18 +213,48 @@ def rnm_value_logdensity(a: np.ndarray, b: float, t: np.ndarray) -> np.ndarray:
     return _logsumexp(lpdf + lcdf.sum(axis=0)[None, :] - lcdf, axis=0)
 
 
+def _dlap_logpmf(x: np.ndarray, b: float) -> np.ndarray:
+    """log P[X = x] of the discrete Laplace of scale ``b`` on the integers (CKS20 Def. 3):
+    ``(1 - q) / (1 + q) q^|x|`` with ``q = exp(-1 / b)``."""
+    q = math.exp(-1.0 / b)
+    return math.log((1.0 - q) / (1.0 + q)) - np.abs(x) / b
+
+
+def _dlap_logsf(k: np.ndarray, b: float) -> np.ndarray:
+    """log P[X >= k] of the discrete Laplace of scale ``b``, for integers ``k``: ``q^k / (1 + q)`` from
+    ``k = 1`` on, ``1 - q^(1 - k) / (1 + q)`` below (symmetry)."""
+    lq1 = math.log1p(math.exp(-1.0 / b))
+    with np.errstate(over="ignore", divide="ignore"):  # each branch is finite where it is used
+        upper = -k / b - lq1
+        lower = np.log1p(-np.exp(np.minimum(-(1.0 - k) / b - lq1, 0.0)))
+    return np.where(k >= 1, upper, lower)
+
+
 def svt_output_probs(mech: SVT, a: np.ndarray) -> dict[tuple[int, ...], float]:
     """Exact output distribution of SVT Algs. 1, 2, 4, 5, 6 with c = 1 by integration over rho:
     given rho the comparisons are independent (Alg. 2 with c = 1 stops at its first above, so its
-    redraw never matters)."""
+    redraw never matters).  With ``mech.exact`` (integer noise, the discrete Laplace of the same scales)
+    the integral is a sum over the integers ``|rho| <= 60 rho_scale`` (the rest weighs below ``e^-60``) and a
+    query is above iff its integer noise is at least ``ceil(u)``."""
     if mech.c != 1 or mech.variant == 3:
         raise ValueError(f"variant/c: exact SVT probabilities need c = 1 and a variant without values, got "
                          f"variant={mech.variant}, c={mech.c}")
     rho_s, nu_s = mech.scales()
-    r = _grid(-60 * rho_s, 60 * rho_s, 20_001 if mech.variant in (5, 6) else 200_001)
-    logw = _laplace_logpdf(r, rho_s)
+    if mech.exact:
+        r = np.arange(-math.ceil(60 * rho_s), math.ceil(60 * rho_s) + 1, dtype=np.float64)
+        logw = _dlap_logpmf(r, rho_s)
+    else:
+        r = _grid(-60 * rho_s, 60 * rho_s, 20_001 if mech.variant in (5, 6) else 200_001)
+        logw = _laplace_logpdf(r, rho_s)
     u = (r[None, :] + mech.t) - a[:, None]  # query i is above iff nu_i >= u_i
-    if nu_s > 0:
+
+    def integral(values: np.ndarray, axis: int = -1) -> np.ndarray:
+        return values.sum(axis=axis) if mech.exact else np.trapezoid(values, r, axis=axis)
+
+    if nu_s > 0 and mech.exact:
+        k = np.ceil(u)
+        lab, lbe = _dlap_logsf(k, nu_s), _dlap_logsf(1.0 - k, nu_s)  # P[nu < k] = P[nu >= 1 - k]
+    elif nu_s > 0:
         lab, lbe = _laplace_logsf(u, nu_s), _laplace_logcdf(u, nu_s)
     else:
         with np.errstate(divide="ignore"):
@@ -227,14 +265,14 @@ def svt_output_probs(mech: SVT, a: np.ndarray) -> dict[tuple[int, ...], float]:
         codes = ((np.arange(2 ** m)[:, None] >> np.arange(m)[None, :]) & 1).astype(np.float64)
         fin_ab, fin_be = np.maximum(lab, -1e300), np.maximum(lbe, -1e300)  # 0 * -inf would be nan
         lp = logw[None, :] + codes @ fin_ab + (1 - codes) @ fin_be
-        probs = np.trapezoid(np.exp(lp), r, axis=1)
+        probs = integral(np.exp(lp), axis=1)
         return {tuple(int(x) for x in row): float(pr) for row, pr in zip(codes, probs)}
     prefix = np.zeros_like(r)
-    for k in range(m):  # first above at k: 0^k 1 (-1)^(m-k-1)
-        lp = logw + prefix + lab[k]
-        out[tuple([0] * k + [1] + [-1] * (m - k - 1))] = float(np.trapezoid(np.exp(lp), r))
-        prefix = prefix + lbe[k]
-    out[tuple([0] * m)] = float(np.trapezoid(np.exp(logw + prefix), r))
+    for i in range(m):  # first above at i: 0^i 1 (-1)^(m-i-1)
+        lp = logw + prefix + lab[i]
+        out[tuple([0] * i + [1] + [-1] * (m - i - 1))] = float(integral(np.exp(lp)))
+        prefix = prefix + lbe[i]
+    out[tuple([0] * m)] = float(integral(np.exp(logw + prefix)))
     return out
 
 
@@ -306,7 +344,14 @@ class Case:
     compute_true: bool = True  # False: the real-arithmetic value would not be the true one
 
 
-def cases() -> list[Case]:
+def cases(exact_noise: bool = False) -> list[Case]:
+    """The benchmark's cases.  ``exact_noise=True`` (what :func:`run`, this benchmark's audit, uses): the
+    sparse-vector ones (SVT1-6, SVT34Parallel, NumericalSVT) draw their noise from the exact discrete Laplace of
+    the published scales (``exact=True``: the integer-noise algorithms, eps-DP by the same proofs, no float
+    Laplace on a released value, host only); their true epsilon is the exact sum over the integer noise
+    (:func:`svt_output_probs`).  ``False`` (default): DP-Sniper's float mechanisms, for side-by-side runs with
+    the peers on the same mechanism (``benchmarks/audit_vs_peers.py``)."""
+    x = bool(exact_noise)
     one_float = statdp_patterns(1, False, -10, 10)
     one_int05 = statdp_patterns(1, False, 0, 5)
     one_int = statdp_patterns(1, False, -10, 10)
@@ -325,18 +370,18 @@ def cases() -> list[Case]:
         C("ReportNoisyMax2", ReportNoisyMax(noise="exp"), cw5, EPS, True),
         C("ReportNoisyMax3", ReportNoisyMax(value=True), cw5, EPS, False),
         C("ReportNoisyMax4", ReportNoisyMax(noise="exp", value=True), cw5, EPS, False),
-        C("SVT1", SVT(1, t=0.5), cw10, EPS, True),
-        C("SVT2", SVT(2), cw10, EPS, True),
-        C("SVT3", SVT(3), cw10, EPS, False, "> 0.1 (Lyu et al.: Alg. 3 is not eps-DP)"),
-        C("SVT4", SVT(4), cw10, EPS, False),
-        C("SVT5", SVT(5), cw10, EPS, False),
-        C("SVT6", SVT(6), cw10, EPS, False),
+        C("SVT1", SVT(1, t=0.5, exact=x), cw10, EPS, True),
+        C("SVT2", SVT(2, exact=x), cw10, EPS, True),
+        C("SVT3", SVT(3, exact=x), cw10, EPS, False, "> 0.1 (Lyu et al.: Alg. 3 is not eps-DP)"),
+        C("SVT4", SVT(4, exact=x), cw10, EPS, False),
+        C("SVT5", SVT(5, exact=x), cw10, EPS, False),
+        C("SVT6", SVT(6, exact=x), cw10, EPS, False),
         C("Rappor", rap, one_int, rap.claim(), True),
         C("OneTimeRappor", otr, one_int, otr.claim(), True),
         C("LaplaceParallel", LaplaceParallel(), one_float, 20 * 0.005, True),
-        C("SVT34Parallel", SVT34Parallel(), cw10, 2 * EPS, False, "> 0.2 (contains Lyu Alg. 3)"),
+        C("SVT34Parallel", SVT34Parallel(exact=x), cw10, 2 * EPS, False, "> 0.2 (contains Lyu Alg. 3)"),
         C("PrefixSum", PrefixSum(), cw10, EPS, False),
-        C("NumericalSVT", NumericalSVT(), cw10, EPS, True, "<= 0.1 (Wang et al. 2019)"),
+        C("NumericalSVT", NumericalSVT(exact=x), cw10, EPS, True, "<= 0.1 (Wang et al. 2019)"),
         C("Laplace (float bits)", Laplace(), one_float, EPS, False,
           "> 0.1 in doubles (Mironov 2012; DP-Sniper's bit features)", audit_kwargs={"float_bits": True},
           compute_true=False),
@@ -408,7 +453,7 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
     ``device="cupy"``: the cases not in :data:`HOST_ONLY` sample on the GPU (:class:`OnDevice`)."""
     rows = []
     pool = ThreadPoolExecutor(workers) if workers >= 1 else None
-    for i, case in enumerate(cases()):
+    for i, case in enumerate(cases(exact_noise=True)):
         if only and not _selected(case.name, only):
             continue
         n_data = len({a.tobytes() for p in case.pairs for a in p})
@@ -418,7 +463,8 @@ def run(trials: int | str, seed: int, only: str | None = None, confidence: float
             n = (their_samples(case) * 4 // (5 * n_data)) if trials == "theirs" else int(trials)
         extra = _supported(case.audit_kwargs)
         t0 = time.perf_counter()
-        on = "cupy" if device == "cupy" and case.name not in HOST_ONLY else "cpu"
+        exact_host = bool(getattr(case.mechanism, "exact", False))  # the exact samplers run on the host only
+        on = "cupy" if device == "cupy" and case.name not in HOST_ONLY and not exact_host else "cpu"
         mech = OnDevice(case.mechanism) if on == "cupy" else case.mechanism
         res = audit_pairs(mech, case.pairs, epsilon=case.claim, trials=n, confidence=confidence,
                           rng=seed + i, options=AuditOptions(estimate_on=estimate_on, executor=pool, interval=interval,

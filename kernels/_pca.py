@@ -125,7 +125,7 @@ def pca(
         small (d, d) eigenproblem is solved in float64 even for float32 data (float32 LAPACK
         loses ~1e-3 of subspace accuracy there); the results are cast back to the dtype.
         A CuPy array (data already on the GPU) is read in one pass of GEMMs on shifted blocks, with no
-        centred copy and no accumulator (:func:`semiprivate.kernels._pca_gram.shifted_comoment`), and
+        centred copy and no accumulator (``semiprivate.kernels._pca_gram``), and
         from ``d >= 512`` and ``k <= d / 8`` the top k come from a Chebyshev-filtered subspace
         iteration with a dense solver's residual test (full ``eigh`` otherwise, or when it does not
         converge).

@@ -15,7 +15,9 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+import types
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -83,11 +85,15 @@ def test_report_noisy_max_true_epsilons() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", [1, 4, 6])
 def test_svt_output_probabilities_match_the_mechanism(variant: int) -> None:
-    mech = ap.SVT(variant, t=0.5 if variant == 1 else 1.0)
+    _svt_law_matches(ap.SVT(variant, t=0.5 if variant == 1 else 1.0), seed=2, total_tol=1e-5)
+
+
+def _svt_law_matches(mech: Any, seed: int, total_tol: float) -> None:
+    """``svt_output_probs(mech, a)`` against ``N`` runs of ``mech`` on half-above / half-below queries."""
     a = np.r_[2.0 * np.ones(5), np.zeros(5)]  # half half
     probs = ap.svt_output_probs(mech, a)
-    assert sum(probs.values()) == pytest.approx(1.0, abs=1e-5)
-    out = mech(a, N, np.random.default_rng(2))
+    assert sum(probs.values()) == pytest.approx(1.0, abs=total_tol)
+    out = mech(a, N, np.random.default_rng(seed))
     keys = list(probs)
     rows = {k: i for i, k in enumerate(keys)}
     idx = np.array([rows[tuple(int(x) for x in r)] for r in out])
@@ -296,3 +302,28 @@ def test_svt_scales_are_dpsniper_constants() -> None:
     for v, sc in expect.items():
         assert ap.SVT(v).scales() == pytest.approx(sc), v
     assert ap.SVT(1, c=2).scales() == pytest.approx((20.0, 80.0))
+
+
+@pytest.mark.parametrize("variant", [1, 5])
+def test_integer_noise_svt_output_probabilities_match_the_mechanism(variant: int) -> None:
+    """The SVT cases draw exact discrete Laplace noise: the sum over the integer noise is their law (5-sigma
+    bands; a continuous integral in its place misses the ties of integer noise at SVT5's threshold)."""
+    _svt_law_matches(ap.SVT(variant, t=0.5 if variant == 1 else 1.0, exact=True), seed=4, total_tol=1e-9)
+
+
+def test_the_audit_draws_exact_noise_for_the_sparse_vector_cases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """run() audits the exact-noise cases (on the host, also with device="cupy"); cases() alone keeps the float
+    mechanisms that the peers sample."""
+    svt = (ap.SVT, ap.SVT34Parallel, ap.NumericalSVT)
+    assert all(c.mechanism.exact for c in ap.cases(exact_noise=True) if isinstance(c.mechanism, svt))
+    assert not any(c.mechanism.exact for c in ap.cases() if isinstance(c.mechanism, svt))
+    seen: list[tuple[Any, Any]] = []
+
+    def fake_audit(mech: Any, pairs: Any, **kw: Any) -> Any:
+        seen.append((mech, kw))
+        return types.SimpleNamespace(epsilon_lower_bound=0.0, violation=False, trials_used=1, witness=None)
+
+    monkeypatch.setattr(ap, "audit_pairs", fake_audit)
+    rows = ap.run(10, seed=0, only="SVT1,NumericalSVT", true_eps=False, device="cupy")
+    assert [r["device"] for r in rows] == ["cpu", "cpu"]
+    assert all(isinstance(m, svt) and m.exact for m, _ in seen)
