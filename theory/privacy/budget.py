@@ -75,7 +75,7 @@ def _real(value: Any, name: str) -> Fraction | float:
     if isinstance(value, (int, np.integer)):
         return Fraction(int(value))
     if isinstance(value, numbers.Rational):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     return float(value)  # another numbers.Real (e.g. a sympy Float): its float
 
 
