@@ -27,8 +27,8 @@ What a budget does not bound is the work of an algorithm whose cost grows with `
   accountant's privacy-loss grid grows like ``1 / sigma^2``): a budget that the floor already meets is
   spent at the floor, and the run reports the smaller epsilon it meets.
 
->>> Budget.of(np.float32(0.5), Fraction(1, 10**5))
-Budget(epsilon=0.5, delta=1e-05)
+>>> Budget.of(np.float32(0.5), Fraction(1, 4))
+Budget(epsilon=0.5, delta=0.25)
 >>> Budget.of(float("nan"))
 Traceback (most recent call last):
 ...
