@@ -39,7 +39,14 @@ from typing import Any, ClassVar
 import numpy as np
 from semiprivate.kernels.validation import check_binary
 from semiprivate.theory.classes.base import ConceptClass
-from semiprivate.theory.privacy._release import ALL_INPUTS, LABELLED, NOT_PRIVATE, PRIVACY_MODELS, is_derived_stream
+from semiprivate.theory.privacy._release import (
+    ALL_INPUTS,
+    LABELLED,
+    NOT_PRIVATE,
+    PRIVACY_MODELS,
+    is_derived_stream,
+    param_names,
+)
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 
@@ -114,11 +121,8 @@ class _Params:
     that are estimators themselves (objects with ``get_params``/``set_params``).
     """
 
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [p.name for p in sig.parameters.values()
-                if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    def _param_names(self) -> list[str]:
+        return param_names(self)  # the signature's keyword names, read once per class
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Constructor parameters (scikit-learn convention; ``deep`` adds those of estimator parameters)."""

@@ -62,6 +62,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, validate_params
+from semiprivate.theory.bounds._core import BoundOverflowError
 from semiprivate.theory.bounds.bns15 import bns15_thm5_8, bns15_tpal_threshold_lower_bound
 from semiprivate.theory.bounds.privacy import active_subsampling_privacy
 from semiprivate.theory.classes.base import ConceptClass
@@ -399,7 +400,11 @@ def subsampling_guarantee(n: int, epsilon_star: float, delta: float, epsilon: fl
         raise ValueError(f"epsilon={epsilon} outside BNS15 Cl 5.7's proof condition eps <= 2a/(a-1) = "
                          f"{2 * a / (a - 1) if a > 1 else math.inf:.6g} (a = e^(2 epsilon_star), epsilon_star={epsilon_star})")
     if valid:
-        sub = active_subsampling_privacy(n, epsilon_star, delta, epsilon)
+        try:
+            sub = active_subsampling_privacy(n, epsilon_star, delta, epsilon)
+        except BoundOverflowError:
+            raise ValueError(f"epsilon={float(epsilon)!r} is too small for BNS15 Cl 5.7: the pool size t = n (3 + "
+                             "e^(2 epsilon_star)) / epsilon passes the float range (about 1.8e308)") from None
         return SubsamplingGuarantee(float(sub.epsilon), float(sub.delta), int(sub.t), float(R), True)
     # outside the proof (t < n or R > 3): the claim's formulas, flagged invalid
     delta_f = (7 + math.exp(epsilon_star)) / (3 + a) * epsilon * delta

@@ -80,7 +80,6 @@ True
 
 from __future__ import annotations
 
-import inspect
 import math
 import warnings
 from typing import Any
@@ -107,7 +106,7 @@ from semiprivate.theory.learners._base import (
     declared_failures,
     seed_of,
 )
-from semiprivate.theory.privacy._release import Released, child_streams
+from semiprivate.theory.privacy._release import Released, child_streams, param_names
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier, compose_up, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import LOSSES
@@ -256,9 +255,8 @@ class _HalfspaceBase(Released, LearnerBase):
     def _store_params(self, values: dict[str, Any]) -> None:
         """Each constructor argument as an attribute of the same name, unchanged (scikit-learn's
         convention; ``values`` is the constructor's ``locals()``): one body for every estimator here."""
-        for name in inspect.signature(type(self).__init__).parameters:
-            if name != "self":
-                setattr(self, name, values[name])
+        for name in param_names(self):  # the signature's names, read once per class
+            setattr(self, name, values[name])
 
     _private = True
 

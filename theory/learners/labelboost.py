@@ -562,11 +562,12 @@ class LabelBoost(Released, _Params, LearnerBase):
         eps = float(self.epsilon)  # type: ignore[arg-type]
         eps_l = 1.0
         for _ in range(64):
-            ratio = (3.0 + math.exp(eps_l)) / eps
+            ratio = (3.0 + math.exp(eps_l)) / eps  # inf for a subnormal epsilon
+            if not ratio <= n_S:
+                need = math.ceil(ratio) if math.isfinite(ratio) else "more than 1.8e308"
+                raise ValueError(f"epsilon={eps!r}: the Thm 4.14 sub-sample keeps 1/{ratio:.4g} of X_private, "
+                                 f"no labelled example of {n_S}; give at least {need} labelled examples")
             ks, kd = math.floor(n_S / ratio), math.floor(n_D / ratio)
-            if ks < 1:
-                raise ValueError(f"epsilon={eps}: the Thm 4.14 sub-sample keeps 1/{ratio:.4g} of X_private, "
-                                 f"no labelled example of {n_S}; give at least {math.ceil(ratio)} labelled examples")
             steps = self._inner_steps(ks, kd)
             if steps[-1].epsilon <= eps_l * (1 + 1e-12):
                 return ks, kd, ratio, steps

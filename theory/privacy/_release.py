@@ -48,6 +48,7 @@ from typing import Any, ClassVar
 import numpy as np
 from semiprivate.kernels.validation import COIN_OBSERVERS, as_generator, check_rng
 from semiprivate.theory.privacy import seeds as seed_record
+from semiprivate.theory.privacy.budget import BUDGET_PARAMETERS, normal_delta, normal_epsilon
 
 __all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths", "released_function",
            "param_names", "is_coin_state", "captured_outputs", "captured_runs", "RunCapture", "SideOutputs"]
@@ -627,6 +628,30 @@ def _close(ticket: Any, owner: str, seeds: dict[str, Any], kind: str, params: di
                              lambda: seed_record.output_mac(released()))
 
 
+def _normalise_budget(obj: Any) -> dict[str, Any]:
+    """Read the object's budget parameters (:data:`~semiprivate.theory.privacy.budget.BUDGET_PARAMETERS`)
+    through :class:`~semiprivate.theory.privacy.budget.Budget`'s normalisation before a run: a bad one is
+    refused naming it (whether the constructor or ``set_params`` set it), and the run sees each as a Python
+    float not above the given value.  Returns the given values that were replaced, which
+    :func:`_restore_budget` puts back after the run (the parameters stay what the caller set, as scikit-learn's
+    ``clone`` and ``get_params`` require)."""
+    state = vars(obj)
+    given: dict[str, Any] = {}
+    for name, kind in BUDGET_PARAMETERS.items():
+        value = state.get(name)
+        if value is None:
+            continue
+        normal = normal_epsilon(value, name) if kind == "epsilon" else normal_delta(value, name)
+        if type(value) is not float:
+            given[name] = value
+            state[name] = normal
+    return given
+
+
+def _restore_budget(obj: Any, given: dict[str, Any]) -> None:
+    vars(obj).update(given)
+
+
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(method)
 
@@ -638,7 +663,10 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
         seeds: dict[str, Any] = {}
         params: dict[str, Any] = {}
         inputs: dict[str, Any] = {}
+        given: dict[str, Any] = {}
         try:
+            if not again:
+                given = _normalise_budget(self)
             if _SENTINEL_ROWS and not again:
                 _check_rows(self, _bound(self, signature, args, kwargs))
             if not again:
@@ -646,7 +674,8 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
                 outer = seed_record.current_ticket()
                 if outer is not None and seeds:
                     outer.named += [f"{type(self).__name__}'s {k}={_shown_seed(v)}" for k, v in seeds.items()]
-        except ValueError:
+        except (ValueError, TypeError):
+            _restore_budget(self, given)
             self._seal(strict=False, existing=frozenset(vars(self)))
             raise
         owner = type(self).__name__
@@ -677,8 +706,10 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
             if inside:
                 _RUN_DEPTH.reset(depth)
                 _IN_RUN.reset(in_run)
+            _restore_budget(self, given)
             self._seal(strict=False, existing=before)
             raise
+        _restore_budget(self, given)
         self._seal(existing=before)
         return out
 

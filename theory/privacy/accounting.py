@@ -72,6 +72,7 @@ __all__ = [
     "REPLACE_ONE",
     "ADD_OR_REMOVE_ONE",
     "group_of_two_epsilon",
+    "MIN_NOISE_MULTIPLIER",
 ]
 
 _ACCOUNTANTS = Options("rdp", "pld")
@@ -84,6 +85,17 @@ _RELATIONS = Options(REPLACE_ONE, ADD_OR_REMOVE_ONE)
 
 
 _MAX_NOISE_MULTIPLIER = 2.0**30
+
+#: The smallest noise multiplier the calibration searches, by accountant.  RDP's epsilon costs the same at
+#: any noise.  The PLD accountant's does not: one Gaussian step's privacy loss ``L(x)`` with sensitivity
+#: ``2`` (replace-one, in units of the clip) and noise ``sigma`` spans ``[-m - t w, m + t w]`` with mean
+#: ``m = 2 / sigma^2`` and spread ``w = 2 / sigma`` (``t`` ~ 7 standard deviations of truncation),
+#: discretised at 1e-4 and then composed over the steps, so its grid grows like ``1 / sigma^2``: about
+#: 4e5 points at sigma = 1/2, 2e10 at 2^-10 (hours), 5e15 at the sigma of epsilon = 1e308 (35 PiB).  At
+#: 1/2 one PLD epsilon takes about 3 s of CPU on a 2-core Xeon; a target that sigma = 1/2 already meets
+#: (epsilon above about 15 at 1000 steps of rate 0.01, delta 1e-5; or delta near 1) is spent at 1/2, and
+#: the run reports the smaller epsilon it meets.
+MIN_NOISE_MULTIPLIER = {"rdp": 2.0**-10, "pld": 0.5}
 
 
 _NOISY_SGD_EPSILONS: dict[tuple[int, float, int, float], float] = {}
@@ -266,7 +278,10 @@ def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, del
     if accountant == "rdp" and (eps <= 0.0 or math.isinf(eps)):
         # RDP's conversion clips to 0 where no order certifies a positive epsilon, and the replace-one
         # split of delta underflows (inf) where the add/remove epsilon passes ~745; neither is reported:
-        # the PLD accountant's (pessimistic) epsilon of the same event is
+        # the PLD accountant's (pessimistic) epsilon of the same event is, where its grid is bounded (noise at
+        # least its floor, MIN_NOISE_MULTIPLIER); below it no finite epsilon is reported (inf: no claim)
+        if float(noise_multiplier) < MIN_NOISE_MULTIPLIER["pld"]:
+            return math.inf
         return dpsgd_epsilon(noise_multiplier, sampling_rate, steps, delta, accountant="pld",
                              compositions=compositions, relation=relation)
     return eps
@@ -285,11 +300,12 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     returns a point meeting the target) where dp-accounting has the accountant (PLD under either
     relation, RDP under add/remove), and bisection on the group-of-two epsilon for RDP under
     replace-one; tolerance 1e-7 hi <= 2e-7 sigma*.  The result always meets ``epsilon`` with the
-    same accountant and relation.  RDP's conversion to (epsilon, delta) cannot certify small
+    same accountant and relation.  Noise below :data:`MIN_NOISE_MULTIPLIER` is not searched (2^-10 for
+    RDP, 1/2 for PLD, whose cost grows like 1/sigma^2: see there): when the floor already meets ``epsilon``
+    (a very large epsilon, or delta near 1), the floor is returned.  RDP's conversion to (epsilon, delta) cannot certify small
     epsilons (below about ``log(1/delta) / alpha_max``): it returns values above the target and
     then 0 from some noise multiplier on; a target only met by that 0 is refused (use the PLD
-    accountant).  Noise below 2^-10 is not searched: when 2^-10 already meets ``epsilon``, 2^-10 is
-    returned.
+    accountant).
 
     Raises
     ------
@@ -309,8 +325,12 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
 
     eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
 
+    seen: dict[float, float] = {}  # this call's evaluations (the floor is read twice): local, no hit counter
+
     def eps_of(s: float) -> float:  # the accountant's own epsilon (RDP's 0 included: refused below)
-        return _raw_epsilon(s, q, T, dl, accountant, relation, c)
+        if s not in seen:
+            seen[s] = _raw_epsilon(s, q, T, dl, accountant, relation, c)
+        return seen[s]
 
     hi = 1.0
     while eps_of(hi) > eps:
@@ -321,7 +341,8 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
                 f"delta={dl:g} with sampling rate {q:g}, {T} steps and {c} composition(s); raise epsilon or lower "
                 "the number of steps / classes")
     lo = hi / 2.0
-    while lo > 1e-3 and eps_of(lo) <= eps:
+    floor = MIN_NOISE_MULTIPLIER[accountant]
+    while lo > floor and eps_of(lo) <= eps:
         hi, lo = lo, lo / 2.0
     if eps_of(lo) <= eps:  # even tiny noise meets the target
         return lo

@@ -58,6 +58,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.privacy._release import Released
+from semiprivate.theory.privacy.budget import laplace_scale, normal_delta, normal_epsilon
 from semiprivate.theory.validity import require
 
 __all__ = [
@@ -122,7 +123,7 @@ class LaplaceMechanism(Released):
 
     @validate_params(epsilon=EPSILON, sensitivity=POSITIVE_REAL, query=Optional(CallableConstraint()))
     def __init__(self, epsilon: float, sensitivity: float = 1.0, *, query: Callable[[Any], Any] | None = None) -> None:
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.sensitivity = float(sensitivity)
         self.query = query
         self.scale = self.sensitivity / self.epsilon
@@ -248,7 +249,7 @@ class GaussianMechanism(Released):
         query: Callable[[Any], Any] | None = None,
     ) -> None:
         self.sigma = gaussian_sigma(epsilon, delta, sensitivity, calibration)
-        self.epsilon, self.delta, self.sensitivity = float(epsilon), float(delta), float(sensitivity)
+        self.epsilon, self.delta, self.sensitivity = normal_epsilon(epsilon), normal_delta(delta), float(sensitivity)
         self.calibration = calibration
         self.query = query
         # both calibrations guarantee the requested (epsilon, delta); the exact delta at this
@@ -289,7 +290,7 @@ class GeometricMechanism(Released):
 
     @validate_params(epsilon=EPSILON, sensitivity=Integer(1), query=Optional(CallableConstraint()))
     def __init__(self, epsilon: float, sensitivity: int = 1, *, query: Callable[[Any], Any] | None = None) -> None:
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.sensitivity = int(sensitivity)
         self.query = query
         self.alpha = math.exp(-self.epsilon / self.sensitivity)
@@ -325,7 +326,7 @@ class GeometricMechanism(Released):
         a = self._int_answer(data)
         n = _size(size)
         shape = (n, *a.shape)
-        scale = Fraction(self.sensitivity) / Fraction(self.epsilon)
+        scale = laplace_scale(self.sensitivity, self.epsilon)
         z = discrete_laplace(scale, int(np.prod(shape)), rng=as_generator(rng)).reshape(shape)
         return a + z
 
@@ -367,7 +368,7 @@ class RandomizedResponse(Released):
 
     @validate_params(epsilon=EPSILON, n_categories=Integer(2))
     def __init__(self, epsilon: float, *, n_categories: int = 2) -> None:
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.k = int(n_categories)
         self.p_truth = 1.0 / (1.0 + (self.k - 1) * math.exp(-self.epsilon))
         self.privacy = (self.epsilon, 0.0)
@@ -453,7 +454,7 @@ class ReportNoisyMax(Released):
         monotone: bool = False,
         query: Callable[[Any], Any] | None = None,
     ) -> None:
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.sensitivity = float(sensitivity)
         self.noise = noise
         self.monotone = bool(monotone)

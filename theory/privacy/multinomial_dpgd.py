@@ -44,7 +44,7 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.privacy.accounting import dpsgd_epsilon
+from semiprivate.theory.privacy.accounting import MIN_NOISE_MULTIPLIER, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.mechanisms import gaussian_sigma
 
@@ -100,7 +100,9 @@ def _calibrated(epsilon: float, delta: float, steps: int) -> float:
 
 
 def _calibrate(epsilon: float, delta: float, steps: int) -> float:
-    sigma = float(gaussian_sigma(epsilon, delta, sensitivity=2.0 * math.sqrt(steps)))
+    # not below the PLD accountant's floor (its cost grows like 1/sigma^2: accounting.MIN_NOISE_MULTIPLIER);
+    # a budget the floor already meets is spent there and the run reports the smaller epsilon it meets
+    sigma = max(float(gaussian_sigma(epsilon, delta, sensitivity=2.0 * math.sqrt(steps))), MIN_NOISE_MULTIPLIER["pld"])
     for _ in range(200):  # the PLD accountant's discretisation is pessimistic: raise sigma until it agrees
         if _pld_epsilon(sigma, steps, delta) <= epsilon:
             return sigma
@@ -115,8 +117,9 @@ def full_batch_noise_multiplier(epsilon: float, delta: float, steps: int) -> flo
 
     Implements: DPSGD (noise calibration at sampling rate 1): the closed form of the composed
     Gaussian mechanism (``mu = 2 sqrt(T) / sigma``; BW18 Thm 8 through
-    :func:`semiprivate.theory.privacy.mechanisms.gaussian_sigma`), raised by steps of 1e-4 relative until
-    :func:`full_batch_epsilon` (the PLD accountant) is <= ``epsilon``.
+    :func:`semiprivate.theory.privacy.mechanisms.gaussian_sigma`), at least the PLD accountant's floor
+    (:data:`semiprivate.theory.privacy.accounting.MIN_NOISE_MULTIPLIER`), raised by steps of 1e-4 relative
+    until :func:`full_batch_epsilon` (the PLD accountant) is <= ``epsilon``.
 
     >>> s = full_batch_noise_multiplier(1.0, 1e-5, 100)
     >>> full_batch_epsilon(s, 100, 1e-5) <= 1.0 < full_batch_epsilon(s * 0.99, 100, 1e-5)

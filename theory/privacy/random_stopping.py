@@ -76,7 +76,6 @@ Examples
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any
 
 import dp_accounting
@@ -104,6 +103,7 @@ from semiprivate.theory.privacy._release import (
     quiet,
 )
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
+from semiprivate.theory.privacy.budget import laplace_scale
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
 __all__ = [
@@ -558,7 +558,7 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.
         # Every candidate choice and every score's noise is drawn here, in one call each, before the runs: no
         # sampler, cache or counter is called once per run (its state would count the hidden K)
-        scale = Fraction(1) / Fraction(float(self.epsilon_score))
+        scale = laplace_scale(1, self.epsilon_score, "epsilon_score")
         choice_stream, noise_stream, fits = child_streams(run_streams, 3)
         choices = choice_stream.integers(len(candidates), size=runs)
         noises = np.asarray(discrete_laplace(scale, size=runs, rng=noise_stream), dtype=np.int64)

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -55,6 +54,7 @@ from semiprivate.kernels import exponential_log_probabilities, exponential_mecha
 from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, validate_params
 from semiprivate.theory.privacy._release import Released, fit_stream
+from semiprivate.theory.privacy.budget import laplace_scale, normal_epsilon
 
 __all__ = ["NoisyHistogramSanitizer", "BLRSanitizer", "DyadicThresholdSanitizer", "MAX_HISTOGRAM_DOMAIN",
            "MAX_BLR_DATABASES"]
@@ -106,7 +106,7 @@ class NoisyHistogramSanitizer(Released):
 
     @validate_params(epsilon=EPSILON, domain_size=Integer(1, MAX_HISTOGRAM_DOMAIN), size=Optional(Integer(1)), rng=RNG)
     def __init__(self, epsilon: float, *, domain_size: int, size: int | None = None, rng: Any = None) -> None:
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.domain_size = int(domain_size)
         self.size = size
         self.rng = rng
@@ -116,7 +116,7 @@ class NoisyHistogramSanitizer(Released):
         x = _points(X, self.domain_size)
         g = fit_stream(self.rng)
         counts = np.bincount(x, minlength=self.domain_size).astype(np.int64)
-        noisy = counts + discrete_laplace(Fraction(2) / Fraction(self.epsilon), self.domain_size, rng=g)
+        noisy = counts + discrete_laplace(laplace_scale(2, self.epsilon), self.domain_size, rng=g)
         clipped = np.maximum(noisy, 0).astype(np.float64)  # post-processing of the released integer counts
         tot = clipped.sum()
         w = clipped / tot if tot > 0 else np.full(self.domain_size, 1.0 / self.domain_size)
@@ -170,7 +170,7 @@ class BLRSanitizer(Released):
             raise ValueError(f"predicates must be a non-empty 2-d bool array (predicates x domain), got shape {Q.shape}")
         if not np.isin(Q, (0, 1)).all():
             raise ValueError("predicates must hold 0/1 values")
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.predicates = Q.astype(bool)
         self.size = int(size)
         self.rng = rng
@@ -250,7 +250,7 @@ class DyadicThresholdSanitizer(Released):
 
     @validate_params(epsilon=EPSILON, d=Integer(1, 64), size=Integer(1), rng=RNG)
     def __init__(self, epsilon: float, *, d: int, size: int, rng: Any = None) -> None:
-        self.epsilon = float(epsilon)
+        self.epsilon = normal_epsilon(epsilon)
         self.d = int(d)
         self.size = int(size)
         self.rng = rng
@@ -261,7 +261,7 @@ class DyadicThresholdSanitizer(Released):
 
         xs = np.sort(validate_integer_points(X, self.d, "X"))
         g = fit_stream(self.rng)
-        scale = Fraction(2 * self.d) / Fraction(self.epsilon)
+        scale = laplace_scale(2 * self.d, self.epsilon)
         noise = self._noise_table()
         pool: list[int] = []  # i.i.d. draws handed out one per new node, drawn in blocks
         d = self.d
