@@ -637,14 +637,16 @@ def _normalise_budget(obj: Any) -> dict[str, Any]:
     ``clone`` and ``get_params`` require)."""
     state = vars(obj)
     given: dict[str, Any] = {}
-    for name, kind in BUDGET_PARAMETERS.items():
-        value = state.get(name)
+    normal: dict[str, float] = {}
+    for name, kind in BUDGET_PARAMETERS.items():  # every name checked before any is written: a refused run
+        value = state.get(name)                     # leaves the caller's parameters as they were
         if value is None:
             continue
-        normal = normal_epsilon(value, name) if kind == "epsilon" else normal_delta(value, name)
+        out = normal_epsilon(value, name) if kind == "epsilon" else normal_delta(value, name)
         if type(value) is not float:
             given[name] = value
-            state[name] = normal
+            normal[name] = out
+    state.update(normal)
     return given
 
 

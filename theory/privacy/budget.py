@@ -12,7 +12,8 @@ value, whatever path set it (constructor or ``set_params``), and the run itself 
 Python ``float``:
 
 * any real scalar is accepted: Python and NumPy integers and floats of every width (``np.float16``,
-  ``np.float32``, ``np.int64``), :class:`fractions.Fraction` and other :class:`numbers.Real`;
+  ``np.float32``, ``np.int64``, ``np.longdouble``), :class:`fractions.Fraction` and other
+  :class:`numbers.Real` (NumPy's time types, integers by subclassing, are refused);
 * the float is the largest float64 **not above** the given value (exact for every float and for integers
   below 2^53; a Fraction such as 1/3 is rounded down, never up): a release never spends more than the
   budget it was given.  A positive epsilon that rounds to 0 (below the smallest subnormal) is refused.
@@ -66,17 +67,27 @@ def _shown(value: Any) -> str:
 def _real(value: Any, name: str) -> Fraction | float:
     """The exact value of a real scalar (a Fraction for rationals, the float itself for floats), refusing the
     rest with a TypeError naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
+    if (isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64))
+            or not isinstance(value, (numbers.Real, np.integer, np.floating))):
         if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf":
             return _real(value[()], name)
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    if isinstance(value, (float, np.floating)):
-        return float(value)  # every NumPy float width is exact in float64 (np.longdouble: rounded below)
+    if isinstance(value, (float, np.float64, np.float32, np.float16)):
+        return float(value)  # exact in float64
     if isinstance(value, (int, np.integer)):
         return Fraction(int(value))
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
-    return float(value)  # another numbers.Real (e.g. a sympy Float): its float
+    # np.longdouble and other reals (e.g. a sympy Float): their exact value where they give it, else the float
+    # rounded below them
+    f = float(value)
+    if not math.isfinite(f):
+        return f
+    ratio = getattr(value, "as_integer_ratio", None)
+    if ratio is not None:
+        num, den = ratio()
+        return Fraction(int(num), int(den))
+    return math.nextafter(f, -math.inf) if f > value else f
 
 
 def _down(exact: Fraction | float) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import pkgutil
 import warnings
 from collections.abc import Callable
@@ -221,6 +222,7 @@ BUDGETS = {
     "eps=float16": (np.float16(1.0), 1e-5),
     "eps=int64": (np.int64(2), 1e-5),
     "eps=Fraction": (Fraction(1, 10), 1e-5),  # its nearest float is above 1/10: rounded down
+    "eps=longdouble": (np.longdouble("0.1"), np.longdouble("1e-5")),  # exact values between floats: rounded down
     "delta=0.999999": (1.0, 0.999999),
     "delta=1-1e-16": (1.0, 1 - 1e-16),
     "delta=float32": (1.0, np.float32(1e-5)),
@@ -290,6 +292,40 @@ def test_any_real_scalar_becomes_a_python_float_not_above_it(value):
     assert type(b.epsilon) is float and Fraction(b.epsilon) == Fraction(float(value))
     third = Budget.of(Fraction(1, 3), Fraction(1, 3))
     assert Fraction(third.epsilon) <= Fraction(1, 3) and Fraction(third.delta) <= Fraction(1, 3)
+
+
+@pytest.mark.parametrize("value", [np.longdouble("0.1"), np.longdouble("1.1"), np.longdouble("2.2")])
+def test_a_value_between_floats_is_rounded_below_it(value):
+    exact = Fraction(*value.as_integer_ratio())
+    b = Budget.of(value, value / 10)
+    assert Fraction(b.epsilon) <= exact and Fraction(b.delta) <= exact / 10
+    assert Fraction(math.nextafter(b.epsilon, math.inf)) > exact  # the largest float below, not a lower one
+
+
+def test_a_symbolic_real_is_rounded_below_its_value():
+    sympy = pytest.importorskip("sympy")
+    for text in ("0.1", "1.1", "2.2"):
+        assert Fraction(Budget.of(sympy.Float(text, 40)).epsilon) <= Fraction(text)
+
+
+def test_a_legal_delta_just_below_one_is_kept_below_one():
+    d = np.longdouble(1) - np.finfo(np.longdouble).eps
+    assert Budget.of(1.0, d).delta == math.nextafter(1.0, 0.0)
+
+
+def test_a_time_span_is_not_a_budget():
+    with pytest.raises(TypeError, match="^epsilon must be a real number, got timedelta64"):
+        Budget.of(np.timedelta64(1))
+
+
+def test_a_refused_run_leaves_every_budget_parameter_as_the_caller_set_it():
+    from semiprivate.theory.learners.exponential import GenericPrivateLearner
+
+    L = GenericPrivateLearner(Fraction(1, 10), concept_class=_C2)
+    L.delta = 1.5  # a plain attribute write, past set_params' checks: the run refuses it
+    with pytest.raises(ValueError, match="^delta "):
+        L.fit([0, 3], [1, 0])
+    assert L.get_params()["epsilon"] == Fraction(1, 10) and type(L.get_params()["epsilon"]) is Fraction
 
 
 @pytest.mark.parametrize(("epsilon", "delta", "named", "kind"), [
