@@ -56,6 +56,15 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return PackageDoctestModule.from_parent(parent, path=file_path)
 
 
+#: folders (from the repository root) whose tests share one pytest-xdist worker, and why
+XDIST_GROUPS = {
+    # the checks run once per process (``run_all`` keeps them; about 25 CPU-seconds) and most of these tests and
+    # the docstring example of ``run_all`` read that run: in one worker it is made once
+    "tests/proofs_checks": "proofs_checks",
+    "proofs_checks": "proofs_checks",
+}
+
+
 def _xdist_groups(item: pytest.Item) -> list[str]:
     """The names of ``item``'s ``xdist_group`` marks, as pytest-xdist reads them."""
     return sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
@@ -81,6 +90,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not getattr(config.option, "loadgroup", False):
         return
     for item in items:
+        rel = item.path.resolve().relative_to(ROOT).parts if item.path.resolve().is_relative_to(ROOT) else ()
+        group = next((g for folder, g in XDIST_GROUPS.items() if rel[:len(Path(folder).parts)] == Path(folder).parts), None)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
         names = _xdist_groups(item)
         if not names or item.nodeid.endswith("@" + "_".join(names)):
             continue
