@@ -56,6 +56,55 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return PackageDoctestModule.from_parent(parent, path=file_path)
 
 
+#: folders (from the repository root) whose tests share one pytest-xdist worker, and why
+XDIST_GROUPS = {
+    # the checks run once per process (``run_all`` keeps them; about 25 CPU-seconds) and most of these tests and
+    # the docstring example of ``run_all`` read that run: in one worker it is made once
+    "tests/proofs_checks": "proofs_checks",
+    "proofs_checks": "proofs_checks",
+}
+
+
+def _xdist_groups(item: pytest.Item) -> list[str]:
+    """The names of ``item``'s ``xdist_group`` marks, as pytest-xdist reads them."""
+    return sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist: the ``slow`` tests first; with ``--dist loadgroup``, tests marked ``xdist_group(name)``
+    run in one worker.
+
+    pytest-xdist tells its scheduler a test's group by appending ``@name`` to the test's id, which it writes to
+    ``item._nodeid``; since pytest 9.2 a test's id is ``item._id`` (a structured ``NodeId``), so that write has no
+    effect and every group is silently spread over the workers (pytest-xdist issue #1386; its fix, PR #1388, is
+    not released).  The session-scoped builds of the packaging tests were then made once per worker.  Here the
+    suffix is added where pytest-xdist's write did not take: the ids, and so the grouping, are exactly what
+    pytest-xdist makes with pytest before 9.2."""
+    if not hasattr(config, "workerinput"):
+        return
+    # the long tests first (``slow``; stable: collection order otherwise), so that the run does not end on
+    # one worker finishing a long test while the other is idle; pytest-xdist hands out single tests in this
+    # order (groups, several tests each, go before them)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        rel = item.path.resolve().relative_to(ROOT).parts if item.path.resolve().is_relative_to(ROOT) else ()
+        group = next((g for folder, g in XDIST_GROUPS.items() if rel[:len(Path(folder).parts)] == Path(folder).parts), None)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+        names = _xdist_groups(item)
+        if not names or item.nodeid.endswith("@" + "_".join(names)):
+            continue
+        grouped = f"{item.nodeid}@{'_'.join(names)}"
+        node_id = getattr(item, "_id", None)
+        if node_id is not None and hasattr(type(node_id), "parse"):
+            item._id = type(node_id).parse(grouped)  # type: ignore[attr-defined]
+        else:
+            item._nodeid = grouped  # type: ignore[attr-defined]
+
+
 @pytest.fixture(autouse=True)
 def _separate_seed_record():
     """Each test and each docstring example starts with an empty record of the seeds releases used

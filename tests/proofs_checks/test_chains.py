@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from semiprivate.proofs_checks import EXPECTED, Verdict, get_check, run_all
+from semiprivate.proofs_checks import EXPECTED, Outcome, Verdict, get_check, run_all
 from semiprivate.proofs_checks._framework import Claim, Proof, perturbed
 from semiprivate.proofs_checks.certificate_checker import CertificateError, check_file, check_proof, check_step
 
@@ -44,13 +44,17 @@ PERTURBATIONS: dict[str, list[dict[str, object]]] = {
     "PILLAR.Thm1.n_lab": [{"scale": 2}],
 }
 
-OUTCOMES = {o.id: o for o in run_all()}
+
+def outcomes() -> dict[str, Outcome]:
+    """Every check's outcome: the checks run once per process (``run_all`` keeps them), on first use, not while
+    the tests are collected (each pytest-xdist worker collects every module)."""
+    return {o.id: o for o in run_all()}
 
 
 def test_every_holding_claim_has_a_closed_chain_and_perturbations() -> None:
     for cid, want in EXPECTED.items():
         if want in HOLDING:
-            rec = OUTCOMES[cid].check
+            rec = outcomes()[cid].check
             assert rec is not None and rec.proof is not None, cid
             assert rec.proof.result()["status"] == "closed", (cid, rec.open_reasons)
             assert cid in PERTURBATIONS, f"{cid} holds but has no perturbation in the table"
@@ -78,7 +82,7 @@ def test_an_unknown_or_degenerate_constant_is_refused() -> None:
 
 @pytest.mark.parametrize("cid", sorted(PERTURBATIONS))
 def test_deleting_every_certified_step_leaves_the_claim_unproved(cid: str) -> None:
-    rec = OUTCOMES[cid].check
+    rec = outcomes()[cid].check
     assert rec is not None and rec.proof is not None
     names = [s["name"] for s in rec.proof.steps if s["method"] != "cited"] or [s["name"] for s in rec.proof.steps]
     assert replace(rec, proof=rec.proof.without(names)).verdict is Verdict.UNPROVED
@@ -92,7 +96,7 @@ def test_hpsy_lem2_constant_nine_to_one_fails_with_the_exact_counterexample() ->
 
 
 def test_hpsy_lem2_deleting_any_two_steps_is_unproved() -> None:
-    rec = OUTCOMES["HPSY.Lem2.exact-union-bound"].check
+    rec = outcomes()["HPSY.Lem2.exact-union-bound"].check
     assert rec is not None and rec.proof is not None and rec.verdict is Verdict.HOLDS_GIVEN
     names = [s["name"] for s in rec.proof.steps]
     for i in range(len(names)):
@@ -109,7 +113,7 @@ def test_hpsy_thm2_steps_giving_half_of_beta_do_not_prove_a_quarter() -> None:
 
 
 def test_a_recorded_verdict_the_document_no_longer_supports_fails_the_recheck(tmp_path: Path) -> None:
-    rec = OUTCOMES["HPSY.Lem2.karger-condition"].check
+    rec = outcomes()["HPSY.Lem2.karger-condition"].check
     assert rec is not None
     doc = rec.certificates_json()
     for tamper in ("constant", "delete"):

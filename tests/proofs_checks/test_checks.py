@@ -7,9 +7,13 @@ check raises or when its verdict differs from ``semiprivate.proofs_checks.expect
 from __future__ import annotations
 
 import pytest
-from semiprivate.proofs_checks import EXPECTED, Check, Verdict, registry, run_all
+from semiprivate.proofs_checks import EXPECTED, Check, Outcome, Verdict, registry, run_all
 
-OUTCOMES = {o.id: o for o in run_all()}
+
+def outcomes() -> dict[str, Outcome]:
+    """Every check's outcome: the checks run once per process (``run_all`` keeps them), on first use, not while
+    the tests are collected (each pytest-xdist worker collects every module)."""
+    return {o.id: o for o in run_all()}
 
 
 def test_every_check_has_an_expectation_and_vice_versa() -> None:
@@ -18,7 +22,7 @@ def test_every_check_has_an_expectation_and_vice_versa() -> None:
 
 @pytest.mark.parametrize("check_id", sorted(EXPECTED))
 def test_check_runs_and_matches_expectation(check_id: str) -> None:
-    out = OUTCOMES[check_id]
+    out = outcomes()[check_id]
     assert out.error is None, out.error
     rec = out.check
     assert isinstance(rec, Check)
@@ -46,7 +50,7 @@ def test_every_paper_item_with_algebra_has_a_check() -> None:
 def test_links_to_theory_bounds_are_present() -> None:
     """semiprivate.theory.bounds has landed: the checks that mirror an implemented statement must have asserted it."""
     pytest.importorskip("semiprivate.theory.bounds.abm19")
-    linked = {cid for cid, o in OUTCOMES.items() if o.check is not None and o.check.links}
+    linked = {cid for cid, o in outcomes().items() if o.check is not None and o.check.links}
     for cid in ("ABM19.Lem3.3.manipulation", "ABM19.Lem4.4.confidence", "ABM19.Thm4.1.arithmetic",
                 "BNS15.Cl4.2.sauer-chain", "BNS15.Lem4.6.constants", "BNS15.Cl4.9.induction",
                 "BNS15.Thm5.6.constants", "BNS15.Cl5.7.statement", "BNS15.PropA.1.utility"):

@@ -13,7 +13,7 @@ from pathlib import Path
 import mpmath
 import pytest
 import sympy as sp
-from semiprivate.proofs_checks import Verdict, get_check, run_all
+from semiprivate.proofs_checks import Outcome, Verdict, get_check, run_all
 from semiprivate.proofs_checks._framework import Claim, Proof, derive_verdict, perturbed
 from semiprivate.proofs_checks.certificate_checker import (
     STANDARD_RESULTS,
@@ -27,7 +27,13 @@ from semiprivate.proofs_checks.certificate_checker import (
 from semiprivate.proofs_checks.expected import CLAIM_SHA256
 from semiprivate.proofs_checks.report import CERTIFICATES_DIR
 
-OUTCOMES = {o.id: o for o in run_all()}
+
+def outcomes() -> dict[str, Outcome]:
+    """Every check's outcome: the checks run once per process (``run_all`` keeps them), on first use, not while
+    the tests are collected (each pytest-xdist worker collects every module)."""
+    return {o.id: o for o in run_all()}
+
+
 x = sp.Symbol("x", real=True)
 
 
@@ -56,7 +62,7 @@ def test_a_claim_holds_given_a_check_only_when_that_check_holds() -> None:
 def test_lem46_holds_given_lem41_and_cl43_and_not_once_lem41_fails() -> None:
     """Lem 4.6's induction rests on Lem 4.1's matching inequality and Cl 4.3's sub-sampling: it holds given those
     checks, and no longer when Lem 4.1's factor 4e becomes 3e (then Lem 4.1 FAILS)."""
-    rec = OUTCOMES["BNS15.Lem4.6.constants"].check
+    rec = outcomes()["BNS15.Lem4.6.constants"].check
     assert rec is not None and rec.proof is not None
     assert {"BNS15.Cl4.3.subsampling", "BNS15.Lem4.1.4e-factor"} <= set(cited_check_ids(rec.proof.as_json()))
     assert rec.verdict is Verdict.HOLDS_GIVEN
@@ -70,7 +76,7 @@ def test_lem46_holds_given_lem41_and_cl43_and_not_once_lem41_fails() -> None:
 def test_cl48_holds_given_cl49_and_not_once_cl49_fails() -> None:
     """Cl 4.8's schedule rests on Cl 4.9's induction: it holds given that check, and no longer when Cl 4.9's
     exponent rate 200 becomes 10^4 (then Cl 4.9 FAILS)."""
-    rec = OUTCOMES["BNS15.Cl4.8.geometric-sum"].check
+    rec = outcomes()["BNS15.Cl4.8.geometric-sum"].check
     assert rec is not None and rec.proof is not None
     assert "BNS15.Cl4.9.induction" in cited_check_ids(rec.proof.as_json())
     assert rec.verdict is Verdict.HOLDS_GIVEN
@@ -84,7 +90,7 @@ def test_cl48_holds_given_cl49_and_not_once_cl49_fails() -> None:
 def test_breaking_the_cited_check_unproves_the_claim_that_rests_on_it() -> None:
     """ABM19 Thm 4.1 rests on Claim 4.6 (ABM19.Lem4.4.error-scaling); change Claim 4.6's constant 100 to 10 and
     Claim 4.6 FAILS, so Thm 4.1 no longer holds."""
-    assert OUTCOMES["ABM19.Thm4.1.arithmetic"].verdict is Verdict.HOLDS_WITH_CONDITION
+    assert outcomes()["ABM19.Thm4.1.arithmetic"].verdict is Verdict.HOLDS_WITH_CONDITION
     with perturbed("ABM19.Lem4.4.error-scaling", hundred=10):
         assert get_check("ABM19.Lem4.4.error-scaling").verdict is Verdict.FAILS
         assert get_check("ABM19.Thm4.1.arithmetic").verdict is Verdict.UNPROVED
@@ -124,7 +130,7 @@ def _cited(doc: dict) -> dict:  # type: ignore[type-arg]
 
 def test_the_standard_results_in_use_are_instances_of_the_table() -> None:
     used = set()
-    for o in OUTCOMES.values():
+    for o in outcomes().values():
         if o.check is not None and o.check.proof is not None:
             used |= {s["standard"] for s in o.check.proof.steps if s.get("standard")}
     assert used == set(STANDARD_RESULTS)
@@ -243,7 +249,7 @@ def test_the_search_reaches_the_hypotheses_boundaries() -> None:
 # ----------------------------------------------------------------------------- pinned claims
 
 def test_the_pins_are_the_stated_claims() -> None:
-    fresh = {cid: claim_sha256(o.check.certificates_json()) for cid, o in OUTCOMES.items() if o.check is not None}
+    fresh = {cid: claim_sha256(o.check.certificates_json()) for cid, o in outcomes().items() if o.check is not None}
     changed = sorted(c for c in fresh if CLAIM_SHA256.get(c) != fresh[c])
     assert not changed and set(CLAIM_SHA256) == set(fresh), (
         "a stated claim changed: if deliberate, pin it in proofs_checks/expected.py CLAIM_SHA256: "

@@ -1,0 +1,66 @@
+"""The suite's pytest-xdist scheduling (the root conftest.py): under ``--dist loadgroup`` the tests of one
+``xdist_group`` run in one worker (the packaging tests share one wheel and one fresh venv, the proofs tests one
+run of the checks), and the ``slow`` tests are handed out first.
+
+Runs a small suite in a child pytest with two workers and the root conftest.  Without the conftest's hook
+(pytest >= 9.2 with pytest-xdist 3.8) the grouped tests are spread over both workers and this test fails."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_MODULE = '''
+import os, time
+import pytest
+
+pytestmark = pytest.mark.xdist_group("shared")
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_grouped(i):
+    time.sleep(0.05)
+    print(os.environ["PYTEST_XDIST_WORKER"])
+'''
+
+_FREE = '''
+import pytest
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_free(i):
+    pass
+
+
+@pytest.mark.slow
+def test_long():
+    pass
+'''
+
+
+def test_grouped_tests_run_in_one_worker_and_slow_tests_go_first(tmp_path: Path) -> None:
+    pytest.importorskip("xdist")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "test_a.py").write_text(_MODULE)
+    (tmp_path / "test_b.py").write_text(_MODULE)
+    (tmp_path / "test_c.py").write_text(_FREE)
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: long\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup",
+                          "-v", "-p", "no:randomly", str(tmp_path)], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    passed = re.findall(r"\[(gw\d)\] \[\s*\d+%\] PASSED (\S+)", run.stdout)
+    grouped = {(gw, nodeid) for gw, nodeid in passed if "test_grouped" in nodeid}
+    assert len(grouped) == 8 and all(nodeid.endswith("@shared") for _, nodeid in grouped), grouped
+    assert len({gw for gw, _ in grouped}) == 1, f"one xdist_group ran on several workers: {sorted(grouped)}"
+    # the single tests: the slow one is handed out before the others
+    free = [nodeid for _, nodeid in passed if "test_c.py" in nodeid]
+    assert len(free) == 7 and "test_long" in free[0] + free[1], free
