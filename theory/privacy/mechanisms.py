@@ -86,7 +86,25 @@ def _size(size: Any) -> int:
     return check_positive_int(size, "size")
 
 
-class LaplaceMechanism(Released):
+class _FixedAtConstruction:
+    """A mechanism's parameters and what is derived from them (its ``privacy`` claim, its noise scale) are fixed
+    when it is built.  Reassigning a public attribute (``m.epsilon = 50.0``) would leave ``privacy`` and the
+    scale describing the old value while a call reads the new one, so it is refused: build a new mechanism."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_") and name in vars(self):
+            raise AttributeError(f"{type(self).__name__}.{name} is fixed at construction (its privacy claim and noise "
+                                 f"scale are derived from it): build a new {type(self).__name__} instead")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if not name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__}.{name} is fixed at construction: build a new "
+                                 f"{type(self).__name__} instead")
+        super().__delattr__(name)
+
+
+class LaplaceMechanism(_FixedAtConstruction, Released):
     """Laplace mechanism: ``f(D) + Lap(sensitivity / epsilon)`` in every coordinate.
 
     Float noise: the auditor's textbook reference (its law is the continuous density the audit
@@ -211,7 +229,7 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, metho
     return hi
 
 
-class GaussianMechanism(Released):
+class GaussianMechanism(_FixedAtConstruction, Released):
     """Gaussian mechanism: ``f(D) + N(0, sigma^2)`` in every coordinate.
 
     Float noise: the auditor's textbook reference (not for releasing private data; a release uses
@@ -265,7 +283,7 @@ class GaussianMechanism(Released):
         return f"GaussianMechanism(epsilon={self.epsilon:g}, delta={self.delta:g}, sigma={self.sigma:.4g})"
 
 
-class GeometricMechanism(Released):
+class GeometricMechanism(_FixedAtConstruction, Released):
     """Two-sided geometric mechanism: ``f(D) + Z`` with ``P(Z = k) ∝ exp(-epsilon |k| / sensitivity)``.
 
     For integer-valued queries.  Privacy claim: ``(epsilon, 0)``-DP for integer answers at L1
@@ -341,7 +359,7 @@ class GeometricMechanism(Released):
         return f"GeometricMechanism(epsilon={self.epsilon:g}, sensitivity={self.sensitivity})"
 
 
-class RandomizedResponse(Released):
+class RandomizedResponse(_FixedAtConstruction, Released):
     """k-ary randomized response, applied to every entry of ``data`` independently.
 
     Each entry (a category in ``{0, ..., n_categories-1}``) is reported truthfully with
@@ -410,7 +428,7 @@ class RandomizedResponse(Released):
         return f"RandomizedResponse(epsilon={self.epsilon:g}, n_categories={self.k})"
 
 
-class ReportNoisyMax(Released):
+class ReportNoisyMax(_FixedAtConstruction, Released):
     """Report noisy max: ``argmax_i (s_i + noise_i)`` over a score vector ``s``.
 
     Privacy claims (neighbours: every score changes by at most ``sensitivity``):
