@@ -102,13 +102,53 @@ def _calibrated(epsilon: float, delta: float, steps: int) -> float:
 def _calibrate(epsilon: float, delta: float, steps: int) -> float:
     # not below the PLD accountant's floor (its cost grows like 1/sigma^2: accounting.MIN_NOISE_MULTIPLIER);
     # a budget the floor already meets is spent there and the run reports the smaller epsilon it meets
-    sigma = max(float(gaussian_sigma(epsilon, delta, sensitivity=2.0 * math.sqrt(steps))), MIN_NOISE_MULTIPLIER["pld"])
-    for _ in range(200):  # the PLD accountant's discretisation is pessimistic: raise sigma until it agrees
-        if _pld_epsilon(sigma, steps, delta) <= epsilon:
-            return sigma
-        sigma *= 1.0 + 1e-4
-    raise ValueError(f"epsilon={epsilon:g}: the PLD accountant does not certify the calibrated noise multiplier "
-                     f"for {steps} steps at delta={delta:g}")
+    floor = MIN_NOISE_MULTIPLIER["pld"]
+    sigma = float(gaussian_sigma(epsilon, delta, sensitivity=2.0 * math.sqrt(steps)))
+    if sigma <= floor:
+        # the exact composed Gaussian needs less noise than the floor: one evaluation there decides. Where the
+        # accountant's pessimistic discretisation does not certify epsilon at the floor (delta near 1: at 100
+        # steps it reads epsilon > 600 at sigma 1/2 for every delta), no search is run: each evaluation at such
+        # noise costs seconds and the ladder below would need thousands of them
+        if _pld_epsilon(floor, steps, delta) <= epsilon:
+            return floor
+        raise ValueError(f"delta={delta:g} with epsilon={epsilon:g} over {steps} steps asks for a noise multiplier "
+                         f"below the PLD accountant's floor {floor:g}, where the accountant does not certify "
+                         f"epsilon={epsilon:g}: use a delta well below 1 (e.g. below 1/n) or fewer steps")
+    # the PLD accountant's discretisation is pessimistic: the answer is the first point of the ladder
+    # sigma, sigma (1 + 1e-4), sigma (1 + 1e-4)^2, ... (each the previous times 1 + 1e-4) where the accountant
+    # agrees. Its epsilon falls as sigma grows, so the first point is found by galloping (k = 1, 2, 4, ...) then
+    # bisecting on k: the same point as a walk up the ladder, in O(log k) evaluations (near delta = 1 the
+    # accountant needs ~1,000 rungs and each evaluation takes seconds)
+    ladder = [sigma]
+
+    def rung(k: int) -> float:
+        while len(ladder) <= k:
+            ladder.append(ladder[-1] * (1.0 + 1e-4))
+        return ladder[k]
+
+    def meets(k: int) -> bool:
+        return _pld_epsilon(rung(k), steps, delta) <= epsilon
+
+    if meets(0):
+        return sigma
+    bad, good = 0, 1
+    while not meets(good):
+        bad, good = good, 2 * good
+        if good > _MAX_RUNG:
+            raise ValueError(f"epsilon={epsilon:g}: the PLD accountant does not certify a noise multiplier up to "
+                             f"{rung(_MAX_RUNG):.4g} ({_MAX_RUNG} rungs of 1e-4 above the closed form's "
+                             f"{sigma:.4g}) for {steps} steps at delta={delta:g}")
+    while good - bad > 1:
+        mid = (bad + good) // 2
+        if meets(mid):
+            good = mid
+        else:
+            bad = mid
+    return rung(good)
+
+
+#: the highest rung of :func:`_calibrate`'s ladder (a factor (1 + 1e-4)^16384 = 5.1 above the closed form)
+_MAX_RUNG = 2**14
 
 
 @validate_params(epsilon=EPSILON, delta=_OPEN_DELTA, steps=POSITIVE_INT)
@@ -119,7 +159,8 @@ def full_batch_noise_multiplier(epsilon: float, delta: float, steps: int) -> flo
     Gaussian mechanism (``mu = 2 sqrt(T) / sigma``; BW18 Thm 8 through
     :func:`semiprivate.theory.privacy.mechanisms.gaussian_sigma`), at least the PLD accountant's floor
     (:data:`semiprivate.theory.privacy.accounting.MIN_NOISE_MULTIPLIER`), raised by steps of 1e-4 relative
-    until :func:`full_batch_epsilon` (the PLD accountant) is <= ``epsilon``.
+    until :func:`full_batch_epsilon` (the PLD accountant) is <= ``epsilon`` (the first such step, found by
+    galloping and bisection).
 
     >>> s = full_batch_noise_multiplier(1.0, 1e-5, 100)
     >>> full_batch_epsilon(s, 100, 1e-5) <= 1.0 < full_batch_epsilon(s * 0.99, 100, 1e-5)
