@@ -235,7 +235,8 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes:
     ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=1`` to keep it); see docs/dask.md.
 
     >>> with local_cluster(2) as client:          # doctest: +SKIP
-    ...     res = audit_mechanism(mech, d, d2, epsilon=1.0, trials=10**8, rng=0, executor=client)
+    ...     res = audit_mechanism(mech, d, d2, epsilon=1.0, trials=10**8, rng=0,
+    ...                           options=AuditOptions(executor=client))
     """
     for label, v in (("n_workers", n_workers), ("threads_per_worker", threads_per_worker)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):

@@ -91,10 +91,10 @@ def epsilon_curve(result: AuditResult, epsilons: Sequence[float]) -> EpsilonCurv
 
     Examples
     --------
-    >>> from semiprivate.theory.audit import audit_pairs
+    >>> from semiprivate.theory.audit import AuditOptions, audit_pairs
     >>> from semiprivate.theory.privacy.mechanisms import LaplaceMechanism
     >>> res = audit_pairs(LaplaceMechanism(1.0), [(0.0, 1.0)], epsilon=1.0, trials=50_000, rng=0,
-    ...                   interval="poisson-conditional", estimate_on="best")
+    ...                   options=AuditOptions(interval="poisson-conditional", estimate_on="best"))
     >>> curve = epsilon_curve(res, [0.5, 0.8, 0.9, 1.0, 1.2])
     >>> bool(curve.p_values[0] < 1e-3), bool(curve.p_values[-1] == 1.0), curve.refuted_up_to  # the bound is 0.981
     (True, True, 0.9)

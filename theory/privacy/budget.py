@@ -64,9 +64,15 @@ def _shown(value: Any) -> str:
         return type(value).__name__
 
 
+def _check_label(name: Any) -> None:
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty str (the parameter's name for messages), got {type(name).__name__}")
+
+
 def _real(value: Any, name: str) -> Fraction | float:
     """The exact value of a real scalar (a Fraction for rationals, the float itself for floats), refusing the
     rest with a TypeError naming ``name``."""
+    _check_label(name)
     if (isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64))
             or not isinstance(value, (numbers.Real, np.integer, np.floating))):
         if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf":
