@@ -349,8 +349,6 @@ def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) 
         names[item] = {n for n in short if n not in _COMMON_NAMES and (len(n) >= 8 or not n.islower())
                        and not n.startswith("_")}
     id_res = {item: re.compile(r"(?<![\w.])" + re.escape(item) + r"(?![\w])") for item in names}
-    name_re = {item: re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(ns))) + r")\b") if ns else None
-               for item, ns in names.items()}
     base = root.parent
     for path in _py_files(root):
         text = path.read_text(encoding="utf-8")
@@ -358,15 +356,37 @@ def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) 
             tree = ast.parse(text)
         except SyntaxError:
             continue
+        lines = _source_lines(text)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                src = ast.get_source_segment(text, node) or ""
+                src = _segment(lines, node)
+                words = set(_WORD.findall(src))  # \bname\b matches exactly when a maximal \w run is the name
                 where = f"{path.relative_to(base).as_posix()}::{node.name}"
-                for item in names:
-                    nr = name_re[item]
-                    if id_res[item].search(src) or (nr is not None and nr.search(src)):
+                for item, ns in names.items():
+                    if (item in src and id_res[item].search(src)) or not ns.isdisjoint(words):
                         out.setdefault(item, []).append(where)
     return out
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _source_lines(text: str) -> list[str]:
+    """``text`` split as :func:`ast.get_source_segment` splits it (line ends kept, no form feed split), once
+    per file: ``get_source_segment`` splits the whole file again for every node."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n|$)", text)[:-1] or [""]
+
+
+def _segment(lines: list[str], node: ast.AST) -> str:
+    """The source of ``node`` from the file's ``lines`` (:func:`_source_lines`), as
+    :func:`ast.get_source_segment` returns it (column offsets are UTF-8 byte offsets)."""
+    first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+    col, end_col = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    if first == last:
+        return lines[first].encode()[col:end_col].decode()
+    head = lines[first].encode()[col:].decode()
+    tail = lines[last].encode()[:end_col].decode()
+    return head + "".join(lines[first + 1:last]) + tail
 
 
 def scan_tests() -> dict[str, list[str]]:
