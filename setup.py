@@ -128,6 +128,13 @@ class BuildExt(build_ext):
         why = _compiler_works(self.compiler)
         if not why:
             try:
+                # Cython translates the .pyx files only once a compiler is known to work: without one there is
+                # nothing to compile its C for
+                # (the C sources go into the extensions build_ext has already prepared)
+                translated = {e.name: e for e in cythonize(self.extensions, compiler_directives={"language_level": "3"},
+                                                          quiet=True)}
+                for ext in self.extensions:
+                    ext.sources = translated[ext.name].sources
                 self._build_compiled()
                 return
             except Exception as exc:  # a CompileError / LinkError of one extension
@@ -171,7 +178,7 @@ def _extensions() -> list[Extension]:
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             )
         )
-    return cythonize(exts, compiler_directives={"language_level": "3"}, quiet=True)
+    return exts  # translated to C by BuildExt.build_extensions, after its compiler check
 
 
 setup(
