@@ -77,7 +77,7 @@ def test_the_neighbours_each_exact_check_visits_match_its_relation(name):
     parts = visited_parts(name)
     if REGISTRY[name].relation == LABELLED:
         assert parts == {0}
-    elif name in ("GenericPrivateLearner",):  # datasets of a labelled and a public part
+    elif name in ("GenericPrivateLearner", "LabelBoost"):  # datasets of a labelled and a public part
         assert parts == {0, 1}
     else:  # the active wrappers' pools: one part, every entry of it
         assert parts == {0}
@@ -92,3 +92,29 @@ def test_the_wrappers_are_checked_around_a_base_that_reads_its_public_input():
     a = L.output_distribution([0, 3], [1, 0], [1])
     b = L.output_distribution([0, 3], [1, 0], [2])
     assert not np.allclose(a, b)  # a public point changes its law: a wrapper feeding it private rows is seen
+
+
+def test_labelboost_fit_draws_the_law_its_exact_check_enumerates():
+    """The exact check of LabelBoost enumerates every coin of its run (``_labelboost_output_law``); ``fit`` must
+    draw from that law: 600 fits on the check's dataset, chi-square at 1e-4 (false-failure rate 1e-4)."""
+    import copy
+
+    import numpy as np
+    from scipy.stats import chisquare
+    from semiprivate.theory.learner_checks import _labelboost_output_law, _labelboost_proto
+    from semiprivate.theory.privacy.seeds import separate_seed_record
+
+    X, y, D = [0, 1], [1, 0], [0, 1, 1, 0, 1, 0]
+    proto = _labelboost_proto()
+    law = _labelboost_output_law(proto, X, y, D)
+    assert abs(sum(law.values()) - 1.0) < 1e-12 and len(law) == 3
+    g = np.random.default_rng(4)
+    counts = dict.fromkeys(law, 0)
+    for _ in range(600):
+        L = copy.deepcopy(proto)
+        L.rng = g
+        with separate_seed_record():
+            L.fit(X, y, D)
+        counts[(L.hypothesis_, L.base_learner_.index_)] += 1
+    keys = sorted(law)
+    assert chisquare([counts[k] for k in keys], [600 * law[k] for k in keys]).pvalue > 1e-4, (counts, law)
