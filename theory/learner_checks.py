@@ -89,7 +89,8 @@ from semiprivate.theory.privacy.seeds import separate_seed_record
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
            "halfspace_noise_audit", "multinomial_noise_audit", "coin_free_remainder",
-           "MULTINOMIAL_AUDIT_EPSILON", "PublicReadingKLNRS", "sampler_ran", "visited_parts"]
+           "MULTINOMIAL_AUDIT_EPSILON", "PublicReadingKLNRS", "sampler_ran", "visited_parts",
+           "run_check_and_visited_parts"]
 
 #: Privacy models of the halfspace learners, as their classes declare them.
 HALFSPACE_MODELS = {name: getattr(halfspaces, name).privacy_model_ for name in
@@ -788,10 +789,15 @@ def sampler_ran(name: str) -> bool:
 def visited_parts(name: str) -> set[int]:
     """The parts of the datasets (0: labelled, 1: public) that the neighbours visited by ``run_check(name)``
     change."""
+    return run_check_and_visited_parts(name)[1]
+
+
+def run_check_and_visited_parts(name: str) -> tuple[EndToEndResult, set[int]]:
+    """``run_check(name)`` and ``visited_parts(name)`` from one run of the check."""
     _VISITED.append(set())
     try:
-        run_check(name)
-        return set(_VISITED[-1])
+        r = run_check(name)
+        return r, set(_VISITED[-1])
     finally:
         _VISITED.pop()
 
