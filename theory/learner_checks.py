@@ -12,9 +12,13 @@ or the exception raised) over every neighbour of the declared relation:
   pools) and each of its neighbours; the coins are those of the mechanism, whose exact law the
   learner states (``output_distribution`` and kin); the rest of the state must not depend on the
   coins (checked on five seeds).  The result is the exact worst (epsilon, delta at the claimed
-  epsilon).
+  epsilon).  LabelBoost's tiny case (one iteration) has every coin enumerated: the sub-samples of steps 2c
+  and 3, LabelBoostProcedure's relabelling, the i.i.d. draws of step 4 and the base's exponential mechanism
+  (``_labelboost_output_law``); its claim (8.5 with the scaled constants) is beyond what a sampled audit of
+  affordable size can refute (a bound above about log(n / log(K / alpha)) needs n ~ 27,000 runs per dataset).
 * ``"statistical"``: the whole state hashed to one categorical output, audited with
-  :func:`semiprivate.theory.audit.core.audit_pairs` (a 95% lower bound on epsilon; it can refute,
+  :func:`semiprivate.theory.audit.core.audit_pairs` (the conditional test on 1,000 selection and at most
+  800 estimation runs per dataset; a 95% lower bound on epsilon; it can refute,
   not certify) where the coins cannot be enumerated (sanitizer noise, sub-sampling, D0 draws).
 * ``"remainder"``: learners with continuous noise everywhere (DP-SGD halfspaces): the part of the
   state that does not depend on the coins must be the same on neighbours, else the exact loss
@@ -85,7 +89,8 @@ from semiprivate.theory.privacy.seeds import separate_seed_record
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
            "halfspace_noise_audit", "multinomial_noise_audit", "coin_free_remainder",
-           "MULTINOMIAL_AUDIT_EPSILON", "PublicReadingKLNRS", "sampler_ran", "visited_parts"]
+           "MULTINOMIAL_AUDIT_EPSILON", "PublicReadingKLNRS", "sampler_ran", "visited_parts",
+           "run_check_and_visited_parts"]
 
 #: Privacy models of the halfspace learners, as their classes declare them.
 HALFSPACE_MODELS = {name: getattr(halfspaces, name).privacy_model_ for name in
@@ -341,9 +346,18 @@ def _pairs(domains: list[Any], base: list[Any], parts: tuple[int, ...], k: int, 
     return out
 
 
+# selection runs per dataset of the statistical checks (their states take 3 to 7 values: the events are found
+# on 1,000 runs as on the auditor's default 10,000, which were 93% of the fits)
+_STATISTICAL_SELECTION_TRIALS = 1000
+
+
 def _statistical(run: Callable[[Any, np.random.Generator], Any], pairs: list[tuple[Any, Any]],
                  claimed: tuple[float, float], trials: int) -> EndToEndResult:
-    return statistical_worst_case(run, pairs, claimed, trials=trials, rng=7)[0]
+    """The hashed whole state audited on ``pairs`` (both orders): ``_STATISTICAL_SELECTION_TRIALS`` selection
+    runs and at most ``trials`` estimation runs per dataset, each test bounded by the conditional test
+    (``interval="poisson-conditional"``, the claims here have delta 0), at 95% confidence."""
+    return statistical_worst_case(run, pairs, claimed, trials=trials, rng=7,
+                                  selection_trials=_STATISTICAL_SELECTION_TRIALS, interval="poisson-conditional")[0]
 
 
 def _generic_learner() -> EndToEndResult:
@@ -381,24 +395,90 @@ def _klnrs_factory(epsilon: float, delta: float, g: np.random.Generator) -> Gene
     return GenericPrivateLearner(epsilon, delta, concept_class=Thresholds(1), rng=g)
 
 
-def _labelboost() -> EndToEndResult:
+def _labelboost_proto() -> LabelBoost:
     C1 = Thresholds(1)
+    return LabelBoost(GenericPrivateLearner(1.0, concept_class=C1), concept_class=C1, n=1, alpha=0.5,
+                      unlabelled_factor=1, target_factor=3, cap_factor=6, exponent_constant=0.05, alpha_factor=1,
+                      beta_factor=1, iteration_ratio=2, final_ratio=2)
+
+
+def _labelboost_output_law(proto: LabelBoost, X: Any, y: Any, X_public: Any) -> dict[tuple[Any, int], float]:
+    """Exact law of the base learner's output (``(hypothesis_, base_learner_.index_)``) of ``proto.fit(X, y, X_public)``
+    for a one-iteration run (BNS15 Alg 3) around an exponential-mechanism base with ``output_distribution``.
+
+    Every coin of the run is enumerated: the ``s_kept`` entries of S kept and the ``t_kept`` of T = the first
+    ``v`` public points (uniform subsets, step 2c), LabelBoostProcedure's relabelling (its exact law,
+    :func:`~semiprivate.theory.learners.labelboost_procedure.label_boost_procedure_distribution`), the final
+    ``ceil(|S| / final_ratio)`` entries kept (step 3), the |S| i.i.d. draws from them (step 4) and the base's
+    exponential mechanism.  The sizes (``schedule_``, ``n_labelled_final_``) are read from one fit: they depend on
+    the input sizes only (the exact check confirms that the rest of the state does not move with the coins).
+    ValueError for a run of more than one iteration or with the Thm 4.14 sub-sample (``epsilon`` set).
+    """
+    from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure_distribution
+
+    if proto.epsilon is not None:
+        raise ValueError("proto: the exact law covers runs without the Thm 4.14 sub-sample (epsilon=None)")
+    C = proto.concept_class
+    X_S, y_S = np.asarray(X), np.asarray(y, dtype=np.int64)
+    X_D = np.asarray(X_public)
+    plan = copy.deepcopy(proto)
+    plan.rng = np.random.default_rng(0)
+    with separate_seed_record():
+        plan.fit(X_S, y_S, X_D)
+    if plan.iterations_ != 1:
+        raise ValueError(f"proto: the exact law covers one-iteration runs, this one runs {plan.iterations_}")
+    it = plan.schedule_[0]
+    nf = int(plan.n_labelled_final_)
+    base = copy.deepcopy(proto.base_learner)
+    base_law: dict[tuple[tuple[int, int], ...], np.ndarray] = {}  # the base's law depends on the multiset only
+    out: dict[tuple[Any, int], float] = {}
+    ks_all = list(itertools.combinations(range(len(X_S)), min(len(X_S), it["s_kept"])))  # _keep: all when kept >= size
+    kt_all = list(itertools.combinations(range(it["v"]), min(it["v"], it["t_kept"])))
+    for ks in ks_all:
+        for kt in kt_all:
+            XS, yS, XT = X_S[list(ks)], y_S[list(ks)], X_D[: it["v"]][list(kt)]
+            rows, probs = label_boost_procedure_distribution(C, XS, yS, XT)
+            X_all = np.concatenate([XS, XT])
+            for row, p_row in zip(rows, probs):
+                if p_row <= 0:
+                    continue
+                kf_all = list(itertools.combinations(range(len(X_all)), nf))
+                w = float(p_row) / (len(ks_all) * len(kt_all) * len(kf_all) * nf ** nf)
+                for kf in kf_all:
+                    for draw in itertools.product(kf, repeat=nf):
+                        key = tuple(sorted((int(X_all[i]), int(row[i])) for i in draw))
+                        if key not in base_law:
+                            base_law[key] = np.asarray(base.output_distribution([k[0] for k in key],
+                                                                                [k[1] for k in key]))
+                        for i, q in enumerate(base_law[key]):
+                            if q > 0:
+                                h = (base.hypothesis_list[i], i)
+                                out[h] = out.get(h, 0.0) + w * float(q)
+    return out
+
+
+def _labelboost() -> EndToEndResult:
     lab = [(x, y) for x in range(2) for y in (0, 1)]
-    domains = [lab, [0, 1]]
-    proto = LabelBoost(GenericPrivateLearner(1.0, concept_class=C1), concept_class=C1, n=1, alpha=0.5,
-                       unlabelled_factor=1, target_factor=3, cap_factor=6, exponent_constant=0.05, alpha_factor=1,
-                       beta_factor=1, iteration_ratio=2, final_ratio=2)
+    domains: list[list[Any]] = [lab, [0, 1]]
+    proto = _labelboost_proto()
 
     @_experiment
-    def run(ds: Any, g: np.random.Generator) -> Any:
+    def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
         L = copy.deepcopy(proto)
-        L.rng = g
+        L.rng = np.random.default_rng(seed)
         return L.fit(X, y, list(ds[1]))
 
-    base = [(((0, 1), (1, 0)), (0, 1, 1, 0, 1, 0))]
-    pairs = _pairs(domains, base, (0, 1), 3, 2)
-    return _statistical(run, pairs, _claim(run(base[0], np.random.default_rng(0))), 500)
+    def law(ds: Any) -> dict[Any, float]:
+        X, y = _xy(ds[0])
+        return {(encode_state(h), encode_state(i), encode_state(h)): p
+                for (h, i), p in _labelboost_output_law(proto, X, y, list(ds[1])).items()}
+
+    base = (((0, 1), (1, 0)), (0, 1, 1, 0, 1, 0))  # S: 2 labelled points of THRESH_1; D: 6 public points
+    attrs = ("hypothesis_", "base_learner_.index_", "base_learner_.hypothesis_")
+    return exact_worst_case([base], lambda d: _neighbours(d, domains, (0, 1)),
+                            lambda d: state_law(fit, d, random_attributes=attrs, random_law=law),
+                            _claim(fit(base, 0)))
 
 
 # -- remainder: continuous noise everywhere -------------------------------------------------------
@@ -659,13 +739,14 @@ REGISTRY: dict[str, LearnerCheck] = {c.name: c for c in [
                                                  epsilon=1.0))),
     _entry("BinarySearchThresholdLearner", NOT_PRIVATE, "exact", "THRESH_2, pool of 3 (no claim)", _binary_search,
            sampler="none (deterministic)"),
-    _entry("GenericLearner", ALL_INPUTS, "statistical", "THRESH_1, histogram sanitizer, 3 pairs x 800 runs",
+    _entry("GenericLearner", ALL_INPUTS, "statistical", "THRESH_1, histogram sanitizer, 3 pairs x (1000 + 800) runs",
            _generic_learner, slow=True, sampler=_EXACT_EM + " + exact discrete Laplace histogram",
            probe=lambda: GenericLearner(1.0, concept_class=_C2).fit([0, 3], [1, 0], [0, 1, 2, 3])),
-    _entry("ReductionLearner", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, n_priv = 20, 3 pairs x 800 runs",
+    _entry("ReductionLearner", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, n_priv = 20, 3 pairs x (1000 + 800) runs",
            _reduction, slow=True, sampler=_EXACT_EM, probe=_probe_reduction),
-    _entry("LabelBoost", ALL_INPUTS, "statistical", "KLNRS on THRESH_1, scaled constants, 3 pairs x 500 runs",
-           _labelboost, slow=True, sampler=_EXACT_EM, probe=_probe_labelboost),
+    _entry("LabelBoost", ALL_INPUTS, "exact",
+           "KLNRS on THRESH_1, scaled constants (one iteration), 2 labelled + 6 public, every neighbour of one "
+           "dataset (12); every coin enumerated", _labelboost, sampler=_EXACT_EM, probe=_probe_labelboost),
     *[_entry(n, m, "remainder" if n == "NonPrivateHalfspace" else "remainder + statistical",
              "24 points in the unit ball of R^3, one label changed (unseen value; flipped)"
              + ("" if n == "NonPrivateHalfspace" else "; noise: 4 points of R^2, one label flipped, 1 DP-SGD step, "
@@ -708,10 +789,15 @@ def sampler_ran(name: str) -> bool:
 def visited_parts(name: str) -> set[int]:
     """The parts of the datasets (0: labelled, 1: public) that the neighbours visited by ``run_check(name)``
     change."""
+    return run_check_and_visited_parts(name)[1]
+
+
+def run_check_and_visited_parts(name: str) -> tuple[EndToEndResult, set[int]]:
+    """``run_check(name)`` and ``visited_parts(name)`` from one run of the check."""
     _VISITED.append(set())
     try:
-        run_check(name)
-        return set(_VISITED[-1])
+        r = run_check(name)
+        return r, set(_VISITED[-1])
     finally:
         _VISITED.pop()
 

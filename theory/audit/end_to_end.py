@@ -312,7 +312,8 @@ def exact_worst_case(datasets: Iterable[Dataset], neighbours: Callable[[Dataset]
 def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], pairs: Sequence[tuple[Dataset, Dataset]],
                            claimed: tuple[float, float], *, trials: int = 2000, rng: Any = 0,
                            confidence: float = 0.95, statistic: Callable[[Any], Any] | None = None,
-                           selection_trials: int | None = None) -> tuple[EndToEndResult, AuditResult]:
+                           selection_trials: int | None = None,
+                           interval: str = "clopper-pearson") -> tuple[EndToEndResult, AuditResult]:
     """Audit the whole observable state of ``run(dataset, rng)`` on ``pairs`` (both orders).
 
     Each run's state (or the exception type it raised) is hashed by :func:`state_key` into one
@@ -321,7 +322,9 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
     output is instead ``statistic(state)``, a fixed-length vector of floats that the auditor
     thresholds coordinate by coordinate (e.g. a fitted ``coef_``; a run that raises then
     propagates its exception: check separately that raising does not depend on the data).
-    ``selection_trials`` is passed to ``audit_pairs`` (its default when None).
+    ``selection_trials`` is passed to ``audit_pairs`` (its default when None), and so is ``interval``
+    (:class:`~semiprivate.theory.audit.options.AuditOptions`' ``interval``: ``"poisson-conditional"``, the
+    conditional test, needs ``claimed`` delta 0 and bounds the ratio with one interval instead of two).
     The returned ``epsilon`` is the audit's lower bound (valid with probability
     ``confidence``); ``holds`` is False only when the claim is refuted.
     """
@@ -358,7 +361,8 @@ def statistical_worst_case(run: Callable[[Dataset, np.random.Generator], Any], p
 
     both = [pr for a, b in pairs for pr in ((a, b), (b, a))]
     res = audit_pairs(mech if statistic is None else numeric, both, epsilon=float(claimed[0]),
-                      delta=float(claimed[1]), trials=trials, rng=rng, confidence=confidence, options=AuditOptions(max_values=4096, selection_trials=selection_trials))
+                      delta=float(claimed[1]), trials=trials, rng=rng, confidence=confidence,
+                      options=AuditOptions(max_values=4096, selection_trials=selection_trials, interval=interval))
     out = EndToEndResult(float(res.epsilon_lower_bound), float("nan"), (float(claimed[0]), float(claimed[1])),
                          not res.violation, None, len(both), "statistical")
     return out, res

@@ -18,6 +18,7 @@ from semiprivate.theory.learners.active import (
     subsampling_guarantee,
     tpal_threshold_lower_bound,
 )
+from semiprivate.theory.learners.asspp import ASSPP
 from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
 T3 = Thresholds(3)
@@ -222,22 +223,54 @@ def test_audit_binary_search_flagged():
     assert res.violation and res.witness.support_mismatch
 
 
-@pytest.mark.slow
-def test_audit_subsampling_and_pssl_tpal_pass():
-    from semiprivate.theory.audit import audit_pairs
-    from semiprivate.theory.learners.asspp import ASSPP
+def _fit_law_agrees(make, X, y, law, claim, draws, seed):
+    """``draws`` fits of ``make(rng)`` on the pool ``(X, y)``: every output (projected as ``claim`` projects it) in
+    the support of the exact ``law``, and a chi-square test of the counts against it at level ``FIT_LAW_ALPHA``.
+    Returns the p-value."""
+    from scipy.stats import chisquare
+
+    probs = claim.project(law)
+    keys = sorted(probs, key=repr)
+    index = {k: i for i, k in enumerate(keys)}
+    out = _mechanism(make)((X, y), draws, np.random.default_rng(seed))
+    counts = np.zeros(len(keys))
+    for h, tr in out:
+        key = claim.project({(h, tr): 1.0}).popitem()[0]
+        assert key in index, f"fit released {key!r}, outside the support of its exact law"
+        counts[index[key]] += 1
+    return float(chisquare(counts, np.array([probs[k] for k in keys]) * draws).pvalue)
+
+
+#: level of the fit-against-law test (its false-failure rate: two tests below, 2e-4 in all)
+FIT_LAW_ALPHA = 1e-4
+
+
+def test_subsampling_and_pssl_tpal_hold_exactly_and_fit_draws_their_law():
+    """SubSampling (n = 3, m = 1, eps = 2 around KLNRS at eps* = 0.1, pool t = 7) and PSSLAsTPAL (m = 4, KLNRS at
+    0.5): the exact law of the released output meets the claim on EVERY neighbour of the pool (no false failure),
+    and what ``fit`` releases is drawn from that law (600 fits each: support, and a chi-square test at level
+    1e-4, so a correct learner fails this test with probability <= 2e-4)."""
     X = np.array([1, 6, 3, 5, 2, 7, 0])
     y = (X < 4).astype(int)
     with pytest.raises(ValueError, match="'labelled'"):
         SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)
-    sub_k = _mechanism(lambda rng: SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)),
-                                                                     rng=rng), n=3, m=1, epsilon=2.0, rng=rng))
-    res = audit_pairs(sub_k, _pairs(X, y, limit=3), epsilon=2.0, trials=2000, rng=2)
-    assert not res.violation
-    tp = _mechanism(lambda rng: PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=T3, hypotheses=list(range(9)),
-                                                                 rng=rng), m=4))
-    res = audit_pairs(tp, _pairs(X, y, limit=2), epsilon=0.5, trials=500, rng=3)
-    assert not res.violation
+
+    def sub(rng=None):
+        return SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)), rng=rng),
+                           n=3, m=1, epsilon=2.0, rng=rng)
+
+    def tpal(rng=None):
+        return PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=T3, hypotheses=list(range(9)), rng=rng), m=4)
+
+    for make, seed in ((sub, 2), (tpal, 3)):
+        w = make()
+        claim = w.claim
+        assert claim.epsilon == (2.0 if make is sub else 0.5) and claim.delta == 0.0
+        law = w.exact_distribution(X, y)
+        worst = max(check_claim(claim, law, w.exact_distribution(X2, y2))[1] for X2, y2 in _neighbours(X, y))
+        assert worst <= 1e-12, (type(w).__name__, worst)
+        p = _fit_law_agrees(make, X, y, law, claim, 600, seed)
+        assert p > FIT_LAW_ALPHA, (type(w).__name__, p)
 
 
 def test_asspp_not_private_in_unlabelled_points():
