@@ -7,6 +7,7 @@ import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from semiprivate.proofs_checks._framework import Check, Role, Verdict, registry
 from semiprivate.proofs_checks.expected import EXPECTED
@@ -317,11 +318,11 @@ def _from_run(outcome: Outcome, why: str) -> QuickOutcome:
     return QuickOutcome(c.id, "run", c.verdict, c.claim, c.method, c.counterexample, c.corrected, why=why)
 
 
-def _counterexample(doc: dict[str, object]) -> str | None:
+def _counterexample(doc: dict[str, Any]) -> str | None:
     """The counterexample text a FAILS document supports, worded as :func:`derive_verdict` words it."""
     from semiprivate.proofs_checks.certificate_checker import check_proof
 
-    refs = [f for f in doc.get("facts", []) if f.get("role") == "refutes"]  # type: ignore[union-attr]
+    refs = [f for f in doc.get("facts", []) if f.get("role") == "refutes"]
     if refs:
         return " ".join(str(f["statement"]) for f in refs)
     proof = doc.get("proof")
@@ -367,7 +368,7 @@ def quick_outcomes(folder: Path | None = None, *, only: list[str] | None = None)
         unknown = sorted(set(only) - set(reg))
         if unknown:
             raise ValueError(f"only names unknown check(s) {unknown}")
-    docs: dict[str, dict[str, object]] = {}
+    docs: dict[str, dict[str, Any]] = {}
     why: dict[str, str] = {}
     hashes: dict[str, str] = {}
     for cid in sorted(reg):
@@ -394,7 +395,7 @@ def quick_outcomes(folder: Path | None = None, *, only: list[str] | None = None)
     while moved:  # a document resting on a check that runs again is not current either
         moved = False
         for cid, doc in list(docs.items()):
-            stale = [c for c in cited_check_ids(doc.get("proof")) if c not in docs]  # type: ignore[arg-type]
+            stale = [c for c in cited_check_ids(doc.get("proof")) if c not in docs]
             if stale:
                 why[cid] = "it cites a check that runs again: " + ", ".join(stale)
                 del docs[cid]
@@ -420,5 +421,5 @@ def quick_outcomes(folder: Path | None = None, *, only: list[str] | None = None)
                                     error=f"the committed document does not re-check: {exc}"))
             continue
         out.append(QuickOutcome(cid, "re-checked", verdict, str(doc.get("claim", "")), str(doc.get("method", "")),
-                                counter, doc.get("corrected") if isinstance(doc.get("corrected"), str) else None))
+                                counter, doc["corrected"] if isinstance(doc.get("corrected"), str) else None))
     return out
