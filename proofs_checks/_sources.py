@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from functools import cache
 from pathlib import Path
 
 __all__ = ["PACKAGE", "check_sources", "fingerprints", "stale_sources"]
@@ -47,9 +46,19 @@ def _relative(path: Path) -> str:
     return path.relative_to(_ROOT).as_posix()
 
 
-@cache
+#: answers of :func:`_imports` and :func:`check_sources` (pure functions of the package's files; results only)
+_IMPORTS: dict[str, frozenset[str]] = {}
+_SOURCES: dict[str, tuple[str, ...]] = {}
+
+
 def _imports(module: str) -> frozenset[str]:
     """The package modules that ``module``'s file imports anywhere in its body (relative imports resolved)."""
+    if module not in _IMPORTS:
+        _IMPORTS[module] = _scan(module)
+    return _IMPORTS[module]
+
+
+def _scan(module: str) -> frozenset[str]:
     path = _file(module)
     if path is None:
         return frozenset()
@@ -77,13 +86,18 @@ def _bounds_modules() -> list[str]:
     return sorted(f"{_BOUNDS}.{p.stem}" for p in folder.parent.glob("*.py") if p.name != "__init__.py")
 
 
-@cache
 def check_sources(module: str) -> tuple[str, ...]:
     """The files (relative to the package folder, sorted) that compute the checks of module ``module``.
 
     >>> "proofs_checks/certificate_checker.py" in check_sources("semiprivate.proofs_checks.bns15_lem4_6")
     True
     """
+    if module not in _SOURCES:
+        _SOURCES[module] = _closure(module)
+    return _SOURCES[module]
+
+
+def _closure(module: str) -> tuple[str, ...]:
     seen: set[str] = set()
     todo = [module]
     while todo:
