@@ -500,6 +500,7 @@ def register(check_id: str) -> Callable[[CheckFn], CheckFn]:
 
         wrapped.__name__ = fn.__name__
         wrapped.__doc__ = fn.__doc__
+        wrapped.__module__ = fn.__module__  # the check's module: the sources its certificates rest on
         wrapped.check_id = check_id  # type: ignore[attr-defined]
         _REGISTRY[check_id] = wrapped
         return wrapped

@@ -7,13 +7,14 @@ import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from semiprivate.proofs_checks._framework import Check, Role, Verdict, registry
 from semiprivate.proofs_checks.expected import EXPECTED
 
 __all__ = ["Outcome", "run_all", "render_table", "render_markdown", "write_report", "REPORT_PATH",
            "default_report_path", "CERTIFICATES_DIR", "default_certificates_dir", "render_certificates",
-           "write_certificates", "recheck_certificates"]
+           "write_certificates", "recheck_certificates", "QuickOutcome", "quick_outcomes"]
 
 #: The committed report of a source checkout.
 REPORT_PATH = Path(__file__).with_name("REPORT.md")
@@ -236,9 +237,23 @@ def _file_name(check_id: str) -> str:
     return check_id.replace("/", "_") + ".json"
 
 
+def _document(check: Check) -> dict[str, object]:
+    """A check's document: its certificates (:meth:`Check.certificates_json`), its method and corrected statement,
+    and the fingerprints of the files that computed it (:func:`~semiprivate.proofs_checks._sources.fingerprints`)."""
+    from semiprivate.proofs_checks._sources import fingerprints
+
+    doc: dict[str, object] = check.certificates_json()
+    doc.update(method=check.method, corrected=check.corrected, sources=fingerprints(_module_of(check.id)))
+    return doc
+
+
+def _module_of(check_id: str) -> str:
+    return str(registry()[check_id].__module__)
+
+
 def render_certificates(outs: list[Outcome]) -> dict[str, str]:
     """The certificate files: {file name: JSON text}, one per check that ran (deterministic)."""
-    return {_file_name(o.id): json.dumps(o.check.certificates_json(), indent=1, sort_keys=True) + "\n"
+    return {_file_name(o.id): json.dumps(_document(o.check), indent=1, sort_keys=True) + "\n"
             for o in outs if o.check is not None}
 
 
@@ -265,3 +280,146 @@ def recheck_certificates(folder: Path | None = None) -> dict[str, int]:
     from semiprivate.proofs_checks.expected import CLAIM_SHA256
 
     return check_directory(CERTIFICATES_DIR if folder is None else Path(folder), pins=CLAIM_SHA256)
+
+
+@dataclass(frozen=True)
+class QuickOutcome:
+    """One check in the quick run (:func:`quick_outcomes`): re-checked from its committed document, or run again.
+
+    ``how`` is ``"re-checked"`` (the document's recorded sources are the files as they are now, and the
+    independent checker re-established every certificate, the chain and the verdict) or ``"run"`` (the check
+    ran: ``why`` says what made its document stale).  ``verdict`` is None when the check raised or its document
+    did not re-check (``error`` says why); such a check is never as expected.
+    """
+
+    id: str
+    how: str
+    verdict: Verdict | None
+    claim: str = ""
+    method: str = ""
+    counterexample: str | None = None
+    corrected: str | None = None
+    error: str | None = None
+    why: str = ""
+
+    @property
+    def expected(self) -> Verdict | None:
+        return EXPECTED.get(self.id)
+
+    @property
+    def as_expected(self) -> bool:
+        return self.error is None and self.verdict is not None and self.verdict is self.expected
+
+
+def _from_run(outcome: Outcome, why: str) -> QuickOutcome:
+    c = outcome.check
+    if c is None:
+        return QuickOutcome(outcome.id, "run", None, error=outcome.error, why=why)
+    return QuickOutcome(c.id, "run", c.verdict, c.claim, c.method, c.counterexample, c.corrected, why=why)
+
+
+def _counterexample(doc: dict[str, Any]) -> str | None:
+    """The counterexample text a FAILS document supports, worded as :func:`derive_verdict` words it."""
+    from semiprivate.proofs_checks.certificate_checker import check_proof
+
+    refs = [f for f in doc.get("facts", []) if f.get("role") == "refutes"]
+    if refs:
+        return " ".join(str(f["statement"]) for f in refs)
+    proof = doc.get("proof")
+    if not isinstance(proof, dict):
+        return None
+    res = check_proof(proof)
+    if res["status"] != "refuted":
+        return None
+    import sympy as sp
+
+    pt = ", ".join(f"{k} = {v}" for k, v in res["counterexample"].items())
+    concl = sp.sympify(proof["claim"]["conclusion"])
+    return (f"the stated conclusion {concl} is false at {pt} "
+            "(exactly re-verified by the checker's search over the claim's domain)")
+
+
+def quick_outcomes(folder: Path | None = None, *, only: list[str] | None = None) -> list[QuickOutcome]:
+    """Every registered check, from its committed document where that document is current, else run again.
+
+    A document is current when it exists, names its check, and records (``"sources"``) the files of the package
+    that computed it exactly as they are now (:mod:`~semiprivate.proofs_checks._sources`), and every check it
+    cites is current too.  A current document is re-checked with the independent checker
+    (:func:`~semiprivate.proofs_checks.certificate_checker.check_file`, with the pinned claims): every certificate,
+    the proof chain, the counterexample search and the recorded verdict, which must be the one the document
+    supports -- a document that does not re-check is an error, never a verdict.  Any other check runs (as in
+    :func:`run_all`), so an edited theorem constant, framework or bound function gives the verdict the code now
+    gives; so does every check while a theorem constant is perturbed in this process
+    (:class:`~semiprivate.proofs_checks._framework.perturbed`).  ``only``: the ids of the checks to give (default
+    all); whether a document is current is still decided over every check.  Sorted by id; the same verdicts as
+    :func:`run_all` while the documents are current.
+    """
+    from semiprivate.proofs_checks._framework import _OVERRIDES
+    from semiprivate.proofs_checks._sources import stale_sources
+    from semiprivate.proofs_checks.certificate_checker import CertificateError, check_file, cited_check_ids
+    from semiprivate.proofs_checks.expected import CLAIM_SHA256
+
+    target = CERTIFICATES_DIR if folder is None else Path(folder)
+    reg = registry()
+    if only is not None:
+        if isinstance(only, (str, bytes)) or not isinstance(only, (list, tuple)) \
+                or not all(isinstance(c, str) for c in only):
+            raise TypeError(f"only must be None or a list of check ids (str), got {only!r}")
+        unknown = sorted(set(only) - set(reg))
+        if unknown:
+            raise ValueError(f"only names unknown check(s) {unknown}")
+    docs: dict[str, dict[str, Any]] = {}
+    why: dict[str, str] = {}
+    hashes: dict[str, str] = {}
+    for cid in sorted(reg):
+        path = target / _file_name(cid)
+        if _OVERRIDES:
+            why[cid] = "a theorem constant is perturbed in this process: " + ", ".join(sorted(_OVERRIDES))
+            continue
+        if not path.is_file():
+            why[cid] = "no committed document"
+            continue
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            why[cid] = f"its document cannot be read ({exc})"
+            continue
+        changed = stale_sources(doc.get("sources"), hashes) if isinstance(doc, dict) else ["(not a document)"]
+        if not isinstance(doc, dict) or doc.get("id") != cid:
+            why[cid] = "its document names another check"
+        elif changed:
+            why[cid] = "changed since its document was written: " + ", ".join(changed)
+        else:
+            docs[cid] = doc
+    moved = True
+    while moved:  # a document resting on a check that runs again is not current either
+        moved = False
+        for cid, doc in list(docs.items()):
+            stale = [c for c in cited_check_ids(doc.get("proof")) if c not in docs]
+            if stale:
+                why[cid] = "it cites a check that runs again: " + ", ".join(stale)
+                del docs[cid]
+                moved = True
+    out = []
+    for cid in sorted(reg) if only is None else sorted(set(only)):
+        if cid not in docs:
+            try:
+                out.append(_from_run(Outcome(cid, reg[cid](), None), why[cid]))
+            except Exception as exc:  # noqa: BLE001 - a check error is a reported result
+                out.append(QuickOutcome(cid, "run", None, error=f"{type(exc).__name__}: {exc}", why=why[cid]))
+            continue
+        doc = docs[cid]
+        try:
+            check_file(target / _file_name(cid), pins=CLAIM_SHA256)
+            recorded = doc.get("verdict")
+            if not isinstance(recorded, str):
+                raise CertificateError(f"{cid}: the document records no verdict")
+            verdict = Verdict(recorded)  # check_file raised unless the document supports exactly this verdict
+            counter = _counterexample(doc) if verdict is Verdict.FAILS else None
+        except (CertificateError, ValueError, KeyError, TypeError) as exc:
+            out.append(QuickOutcome(cid, "re-checked", None, str(doc.get("claim", "")),
+                                    error=f"the committed document does not re-check: {exc}"))
+            continue
+        out.append(QuickOutcome(cid, "re-checked", verdict, str(doc.get("claim", "")), str(doc.get("method", "")),
+                                counter, doc["corrected"] if isinstance(doc.get("corrected"), str) else None))
+    return out

@@ -42,7 +42,8 @@ from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS
 from semiprivate.theory.audit.pvalues import format_p_value
 from semiprivate.theory.privacy import mechanisms as mech
 
-__all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "format_table", "SUMMARY", "main"]
+__all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "case_trials", "MIN_TRIALS", "format_table",
+           "SUMMARY", "main"]
 
 SUMMARY = "audit the toolkit's mechanisms for differential privacy, empirically"
 
@@ -299,13 +300,24 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
     return cases
 
 
-@validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG)
+#: the fewest trials per dataset a case is audited with (a scaled-down case never gets fewer unless asked)
+MIN_TRIALS = 2_000
+
+
+def case_trials(case: AuditCase, trials: int, min_trials: int = MIN_TRIALS) -> int:
+    """The trials per dataset :func:`run_case` uses for ``case``: ``trials * case.trials_scale``, at least
+    ``min_trials``."""
+    return max(min_trials, int(trials * case.trials_scale))
+
+
+@validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG, min_trials=POSITIVE_INT)
 def run_case(case: AuditCase, *, trials: int = DEFAULT_TRIALS, confidence: float = DEFAULT_CONFIDENCE,
-             rng: Any = None) -> SuiteRow:
-    """Audit one case with ``trials * case.trials_scale`` (at least 2,000) trials per dataset."""
+             rng: Any = None, min_trials: int = MIN_TRIALS) -> SuiteRow:
+    """Audit one case with ``trials * case.trials_scale`` (at least ``min_trials``, 2,000 by default) trials per
+    dataset (:func:`case_trials`)."""
     if not isinstance(case, AuditCase):
         raise TypeError(f"case must be an AuditCase, got {type(case).__name__}")
-    n = max(2_000, int(trials * case.trials_scale))
+    n = case_trials(case, trials, min_trials)
     opts = case.options
     if case.trials_scale < 1 and opts.selection_trials is None:
         opts = replace(opts, selection_trials=max(1_000, n // 2))
@@ -315,17 +327,19 @@ def run_case(case: AuditCase, *, trials: int = DEFAULT_TRIALS, confidence: float
     return SuiteRow(case, res, time.perf_counter() - t0)
 
 
-@validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG, echo=Optional(CallableConstraint()))
+@validate_params(trials=POSITIVE_INT, confidence=PROBABILITY, rng=RNG, echo=Optional(CallableConstraint()),
+                 min_trials=POSITIVE_INT)
 def run_suite(cases: Sequence[AuditCase] | None = None, *, trials: int = DEFAULT_TRIALS,
               confidence: float = DEFAULT_CONFIDENCE,
-              rng: Any = None, echo: Callable[[str], None] | None = None) -> list[SuiteRow]:
-    """Run every case (each with its own child seed of ``rng``)."""
+              rng: Any = None, echo: Callable[[str], None] | None = None, min_trials: int = MIN_TRIALS) -> list[SuiteRow]:
+    """Run every case (each with its own child seed of ``rng``; ``min_trials``: see :func:`run_case`)."""
     cases = builtin_cases() if cases is None else _case_list(cases)
     g = as_generator(rng)
     seeds = g.integers(0, 2**63 - 1, size=len(cases))
     rows: list[SuiteRow] = []
     for case, ss in zip(cases, seeds):
-        row = run_case(case, trials=trials, confidence=confidence, rng=np.random.default_rng(int(ss)))
+        row = run_case(case, trials=trials, confidence=confidence, rng=np.random.default_rng(int(ss)),
+                       min_trials=min_trials)
         rows.append(row)
         if echo is not None:
             echo(format_table([row], header=not rows[:-1]))

@@ -119,3 +119,40 @@ def test_sections_in_worker_processes_give_the_same_numbers(tmp_path: Path) -> N
     assert "with 2 section(s) at a time" in text and "s CPU in the sections" in text
     with pytest.raises(ValueError, match="jobs must be an integer >= 1"):
         run_report(tmp_path, quick=True, only=["bounds"], echo=False, jobs=0)
+
+
+def test_the_quick_summary_has_every_line_and_the_legend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick run over every section, built in two worker processes: one line per section in report order with
+    its claim and what it measured, the count line and the legend of every word.  The costly sections' builds are
+    stood in for (each records that it was asked for quick mode); build and bounds run for real."""
+    from semiprivate.theory.report import LEGEND, discover_sections
+
+    asked = tmp_path / "asked"
+    asked.mkdir()
+    found = discover_sections()
+    for _order, name, mod in found:
+        if name in ("build", "bounds"):
+            continue
+
+        def stand_in(ctx: ReportContext, name: str = name, title: str = str(mod.TITLE)) -> Section:
+            (asked / name).write_text(str(ctx.quick))
+            return Section(title, f"{name} body", summary=f"{name} measured quickly",
+                           verdict="NOT SHOWN" if name == "bns15" else "")
+
+        monkeypatch.setattr(mod, "build", stand_in)
+    report = run_report(tmp_path / "out", quick=True, echo=False, jobs=2)
+    assert report.ok and report.names == [name for _order, name, _mod in found]
+    assert {p.name: p.read_text() for p in asked.iterdir()} == {n: "True" for n in report.names if n not in
+                                                                ("build", "bounds")}
+    lines = report.path.read_text().splitlines()
+    assert "Mode: quick." in lines[2] and "with 2 section(s) at a time" in report.path.read_text()
+    start = lines.index("## Summary")
+    bullets = [line for line in lines[start:] if line.startswith("- **")]
+    assert len(bullets) == len(found) == len(PLANNED)
+    for line, name, sec in zip(bullets, report.names, report.sections, strict=True):
+        verdict = "NOT SHOWN" if name in ("bns15", "proofs") else "SHOWN"  # proofs: no count of FAILS to read
+        assert line == f"- **{verdict}** {sec.title} -- claim: {CLAIMS[name]}; measured: {sec.summary}", line
+    assert any(line.startswith(f"Of {len(found)} claims, this run shows {len(found) - 2}, does not show 2 and finds 0")
+               for line in lines)
+    legend = next(line for line in lines if line.startswith("Legend: "))
+    assert all(f"**{word}** = {meaning}" in legend for word, meaning in LEGEND)

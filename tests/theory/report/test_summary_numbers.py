@@ -48,7 +48,7 @@ def test_the_audit_line_counts_the_calibration_flags(monkeypatch: pytest.MonkeyP
     ctx = ReportContext(tmp_path, quick=True, seed=0)  # seeds 1000 i + r, r < 50: every-th r flagged
     _rows, ok, numbers = audit._calibration(ctx)
     assert numbers.startswith(f"calibration {flags}/200 false flags of correct mechanisms at confidence 0.95 "
-                              f"(rate {flags / 200:.3f}, 95% upper bound ")
+                              f"(20,000 trials per dataset; rate {flags / 200:.3f}, 95% upper bound ")
     assert ok == (flags / 4 <= max(3, 3 * 0.05 * 50))
 
 

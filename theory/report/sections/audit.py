@@ -17,6 +17,10 @@ TITLE = "Empirical DP audits"
 ORDER = 50
 
 
+#: quick mode's fewest trials per dataset (the full report keeps the suite's floor, ``audit_suite.MIN_TRIALS``)
+_QUICK_MIN_TRIALS = 1_000
+
+
 def _calibration(ctx: ReportContext) -> tuple[list[str], bool, str]:
     """The calibration table, whether every flag count is within the gate, and the summary's numbers."""
     from semiprivate.theory.audit import audit_mechanism, cp_upper
@@ -25,6 +29,7 @@ def _calibration(ctx: ReportContext) -> tuple[list[str], bool, str]:
     from semiprivate import kernels
 
     repeats = 50 if ctx.quick else 200
+    trials = 20_000
     alpha = 0.05
     s0 = np.zeros(8)
     s0[0] = 1.0
@@ -44,7 +49,7 @@ def _calibration(ctx: ReportContext) -> tuple[list[str], bool, str]:
     ok = True
     counts = []
     for i, (name, mech, d0, d1, eps) in enumerate(cases):
-        flags = sum(audit_mechanism(mech, d0, d1, epsilon=eps, trials=20_000, confidence=1 - alpha,
+        flags = sum(audit_mechanism(mech, d0, d1, epsilon=eps, trials=trials, confidence=1 - alpha,
                                     rng=ctx.seed + 1000 * i + r).violation for r in range(repeats))
         hi = float(cp_upper(flags, repeats, 0.05))
         ok &= flags <= max(3, 3 * alpha * repeats)
@@ -52,7 +57,7 @@ def _calibration(ctx: ReportContext) -> tuple[list[str], bool, str]:
         rows.append(f"| {name} | {repeats} | {flags} | {flags / repeats:.3f} | {hi:.3f} | <= {alpha} |")
     total = len(cases) * repeats
     numbers = (f"calibration {sum(counts)}/{total} false flags of correct mechanisms at confidence {1 - alpha:g} "
-               f"(rate {sum(counts) / total:.3f}, 95% upper bound {float(cp_upper(sum(counts), total, 0.05)):.3f}; "
+               f"({trials:,} trials per dataset; rate {sum(counts) / total:.3f}, 95% upper bound {float(cp_upper(sum(counts), total, 0.05)):.3f}; "
                f"stated <= {alpha:g})")
     return rows, ok, numbers
 
@@ -134,11 +139,18 @@ def _one_run(ctx: ReportContext) -> tuple[list[str], bool, str]:
 
 
 def build(ctx: ReportContext) -> Section:
-    from semiprivate.theory.audit_suite import builtin_cases, format_table, run_suite
+    from semiprivate.theory.audit_suite import MIN_TRIALS, builtin_cases, case_trials, format_table, run_suite
 
     trials = 100_000 if ctx.quick else 1_000_000
+    # quick: the slow mechanisms audited at their floor (all of them correct ones: fewer trials keep every pass
+    # valid and only lower the power, which the broken mechanisms -- never at the floor -- need) get 1,000
+    min_trials = _QUICK_MIN_TRIALS if ctx.quick else MIN_TRIALS
     confidence = 0.999
-    rows = run_suite(builtin_cases(), trials=trials, confidence=confidence, rng=ctx.seed)
+    cases = builtin_cases()
+    rows = run_suite(cases, trials=trials, confidence=confidence, rng=ctx.seed, min_trials=min_trials)
+    scaled = sorted(n for n in (case_trials(c, trials, min_trials) for c in cases) if n < trials)
+    measured = f"the {len(rows)} audits at {trials:,} trials per dataset" + (
+        f" ({len(scaled)} slow mechanisms: {scaled[0]:,} to {scaled[-1]:,})" if scaled else "")
     bad = [r for r in rows if not r.as_expected]
     n_ok = sum(r.case.private for r in rows)
     n_broken = len(rows) - n_ok
@@ -149,7 +161,8 @@ def build(ctx: ReportContext) -> Section:
     md = [
         f"Each row audits one mechanism on the listed neighbouring pairs with `semiprivate.theory.audit.audit_pairs`: "
         f"events chosen on a selection batch, probabilities estimated on fresh batches of {trials:,} outputs per "
-        f"dataset (slow, non-vectorised learners use a stated fraction), one-sided Clopper–Pearson bounds with a "
+        f"dataset (slow, non-vectorised mechanisms use a stated fraction, at least {min_trials:,}: the `trials` "
+        f"column), one-sided Clopper–Pearson bounds with a "
         f"Bonferroni correction over pairs, events and directions. Every *eps lower bound* is valid with "
         f"probability >= {confidence}; *exact eps on pairs* is the mechanism's true epsilon on those pairs "
         f"(computed from its exact output distribution or in closed form; `-` where not computed; it is the "
@@ -196,5 +209,5 @@ def build(ctx: ReportContext) -> Section:
         *one_rows,
     ]
     summary = (f"{len(rows)} audits: {n_ok - false_alarms}/{n_ok} correct mechanisms pass, "
-               f"{caught}/{n_broken} broken ones caught; {cal_numbers}" + ("" if cal_ok else " FAILED") + f"; {one_numbers}")
+               f"{caught}/{n_broken} broken ones caught; {cal_numbers}" + ("" if cal_ok else " FAILED") + f"; {one_numbers}; {measured}")
     return Section(title=TITLE, markdown="\n".join(md), summary=summary, ok=not bad and cal_ok and one_ok)
