@@ -26,7 +26,8 @@ stream below one whose subtree another release derived from) is refused, unless 
 keyed fingerprint (class, parameters other than the seed, every input) and the same output (a repetition: it
 reveals nothing new); the output is the return value and every declared release on the object.  A generator
 handed to a release is placed on its own seed's stream (:func:`stream_position`: PCG64 by the LCG distance from
-the seed's first state, Philox by its counter), and the release owns the stretch it drew: one generator continued
+the seed's first state, Philox by its counter), and the release owns the stretch it drew (a stream a release
+makes from a seed owns the subtree below it and the stretch of its own stream it drew): one generator continued
 from release to release (each starts where the last stopped) is allowed, and two objects holding one state (a
 deep copy, a pickle round trip, a state copied by hand) draw one stretch and are refused.  A generator that cannot
 be placed (a state set by hand from another seed, ``jumped()``, a drawn MT19937 or SFC64) is refused on a release.
@@ -753,12 +754,15 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
 
 
 def _stretch(gen: np.random.Generator, start: tuple[int, int]) -> tuple[int, int, int]:
-    """``(start, length, period)`` of what a handed-in generator drew during the run (in 32-bit halves); a
-    generator that cannot be placed any more claims its whole stream."""
+    """``(start, length, period)`` of what ``gen`` drew during the run (in 32-bit halves), from ``start``
+    (position, period; period 0: a generator made in the run, from its node's start); a generator that cannot
+    be placed any more claims its whole stream."""
     begin, period = start
     end = stream_position(gen)
-    if end is None or end[1] != period:
+    if end is None or (period and end[1] != period):
+        period = period or (1 << 64)
         return begin, period, period
+    period = end[1]
     return begin, (end[0] - begin) % period, period
 
 
@@ -787,24 +791,27 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
         if _PAUSED[0]:
             return
         record = _table()
-        nodes: list[tuple[bytes, list[bytes], tuple[int, int, int] | None]] = [
-            (k, above, None) for k, (_, above, _) in ticket.created.items()]
-        nodes += [(k, ticket.passed[k][2], st) for k, st in stretches.items()]
-        for key, above, stretch in nodes:
-            # the node itself, an ancestor whose whole subtree another release derived its streams from, or a
-            # stretch of the node's stream another release drew from a handed-in generator (all of it, for a
-            # stream made in this run, which draws the node from its start)
-            owners = [record.get(key)] + [record.get(a) for a in above]
+        made = {k: _stretch(gen, (0, 0)) for k, (gen, _, _) in ticket.created.items()}
+        nodes: list[tuple[bytes, list[bytes], tuple[int, int, int], bool]] = [
+            (k, above, made[k], True) for k, (_, above, _) in ticket.created.items()]
+        nodes += [(k, ticket.passed[k][2], st, False) for k, st in stretches.items()]
+        for key, above, stretch, created in nodes:
+            # the node made again in this run (it draws from the node's start), an ancestor whose whole subtree
+            # another release derived its streams from, or a stretch of the node's own stream another release drew
+            # (a handed-in generator's, or a stream a release made from its seed)
+            owners = ([record.get(key)] if created else [None]) + [record.get(a) for a in above]
             for i, known in enumerate(owners):
                 if known is None or (i and not known[4]):
                     continue  # free, or an ancestor drawn from directly: its stream, not its children's
                 _same_release(known[0], known[1], known[2], fp, out, owner, shown)
             for start, length, period, kfp, kowner, kout in record.get(_segment_key(key), ()):
-                if stretch is None or (period == stretch[2] and _overlap((start, length), stretch[:2], period)):
+                if period != stretch[2] or _overlap((start, length), stretch[:2], period):
                     _same_release(kfp, kowner, kout, fp, out, owner, shown)
         for key, (_, _, top) in ticket.created.items():
-            if top:
+            if top:  # the node's subtree, and the stretch of its own stream the run drew
                 record[key] = (fp, owner, out, b"", True)
+                if made[key][1] > 0:
+                    record.setdefault(_segment_key(key), []).append((*made[key], fp, owner, out))
         for key, (start, length, period) in stretches.items():
             record.setdefault(_segment_key(key), []).append((start, length, period, fp, owner, out))
 
