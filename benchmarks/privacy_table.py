@@ -35,6 +35,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels.noise import FLOAT_DRAWS
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRIES = ROOT / "tests" / "theory" / "privacy" / "release"
@@ -45,13 +46,6 @@ EXACT = {("semiprivate.kernels.noise", "discrete_laplace"): "discrete Laplace",
          ("semiprivate.kernels.noise", "bernoulli_exp"): "Bernoulli(exp(-g))",
          ("semiprivate.kernels._reference", "reference_exact_sample"): "exact exponential mechanism",
          ("semiprivate.kernels._reference", "reference_exact_weighted_sample"): "exact weighted exponential mechanism"}
-
-#: Float draws of a numpy Generator (coins read as floats or drawn from a continuous law).
-FLOAT_DRAWS = frozenset({"laplace", "normal", "standard_normal", "random", "uniform", "exponential",
-                         "standard_exponential", "gamma", "standard_gamma", "beta", "gumbel", "logistic",
-                         "lognormal", "multivariate_normal", "standard_cauchy", "standard_t", "chisquare",
-                         "dirichlet", "vonmises", "wald", "weibull", "pareto", "power", "rayleigh", "triangular"})
-
 
 def _load(name: str) -> ModuleType:
     """A registry module of the test suite, loaded from its file (its tiny cases and class walks)."""
