@@ -434,7 +434,7 @@ class ExactStream:
     """The coins of a release, exposing the exact samplers only (``G9``: float noise refused by construction).
 
     A release's run that declares its coin parameters exact (``_exact_coins`` on a class of the release boundary,
-    :mod:`semiprivate.theory.privacy._release`) receives one of these instead of a ``numpy.random.Generator``:
+    ``semiprivate.theory.privacy._release``) receives one of these instead of a ``numpy.random.Generator``:
     :meth:`discrete_laplace`, :meth:`discrete_gaussian`, :meth:`bernoulli_exp` (CKS20, exact on their support),
     :meth:`integers` (NumPy's bounded integers: exact rejection on the raw words), :meth:`bits` (raw 64-bit words)
     and :meth:`exponential_mechanism` (the kernels' exact sampler, ``exact=True``).  Every float draw of a

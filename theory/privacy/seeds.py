@@ -92,7 +92,7 @@ import numpy as np
 from semiprivate.kernels.validation import in_experiment
 
 __all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",
-           "SECURE_MODE_ENV"]
+           "SECURE_MODE_ENV", "stream_position"]
 
 #: The environment variable that turns secure mode on for the process ("1", "true", "yes" or "on").
 SECURE_MODE_ENV = "SEMIPRIVATE_SECURE_MODE"
@@ -306,7 +306,7 @@ def seed_identity(value: Any) -> tuple[Any, ...] | None:
 def _keyed_hash_factory() -> Callable[[bytes], Any]:
     """``keyed(tag)``: a new BLAKE2b hash under the process's secret key, with a 16-byte domain tag fed first.
 
-    The key is 32 bytes from :func:`secrets.token_bytes` (the OS's entropy), drawn at the first use, absorbed
+    The key is 32 bytes from ``secrets.token_bytes`` (the OS's entropy), drawn at the first use, absorbed
     at once into a keyed hash object (C state: no Python attribute holds it) and then dropped; every MAC is a
     ``copy()`` of that object.  No module attribute, pickle, repr or message carries the key, and the record's
     digests are meaningless outside the process that made them (a digest that leaks, e.g. into a log, cannot be
