@@ -76,6 +76,7 @@ NoisyHistogramSanitizer: rng=0 was already used by a different release in this p
 
 from __future__ import annotations
 
+import bisect
 import collections
 import contextlib
 import contextvars
@@ -685,14 +686,30 @@ def _unplaced(owner: str, gen: np.random.Generator) -> ValueError:
         "or a spawned child (numpy.random.SeedSequence(seed).spawn(k), one child per release)")
 
 
-def _segment_key(key: bytes) -> bytes:
-    return _mac(b"segments", key)
+def _segment_key(key: bytes, gen: np.random.Generator) -> bytes:
+    # one list per node and bit generator kind: a PCG64 and a Philox seeded from one node are different streams
+    return _mac(b"segments", key + type(gen.bit_generator).__name__.encode())
 
 
-def _overlap(a: tuple[int, int], b: tuple[int, int], period: int) -> bool:
-    """Whether the stretches ``[start, start + length)`` of a cyclic stream of ``period`` halves overlap."""
-    (sa, la), (sb, lb) = a, b
-    return (la > 0 and lb > 0) and ((sb - sa) % period < la or (sa - sb) % period < lb)
+def _pieces(start: int, length: int, period: int) -> list[tuple[int, int]]:
+    """A stretch ``[start, start + length)`` of a cyclic stream of ``period`` halves, as stretches that do not
+    wrap past the end (a state set by hand just before a seed's start wraps into it)."""
+    if length >= period:
+        return [(0, period)]
+    end = start + length
+    return [(start, length)] if end <= period else [(start, period - start), (0, end - period)]
+
+
+def _overlapping(segments: list[tuple[Any, ...]], start: int, length: int) -> list[tuple[Any, ...]]:
+    """The recorded stretches (sorted by start, pairwise disjoint) that meet ``[start, start + length)``: the last
+    one starting at or before it, and those starting inside it (a binary search: the record of one generator
+    continued over many releases is not scanned whole)."""
+    i = bisect.bisect_right(segments, start, key=lambda seg: seg[0])
+    found = [segments[i - 1]] if i and segments[i - 1][0] + segments[i - 1][1] > start else []
+    while i < len(segments) and segments[i][0] < start + length:
+        found.append(segments[i])
+        i += 1
+    return found
 
 
 def _node_key(gen: np.random.Generator) -> tuple[bytes, bytes, list[bytes]]:
@@ -792,10 +809,12 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
             return
         record = _table()
         made = {k: _stretch(gen, (0, 0)) for k, (gen, _, _) in ticket.created.items()}
-        nodes: list[tuple[bytes, list[bytes], tuple[int, int, int], bool]] = [
-            (k, above, made[k], True) for k, (_, above, _) in ticket.created.items()]
-        nodes += [(k, ticket.passed[k][2], st, False) for k, st in stretches.items()]
-        for key, above, stretch, created in nodes:
+        nodes: list[tuple[bytes, list[bytes], tuple[int, int, int], bool, bytes]] = [
+            (k, above, made[k], True, _segment_key(k, gen)) for k, (gen, above, _) in ticket.created.items()]
+        nodes += [(k, ticket.passed[k][2], st, False, _segment_key(k, ticket.passed[k][0]))
+                  for k, st in stretches.items()]
+        fresh: list[tuple[bytes, int, int]] = []  # stretches no release drew yet: recorded after every check passed
+        for key, above, stretch, created, segments in nodes:
             # the node made again in this run (it draws from the node's start), an ancestor whose whole subtree
             # another release derived its streams from, or a stretch of the node's own stream another release drew
             # (a handed-in generator's, or a stream a release made from its seed)
@@ -804,16 +823,19 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
                 if known is None or (i and not known[4]):
                     continue  # free, or an ancestor drawn from directly: its stream, not its children's
                 _same_release(known[0], known[1], known[2], fp, out, owner, shown)
-            for start, length, period, kfp, kowner, kout in record.get(_segment_key(key), ()):
-                if period != stretch[2] or _overlap((start, length), stretch[:2], period):
+            # a node below one this run made is recorded through its top (the subtree), not a stretch of its own
+            keep = not created or ticket.created[key][2]
+            for start, length in _pieces(*stretch):
+                met = _overlapping(record.get(segments, []), start, length)
+                for _, _, kfp, kowner, kout in met:
                     _same_release(kfp, kowner, kout, fp, out, owner, shown)
+                if keep and not met and length:
+                    fresh.append((segments, start, length))  # met only by this release again: recorded already
         for key, (_, _, top) in ticket.created.items():
-            if top:  # the node's subtree, and the stretch of its own stream the run drew
+            if top:  # the node's subtree (the stretch of its own stream the run drew is in ``fresh``)
                 record[key] = (fp, owner, out, b"", True)
-                if made[key][1] > 0:
-                    record.setdefault(_segment_key(key), []).append((*made[key], fp, owner, out))
-        for key, (start, length, period) in stretches.items():
-            record.setdefault(_segment_key(key), []).append((start, length, period, fp, owner, out))
+        for segments, start, length in fresh:
+            bisect.insort(record.setdefault(segments, []), (start, length, fp, owner, out), key=lambda seg: seg[0])
 
 
 def _same_release(known_fp: bytes, known_owner: str, known_out: bytes, fp: bytes, out: bytes, owner: str,

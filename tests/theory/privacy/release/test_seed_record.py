@@ -78,7 +78,7 @@ def test_a_wrappers_derived_streams_are_not_user_seeds():
     # the base ran inside the wrapper's run, on a child stream of the wrapper's seed: every stream drawn is
     # recorded for the wrapper's release (the outermost), none as a release of its own
     assert {entry[1] for entry in seeds._RECORD.values() if isinstance(entry, tuple)} == {"ReductionLearner"}
-    assert {part[4] for entry in seeds._RECORD.values() if isinstance(entry, list) for part in entry} <= {
+    assert {part[3] for entry in seeds._RECORD.values() if isinstance(entry, list) for part in entry} <= {
         "ReductionLearner"}
 
 

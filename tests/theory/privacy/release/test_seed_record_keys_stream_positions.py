@@ -16,6 +16,7 @@ from semiprivate.theory.classes import Thresholds
 from semiprivate.theory.learners.exponential import GenericPrivateLearner
 from semiprivate.theory.privacy import exponential
 from semiprivate.theory.privacy.mechanisms import GeometricMechanism
+from semiprivate.theory.privacy.seeds import stream_position
 
 SHARED = "already used by a different release"
 ERRORS = np.array([0, 3, 1, 4, 2, 5, 0, 2])
@@ -155,3 +156,17 @@ def test_fresh_and_positioned_generators_of_every_bit_generator_are_allowed_and_
     exponential.sample(ERRORS[::-1].copy(), 1.0, size=4, rng=g)
     with pytest.raises(ValueError, match=SHARED):
         exponential.sample(ERRORS, 1.0, size=4, rng=twin)
+
+
+def test_a_state_set_just_before_the_seeds_start_is_refused_when_it_wraps_into_a_recorded_stretch():
+    exponential.sample(ERRORS, 1.0, size=16, rng=np.random.default_rng(13))  # draws seed 13 from its start
+    before = np.random.Generator(np.random.PCG64(13))
+    before.bit_generator.advance(2**128 - 1)  # one word before the start: the same stream, placeable
+    assert stream_position(before)[0] == (2 << 128) - 2
+    with pytest.raises(ValueError, match=SHARED):
+        exponential.sample(ERRORS[::-1].copy(), 1.0, size=16, rng=before)  # its second word is the seed's first
+
+
+def test_a_pcg64_and_a_philox_on_one_seed_are_different_streams():
+    exponential.sample(ERRORS, 1.0, size=16, rng=np.random.Generator(np.random.PCG64(14)))
+    exponential.sample(ERRORS[::-1].copy(), 1.0, size=16, rng=np.random.Generator(np.random.Philox(14)))
