@@ -554,7 +554,7 @@ class Ticket:
         #: user seeds by name that runs nested in this release were given ("Class's rng=7"), for messages
         self.named: list[str] = []
         self.created: dict[bytes, tuple[Any, list[bytes], bool]] = {}
-        self.passed: dict[bytes, tuple[Any, tuple[int, int], list[bytes]]] = {}
+        self.passed: dict[bytes, tuple[Any, tuple[int, int], list[bytes], int | None]] = {}
         #: generators this run derived (child_streams): a nested run handed one draws the run's coins, not a seed
         self.derived: dict[int, Any] = {}
 
@@ -676,6 +676,12 @@ def stream_position(gen: np.random.Generator) -> tuple[int, int] | None:
     return None
 
 
+def _buffered(gen: np.random.Generator) -> int | None:
+    """The 32-bit half the bit generator holds buffered for its next 32-bit draw, or None."""
+    state = gen.bit_generator.state
+    return int(state["uinteger"]) if state.get("has_uint32") else None
+
+
 def _unplaced(owner: str, gen: np.random.Generator) -> ValueError:
     return ValueError(
         f"{owner}: the numpy.random.Generator given as rng (or random_state) cannot be placed on its own seed's "
@@ -762,7 +768,7 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
         where = stream_position(gen)
         if where is None:
             raise _unplaced(ticket.owner, gen)
-        ticket.passed[key] = (gen, where, above)
+        ticket.passed[key] = (gen, where, above, _buffered(gen))
         return
     # a node below another node this run made is reached only through it: the record keeps the top one
     # (whose subtree it owns), so the record's size does not count the run's sub-fits (random stopping's K)
@@ -798,9 +804,13 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
     with _LOCK:
         if _PAUSED[0]:
             return  # seed_reuse_allowed(): nothing checked, nothing recorded
-    stretches = {key: _stretch(gen, start) for key, (gen, start, _) in ticket.passed.items()}
+    stretches = {key: _stretch(gen, start) for key, (gen, start, _, _) in ticket.passed.items()}
     stretches = {key: st for key, st in stretches.items() if st[1] > 0}  # only spawned from: its children count
-    if not ticket.created and not stretches:
+    # a 32-bit half the generator held buffered when handed in and drew during the run: it may come from an older
+    # word than its position says (a 64-bit draw keeps the buffer), so it is recorded by its value too
+    halves = [_mac(b"buffered-half", key + type(gen.bit_generator).__name__.encode() + half.to_bytes(8, "little"))
+              for key, (gen, _, _, half) in ticket.passed.items() if half is not None and _buffered(gen) != half]
+    if not ticket.created and not stretches and not halves:
         return
     fp = fingerprint_of()
     out = output_of()
@@ -831,6 +841,12 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
                     _same_release(kfp, kowner, kout, fp, out, owner, shown)
                 if keep and not met and length:
                     fresh.append((segments, start, length))  # met only by this release again: recorded already
+        for half in halves:
+            known = record.get(half)
+            if known is not None:
+                _same_release(known[0], known[1], known[2], fp, out, owner, shown)
+        for half in halves:
+            record.setdefault(half, (fp, owner, out, b"", False))
         for key, (_, _, top) in ticket.created.items():
             if top:  # the node's subtree (the stretch of its own stream the run drew is in ``fresh``)
                 record[key] = (fp, owner, out, b"", True)

@@ -12,6 +12,7 @@ import pickle
 
 import numpy as np
 import pytest
+from semiprivate.kernels.validation import as_generator
 from semiprivate.theory.classes import Thresholds
 from semiprivate.theory.learners.exponential import GenericPrivateLearner
 from semiprivate.theory.privacy import exponential
@@ -170,3 +171,29 @@ def test_a_state_set_just_before_the_seeds_start_is_refused_when_it_wraps_into_a
 def test_a_pcg64_and_a_philox_on_one_seed_are_different_streams():
     exponential.sample(ERRORS, 1.0, size=16, rng=np.random.Generator(np.random.PCG64(14)))
     exponential.sample(ERRORS[::-1].copy(), 1.0, size=16, rng=np.random.Generator(np.random.Philox(14)))
+
+
+class _HalfWordRelease(GeometricMechanism):
+    """A release whose only coins are one 32-bit half (a float32 uniform reads the bit generator's buffered half)."""
+
+    _exact_coins = frozenset()
+
+    def __call__(self, data, size, rng=None):
+        return np.float32(data) + as_generator(rng).random(dtype=np.float32)
+
+
+def test_a_buffered_half_carried_by_a_copy_to_another_position_is_refused():
+    a = np.random.default_rng(16)
+    a.random(dtype=np.float32)  # a 32-bit draw: the word's other half stays buffered
+    assert a.bit_generator.state["has_uint32"] == 1
+    b = copy.deepcopy(a)
+    b.integers(1 << 62, size=3)  # 64-bit draws: the copy moves on, the buffered half stays with it
+    assert b.bit_generator.state["uinteger"] == a.bit_generator.state["uinteger"]
+    assert copy.deepcopy(a).random(dtype=np.float32) == copy.deepcopy(b).random(dtype=np.float32)  # shared
+    _HalfWordRelease(1.0)(1, 1, a)
+    with pytest.raises(ValueError, match=SHARED):
+        _HalfWordRelease(1.0)(2, 1, b)
+    c = np.random.default_rng(17)
+    c.random(dtype=np.float32)
+    _HalfWordRelease(1.0)(1, 1, c)
+    _HalfWordRelease(1.0)(2, 1, c)  # the same generator continued: its next half is new
