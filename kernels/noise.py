@@ -32,7 +32,7 @@ from semiprivate.kernels._backend import resolve_backend
 from semiprivate.kernels._memo import memo
 from semiprivate.kernels.validation import as_generator
 
-__all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp"]
+__all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp", "ExactStream", "exact_stream", "FLOAT_DRAWS"]
 
 
 def _exact(value: Any, name: str, *, allow_zero: bool = False, upper: tuple[int, str] | None = None) -> Fraction:
@@ -417,3 +417,112 @@ def bernoulli_exp(gamma: Any, size: Any = None, *, rng: Any = None, backend: str
     else:
         x = _draw(ref.bernoulli_exp_table(gm), n, g, b)
     return _shape(x == 0, shape)
+
+
+#: The draws of a ``numpy.random.Generator`` that read its coins through floating point: every continuous law, the
+#: float uniforms (``random``, ``uniform``) and the discrete laws NumPy samples with float arithmetic (``binomial``,
+#: ``poisson``, ...).  An :class:`ExactStream` exposes none of them (nor any other Generator attribute).
+FLOAT_DRAWS = frozenset({
+    "laplace", "normal", "standard_normal", "random", "uniform", "exponential", "standard_exponential", "gamma",
+    "standard_gamma", "beta", "gumbel", "logistic", "lognormal", "multivariate_normal", "standard_cauchy",
+    "standard_t", "chisquare", "noncentral_chisquare", "f", "noncentral_f", "dirichlet", "vonmises", "wald",
+    "weibull", "pareto", "power", "rayleigh", "triangular", "binomial", "negative_binomial", "poisson", "geometric",
+    "hypergeometric", "multivariate_hypergeometric", "logseries", "zipf", "multinomial", "choice"})
+
+
+class ExactStream:
+    """The coins of a release, exposing the exact samplers only (``G9``: float noise refused by construction).
+
+    A release's run that declares its coin parameters exact (``_exact_coins`` on a class of the release boundary,
+    ``semiprivate.theory.privacy._release``) receives one of these instead of a ``numpy.random.Generator``:
+    :meth:`discrete_laplace`, :meth:`discrete_gaussian`, :meth:`bernoulli_exp` (CKS20, exact on their support),
+    :meth:`integers` (NumPy's bounded integers: exact rejection on the raw words), :meth:`bits` (raw 64-bit words)
+    and :meth:`exponential_mechanism` (the kernels' exact sampler, ``exact=True``).  Every float draw of a
+    Generator (:data:`FLOAT_DRAWS`: ``laplace``, ``normal``, ``random``, ...) is refused with a TypeError that names
+    it, and so are the generator itself, its bit generator and spawning (a run that needs independent child
+    streams takes them from :meth:`children`, which are exact streams too).  An exact stream does not pickle.
+
+    Scope: this is a discipline enforced on the code of the release, not a security boundary: Python code that
+    wants the generator can dig it out (``vars`` of the closure, ``gc``); what it rules out is the class of defect
+    "float noise on a released value" written by mistake.  Float noise remains only on the declared paths
+    (ARCHITECTURE.md, "Privacy by construction": DP-SGD's and DP-GD's Gaussian, float by nature).
+    """
+
+    __slots__ = ("_draw",)
+
+    def __init__(self, generator: np.random.Generator) -> None:
+        if not isinstance(generator, np.random.Generator):
+            raise TypeError(f"generator must be a numpy.random.Generator, got {type(generator).__name__}")
+
+        def draw(what: str, *args: Any, **kwargs: Any) -> Any:
+            if what == "integers":
+                return generator.integers(*args, **kwargs)
+            if what == "bits":
+                return generator.bit_generator.random_raw(*args, **kwargs)
+            if what == "children":
+                return [ExactStream(g) for g in generator.spawn(*args)]
+            if what == "exponential_mechanism":
+                from semiprivate.kernels._exponential import exponential_mechanism
+
+                return exponential_mechanism(*args, rng=generator, exact=True, **kwargs)
+            sampler = {"discrete_laplace": discrete_laplace, "discrete_gaussian": discrete_gaussian,
+                       "bernoulli_exp": bernoulli_exp}[what]
+            return sampler(*args, rng=generator, **kwargs)
+
+        object.__setattr__(self, "_draw", draw)
+
+    def discrete_laplace(self, scale: Any, size: Any = None) -> Any:
+        """Exact discrete Laplace samples (:func:`discrete_laplace`)."""
+        return self._draw("discrete_laplace", scale, size)
+
+    def discrete_gaussian(self, sigma2: Any, size: Any = None) -> Any:
+        """Exact discrete Gaussian samples (:func:`discrete_gaussian`)."""
+        return self._draw("discrete_gaussian", sigma2, size)
+
+    def bernoulli_exp(self, gamma: Any, size: Any = None) -> Any:
+        """Exact ``Bernoulli(exp(-gamma))`` coins (:func:`bernoulli_exp`)."""
+        return self._draw("bernoulli_exp", gamma, size)
+
+    def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64,
+                 endpoint: bool = False) -> Any:
+        """Uniform integers (``numpy.random.Generator.integers``: exact, by rejection on raw words)."""
+        return self._draw("integers", low, high, size, dtype=dtype, endpoint=endpoint)
+
+    def bits(self, size: Any = None) -> Any:
+        """Raw 64-bit words of the stream (``BitGenerator.random_raw``)."""
+        return self._draw("bits", size)
+
+    def exponential_mechanism(self, scores: Any, epsilon: Any, *, sensitivity: Any = 1, size: int | None = None) -> Any:
+        """The exact exponential mechanism (:func:`semiprivate.kernels.exponential_mechanism`, ``exact=True``)."""
+        return self._draw("exponential_mechanism", scores, epsilon, sensitivity=sensitivity, size=size)
+
+    def children(self, n: int) -> list[ExactStream]:
+        """``n`` independent child streams (``SeedSequence.spawn``), each an exact stream."""
+        return list(self._draw("children", int(n)))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in FLOAT_DRAWS or (not name.startswith("__") and hasattr(np.random.Generator, name)):
+            raise TypeError(
+                f"{name}: a release draws its noise from an exact-only stream (ExactStream), which has no "
+                f"{name}: float noise on a released value leaks through its rounding (Mironov 2012); use "
+                "discrete_laplace, discrete_gaussian, bernoulli_exp, integers, bits or exponential_mechanism, or "
+                "declare a float path (ARCHITECTURE.md, 'Privacy by construction')")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an ExactStream is read-only (tried to set {name!r})")
+
+    def __reduce__(self) -> Any:
+        raise TypeError("an ExactStream does not pickle: a release keeps no coins (ARCHITECTURE.md)")
+
+    def __repr__(self) -> str:
+        return "ExactStream()"
+
+
+def exact_stream(rng: Any = None, name: str = "rng") -> ExactStream:
+    """An :class:`ExactStream` on ``rng`` (None, an int seed, a SeedSequence, a Generator, or an ExactStream,
+    returned as is); the generator is made by :func:`semiprivate.kernels.validation.as_generator`, so the
+    privacy layer's coin observer sees it as any other."""
+    if isinstance(rng, ExactStream):
+        return rng
+    return ExactStream(as_generator(rng, name))

@@ -343,6 +343,8 @@ FLOAT_CALLS_ALLOWED: dict[tuple[str, str], str] = {
         "0; the law differs from Bernoulli(p) by float rounding); a known gap (ARCHITECTURE.md)",
     ("semiprivate.theory.privacy.exponential", "exponential_mechanism( without exact=True"):
         "sample_log_weights itself (the documented float sampler for non-release uses)",
+    ("semiprivate.theory.privacy.seeds", "import secrets"):
+        "the seed record's MAC key (32 bytes from the OS, drawn once per process): a key, never a coin of a release",
 }
 
 

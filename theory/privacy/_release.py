@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
+from semiprivate.kernels.noise import ExactStream, exact_stream
 from semiprivate.kernels.validation import COIN_OBSERVERS, as_generator, check_rng
 from semiprivate.theory.privacy import seeds as seed_record
 from semiprivate.theory.privacy.budget import BUDGET_PARAMETERS, normal_delta, normal_epsilon
@@ -75,11 +76,11 @@ _FRAMEWORK_STATE = frozenset({"_sklearn_version", "_sklearn_output_config", "_me
 #: The methods after which a :class:`Released` object is sealed.
 RUN_METHODS = ("fit", "sanitize", "__call__")
 
-_COIN_TYPES = (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence, np.random.RandomState)
+_COIN_TYPES = (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence, np.random.RandomState, ExactStream)
 
 
 def is_coin_state(value: Any) -> bool:
-    """Whether ``value`` is a generator, a bit generator, a seed sequence or a legacy RandomState."""
+    """Whether ``value`` is a generator, a bit generator, a seed sequence, a legacy RandomState or an exact stream."""
     return isinstance(value, _COIN_TYPES)
 
 
@@ -654,6 +655,19 @@ def _restore_budget(obj: Any, given: dict[str, Any]) -> None:
     vars(obj).update(given)
 
 
+def _exact_arguments(obj: Any, signature: inspect.Signature, args: tuple[Any, ...],
+                     kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The run's arguments with every coin parameter the class declares exact (``_exact_coins``) replaced by an
+    :class:`~semiprivate.kernels.noise.ExactStream` on it (made inside the release's ticket: the seed record sees
+    its generator).  The run's code then has no float draw to make: ``rng.laplace`` is a TypeError."""
+    bound = signature.bind(obj, *args, **kwargs)
+    bound.apply_defaults()
+    for name in type(obj)._exact_coins:
+        if name in bound.arguments:
+            bound.arguments[name] = exact_stream(bound.arguments[name], name)
+    return tuple(bound.args[1:]), dict(bound.kwargs)
+
+
 def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(method)
 
@@ -687,6 +701,8 @@ def _sealing(method: Callable[..., Any]) -> Callable[..., Any]:
         before = frozenset(vars(self))  # what the caller (or a framework, e.g. scikit-learn's callbacks) set
         try:
             with seed_record.release_ticket(owner, off=off or again) as ticket:
+                if type(self)._exact_coins:
+                    args, kwargs = _exact_arguments(self, signature, args, kwargs)
                 out = method(self, *args, **kwargs)
             _RUN_DEPTH.reset(depth)
             _IN_RUN.reset(in_run)
@@ -759,6 +775,9 @@ class Released:
     _releases: ClassVar[frozenset[str]] = frozenset()
     #: attributes computed from the parameters, the public data and the input sizes only
     _public: ClassVar[frozenset[str]] = frozenset()
+    #: run-method parameters whose coins the run receives as an exact-only stream
+    #: (:class:`~semiprivate.kernels.noise.ExactStream`: exact samplers only, every float draw refused)
+    _exact_coins: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

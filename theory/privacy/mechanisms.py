@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 from scipy.special import log_ndtr
-from semiprivate.kernels.noise import bernoulli_exp, discrete_laplace
+from semiprivate.kernels.noise import bernoulli_exp
 from semiprivate.kernels.validation import (
     DELTA,
     EPSILON,
@@ -305,6 +305,7 @@ class GeometricMechanism(_FixedAtConstruction, Released):
     """
 
     _public = frozenset({"alpha", "privacy"})  # stateless: a call leaves nothing behind
+    _exact_coins = frozenset({"rng"})  # the run gets an ExactStream: no float draw can reach the answer
 
     @validate_params(epsilon=EPSILON, sensitivity=Integer(1), query=Optional(CallableConstraint()))
     def __init__(self, epsilon: float, sensitivity: int = 1, *, query: Callable[[Any], Any] | None = None) -> None:
@@ -345,7 +346,7 @@ class GeometricMechanism(_FixedAtConstruction, Released):
         n = _size(size)
         shape = (n, *a.shape)
         scale = laplace_scale(self.sensitivity, self.epsilon)
-        z = discrete_laplace(scale, int(np.prod(shape)), rng=as_generator(rng)).reshape(shape)
+        z = rng.discrete_laplace(scale, int(np.prod(shape))).reshape(shape)  # rng: an ExactStream (_exact_coins)
         return a + z
 
     def log_probabilities(self, data: Any, support: Any) -> np.ndarray:

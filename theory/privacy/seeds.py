@@ -25,10 +25,17 @@ in a release draw into the outermost release's record.  After a run, a stream an
 stream below one whose subtree another release derived from) is refused, unless the other release had the same
 keyed fingerprint (class, parameters other than the seed, every input) and the same output (a repetition: it
 reveals nothing new); the output is the return value and every declared release on the object.  A generator
-handed on exactly where the previous release left it continues the stream (allowed).  So a used or permuted
-generator, a spawned child drawn directly, a seed under any parameter name and a release inside another's query
-are caught whatever the entry point.  Fingerprints and outputs are BLAKE2b MACs under a key drawn from the OS
-when the module is imported; the table holds keyed digests only.  Refusals are ValueErrors that name the
+handed to a release is placed on its own seed's stream (:func:`stream_position`: PCG64 by the LCG distance from
+the seed's first state, Philox by its counter), and the release owns the stretch it drew (a stream a release
+makes from a seed owns the subtree below it and the stretch of its own stream it drew): one generator continued
+from release to release (each starts where the last stopped) is allowed, and two objects holding one state (a
+deep copy, a pickle round trip, a state copied by hand) draw one stretch and are refused.  A generator that cannot
+be placed (a state set by hand from another seed, ``jumped()``, a drawn MT19937 or SFC64) is refused on a release.
+So a used or permuted generator, a copy of one, a spawned child drawn directly, a seed under any parameter name
+and a release inside another's query are caught whatever the entry point.  Fingerprints and outputs are BLAKE2b
+MACs under a per-process secret key, drawn from the OS at first use and held only inside a keyed hash object
+(no attribute, pickle, repr or message carries the key or a digest; code running in the same process can still
+call the record's functions, so against it a small seed is no secret); the table holds keyed digests only.  Refusals are ValueErrors that name the
 parameter and the fix: distinct seeds (``numpy.random.SeedSequence(seed).spawn(k)``), or ``None``.
 :func:`forget_seeds` empties the table (an earlier release that was discarded unpublished no longer needs
 protecting; each test of the project's suite starts with an empty table), :func:`separate_seed_record` runs a
@@ -69,6 +76,7 @@ NoisyHistogramSanitizer: rng=0 was already used by a different release in this p
 
 from __future__ import annotations
 
+import bisect
 import collections
 import contextlib
 import contextvars
@@ -76,15 +84,16 @@ import functools
 import hashlib
 import os
 import pickle
+import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from semiprivate.kernels.validation import in_experiment
 
 __all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",
-           "SECURE_MODE_ENV"]
+           "SECURE_MODE_ENV", "stream_position"]
 
 #: The environment variable that turns secure mode on for the process ("1", "true", "yes" or "on").
 SECURE_MODE_ENV = "SEMIPRIVATE_SECURE_MODE"
@@ -95,7 +104,6 @@ SEED_NAMES = ("rng", "random_state", "seed")
 #: Parameters that change what a run prints or how fast it runs, never its output: not part of a release's identity.
 _NOT_THE_RELEASE = frozenset({"progress", "verbose", "n_jobs", "backend"})
 
-_KEY = os.urandom(32)
 _LOCK = threading.RLock()
 _RECORD: dict[bytes, tuple[bytes, str, bytes, bytes, bool]] = {}
 _SECURE: list[bool] = [False]
@@ -292,6 +300,47 @@ def seed_identity(value: Any) -> tuple[Any, ...] | None:
 
 
 # ---------------------------------------------------------------------------------------------------
+# the record's key
+# ---------------------------------------------------------------------------------------------------
+
+
+def _keyed_hash_factory() -> Callable[[bytes], Any]:
+    """``keyed(tag)``: a new BLAKE2b hash under the process's secret key, with a 16-byte domain tag fed first.
+
+    The key is 32 bytes from ``secrets.token_bytes`` (the OS's entropy), drawn at the first use, absorbed
+    at once into a keyed hash object (C state: no Python attribute holds it) and then dropped; every MAC is a
+    ``copy()`` of that object.  No module attribute, pickle, repr or message carries the key, and the record's
+    digests are meaningless outside the process that made them (a digest that leaks, e.g. into a log, cannot be
+    tested against candidate seeds elsewhere).  What this cannot do: code running in the same process can call
+    the record's own functions (or read memory), so it can compute the MAC of any seed it guesses and compare;
+    inside one Python process nothing is secret from introspection.  A process forked after the first use keeps
+    the parent's key (its copy of the record stays consistent); a process started afresh draws its own.
+    """
+    template: list[Any] = []
+
+    def keyed(tag: bytes) -> Any:
+        if not template:
+            with _LOCK:
+                if not template:
+                    template.append(hashlib.blake2b(key=secrets.token_bytes(32), digest_size=32))
+        h = template[0].copy()
+        h.update(tag.ljust(16, b"\0")[:16])
+        return h
+
+    return keyed
+
+
+_keyed = _keyed_hash_factory()
+del _keyed_hash_factory
+
+
+def _mac(tag: bytes, data: bytes) -> bytes:
+    h = _keyed(tag)
+    h.update(data)
+    return bytes(h.digest())
+
+
+# ---------------------------------------------------------------------------------------------------
 # fingerprints of releases
 # ---------------------------------------------------------------------------------------------------
 
@@ -426,22 +475,22 @@ def _has_contents(cell: Any) -> bool:
 
 def output_mac(value: Any) -> bytes:
     """A keyed MAC of what a run released (its return value, or its declared attributes)."""
-    h = hashlib.blake2b(key=_KEY, digest_size=32)
+    h = _keyed(b"output")
     try:
         h.update(pickle.dumps(value, protocol=5))
     except Exception:
         _feed(h, value, {})
-    return h.digest()
+    return bytes(h.digest())
 
 
 def fingerprint(kind: str, params: dict[str, Any], inputs: dict[str, Any]) -> bytes:
     """A keyed BLAKE2b MAC (per-process key) of a release: its class, parameters and run inputs."""
-    h = hashlib.blake2b(key=_KEY, digest_size=32)
+    h = _keyed(b"fingerprint")
     h.update(kind.encode() + b"\0")
     seen: dict[int, Any] = {}
     _feed(h, {k: v for k, v in params.items() if k not in SEED_NAMES and k not in _NOT_THE_RELEASE}, seen)
     _feed(h, {k: v for k, v in inputs.items() if k not in SEED_NAMES}, seen)
-    return h.digest()
+    return bytes(h.digest())
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -451,7 +500,7 @@ def fingerprint(kind: str, params: dict[str, Any], inputs: dict[str, Any]) -> by
 
 def _sealed_identity(ident: tuple[Any, ...]) -> bytes:
     """A keyed MAC of a seed's identity: the record does not hold the seeds in clear."""
-    return hashlib.blake2b(repr(ident).encode(), key=_KEY, digest_size=32).digest()
+    return _mac(b"identity", repr(ident).encode())
 
 
 def _shown(value: Any) -> str:
@@ -492,9 +541,9 @@ class Ticket:
     """The streams one release's run draws from (:func:`release_ticket`).
 
     ``created``: the seed-tree nodes (root words, spawn key) of generators made during the run (from a seed, a
-    SeedSequence, or spawned); ``passed``: nodes of generators the run was handed and drew from as they are
-    (with the object and its state when first seen: continuing a stream where the last release left it is not
-    a reuse).  ``off``: a run with no guarantee to protect (declared not private, or an audit-form experiment).
+    SeedSequence, or spawned); ``passed``: nodes of generators the run was handed and drew from as they are,
+    with the object and its position on its node's stream when first seen (:func:`stream_position`): the
+    release draws the stretch from there to where the object stands when the run ends.  ``off``: a run with no guarantee to protect (declared not private, or an audit-form experiment).
     """
 
     __slots__ = ("owner", "off", "created", "passed", "named", "derived")
@@ -505,7 +554,7 @@ class Ticket:
         #: user seeds by name that runs nested in this release were given ("Class's rng=7"), for messages
         self.named: list[str] = []
         self.created: dict[bytes, tuple[Any, list[bytes], bool]] = {}
-        self.passed: dict[bytes, tuple[Any, bytes, list[bytes]]] = {}
+        self.passed: dict[bytes, tuple[Any, tuple[int, int], list[bytes], int | None]] = {}
         #: generators this run derived (child_streams): a nested run handed one draws the run's coins, not a seed
         self.derived: dict[int, Any] = {}
 
@@ -566,11 +615,107 @@ def is_fresh(gen: np.random.Generator) -> bool:
 
 def _fresh_key(words: bytes) -> bytes:
     # a one-way digest: the root's words seed its own bit generator, so they are never kept
-    return hashlib.blake2b(words, key=_KEY, digest_size=16, person=b"fresh-root").digest()
+    return _mac(b"fresh-root", words)
 
 
-def _state_digest(gen: np.random.Generator) -> bytes:
-    return hashlib.blake2b(repr(_state_items(gen.bit_generator.state)).encode(), key=_KEY, digest_size=16).digest()
+#: PCG64's LCG multiplier (O'Neill's 128-bit default) and PCG64DXSM's 64-bit "cheap" one, as NumPy uses them.
+_PCG_MULTIPLIER = {"PCG64": (2549297995355413924 << 64) + 4865540595714422341, "PCG64DXSM": 0xDA942042E4DD58B5}
+
+
+def _lcg_distance(start: int, target: int, mult: int, plus: int) -> int:
+    """The number of steps of ``s -> mult * s + plus (mod 2^128)`` from ``start`` to ``target`` (O'Neill's PCG
+    ``distance``: one bit of the answer per round, 128 rounds at most; the LCG has full period, so it exists)."""
+    mask = (1 << 128) - 1
+    bit, distance = 1, 0
+    while start != target:
+        if (start & bit) != (target & bit):
+            start = (start * mult + plus) & mask
+            distance |= bit
+        plus = ((mult + 1) * plus) & mask
+        mult = (mult * mult) & mask
+        bit <<= 1
+    return distance
+
+
+def stream_position(gen: np.random.Generator) -> tuple[int, int] | None:
+    """``(position, period)``: where ``gen`` stands on the stream its own seed sequence starts, in 32-bit halves
+    of the bit generator's 64-bit words (a buffered half counts as not yet drawn), or None when it cannot be
+    placed there.
+
+    A fresh generator stands at 0.  PCG64 and PCG64DXSM are placed by the LCG distance from the seed's first
+    state, Philox by its counter; a state whose stream (PCG's increment, Philox's key) is not its seed's -- set
+    by hand from another generator, or made by ``jumped()`` -- cannot be placed, nor can a drawn MT19937 or
+    SFC64 (no distance to compute).  Two generators at one position of one node draw the same coins, whatever
+    object holds them (a deep copy, a pickle round trip, a state copied by hand).
+    """
+    bg = gen.bit_generator
+    ss = getattr(bg, "seed_seq", None)
+    if not isinstance(ss, np.random.SeedSequence):
+        return None
+    try:
+        first = type(bg)(ss).state
+    except Exception:  # a bit generator that cannot be rebuilt from its seed sequence
+        return None
+    now = bg.state
+    name = now.get("bit_generator")
+    half = int(now.get("has_uint32", 0))
+    if name in _PCG_MULTIPLIER:
+        if now["state"]["inc"] != first["state"]["inc"]:
+            return None
+        steps = _lcg_distance(int(first["state"]["state"]), int(now["state"]["state"]), _PCG_MULTIPLIER[name],
+                              int(now["state"]["inc"]))
+        return 2 * steps - half, 2 << 128
+    if name == "Philox":
+        if not np.array_equal(now["state"]["key"], first["state"]["key"]):
+            return None
+        counter = sum(int(c) << (64 * i) for i, c in enumerate(now["state"]["counter"]))
+        words = 4 * counter - 4 + int(now["buffer_pos"])
+        return 2 * words - half, 8 << 256
+    if _state_items(now) == _state_items(first):
+        return 0, 1 << 64  # fresh: nothing drawn yet
+    return None
+
+
+def _buffered(gen: np.random.Generator) -> int | None:
+    """The 32-bit half the bit generator holds buffered for its next 32-bit draw, or None."""
+    state = gen.bit_generator.state
+    return int(state["uinteger"]) if state.get("has_uint32") else None
+
+
+def _unplaced(owner: str, gen: np.random.Generator) -> ValueError:
+    return ValueError(
+        f"{owner}: the numpy.random.Generator given as rng (or random_state) cannot be placed on its own seed's "
+        f"stream (its {type(gen.bit_generator).__name__} state was set by hand or copied from another generator, "
+        "made by jumped(), or drawn from by a bit generator whose position cannot be computed): another object "
+        "could hold the same state and draw the same coins unnoticed, so a release does not draw from it; pass "
+        "rng=None (fresh OS entropy), or a Generator made by numpy.random.default_rng(seed), drawn from or not, "
+        "or a spawned child (numpy.random.SeedSequence(seed).spawn(k), one child per release)")
+
+
+def _segment_key(key: bytes, gen: np.random.Generator) -> bytes:
+    # one list per node and bit generator kind: a PCG64 and a Philox seeded from one node are different streams
+    return _mac(b"segments", key + type(gen.bit_generator).__name__.encode())
+
+
+def _pieces(start: int, length: int, period: int) -> list[tuple[int, int]]:
+    """A stretch ``[start, start + length)`` of a cyclic stream of ``period`` halves, as stretches that do not
+    wrap past the end (a state set by hand just before a seed's start wraps into it)."""
+    if length >= period:
+        return [(0, period)]
+    end = start + length
+    return [(start, length)] if end <= period else [(start, period - start), (0, end - period)]
+
+
+def _overlapping(segments: list[tuple[Any, ...]], start: int, length: int) -> list[tuple[Any, ...]]:
+    """The recorded stretches (sorted by start, pairwise disjoint) that meet ``[start, start + length)``: the last
+    one starting at or before it, and those starting inside it (a binary search: the record of one generator
+    continued over many releases is not scanned whole)."""
+    i = bisect.bisect_right(segments, start, key=lambda seg: seg[0])
+    found = [segments[i - 1]] if i and segments[i - 1][0] + segments[i - 1][1] > start else []
+    while i < len(segments) and segments[i][0] < start + length:
+        found.append(segments[i])
+        i += 1
+    return found
 
 
 def _node_key(gen: np.random.Generator) -> tuple[bytes, bytes, list[bytes]]:
@@ -599,8 +744,10 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
     """Register, in the release's ``ticket``, the stream ``gen`` draws from.
 
     ``passed``: ``gen`` is a generator the run was handed and draws from as it is (else it was made during the
-    run from a seed, a SeedSequence, or by spawning).  Two generators on one node in one release (not the same
-    object passed along) are refused at once (ValueError): they draw the same coins.
+    run from a seed, a SeedSequence, or by spawning; a child stream the run derived counts as made).  A handed-in
+    generator is registered with its position on its node's stream (:func:`stream_position`); one that cannot
+    be placed is refused at once (ValueError naming rng and the fix).  Two generators on one node in one release
+    (not the same object passed along) are refused at once (ValueError): they may draw the same coins.
     """
     if ticket.off or _PAUSED[0] or in_experiment():
         return
@@ -614,20 +761,32 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
         if seen is gen:
             return  # the same generator passed along inside the run: one stream, continued
         raise _reused_within(ticket.owner)
-    if passed and not _pristine(gen):
-        # a generator already drawn from or spawned, handed in: it continues its stream (the same object passed
-        # from release to release, or drawn from by the caller in between, is not a reuse), and its position in
-        # the stream cannot be placed against another release's; its spawned children are recorded when made
+    if passed and ticket.derived.get(id(gen)) is not gen:
+        # a generator from outside the run (the caller's, fresh or drawn from): it draws the stretch of its node's
+        # stream from where it stands now to where the run leaves it; the record keys that stretch, so two objects
+        # holding one state (a copy, a pickle, a state set by hand) are one stream at one position
+        where = stream_position(gen)
+        if where is None:
+            raise _unplaced(ticket.owner, gen)
+        ticket.passed[key] = (gen, where, above, _buffered(gen))
         return
-    if passed:
-        # a fresh generator (default_rng(s), or one built on a spawned child): exactly what making one from its
-        # node gives, so it is that node's stream from its start
-        ticket.created[key] = (gen, above, not any(a in ticket.created for a in above))
-    else:
-        # a node below another node this run made is reached only through it: the record keeps the top one
-        # (whose subtree it owns), so the record's size does not count the run's sub-fits (random stopping's K)
-        top = not any(a in ticket.created for a in above)
-        ticket.created[key] = (gen, above, top)
+    # a node below another node this run made is reached only through it: the record keeps the top one
+    # (whose subtree it owns), so the record's size does not count the run's sub-fits (random stopping's K)
+    top = not any(a in ticket.created for a in above)
+    ticket.created[key] = (gen, above, top)
+
+
+def _stretch(gen: np.random.Generator, start: tuple[int, int]) -> tuple[int, int, int]:
+    """``(start, length, period)`` of what ``gen`` drew during the run (in 32-bit halves), from ``start``
+    (position, period; period 0: a generator made in the run, from its node's start); a generator that cannot
+    be placed any more claims its whole stream."""
+    begin, period = start
+    end = stream_position(gen)
+    if end is None or (period and end[1] != period):
+        period = period or (1 << 64)
+        return begin, period, period
+    period = end[1]
+    return begin, (end[0] - begin) % period, period
 
 
 def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, output_of: Any) -> None:
@@ -635,48 +794,81 @@ def close_ticket(ticket: Ticket, owner: str, shown: str, fingerprint_of: Any, ou
     (another fingerprint, or the same inputs with another output), else record its streams.
 
     ``fingerprint_of()`` and ``output_of()`` give the keyed MACs of the release and of what it released
-    (computed only when the run drew from a stream a user seed can name).  A generator handed on from where
-    the previous release left it (its state unchanged since) continues that stream: not a reuse.
+    (computed only when the run drew from a stream a user seed can name).  A stream made in the run owns its node
+    (and, for the top one, its subtree); a handed-in generator owns the stretch of its node's stream it drew, so
+    one generator continued from release to release (each starts where the last stopped) is not a reuse, and
+    two objects holding one state are.
     """
     if ticket.off or (not ticket.created and not ticket.passed) or in_experiment():
         return
     with _LOCK:
         if _PAUSED[0]:
             return  # seed_reuse_allowed(): nothing checked, nothing recorded
+    stretches = {key: _stretch(gen, start) for key, (gen, start, _, _) in ticket.passed.items()}
+    stretches = {key: st for key, st in stretches.items() if st[1] > 0}  # only spawned from: its children count
+    # a 32-bit half the generator held buffered when handed in and drew during the run: it may come from an older
+    # word than its position says (a 64-bit draw keeps the buffer), so it is recorded by its value too
+    halves = [_mac(b"buffered-half", key + type(gen.bit_generator).__name__.encode() + half.to_bytes(8, "little"))
+              for key, (gen, _, _, half) in ticket.passed.items() if half is not None and _buffered(gen) != half]
+    if not ticket.created and not stretches and not halves:
+        return
     fp = fingerprint_of()
     out = output_of()
     with _LOCK:
         if _PAUSED[0]:
             return
-        nodes: list[tuple[bytes, list[bytes], bytes | None]] = [
-            (k, above, None) for k, (_, above, _) in ticket.created.items()]
-        nodes += [(k, above, start) for k, (_, start, above) in ticket.passed.items()]
-        for key, above, start in nodes:
-            # the node itself, or an ancestor whose whole subtree another release derived its streams from
-            record = _table()
-            owners = [(record.get(key), start)] + [(record.get(a), None) for a in above]
-            for known, begin in owners:
-                if known is None or (begin is not None and known[3] == begin):
-                    continue  # free, or a generator continuing exactly where the last release left it
-                if owners[0][0] is not known and not known[4]:
-                    continue  # that ancestor was drawn from directly: its stream, not its children's
-                if known[0] != fp:
-                    raise ValueError(
-                        f"{owner}: {shown} was already used by a different release in this process "
-                        f"({known[1]}, with other inputs or parameters): this run drew from a random stream that "
-                        "release drew from, so the two share their noise, which cancels when their outputs are "
-                        f"compared (h1 - h2 = f(D1) - f(D2) exactly): {_fix(_name_of(shown))}")
-                if known[2] != out:
-                    raise ValueError(
-                        f"{owner}: {shown} was already used by a release with these inputs and parameters, and "
-                        "this run's output differs from that release's (something the inputs do not show changed "
-                        "it: a closure, a global, an object read lazily); one seed on two different releases makes "
-                        f"their noise cancel: {_fix(_name_of(shown))}")
+        record = _table()
+        made = {k: _stretch(gen, (0, 0)) for k, (gen, _, _) in ticket.created.items()}
+        nodes: list[tuple[bytes, list[bytes], tuple[int, int, int], bool, bytes]] = [
+            (k, above, made[k], True, _segment_key(k, gen)) for k, (gen, above, _) in ticket.created.items()]
+        nodes += [(k, ticket.passed[k][2], st, False, _segment_key(k, ticket.passed[k][0]))
+                  for k, st in stretches.items()]
+        fresh: list[tuple[bytes, int, int]] = []  # stretches no release drew yet: recorded after every check passed
+        for key, above, stretch, created, segments in nodes:
+            # the node made again in this run (it draws from the node's start), an ancestor whose whole subtree
+            # another release derived its streams from, or a stretch of the node's own stream another release drew
+            # (a handed-in generator's, or a stream a release made from its seed)
+            owners = ([record.get(key)] if created else [None]) + [record.get(a) for a in above]
+            for i, known in enumerate(owners):
+                if known is None or (i and not known[4]):
+                    continue  # free, or an ancestor drawn from directly: its stream, not its children's
+                _same_release(known[0], known[1], known[2], fp, out, owner, shown)
+            # a node below one this run made is recorded through its top (the subtree), not a stretch of its own
+            keep = not created or ticket.created[key][2]
+            for start, length in _pieces(*stretch):
+                met = _overlapping(record.get(segments, []), start, length)
+                for _, _, kfp, kowner, kout in met:
+                    _same_release(kfp, kowner, kout, fp, out, owner, shown)
+                if keep and not met and length:
+                    fresh.append((segments, start, length))  # met only by this release again: recorded already
+        for half in halves:
+            known = record.get(half)
+            if known is not None:
+                _same_release(known[0], known[1], known[2], fp, out, owner, shown)
+        for half in halves:
+            record.setdefault(half, (fp, owner, out, b"", False))
         for key, (_, _, top) in ticket.created.items():
-            if top:
-                _table()[key] = (fp, owner, out, b"", True)
-        for key, (gen, _, _) in ticket.passed.items():
-            _table()[key] = (fp, owner, out, _state_digest(gen), False)
+            if top:  # the node's subtree (the stretch of its own stream the run drew is in ``fresh``)
+                record[key] = (fp, owner, out, b"", True)
+        for segments, start, length in fresh:
+            bisect.insort(record.setdefault(segments, []), (start, length, fp, owner, out), key=lambda seg: seg[0])
+
+
+def _same_release(known_fp: bytes, known_owner: str, known_out: bytes, fp: bytes, out: bytes, owner: str,
+                  shown: str) -> None:
+    """Refuse (ValueError) a run that drew coins an earlier release drew, unless it is that release again."""
+    if known_fp != fp:
+        raise ValueError(
+            f"{owner}: {shown} was already used by a different release in this process "
+            f"({known_owner}, with other inputs or parameters): this run drew from a random stream that "
+            "release drew from, so the two share their noise, which cancels when their outputs are "
+            f"compared (h1 - h2 = f(D1) - f(D2) exactly): {_fix(_name_of(shown))}")
+    if known_out != out:
+        raise ValueError(
+            f"{owner}: {shown} was already used by a release with these inputs and parameters, and "
+            "this run's output differs from that release's (something the inputs do not show changed "
+            "it: a closure, a global, an object read lazily); one seed on two different releases makes "
+            f"their noise cancel: {_fix(_name_of(shown))}")
 
 
 def _name_of(shown: str) -> str:
