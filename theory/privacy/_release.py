@@ -120,12 +120,17 @@ def _coins(source: Any, gen: np.random.Generator | None) -> None:
     if source is None:
         if gen is not None:
             seed_record.note_fresh(gen)
+            ticket = seed_record.current_ticket()
+            if ticket is not None and not ticket.off:
+                ticket.derived[id(gen)] = gen  # made by this run from OS entropy: the run's own stream
         return
     ticket = seed_record.current_ticket()
     if ticket is None or ticket.off:
         return  # not a release's coins (a data generator, a test's own draws)
-    fresh = isinstance(source, np.random.Generator) and seed_record.is_fresh(source)
-    if not fresh and not _derived(source) and seed_record.secure_mode_enabled():
+    # a generator from fresh OS entropy that the caller holds (as_generator(None) or child_streams(None, n) called
+    # outside the run) is the caller's seed like any other: its state can be copied, so only streams the run
+    # made itself are exempt
+    if not _derived(source) and seed_record.secure_mode_enabled():
         raise ValueError(f"{ticket.owner}: a user seed ({_shown_seed(source)}) reached the coins of a release in "
                          f"secure mode ({seed_record.SECURE_MODE_ENV} or set_secure_mode(True)); pass None for "
                          "every seed of a release and of the estimators inside it: each run then draws its "

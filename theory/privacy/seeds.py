@@ -77,7 +77,6 @@ NoisyHistogramSanitizer: rng=0 was already used by a different release in this p
 from __future__ import annotations
 
 import bisect
-import collections
 import contextlib
 import contextvars
 import functools
@@ -238,12 +237,64 @@ def _entropy(value: Any) -> Any:
     return tuple(int(v) for v in value) if isinstance(value, list | tuple | np.ndarray) else int(value)
 
 
+def _words_state(words: Any, pool: int) -> bytes:
+    """The first 8 state words of the SeedSequence whose assembled entropy is ``words`` (no spawn key)."""
+    return np.random.SeedSequence([int(w) for w in words], pool_size=pool).generate_state(8).tobytes()
+
+
+def _uint32_words(value: Any) -> list[int]:
+    """``value`` (an int, a sequence of them, nested, or a uint32 array: a SeedSequence's entropy or spawn key) as
+    NumPy turns it into 32-bit words: each int little-endian, 0 as one word, sequences concatenated."""
+    if isinstance(value, int | np.integer):
+        n = int(value)
+        words = [0] if n == 0 else []
+        while n > 0:
+            words.append(n & 0xFFFFFFFF)
+            n >>= 32
+        return words
+    return [w for v in value for w in _uint32_words(v)]
+
+
+def _assembled_words(ss: np.random.SeedSequence) -> list[int]:
+    """The words NumPy mixes into ``ss``'s pool: the entropy's, zero-padded to the pool size when there is a spawn
+    key (NumPy >= 1.19), then the spawn key's."""
+    run = _uint32_words(ss.entropy)
+    key = _uint32_words(ss.spawn_key)
+    if key and len(run) < ss.pool_size:
+        run += [0] * (int(ss.pool_size) - len(run))
+    return run + key
+
+
+def _node_state(ss: np.random.SeedSequence) -> bytes:
+    """What determines the coins of ``ss``'s node: NumPy mixes the entropy words followed by the spawn key's
+    words ("assembled entropy") into its pool, so ``SeedSequence(5).spawn(8)[7]``, ``SeedSequence([5, 0, 0, 0,
+    7])`` and the int seed ``5 + (7 << 128)`` are one stream; they are one node here.  Equal words give equal
+    states, and so do trailing zero words within the pool (``SeedSequence(0)`` and ``SeedSequence([0])``)."""
+    return _words_state(_assembled_words(ss), int(ss.pool_size))
+
+
+def _ancestor_states(ss: np.random.SeedSequence) -> list[bytes]:
+    """The nodes ``ss``'s stream descends from under ANY way of writing it, nearest last, without repeats or the
+    node itself.  NumPy pads the entropy to the pool size before it appends a spawn key, so a way of writing the
+    assembled words as (entropy, spawn key) splits them at or after the pool size: every proper prefix at least
+    that long is a node whose children include this one (a release that owns that subtree owns this stream), and
+    a shorter entropy is the pool-long prefix (trailing zero words within the pool change nothing)."""
+    words = _assembled_words(ss)
+    pool = int(ss.pool_size)
+    own = _words_state(words, pool)
+    out: list[bytes] = []
+    for m in range(min(pool, len(words)), len(words)):
+        state = _words_state(words[:m], pool)
+        if state != own and state not in out:
+            out.append(state)
+    return out
+
+
 def _seq_identity(ss: np.random.SeedSequence, spawned: int | None = None) -> tuple[Any, ...]:
-    """The root's pool words (so SeedSequence(0) and SeedSequence([0]), equal words, are one seed), the spawn key
-    and the children already spawned."""
+    """The node's state (:func:`_node_state`: equal assembled entropy words are one seed, however written) and the
+    children already spawned."""
     n = ss.n_children_spawned if spawned is None else spawned
-    root = np.random.SeedSequence(ss.entropy, pool_size=ss.pool_size).generate_state(8).tobytes()
-    return ("seed", root, tuple(int(k) for k in ss.spawn_key), int(n))
+    return ("seed", _node_state(ss), int(ss.pool_size), int(n))
 
 
 def _state_items(state: Any) -> Any:
@@ -546,7 +597,7 @@ class Ticket:
     release draws the stretch from there to where the object stands when the run ends.  ``off``: a run with no guarantee to protect (declared not private, or an audit-form experiment).
     """
 
-    __slots__ = ("owner", "off", "created", "passed", "named", "derived")
+    __slots__ = ("owner", "off", "created", "passed", "named", "derived", "fresh")
 
     def __init__(self, owner: str, off: bool = False) -> None:
         self.owner = owner
@@ -557,13 +608,13 @@ class Ticket:
         self.passed: dict[bytes, tuple[Any, tuple[int, int], list[bytes], int | None]] = {}
         #: generators this run derived (child_streams): a nested run handed one draws the run's coins, not a seed
         self.derived: dict[int, Any] = {}
+        #: keyed digests of the roots this run drew from OS entropy (rng=None): their streams are nobody's seed.  A
+        #: fresh root made before the run (``as_generator(None)`` called by the caller) is not here: the caller
+        #: holds that generator and can copy it, so it is recorded like any seed
+        self.fresh: set[bytes] = set()
 
 
 _TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar("semiprivate_release_ticket", default=None)
-#: One-way keyed digests of the roots this toolkit drew from OS entropy (rng=None): no user can give them again.
-#: Only a bounded number of digests, one per fresh root (a release with rng=None makes one, whatever its sub-runs).
-_FRESH: collections.OrderedDict[bytes, None] = collections.OrderedDict()
-_FRESH_MAX = 4096
 
 
 def current_ticket() -> Ticket | None:
@@ -597,20 +648,14 @@ def _seed_seq(gen: np.random.Generator) -> np.random.SeedSequence | None:
 
 
 def note_fresh(gen: np.random.Generator) -> None:
-    """Mark ``gen``'s root as drawn from OS entropy by this toolkit: its streams are nobody's seed."""
+    """Inside a release's run, mark ``gen``'s root as drawn from OS entropy by this run: the streams on it are
+    nobody's seed.  Outside a run nothing is marked: the caller holds that generator (and can copy it), so a
+    release it is handed to records it like any seed (:func:`note_stream`)."""
     ss = _seed_seq(gen)
-    if ss is None:
+    ticket = _TICKET.get()
+    if ss is None or ticket is None or ticket.off:
         return
-    with _LOCK:
-        _FRESH[_fresh_key(_root_words(ss))] = None
-        while len(_FRESH) > _FRESH_MAX:
-            _FRESH.popitem(last=False)
-
-
-def is_fresh(gen: np.random.Generator) -> bool:
-    """Whether ``gen`` descends from a root this toolkit drew from OS entropy (:func:`note_fresh`)."""
-    ss = _seed_seq(gen)
-    return ss is not None and _fresh_key(_root_words(ss)) in _FRESH
+    ticket.fresh.add(_fresh_key(_root_words(ss)))
 
 
 def _fresh_key(words: bytes) -> bytes:
@@ -725,10 +770,9 @@ def _node_key(gen: np.random.Generator) -> tuple[bytes, bytes, list[bytes]]:
         ident: tuple[Any, ...] = ("bits", type(gen.bit_generator).__name__, _state_items(gen.bit_generator.state))
         return b"", _sealed_identity(ident), []
     root = _root_words(ss)
-    path = tuple(int(k) for k in ss.spawn_key)
     pool = int(ss.pool_size)
-    above = [_sealed_identity(("stream", root, path[:i], pool)) for i in range(len(path))]
-    return root, _sealed_identity(("stream", root, path, pool)), above
+    above = [_sealed_identity(("stream", state, pool)) for state in _ancestor_states(ss)]
+    return root, _sealed_identity(("stream", _node_state(ss), pool)), above
 
 
 def _reused_within(owner: str) -> ValueError:
@@ -752,8 +796,9 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
     if ticket.off or _PAUSED[0] or in_experiment():
         return
     root, key, above = _node_key(gen)
-    if root and _fresh_key(root) in _FRESH:
-        return  # fresh OS entropy: no other release can draw it
+    if root and _fresh_key(root) in ticket.fresh:
+        return  # a root this run drew from fresh OS entropy: no other release can draw it
+    handed_in = passed and ticket.derived.get(id(gen)) is not gen
     seen = ticket.created.get(key, (None,))[0]
     if seen is None and key in ticket.passed:
         seen = ticket.passed[key][0]
@@ -761,7 +806,7 @@ def note_stream(ticket: Ticket, gen: np.random.Generator, *, passed: bool) -> No
         if seen is gen:
             return  # the same generator passed along inside the run: one stream, continued
         raise _reused_within(ticket.owner)
-    if passed and ticket.derived.get(id(gen)) is not gen:
+    if handed_in:
         # a generator from outside the run (the caller's, fresh or drawn from): it draws the stretch of its node's
         # stream from where it stands now to where the run leaves it; the record keys that stretch, so two objects
         # holding one state (a copy, a pickle, a state set by hand) are one stream at one position
