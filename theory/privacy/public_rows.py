@@ -194,11 +194,14 @@ def map_rows(transformer: Any, X: Any, *, like: Any = None) -> Any:
 
     * the map runs under ``np.errstate`` (overflow, invalid and divide-by-zero warn nothing; no warnings filter is
       changed: its version would count runs) and its output is clipped by
-      :func:`~semiprivate.theory.privacy.public_preprocessing.bounded_features` (a finite entry that a map
+      ``public_preprocessing.bounded_features`` (a finite entry that a map
       sends to infinity becomes ``+-FEATURE_BOUND``);
     * a row the map refuses (it raises) or sends to NaN with no NaN in its input is mapped to the zero row
       (values are mapped, never refused: a refusal would depend on the private value, and its message would
       show it).  Configurations that refuse by design are refused beforehand by :func:`check_public_map`.
+
+    Not covered: a warning the transformer issues itself (``warnings.warn`` in a user's function) passes through;
+    holding it back would change the warnings filters, whose version counts runs.
 
     ``like``: an output of the same map on public rows, whose first row gives the zero row's shape when no row of
     ``X`` can be mapped; without it, a ``X`` none of whose rows can be mapped is refused with a ValueError that
