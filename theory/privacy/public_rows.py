@@ -153,6 +153,8 @@ def check_public_map(transformer: Any, name: str) -> None:
     ``"warn"`` warns: an exception or a warning on one dataset and not on its neighbour.  The refusal here
     reads the parameter only (the same for every dataset), names it and the fix.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
     try:
         params = transformer.get_params(deep=True)
     except (AttributeError, TypeError):
