@@ -59,6 +59,7 @@ from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.kernels._timing import time_call  # noqa: E402
 from semiprivate.theory.privacy.dpsgd import dp_sgd  # noqa: E402
 from semiprivate.theory.privacy.linear import clip_factors  # noqa: E402
+from semiprivate.theory.privacy.seeds import seed_reuse_allowed  # noqa: E402
 
 MARGIN, CLIP, LR, SIGMA = 0.05, 1.0, 0.1, 1.0
 # a longer pause than _common's default: torch's OpenMP pool spins longer after a call
@@ -359,7 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(head), flush=True)
     rows = list(head)
     if not args.skip_dpsgd:
-        rows += bench_dpsgd([int(v) for v in args.dims.split(",")], args.n, args.batch, args.steps, args.repeats)
+        # timing runs replay one seed across implementations and precisions (common random numbers), not releases
+        with seed_reuse_allowed():
+            rows += bench_dpsgd([int(v) for v in args.dims.split(",")], args.n, args.batch, args.steps, args.repeats)
     if not args.skip_streaming:
         rows += [""] + bench_streaming(args.stream_n, args.stream_d, args.stream_k, args.stream_rows)
     rows += ["", f"load average at end {os.getloadavg()[0]:.1f}."]

@@ -24,7 +24,15 @@ The learner protocol (:class:`LearnerBase`): every learner is a scikit-learn cla
 ``fit(X, y, X_public=None) -> self``, ``privacy_`` after ``fit``, the a-priori guarantee
 ``privacy`` and the class attribute ``privacy_model_``.  Its seed is ``random_state``
 (scikit-learn's name: None, an int, a ``SeedSequence`` or a ``Generator``); ``rng`` is the older
-name, kept as an alias (:func:`seed_of` reads them).  Where a differential-privacy learner
+name, kept as an alias (:func:`seed_of` reads them).  What ``privacy_`` assumes of a seed: the guarantee is over
+the run's coins, so it holds against an observer who does not know the seed; an ``int`` seed (or a seed sequence
+built from one) makes a run reproducible and nothing more: whoever knows or guesses it replays every coin, and a
+small seed is found by searching, e.g. from a released public draw made with it (a random projection's
+``components_``); only ``random_state=None`` (fresh OS entropy; the only choice in secure mode,
+:func:`semiprivate.theory.privacy.seeds.set_secure_mode`) gives a release whose ``privacy_`` holds against
+everyone.  No warning is given for a seeded fit (as diffprivlib, whose ``random_state`` documents reproducibility
+and warns nothing; Opacus likewise only refuses seeds in its secure mode): a warning on every reproducible
+experiment would be silenced, and secure mode is the switch that refuses them.  Where a differential-privacy learner
 cannot pass one of scikit-learn's estimator checks (a fresh draw of noise at every fit, inputs that
 are points of a finite concept class), the class lists the check with the reason in
 ``expected_failed_checks`` (given to ``parametrize_with_checks``, as scikit-learn's own

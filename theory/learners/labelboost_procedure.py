@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from semiprivate.kernels.validation import RNG, as_generator, check_binary, validate_params
 from semiprivate.theory.classes.base import ConceptClass
+from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 
 __all__ = ["label_boost_procedure", "label_boost_procedure_distribution", "LabelBoostProcedureResult",
@@ -67,6 +68,7 @@ def _inputs(C: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any
     return X_S, y_S, X_T
 
 
+@released_function
 @validate_params(rng=RNG)
 def label_boost_procedure(concept_class: ConceptClass, X_labelled: Any, y_labelled: Any, X_unlabelled: Any, *,
                           rng: Any = None) -> LabelBoostProcedureResult:

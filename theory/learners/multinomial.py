@@ -212,7 +212,10 @@ class SemiPrivateMultinomial(Released, LearnerBase):
         The classifier on standardised features: ``decision_function(X) = s(X) @ coef_.T + intercept_``.
     noise_multiplier_ : float; n_iter_ : int
     privacy_ : (float, float)
-        (epsilon, delta) of what ran (PLD accountant, replace-one).
+        (epsilon, delta) of what ran (PLD accountant, replace-one), against an observer who does not know the
+        seed: with an ``int`` ``random_state`` and ``projection="random"``, ``components_`` is a public function
+        of the seed, so a small seed can be recovered from it and every coin replayed (pass None for a release;
+        the learner protocol, ``semiprivate.theory.learners._base``).
     budget_ : dict
         What the guarantee is made of.
     n_features_in_ : int

@@ -9,7 +9,10 @@ is free for the private learner), for the preprocessing a practitioner puts befo
    private rows enters a fitted transformer;
 2. it transforms the public rows and the private rows ``X``, each row on its own unless the transformer is a
    known row-wise map (:data:`semiprivate.theory.privacy.public_rows.ROW_WISE`), so no private row changes how
-   another row is mapped;
+   another row is mapped; the map runs under ``np.errstate`` with its output bounded, and a row it refuses (it
+   raises, or gives NaN from a row with none) becomes the zero row, so no private value causes an exception or a
+   warning, or shows in a message (:func:`semiprivate.theory.privacy.public_rows.map_rows`); an encoder with
+   ``handle_unknown="error"`` or ``"warn"`` is refused before any row is read (use ``handle_unknown="ignore"``);
 3. the final learner runs ``fit(X_t, y, X_public=P_t)``: the public rows reach it through the same steps as the
    private ones.
 
@@ -40,21 +43,11 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.privacy._release import Released
-from semiprivate.theory.privacy.public_rows import ROW_WISE
+from semiprivate.theory.privacy.public_rows import check_public_map, map_rows
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
 __all__ = ["SemiPrivatePipeline"]
-
-
-def _rowwise_transform(transformer: Any, X: Any) -> Any:
-    """``transformer.transform(X)``, one row at a time unless the transformer is a known row-wise map."""
-    if type(transformer) in ROW_WISE:  # the exact class: a subclass may override transform
-        return transformer.transform(X)
-    A = np.asarray(X)
-    if A.shape[0] <= 1:
-        return transformer.transform(A)
-    return np.vstack([np.asarray(transformer.transform(A[i:i + 1])) for i in range(A.shape[0])])
 
 
 class SemiPrivatePipeline(Released, Pipeline):
@@ -113,13 +106,19 @@ class SemiPrivatePipeline(Released, Pipeline):
             raise ValueError("X_public is required: SemiPrivatePipeline fits its preprocessing on the public rows "
                              "only (fit(X, y, X_public=...))")
         self._validate_steps()
+        for name, step in self.steps[:-1]:  # before any row is read: a refusal that reads no data
+            if step is not None and step != "passthrough":
+                check_public_map(step, f"steps[{name!r}]")
         Xt, Pt = X, X_public
         for i, (name, step) in enumerate(self.steps[:-1]):
             if step is None or step == "passthrough":
                 continue
             fitted = clone(step).fit(Pt)
             self.steps[i] = (name, fitted)
-            Xt, Pt = _rowwise_transform(fitted, Xt), _rowwise_transform(fitted, Pt)
+            # public and private rows alike: each row on its own, overflow bounded, a row the map refuses mapped to
+            # the zero row, nothing emitted (map_rows); the public output gives the zero row's shape
+            Pt = map_rows(fitted, np.asarray(Pt) if not hasattr(Pt, "iloc") else Pt)
+            Xt = map_rows(fitted, np.asarray(Xt) if not hasattr(Xt, "iloc") else Xt, like=Pt)
         final = self._final_estimator
         if final is not None and final != "passthrough":
             final.fit(Xt, y, X_public=Pt, **params)

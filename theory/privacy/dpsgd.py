@@ -44,6 +44,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import REPLACE_ONE, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.linear import (
     LOSSES,
@@ -196,6 +197,7 @@ def _dp_sgd_one_run(w: np.ndarray, Zc: np.ndarray, yc: np.ndarray, znorm: np.nda
             bar.update(t + 1 - bar.n)
 
 
+@released_function
 @validate_params(noise_multiplier=Real(0.0, math.inf, closed="left"), sampling_rate=Real(0.0, 1.0, closed="right"),
                  steps=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL, loss=Options(*LOSSES),
                  margin=POSITIVE_REAL, radius=Optional(RADIUS), normalizer=Optional(POSITIVE_REAL),

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy.special import log_ndtr
@@ -57,7 +57,7 @@ from semiprivate.kernels.validation import (
     check_positive_int,
     validate_params,
 )
-from semiprivate.theory.privacy._release import Released
+from semiprivate.theory.privacy._release import Released, param_names
 from semiprivate.theory.privacy.budget import laplace_scale, normal_delta, normal_epsilon
 from semiprivate.theory.validity import require
 
@@ -91,6 +91,9 @@ class _FixedAtConstruction:
     when it is built.  Reassigning a public attribute (``m.epsilon = 50.0``) would leave ``privacy`` and the
     scale describing the old value while a call reads the new one, so it is refused: build a new mechanism."""
 
+    #: a constructor parameter stored under another attribute name (``RandomizedResponse``'s ``n_categories``)
+    _param_attributes: ClassVar[dict[str, str]] = {}
+
     def __setattr__(self, name: str, value: Any) -> None:
         if not name.startswith("_") and name in vars(self):
             raise AttributeError(f"{type(self).__name__}.{name} is fixed at construction (its privacy claim and noise "
@@ -102,6 +105,37 @@ class _FixedAtConstruction:
             raise AttributeError(f"{type(self).__name__}.{name} is fixed at construction: build a new "
                                  f"{type(self).__name__} instead")
         super().__delattr__(name)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickling (an edited or an old pickle) re-derives the state from the parameters it holds and refuses a
+        state that differs (a ``privacy`` claim or a noise scale that does not follow from ``epsilon``): the
+        constructor's checks and derivations hold for a loaded mechanism too.  Writing through ``vars`` or
+        ``object.__setattr__`` is deliberate and not guarded."""
+        cls = type(self)
+        try:
+            names = {k: cls._param_attributes.get(k, k) for k in param_names(self)}
+            fresh = cls(**{k: state[a] for k, a in names.items() if a in state})
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{cls.__name__}: the pickled state holds invalid parameters ({e})") from None
+        public = {k for k in (*vars(fresh), *state) if not k.startswith("_")}
+        for k in sorted(public):
+            if k not in state or k not in vars(fresh) or not _same_value(state[k], vars(fresh)[k]):
+                raise ValueError(f"{cls.__name__}: the pickled state's {k!r} does not follow from its parameters "
+                                 f"(a privacy claim and a noise scale are derived at construction); build a new "
+                                 f"{cls.__name__} instead")
+        super().__setstate__(state)  # type: ignore[misc]
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype \
+            and bool(np.array_equal(a, b))
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except (TypeError, ValueError):
+        return False
 
 
 class LaplaceMechanism(_FixedAtConstruction, Released):
@@ -328,7 +362,7 @@ class GeometricMechanism(_FixedAtConstruction, Released):
         ``|a - b| <= Delta``).  A vector query whose answers are not integers is outside the claim
         (its floor can move by more than its L1 sensitivity).
         """
-        a = np.asarray(data if self.query is None else self.query(data))
+        a = np.asarray(self._map_python_ints(data if self.query is None else self.query(data)))
         if a.dtype.kind not in "iubf":
             raise TypeError(f"data: the geometric mechanism needs a numeric answer, got dtype {a.dtype}")
         if a.ndim > 1:
@@ -340,6 +374,18 @@ class GeometricMechanism(_FixedAtConstruction, Released):
         if a.dtype.kind == "u":
             return np.minimum(a, np.uint64(self.MAX_ANSWER)).astype(np.int64)
         return np.clip(a.astype(np.int64), -self.MAX_ANSWER, self.MAX_ANSWER)
+
+    @classmethod
+    def _map_python_ints(cls, answer: Any) -> Any:
+        """Python ints (alone, or in lists and tuples) clipped to ``[-MAX_ANSWER, MAX_ANSWER]`` by value before
+        NumPy sees them: NumPy picks the dtype of a Python int from its value (uint64 up to 2^64 - 1, object
+        above, float64 for a list that mixes signs past 2^63), so the dtype check would refuse or round an
+        answer by its value."""
+        if isinstance(answer, int):  # bool too (an int subclass): mapped to 0 or 1 as before
+            return max(-cls.MAX_ANSWER, min(cls.MAX_ANSWER, int(answer)))
+        if isinstance(answer, list | tuple):
+            return [cls._map_python_ints(v) for v in answer]
+        return answer
 
     def __call__(self, data: Any, size: int, rng: Any = None) -> np.ndarray:
         a = self._int_answer(data)
@@ -384,6 +430,7 @@ class RandomizedResponse(_FixedAtConstruction, Released):
     """
 
     _public = frozenset({"k", "p_truth", "privacy"})  # stateless: a call leaves nothing behind
+    _param_attributes: ClassVar[dict[str, str]] = {"n_categories": "k"}
 
     @validate_params(epsilon=EPSILON, n_categories=Integer(2))
     def __init__(self, epsilon: float, *, n_categories: int = 2) -> None:

@@ -42,8 +42,10 @@ from semiprivate.kernels.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
     Real,
+    as_generator,
     validate_params,
 )
+from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import MIN_NOISE_MULTIPLIER, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.mechanisms import gaussian_sigma
@@ -245,10 +247,12 @@ def _multinomial_dp_gd_reference(Z: Any, y: Any, n_classes: int, *, noise_multip
     return acc / (int(steps) - start)
 
 
+@released_function
 @validate_params(n_classes=Real(2, math.inf, closed="left"), noise_multiplier=Real(0.0, math.inf, closed="left"),
                  steps=POSITIVE_INT, clip=POSITIVE_REAL, learning_rate=POSITIVE_REAL, average=_AVERAGE)
 def multinomial_dp_gd(Z: Any, y: Any, n_classes: int, *, noise_multiplier: float, steps: int, clip: float = 1.0,
-                      learning_rate: float = 2.0, average: float = 0.5, rng: np.random.Generator) -> MultinomialDPGDResult:
+                      learning_rate: float = 2.0, average: float = 0.5,
+                      rng: np.random.Generator | None) -> MultinomialDPGDResult:
     """Full-batch DP-GD of the softmax cross-entropy over ``n_classes`` classes (see the module docstring).
 
     Implements: DPSGD (sampling rate 1), the multinomial trainer of PILLAR.Alg1.
@@ -268,15 +272,20 @@ def multinomial_dp_gd(Z: Any, y: Any, n_classes: int, *, noise_multiplier: float
     learning_rate : float
     average : float in (0, 1]
         Share of the last iterates averaged into the output.
-    rng : numpy.random.Generator
-        The noise stream (the caller spawns a fresh one per run).
+    rng : numpy.random.Generator or None
+        The noise stream (the caller spawns a fresh one per run); None draws fresh OS entropy (the only
+        choice in secure mode, :func:`semiprivate.theory.privacy.seeds.set_secure_mode`).  A public call is a
+        release (``@released_function``): one stream given to two different calls is refused by the seed
+        record.
 
     Returns
     -------
     MultinomialDPGDResult
     """
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator (a fresh child stream), got {type(rng).__name__}")
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator (a fresh child stream) or None, "
+                        f"got {type(rng).__name__}")
+    rng = as_generator(rng)  # through the coin source: the seed record and secure mode see this stream
     C = int(n_classes)
     Zb, yc = _check(Z, y, C)
     n, p1 = Zb.shape

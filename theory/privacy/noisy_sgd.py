@@ -36,6 +36,7 @@ from semiprivate.kernels.validation import (
     validate_params,
 )
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
+from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import bst14_epsilon_from_sigma, noisy_sgd_accountant_epsilon
 from semiprivate.theory.privacy.linear import (
     RADIUS,
@@ -112,6 +113,7 @@ def _noisy_sgd_block(w: np.ndarray, Z: np.ndarray, y: np.ndarray, idx: list[int]
     return t
 
 
+@released_function
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), margin=POSITIVE_REAL,
                  radius=RADIUS, n_steps=Optional(POSITIVE_INT), n_runs=Optional(POSITIVE_INT), rng=RNG)
 def noisy_sgd(Z: Any, y: Any, epsilon: float, delta: float, *, margin: float = 1.0, radius: float = 1.0,

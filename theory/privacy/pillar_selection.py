@@ -24,6 +24,7 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
+from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import compose_up
 from semiprivate.theory.privacy.linear import _check_features, check_signed_labels, zero_one_errors
 from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
@@ -78,6 +79,7 @@ class Alg2Result:
     privacy: tuple[float, float]
 
 
+@released_function
 @validate_params(epsilon=EPSILON, delta=Real(0.0, 1.0, closed="neither"), repeats=POSITIVE_INT,
                  holdout_fraction=PROBABILITY, margin=POSITIVE_REAL, radius=POSITIVE_REAL,
                  n_steps=Optional(POSITIVE_INT), rng=RNG)

@@ -45,7 +45,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["PrivacyWarning", "public_mask", "PublicRowsFitted", "LabelledSplit", "check_sentinel", "check_sentinels",
-           "ROW_WISE"]
+           "ROW_WISE", "check_public_map", "map_rows"]
 
 
 class PrivacyWarning(UserWarning):
@@ -141,6 +141,109 @@ def _stack(parts: list[Any]) -> Any:
     return np.vstack(parts)
 
 
+#: ``handle_unknown`` values that raise (``"error"``) or warn (``"warn"``) on a category the public rows lack
+_UNKNOWN_REFUSED = ("error", "warn")
+
+
+def check_public_map(transformer: Any, name: str) -> None:
+    """Refuse, before any row is read, a transformer that raises or warns on a value its public fit did not see.
+
+    A scikit-learn encoder with ``handle_unknown="error"`` (``OneHotEncoder``'s and ``OrdinalEncoder``'s
+    default) raises on a private row holding a category absent from the public rows, naming the value, and
+    ``"warn"`` warns: an exception or a warning on one dataset and not on its neighbour.  The refusal here
+    reads the parameter only (the same for every dataset), names it and the fix.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    try:
+        params = transformer.get_params(deep=True)
+    except (AttributeError, TypeError):
+        return
+    for key, value in params.items():
+        if key.rsplit("__", 1)[-1] == "handle_unknown" and isinstance(value, str) and value in _UNKNOWN_REFUSED:
+            raise ValueError(f"{name}: {key}={value!r} raises or warns on a private row holding a category the "
+                             "public rows lack (an error or a warning on one dataset and not on its neighbour); use "
+                             "handle_unknown='ignore' (OneHotEncoder) or 'use_encoded_value' (OrdinalEncoder)")
+
+
+def _zero_like(part: Any) -> Any:
+    if isinstance(part, np.ndarray):
+        return np.zeros_like(part)
+    if hasattr(part, "iloc"):
+        return part * 0
+    return part.multiply(0) if hasattr(part, "multiply") else part * 0
+
+
+def _bad_output(row_in: Any, row_out: Any) -> bool:
+    """Whether a map sent a row with no NaN to a row with a NaN (a finite private entry the map cannot take)."""
+    out = np.asarray(row_out) if isinstance(row_out, np.ndarray) else None
+    if out is None or out.dtype.kind not in "fc" or not np.isnan(out).any():
+        return False
+    try:
+        return not np.isnan(np.asarray(row_in, dtype=float)).any()
+    except (TypeError, ValueError):
+        return True  # non-numeric input (categories): a NaN is the map's own
+
+
+def map_rows(transformer: Any, X: Any, *, like: Any = None) -> Any:
+    """A transformer fitted on public rows applied to the rows of ``X``, one row at a time unless it is a known
+    row-wise map (:data:`ROW_WISE`), with a public fallback for what a private row can trigger.
+
+    One function for every route that applies a public-fitted map to private rows (:class:`PublicRowsFitted`,
+    :class:`~semiprivate.theory.learners.pipeline.SemiPrivatePipeline`).  Every outcome is a function of the row
+    alone and emits nothing, so one private row changes one output row and no exception or warning exists on one
+    dataset and not on its neighbour:
+
+    * the map runs under ``np.errstate`` (overflow, invalid and divide-by-zero warn nothing; no warnings filter is
+      changed: its version would count runs) and its output is clipped by
+      ``public_preprocessing.bounded_features`` (a finite entry that a map
+      sends to infinity becomes ``+-FEATURE_BOUND``);
+    * a row the map refuses (it raises) or sends to NaN with no NaN in its input is mapped to the zero row
+      (values are mapped, never refused: a refusal would depend on the private value, and its message would
+      show it).  Configurations that refuse by design are refused beforehand by :func:`check_public_map`.
+
+    Not covered: a warning the transformer issues itself (``warnings.warn`` in a user's function) passes through;
+    holding it back would change the warnings filters, whose version counts runs.
+
+    ``like``: an output of the same map on public rows, whose first row gives the zero row's shape when no row of
+    ``X`` can be mapped; without it, a ``X`` none of whose rows can be mapped is refused with a ValueError that
+    shows no value.
+    """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        n = _num_rows(X)
+        if type(transformer) in ROW_WISE or n <= 1:  # the exact class: a subclass may override transform
+            failed = False
+            try:
+                out = transformer.transform(X)
+            except Exception:  # noqa: BLE001 - replaced below, row by row
+                failed = True
+            if not failed and not _bad_output(X, out):
+                return bounded_features(out)
+            if n <= 1 and not failed:
+                return bounded_features(_zero_like(out))
+        parts: list[Any] = []
+        bad: list[int] = []
+        for i in range(n):
+            row = _safe_indexing(X, [i])
+            try:
+                part = transformer.transform(row)
+            except Exception:  # noqa: BLE001 - the row is mapped to the zero row, the message dropped
+                part = None
+            if part is None or _bad_output(row, part):
+                bad.append(i)
+            parts.append(part)
+        template = next((p for p in parts if p is not None), None)
+        if template is None and like is not None and _num_rows(like):
+            template = _safe_indexing(like, [0])
+        if template is None:
+            raise ValueError(f"{type(transformer).__name__}.transform failed on every row (message withheld: it "
+                             "may show private values); a transformer fitted on the public rows must accept every "
+                             "row of the private domain")
+        for i in bad:
+            parts[i] = _zero_like(template)
+        return bounded_features(_stack(parts))
+
+
 #: scikit-learn transformers whose ``transform`` maps each row on its own (fitted state aside): applied to a
 #: whole batch by :class:`PublicRowsFitted`; any other transformer is applied row by row.
 ROW_WISE: tuple[type, ...] = (StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler, Normalizer, PCA, TruncatedSVD)
@@ -171,6 +274,7 @@ class PublicRowsFitted(Released, TransformerMixin, BaseEstimator):
     def fit(self, X: Any, y: Any = None) -> PublicRowsFitted:
         """Fit ``clone(transformer)`` on the rows of X whose label is ``unlabeled_label``."""
         _require_sentinel(self.unlabeled_label, "PublicRowsFitted")
+        check_public_map(self.transformer, "transformer")
         if y is None:
             raise ValueError("PublicRowsFitted.fit needs y: the public rows are those labelled unlabeled_label="
                              f"{self.unlabeled_label!r}")
@@ -190,15 +294,8 @@ class PublicRowsFitted(Released, TransformerMixin, BaseEstimator):
         known row-wise map (:data:`ROW_WISE`): a transform that sees the whole batch (e.g. one subtracting
         the batch mean) would make the public rows functions of the private ones."""
         check_is_fitted(self, "transformer_")
-        # a finite private entry that the public map overflows is clipped (bounded_features), with no warning
-        with np.errstate(over="ignore", invalid="ignore"):  # no warnings filter change: its version counts runs
-            if type(self.transformer_) in ROW_WISE:  # the exact class: a subclass may override transform
-                return bounded_features(self.transformer_.transform(X))
-            n = _num_rows(X)
-            if n <= 1:
-                return bounded_features(self.transformer_.transform(X))
-            parts = [self.transformer_.transform(_safe_indexing(X, [i])) for i in range(n)]
-            return bounded_features(_stack(parts))
+        # overflow bounded, a refused row mapped to the zero row, nothing emitted (map_rows)
+        return map_rows(self.transformer_, X)
 
     def get_feature_names_out(self, input_features: Any = None) -> Any:
         """The wrapped transformer's output feature names."""

@@ -23,6 +23,10 @@ from semiprivate.theory.privacy.linear import loss_values, per_example_gradients
 from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import alg2_selection_log_probabilities, pillar_alg2
 
+# these tests compare calls of the private trainers under one seed (common random numbers, a parameter
+# changed): each call is a release of its own, which the seed record would refuse
+pytestmark = pytest.mark.usefixtures("seed_reuse_allowed")
+
 # ------------------------------------------------------------ NoisySGDResult.accountant_epsilon
 
 
