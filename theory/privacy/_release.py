@@ -40,9 +40,10 @@ import logging
 import os
 import sys
 import threading
+import types
 import warnings
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -146,16 +147,16 @@ def _shown_seed(value: Any) -> str:
 COIN_OBSERVERS.append(_coins)
 
 
-#: Integer seeds :func:`base_streams` derived for a base's ``random_state``/``seed`` during its block.
-_DERIVED_INTS: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("semiprivate_derived_ints",
-                                                                              default=frozenset())
+#: The RandomStates :func:`base_streams` made for a base's ``random_state``/``seed`` during its block (by id).
+_DERIVED_STATES: contextvars.ContextVar[Mapping[int, np.random.RandomState]] = contextvars.ContextVar(
+    "semiprivate_derived_states", default=types.MappingProxyType({}))
 
 
 def _derived(value: Any) -> bool:
     if isinstance(value, np.random.Generator):
         ticket = seed_record.current_ticket()
         return ticket is not None and ticket.derived.get(id(value)) is value
-    return isinstance(value, int | np.integer) and int(value) in _DERIVED_INTS.get()
+    return isinstance(value, np.random.RandomState) and _DERIVED_STATES.get().get(id(value)) is value
 
 
 def is_derived_stream(value: Any) -> bool:
@@ -422,22 +423,24 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
                          "RandomState), which a search over 2^32 seeds recovers; refused in secure mode: use a base "
                          "whose rng takes a Generator")
     if keys:
-        # this toolkit's rng takes a Generator; random_state / seed get an integer below 2^32 (what scikit-learn's
-        # check_random_state, a legacy RandomState, accepts) from their own child stream; a 32-bit seed can be
-        # searched, which is why the base's parameter is put back afterwards and never holds the run's seed
+        # this toolkit's rng takes a Generator; random_state / seed (scikit-learn's check_random_state takes None,
+        # an int or a RandomState) get a RandomState on an MT19937 seeded by their own child's SeedSequence (128
+        # bits of entropy and the spawn key): no 2^32 search finds it and no two fits share it by a birthday
+        # collision, as 32-bit int seeds would (P = 0.5 at 77,000 fits in one process); the base's parameter is
+        # put back afterwards and never holds the run's stream
         values = {}
         for k, child in zip(keys, child_streams(stream, len(keys))):
             name = k.rsplit("__", 1)[-1]
             values[k] = (child if name == "rng" or name not in RNG_NAMES or _takes_generator(est, k)
-                         else int(child.integers(2**32)))
+                         else np.random.RandomState(np.random.MT19937(child.bit_generator.seed_seq)))
         _set_params(est, values)
-    token = _DERIVED_INTS.set(_DERIVED_INTS.get() | {v for v in values.values() if isinstance(v, int)}) \
-        if keys else None
+        derived = {id(v): v for v in values.values() if isinstance(v, np.random.RandomState)}
+    token = _DERIVED_STATES.set({**_DERIVED_STATES.get(), **derived}) if keys else None
     try:
         yield est
     finally:
         if token is not None:
-            _DERIVED_INTS.reset(token)
+            _DERIVED_STATES.reset(token)
         if keys:
             _set_params(est, {k: (None if is_coin_state(v) else v) for k, v in before.items()})
 
@@ -754,9 +757,11 @@ def released_function(fn: Callable[..., Any]) -> Callable[..., Any]:
         if seed_record.current_ticket() is not None:
             return fn(*args, **kwargs)
         try:
-            inputs = dict(signature.bind(*args, **kwargs).arguments)
+            bound = signature.bind(*args, **kwargs)
         except TypeError:
             return fn(*args, **kwargs)  # the function's own TypeError
+        bound.apply_defaults()  # a default written out is the same call as the default left out
+        inputs = dict(bound.arguments)
         seeds = {k: v for k, v in inputs.items() if k in RNG_NAMES and v is not None and not _derived(v)}
         seed_record.snapshot(owner, seeds)
         with seed_record.release_ticket(owner) as ticket:

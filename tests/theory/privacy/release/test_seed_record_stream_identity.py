@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import pickle
 from collections.abc import Callable
 from typing import Any
@@ -103,3 +104,16 @@ def test_secure_mode_refuses_a_fresh_generator_the_caller_holds() -> None:
     g = as_generator(None)
     with secure_mode(), pytest.raises(ValueError, match="secure mode"):
         _release(g, D)
+
+
+def test_a_released_function_called_with_its_defaults_written_out_is_the_same_release() -> None:
+    from semiprivate.theory.privacy import exponential
+
+    scores = np.array([0.0, 1.0, 3.0])
+    first = exponential.sample(scores, 1.0, rng=11)
+    params = inspect.signature(exponential.sample).parameters
+    written = {k: p.default for k, p in params.items()
+               if p.default is not inspect.Parameter.empty and k != "rng"}
+    assert written, "exponential.sample has no defaulted parameter to write out"
+    again = exponential.sample(scores, 1.0, rng=11, **written)  # the same release: not refused
+    assert np.array_equal(np.asarray(first), np.asarray(again))
