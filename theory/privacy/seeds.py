@@ -85,6 +85,7 @@ import os
 import pickle
 import secrets
 import threading
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -401,7 +402,9 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
     parameters, seeds left out; other objects by their non-fitted attributes) into the hash ``h``."""
     put = h.update
     if depth > 40:
-        put(b"<deep>")
+        # deeper than it reads: never equal to anything, so a seed given again with such an input is refused
+        # whatever the outputs (equal-looking inputs with outputs compared would tell whether the outputs are equal)
+        put(b"<deep>" + os.urandom(16))
         return
     if value is None or isinstance(value, bool | int | float | complex | str | bytes | np.generic):
         put(f"{type(value).__name__}:{value!r};".encode())
@@ -485,6 +488,9 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
         cells = [c.cell_contents for c in (getattr(value, "__closure__", None) or ()) if _has_contents(c)]
         _feed(h, [cells, getattr(value, "__defaults__", None), getattr(value, "__kwdefaults__", None)], seen,
               depth + 1)
+        # what else it reads: the object a bound method is bound to, and the module globals its code names
+        # (modules by name: their contents are code, not the caller's data)
+        _feed(h, [getattr(value, "__self__", None), _globals_read(value, code)], seen, depth + 1)
         return
     if hasattr(value, "__array__") and not isinstance(value, type):
         try:
@@ -505,15 +511,55 @@ def _feed(h: Any, value: Any, seen: dict[int, Any], depth: int = 0) -> None:
             _feed(h, arr, seen, depth + 1)
             return
     state = getattr(value, "__dict__", None)
-    if isinstance(state, dict):
-        # every attribute (fitted-looking names too: an input is not an estimator, its values may live there)
+    slots = _slot_values(value)
+    if isinstance(state, dict) or slots:
+        # every attribute (fitted-looking names too: an input is not an estimator, its values may live there),
+        # __slots__ values included
         put(f"object:{type(value).__module__}.{type(value).__qualname__};".encode())
-        _feed(h, {k: v for k, v in state.items() if not k.startswith("__")}, seen, depth + 1)
+        attrs = {k: v for k, v in (state or {}).items() if not k.startswith("__")}
+        _feed(h, [attrs, slots], seen, depth + 1)
         return
     try:
         put(pickle.dumps(value, protocol=5))
     except Exception:
         put(b"opaque;" + os.urandom(16))  # a value it cannot read: never equal to anything (not its id)
+
+
+def _code_names(code: Any) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const)
+    return names
+
+
+def _globals_read(fn: Any, code: Any) -> dict[str, Any]:
+    """The module globals ``fn``'s code (nested functions included) names, modules replaced by their names."""
+    space = getattr(fn, "__globals__", None)
+    if not isinstance(space, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for name in sorted(_code_names(code)):
+        if name in space:
+            v = space[name]
+            out[name] = f"<module {v.__name__}>" if isinstance(v, types.ModuleType) else v
+    return out
+
+
+def _slot_values(value: Any) -> dict[str, Any]:
+    """The values of ``value``'s ``__slots__`` (every class of its MRO), by name."""
+    out: dict[str, Any] = {}
+    for cls in type(value).__mro__:
+        names = cls.__dict__.get("__slots__", ())
+        for name in (names,) if isinstance(names, str) else names:
+            if name not in ("__dict__", "__weakref__") and name not in out:
+                stored = f"_{cls.__name__.lstrip('_')}{name}" if name.startswith("__") and not name.endswith("__") \
+                    else name  # a private slot is stored under its mangled name
+                try:
+                    out[name] = object.__getattribute__(value, stored)
+                except AttributeError:
+                    continue
+    return out
 
 
 def _has_contents(cell: Any) -> bool:
