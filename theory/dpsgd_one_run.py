@@ -69,6 +69,7 @@ from semiprivate.kernels.validation import (
     Options,
     Real,
     as_generator,
+    experiment_coins,
     validate_params,
 )
 from semiprivate.theory.audit import audit_pairs
@@ -257,28 +258,31 @@ def one_run_dpsgd(m: int, *, noise_multiplier: float, steps: int, sampling_rate:
     kw: dict[str, Any] = dict(noise_multiplier=run_sigma, sampling_rate=q, steps=T, clip=run_clip, learning_rate=learning_rate,
               normalizer=normalizer)
     a = float(canary_norm)
-    if layout == "joint":
-        Z, y = _real_data(g, n_real, d, d + m)
-        pre = dp_sgd(Z[:1, :d], y[:1], **kw, rng=g)  # a run of this configuration: its report picks the canary
-        kind = _pick_canary(canary, _claim(pre, sigma, C, dl), sigma, q, T, dl)
-        rows = np.nonzero(included)[0] if kind == "zero" else np.arange(m)
-        Zc = np.zeros((rows.size, d + m))
-        Zc[np.arange(rows.size), d + rows] = a
-        yc = np.where(included[rows], 1.0, -1.0)
-        res = dp_sgd(np.vstack([Z, Zc]), np.r_[y, yc], **kw, rng=g)
-        claim = _claim(res, sigma, C, dl)
-        scores = res.weights[d:]
-    else:
-        Z, y = _real_data(g, n_real, d, d)
-        res = dp_sgd(Z, y, **kw, rng=g)  # the real block
-        claim = _claim(res, sigma, C, dl)
-        kind = _pick_canary(canary, claim, sigma, q, T, dl)
-        scores = np.empty(m)
-        scores[included] = dp_sgd(np.array([[a]]), np.array([1.0]), **kw, n_runs=max(1, n_in),
-                                  rng=g).weights[:n_in, 0]
-        out_row, out_label = (np.zeros((1, 1)), 1.0) if kind == "zero" else (np.array([[a]]), -1.0)
-        scores[~included] = dp_sgd(out_row, np.array([out_label]), **kw, n_runs=max(1, m - n_in),
-                                   rng=g).weights[:m - n_in, 0]
+    # an audit on synthetic data, as the auditor's own runs are: the trainings are not releases of anyone's data, and
+    # the variants an audit compares may share a seed (the seed record keeps the releases of user data apart)
+    with experiment_coins():
+        if layout == "joint":
+            Z, y = _real_data(g, n_real, d, d + m)
+            pre = dp_sgd(Z[:1, :d], y[:1], **kw, rng=g)  # a run of this configuration: its report picks the canary
+            kind = _pick_canary(canary, _claim(pre, sigma, C, dl), sigma, q, T, dl)
+            rows = np.nonzero(included)[0] if kind == "zero" else np.arange(m)
+            Zc = np.zeros((rows.size, d + m))
+            Zc[np.arange(rows.size), d + rows] = a
+            yc = np.where(included[rows], 1.0, -1.0)
+            res = dp_sgd(np.vstack([Z, Zc]), np.r_[y, yc], **kw, rng=g)
+            claim = _claim(res, sigma, C, dl)
+            scores = res.weights[d:]
+        else:
+            Z, y = _real_data(g, n_real, d, d)
+            res = dp_sgd(Z, y, **kw, rng=g)  # the real block
+            claim = _claim(res, sigma, C, dl)
+            kind = _pick_canary(canary, claim, sigma, q, T, dl)
+            scores = np.empty(m)
+            scores[included] = dp_sgd(np.array([[a]]), np.array([1.0]), **kw, n_runs=max(1, n_in),
+                                      rng=g).weights[:n_in, 0]
+            out_row, out_label = (np.zeros((1, 1)), 1.0) if kind == "zero" else (np.array([[a]]), -1.0)
+            scores[~included] = dp_sgd(out_row, np.array([out_label]), **kw, n_runs=max(1, m - n_in),
+                                       rng=g).weights[:m - n_in, 0]
     audit = one_run_audit(scores, included, delta=dl, confidence=confidence,
                           choices=default_choices(m) if choices is None else [tuple(c) for c in choices.tolist()])
     return OneRunDPSGD(variant, claim, dl, audit, int(m), n_in, sigma, T, q, time.perf_counter() - t0, kind, layout,
@@ -329,12 +333,13 @@ def one_run_input_canaries(m: int, *, noise_multiplier: float, steps: int, sampl
     X *= float(canary_norm) / np.linalg.norm(X, axis=1, keepdims=True)
     yx = np.where(g.random(m) < 0.5, 1.0, -1.0)
     included = g.random(m) < 0.5
-    pre = dp_sgd(Zr[:1, :d], yr[:1], noise_multiplier=sigma, sampling_rate=q, steps=T, clip=C, rng=g)
-    kind = _pick_canary(canary, _claim(pre, sigma, C, dl), sigma, q, T, dl)  # a run's report picks the canary
-    rows = np.nonzero(included)[0] if kind == "zero" else np.arange(m)
-    yc = np.where(included[rows], yx[rows], -yx[rows])
-    res = dp_sgd(np.vstack([Zr, X[rows]]), np.r_[yr, yc], noise_multiplier=run_sigma, sampling_rate=q, steps=T,
-                 clip=run_clip, learning_rate=learning_rate, loss="logistic", normalizer=q * (n_real + m / 2), rng=g)
+    with experiment_coins():  # an audit on synthetic data (see one_run_dpsgd)
+        pre = dp_sgd(Zr[:1, :d], yr[:1], noise_multiplier=sigma, sampling_rate=q, steps=T, clip=C, rng=g)
+        kind = _pick_canary(canary, _claim(pre, sigma, C, dl), sigma, q, T, dl)  # a run's report picks the canary
+        rows = np.nonzero(included)[0] if kind == "zero" else np.arange(m)
+        yc = np.where(included[rows], yx[rows], -yx[rows])
+        res = dp_sgd(np.vstack([Zr, X[rows]]), np.r_[yr, yc], noise_multiplier=run_sigma, sampling_rate=q, steps=T,
+                     clip=run_clip, learning_rate=learning_rate, loss="logistic", normalizer=q * (n_real + m / 2), rng=g)
     claim = _claim(res, sigma, C, dl)
     scores = -loss_values(res.weights, X, yx, loss="logistic")
     audit = one_run_audit(scores, included, delta=dl, confidence=confidence, choices=default_choices(m))
