@@ -269,6 +269,8 @@ FLOAT_NOISE_ALLOWED: dict[str, str] = {
                                       "is the top-k eigenvectors)",
     "semiprivate.kernels._testvectors": "test vectors",
     "semiprivate.proofs_checks": "Monte Carlo checks of the papers' proofs (no private data)",
+    "semiprivate.theory.privacy._release": "base_streams builds the RandomState (MT19937 on a child SeedSequence) a "
+                                           "scikit-learn base receives as its random_state; it draws nothing itself",
 }
 
 

@@ -304,9 +304,12 @@ def builtin_cases(*, include_broken: bool = True) -> list[AuditCase]:
 MIN_TRIALS = 2_000
 
 
+@validate_params(trials=POSITIVE_INT, min_trials=POSITIVE_INT)
 def case_trials(case: AuditCase, trials: int, min_trials: int = MIN_TRIALS) -> int:
     """The trials per dataset :func:`run_case` uses for ``case``: ``trials * case.trials_scale``, at least
     ``min_trials``."""
+    if not isinstance(case, AuditCase):
+        raise TypeError(f"case must be an AuditCase, got {type(case).__name__}")
     return max(min_trials, int(trials * case.trials_scale))
 
 

@@ -534,7 +534,8 @@ def _code_names(code: Any) -> set[str]:
 
 
 def _globals_read(fn: Any, code: Any) -> dict[str, Any]:
-    """The module globals ``fn``'s code (nested functions included) names, modules replaced by their names."""
+    """The module globals ``fn``'s code (nested functions included) names: data as they are, modules and callables
+    by name (following every callee's globals would walk the whole call graph past the depth limit)."""
     space = getattr(fn, "__globals__", None)
     if not isinstance(space, dict):
         return {}
@@ -542,7 +543,12 @@ def _globals_read(fn: Any, code: Any) -> dict[str, Any]:
     for name in sorted(_code_names(code)):
         if name in space:
             v = space[name]
-            out[name] = f"<module {v.__name__}>" if isinstance(v, types.ModuleType) else v
+            if isinstance(v, types.ModuleType):
+                out[name] = f"<module {v.__name__}>"
+            elif callable(v):  # code it calls, by name: its data are read where it is a release's input
+                out[name] = f"<callable {getattr(v, '__module__', '')}.{getattr(v, '__qualname__', type(v).__name__)}>"
+            else:
+                out[name] = v
     return out
 
 
@@ -739,6 +745,8 @@ def stream_position(gen: np.random.Generator) -> tuple[int, int] | None:
     SFC64 (no distance to compute).  Two generators at one position of one node draw the same coins, whatever
     object holds them (a deep copy, a pickle round trip, a state copied by hand).
     """
+    if not isinstance(gen, np.random.Generator):
+        raise TypeError(f"gen must be a numpy.random.Generator, got {type(gen).__name__}")
     bg = gen.bit_generator
     ss = getattr(bg, "seed_seq", None)
     if not isinstance(ss, np.random.SeedSequence):
