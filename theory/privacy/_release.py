@@ -140,6 +140,13 @@ def _coins(source: Any, gen: np.random.Generator | None) -> None:
         seed_record.note_stream(ticket, gen, passed=gen is source)
 
 
+def _seed_sequence(gen: np.random.Generator) -> np.random.SeedSequence:
+    """The SeedSequence a child stream of :func:`child_streams` was made from."""
+    ss = gen.bit_generator.seed_seq
+    assert isinstance(ss, np.random.SeedSequence)  # child_streams makes every child from one
+    return ss
+
+
 def _shown_seed(value: Any) -> str:
     return repr(int(value)) if isinstance(value, int | np.integer) else type(value).__name__
 
@@ -432,7 +439,7 @@ def base_streams(est: Any, stream: np.random.Generator) -> Iterator[Any]:
         for k, child in zip(keys, child_streams(stream, len(keys))):
             name = k.rsplit("__", 1)[-1]
             values[k] = (child if name == "rng" or name not in RNG_NAMES or _takes_generator(est, k)
-                         else np.random.RandomState(np.random.MT19937(child.bit_generator.seed_seq)))
+                         else np.random.RandomState(np.random.MT19937(_seed_sequence(child))))
         _set_params(est, values)
         derived = {id(v): v for v in values.values() if isinstance(v, np.random.RandomState)}
     token = _DERIVED_STATES.set({**_DERIVED_STATES.get(), **derived}) if keys else None
