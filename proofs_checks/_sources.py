@@ -20,9 +20,16 @@ from pathlib import Path
 
 __all__ = ["PACKAGE", "check_sources", "fingerprints", "stale_sources"]
 
-#: The package name and its folder (``semiprivate/``; in a source checkout's link tree, the tree's folder)
+#: The package name
 PACKAGE = "semiprivate"
+#: The folder that holds the sub-packages ``theory/``, ``kernels/``, ``proofs_checks/``: the installed package's
+#: folder, the link tree's ``semiprivate/``, or -- in a source checkout (an editable install) -- the checkout's root
 _ROOT = Path(__file__).parent.parent
+#: The sub-packages laid out under :data:`_ROOT`; every other module of the package (the top package's
+#: ``__init__.py``, ``cli.py``, ...) lives in :data:`_TOP`, the folder of the top package's ``__init__.py``: the same
+#: folder as :data:`_ROOT` when installed or linked, the checkout's ``semiprivate/`` in a source checkout
+_SUBPACKAGES = frozenset({"theory", "kernels", "proofs_checks"})
+_TOP = _ROOT / PACKAGE if (_ROOT / PACKAGE / "__init__.py").is_file() else _ROOT
 #: Runner modules: they call the checks and write their results; a verdict never depends on them
 _RUNNER = frozenset({f"{PACKAGE}.proofs_checks", f"{PACKAGE}.proofs_checks.report", f"{PACKAGE}.proofs_checks._modules",
                      f"{PACKAGE}.proofs_checks.__main__", f"{PACKAGE}.proofs_checks._sources"})
@@ -35,7 +42,7 @@ def _file(module: str) -> Path | None:
     parts = module.split(".")
     if parts[0] != PACKAGE:
         return None
-    base = _ROOT.joinpath(*parts[1:]) if len(parts) > 1 else _ROOT
+    base = (_ROOT if len(parts) > 1 and parts[1] in _SUBPACKAGES else _TOP).joinpath(*parts[1:])
     for cand in (base.with_suffix(".py") if len(parts) > 1 else None, base / "__init__.py"):
         if cand is not None and cand.is_file():
             return cand
@@ -43,7 +50,13 @@ def _file(module: str) -> Path | None:
 
 
 def _relative(path: Path) -> str:
-    return path.relative_to(_ROOT).as_posix()
+    """A package file's name in a record: its path inside the package as installed (the same in every layout)."""
+    return path.relative_to(_TOP if path.is_relative_to(_TOP) else _ROOT).as_posix()
+
+
+def _path(rel: str) -> Path:
+    """The file that a record's name ``rel`` (see :func:`_relative`) stands for in this layout."""
+    return (_ROOT if Path(rel).parts[:1] and Path(rel).parts[0] in _SUBPACKAGES else _TOP) / rel
 
 
 #: answers of :func:`_imports` and :func:`check_sources` (pure functions of the package's files; results only)
@@ -116,7 +129,7 @@ def _sha256(rel: str, seen: dict[str, str] | None = None) -> str:
     """The SHA-256 of file ``rel`` now ("missing" if there is none); ``seen`` keeps the answers of one pass."""
     if seen is not None and rel in seen:
         return seen[rel]
-    path = _ROOT / rel
+    path = _path(rel)
     sha = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
     if seen is not None:
         seen[rel] = sha

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from semiprivate.proofs_checks import Verdict
 from semiprivate.proofs_checks._framework import perturbed
-from semiprivate.proofs_checks._sources import check_sources, fingerprints, stale_sources
+from semiprivate.proofs_checks._sources import _path, check_sources, fingerprints, stale_sources
 from semiprivate.proofs_checks.expected import EXPECTED
 from semiprivate.proofs_checks.report import CERTIFICATES_DIR, quick_outcomes, render_certificates
 
@@ -106,6 +106,19 @@ def test_sources_name_the_module_the_framework_the_checker_and_the_bounds_it_lin
     linked = check_sources("semiprivate.proofs_checks.bns15_lem4_6")
     assert {"proofs_checks/_links.py", "theory/bounds/privacy.py", "theory/bounds/_core.py"} <= set(linked)
     assert "theory/bounds/privacy.py" not in plain
+
+
+def test_sources_are_named_as_installed_and_found_in_this_layout() -> None:
+    """The top package's own files are named by their place in the installed package (``__init__.py``), in the
+    source checkout (the checkout's ``semiprivate/``), the link tree and a wheel alike: a committed record resolves
+    to files in every layout, and no recorded file is "missing" here."""
+    with_top = check_sources("semiprivate.proofs_checks.bns15_prop_a1")  # ``from semiprivate import kernels``
+    assert "__init__.py" in with_top and "kernels/__init__.py" in with_top
+    for rel in with_top:
+        assert _path(rel).is_file(), rel
+    for doc in sorted(CERTIFICATES_DIR.glob("*.json")):
+        recorded = json.loads(doc.read_text(encoding="utf-8")).get("sources", {})
+        assert all(_path(rel).is_file() for rel in recorded), doc.name
 
 
 def test_stale_sources_names_the_changed_files() -> None:
