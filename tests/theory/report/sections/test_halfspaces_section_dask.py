@@ -27,6 +27,12 @@ def _tiny_sweep(ctx: ReportContext) -> dict:
     return halfspaces._sweep(ctx, make, [2, 5], [1.0, None], 2, full_dim=True, desc="tiny")
 
 
+@pytest.fixture(scope="module")
+def tiny_sweep_here(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """``_tiny_sweep`` in this process at the default seed (read, never changed, by the tests below)."""
+    return _tiny_sweep(ReportContext(tmp_path_factory.mktemp("sweep")))
+
+
 def _flat(res: dict) -> list[float]:
     vals = []
     for m in ("pca", "random"):
@@ -39,13 +45,13 @@ def _flat(res: dict) -> list[float]:
 
 
 @pytest.mark.slow
-def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path) -> None:
+def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path, tiny_sweep_here: dict) -> None:
     """The documented contract of ``_sweep``: entry s is make_data(s) fitted with rng=s."""
     from semiprivate.theory.halfspace_data import LargeMarginLowRank
     from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 
     ctx = ReportContext(tmp_path)
-    res = _tiny_sweep(ctx)
+    res = tiny_sweep_here
     assert res["pca"][1.0][5].shape == (2,) and res["full"][None].shape == (2,)
     D = LargeMarginLowRank(20, 3, 0.2, tail=0.1, signal_rank=2, decay=1.3, rng=5)
     s = 1
@@ -59,10 +65,10 @@ def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
-def test_sweep_same_numbers_in_worker_processes(tmp_path: Path) -> None:
+def test_sweep_same_numbers_in_worker_processes(tmp_path: Path, tiny_sweep_here: dict) -> None:
     """Run functions and data generators pickle with the standard pickle (no closures over ctx):
     a ProcessPoolExecutor gives the numbers of the local loop."""
-    here = _tiny_sweep(ReportContext(tmp_path))
+    here = tiny_sweep_here
     with concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
         there = _tiny_sweep(ReportContext(tmp_path, client=ex))
     assert _flat(here) == _flat(there)
