@@ -150,7 +150,7 @@ def _ours(kind: str) -> Callable[[Split, float, Seed], float]:
     from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial
 
     def run(s: Split, eps: float, seed: Seed) -> float:
-        clf = SemiPrivateMultinomial(eps, DELTA, projection=kind, classes=s.classes, rng=seed)
+        clf = SemiPrivateMultinomial(eps, DELTA, projection=kind, classes=s.classes, random_state=seed)
         clf.fit(s.X_private, s.y_private, X_public=s.X_public)
         assert clf.privacy_[0] <= eps and clf.privacy_[1] <= DELTA
         return float(clf.score(s.X_test, s.y_test))
@@ -176,7 +176,7 @@ def _halfspace(s: Split, eps: float, seed: Seed) -> float:
     from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 
     k = min(10, s.X_public.shape[1])
-    clf = SemiPrivateHalfspace(eps, DELTA, k=k, classes=s.classes, rng=seed)
+    clf = SemiPrivateHalfspace(eps, DELTA, k=k, classes=s.classes, random_state=seed)
     clf.fit(normalize_rows(s.X_private), s.y_private, X_public=normalize_rows(s.X_public))
     assert clf.privacy_[0] <= eps
     return float(clf.score(normalize_rows(s.X_test), s.y_test))

@@ -124,7 +124,7 @@ class Cells:
                 k = auto_dimension(it["ratio"], Xp.shape[0], mu, divisor=float(setting["divisor"]))
                 clf = SemiPrivateMultinomial(eps, DELTA, k=k, n_iter=T, learning_rate=float(setting["learning_rate"]),
                                              clip=float(setting["clip"]), average=float(setting["average"]),
-                                             classes=it["classes"], rng=it["seed"])
+                                             classes=it["classes"], random_state=it["seed"])
                 acc = clf.fit(Xp, yp, X_public=P).score(Xt, yt)
                 out.append((acc - it["floor"]) / max(it["ceiling"] - it["floor"], 1e-9))
         return np.asarray(out)

@@ -29,7 +29,7 @@ for seed in range(40):
     rng = np.random.default_rng(seed)
     X_private, y_private = D.sample(n_priv, rng)
     X_public = D.sample_X(n_pub, rng)
-    learner = ASSPP(eps, rng=rng, concept_class=Thresholds(d)).fit(X_private, y_private, X_public)
+    learner = ASSPP(eps, random_state=rng, concept_class=Thresholds(d)).fit(X_private, y_private, X_public)
     assert learner.privacy_ == (eps, 0.0)
     excess.append(D.error(learner.hypothesis_) - D.optimal_error)
 q = float(np.quantile(excess, 1 - beta))

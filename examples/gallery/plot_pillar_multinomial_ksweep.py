@@ -47,11 +47,11 @@ def sweep(X, y, ks, epsilons, seeds, case):
         for j, k in enumerate(ks):
             kw = {"projection": "none"} if k == d else {"k": k}
             for e in epsilons:
-                clf = SemiPrivateMultinomial(e, 1e-5, classes=np.unique(y), rng=release_seeds.spawn(1)[0],
+                clf = SemiPrivateMultinomial(e, 1e-5, classes=np.unique(y), random_state=release_seeds.spawn(1)[0],
                                              **kw).fit(Xp, yp, X_public=P)
                 acc[e][s, j] = clf.score(Xt, yt)
             # non-private: the same public standardisation and projection, logistic regression
-            ref = SemiPrivateMultinomial(1.0, 1e-5, n_iter=1, classes=np.unique(y), rng=release_seeds.spawn(1)[0],
+            ref = SemiPrivateMultinomial(1.0, 1e-5, n_iter=1, classes=np.unique(y), random_state=release_seeds.spawn(1)[0],
                                          **kw).fit(Xp, yp, X_public=P)
             A = np.eye(d) if ref.components_ is None else ref.components_
             lr = LogisticRegression(max_iter=2000).fit(ref.scaler_.transform(Xp) @ A, yp)

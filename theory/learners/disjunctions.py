@@ -482,7 +482,7 @@ def thm2_instance(d: int, k: int, p: float, alpha: float, beta: float, epsilon: 
     D = DisjunctionGraphDistribution(d, range(k), p)
     Xu = D.sample_X(n_unl, g)
     Xl, yl = D.sample(n_lab, g)
-    L = ComponentDisjunctionLearner(epsilon, rng=g).fit(Xl, yl, Xu)
+    L = ComponentDisjunctionLearner(epsilon, random_state=g).fit(Xl, yl, Xu)
     Xt, yt = D.sample(n_test, g)
     err = float(np.mean(L.predict(Xt) != yt))
     return Thm2Run(n_unl, n_lab, L.n_components_, err, L.privacy_, valid, reason)

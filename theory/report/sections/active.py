@@ -33,7 +33,7 @@ def _audits(trials: int, seed: int) -> list[tuple[str, float, bool, bool]]:
         return vectorize(fn)
 
     def klnrs(rng):
-        return GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)), rng=rng)
+        return GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)), random_state=rng)
 
     class _SmallestX(SubSampling):  # broken on purpose: K = the m smallest x of J (depends on the data)
         def _choose_K(self, X, J):

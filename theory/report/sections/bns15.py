@@ -29,10 +29,10 @@ def _learners(C: Any, n_base: int, eps: float) -> dict[str, Any]:
 
     return {
         "LabelBoost (scaled) on KLNRS": lambda g: LabelBoost(GenericPrivateLearner(eps, concept_class=C), concept_class=C,
-                                                             n=n_base, alpha=0.5, beta=0.5, rng=g, **SCALED),
-        "GenericLearner (histogram)": lambda g: GenericLearner(eps, concept_class=C, sanitized_size=400, rng=g),
-        "KLNRS (no public data)": lambda g: GenericPrivateLearner(eps, concept_class=C, rng=g),
-        "ASSPP": lambda g: ASSPP(eps, concept_class=C, rng=g),
+                                                             n=n_base, alpha=0.5, beta=0.5, random_state=g, **SCALED),
+        "GenericLearner (histogram)": lambda g: GenericLearner(eps, concept_class=C, sanitized_size=400, random_state=g),
+        "KLNRS (no public data)": lambda g: GenericPrivateLearner(eps, concept_class=C, random_state=g),
+        "ASSPP": lambda g: ASSPP(eps, concept_class=C, random_state=g),
     }
 
 
@@ -127,7 +127,7 @@ def _faithful_run(seed: int) -> tuple[str, float, float, Any]:
     base = GenericPrivateLearner(1.0, concept_class=Thresholds(64), hypotheses=grid)
     t0 = time.perf_counter()
     L = LabelBoost(base, concept_class=base.concept_class, n=n, alpha=0.9, beta=0.9, mode="faithful",
-                   base_privacy=(1.0, 1e-6), rng=g).fit(Xs, ys, Xd)
+                   base_privacy=(1.0, 1e-6), random_state=g).fit(Xs, ys, Xd)
     sec = time.perf_counter() - t0
     Xt = g.integers(0, 2**64, size=200_000, dtype=np.uint64)
     err = float(np.mean(L.predict(Xt) != (Xt < np.uint64(target))))

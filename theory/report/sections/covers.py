@@ -26,7 +26,7 @@ def _trial(g: np.random.Generator, D, cls, n_priv: int, n_pub: int, eps: float) 
         radius = 0.0
     else:
         Xu = D.sample_X(n_pub, g)
-        L = ASSPP(eps, rng=g, concept_class=cls).fit(Xp, yp, Xu)
+        L = ASSPP(eps, random_state=g, concept_class=cls).fit(Xp, yp, Xu)
         h = L.hypothesis_
         # exact cover radius under the uniform marginal: half the largest gap between
         # consecutive cover thresholds (every t is within that of a cover member)

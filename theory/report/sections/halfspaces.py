@@ -102,16 +102,16 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
     for eps in epsilons:
         for k in ks:
             if eps is None:
-                pca = NonPrivateHalfspace(k=k, rng=s)
-                rnd = NonPrivateHalfspace(k=k, projection="random", rng=s)
+                pca = NonPrivateHalfspace(k=k, random_state=s)
+                rnd = NonPrivateHalfspace(k=k, projection="random", random_state=s)
             else:
-                pca = SemiPrivateHalfspace(eps, k=k, classes=classes, rng=seeds.spawn(1)[0])
-                rnd = RandomProjectionHalfspace(eps, k=k, classes=classes, rng=seeds.spawn(1)[0])
+                pca = SemiPrivateHalfspace(eps, k=k, classes=classes, random_state=seeds.spawn(1)[0])
+                rnd = RandomProjectionHalfspace(eps, k=k, classes=classes, random_state=seeds.spawn(1)[0])
             out["pca"].setdefault(eps, {})[k] = pca.fit(X, y, X_public=P).score(Xt, yt)
             out["random"].setdefault(eps, {})[k] = rnd.fit(X, y).score(Xt, yt)
         if full_dim:
-            full = (NonPrivateHalfspace(projection="none", rng=s) if eps is None
-                    else FullDimensionHalfspace(eps, classes=classes, rng=seeds.spawn(1)[0]))
+            full = (NonPrivateHalfspace(projection="none", random_state=s) if eps is None
+                    else FullDimensionHalfspace(eps, classes=classes, random_state=seeds.spawn(1)[0]))
             out["full"][eps] = full.fit(X, y).score(Xt, yt)
     return out
 
@@ -283,11 +283,11 @@ def _mn_run(g: np.random.Generator, name: str, seed: int, ks: list[int],
         for e in epsilons:
             proj = "none" if k == d else "pca"
             clf = SemiPrivateMultinomial(e, 1e-5, projection=proj, k=k if k < d else "auto", classes=classes,
-                                         rng=seeds.spawn(1)[0])
+                                         random_state=seeds.spawn(1)[0])
             out[e][k] = float(clf.fit(X, y, X_public=P).score(Xt, yt))
             fits[e] = clf
         ref = SemiPrivateMultinomial(1.0, 1e-5, projection="none" if k == d else "pca", k=k if k < d else "auto",
-                                     n_iter=1, classes=classes, rng=seeds.spawn(1)[0]).fit(X, y, X_public=P)
+                                     n_iter=1, classes=classes, random_state=seeds.spawn(1)[0]).fit(X, y, X_public=P)
         A = ref.components_
 
         def feats(M: np.ndarray, ref: Any = ref, A: Any = A) -> np.ndarray:
@@ -563,7 +563,7 @@ def _thm3_run(g: np.random.Generator, D: Any, seed: int, n_lab: int, n_unl: int,
     Xp = D.sample_X(n_unl, seed + 200 + s)
     Xt, yt = D.sample(4000, seed + 300 + s)
     P = kernels.pca(Xp, k, center=False)
-    err = 1 - SemiPrivateHalfspace(eps, 1e-5, k=k, classes=[-1, 1], rng=s).fit(X, y, X_public=P).score(Xt, yt)
+    err = 1 - SemiPrivateHalfspace(eps, 1e-5, k=k, classes=[-1, 1], random_state=s).fit(X, y, X_public=P).score(Xt, yt)
     return float(err), float(projected_margins(np.asarray(P.components), D.w_star, Xt, yt).min())
 
 

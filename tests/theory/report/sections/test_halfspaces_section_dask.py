@@ -59,7 +59,7 @@ def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path, tiny_sweep_h
     from semiprivate import kernels
 
     P = kernels.pca(Xp, 5, center=False)
-    acc = SemiPrivateHalfspace(1.0, k=5, classes=[-1, 1], rng=s).fit(X, y, X_public=P).score(Xt, yt)
+    acc = SemiPrivateHalfspace(1.0, k=5, classes=[-1, 1], random_state=s).fit(X, y, X_public=P).score(Xt, yt)
     assert res["pca"][1.0][5][s] == acc
 
 
