@@ -102,10 +102,21 @@ def _records(tmp_path: Path, *args: str) -> tuple[dict[str, dict[str, float]], s
     return {r["test"]: r for r in rows}, run.stdout + run.stderr
 
 
+SEEDED = ("--dp-trials", "2000", "--dp-confidence", "0.8", "--dp-seed", "5")
+
+
+@pytest.fixture(scope="module")
+def seeded_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, dict[str, float]], str]:
+    """USER_FILE run once with :data:`SEEDED`: the records of its audits and the run's output."""
+    folder = tmp_path_factory.mktemp("seeded")
+    (folder / "test_user.py").write_text(USER_FILE)
+    return _records(folder, *SEEDED)
+
+
 @pytest.mark.slow
-def test_options_marker_and_call_settings_reach_the_audit(tmp_path: Path) -> None:
-    (tmp_path / "test_user.py").write_text(USER_FILE)
-    rec, out = _records(tmp_path, "--dp-trials", "2000", "--dp-confidence", "0.8", "--dp-seed", "5")
+@pytest.mark.xdist_group("user_file_seeded_run")  # one worker: one run of the shared fixture
+def test_options_marker_and_call_settings_reach_the_audit(seeded_run: tuple[dict[str, dict[str, float]], str]) -> None:
+    rec, out = seeded_run
     # selection uses max(10_000, trials // 4) draws per dataset, estimation `trials`: 2 datasets
     assert rec["options"]["trials"] == 2 * (2000 + 10_000) and rec["options"]["confidence"] == 0.8, rec
     assert rec["marker"]["trials"] == 2 * (3000 + 10_000) and rec["marker"]["confidence"] == 0.9, rec
@@ -116,11 +127,14 @@ def test_options_marker_and_call_settings_reach_the_audit(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-def test_the_seed_option_makes_audits_reproducible_and_changes_them(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("user_file_seeded_run")
+def test_the_seed_option_makes_audits_reproducible_and_changes_them(
+        tmp_path: Path, seeded_run: tuple[dict[str, dict[str, float]], str]) -> None:
+    """A second process with the same options repeats the first run's audit; another seed changes it."""
     (tmp_path / "test_user.py").write_text(USER_FILE)
-    a, _ = _records(tmp_path, "--dp-trials", "2000", "--dp-seed", "5", "-k", "options")
-    b, _ = _records(tmp_path, "--dp-trials", "2000", "--dp-seed", "5", "-k", "options")
-    c, _ = _records(tmp_path, "--dp-trials", "2000", "--dp-seed", "6", "-k", "options")
+    a, _ = seeded_run
+    b, _ = _records(tmp_path, *SEEDED, "-k", "options")
+    c, _ = _records(tmp_path, *SEEDED[:-1], "6", "-k", "options")
     assert a["options"]["bound"] == b["options"]["bound"]
     assert a["options"]["bound"] != c["options"]["bound"]
 

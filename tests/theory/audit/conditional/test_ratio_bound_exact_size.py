@@ -4,7 +4,8 @@ The size is computed, not simulated: for independent ``k_A ~ Poisson(mu_A)``, ``
 with ``mu_A / mu_B = e^eps`` (a tight claim), the probability that ``ratio_epsilon_bound(k_A, k_B, alpha)``
 exceeds ``eps`` is the sum over ``T = k_A + k_B`` of ``Poisson(T; mu_A + mu_B)`` times the binomial
 mass of the ``k_A`` whose bound exceeds ``eps`` (``k_A | T ~ Binomial(T, e^eps / (1 + e^eps))``), up
-to a ``T`` whose remaining Poisson mass is below 1e-12.  The module's claim is that this is ``<= alpha``
+to a ``T`` whose remaining Poisson mass is below 1e-12; the rejecting ``k_A`` of each ``T`` are a tail
+``k_A >= k*(T)`` found by bisection (checked against every count on three cases).  The module's claim is that this is ``<= alpha``
 for every ``mu``; the same computation on a broken bound (level ``2 alpha``) exceeds ``alpha``, so the
 check has the power to fail.
 """
@@ -20,8 +21,9 @@ from semiprivate.theory.audit.conditional import ratio_epsilon_bound, ratio_p_va
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 
 
-def _size(bound: object, mu_total: float, eps: float, alpha: float) -> float:
-    """P[bound(k_A, k_B, alpha) > eps] under the tight Poisson law with mean ``mu_total`` in all."""
+def _size_every_count(bound: object, mu_total: float, eps: float, alpha: float) -> float:
+    """P[bound(k_A, k_B, alpha) > eps] under the tight Poisson law with mean ``mu_total`` in all: every
+    ``(T, k_A)`` evaluated (the reference for :func:`_size`)."""
     r = 1.0 / (1.0 + math.exp(-eps))
     t_max = int(poisson.isf(1e-12, mu_total)) + 1
     total = 0.0
@@ -31,6 +33,28 @@ def _size(bound: object, mu_total: float, eps: float, alpha: float) -> float:
         if rejects.any():
             total += poisson.pmf(t, mu_total) * float(binom.pmf(k[rejects], t, r).sum())
     return total
+
+
+def _size(bound: object, mu_total: float, eps: float, alpha: float) -> float:
+    """:func:`_size_every_count` through each ``T``'s smallest rejecting ``k_A``: a lower confidence bound
+    grows with the successes at a fixed number of trials, so ``{k_A : bound > eps}`` is ``{k_A >= k*(T)}``;
+    ``k*(T)`` is found by bisection, for every ``T`` at once (about ``log2 T`` evaluations of the bound
+    instead of ``T``), and the size is the Poisson mixture of the binomial tails ``P[k_A >= k*(T)]``.
+    The ``T`` below the 1e-16 quantile are left out (their mass, < 1e-16, is far below the tolerance)."""
+    r = 1.0 / (1.0 + math.exp(-eps))
+    t = np.arange(int(poisson.ppf(1e-16, mu_total)), int(poisson.isf(1e-12, mu_total)) + 2)
+    lo, hi = np.zeros_like(t), t + 1  # k* in [lo, hi]; hi = t + 1: no k_A rejects
+    while (lo < hi).any():
+        mid = (lo + hi) // 2
+        rejects = (bound(mid, t - np.minimum(mid, t), alpha) > eps) & (mid <= t)  # type: ignore[operator]
+        hi, lo = np.where(rejects, mid, hi), np.where(rejects | (lo >= hi), lo, mid + 1)
+    return float(np.sum(poisson.pmf(t, mu_total) * binom.sf(lo - 1, t, r)))
+
+
+def test_bisection_size_is_the_size_over_every_count() -> None:
+    for mu_total, eps, alpha in [(3.0, 0.0, 0.1), (30.0, 1.0, 0.01), (100.0, 0.1, 0.1)]:
+        assert _size(ratio_epsilon_bound, mu_total, eps, alpha) == pytest.approx(
+            _size_every_count(ratio_epsilon_bound, mu_total, eps, alpha), rel=1e-9, abs=1e-15)
 
 
 @pytest.mark.parametrize("mu_total", [3.0, 30.0, 300.0, 1500.0])
