@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,25 +83,48 @@ class Outcome:
 _CACHE: list[Outcome] | None = None
 
 
-def run_all(*, use_cache: bool = True) -> list[Outcome]:
+def _checked_only(only: object, known: Iterable[str]) -> list[str] | None:
+    """``only`` as a list of check ids (None: every check); a TypeError / ValueError naming ``only`` otherwise."""
+    if only is None:
+        return None
+    if isinstance(only, (str, bytes)) or not isinstance(only, (list, tuple)) or not all(isinstance(c, str) for c in only):
+        raise TypeError(f"only must be None or a list of check ids (str), got {only!r}")
+    if not only:
+        raise ValueError("only must name at least one check (None runs them all)")
+    unknown = sorted(set(only) - set(known))
+    if unknown:
+        raise ValueError(f"only names unknown check(s) {unknown}")
+    return sorted(set(only))
+
+
+def run_all(*, use_cache: bool = True, only: list[str] | None = None) -> list[Outcome]:
     """Run every registered check (sorted by id); errors are captured, never turned into a verdict.
+
+    ``only``: the ids of the checks to run (default: every check), e.g. ``["PILLAR.Alg2.total"]``; a check that
+    rests on another check runs that one too, as it always does.  The outcomes of the full run are kept for the
+    process (``use_cache=False`` runs the checks again); a run with ``only`` reads them when they are there.
 
     Examples
     --------
     >>> outs = run_all()
     >>> all(o.as_expected for o in outs)
     True
+    >>> [o.verdict.value for o in run_all(only=["ABM19.Lem4.4.confidence"])]
+    ['FAILS']
     """
     global _CACHE
+    reg = registry()
+    ids = _checked_only(only, reg)
     if use_cache and _CACHE is not None:
-        return list(_CACHE)
+        return list(_CACHE) if ids is None else [o for o in _CACHE if o.id in ids]
     outs = []
-    for cid, fn in sorted(registry().items()):
+    for cid in sorted(reg) if ids is None else ids:
         try:
-            outs.append(Outcome(cid, fn(), None))
+            outs.append(Outcome(cid, reg[cid](), None))
         except Exception as exc:  # noqa: BLE001 - a check error is a reported result
             outs.append(Outcome(cid, None, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"))
-    _CACHE = outs
+    if ids is None:
+        _CACHE = outs
     return list(outs)
 
 
@@ -226,10 +250,11 @@ def render_markdown(outs: list[Outcome]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def write_report(path: Path | None = None) -> Path:
-    """Run every check and write the markdown report (default: :func:`default_report_path`)."""
+def write_report(path: Path | None = None, outcomes: list[Outcome] | None = None) -> Path:
+    """Write the markdown report of ``outcomes`` (default: run every check) to ``path`` (default:
+    :func:`default_report_path`)."""
     target = default_report_path() if path is None else Path(path)
-    target.write_text(render_markdown(run_all()), encoding="utf-8")
+    target.write_text(render_markdown(run_all() if outcomes is None else outcomes), encoding="utf-8")
     return target
 
 
@@ -273,13 +298,23 @@ def write_certificates(folder: Path | None = None) -> Path:
     return target
 
 
-def recheck_certificates(folder: Path | None = None) -> dict[str, int]:
+def recheck_certificates(folder: Path | None = None, *, only: list[str] | None = None) -> dict[str, int]:
     """Re-check every certificate file (default: the committed / shipped ones) with the independent checker; each
-    document's claim must be the one pinned in :data:`~semiprivate.proofs_checks.expected.CLAIM_SHA256`."""
-    from semiprivate.proofs_checks.certificate_checker import check_directory
+    document's claim must be the one pinned in :data:`~semiprivate.proofs_checks.expected.CLAIM_SHA256`.
+
+    ``only``: re-check the documents of these check ids (default: every file in the folder); a missing one is a
+    :class:`~semiprivate.proofs_checks.certificate_checker.CertificateError`."""
+    from semiprivate.proofs_checks.certificate_checker import CertificateError, check_directory, check_file
     from semiprivate.proofs_checks.expected import CLAIM_SHA256
 
-    return check_directory(CERTIFICATES_DIR if folder is None else Path(folder), pins=CLAIM_SHA256)
+    target = CERTIFICATES_DIR if folder is None else Path(folder)
+    ids = _checked_only(only, CLAIM_SHA256)
+    if ids is None:
+        return check_directory(target, pins=CLAIM_SHA256)
+    missing = [cid for cid in ids if not (target / _file_name(cid)).is_file()]
+    if missing:
+        raise CertificateError(f"no document for the checks {missing} in {target}")
+    return {_file_name(cid): check_file(target / _file_name(cid), CLAIM_SHA256) for cid in ids}
 
 
 @dataclass(frozen=True)
@@ -361,13 +396,7 @@ def quick_outcomes(folder: Path | None = None, *, only: list[str] | None = None)
 
     target = CERTIFICATES_DIR if folder is None else Path(folder)
     reg = registry()
-    if only is not None:
-        if isinstance(only, (str, bytes)) or not isinstance(only, (list, tuple)) \
-                or not all(isinstance(c, str) for c in only):
-            raise TypeError(f"only must be None or a list of check ids (str), got {only!r}")
-        unknown = sorted(set(only) - set(reg))
-        if unknown:
-            raise ValueError(f"only names unknown check(s) {unknown}")
+    ids = _checked_only(only, reg)
     docs: dict[str, dict[str, Any]] = {}
     why: dict[str, str] = {}
     hashes: dict[str, str] = {}
@@ -401,7 +430,7 @@ def quick_outcomes(folder: Path | None = None, *, only: list[str] | None = None)
                 del docs[cid]
                 moved = True
     out = []
-    for cid in sorted(reg) if only is None else sorted(set(only)):
+    for cid in sorted(reg) if ids is None else ids:
         if cid not in docs:
             try:
                 out.append(_from_run(Outcome(cid, reg[cid](), None), why[cid]))

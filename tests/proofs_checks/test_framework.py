@@ -125,3 +125,59 @@ def test_cli_out_writes_the_same_report(tmp_path) -> None:  # type: ignore[no-un
     out = tmp_path / "r.md"
     assert main(["--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == render_markdown(run_all())
+
+
+ONLY = ["ABM19.Lem4.4.confidence", "PILLAR.Alg2.total"]
+
+
+def test_cli_only_runs_the_checks_named_and_writes_their_report(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    from semiprivate.proofs_checks.__main__ import main
+
+    out = tmp_path / "r.md"
+    assert main(["--only", *reversed(ONLY), "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    rows = [line.split()[0] for line in table.splitlines()[2:] if line.strip() and not line.startswith("wrote")]
+    assert rows == ONLY  # sorted by id, nothing else
+    text = out.read_text(encoding="utf-8")
+    assert text == render_markdown(run_all(only=ONLY)) and "**2 checks:**" in text
+    assert [o.id for o in run_all(only=ONLY)] == ONLY == [o.id for o in run_all() if o.id in ONLY]
+    assert main(["--only", ONLY[1]]) == 0  # in a source checkout the committed (full) report is left alone
+    assert "report not written" in capsys.readouterr().out
+
+
+def test_cli_only_refuses_an_unknown_id_or_certificates_before_running(monkeypatch: pytest.MonkeyPatch, tmp_path,  # type: ignore[no-untyped-def]
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import semiprivate.proofs_checks.__main__ as pc_main
+
+    def no_run(**kw: object) -> None:
+        raise AssertionError("the checks ran")
+
+    monkeypatch.setattr(pc_main, "run_all", no_run)
+    assert pc_main.main(["--only", "PILLAR.Alg2.totl", "--out", str(tmp_path / "r.md")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown check id(s) 'PILLAR.Alg2.totl' (did you mean 'PILLAR.Alg2.total'?)" in err and "Traceback" not in err
+    assert pc_main.main(["--only", ONLY[0], "--certificates", str(tmp_path / "c")]) == 2
+    assert "cannot be combined with --certificates" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="unknown check"):
+        run_all(only=["HPSY.Nope.x"])
+    with pytest.raises(ValueError, match="at least one"):
+        run_all(only=[])
+    with pytest.raises(TypeError, match="only must be"):
+        run_all(only=ONLY[0])  # type: ignore[arg-type]
+
+
+def test_cli_recheck_only_rechecks_the_documents_named(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    from semiprivate.proofs_checks.__main__ import main
+    from semiprivate.proofs_checks.report import CERTIFICATES_DIR
+
+    assert main(["--recheck", "--only", *ONLY]) == 0
+    assert "in 2 files: all hold" in capsys.readouterr().out
+    folder = tmp_path / "certs"
+    folder.mkdir()
+    shutil.copy(CERTIFICATES_DIR / f"{ONLY[0]}.json", folder)
+    assert main(["--recheck", str(folder), "--only", ONLY[0]]) == 0
+    assert main(["--recheck", str(folder), "--only", *ONLY]) == 1  # the second document is not there
+    assert "no document for the checks ['PILLAR.Alg2.total']" in capsys.readouterr().err
