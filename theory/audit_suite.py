@@ -219,7 +219,7 @@ def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
 
     C = PointFunctions(16)
     D0 = RandomLabelDistribution(lambda n, g: 2 + g.integers(0, 2**16 - 2, size=n))
-    red = ReductionLearner(1.0, base_learner=lambda e, d, g: ASSPP(e, d, rng=g, concept_class=C),
+    red = ReductionLearner(1.0, base_learner=lambda e, d, g: ASSPP(e, d, random_state=g, concept_class=C),
                            n_priv=300, n_pub=1, D0=D0)
     s = red.sample_size
     Xr = [0] + [1] * (s - 1)
