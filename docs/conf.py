@@ -80,5 +80,7 @@ sphinx_gallery_conf = {
     "only_warn_on_example_error": False,
     "show_memory": False,
     "min_reported_time": 0,
+    # the examples run in worker processes, one per core (scripts/docs.sh builds the pages with -j auto too)
+    "parallel": True,
     "within_subsection_order": "FileNameSortKey",
 }

@@ -41,7 +41,9 @@ start=$(date +%s)
 # a full build every time: an incremental one re-reads only changed pages and would not repeat
 # the warnings of the others
 rm -rf "$OUT/doctrees" "$OUT/html" "$OUT/doctest"
-"$VPY" -m sphinx -W --keep-going -q -b html -d "$OUT/doctrees" "$@" docs "$OUT/html"
+# -j auto: the pages are read and written on every core (the gallery's examples run in worker processes too:
+# sphinx_gallery_conf["parallel"] in docs/conf.py)
+"$VPY" -m sphinx -W --keep-going -q -j auto -b html -d "$OUT/doctrees" "$@" docs "$OUT/html"
 echo "docs.sh: HTML built in $OUT/html ($(( $(date +%s) - start )) s)"
 "$VPY" -m sphinx -W --keep-going -q -b doctest -d "$OUT/doctrees" "$@" docs "$OUT/doctest"
 tail -n 4 "$OUT/doctest/output.txt"
