@@ -295,7 +295,9 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
 
     Implements: DPSGD (noise calibration), under the same ``relation`` and accountant as
     :func:`dpsgd_epsilon` (default replace-one, the ``"labelled"`` model's).  A bracket [hi/2, hi]
-    is found by doubling from 1 (or halving, when 1/2 already meets ``epsilon``); inside it
+    is found by doubling from 1 (or halving, when 1/2 already meets ``epsilon``; for PLD the walk starts
+    at the power of two where the cheaper RDP accountant first meets ``epsilon`` and ends on the same
+    bracket); inside it
     ``dp_accounting.calibrate_dp_mechanism`` (Brent's method on the accountant's epsilon, which
     returns a point meeting the target) where dp-accounting has the accountant (PLD under either
     relation, RDP under add/remove), and bisection on the group-of-two epsilon for RDP under
@@ -333,6 +335,13 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
         return seen[s]
 
     hi = 1.0
+    if accountant == "pld":
+        # where the walk starts: the power of two at which the RDP accountant (cheap, and looser) first meets
+        # epsilon.  The PLD accountant's cost grows like 1/sigma^2, so its walk below starts there instead of at
+        # 1 and steps down; it ends on the same bracket (the power-of-two interval where the PLD epsilon, which
+        # decreases in the noise, crosses epsilon), so the result is the one the walk from 1 gives
+        while hi < _MAX_NOISE_MULTIPLIER and _raw_epsilon(hi, q, T, dl, "rdp", relation, c) > eps:
+            hi *= 2.0
     while eps_of(hi) > eps:
         hi *= 2.0
         if hi > _MAX_NOISE_MULTIPLIER:

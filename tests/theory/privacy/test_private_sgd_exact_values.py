@@ -746,12 +746,14 @@ def test_alg2_selection_draws_from_the_given_generator():
 
 @pytest.mark.slow
 def test_calibration_brackets_with_the_requested_accountant():
-    """With the PLD accountant the bracket is searched with PLD too: at eps = eps_PLD(0.98) (one Gaussian step)
-    the PLD noise 0.98 lies below 1 while the looser RDP accountant needs ~1.048 > 1, so a bracket found with
-    RDP, [1, 2], holds no PLD root."""
-    target = accounting.dpsgd_epsilon(0.98, 1.0, 1, 1e-5, accountant="pld")
-    assert accounting.dpsgd_epsilon(1.0, 1.0, 1, 1e-5) > target  # RDP at sigma = 1 misses the target
-    s = accounting.calibrate_noise_multiplier(target, 1e-5, 1.0, 1, accountant="pld")
+    """With the PLD accountant the bracket is searched with PLD too: at eps = eps_PLD(0.98) (one Gaussian step,
+    add/remove: the bracket search is the same under either relation, and PLD is ~4x cheaper at sensitivity C
+    than at replace-one's 2C) the PLD noise 0.98 lies below 1 while the looser RDP accountant needs ~1.048 > 1,
+    so a bracket found with RDP, [1, 2], holds no PLD root."""
+    kw = {"relation": "add_or_remove_one"}
+    target = accounting.dpsgd_epsilon(0.98, 1.0, 1, 1e-5, accountant="pld", **kw)
+    assert accounting.dpsgd_epsilon(1.0, 1.0, 1, 1e-5, **kw) > target  # RDP at sigma = 1 misses the target
+    s = accounting.calibrate_noise_multiplier(target, 1e-5, 1.0, 1, accountant="pld", **kw)
     assert s == pytest.approx(0.98, rel=1e-6)
-    assert accounting.dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld") <= target
-    assert accounting.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5, accountant="pld") > target
+    assert accounting.dpsgd_epsilon(s, 1.0, 1, 1e-5, accountant="pld", **kw) <= target
+    assert accounting.dpsgd_epsilon(s * (1 - 1e-6), 1.0, 1, 1e-5, accountant="pld", **kw) > target

@@ -141,8 +141,10 @@ def test_rdp_replace_one_without_a_representable_split_reports_pld(monkeypatch):
 @pytest.mark.parametrize("relation", ["replace_one", "add_or_remove_one"])
 def test_compositions_are_more_steps_of_the_same_event(accountant, relation):
     """c compositions of T steps are c T steps (one-vs-rest classes on the same data), on every route of
-    dpsgd_epsilon and calibrate_noise_multiplier."""
+    dpsgd_epsilon and calibrate_noise_multiplier: the noise calibrated for 3 compositions of 2 steps is the
+    smallest (to its 1e-6) that meets the target at 6 steps, where one composition of 2 steps needs less."""
     kw = dict(accountant=accountant, relation=relation)
-    assert dpsgd_epsilon(1.0, 0.1, 10, 1e-5, compositions=3, **kw) == dpsgd_epsilon(1.0, 0.1, 30, 1e-5, **kw)
-    assert (calibrate_noise_multiplier(2.0, 1e-5, 0.1, 10, compositions=3, **kw)
-            == calibrate_noise_multiplier(2.0, 1e-5, 0.1, 30, **kw))
+    assert dpsgd_epsilon(3.0, 0.1, 2, 1e-5, compositions=3, **kw) == dpsgd_epsilon(3.0, 0.1, 6, 1e-5, **kw)
+    s = calibrate_noise_multiplier(0.5, 1e-5, 0.1, 2, compositions=3, **kw)
+    assert dpsgd_epsilon(s, 0.1, 6, 1e-5, **kw) <= 0.5 < dpsgd_epsilon(s * (1 - 1e-6), 0.1, 6, 1e-5, **kw)
+    assert dpsgd_epsilon(s / 1.2, 0.1, 2, 1e-5, **kw) <= 0.5  # 2 steps alone: 1/1.2 of that noise suffices
