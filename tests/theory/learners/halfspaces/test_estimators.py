@@ -379,13 +379,15 @@ def test_pca_result_can_be_shared_across_k():
 # progress: a tqdm bar on stderr, forwarded to the trainer (semiprivate.theory.privacy.dpsgd / noisy_sgd convention)
 # ---------------------------------------------------------------------------
 
+# the DP-SGD cases run full-batch steps (batch_size = n = 200: q = 1), whose calibration costs half that of q = 0.32
 _PROGRESS_CASES = [
-    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=1, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
+    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
     (lambda p: SemiPrivateHalfspace(4.0, k=3, trainer="noisy_sgd", noisy_sgd_steps=50, classes=[-1, 1], rng=0, progress=p),
      "Noisy SGD"),
     (lambda p: FullDimensionHalfspace(4.0, trainer="pillar_alg2", noisy_sgd_steps=50, classes=[-1, 1], rng=0, progress=p),
      "PILLAR Alg 2"),
-    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=1, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
+    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], rng=0, progress=p),
+     "DP-SGD"),
     (lambda p: NonPrivateHalfspace(n_iter=20, rng=0, progress=p), "DP-SGD"),
 ]
 
