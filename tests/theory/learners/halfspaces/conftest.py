@@ -25,3 +25,23 @@ def _seeds_as_in_scikit_learn():
     refuse the second. The record itself is tested in tests/theory/privacy/release/test_seed_record.py."""
     with seed_reuse_allowed():
         yield
+
+
+#: calibrations (noise multipliers), accounted epsilons and Noisy SGD epsilons computed in earlier tests that asked
+#: for ``calibrations_of_earlier_tests`` (the three memos' key -> value)
+_SHARED: tuple[dict, dict, dict] = ({}, {}, {})
+
+
+@pytest.fixture
+def calibrations_of_earlier_tests(_no_memoised_noise: None) -> None:
+    """For tests of the mechanics (settings, shapes, messages, scikit-learn's contract), not of the calibration: the
+    test starts from the calibrations and accountings that earlier such tests made, as one process of a user's does
+    (the learners' memos), instead of recomputing each (a PLD calibration takes seconds).  Only tests that leave
+    the accountant alone ask for it: a test that breaks or spies on the calibration or the accounting keeps the
+    cleared memos (``_no_memoised_noise``)."""
+    memos = (halfspaces._CALIBRATED, halfspaces._ACCOUNTED, accounting._NOISY_SGD_EPSILONS)
+    for memo, kept in zip(memos, _SHARED):
+        memo.update(kept)
+    yield
+    for memo, kept in zip(memos, _SHARED):
+        kept.update(memo)

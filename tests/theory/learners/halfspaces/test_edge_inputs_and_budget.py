@@ -29,7 +29,9 @@ from semiprivate import kernels
 
 # these tests check the mechanics (settings, shapes, messages); most fit without classes=, where the label set
 # is read from y and privacy_ is (inf, 0) with a PrivacyWarning (that path is tested in tests/theory/learners)
-pytestmark = pytest.mark.filterwarnings("ignore::semiprivate.theory.privacy.public_rows.PrivacyWarning")
+# they test no calibration: the DP-SGD noise each fit calibrates is shared with the earlier such tests (conftest.py)
+pytestmark = [pytest.mark.filterwarnings("ignore::semiprivate.theory.privacy.public_rows.PrivacyWarning"),
+              pytest.mark.usefixtures("calibrations_of_earlier_tests")]
 
 D = 6
 

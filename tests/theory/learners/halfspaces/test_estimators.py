@@ -53,12 +53,14 @@ class _PublicFromX(SemiPrivateHalfspace):
         return super().fit(X, y, X_public=X if X_public is None else X_public)
 
 
+#: The configurations checked here and not in tests/theory/learners/test_estimator_checks.py (whose LEARNERS run
+#: the same checks, xfail-strict with the same declared failures, on RandomProjectionHalfspace(k=1, noisy_sgd 30,
+#: clip), FullDimensionHalfspace(noisy_sgd 30, clip) and NonPrivateHalfspace(projection="none", n_iter=50, clip)):
+#: the DP-SGD trainer (clip, and the default row_norm="reject"), PILLAR Alg 2, and SemiPrivateHalfspace fitted with
+#: its public rows (the checks' fit(X, y) declares a failure there).
 _SK = [
     FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=0),
-    FullDimensionHalfspace(trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
     FullDimensionHalfspace(trainer="pillar_alg2", noisy_sgd_steps=30, row_norm="clip", random_state=0),
-    RandomProjectionHalfspace(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
-    NonPrivateHalfspace(projection="none", n_iter=50, row_norm="clip", random_state=0),
     _PublicFromX(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
     FullDimensionHalfspace(epochs=2, random_state=0),  # the default row_norm="reject"
 ]
@@ -90,7 +92,9 @@ def _expected_failures(est):
 
 @pytest.mark.slow
 @parametrize_with_checks(_SK, expected_failed_checks=_expected_failures)
-def test_sklearn_compatible(estimator, check):
+def test_sklearn_compatible(estimator, check, calibrations_of_earlier_tests):
+    # the checks fit the DP-SGD configuration 29 times on datasets of a few sizes: 8 distinct calibrations, each
+    # made once (calibrations_of_earlier_tests)
     # the checks fit without classes=: the label set is then read from y and privacy_ is (inf, 0) with a
     # PrivacyWarning (tested below); the checks test the scikit-learn contract, not the guarantee
     with warnings.catch_warnings():
@@ -278,8 +282,11 @@ def test_tv_shifted_public_data():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("calibrations_of_earlier_tests")
 def test_clone_pipeline_cross_val_score():
-    X, y, Xp, _, _ = _data(D_EASY, 400, 700, 10, 2)
+    # 399 rows: the three training folds have 266 rows each, so the three cross-validation fits share one
+    # calibration (same sampling rate and steps)
+    X, y, Xp, _, _ = _data(D_EASY, 399, 700, 10, 2)
     clf = SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], rng=0)
     c2 = clone(clf)
     assert c2.get_params() == clf.get_params() and not hasattr(c2, "privacy_")
@@ -292,6 +299,7 @@ def test_clone_pipeline_cross_val_score():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("calibrations_of_earlier_tests")
 def test_labels_any_two_classes_and_declared_set():
     X, y, Xp, Xt, yt = _data(D_EASY, 300, 500, 500, 3)
     lab = np.where(y > 0, "spam", "ham")
@@ -313,6 +321,7 @@ def test_labels_any_two_classes_and_declared_set():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("calibrations_of_earlier_tests")
 def test_bad_input_is_named():
     X, y, Xp, _, _ = _data(D_EASY, 100, 200, 10, 4)
     with pytest.raises(ValueError, match=r"\bk\b.*n_features = 30"):
@@ -355,6 +364,7 @@ def test_bad_input_is_named():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("calibrations_of_earlier_tests")
 def test_pca_result_can_be_shared_across_k():
     X, y, Xp, _, _ = _data(D_EASY, 200, 400, 10, 5)
     P = kernels.pca(Xp, 10, center=False)
@@ -369,20 +379,22 @@ def test_pca_result_can_be_shared_across_k():
 # progress: a tqdm bar on stderr, forwarded to the trainer (semiprivate.theory.privacy.dpsgd / noisy_sgd convention)
 # ---------------------------------------------------------------------------
 
+# the DP-SGD cases run full-batch steps (batch_size = n = 200: q = 1), whose calibration costs half that of q = 0.32
 _PROGRESS_CASES = [
-    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=1, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
+    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
     (lambda p: SemiPrivateHalfspace(4.0, k=3, trainer="noisy_sgd", noisy_sgd_steps=50, classes=[-1, 1], rng=0, progress=p),
      "Noisy SGD"),
     (lambda p: FullDimensionHalfspace(4.0, trainer="pillar_alg2", noisy_sgd_steps=50, classes=[-1, 1], rng=0, progress=p),
      "PILLAR Alg 2"),
-    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=1, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
+    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], rng=0, progress=p),
+     "DP-SGD"),
     (lambda p: NonPrivateHalfspace(n_iter=20, rng=0, progress=p), "DP-SGD"),
 ]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("make, desc", _PROGRESS_CASES)
-def test_progress_bar_on_stderr_only_when_asked(make, desc, capsys):
+def test_progress_bar_on_stderr_only_when_asked(make, desc, capsys, calibrations_of_earlier_tests):
     X, y, Xp, _, _ = _data(D_EASY, 200, 300, 10, 6)
     on = make(True).fit(X, y, X_public=Xp)
     out = capsys.readouterr()
