@@ -167,7 +167,7 @@ def _theory_cases() -> list[AuditCase]:
     gen_learner = GenericPrivateLearner(1.0, concept_class=C)
 
     def fit_generic(data: Any, rng: Any) -> int:
-        gen_learner.rng = rng
+        gen_learner.random_state = rng
         return gen_learner.fit(Xp, data).index_
 
     true_g = _exact(lambda y: np.log(gen_learner.output_distribution(Xp, y)), [(yp0, yp1)])
@@ -178,7 +178,7 @@ def _theory_cases() -> list[AuditCase]:
     asspp = ASSPP(1.0, concept_class=C)
 
     def fit_asspp(data: Any, rng: Any) -> int:
-        asspp.rng = rng
+        asspp.random_state = rng
         return asspp.fit(Xp, data, Xpub).index_
 
     true_a = _exact(lambda y: np.log(asspp.output_distribution(Xp, y, Xpub)[1]), [(yp0, yp1)])
@@ -226,7 +226,7 @@ def _reduction_case(ASSPP: Any, ReductionLearner: Any) -> AuditCase:
     y1, y0 = [1] + [0] * (s - 1), [0] * s
 
     def fit_reduction(data: Any, rng: Any) -> int:
-        red.rng = rng
+        red.random_state = rng
         return int(red.fit(Xr, data).predict([0])[0])
 
     red_privacy = red.fit(Xr, y1).privacy_  # the guarantee B reports for a run (Claim 4.5), read after fit

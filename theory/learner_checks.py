@@ -213,7 +213,7 @@ def _generic_private() -> EndToEndResult:
     @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
-        return GenericPrivateLearner(1.0, concept_class=_C2, rng=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
+        return GenericPrivateLearner(1.0, concept_class=_C2, random_state=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
 
     def law(ds: Any) -> dict[Any, float]:
         X, y = _xy(ds[0])
@@ -233,7 +233,7 @@ def _asspp(parts: tuple[int, ...]) -> EndToEndResult:
     @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
-        return ASSPP(1.0, concept_class=_C2, rng=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
+        return ASSPP(1.0, concept_class=_C2, random_state=np.random.default_rng(seed)).fit(X, y, list(ds[1]))
 
     def law(ds: Any) -> dict[Any, float]:
         X, y = _xy(ds[0])
@@ -259,7 +259,7 @@ def _disjunctions(method: str) -> EndToEndResult:
     @_experiment
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
-        return ComponentDisjunctionLearner(1.0, method=method, rng=np.random.default_rng(seed)).fit(np.array(X), y, Xu)
+        return ComponentDisjunctionLearner(1.0, method=method, random_state=np.random.default_rng(seed)).fit(np.array(X), y, Xu)
 
     def law(ds: Any) -> dict[Any, float]:
         X, y = _xy(ds[0])
@@ -309,7 +309,7 @@ def _wrapped(make: Callable[[int], Any], datasets: list[Any], domains: list[Any]
 
 def _pssl_as_tpal() -> EndToEndResult:
     domains = [_LAB2]
-    return _wrapped(lambda s: PSSLAsTPAL(PublicReadingKLNRS(1.0, concept_class=_C2, rng=np.random.default_rng(s)), m=2),
+    return _wrapped(lambda s: PSSLAsTPAL(PublicReadingKLNRS(1.0, concept_class=_C2, random_state=np.random.default_rng(s)), m=2),
                     all_datasets(domains, [3]), domains)
 
 
@@ -319,7 +319,7 @@ def _subsampling() -> EndToEndResult:
     domains = [lab]
     g = np.random.default_rng(2024)
     pools = [(tuple(lab[int(i)] for i in g.integers(0, 4, 12)),) for _ in range(8)]
-    return _wrapped(lambda s: SubSampling(PublicReadingKLNRS(0.5, concept_class=C1, rng=np.random.default_rng(s)), n=2,
+    return _wrapped(lambda s: SubSampling(PublicReadingKLNRS(0.5, concept_class=C1, random_state=np.random.default_rng(s)), n=2,
                                           m=1, epsilon=1.0, rng=np.random.default_rng(s + 100)), pools, domains)
 
 
@@ -368,7 +368,7 @@ def _generic_learner() -> EndToEndResult:
     @_experiment
     def run(ds: Any, g: np.random.Generator) -> Any:
         X, y = _xy(ds[0])
-        return GenericLearner(1.0, concept_class=C1, rng=g).fit(X, y, list(ds[1]))
+        return GenericLearner(1.0, concept_class=C1, random_state=g).fit(X, y, list(ds[1]))
 
     base = [(((0, 1), (1, 0)), (0, 1, 1))]
     pairs = _pairs(domains, base, (0, 1), 3, 0)
@@ -383,7 +383,7 @@ def _reduction() -> EndToEndResult:
     @_experiment
     def run(ds: Any, g: np.random.Generator) -> Any:
         X, y = _xy(ds[0])
-        return ReductionLearner(1.0, rng=g, n_priv=20, n_pub=1, D0=D0,
+        return ReductionLearner(1.0, random_state=g, n_priv=20, n_pub=1, D0=D0,
                                 base_learner=_klnrs_factory).fit(np.array(X), y)
 
     base = [(((0, 1), (1, 0)),)]
@@ -392,7 +392,7 @@ def _reduction() -> EndToEndResult:
 
 
 def _klnrs_factory(epsilon: float, delta: float, g: np.random.Generator) -> GenericPrivateLearner:
-    return GenericPrivateLearner(epsilon, delta, concept_class=Thresholds(1), rng=g)
+    return GenericPrivateLearner(epsilon, delta, concept_class=Thresholds(1), random_state=g)
 
 
 def _labelboost_proto() -> LabelBoost:
@@ -422,7 +422,7 @@ def _labelboost_output_law(proto: LabelBoost, X: Any, y: Any, X_public: Any) -> 
     X_S, y_S = np.asarray(X), np.asarray(y, dtype=np.int64)
     X_D = np.asarray(X_public)
     plan = copy.deepcopy(proto)
-    plan.rng = np.random.default_rng(0)
+    plan.random_state = np.random.default_rng(0)
     with separate_seed_record():
         plan.fit(X_S, y_S, X_D)
     if plan.iterations_ != 1:
@@ -466,7 +466,7 @@ def _labelboost() -> EndToEndResult:
     def fit(ds: Any, seed: int) -> Any:
         X, y = _xy(ds[0])
         L = copy.deepcopy(proto)
-        L.rng = np.random.default_rng(seed)
+        L.random_state = np.random.default_rng(seed)
         return L.fit(X, y, list(ds[1]))
 
     def law(ds: Any) -> dict[Any, float]:
@@ -539,7 +539,7 @@ def _halfspace(cls_name: str) -> EndToEndResult:
 
     @_experiment
     def fit(yy: np.ndarray, seed: int) -> Any:
-        return cls(rng=seed, **kw).fit(X, yy, Xpub)
+        return cls(random_state=seed, **kw).fit(X, yy, Xpub)
 
     return coin_free_remainder(fit, y)
 
@@ -549,7 +549,7 @@ def _multinomial() -> EndToEndResult:
 
     @_experiment
     def fit(yy: np.ndarray, seed: int) -> Any:
-        return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1, 2], rng=seed).fit(X, yy, Xpub)
+        return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1, 2], random_state=seed).fit(X, yy, Xpub)
 
     return coin_free_remainder(fit, y)
 
@@ -614,7 +614,7 @@ def halfspace_noise_audit(cls_name: str, *, trials: int = 1500, selection_trials
 
     @_experiment
     def fit(X: np.ndarray, y: np.ndarray, g: np.random.Generator) -> Any:
-        return cls(1.0, 1e-5, rng=g, **kw).fit(X, y, _HS_PUBLIC)
+        return cls(1.0, 1e-5, random_state=g, **kw).fit(X, y, _HS_PUBLIC)
 
     return _label_flip_audit(fit, _scaled_coef, trials=trials, selection_trials=selection_trials, rng=rng)
 
@@ -657,7 +657,7 @@ def multinomial_noise_audit(*, epsilon: float = MULTINOMIAL_AUDIT_EPSILON, trial
     @_experiment
     def fit(X: np.ndarray, y: np.ndarray, g: np.random.Generator) -> Any:
         return SemiPrivateMultinomial(epsilon, 1e-5, k=1, n_iter=1, clip=0.5, learning_rate=1.0, classes=[0, 1],
-                                      rng=g).fit(X, y, _HS_PUBLIC)
+                                      random_state=g).fit(X, y, _HS_PUBLIC)
 
     def margin(est: Any) -> np.ndarray:
         return np.asarray(est.decision_function(x0), dtype=np.float64)  # two classes: s_1 - s_0, shape (1,)

@@ -24,7 +24,7 @@ The learner protocol (:class:`LearnerBase`): every learner is a scikit-learn cla
 ``fit(X, y, X_public=None) -> self``, ``privacy_`` after ``fit``, the a-priori guarantee
 ``privacy`` and the class attribute ``privacy_model_``.  Its seed is ``random_state``
 (scikit-learn's name: None, an int, a ``SeedSequence`` or a ``Generator``); ``rng`` is the older
-name, kept as an alias (:func:`seed_of` reads them).  What ``privacy_`` assumes of a seed: the guarantee is over
+name, kept as a deprecated alias (:func:`seed_of` reads them; a FutureWarning when a user's ``rng`` is read).  What ``privacy_`` assumes of a seed: the guarantee is over
 the run's coins, so it holds against an observer who does not know the seed; an ``int`` seed (or a seed sequence
 built from one) makes a run reproducible and nothing more: whoever knows or guesses it replays every coin, and a
 small seed is found by searching, e.g. from a released public draw made with it (a random projection's
@@ -42,6 +42,7 @@ estimators do).
 from __future__ import annotations
 
 import inspect
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -187,7 +188,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def seed_of(learner: Any) -> Any:
-    """The seed a run of ``learner`` draws from: ``random_state``, or ``rng`` (its older name).
+    """The seed a run of ``learner`` draws from: ``random_state``, or ``rng`` (its older name, deprecated: a
+    FutureWarning, as scikit-learn warns of a deprecated parameter, when the user gave it).
 
     Both given is refused (ValueError naming both), unless ``rng`` is a stream the enclosing run derived
     for this one (a wrapper re-routes every randomness parameter of its base to its own child streams:
@@ -196,6 +198,9 @@ def seed_of(learner: Any) -> Any:
     random_state = getattr(learner, "random_state", None)
     rng = getattr(learner, "rng", None)
     if random_state is None:
+        if rng is not None and not is_derived_stream(rng):
+            warnings.warn(f"{type(learner).__name__}: rng is deprecated and will be removed in semiprivate 0.3; "
+                          "pass random_state (scikit-learn's name for the seed) instead", FutureWarning, stacklevel=3)
         return rng
     if rng is None or rng is random_state:
         return random_state

@@ -117,7 +117,7 @@ def test_labelboost_fit_draws_the_law_its_exact_check_enumerates():
     counts = dict.fromkeys(law, 0)
     for _ in range(600):
         L = copy.deepcopy(proto)
-        L.rng = g
+        L.random_state = g
         with separate_seed_record():
             L.fit(X, y, D)
         counts[(L.hypothesis_, L.base_learner_.index_)] += 1

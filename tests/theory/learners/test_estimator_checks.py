@@ -44,7 +44,7 @@ _C = Thresholds(4)
 
 
 def _klnrs(epsilon: float, delta: float, rng: Any) -> GenericPrivateLearner:
-    return GenericPrivateLearner(epsilon, delta, rng=rng, concept_class=_C)
+    return GenericPrivateLearner(epsilon, delta, random_state=rng, concept_class=_C)
 
 
 def _uniform_points(n: int, g: np.random.Generator) -> np.ndarray:

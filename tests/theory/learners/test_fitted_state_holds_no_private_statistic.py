@@ -31,8 +31,8 @@ def _state_without(obj, random):
 
 
 @pytest.mark.parametrize("make, random", [
-    (lambda: GenericPrivateLearner(1.0, concept_class=C2, rng=np.random.default_rng(0)), ("index_", "hypothesis_")),
-    (lambda: ASSPP(1.0, concept_class=C2, rng=np.random.default_rng(0)), ("index_", "hypothesis_")),
+    (lambda: GenericPrivateLearner(1.0, concept_class=C2, random_state=np.random.default_rng(0)), ("index_", "hypothesis_")),
+    (lambda: ASSPP(1.0, concept_class=C2, random_state=np.random.default_rng(0)), ("index_", "hypothesis_")),
 ])
 def test_state_outside_the_mechanism_output_does_not_see_one_label(make, random):
     X, Xpub = [0, 1, 2, 3], [0, 1, 2, 3]
@@ -45,17 +45,17 @@ def test_state_outside_the_mechanism_output_does_not_see_one_label(make, random)
 def test_disjunction_enumerate_path_keeps_no_error_counts():
     Xu = np.array([[1, 1, 0], [0, 0, 1]])
     Xp = np.array([[1, 0, 0], [0, 0, 1]])
-    a = ComponentDisjunctionLearner(1.0, rng=np.random.default_rng(0)).fit(Xp, [1, -1], Xu)
+    a = ComponentDisjunctionLearner(1.0, random_state=np.random.default_rng(0)).fit(Xp, [1, -1], Xu)
     with separate_seed_record():  # the same coins on the neighbour, on purpose
-        b = ComponentDisjunctionLearner(1.0, rng=np.random.default_rng(0)).fit(Xp, [1, 1], Xu)
+        b = ComponentDisjunctionLearner(1.0, random_state=np.random.default_rng(0)).fit(Xp, [1, 1], Xu)
     assert a.method_ == "enumerate"
     assert _state_without(a, ("union_", "hypothesis_")) == _state_without(b, ("union_", "hypothesis_"))
 
 
 def test_generic_learner_and_labelboost_keep_no_error_counts():
-    L = GenericLearner(1.0, concept_class=C2, rng=0).fit([0, 3], [1, 0], [0, 1, 2, 3])
+    L = GenericLearner(1.0, concept_class=C2, random_state=0).fit([0, 3], [1, 0], [0, 1, 2, 3])
     assert not hasattr(L, "errors_")
-    B = _tiny_labelboost(rng=1).fit([0, 1], [1, 0], [0, 1, 1, 0, 1, 0])
+    B = _tiny_labelboost(random_state=1).fit([0, 1], [1, 0], [0, 1, 1, 0, 1, 0])
     assert B.schedule_ and all("errors_on_S" not in it for it in B.schedule_)
 
 
@@ -63,8 +63,8 @@ def test_reduction_learner_keeps_no_private_sample():
     from semiprivate.theory.distributions import RandomLabelDistribution
 
     D0 = RandomLabelDistribution(lambda n, g: g.integers(0, 2, n))
-    B = ReductionLearner(1.0, rng=0, n_priv=20, n_pub=1, D0=D0,
-                         base_learner=lambda e, d, g: GenericPrivateLearner(e, d, concept_class=Thresholds(1), rng=g))
+    B = ReductionLearner(1.0, random_state=0, n_priv=20, n_pub=1, D0=D0,
+                         base_learner=lambda e, d, g: GenericPrivateLearner(e, d, concept_class=Thresholds(1), random_state=g))
     B.fit(np.array([1, 0]), [1, 0])
     assert not any(np.array_equal(np.asarray(v), [1, 0]) for v in vars(B).values() if isinstance(v, np.ndarray))
     assert not hasattr(B, "private_sample_")

@@ -33,7 +33,7 @@ _C = Thresholds(4)
 
 
 def _klnrs(epsilon: float, delta: float, rng: Any) -> GenericPrivateLearner:
-    return GenericPrivateLearner(epsilon, delta, rng=rng, concept_class=_C)
+    return GenericPrivateLearner(epsilon, delta, random_state=rng, concept_class=_C)
 
 
 def _uniform_points(n: int, g: np.random.Generator) -> np.ndarray:
@@ -97,12 +97,13 @@ def test_one_int_random_state_on_two_releases_is_refused(make: Callable[..., Any
 
 @pytest.mark.parametrize(("make", "data"), CASES, ids=_IDS)
 def test_random_state_and_rng_name_one_seed(make: Callable[..., Any], data: Callable[[int], Any]) -> None:
-    """``rng`` is the older name of ``random_state``: the same seed under either name gives the same release;
-    both given (different) is refused, naming both."""
+    """``rng`` is the older name of ``random_state``, deprecated: the same seed under either name gives the same
+    release, the older name with a FutureWarning that names the new one; both given (different) is refused,
+    naming both."""
     X, y, P = data(0)
     with separate_seed_record():
         a = make(random_state=5).fit(X, y, P)
-    with separate_seed_record():
+    with separate_seed_record(), pytest.warns(FutureWarning, match="rng is deprecated .* pass random_state"):
         b = make(rng=5).fit(X, y, P)
     assert np.array_equal(a.predict(X), b.predict(X)) and a.privacy_ == b.privacy_
     est = make(random_state=5, rng=6)

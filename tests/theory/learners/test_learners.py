@@ -51,7 +51,7 @@ def _excess_errors(cls, D, vc, alpha, beta, eps, trials):
     for seed in range(trials):
         g = np.random.default_rng(seed)
         Xp, yp = D.sample(n_priv, g)
-        L = ASSPP(eps, rng=g, concept_class=cls).fit(Xp, yp, D.sample_X(n_pub, g))
+        L = ASSPP(eps, random_state=g, concept_class=cls).fit(Xp, yp, D.sample_X(n_pub, g))
         assert L.privacy_ == (eps, 0.0)
         out.append(D.error(L.hypothesis_) - D.optimal_error)
     return np.array(out)
@@ -83,7 +83,7 @@ def test_asspp_intervals_at_theorem_sizes(noise):
     ],
 )
 def test_asspp_runs_for_every_class(cls, Xpub, Xpriv):
-    L = ASSPP(2.0, rng=0, concept_class=cls).fit(Xpriv, [1, 0], Xpub)
+    L = ASSPP(2.0, random_state=0, concept_class=cls).fit(Xpriv, [1, 0], Xpub)
     assert L.privacy_ == (2.0, 0.0)
     assert L.predict(Xpriv).shape == (2,)
     hyps, p = L.output_distribution(Xpriv, [1, 0], Xpub)
@@ -140,7 +140,7 @@ def test_privacy_ratio_check_has_power():
 def test_klnrs_learns_and_rejects_bad_input():
     D = ThresholdDistribution(6, 20)
     Xp, yp = D.sample(400, 1)
-    L = GenericPrivateLearner(1.0, rng=2, concept_class=Thresholds(6)).fit(Xp, yp)
+    L = GenericPrivateLearner(1.0, random_state=2, concept_class=Thresholds(6)).fit(Xp, yp)
     assert D.error(L.hypothesis_) <= 0.1
     with pytest.raises(ValueError):
         L.fit(Xp, yp[:-1])
@@ -194,7 +194,7 @@ def _fit_frequencies(L, fit, n_out, n=_GOF_N):
     counts = np.zeros(n_out, dtype=np.int64)
     # one seed per fit, and another family of seeds per learner class (one seed on two releases is refused)
     for seed in np.random.SeedSequence(zlib.crc32(type(L).__name__.encode())).spawn(n):
-        L.rng = seed
+        L.random_state = seed
         counts[fit(L)] += 1
     return counts
 
@@ -232,9 +232,9 @@ def test_fit_goodness_of_fit_has_power():
 def test_privacy_is_derived_at_fit_time():
     """``privacy_`` is what ran: an epsilon set after construction is the one fit uses and reports."""
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 4, g))
-    for L, fit in ((ASSPP(1.0, rng=0, concept_class=_C4), lambda m: m.fit(_X4, _Y4, _PUB4)),
-                   (GenericPrivateLearner(1.0, rng=1, concept_class=_C4), lambda m: m.fit(_X4, _Y4)),
-                   (ReductionLearner(1.0, 1e-6, rng=2, base_learner=_asspp_factory(4), n_priv=40, n_pub=1, D0=D0),
+    for L, fit in ((ASSPP(1.0, random_state=0, concept_class=_C4), lambda m: m.fit(_X4, _Y4, _PUB4)),
+                   (GenericPrivateLearner(1.0, random_state=1, concept_class=_C4), lambda m: m.fit(_X4, _Y4)),
+                   (ReductionLearner(1.0, 1e-6, random_state=2, base_learner=_asspp_factory(4), n_priv=40, n_pub=1, D0=D0),
                     lambda m: m.fit(np.array(_X4[:4], dtype=np.uint64), _Y4[:4]))):
         assert not hasattr(L, "privacy_")
         L.epsilon = 0.25
@@ -257,7 +257,7 @@ def test_privacy_is_derived_at_fit_time():
 
 
 def _asspp_factory(d):
-    return lambda eps, delta, rng: ASSPP(eps, delta, rng=rng, concept_class=Thresholds(d))
+    return lambda eps, delta, rng: ASSPP(eps, delta, random_state=rng, concept_class=Thresholds(d))
 
 
 def test_reduction_sample_size_and_privacy(monkeypatch):
@@ -265,7 +265,7 @@ def test_reduction_sample_size_and_privacy(monkeypatch):
     for n_priv, n_pub in ((1000, 3), (20, 1), (1, 5), (2000, 10)):
         assert reduction_sample_size(n_priv, n_pub) == math.ceil(n_priv / (10 * n_pub))
         assert reduction_sample_size(n_priv, n_pub) == abm19_public_data_reduction(0.01, n_priv, n_pub, 1.0).n
-    B = ReductionLearner(0.5, 1e-6, rng=0, base_learner=_asspp_factory(10), n_priv=2000, n_pub=4, D0=D0)
+    B = ReductionLearner(0.5, 1e-6, random_state=0, base_learner=_asspp_factory(10), n_priv=2000, n_pub=4, D0=D0)
     assert B.sample_size == 50 and B.p == 1 / 400
     with pytest.raises(ValueError, match="ceil"):
         B.fit(np.arange(49, dtype=np.uint64), np.zeros(49, dtype=int))
@@ -307,7 +307,7 @@ def test_reduction_fit_feeds_about_p_n_priv_private_points_to_A(monkeypatch):
 
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 6, g))
     n_priv, n_pub, runs = 500, 1, 200
-    B = ReductionLearner(1.0, rng=0, base_learner=_asspp_factory(6), n_priv=n_priv, n_pub=n_pub, D0=D0)
+    B = ReductionLearner(1.0, random_state=0, base_learner=_asspp_factory(6), n_priv=n_priv, n_pub=n_pub, D0=D0)
     X = uniform_points(B.sample_size, 6, 1)
     y = np.ones(B.sample_size, dtype=int)
     total = 0
@@ -316,7 +316,7 @@ def test_reduction_fit_feeds_about_p_n_priv_private_points_to_A(monkeypatch):
     orig_fit = ASSPP.fit
     monkeypatch.setattr(ASSPP, "fit", lambda self, Xp, yp, Xpub: (fed.append((Xp, yp)), orig_fit(self, Xp, yp, Xpub))[1])
     for seed in range(runs):
-        B.rng = seed
+        B.random_state = seed
         B.fit(X, y)
         ps = seen[-1]
         used = ps["X"][ps["from_private"]]
@@ -365,11 +365,11 @@ def test_lemma_4_4_accuracy_relation_by_simulation():
     d, n_pub, n_priv, eps = 12, 2, 6000, 1.0
     D = ThresholdDistribution(d, 1500)
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, d, g))
-    B = ReductionLearner(eps, rng=None, base_learner=_asspp_factory(d), n_priv=n_priv, n_pub=n_pub, D0=D0)
+    B = ReductionLearner(eps, random_state=None, base_learner=_asspp_factory(d), n_priv=n_priv, n_pub=n_pub, D0=D0)
     mix = MixtureDistribution(D, D0, B.p)
     errB, excessA = [], []
     for seed in range(36):
-        B.rng = seed
+        B.random_state = seed
         X, y = D.sample(B.sample_size, 10_000 + seed)
         B.fit(X, y)
         h = B.hypothesis_

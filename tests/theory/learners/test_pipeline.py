@@ -79,12 +79,12 @@ def test_normalizer_alone_on_breast_cancer_warns() -> None:
     pub, priv = order[:150], order[150:]
     # fixed seeds: with fresh noise the first fit warns in 29 of 30 runs (the noise can, rarely, split the rows)
     with pytest.warns(UserWarning, match="predicts one class on every public row"):
-        SemiPrivatePipeline([("norm", Normalizer()), ("clf", _clf(rng=np.random.SeedSequence([77, 0])))]).fit(
+        SemiPrivatePipeline([("norm", Normalizer()), ("clf", _clf(random_state=np.random.SeedSequence([77, 0])))]).fit(
             X[priv], y[priv], X_public=X[pub])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # standardised first: no warning
         SemiPrivatePipeline([("scale", StandardScaler()), ("norm", Normalizer()),
-                             ("clf", _clf(rng=np.random.SeedSequence([78, 0])))]).fit(X[priv], y[priv], X_public=X[pub])
+                             ("clf", _clf(random_state=np.random.SeedSequence([78, 0])))]).fit(X[priv], y[priv], X_public=X[pub])
 
 
 def test_all_public_rows_equal_warns() -> None:

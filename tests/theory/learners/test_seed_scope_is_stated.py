@@ -39,4 +39,4 @@ def test_the_learner_with_a_seed_determined_public_draw_states_it_and_secure_mod
     X = np.random.default_rng(0).normal(size=(20, 4))
     y = (X[:, 0] > 0).astype(int)
     with secure_mode(True), pytest.raises(ValueError, match="secure mode"):
-        SemiPrivateMultinomial(1.0, 1e-5, classes=[0, 1], projection="random", k=2, rng=3).fit(X, y, X_public=X)
+        SemiPrivateMultinomial(1.0, 1e-5, classes=[0, 1], projection="random", k=2, random_state=3).fit(X, y, X_public=X)

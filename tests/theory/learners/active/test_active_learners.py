@@ -25,7 +25,7 @@ T3 = Thresholds(3)
 
 
 def _klnrs(eps: float) -> GenericPrivateLearner:
-    return GenericPrivateLearner(eps, concept_class=T3, hypotheses=list(range(9)), rng=0)
+    return GenericPrivateLearner(eps, concept_class=T3, hypotheses=list(range(9)), random_state=0)
 
 
 def _neighbours(X: np.ndarray, y: np.ndarray):
@@ -256,11 +256,11 @@ def test_subsampling_and_pssl_tpal_hold_exactly_and_fit_draws_their_law():
         SubSampling(ASSPP(0.1, concept_class=T3), n=3, m=1, epsilon=2.0)
 
     def sub(rng=None):
-        return SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)), rng=rng),
+        return SubSampling(GenericPrivateLearner(0.1, concept_class=T3, hypotheses=list(range(9)), random_state=rng),
                            n=3, m=1, epsilon=2.0, rng=rng)
 
     def tpal(rng=None):
-        return PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=T3, hypotheses=list(range(9)), rng=rng), m=4)
+        return PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=T3, hypotheses=list(range(9)), random_state=rng), m=4)
 
     for make, seed in ((sub, 2), (tpal, 3)):
         w = make()

@@ -15,12 +15,12 @@ def test_mismatched_public_width_names_x_public_and_x_private(public_cols: int) 
     Xu = np.eye(5, public_cols, dtype=int)
     for call in (lambda L: L.fit(XP, YP, Xu), lambda L: L.log_output_distribution(XP, YP, Xu)):
         with pytest.raises(ValueError) as e:
-            call(ComponentDisjunctionLearner(1.0, rng=0))
+            call(ComponentDisjunctionLearner(1.0, random_state=0))
         msg = str(e.value)
         assert msg == ("X_private and X_public must have the same number of columns (the d variables): "
                        f"X_private has shape (4, 3), X_public has shape (5, {public_cols})")
 
 
 def test_matching_widths_still_fit() -> None:
-    L = ComponentDisjunctionLearner(1.0, rng=0).fit(XP, YP, np.eye(5, 3, dtype=int))
+    L = ComponentDisjunctionLearner(1.0, random_state=0).fit(XP, YP, np.eye(5, 3, dtype=int))
     assert L.n_features_in_ == 3

@@ -82,7 +82,7 @@ def test_thm1_fit_samples_the_exact_distribution(method):
     degrees of freedom): fit drawing at 2 epsilon is refuted with probability >= 0.99997, at epsilon / 2 >= 0.997,
     uniformly over the unions 1.0 (enumerate; factorised: >= 0.9999 for each)."""
     want = np.exp(brute_force_log_probs(XP, YP, XU, 1.5, fractional=method == "factorised"))
-    L = ComponentDisjunctionLearner(1.5, method=method, rng=np.random.default_rng(7))
+    L = ComponentDisjunctionLearner(1.5, method=method, random_state=np.random.default_rng(7))
     n = 1000
     counts = np.zeros(want.size)
     for _ in range(n):
@@ -158,7 +158,7 @@ def test_thm1_learns_block_distribution():
     for _ in range(20):
         Xu = D.sample_X(sizes.n_unl, g)
         Xl, yl = D.sample(sizes.n_lab, g)
-        L = ComponentDisjunctionLearner(eps, rng=g).fit(Xl, yl, Xu)
+        L = ComponentDisjunctionLearner(eps, random_state=g).fit(Xl, yl, Xu)
         Xt, yt = D.sample(4000, g)
         fails += float(np.mean(L.predict(Xt) != yt)) > alpha
         assert L.n_components_ == 4
@@ -166,7 +166,7 @@ def test_thm1_learns_block_distribution():
 
 
 def test_privacy_is_derived_from_the_run_and_sklearn_api():
-    L = ComponentDisjunctionLearner(1.0, rng=0)
+    L = ComponentDisjunctionLearner(1.0, random_state=0)
     L.set_params(epsilon=0.25)
     L.fit(XP, YP, XU)
     assert L.privacy_ == (0.25, 0.0)

@@ -61,7 +61,7 @@ def test_a_union_whose_weight_underflows_a_double_is_still_drawn(monkeypatch):
     Xu = np.array([[1, 0], [0, 1]] * 4)
     X, y = _straddling(1491)
     monkeypatch.setattr(disjunctions, "bernoulli_exp", lambda gamma, size=None, rng=None: True)
-    unions = {ComponentDisjunctionLearner(1.0, method="factorised", rng=seed).fit(X, y, Xu).union_
+    unions = {ComponentDisjunctionLearner(1.0, method="factorised", random_state=seed).fit(X, y, Xu).union_
               for seed in np.random.SeedSequence(3).spawn(12)}
     assert (0, 1) in unions
 

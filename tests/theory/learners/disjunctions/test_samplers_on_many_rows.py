@@ -109,7 +109,7 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
 
     monkeypatch.setattr(dj, "exponential_mechanism", spy)
     g = np.random.default_rng(0)
-    L = ComponentDisjunctionLearner(0.8, method="enumerate", rng=g).fit(XP, YP, XU)
+    L = ComponentDisjunctionLearner(0.8, method="enumerate", random_state=g).fit(XP, YP, XU)
     err, _ = _reference(XP, YP, 1.0)
     assert len(seen) == 1
     scores, eps, sens, rng = seen[0]
@@ -128,7 +128,7 @@ def test_epsilon_sensitivity_and_generator_reach_the_mechanism(monkeypatch: pyte
         return np.array([0], dtype=np.int64)
 
     monkeypatch.setattr(ComponentDisjunctionLearner, "_sample_exact", staticmethod(exact_spy))
-    L = ComponentDisjunctionLearner(0.8, method="factorised", max_enumerate=2, rng=g).fit(XP, YP, XU)
+    L = ComponentDisjunctionLearner(0.8, method="factorised", max_enumerate=2, random_state=g).fit(XP, YP, XU)
     assert len(seen) == 1 and not hasattr(L, "errors_") and L.method_ == "factorised"
     pos4 = int(np.sum((XP[:, 8] == 1) & (YP == 1)))
     neg4 = int(np.sum((XP[:, 8] == 1) & (YP != 1)))
@@ -156,7 +156,7 @@ def test_enumerate_path_uses_the_kernel_log_probabilities(monkeypatch: pytest.Mo
 
 
 def test_fitted_attributes() -> None:
-    L = ComponentDisjunctionLearner(1.0, rng=0).fit(XP, YP, XU)
+    L = ComponentDisjunctionLearner(1.0, random_state=0).fit(XP, YP, XU)
     assert L.component_labels_.tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
     assert L.n_features_in_ == 12 and type(L.n_features_in_) is int and L.n_components_ == 6
     assert L.classes_.tolist() == [-1, 1]
@@ -172,9 +172,9 @@ def test_fitted_attributes() -> None:
 
 def test_method_choice_and_limits() -> None:
     eye = np.eye(16, dtype=int)
-    L = ComponentDisjunctionLearner(1.0, max_enumerate=16, rng=0).fit(eye[:3], [1, -1, 1], eye)
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=16, random_state=0).fit(eye[:3], [1, -1, 1], eye)
     assert L.method_ == "enumerate"  # Z == max_enumerate
-    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, rng=1).fit(eye[:3], [1, -1, 1], eye)
+    L = ComponentDisjunctionLearner(1.0, max_enumerate=15, random_state=1).fit(eye[:3], [1, -1, 1], eye)
     assert L.method_ == "factorised"
     # Z = 20 is the largest exact distribution; 21 is refused
     e20, e21 = np.eye(20, dtype=int), np.eye(21, dtype=int)
@@ -195,7 +195,7 @@ def test_method_choice_and_limits() -> None:
 
 
 def test_input_messages_name_the_argument() -> None:
-    L = ComponentDisjunctionLearner(1.0, rng=0)
+    L = ComponentDisjunctionLearner(1.0, random_state=0)
     with pytest.raises(ValueError) as e:
         L.fit(XP, YP)
     assert str(e.value) == "X_public must be given: the component graph is built from public unlabelled data"
@@ -258,7 +258,7 @@ def test_thm2_instance_samples_and_learns_with_its_generator(monkeypatch: pytest
 
     class _L(ComponentDisjunctionLearner):  # type: ignore[misc]
         def fit(self, *a: Any, **kw: Any) -> Any:
-            made.append((self.epsilon, self.rng))
+            made.append((self.epsilon, self.random_state))
             return super().fit(*a, **kw)
 
     monkeypatch.setattr(dj, "DisjunctionGraphDistribution", _Recording)  # the name thm2_instance looks up

@@ -12,7 +12,7 @@ X, Y = [3, 40], [1, 0]  # every threshold in (3, 40] fits: ~37 of 65 hypotheses 
 
 
 def _indices(seeds: range) -> list[int]:
-    return [GenericPrivateLearner(0.5, rng=s, concept_class=Thresholds(6)).fit(X, Y).index_ for s in seeds]
+    return [GenericPrivateLearner(0.5, random_state=s, concept_class=Thresholds(6)).fit(X, Y).index_ for s in seeds]
 
 
 def test_seeded_fit_is_reproducible() -> None:
@@ -23,7 +23,7 @@ def test_seeded_fit_is_reproducible() -> None:
     # state would replay the coins): equal generators give equal runs, and the fitted rng is None
     runs = []
     for _ in range(2):
-        L = GenericPrivateLearner(0.5, rng=np.random.default_rng(9), concept_class=Thresholds(6)).fit(X, Y)
+        L = GenericPrivateLearner(0.5, random_state=np.random.default_rng(9), concept_class=Thresholds(6)).fit(X, Y)
         runs.append(L.index_)
         assert L.rng is None
     assert runs[0] == runs[1]

@@ -26,7 +26,7 @@ def test_exponential_mechanism_step_exact():
     counts = np.zeros(9)
     probs = None
     for seed in range(3000):
-        L = GenericLearner(1.0, concept_class=C3, rng=seed).fit(Xs, ys, DENSE)
+        L = GenericLearner(1.0, concept_class=C3, random_state=seed).fit(Xs, ys, DENSE)
         assert len(L.B_) == 8 and L.hypotheses_ == list(range(9))
         counts[L.index_] += 1
         probs = L.mechanism_distribution(Xs, ys)
@@ -36,7 +36,7 @@ def test_exponential_mechanism_step_exact():
 
 
 def test_hypotheses_are_the_dichotomies_of_the_sanitized_points():
-    L = GenericLearner(1.0, concept_class=Intervals(3), sanitized_size=12, rng=2)
+    L = GenericLearner(1.0, concept_class=Intervals(3), sanitized_size=12, random_state=2)
     L.fit([1, 2, 6], [0, 1, 0], [1, 1, 2, 2, 3, 3, 3, 4])
     B = np.unique(L.sanitized_).astype(np.uint64)
     assert np.array_equal(L.B_, B)
@@ -45,7 +45,7 @@ def test_hypotheses_are_the_dichotomies_of_the_sanitized_points():
 
 
 def test_blr_sanitizer_path():
-    L = GenericLearner(1.0, concept_class=Thresholds(2), sanitizer="blr", sanitized_size=2, rng=1)
+    L = GenericLearner(1.0, concept_class=Thresholds(2), sanitizer="blr", sanitized_size=2, random_state=1)
     L.fit([0, 3], [1, 0], [0, 1, 2, 3, 3])
     assert len(L.sanitized_) == 2 and L.privacy_ == (1.0, 0.0)
 
@@ -57,7 +57,7 @@ def test_accuracy_thresholds():
     for seed in range(trials):
         g = np.random.default_rng(seed)
         Xs, ys = D.sample(300, g)
-        L = GenericLearner(1.0, concept_class=D.concept_class, sanitized_size=400, rng=g).fit(Xs, ys, D.sample_X(5000, g))
+        L = GenericLearner(1.0, concept_class=D.concept_class, sanitized_size=400, random_state=g).fit(Xs, ys, D.sample_X(5000, g))
         e = D.error(L.hypothesis_)
         errs.append(e)
         fails += int(e > 0.1)
@@ -78,7 +78,7 @@ class _BrokenGeneric(GenericLearner):
 def _mech(cls):
     def run(data, rng):
         Xs, ys = data
-        return cls(1.0, concept_class=C3, rng=rng).fit(Xs, ys, DENSE).hypothesis_
+        return cls(1.0, concept_class=C3, random_state=rng).fit(Xs, ys, DENSE).hypothesis_
     return vectorize(run)
 
 
@@ -130,7 +130,7 @@ def test_dyadic_sanitizer_thresh64_measured_accuracy():
     for seed in range(trials):
         g = np.random.default_rng(seed)
         Xs, ys = D.sample(300, g)
-        L = GenericLearner(1.0, concept_class=D.concept_class, sanitizer="dyadic", sanitized_size=200, rng=g)
+        L = GenericLearner(1.0, concept_class=D.concept_class, sanitizer="dyadic", sanitized_size=200, random_state=g)
         L.fit(Xs, ys, D.sample_X(20000, g))
         assert L.privacy_ == (1.0, 0.0) and len(L.hypotheses_) == len(L.B_) + 1
         errs.append(D.error(L.hypothesis_))
@@ -149,12 +149,12 @@ def test_concept_class_required_clone_repr_and_blr_size():
         GenericLearner(1.0, concept_class=None)
     with pytest.raises(ValueError, match="sanitized_size"):
         GenericLearner(1.0, concept_class=Thresholds(2), sanitizer="blr")  # BLR's k must be chosen
-    L = GenericLearner(0.5, concept_class=C3, sanitized_size=40, rng=3)
+    L = GenericLearner(0.5, concept_class=C3, sanitized_size=40, random_state=3)
     L2 = clone(L)
     assert L2 is not L and repr(L2) == repr(L)
-    assert repr(L) == "GenericLearner(epsilon=0.5, concept_class=Thresholds(d=3), sanitized_size=40, rng=3)"
+    assert repr(L) == "GenericLearner(epsilon=0.5, concept_class=Thresholds(d=3), sanitized_size=40, random_state=3)"
     assert L.get_params() == {"epsilon": 0.5, "concept_class": C3, "sanitizer": "histogram", "sanitized_size": 40,
-                              "rng": 3, "random_state": None}
+                              "rng": None, "random_state": 3}
     with pytest.raises(ValueError, match="invalid parameter 'eps'"):
         L.set_params(eps=1.0)
     with pytest.raises(ValueError, match="epsilon"):

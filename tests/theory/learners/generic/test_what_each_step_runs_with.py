@@ -51,7 +51,7 @@ def test_step5_gets_minus_errors_on_S_at_epsilon_and_the_shared_generator(monkey
     spy = _Spy(pick=2)
     monkeypatch.setattr(gen, "sample", spy)
     g = np.random.default_rng(5)
-    L = GenericLearner(0.7, concept_class=C3, rng=g).fit(XS, YS, DENSE)
+    L = GenericLearner(0.7, concept_class=C3, random_state=g).fit(XS, YS, DENSE)
     assert len(spy.calls) == 1
     errors, eps, rng = spy.calls[0]
     assert L.hypotheses_ == list(range(9))  # B = X: every dichotomy
@@ -71,7 +71,7 @@ def test_sanitizer_runs_on_X_public_with_epsilon_domain_size_and_generator(monke
     spy = _Spy()
     monkeypatch.setattr(gen, "sample", spy)
     g = np.random.default_rng(1)
-    L = GenericLearner(0.7, concept_class=C3, sanitized_size=3, rng=g).fit(XS, YS, [5, 1, 7, 7])
+    L = GenericLearner(0.7, concept_class=C3, sanitized_size=3, random_state=g).fit(XS, YS, [5, 1, 7, 7])
     run_stream = log[0].pop("rng")
     assert log[0] == {"epsilon": 0.7, "domain_size": 8, "size": 3}
     assert isinstance(run_stream, np.random.Generator) and run_stream is not g
@@ -88,7 +88,7 @@ def test_privacy_is_max_of_the_sanitizer_and_mechanism_as_run(monkeypatch: pytes
                                                                want: float) -> None:
     log: list[dict[str, Any]] = []
     monkeypatch.setattr(gen, "NoisyHistogramSanitizer", _fake_sanitizer([0, 3], (san_eps, 0.125), log))
-    L = GenericLearner(0.7, concept_class=C3, rng=0).fit(XS, YS, DENSE)
+    L = GenericLearner(0.7, concept_class=C3, random_state=0).fit(XS, YS, DENSE)
     assert L.privacy_ == (want, 0.0)
     assert type(L.privacy_[0]) is float
 
@@ -98,7 +98,7 @@ def test_indices_map_points_to_their_domain_index(monkeypatch: pytest.MonkeyPatc
     log: list[dict[str, Any]] = []
     monkeypatch.setattr(gen, "NoisyHistogramSanitizer", _fake_sanitizer([6, 12], (1.0, 0.0), log))
     R = Rectangles(2, 2)
-    L = GenericLearner(1.0, concept_class=R, sanitized_size=2, rng=0)
+    L = GenericLearner(1.0, concept_class=R, sanitized_size=2, random_state=0)
     L.fit([[1, 2], [3, 3]], [1, 0], [[1, 2], [3, 0], [0, 0], [3, 3], [0, 3]])
     assert log[0]["domain_size"] == 16
     assert log[1]["X"].tolist() == [6, 12, 0, 15, 3]
@@ -127,7 +127,7 @@ def test_domain_boundary_and_the_unlisted_domain_of_a_larger_class() -> None:
 def test_large_unlisted_domain_fit(monkeypatch: pytest.MonkeyPatch) -> None:
     log: list[dict[str, Any]] = []
     monkeypatch.setattr(gen, "NoisyHistogramSanitizer", _fake_sanitizer([8000, 5, 5], (1.0, 0.0), log))
-    L = GenericLearner(1.0, concept_class=Thresholds(13), sanitized_size=3, rng=0)
+    L = GenericLearner(1.0, concept_class=Thresholds(13), sanitized_size=3, random_state=0)
     L.fit([1, 8100], [1, 0], [8000, 5, 8191])
     assert log[0]["domain_size"] == 8192 and log[1]["X"].tolist() == [8000, 5, 8191]
     assert L.B_.tolist() == [5, 8000]
@@ -138,7 +138,7 @@ def test_blr_sanitizer_gets_the_xor_predicates_size_and_generator(monkeypatch: p
     monkeypatch.setattr(gen, "BLRSanitizer", _fake_sanitizer([1, 2], (0.6, 0.0), log))
     C = Thresholds(2)
     g = np.random.default_rng(3)
-    L = GenericLearner(0.6, concept_class=C, sanitizer="blr", sanitized_size=2, rng=g).fit([0, 3], [1, 0],
+    L = GenericLearner(0.6, concept_class=C, sanitizer="blr", sanitized_size=2, random_state=g).fit([0, 3], [1, 0],
                                                                                           [0, 1, 2, 3, 3])
     kw = log[0]
     assert kw["epsilon"] == 0.6 and kw["size"] == 2 and type(kw["size"]) is int
@@ -162,7 +162,7 @@ def test_dyadic_sanitizer_gets_epsilon_d_size_and_generator(monkeypatch: pytest.
     monkeypatch.setattr(gen, "sample", spy)
     g = np.random.default_rng(4)
     C = Thresholds(64)
-    L = GenericLearner(0.8, concept_class=C, sanitizer="dyadic", sanitized_size=3, rng=g)
+    L = GenericLearner(0.8, concept_class=C, sanitizer="dyadic", sanitized_size=3, random_state=g)
     L.fit([1, 2**50], [1, 0], [3, 2**41])
     run_stream = log[0].pop("rng")
     assert log[0] == {"epsilon": 0.8, "d": 64, "size": 3}
@@ -195,13 +195,13 @@ def test_constructor_messages_and_attributes() -> None:
     with pytest.raises(ValueError, match="131072 points"):
         GenericLearner(1.0, concept_class=Thresholds(17), sanitizer="blr", sanitized_size=2)
     g = np.random.default_rng(0)
-    L = GenericLearner(0.3, concept_class=C3, sanitizer="blr", sanitized_size=7, rng=g)
-    assert (L.epsilon, L.concept_class, L.sanitizer, L.sanitized_size, L.rng) == (0.3, C3, "blr", 7, g)
+    L = GenericLearner(0.3, concept_class=C3, sanitizer="blr", sanitized_size=7, random_state=g)
+    assert (L.epsilon, L.concept_class, L.sanitizer, L.sanitized_size, L.random_state) == (0.3, C3, "blr", 7, g)
     assert L.privacy == (0.3, 0.0) and type(L.privacy[0]) is float
 
 
 def test_fit_and_distribution_messages_and_epsilon() -> None:
-    L = GenericLearner(0.7, concept_class=C3, rng=0)
+    L = GenericLearner(0.7, concept_class=C3, random_state=0)
     with pytest.raises(RuntimeError) as e:
         L.mechanism_distribution(XS, YS)
     assert str(e.value) == "GenericLearner is not fitted; call fit first"
@@ -216,7 +216,7 @@ def test_fit_and_distribution_messages_and_epsilon() -> None:
 
 
 def test_invalid_X_public_is_named() -> None:
-    L = GenericLearner(1.0, concept_class=C3, rng=0)
+    L = GenericLearner(1.0, concept_class=C3, random_state=0)
     with pytest.raises(ValueError) as e:
         L.fit(XS, YS, [1, 9])
     assert str(e.value).startswith("X_public ")

@@ -25,7 +25,7 @@ def data():  # noqa: ANN201
 def test_malformed_classes_are_refused(data, classes, match):
     X, y = data
     with pytest.raises(ValueError, match=match):
-        SemiPrivateHalfspace(epsilon=1.0, k=2, classes=classes, rng=0).fit(X, y, X_public=X)
+        SemiPrivateHalfspace(epsilon=1.0, k=2, classes=classes, random_state=0).fit(X, y, X_public=X)
 
 
 @pytest.mark.parametrize("bad", [np.array([1.0, 2.0, 3.0, 4.0]), np.array([["a"] * 4] * 10), np.empty((0, 4)),
@@ -34,4 +34,4 @@ def test_malformed_classes_are_refused(data, classes, match):
 def test_every_bad_public_input_names_x_public(data, bad):
     X, y = data
     with pytest.raises(ValueError, match="X_public"):
-        SemiPrivateHalfspace(epsilon=1.0, k=2, classes=[-1, 1], rng=0).fit(X, y, X_public=bad)
+        SemiPrivateHalfspace(epsilon=1.0, k=2, classes=[-1, 1], random_state=0).fit(X, y, X_public=bad)

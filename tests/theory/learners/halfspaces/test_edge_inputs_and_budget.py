@@ -72,14 +72,14 @@ def test_declared_classes_need_two_distinct_labels() -> None:
     """``classes`` with one distinct label is refused, naming ``classes`` (not a later, unrelated error)."""
     X, y = _data()
     with pytest.raises(ValueError, match=r"^classes must list at least 2 distinct labels, got \[1, 1\]$"):
-        FullDimensionHalfspace(epochs=1, classes=[1, 1], rng=0).fit(X, y)
+        FullDimensionHalfspace(epochs=1, classes=[1, 1], random_state=0).fit(X, y)
 
 
 @pytest.mark.slow
 def test_declared_classes_may_exceed_the_labels_of_y() -> None:
     """A declared (public) label set larger than y's labels is used as is: one task per declared class."""
     X, y = _data()
-    clf = FullDimensionHalfspace(4.0, epochs=1, classes=[2, -1, 1], rng=0).fit(X, y)
+    clf = FullDimensionHalfspace(4.0, epochs=1, classes=[2, -1, 1], random_state=0).fit(X, y)
     assert clf.classes_.tolist() == [-1, 1, 2]
     assert clf.budget_["tasks"] == 3 and clf.budget_["scheme"] == "one-vs-rest"
     assert clf.coef_.shape == (3, D) and set(clf.predict(X)) <= {-1, 1, 2}
@@ -90,7 +90,7 @@ def test_labels_outside_the_declared_set_are_refused_without_listing_them() -> N
     y = np.arange(70) % 10  # labels 0..9; 2..9 are outside [0, 1]
     msg = "y contains labels outside the declared classes [0, 1]; pass every possible label in classes="
     with pytest.raises(ValueError, match="^" + re.escape(msg) + "$"):
-        FullDimensionHalfspace(epochs=1, classes=[0, 1], rng=0).fit(X, y)
+        FullDimensionHalfspace(epochs=1, classes=[0, 1], random_state=0).fit(X, y)
 
 
 # ---------------------------------------------------------------------------------------------- rows
@@ -104,7 +104,7 @@ def test_row_outside_the_ball_is_refused_without_its_index_or_norm() -> None:
     msg = ("X rows must lie in the unit ball (some row has norm > 1); normalise the rows (e.g. "
            "semiprivate.theory.halfspace_data.normalize_rows or sklearn's Normalizer) or pass row_norm='clip'")
     with pytest.raises(ValueError, match="^" + re.escape(msg) + "$"):
-        FullDimensionHalfspace(epochs=1, rng=0).fit(X, y)
+        FullDimensionHalfspace(epochs=1, random_state=0).fit(X, y)
 
 
 @pytest.mark.slow
@@ -114,7 +114,7 @@ def test_unit_ball_tolerance_is_inclusive() -> None:
     X[5] = 0.0
     X[5, 2] = 1.0 + 1e-9
     assert np.linalg.norm(X[5]) == 1.0 + 1e-9
-    clf = FullDimensionHalfspace(epochs=1, rng=0).fit(X, y)
+    clf = FullDimensionHalfspace(epochs=1, random_state=0).fit(X, y)
     assert np.all(np.isfinite(clf.coef_))
 
 
@@ -139,12 +139,12 @@ def test_features_are_converted_to_float64_before_the_row_map() -> None:
     norms and the clipping run in float64."""
     X, y = _data()
     X32 = (X * 1.7).astype(np.float32)  # some rows outside the ball: clipping acts
-    a = FullDimensionHalfspace(epochs=2, row_norm="clip", rng=1).fit(X32, y)
+    a = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1).fit(X32, y)
     with separate_seed_record():  # the same seed on purpose: equal features give equal draws
-        b = FullDimensionHalfspace(epochs=2, row_norm="clip", rng=1).fit(X32.astype(np.float64), y)
+        b = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1).fit(X32.astype(np.float64), y)
     assert np.array_equal(a.coef_, b.coef_)
     with separate_seed_record():
-        c = FullDimensionHalfspace(epochs=2, row_norm="clip", rng=1).fit(X32.astype(np.float64).astype(str), y)
+        c = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1).fit(X32.astype(np.float64).astype(str), y)
     assert np.array_equal(c.coef_, b.coef_)
 
 
@@ -154,7 +154,7 @@ def test_features_are_converted_to_float64_before_the_row_map() -> None:
 def test_decision_function_converts_to_float64() -> None:
     """Object and numeric-string arrays are scored as their float64 values (float64 output)."""
     X, y = _data()
-    clf = FullDimensionHalfspace(epochs=2, rng=0).fit(X, y)
+    clf = FullDimensionHalfspace(epochs=2, random_state=0).fit(X, y)
     ref = clf.decision_function(X)
     obj = clf.decision_function(X.astype(object))
     assert obj.dtype == np.float64 and np.array_equal(obj, ref)
@@ -165,7 +165,7 @@ def test_decision_function_converts_to_float64() -> None:
 def test_ties_go_to_the_first_class() -> None:
     """<A w, x> = 0 (a zero row) is predicted as classes_[0]."""
     X, y = _data()
-    clf = FullDimensionHalfspace(epochs=2, rng=0).fit(X, np.where(y > 0, "yes", "no"))
+    clf = FullDimensionHalfspace(epochs=2, random_state=0).fit(X, np.where(y > 0, "yes", "no"))
     assert clf.decision_function(np.zeros((2, D))).tolist() == [0.0, 0.0]
     assert clf.predict(np.zeros((2, D))).tolist() == ["no", "no"]
 
@@ -174,7 +174,7 @@ def test_predict_after_a_failed_fit_is_not_fitted() -> None:
     """A fit that fails after setting classes_ (k > d) leaves an unfitted estimator: no release of the failed run
     survives (classes_ would be read from the private labels), and predict raises NotFittedError."""
     X, y = _data()
-    clf = SemiPrivateHalfspace(k=D + 1, rng=0)
+    clf = SemiPrivateHalfspace(k=D + 1, random_state=0)
     with pytest.raises(ValueError, match=r"k must be <= d"):
         clf.fit(X, y, X_public=X)
     assert not hasattr(clf, "classes_")
@@ -216,7 +216,7 @@ def test_random_projection_scale() -> None:
     """A has i.i.d. N(0, 1/k) entries: k * mean(A^2) over d k = 800 entries is chi^2_800 / 800 (sd 0.05);
     the window [0.75, 1.25] fails with probability < 1e-6 (fixed seed: deterministic)."""
     X, y = _data(n=40, d=40)
-    clf = RandomProjectionHalfspace(k=20, epochs=1, rng=11).fit(X, y)
+    clf = RandomProjectionHalfspace(k=20, epochs=1, random_state=11).fit(X, y)
     assert clf.components_.shape == (40, 20)
     assert 0.75 <= 20 * float(np.mean(clf.components_ ** 2)) <= 1.25
 
@@ -226,7 +226,7 @@ def test_random_projection_rows_are_mapped_into_the_ball(monkeypatch: pytest.Mon
     """The trainer sees z / max(1, ||z||), z = A^T x (rows of norm < 1 unchanged)."""
     calls = _spy(monkeypatch, "dp_sgd")
     X, y = _data(n=80, d=10, low=0.8, high=1.0)
-    clf = RandomProjectionHalfspace(k=3, epochs=1, rng=2).fit(X, y)
+    clf = RandomProjectionHalfspace(k=3, epochs=1, random_state=2).fit(X, y)
     (a, _, _), = calls
     Z = X @ clf.components_
     norms = np.linalg.norm(Z, axis=1)
@@ -239,20 +239,20 @@ def test_non_private_random_projection(monkeypatch: pytest.MonkeyPatch) -> None:
     projection (same rng, same A), with the projected rows mapped into the ball; k > d is refused."""
     calls = _spy(monkeypatch, "dp_sgd")
     X, y = _data(n=60, d=10, low=0.8, high=1.0)
-    clf = NonPrivateHalfspace(projection="random", k=3, n_iter=5, rng=4).fit(X, y)
-    ref = RandomProjectionHalfspace(k=3, epochs=1, rng=4).fit(X, y)
+    clf = NonPrivateHalfspace(projection="random", k=3, n_iter=5, random_state=4).fit(X, y)
+    ref = RandomProjectionHalfspace(k=3, epochs=1, random_state=4).fit(X, y)
     assert np.array_equal(clf.components_, ref.components_)
     Z = X @ clf.components_
     np.testing.assert_allclose(calls[0][0][0], Z / np.maximum(1.0, np.linalg.norm(Z, axis=1))[:, None],
                                rtol=1e-12, atol=1e-15)
     assert np.array_equal(calls[0][0][0], calls[1][0][0])
     with pytest.raises(ValueError, match=r"k must be <= d, the number of features \(n_features = 10\), got k=11"):
-        NonPrivateHalfspace(projection="random", k=11, n_iter=5, rng=4).fit(X, y)
+        NonPrivateHalfspace(projection="random", k=11, n_iter=5, random_state=4).fit(X, y)
 
 
 def test_non_private_without_projection_needs_no_k() -> None:
     X, y = _data()
-    clf = NonPrivateHalfspace(projection="none", k=None, n_iter=5, rng=0).fit(X, y)
+    clf = NonPrivateHalfspace(projection="none", k=None, n_iter=5, random_state=0).fit(X, y)
     assert clf.components_ is None and clf.coef_.shape == (1, D)
 
 
@@ -270,11 +270,11 @@ def test_pca_result_with_exactly_k_components() -> None:
     (a float32 PCAResult included)."""
     X, y = _data()
     P = kernels.pca(X, 2, center=False)
-    clf = SemiPrivateHalfspace(k=2, epochs=1, rng=0).fit(X, y, X_public=P)
+    clf = SemiPrivateHalfspace(k=2, epochs=1, random_state=0).fit(X, y, X_public=P)
     assert clf.pca_ is P and np.array_equal(clf.components_, P.components)
     P32 = kernels.pca(X.astype(np.float32), 2, center=False)
     assert P32.components.dtype == np.float32
-    c32 = SemiPrivateHalfspace(k=2, epochs=1, rng=1).fit(X, y, X_public=P32)
+    c32 = SemiPrivateHalfspace(k=2, epochs=1, random_state=1).fit(X, y, X_public=P32)
     assert c32.components_.dtype == np.float64 and c32.coef_.dtype == np.float64
     assert np.array_equal(c32.components_, P32.components.astype(np.float64))
 
@@ -284,20 +284,20 @@ def test_public_array_is_checked_and_its_pca_kept() -> None:
     2 rows (named in the error), NaN reported for X_public."""
     X, y = _data()
     Xp = _data(n=50, seed=5)[0]
-    clf = SemiPrivateHalfspace(k=2, epochs=1, rng=0).fit(X, y, X_public=Xp)
+    clf = SemiPrivateHalfspace(k=2, epochs=1, random_state=0).fit(X, y, X_public=Xp)
     assert isinstance(clf.pca_, kernels.PCAResult) and np.array_equal(clf.pca_.components, clf.components_)
     Xp32 = Xp.astype(np.float32)
-    c32 = SemiPrivateHalfspace(k=2, epochs=1, rng=1).fit(X, y, X_public=Xp32)
+    c32 = SemiPrivateHalfspace(k=2, epochs=1, random_state=1).fit(X, y, X_public=Xp32)
     want = kernels.pca(Xp32.astype(np.float64), 2, center=False).components
     assert c32.components_.dtype == np.float64 and np.array_equal(c32.components_, want)
-    two = SemiPrivateHalfspace(k=1, epochs=1, rng=2).fit(X, y, X_public=Xp[:2])
+    two = SemiPrivateHalfspace(k=1, epochs=1, random_state=2).fit(X, y, X_public=Xp[:2])
     assert two.components_.shape == (D, 1)
     with pytest.raises(ValueError, match=r"1 sample\(s\).*minimum of 2"):
-        SemiPrivateHalfspace(k=1, epochs=1, rng=0).fit(X, y, X_public=Xp[:1])
+        SemiPrivateHalfspace(k=1, epochs=1, random_state=0).fit(X, y, X_public=Xp[:1])
     bad = Xp.copy()
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match=r"^Input X_public contains NaN"):
-        SemiPrivateHalfspace(k=1, epochs=1, rng=0).fit(X, y, X_public=bad)
+        SemiPrivateHalfspace(k=1, epochs=1, random_state=0).fit(X, y, X_public=bad)
 
 
 # ---------------------------------------------------------------------------------------------- DP-SGD
@@ -310,7 +310,7 @@ def test_dpsgd_runs_with_the_estimators_settings(monkeypatch: pytest.MonkeyPatch
     calls = _spy(monkeypatch, "dp_sgd")
     X, y = _data()
     clf = FullDimensionHalfspace(2.0, 1e-6, epochs=2, batch_size=20, clip=0.5, loss="logistic", margin=0.2,
-                                 learning_rate=0.3, radius=0.7, accountant="rdp", classes=[-1, 1], rng=0).fit(X, y)
+                                 learning_rate=0.3, radius=0.7, accountant="rdp", classes=[-1, 1], random_state=0).fit(X, y)
     (_, kw, _), = calls
     assert (kw["clip"], kw["loss"], kw["margin"], kw["learning_rate"], kw["radius"]) == (0.5, "logistic", 0.2, 0.3, 0.7)
     assert (kw["noise_multiplier"], kw["sampling_rate"], kw["steps"]) == (clf.noise_multiplier_, 1 / 3, 6)
@@ -325,14 +325,14 @@ def test_dpsgd_runs_with_the_estimators_settings(monkeypatch: pytest.MonkeyPatch
 def test_dpsgd_one_step_when_one_epoch_fits_in_a_batch() -> None:
     """q = min(1, batch/n) = 1 and epochs = 0.5: ceil(0.5 / 1) = 1 step."""
     X, y = _data()
-    clf = FullDimensionHalfspace(2.0, epochs=0.5, batch_size=1000, classes=[-1, 1], rng=0).fit(X, y)
+    clf = FullDimensionHalfspace(2.0, epochs=0.5, batch_size=1000, classes=[-1, 1], random_state=0).fit(X, y)
     assert (clf.sampling_rate_, clf.n_steps_, clf.budget_["steps"]) == (1.0, 1, 1)
     assert clf.privacy_[0] <= 2.0
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("make", [lambda r: FullDimensionHalfspace(4.0, epochs=3, radius=r, rng=0),
-                                  lambda r: NonPrivateHalfspace(projection="none", n_iter=30, radius=r, rng=0)])
+@pytest.mark.parametrize("make", [lambda r: FullDimensionHalfspace(4.0, epochs=3, radius=r, random_state=0),
+                                  lambda r: NonPrivateHalfspace(projection="none", n_iter=30, radius=r, random_state=0)])
 def test_radius_bounds_the_weights(make: Any) -> None:
     """radius: the iterates are projected on that ball; None: no projection (the weights leave the small ball)."""
     X, y = _data()
@@ -351,7 +351,7 @@ def test_non_private_is_full_batch_gradient_descent(monkeypatch: pytest.MonkeyPa
     calls = _spy(monkeypatch, "dp_sgd")
     X, y = _data()
     clf = NonPrivateHalfspace(projection="none", n_iter=7, learning_rate=0.3, loss="logistic", margin=0.2,
-                              radius=0.5, rng=0).fit(X, y)
+                              radius=0.5, random_state=0).fit(X, y)
     (_, kw, _), = calls
     got = {k: kw[k] for k in ("noise_multiplier", "sampling_rate", "steps", "clip", "learning_rate", "loss",
                               "margin", "radius", "lr_schedule")}
@@ -369,7 +369,7 @@ def test_noisy_sgd_runs_with_the_estimators_margin_and_steps(monkeypatch: pytest
     X, _ = _data(n=45)
     y = np.arange(45) % 3
     clf = FullDimensionHalfspace(1.5, 3e-4, trainer="noisy_sgd", noisy_sgd_steps=40, margin=0.2, classes=[0, 1, 2],
-                                 rng=0).fit(X, y)
+                                 random_state=0).fit(X, y)
     assert len(calls) == 3
     for _, _, r in calls:
         assert r.steps == 40 and r.lipschitz == 5.0 and r.privacy == pytest.approx((0.5, 1e-4))
@@ -382,7 +382,7 @@ def test_noisy_sgd_runs_with_the_estimators_margin_and_steps(monkeypatch: pytest
 @pytest.mark.parametrize("steps, want", [(None, 144), (1000, 144), (50, 50)])
 def test_noisy_sgd_steps_default_and_cap_n_squared(steps: int | None, want: int) -> None:
     X, y = _data(n=12)
-    clf = FullDimensionHalfspace(trainer="noisy_sgd", noisy_sgd_steps=steps, rng=0).fit(X, y)
+    clf = FullDimensionHalfspace(trainer="noisy_sgd", noisy_sgd_steps=steps, random_state=0).fit(X, y)
     assert clf.n_steps_ == want
 
 
@@ -391,7 +391,7 @@ def test_pillar_alg2_runs_with_the_estimators_settings(monkeypatch: pytest.Monke
     calls = _spy(monkeypatch, "pillar_alg2")
     X, y = _data(n=40)
     clf = FullDimensionHalfspace(1.0, 1e-4, trainer="pillar_alg2", noisy_sgd_steps=30, repeats=2,
-                                 holdout_fraction=0.5, margin=0.2, classes=[-1, 1], rng=0).fit(X, y)
+                                 holdout_fraction=0.5, margin=0.2, classes=[-1, 1], random_state=0).fit(X, y)
     (_, _, a), = calls
     assert a.runs.steps == 30 and a.runs.lipschitz == 5.0 and a.candidates.shape == (2, D)
     assert (a.budget["repeats"], a.budget["n_holdout"], a.budget["n_train"]) == (2, 20, 20)

@@ -133,9 +133,9 @@ def test_privacy_is_dp_accountings_epsilon_of_what_ran(monkeypatch):
 
     monkeypatch.setattr(hs, "dp_sgd", spy)
     X, y, Xp, _, _ = _data(D_EASY, 300, 500, 10, 0)
-    clf = SemiPrivateHalfspace(0.7, 1e-6, k=3, epochs=3, batch_size=30, classes=[-1, 1], rng=0).fit(X, y, X_public=Xp)
+    clf = SemiPrivateHalfspace(0.7, 1e-6, k=3, epochs=3, batch_size=30, classes=[-1, 1], random_state=0).fit(X, y, X_public=Xp)
     rdp = SemiPrivateHalfspace(0.7, 1e-6, k=3, epochs=3, batch_size=30, classes=[-1, 1], accountant="rdp",
-                               rng=0).fit(X, y, X_public=Xp)
+                               random_state=0).fit(X, y, X_public=Xp)
     calls.pop()
     (kw,) = calls
     assert kw["noise_multiplier"] == clf.noise_multiplier_ and kw["sampling_rate"] == 0.1 == clf.sampling_rate_
@@ -160,7 +160,7 @@ def test_privacy_is_dp_accountings_epsilon_of_what_ran(monkeypatch):
 @pytest.mark.slow
 def test_one_vs_rest_budget_is_accounted_jointly():
     s = digits_split(n_public=600, n_test=397, rng=0)
-    clf = SemiPrivateHalfspace(4.0, 1e-5, k=16, classes=np.arange(10), rng=0).fit(s.X_private, s.y_private,
+    clf = SemiPrivateHalfspace(4.0, 1e-5, k=16, classes=np.arange(10), random_state=0).fit(s.X_private, s.y_private,
                                                                                  X_public=s.X_public)
     assert clf.budget_["tasks"] == 10 and clf.budget_["scheme"] == "one-vs-rest"
     ev = dp_accounting.SelfComposedDpEvent(
@@ -178,7 +178,7 @@ def test_bst14_trainers_compose_across_tasks(trainer):
     g = np.random.default_rng(0)
     X = normalize_rows(g.normal(size=(30, 4))) * 0.9
     y = np.repeat([0, 1, 2], 10)
-    clf = FullDimensionHalfspace(1.5, 3e-4, trainer=trainer, noisy_sgd_steps=40, classes=[0, 1, 2], rng=0).fit(X, y)
+    clf = FullDimensionHalfspace(1.5, 3e-4, trainer=trainer, noisy_sgd_steps=40, classes=[0, 1, 2], random_state=0).fit(X, y)
     assert len(clf.budget_["per_task"]) == 3
     assert clf.privacy_ == pytest.approx((1.5, 3e-4))
     for p in clf.budget_["per_task"]:
@@ -187,7 +187,7 @@ def test_bst14_trainers_compose_across_tasks(trainer):
 
 def test_non_private_baseline_claims_nothing():
     X, y, Xp, _, _ = _data(D_EASY, 100, 200, 10, 1)
-    assert NonPrivateHalfspace(k=3, rng=0).fit(X, y, X_public=Xp).privacy_ == (math.inf, 0.0)
+    assert NonPrivateHalfspace(k=3, random_state=0).fit(X, y, X_public=Xp).privacy_ == (math.inf, 0.0)
 
 
 # ---------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def test_utility_at_thm3_sizes():
     errs = []
     for s in range(20):
         X, y, Xp, Xt, yt = _data(D_THM3, n_lab, n_unl, 4000, s)
-        errs.append(1 - SemiPrivateHalfspace(EPS, 1e-5, k=k, classes=[-1, 1], rng=s).fit(X, y, X_public=Xp).score(Xt, yt))
+        errs.append(1 - SemiPrivateHalfspace(EPS, 1e-5, k=k, classes=[-1, 1], random_state=s).fit(X, y, X_public=Xp).score(Xt, yt))
     assert sum(e <= ALPHA for e in errs) >= 18, errs
 
 
@@ -253,8 +253,8 @@ def test_uncentred_default_beats_centred_on_the_proofs_checks_counterexample():
     X, y = draw(5000)
     Xp, _ = draw(50000)
     Xt, yt = draw(50000)
-    unc = NonPrivateHalfspace(k=1, rng=0).fit(X, y, X_public=Xp)
-    cen = NonPrivateHalfspace(k=1, center=True, rng=0).fit(X, y, X_public=Xp)
+    unc = NonPrivateHalfspace(k=1, random_state=0).fit(X, y, X_public=Xp)
+    cen = NonPrivateHalfspace(k=1, center=True, random_state=0).fit(X, y, X_public=Xp)
     assert abs(unc.components_[1, 0]) > 0.99 and abs(cen.components_[0, 0]) > 0.99
     assert 1 - unc.score(Xt, yt) == 0.0
     assert 1 - cen.score(Xt, yt) > q / 2
@@ -270,7 +270,7 @@ def test_tv_shifted_public_data():
     accs = {}
     for tau in (0.01, 0.5):
         Xp = TVShiftedPublic(D, tau, rng=3).sample_X(5000, 4)
-        clf = NonPrivateHalfspace(k=3, rng=0).fit(X, y, X_public=Xp)
+        clf = NonPrivateHalfspace(k=3, random_state=0).fit(X, y, X_public=Xp)
         accs[tau] = clf.score(Xt, yt)
     assert D.eigenvalues[2] > 0.01 / 3 and 0.5 / 3 > D.eigenvalues[0]
     assert accs[0.01] > 0.99 and accs[0.5] < 0.6, accs
@@ -287,13 +287,13 @@ def test_clone_pipeline_cross_val_score():
     # 399 rows: the three training folds have 266 rows each, so the three cross-validation fits share one
     # calibration (same sampling rate and steps)
     X, y, Xp, _, _ = _data(D_EASY, 399, 700, 10, 2)
-    clf = SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], rng=0)
+    clf = SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], random_state=0)
     c2 = clone(clf)
     assert c2.get_params() == clf.get_params() and not hasattr(c2, "privacy_")
-    pipe = Pipeline([("norm", FunctionTransformer(normalize_rows)), ("clf", SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], rng=0))])
+    pipe = Pipeline([("norm", FunctionTransformer(normalize_rows)), ("clf", SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], random_state=0))])
     pipe.fit(X * 3, y, clf__X_public=normalize_rows(Xp))
     assert pipe.score(X, y) > 0.9
-    scores = cross_val_score(SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], rng=0), X, y, cv=3, params={"X_public": Xp})
+    scores = cross_val_score(SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], random_state=0), X, y, cv=3, params={"X_public": Xp})
     assert scores.shape == (3,) and scores.min() > 0.9
     assert repr(clf) == "SemiPrivateHalfspace(classes=[-1, 1], epsilon=2.0, k=3, rng=0)"
 
@@ -303,16 +303,16 @@ def test_clone_pipeline_cross_val_score():
 def test_labels_any_two_classes_and_declared_set():
     X, y, Xp, Xt, yt = _data(D_EASY, 300, 500, 500, 3)
     lab = np.where(y > 0, "spam", "ham")
-    clf = SemiPrivateHalfspace(4.0, k=3, classes=["ham", "spam"], rng=0).fit(X, lab, X_public=Xp)
+    clf = SemiPrivateHalfspace(4.0, k=3, classes=["ham", "spam"], random_state=0).fit(X, lab, X_public=Xp)
     assert clf.classes_.tolist() == ["ham", "spam"]
     assert set(clf.predict(Xt)) <= {"ham", "spam"}
     # classes_[1] <-> +1: predictions agree with the -1/+1 fit on the same seed
-    ref = SemiPrivateHalfspace(4.0, k=3, classes=[-1, 1], rng=0).fit(X, y, X_public=Xp)
+    ref = SemiPrivateHalfspace(4.0, k=3, classes=[-1, 1], random_state=0).fit(X, y, X_public=Xp)
     assert np.array_equal(clf.predict(Xt) == "spam", ref.predict(Xt) == 1)
-    zero_one = SemiPrivateHalfspace(4.0, k=3, classes=[0, 1], rng=0).fit(X, (y > 0).astype(int), X_public=Xp)
+    zero_one = SemiPrivateHalfspace(4.0, k=3, classes=[0, 1], random_state=0).fit(X, (y > 0).astype(int), X_public=Xp)
     assert np.array_equal(zero_one.predict(Xt) == 1, ref.predict(Xt) == 1)
     with pytest.raises(ValueError, match="y contains labels outside"):
-        SemiPrivateHalfspace(4.0, k=3, classes=[-1, 1], rng=0).fit(X, np.where(y > 0, 1, 0), X_public=Xp)
+        SemiPrivateHalfspace(4.0, k=3, classes=[-1, 1], random_state=0).fit(X, np.where(y > 0, 1, 0), X_public=Xp)
 
 
 # ---------------------------------------------------------------------------
@@ -344,7 +344,7 @@ def test_bad_input_is_named():
         SemiPrivateHalfspace(k=3).fit(X, y, X_public=Xp[:, :5])
     with pytest.raises(ValueError, match=r"\bX\b rows must lie in the unit ball"):
         SemiPrivateHalfspace(k=3).fit(X * 5, y, X_public=Xp)
-    assert SemiPrivateHalfspace(k=3, row_norm="clip", classes=[-1, 1], rng=0).fit(X * 5, y, X_public=Xp).privacy_[0] <= 1.0
+    assert SemiPrivateHalfspace(k=3, row_norm="clip", classes=[-1, 1], random_state=0).fit(X * 5, y, X_public=Xp).privacy_[0] <= 1.0
     with pytest.raises(ValueError, match="delta"):
         SemiPrivateHalfspace(1.0, 0.0, k=3).fit(X, y, X_public=Xp)
     with pytest.raises(ValueError, match="epsilon"):
@@ -368,11 +368,11 @@ def test_bad_input_is_named():
 def test_pca_result_can_be_shared_across_k():
     X, y, Xp, _, _ = _data(D_EASY, 200, 400, 10, 5)
     P = kernels.pca(Xp, 10, center=False)
-    a = SemiPrivateHalfspace(1.0, k=3, classes=[-1, 1], rng=0).fit(X, y, X_public=P)
-    b = SemiPrivateHalfspace(1.0, k=3, classes=[-1, 1], rng=0).fit(X, y, X_public=Xp)
+    a = SemiPrivateHalfspace(1.0, k=3, classes=[-1, 1], random_state=0).fit(X, y, X_public=P)
+    b = SemiPrivateHalfspace(1.0, k=3, classes=[-1, 1], random_state=0).fit(X, y, X_public=Xp)
     assert np.allclose(a.components_, b.components_, atol=1e-10) and np.allclose(a.coef_, b.coef_, atol=1e-8)
     with pytest.raises(ValueError, match="X_public"):
-        SemiPrivateHalfspace(1.0, k=11, classes=[-1, 1], rng=0).fit(X, y, X_public=P)
+        SemiPrivateHalfspace(1.0, k=11, classes=[-1, 1], random_state=0).fit(X, y, X_public=P)
 
 
 # ---------------------------------------------------------------------------
@@ -381,14 +381,14 @@ def test_pca_result_can_be_shared_across_k():
 
 # the DP-SGD cases run full-batch steps (batch_size = n = 200: q = 1), whose calibration costs half that of q = 0.32
 _PROGRESS_CASES = [
-    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], rng=0, progress=p), "DP-SGD"),
-    (lambda p: SemiPrivateHalfspace(4.0, k=3, trainer="noisy_sgd", noisy_sgd_steps=50, classes=[-1, 1], rng=0, progress=p),
+    (lambda p: SemiPrivateHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], random_state=0, progress=p), "DP-SGD"),
+    (lambda p: SemiPrivateHalfspace(4.0, k=3, trainer="noisy_sgd", noisy_sgd_steps=50, classes=[-1, 1], random_state=0, progress=p),
      "Noisy SGD"),
-    (lambda p: FullDimensionHalfspace(4.0, trainer="pillar_alg2", noisy_sgd_steps=50, classes=[-1, 1], rng=0, progress=p),
+    (lambda p: FullDimensionHalfspace(4.0, trainer="pillar_alg2", noisy_sgd_steps=50, classes=[-1, 1], random_state=0, progress=p),
      "PILLAR Alg 2"),
-    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], rng=0, progress=p),
+    (lambda p: RandomProjectionHalfspace(4.0, k=3, epochs=2, batch_size=200, classes=[-1, 1], random_state=0, progress=p),
      "DP-SGD"),
-    (lambda p: NonPrivateHalfspace(n_iter=20, rng=0, progress=p), "DP-SGD"),
+    (lambda p: NonPrivateHalfspace(n_iter=20, random_state=0, progress=p), "DP-SGD"),
 ]
 
 
@@ -420,5 +420,5 @@ def test_progress_param_round_trip_and_validation(cls):
         with pytest.raises(TypeError, match="progress"):
             cls(progress=bad)
     with pytest.raises(TypeError, match="progress"):  # set_params bypasses __init__: fit re-validates
-        cls(k=3, rng=0).set_params(progress="yes").fit(X, y, X_public=Xp) if cls is not FullDimensionHalfspace \
-            else cls(rng=0).set_params(progress="yes").fit(X, y)
+        cls(k=3, random_state=0).set_params(progress="yes").fit(X, y, X_public=Xp) if cls is not FullDimensionHalfspace \
+            else cls(random_state=0).set_params(progress="yes").fit(X, y)

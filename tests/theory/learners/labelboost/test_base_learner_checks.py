@@ -12,7 +12,7 @@ from semiprivate.theory.learners.labelboost import LabelBoost
 
 C = Thresholds(6)
 SMALL = dict(concept_class=C, n=4, alpha=0.5, unlabelled_factor=4000, target_factor=16, cap_factor=4000,
-             exponent_constant=0.05, alpha_factor=1, beta_factor=1, iteration_ratio=60, final_ratio=300, rng=1)
+             exponent_constant=0.05, alpha_factor=1, beta_factor=1, iteration_ratio=60, final_ratio=300, random_state=1)
 
 
 def _data():

@@ -30,6 +30,6 @@ def test_thm4_14_guarantee_does_not_depend_on_the_coins():
     L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=4, alpha=0.5, epsilon=0.5,
                    base_privacy=(1.0, 1e-6), unlabelled_factor=4000, target_factor=16, cap_factor=4000,
                    exponent_constant=0.05, alpha_factor=1, beta_factor=1, iteration_ratio=60, final_ratio=300)
-    seen = {L.set_params(rng=s).fit(X_S, (X_S < 30).astype(int), X_D).privacy_ for s in range(12)}
+    seen = {L.set_params(random_state=s).fit(X_S, (X_S < 30).astype(int), X_D).privacy_ for s in range(12)}
     assert len(seen) == 1
     assert seen.pop() == L.privacy_for(len(X_S), len(X_D))

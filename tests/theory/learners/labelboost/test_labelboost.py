@@ -165,7 +165,7 @@ def test_scaled_schedule_and_privacy_from_what_ran():
     D = ThresholdDistribution(8, 100)
     g = np.random.default_rng(3)
     Xs, ys = D.sample(400, g)
-    L = LabelBoost(_base(), concept_class=C8, n=10, alpha=0.5, beta=0.5, rng=4, **SCALED).fit(Xs, ys, D.sample_X(20000, g))
+    L = LabelBoost(_base(), concept_class=C8, n=10, alpha=0.5, beta=0.5, random_state=4, **SCALED).fit(Xs, ys, D.sample_X(20000, g))
     assert L.iterations_ == len(L.schedule_) >= 1
     it = L.schedule_[0]
     assert it["s_kept"] == math.ceil(400 / 2) and it["t_kept"] == math.ceil(it["v"] / 2)
@@ -206,7 +206,7 @@ def test_faithful_end_to_end_thresh64():
     ys = (Xs < np.uint64(target)).astype(np.int64)
     Xd = g.integers(0, 2**64, size=90000 * n, dtype=np.uint64)
     L = LabelBoost(base, concept_class=C, n=n, alpha=0.9, beta=0.9, mode="faithful", base_privacy=(1.0, 1e-6),
-                   rng=1).fit(Xs, ys, Xd)
+                   random_state=1).fit(Xs, ys, Xd)
     assert L.iterations_ == 1 and L.schedule_[0]["v"] == 30000 * n
     assert L.privacy_[0] == 1.0 and L.privacy_[1] == pytest.approx(labelboost_privacy(1e-6, 1).delta)
     assert L.privacy_[1] <= 41e-6
@@ -227,7 +227,7 @@ def _excess_error_failures(D, seed0, alpha, beta, trials):
     for seed in range(trials):
         g = np.random.default_rng(seed0 + seed)
         Xs, ys = D.sample(400, g)
-        L = LabelBoost(_base(), concept_class=C8, n=10, alpha=alpha, beta=beta, rng=g,
+        L = LabelBoost(_base(), concept_class=C8, n=10, alpha=alpha, beta=beta, random_state=g,
                        **{**SCALED, "exponent_constant": 0.2}).fit(Xs, ys, D.sample_X(20000, g))
         e = D.error(L.base_learner_.hypothesis_) - D.optimal_error
         errs.append(e)
@@ -243,7 +243,7 @@ def test_cor417_rectangles_runs():
     X = g.integers(0, 4, size=(60, 2)).astype(np.uint64)
     y = C.evaluate(box, X).astype(int)
     base = GenericPrivateLearner(1.0, concept_class=C)
-    L = LabelBoost(base, concept_class=C, n=3, alpha=0.9, beta=0.9, rng=1, vc=4, unlabelled_factor=100, target_factor=30,
+    L = LabelBoost(base, concept_class=C, n=3, alpha=0.9, beta=0.9, random_state=1, vc=4, unlabelled_factor=100, target_factor=30,
                    cap_factor=100, exponent_constant=0.05, alpha_factor=1, beta_factor=1, iteration_ratio=2,
                    final_ratio=1)
     L.fit(X, y, g.integers(0, 4, size=(300, 2)).astype(np.uint64))
@@ -306,7 +306,7 @@ def _lbp_then_a(data, rng, *, broken=False):
         labels = C3.evaluate(t, np.concatenate([XS, XT_AUDIT]))
     else:
         labels = label_boost_procedure(C3, XS, yS, XT_AUDIT, rng=rng).labels
-    A = GenericPrivateLearner(1.0, concept_class=C3, rng=rng)
+    A = GenericPrivateLearner(1.0, concept_class=C3, random_state=rng)
     return A.fit(np.concatenate([XS, XT_AUDIT]), labels.astype(int)).index_
 
 
@@ -341,7 +341,7 @@ def _labelboost_output(data, rng):
     # |S| = 58: step 2c keeps 1 of 58 (ratio 58 >= 3 + e^4) and 250 of v = 25000 (ratio 100);
     # |S| = 251 after the iteration, step 3 keeps 1 (ratio 251 >= 3 + 244): Claim 4.3 applies to
     # every step as it ran, so privacy_ = (1, 0) is earned, not read off the nominal constants.
-    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), concept_class=C3, n=1, alpha=0.9, beta=0.9, rng=rng,
+    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), concept_class=C3, n=1, alpha=0.9, beta=0.9, random_state=rng,
                    unlabelled_factor=25000, target_factor=248, cap_factor=25000, exponent_constant=0.01,
                    alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
     L.fit(np.concatenate([Xs, PAD[0]]), np.concatenate([ys, PAD[1]]), XD_AUDIT)
@@ -371,7 +371,7 @@ def test_thm414_fit_subsamples_and_reports_target_epsilon():
     g = np.random.default_rng(8)
     # 40000 labelled: ~3500 survive the Thm 4.14 sub-sample, so step 3 keeps 1 in >= 247 as Cl 4.3 needs
     Xs, ys = D.sample(40000, g)
-    L = LabelBoost(_base(), concept_class=C8, n=1, alpha=0.5, beta=0.5, epsilon=0.5, base_privacy=(1.0, 1e-6), rng=9,
+    L = LabelBoost(_base(), concept_class=C8, n=1, alpha=0.5, beta=0.5, epsilon=0.5, base_privacy=(1.0, 1e-6), random_state=9,
                    unlabelled_factor=2000, target_factor=10, cap_factor=2000, exponent_constant=0.01,
                    alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
     L.fit(Xs, ys, D.sample_X(100_000, g))
@@ -433,20 +433,20 @@ def test_subsampling_steps_exact_survival_probability():
     g = np.random.default_rng(2024)
     seen = 0
     for _ in range(trials):
-        L = LabelBoost(_Recorder(), concept_class=C3, n=n, alpha=0.9, beta=0.9, rng=g, **SUB).fit(S1, y, XD)
+        L = LabelBoost(_Recorder(), concept_class=C3, n=n, alpha=0.9, beta=0.9, random_state=g, **SUB).fit(S1, y, XD)
         seen += L.base_learner_.saw_
     lo, hi = binom.ppf(FFR / 2, trials, q), binom.isf(FFR / 2, trials, q)
     assert lo <= seen <= hi, (seen, trials * q, (lo, hi))
     # the neighbour without the point: never seen (the coupling's other side)
     S0 = np.array([1] * m, np.uint64)
-    L0 = LabelBoost(_Recorder(), concept_class=C3, n=n, alpha=0.9, beta=0.9, rng=0, **SUB).fit(S0, y, XD)
+    L0 = LabelBoost(_Recorder(), concept_class=C3, n=n, alpha=0.9, beta=0.9, random_state=0, **SUB).fit(S0, y, XD)
     assert not L0.base_learner_.saw_
 
 
 def test_privacy_uses_the_ratios_that_ran():
     """Kept counts round up: 5 labelled points at ratio 100 keep 1 (ratio 5 < 3 + e^4), so no Cl 4.3 credit."""
     Xs, ys = np.array([0, 0, 7, 7, 7], np.uint64), np.array([1, 1, 0, 0, 0])
-    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), concept_class=C3, n=1, alpha=0.9, beta=0.9, rng=0,
+    L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C3), concept_class=C3, n=1, alpha=0.9, beta=0.9, random_state=0,
                    unlabelled_factor=1000, target_factor=10, cap_factor=1000, exponent_constant=0.01,
                    alpha_factor=1, beta_factor=1, iteration_ratio=100, final_ratio=300)
     L.fit(Xs, ys, np.array(list(range(8)) * 125, np.uint64))
@@ -514,7 +514,7 @@ def test_schedule_follows_alg3_step2_formulas():
     kw = {**SCALED, "exponent_constant": 2, "cap_factor": 300, "target_factor": 200, "alpha_factor": 3,
           "beta_factor": 2}
     alpha, beta, n = 0.3, 0.4, 10
-    L = LabelBoost(_base(), concept_class=C8, n=n, alpha=alpha, beta=beta, rng=4, **kw).fit(Xs, ys, D.sample_X(20000, g))
+    L = LabelBoost(_base(), concept_class=C8, n=n, alpha=alpha, beta=beta, random_state=4, **kw).fit(Xs, ys, D.sample_X(20000, g))
     assert L.iterations_ >= 2
     vc = C8.vc_dimension
     for it in L.schedule_:

@@ -56,7 +56,7 @@ CTRL = {"alpha": 0.5, "beta": 0.5, "alpha_factor": 0.25, "beta_factor": 0.25}
 
 def _lb(c: float, *, n: int = 1, target: float = 150, cap: float = 1000, unl: float = 1000, it_ratio: float = 1,
         final: float = 1, base: Any = None, C: Any = C8, rng: Any = 0, **kw: Any) -> LabelBoost:
-    return LabelBoost(base if base is not None else _Base(), concept_class=C, n=n, rng=rng, exponent_constant=c,
+    return LabelBoost(base if base is not None else _Base(), concept_class=C, n=n, random_state=rng, exponent_constant=c,
                       target_factor=target, cap_factor=cap, unlabelled_factor=unl, iteration_ratio=it_ratio,
                       final_ratio=final, **{**CTRL, **kw})
 
@@ -238,8 +238,8 @@ def test_constructor_checks_and_messages() -> None:
         assert str(e2.value) == f"base_privacy must have epsilon in (0, inf) and delta in [0, 1), got {bp!r}"
     LabelBoost(_Base(), concept_class=C8, n=1, base_privacy=(1.0, 0.0))
     g = np.random.default_rng(0)
-    L = LabelBoost(_Base(), concept_class=C8, n=3, rng=g, mode="faithful", iteration_ratio=2, final_ratio=5)
-    assert L.rng is g
+    L = LabelBoost(_Base(), concept_class=C8, n=3, random_state=g, mode="faithful", iteration_ratio=2, final_ratio=5)
+    assert L.random_state is g
     assert L.constants() == FAITHFUL_CONSTANTS and L.required_unlabelled() == 270000
     assert L.get_params(deep=False)["iteration_ratio"] == 2
 

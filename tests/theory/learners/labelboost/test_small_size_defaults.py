@@ -20,7 +20,7 @@ D = ThresholdDistribution(8, 100)
 
 
 def _default(n: int = 1000, rng: int = 0, **kw) -> LabelBoost:
-    return LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=n, rng=rng, **kw)
+    return LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=n, random_state=rng, **kw)
 
 
 def test_defaults_fit_500_labelled_2000_public_and_report_privacy_for() -> None:

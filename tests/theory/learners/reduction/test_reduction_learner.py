@@ -43,7 +43,7 @@ class _RecordingA:
 
 def _B(rng: Any = 0, **stub: Any) -> ReductionLearner:
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, D, g))
-    return ReductionLearner(1.0, 1e-6, rng=rng, n_priv=200, n_pub=1, D0=D0,
+    return ReductionLearner(1.0, 1e-6, random_state=rng, n_priv=200, n_pub=1, D0=D0,
                             base_learner=lambda e, d, g: _RecordingA(e, d, g, **stub))
 
 
@@ -106,7 +106,7 @@ def test_predict_mixture_error_and_repr() -> None:
     assert ReductionLearner.mixture_error(0.0, 1.0) == 0.0
     assert ReductionLearner.mixture_error(1.0, 0.0) == 0.5
     assert repr(B) == ("ReductionLearner(epsilon=1.0, delta=1e-06, base_learner=<lambda>, n_priv=200, n_pub=1, "
-                       "D0=RandomLabelDistribution, rng=0)")
+                       "D0=RandomLabelDistribution, rng=None, random_state=0)")
 
     def factory(e: float, d: float, g: Any) -> _RecordingA:
         return _RecordingA(e, d, g)

@@ -77,7 +77,7 @@ def test_learner_privacy_is_the_replace_one_epsilon_of_what_ran(cls):
     X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
     y = (X[:, 0] > 0).astype(int)
     kw = {"k": 2} if cls is SemiPrivateHalfspace else {}
-    est = cls(1.0, 1e-5, classes=[0, 1], epochs=1.0, batch_size=10, rng=0, **kw).fit(X, y, X)
+    est = cls(1.0, 1e-5, classes=[0, 1], epochs=1.0, batch_size=10, random_state=0, **kw).fit(X, y, X)
     want = _pld(est.noise_multiplier_, est.sampling_rate_, est.n_steps_, 1e-5, REL.REPLACE_ONE)
     assert est.privacy_ == (want, 1e-5)
     assert want <= 1.0

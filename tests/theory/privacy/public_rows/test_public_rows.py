@@ -94,9 +94,9 @@ def test_plain_fit_parameter_is_sliced_by_cross_validation_but_sentinel_rows_are
 def test_learner_takes_sentinel_rows_and_x_public_together_and_refuses_no_labelled_row():
     X, y = _digits()
     Xn = Normalizer().fit_transform(X)
-    both = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, rng=0)
+    both = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, random_state=0)
     both.fit(Xn[300:], y[300:], X_public=Xn[:300])
-    one = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, rng=1).fit(Xn, y)
+    one = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, random_state=1).fit(Xn, y)
     assert np.allclose(both.pca_.components, one.pca_.components, atol=1e-8)  # same public set, other order
     with pytest.raises(ValueError, match="no labelled row"):
         SemiPrivateHalfspace(2.0, k=8, classes=range(10), unlabeled_label=-1).fit(Xn[:M_PUBLIC], y[:M_PUBLIC])

@@ -106,7 +106,7 @@ def _reduction(e: Any, d: Any) -> Any:
 
     D0 = RandomLabelDistribution(lambda n, g: g.integers(0, 2, n))
     return ReductionLearner(e, d, n_priv=20, n_pub=1, D0=D0,
-                            base_learner=lambda a, b, g: GenericPrivateLearner(a, b, concept_class=_C1, rng=g)
+                            base_learner=lambda a, b, g: GenericPrivateLearner(a, b, concept_class=_C1, random_state=g)
                             ).fit(np.array([0, 1]), [1, 0])
 
 

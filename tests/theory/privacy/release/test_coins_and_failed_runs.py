@@ -24,7 +24,7 @@ def test_a_run_that_raises_leaves_no_release():
     X = rng.normal(size=(20, 3))
     X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
     y = (X[:, 0] > 0).astype(int)
-    L = SemiPrivateHalfspace(1.0, k=2, epochs=1, classes=[0, 1, 2, 3], accountant="rdp", rng=0).fit(X, y, X)
+    L = SemiPrivateHalfspace(1.0, k=2, epochs=1, classes=[0, 1, 2, 3], accountant="rdp", random_state=0).fit(X, y, X)
     assert hasattr(L, "privacy_")
     L.set_params(classes=None, k=5)
     with pytest.raises(ValueError, match="k must be"):
@@ -47,5 +47,5 @@ def test_an_extreme_private_row_raises_no_warning_of_its_own():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         L = FullDimensionHalfspace(1.0, 1e-5, epochs=1, batch_size=4, classes=[0, 1], row_norm="clip", accountant="rdp",
-                                  rng=0).fit(X, y)
+                                  random_state=0).fit(X, y)
     assert np.all(np.isfinite(L.coef_))

@@ -71,7 +71,7 @@ def _multinomial(rng: Any) -> Any:
     from semiprivate.theory.learners.multinomial import SemiPrivateMultinomial
 
     X, y, P = _halfspace_data()
-    return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1], rng=rng).fit(X, y, P)
+    return SemiPrivateMultinomial(1.0, 1e-5, k=2, n_iter=3, classes=[0, 1], random_state=rng).fit(X, y, P)
 
 
 def _public_standardizer(rng: Any) -> Any:
@@ -83,19 +83,19 @@ def _public_standardizer(rng: Any) -> Any:
 def _generic_private(rng: Any) -> Any:
     from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
-    return GenericPrivateLearner(1.0, concept_class=_C2, rng=rng).fit([0, 3], [1, 0])
+    return GenericPrivateLearner(1.0, concept_class=_C2, random_state=rng).fit([0, 3], [1, 0])
 
 
 def _asspp(rng: Any) -> Any:
     from semiprivate.theory.learners.asspp import ASSPP
 
-    return ASSPP(1.0, concept_class=_C2, rng=rng).fit([0, 3], [1, 0], [1, 2])
+    return ASSPP(1.0, concept_class=_C2, random_state=rng).fit([0, 3], [1, 0], [1, 2])
 
 
 def _generic_learner(rng: Any) -> Any:
     from semiprivate.theory.learners.generic import GenericLearner
 
-    return GenericLearner(1.0, concept_class=_C2, sanitized_size=6, rng=rng).fit([0, 3], [1, 0], [0, 1, 2, 3])
+    return GenericLearner(1.0, concept_class=_C2, sanitized_size=6, random_state=rng).fit([0, 3], [1, 0], [0, 1, 2, 3])
 
 
 def _labelboost(rng: Any) -> Any:
@@ -104,7 +104,7 @@ def _labelboost(rng: Any) -> Any:
 
     return LabelBoost(GenericPrivateLearner(1.0, concept_class=_C1), concept_class=_C1, n=1, alpha=0.5,
                       unlabelled_factor=1, target_factor=3, cap_factor=6, exponent_constant=0.05, alpha_factor=1,
-                      beta_factor=1, iteration_ratio=2, final_ratio=2, rng=rng).fit([0, 1], [1, 0], [0, 1, 1, 0, 1, 0])
+                      beta_factor=1, iteration_ratio=2, final_ratio=2, random_state=rng).fit([0, 1], [1, 0], [0, 1, 1, 0, 1, 0])
 
 
 def _bits(n: int, g: np.random.Generator) -> np.ndarray:
@@ -114,21 +114,21 @@ def _bits(n: int, g: np.random.Generator) -> np.ndarray:
 def _klnrs(e: float, d: float, g: Any) -> Any:
     from semiprivate.theory.learners.exponential import GenericPrivateLearner
 
-    return GenericPrivateLearner(e, d, concept_class=_C1, rng=g)
+    return GenericPrivateLearner(e, d, concept_class=_C1, random_state=g)
 
 
 def _reduction(rng: Any) -> Any:
     from semiprivate.theory.learners.reduction import ReductionLearner
 
     D0 = RandomLabelDistribution(_bits)
-    return ReductionLearner(1.0, n_priv=20, n_pub=1, D0=D0, rng=rng, base_learner=_klnrs).fit(np.array([0, 1]), [1, 0])
+    return ReductionLearner(1.0, n_priv=20, n_pub=1, D0=D0, random_state=rng, base_learner=_klnrs).fit(np.array([0, 1]), [1, 0])
 
 
 def _disjunctions(rng: Any) -> Any:
     from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner
 
     Xu = np.array([[1, 1, 0], [0, 0, 1]])
-    return ComponentDisjunctionLearner(1.0, rng=rng).fit(np.array([[1, 0, 0], [0, 0, 1]]), [1, -1], Xu)
+    return ComponentDisjunctionLearner(1.0, random_state=rng).fit(np.array([[1, 0, 0], [0, 0, 1]]), [1, -1], Xu)
 
 
 def _active(name: str, rng: Any) -> Any:
@@ -140,10 +140,10 @@ def _active(name: str, rng: Any) -> Any:
         L.fit(np.array([0, 2, 3]), active.LabelOracle(np.array([1, 0, 0])))
         return L
     if name == "PSSLAsTPAL":
-        L = active.PSSLAsTPAL(GenericPrivateLearner(1.0, concept_class=_C2, rng=rng), m=2)
+        L = active.PSSLAsTPAL(GenericPrivateLearner(1.0, concept_class=_C2, random_state=rng), m=2)
         L.fit(np.array([0, 2, 3]), active.LabelOracle(np.array([1, 0, 0])))
         return L
-    S = active.SubSampling(GenericPrivateLearner(0.5, concept_class=_C1, rng=rng), n=2, m=1, epsilon=1.0, rng=rng)
+    S = active.SubSampling(GenericPrivateLearner(0.5, concept_class=_C1, random_state=rng), n=2, m=1, epsilon=1.0, rng=rng)
     X = np.arange(S.guarantee().t) % 2
     S.fit(X, active.LabelOracle((X == 0).astype(int)))
     return S
@@ -192,7 +192,7 @@ def _semi_private_pipeline(rng: Any) -> Any:
     from sklearn.preprocessing import Normalizer, StandardScaler
 
     X, y, P = _halfspace_data()
-    clf = SemiPrivateHalfspace(k=2, epochs=1.0, accountant="rdp", classes=[0, 1], row_norm="clip", rng=rng)
+    clf = SemiPrivateHalfspace(k=2, epochs=1.0, accountant="rdp", classes=[0, 1], row_norm="clip", random_state=rng)
     return SemiPrivatePipeline([("scale", StandardScaler()), ("norm", Normalizer()), ("clf", clf)]).fit(X, y, X_public=P)
 
 

@@ -72,9 +72,9 @@ def test_a_wrappers_derived_streams_are_not_user_seeds():
 
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 4, g))
     Xp, yp = np.array([1, 2, 12, 14], dtype=np.uint64), np.array([1, 1, 0, 0])
-    ReductionLearner(1.0, 1e-6, rng=1, n_priv=40, n_pub=1, D0=D0,
+    ReductionLearner(1.0, 1e-6, random_state=1, n_priv=40, n_pub=1, D0=D0,
                      base_learner=lambda eps, delta, rng: GenericPrivateLearner(eps, concept_class=Thresholds(4),
-                                                                                rng=rng)).fit(Xp, yp)
+                                                                                random_state=rng)).fit(Xp, yp)
     # the base ran inside the wrapper's run, on a child stream of the wrapper's seed: every stream drawn is
     # recorded for the wrapper's release (the outermost), none as a release of its own
     assert {entry[1] for entry in seeds._RECORD.values() if isinstance(entry, tuple)} == {"ReductionLearner"}
@@ -175,12 +175,12 @@ def test_a_seed_on_a_base_the_wrapper_does_not_reroute_is_a_user_seed():
     y = (pool < 2).astype(int)
 
     def wrapper(rng):
-        return PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=Thresholds(2), rng=rng), m=4)
+        return PSSLAsTPAL(GenericPrivateLearner(0.5, concept_class=Thresholds(2), random_state=rng), m=4)
 
     wrapper(7).fit(pool, LabelOracle(y))
     y2 = y.copy()
     y2[0] = 1 - y2[0]
-    with pytest.raises(ValueError, match="GenericPrivateLearner's rng=7 was already used"):
+    with pytest.raises(ValueError, match="GenericPrivateLearner's random_state=7 was already used"):
         wrapper(7).fit(pool, LabelOracle(y2))
     with secure_mode(), pytest.raises(ValueError, match="secure mode"):
         wrapper(8).fit(pool, LabelOracle(y))

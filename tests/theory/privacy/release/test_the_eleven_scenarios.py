@@ -94,7 +94,7 @@ def test_labelboost_keeps_no_generator_of_its_run():
 def test_reduction_learner_keeps_no_generator_of_its_run():
     D0 = RandomLabelDistribution(lambda n, g: g.integers(0, 2, n))
     L = ReductionLearner(1.0, n_priv=20, n_pub=1, D0=D0,
-                         base_learner=lambda e, d, g: GenericPrivateLearner(e, d, concept_class=Thresholds(1), rng=g))
+                         base_learner=lambda e, d, g: GenericPrivateLearner(e, d, concept_class=Thresholds(1), random_state=g))
     L.fit(np.array([0, 1]), [1, 0])
     assert coin_state_paths(L) == []
 
@@ -111,7 +111,7 @@ def test_a_sentinel_that_is_also_a_class_is_refused():
     y = np.where(y == 1, 1, -1)
     Xpub = X[:10]
     with pytest.raises(ValueError, match="unlabeled_label"):
-        SemiPrivateHalfspace(1.0, k=2, classes=[-1, 1], unlabeled_label=-1, accountant="rdp", rng=0).fit(X, y, Xpub)
+        SemiPrivateHalfspace(1.0, k=2, classes=[-1, 1], unlabeled_label=-1, accountant="rdp", random_state=0).fit(X, y, Xpub)
 
 
 def test_a_public_rows_step_with_another_sentinel_is_refused():
@@ -158,6 +158,6 @@ def test_the_exponential_mechanism_fit_runs_gives_a_finite_score_positive_probab
         return exact(*a, **k)
 
     monkeypatch.setattr(_reference, "reference_exact_sample", spy)
-    L = GenericPrivateLearner(1.0, concept_class=Thresholds(1), hypotheses=[0, 2], rng=0)
+    L = GenericPrivateLearner(1.0, concept_class=Thresholds(1), hypotheses=[0, 2], random_state=0)
     L.fit([0] * 1000 + [1] * 1000, [1] * 1000 + [0] * 1000)
     assert calls, "fit did not run the exact sampler"
