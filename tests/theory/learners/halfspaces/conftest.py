@@ -32,16 +32,29 @@ def _seeds_as_in_scikit_learn():
 _SHARED: tuple[dict, dict, dict] = ({}, {}, {})
 
 
+def _accounting_functions() -> dict[tuple[object, str], object]:
+    """The accounting module's functions, where the accounting module and the halfspace learners' module name them."""
+    return {(module, name): obj for module in (accounting, halfspaces) for name, obj in vars(module).items()
+            if callable(obj) and getattr(obj, "__module__", None) == accounting.__name__}
+
+
 @pytest.fixture
-def calibrations_of_earlier_tests(_no_memoised_noise: None) -> None:
+def calibrations_of_earlier_tests(_no_memoised_noise: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """For tests of the mechanics (settings, shapes, messages, scikit-learn's contract), not of the calibration: the
     test starts from the calibrations and accountings that earlier such tests made, as one process of a user's does
     (the learners' memos), instead of recomputing each (a PLD calibration takes seconds).  Only tests that leave
-    the accountant alone ask for it: a test that breaks or spies on the calibration or the accounting keeps the
-    cleared memos (``_no_memoised_noise``)."""
+    the accountant alone may ask for it: a test that breaks or spies on the calibration or the accounting keeps the
+    cleared memos (``_no_memoised_noise``).  Enforced: a test asking for it that replaced an accounting function
+    (monkeypatch, torn down after this fixture, so the replacement is still in place here) fails, and its
+    memos are not shared."""
     memos = (halfspaces._CALIBRATED, halfspaces._ACCOUNTED, accounting._NOISY_SGD_EPSILONS)
     for memo, kept in zip(memos, _SHARED):
         memo.update(kept)
+    functions = _accounting_functions()
     yield
+    replaced = sorted(name for (module, name), obj in functions.items() if getattr(module, name, None) is not obj)
+    if replaced:
+        pytest.fail(f"a test asking for calibrations_of_earlier_tests replaced accounting functions {replaced}: its "
+                    "calibrations are not the library's, so they are not shared; drop the fixture from that test")
     for memo, kept in zip(memos, _SHARED):
         kept.update(memo)

@@ -124,7 +124,7 @@ def test_clip_leaves_rows_inside_the_ball_unchanged() -> None:
     bit for bit); rows outside (norm 1.5) are put on the sphere (same model as normalised rows).  Logistic loss
     and a non-binding clip, so the iterate depends on the row scale."""
     X, y = _data()
-    kw: dict[str, Any] = dict(epochs=2, loss="logistic", clip=50.0, rng=3)
+    kw: dict[str, Any] = dict(epochs=2, loss="logistic", clip=50.0, random_state=3)
     a = FullDimensionHalfspace(row_norm="clip", **kw).fit(X, y)
     b = FullDimensionHalfspace(**kw).fit(X, y)
     assert np.array_equal(a.coef_, b.coef_)
@@ -205,7 +205,7 @@ def test_k_equal_to_d_is_allowed_and_pca_projection_does_not_rescale() -> None:
     for i in (4, 9, 20):
         X[i] = 0.0
         X[i, i % D] = (1.0 + 1e-9) * (-1) ** i
-    kw: dict[str, Any] = dict(epochs=3, loss="logistic", clip=50.0, margin=0.05, rng=7)
+    kw: dict[str, Any] = dict(epochs=3, loss="logistic", clip=50.0, margin=0.05, random_state=7)
     a = SemiPrivateHalfspace(k=D, **kw).fit(X, y, X_public=_identity_pca(D))
     b = FullDimensionHalfspace(**kw).fit(X, y)
     assert np.array_equal(a.components_, np.eye(D))

@@ -295,7 +295,7 @@ def test_clone_pipeline_cross_val_score():
     assert pipe.score(X, y) > 0.9
     scores = cross_val_score(SemiPrivateHalfspace(2.0, k=3, classes=[-1, 1], random_state=0), X, y, cv=3, params={"X_public": Xp})
     assert scores.shape == (3,) and scores.min() > 0.9
-    assert repr(clf) == "SemiPrivateHalfspace(classes=[-1, 1], epsilon=2.0, k=3, rng=0)"
+    assert repr(clf) == "SemiPrivateHalfspace(classes=[-1, 1], epsilon=2.0, k=3, random_state=0)"
 
 
 @pytest.mark.slow

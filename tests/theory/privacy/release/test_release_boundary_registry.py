@@ -58,7 +58,7 @@ def _halfspace(name: str, rng: Any) -> Any:
     from semiprivate.theory.learners import halfspaces
 
     X, y, P = _halfspace_data()
-    kw: dict[str, Any] = {"classes": [0, 1], "rng": rng}
+    kw: dict[str, Any] = {"classes": [0, 1], "random_state": rng}
     if name != "NonPrivateHalfspace":
         kw["epochs"] = 1.0
         kw["accountant"] = "rdp"  # the PLD calibration takes a minute on a loaded machine; the boundary is the same
