@@ -25,7 +25,7 @@ def test_private_search_on_digits_routes_public_rows_and_accounts_every_fit(digi
     X, y = digits.X, digits.y
     n_lab = X.shape[0] - digits.n_public
     pipe = Pipeline([("norm", Normalizer()), ("clf", recorder(1.0, k=8, epochs=2, classes=range(10),
-                                                               unlabeled_label=-1, rng=0))])
+                                                               unlabeled_label=-1, random_state=0))])
     grid = {"clf__k": [8, 16], "clf__epsilon": [0.5, 1.0]}
     search = PrivateSearchCV(pipe, grid, epsilon_select=0.7, holdout_fraction=0.25, unlabeled_label=-1,
                              rng=1).fit(X, y)

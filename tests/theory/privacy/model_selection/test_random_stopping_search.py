@@ -45,7 +45,7 @@ def test_liu_talwar_search_on_digits_routes_public_rows_and_accounts_the_search(
     assert 0.2 < search.score(X, y) <= 1.0  # at least twice chance (0.1, ten classes)
     assert not hasattr(search, "n_fits_") and not hasattr(search, "estimators_")
     # sklearn's GridSearchCV: the winner's privacy_ is one fit's, after 3 x 5 + 1 fits on exact private scores
-    gs = GridSearchCV(clone(pipe).set_params(clf__rng=0), {"clf__k": [4, 8, 16]}, cv=2).fit(X, y)
+    gs = GridSearchCV(clone(pipe).set_params(clf__random_state=0), {"clf__k": [4, 8, 16]}, cv=2).fit(X, y)
     assert gs.best_estimator_[-1].privacy_[0] <= 1.0 < search.privacy_[0]
 
 
