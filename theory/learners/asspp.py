@@ -20,7 +20,7 @@ Examples
 >>> D = ThresholdDistribution(16, 20000)
 >>> Xpub = D.sample_X(200, rng=1)
 >>> Xp, yp = D.sample(300, rng=2)
->>> L = ASSPP(1.0, rng=3, concept_class=Thresholds(16)).fit(Xp, yp, Xpub)
+>>> L = ASSPP(1.0, random_state=3, concept_class=Thresholds(16)).fit(Xp, yp, Xpub)
 >>> L.privacy_, len(L.cover_) <= 201
 ((1.0, 0.0), True)
 """

@@ -48,7 +48,7 @@ Examples
 >>> import numpy as np
 >>> Xu = np.array([[1, 1, 0, 0], [0, 0, 1, 1]])
 >>> Xp = np.array([[1, 0, 0, 0], [0, 0, 0, 1], [0, 1, 0, 0]])
->>> L = ComponentDisjunctionLearner(1.0, rng=0).fit(Xp, [1, -1, 1], Xu)
+>>> L = ComponentDisjunctionLearner(1.0, random_state=0).fit(Xp, [1, -1, 1], Xu)
 >>> L.n_components_, L.privacy_
 (2, (1.0, 0.0))
 >>> L.predict(Xp).tolist() in ([1, -1, 1], [1, 1, 1], [-1, 1, -1])

@@ -10,7 +10,7 @@ Privacy: (epsilon, 0)-DP for any H (McSherry–Talwar), reported in ``privacy_``
 Examples
 --------
 >>> from semiprivate.theory.classes import Thresholds
->>> L = GenericPrivateLearner(1.0, rng=0, concept_class=Thresholds(4))
+>>> L = GenericPrivateLearner(1.0, random_state=0, concept_class=Thresholds(4))
 >>> L = L.fit([1, 2, 12, 14], [1, 1, 0, 0])
 >>> L.privacy_
 (1.0, 0.0)

@@ -22,7 +22,7 @@ exactly epsilon-DP; its uniform accuracy over C^xor is measured, not proved: see
 Examples
 --------
 >>> from semiprivate.theory.classes import Thresholds
->>> L = GenericLearner(1.0, concept_class=Thresholds(4), sanitized_size=40, rng=0)
+>>> L = GenericLearner(1.0, concept_class=Thresholds(4), sanitized_size=40, random_state=0)
 >>> L = L.fit([1, 2, 12, 14], [1, 1, 0, 0], X_public=[1, 3, 5, 7, 9, 11, 13, 15] * 5)
 >>> L.privacy_
 (1.0, 0.0)

@@ -70,7 +70,7 @@ Examples
 >>> from semiprivate.theory.halfspace_data import LargeMarginLowRank
 >>> D = LargeMarginLowRank(30, 3, 0.2, tail=0.05, rng=0)
 >>> X, y = D.sample(2000, rng=1); Xpub = D.sample_X(1000, rng=2)
->>> clf = SemiPrivateHalfspace(epsilon=1.0, k=3, classes=[-1, 1], rng=0).fit(X, y, X_public=Xpub)
+>>> clf = SemiPrivateHalfspace(epsilon=1.0, k=3, classes=[-1, 1], random_state=0).fit(X, y, X_public=Xpub)
 >>> clf.components_.shape, clf.privacy_[0] <= 1.0
 ((30, 3), True)
 >>> Xt, yt = D.sample(2000, rng=3)

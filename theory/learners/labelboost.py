@@ -378,7 +378,7 @@ class LabelBoost(Released, _Params, LearnerBase):
     >>> C, D = Thresholds(8), ThresholdDistribution(8, 100)
     >>> X_priv, y_priv = D.sample(500, rng=0)
     >>> X_pub = D.sample_X(2000, rng=1)
-    >>> L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=1000, rng=2)
+    >>> L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=1000, random_state=2)
     >>> eps, delta = L.privacy_for(500, 2000)
     >>> round(eps, 3), delta
     (8.497, 0.0)
@@ -393,7 +393,7 @@ class LabelBoost(Released, _Params, LearnerBase):
     >>> X_D, X_S = rng.integers(0, 64, 20000), rng.integers(0, 64, 60)
     >>> L = LabelBoost(GenericPrivateLearner(1.0, concept_class=C), concept_class=C, n=4, alpha=0.5,
     ...                unlabelled_factor=4000, target_factor=16, cap_factor=4000, exponent_constant=0.05,
-    ...                alpha_factor=1, beta_factor=1, iteration_ratio=60, final_ratio=300, rng=1)
+    ...                alpha_factor=1, beta_factor=1, iteration_ratio=60, final_ratio=300, random_state=1)
     >>> L.privacy_for(len(X_S), len(X_D))
     (1.0, 0.0)
     >>> L = L.fit(X_S, (X_S < 30).astype(int), X_D)

@@ -22,7 +22,7 @@ public spectrum, the number n of labelled rows (public under replace-one) and th
 The label set must be declared (``classes``): read from ``y`` it is a function of the private
 labels, ``privacy_`` is then ``(inf, 0)`` with a PrivacyWarning, as for the halfspace learners.
 
-Randomness: ``rng`` (None, an int or a Generator) seeds one :class:`numpy.random.SeedSequence` per
+Randomness: ``random_state`` (None, an int or a Generator; ``rng`` is its deprecated older name) seeds one :class:`numpy.random.SeedSequence` per
 fit, from which a fresh child stream is spawned for each part (the projection, the DP-GD noise);
 no generator or seed sequence is kept on the fitted estimator.
 
@@ -30,7 +30,7 @@ Examples
 --------
 >>> from sklearn.datasets import load_digits
 >>> X, y = load_digits(return_X_y=True)
->>> clf = SemiPrivateMultinomial(1.0, 1e-5, classes=range(10), rng=0)
+>>> clf = SemiPrivateMultinomial(1.0, 1e-5, classes=range(10), random_state=0)
 >>> clf = clf.fit(X[:1200], y[:1200], X_public=X[1200:1400])
 >>> clf.privacy_[0] <= 1.0, clf.score(X[1400:], y[1400:]) > 0.6
 (True, True)

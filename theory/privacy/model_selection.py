@@ -102,7 +102,7 @@ class PrivateSearchCV(Released, SelectedEstimatorMixin, MetaEstimatorMixin, Clas
     >>> X, y = load_digits(return_X_y=True)
     >>> y = y.copy(); y[:600] = -1                      # the first 600 rows are public, unlabelled
     >>> pipe = Pipeline([("norm", Normalizer()), ("clf", SemiPrivateHalfspace(
-    ...     1.0, k=16, epochs=2, classes=range(10), unlabeled_label=-1, rng=0))])
+    ...     1.0, k=16, epochs=2, classes=range(10), unlabeled_label=-1, random_state=0))])
     >>> search = PrivateSearchCV(pipe, {"clf__k": [8, 16]}, epsilon_select=1.0, unlabeled_label=-1,
     ...                          rng=0).fit(X, y)
     >>> search.privacy_[0] <= 2.0, search.best_params_["clf__k"] in (8, 16)
