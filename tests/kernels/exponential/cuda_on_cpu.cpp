@@ -1,61 +1,108 @@
-// Runs kernels/_cupy/expmech.cu on the CPU, for tests only: every CUDA thread of a block is a
-// std::thread, __syncthreads a std::barrier, a warp shuffle an exchange through a per-block buffer,
-// __shared__ variables function statics (blocks run one after another).  Built by
+// Runs kernels/_cupy/expmech.cu on the CPU, for tests only: every CUDA thread of a block is a fiber
+// (ucontext) of one OS thread, __syncthreads a fiber barrier, a warp shuffle an exchange through a per-block
+// buffer, __shared__ variables function statics (blocks run one after another).  Built by
 // test_cuda_source_on_cpu.py with small blocks (-DSP_THREADS=32 -DSP_ITEMS=2: chunks of 64, tiles of 32).
-#include <atomic>
-#include <barrier>
+// A fiber runs until it waits at a barrier, so a thread that reads shared memory before the barrier that
+// should order it reads what the threads after it have not written yet: a missing barrier shows on every
+// run.  The fibers switch only at barriers, on one OS thread: the emulation's cost does not depend on the
+// machine's load (32 std::threads per block waiting on std::barriers did, badly, on a busy 2-core machine).
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <memory>
-#include <mutex>
-#include <thread>
+#include <ucontext.h>
 #include <vector>
 #define SP_THREADS_CPU SP_THREADS
 
 struct dim3 { unsigned x, y, z; };
-thread_local dim3 threadIdx, blockIdx;
+static dim3 threadIdx, blockIdx;
 static const dim3 blockDim = {SP_THREADS_CPU, 1, 1};
-static std::unique_ptr<std::barrier<>> sp_block_barrier;
-static std::vector<std::unique_ptr<std::barrier<>>> sp_warp_barriers;
-static std::mutex sp_atomic;
+
+// The fibers of the running block: fiber t is CUDA thread t; the scheduler resumes them in turn.
+static ucontext_t sp_sched;
+static ucontext_t sp_fiber[SP_THREADS_CPU];
+static char sp_done[SP_THREADS_CPU];
+static std::vector<char> sp_stacks;
+static const std::size_t SP_STACK = 256 * 1024;
+static int sp_current;
+static unsigned long long sp_progress;  // arrivals and finished fibers: a round without any is a deadlock
+static const std::function<void()>* sp_body;
+
+struct sp_barrier {  // n fibers: the last to arrive opens it; the others wait for the next generation
+    int n, count = 0;
+    unsigned long long gen = 0;
+    explicit sp_barrier(int n_) : n(n_) {}
+    void arrive_and_wait() {
+        unsigned long long g = gen;
+        sp_progress++;
+        if (++count == n) { count = 0; gen++; return; }
+        int me = sp_current;
+        while (gen == g) swapcontext(&sp_fiber[me], &sp_sched);
+    }
+};
+static sp_barrier sp_block_barrier(SP_THREADS_CPU);
+static std::vector<sp_barrier> sp_warp_barriers(SP_THREADS_CPU / 32, sp_barrier(32));
 
 #define __global__
 #define __device__
 #define __forceinline__ inline
 #define __restrict__
 #define __shared__ static
-inline void __syncthreads() { sp_block_barrier->arrive_and_wait(); }
+inline void __syncthreads() { sp_block_barrier.arrive_and_wait(); }
 inline double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
 inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
 template <class T> T __shfl_xor_sync(unsigned, T v, int o) {
     static T buf[1024];
-    auto& wb = *sp_warp_barriers[threadIdx.x / 32];
+    auto& wb = sp_warp_barriers[threadIdx.x / 32];
     buf[threadIdx.x] = v;
     wb.arrive_and_wait();
     T r = buf[threadIdx.x ^ o];
     wb.arrive_and_wait();
     return r;
 }
-inline int atomicOr(int* a, int v) { std::lock_guard<std::mutex> g(sp_atomic); int o = *a; *a |= v; return o; }
+// Fibers switch only at barriers, so a read-modify-write is atomic as it stands.
+inline int atomicOr(int* a, int v) { int o = *a; *a |= v; return o; }
 inline unsigned long long atomicMin(unsigned long long* a, unsigned long long v) {
-    std::lock_guard<std::mutex> g(sp_atomic); unsigned long long o = *a; if (v < o) *a = v; return o;
+    unsigned long long o = *a; if (v < o) *a = v; return o;
 }
 using std::exp;
 using std::fmax;
 
 #include "../../../kernels/_cupy/expmech.cu"
 
+static void sp_fiber_main() {
+    (*sp_body)();
+    sp_done[sp_current] = 1;
+    sp_progress++;
+}  // returns to the scheduler through uc_link
+
 static void launch(long long blocks, const std::function<void()>& body) {
+    if (sp_stacks.empty()) sp_stacks.resize(SP_STACK * SP_THREADS);
+    sp_body = &body;
     for (long long b = 0; b < blocks; b++) {
-        sp_block_barrier = std::make_unique<std::barrier<>>(SP_THREADS);
-        sp_warp_barriers.clear();
-        for (int w = 0; w < SP_THREADS / 32; w++) sp_warp_barriers.push_back(std::make_unique<std::barrier<>>(32));
-        std::vector<std::thread> ts;
-        for (int t = 0; t < SP_THREADS; t++)
-            ts.emplace_back([&, t, b] { threadIdx = {(unsigned)t, 0, 0}; blockIdx = {(unsigned)b, 0, 0}; body(); });
-        for (auto& th : ts) th.join();
+        blockIdx = {(unsigned)b, 0, 0};
+        sp_block_barrier = sp_barrier(SP_THREADS);
+        for (auto& w : sp_warp_barriers) w = sp_barrier(32);
+        for (int t = 0; t < SP_THREADS; t++) {
+            getcontext(&sp_fiber[t]);
+            sp_fiber[t].uc_stack.ss_sp = sp_stacks.data() + SP_STACK * t;
+            sp_fiber[t].uc_stack.ss_size = SP_STACK;
+            sp_fiber[t].uc_link = &sp_sched;
+            makecontext(&sp_fiber[t], sp_fiber_main, 0);
+            sp_done[t] = 0;
+        }
+        for (int left = SP_THREADS; left > 0;) {  // resume every unfinished fiber in turn, thread 0 first
+            unsigned long long before = sp_progress;
+            for (int t = 0; t < SP_THREADS; t++) {
+                if (sp_done[t]) continue;
+                sp_current = t;
+                threadIdx = {(unsigned)t, 0, 0};
+                swapcontext(&sp_sched, &sp_fiber[t]);
+                left -= sp_done[t];
+            }
+            if (left > 0 && sp_progress == before) std::abort();  // every thread waits: a divergent barrier
+        }
     }
 }
 

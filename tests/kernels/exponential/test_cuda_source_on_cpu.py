@@ -1,13 +1,14 @@
 """``expmech.cu`` itself, run on the CPU, makes the picks of its NumPy specification (:mod:`semiprivate.kernels._cupy.onepass`).
 
-``cuda_on_cpu.cpp`` includes the CUDA source unchanged and runs each block as ``SP_THREADS`` std::threads
-(barriers for ``__syncthreads`` and the warp shuffles); it is built with blocks of one warp and chunks
+``cuda_on_cpu.cpp`` includes the CUDA source unchanged and runs each block as ``SP_THREADS`` fibers of one OS
+thread (fiber barriers for ``__syncthreads`` and the warp shuffles; a fiber runs until it waits, so a missing
+barrier shows as a read of shared memory not yet written); it is built with blocks of one warp and chunks
 of 64 scores (``-DSP_THREADS=32 -DSP_ITEMS=2``), so several tiles, a partial last tile and chunk, dead
 chunks and the sorted draw order are exercised on a few thousand scores.  The draws must equal the
 emulation's from the same uniforms: they could differ only where a uniform falls within a few ulps of a
 cell boundary (the C++ and NumPy ``exp`` may differ by one ulp), about 1e-12 per draw.  The host sequence of
 ``kernels/_cupy/exponential.py`` itself runs on the same build through a stand-in CuPy (NumPy arrays, each
-launch one call into the build) and must make the same picks.  Skipped without a C++20 compiler; no GPU needed.
+launch one call into the build) and must make the same picks.  Skipped without a C++20 compiler with <ucontext.h>; no GPU needed.
 """
 
 from __future__ import annotations
@@ -36,12 +37,12 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
         pytest.skip("no C++ compiler")
     out = tmp_path_factory.mktemp("cuda_cpu")
     probe = out / "probe.cpp"
-    probe.write_text("#include <barrier>\nint main() { std::barrier b(1); b.arrive_and_wait(); }\n")
-    if subprocess.run([cxx, "-std=c++20", "-pthread", str(probe), "-o", str(out / "probe")],
+    probe.write_text("#include <ucontext.h>\nint main() { ucontext_t c; return getcontext(&c); }\n")
+    if subprocess.run([cxx, "-std=c++20", str(probe), "-o", str(out / "probe")],
                       capture_output=True).returncode != 0:
-        pytest.skip("the C++ compiler has no C++20 <barrier>")
+        pytest.skip("the C++ compiler has no C++20 or no <ucontext.h>")
     so = out / "sp_cpu.so"
-    res = subprocess.run([cxx, "-std=c++20", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-unknown-pragmas",
+    res = subprocess.run([cxx, "-std=c++20", "-O1", "-fPIC", "-shared", "-Wno-unknown-pragmas",
                           f"-DSP_THREADS={THREADS}", f"-DSP_ITEMS={ITEMS}", str(SRC), "-o", str(so)],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr  # expmech.cu must compile as C++ too
