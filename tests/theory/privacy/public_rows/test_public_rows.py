@@ -14,6 +14,10 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import Normalizer, StandardScaler
 
 M_PUBLIC = 600
+#: The learners here run under the RDP accountant: these tests are about which rows reach each fit, not the
+#: calibration (the PLD default calibrates each new training size in seconds; RDP in a fraction of that).  The
+#: calibrations themselves are tested in tests/theory/privacy/accounting.
+ACCOUNTANT = "rdp"
 
 
 def _digits():
@@ -37,7 +41,7 @@ class _Recorder(SemiPrivateHalfspace):
 
 def _pipe(**kw):
     return Pipeline([("scale", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)), ("norm", Normalizer()),
-                     ("clf", _Recorder(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, **kw))])
+                     ("clf", _Recorder(2.0, k=8, epochs=1, accountant=ACCOUNTANT, classes=range(10), unlabeled_label=-1, **kw))])
 
 
 @pytest.mark.slow
@@ -81,11 +85,11 @@ def test_plain_fit_parameter_is_sliced_by_cross_validation_but_sentinel_rows_are
     Xl, yl = X[M_PUBLIC:M_PUBLIC + 600], y[M_PUBLIC:M_PUBLIC + 600]
     Xn = Normalizer().fit_transform(X)
     _Recorder.seen = []
-    est = _Recorder(2.0, k=8, epochs=1, classes=range(10))  # rng=None: each fold's fit its own coins
+    est = _Recorder(2.0, k=8, epochs=1, accountant=ACCOUNTANT, classes=range(10))  # rng=None: each fold's fit its own coins
     cross_val_score(est, Normalizer().fit_transform(Xl), yl, cv=KFold(3), params={"X_public": Xn[:600]})
     assert [s[3] for s in _Recorder.seen] == [400, 400, 400]  # X_public (600 rows) was sliced as X was
     _Recorder.seen = []
-    est = _Recorder(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1)
+    est = _Recorder(2.0, k=8, epochs=1, accountant=ACCOUNTANT, classes=range(10), unlabeled_label=-1)
     cross_val_score(est, Xn, y, cv=LabelledSplit(KFold(3), unlabeled_label=-1))
     assert [s[1] for s in _Recorder.seen] == [M_PUBLIC] * 3
 
@@ -94,9 +98,9 @@ def test_plain_fit_parameter_is_sliced_by_cross_validation_but_sentinel_rows_are
 def test_learner_takes_sentinel_rows_and_x_public_together_and_refuses_no_labelled_row():
     X, y = _digits()
     Xn = Normalizer().fit_transform(X)
-    both = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, random_state=0)
+    both = SemiPrivateHalfspace(2.0, k=8, epochs=1, accountant=ACCOUNTANT, classes=range(10), unlabeled_label=-1, random_state=0)
     both.fit(Xn[300:], y[300:], X_public=Xn[:300])
-    one = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(10), unlabeled_label=-1, random_state=1).fit(Xn, y)
+    one = SemiPrivateHalfspace(2.0, k=8, epochs=1, accountant=ACCOUNTANT, classes=range(10), unlabeled_label=-1, random_state=1).fit(Xn, y)
     assert np.allclose(both.pca_.components, one.pca_.components, atol=1e-8)  # same public set, other order
     with pytest.raises(ValueError, match="no labelled row"):
         SemiPrivateHalfspace(2.0, k=8, classes=range(10), unlabeled_label=-1).fit(Xn[:M_PUBLIC], y[:M_PUBLIC])
