@@ -72,15 +72,16 @@ def test_calibration_meets_the_replace_one_target_and_is_smallest(accountant):
 
 @pytest.mark.parametrize("cls", [SemiPrivateHalfspace, FullDimensionHalfspace])
 def test_learner_privacy_is_the_replace_one_epsilon_of_what_ran(cls):
+    """epsilon 0.5: the learner's PLD calibration at sigma ~7 costs half of one at epsilon 1 (sigma ~3.8)."""
     g = np.random.default_rng(0)
     X = g.normal(size=(40, 3))
     X /= 2 * np.linalg.norm(X, axis=1, keepdims=True)
     y = (X[:, 0] > 0).astype(int)
     kw = {"k": 2} if cls is SemiPrivateHalfspace else {}
-    est = cls(1.0, 1e-5, classes=[0, 1], epochs=1.0, batch_size=10, random_state=0, **kw).fit(X, y, X)
+    est = cls(0.5, 1e-5, classes=[0, 1], epochs=1.0, batch_size=10, random_state=0, **kw).fit(X, y, X)
     want = _pld(est.noise_multiplier_, est.sampling_rate_, est.n_steps_, 1e-5, REL.REPLACE_ONE)
     assert est.privacy_ == (want, 1e-5)
-    assert want <= 1.0
+    assert want <= 0.5
 
 
 def test_replace_one_uses_the_2c_sensitivity_of_a_replaced_clipped_term():
