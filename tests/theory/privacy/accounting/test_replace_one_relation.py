@@ -32,7 +32,10 @@ def _pld(sigma: float, q: float, steps: int, delta: float, relation: dp_accounti
     return float(PLDAccountant(neighboring_relation=relation).compose(dpsgd_event(sigma, q, steps)).get_epsilon(delta))
 
 
-@pytest.mark.parametrize("sigma,q,steps", CONFIGS)
+# (1, 0.01, 1000) is not repeated here: at that point (delta 1e-5) both claims are made on the same numbers by
+# tests/theory/privacy/test_private_sgd.py::test_dpsgd_epsilon_is_dp_accountings_own (the PLD epsilon is
+# PLDAccountant(REPLACE_ONE)'s, the add/remove one PLDAccountant()'s) and test_known_values (2.8434 against 1.8282)
+@pytest.mark.parametrize("sigma,q,steps", CONFIGS[1:])
 def test_pld_epsilon_is_replace_one_and_above_add_or_remove(sigma, q, steps):
     got = dpsgd_epsilon(sigma, q, steps, 1e-5, accountant="pld")
     assert got == _pld(sigma, q, steps, 1e-5, REL.REPLACE_ONE)
