@@ -46,7 +46,6 @@ import warnings
 from typing import Any, ClassVar
 
 import numpy as np
-from semiprivate.kernels.validation import check_binary
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.privacy._release import (
     ALL_INPUTS,
@@ -58,6 +57,8 @@ from semiprivate.theory.privacy._release import (
 )
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
+
+from semiprivate.validation import check_binary
 
 __all__ = ["ALL_INPUTS", "LABELLED", "NOT_PRIVATE", "PRIVACY_MODELS", "privacy_model", "require_all_inputs",
            "check_fit_inputs", "seed_of", "NotFitted", "require_fitted", "LearnerBase", "CHECKS_FITTING_ON_X_Y",

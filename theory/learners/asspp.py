@@ -30,7 +30,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.covers import Cover, build_cover
 from semiprivate.theory.learners._base import (
@@ -46,6 +45,8 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
+
+from semiprivate.validation import DELTA, EPSILON, RNG, validate_params
 
 __all__ = ["ASSPP"]
 

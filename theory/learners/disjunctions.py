@@ -67,17 +67,6 @@ import scipy.sparse as sp
 from scipy.special import expit, logsumexp
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
 from semiprivate.kernels.noise import bernoulli_exp
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    PROBABILITY,
-    RNG,
-    Integer,
-    Optional,
-    Options,
-    as_generator,
-    validate_params,
-)
 from semiprivate.theory.bounds.hpsy import hpsy_thm2
 from semiprivate.theory.distributions import DisjunctionGraphDistribution
 from semiprivate.theory.graphs import binary_points, component_labels
@@ -91,6 +80,18 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.validity import Checked
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    PROBABILITY,
+    RNG,
+    Integer,
+    Optional,
+    Options,
+    as_generator,
+    validate_params,
+)
 
 __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_instance"]
 

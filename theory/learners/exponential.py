@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass, check_hypothesis_list
 from semiprivate.theory.learners._base import (
     ALL_INPUTS,
@@ -38,6 +37,8 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
+
+from semiprivate.validation import DELTA, EPSILON, RNG, validate_params
 
 __all__ = ["GenericPrivateLearner"]
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Options, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.classes.integer import Intervals, Thresholds
 from semiprivate.theory.combinatorics import xor_dichotomies
@@ -56,6 +55,8 @@ from semiprivate.theory.privacy.sanitizers import (
     DyadicThresholdSanitizer,
     NoisyHistogramSanitizer,
 )
+
+from semiprivate.validation import EPSILON, RNG, Integer, Optional, Options, validate_params
 
 __all__ = ["GenericLearner"]
 

@@ -48,17 +48,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-from semiprivate.kernels.validation import (
-    EPSILON,
-    PROBABILITY,
-    RNG,
-    Boolean,
-    Integer,
-    Optional,
-    Options,
-    Real,
-    validate_params,
-)
 from semiprivate.theory.bounds.privacy import (
     iid_resampling_privacy,
     label_boost_procedure_privacy,
@@ -80,6 +69,18 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
+
+from semiprivate.validation import (
+    EPSILON,
+    PROBABILITY,
+    RNG,
+    Boolean,
+    Integer,
+    Optional,
+    Options,
+    Real,
+    validate_params,
+)
 
 __all__ = [
     "label_boost_procedure",

@@ -14,7 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.learners._base import (
+    ALL_INPUTS,
+    CHECKS_ON_FEATURE_MATRICES,
+    LearnerBase,
+    _Params,
+    declared_failures,
+    require_fitted,
+    seed_of,
+)
+from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
+
+from semiprivate.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -26,16 +37,6 @@ from semiprivate.kernels.validation import (
     check_real,
     validate_params,
 )
-from semiprivate.theory.learners._base import (
-    ALL_INPUTS,
-    CHECKS_ON_FEATURE_MATRICES,
-    LearnerBase,
-    _Params,
-    declared_failures,
-    require_fitted,
-    seed_of,
-)
-from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
 
 __all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
 
