@@ -302,7 +302,7 @@ class PSSLAsTPAL(Released):
 
     Parameters
     ----------
-    learner : object with fit(X_private, y_private, X_public) / predict and ``privacy`` (eps, delta)
+    learner : object with fit(X, y, X_public) / predict and ``privacy`` (eps, delta)
     m : int
         Number of labels (the PSSL's labelled sample size).
 
@@ -423,7 +423,7 @@ class SubSampling(Released):
 
     Parameters
     ----------
-    learner : PSSL with fit(X_private, y_private, X_public), predict, ``privacy`` = (eps*, delta)
+    learner : PSSL with fit(X, y, X_public), predict, ``privacy`` = (eps*, delta)
     n, m : int
         A's database size and number of labels (m <= n).
     epsilon : float
