@@ -30,6 +30,9 @@ from typing import Any
 
 from semiprivate.kernels._memo import memo
 
+from semiprivate import validation as _rules
+from semiprivate.validation import is_cupy_array as is_cupy_array  # the check lives with the array rules
+
 BACKENDS = ("numpy", "cython", "cupy")
 ENV_VAR = "SEMIPRIVATE_BACKEND"
 
@@ -43,12 +46,15 @@ _NUMPY_NOTICE_GIVEN = False
 
 
 def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside ``semiprivate.kernels`` (the user's call), counted
-    from the caller of this function's caller (``warnings.warn`` in :func:`_numpy_fallback`)."""
+    """The ``stacklevel`` of the first frame outside ``semiprivate.kernels`` and its input rules'
+    ``validate_params`` wrapper (the user's call), counted from the caller of this function's caller
+    (``warnings.warn`` in :func:`_numpy_fallback`)."""
     here = os.path.dirname(os.path.abspath(__file__))
+    rules = os.path.abspath(_rules.__file__)
     frame = sys._getframe(2)  # _numpy_fallback's caller
     level = 2
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+    while frame is not None and (os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here
+                                 or os.path.abspath(frame.f_code.co_filename) == rules):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
     return level
@@ -138,11 +144,6 @@ def available_backends() -> list[str]:
     if _cupy_available():
         out.append("cupy")
     return out
-
-
-def is_cupy_array(x: Any) -> bool:
-    """True when ``x`` is a CuPy array (checked without importing CuPy)."""
-    return type(x).__module__.split(".")[0] == "cupy"
 
 
 def array_module(*arrays: Any) -> Any:

@@ -26,7 +26,8 @@ from semiprivate.kernels import _reference as ref
 from semiprivate.kernels._backend import _numpy_fallback, forked_after_openmp, is_cupy_array, resolve_backend
 from semiprivate.kernels._memo import memo
 from semiprivate.kernels._scores import prepare_scores
-from semiprivate.kernels.validation import (
+
+from semiprivate.validation import (
     EPSILON,
     NONNEGATIVE_INT,
     POSITIVE_INT,
@@ -380,7 +381,7 @@ def exponential_mechanism(
     size : int or None
         ``None``: one draw, returned as ``int``; otherwise an int64 array of ``size`` draws.
     rng : None, int or numpy.random.Generator
-        Randomness (see :func:`semiprivate.kernels.validation.as_generator`).  Results are reproducible
+        Randomness (see :func:`semiprivate.validation.as_generator`).  Results are reproducible
         under a fixed seed per backend (and per ``exact``), not across backends: NumPy uses
         one uniform per draw over all ``N`` entries, Cython and CuPy two per draw (chunk,
         then entry) with chunks of 2048 and 4096 entries, so one seed gives the same

@@ -30,7 +30,8 @@ from numpy.typing import NDArray
 from semiprivate.kernels import _reference_noise as ref
 from semiprivate.kernels._backend import resolve_backend
 from semiprivate.kernels._memo import memo
-from semiprivate.kernels.validation import as_generator
+
+from semiprivate.validation import as_generator
 
 __all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp", "ExactStream", "exact_stream", "FLOAT_DRAWS"]
 
@@ -521,7 +522,7 @@ class ExactStream:
 
 def exact_stream(rng: Any = None, name: str = "rng") -> ExactStream:
     """An :class:`ExactStream` on ``rng`` (None, an int seed, a SeedSequence, a Generator, or an ExactStream,
-    returned as is); the generator is made by :func:`semiprivate.kernels.validation.as_generator`, so the
+    returned as is); the generator is made by :func:`semiprivate.validation.as_generator`, so the
     privacy layer's coin observer sees it as any other."""
     if isinstance(rng, ExactStream):
         return rng

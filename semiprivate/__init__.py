@@ -3,10 +3,13 @@
 One import name, three sub-packages (each a top-level folder of the repository):
 
 * :mod:`semiprivate.kernels` -- fast primitives (exponential-mechanism sampling, PCA) with NumPy
-  references, Cython and CuPy backends, and the input-validation helpers every layer uses;
+  references, Cython and CuPy backends;
 * :mod:`semiprivate.theory` -- the learners, bounds, privacy mechanisms, auditor and report of the
   four papers (BNS15, ABM19, HPSY, PILLAR);
-* :mod:`semiprivate.proofs_checks` -- machine checks of the papers' proofs.
+* :mod:`semiprivate.proofs_checks` -- machine checks of the papers' proofs;
+
+and one module beside them, :mod:`semiprivate.validation`: the input rules every layer uses (it imports
+nothing of the package, so that kernels and theory both import it).
 
 ``import semiprivate`` is cheap: the sub-packages load on first attribute access
 (``semiprivate.kernels``) or by a plain ``import semiprivate.theory.bounds``.  The command line is

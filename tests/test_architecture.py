@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "semiprivate.theory.distributions": 1,
     "semiprivate.theory.halfspace_data": 1,
     "semiprivate.kernels": 0,
+    "semiprivate.validation": -1,  # the input rules: neutral, below every layer that checks its inputs
 }
 
 
@@ -199,8 +200,32 @@ def test_no_import_cycle() -> None:
 
 def test_kernels_import_nothing_of_the_rest() -> None:
     g = graph({m: p for m, p in MODULES.items() if m.startswith("semiprivate.kernels")})
-    outside = [f"{m} -> {t}" for m, ts in g.items() for t, _, _ in ts if not t.startswith("semiprivate.kernels")]
+    outside = [f"{m} -> {t}" for m, ts in g.items() for t, _, _ in ts
+               if not t.startswith("semiprivate.kernels") and t != "semiprivate.validation"]
     assert not outside, outside
+
+
+#: deprecated module names (each the same module object as its new name): nothing of the package imports them
+DEPRECATED_MODULES = {"semiprivate.kernels.validation": "semiprivate.validation"}
+
+
+def test_no_module_imports_a_deprecated_name() -> None:
+    found = [f"{m}:{line} imports {t} (use {DEPRECATED_MODULES[t]})" for m, ts in graph(MODULES).items()
+             for t, line, _ in ts if t in DEPRECATED_MODULES and m not in DEPRECATED_MODULES]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("source", ["from semiprivate.kernels.validation import check_epsilon\n",
+                                    "from semiprivate.kernels import validation\n",
+                                    "import semiprivate.kernels.validation as v\n"])
+def test_deprecated_name_checker_finds_each_form(source: str) -> None:
+    assert [t for t, _, _ in imports_of(source, "semiprivate.theory.x")] == ["semiprivate.kernels.validation"]
+
+
+def test_the_input_rules_import_nothing_of_the_package() -> None:
+    """``semiprivate.validation`` is neutral: kernels and theory both import it, it imports neither."""
+    g = graph({"semiprivate.validation": MODULES["semiprivate.validation"]})
+    assert not [t for ts in g.values() for t, _, _ in ts], g
 
 
 # --- the checker itself fails where it should ------------------------------------------------

@@ -8,7 +8,7 @@ Which paper item (SPEC id) each object implements, and which tests and proof che
 it: ``python -m semiprivate spec`` (:mod:`semiprivate.theory.spec`, generated from the ``Implements:`` lines of
 the code).
 
-Shared conventions live in :mod:`semiprivate.kernels.validation` (input checks, ``rng`` handling)
+Shared conventions live in :mod:`semiprivate.validation` (input checks, ``rng`` handling)
 and :mod:`semiprivate.theory.validity` (what happens when a theorem's hypotheses fail).
 """
 

@@ -26,7 +26,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.audit import AuditOptions, AuditResult, Mechanism, audit_pairs, broken, vectorize
+from semiprivate.theory.audit.exact import exact_privacy_loss
+from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS
+from semiprivate.theory.audit.pvalues import format_p_value
+from semiprivate.theory.privacy import mechanisms as mech
+
+from semiprivate.validation import (
     POSITIVE_INT,
     PROBABILITY,
     RNG,
@@ -36,11 +42,6 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.audit import AuditOptions, AuditResult, Mechanism, audit_pairs, broken, vectorize
-from semiprivate.theory.audit.exact import exact_privacy_loss
-from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS
-from semiprivate.theory.audit.pvalues import format_p_value
-from semiprivate.theory.privacy import mechanisms as mech
 
 __all__ = ["AuditCase", "SuiteRow", "builtin_cases", "run_case", "run_suite", "case_trials", "MIN_TRIALS", "format_table",
            "SUMMARY", "main"]

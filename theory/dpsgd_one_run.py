@@ -60,7 +60,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.audit import audit_pairs
+from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit
+from semiprivate.theory.privacy.accounting import ADD_OR_REMOVE_ONE, calibrate_noise_multiplier, dpsgd_event
+from semiprivate.theory.privacy.dpsgd import DPSGDResult, dp_sgd
+from semiprivate.theory.privacy.linear import loss_values
+
+from semiprivate.validation import (
     POSITIVE_REAL,
     RNG,
     ArrayLike,
@@ -72,11 +78,6 @@ from semiprivate.kernels.validation import (
     experiment_coins,
     validate_params,
 )
-from semiprivate.theory.audit import audit_pairs
-from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit
-from semiprivate.theory.privacy.accounting import ADD_OR_REMOVE_ONE, calibrate_noise_multiplier, dpsgd_event
-from semiprivate.theory.privacy.dpsgd import DPSGDResult, dp_sgd
-from semiprivate.theory.privacy.linear import loss_values
 
 __all__ = ["VARIANTS", "CANARIES", "LAYOUTS", "OneRunDPSGD", "Comparison", "one_run_dpsgd", "one_run_input_canaries",
            "audit_delta", "default_choices", "claim_covers_replacement", "compare_with_many_runs", "sweep"]

@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from semiprivate.kernels.validation import (
+
+from semiprivate.validation import (
     RNG,
     ArrayLike,
     Boolean,

@@ -43,7 +43,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from semiprivate.kernels._reference_pca import subspace_distance as projection_distance
-from semiprivate.kernels.validation import (
+
+from semiprivate.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
     PROBABILITY,

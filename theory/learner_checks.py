@@ -60,7 +60,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import _reference
-from semiprivate.kernels.validation import check_integer, check_positive_int, check_rng
 from semiprivate.theory.audit.end_to_end import (
     Dataset,
     EndToEndResult,
@@ -86,6 +85,8 @@ from semiprivate.theory.learners.reduction import ReductionLearner
 from semiprivate.theory.privacy._release import fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 from semiprivate.theory.privacy.seeds import separate_seed_record
+
+from semiprivate.validation import check_integer, check_positive_int, check_rng
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
            "halfspace_noise_audit", "multinomial_noise_audit", "coin_free_remainder",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from semiprivate.kernels.validation import Boolean, Integer, Optional, validate_params
+from semiprivate.validation import Boolean, Integer, Optional, validate_params
 
 __all__ = ["progress_bar"]
 

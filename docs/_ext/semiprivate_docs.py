@@ -15,6 +15,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,11 @@ def public_modules() -> list[str]:
     found: list[str] = []
 
     def walk(name: str) -> None:
-        module = importlib.import_module(name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            module = importlib.import_module(name)
+        if module.__name__ != name:  # a deprecated name of a module documented under its own name
+            return
         if getattr(module, "__all__", None) is not None and name not in found:
             found.append(name)
         for info in pkgutil.iter_modules(getattr(module, "__path__", [])):

@@ -17,7 +17,9 @@ import math
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.audit.exact import exact_privacy_loss
+
+from semiprivate.validation import (
     EPSILON,
     POSITIVE_REAL,
     CallableConstraint,
@@ -26,7 +28,6 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.audit.exact import exact_privacy_loss
 
 __all__ = [
     "LaplaceWrongScale",

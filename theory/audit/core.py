@@ -122,18 +122,6 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 from semiprivate.kernels.threads import blas_controller
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    RNG,
-    CallableConstraint,
-    Integer,
-    Optional,
-    Real,
-    as_generator,
-    experiment_coins,
-    validate_params,
-)
 from semiprivate.theory.audit import selection
 from semiprivate.theory.audit.batches import DEFAULT_TIMEOUT as DEFAULT_BATCH_TIMEOUT
 from semiprivate.theory.audit.batches import batch_sizes, run_batches
@@ -149,6 +137,19 @@ from semiprivate.theory.audit.pvalues import cp_p_value_and_log
 from semiprivate.theory.audit.result import AuditResult, PairSearch, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
 from tqdm.auto import tqdm
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    RNG,
+    CallableConstraint,
+    Integer,
+    Optional,
+    Real,
+    as_generator,
+    experiment_coins,
+    validate_params,
+)
 
 __all__ = [
     "Mechanism",

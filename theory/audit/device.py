@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import as_generator, check_option
+
+from semiprivate.validation import as_generator, check_option
 
 __all__ = ["OnDevice", "BIT_GENERATORS"]
 

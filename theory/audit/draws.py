@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import as_generator
 from semiprivate.theory.audit.outputs import OutputSchema, as_label_array, flatten_output, is_structured
+
+from semiprivate.validation import as_generator
 
 #: Codec, Outputs and normalize are the auditor's internals
 __all__ = ["Mechanism", "vectorize"]

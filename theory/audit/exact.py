@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, Boolean, Real, validate_params
+
+from semiprivate.validation import DELTA, Boolean, Real, validate_params
 
 __all__ = ["ExactPrivacyLoss", "exact_privacy_loss", "hockey_stick"]
 

@@ -58,7 +58,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.audit.candidates import Candidate, search_pair, threshold_candidates
+from semiprivate.theory.audit.draws import Codec, Mechanism, Outputs, normalize
+from semiprivate.theory.audit.events import Event, ThresholdEvent
+from semiprivate.theory.audit.outputs import OutputSchema
+from semiprivate.theory.audit.selection import anticipated_hockey_stick
+from semiprivate.theory.audit.stats import cp_lower, cp_upper
+
+from semiprivate.validation import (
     DELTA,
     EPSILON,
     RNG,
@@ -69,12 +76,6 @@ from semiprivate.kernels.validation import (
     experiment_coins,
     validate_params,
 )
-from semiprivate.theory.audit.candidates import Candidate, search_pair, threshold_candidates
-from semiprivate.theory.audit.draws import Codec, Mechanism, Outputs, normalize
-from semiprivate.theory.audit.events import Event, ThresholdEvent
-from semiprivate.theory.audit.outputs import OutputSchema
-from semiprivate.theory.audit.selection import anticipated_hockey_stick
-from semiprivate.theory.audit.stats import cp_lower, cp_upper
 
 __all__ = ["HockeyStickBound", "KernelScore", "hockey_stick_audit", "hockey_stick_lower_bound"]
 

@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import binom
-from semiprivate.kernels.validation import DELTA, Integer, Real, check_array, validate_params
+
+from semiprivate.validation import DELTA, Integer, Real, check_array, validate_params
 
 __all__ = ["one_run_p_value", "one_run_epsilon_bound", "one_run_guesses", "one_run_audit", "OneRunAudit"]
 

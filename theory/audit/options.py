@@ -33,8 +33,9 @@ from types import FrameType
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels import validation as _validation
-from semiprivate.kernels.validation import Boolean, Constraint, Integer, Optional, Options, Real
+
+from semiprivate import validation as _validation
+from semiprivate.validation import Boolean, Constraint, Integer, Optional, Options, Real
 
 __all__ = ["AuditOptions", "DEFAULT_CONFIDENCE", "DEFAULT_TRIALS", "READING_CONFIDENCE"]
 
@@ -208,10 +209,11 @@ class AuditOptions:
 
 def _outside() -> int:
     """The ``stacklevel`` of the first frame outside the auditor and the validation layer (the user's call)."""
-    inside = (os.path.dirname(os.path.abspath(__file__)), os.path.dirname(os.path.abspath(_validation.__file__)))
+    auditor, rules = os.path.dirname(os.path.abspath(__file__)), os.path.abspath(_validation.__file__)
     frame: FrameType | None = sys._getframe(2)
     level = 2
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) in inside:
+    while frame is not None and (os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == auditor
+                                 or os.path.abspath(frame.f_code.co_filename) == rules):
         frame, level = frame.f_back, level + 1
     return level
 

@@ -28,10 +28,11 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import differential_evolution
-from semiprivate.kernels.validation import RNG, CallableConstraint, Integer, as_generator, validate_params
 from semiprivate.theory.audit.candidates import search_pair
 from semiprivate.theory.audit.draws import Codec, normalize
 from semiprivate.theory.audit.outputs import OutputSchema
+
+from semiprivate.validation import RNG, CallableConstraint, Integer, as_generator, validate_params
 
 __all__ = ["search_pairs"]
 

@@ -33,10 +33,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from semiprivate.kernels.validation import Real, validate_params
 from semiprivate.theory.audit.pooled import PooledEvent
 from semiprivate.theory.audit.result import AuditResult, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper
+
+from semiprivate.validation import Real, validate_params
 
 __all__ = ["RenyiBound", "bernoulli_renyi", "renyi_lower_bound"]
 

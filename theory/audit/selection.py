@@ -34,7 +34,9 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels.sparse_vector import row_pattern_codes, row_pattern_keys
-from semiprivate.kernels.validation import (
+from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
+
+from semiprivate.validation import (
     DELTA,
     RNG,
     Boolean,
@@ -44,7 +46,6 @@ from semiprivate.kernels.validation import (
     check_array,
     validate_params,
 )
-from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
            "SignScore", "anticipated_bound", "anticipated_hockey_stick", "anticipated_ratio_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",

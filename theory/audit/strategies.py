@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
-from semiprivate.kernels.validation import check_integer, check_option, check_real
+
+from semiprivate.validation import check_integer, check_option, check_real
 
 __all__ = [
     "records",

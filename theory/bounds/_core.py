@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from semiprivate.kernels.validation import Constraint, Options, check_integer
+from semiprivate.validation import Constraint, Options, check_integer
 
 __all__ = [
     "MATH",

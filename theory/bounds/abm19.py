@@ -11,16 +11,6 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    Boolean,
-    Options,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -36,6 +26,17 @@ from semiprivate.theory.bounds._core import (
     renamed_params,
     safe_exp,
     smallest_integer,
+)
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Boolean,
+    Options,
+    validate_params,
 )
 
 __all__ = [

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -25,6 +24,8 @@ from semiprivate.theory.bounds._core import (
     register,
     renamed_params,
 )
+
+from semiprivate.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
 
 __all__ = [
     "sauer_bound",

@@ -61,7 +61,7 @@ def _needs(params: Any) -> str:
 
 
 def _parse_value(param: Any, text: str) -> Any:
-    from semiprivate.kernels.validation import Options
+    from semiprivate.validation import Options
 
     if isinstance(param.constraint, Options):
         return text

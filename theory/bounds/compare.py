@@ -12,7 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from semiprivate.kernels.validation import (
+from semiprivate.theory.bounds._core import renamed_params
+from semiprivate.theory.bounds.classic import abm19_halfspace_labeled, bst14_labeled, jl_labeled
+from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled
+
+from semiprivate.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -21,9 +25,6 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.bounds._core import renamed_params
-from semiprivate.theory.bounds.classic import abm19_halfspace_labeled, bst14_labeled, jl_labeled
-from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled
 
 __all__ = ["ComparisonRow", "ComparisonTable", "compare_halfspace_labelled", "halfspace_labelled_curves"]
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from semiprivate.kernels.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, validate_params
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -48,6 +47,8 @@ from semiprivate.theory.bounds._core import (
     register,
     smallest_integer,
 )
+
+from semiprivate.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, validate_params
 
 __all__ = [
     "bst14_noise_scale",

@@ -14,14 +14,6 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    NONNEGATIVE_INT,
-    POSITIVE_INT,
-    Boolean,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -31,6 +23,15 @@ from semiprivate.theory.bounds._core import (
     check_conditions,
     make_expr,
     register,
+)
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    NONNEGATIVE_INT,
+    POSITIVE_INT,
+    Boolean,
+    validate_params,
 )
 
 __all__ = [

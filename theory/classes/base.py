@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import as_generator, check_binary
 
 from semiprivate import kernels
+from semiprivate.validation import as_generator, check_binary
 
 __all__ = ["ConceptClass", "Dichotomies", "error_counts_of", "check_concept_class",
            "check_hypothesis_list"]

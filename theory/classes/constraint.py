@@ -1,4 +1,4 @@
-"""The declared rule for ``concept_class`` parameters (:func:`semiprivate.kernels.validation.validate_params`).
+"""The declared rule for ``concept_class`` parameters (:func:`semiprivate.validation.validate_params`).
 
 Apart from :mod:`semiprivate.theory.classes.base` because its valid example is a concrete class
 (:class:`~semiprivate.theory.classes.integer.Thresholds`), which itself builds on ``base``.
@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from semiprivate.kernels.validation import Constraint
 from semiprivate.theory.classes.base import check_concept_class
 from semiprivate.theory.classes.integer import Thresholds
+
+from semiprivate.validation import Constraint
 
 __all__ = ["CONCEPT_CLASS"]
 
 
 class _ConceptClassConstraint(Constraint):
-    """Declared rule (:func:`semiprivate.kernels.validation.validate_params`): an instance of :class:`ConceptClass`."""
+    """Declared rule (:func:`semiprivate.validation.validate_params`): an instance of :class:`ConceptClass`."""
 
     def describe(self) -> str:
         return "a ConceptClass of semiprivate.theory.classes"

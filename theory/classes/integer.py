@@ -23,7 +23,9 @@ import numbers
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
+
+from semiprivate.validation import (
     POSITIVE_INT,
     RNG,
     Boolean,
@@ -32,7 +34,6 @@ from semiprivate.kernels.validation import (
     check_binary,
     validate_params,
 )
-from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 
 __all__ = ["Thresholds", "Intervals", "PointFunctions", "validate_integer_points", "uniform_int"]
 
@@ -108,7 +109,7 @@ def validate_integer_points(X: Any, d: int, name: str = "X", *, allow_empty: boo
 def uniform_int(rng: Any, n: int) -> int:
     """A uniform integer in [0, n) for any Python int n >= 1 (exact, by rejection).
 
-    ``rng``: a :class:`numpy.random.Generator` (or anything :func:`semiprivate.kernels.validation.as_generator`
+    ``rng``: a :class:`numpy.random.Generator` (or anything :func:`semiprivate.validation.as_generator`
     accepts).
 
     >>> 0 <= uniform_int(0, 2**100) < 2**100

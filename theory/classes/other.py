@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import linprog
-from semiprivate.kernels.validation import Boolean, Integer, check_array, validate_params
 from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 from semiprivate.theory.classes.integer import hypothesis_int, uniform_int, validate_integer_points
+
+from semiprivate.validation import Boolean, Integer, check_array, validate_params
 
 __all__ = ["Rectangles", "Disjunctions", "Halfspaces", "FiniteClass"]
 

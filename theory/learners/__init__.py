@@ -2,7 +2,7 @@
 and LabelBoost, ...
 
 Scikit-learn style: ``Learner(epsilon, delta=0.0, *, rng=None, **params)``,
-``fit(X_private, y_private, X_public=None)`` returns self, ``predict(X)``, and ``privacy``
+``fit(X, y, X_public=None)`` returns self, ``predict(X)``, and ``privacy``
 = the (epsilon, delta) the theorem guarantees for what was run.  Import the sub-modules
 directly (other engineers add theirs); the names below are re-exported lazily.
 """

@@ -46,7 +46,6 @@ import warnings
 from typing import Any, ClassVar
 
 import numpy as np
-from semiprivate.kernels.validation import check_binary
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.privacy._release import (
     ALL_INPUTS,
@@ -58,6 +57,8 @@ from semiprivate.theory.privacy._release import (
 )
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
+
+from semiprivate.validation import check_binary
 
 __all__ = ["ALL_INPUTS", "LABELLED", "NOT_PRIVATE", "PRIVACY_MODELS", "privacy_model", "require_all_inputs",
            "check_fit_inputs", "seed_of", "NotFitted", "require_fitted", "LearnerBase", "CHECKS_FITTING_ON_X_Y",
@@ -89,10 +90,10 @@ def require_all_inputs(learner: Any, wrapper: str, why: str) -> None:
             "too (GenericLearner, LabelBoost)")
 
 
-def check_fit_inputs(concept_class: ConceptClass, X_private: Any, y_private: Any) -> tuple[np.ndarray, np.ndarray]:
+def check_fit_inputs(concept_class: ConceptClass, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """Validate a private labelled sample (non-empty, labels in {0,1}, same length)."""
-    X = concept_class.validate_points(X_private, "X_private")
-    y = check_binary(y_private, "y_private", length=len(X), as_bool=True)
+    X = concept_class.validate_points(X, "X")
+    y = check_binary(y, "y", length=len(X), as_bool=True)
     return X, y
 
 
@@ -244,7 +245,7 @@ CHECKS_FITTING_ON_X_Y: tuple[str, ...] = (
 
 #: The checks that also feed real-valued, complex, sparse, empty or one-class feature matrices, or continuous or
 #: missing labels, and look for scikit-learn's own error messages: a learner over a finite concept class refuses
-#: such input with its own message (naming X_private and the class's domain).
+#: such input with its own message (naming X and the class's domain).
 CHECKS_ON_FEATURE_MATRICES: tuple[str, ...] = CHECKS_FITTING_ON_X_Y + (
     "check_classifiers_one_label", "check_classifiers_regression_target", "check_complex_data",
     "check_estimator_sparse_array", "check_estimator_sparse_matrix", "check_estimator_sparse_tag",

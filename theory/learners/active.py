@@ -61,13 +61,14 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, validate_params
 from semiprivate.theory.bounds._core import BoundOverflowError
 from semiprivate.theory.bounds.bns15 import bns15_thm5_8, bns15_tpal_threshold_lower_bound
 from semiprivate.theory.bounds.privacy import active_subsampling_privacy
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, require_all_inputs
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
+
+from semiprivate.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, validate_params
 
 __all__ = [
     "LabelOracle", "BudgetExceededError", "ActiveResult", "PrivacyClaim", "check_claim",
@@ -301,7 +302,7 @@ class PSSLAsTPAL(Released):
 
     Parameters
     ----------
-    learner : object with fit(X_private, y_private, X_public) / predict and ``privacy`` (eps, delta)
+    learner : object with fit(X, y, X_public) / predict and ``privacy`` (eps, delta)
     m : int
         Number of labels (the PSSL's labelled sample size).
 
@@ -422,7 +423,7 @@ class SubSampling(Released):
 
     Parameters
     ----------
-    learner : PSSL with fit(X_private, y_private, X_public), predict, ``privacy`` = (eps*, delta)
+    learner : PSSL with fit(X, y, X_public), predict, ``privacy`` = (eps*, delta)
     n, m : int
         A's database size and number of labels (m <= n).
     epsilon : float

@@ -30,7 +30,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.covers import Cover, build_cover
 from semiprivate.theory.learners._base import (
@@ -46,6 +45,8 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
+
+from semiprivate.validation import DELTA, EPSILON, RNG, validate_params
 
 __all__ = ["ASSPP"]
 
@@ -115,10 +116,10 @@ class ASSPP(Released, _Fitted, _Params, LearnerBase):
         return (f"ASSPP(epsilon={self.epsilon!r}, delta={self.delta!r}, concept_class={self.concept_class!r}, "
                 f"rng={self.rng!r}{seed})")
 
-    def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
+    def _prepare(self, X: Any, y: Any, X_public: Any) -> tuple[Cover, np.ndarray]:
         if X_public is None:
             raise TypeError("X_public is required: ASSPP needs the public unlabelled sample T_pub")
-        X, y = check_fit_inputs(self.concept_class, X_private, y_private)
+        X, y = check_fit_inputs(self.concept_class, X, y)
         T_pub = self.concept_class.validate_points(X_public, "X_public", allow_empty=True)
         if len(T_pub) == 0:
             raise ValueError(f"X_public must hold at least one point: ABM19 Alg 1 builds its cover H~ from the "
@@ -126,9 +127,9 @@ class ASSPP(Released, _Fitted, _Params, LearnerBase):
         cover = build_cover(self.concept_class, T_pub)
         return cover, self.concept_class.error_counts(cover.hypotheses, X, y)
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any) -> ASSPP:
-        """Run ABM19 Alg 1 on S_priv = (X_private, y_private) and T_pub = X_public."""
-        cover, errors = self._prepare(X_private, y_private, X_public)
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> ASSPP:
+        """Run ABM19 Alg 1 on S_priv = (X, y) and T_pub = X_public."""
+        cover, errors = self._prepare(X, y, X_public)
         self.cover_ = cover
         eps = float(self.epsilon)
         self.index_ = int(sample(errors, eps, rng=fit_stream(seed_of(self))))  # the exact sampler
@@ -137,7 +138,7 @@ class ASSPP(Released, _Fitted, _Params, LearnerBase):
         self.privacy_ = (eps, 0.0)
         return self
 
-    def output_distribution(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[list[Any], np.ndarray]:
+    def output_distribution(self, X: Any, y: Any, X_public: Any) -> tuple[list[Any], np.ndarray]:
         """Exact output distribution (cover hypotheses, probabilities) for fixed T_pub."""
-        cover, errors = self._prepare(X_private, y_private, X_public)
+        cover, errors = self._prepare(X, y, X_public)
         return cover.hypotheses, output_distribution(errors, self.epsilon)

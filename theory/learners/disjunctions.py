@@ -67,17 +67,6 @@ import scipy.sparse as sp
 from scipy.special import expit, logsumexp
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
 from semiprivate.kernels.noise import bernoulli_exp
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    PROBABILITY,
-    RNG,
-    Integer,
-    Optional,
-    Options,
-    as_generator,
-    validate_params,
-)
 from semiprivate.theory.bounds.hpsy import hpsy_thm2
 from semiprivate.theory.distributions import DisjunctionGraphDistribution
 from semiprivate.theory.graphs import binary_points, component_labels
@@ -91,6 +80,18 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.validity import Checked
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    PROBABILITY,
+    RNG,
+    Integer,
+    Optional,
+    Options,
+    as_generator,
+    validate_params,
+)
 
 __all__ = ["ComponentDisjunctionLearner", "to_pm1_labels", "Thm2Run", "thm2_instance"]
 
@@ -129,7 +130,7 @@ def _label_array(y: Any, n: int | None, name: str) -> np.ndarray:
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-d, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
-        raise ValueError(f"{name} must have one label per row of X_private ({n}), got {arr.shape[0]}")
+        raise ValueError(f"{name} must have one label per row of X ({n}), got {arr.shape[0]}")
     if arr.dtype.kind == "f" and not bool(np.isfinite(arr).all()):
         raise ValueError(f"{name} must contain labels in {{-1, +1}} (or {{0, 1}}), got NaN or inf")
     return arr
@@ -151,13 +152,13 @@ def _check_classes(classes: Any) -> tuple[int, int]:
 
 def _declared_labels(y: Any, n: int, classes: tuple[int, int]) -> np.ndarray:
     """Private labels as int8 in {-1, +1} read through the declared ``classes`` (never inferred from y)."""
-    arr = _label_array(y, n, "y_private")
+    arr = _label_array(y, n, "y")
     neg, pos = classes
     if arr.dtype.kind == "b":
         return np.where(arr, 1, -1).astype(np.int8)
     is_pos, is_neg = arr == pos, arr == neg
     if not bool((is_pos | is_neg).all()):
-        raise ValueError(f"y_private must contain only the labels of classes={classes} (negative, positive); "
+        raise ValueError(f"y must contain only the labels of classes={classes} (negative, positive); "
                          "declare the label set with classes=, e.g. classes=(0, 1) for 0/1 labels")
     return np.where(is_pos, 1, -1).astype(np.int8)
 
@@ -196,7 +197,7 @@ class ComponentDisjunctionLearner(Released, LearnerBase):
         components (any Z).  Both equal #errors when each private example touches at most one
         component (see the module docstring).
     classes : (int, int)
-        The label set (negative, positive), declared: ``y_private`` must use it and ``predict``
+        The label set (negative, positive), declared: ``y`` must use it and ``predict``
         answers in it (default (-1, +1), HPSY's labels; ``classes=(0, 1)`` for 0/1 labels).
     rng : None, int or Generator
         Older name of ``random_state`` (kept as an alias).
@@ -366,15 +367,15 @@ class ComponentDisjunctionLearner(Released, LearnerBase):
             if int(g.integers(int(take.sum()))) == 0:
                 return np.flatnonzero(take).astype(np.int64)
 
-    def _prepare(self, X_private: Any, y_private: Any, X_public: Any) -> tuple[int, np.ndarray, sp.csr_matrix,
+    def _prepare(self, X: Any, y: Any, X_public: Any) -> tuple[int, np.ndarray, sp.csr_matrix,
                                                                                 np.ndarray, str]:
         Z, labels = self._components(X_public)
         d = labels.size
-        Xp = binary_points(X_private, "X_private")
+        Xp = binary_points(X, "X")
         if Xp.shape[1] != d:
-            raise ValueError(f"X_private and X_public must have the same number of columns (the d variables): "
-                             f"X_private has shape {Xp.shape}, X_public has shape {np.shape(X_public)}")
-        y = _declared_labels(y_private, Xp.shape[0], _check_classes(self.classes))
+            raise ValueError(f"X and X_public must have the same number of columns (the d variables): "
+                             f"X has shape {Xp.shape}, X_public has shape {np.shape(X_public)}")
+        y = _declared_labels(y, Xp.shape[0], _check_classes(self.classes))
         T = self._touched(Xp, labels, Z)
         method = self.method
         if method == "auto":
@@ -384,10 +385,10 @@ class ComponentDisjunctionLearner(Released, LearnerBase):
         return Z, labels, T, y, method
 
     # -- estimator API ---------------------------------------------------------------
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ComponentDisjunctionLearner:
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> ComponentDisjunctionLearner:
         """Build G_S from ``X_public``, then select a union of components with EXPMECH on the private sample."""
         g = fit_stream(seed_of(self))
-        Z, labels, T, y, method = self._prepare(X_private, y_private, X_public)
+        Z, labels, T, y, method = self._prepare(X, y, X_public)
         scale = float(self.epsilon) / (2.0 * _SENSITIVITY)
         eps_run = 2.0 * scale * _SENSITIVITY  # both paths run at this scale; privacy_ is read from it
         if method == "enumerate":
@@ -411,13 +412,13 @@ class ComponentDisjunctionLearner(Released, LearnerBase):
         self.privacy_ = (eps_run, 0.0)
         return self
 
-    def log_output_distribution(self, X_private: Any, y_private: Any, X_public: Any) -> np.ndarray:
+    def log_output_distribution(self, X: Any, y: Any, X_public: Any) -> np.ndarray:
         """Exact log-probabilities of the unions U (index = bitmask of U minus 1), as ``fit`` samples them.
 
         Uses the same structures as ``fit`` for its path (error enumeration + the kernel's
         log-probabilities, or the product over components conditioned on U non-empty); Z <= 20.
         """
-        Z, labels, T, y, method = self._prepare(X_private, y_private, X_public)
+        Z, labels, T, y, method = self._prepare(X, y, X_public)
         if Z > 20:
             raise ValueError(f"log_output_distribution enumerates 2^Z - 1 unions; Z = {Z} > 20")
         eps = float(self.epsilon)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import DELTA, EPSILON, RNG, validate_params
 from semiprivate.theory.classes.base import ConceptClass, check_hypothesis_list
 from semiprivate.theory.learners._base import (
     ALL_INPUTS,
@@ -38,6 +37,8 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
+
+from semiprivate.validation import DELTA, EPSILON, RNG, validate_params
 
 __all__ = ["GenericPrivateLearner"]
 
@@ -112,19 +113,19 @@ class GenericPrivateLearner(Released, _Fitted, _Params, LearnerBase):
         """(epsilon, 0.0) for the current ``epsilon`` (what the next ``fit`` would guarantee)."""
         return (float(self.epsilon), 0.0)
 
-    def _errors(self, X_private: Any, y_private: Any) -> np.ndarray:
-        X, y = check_fit_inputs(self.concept_class, X_private, y_private)
+    def _errors(self, X: Any, y: Any) -> np.ndarray:
+        X, y = check_fit_inputs(self.concept_class, X, y)
         return self.concept_class.error_counts(self.hypothesis_list, X, y)
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericPrivateLearner:
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> GenericPrivateLearner:
         """Select a hypothesis with the exponential mechanism (``X_public`` is ignored)."""
-        errors = self._errors(X_private, y_private)
+        errors = self._errors(X, y)
         eps = float(self.epsilon)
         self.index_ = int(sample(errors, eps, rng=fit_stream(seed_of(self))))  # the exact sampler
         self.hypothesis_ = self.hypothesis_list[self.index_]
         self.privacy_ = (eps, 0.0)  # sensitivity-1 score at eps: (eps, 0)-DP (McSherry-Talwar)
         return self
 
-    def output_distribution(self, X_private: Any, y_private: Any) -> np.ndarray:
+    def output_distribution(self, X: Any, y: Any) -> np.ndarray:
         """Exact output distribution over ``hypothesis_list`` (for exact privacy checks)."""
-        return output_distribution(self._errors(X_private, y_private), self.epsilon)
+        return output_distribution(self._errors(X, y), self.epsilon)

@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import EPSILON, RNG, Integer, Optional, Options, validate_params
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.classes.integer import Intervals, Thresholds
 from semiprivate.theory.combinatorics import xor_dichotomies
@@ -56,6 +55,8 @@ from semiprivate.theory.privacy.sanitizers import (
     DyadicThresholdSanitizer,
     NoisyHistogramSanitizer,
 )
+
+from semiprivate.validation import EPSILON, RNG, Integer, Optional, Options, validate_params
 
 __all__ = ["GenericLearner"]
 
@@ -161,10 +162,10 @@ class GenericLearner(Released, _Fitted, _Params, LearnerBase):
         all_dich = self.concept_class.dichotomies(domain).patterns
         return BLRSanitizer(self.epsilon, predicates=xor_dichotomies(all_dich), size=int(self.sanitized_size), rng=g)
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> GenericLearner:
-        """Algorithm 1 on S = (X_private, y_private) and the unlabelled D = X_public."""
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> GenericLearner:
+        """Algorithm 1 on S = (X, y) and the unlabelled D = X_public."""
         C = self.concept_class
-        X, y = check_fit_inputs(C, X_private, y_private)
+        X, y = check_fit_inputs(C, X, y)
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required by GenericLearner")
         Xd = C.validate_points(X_public, "X_public")
@@ -187,9 +188,9 @@ class GenericLearner(Released, _Fitted, _Params, LearnerBase):
         self.privacy_ = (max(float(san.privacy_[0]), eps), 0.0)
         return self
 
-    def mechanism_distribution(self, X_private: Any, y_private: Any) -> np.ndarray:
+    def mechanism_distribution(self, X: Any, y: Any) -> np.ndarray:
         """Exact distribution of step 5 over ``hypotheses_`` (the fitted H) on a labelled sample."""
         if not hasattr(self, "hypotheses_"):
             raise RuntimeError("GenericLearner is not fitted; call fit first")
-        X, y = check_fit_inputs(self.concept_class, X_private, y_private)
+        X, y = check_fit_inputs(self.concept_class, X, y)
         return output_distribution(self.concept_class.error_counts(self.hypotheses_, X, y), self.epsilon)

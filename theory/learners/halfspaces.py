@@ -86,17 +86,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import PCAResult, pca
-from semiprivate.kernels.validation import (
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    RNG,
-    Boolean,
-    Optional,
-    Options,
-    Real,
-    validate_params,
-)
 from semiprivate.theory.learners._base import (
     CHECKS_FITTING_ON_X_Y,
     LABELLED,
@@ -117,6 +106,18 @@ from sklearn.utils.validation import check_array as sk_check_array
 from sklearn.utils.validation import (
     check_is_fitted,
     validate_data,  # scikit-learn >= 1.6 (pyproject pins it)
+)
+
+from semiprivate.validation import (
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    RNG,
+    Boolean,
+    Optional,
+    Options,
+    Real,
+    validate_params,
 )
 
 __all__ = [

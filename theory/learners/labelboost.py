@@ -48,17 +48,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-from semiprivate.kernels.validation import (
-    EPSILON,
-    PROBABILITY,
-    RNG,
-    Boolean,
-    Integer,
-    Optional,
-    Options,
-    Real,
-    validate_params,
-)
 from semiprivate.theory.bounds.privacy import (
     iid_resampling_privacy,
     label_boost_procedure_privacy,
@@ -80,6 +69,18 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
+
+from semiprivate.validation import (
+    EPSILON,
+    PROBABILITY,
+    RNG,
+    Boolean,
+    Integer,
+    Optional,
+    Options,
+    Real,
+    validate_params,
+)
 
 __all__ = [
     "label_boost_procedure",
@@ -565,7 +566,7 @@ class LabelBoost(Released, _Params, LearnerBase):
             ratio = (3.0 + math.exp(eps_l)) / eps  # inf for a subnormal epsilon
             if not ratio <= n_S:
                 need = math.ceil(ratio) if math.isfinite(ratio) else "more than 1.8e308"
-                raise ValueError(f"epsilon={eps!r}: the Thm 4.14 sub-sample keeps 1/{ratio:.4g} of X_private, "
+                raise ValueError(f"epsilon={eps!r}: the Thm 4.14 sub-sample keeps 1/{ratio:.4g} of X, "
                                  f"no labelled example of {n_S}; give at least {need} labelled examples")
             ks, kd = math.floor(n_S / ratio), math.floor(n_D / ratio)
             steps = self._inner_steps(ks, kd)
@@ -634,8 +635,8 @@ class LabelBoost(Released, _Params, LearnerBase):
         return (steps[-1].epsilon, steps[-1].delta)
 
     # -- fit ----------------------------------------------------------------------------------
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> LabelBoost:
-        """Run Algorithm 3 on S = (X_private, y_private) and D = X_public (unlabelled)."""
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> LabelBoost:
+        """Run Algorithm 3 on S = (X, y) and D = X_public (unlabelled)."""
         C = self._class()
         declared = getattr(self.base_learner, "privacy_model_", None)
         if declared not in (ALL_INPUTS, LABELLED, NOT_PRIVATE):
@@ -647,7 +648,7 @@ class LabelBoost(Released, _Params, LearnerBase):
             raise ValueError(f"base_learner: {type(self.base_learner).__name__} is not private (privacy model "
                              f"{NOT_PRIVATE!r}); LabelBoost's guarantee (BNS15 Lem 4.6) needs a private base learner")
         base_eps, base_delta = self._base_guarantee()
-        X_S, y_S = check_fit_inputs(C, X_private, y_private)
+        X_S, y_S = check_fit_inputs(C, X, y)
         if X_public is None:
             raise ValueError("X_public (the unlabelled database D) is required")
         X_D = C.validate_points(X_public, "X_public", allow_empty=True)

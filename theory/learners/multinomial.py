@@ -43,14 +43,6 @@ import warnings
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
-    EPSILON,
-    POSITIVE_REAL,
-    RNG,
-    Options,
-    Real,
-    validate_params,
-)
 from semiprivate.theory.learners._base import LABELLED, LearnerBase, declared_failures, seed_of
 from semiprivate.theory.privacy._release import Released, child_streams
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
@@ -62,6 +54,15 @@ from semiprivate.theory.privacy.public_preprocessing import PublicStandardizer, 
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from semiprivate.validation import (
+    EPSILON,
+    POSITIVE_REAL,
+    RNG,
+    Options,
+    Real,
+    validate_params,
+)
 
 __all__ = ["AUTO_K_DIVISOR", "SemiPrivateMultinomial", "auto_dimension", "auto_steps"]
 

@@ -14,7 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.learners._base import (
+    ALL_INPUTS,
+    CHECKS_ON_FEATURE_MATRICES,
+    LearnerBase,
+    _Params,
+    declared_failures,
+    require_fitted,
+    seed_of,
+)
+from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
+
+from semiprivate.validation import (
     DELTA,
     EPSILON,
     POSITIVE_INT,
@@ -26,16 +37,6 @@ from semiprivate.kernels.validation import (
     check_real,
     validate_params,
 )
-from semiprivate.theory.learners._base import (
-    ALL_INPUTS,
-    CHECKS_ON_FEATURE_MATRICES,
-    LearnerBase,
-    _Params,
-    declared_failures,
-    require_fitted,
-    seed_of,
-)
-from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
 
 __all__ = ["priv_samp", "pub_samp", "ReductionLearner", "reduction_sample_size"]
 
@@ -121,7 +122,7 @@ class ReductionLearner(Released, _Params, LearnerBase):
     rng : None, int or Generator
         Older name of ``random_state`` (kept as an alias).
     base_learner : callable (epsilon, delta, rng) -> learner
-        Factory for A; A must have ``fit(X_private, y_private, X_public)``, ``predict`` and
+        Factory for A; A must have ``fit(X, y, X_public)``, ``predict`` and
         ``privacy``.
     n_priv, n_pub : int
         A's private and public sample sizes.
@@ -195,14 +196,14 @@ class ReductionLearner(Released, _Params, LearnerBase):
         """(epsilon, delta) A is constructed with from the current parameters (Claim 4.5)."""
         return (float(self.epsilon), float(self.delta))
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> ReductionLearner:
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> ReductionLearner:
         """Run B on its private sample S~ (length must be ``sample_size``); X_public unused."""
-        X = np.asarray(X_private)
+        X = np.asarray(X)
         if len(X) != self.sample_size:
             raise ValueError(f"B takes exactly ceil(n_priv/(10 n_pub)) = {self.sample_size} private examples, got {len(X)}")
         # PrivSamp's secret coins, PubSamp's public draw and A's own stream: independent children
         g, g_public, base_stream = child_streams(seed_of(self), 3)
-        ps = priv_samp(X, y_private, self.D0, self.p, int(self.n_priv), g)
+        ps = priv_samp(X, y, self.D0, self.p, int(self.n_priv), g)
         Xpub, _ = pub_samp(self.D0, int(self.n_pub), g_public)
         self.exhausted_ = bool(ps["exhausted"])
         self.base_ = self.base_learner(self.epsilon, self.delta, base_stream)

@@ -48,9 +48,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 from semiprivate.kernels.noise import ExactStream, exact_stream
-from semiprivate.kernels.validation import COIN_OBSERVERS, as_generator, check_rng
 from semiprivate.theory.privacy import seeds as seed_record
 from semiprivate.theory.privacy.budget import BUDGET_PARAMETERS, normal_delta, normal_epsilon
+
+from semiprivate.validation import COIN_OBSERVERS, as_generator, check_rng
 
 __all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths", "released_function",
            "param_names", "is_coin_state", "captured_outputs", "captured_runs", "RunCapture", "SideOutputs"]
@@ -115,7 +116,7 @@ def child_streams(rng: Any, n: int) -> list[np.random.Generator]:
 
 
 def _coins(source: Any, gen: np.random.Generator | None) -> None:
-    """Where coins are made (:func:`child_streams`, and :func:`semiprivate.kernels.validation.as_generator`
+    """Where coins are made (:func:`child_streams`, and :func:`semiprivate.validation.as_generator`
     through its observer): inside a release's run, refuse a user seed in secure mode and register the stream
     ``gen`` draws from for that release (``gen`` None: only the secure-mode check, the caller registers)."""
     if source is None:

@@ -51,7 +51,9 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.bounds import pillar as _pillar_bounds
+
+from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -60,7 +62,6 @@ from semiprivate.kernels.validation import (
     Real,
     validate_params,
 )
-from semiprivate.theory.bounds import pillar as _pillar_bounds
 
 __all__ = [
     "compose_up",

@@ -34,16 +34,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels.threads import blas_controller
-from semiprivate.kernels.validation import (
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    RNG,
-    Optional,
-    Options,
-    Real,
-    as_generator,
-    validate_params,
-)
 from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import REPLACE_ONE, dpsgd_epsilon, dpsgd_event
 from semiprivate.theory.privacy.linear import (
@@ -57,6 +47,17 @@ from semiprivate.theory.privacy.linear import (
     clip_factors,
 )
 from semiprivate.theory.progress import progress_bar
+
+from semiprivate.validation import (
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    RNG,
+    Optional,
+    Options,
+    Real,
+    as_generator,
+    validate_params,
+)
 
 __all__ = [
     "DPSGDResult",

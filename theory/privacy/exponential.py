@@ -43,7 +43,14 @@ from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
-from semiprivate.kernels.validation import (
+from semiprivate.theory.classes.base import (
+    error_counts_of,  # counting errors belongs with the classes; re-exported here
+)
+from semiprivate.theory.classes.integer import uniform_int, validate_integer_points
+from semiprivate.theory.privacy._release import released_function
+
+from semiprivate import kernels
+from semiprivate.validation import (
     EPSILON,
     RNG,
     ArrayLike,
@@ -53,13 +60,6 @@ from semiprivate.kernels.validation import (
     check_binary,
     validate_params,
 )
-from semiprivate.theory.classes.base import (
-    error_counts_of,  # counting errors belongs with the classes; re-exported here
-)
-from semiprivate.theory.classes.integer import uniform_int, validate_integer_points
-from semiprivate.theory.privacy._release import released_function
-
-from semiprivate import kernels
 
 __all__ = [
     "error_counts_of",

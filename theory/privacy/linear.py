@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+
+from semiprivate.validation import (
     POSITIVE_REAL,
     Integer,
     Optional,

@@ -43,7 +43,11 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.special import log_ndtr
 from semiprivate.kernels.noise import bernoulli_exp
-from semiprivate.kernels.validation import (
+from semiprivate.theory.privacy._release import Released, param_names
+from semiprivate.theory.privacy.budget import laplace_scale, normal_delta, normal_epsilon
+from semiprivate.theory.validity import require
+
+from semiprivate.validation import (
     DELTA,
     EPSILON,
     POSITIVE_REAL,
@@ -57,9 +61,6 @@ from semiprivate.kernels.validation import (
     check_positive_int,
     validate_params,
 )
-from semiprivate.theory.privacy._release import Released, param_names
-from semiprivate.theory.privacy.budget import laplace_scale, normal_delta, normal_epsilon
-from semiprivate.theory.validity import require
 
 __all__ = [
     "LaplaceMechanism",

@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import exponential_mechanism
-from semiprivate.kernels.validation import EPSILON, RNG, Boolean, validate_params
 from semiprivate.theory.privacy._held_out_search import (
     HOLDOUT,
     SelectedEstimatorMixin,
@@ -61,6 +60,8 @@ from semiprivate.theory.privacy._release import Released, base_streams, child_st
 from semiprivate.theory.privacy.accounting import compose_up
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
+
+from semiprivate.validation import EPSILON, RNG, Boolean, validate_params
 
 __all__ = ["PrivateSearchCV"]
 

@@ -37,7 +37,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.privacy._release import released_function
+from semiprivate.theory.privacy.accounting import MIN_NOISE_MULTIPLIER, dpsgd_epsilon
+from semiprivate.theory.privacy.dpsgd import _blas_single_thread
+from semiprivate.theory.privacy.mechanisms import gaussian_sigma
+
+from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -45,10 +50,6 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.privacy._release import released_function
-from semiprivate.theory.privacy.accounting import MIN_NOISE_MULTIPLIER, dpsgd_epsilon
-from semiprivate.theory.privacy.dpsgd import _blas_single_thread
-from semiprivate.theory.privacy.mechanisms import gaussian_sigma
 
 __all__ = [
     "MultinomialDPGDResult",

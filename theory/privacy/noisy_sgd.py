@@ -25,16 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    RNG,
-    Optional,
-    Real,
-    as_generator,
-    validate_params,
-)
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
 from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import bst14_epsilon_from_sigma, noisy_sgd_accountant_epsilon
@@ -48,6 +38,17 @@ from semiprivate.theory.privacy.linear import (
     check_signed_labels,
 )
 from semiprivate.theory.progress import progress_bar
+
+from semiprivate.validation import (
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    RNG,
+    Optional,
+    Real,
+    as_generator,
+    validate_params,
+)
 
 __all__ = [
     "NoisySGDResult",

@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
+from semiprivate.theory.privacy._release import released_function
+from semiprivate.theory.privacy.accounting import compose_up
+from semiprivate.theory.privacy.linear import _check_features, check_signed_labels, zero_one_errors
+from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
+
+from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -24,10 +29,6 @@ from semiprivate.kernels.validation import (
     as_generator,
     validate_params,
 )
-from semiprivate.theory.privacy._release import released_function
-from semiprivate.theory.privacy.accounting import compose_up
-from semiprivate.theory.privacy.linear import _check_features, check_signed_labels, zero_one_errors
-from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
 
 __all__ = [
     "alg2_selection_log_probabilities",

@@ -84,15 +84,6 @@ from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
 from scipy import special
 from semiprivate.kernels.noise import discrete_laplace
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    RNG,
-    Options,
-    Real,
-    as_generator,
-    validate_params,
-)
 from semiprivate.theory.privacy import _held_out_search as search
 from semiprivate.theory.privacy._release import (
     Released,
@@ -105,6 +96,16 @@ from semiprivate.theory.privacy._release import (
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from semiprivate.theory.privacy.budget import laplace_scale
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    RNG,
+    Options,
+    Real,
+    as_generator,
+    validate_params,
+)
 
 __all__ = [
     "RandomStoppingSearchCV",

@@ -52,9 +52,10 @@ import numpy as np
 from scipy.stats import gamma
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
 from semiprivate.kernels.noise import discrete_laplace
-from semiprivate.kernels.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, validate_params
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.budget import laplace_scale, normal_epsilon
+
+from semiprivate.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, validate_params
 
 __all__ = ["NoisyHistogramSanitizer", "BLRSanitizer", "DyadicThresholdSanitizer", "MAX_HISTOGRAM_DOMAIN",
            "MAX_BLR_DATABASES"]

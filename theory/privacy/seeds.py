@@ -19,7 +19,7 @@ more**:
 :class:`semiprivate.theory.privacy._release.Released`: every learner, wrapper, sanitizer and mechanism; and the
 public release functions, ``exponential.sample`` and the structured mechanisms) registers the random *streams* it
 draws from, at the points where coins are made (``child_streams``/``fit_stream`` and
-``kernels.validation.as_generator``): each stream's node in the seed tree (its root's pool words, so an int ``s``,
+``semiprivate.validation.as_generator``): each stream's node in the seed tree (its root's pool words, so an int ``s``,
 ``SeedSequence(s)``, ``SeedSequence([s])`` and ``default_rng(s)`` share a root, and its spawn key).  Runs nested
 in a release draw into the outermost release's record.  After a run, a stream another release drew from (or a
 stream below one whose subtree another release derived from) is refused, unless the other release had the same
@@ -90,7 +90,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import in_experiment
+
+from semiprivate.validation import in_experiment
 
 __all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",
            "SECURE_MODE_ENV", "stream_position"]

@@ -11,16 +11,17 @@ import math
 from typing import Any
 
 import numpy as np
-from semiprivate.kernels.validation import (
-    Boolean,
-    as_generator,
-    validate_params,
-)
 from semiprivate.theory.bounds.pillar import bst14_noise_scale, bst14_step_size
 from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import _dphi, _project
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
+
+from semiprivate.validation import (
+    Boolean,
+    as_generator,
+    validate_params,
+)
 
 __all__ = [
     "audit_cases",

@@ -468,7 +468,7 @@ def test_error_counts_bad_input(P: np.ndarray, y: np.ndarray, exc: type) -> None
 )
 def test_check_binary_is_the_one_0_1_rule(a: Any, exc: type) -> None:
     """Bool or integer dtype, entries 0/1; floats (even 0.0/1.0) are a TypeError."""
-    from semiprivate.kernels.validation import check_binary
+    from semiprivate.validation import check_binary
 
     with pytest.raises(exc, match="lab"):
         check_binary(a, "lab", length=2)

@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from semiprivate.kernels.validation import Options
 from semiprivate.theory.bounds import REGISTRY, list_bounds
 from semiprivate.theory.bounds._core import ceil_int
 from semiprivate.theory.validity import Checked, ConditionNotMet
+
+from semiprivate.validation import Options
 
 BOUNDS = list_bounds()
 WITH_FORMULA = [b for b in BOUNDS if b.formula is not None and b.expr is not None]

@@ -144,3 +144,41 @@ def test_wrapper_over_a_learner_runs_in_secure_mode() -> None:
         boosted = LabelBoost(GenericPrivateLearner(1.0, concept_class=_C), concept_class=_C, n=4)
         boosted.fit(X, (X < 6).astype(np.int64), np.arange(16))
     assert boosted.base_learner_.get_params()["random_state"] is None  # no coin state kept
+
+
+def _learner_classes() -> list[type]:
+    """Every public learner class the package defines (a LearnerBase subclass in semiprivate.theory.learners)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import semiprivate.theory.learners as pkg
+
+    found: dict[str, type] = {}
+    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        module = importlib.import_module(info.name)
+        for name, cls in vars(module).items():
+            if (inspect.isclass(cls) and issubclass(cls, LearnerBase) and cls is not LearnerBase
+                    and cls.__module__ == module.__name__ and not name.startswith("_")):
+                found[f"{cls.__module__}.{name}"] = cls
+    return [found[k] for k in sorted(found)]
+
+
+LEARNER_CLASSES = _learner_classes()
+
+
+def test_every_learner_class_is_found() -> None:
+    names = {cls.__name__ for cls in LEARNER_CLASSES}
+    assert {"ASSPP", "GenericLearner", "GenericPrivateLearner", "LabelBoost", "ReductionLearner",
+            "ComponentDisjunctionLearner", "SemiPrivateHalfspace", "SemiPrivateMultinomial"} <= names, names
+
+
+@pytest.mark.parametrize("cls", LEARNER_CLASSES, ids=lambda c: c.__name__)
+def test_fit_takes_x_y_and_public_rows_by_the_same_names(cls: type) -> None:
+    """One protocol: ``fit(X, y, X_public=None)`` (scikit-learn's X and y; the public rows by keyword, None when
+    not given), whatever the learner does with each."""
+    import inspect
+
+    params = list(inspect.signature(cls.fit).parameters.values())[1:]  # after self
+    assert [p.name for p in params[:3]] == ["X", "y", "X_public"], (cls.__name__, [p.name for p in params])
+    assert params[2].default is None, (cls.__name__, "X_public must default to None")

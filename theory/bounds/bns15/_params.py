@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from semiprivate.kernels.validation import DELTA, EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY
 from semiprivate.theory.bounds._core import Param
+
+from semiprivate.validation import DELTA, EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY
 
 _VC = Param("vc_dim", POSITIVE_INT, "VC dimension of the concept class", integer=True, typical=(1, 20))
 _ALPHA = Param("alpha", PROBABILITY, "accuracy parameter in (0, 1)", typical=(0.01, 0.5))

@@ -9,16 +9,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    Boolean,
-    Integer,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -32,6 +22,17 @@ from semiprivate.theory.bounds._core import (
 )
 from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _DELTA, _EPS, _NBASE, _VC
 from semiprivate.theory.bounds.bns15.labelboost import LearnerParams
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Boolean,
+    Integer,
+    validate_params,
+)
 
 __all__ = [
     "bns15_pssl_to_tpal",

@@ -9,14 +9,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from semiprivate.kernels.validation import (
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    Options,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     FORM_PAPER_OR_CORRECTED,
     MATH,
@@ -33,6 +25,15 @@ from semiprivate.theory.bounds._core import (
     smallest_integer,
 )
 from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _EPS, _VC
+
+from semiprivate.validation import (
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Options,
+    validate_params,
+)
 
 __all__ = [
     "bns15_thm3_3",

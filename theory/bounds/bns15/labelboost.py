@@ -13,17 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    Boolean,
-    Integer,
-    Options,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -42,6 +31,18 @@ from semiprivate.theory.bounds._core import (
 )
 from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _EPS, _NBASE, _VC
 from semiprivate.theory.bounds.privacy import labelboost_privacy, subsampling_privacy
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Boolean,
+    Integer,
+    Options,
+    validate_params,
+)
 
 __all__ = [
     "bns15_labelboost_max_unlabeled",

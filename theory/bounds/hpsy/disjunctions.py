@@ -11,18 +11,6 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from semiprivate.kernels.validation import (
-    DELTA,
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    Boolean,
-    Integer,
-    Options,
-    Real,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -43,6 +31,19 @@ from semiprivate.theory.bounds.hpsy._params import (
     _FORM3,
     _FORM_CP,
     SemiPrivateSampleSizes,
+)
+
+from semiprivate.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Boolean,
+    Integer,
+    Options,
+    Real,
+    validate_params,
 )
 
 __all__ = [

@@ -10,16 +10,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from semiprivate.kernels.validation import (
-    EPSILON,
-    POSITIVE_INT,
-    POSITIVE_REAL,
-    PROBABILITY,
-    Boolean,
-    Options,
-    Real,
-    validate_params,
-)
 from semiprivate.theory.bounds._core import (
     MATH,
     Bound,
@@ -38,6 +28,17 @@ from semiprivate.theory.bounds.hpsy._params import (
     _EPS,
     _FORM_PC,
     SemiPrivateSampleSizes,
+)
+
+from semiprivate.validation import (
+    EPSILON,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    PROBABILITY,
+    Boolean,
+    Options,
+    Real,
+    validate_params,
 )
 
 __all__ = [

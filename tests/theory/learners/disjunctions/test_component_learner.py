@@ -185,19 +185,19 @@ def test_labels_01_converted():
 
 
 @pytest.mark.parametrize("kwargs, exc, word", [
-    ({"X_private": [[2, 0, 0, 0, 0]]}, ValueError, "X_private"),
-    ({"X_private": [[1, 0, 0]]}, ValueError, "X_private"),
-    ({"X_private": [["a"] * 5]}, TypeError, "X_private"),
-    ({"y_private": [3]}, ValueError, "y_private"),
-    ({"y_private": [-1, 0]}, ValueError, "y_private"),
-    ({"y_private": [1, 1]}, ValueError, "y_private"),
-    ({"y_private": object()}, TypeError, "y_private"),
+    ({"X": [[2, 0, 0, 0, 0]]}, ValueError, r"\bX\b"),
+    ({"X": [[1, 0, 0]]}, ValueError, r"\bX\b"),
+    ({"X": [["a"] * 5]}, TypeError, r"\bX\b"),
+    ({"y": [3]}, ValueError, r"\by\b"),
+    ({"y": [-1, 0]}, ValueError, r"\by\b"),
+    ({"y": [1, 1]}, ValueError, r"\by\b"),
+    ({"y": object()}, TypeError, r"\by\b"),
     ({"X_public": None}, ValueError, "X_public"),
     ({"X_public": np.zeros((0, 5), dtype=int)}, ValueError, "X_public"),
     ({"X_public": [[0.5, 0, 0, 0, 0]]}, ValueError, "X_public"),
 ])
 def test_bad_input(kwargs, exc, word):
-    args = {"X_private": [[1, 0, 0, 0, 0]], "y_private": [1], "X_public": XU}
+    args = {"X": [[1, 0, 0, 0, 0]], "y": [1], "X_public": XU}
     args.update(kwargs)
     with pytest.raises(exc, match=word):
         ComponentDisjunctionLearner(1.0).fit(**args)

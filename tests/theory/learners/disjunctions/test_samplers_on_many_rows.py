@@ -199,8 +199,8 @@ def test_input_messages_name_the_argument() -> None:
     with pytest.raises(ValueError) as e:
         L.fit(XP, YP)
     assert str(e.value) == "X_public must be given: the component graph is built from public unlabelled data"
-    for args, name in [((XP, YP, [[2, 0]]), "X_public"), ((XP[:, :5], YP, XU), "X_private"),
-                       ((XP, YP[:-1], XU), "y_private")]:
+    for args, name in [((XP, YP, [[2, 0]]), "X_public"), ((XP[:, :5], YP, XU), "X"),
+                       ((XP, YP[:-1], XU), "y")]:
         with pytest.raises((TypeError, ValueError)) as e3:
             L.fit(*args)
         assert str(e3.value).startswith(name + " "), str(e3.value)

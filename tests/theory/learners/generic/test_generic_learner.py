@@ -115,7 +115,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="epsilon"):
         GenericLearner(float("nan"), concept_class=C3)
     L = GenericLearner(1.0, concept_class=C3)
-    with pytest.raises(ValueError, match="y_private"):
+    with pytest.raises(ValueError, match=r"\by\b"):
         L.fit([1, 2], [0, 2], DENSE)
     with pytest.raises(ValueError, match="X_public"):
         L.fit([1, 2], [0, 1])

@@ -431,7 +431,7 @@ def test_outer_subsample_keeps_fixed_counts_shuffled(monkeypatch: pytest.MonkeyP
     # no labelled example kept: refused before anything runs, naming the sizes
     with pytest.raises(ValueError) as e:
         _lb(1.0, epsilon=0.5, final=300, it_ratio=100).fit(XS[:11], np.ones(11, dtype=int), XD)
-    assert str(e.value) == ("epsilon=0.5: the Thm 4.14 sub-sample keeps 1/11.44 of X_private, no labelled example "
+    assert str(e.value) == ("epsilon=0.5: the Thm 4.14 sub-sample keeps 1/11.44 of X, no labelled example "
                             "of 11; give at least 12 labelled examples")
 
 

@@ -30,7 +30,7 @@ from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 from semiprivate.theory.privacy.seeds import secure_mode
 
-#: where coins are made (``kernels.validation.as_generator``, ``_release.child_streams`` / ``fit_stream``) and
+#: where coins are made (``semiprivate.validation.as_generator``, ``_release.child_streams`` / ``fit_stream``) and
 #: NumPy's own constructors
 COIN_SOURCES = frozenset({"as_generator", "child_streams", "fit_stream", "default_rng", "RandomState", "Generator"})
 
@@ -98,7 +98,7 @@ def test_every_public_function_that_draws_coins_is_a_release():
 
 def test_the_scan_finds_a_coin_source_called_in_the_body():
     def draws(n):  # no rng parameter: its coins come from fresh entropy inside
-        from semiprivate.kernels.validation import as_generator
+        from semiprivate.validation import as_generator
         return as_generator(None).integers(n)
 
     def plain(n):

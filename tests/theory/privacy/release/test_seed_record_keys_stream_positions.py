@@ -12,12 +12,13 @@ import pickle
 
 import numpy as np
 import pytest
-from semiprivate.kernels.validation import as_generator
 from semiprivate.theory.classes import Thresholds
 from semiprivate.theory.learners.exponential import GenericPrivateLearner
 from semiprivate.theory.privacy import exponential
 from semiprivate.theory.privacy.mechanisms import GeometricMechanism
 from semiprivate.theory.privacy.seeds import stream_position
+
+from semiprivate.validation import as_generator
 
 SHARED = "already used by a different release"
 ERRORS = np.array([0, 3, 1, 4, 2, 5, 0, 2])

@@ -1,5 +1,5 @@
 """The seed record keys on the random streams a release draws from, registered where coins are made
-(``child_streams``/``fit_stream`` and ``kernels.validation.as_generator``), not on the value a user passes: a used
+(``child_streams``/``fit_stream`` and ``semiprivate.validation.as_generator``), not on the value a user passes: a used
 or permuted Generator, a spawned child drawn directly, a descendant of a seed's stream, a seed under a parameter
 name no wrapper re-routes, a release run inside another release's query, and the public release functions
 (the exponential mechanism's ``sample``, the structured mechanisms) are all caught when two different releases

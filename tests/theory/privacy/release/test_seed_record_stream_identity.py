@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from semiprivate.kernels.validation import as_generator
 from semiprivate.theory.privacy._release import child_streams
 from semiprivate.theory.privacy.sanitizers import NoisyHistogramSanitizer
 from semiprivate.theory.privacy.seeds import secure_mode
+
+from semiprivate.validation import as_generator
 
 D = np.array([1, 2, 3, 9, 12, 14])
 D_NEIGHBOUR = np.array([5, 2, 3, 9, 12, 14])

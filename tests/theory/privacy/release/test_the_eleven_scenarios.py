@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from semiprivate.kernels.validation import as_generator
 from semiprivate.theory.classes import Thresholds
 from semiprivate.theory.distributions import RandomLabelDistribution
 from semiprivate.theory.learners.active import LabelOracle, SubSampling
@@ -27,6 +26,8 @@ from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer, Nois
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
+
+from semiprivate.validation import as_generator
 
 
 class _DrawRecorder(ClassifierMixin, BaseEstimator):

@@ -1,4 +1,4 @@
-"""Tests of the shared input checks (semiprivate.kernels.validation)."""
+"""Tests of the shared input checks (semiprivate.validation)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from semiprivate.kernels import validation as v
+
+from semiprivate import validation as v
 
 
 @pytest.mark.parametrize("good", [1e-12, 0.5, 3, np.float32(2.0), np.int64(4), Fraction(1, 3)])
@@ -167,7 +168,7 @@ _VALUES = st.sampled_from([0, 1, -1, 0.5, 2.0, True, "x", None])
 def test_validate_params_fast_binding_matches_signature_binding(args, kwargs):
     """Positional-only, keyword-only, defaults, missing / repeated / unknown / surplus arguments:
     the same value, or the same exception type and message, as binding with inspect.signature."""
-    from semiprivate.kernels.validation import Boolean, Integer, Real, validate_params
+    from semiprivate.validation import Boolean, Integer, Real, validate_params
 
     cons = dict(a=Integer(0), c=Real(0.0, 1.0), e=Boolean())
 
