@@ -116,6 +116,8 @@ def _api_pages(out: Path) -> None:
         _write(out / f"{name}.rst", "\n".join(lines))
         index.append(f"   {name}")
     _write(out / "index.rst", "\n".join(index) + "\n")
+    for stale in set(out.glob("*.rst")) - {out / f"{name}.rst" for name in modules} - {out / "index.rst"}:
+        stale.unlink()  # the page of a module that is gone or renamed (an earlier build's)
 
 
 def _bullets(items: list[str], *, code: bool = False) -> list[str]:
