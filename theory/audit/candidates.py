@@ -110,6 +110,7 @@ class _Search:
         self.n_thresholds, self.max_values = n_thresholds, max_values
         self.cands: list[Candidate] = []
         self.fams: dict[str, int] = {}
+        self.counts_score: selection.CountScores | None = None
 
     #: another score of the counts ``(kx, ky)`` (``search_pair(..., score=)``); default the anticipated bound
     scorer: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
@@ -117,7 +118,9 @@ class _Search:
     def score(self, kx: np.ndarray, ky: np.ndarray) -> np.ndarray:
         if self.scorer is not None:
             return self.scorer(kx, ky)
-        return selection.anticipated_bound(kx, ky, self.s, self.n, self.a, self.delta)
+        if self.counts_score is None:
+            self.counts_score = selection.CountScores(self.s, self.n, self.a, self.delta)
+        return self.counts_score(kx, ky)
 
     def keep(self, sc: np.ndarray, make: Callable[[int], Event], forward: bool, group: str) -> None:
         for i in np.argsort(-sc, kind="stable")[:PER_FAMILY]:
@@ -387,6 +390,7 @@ def search_pair(
     mlp: bool = False,
     learned: bool = False,
     score: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    counts_score: selection.CountScores | None = None,
 ) -> tuple[list[Candidate], dict[str, int]]:
     """Candidates ``(score, pair, event, direction)`` of one pair and the number built per family.
 
@@ -394,13 +398,20 @@ def search_pair(
     planned per-test level that the anticipated bound assumes.  ``score(kx, ky)``, when given, replaces the
     anticipated epsilon bound as the ranking of events counted ``kx`` (numerator) vs ``ky`` out of ``s``
     (the hockey-stick tester ranks by :func:`semiprivate.theory.audit.selection.anticipated_hockey_stick`);
-    the cross-fitted pattern sets keep their own epsilon score (family ``"patternset"``)."""
+    the cross-fitted pattern sets keep their own epsilon score (family ``"patternset"``).  ``counts_score``: the
+    default ranking's tables (:class:`semiprivate.theory.audit.selection.CountScores` at ``(s, n, a, delta)``),
+    shared by the pairs of one audit; by default the search builds its own."""
     if ox.kind != oy.kind or (ox.num is not None and oy.num is not None and ox.num.shape[1:] != oy.num.shape[1:]):
         raise ValueError("outputs under the two datasets have different shapes/kinds; "
                          "return labels (e.g. tuples) if the output space itself differs")
     search = _Search(pair, s, n, a, delta, n_thresholds, max_values)
     search.learned = bool(learned)
     search.scorer = score
+    if counts_score is not None:
+        if (counts_score.s, counts_score.n, counts_score.a, counts_score.delta) != (s, n, float(a), float(delta)):
+            raise ValueError(f"counts_score is tabulated at (s, n, a, delta) = ({counts_score.s}, {counts_score.n}, "
+                             f"{counts_score.a}, {counts_score.delta}), not at ({s}, {n}, {a}, {delta})")
+        search.counts_score = counts_score
     coords: list[int] = []
     if ox.kind == "scalar":
         assert ox.num is not None and oy.num is not None

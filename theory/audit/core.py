@@ -522,11 +522,12 @@ def _select(run: _Run, events: Sequence[Any] | None) -> _Search:
                 out.table, out.rows = run.codec.schema.table(out.rows, run.codec.encode), None
     found = _Search([], [], [{} for _ in run.pairs], [(math.nan, "") for _ in run.pairs], 0)
     a_plan = run.alpha / (2 * k_planned)
+    counts_score = selection.CountScores(s, run.n, a_plan, run.delta)  # one table for every pair
     for p, (i0, i1) in enumerate(run.index):
         with np.errstate(invalid="ignore", over="ignore"):  # +-inf outputs: inf - inf in the statistics
             mine, found.families[p] = search_pair(p, sel[i0], sel[i1], s, run.n, a_plan, run.delta, o.n_thresholds,
                                                   o.max_values, run.codec, o.categorical or (), o.float_bits, o.mlp,
-                                                  o.learned)
+                                                  o.learned, counts_score=counts_score)
         if o.interval == "poisson-conditional" and o.pooled:
             joint, found.families[p]["pooled"] = pooled_candidates(p, mine, sel[i0], sel[i1], s, run.n, a_plan)
             mine = mine + joint

@@ -34,7 +34,11 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels.sparse_vector import row_pattern_codes, row_pattern_keys
-from semiprivate.theory.audit.stats import beta_lower, beta_upper, epsilon_bound
+from semiprivate.theory.audit.stats import (
+    beta_lower_checked,
+    beta_upper_checked,
+    epsilon_bound_checked,
+)
 
 from semiprivate.validation import (
     DELTA,
@@ -48,7 +52,7 @@ from semiprivate.validation import (
 )
 
 __all__ = ["MAX_PAIR_SLOTS", "MAX_COORDS", "LogisticScore", "MLPScore", "PatternEvent", "RowPatterns",
-           "SignScore", "anticipated_bound", "anticipated_hockey_stick", "anticipated_ratio_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",
+           "CountScores", "SignScore", "anticipated_bound", "anticipated_hockey_stick", "anticipated_ratio_bound", "atom_blocks", "honest_sets", "learned_score", "mlp_score", "pick",
            "planned_tests", "rank_columns", "sign_score", "unique"]
 
 #: one-sided level of the selection-batch intervals in :func:`anticipated_bound`: about one standard
@@ -90,7 +94,7 @@ def _pessimistic_frequencies(kx: Any, ky: Any, s: int) -> tuple[np.ndarray, np.n
         raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
     if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
         raise ValueError(f"kx and ky must be counts in [0, s={s}]")
-    return beta_lower(kx, s, SELECTION_LEVEL), beta_upper(ky, s, SELECTION_LEVEL)
+    return beta_lower_checked(kx, s, SELECTION_LEVEL), beta_upper_checked(ky, s, SELECTION_LEVEL)
 
 
 @validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA)
@@ -105,7 +109,61 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
     (True, 1.02)
     """
     p, q = _pessimistic_frequencies(kx, ky, s)
-    return epsilon_bound(beta_lower(p * n, n, a), beta_upper(q * n, n, a), delta)
+    return epsilon_bound_checked(beta_lower_checked(p * n, n, a), beta_upper_checked(q * n, n, a), float(delta))
+
+
+#: :class:`CountScores` tabulates counts ``0..s`` only up to this ``s`` (two float64 tables of ``s + 1``)
+MAX_TABULATED = 1 << 22
+
+
+class CountScores:
+    """:func:`anticipated_bound` at fixed ``(s, n, a, delta)``, its two per-count factors tabulated.
+
+    The bound of an event counted ``kx`` vs ``ky`` is ``epsilon_bound(lo(kx), up(ky), delta)`` with
+    ``lo(k) = beta_lower(beta_lower(k, s, SELECTION_LEVEL) n, n, a)`` and ``up(k)`` alike: each factor
+    depends on one count only.  The audit scores every pair's thousands of threshold events at one
+    ``(s, n, a, delta)``, and their counts are whole numbers in ``[0, s]``, so each factor is computed
+    once per distinct count (on first use) and read from a table of ``s + 1`` entries afterwards: the
+    same float operations on the same inputs, so the scores are bit for bit those of
+    :func:`anticipated_bound` (checked in the tests).  Counts that are not whole numbers in ``[0, s]``
+    (the learned randomised events' expected counts) go to :func:`anticipated_bound` itself.  The tables
+    live as long as the object: one audit's selection stage.
+
+    >>> sc = CountScores(10_000, 100_000, 0.01, 0.0)
+    >>> kx, ky = np.array([3.0, 3000.0]), np.array([0.0, 1000.0])
+    >>> bool(np.array_equal(sc(kx, ky), anticipated_bound(kx, ky, 10_000, 100_000, 0.01, 0.0)))
+    True
+    """
+
+    @validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA)
+    def __init__(self, s: int, n: int, a: float, delta: float) -> None:
+        self.s, self.n, self.a, self.delta = int(s), int(n), float(a), float(delta)
+        size = self.s + 1 if self.s <= MAX_TABULATED else 0
+        self._lo = np.full(size, np.nan)
+        self._up = np.full(size, np.nan)
+
+    def _fill(self, idx: np.ndarray) -> None:
+        """Compute ``lo`` and ``up`` at the counts ``idx`` not yet in the tables."""
+        need = idx[np.isnan(self._lo[idx])]
+        if need.size:
+            need = np.unique(need)
+            k = need.astype(np.float64)
+            s, n, a = self.s, self.n, self.a
+            self._lo[need] = beta_lower_checked(beta_lower_checked(k, s, SELECTION_LEVEL) * n, n, a)
+            self._up[need] = beta_upper_checked(beta_upper_checked(k, s, SELECTION_LEVEL) * n, n, a)
+
+    def __call__(self, kx: Any, ky: Any) -> np.ndarray:
+        """The anticipated bounds of the events counted ``kx`` (numerator) vs ``ky`` out of ``s``."""
+        x, y = np.asarray(kx), np.asarray(ky)
+        if (self._lo.size and x.shape == y.shape and x.dtype.kind in "iuf" and y.dtype.kind in "iuf"
+                and x.size and self._whole(x) and self._whole(y)):
+            ix, iy = x.astype(np.intp), y.astype(np.intp)
+            self._fill(np.concatenate([ix.ravel(), iy.ravel()]))
+            return epsilon_bound_checked(self._lo[ix], self._up[iy], self.delta)
+        return anticipated_bound(kx, ky, self.s, self.n, self.a, self.delta)
+
+    def _whole(self, k: np.ndarray) -> bool:
+        return bool(np.all((k >= 0) & (k <= self.s) & (k == np.floor(k))))
 
 
 @validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"))
@@ -121,7 +179,7 @@ def anticipated_ratio_bound(kx: Any, ky: Any, s: int, n: int, a: float) -> np.nd
     """
     p, q = _pessimistic_frequencies(kx, ky, s)
     total = np.maximum((p + q) * n, 1.0)
-    r = beta_lower(np.minimum(p * n, total), total, a)
+    r = beta_lower_checked(np.minimum(p * n, total), total, float(a))
     with np.errstate(divide="ignore"):
         out = np.log(r) - np.log1p(-r)
     return np.where(p > 0, out, -np.inf)
@@ -139,7 +197,7 @@ def anticipated_hockey_stick(kx: Any, ky: Any, s: int, n: int, a: float, gamma: 
     (True, 0.081)
     """
     p, q = _pessimistic_frequencies(kx, ky, s)
-    return beta_lower(p * n, n, a) - float(gamma) * beta_upper(q * n, n, a)
+    return beta_lower_checked(p * n, n, float(a)) - float(gamma) * beta_upper_checked(q * n, n, float(a))
 
 
 @validate_params(max_events=Integer(1), n_pairs=Integer(1))
