@@ -65,8 +65,9 @@ def test_check_holds_on_the_tiny_case(name):
     if REGISTRY[name].relation == "not private":
         assert r.claimed[0] == float("inf")
     if REGISTRY[name].method == "remainder + statistical":
-        # the noise audit (halfspace_noise_audit / multinomial_noise_audit at their defaults) holds: its lower
-        # bound within the claim, the remainder exact (0); the full-dimension learner's claim is the calibrated 1
+        # the noise audit (halfspace_noise_audit / multinomial_noise_audit at their defaults) holds: the exact
+        # Gaussian epsilon of the declared (and drawn) noise within the claim, the remainder exact (0); the
+        # full-dimension learner's claim is the calibrated 1
         assert r.epsilon <= r.claimed[0], (name, r)
         if name == "FullDimensionHalfspace":
             assert 0.99 < r.claimed[0] <= 1.0, r
