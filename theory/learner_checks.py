@@ -673,7 +673,7 @@ def halfspace_noise_audit(cls_name: str, *, fits: int = 200, rng: int = 11) -> E
     (``x0`` = e1/2, ``A = components_``, the identity for the full-dimension learner; a function of the
     state) is ``weights_`` projected on ``z / ||z||``: N(0, s^2) on the sample and N(+-2 C lr / 4, s^2) on the
     neighbour, the Gaussian mechanism at ``mu = 2 / sigma`` (``sigma = noise_multiplier_``).
-    :func:`_label_flip_audit` computes its exact delta at the claimed epsilon against the fitted ``privacy_``
+    ``_label_flip_audit`` computes its exact delta at the claimed epsilon against the fitted ``privacy_``
     and tests the ``fits`` drawn states of each dataset against the declared mu (false-failure rate <= 1e-4;
     power against a quarter of the noise drawn with the calibrated noise multiplier declared: mu four times
     the declared, refuted with probability > 0.9999 at ``fits = 200``).  ``epsilon`` is the exact epsilon at
@@ -727,7 +727,7 @@ def multinomial_noise_audit(*, epsilon: float = MULTINOMIAL_AUDIT_EPSILON, fits:
     ``= z~^T W (e_1 - e_0)`` (a function of the state), the projection of W on the direction of that difference: its law is N(m, s^2) on one side
     and N(m + 2 clip c, s^2) on the other with ``s = sigma clip c``, ``c = lr sqrt(2) ||z~|| / n``, i.e.
     the Gaussian mechanism at mu = 2 / sigma (``sigma = noise_multiplier_``), whose exact delta at the fitted
-    ``privacy_`` :func:`_label_flip_audit` computes, testing ``fits`` drawn states per dataset against that mu
+    ``privacy_`` ``_label_flip_audit`` computes, testing ``fits`` drawn states per dataset against that mu
     (false-failure rate <= 1e-4).  ``epsilon`` (default 4) is the target; the claim audited is the fitted
     ``privacy_``.
     """
