@@ -93,7 +93,7 @@ from semiprivate.theory.privacy.seeds import separate_seed_record
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",
            "halfspace_noise_audit", "multinomial_noise_audit", "coin_free_remainder",
-           "MULTINOMIAL_AUDIT_EPSILON", "PublicReadingKLNRS", "sampler_ran", "visited_parts",
+           "MULTINOMIAL_AUDIT_EPSILON", "NOISE_AUDIT_LEVEL", "PublicReadingKLNRS", "sampler_ran", "visited_parts",
            "run_check_and_visited_parts"]
 
 #: Privacy models of the halfspace learners, as their classes declare them.
