@@ -65,8 +65,9 @@ def test_check_holds_on_the_tiny_case(name):
     if REGISTRY[name].relation == "not private":
         assert r.claimed[0] == float("inf")
     if REGISTRY[name].method == "remainder + statistical":
-        # the noise audit (halfspace_noise_audit / multinomial_noise_audit at their defaults) holds: its lower
-        # bound within the claim, the remainder exact (0); the full-dimension learner's claim is the calibrated 1
+        # the noise audit (halfspace_noise_audit / multinomial_noise_audit at their defaults) holds: the exact
+        # Gaussian epsilon of the declared (and drawn) noise within the claim, the remainder exact (0); the
+        # full-dimension learner's claim is the calibrated 1
         assert r.epsilon <= r.claimed[0], (name, r)
         if name == "FullDimensionHalfspace":
             assert 0.99 < r.claimed[0] <= 1.0, r
@@ -123,3 +124,23 @@ def test_labelboost_fit_draws_the_law_its_exact_check_enumerates():
         counts[(L.hypothesis_, L.base_learner_.index_)] += 1
     keys = sorted(law)
     assert chisquare([counts[k] for k in keys], [600 * law[k] for k in keys]).pvalue > 1e-4, (counts, law)
+
+
+def test_wrapped_law_with_the_base_law_memo_is_the_plain_law():
+    """The registry's wrapped-learner checks compute each distinct base input's law once per check; the law of
+    every pool (and of its neighbours, which share the memo) must equal the one computed without the memo."""
+    import numpy as np
+    from semiprivate.theory.classes import Thresholds
+    from semiprivate.theory.learner_checks import PublicReadingKLNRS, _wrapped_law
+    from semiprivate.theory.learners.active import SubSampling
+
+    def make():
+        return SubSampling(PublicReadingKLNRS(0.5, concept_class=Thresholds(1)), n=2, m=1, epsilon=1.0)
+
+    g = np.random.default_rng(7)
+    lab = [(x, y) for x in range(2) for y in (0, 1)]
+    memo: dict = {}
+    for _ in range(3):
+        ds = (tuple(lab[int(i)] for i in g.integers(0, 4, 12)),)
+        assert _wrapped_law(make, ds, memo) == _wrapped_law(make, ds)
+    assert 0 < len(memo) <= 8  # (x, y) of the labelled point and the public point: at most 8 distinct inputs

@@ -166,13 +166,43 @@ def test_klnrs_learns_and_rejects_bad_input():
 # computed here from the class's own evaluate (not the library's output_distribution).
 # Chi-square goodness of fit over N seeded fits, rejected at p < 1e-4: false-failure rate <= 1e-4
 # (asymptotic chi-square, every expected count >= 38; the seeds are fixed, so the outcome is
-# deterministic).  N = 4000 at eps = 0.5 and N = 1500 at eps = 1: the power (noncentral chi-square)
-# against a sampler at 2 eps or eps/2 is then >= 0.9995 at eps = 1 for both learners, and at eps = 0.5
-# >= 0.9998 (ASSPP) and >= 0.968 (GenericPrivateLearner, eps/2; its 2 eps: 1.0).
+# deterministic).  Every fit's call of the exact exponential-mechanism sampler (whose law the kernels' tests
+# check exactly) is also checked exactly: the epsilon handed to it is the learner's, the error counts are
+# those of its hypotheses on the sample (computed here from evaluate), and the index drawn is the one kept;
+# a sampler called at eps/2 or 2 eps fails that check with certainty.  N = 2000 at eps = 0.5 and N = 1500 at
+# eps = 1: the power of the chi-square alone (noncentral chi-square) against a sampler at 2 eps or eps/2 is
+# then >= 0.9995 at eps = 1 for both learners; at eps = 0.5, against 2 eps, 1.0 (ASSPP) and 0.99995
+# (GenericPrivateLearner), against eps/2 0.88 and 0.43 (N = 4000 before: 0.9998 and 0.968).
 # ---------------------------------------------------------------------------------------
 
 _GOF_N, _GOF_LEVEL = 4000, 1e-4
-_GOF_N_BY_EPS = {0.5: 4000, 1.0: 1500}
+_GOF_N_BY_EPS = {0.5: 2000, 1.0: 1500}
+
+
+def _sampler_calls(monkeypatch, module):
+    """Record every call of ``module.sample`` (the exact exponential-mechanism sampler): (errors, epsilon, drawn)."""
+    real, calls = module.sample, []
+
+    def spy(errors, epsilon, **kw):
+        out = real(errors, epsilon, **kw)
+        calls.append((np.array(errors), float(epsilon), int(out)))
+        return out
+
+    monkeypatch.setattr(module, "sample", spy)
+    return calls
+
+
+def _exact_error_counts(cls, hyps, X, y):
+    pred = np.array([np.asarray(cls.evaluate(h, X), dtype=int) for h in hyps])
+    return (pred != np.asarray(y, dtype=int)[None, :]).sum(axis=1)
+
+
+def _check_calls(calls, indices, hyps, eps):
+    """One sampler call per fit, at ``eps``, on the exact error counts of ``hyps``, its draw the fitted index."""
+    assert len(calls) == len(indices)
+    want = _exact_error_counts(_C4, hyps, _X4, _Y4)
+    for (errors, epsilon, drawn), index in zip(calls, indices):
+        assert epsilon == eps and drawn == index and np.array_equal(errors, want)
 
 
 def _exact_eps_distribution(cls, hyps, X, y, eps):
@@ -190,12 +220,15 @@ def _gof_pvalue(counts, probs):
     return float(chisquare(counts, expected).pvalue)
 
 
-def _fit_frequencies(L, fit, n_out, n=_GOF_N):
+def _fit_frequencies(L, fit, n_out, n=_GOF_N, indices=None):
     counts = np.zeros(n_out, dtype=np.int64)
     # one seed per fit, and another family of seeds per learner class (one seed on two releases is refused)
     for seed in np.random.SeedSequence(zlib.crc32(type(L).__name__.encode())).spawn(n):
         L.random_state = seed
-        counts[fit(L)] += 1
+        i = fit(L)
+        counts[i] += 1
+        if indices is not None:
+            indices.append(i)
     return counts
 
 
@@ -203,18 +236,27 @@ _C4, _X4, _Y4, _PUB4 = Thresholds(4), [1, 2, 12, 14, 7, 9], [1, 1, 0, 0, 1, 0], 
 
 
 @pytest.mark.parametrize("eps", [0.5, 1.0])
-def test_asspp_fit_samples_the_eps_distribution(eps):
+def test_asspp_fit_samples_the_eps_distribution(eps, monkeypatch):
+    from semiprivate.theory.learners import asspp
+
+    calls, indices = _sampler_calls(monkeypatch, asspp), []
     L = ASSPP(eps, concept_class=_C4)
-    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4, _PUB4).index_, 8, n=_GOF_N_BY_EPS[eps])
+    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4, _PUB4).index_, 8, n=_GOF_N_BY_EPS[eps], indices=indices)
+    _check_calls(calls, indices, L.cover_.hypotheses, eps)
     probs = _exact_eps_distribution(_C4, L.cover_.hypotheses, _X4, _Y4, eps)
     assert _gof_pvalue(counts, probs) > _GOF_LEVEL
     assert L.privacy_ == (eps, 0.0)
 
 
 @pytest.mark.parametrize("eps", [0.5, 1.0])
-def test_generic_fit_samples_the_eps_distribution(eps):
+def test_generic_fit_samples_the_eps_distribution(eps, monkeypatch):
+    from semiprivate.theory.learners import exponential
+
+    calls, indices = _sampler_calls(monkeypatch, exponential), []
     L = GenericPrivateLearner(eps, concept_class=_C4)
-    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4).index_, len(L.hypothesis_list), n=_GOF_N_BY_EPS[eps])
+    counts = _fit_frequencies(L, lambda m: m.fit(_X4, _Y4).index_, len(L.hypothesis_list), n=_GOF_N_BY_EPS[eps],
+                              indices=indices)
+    _check_calls(calls, indices, L.hypothesis_list, eps)
     probs = _exact_eps_distribution(_C4, L.hypothesis_list, _X4, _Y4, eps)
     assert _gof_pvalue(counts, probs) > _GOF_LEVEL
     assert L.privacy_ == (eps, 0.0)
@@ -229,8 +271,13 @@ def test_fit_goodness_of_fit_has_power():
     assert _gof_pvalue(counts, probs) < 1e-30
 
 
-def test_privacy_is_derived_at_fit_time():
-    """``privacy_`` is what ran: an epsilon set after construction is the one fit uses and reports."""
+def test_privacy_is_derived_at_fit_time(monkeypatch):
+    """``privacy_`` is what ran: an epsilon set after construction is the one fit uses and reports (the run's
+    call of the exact sampler is at that epsilon; that the sampler's draws follow the law of the epsilon it is
+    handed is test_*_fit_samples_the_eps_distribution's claim)."""
+    from semiprivate.theory.learners import asspp, exponential
+
+    calls = {ASSPP: _sampler_calls(monkeypatch, asspp), GenericPrivateLearner: _sampler_calls(monkeypatch, exponential)}
     D0 = RandomLabelDistribution(lambda n, g: uniform_points(n, 4, g))
     for L, fit in ((ASSPP(1.0, random_state=0, concept_class=_C4), lambda m: m.fit(_X4, _Y4, _PUB4)),
                    (GenericPrivateLearner(1.0, random_state=1, concept_class=_C4), lambda m: m.fit(_X4, _Y4)),
@@ -244,11 +291,9 @@ def test_privacy_is_derived_at_fit_time():
         if isinstance(L, ReductionLearner):
             assert L.base_.privacy_ == (0.25, 0.0)
         else:
-            # the run really was at 0.25: the fitted index follows the 0.25-distribution
+            # the run really was at 0.25: its one draw from the exact sampler was at 0.25, on its hypotheses' errors
             hyps = L.cover_.hypotheses if isinstance(L, ASSPP) else L.hypothesis_list
-            probs = _exact_eps_distribution(_C4, hyps, _X4, _Y4, 0.25)
-            counts = _fit_frequencies(L, lambda m, f=fit: f(m).index_, len(probs), n=2000)
-            assert _gof_pvalue(counts, probs) > _GOF_LEVEL
+            _check_calls(calls[type(L)], [L.index_], hyps, 0.25)
 
 
 # ---------------------------------------------------------------------------------------

@@ -75,14 +75,51 @@ def test_alg2_exact_distribution_matches_reference(inst):
         assert got[k] == pytest.approx(want[k], rel=1e-12)
 
 
+def test_alg2_sampler_draws_from_the_exact_distribution(monkeypatch):
+    """What the procedure hands the exact exponential-mechanism sampler (its law is tested exactly with the
+    kernels) induces label_boost_procedure_distribution, and the labels returned are those of the index drawn."""
+    from semiprivate.theory.learners import labelboost_procedure
+    from semiprivate.theory.privacy.exponential import output_distribution
+
+    real, calls = labelboost_procedure.sample, []
+
+    def spy(errors, epsilon, **kw):
+        calls.append((np.array(errors), epsilon))
+        out = real(errors, epsilon, **kw)
+        calls[-1] += (int(out),)
+        return out
+
+    monkeypatch.setattr(labelboost_procedure, "sample", spy)
+    for inst, seed in zip(INSTANCES, np.random.SeedSequence(3).spawn(len(INSTANCES))):  # one stream per release
+        XS, yS, XT = inst
+        rows, probs = label_boost_procedure_distribution(C3, XS, yS, XT)
+        want = {_key(r): p for r, p in zip(rows, probs)}
+        calls.clear()
+        res = label_boost_procedure(C3, XS, yS, XT, rng=np.random.default_rng(seed))
+        assert len(calls) == 1  # one draw, from the exact sampler
+        errors, epsilon, drawn = calls[0]
+        assert epsilon == 1.0 and np.array_equal(errors, res.errors) and drawn == res.chosen
+        both = np.concatenate([XS, XT]) if len(XT) else XS
+        got: dict[bytes, float] = {}
+        for h, p in zip(res.representatives, output_distribution(errors, epsilon)):
+            k = _key(C3.evaluate(h, both))
+            got[k] = got.get(k, 0.0) + p
+        assert set(got) == set(want) and all(got[k] == pytest.approx(want[k], rel=1e-12) for k in want)
+        assert _key(res.labels) == _key(C3.evaluate(res.representatives[drawn], both))
+
+
 @pytest.mark.slow
 def test_alg2_sampler_follows_exact_distribution():
+    """2,000 runs, chi-square at FFR 1e-4 (smallest expected count 233).  Power (non-central chi-square, 5 df):
+    0.9997 against the law at epsilon 2, 1.0 against uniform relabelling; an epsilon handed to the sampler other
+    than 1 is caught exactly by test_alg2_sampler_draws_from_the_exact_distribution (6,000 runs before:
+    power 1.0, 1.0)."""
     XS, yS, XT = INSTANCES[1]
     rows, probs = label_boost_procedure_distribution(C3, XS, yS, XT)
     index = {_key(r): i for i, r in enumerate(rows)}
     g = np.random.default_rng(7)
     counts = np.zeros(len(rows))
-    n = 6000
+    n = 2000
     for _ in range(n):
         counts[index[_key(label_boost_procedure(C3, XS, yS, XT, rng=g).labels)]] += 1
     assert chisquare(counts, probs * n).pvalue > FFR
