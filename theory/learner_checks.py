@@ -181,25 +181,25 @@ class PublicReadingKLNRS(GenericPrivateLearner):
     The base the wrappers are checked around: a wrapper that passed private rows to it as public would
     change its output law, where a base that ignores its public input could not notice."""
 
-    def _scores(self, X_private: Any, y_private: Any, X_public: Any) -> np.ndarray:
-        errors = self._errors(X_private, y_private)
+    def _scores(self, X: Any, y: Any, X_public: Any) -> np.ndarray:
+        errors = self._errors(X, y)
         if X_public is None or len(X_public) == 0:
             return np.asarray(errors, dtype=np.int64)
         P = self.concept_class.validate_points(X_public, "X_public")
         ones = np.array([int(np.count_nonzero(self.concept_class.evaluate(h, P))) for h in self.hypothesis_list])
         return np.asarray(errors, dtype=np.int64) + ones
 
-    def fit(self, X_private: Any, y_private: Any, X_public: Any = None) -> PublicReadingKLNRS:
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> PublicReadingKLNRS:
         """The exponential mechanism (exact sampler) on the score that reads both inputs."""
         eps = float(self.epsilon)
-        self.index_ = int(sample(self._scores(X_private, y_private, X_public), eps, rng=fit_stream(seed_of(self))))
+        self.index_ = int(sample(self._scores(X, y, X_public), eps, rng=fit_stream(seed_of(self))))
         self.hypothesis_ = self.hypothesis_list[self.index_]
         self.privacy_ = (eps, 0.0)
         return self
 
-    def output_distribution(self, X_private: Any, y_private: Any, X_public: Any = None) -> np.ndarray:
+    def output_distribution(self, X: Any, y: Any, X_public: Any = None) -> np.ndarray:
         """Exact output law over ``hypotheses``."""
-        return output_distribution(self._scores(X_private, y_private, X_public), self.epsilon)
+        return output_distribution(self._scores(X, y, X_public), self.epsilon)
 
 
 def _xy(part: tuple[Any, ...]) -> tuple[list[Any], list[int]]:
