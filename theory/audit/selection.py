@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels.sparse_vector import row_pattern_codes, row_pattern_keys
 from semiprivate.theory.audit.stats import (
-    beta_lower_checked,
-    beta_upper_checked,
-    epsilon_bound_checked,
+    _beta_lower_checked,
+    _beta_upper_checked,
+    _epsilon_bound_checked,
 )
 
 from semiprivate.validation import (
@@ -94,7 +94,7 @@ def _pessimistic_frequencies(kx: Any, ky: Any, s: int) -> tuple[np.ndarray, np.n
         raise ValueError(f"kx and ky must have the same shape, got {kx.shape} and {ky.shape}")
     if kx.size and (kx.min() < 0 or ky.min() < 0 or kx.max() > s or ky.max() > s):
         raise ValueError(f"kx and ky must be counts in [0, s={s}]")
-    return beta_lower_checked(kx, s, SELECTION_LEVEL), beta_upper_checked(ky, s, SELECTION_LEVEL)
+    return _beta_lower_checked(kx, s, SELECTION_LEVEL), _beta_upper_checked(ky, s, SELECTION_LEVEL)
 
 
 @validate_params(s=Integer(1), n=Integer(1), a=Real(0.0, 1.0, closed="neither"), delta=DELTA)
@@ -109,7 +109,7 @@ def anticipated_bound(kx: Any, ky: Any, s: int, n: int, a: float, delta: float) 
     (True, 1.02)
     """
     p, q = _pessimistic_frequencies(kx, ky, s)
-    return epsilon_bound_checked(beta_lower_checked(p * n, n, a), beta_upper_checked(q * n, n, a), float(delta))
+    return _epsilon_bound_checked(_beta_lower_checked(p * n, n, a), _beta_upper_checked(q * n, n, a), float(delta))
 
 
 #: :class:`CountScores` tabulates counts ``0..s`` only up to this ``s`` (two float64 tables of ``s + 1``)
@@ -149,8 +149,8 @@ class CountScores:
             need = np.unique(need)
             k = need.astype(np.float64)
             s, n, a = self.s, self.n, self.a
-            self._lo[need] = beta_lower_checked(beta_lower_checked(k, s, SELECTION_LEVEL) * n, n, a)
-            self._up[need] = beta_upper_checked(beta_upper_checked(k, s, SELECTION_LEVEL) * n, n, a)
+            self._lo[need] = _beta_lower_checked(_beta_lower_checked(k, s, SELECTION_LEVEL) * n, n, a)
+            self._up[need] = _beta_upper_checked(_beta_upper_checked(k, s, SELECTION_LEVEL) * n, n, a)
 
     def __call__(self, kx: Any, ky: Any) -> np.ndarray:
         """The anticipated bounds of the events counted ``kx`` (numerator) vs ``ky`` out of ``s``."""
@@ -159,7 +159,7 @@ class CountScores:
                 and x.size and self._whole(x) and self._whole(y)):
             ix, iy = x.astype(np.intp), y.astype(np.intp)
             self._fill(np.concatenate([ix.ravel(), iy.ravel()]))
-            return epsilon_bound_checked(self._lo[ix], self._up[iy], self.delta)
+            return _epsilon_bound_checked(self._lo[ix], self._up[iy], self.delta)
         return anticipated_bound(kx, ky, self.s, self.n, self.a, self.delta)
 
     def _whole(self, k: np.ndarray) -> bool:
@@ -179,7 +179,7 @@ def anticipated_ratio_bound(kx: Any, ky: Any, s: int, n: int, a: float) -> np.nd
     """
     p, q = _pessimistic_frequencies(kx, ky, s)
     total = np.maximum((p + q) * n, 1.0)
-    r = beta_lower_checked(np.minimum(p * n, total), total, float(a))
+    r = _beta_lower_checked(np.minimum(p * n, total), total, float(a))
     with np.errstate(divide="ignore"):
         out = np.log(r) - np.log1p(-r)
     return np.where(p > 0, out, -np.inf)
@@ -197,7 +197,7 @@ def anticipated_hockey_stick(kx: Any, ky: Any, s: int, n: int, a: float, gamma: 
     (True, 0.081)
     """
     p, q = _pessimistic_frequencies(kx, ky, s)
-    return beta_lower_checked(p * n, n, float(a)) - float(gamma) * beta_upper_checked(q * n, n, float(a))
+    return _beta_lower_checked(p * n, n, float(a)) - float(gamma) * _beta_upper_checked(q * n, n, float(a))
 
 
 @validate_params(max_events=Integer(1), n_pairs=Integer(1))

@@ -93,10 +93,10 @@ def beta_lower(k: Any, n: Any, alpha: float) -> np.ndarray:
     """:func:`cp_lower` for real-valued counts ``0 <= k <= n`` (the Beta quantile is defined for
     them): the audit's selection step scores expected counts ``p n`` with it."""
     k, n = _counts(k, n, integer=False)
-    return beta_lower_checked(k, n, _level(alpha))
+    return _beta_lower_checked(k, n, _level(alpha))
 
 
-def beta_lower_checked(k: np.ndarray, n: Any, alpha: float) -> np.ndarray:
+def _beta_lower_checked(k: np.ndarray, n: Any, alpha: float) -> np.ndarray:
     """:func:`beta_lower` of counts already validated (float64 ``0 <= k <= n``, ``n >= 1``, ``alpha`` in
     (0, 1)): the same computation without the checks, for callers that validated their inputs once (the
     audit's selection scores thousands of count vectors)."""
@@ -129,11 +129,11 @@ def cp_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
 def beta_upper(k: Any, n: Any, alpha: float) -> np.ndarray:
     """:func:`cp_upper` for real-valued counts ``0 <= k <= n`` (see :func:`beta_lower`)."""
     k, n = _counts(k, n, integer=False)
-    return beta_upper_checked(k, n, _level(alpha))
+    return _beta_upper_checked(k, n, _level(alpha))
 
 
-def beta_upper_checked(k: np.ndarray, n: Any, alpha: float) -> np.ndarray:
-    """:func:`beta_upper` of counts already validated (see :func:`beta_lower_checked`)."""
+def _beta_upper_checked(k: np.ndarray, n: Any, alpha: float) -> np.ndarray:
+    """:func:`beta_upper` of counts already validated (see :func:`_beta_lower_checked`)."""
     with np.errstate(all="ignore"):
         general = betainccinv(k + 1.0, np.maximum(n - k, 1.0), alpha)
         zero = -np.expm1(math.log(alpha) / np.maximum(n, 1.0))
@@ -189,10 +189,10 @@ def epsilon_bound(p_lower: Any, q_upper: Any, delta: float) -> np.ndarray:
         np.broadcast_shapes(p0.shape, q.shape)
     except ValueError:
         raise ValueError(f"p_lower and q_upper must have broadcastable shapes, got {p0.shape} and {q.shape}") from None
-    return epsilon_bound_checked(p0, q, dl)
+    return _epsilon_bound_checked(p0, q, dl)
 
 
-def epsilon_bound_checked(p_lower: np.ndarray, q_upper: np.ndarray, delta: float) -> np.ndarray:
+def _epsilon_bound_checked(p_lower: np.ndarray, q_upper: np.ndarray, delta: float) -> np.ndarray:
     """:func:`epsilon_bound` of probabilities already validated (float64 arrays in [0, 1], broadcastable;
     ``delta`` in [0, 1)): the same computation without the checks."""
     q = q_upper

@@ -41,7 +41,7 @@ def test_the_tables_compute_each_count_once(monkeypatch: pytest.MonkeyPatch) -> 
     """The point of the tables: a count seen again is read, not recomputed (one Beta quantile pass per
     new count), and the result still equals the direct computation."""
     seen: list[int] = []
-    real = stats.beta_lower_checked
+    real = stats._beta_lower_checked
 
     def spy(k, n, alpha):  # noqa: ANN001, ANN202
         seen.append(np.size(k))
@@ -49,7 +49,7 @@ def test_the_tables_compute_each_count_once(monkeypatch: pytest.MonkeyPatch) -> 
 
     import semiprivate.theory.audit.selection as selection
 
-    monkeypatch.setattr(selection, "beta_lower_checked", spy)
+    monkeypatch.setattr(selection, "_beta_lower_checked", spy)
     sc = CountScores(50, 500, 0.05, 0.0)
     sc(np.arange(51.0), np.arange(51.0)[::-1])
     first = sum(seen)
