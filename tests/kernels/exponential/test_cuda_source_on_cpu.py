@@ -3,7 +3,7 @@
 ``cuda_on_cpu.cpp`` includes the CUDA source unchanged and runs each block as ``SP_THREADS`` fibers of one OS
 thread (fiber barriers for ``__syncthreads`` and the warp shuffles; a fiber runs until it waits, so a missing
 barrier shows as a read of shared memory not yet written); it is built with blocks of one warp and chunks
-of 64 scores (``-DSP_THREADS=32 -DSP_ITEMS=2``), so several tiles, a partial last tile and chunk, dead
+of 64 scores (``-DSP_THREADS=32 -DSP_ITEMS=2``), and once with blocks of two warps (the barriers between warps), so several tiles, a partial last tile and chunk, dead
 chunks and the sorted draw order are exercised on a few thousand scores.  The draws must equal the
 emulation's from the same uniforms: they could differ only where a uniform falls within a few ulps of a
 cell boundary (the C++ and NumPy ``exp`` may differ by one ulp), about 1e-12 per draw.  The host sequence of
@@ -30,8 +30,8 @@ THREADS, ITEMS = 32, 2
 SMALL = dict(chunk=THREADS * ITEMS, tile=THREADS, threads=THREADS)
 
 
-@pytest.fixture(scope="module")
-def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+def _build(tmp_path_factory: pytest.TempPathFactory, threads: int) -> ctypes.CDLL:
+    """The CPU build of expmech.cu with blocks of ``threads`` fibers and chunks of ``threads * ITEMS`` scores."""
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
         pytest.skip("no C++ compiler")
@@ -43,7 +43,7 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
         pytest.skip("the C++ compiler has no C++20 or no <ucontext.h>")
     so = out / "sp_cpu.so"
     res = subprocess.run([cxx, "-std=c++20", "-O1", "-fPIC", "-shared", "-Wno-unknown-pragmas",
-                          f"-DSP_THREADS={THREADS}", f"-DSP_ITEMS={ITEMS}", str(SRC), "-o", str(so)],
+                          f"-DSP_THREADS={threads}", f"-DSP_ITEMS={ITEMS}", str(SRC), "-o", str(so)],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr  # expmech.cu must compile as C++ too
     handle = ctypes.CDLL(str(so))
@@ -51,7 +51,20 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
     return handle
 
 
-def _device(lib: ctypes.CDLL, s: np.ndarray, c: float, k: int, seed: int, sort_min: int) -> tuple[np.ndarray, int]:
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    return _build(tmp_path_factory, THREADS)
+
+
+@pytest.fixture(scope="module")
+def lib_two_warps(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    """Blocks of two warps: the block-level barriers between warps (a warp's shuffles synchronise only its own
+    32 threads, so with one warp per block a missing ``__syncthreads`` between warps cannot show)."""
+    return _build(tmp_path_factory, 2 * THREADS)
+
+
+def _device(lib: ctypes.CDLL, s: np.ndarray, c: float, k: int, seed: int, sort_min: int,
+            small: dict[str, int] = SMALL) -> tuple[np.ndarray, int]:
     """The host sequence of kernels/_cupy/exponential.py on the CPU build: draws and the status word."""
     kind = {np.dtype(np.float64): 0, np.dtype(np.float32): 1, np.dtype(np.int64): 2}[s.dtype]
     u = np.random.default_rng(seed).random(op.UNIFORMS_PER_DRAW * k)
@@ -63,15 +76,15 @@ def _device(lib: ctypes.CDLL, s: np.ndarray, c: float, k: int, seed: int, sort_m
     chunk = lib.sp_cpu_sample(kind, s.ctypes.data_as(vp), ctypes.c_longlong(s.size), ctypes.c_double(c),
                               u.ctypes.data_as(vp), ctypes.c_longlong(k), pa.ctypes.data_as(vp),
                               ctypes.c_int(perm is not None), res.ctypes.data_as(vp))
-    assert chunk == SMALL["chunk"]
+    assert chunk == small["chunk"]
     return res[:k], int(res[k])
 
 
-def _vectors() -> list[tuple[str, np.ndarray]]:
-    n = SMALL["chunk"] * SMALL["tile"] * 2 + 5 * SMALL["chunk"] + 37  # two full tiles and a partial third
+def _vectors(small: dict[str, int] = SMALL) -> list[tuple[str, np.ndarray]]:
+    n = small["chunk"] * small["tile"] * 2 + 5 * small["chunk"] + 37  # two full tiles and a partial third
     g = np.random.default_rng(1)
-    f = g.normal(0, 1, n) + 0.01 * (np.arange(n) // SMALL["chunk"])
-    f[(np.arange(n) // SMALL["chunk"]) % 11 == 4] = -np.inf  # dead chunks
+    f = g.normal(0, 1, n) + 0.01 * (np.arange(n) // small["chunk"])
+    f[(np.arange(n) // small["chunk"]) % 11 == 4] = -np.inf  # dead chunks
     i = g.integers(-5, 5, n).astype(np.int64) + np.arange(n) // 500
     return [("float64", f), ("float32", f.astype(np.float32)), ("int64", i)]
 
@@ -82,6 +95,17 @@ def test_cuda_source_makes_the_specifications_picks(lib, name: str, scores: np.n
     :func:`test_host_sequence_makes_the_specifications_picks` (30 draws, from 25 on)."""
     got, status = _device(lib, scores, 0.7, 20, 5, 10**9)
     want = op.sample(scores, 0.7, 20, np.random.default_rng(5), **SMALL, sort_min=10**9)
+    assert status == 0 and np.array_equal(got, want), name
+
+
+TWO_WARPS = dict(chunk=2 * THREADS * ITEMS, tile=2 * THREADS, threads=2 * THREADS)
+
+
+@pytest.mark.parametrize("name,scores", _vectors(TWO_WARPS), ids=lambda v: v if isinstance(v, str) else "")
+def test_cuda_source_with_two_warps_per_block_makes_the_specifications_picks(lib_two_warps, name: str,
+                                                                            scores: np.ndarray) -> None:
+    got, status = _device(lib_two_warps, scores, 0.7, 20, 5, 10**9, TWO_WARPS)
+    want = op.sample(scores, 0.7, 20, np.random.default_rng(5), **TWO_WARPS, sort_min=10**9)
     assert status == 0 and np.array_equal(got, want), name
 
 
