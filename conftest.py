@@ -48,12 +48,18 @@ class PackageDoctestModule(DoctestModule):
         return importlib.import_module(name)
 
 
+#: deprecated names of modules (the same module object as their new name, which carries the examples)
+DEPRECATED_MODULES = frozenset({"semiprivate.kernels.validation"})
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     name = import_name(file_path)
     if name is None or file_path.name == "conftest.py":
         return None
     if _NO_CUPY and name.startswith("semiprivate.kernels._cupy."):
         return None
+    if name in DEPRECATED_MODULES:
+        return None  # importing it warns; its examples are the new module's
     return PackageDoctestModule.from_parent(parent, path=file_path)
 
 

@@ -103,6 +103,9 @@ def default_choices(m: int) -> list[tuple[int, int]]:
     return [(k, 0) for k in ks] + [(k, k) for k in ks if 2 * k <= m]
 
 
+@validate_params(claimed_epsilon=Real(0.0, math.inf, allow_inf=True), noise_multiplier=POSITIVE_REAL,
+                 sampling_rate=Real(0.0, 1.0, closed="right"), steps=Integer(1),
+                 delta=Real(0.0, 1.0, closed="neither"))
 def claim_covers_replacement(claimed_epsilon: float, noise_multiplier: float, sampling_rate: float, steps: int,
                              delta: float) -> bool:
     """Whether the claim is at least dp-accounting's PLD epsilon at ``delta`` of the same DP-SGD event under

@@ -413,7 +413,10 @@ def test_learners_required_arguments_and_repr() -> None:
                           (ReductionLearner, "base_learner"), (ReductionLearner, "D0")):
         p = inspect.signature(cls).parameters[required]
         assert p.default is inspect.Parameter.empty, f"{cls.__name__}.{required} looks optional"
-    assert inspect.signature(ASSPP.fit).parameters["X_public"].default is inspect.Parameter.empty
+    # one protocol, fit(X, y, X_public=None): ASSPP's public sample is still required, by a message naming it
+    assert inspect.signature(ASSPP.fit).parameters["X_public"].default is None
+    with pytest.raises(TypeError, match="X_public is required"):
+        ASSPP(1.0, concept_class=Thresholds(4)).fit([1, 2], [1, 0])
     with pytest.raises(TypeError, match="concept_class"):
         ASSPP(1.0)  # type: ignore[call-arg]
     learner = ASSPP(1.0, concept_class=Thresholds(4))
