@@ -28,9 +28,8 @@ def main(argv: list[str]) -> int:
         return 2
     sys.path.insert(0, argv[0])
     import numpy as np
-    from threadpoolctl import threadpool_limits
-
     from semiprivate import kernels
+    from threadpoolctl import threadpool_limits
 
     g = np.random.default_rng(0)
     n = 10**7

@@ -42,12 +42,11 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from semiprivate import kernels  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.theory.audit import AuditOptions, audit_mechanism  # noqa: E402
 from semiprivate.theory.distributed import local_cluster  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism  # noqa: E402
-
-from semiprivate import kernels  # noqa: E402
 
 
 def _read_rows(path: str, n: int, d: int, start: int, stop: int) -> np.ndarray:

@@ -42,14 +42,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from semiprivate import kernels  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.kernels._exponential import cython_threads  # noqa: E402
 from semiprivate.kernels._timing import (
     time_call,  # noqa: E402
     time_interleaved,  # noqa: E402
 )
-
-from semiprivate import kernels  # noqa: E402
 
 EPS = 1.0
 

@@ -63,11 +63,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import finish  # noqa: E402
+from semiprivate import kernels  # noqa: E402
 from semiprivate.kernels._backend import cpu_model  # noqa: E402
 from semiprivate.kernels._reference_pca import subspace_distance  # noqa: E402
 from semiprivate.kernels._timing import time_call  # noqa: E402
-
-from semiprivate import kernels  # noqa: E402
 
 EPS = 1.0
 #: the issue's targets, filled while the tables are measured: (what, measured, verdict)

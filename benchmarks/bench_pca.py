@@ -56,10 +56,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _common import CHILD_HEAD, PAUSE_S, finish, run_child, write_memmap  # noqa: E402
+from semiprivate import kernels  # noqa: E402
 from semiprivate.kernels._reference_pca import subspace_distance  # noqa: E402
 from semiprivate.kernels._timing import paired_ratios, time_call, time_interleaved  # noqa: E402
-
-from semiprivate import kernels  # noqa: E402
 
 
 def paired_ratio(t: list[float], ref: list[float]) -> str:

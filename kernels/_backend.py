@@ -28,9 +28,8 @@ import sys
 import warnings
 from typing import Any
 
-from semiprivate.kernels._memo import memo
-
 from semiprivate import validation as _rules
+from semiprivate.kernels._memo import memo
 from semiprivate.validation import is_cupy_array as is_cupy_array  # the check lives with the array rules
 
 BACKENDS = ("numpy", "cython", "cupy")

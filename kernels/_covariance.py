@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 from semiprivate.kernels._backend import is_cupy_array, resolve_backend
 from semiprivate.kernels._pca_plan import _default_block_rows, _resolve_dtype
-
 from semiprivate.validation import NONNEGATIVE_INT, POSITIVE_INT, Optional, Options, Real, validate_params
 
 __all__ = ["CovarianceAccumulator"]

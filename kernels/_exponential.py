@@ -26,7 +26,6 @@ from semiprivate.kernels import _reference as ref
 from semiprivate.kernels._backend import _numpy_fallback, forked_after_openmp, is_cupy_array, resolve_backend
 from semiprivate.kernels._memo import memo
 from semiprivate.kernels._scores import prepare_scores
-
 from semiprivate.validation import (
     EPSILON,
     NONNEGATIVE_INT,

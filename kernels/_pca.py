@@ -29,7 +29,6 @@ from semiprivate.kernels._pca_randomized import _pca_randomized
 from semiprivate.kernels._pca_result import PCAResult
 from semiprivate.kernels._pca_sources import _Source
 from semiprivate.kernels._reference_pca import flip_signs
-
 from semiprivate.validation import (
     NONNEGATIVE_INT,
     POSITIVE_INT,

@@ -30,7 +30,6 @@ from numpy.typing import NDArray
 from semiprivate.kernels import _reference_noise as ref
 from semiprivate.kernels._backend import resolve_backend
 from semiprivate.kernels._memo import memo
-
 from semiprivate.validation import as_generator
 
 __all__ = ["discrete_laplace", "discrete_gaussian", "bernoulli_exp", "ExactStream", "exact_stream", "FLOAT_DRAWS"]

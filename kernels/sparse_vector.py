@@ -24,7 +24,6 @@ import numpy as np
 from numpy.typing import NDArray
 from semiprivate.kernels._backend import _cupy_available, array_module, is_cupy_array
 from semiprivate.kernels._memo import memo
-
 from semiprivate.validation import check_option
 
 __all__ = ["row_pattern_codes", "row_pattern_keys", "sparse_vector_responses"]

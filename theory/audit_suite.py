@@ -31,7 +31,6 @@ from semiprivate.theory.audit.exact import exact_privacy_loss
 from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS
 from semiprivate.theory.audit.pvalues import format_p_value
 from semiprivate.theory.privacy import mechanisms as mech
-
 from semiprivate.validation import (
     POSITIVE_INT,
     PROBABILITY,

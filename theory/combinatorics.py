@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy.optimize import brentq
 from semiprivate.theory.classes.constraint import CONCEPT_CLASS
-
 from semiprivate.validation import NONNEGATIVE_INT, POSITIVE_INT, Options, validate_params
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.classes.base import ConceptClass, Dichotomies, check_hypothesis_list
 from semiprivate.theory.classes.constraint import CONCEPT_CLASS
-
 from semiprivate.validation import Optional, Real, validate_params
 
 __all__ = ["Cover", "CoverCheck", "distinct_points", "build_cover", "empirical_disagreement",

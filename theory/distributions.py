@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.classes import Intervals, Rectangles, Thresholds
 from semiprivate.theory.classes.base import ConceptClass
-
 from semiprivate.validation import RNG, Integer, Optional, Real, as_generator, check_real, validate_params
 
 __all__ = [

@@ -65,7 +65,6 @@ from semiprivate.theory.audit.one_run import OneRunAudit, one_run_audit
 from semiprivate.theory.privacy.accounting import ADD_OR_REMOVE_ONE, calibrate_noise_multiplier, dpsgd_event
 from semiprivate.theory.privacy.dpsgd import DPSGDResult, dp_sgd
 from semiprivate.theory.privacy.linear import loss_values
-
 from semiprivate.validation import (
     POSITIVE_REAL,
     RNG,

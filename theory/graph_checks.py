@@ -24,7 +24,6 @@ from semiprivate.theory.audit.stats import clopper_pearson
 from semiprivate.theory.bounds.hpsy import hpsy_connectivity_threshold, karger_cut_bound
 from semiprivate.theory.graphs import gnp_component_counts
 from semiprivate.theory.validity import Checked
-
 from semiprivate.validation import PROBABILITY, RNG, Integer, Real, as_generator, validate_params
 
 __all__ = ["ConnectivityEstimate", "gnp_connectivity", "Lem2Check", "lem2_connectivity", "KargerCutResult",

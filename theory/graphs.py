@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-
 from semiprivate.validation import (
     RNG,
     ArrayLike,

@@ -43,7 +43,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from semiprivate.kernels._reference_pca import subspace_distance as projection_distance
-
 from semiprivate.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,

@@ -89,7 +89,6 @@ from semiprivate.theory.privacy._release import fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
 from semiprivate.theory.privacy.mechanisms import gaussian_delta
 from semiprivate.theory.privacy.seeds import separate_seed_record
-
 from semiprivate.validation import check_integer, check_positive_int, check_rng
 
 __all__ = ["LearnerCheck", "REGISTRY", "EXTRA", "HALFSPACE_MODELS", "run_check", "table", "asspp_all_inputs",

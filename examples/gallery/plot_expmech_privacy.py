@@ -15,9 +15,8 @@ below eps: no violation.
 
 import matplotlib.pyplot as plt
 import numpy as np
-from semiprivate.theory.audit import audit_mechanism, exact_privacy_loss
-
 from semiprivate import kernels
+from semiprivate.theory.audit import audit_mechanism, exact_privacy_loss
 
 eps = 1.0
 rng = np.random.default_rng(0)

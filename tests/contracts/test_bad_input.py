@@ -56,7 +56,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from semiprivate.validation import Constraint, Integer, Optional, Real, registered_functions
 
 PACKAGES = ["semiprivate.validation", "semiprivate.theory", "semiprivate.kernels"]

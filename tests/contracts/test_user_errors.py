@@ -185,9 +185,8 @@ def test_no_traceback_from_the_command_line(argv: list[str]) -> None:
 
 def test_an_escaping_user_error_is_a_message(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from semiprivate.theory.report import cli as report_cli
-
     from semiprivate import cli
+    from semiprivate.theory.report import cli as report_cli
 
     def boom(argv: list[str]) -> int:
         raise ValueError("some value was wrong")
@@ -485,9 +484,8 @@ def test_pandas_series_gives_positions_not_labels(backend: str) -> None:
     """Documented: a Series is read by position; the result is a position, never an index label
     (labels 30, 10, 20 are chosen so that a label could not pass for a position)."""
     pd = pytest.importorskip("pandas")
-    from semiprivate.theory.privacy.exponential import sample
-
     from semiprivate import kernels
+    from semiprivate.theory.privacy.exponential import sample
 
     scores = pd.Series([0.0, 0.0, 1e4], index=[30, 10, 20])  # best entry: position 2, label 20
     assert kernels.exponential_mechanism(scores, 1.0, rng=0, backend=backend) == 2

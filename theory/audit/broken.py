@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.audit.exact import exact_privacy_loss
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_REAL,

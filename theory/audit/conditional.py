@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 from scipy.special import betainc
 from semiprivate.theory.audit.stats import _real_array, cp_lower
-
 from semiprivate.validation import PROBABILITY, Integer, Real, validate_params
 
 __all__ = ["TRUNCATION_SHARE", "poisson_mean", "poisson_sizes", "poisson_tail_bound", "ratio_epsilon_bound", "ratio_p_value"]

@@ -136,8 +136,6 @@ from semiprivate.theory.audit.pooled import count_plan, pair_counts, pooled_cand
 from semiprivate.theory.audit.pvalues import cp_p_value_and_log
 from semiprivate.theory.audit.result import AuditResult, PairSearch, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
-from tqdm.auto import tqdm
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,
@@ -150,6 +148,7 @@ from semiprivate.validation import (
     experiment_coins,
     validate_params,
 )
+from tqdm.auto import tqdm
 
 __all__ = [
     "Mechanism",

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from semiprivate.validation import as_generator, check_option
 
 __all__ = ["OnDevice", "BIT_GENERATORS"]

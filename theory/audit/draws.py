@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.audit.outputs import OutputSchema, as_label_array, flatten_output, is_structured
-
 from semiprivate.validation import as_generator
 
 #: Codec, Outputs and normalize are the auditor's internals

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from semiprivate.validation import DELTA, Boolean, Real, validate_params
 
 __all__ = ["ExactPrivacyLoss", "exact_privacy_loss", "hockey_stick"]

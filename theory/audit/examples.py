@@ -49,8 +49,6 @@ import numpy as np
 from semiprivate.kernels import array_module
 from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.kernels.sparse_vector import sparse_vector_responses
-from sklearn.utils import murmurhash3_32
-
 from semiprivate.validation import (
     POSITIVE_REAL,
     RNG,
@@ -60,6 +58,7 @@ from semiprivate.validation import (
     as_generator,
     validate_params,
 )
+from sklearn.utils import murmurhash3_32
 
 __all__ = ["EPS", "laplace_noise", "Laplace", "LaplaceSnapping", "TruncatedGeometric", "NoisyHist", "ReportNoisyMax",
            "SVT", "SVT34Parallel", "NumericalSVT", "PrefixSum", "LaplaceParallel", "Rappor"]

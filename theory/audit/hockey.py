@@ -64,7 +64,6 @@ from semiprivate.theory.audit.events import Event, ThresholdEvent
 from semiprivate.theory.audit.outputs import OutputSchema
 from semiprivate.theory.audit.selection import anticipated_hockey_stick
 from semiprivate.theory.audit.stats import cp_lower, cp_upper
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
 from semiprivate.validation import POSITIVE_REAL, Boolean, Options, Real, as_generator, validate_params
 
 __all__ = ["replace_one", "add_remove_one", "query_neighbour"]

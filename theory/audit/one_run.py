@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import binom
-
 from semiprivate.validation import DELTA, Integer, Real, check_array, validate_params
 
 __all__ = ["one_run_p_value", "one_run_epsilon_bound", "one_run_guesses", "one_run_audit", "OneRunAudit"]

@@ -33,7 +33,6 @@ from types import FrameType
 from typing import Any
 
 import numpy as np
-
 from semiprivate import validation as _validation
 from semiprivate.validation import Boolean, Constraint, Integer, Optional, Options, Real
 

@@ -31,7 +31,6 @@ from scipy.optimize import differential_evolution
 from semiprivate.theory.audit.candidates import search_pair
 from semiprivate.theory.audit.draws import Codec, normalize
 from semiprivate.theory.audit.outputs import OutputSchema
-
 from semiprivate.validation import RNG, CallableConstraint, Integer, as_generator, validate_params
 
 __all__ = ["search_pairs"]

@@ -25,7 +25,6 @@ import math
 import numpy as np
 from scipy.special import betainc, betaln
 from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
-
 from semiprivate.validation import DELTA, Integer, Real, validate_params
 
 __all__ = ["LOG_SEARCH_FLOOR", "PRINT_FLOOR", "bounds_at", "cp_p_value", "cp_p_value_and_log", "format_p_value",

@@ -36,7 +36,6 @@ import numpy as np
 from semiprivate.theory.audit.pooled import PooledEvent
 from semiprivate.theory.audit.result import AuditResult, Witness
 from semiprivate.theory.audit.stats import cp_lower, cp_upper
-
 from semiprivate.validation import Real, validate_params
 
 __all__ = ["RenyiBound", "bernoulli_renyi", "renyi_lower_bound"]

@@ -39,7 +39,6 @@ from semiprivate.theory.audit.stats import (
     _beta_upper_checked,
     _epsilon_bound_checked,
 )
-
 from semiprivate.validation import (
     DELTA,
     RNG,

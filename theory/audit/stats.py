@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 from scipy.special import betainccinv, betaincinv
-
 from semiprivate.validation import DELTA, PROBABILITY
 
 __all__ = ["cp_lower", "cp_upper", "clopper_pearson", "epsilon_bound", "beta_lower", "beta_upper"]

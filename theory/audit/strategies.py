@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
-
 from semiprivate.validation import check_integer, check_option, check_real
 
 __all__ = [

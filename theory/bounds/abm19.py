@@ -27,7 +27,6 @@ from semiprivate.theory.bounds._core import (
     safe_exp,
     smallest_integer,
 )
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -24,7 +24,6 @@ from semiprivate.theory.bounds._core import (
     register,
     renamed_params,
 )
-
 from semiprivate.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, Boolean, validate_params
 
 __all__ = [

@@ -15,7 +15,6 @@ from typing import Any
 from semiprivate.theory.bounds._core import renamed_params
 from semiprivate.theory.bounds.classic import abm19_halfspace_labeled, bst14_labeled, jl_labeled
 from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -47,7 +47,6 @@ from semiprivate.theory.bounds._core import (
     register,
     smallest_integer,
 )
-
 from semiprivate.validation import EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY, validate_params
 
 __all__ = [

@@ -24,7 +24,6 @@ from semiprivate.theory.bounds._core import (
     make_expr,
     register,
 )
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
 from semiprivate import kernels
 from semiprivate.validation import as_generator, check_binary
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from semiprivate.theory.classes.base import check_concept_class
 from semiprivate.theory.classes.integer import Thresholds
-
 from semiprivate.validation import Constraint
 
 __all__ = ["CONCEPT_CLASS"]

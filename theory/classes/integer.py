@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
-
 from semiprivate.validation import (
     POSITIVE_INT,
     RNG,

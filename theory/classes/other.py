@@ -27,7 +27,6 @@ import numpy as np
 from scipy.optimize import linprog
 from semiprivate.theory.classes.base import ConceptClass, Dichotomies, _sorted_patterns
 from semiprivate.theory.classes.integer import hypothesis_int, uniform_int, validate_integer_points
-
 from semiprivate.validation import Boolean, Integer, check_array, validate_params
 
 __all__ = ["Rectangles", "Disjunctions", "Halfspaces", "FiniteClass"]

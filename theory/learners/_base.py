@@ -55,10 +55,9 @@ from semiprivate.theory.privacy._release import (
     is_derived_stream,
     param_names,
 )
+from semiprivate.validation import check_binary
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
-
-from semiprivate.validation import check_binary
 
 __all__ = ["ALL_INPUTS", "LABELLED", "NOT_PRIVATE", "PRIVACY_MODELS", "privacy_model", "require_all_inputs",
            "check_fit_inputs", "seed_of", "NotFitted", "require_fitted", "LearnerBase", "CHECKS_FITTING_ON_X_Y",

@@ -67,7 +67,6 @@ from semiprivate.theory.bounds.privacy import active_subsampling_privacy
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.learners._base import ALL_INPUTS, NOT_PRIVATE, require_all_inputs
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
-
 from semiprivate.validation import DELTA, EPSILON, POSITIVE_INT, RNG, Boolean, validate_params
 
 __all__ = [

@@ -45,7 +45,6 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.exponential import output_distribution, sample
-
 from semiprivate.validation import DELTA, EPSILON, RNG, validate_params
 
 __all__ = ["ASSPP"]

@@ -80,7 +80,6 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.validity import Checked
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -55,7 +55,6 @@ from semiprivate.theory.privacy.sanitizers import (
     DyadicThresholdSanitizer,
     NoisyHistogramSanitizer,
 )
-
 from semiprivate.validation import EPSILON, RNG, Integer, Optional, Options, validate_params
 
 __all__ = ["GenericLearner"]

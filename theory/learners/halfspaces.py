@@ -102,12 +102,6 @@ from semiprivate.theory.privacy.linear import LOSSES
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
 from semiprivate.theory.privacy.pillar_selection import pillar_alg2
 from semiprivate.theory.privacy.public_rows import PrivacyWarning, check_sentinel, public_mask
-from sklearn.utils.validation import check_array as sk_check_array
-from sklearn.utils.validation import (
-    check_is_fitted,
-    validate_data,  # scikit-learn >= 1.6 (pyproject pins it)
-)
-
 from semiprivate.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -118,6 +112,11 @@ from semiprivate.validation import (
     Options,
     Real,
     validate_params,
+)
+from sklearn.utils.validation import check_array as sk_check_array
+from sklearn.utils.validation import (
+    check_is_fitted,
+    validate_data,  # scikit-learn >= 1.6 (pyproject pins it)
 )
 
 __all__ = [

@@ -69,7 +69,6 @@ from semiprivate.theory.learners._base import (
 )
 from semiprivate.theory.learners.labelboost_procedure import label_boost_procedure, label_boost_procedure_distribution
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
-
 from semiprivate.validation import (
     EPSILON,
     PROBABILITY,

@@ -27,7 +27,6 @@ import numpy as np
 from semiprivate.theory.classes.base import ConceptClass
 from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.exponential import output_distribution, sample
-
 from semiprivate.validation import RNG, as_generator, check_binary, validate_params
 
 __all__ = ["label_boost_procedure", "label_boost_procedure_distribution", "LabelBoostProcedureResult",

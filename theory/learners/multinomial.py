@@ -52,9 +52,6 @@ from semiprivate.theory.privacy.multinomial_dpgd import (
 )
 from semiprivate.theory.privacy.public_preprocessing import PublicStandardizer, bounded_features
 from semiprivate.theory.privacy.public_rows import PrivacyWarning
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_REAL,
@@ -63,6 +60,8 @@ from semiprivate.validation import (
     Real,
     validate_params,
 )
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 __all__ = ["AUTO_K_DIVISOR", "SemiPrivateMultinomial", "auto_dimension", "auto_steps"]
 

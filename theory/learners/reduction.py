@@ -24,7 +24,6 @@ from semiprivate.theory.learners._base import (
     seed_of,
 )
 from semiprivate.theory.privacy._release import Released, child_streams, forget_streams
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

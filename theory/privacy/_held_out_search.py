@@ -17,13 +17,12 @@ from typing import Any
 import numpy as np
 from semiprivate.theory.privacy._release import NOT_PRIVATE, child_streams, declared_model
 from semiprivate.theory.privacy.public_rows import PublicRowsFitted, check_sentinels, public_mask
+from semiprivate.validation import Real
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.preprocessing import Normalizer
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
-
-from semiprivate.validation import Real
 
 __all__ = ["HOLDOUT", "HeldOutSplit", "SelectedEstimatorMixin", "candidates_of", "check_base", "check_steps", "checked_candidates",
            "held_out_correct", "privacy_of", "split_held_out"]

@@ -50,7 +50,6 @@ import numpy as np
 from semiprivate.kernels.noise import ExactStream, exact_stream
 from semiprivate.theory.privacy import seeds as seed_record
 from semiprivate.theory.privacy.budget import BUDGET_PARAMETERS, normal_delta, normal_epsilon
-
 from semiprivate.validation import COIN_OBSERVERS, as_generator, check_rng
 
 __all__ = ["Released", "RUN_METHODS", "LABELLED", "ALL_INPUTS", "NOT_PRIVATE", "PRIVACY_MODELS", "declared_model", "child_streams", "fit_stream", "base_streams", "forget_streams", "quiet", "coin_state_paths", "released_function",

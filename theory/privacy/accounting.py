@@ -52,7 +52,6 @@ from typing import Any
 
 import numpy as np
 from semiprivate.theory.bounds import pillar as _pillar_bounds
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,

@@ -47,7 +47,6 @@ from semiprivate.theory.privacy.linear import (
     clip_factors,
 )
 from semiprivate.theory.progress import progress_bar
-
 from semiprivate.validation import (
     POSITIVE_INT,
     POSITIVE_REAL,

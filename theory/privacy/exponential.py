@@ -43,13 +43,12 @@ from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
+from semiprivate import kernels
 from semiprivate.theory.classes.base import (
     error_counts_of,  # counting errors belongs with the classes; re-exported here
 )
 from semiprivate.theory.classes.integer import uniform_int, validate_integer_points
 from semiprivate.theory.privacy._release import released_function
-
-from semiprivate import kernels
 from semiprivate.validation import (
     EPSILON,
     RNG,

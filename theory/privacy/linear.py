@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 from semiprivate.validation import (
     POSITIVE_REAL,
     Integer,

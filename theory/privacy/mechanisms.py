@@ -46,7 +46,6 @@ from semiprivate.kernels.noise import bernoulli_exp
 from semiprivate.theory.privacy._release import Released, param_names
 from semiprivate.theory.privacy.budget import laplace_scale, normal_delta, normal_epsilon
 from semiprivate.theory.validity import require
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -58,10 +58,9 @@ from semiprivate.theory.privacy._held_out_search import (
 )
 from semiprivate.theory.privacy._release import Released, base_streams, child_streams
 from semiprivate.theory.privacy.accounting import compose_up
+from semiprivate.validation import EPSILON, RNG, Boolean, validate_params
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
-
-from semiprivate.validation import EPSILON, RNG, Boolean, validate_params
 
 __all__ = ["PrivateSearchCV"]
 

@@ -41,7 +41,6 @@ from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import MIN_NOISE_MULTIPLIER, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
 from semiprivate.theory.privacy.mechanisms import gaussian_sigma
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,

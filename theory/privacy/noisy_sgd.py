@@ -38,7 +38,6 @@ from semiprivate.theory.privacy.linear import (
     check_signed_labels,
 )
 from semiprivate.theory.progress import progress_bar
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,

@@ -17,7 +17,6 @@ from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import compose_up
 from semiprivate.theory.privacy.linear import _check_features, check_signed_labels, zero_one_errors
 from semiprivate.theory.privacy.noisy_sgd import NoisySGDResult, noisy_sgd
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,

@@ -95,8 +95,6 @@ from semiprivate.theory.privacy._release import (
 )
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from semiprivate.theory.privacy.budget import laplace_scale
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,
@@ -106,6 +104,7 @@ from semiprivate.validation import (
     as_generator,
     validate_params,
 )
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
 __all__ = [
     "RandomStoppingSearchCV",

@@ -54,7 +54,6 @@ from semiprivate.kernels import exponential_log_probabilities, exponential_mecha
 from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.theory.privacy._release import Released, fit_stream
 from semiprivate.theory.privacy.budget import laplace_scale, normal_epsilon
-
 from semiprivate.validation import EPSILON, PROBABILITY, RNG, Integer, Optional, validate_params
 
 __all__ = ["NoisyHistogramSanitizer", "BLRSanitizer", "DyadicThresholdSanitizer", "MAX_HISTOGRAM_DOMAIN",

@@ -90,7 +90,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-
 from semiprivate.validation import in_experiment
 
 __all__ = ["forget_seeds", "separate_seed_record", "seed_reuse_allowed", "secure_mode", "set_secure_mode", "secure_mode_enabled",

@@ -16,7 +16,6 @@ from semiprivate.theory.privacy.accounting import calibrate_noise_multiplier
 from semiprivate.theory.privacy.dpsgd import dp_sgd
 from semiprivate.theory.privacy.linear import _dphi, _project
 from semiprivate.theory.privacy.noisy_sgd import noisy_sgd
-
 from semiprivate.validation import (
     Boolean,
     as_generator,

@@ -8,9 +8,8 @@ import sys
 
 import numpy as np
 import pytest
-from semiprivate.kernels._backend import ENV_VAR, resolve_backend
-
 from semiprivate import kernels
+from semiprivate.kernels._backend import ENV_VAR, resolve_backend
 
 cython = pytest.importorskip("semiprivate.kernels._cython._probe", reason="compiled extensions not built")
 

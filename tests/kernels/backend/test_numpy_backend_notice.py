@@ -8,10 +8,9 @@ import warnings
 
 import numpy as np
 import pytest
-from semiprivate.kernels import _backend, _exponential
-
 from semiprivate import kernels
 from semiprivate.cli import main as cli_main
+from semiprivate.kernels import _backend, _exponential
 
 
 @pytest.fixture

@@ -107,7 +107,6 @@ def test_gpu_same_uniforms_as_cython_but_different_indices() -> None:
     """Documented: CuPy (three uniforms per draw, chunks of 4096 in tiles of 256) and Cython (two per draw,
     chunks of 2048) give different indices from one seed; each backend is reproducible under its seed."""
     import cupy
-
     from semiprivate import kernels
 
     scores = np.random.default_rng(0).random(3 * 4096 + 11)

@@ -19,7 +19,6 @@ import semiprivate.kernels._exponential as kexp
 from semiprivate.kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
 from semiprivate.kernels._exponential import SCORES, sampler_error_bounds
 from semiprivate.kernels._reference import reference_exact_sample
-
 from semiprivate.validation import check_binary
 
 HAS_CYTHON = kexp._cython_module() is not None

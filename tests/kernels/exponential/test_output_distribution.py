@@ -17,11 +17,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate import kernels
 from semiprivate.kernels import exponential_log_probabilities, exponential_mechanism
 from semiprivate.kernels._testvectors import g_test_pvalue, score_vectors
 from semiprivate.theory.audit.stats import clopper_pearson
-
-from semiprivate import kernels
 
 ALPHA = 1e-7
 N_DRAWS = 100_000

@@ -20,10 +20,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from semiprivate import kernels
 from semiprivate.kernels import error_counts, exponential_log_probabilities, exponential_mechanism, pack_bits
 from semiprivate.kernels._reference import _exp_neg_fixed, reference_unpack_bits
-
-from semiprivate import kernels
 
 ROOT = Path(__file__).resolve().parents[3]
 BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]

@@ -7,11 +7,10 @@ import os
 
 import numpy as np
 import pytest
+from semiprivate import kernels
 from semiprivate.kernels import _exponential as kexp
 from semiprivate.theory.privacy import exponential as tex
 from threadpoolctl import threadpool_limits
-
-from semiprivate import kernels
 
 needs_cython = pytest.mark.skipif(kexp._cython_module() is None, reason="compiled sampler not built")
 

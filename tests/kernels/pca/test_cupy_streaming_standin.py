@@ -70,11 +70,10 @@ import semiprivate.kernels._pca_randomized as randomized_mod
 import semiprivate.kernels._pca_result as result_mod
 import semiprivate.kernels._pca_sources as sources_mod
 import semiprivate.kernels._reference_pca as ref_mod
+from semiprivate import kernels
 from semiprivate.kernels import CovarianceAccumulator, pca
 from semiprivate.kernels._backend import is_cupy_array
 from semiprivate.kernels._reference_pca import reference_pca, subspace_distance
-
-from semiprivate import kernels
 
 # ---------------------------------------------------------------------------
 # the stand-in

@@ -18,11 +18,10 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from semiprivate import kernels
 from semiprivate.kernels import CovarianceAccumulator, pca
 from semiprivate.kernels._reference_pca import flip_signs, reference_moments, reference_pca, subspace_distance
 from semiprivate.kernels._testvectors import low_rank
-
-from semiprivate import kernels
 
 CPU_BACKENDS = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
 TOL: dict[Any, tuple[float, float]] = {np.float64: (1e-8, 1e-9), np.float32: (1e-4, 1e-5)}  # (subspace, eigenvalue rel. to lambda_1)

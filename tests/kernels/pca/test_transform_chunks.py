@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from semiprivate.kernels import _pca_result
-
 from semiprivate import kernels
+from semiprivate.kernels import _pca_result
 
 
 @pytest.fixture()

@@ -6,9 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
-
 import semiprivate
+import yaml
 from semiprivate import cite
 from semiprivate.cli import main as cli_main
 

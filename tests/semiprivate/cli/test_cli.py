@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from semiprivate.cli import SUBCOMMANDS, _load, main
 
 

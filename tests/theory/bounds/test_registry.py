@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 from semiprivate.theory.bounds import REGISTRY, list_bounds
 from semiprivate.theory.bounds._core import ceil_int
 from semiprivate.theory.validity import Checked, ConditionNotMet
-
 from semiprivate.validation import Options
 
 BOUNDS = list_bounds()

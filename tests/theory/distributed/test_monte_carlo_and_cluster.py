@@ -18,11 +18,10 @@ dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
 
+from semiprivate import kernels  # noqa: E402
 from semiprivate.theory.audit import AuditOptions, audit_mechanism  # noqa: E402
 from semiprivate.theory.distributed import local_cluster, monte_carlo, spawn_seeds  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse  # noqa: E402
-
-from semiprivate import kernels  # noqa: E402
 
 # A cluster call that waits longer than this fails (TimeoutError) instead of hanging the suite; every call
 # here takes a few seconds.

@@ -554,10 +554,9 @@ def _blas_threads() -> set[int]:
 def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone(monkeypatch):
     """Per-step work up to _SINGLE_THREAD_BLAS_MAX entries runs BLAS (only BLAS) on one thread; above it
     the thread count is left as it is."""
+    from semiprivate import kernels
     from semiprivate.kernels import threads
     from threadpoolctl import threadpool_info, threadpool_limits
-
-    from semiprivate import kernels
 
     kernels.exponential_mechanism([0.0, 1.0], 1.0, rng=0)  # loads the kernels' OpenMP runtime (when built with it)
     monkeypatch.setattr(threads, "_BLAS_CONTROLLER", None)  # the first call builds the (cached) controller

@@ -100,9 +100,8 @@ def test_a_paper_claim_can_fail_while_the_section_is_ok() -> None:
 
 def test_the_build_line_is_not_shown_without_the_compiled_backend(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from semiprivate.theory.report.sections import build as build_section
-
     from semiprivate import kernels
+    from semiprivate.theory.report.sections import build as build_section
 
     monkeypatch.setattr(kernels, "build_info", lambda: {"backends": ["numpy"], "openmp": False, "threads": 1,
                                                         "simd": "none (NumPy backend)"})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from semiprivate.theory.bounds._core import Param
-
 from semiprivate.validation import DELTA, EPSILON, POSITIVE_INT, POSITIVE_REAL, PROBABILITY
 
 _VC = Param("vc_dim", POSITIVE_INT, "VC dimension of the concept class", integer=True, typical=(1, 20))

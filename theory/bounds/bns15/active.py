@@ -22,7 +22,6 @@ from semiprivate.theory.bounds._core import (
 )
 from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _DELTA, _EPS, _NBASE, _VC
 from semiprivate.theory.bounds.bns15.labelboost import LearnerParams
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

@@ -25,7 +25,6 @@ from semiprivate.theory.bounds._core import (
     smallest_integer,
 )
 from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _EPS, _VC
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,

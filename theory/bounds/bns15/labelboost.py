@@ -31,7 +31,6 @@ from semiprivate.theory.bounds._core import (
 )
 from semiprivate.theory.bounds.bns15._params import _ALPHA, _BETA, _CONST, _EPS, _NBASE, _VC
 from semiprivate.theory.bounds.privacy import labelboost_privacy, subsampling_privacy
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

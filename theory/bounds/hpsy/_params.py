@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from semiprivate.theory.bounds._core import FORM_PAPER_OR_CORRECTED, Param
-
 from semiprivate.validation import EPSILON, POSITIVE_REAL, PROBABILITY, Options
 
 __all__ = ["SemiPrivateSampleSizes"]

@@ -32,7 +32,6 @@ from semiprivate.theory.bounds.hpsy._params import (
     _FORM_CP,
     SemiPrivateSampleSizes,
 )
-
 from semiprivate.validation import (
     DELTA,
     EPSILON,

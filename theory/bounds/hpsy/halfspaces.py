@@ -29,7 +29,6 @@ from semiprivate.theory.bounds.hpsy._params import (
     _FORM_PC,
     SemiPrivateSampleSizes,
 )
-
 from semiprivate.validation import (
     EPSILON,
     POSITIVE_INT,

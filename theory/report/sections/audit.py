@@ -23,10 +23,9 @@ _QUICK_MIN_TRIALS = 1_000
 
 def _calibration(ctx: ReportContext) -> tuple[list[str], bool, str]:
     """The calibration table, whether every flag count is within the gate, and the summary's numbers."""
+    from semiprivate import kernels
     from semiprivate.theory.audit import audit_mechanism, cp_upper
     from semiprivate.theory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism, RandomizedResponse
-
-    from semiprivate import kernels
 
     repeats = 50 if ctx.quick else 200
     trials = 20_000

@@ -29,9 +29,8 @@ REPORT_VECTORS = ("ties", "one dominating", "+-1e300", "float32", "error counts"
 
 
 def build(ctx: ReportContext) -> Section:
-    from semiprivate.kernels._exponential import cython_threads, sampler_error_bounds
-
     from semiprivate import kernels
+    from semiprivate.kernels._exponential import cython_threads, sampler_error_bounds
 
     backends = [b for b in ("numpy", "cython") if b in kernels.available_backends()]
     rng = np.random.default_rng(ctx.seed)

@@ -82,14 +82,13 @@ def _sweep_run(g: np.random.Generator, make_data: Any, ks: list[int], epsilons: 
     """One seed of the sweep: {"pca"|"random": {eps: {k: accuracy}}, "full": {eps: accuracy}}.
 
     The seed ``s`` is read from ``g`` (:func:`_run_seed`); data ``make_data(s)``, estimators ``rng=s``."""
+    from semiprivate import kernels
     from semiprivate.theory.learners.halfspaces import (
         FullDimensionHalfspace,
         NonPrivateHalfspace,
         RandomProjectionHalfspace,
         SemiPrivateHalfspace,
     )
-
-    from semiprivate import kernels
 
     s = _run_seed(g)
     X, y, Xp, Xt, yt = make_data(s)
@@ -553,10 +552,9 @@ def _thm3_run(g: np.random.Generator, D: Any, seed: int, n_lab: int, n_unl: int,
               k: int) -> tuple[float, float]:
     """Run ``s`` (read from ``g``, :func:`_run_seed`) of the Thm 3 check: (test error, smallest
     normalised margin after projection); samples seeded ``seed + 100/200/300 + s``, DP-SGD ``rng=s``."""
+    from semiprivate import kernels
     from semiprivate.theory.halfspace_data import projected_margins
     from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
-
-    from semiprivate import kernels
 
     s = _run_seed(g)
     X, y = D.sample(n_lab, seed + 100 + s)

@@ -82,9 +82,8 @@ def _plot_spectrum(ctx: ReportContext, full: np.ndarray, spectra: dict[str, np.n
 
 
 def build(ctx: ReportContext) -> Section:
-    from semiprivate.kernels._reference_pca import reference_pca
-
     from semiprivate import kernels
+    from semiprivate.kernels._reference_pca import reference_pca
 
     n, d, r, k = (2000, 64, 8, 6) if ctx.quick else (100_000, 512, 12, 10)
     X = _low_rank(n, d, r, ctx.seed)

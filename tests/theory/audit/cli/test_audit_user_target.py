@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from semiprivate.cli import main as cli_main
 
 MECHS = '''

@@ -12,13 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from semiprivate import pytest_plugin
+from semiprivate.cli import main as cli_main
 from semiprivate.theory import audit_suite
 from semiprivate.theory.audit import assert_private
 from semiprivate.theory.audit import cli as audit_cli
 from semiprivate.theory.audit.core import DEFAULT_TRIALS
-
-from semiprivate import pytest_plugin
-from semiprivate.cli import main as cli_main
 
 MECHS = '''
 import numpy as np

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from scipy.stats import binom
+from semiprivate import kernels
 from semiprivate.theory.audit import AuditResult, assert_private, audit_mechanism, audit_pairs, broken, vectorize
 from semiprivate.theory.audit import strategies as aud_st
 from semiprivate.theory.audit.neighbours import query_neighbour
@@ -34,8 +35,6 @@ from semiprivate.theory.privacy.mechanisms import (
     RandomizedResponse,
     ReportNoisyMax,
 )
-
-from semiprivate import kernels
 
 # ---------------------------------------------------------------------------
 # API

@@ -8,11 +8,10 @@ import math
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from semiprivate import kernels
 from semiprivate.theory.audit import broken, exact_privacy_loss
 from semiprivate.theory.audit import strategies as aud_st
 from semiprivate.theory.privacy.mechanisms import GeometricMechanism, RandomizedResponse, ReportNoisyMax
-
-from semiprivate import kernels
 
 # this machine is shared and loaded: data generation may be slow; that is not a test failure
 SLOW_OK = [HealthCheck.too_slow]

@@ -12,12 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate import pytest_plugin
 from semiprivate.theory import audit_suite
 from semiprivate.theory.audit import AuditOptions, assert_private, audit_mechanism, audit_pairs, core
 from semiprivate.theory.audit import cli as audit_cli
 from semiprivate.theory.audit.options import DEFAULT_CONFIDENCE, DEFAULT_TRIALS, READING_CONFIDENCE
-
-from semiprivate import pytest_plugin
 
 BEFORE = json.loads((Path(__file__).parent / "audit_pairs_before_options.json").read_text())
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from semiprivate import kernels
 from semiprivate.theory.learners import halfspaces as hs
 from semiprivate.theory.learners.halfspaces import (
     FullDimensionHalfspace,
@@ -24,8 +25,6 @@ from semiprivate.theory.learners.halfspaces import (
 )
 from semiprivate.theory.privacy.seeds import separate_seed_record
 from sklearn.exceptions import NotFittedError
-
-from semiprivate import kernels
 
 # these tests check the mechanics (settings, shapes, messages); most fit without classes=, where the label set
 # is read from y and privacy_ is (inf, 0) with a PrivacyWarning (that path is tested in tests/theory/learners)

@@ -20,6 +20,7 @@ import pytest
 from dp_accounting.pld import PLDAccountant
 from dp_accounting.rdp import RdpAccountant
 from scipy.stats import binom
+from semiprivate import kernels
 from semiprivate.theory.bounds.hpsy import hpsy_thm3_labeled, hpsy_thm3_unlabeled
 from semiprivate.theory.halfspace_data import (
     LargeMarginLowRank,
@@ -42,8 +43,6 @@ from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
-
-from semiprivate import kernels
 
 
 class _PublicFromX(SemiPrivateHalfspace):

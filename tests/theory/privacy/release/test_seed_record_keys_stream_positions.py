@@ -17,7 +17,6 @@ from semiprivate.theory.learners.exponential import GenericPrivateLearner
 from semiprivate.theory.privacy import exponential
 from semiprivate.theory.privacy.mechanisms import GeometricMechanism
 from semiprivate.theory.privacy.seeds import stream_position
-
 from semiprivate.validation import as_generator
 
 SHARED = "already used by a different release"

@@ -21,7 +21,6 @@ import pytest
 from semiprivate.theory.privacy._release import child_streams
 from semiprivate.theory.privacy.sanitizers import NoisyHistogramSanitizer
 from semiprivate.theory.privacy.seeds import secure_mode
-
 from semiprivate.validation import as_generator
 
 D = np.array([1, 2, 3, 9, 12, 14])

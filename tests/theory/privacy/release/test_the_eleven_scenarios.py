@@ -23,11 +23,10 @@ from semiprivate.theory.privacy.model_selection import PrivateSearchCV
 from semiprivate.theory.privacy.public_rows import PublicRowsFitted
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
 from semiprivate.theory.privacy.sanitizers import DyadicThresholdSanitizer, NoisyHistogramSanitizer
+from semiprivate.validation import as_generator
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
-
-from semiprivate.validation import as_generator
 
 
 class _DrawRecorder(ClassifierMixin, BaseEstimator):
