@@ -124,3 +124,20 @@ def test_a_violation_names_the_neighbours_it_refutes(canary: str, relation: str)
     assert res.describe().endswith(f"VIOLATION ({relation} neighbours)")
     quiet = OneRunDPSGD("correct", 4.0, 1e-5, audit, 1000, 500, 1.0, 1, 1.0, 0.1, canary=canary)
     assert not quiet.violation and quiet.describe().endswith("no violation")
+
+
+@pytest.mark.parametrize(("sigma", "steps"), [(2.0, 4), (3.0, 16)])
+def test_claim_covers_replacement_answers_as_the_replace_one_pld(sigma: float, steps: int) -> None:
+    """At sampling rate 1 a Gaussian shortcut answers before the PLD where it can (noise sigma / sqrt(steps),
+    sensitivity 2): its answer must be the PLD's on each side of the replace-one epsilon, for several steps (one
+    step alone cannot tell sigma / sqrt(steps) from sigma / steps)."""
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+    from semiprivate.theory.privacy.accounting import dpsgd_event
+
+    acc = PLDAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    eps = acc.compose(dpsgd_event(sigma, 1.0, steps)).get_epsilon(DELTA)
+    assert claim_covers_replacement(eps * (1 + 1e-5), sigma, 1.0, steps, DELTA)
+    assert claim_covers_replacement(eps, sigma, 1.0, steps, DELTA)
+    assert not claim_covers_replacement(eps * (1 - 1e-5), sigma, 1.0, steps, DELTA)
+    assert not claim_covers_replacement(0.5 * eps, sigma, 1.0, steps, DELTA)
