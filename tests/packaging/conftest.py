@@ -9,7 +9,15 @@
 
 Builds run on a copy of the source tree (no build outputs written into the checkout).  Virtual
 environments are made without their own pip (``--without-pip``) and filled by this venv's pip through
-``pip --python``; installs skip byte-compiling (``--no-compile``: Python compiles what it imports).
+``pip --python``; installs skip byte-compiling (``--no-compile``): the first process to import a module
+compiles it and writes its bytecode, which the later ones read (the subprocesses may write bytecode even
+when the suite runs under ``PYTHONDONTWRITEBYTECODE``, as ``scripts/test.sh`` does: else every process in a
+fresh venv compiles SciPy and scikit-learn again, about 4 CPU-seconds each).
+
+The compiled wheel is built with ``SEMIPRIVATE_DEBUG=1`` (``-O0 -g``, setup.py): what these tests check (the
+isolated build from the declared build requirements, the wheel's contents, a fresh install that runs) does
+not depend on the optimisation level, and the release flags (``-O3``) are compiled by the project's own
+install in the same run (``scripts/bootstrap.sh``); ``-O3`` takes about five times longer.
 """
 
 from __future__ import annotations
@@ -27,9 +35,19 @@ NO_COMPILER = {"CC": "/nonexistent/cc", "CXX": "/nonexistent/c++", "LDSHARED": "
 PIP_INSTALL = ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
 
 
+#: left out of the subprocesses' environment: this checkout's import setup, and the suite's ban on writing bytecode
+NOT_INHERITED = ("PYTHONPATH", "PYTHONSAFEPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")
+
+
+def outside_env() -> dict[str, str]:
+    """This process's environment without ``NOT_INHERITED``."""
+    return {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
+
+
 def run(cmd: list[str], env: dict[str, str] | None = None, **kw: object) -> subprocess.CompletedProcess[str]:
-    """``cmd`` outside this checkout's import setup (no PYTHONPATH, PYTHONSAFEPATH or VIRTUAL_ENV)."""
-    full = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    """``cmd`` outside this checkout's import setup (no PYTHONPATH, PYTHONSAFEPATH or VIRTUAL_ENV), free to write
+    bytecode."""
+    full = outside_env()
     full.update(env or {})
     return subprocess.run(cmd, capture_output=True, text=True, check=False, env=full, **kw)  # type: ignore[call-overload, no-any-return]
 
@@ -37,9 +55,8 @@ def run(cmd: list[str], env: dict[str, str] | None = None, **kw: object) -> subp
 def start(cmd: list[str], log: Path, **kw: object) -> subprocess.Popen[str]:
     """``cmd`` started in the background with ``run``'s environment, its output (stdout and stderr) into
     ``log`` (a pipe could fill and stall it); ``finish`` waits for it."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     with open(log, "w") as out:
-        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True, env=env, **kw)  # type: ignore[call-overload, no-any-return]
+        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True, env=outside_env(), **kw)  # type: ignore[call-overload, no-any-return]
 
 
 def finish(proc: subprocess.Popen[str], log: Path) -> subprocess.CompletedProcess[str]:
@@ -92,8 +109,9 @@ def compiled_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = source_copy(tmp / "src")
     out = tmp / "dist"
     build = run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(src)],
-                env={"SEMIPRIVATE_REQUIRE_COMPILED": "1"})
+                env={"SEMIPRIVATE_REQUIRE_COMPILED": "1", "SEMIPRIVATE_DEBUG": "1"})
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    assert "flags -O0 -g" in build.stdout + build.stderr, "SEMIPRIVATE_DEBUG did not reach the compiler flags"
     (whl,) = out.glob("semiprivate-*.whl")
     return whl
 
