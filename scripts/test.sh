@@ -3,13 +3,28 @@
 #   bash scripts/test.sh [extra pytest arguments]
 # Sets up .venv (scripts/bootstrap.sh), then runs pytest (every test, slow ones included, and the
 # doctests of semiprivate/, theory/, kernels/ and proofs_checks/) after the documentation build with
-# its examples (scripts/docs.sh), then ruff and mypy. Fails if pytest collects nothing.
+# its examples (scripts/docs.sh); ruff and mypy run beside the documentation build (part of it uses one
+# core) and their verdict is printed after pytest's. Fails if pytest collects nothing.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VPY="$(bash scripts/bootstrap.sh | tail -n 1)" || { echo "test.sh: bootstrap failed" >&2; exit 1; }
 export MPLBACKEND=Agg
 export PYTHONDONTWRITEBYTECODE=1
+
+# ruff, then mypy, in the background from here on; their output is shown after pytest
+LINT_LOG="$(mktemp)"
+(
+    echo "test.sh: ruff check"
+    "$VPY" -m ruff check . || exit 1
+    # mypy reads the package under its import name from a link tree (scripts/link_tree.sh): it cannot
+    # follow an editable install's import hook.
+    echo "test.sh: mypy -p semiprivate"
+    bash scripts/link_tree.sh "$ROOT/.typecheck" || exit 1
+    (cd "$ROOT/.typecheck" && "$VPY" -m mypy --config-file "$ROOT/pyproject.toml" -p semiprivate) || exit 1
+) > "$LINT_LOG" 2>&1 &
+LINT_PID=$!
+trap 'kill "$LINT_PID" 2>/dev/null; rm -f "$LINT_LOG"' EXIT
 
 # the documentation first (site with warnings as errors, gallery run, page doctests): the site tests
 # in tests/docs then read this build instead of building it again
@@ -28,11 +43,8 @@ if [ "$rc" = 5 ]; then
 fi
 [ "$rc" = 0 ] || exit "$rc"
 
-echo "test.sh: ruff check"
-"$VPY" -m ruff check . || exit 1
-# mypy reads the package under its import name from a link tree (scripts/link_tree.sh): it cannot
-# follow an editable install's import hook.
-echo "test.sh: mypy -p semiprivate"
-bash scripts/link_tree.sh "$ROOT/.typecheck" || exit 1
-(cd "$ROOT/.typecheck" && "$VPY" -m mypy --config-file "$ROOT/pyproject.toml" -p semiprivate) || exit 1
+wait "$LINT_PID"
+lint_rc=$?
+cat "$LINT_LOG"
+[ "$lint_rc" = 0 ] || { echo "test.sh: ruff or mypy failed (above)" >&2; exit 1; }
 echo "test.sh: all checks passed"
