@@ -96,7 +96,8 @@ def _svt_law_matches(mech: Any, seed: int, total_tol: float) -> None:
     out = mech(a, N, np.random.default_rng(seed))
     keys = list(probs)
     rows = {k: i for i, k in enumerate(keys)}
-    idx = np.array([rows[tuple(int(x) for x in r)] for r in out])
+    distinct, inverse = np.unique(out.astype(np.int64), axis=0, return_inverse=True)  # each output row's key:
+    idx = np.array([rows[tuple(int(x) for x in r)] for r in distinct])[inverse.ravel()]  # a KeyError if none
     _within(np.bincount(idx, minlength=len(keys)) / N, np.array([probs[k] for k in keys]), N)
 
 
