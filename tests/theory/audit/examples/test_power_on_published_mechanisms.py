@@ -96,7 +96,13 @@ def _svt_law_matches(mech: Any, seed: int, total_tol: float) -> None:
     out = mech(a, N, np.random.default_rng(seed))
     keys = list(probs)
     rows = {k: i for i, k in enumerate(keys)}
-    idx = np.array([rows[tuple(int(x) for x in r)] for r in out])
+    # each output row's cell: rows coded as one integer (mixed radix), the Python lookup once per distinct row
+    o = out.astype(np.int64)
+    lo, base = int(o.min()), int(o.max() - o.min() + 1)
+    assert base ** o.shape[1] < 2**62
+    _, first, inverse = np.unique((o - lo) @ (base ** np.arange(o.shape[1], dtype=np.int64)), return_index=True,
+                                  return_inverse=True)
+    idx = np.array([rows[tuple(int(x) for x in o[i])] for i in first])[inverse.ravel()]  # a KeyError if none
     _within(np.bincount(idx, minlength=len(keys)) / N, np.array([probs[k] for k in keys]), N)
 
 
