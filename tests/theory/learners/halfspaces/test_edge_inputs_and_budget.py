@@ -321,6 +321,13 @@ def test_dpsgd_runs_with_the_estimators_settings(monkeypatch: pytest.MonkeyPatch
                            "accountant": "rdp", "sampling_rate": 1 / 3, "steps": 6,
                            "noise_multiplier": clf.noise_multiplier_, "total": clf.privacy_}
     assert (clf.sampling_rate_, clf.n_steps_) == (1 / 3, 6)
+    # the Poisson batches (q = 1/3) and the noise come from the seed: a refit on the same seed is the same model (the
+    # other tests here and scikit-learn's checks in test_estimators.py fit full batches)
+    with separate_seed_record():  # the same seed on purpose
+        again = FullDimensionHalfspace(2.0, 1e-6, epochs=2, batch_size=20, clip=0.5, loss="logistic", margin=0.2,
+                                       learning_rate=0.3, radius=0.7, accountant="rdp", classes=[-1, 1],
+                                       random_state=0).fit(X, y)
+    assert np.array_equal(again.coef_, clf.coef_) and len(calls) == 2
 
 
 @pytest.mark.slow
