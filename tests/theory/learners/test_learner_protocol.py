@@ -64,6 +64,7 @@ def _real_data(shift: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # (learner without a seed, data maker): the data of release 0 and of release 1 differ
+# (the halfspaces: full batches, q = 1, under the RDP accountant: a calibration of milliseconds, not seconds)
 CASES: list[tuple[Callable[..., Any], Callable[[int], Any]]] = [
     (lambda **kw: GenericPrivateLearner(1.0, concept_class=_C, **kw), _threshold_data),
     (lambda **kw: ASSPP(1.0, concept_class=_C, **kw), _threshold_data),
@@ -73,9 +74,9 @@ CASES: list[tuple[Callable[..., Any], Callable[[int], Any]]] = [
     (lambda **kw: ReductionLearner(1.0, base_learner=_klnrs, n_priv=200, n_pub=1,
                                    D0=RandomLabelDistribution(_uniform_points), **kw), _reduction_data),
     (lambda **kw: ComponentDisjunctionLearner(**kw), _disjunction_data),
-    (lambda **kw: SemiPrivateHalfspace(k=2, epochs=1.0, classes=[0, 1], **kw), _real_data),
-    (lambda **kw: RandomProjectionHalfspace(k=2, epochs=1.0, classes=[0, 1], **kw), _real_data),
-    (lambda **kw: FullDimensionHalfspace(epochs=1.0, classes=[0, 1], **kw), _real_data),
+    (lambda **kw: SemiPrivateHalfspace(k=2, epochs=1.0, classes=[0, 1], accountant="rdp", **kw), _real_data),
+    (lambda **kw: RandomProjectionHalfspace(k=2, epochs=1.0, classes=[0, 1], accountant="rdp", **kw), _real_data),
+    (lambda **kw: FullDimensionHalfspace(epochs=1.0, classes=[0, 1], accountant="rdp", **kw), _real_data),
     (lambda **kw: SemiPrivateMultinomial(projection="none", n_iter=5, classes=[0, 1], **kw), _real_data),
 ]
 _IDS = ["GenericPrivateLearner", "ASSPP", "GenericLearner", "LabelBoost", "ReductionLearner",

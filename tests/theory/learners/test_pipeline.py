@@ -22,8 +22,13 @@ def _data(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return X, (X[:, 0] + X[:, 1] > 10.0).astype(np.int64), P
 
 
+#: full batches (q = 1) under the RDP accountant: a calibration of milliseconds (at q < 1 it takes seconds); these
+#: tests are about the pipeline's rows, not the accountant
+FULL_BATCH = 10_000
+
+
 def _clf(**kw: object) -> SemiPrivateHalfspace:
-    return SemiPrivateHalfspace(4.0, k=2, epochs=2.0, classes=[0, 1], accountant="rdp", **kw)
+    return SemiPrivateHalfspace(4.0, k=2, epochs=2.0, batch_size=FULL_BATCH, classes=[0, 1], accountant="rdp", **kw)
 
 
 def test_transformers_are_fitted_on_public_rows_only() -> None:
@@ -77,7 +82,8 @@ def test_normalizer_alone_on_breast_cancer_warns() -> None:
     g = np.random.default_rng(0)
     order = g.permutation(len(X))
     pub, priv = order[:150], order[150:]
-    # fixed seeds: with fresh noise the first fit warns in 29 of 30 runs (the noise can, rarely, split the rows)
+    # fixed seeds: with fresh noise the first fit warns in 30 of 30 runs (seeds [s, 1], s < 30) and the standardised
+    # one in 0 of 30 (the noise could, rarely, split the rows)
     with pytest.warns(UserWarning, match="predicts one class on every public row"):
         SemiPrivatePipeline([("norm", Normalizer()), ("clf", _clf(random_state=np.random.SeedSequence([77, 0])))]).fit(
             X[priv], y[priv], X_public=X[pub])
@@ -92,4 +98,5 @@ def test_all_public_rows_equal_warns() -> None:
     Xn = X / (2 * np.linalg.norm(X, axis=1, keepdims=True))
     P = np.tile([0.5, 0.5, 0.0, 0.0], (10, 1))
     with pytest.warns(UserWarning, match="every public row is the same"):
-        SemiPrivateHalfspace(4.0, k=1, epochs=1.0, classes=[0, 1], accountant="rdp").fit(Xn, y, X_public=P)
+        SemiPrivateHalfspace(4.0, k=1, epochs=1.0, batch_size=FULL_BATCH, classes=[0, 1], accountant="rdp").fit(Xn, y,
+                                                                                                         X_public=P)

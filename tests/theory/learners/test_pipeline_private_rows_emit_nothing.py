@@ -33,7 +33,8 @@ def _neighbour(X, value, where=(0, 0)):
 
 
 def _halfspace():
-    return SemiPrivateHalfspace(1.0, k=2, classes=[0, 1], row_norm="clip")
+    # 30 rows, full batches (q = 1) under the RDP accountant: a calibration of milliseconds (PLD's takes seconds)
+    return SemiPrivateHalfspace(1.0, k=2, classes=[0, 1], row_norm="clip", accountant="rdp")
 
 
 @pytest.mark.parametrize("steps", [
@@ -112,7 +113,8 @@ def test_a_private_row_the_map_refuses_becomes_the_zero_row_and_its_message_neve
     ys = np.concatenate([np.full(len(P), -1), y])
     Pipeline([("f", PublicRowsFitted(FunctionTransformer(_picky), unlabeled_label=-1)),
               ("s", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)),
-              ("c", SemiPrivateHalfspace(1.0, k=2, classes=[0, 1], row_norm="clip", unlabeled_label=-1))]).fit(Xs, ys)
+              ("c", SemiPrivateHalfspace(1.0, k=2, classes=[0, 1], row_norm="clip", accountant="rdp",
+                                          unlabeled_label=-1))]).fit(Xs, ys)
 
 
 def test_a_map_that_refuses_every_row_gives_the_public_shape_or_a_message_without_values():

@@ -28,7 +28,10 @@ from sklearn.exceptions import NotFittedError
 
 # these tests check the mechanics (settings, shapes, messages); most fit without classes=, where the label set
 # is read from y and privacy_ is (inf, 0) with a PrivacyWarning (that path is tested in tests/theory/learners)
-# they test no calibration: the DP-SGD noise each fit calibrates is shared with the earlier such tests (conftest.py)
+# they test no calibration: their DP-SGD fits use the RDP accountant with full batches (q = 1), whose calibration
+# takes milliseconds (a PLD calibration, or any at q < 1, takes seconds); the default accountant's calibration and
+# accounting are tested in test_estimators.py and tests/theory/privacy; the noise each fit calibrates is shared with
+# the earlier such tests (conftest.py)
 pytestmark = [pytest.mark.filterwarnings("ignore::semiprivate.theory.privacy.public_rows.PrivacyWarning"),
               pytest.mark.usefixtures("calibrations_of_earlier_tests")]
 
@@ -71,14 +74,14 @@ def test_declared_classes_need_two_distinct_labels() -> None:
     """``classes`` with one distinct label is refused, naming ``classes`` (not a later, unrelated error)."""
     X, y = _data()
     with pytest.raises(ValueError, match=r"^classes must list at least 2 distinct labels, got \[1, 1\]$"):
-        FullDimensionHalfspace(epochs=1, classes=[1, 1], random_state=0).fit(X, y)
+        FullDimensionHalfspace(epochs=1, classes=[1, 1], random_state=0, accountant="rdp").fit(X, y)
 
 
 @pytest.mark.slow
 def test_declared_classes_may_exceed_the_labels_of_y() -> None:
     """A declared (public) label set larger than y's labels is used as is: one task per declared class."""
     X, y = _data()
-    clf = FullDimensionHalfspace(4.0, epochs=1, classes=[2, -1, 1], random_state=0).fit(X, y)
+    clf = FullDimensionHalfspace(4.0, epochs=1, classes=[2, -1, 1], random_state=0, accountant="rdp").fit(X, y)
     assert clf.classes_.tolist() == [-1, 1, 2]
     assert clf.budget_["tasks"] == 3 and clf.budget_["scheme"] == "one-vs-rest"
     assert clf.coef_.shape == (3, D) and set(clf.predict(X)) <= {-1, 1, 2}
@@ -89,7 +92,7 @@ def test_labels_outside_the_declared_set_are_refused_without_listing_them() -> N
     y = np.arange(70) % 10  # labels 0..9; 2..9 are outside [0, 1]
     msg = "y contains labels outside the declared classes [0, 1]; pass every possible label in classes="
     with pytest.raises(ValueError, match="^" + re.escape(msg) + "$"):
-        FullDimensionHalfspace(epochs=1, classes=[0, 1], random_state=0).fit(X, y)
+        FullDimensionHalfspace(epochs=1, classes=[0, 1], random_state=0, accountant="rdp").fit(X, y)
 
 
 # ---------------------------------------------------------------------------------------------- rows
@@ -103,7 +106,7 @@ def test_row_outside_the_ball_is_refused_without_its_index_or_norm() -> None:
     msg = ("X rows must lie in the unit ball (some row has norm > 1); normalise the rows (e.g. "
            "semiprivate.theory.halfspace_data.normalize_rows or sklearn's Normalizer) or pass row_norm='clip'")
     with pytest.raises(ValueError, match="^" + re.escape(msg) + "$"):
-        FullDimensionHalfspace(epochs=1, random_state=0).fit(X, y)
+        FullDimensionHalfspace(epochs=1, random_state=0, accountant="rdp").fit(X, y)
 
 
 @pytest.mark.slow
@@ -113,7 +116,7 @@ def test_unit_ball_tolerance_is_inclusive() -> None:
     X[5] = 0.0
     X[5, 2] = 1.0 + 1e-9
     assert np.linalg.norm(X[5]) == 1.0 + 1e-9
-    clf = FullDimensionHalfspace(epochs=1, random_state=0).fit(X, y)
+    clf = FullDimensionHalfspace(epochs=1, random_state=0, accountant="rdp").fit(X, y)
     assert np.all(np.isfinite(clf.coef_))
 
 
@@ -124,12 +127,12 @@ def test_clip_leaves_rows_inside_the_ball_unchanged() -> None:
     and a non-binding clip, so the iterate depends on the row scale."""
     X, y = _data()
     kw: dict[str, Any] = dict(epochs=2, loss="logistic", clip=50.0, random_state=3)
-    a = FullDimensionHalfspace(row_norm="clip", **kw).fit(X, y)
-    b = FullDimensionHalfspace(**kw).fit(X, y)
+    a = FullDimensionHalfspace(row_norm="clip", **kw, accountant="rdp").fit(X, y)
+    b = FullDimensionHalfspace(**kw, accountant="rdp").fit(X, y)
     assert np.array_equal(a.coef_, b.coef_)
     U = X / np.linalg.norm(X, axis=1, keepdims=True)
-    c = FullDimensionHalfspace(row_norm="clip", **kw).fit(U * 1.5, y)
-    e = FullDimensionHalfspace(**kw).fit(U, y)
+    c = FullDimensionHalfspace(row_norm="clip", **kw, accountant="rdp").fit(U * 1.5, y)
+    e = FullDimensionHalfspace(**kw, accountant="rdp").fit(U, y)
     np.testing.assert_allclose(c.coef_, e.coef_, rtol=1e-9, atol=1e-12)
 
 
@@ -138,12 +141,12 @@ def test_features_are_converted_to_float64_before_the_row_map() -> None:
     norms and the clipping run in float64."""
     X, y = _data()
     X32 = (X * 1.7).astype(np.float32)  # some rows outside the ball: clipping acts
-    a = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1).fit(X32, y)
+    a = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1, accountant="rdp").fit(X32, y)
     with separate_seed_record():  # the same seed on purpose: equal features give equal draws
-        b = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1).fit(X32.astype(np.float64), y)
+        b = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1, accountant="rdp").fit(X32.astype(np.float64), y)
     assert np.array_equal(a.coef_, b.coef_)
     with separate_seed_record():
-        c = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1).fit(X32.astype(np.float64).astype(str), y)
+        c = FullDimensionHalfspace(epochs=2, row_norm="clip", random_state=1, accountant="rdp").fit(X32.astype(np.float64).astype(str), y)
     assert np.array_equal(c.coef_, b.coef_)
 
 
@@ -153,7 +156,7 @@ def test_features_are_converted_to_float64_before_the_row_map() -> None:
 def test_decision_function_converts_to_float64() -> None:
     """Object and numeric-string arrays are scored as their float64 values (float64 output)."""
     X, y = _data()
-    clf = FullDimensionHalfspace(epochs=2, random_state=0).fit(X, y)
+    clf = FullDimensionHalfspace(epochs=2, random_state=0, accountant="rdp").fit(X, y)
     ref = clf.decision_function(X)
     obj = clf.decision_function(X.astype(object))
     assert obj.dtype == np.float64 and np.array_equal(obj, ref)
@@ -164,7 +167,7 @@ def test_decision_function_converts_to_float64() -> None:
 def test_ties_go_to_the_first_class() -> None:
     """<A w, x> = 0 (a zero row) is predicted as classes_[0]."""
     X, y = _data()
-    clf = FullDimensionHalfspace(epochs=2, random_state=0).fit(X, np.where(y > 0, "yes", "no"))
+    clf = FullDimensionHalfspace(epochs=2, random_state=0, accountant="rdp").fit(X, np.where(y > 0, "yes", "no"))
     assert clf.decision_function(np.zeros((2, D))).tolist() == [0.0, 0.0]
     assert clf.predict(np.zeros((2, D))).tolist() == ["no", "no"]
 
@@ -204,9 +207,9 @@ def test_k_equal_to_d_is_allowed_and_pca_projection_does_not_rescale() -> None:
     for i in (4, 9, 20):
         X[i] = 0.0
         X[i, i % D] = (1.0 + 1e-9) * (-1) ** i
-    kw: dict[str, Any] = dict(epochs=3, loss="logistic", clip=50.0, margin=0.05, random_state=7)
-    a = SemiPrivateHalfspace(k=D, **kw).fit(X, y, X_public=_identity_pca(D))
-    b = FullDimensionHalfspace(**kw).fit(X, y)
+    kw: dict[str, Any] = dict(epochs=3, batch_size=80, loss="logistic", clip=50.0, margin=0.05, random_state=7)
+    a = SemiPrivateHalfspace(k=D, **kw, accountant="rdp").fit(X, y, X_public=_identity_pca(D))
+    b = FullDimensionHalfspace(**kw, accountant="rdp").fit(X, y)
     assert np.array_equal(a.components_, np.eye(D))
     assert np.array_equal(a.weights_, b.weights_) and np.array_equal(a.coef_, b.coef_)
 
@@ -215,7 +218,7 @@ def test_random_projection_scale() -> None:
     """A has i.i.d. N(0, 1/k) entries: k * mean(A^2) over d k = 800 entries is chi^2_800 / 800 (sd 0.05);
     the window [0.75, 1.25] fails with probability < 1e-6 (fixed seed: deterministic)."""
     X, y = _data(n=40, d=40)
-    clf = RandomProjectionHalfspace(k=20, epochs=1, random_state=11).fit(X, y)
+    clf = RandomProjectionHalfspace(k=20, epochs=1, random_state=11, accountant="rdp").fit(X, y)
     assert clf.components_.shape == (40, 20)
     assert 0.75 <= 20 * float(np.mean(clf.components_ ** 2)) <= 1.25
 
@@ -225,7 +228,7 @@ def test_random_projection_rows_are_mapped_into_the_ball(monkeypatch: pytest.Mon
     """The trainer sees z / max(1, ||z||), z = A^T x (rows of norm < 1 unchanged)."""
     calls = _spy(monkeypatch, "dp_sgd")
     X, y = _data(n=80, d=10, low=0.8, high=1.0)
-    clf = RandomProjectionHalfspace(k=3, epochs=1, random_state=2).fit(X, y)
+    clf = RandomProjectionHalfspace(k=3, epochs=1, batch_size=80, random_state=2, accountant="rdp").fit(X, y)
     (a, _, _), = calls
     Z = X @ clf.components_
     norms = np.linalg.norm(Z, axis=1)
@@ -239,7 +242,7 @@ def test_non_private_random_projection(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _spy(monkeypatch, "dp_sgd")
     X, y = _data(n=60, d=10, low=0.8, high=1.0)
     clf = NonPrivateHalfspace(projection="random", k=3, n_iter=5, random_state=4).fit(X, y)
-    ref = RandomProjectionHalfspace(k=3, epochs=1, random_state=4).fit(X, y)
+    ref = RandomProjectionHalfspace(k=3, epochs=1, random_state=4, accountant="rdp").fit(X, y)
     assert np.array_equal(clf.components_, ref.components_)
     Z = X @ clf.components_
     np.testing.assert_allclose(calls[0][0][0], Z / np.maximum(1.0, np.linalg.norm(Z, axis=1))[:, None],
@@ -269,11 +272,11 @@ def test_pca_result_with_exactly_k_components() -> None:
     (a float32 PCAResult included)."""
     X, y = _data()
     P = kernels.pca(X, 2, center=False)
-    clf = SemiPrivateHalfspace(k=2, epochs=1, random_state=0).fit(X, y, X_public=P)
+    clf = SemiPrivateHalfspace(k=2, epochs=1, random_state=0, accountant="rdp").fit(X, y, X_public=P)
     assert clf.pca_ is P and np.array_equal(clf.components_, P.components)
     P32 = kernels.pca(X.astype(np.float32), 2, center=False)
     assert P32.components.dtype == np.float32
-    c32 = SemiPrivateHalfspace(k=2, epochs=1, random_state=1).fit(X, y, X_public=P32)
+    c32 = SemiPrivateHalfspace(k=2, epochs=1, random_state=1, accountant="rdp").fit(X, y, X_public=P32)
     assert c32.components_.dtype == np.float64 and c32.coef_.dtype == np.float64
     assert np.array_equal(c32.components_, P32.components.astype(np.float64))
 
@@ -283,20 +286,20 @@ def test_public_array_is_checked_and_its_pca_kept() -> None:
     2 rows (named in the error), NaN reported for X_public."""
     X, y = _data()
     Xp = _data(n=50, seed=5)[0]
-    clf = SemiPrivateHalfspace(k=2, epochs=1, random_state=0).fit(X, y, X_public=Xp)
+    clf = SemiPrivateHalfspace(k=2, epochs=1, random_state=0, accountant="rdp").fit(X, y, X_public=Xp)
     assert isinstance(clf.pca_, kernels.PCAResult) and np.array_equal(clf.pca_.components, clf.components_)
     Xp32 = Xp.astype(np.float32)
-    c32 = SemiPrivateHalfspace(k=2, epochs=1, random_state=1).fit(X, y, X_public=Xp32)
+    c32 = SemiPrivateHalfspace(k=2, epochs=1, random_state=1, accountant="rdp").fit(X, y, X_public=Xp32)
     want = kernels.pca(Xp32.astype(np.float64), 2, center=False).components
     assert c32.components_.dtype == np.float64 and np.array_equal(c32.components_, want)
-    two = SemiPrivateHalfspace(k=1, epochs=1, random_state=2).fit(X, y, X_public=Xp[:2])
+    two = SemiPrivateHalfspace(k=1, epochs=1, random_state=2, accountant="rdp").fit(X, y, X_public=Xp[:2])
     assert two.components_.shape == (D, 1)
     with pytest.raises(ValueError, match=r"1 sample\(s\).*minimum of 2"):
-        SemiPrivateHalfspace(k=1, epochs=1, random_state=0).fit(X, y, X_public=Xp[:1])
+        SemiPrivateHalfspace(k=1, epochs=1, random_state=0, accountant="rdp").fit(X, y, X_public=Xp[:1])
     bad = Xp.copy()
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match=r"^Input X_public contains NaN"):
-        SemiPrivateHalfspace(k=1, epochs=1, random_state=0).fit(X, y, X_public=bad)
+        SemiPrivateHalfspace(k=1, epochs=1, random_state=0, accountant="rdp").fit(X, y, X_public=bad)
 
 
 # ---------------------------------------------------------------------------------------------- DP-SGD
@@ -318,19 +321,26 @@ def test_dpsgd_runs_with_the_estimators_settings(monkeypatch: pytest.MonkeyPatch
                            "accountant": "rdp", "sampling_rate": 1 / 3, "steps": 6,
                            "noise_multiplier": clf.noise_multiplier_, "total": clf.privacy_}
     assert (clf.sampling_rate_, clf.n_steps_) == (1 / 3, 6)
+    # the Poisson batches (q = 1/3) and the noise come from the seed: a refit on the same seed is the same model (the
+    # other tests here and scikit-learn's checks in test_estimators.py fit full batches)
+    with separate_seed_record():  # the same seed on purpose
+        again = FullDimensionHalfspace(2.0, 1e-6, epochs=2, batch_size=20, clip=0.5, loss="logistic", margin=0.2,
+                                       learning_rate=0.3, radius=0.7, accountant="rdp", classes=[-1, 1],
+                                       random_state=0).fit(X, y)
+    assert np.array_equal(again.coef_, clf.coef_) and len(calls) == 2
 
 
 @pytest.mark.slow
 def test_dpsgd_one_step_when_one_epoch_fits_in_a_batch() -> None:
     """q = min(1, batch/n) = 1 and epochs = 0.5: ceil(0.5 / 1) = 1 step."""
     X, y = _data()
-    clf = FullDimensionHalfspace(2.0, epochs=0.5, batch_size=1000, classes=[-1, 1], random_state=0).fit(X, y)
+    clf = FullDimensionHalfspace(2.0, epochs=0.5, batch_size=1000, classes=[-1, 1], random_state=0, accountant="rdp").fit(X, y)
     assert (clf.sampling_rate_, clf.n_steps_, clf.budget_["steps"]) == (1.0, 1, 1)
     assert clf.privacy_[0] <= 2.0
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("make", [lambda r: FullDimensionHalfspace(4.0, epochs=3, radius=r, random_state=0),
+@pytest.mark.parametrize("make", [lambda r: FullDimensionHalfspace(4.0, epochs=3, radius=r, random_state=0, accountant="rdp"),
                                   lambda r: NonPrivateHalfspace(projection="none", n_iter=30, radius=r, random_state=0)])
 def test_radius_bounds_the_weights(make: Any) -> None:
     """radius: the iterates are projected on that ball; None: no projection (the weights leave the small ball)."""

@@ -14,6 +14,11 @@ from semiprivate.theory.privacy.public_rows import PrivacyWarning
 
 D = LargeMarginLowRank(30, 3, 0.2, tail=0.01, signal_rank=2, rng=0)
 
+#: the label-set tests fit full batches (q = 1) under the RDP accountant: a calibration of milliseconds instead of
+#: seconds (PLD, or q < 1); they test the label set, not the accountant (test_small_epsilon_uses_pld_... and
+#: test_estimators.py test the default PLD calibration)
+FULL_BATCH = 10_000
+
 
 @pytest.mark.slow
 def test_declared_classes_fix_the_output_space_whatever_the_private_labels():
@@ -22,9 +27,9 @@ def test_declared_classes_fix_the_output_space_whatever_the_private_labels():
     s = digits_split(n_public=600, n_test=397, rng=0)
     y2 = s.y_private.copy()
     y2[0] = 10  # a label no other private row has
-    a = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(11), random_state=0).fit(s.X_private, s.y_private,
+    a = SemiPrivateHalfspace(2.0, k=8, epochs=1, batch_size=FULL_BATCH, accountant="rdp", classes=range(11), random_state=0).fit(s.X_private, s.y_private,
                                                                              X_public=s.X_public)
-    b = SemiPrivateHalfspace(2.0, k=8, epochs=1, classes=range(11), random_state=0).fit(s.X_private, y2, X_public=s.X_public)
+    b = SemiPrivateHalfspace(2.0, k=8, epochs=1, batch_size=FULL_BATCH, accountant="rdp", classes=range(11), random_state=0).fit(s.X_private, y2, X_public=s.X_public)
     assert a.classes_.tolist() == b.classes_.tolist() == list(range(11))
     assert a.coef_.shape == b.coef_.shape == (11, 64)
     assert a.privacy_ == b.privacy_ and a.privacy_[0] <= 2.0
@@ -34,7 +39,7 @@ def test_declared_classes_fix_the_output_space_whatever_the_private_labels():
 def test_label_set_read_from_private_y_gives_no_guarantee():
     s = digits_split(n_public=600, n_test=397, rng=0)
     with pytest.warns(PrivacyWarning, match="classes="):
-        clf = SemiPrivateHalfspace(2.0, k=8, epochs=1, random_state=0).fit(s.X_private, s.y_private, X_public=s.X_public)
+        clf = SemiPrivateHalfspace(2.0, k=8, epochs=1, batch_size=FULL_BATCH, accountant="rdp", random_state=0).fit(s.X_private, s.y_private, X_public=s.X_public)
     assert clf.privacy_ == (math.inf, 0.0)
     assert clf.budget_["total_if_classes_declared"][0] <= 2.0
 
