@@ -354,14 +354,7 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     if eps_of(lo) <= eps:  # even tiny noise meets the target
         return lo
     if accountant == "rdp" and relation == REPLACE_ONE:
-        tol = 1e-7 * hi
-        while hi - lo > tol:  # invariant: eps_of(lo) > eps >= eps_of(hi)
-            mid = 0.5 * (lo + hi)
-            if eps_of(mid) <= eps:
-                hi = mid
-            else:
-                lo = mid
-        sigma = hi
+        sigma = _bisection_read_ahead(eps_of, eps, lo, hi, 1e-7 * hi, seen)
     else:
         sigma = _calibrate_on_bracket(lambda s: eps_of(float(s)) - eps, lo, hi, 1e-7 * hi)
     if accountant == "rdp" and eps_of(sigma) <= 0.0:
@@ -370,6 +363,48 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
             f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
             "accountant='pld'")
     return sigma
+
+
+def _bisection_read_ahead(eps_of: Any, eps: float, lo: float, hi: float, tol: float, seen: dict[float, float]) -> float:
+    """The bisection ``while hi - lo > tol: mid = (lo + hi) / 2; hi = mid if eps_of(mid) <= eps else lo = mid``
+    (invariant ``eps_of(lo) > eps >= eps_of(hi)``; returns ``hi``), with most midpoints read off.
+
+    The bisection's path depends only on which side of the crossing each midpoint lies.  Brent's method on
+    ``eps_of(s) - eps`` first evaluates a few points that close in on the crossing from both sides (``seen``
+    holds every evaluation); then the bisection runs as written, except that a midpoint at or above the
+    smallest point seen to meet ``eps`` is taken to meet it, and one at or below the largest point seen not to
+    meet it is taken not to (the epsilon decreases in the noise: the bisection's own premise).  Only the
+    midpoints between those two are evaluated (one or two).  If the points seen contradict that order, or an
+    epsilon is not finite, every midpoint is evaluated, as before.  So the result is the bisection's, in about 10
+    accountant runs instead of about 27.
+    """
+    from scipy import optimize
+
+    def gap(s: float) -> float:
+        return eps_of(float(s)) - eps
+
+    if math.isfinite(gap(lo)) and math.isfinite(gap(hi)):
+        try:
+            optimize.brentq(gap, lo, hi, xtol=tol / 8)
+        except (ValueError, RuntimeError):  # a non-finite value, or no convergence: evaluate every midpoint
+            pass
+    meets = [s for s, e in seen.items() if e <= eps]
+    misses = [s for s, e in seen.items() if e > eps]
+    meet_min, miss_max = min(meets, default=math.inf), max(misses, default=-math.inf)
+    ordered = miss_max < meet_min and all(math.isfinite(e) for e in seen.values())
+    while hi - lo > tol:  # invariant: eps_of(lo) > eps >= eps_of(hi)
+        mid = 0.5 * (lo + hi)
+        if ordered and mid >= meet_min:
+            hi = mid
+        elif ordered and mid <= miss_max:
+            lo = mid
+        elif eps_of(mid) <= eps:
+            hi = mid
+            meet_min = min(meet_min, mid)
+        else:
+            lo = mid
+            miss_max = max(miss_max, mid)
+    return hi
 
 
 def _calibrate_on_bracket(gap: Any, lo: float, hi: float, tol: float) -> float:
