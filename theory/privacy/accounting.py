@@ -298,8 +298,8 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     is found by doubling from 1 (or halving, when 1/2 already meets ``epsilon``; for PLD the walk starts
     at the power of two where the cheaper RDP accountant first meets ``epsilon`` and ends on the same
     bracket); inside it
-    ``dp_accounting.calibrate_dp_mechanism`` (Brent's method on the accountant's epsilon, which
-    returns a point meeting the target) where dp-accounting has the accountant (PLD under either
+    ``dp_accounting.calibrate_dp_mechanism``'s search (Brent's method on the accountant's epsilon, which
+    returns a point meeting the target; run here on the walk's own evaluations, same result) where dp-accounting has the accountant (PLD under either
     relation, RDP under add/remove), and bisection on the group-of-two epsilon for RDP under
     replace-one; tolerance 1e-7 hi <= 2e-7 sigma*.  The result always meets ``epsilon`` with the
     same accountant and relation.  Noise below :data:`MIN_NOISE_MULTIPLIER` is not searched (2^-10 for
@@ -323,11 +323,9 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     >>> e(s) <= 1.0 < e(s * 0.999)
     True
     """
-    import dp_accounting
-
     eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
 
-    seen: dict[float, float] = {}  # this call's evaluations (the floor is read twice): local, no hit counter
+    seen: dict[float, float] = {}  # this call's evaluations (walk and Brent share them): local, no hit counter
 
     def eps_of(s: float) -> float:  # the accountant's own epsilon (RDP's 0 included: refused below)
         if s not in seen:
@@ -356,26 +354,97 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     if eps_of(lo) <= eps:  # even tiny noise meets the target
         return lo
     if accountant == "rdp" and relation == REPLACE_ONE:
-        tol = 1e-7 * hi
-        while hi - lo > tol:  # invariant: eps_of(lo) > eps >= eps_of(hi)
-            mid = 0.5 * (lo + hi)
-            if eps_of(mid) <= eps:
-                hi = mid
-            else:
-                lo = mid
-        sigma = hi
+        sigma = _bisection_read_ahead(eps_of, eps, lo, hi, 1e-7 * hi, seen)
     else:
-        with _quiet_rdp_orders():
-            sigma = float(dp_accounting.calibrate_dp_mechanism(
-                lambda: _accountant(accountant, relation),
-                lambda s: dpsgd_event(float(s), q, T, c),
-                eps, dl, bracket_interval=dp_accounting.ExplicitBracketInterval(lo, hi), tol=1e-7 * hi))
+        sigma = _calibrate_on_bracket(lambda s: eps_of(float(s)) - eps, lo, hi, 1e-7 * hi)
     if accountant == "rdp" and eps_of(sigma) <= 0.0:
         raise ValueError(
             f"epsilon={eps:g} is below what the RDP accountant certifies here: its conversion jumps to 0 at "
             f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
             "accountant='pld'")
     return sigma
+
+
+def _bisection_read_ahead(eps_of: Any, eps: float, lo: float, hi: float, tol: float, seen: dict[float, float]) -> float:
+    """The bisection ``while hi - lo > tol: mid = (lo + hi) / 2; hi = mid if eps_of(mid) <= eps else lo = mid``
+    (invariant ``eps_of(lo) > eps >= eps_of(hi)``; returns ``hi``), with most midpoints read off.
+
+    The bisection's path depends only on which side of the crossing each midpoint lies.  Brent's method on
+    ``eps_of(s) - eps`` first evaluates a few points that close in on the crossing from both sides (``seen``
+    holds every evaluation); then the bisection runs as written, except that a midpoint at or above the
+    smallest point seen to meet ``eps`` is taken to meet it, and one at or below the largest point seen not to
+    meet it is taken not to (the epsilon decreases in the noise: the bisection's own premise).  Only the
+    midpoints between those two are evaluated (one or two).  If the points seen contradict that order, or an
+    epsilon is not finite, every midpoint is evaluated, as before.  So the result is the bisection's, in about 10
+    accountant runs instead of about 27.
+    """
+    from scipy import optimize
+
+    def gap(s: float) -> float:
+        return eps_of(float(s)) - eps
+
+    if math.isfinite(gap(lo)) and math.isfinite(gap(hi)):
+        try:
+            optimize.brentq(gap, lo, hi, xtol=tol / 8)
+        except (ValueError, RuntimeError):  # a non-finite value, or no convergence: evaluate every midpoint
+            pass
+    meets = [s for s, e in seen.items() if e <= eps]
+    misses = [s for s, e in seen.items() if e > eps]
+    meet_min, miss_max = min(meets, default=math.inf), max(misses, default=-math.inf)
+    ordered = miss_max < meet_min and all(math.isfinite(e) for e in seen.values())
+    while hi - lo > tol:  # invariant: eps_of(lo) > eps >= eps_of(hi)
+        mid = 0.5 * (lo + hi)
+        if ordered and mid >= meet_min:
+            hi = mid
+        elif ordered and mid <= miss_max:
+            lo = mid
+        elif eps_of(mid) <= eps:
+            hi = mid
+            meet_min = min(meet_min, mid)
+        else:
+            lo = mid
+            miss_max = max(miss_max, mid)
+    return hi
+
+
+def _calibrate_on_bracket(gap: Any, lo: float, hi: float, tol: float) -> float:
+    """``dp_accounting.calibrate_dp_mechanism``'s search on the explicit bracket ``[lo, hi]``, step for step.
+
+    ``gap(s)`` is the accountant's epsilon at noise ``s`` minus the target, read from the calling
+    calibration's own evaluations: Brent's method (``scipy.optimize.brentq``, ``xtol=tol``) starts from
+    the two bracket ends the walk has already evaluated, and its final check re-reads the root it
+    evaluated last, so neither is recomputed (each is a full PLD accountant run, the dearest at the
+    low end).  Then, as there: the root if its gap is <= 0, else ``root + tol`` or ``root - tol`` if its
+    gap is < 0, else bisection keeping a point of non-positive gap.  Same points, same arithmetic, so
+    the same noise multiplier to the last bit (tested against ``calibrate_dp_mechanism`` itself).
+    """
+    from scipy import optimize
+
+    root, result = optimize.brentq(gap, lo, hi, xtol=tol, full_output=True)
+    if result.converged:
+        if gap(root) <= 0:
+            return float(root)
+        if gap(root + tol) < 0:
+            return float(root + tol)
+        if gap(root - tol) < 0:
+            return float(root - tol)
+    lower, upper = lo, hi  # dp-accounting's fallback: bisection to a point of non-positive gap
+    lower_value, upper_value = gap(lower), gap(upper)
+    while True:
+        if lower_value == 0:
+            return float(lower)
+        if upper_value == 0:
+            return float(upper)
+        if upper - lower <= tol:
+            return float(lower if lower_value < 0 else upper)
+        middle = (lower + upper) / 2
+        middle_value = gap(middle)
+        if middle_value == 0:
+            return float(middle)
+        if lower_value * middle_value < 0:
+            upper, upper_value = middle, middle_value
+        else:
+            lower, lower_value = middle, middle_value
 
 
 def compose_up(*values: float) -> float:
