@@ -87,3 +87,36 @@ def test_rdps_zero_is_never_reported_pld_of_the_same_event_is(compositions: int)
     got = dpsgd_epsilon(*args, compositions=compositions)
     assert got > 0.0
     assert got == dpsgd_epsilon(*args, accountant="pld", compositions=compositions)
+
+
+@pytest.mark.parametrize("crossing", [0.7, 1.3, 3.1, 17.0])
+def test_the_read_ahead_bisection_returns_an_end_that_meets_epsilon_even_where_the_accountant_is_not_monotone(
+        crossing: float) -> None:
+    """The replace-one RDP search reads most bisection midpoints off the points Brent's method evaluated,
+    assuming the epsilon decreases in the noise.  Its returned end must still meet epsilon where that fails.
+    Run 1 (a monotone epsilon, crossing at ``crossing``) finds the end ``h``, read off without an evaluation;
+    run 2 makes the same evaluations except that ``h`` itself misses epsilon (a point the search never looked
+    at until its end): the result must be a different end, one that meets epsilon.  Without the final check,
+    run 2 returns ``h``."""
+    from semiprivate.theory.privacy.accounting import _bisection_read_ahead
+
+    target = 1.0
+
+    def run(bad: float | None) -> tuple[float, list[float], dict[float, float]]:
+        order: list[float] = []
+        seen: dict[float, float] = {}
+
+        def eps_of(s: float) -> float:
+            if s not in seen:
+                order.append(s)
+                seen[s] = target + 1.0 if s == bad else target * crossing / s
+            return seen[s]
+
+        lo, hi = crossing / 4, crossing * 4
+        eps_of(lo), eps_of(hi)
+        return _bisection_read_ahead(eps_of, target, lo, hi, 1e-7 * hi, seen), order, seen
+
+    h, order, _ = run(None)
+    assert order[-1] == h and h not in order[:-1], "the end was evaluated by the search itself: no read-off to test"
+    again, _, seen = run(h)
+    assert again != h and seen[again] <= target
