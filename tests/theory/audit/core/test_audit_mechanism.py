@@ -167,11 +167,11 @@ R = 200
 ALPHA = 0.2  # confidence 0.8: a generous alpha, so that an anti-conservative audit is caught
 
 
-def _flags(mechanism, d0, d1, epsilon, *, trials=20_000, delta=0.0, repeats=R) -> int:  # type: ignore[no-untyped-def]
+def _flags(mechanism, d0, d1, epsilon, *, trials=20_000, delta=0.0) -> int:  # type: ignore[no-untyped-def]
     return sum(
         audit_mechanism(mechanism, d0, d1, epsilon=epsilon, delta=delta, trials=trials, confidence=1 - ALPHA,
                         rng=1000 + i).violation
-        for i in range(repeats)
+        for i in range(R)
     )
 
 
@@ -180,17 +180,12 @@ LIMIT = int(binom.isf(1e-4, R, ALPHA))  # false-failure rate <= 1e-4 per mechani
 # The guarantee (<= ALPHA = 20% flags) is far from what the corrected audit does: over 2000 other
 # seeds (50_000 + i, same trials and confidence) it flagged laplace 17, geometric 16, rr 18, rr4 16
 # times; the 99.99% Clopper-Pearson upper bound of each rate is <= 0.0197, so P_REF = 0.02.  The
-# tightened test runs R_BASIC = 120 seeds and fails above the 1 - 1e-4 quantile of Binomial(R_BASIC,
-# P_REF) (10 of 120 = 8.3%): false-failure rate <= 1e-4 (binomial) + 1e-4 (reference bound) per
-# mechanism.  Without the Bonferroni correction the flag rate is 22-28%; with the events estimated on
-# the selection batch (broken.ReplayFirstBatch, seeds 1000-1099) laplace 23%, geometric 35% (rr 8%,
-# rr4 3%: reuse is nearly harmless for a 2- or 4-valued output, test_calibration_selection_reuse.py
-# covers it on a vector).  At 22% the test fails with probability 0.99994 (1 - 2e-9 with the former
-# 200 seeds and limit 13), at 35% 1 - 1e-11: both breaks fail it, which the ALPHA limit alone did not.
+# tightened test fails above the 1 - 1e-4 quantile of Binomial(R, P_REF) (13 of 200 = 6.5%):
+# false-failure rate <= 1e-4 (binomial) + 1e-4 (reference bound) per mechanism.  Without the
+# Bonferroni correction the flag rate is 22-28%, and with events estimated on the selection batch
+# it is far above 2%: both fail it, which the ALPHA limit alone (31%) did not catch.
 P_REF = 0.02
-R_BASIC = 120
-LIMIT_BASIC = int(binom.isf(1e-4, R_BASIC, ALPHA))
-LIMIT_TIGHT = int(binom.isf(1e-4, R_BASIC, P_REF))
+LIMIT_TIGHT = int(binom.isf(1e-4, R, P_REF))
 
 
 @pytest.mark.slow
@@ -205,9 +200,9 @@ LIMIT_TIGHT = int(binom.isf(1e-4, R_BASIC, P_REF))
 )
 def test_calibration_basic(name: str, mechanism, d0, d1) -> None:  # type: ignore[no-untyped-def]
     # tight pairs: the true epsilon on (d0, d1) equals the claim, the hardest case for validity
-    flags = _flags(mechanism, d0, d1, 1.0, repeats=R_BASIC)
-    assert flags <= LIMIT_BASIC, f"{name}: {flags}/{R_BASIC} flagged at alpha={ALPHA}"
-    assert flags <= LIMIT_TIGHT, f"{name}: {flags}/{R_BASIC} flagged; the corrected audit flags <= {P_REF:.0%}"
+    flags = _flags(mechanism, d0, d1, 1.0)
+    assert flags <= LIMIT, f"{name}: {flags}/{R} flagged at alpha={ALPHA}"
+    assert flags <= LIMIT_TIGHT, f"{name}: {flags}/{R} flagged; the corrected audit flags <= {P_REF:.0%}"
 
 
 def _kernel_mechanism(backend: str):  # type: ignore[no-untyped-def]
