@@ -189,14 +189,16 @@ def _every_outcome_within_its_binomial_tails(counts: np.ndarray, n: int, p: np.n
 
 
 @pytest.mark.parametrize("X, y, eps, d, n", [
-    ([1, 2], [1, 0], 2.0, 2, 2_000),           # runs of sample values: the end, then the start, then a and b
+    ([1, 2], [1, 0], 2.0, 2, 6_000),           # runs of sample values: the end, then the start, then a and b
     ([3, 5, 6, 7], [0, 0, 0, 0], 20.0, 3, 1_500),  # data-free outcomes: None, six intervals in {0,1,2}, [4,4]
 ])
 def test_structured_interval_mechanism_has_the_exact_law(X, y, eps, d, n) -> None:
     """Every outcome (every interval of X_d and the empty one) is drawn with the probability that
     structured_interval_log_probability gives it: n seeded draws, each outcome's count within its exact
     binomial tails (false-failure rate <= 1e-7 per case).  Power (multinomial simulation, 5,000 repetitions):
-    the first case (2,000 draws) fails a sampler at epsilon x 2, x 1/2 or x 1.5 with probability >= 0.997.  The
+    the first case (6,000 draws: the one whose outcomes depend on epsilon) fails a sampler at epsilon x 2, x 1/2 or
+    x 1.5 with probability >= 0.997 at 2,000 draws already; the 6,000 keep x 1.25 caught (seen failing), which
+    2,000 did not.  The
     second case has two gaps of different sizes (3 and 1), so a miscounted gap moves a whole gap's mass; its
     data-free outcomes do not depend on epsilon."""
     from semiprivate.theory.classes import Intervals
