@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
+import re
+from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
@@ -93,6 +96,47 @@ XDIST_GROUPS = {
 }
 
 
+#: measured seconds (setup + call + teardown) of the tests that take 0.5 s or more, written by
+#: ``pytest --store-durations`` (a whole run, e.g. ``bash scripts/test.sh --store-durations``); read to hand the
+#: longest work out first under pytest-xdist.  A test it does not list counts as ``SLOW_DEFAULT`` seconds when
+#: marked ``slow``, else as 0 (collection order).
+DURATIONS_FILE = ROOT / "tests" / "durations.json"
+SLOW_DEFAULT = 10.0
+STORED_MIN = 0.5
+_GROUP_SUFFIX = re.compile(r"@\w+$")  # the xdist_group suffix of a test id (see below)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--store-durations", action="store_true", default=False,
+                     help=f"write the measured seconds of every test of >= {STORED_MIN} s to {DURATIONS_FILE.name} "
+                          "(read by the pytest-xdist ordering: the longest work first)")
+
+
+def _durations() -> dict[str, float]:
+    try:
+        data = json.loads(DURATIONS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))}
+
+
+_MEASURED: defaultdict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each test's phases (under pytest-xdist, in the controller, from the workers' reports)."""
+    _MEASURED[_GROUP_SUFFIX.sub("", report.nodeid)] += report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not session.config.getoption("store_durations", False) or hasattr(session.config, "workerinput"):
+        return
+    kept = {k: round(v, 1) for k, v in sorted(_MEASURED.items()) if v >= STORED_MIN}
+    DURATIONS_FILE.write_text(json.dumps(kept, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def _xdist_groups(item: pytest.Item) -> list[str]:
     """The names of ``item``'s ``xdist_group`` marks, as pytest-xdist reads them."""
     return sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
@@ -100,8 +144,8 @@ def _xdist_groups(item: pytest.Item) -> list[str]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist: the ``slow`` tests first; with ``--dist loadgroup``, tests marked ``xdist_group(name)``
-    run in one worker.
+    """Under pytest-xdist: the longest tests first (``DURATIONS_FILE``; unmeasured ``slow`` tests before the other
+    unmeasured ones); with ``--dist loadgroup``, tests marked ``xdist_group(name)`` run in one worker.
 
     pytest-xdist tells its scheduler a test's group by appending ``@name`` to the test's id, which it writes to
     ``item._nodeid``; since pytest 9.2 a test's id is ``item._id`` (a structured ``NodeId``), so that write has no
@@ -111,17 +155,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     pytest-xdist makes with pytest before 9.2."""
     if not hasattr(config, "workerinput"):
         return
-    # the long tests first (``slow``; stable: collection order otherwise), so that the run does not end on
-    # one worker finishing a long test while the other is idle; pytest-xdist hands out single tests in this
-    # order (groups, several tests each, go before them)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-    if not getattr(config.option, "loadgroup", False):
+    loadgroup = getattr(config.option, "loadgroup", False)
+    if loadgroup:
+        for item in items:
+            rel = item.path.resolve().relative_to(ROOT).parts if item.path.resolve().is_relative_to(ROOT) else ()
+            group = next((g for folder, g in XDIST_GROUPS.items() if rel[:len(Path(folder).parts)] == Path(folder).parts), None)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+    # the longest work first (longest-processing-time order), so that the run does not end on one worker
+    # finishing a long test while the other is idle: a test by its measured seconds (DURATIONS_FILE; unmeasured:
+    # SLOW_DEFAULT if marked ``slow``, else 0), a group (handed out whole under --dist loadgroup) by the sum of its
+    # tests; stable, so collection order otherwise
+    measured = _durations()
+
+    def expected(item: pytest.Item) -> float:
+        found = measured.get(item.nodeid)
+        if found is not None:
+            return found
+        return SLOW_DEFAULT if item.get_closest_marker("slow") is not None else 0.0
+
+    unit = {id(item): "_".join(_xdist_groups(item)) if loadgroup else "" for item in items}
+    totals: defaultdict[str, float] = defaultdict(float)
+    for item in items:
+        totals[unit[id(item)]] += expected(item)
+    items.sort(key=lambda item: -(totals[unit[id(item)]] if unit[id(item)] else expected(item)))
+    if not loadgroup:
         return
     for item in items:
-        rel = item.path.resolve().relative_to(ROOT).parts if item.path.resolve().is_relative_to(ROOT) else ()
-        group = next((g for folder, g in XDIST_GROUPS.items() if rel[:len(Path(folder).parts)] == Path(folder).parts), None)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
         names = _xdist_groups(item)
         if not names or item.nodeid.endswith("@" + "_".join(names)):
             continue

@@ -7,6 +7,7 @@ Runs a small suite in a child pytest with two workers and the root conftest.  Wi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -64,3 +65,24 @@ def test_grouped_tests_run_in_one_worker_and_slow_tests_go_first(tmp_path: Path)
     # the single tests: the slow one is handed out before the others
     free = [nodeid for _, nodeid in passed if "test_c.py" in nodeid]
     assert len(free) == 7 and "test_long" in free[0] + free[1], free
+
+
+def test_measured_durations_order_the_tests_longest_first(tmp_path: Path) -> None:
+    """With a durations file (``pytest --store-durations`` writes it), a test measured as long goes out before
+    an unmeasured ``slow`` one (10 s assumed) and before the unmeasured others; ``--store-durations`` writes the
+    tests of >= 0.5 s only."""
+    pytest.importorskip("xdist")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "test_c.py").write_text(_FREE + "\n\ndef test_half_second():\n    import time\n    time.sleep(0.6)\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: long\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "durations.json").write_text('{"test_c.py::test_free[4]": 30.0}')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "1", "--dist", "loadgroup",
+                          "-v", "-p", "no:randomly", "--store-durations", str(tmp_path)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    order = re.findall(r"PASSED (\S+)", run.stdout)
+    assert [n.split("::")[1] for n in order[:2]] == ["test_free[4]", "test_long"], order
+    stored = json.loads((tmp_path / "tests" / "durations.json").read_text())
+    assert list(stored) == ["test_c.py::test_half_second"] and stored["test_c.py::test_half_second"] >= 0.5, stored
