@@ -12,6 +12,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy as sp
 from scipy.stats import binom
 from semiprivate.proofs_checks._framework import (
@@ -74,13 +75,19 @@ def bad_ratios(threshold: float) -> list[float]:
     """Ratios n_priv/n_pub (n_pub in {1,2,3,5,10,30}, n_priv <= 400 n_pub) with P[early exit] > threshold."""
     out = []
     for npub in (1, 2, 3, 5, 10, 30):
-        p = 1.0 / (100 * npub)
-        npriv = list(range(1, 400 * npub + 1))
-        for npv in npriv:
-            nt = -(-npv // (10 * npub))
-            if float(binom.sf(nt - 1, npv - 1, p)) > threshold:
-                out.append(npv / npub)
+        npriv, pr = _grid_tail(npub, early=True)
+        out += [npv / npub for npv, x in zip(npriv, pr) if x > threshold]
     return out
+
+
+def _grid_tail(npub: int, *, early: bool) -> tuple[list[int], list[float]]:
+    """n_priv = 1, ..., 400 n_pub and, for each, :func:`early_exit_probability` (``early``) or
+    :func:`fill_failure_probability`: the same binomial tails in one array call (elementwise the same numbers)."""
+    p = 1.0 / (100 * npub)
+    npriv = np.arange(1, 400 * npub + 1)
+    nt = -(-npriv // (10 * npub))
+    tail = binom.sf(nt - 1, npriv - 1, p) if early else binom.sf(nt, npriv, p)
+    return npriv.tolist(), [float(x) for x in tail.tolist()]
 
 
 @register(f"{ID}.chernoff")
@@ -200,8 +207,8 @@ def check_confidence() -> Check:
     if not float(need) + 0.01 + pl_min > float(b16):
         raise RuntimeError("expected the additive repair to fail at ratio 10")
     # the fill-with-D0 repair
-    fill_grid, fill_arg = max((fill_failure_probability(npv, npub), (npub, npv))
-                              for npub in (1, 2, 3, 5, 10, 30) for npv in range(1, 400 * npub + 1))
+    fill_grid, fill_arg = max((x, (npub, npv)) for npub in (1, 2, 3, 5, 10, 30)
+                              for npv, x in zip(*_grid_tail(npub, early=False)))
     fill_sup, fill_nt = fill_failure_poisson_sup()
     if not (fill_grid <= fill_sup < slack):
         raise RuntimeError(f"fill repair: grid {fill_grid}, Poisson sup {fill_sup}, slack {slack}")

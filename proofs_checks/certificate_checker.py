@@ -91,8 +91,33 @@ def _key(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True)
 
 
+#: Texts already parsed in this process (text, names -> symbols, evaluate and distribute flags -> expression).
+#: Parsing is a pure function of these, and a sympy expression is immutable, so a text read again (the same side
+#: at every sample point, the same srepr in a chain re-checked with a step deleted) is not parsed again: sympy
+#: parses every string anew, about a millisecond each, with an import of all of sympy's names per call.
+_PARSED: dict[tuple[Any, ...], Any] = {}
+
+
+def _parse(text: str, names: dict[str, Any] | None = None, evaluate: bool | None = None) -> Any:
+    """``sympy.sympify(text, locals=names or {}, evaluate=evaluate)``, parsed once per process."""
+    from sympy.core.parameters import global_parameters
+
+    key = (text, tuple(sorted((names or {}).items(), key=lambda kv: kv[0])),
+           global_parameters.evaluate if evaluate is None else evaluate, global_parameters.distribute)
+    try:
+        return _PARSED[key]
+    except KeyError:
+        pass
+    e = (sp.sympify(text, locals=dict(names or {})) if evaluate is None
+         else sp.sympify(text, locals=dict(names or {}), evaluate=evaluate))
+    if len(_PARSED) >= _MEMO_MAX:
+        _PARSED.clear()
+    _PARSED[key] = e
+    return e
+
+
 def _expr(text: str) -> sp.Expr:
-    return sp.sympify(text, locals={}, evaluate=True) if text else sp.Integer(0)
+    return _parse(text, evaluate=True) if text else sp.Integer(0)
 
 
 def _zero_sides(cert: dict[str, Any]) -> tuple[sp.Expr, sp.Expr]:
@@ -559,13 +584,13 @@ def _reval(e: Any) -> Any:
         args = [_reval(a) for a in e.args]
         return e.func(*args, evaluate=False) if not isinstance(e, sp.Not) else sp.Not(args[0], evaluate=False)
     if isinstance(e, sp.Basic):
-        return sp.sympify(sp.srepr(e), locals={})
+        return _parse(sp.srepr(e))
     return e
 
 
 def _read(text: str) -> Any:
     with sp.evaluate(False):
-        e = sp.sympify(text, locals={})
+        e = _parse(text)
     return _reval(e)
 
 
@@ -1175,7 +1200,7 @@ def _sample_point(names: list[str], values: tuple[Any, ...], symbols: dict[str, 
     """The sample point (symbol -> value); ``exact=False`` rounds irrational values to a rational just above."""
     point: dict[Any, Any] = {}
     for n, v in zip(names, values):
-        val = sp.sympify(str(v), locals=dict(symbols)).subs(point).doit()
+        val = _parse(str(v), symbols).subs(point).doit()
         if val.free_symbols:
             return None
         if not val.is_Rational and not exact:

@@ -48,14 +48,25 @@ def threshold_proof(d: int, beta: float) -> float:
     return (9.0 * math.log(4.0 / beta) + 4.0) / (d - 1)
 
 
+#: log C(d, k), k = 1..floor(d/2), per d already used in this process (the bisections below ask for one d 200 times)
+_LOG_BINOMIALS: dict[int, list[float]] = {}
+
+
+def _log_binomials(d: int) -> list[float]:
+    """lgamma(d + 1) - lgamma(k + 1) - lgamma(d - k + 1) for k = 1, ..., floor(d/2), computed once per d."""
+    if d not in _LOG_BINOMIALS:
+        _LOG_BINOMIALS[d] = [math.lgamma(d + 1) - math.lgamma(k + 1) - math.lgamma(d - k + 1)
+                             for k in range(1, d // 2 + 1)]
+    return _LOG_BINOMIALS[d]
+
+
 def log_disconnect_union_bound(d: int, p: float) -> float:
     """log of sum_{k=1}^{floor(d/2)} C(d,k) (1-p)^{k(d-k)}: an exact upper bound on
     P[G(d,p) disconnected] (union over the vertex sets that have no edge to their complement)."""
     if p >= 1.0:
         return -math.inf
     lq = math.log1p(-p)
-    terms = [math.lgamma(d + 1) - math.lgamma(k + 1) - math.lgamma(d - k + 1) + k * (d - k) * lq
-             for k in range(1, d // 2 + 1)]
+    terms = [lb + k * (d - k) * lq for k, lb in enumerate(_log_binomials(d), start=1)]
     m = max(terms)
     return m + math.log(sum(math.exp(t - m) for t in terms))
 

@@ -262,6 +262,11 @@ def test_run_batches_and_local_cluster_name_bad_parameters() -> None:
         local_cluster(1, memory_limit=object())  # type: ignore[arg-type]
 
 
+def _tasks_run(dask_worker):
+    """How many tasks this worker has run (``Client.run`` passes the worker)."""
+    return dask_worker.state.executed_count
+
+
 def _worker_settings():
     import os
 
@@ -276,20 +281,36 @@ def test_local_cluster_workers_are_set_up_for_numpy_batches(client) -> None:
 
 
 @pytest.mark.slow
-def test_report_cli_workers_option_gives_the_local_report(tmp_path) -> None:
+def test_report_cli_workers_option_gives_the_local_report(tmp_path, client, monkeypatch) -> None:
     """``python -m semiprivate report --workers 2``: a local cluster runs the simulations (the covers section's
     ASSPP trials go through ReportContext.simulate, monte_carlo); report.md is the plain run's, bar the timings
     (the run's time line and each section's): every number of the section is the same here and on the cluster.
     The section's trials with another seed give another text, which the report does not contain (the comparison
-    can fail)."""
+    can fail).
+
+    The cluster the option asks for is this module's: ``local_cluster(2, threads_per_worker=1)``, the call the
+    CLI makes (checked), started once for the module instead of a second time for this test; the trials must
+    reach its workers (their task count grows)."""
+    import contextlib
     import re
 
+    import semiprivate.theory.distributed as distributed_module
     from semiprivate.theory.report import ReportContext
     from semiprivate.theory.report.cli import main
     from semiprivate.theory.report.sections import covers
 
+    asked = []
+
+    def module_cluster(n_workers, **kwargs):
+        asked.append((n_workers, kwargs))
+        return contextlib.nullcontext(client)
+
+    monkeypatch.setattr(distributed_module, "local_cluster", module_cluster)
     assert main(["--quick", "--only", "covers", "--out", str(tmp_path / "here")]) == 0
+    before = sum(client.run(_tasks_run).values())
     assert main(["--quick", "--only", "covers", "--workers", "2", "--out", str(tmp_path / "dask")]) == 0
+    assert asked == [(2, {"threads_per_worker": 1})]
+    assert sum(client.run(_tasks_run).values()) > before  # the trials ran on the workers
 
     def text(d):
         return re.sub(r"_Section time: [^_]*_|\([0-9.]+ s\)|^Time: .*$", "", (tmp_path / d / "report.md").read_text(),
