@@ -108,8 +108,14 @@ def _describe_value(value: Any) -> str:
     return text
 
 
+#: Exact types that are real numbers for :func:`_is_real_number` (``bool``, a subclass of int, is not among them).
+_PLAIN_REALS = frozenset({int, float})
+
+
 def _is_real_number(value: Any) -> bool:
     """True for int/float/NumPy/Fraction/sympy reals; False for bool and everything else."""
+    if type(value) in _PLAIN_REALS:  # the common case, without the abstract-class checks (bool's type is bool)
+        return True
     if isinstance(value, (bool, np.bool_)):
         return False
     return isinstance(value, (numbers.Real, np.integer, np.floating))
@@ -330,11 +336,14 @@ class Integer(Constraint):
         return f"an integer in [{lo}, {hi}]"
 
     def validate(self, name: str, value: Any) -> Any:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        if type(value) is int:  # the common case, without the abstract-class checks (bool's type is bool)
+            v = value
+        elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
             raise TypeError(
                 f"{name} must be an integer, got {_describe_value(value)} ({type(value).__name__})"
             )
-        v = int(value)
+        else:
+            v = int(value)
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
             raise ValueError(f"{name} must be {self.describe()}, got {_describe_value(v)}")
         return v
@@ -389,6 +398,8 @@ class Boolean(Constraint):
         return "a bool"
 
     def validate(self, name: str, value: Any) -> Any:
+        if type(value) is bool:
+            return value
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{name} must be a bool, got {_describe_value(value)} ({type(value).__name__})")
         return bool(value)

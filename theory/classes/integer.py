@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 from typing import Any
@@ -137,6 +138,8 @@ def hypothesis_int(v: Any, what: str) -> int:
     >>> hypothesis_int(np.uint64(7), "a")
     7
     """
+    if type(v) is int:  # the common case, without the abstract-class checks (a bool's type is bool, not int)
+        return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer)):
         raise TypeError(f"{what} must be an int, got {v!r}")
     return int(v)
@@ -159,6 +162,61 @@ def _count_below(xs: np.ndarray, ts: list[int]) -> np.ndarray:
     out = np.searchsorted(xs, t_arr, side="left")
     full = np.array([t >= 2**64 for t in ts], dtype=bool)
     return np.where(full, len(xs), out).astype(np.int64)
+
+
+#: Largest d whose hypothesis coordinates (up to 2^d) all fit in int64 with room for b + 1.
+_FAST_D = 62
+
+
+def _plain_ints(values: Any, d: int) -> np.ndarray | None:
+    """``values`` as an int64 array when every entry is a plain Python int (``type(v) is int``: no bool) and
+    ``d <= 62``; None otherwise (the caller then checks each entry on its own, with its own message).  Range
+    checks are the caller's."""
+    if d > _FAST_D or not set(map(type, values)) <= {int}:
+        return None
+    try:
+        return np.array(values, dtype=np.int64).reshape(len(values))
+    except OverflowError:
+        return None
+
+
+def _fast_thresholds(hs: list[Any], d: int) -> np.ndarray | None:
+    """The thresholds ``hs`` as int64 when all are plain ints in [0, 2^d] (what :meth:`Thresholds._check_h`
+    accepts, without a per-hypothesis call); None when any is not (the per-hypothesis check then raises)."""
+    t = _plain_ints(hs, d)
+    if t is None or (t.size and (int(t.min()) < 0 or int(t.max()) > 2**d)):
+        return None
+    return t
+
+
+def _fast_intervals(hs: list[Any], d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(a, b, empty) of the intervals ``hs`` when every one is None or a tuple/list of two plain ints
+    0 <= a <= b < 2^d (what :meth:`Intervals._check_h` accepts, checked for the whole list at once); None when
+    any is not (the per-hypothesis check then raises, naming the first bad one).  Empty: a = b = 0."""
+    kinds = set(map(type, hs))
+    if d > _FAST_D or not kinds <= {tuple, list, type(None)}:
+        return None
+    empty = np.fromiter((h is None for h in hs), dtype=bool, count=len(hs)) if type(None) in kinds \
+        else np.zeros(len(hs), dtype=bool)
+    pairs = [h for h in hs if h is not None] if empty.any() else hs
+    if pairs and set(map(len, pairs)) != {2}:
+        return None
+    ab = _plain_ints(list(itertools.chain.from_iterable(pairs)), d)
+    if ab is None:
+        return None
+    a, b = ab[0::2], ab[1::2]
+    if a.size and (int(a.min()) < 0 or bool(np.any(a > b)) or int(b.max()) >= 2**d):
+        return None
+    full_a = np.zeros(len(hs), dtype=np.int64)
+    full_b = np.zeros(len(hs), dtype=np.int64)
+    full_a[~empty] = a
+    full_b[~empty] = b
+    return full_a, full_b, empty
+
+
+def _count_below_array(xs: np.ndarray, ts: np.ndarray) -> np.ndarray:
+    """:func:`_count_below` for an int64 array of ts in [0, 2^62] (no clipping needed)."""
+    return np.searchsorted(xs, ts.astype(np.uint64), side="left").astype(np.int64)
 
 
 class _IntegerDomainClass(ConceptClass):
@@ -220,8 +278,12 @@ class Thresholds(_IntegerDomainClass):
     def error_counts(self, hypotheses: Any, X: Any, y: Any) -> np.ndarray:
         """#errors of each threshold on (X, y) in O((k + n) log n) (sorted prefix counts)."""
         xs, c0, c1 = _sorted_counts(self, X, y)
-        ts = [self._check_h(h) for h in hypotheses]
-        below = _count_below(xs, ts)  # #points x < t  (labelled 1 by c_t)
+        hs = hypotheses if isinstance(hypotheses, list) else list(hypotheses)
+        fast = _fast_thresholds(hs, self.d)  # all plain ints in range: checked at once
+        if fast is not None:
+            below = _count_below_array(xs, fast)
+        else:
+            below = _count_below(xs, [self._check_h(h) for h in hs])  # #points x < t  (labelled 1 by c_t)
         # errors: zeros among x < t, plus ones among x >= t
         return np.asarray(c0[below] + (c1[-1] - c1[below]), dtype=np.int64)
 
@@ -240,7 +302,11 @@ class Thresholds(_IntegerDomainClass):
 
     def evaluate_many(self, hypotheses: Any, X: Any) -> np.ndarray:
         Xv = self.validate_points(X, allow_empty=True)
-        ts = [self._check_h(h) for h in hypotheses]
+        hs = hypotheses if isinstance(hypotheses, list) else list(hypotheses)
+        fast = _fast_thresholds(hs, self.d)
+        if fast is not None:
+            return np.asarray(Xv[None, :] < fast.astype(np.uint64)[:, None]).reshape(len(hs), len(Xv))
+        ts = [self._check_h(h) for h in hs]
         full = np.array([t >= 2**64 for t in ts], dtype=bool)
         tv = np.array([min(t, 2**64 - 1) for t in ts], dtype=np.uint64)
         return np.asarray((Xv[None, :] < tv[:, None]) | full[:, None]).reshape(len(ts), len(Xv))
@@ -293,11 +359,18 @@ class Intervals(_IntegerDomainClass):
     def error_counts(self, hypotheses: Any, X: Any, y: Any) -> np.ndarray:
         """#errors of each interval on (X, y) in O((k + n) log n) (sorted prefix counts)."""
         xs, c0, c1 = _sorted_counts(self, X, y)
-        hs = [self._check_h(h) for h in hypotheses]
-        lo = _count_below(xs, [0 if h is None else h[0] for h in hs])
-        hi = _count_below(xs, [0 if h is None else h[1] + 1 for h in hs])
-        empty = np.array([h is None for h in hs], dtype=bool)
-        hi = np.where(empty, lo, hi)
+        given = hypotheses if isinstance(hypotheses, list) else list(hypotheses)
+        fast = _fast_intervals(given, self.d)  # every interval well formed: checked for the list at once
+        if fast is not None:
+            a, b, empty = fast
+            lo = _count_below_array(xs, a)
+            hi = np.where(empty, lo, _count_below_array(xs, b + 1))
+        else:
+            hs = [self._check_h(h) for h in given]
+            lo = _count_below(xs, [0 if h is None else h[0] for h in hs])
+            hi = _count_below(xs, [0 if h is None else h[1] + 1 for h in hs])
+            empty = np.array([h is None for h in hs], dtype=bool)
+            hi = np.where(empty, lo, hi)
         # errors: all ones, minus ones inside, plus zeros inside
         inside1 = c1[hi] - c1[lo]
         inside0 = c0[hi] - c0[lo]
@@ -323,12 +396,17 @@ class Intervals(_IntegerDomainClass):
 
     def evaluate_many(self, hypotheses: Any, X: Any) -> np.ndarray:
         Xv = self.validate_points(X, allow_empty=True)
-        hs = [self._check_h(h) for h in hypotheses]
-        empty = np.array([h is None for h in hs], dtype=bool)
-        a = np.array([0 if h is None else h[0] for h in hs], dtype=np.uint64)
-        b = np.array([0 if h is None else h[1] for h in hs], dtype=np.uint64)
+        given = hypotheses if isinstance(hypotheses, list) else list(hypotheses)
+        fast = _fast_intervals(given, self.d)
+        if fast is not None:
+            a, b, empty = (fast[0].astype(np.uint64), fast[1].astype(np.uint64), fast[2])
+        else:
+            hs = [self._check_h(h) for h in given]
+            empty = np.array([h is None for h in hs], dtype=bool)
+            a = np.array([0 if h is None else h[0] for h in hs], dtype=np.uint64)
+            b = np.array([0 if h is None else h[1] for h in hs], dtype=np.uint64)
         M = (Xv[None, :] >= a[:, None]) & (Xv[None, :] <= b[:, None]) & ~empty[:, None]
-        return np.asarray(M).reshape(len(hs), len(Xv))
+        return np.asarray(M).reshape(len(given), len(Xv))
 
     @property
     def vc_dimension(self) -> int:

@@ -36,6 +36,7 @@ import contextvars
 import functools
 import inspect
 import io
+import itertools
 import logging
 import os
 import sys
@@ -480,40 +481,93 @@ def param_names(obj: Any) -> list[str]:
     return list(names)
 
 
+#: Exact types that hold no other object (no coin state inside): the walk passes them without a call.
+_ATOMS = frozenset({int, float, complex, str, bytes, bool, type(None)})
+#: Types the walk does not enter (NumPy arrays of a non-object dtype are among them; object arrays are walked).
+_LEAVES = (str, bytes, int, float, complex, type)
+#: Deeper than this, the walk stops (a cycle guard beside ``seen``).
+_MAX_DEPTH = 12
+
+
 def coin_state_paths(obj: Any, *, _path: str = "", _seen: set[int] | None = None, _depth: int = 0,
                      skip_params: bool = True) -> list[str]:
     """Attribute paths under ``obj`` that hold coin state (a generator, bit generator, seed sequence).
 
     The object's own parameters are skipped (``skip_params``: a generator the user passed stays
-    theirs); everything else is searched: attributes, list/tuple/dict/set items, nested objects
-    (their parameters included: a wrapper must not leave its coins in a base's ``rng``).
+    theirs); everything else is searched: attributes, list/tuple/dict/set items, dict keys, the items of
+    object-dtype NumPy arrays, nested objects (their parameters included: a wrapper must not leave its coins
+    in a base's ``rng``).  Plain values (ints, floats, strings, None, numeric arrays) are passed without a
+    recursive call, and a tuple/list of plain values in one step: the walk of a fitted object's state costs a
+    C-level pass over such containers, not one call per item.
     """
     seen = set() if _seen is None else _seen
-    if id(obj) in seen or _depth > 12:
-        return []
+    out: list[str] = []
+    _walk(obj, _path, seen, _depth, skip_params, out)
+    return out
+
+
+def _plain(v: Any) -> bool:
+    """Whether ``v`` holds no coin state for certain without entering it: an atom, a numeric array, or a
+    tuple/list of atoms."""
+    t = type(v)
+    if t in _ATOMS:
+        return True
+    if t is np.ndarray:
+        return v.dtype != object
+    return (t is tuple or t is list) and set(map(type, v)) <= _ATOMS
+
+
+def _all_plain(items: Any) -> bool:
+    """Whether every item of ``items`` is an atom or a tuple of atoms (a cover of hypotheses, a list of
+    pairs): two C-level passes instead of one check per item."""
+    kinds = set(map(type, items))
+    if kinds <= _ATOMS:
+        return True
+    if not kinds <= _ATOMS | {tuple}:
+        return False
+    return set(map(type, itertools.chain.from_iterable(v for v in items if type(v) is tuple))) <= _ATOMS
+
+
+def _walk(obj: Any, path: str, seen: set[int], depth: int, skip_params: bool, out: list[str]) -> None:
+    """:func:`coin_state_paths`'s walk: appends to ``out`` the path of every coin state under ``obj``."""
+    if id(obj) in seen or depth > _MAX_DEPTH:
+        return
     seen.add(id(obj))
     if is_coin_state(obj):
-        return [_path or "<self>"]
-    out: list[str] = []
+        out.append(path or "<self>")
+        return
+    deeper = depth + 1
     if isinstance(obj, dict):
         for k, v in obj.items():
-            out += coin_state_paths(v, _path=f"{_path}[{k!r}]", _seen=seen, _depth=_depth + 1, skip_params=False)
-        return out
+            if type(k) not in _ATOMS and is_coin_state(k):
+                out.append(f"{path}[<key {type(k).__name__}>]")
+            if not _plain(v):
+                _walk(v, f"{path}[{k!r}]", seen, deeper, False, out)
+        return
     if isinstance(obj, list | tuple | set | frozenset):
+        if _all_plain(obj):
+            return
         for i, v in enumerate(obj):
-            out += coin_state_paths(v, _path=f"{_path}[{i}]", _seen=seen, _depth=_depth + 1, skip_params=False)
-        return out
-    if isinstance(obj, np.ndarray | str | bytes | int | float | complex | type) or obj is None:
-        return []
+            if not _plain(v):
+                _walk(v, f"{path}[{i}]", seen, deeper, False, out)
+        return
+    if isinstance(obj, np.ndarray):
+        if obj.dtype == object:
+            for i, v in enumerate(obj.flat):
+                if not _plain(v):
+                    _walk(v, f"{path}.flat[{i}]", seen, deeper, False, out)
+        return
+    if isinstance(obj, _LEAVES) or obj is None:
+        return
     state = getattr(obj, "__dict__", None)
     if not isinstance(state, dict):
-        return []
-    skip = set(param_names(obj)) if skip_params else set()
+        return
+    skip = param_names(obj) if skip_params else ()
     for k, v in state.items():
         if k in skip:
             continue
-        out += coin_state_paths(v, _path=f"{_path}.{k}", _seen=seen, _depth=_depth + 1, skip_params=False)
-    return out
+        if not _plain(v):
+            _walk(v, f"{path}.{k}", seen, deeper, False, out)
 
 
 #: Label vectors a sentinel-mode step (``PublicRowsFitted``) has split into public and private rows, with the
