@@ -74,8 +74,8 @@ def _declared(estimator: Any) -> dict[str, str]:
 
 
 @parametrize_with_checks(LEARNERS, expected_failed_checks=_declared, xfail_strict=True)
-def test_sklearn_compatible_learner(estimator: Any, check: Any) -> None:
-    check(estimator)
+def test_sklearn_compatible_learner(estimator: Any, check: Any, run_estimator_check: Any) -> None:
+    run_estimator_check(estimator, check, _declared(estimator))
 
 
 def test_every_learner_is_checked_and_declares_reasons() -> None:

@@ -96,7 +96,7 @@ def _expected_failures(est):
 
 @pytest.mark.slow
 @parametrize_with_checks(_SK, expected_failed_checks=_expected_failures)
-def test_sklearn_compatible(estimator, check, calibrations_of_earlier_tests):
+def test_sklearn_compatible(estimator, check, calibrations_of_earlier_tests, run_estimator_check):
     # the checks fit the DP-SGD configuration 29 times on datasets of a few sizes: one calibration per number of
     # classes (q = 1), each made once (calibrations_of_earlier_tests)
     # the checks fit without classes=: the label set is then read from y and privacy_ is (inf, 0) with a
@@ -106,7 +106,7 @@ def test_sklearn_compatible(estimator, check, calibrations_of_earlier_tests):
         # 30 Noisy SGD steps on the checks' tiny data often give a one-class model: the degenerate-preprocessing
         # warning (tested in tests/theory/learners/test_pipeline.py) is expected here, not the check's subject
         warnings.filterwarnings("ignore", message=".*predicts one class on every public row", category=UserWarning)
-        check(estimator)
+        run_estimator_check(estimator, check, _expected_failures(estimator))
 
 
 # ---------------------------------------------------------------------------
