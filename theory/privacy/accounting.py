@@ -51,6 +51,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from scipy import optimize
 from semiprivate.theory.bounds import pillar as _pillar_bounds
 from semiprivate.validation import (
     EPSILON,
@@ -380,8 +381,6 @@ def _bisection_read_ahead(eps_of: Any, eps: float, lo: float, hi: float, tol: fl
     ``eps`` (the accountant not monotone between the points seen), the plain bisection runs from the start, so
     the result meets ``eps`` as the plain bisection's does.
     """
-    from scipy import optimize
-
     def gap(s: float) -> float:
         return eps_of(float(s)) - eps
 
@@ -430,8 +429,6 @@ def _calibrate_on_bracket(gap: Any, lo: float, hi: float, tol: float) -> float:
     gap is < 0, else bisection keeping a point of non-positive gap.  Same points, same arithmetic, so
     the same noise multiplier to the last bit (tested against ``calibrate_dp_mechanism`` itself).
     """
-    from scipy import optimize
-
     root, result = optimize.brentq(gap, lo, hi, xtol=tol, full_output=True)
     if result.converged:
         if gap(root) <= 0:
