@@ -10,7 +10,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VPY="$(bash scripts/bootstrap.sh | tail -n 1)" || { echo "test.sh: bootstrap failed" >&2; exit 1; }
 export MPLBACKEND=Agg
-export PYTHONDONTWRITEBYTECODE=1
+# Bytecode goes to one directory inside the venv (PYTHONPYCACHEPREFIX), not into the checkout: the tree stays
+# clean, and each module is compiled once for the docs build, both pytest workers and every Python process the
+# tests start (with PYTHONDONTWRITEBYTECODE each of them compiled the package and pytest rewrote the test modules
+# in each worker). Python checks each cached file against its source, as for __pycache__.
+PYTHONPYCACHEPREFIX="$(dirname "$(dirname "$VPY")")/pycache"
+export PYTHONPYCACHEPREFIX
+unset PYTHONDONTWRITEBYTECODE
 
 # ruff, then mypy, in the background from here on; their output is shown after pytest
 LINT_LOG="$(mktemp)"

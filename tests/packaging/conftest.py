@@ -10,9 +10,10 @@
 Builds run on a copy of the source tree (no build outputs written into the checkout).  Virtual
 environments are made without their own pip (``--without-pip``) and filled by this venv's pip through
 ``pip --python``; installs skip byte-compiling (``--no-compile``): the first process to import a module
-compiles it and writes its bytecode, which the later ones read (the subprocesses may write bytecode even
-when the suite runs under ``PYTHONDONTWRITEBYTECODE``, as ``scripts/test.sh`` does: else every process in a
-fresh venv compiles SciPy and scikit-learn again, about 4 CPU-seconds each).
+compiles it and writes its bytecode next to it, which the later ones read (the subprocesses may write bytecode
+even when the suite runs under ``PYTHONDONTWRITEBYTECODE``: else every process in a fresh venv compiles SciPy and
+scikit-learn again, about 4 CPU-seconds each; and they do not write into the suite's ``PYTHONPYCACHEPREFIX``,
+which ``scripts/test.sh`` keeps in the project's venv and which would collect every temporary venv's files).
 
 The compiled wheel is built with ``SEMIPRIVATE_DEBUG=1`` (``-O0 -g``, setup.py): what these tests check (the
 isolated build from the declared build requirements, the wheel's contents, a fresh install that runs) does
@@ -35,8 +36,10 @@ NO_COMPILER = {"CC": "/nonexistent/cc", "CXX": "/nonexistent/c++", "LDSHARED": "
 PIP_INSTALL = ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
 
 
-#: left out of the subprocesses' environment: this checkout's import setup, and the suite's ban on writing bytecode
-NOT_INHERITED = ("PYTHONPATH", "PYTHONSAFEPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")
+#: left out of the subprocesses' environment: this checkout's import setup, a ban on writing bytecode, and the
+#: suite's bytecode directory (a fresh venv's processes write theirs into that venv, which the test removes)
+NOT_INHERITED = ("PYTHONPATH", "PYTHONSAFEPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE",
+                 "PYTHONPYCACHEPREFIX")
 
 
 def outside_env() -> dict[str, str]:
