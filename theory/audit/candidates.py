@@ -199,10 +199,15 @@ class _Search:
                    proj: None | int | np.ndarray | Callable[[np.ndarray], np.ndarray], name: str, group: str) -> None:
         """``{proj(x) > t}`` and ``{proj(x) <= t}`` at the pooled quantiles and extremes."""
         t, cx, cy = threshold_candidates(x, y, self.n_thresholds)
-        ev: list[Event] = [ThresholdEvent(v, True, proj, name) for v in t]
-        ev += [ThresholdEvent(v, False, proj, name) for v in t]
-        s = self.s
-        self.add(ev, np.concatenate([cx, s - cx]), np.concatenate([cy, s - cy]), group)
+        s, m = self.s, t.size
+        built: dict[int, Event] = {}  # the kept ones only; one object per event, shared by its two directions
+
+        def make(i: int) -> Event:
+            if i not in built:
+                built[i] = ThresholdEvent(t[i % m], i < m, proj, name)
+            return built[i]
+
+        self.add_lazy(2 * m, make, np.concatenate([cx, s - cx]), np.concatenate([cy, s - cy]), group, group)
 
     def vector(self, x: np.ndarray, y: np.ndarray, discrete: bool, categorical: Sequence[Any], mlp: bool) -> list[int]:
         """Projections, ranked coordinates, table and pattern events of vector outputs; the coordinates used."""

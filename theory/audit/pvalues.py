@@ -24,7 +24,14 @@ import math
 
 import numpy as np
 from scipy.special import betainc, betaln
-from semiprivate.theory.audit.stats import cp_lower, cp_upper, epsilon_bound
+from semiprivate.theory.audit.stats import (
+    _beta_lower_checked,
+    _beta_upper_checked,
+    _epsilon_bound_checked,
+    cp_lower,
+    cp_upper,
+    epsilon_bound,
+)
 from semiprivate.validation import DELTA, Integer, Real, validate_params
 
 __all__ = ["LOG_SEARCH_FLOOR", "PRINT_FLOOR", "bounds_at", "cp_p_value", "cp_p_value_and_log", "format_p_value",
@@ -111,10 +118,14 @@ def cp_p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, d
     ``[LOG_SEARCH_FLOOR, 0]``; ``e^LOG_SEARCH_FLOOR`` when the claim is refuted even there (see
     :func:`log_cp_p_value` for the value below)."""
     kn, ko = _counts(kn, ko, n)
+    nf, dl = np.asarray(n, dtype=np.float64), float(delta)
 
     def crosses(log_alpha: float) -> bool:
-        a = math.exp(log_alpha) / (2 * k)
-        return bool(np.max(bounds_at(kn, ko, n, a, delta)) > epsilon)
+        a = math.exp(log_alpha) / (2 * k)  # in (0, 1/2]: LOG_SEARCH_FLOOR keeps it above 0
+        # :func:`bounds_at` on the counts validated once above: the same operations, without the checks
+        # that the bisection's 60 evaluations would repeat
+        bounds = _epsilon_bound_checked(_beta_lower_checked(kn, nf, a), _beta_upper_checked(ko, nf, a), dl)
+        return bool(np.max(bounds) > epsilon)
 
     if not crosses(0.0):
         return 1.0
