@@ -23,6 +23,11 @@ from semiprivate.theory.audit import AuditOptions, audit_mechanism  # noqa: E402
 from semiprivate.theory.distributed import local_cluster, monte_carlo, spawn_seeds  # noqa: E402
 from semiprivate.theory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse  # noqa: E402
 
+# One pytest-xdist worker runs the whole module (--dist loadgroup): the module-scoped cluster below starts once.
+# Spread over the workers and interleaved with other modules (the longest-first order), it was started and
+# stopped again each time a worker came back to this module (a cluster start and the workers' imports each time).
+pytestmark = pytest.mark.xdist_group("dask_cluster_module")
+
 # A cluster call that waits longer than this fails (TimeoutError) instead of hanging the suite; every call
 # here takes a few seconds.
 CLUSTER_TIMEOUT = 120.0

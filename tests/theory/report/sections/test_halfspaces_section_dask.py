@@ -18,6 +18,10 @@ import pytest
 from semiprivate.theory.report import ReportContext
 from semiprivate.theory.report.sections import halfspaces
 
+# One pytest-xdist worker runs the module (--dist loadgroup): the module-scoped sweep below is made once, not once
+# each time a worker comes back to this module between other modules' tests (the longest-first order).
+pytestmark = pytest.mark.xdist_group("halfspaces_tiny_sweep")
+
 
 def _tiny_sweep(ctx: ReportContext) -> dict:
     from semiprivate.theory.halfspace_data import LargeMarginLowRank
