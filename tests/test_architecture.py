@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+# One pytest-xdist worker runs the module (--dist loadgroup): every scan below reads the package's sources through
+# the caches of _source and _parse, which then parse each module once for the run, not once per worker.
+pytestmark = pytest.mark.xdist_group("architecture_scans")
+
 ROOT = Path(__file__).resolve().parents[1]
 #: folder -> import name (setup.py's PACKAGE_DIRS)
 PACKAGE_DIRS = {"semiprivate": "semiprivate", "theory": "semiprivate.theory", "kernels": "semiprivate.kernels",
@@ -131,6 +135,12 @@ def graph(modules: dict[str, Path]) -> dict[str, list[tuple[str, int, bool]]]:
     return {m: imports_of(_source(p), m) for m, p in modules.items()}
 
 
+@functools.cache
+def _package_graph() -> dict[str, list[tuple[str, int, bool]]]:
+    """``graph(MODULES)``, built once for the tests that read the whole package's imports (none changes it)."""
+    return graph(MODULES)
+
+
 def upward_imports(g: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
     bad = []
     for m, targets in g.items():
@@ -189,12 +199,12 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_no_upward_import() -> None:
-    bad = upward_imports(graph(MODULES))
+    bad = upward_imports(_package_graph())
     assert not bad, "imports against ARCHITECTURE.md's layers:\n" + "\n".join(bad)
 
 
 def test_no_import_cycle() -> None:
-    found = cycles(graph(MODULES))
+    found = cycles(_package_graph())
     assert not found, f"import cycles: {found}"
 
 
@@ -210,7 +220,7 @@ DEPRECATED_MODULES = {"semiprivate.kernels.validation": "semiprivate.validation"
 
 
 def test_no_module_imports_a_deprecated_name() -> None:
-    found = [f"{m}:{line} imports {t} (use {DEPRECATED_MODULES[t]})" for m, ts in graph(MODULES).items()
+    found = [f"{m}:{line} imports {t} (use {DEPRECATED_MODULES[t]})" for m, ts in _package_graph().items()
              for t, line, _ in ts if t in DEPRECATED_MODULES and m not in DEPRECATED_MODULES]
     assert not found, "\n".join(found)
 
@@ -303,7 +313,7 @@ def float_noise_draws(source: str) -> list[tuple[int, str]]:
     """(line, call) of every float-noise draw in ``source``: ``x.laplace(...)``-style calls of FLOAT_DRAWS and
     ``np.random.<draw>(...)`` (any np.random attribute that is not a constructor)."""
     out = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         f = node.func
@@ -435,7 +445,7 @@ def release_float_calls(source: str) -> list[tuple[int, str]]:
     divided, raised to a power or passed to log/exp/sqrt/float, directly or through a name assigned from it in
     the same function).
     """
-    tree = ast.parse(source)
+    tree = _parse(source)
     parent: dict[int, ast.AST] = {}
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):

@@ -85,4 +85,6 @@ def test_measured_durations_order_the_tests_longest_first(tmp_path: Path) -> Non
     order = re.findall(r"PASSED (\S+)", run.stdout)
     assert [n.split("::")[1] for n in order[:2]] == ["test_free[4]", "test_long"], order
     stored = json.loads((tmp_path / "tests" / "durations.json").read_text())
-    assert list(stored) == ["test_c.py::test_half_second"] and stored["test_c.py::test_half_second"] >= 0.5, stored
+    # the 0.6 s test is written and nothing measured under 0.5 s is (the test list itself is not fixed: on a loaded
+    # machine an empty test can take 0.5 s too, and is then rightly written)
+    assert "test_c.py::test_half_second" in stored and min(stored.values()) >= 0.5, stored

@@ -30,6 +30,11 @@ THREADS, ITEMS = 32, 2
 SMALL = dict(chunk=THREADS * ITEMS, tile=THREADS, threads=THREADS)
 
 
+# One pytest-xdist worker runs the module (--dist loadgroup): each of the two module-scoped builds below is compiled
+# once, not once each time a worker comes back to this module between other modules' tests (longest-first order).
+pytestmark = pytest.mark.xdist_group("cuda_on_cpu_build")
+
+
 def _build(tmp_path_factory: pytest.TempPathFactory, threads: int) -> ctypes.CDLL:
     """The CPU build of expmech.cu with blocks of ``threads`` fibers and chunks of ``threads * ITEMS`` scores."""
     cxx = shutil.which("g++") or shutil.which("c++")

@@ -18,6 +18,10 @@ import pytest
 from semiprivate.theory.report import ReportContext
 from semiprivate.theory.report.sections import halfspaces
 
+# One pytest-xdist worker runs the module (--dist loadgroup): the module-scoped sweep below is made once, not once
+# each time a worker comes back to this module between other modules' tests (the longest-first order).
+pytestmark = pytest.mark.xdist_group("halfspaces_tiny_sweep")
+
 
 def _tiny_sweep(ctx: ReportContext) -> dict:
     from semiprivate.theory.halfspace_data import LargeMarginLowRank
@@ -67,9 +71,13 @@ def test_sweep_seed_s_is_data_s_and_estimator_rng_s(tmp_path: Path, tiny_sweep_h
 @pytest.mark.usefixtures("seed_reuse_allowed")  # refits one seed on several datasets (a test harness)
 def test_sweep_same_numbers_in_worker_processes(tmp_path: Path, tiny_sweep_here: dict) -> None:
     """Run functions and data generators pickle with the standard pickle (no closures over ctx):
-    a ProcessPoolExecutor gives the numbers of the local loop."""
+    a ProcessPoolExecutor gives the numbers of the local loop.
+
+    One fresh (spawned) worker process runs both seeds: it imports the package and calibrates the noise itself,
+    and its second run follows its first (state one run leaves in the process would show); the 2-worker Dask
+    cluster below gives each worker its own runs."""
     here = tiny_sweep_here
-    with concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as ex:
         there = _tiny_sweep(ReportContext(tmp_path, client=ex))
     assert _flat(here) == _flat(there)
     assert _flat(_tiny_sweep(ReportContext(tmp_path, seed=1))) != _flat(here)  # the comparison can fail
