@@ -142,6 +142,28 @@ def _xdist_groups(item: pytest.Item) -> list[str]:
     return sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
 
 
+#: the fixture scopes narrower than the session and wider than one test, widest first
+_SHARED_SCOPES = ("package", "module", "class")
+
+
+def _shared_fixture_scope(item: pytest.Item) -> str:
+    """The node whose tests share a fixture with ``item`` (its package, module or class; the widest when
+    several), as ``"scope:nodeid"``; "" when every fixture it uses is per test or per session.
+
+    pytest tears such a fixture down when a worker's next test is outside that node, and builds it again when
+    a later test comes back to it; so these tests are handed out as one block, kept in pytest's own order."""
+    info = getattr(item, "_fixtureinfo", None)
+    scopes = set()
+    for defs in (info.name2fixturedefs.values() if info is not None else ()):
+        if defs:
+            scopes.add(str(getattr(defs[-1].scope, "value", defs[-1].scope)))
+    for scope in _SHARED_SCOPES:
+        if scope in scopes:
+            node = item.getparent({"package": pytest.Package, "module": pytest.Module, "class": pytest.Class}[scope])
+            return f"{scope}:{node.nodeid if node is not None else item.path}"
+    return ""
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist: the longest tests first (``DURATIONS_FILE``; unmeasured ``slow`` tests before the other
@@ -165,7 +187,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # the longest work first (longest-processing-time order), so that the run does not end on one worker
     # finishing a long test while the other is idle: a test by its measured seconds (DURATIONS_FILE; unmeasured:
     # SLOW_DEFAULT if marked ``slow``, else 0), a group (handed out whole under --dist loadgroup) by the sum of its
-    # tests; stable, so collection order otherwise
+    # tests, and so are the tests that share a package-, module- or class-scoped fixture (kept together: each
+    # worker builds it once); stable, so collection order otherwise
     measured = _durations()
 
     def expected(item: pytest.Item) -> float:
@@ -174,7 +197,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             return found
         return SLOW_DEFAULT if item.get_closest_marker("slow") is not None else 0.0
 
-    unit = {id(item): "_".join(_xdist_groups(item)) if loadgroup else "" for item in items}
+    unit = {id(item): ("_".join(_xdist_groups(item)) if loadgroup else "") or _shared_fixture_scope(item)
+            for item in items}
     totals: defaultdict[str, float] = defaultdict(float)
     for item in items:
         totals[unit[id(item)]] += expected(item)

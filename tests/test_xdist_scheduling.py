@@ -88,3 +88,46 @@ def test_measured_durations_order_the_tests_longest_first(tmp_path: Path) -> Non
     # the 0.6 s test is written and nothing measured under 0.5 s is (the test list itself is not fixed: on a loaded
     # machine an empty test can take 0.5 s too, and is then rightly written)
     assert "test_c.py::test_half_second" in stored and min(stored.values()) >= 0.5, stored
+
+
+_SHARED_FIXTURE_MODULE = '''
+import os
+import pytest
+
+
+@pytest.fixture(scope="module")
+def built():
+    with open(os.environ["BUILD_LOG"], "a") as log:
+        log.write("built\\n")
+    return 1
+
+
+@pytest.mark.parametrize("i", range(3))
+def test_uses_the_module_fixture(built, i):
+    assert built == 1
+'''
+
+
+def test_tests_sharing_a_module_fixture_stay_together_so_it_is_built_once(tmp_path: Path) -> None:
+    """Measured durations that would interleave two modules' tests (longest first) do not split the tests of a
+    module-scoped fixture: pytest would tear it down at the first test of the other module and build it again."""
+    pytest.importorskip("xdist")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "test_a.py").write_text(_SHARED_FIXTURE_MODULE)
+    (tmp_path / "test_b.py").write_text("import pytest\n\n\n@pytest.mark.parametrize('i', range(2))\n"
+                                        "def test_alone(i):\n    pass\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: long\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "durations.json").write_text(json.dumps({
+        "test_a.py::test_uses_the_module_fixture[0]": 5.0, "test_b.py::test_alone[0]": 4.0,
+        "test_a.py::test_uses_the_module_fixture[1]": 3.0, "test_b.py::test_alone[1]": 2.0}))
+    log = tmp_path / "builds.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"BUILD_LOG": str(log)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "1", "--dist", "loadgroup",
+                          "-v", "-p", "no:randomly", str(tmp_path)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    order = [n.split("::")[0] for n in re.findall(r"PASSED (\S+)", run.stdout)]
+    # the module's block (8 s measured in all) goes out first, before the other module's 4 s and 2 s tests
+    assert order == ["test_a.py"] * 3 + ["test_b.py"] * 2, order
+    assert log.read_text().count("built") == 1, log.read_text()
