@@ -257,7 +257,10 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes:
     import dask
 
     kwargs.setdefault("dashboard_address", ":0")  # a free port: two clusters never collide
-    kwargs.setdefault("host", "127.0.0.1")
+    if processes:
+        # worker processes reach the scheduler over TCP: the loopback interface only. Threads (processes=False)
+        # talk to an in-process scheduler ("inproc://"), which a TCP host would break ("Scheduler failed to start")
+        kwargs.setdefault("host", "127.0.0.1")
     # Dask starts worker processes with MALLOC_TRIM_THRESHOLD_=65536 (to give memory back to the
     # OS); setting it also freezes glibc's mmap threshold at 128 KiB, so every large NumPy temporary
     # (the auditor draws chunks of 2**21 outputs) is mmapped, page-faulted and unmapped again

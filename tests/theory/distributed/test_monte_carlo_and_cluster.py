@@ -102,8 +102,9 @@ def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
 
 
 def test_closed_client_and_bad_executor_are_refused() -> None:
-    with local_cluster(1) as c:
-        pass
+    # a cluster of threads (processes=False: an in-process scheduler, no TCP host) runs work, then is closed
+    with local_cluster(1, processes=False) as c:
+        assert c.submit(sum, [1, 2]).result(timeout=CLUSTER_TIMEOUT) == 3
     with pytest.raises(ValueError, match="not running"):
         audit_mechanism(LaplaceMechanism(1.0), 0.0, 1.0, epsilon=1.0, trials=10_000, rng=0, options=AuditOptions(executor=c))
     with pytest.raises(TypeError, match="executor must be"):
