@@ -185,7 +185,8 @@ class PublicReadingKLNRS(GenericPrivateLearner):
         if X_public is None or len(X_public) == 0:
             return np.asarray(errors, dtype=np.int64)
         P = self.concept_class.validate_points(X_public, "X_public")
-        ones = np.array([int(np.count_nonzero(self.concept_class.evaluate(h, P))) for h in self.hypothesis_list])
+        # the public points each hypothesis labels 1: one row of the class's prediction matrix per hypothesis
+        ones = np.count_nonzero(self.concept_class.evaluate_many(self.hypothesis_list, P), axis=1)
         return np.asarray(errors, dtype=np.int64) + ones
 
     def fit(self, X: Any, y: Any, X_public: Any = None) -> PublicReadingKLNRS:
