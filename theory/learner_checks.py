@@ -185,7 +185,8 @@ class PublicReadingKLNRS(GenericPrivateLearner):
         if X_public is None or len(X_public) == 0:
             return np.asarray(errors, dtype=np.int64)
         P = self.concept_class.validate_points(X_public, "X_public")
-        ones = np.array([int(np.count_nonzero(self.concept_class.evaluate(h, P))) for h in self.hypothesis_list])
+        # the public points each hypothesis labels 1: one row of the class's prediction matrix per hypothesis
+        ones = np.count_nonzero(self.concept_class.evaluate_many(self.hypothesis_list, P), axis=1)
         return np.asarray(errors, dtype=np.int64) + ones
 
     def fit(self, X: Any, y: Any, X_public: Any = None) -> PublicReadingKLNRS:
@@ -269,7 +270,7 @@ def _disjunctions(method: str) -> EndToEndResult:
         X, y = _xy(ds[0])
         L = ComponentDisjunctionLearner(1.0, method=method)
         lp = L.log_output_distribution(np.array(X), y, Xu)
-        labels = L.fit(np.array(X), y, Xu).component_labels_
+        labels = L._components(Xu)[1]  # the component graph of the public rows, as fit builds it (no release)
         out: dict[Any, float] = {}
         for i, v in enumerate(lp):
             union = np.flatnonzero(((i + 1) >> np.arange(labels.max() + 1)) & 1)

@@ -53,19 +53,20 @@ class _PublicFromX(SemiPrivateHalfspace):
 
 
 #: The configurations checked here and not in tests/theory/learners/test_estimator_checks.py (whose LEARNERS run
-#: the same checks, xfail-strict with the same declared failures, on RandomProjectionHalfspace(k=1, noisy_sgd 30,
-#: clip), FullDimensionHalfspace(noisy_sgd 30, clip) and NonPrivateHalfspace(projection="none", n_iter=50, clip)):
-#: the DP-SGD trainer (clip, and the default row_norm="reject"), PILLAR Alg 2, and SemiPrivateHalfspace fitted with
-#: its public rows (the checks' fit(X, y) declares a failure there).
+#: the same checks, xfail-strict with the same declared failures, on RandomProjectionHalfspace(k=1, DP-SGD full
+#: batch, RDP, clip), FullDimensionHalfspace(noisy_sgd 30, clip: the Noisy SGD trainer) and
+#: NonPrivateHalfspace(projection="none", n_iter=50, clip)): the DP-SGD trainer (clip, and the default
+#: row_norm="reject"), PILLAR Alg 2, and SemiPrivateHalfspace fitted with its public rows (the checks' fit(X, y)
+#: declares a failure there; what that configuration adds is the PCA of the public rows, trainer-independent).
 #: The DP-SGD configurations fit full batches (q = 1) under the RDP accountant: the checks refit on datasets of
 #: several sizes, and at q = 1 every size has the same calibration, which RDP makes in milliseconds (a PLD one, or
-#: any at q < 1, takes seconds).  The checks test scikit-learn's contract, not the accountant (tested below and in
-#: tests/theory/privacy).
+#: any at q < 1, takes seconds; Noisy SGD's accountant a fraction of a second per dataset size).  The checks test
+#: scikit-learn's contract, not the accountant (tested below and in tests/theory/privacy).
 FULL_BATCH = 10_000
 _SK = [
     FullDimensionHalfspace(epochs=2, batch_size=FULL_BATCH, accountant="rdp", row_norm="clip", random_state=0),
     FullDimensionHalfspace(trainer="pillar_alg2", noisy_sgd_steps=30, row_norm="clip", random_state=0),
-    _PublicFromX(k=1, trainer="noisy_sgd", noisy_sgd_steps=30, row_norm="clip", random_state=0),
+    _PublicFromX(k=1, epochs=2, batch_size=FULL_BATCH, accountant="rdp", row_norm="clip", random_state=0),
     FullDimensionHalfspace(epochs=2, batch_size=FULL_BATCH, accountant="rdp", random_state=0),  # row_norm="reject"
 ]
 
