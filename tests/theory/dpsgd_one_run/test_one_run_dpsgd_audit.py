@@ -141,3 +141,19 @@ def test_claim_covers_replacement_answers_as_the_replace_one_pld(sigma: float, s
     assert claim_covers_replacement(eps, sigma, 1.0, steps, DELTA)
     assert not claim_covers_replacement(eps * (1 - 1e-5), sigma, 1.0, steps, DELTA)
     assert not claim_covers_replacement(0.5 * eps, sigma, 1.0, steps, DELTA)
+
+
+def test_claim_covers_replacement_below_rate_one_is_the_replace_one_pld_not_add_or_remove() -> None:
+    """Below sampling rate 1 (no Gaussian shortcut) the PLD decides: a claim between the add/remove and the
+    replace-one epsilon of the same event does not cover a replacement, the replace-one epsilon does."""
+    import dp_accounting
+    from dp_accounting.pld import PLDAccountant
+    from semiprivate.theory.privacy.accounting import dpsgd_event
+
+    sigma, q, steps = 8.0, 0.5, 1  # large noise: a cheap PLD grid
+    rel = dp_accounting.NeighboringRelation
+    rep, ar = (PLDAccountant(neighboring_relation=r).compose(dpsgd_event(sigma, q, steps)).get_epsilon(DELTA)
+               for r in (rel.REPLACE_ONE, rel.ADD_OR_REMOVE_ONE))
+    assert ar < rep
+    assert claim_covers_replacement(rep, sigma, q, steps, DELTA)
+    assert not claim_covers_replacement((ar + rep) / 2, sigma, q, steps, DELTA)

@@ -9,6 +9,7 @@ under either relation, RDP under add/remove), with tolerance ``1e-7 hi``; the la
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import dp_accounting
 import pytest
@@ -21,10 +22,12 @@ REL = dp_accounting.NeighboringRelation
 
 @pytest.mark.parametrize(("accountant", "relation"), [("pld", "replace_one"), ("pld", "add_or_remove_one"),
                                                       ("rdp", "add_or_remove_one")])
-def test_calibration_is_dp_accountings_own_where_it_has_the_accountant(accountant: str, relation: str) -> None:
-    """The result is ``calibrate_dp_mechanism``'s on the power-of-two bracket holding it, to the last bit."""
+def test_calibration_is_dp_accountings_own_where_it_has_the_accountant(accountant: str, relation: str,
+                                                                      calibrated: Any) -> None:
+    """The result is ``calibrate_dp_mechanism``'s on the power-of-two bracket holding it, to the last bit
+    (``calibrated``: calibrate_noise_multiplier(1.0, 1e-5, 0.05, 100), shared with test_replace_one_relation)."""
     q, steps, delta = 0.05, 100, 1e-5
-    s = calibrate_noise_multiplier(1.0, delta, q, steps, accountant=accountant, relation=relation)
+    s = calibrated(accountant, relation)
     rel = REL.REPLACE_ONE if relation == "replace_one" else REL.ADD_OR_REMOVE_ONE
 
     def fresh() -> dp_accounting.PrivacyAccountant:

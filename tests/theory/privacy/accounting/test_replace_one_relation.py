@@ -62,15 +62,16 @@ def test_rdp_is_group_privacy_of_two_over_add_or_remove():
 
 
 @pytest.mark.parametrize("accountant", ["pld", "rdp"])
-def test_calibration_meets_the_replace_one_target_and_is_smallest(accountant):
+def test_calibration_meets_the_replace_one_target_and_is_smallest(accountant, calibrated):
+    """``calibrated``: calibrate_noise_multiplier(1.0, 1e-5, 0.05, 100), shared with
+    test_calibration_routes_and_bracket (computed once per accountant and relation in a test process)."""
     q, steps, d = 0.05, 100, 1e-5
-    s = calibrate_noise_multiplier(1.0, d, q, steps, accountant=accountant)
+    s = calibrated(accountant, "replace_one")
     if accountant == "pld":
         assert _pld(s, q, steps, d, REL.REPLACE_ONE) <= 1.0 < _pld(s * (1 - 1e-5), q, steps, d, REL.REPLACE_ONE)
     assert dpsgd_epsilon(s, q, steps, d, accountant=accountant) <= 1.0
     assert dpsgd_epsilon(s * (1 - 1e-5), q, steps, d, accountant=accountant) > 1.0
-    assert s > calibrate_noise_multiplier(1.0, d, q, steps, accountant=accountant,
-                                          relation="add_or_remove_one") * 1.2
+    assert s > calibrated(accountant, "add_or_remove_one") * 1.2
 
 
 @pytest.mark.parametrize("cls", [SemiPrivateHalfspace, FullDimensionHalfspace])
