@@ -47,7 +47,7 @@ import copy
 import json
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,10 +151,23 @@ def _check_sympy_nonneg(cert: dict[str, Any]) -> None:
     if _is_trivial_expr(e):
         raise CertificateError(f"trivial sympy-nonneg certificate ({e}): a number or a single symbol of known sign "
                                "proves nothing about a step; fold it into its neighbour")
-    for cand in (e, sp.simplify(e), sp.factor(sp.simplify(e)), sp.expand(e)):
+    for cand in _sign_candidates(e, together=False):
         if cand.is_nonnegative is True:
             return
     raise CertificateError(f"sympy does not prove {cert['expr']} >= 0")
+
+
+def _sign_candidates(e: sp.Expr, *, together: bool) -> Iterator[sp.Expr]:
+    """``e``, ``simplify(e)``, ``factor(simplify(e))``, ``expand(e)`` (and ``together(expand(e))``), one at a time: a
+    sign read from an earlier form needs no later one, and ``simplify(e)`` is computed once for both uses."""
+    yield e
+    simple = sp.simplify(e)
+    yield simple
+    yield sp.factor(simple)
+    expanded = sp.expand(e)
+    yield expanded
+    if together:
+        yield sp.together(expanded)
 
 
 def _check_z3(cert: dict[str, Any]) -> None:
@@ -877,8 +890,31 @@ def _fraction(t: sp.Basic) -> bool:
     return bool(t.is_Rational and not t.is_Integer)
 
 
+#: ``srepr`` and :func:`_canon` of the statements compared by :func:`_same`, per tree (a sympy tree is immutable and
+#: compares by structure, as in sympy's own cache): the premises of a chain are compared with the goal of every step
+#: and the goal with every premise, each comparison once expanded and printed otherwise.
+_TREES: dict[tuple[str, Any], Any] = {}
+
+
+def _per_tree(kind: str, e: Any, compute: Callable[[Any], Any]) -> Any:
+    key = (kind, e)
+    try:
+        return _TREES[key]
+    except KeyError:
+        pass
+    value = compute(e)
+    if len(_TREES) >= _MEMO_MAX:
+        _TREES.clear()
+    _TREES[key] = value
+    return value
+
+
 def _canon(r: sp.Basic) -> tuple[str, sp.Expr] | None:
     """A relation as ``(op, a - b)`` with op in >, >=, == (``a < b`` is ``b - a > 0``)."""
+    return _per_tree("canon", r, _canon_of)  # type: ignore[no-any-return]
+
+
+def _canon_of(r: sp.Basic) -> tuple[str, sp.Expr] | None:
     try:
         a, op, b = _rel_parts(r)
     except CertificateError:
@@ -890,7 +926,7 @@ def _canon(r: sp.Basic) -> tuple[str, sp.Expr] | None:
 
 def _same(a: sp.Basic, b: sp.Basic) -> bool:
     """The same statement: equal trees, or the same relation written the other way round."""
-    if a == b or sp.srepr(a) == sp.srepr(b):
+    if a == b or _per_tree("srepr", a, sp.srepr) == _per_tree("srepr", b, sp.srepr):
         return True
     ca, cb = _canon(a), _canon(b)
     return ca is not None and cb is not None and ca[0] == cb[0] and (ca[1] - cb[1]) == 0
@@ -953,7 +989,7 @@ def _box_from(hyps: list[sp.Basic], names: set[str]) -> dict[str, list[sp.Ration
 
 
 def _sign_proved(g: sp.Expr, strict: bool) -> bool:
-    for cand in (g, sp.simplify(g), sp.factor(sp.simplify(g)), sp.expand(g), sp.together(sp.expand(g))):
+    for cand in _sign_candidates(g, together=True):
         if (cand.is_positive if strict else cand.is_nonnegative) is True:
             return True
     return False
@@ -1134,6 +1170,22 @@ def _search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any
         for bv in _boundary_values(symbols[n], set(names[:i]), hyps):
             derived += [(*base[:i], bv, *base[i + 1:]) for base in written[:2]]
     mine = set(written)
+    # An instance's decision depends only on the values of the symbols in it: a hypothesis in one or two symbols
+    # is decided once per value of those, not again at every point of the product that repeats them.
+    decided: dict[tuple[Any, ...], bool | None] = {}
+    frees = [h.free_symbols for h in hyps] + [concl.free_symbols]
+
+    def decide(i: int, point: dict[Any, Any]) -> bool | None:
+        """Hypothesis ``i`` (the conclusion for ``i = len(hyps)``) at ``point``, decided as an instance."""
+        key = (i, *((s.name, sp.srepr(v)) for s, v in point.items() if s in frees[i]))
+        if key not in decided:
+            if i < len(hyps):
+                decided[key] = _decide_closed(_reval(hyps[i].subs(point).doit()))
+            else:
+                inst = _reval(concl.subs(point).doit())
+                decided[key] = None if inst.free_symbols else _decide_closed(inst)
+        return decided[key]
+
     for values in dict.fromkeys(written + derived):
         counted = False
         for exact in (True, False):  # the values as written, else irrational ones rounded just above
@@ -1142,12 +1194,11 @@ def _search_counterexample(claim: dict[str, Any], *, count: bool = False) -> Any
                 continue
             if values not in mine and not all(_moderate(v) for v in point.values()):
                 continue  # a derived point whose exact evaluation would be huge (q^n with n in the millions)
-            if any(_decide_closed(_reval(h.subs(point).doit())) is not True for h in hyps):
+            if any(decide(i, point) is not True for i in range(len(hyps))):
                 continue
             if not counted:
                 inside, counted = inside + 1, True
-            inst = _reval(concl.subs(point).doit())
-            verdict = None if inst.free_symbols else _decide_closed(inst)
+            verdict = decide(len(hyps), point)
             if verdict is False:
                 found = {s.name: str(v) for s, v in point.items()}
                 return (found, inside) if count else found

@@ -39,6 +39,7 @@ import ast
 import json
 import re
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -304,7 +305,10 @@ def _implementations(modules: set[str] | None = None) -> dict[str, list[str]]:
                 parts = parts[:-1]
             module = ".".join(parts)
             try:
-                tree = ast.parse(path.read_text(encoding="utf-8"))
+                text = path.read_text(encoding="utf-8")
+                if "Implements:" not in text:  # no docstring can name an id: not parsed
+                    continue
+                tree = ast.parse(text)
             except (SyntaxError, UnicodeDecodeError):  # a file being written: skipped this time
                 continue
             for qual, doc in _documented(tree):
@@ -349,6 +353,11 @@ def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) 
         names[item] = {n for n in short if n not in _COMMON_NAMES and (len(n) >= 8 or not n.islower())
                        and not n.startswith("_")}
     id_res = {item: re.compile(r"(?<![\w.])" + re.escape(item) + r"(?![\w])") for item in names}
+    by_name: dict[str, list[str]] = {}  # object name -> the items it implements
+    for item, ns in names.items():
+        for n in ns:
+            by_name.setdefault(n, []).append(item)
+    order = {item: i for i, item in enumerate(names)}
     base = root.parent
     for path in _py_files(root):
         text = path.read_text(encoding="utf-8")
@@ -357,15 +366,32 @@ def _tests(items: Iterable[str], impl: dict[str, list[str]], modules: set[str]) 
         except SyntaxError:
             continue
         lines = _source_lines(text)
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+        in_file = [item for item in names if item in text]  # a test's source is a part of its file's text
+        for node in _definitions(tree):
+            if node.name.startswith("test"):
                 src = _segment(lines, node)
                 words = set(_WORD.findall(src))  # \bname\b matches exactly when a maximal \w run is the name
                 where = f"{path.relative_to(base).as_posix()}::{node.name}"
-                for item, ns in names.items():
-                    if (item in src and id_res[item].search(src)) or not ns.isdisjoint(words):
-                        out.setdefault(item, []).append(where)
+                found = {item for w in words.intersection(by_name) for item in by_name[w]}
+                found.update(item for item in in_file if item in src and id_res[item].search(src))
+                for item in sorted(found, key=order.__getitem__):
+                    out.setdefault(item, []).append(where)
     return out
+
+
+def _definitions(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The function definitions in ``tree``, in :func:`ast.walk`'s order (breadth first); only statements are
+    visited (an expression holds no definition), which leaves that order as it is."""
+    todo: deque[ast.AST] = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _HOLDERS))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+
+
+#: the nodes that can hold a statement: statements, ``except`` handlers and ``match`` cases
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 _WORD = re.compile(r"\w+")

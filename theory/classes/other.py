@@ -172,6 +172,12 @@ class Rectangles(ConceptClass):
     def dichotomies(self, points: Any) -> Dichotomies:
         B = self._distinct_points(points)
         n = len(B)
+        if self.l == 1:
+            # one axis: the distinct points have distinct values v_1 < ... < v_n, and the box [v_i, v_j] (i <= j)
+            # labels exactly v_i..v_j with 1, a different set for each pair: every pair is its own dichotomy (the
+            # masks of the general case below would all differ; same representatives, in the same order)
+            vals = sorted(int(v) for v in B[:, 0])
+            return Dichotomies(B, None, [None] + [((a,), (b,)) for i, a in enumerate(vals) for b in vals[i:]], self)
         # mask -> per-axis (a, b) ranges of a box realising it; start: no constraint
         boxes: dict[int, tuple[tuple[int, int], ...]] = {(1 << n) - 1: ()}
         for axis in range(self.l):
@@ -197,9 +203,7 @@ class Rectangles(ConceptClass):
                     if mm and mm not in new:
                         new[mm] = box + (rng_,)
             boxes = new
-        reps: list[Any] = [None] + [
-            (tuple(r[0] for r in box), tuple(r[1] for r in box)) for box in boxes.values()
-        ]
+        reps: list[Any] = [None] + [tuple(zip(*box)) for box in boxes.values()]  # (lo corner, hi corner)
         return Dichotomies(B, None, reps, self)
 
     @property

@@ -46,6 +46,7 @@ def test_integer_classes_structured_equals_brute_force(points):
 @given(st.sets(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=8))
 def test_rectangles_structured_equals_brute_force(points):
     _same(Rectangles(2, 2), sorted(points))
+    _same(Rectangles(2, 1), sorted({(x,) for x, _ in points}))  # one axis: every pair of values, no masks
 
 
 @settings(max_examples=15, deadline=None)
