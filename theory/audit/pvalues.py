@@ -121,7 +121,7 @@ def cp_p_value(kn: np.ndarray, ko: np.ndarray, n: int, k: int, epsilon: float, d
     nf, dl = np.asarray(n, dtype=np.float64), float(delta)
 
     def crosses(log_alpha: float) -> bool:
-        a = math.exp(log_alpha) / (2 * k)  # in (0, 1/2]: LOG_SEARCH_FLOOR keeps it above 0
+        a = math.exp(log_alpha) / (2 * k)  # in (0, 1/2] for every k below ~1e23 (LOG_SEARCH_FLOOR)
         # :func:`bounds_at` on the counts validated once above: the same operations, without the checks
         # that the bisection's 60 evaluations would repeat
         bounds = _epsilon_bound_checked(_beta_lower_checked(kn, nf, a), _beta_upper_checked(ko, nf, a), dl)
