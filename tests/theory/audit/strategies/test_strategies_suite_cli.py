@@ -192,7 +192,7 @@ def test_report_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
     assert section.ORDER == 50 and section.TITLE
     few = [c for c in _cases() if c.name in ("LaplaceMechanism", "BROKEN Laplace, half the noise")]
-    monkeypatch.setattr(suite, "builtin_cases", lambda include_broken=True: few)
+    monkeypatch.setattr(suite, "builtin_cases", lambda *, include_broken=True: few)
     sec = section.build(ReportContext(tmp_path, quick=True))
     assert sec.ok and "| LaplaceMechanism |" in sec.markdown and "caught: 1" in sec.markdown
     tail = sec.summary.split("audits: ")[1]
