@@ -88,6 +88,7 @@ def test_measured_durations_order_the_tests_longest_first(tmp_path: Path) -> Non
     # the 0.6 s test is written and nothing measured under 0.5 s is (the test list itself is not fixed: on a loaded
     # machine an empty test can take 0.5 s too, and is then rightly written)
     assert "test_c.py::test_half_second" in stored and min(stored.values()) >= 0.5, stored
+    assert stored.get("test_c.py::test_free[4]") != 30.0, stored  # the file is rewritten from this run, not merged
 
 
 _SHARED_FIXTURE_MODULE = '''

@@ -256,10 +256,12 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, processes:
         raise ImportError(_DASK_HINT) from exc
     import dask
 
-    kwargs.setdefault("dashboard_address", ":0")  # a free port: two clusters never collide
+    # every listener on the loopback interface only, each dashboard on a free port (two clusters never collide)
+    kwargs.setdefault("dashboard_address", "127.0.0.1:0")
+    kwargs.setdefault("worker_dashboard_address", "127.0.0.1:0")
     if processes:
-        # worker processes reach the scheduler over TCP: the loopback interface only. Threads (processes=False)
-        # talk to an in-process scheduler ("inproc://"), which a TCP host would break ("Scheduler failed to start")
+        # worker processes reach the scheduler over TCP. Threads (processes=False) talk to an in-process scheduler
+        # ("inproc://"), which a TCP host would break ("Scheduler failed to start")
         kwargs.setdefault("host", "127.0.0.1")
     # Dask starts worker processes with MALLOC_TRIM_THRESHOLD_=65536 (to give memory back to the
     # OS); setting it also freezes glibc's mmap threshold at 128 KiB, so every large NumPy temporary

@@ -101,6 +101,25 @@ def test_unpicklable_mechanism_is_refused_by_name(client) -> None:
         audit_mechanism(mech, 0.0, 1.0, epsilon=1.0, trials=100_000, rng=0, options=AuditOptions(executor=client, timeout=CLUSTER_TIMEOUT))
 
 
+def _listening_addresses(pids) -> set[str]:
+    import psutil  # a dependency of distributed
+
+    return {conn.laddr.ip for pid in pids for conn in psutil.Process(pid).net_connections(kind="inet")
+            if conn.status == psutil.CONN_LISTEN}
+
+
+def test_every_listener_of_a_local_cluster_is_on_the_loopback_interface(client) -> None:
+    """The scheduler, the workers and every dashboard, with worker processes (the module's cluster) and with
+    threads: nothing listens on another interface (a dashboard on ":0" listened on all of them)."""
+    import os
+
+    pids = {os.getpid(), *client.run(os.getpid).values()}
+    assert _listening_addresses(pids) == {"127.0.0.1"}
+    with local_cluster(1, processes=False) as threads:
+        assert threads.submit(sum, [1, 2]).result(timeout=CLUSTER_TIMEOUT) == 3
+        assert _listening_addresses({os.getpid()}) == {"127.0.0.1"}
+
+
 def test_closed_client_and_bad_executor_are_refused() -> None:
     # a cluster of threads (processes=False: an in-process scheduler, no TCP host) runs work, then is closed
     with local_cluster(1, processes=False) as c:
