@@ -240,7 +240,8 @@ def _raw_epsilon(noise_multiplier: float, q: float, steps: int, delta: float, ac
 
 
 #: Composed PLD accountants of DP-SGD events, by (relation, noise multiplier, sampling rate, total steps): public
-#: parameters in, a composition out (a plain dict: no hit counter).  The composition is the PLD accountant's whole
+#: parameters in, a composition out (the first events a process asks for; see ``_keep_composed`` for why it is never
+#: emptied).  The composition is the PLD accountant's whole
 #: cost (seconds at small noise: MIN_NOISE_MULTIPLIER) and does not depend on delta, so an event already composed
 #: -- the calibrated noise a run then reports, another delta, c compositions of T steps as c T steps -- is read
 #: off the same composition: the same epsilon as a fresh accountant's, to the bit.  At most
@@ -249,17 +250,27 @@ _PLD_COMPOSED: dict[tuple[str, float, float, int], Any] = {}
 _PLD_COMPOSED_MAX = 8
 
 
-def _composed_pld(event: Any, noise_multiplier: float, q: float, total_steps: int, relation: str) -> Any:
+def _composed_pld(event: Any, noise_multiplier: float, q: float, total_steps: int, relation: str, *,
+                  keep: bool = True) -> Any:
     key = (relation, noise_multiplier, q, total_steps)
     acc = _PLD_COMPOSED.get(key)
     if acc is None:
         acc = _accountant("pld", relation)
         with _quiet_rdp_orders():
             acc.compose(event)
-        if len(_PLD_COMPOSED) >= _PLD_COMPOSED_MAX:
-            _PLD_COMPOSED.clear()
-        _PLD_COMPOSED[key] = acc
+        if keep:
+            _keep_composed(key, acc)
     return acc
+
+
+def _keep_composed(key: tuple[str, float, float, int], acc: Any) -> None:
+    """Store one composition: at most one new key per public call, and none once the table is full (it is never
+    emptied or evicted), so the table is the first ``_PLD_COMPOSED_MAX`` distinct events a process asked for.
+    Repeating any sequence of calls leaves it as the first pass left it: it shows which public events were asked
+    for, never how often (a table emptied when full cycles with the number of calls -- a run count, such as
+    random stopping's K, would be readable from the process's state)."""
+    if key not in _PLD_COMPOSED and len(_PLD_COMPOSED) < _PLD_COMPOSED_MAX:
+        _PLD_COMPOSED[key] = acc
 
 
 @validate_params(noise_multiplier=POSITIVE_REAL, sampling_rate=Real(0.0, 1.0, closed="right"), steps=POSITIVE_INT,
@@ -353,10 +364,20 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     eps, dl, q, T, c = float(epsilon), float(delta), float(sampling_rate), int(steps), int(compositions)
 
     seen: dict[float, float] = {}  # this call's evaluations (walk and Brent share them): local, no hit counter
+    composed: dict[float, Any] = {}  # this call's PLD compositions: only the result's is kept in _PLD_COMPOSED
+
+    def result(s: float) -> float:
+        if s in composed:
+            _keep_composed((relation, float(s), q, T * c), composed[s])
+        return s
 
     def eps_of(s: float) -> float:  # the accountant's own epsilon (RDP's 0 included: refused below)
         if s not in seen:
-            seen[s] = _raw_epsilon(s, q, T, dl, accountant, relation, c)
+            if accountant == "pld":  # read the table, keep this call's compositions local (see _keep_composed)
+                composed[s] = _composed_pld(dpsgd_event(s, q, T, c), s, q, T * c, relation, keep=False)
+                seen[s] = float(composed[s].get_epsilon(dl))
+            else:
+                seen[s] = _raw_epsilon(s, q, T, dl, accountant, relation, c)
         return seen[s]
 
     hi = 1.0
@@ -379,7 +400,7 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
     while lo > floor and eps_of(lo) <= eps:
         hi, lo = lo, lo / 2.0
     if eps_of(lo) <= eps:  # even tiny noise meets the target
-        return lo
+        return result(lo)
     if accountant == "rdp" and relation == REPLACE_ONE:
         sigma = _bisection_read_ahead(eps_of, eps, lo, hi, 1e-7 * hi, seen)
     else:
@@ -389,7 +410,7 @@ def calibrate_noise_multiplier(epsilon: float, delta: float, sampling_rate: floa
             f"epsilon={eps:g} is below what the RDP accountant certifies here: its conversion jumps to 0 at "
             f"noise multiplier {sigma:.6g} without passing epsilon={eps:g} (a far noisier run than needed); use "
             "accountant='pld'")
-    return sigma
+    return result(sigma)
 
 
 def _bisection_read_ahead(eps_of: Any, eps: float, lo: float, hi: float, tol: float, seen: dict[float, float]) -> float:

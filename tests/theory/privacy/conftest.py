@@ -14,9 +14,10 @@ from semiprivate.theory.privacy import accounting
 
 @pytest.fixture(autouse=True)
 def _no_memoised_noisy_sgd_epsilon() -> None:
-    """Every test computes Noisy SGD's accountant epsilon itself, not a value memoised by an earlier test
-    (``noisy_sgd_accountant_epsilon`` keeps its results in a module-level table)."""
+    """Every test computes Noisy SGD's accountant epsilon and its PLD compositions itself, not values memoised by an
+    earlier test (``noisy_sgd_accountant_epsilon`` and the PLD route keep them in module-level tables)."""
     accounting._NOISY_SGD_EPSILONS.clear()
+    accounting._PLD_COMPOSED.clear()
 
 
 @pytest.fixture(autouse=True)

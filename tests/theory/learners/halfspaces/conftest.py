@@ -12,10 +12,11 @@ from semiprivate.theory.privacy.seeds import seed_reuse_allowed
 def _no_memoised_noise() -> None:
     """Every test calibrates and accounts its learner's noise itself, not with values memoised by an earlier
     test: the learners keep calibrated noise multipliers and their epsilons in two dict memos, and Noisy SGD's
-    accountant epsilon sits in a module-level table of the accounting module."""
+    accountant epsilon and the composed PLD events sit in module-level tables of the accounting module."""
     halfspaces._CALIBRATED.clear()
     halfspaces._ACCOUNTED.clear()
     accounting._NOISY_SGD_EPSILONS.clear()
+    accounting._PLD_COMPOSED.clear()
 
 
 @pytest.fixture(autouse=True)

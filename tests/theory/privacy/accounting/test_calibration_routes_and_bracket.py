@@ -123,3 +123,24 @@ def test_the_read_ahead_bisection_returns_an_end_that_meets_epsilon_even_where_t
     assert order[-1] == h and h not in order[:-1], "the end was evaluated by the search itself: no read-off to test"
     again, _, seen = run(h)
     assert again != h and seen[again] <= target
+
+
+def test_repeating_a_pld_calibration_leaves_the_composition_table_as_one_call_left_it() -> None:
+    """The module's table of composed PLD events shows which events were asked for, never how often: a second
+    identical calibration (one that evaluates more noise multipliers than the table holds) leaves the same keys
+    as the first, as a run count (random stopping's K) must not be readable from the process's state."""
+    from semiprivate.theory.privacy import accounting
+
+    accounting._PLD_COMPOSED.clear()
+    args = (0.1, 1e-6, 0.2, 1)  # 9 PLD evaluations: more than _PLD_COMPOSED_MAX
+    first = calibrate_noise_multiplier(*args, accountant="pld")
+    after_one = list(accounting._PLD_COMPOSED)
+    assert calibrate_noise_multiplier(*args, accountant="pld") == first
+    assert list(accounting._PLD_COMPOSED) == after_one
+    # more distinct events than the table holds, asked for twice: the second pass leaves what the first left
+    accounting._PLD_COMPOSED.clear()
+    events = [(0.5 + 0.25 * i, 0.5, 3) for i in range(accounting._PLD_COMPOSED_MAX + 3)]
+    first_pass = [dpsgd_epsilon(*e, 1e-5, accountant="pld") for e in events]
+    after_first = list(accounting._PLD_COMPOSED)
+    assert [dpsgd_epsilon(*e, 1e-5, accountant="pld") for e in events] == first_pass
+    assert list(accounting._PLD_COMPOSED) == after_first
