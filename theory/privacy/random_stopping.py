@@ -75,6 +75,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 from typing import Any
 
@@ -83,6 +84,7 @@ import numpy as np
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
 from scipy import special
+from semiprivate.kernels._memo import tables_kept
 from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.theory.privacy import _held_out_search as search
 from semiprivate.theory.privacy._release import (
@@ -91,6 +93,7 @@ from semiprivate.theory.privacy._release import (
     base_streams,
     captured_runs,
     child_streams,
+    forget_sentinel_rows,
     quiet,
 )
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
@@ -551,34 +554,38 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         candidates = search.candidates_of(self.param_grid)
         configured = search.checked_candidates(self.estimator, candidates, self.unlabeled_label,
                                                "RandomStoppingSearchCV")
-        split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
-                                      holdout_fraction=self.holdout_fraction, rng=self.rng)
-        count_stream, run_streams = child_streams(split.rng, 2)
-        runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
-        # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.
-        # Every candidate choice and every score's noise is drawn here, in one call each, before the runs: no
-        # sampler, cache or counter is called once per run (its state would count the hidden K)
-        scale = laplace_scale(1, self.epsilon_score, "epsilon_score")
-        choice_stream, noise_stream, fits = child_streams(run_streams, 3)
-        choices = choice_stream.integers(len(candidates), size=runs)
-        noises = np.asarray(discrete_laplace(scale, size=runs, rng=noise_stream), dtype=np.int64)
-        best: tuple[int, int, Any, SideOutputs] | None = None
-        # one capture around the whole loop (the interpreter's state changes once, whatever K): each run's
-        # side output (printed text, descriptor writes, warnings, log records) is held in its own buffer, the
-        # selected run's emitted afterwards, the others dropped
-        with captured_runs() as capture:
-            for r in range(runs):
-                index = int(choices[r])
-                est = clone(configured[index])
-                with capture.run() as side:
-                    # its own child stream for the fit; no progress bar per run
-                    with base_streams(est, child_streams(fits, 1)[0]), quiet(est):
-                        est.fit(split.X_train, split.y_train, **fit_params)
-                    self._check_fit(est)
-                    correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
-                score = correct + int(noises[r])
-                if best is None or score > best[0]:
-                    best = (score, index, est, side)
+        # the process's memo tables are put back after the runs, whatever they computed (their keys would show which
+        # candidates ran: how many runs there were), and no run's fitted step stays in the public-rows record
+        with tables_kept(), contextlib.ExitStack() as cleanup:
+            split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
+                                          holdout_fraction=self.holdout_fraction, rng=self.rng)
+            cleanup.callback(forget_sentinel_rows, split.y_train)  # also when a run raises
+            count_stream, run_streams = child_streams(split.rng, 2)
+            runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
+            # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.
+            # Every candidate choice and every score's noise is drawn here, in one call each, before the runs: no
+            # sampler, cache or counter is called once per run (its state would count the hidden K)
+            scale = laplace_scale(1, self.epsilon_score, "epsilon_score")
+            choice_stream, noise_stream, fits = child_streams(run_streams, 3)
+            choices = choice_stream.integers(len(candidates), size=runs)
+            noises = np.asarray(discrete_laplace(scale, size=runs, rng=noise_stream), dtype=np.int64)
+            best: tuple[int, int, Any, SideOutputs] | None = None
+            # one capture around the whole loop (the interpreter's state changes once, whatever K): each run's
+            # side output (printed text, descriptor writes, warnings, log records) is held in its own buffer, the
+            # selected run's emitted afterwards, the others dropped
+            with captured_runs() as capture:
+                for r in range(runs):
+                    index = int(choices[r])
+                    est = clone(configured[index])
+                    with capture.run() as side:
+                        # its own child stream for the fit; no progress bar per run
+                        with base_streams(est, child_streams(fits, 1)[0]), quiet(est):
+                            est.fit(split.X_train, split.y_train, **fit_params)
+                        self._check_fit(est)
+                        correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
+                    score = correct + int(noises[r])
+                    if best is None or score > best[0]:
+                        best = (score, index, est, side)
         if best is None:  # sample_runs returns K >= 1
             raise RuntimeError("no run")
         score, index, est, side = best
