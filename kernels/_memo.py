@@ -191,14 +191,17 @@ def tables_kept() -> Iterator[None]:
         with _HELD.lock:
             _HELD.depth -= 1
             if _HELD.depth == 0:
-                before = {}
+                kept: dict[int, tuple[weakref.ref[MemoTable], dict[Any, Any]]] = {}
                 for ref, content in _HELD.saved:
-                    t = ref()
-                    if t is not None:
-                        before[id(t)] = content
+                    alive = ref()
+                    if alive is not None:
+                        kept[id(alive)] = (ref, content)
                 _HELD.saved = []
                 for t in registered_tables():
-                    _restore(t, before.get(id(t), {}))
+                    ref_content = kept.get(id(t))
+                    # the saved content of this very table (a table dropped during the block and a new one at its
+                    # address are not the same table: the new one is emptied)
+                    _restore(t, ref_content[1] if ref_content is not None and ref_content[0]() is t else {})
 
 
 def memo(maxsize: int) -> Callable[[F], F]:

@@ -389,8 +389,9 @@ def captured_runs() -> Iterator[RunCapture]:
     (:mod:`semiprivate.theory.privacy.seeds`) is not put back (it protects the release that ran): it records a
     release's top streams only, whatever the number of runs below them.
 
-    Not held back: files, sockets, the caches of other libraries (scikit-learn's, NumPy's, SciPy's,
-    dp-accounting's) and of the interpreter (a module first imported by one candidate's run stays in
+    Not held back: files, sockets, the caches of other libraries (e.g. narwhals' ``plugins._discover_entrypoints``,
+    an ``lru_cache`` that scikit-learn's input validation calls a few times per fit: its call counter grows with the
+    number of runs) and of the interpreter (a module first imported by one candidate's run stays in
     ``sys.modules``), module state outside the registry, and the running time; random stopping's guarantee assumes
     a base whose effects on these do not depend on the data or on the number of runs (PS22's setting).
     """

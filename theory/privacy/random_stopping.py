@@ -58,9 +58,31 @@ composes a ``DpEvent``).
 ``privacy_`` is the theorem's bound for the random K: a function of the parameters only, the same for
 every run whatever K the coins gave.  K itself is **not** exposed (no ``n_fits_``): the guarantee is
 for the output marginalised over K; given K = k the best of k runs is only (k eps)-DP in general
-(k runs of eps-randomized response: P[some run says 1] changes by up to e^{k eps}), so neither the number of fits nor the losing runs' models or scores are kept, and
-the warnings of the losing runs are dropped (the selected run's are re-issued).  The running time
-grows with K: a side channel this guarantee does not cover.
+(k runs of eps-randomized response: P[some run says 1] changes by up to e^{k eps}), so nothing a process can
+read after the search depends on K, other than the released values:
+
+* neither the number of fits nor the losing runs' models or scores are kept;
+* the runs' printed text, bytes on descriptors 1 and 2, warnings and log records are held back, the selected
+  run's emitted afterwards (:func:`~semiprivate.theory.privacy._release.captured_runs`);
+* every process-wide memo table of the package (:func:`semiprivate.kernels._memo.memo_table`, every
+  :func:`~semiprivate.kernels._memo.memo`'s results: the halfspace learners' calibrations, the accounting module's
+  epsilons and PLD compositions, multinomial DP-GD's, the exact samplers' tables, the exponential-mechanism
+  kernel's score tables) is put back as it was before the search
+  (:func:`~semiprivate.kernels._memo.tables_kept`): their keys, functions of the candidates' parameters, would
+  show which candidates ran.  A memo is pure: a later call computes a dropped entry again, the same value;
+* no run's fitted step stays in the public-rows record (:func:`~semiprivate.theory.privacy._release.forget_sentinel_rows`);
+* the seed record (:mod:`semiprivate.theory.privacy.seeds`) keeps the search's release only: nested runs draw
+  child streams of the search's own streams, recorded through the search's top streams, so its content (not only
+  its size) is the same whatever K (``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).
+
+Not covered (the guarantee assumes a base whose effect on them does not depend on K, PS22's setting): the running
+time, which grows with K; files and sockets a base writes; module state of a user's base outside the registry;
+modules a candidate's run imports first (``sys.modules``); and the caches of other libraries.  Measured with this
+package's learners as the base (scikit-learn 1.9.1): dp-accounting, SciPy, NumPy and scikit-learn kept no
+module-level container that changed, but scikit-learn's input validation reaches narwhals'
+``plugins._discover_entrypoints``, a ``functools.lru_cache`` whose ``cache_info()`` counts every call: a search
+with ``SemiPrivateHalfspace`` as the base adds 4 + 8 K to it (12 with K = 1, 60 with K = 7; narwhals 2.29.0), so
+code in the process that reads it learns K.
 
 scikit-learn's ``GridSearchCV`` on private data is **not private** (it compares exact private scores
 and refits the winner; the winner's ``privacy_`` covers one fit).
