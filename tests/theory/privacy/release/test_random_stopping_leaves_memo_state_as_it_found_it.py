@@ -2,8 +2,10 @@
 search leaves may not depend on K.  The package's own learners, as the search's base, memoise by public parameters
 (the halfspace learners' calibrations and accountings, the exact samplers' Bernoulli tables): with candidates that
 differ in such a parameter, the keys left after the search would show which candidates ran -- one with K = 1, most
-of them with K = 7.  Checked with K forced to 1 and to 7 (``random_stopping.sample_runs`` replaced, as in
-``test_random_stopping_hides_its_run_count.py``) on two real bases: a digest of the keys of every registered memo
+of them with K = 7; and a public-rows step (``PublicRowsFitted``) records each run's fitted step for the next
+step's check, which a final step that is not one of the package's releases never consumes.  Checked with K forced
+to 1 and to 7 (``random_stopping.sample_runs`` replaced, as in ``test_random_stopping_hides_its_run_count.py``) on
+two real learners and a public-rows Pipeline as the base: a digest of the keys of every registered memo
 table (:func:`semiprivate.kernels._memo.registered_tables`), of every module-level dict/list/set/deque of every
 loaded ``semiprivate.*`` module, of every memo-decorated function's results, and of the seed record's content (every field but the MAC of the released output,
 which is the release itself) is the same after both searches, and the same as before them.  Deterministic (fixed
@@ -22,8 +24,12 @@ from semiprivate.kernels._memo import registered_tables
 from semiprivate.theory.learners.disjunctions import ComponentDisjunctionLearner
 from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 from semiprivate.theory.privacy import random_stopping, seeds
+from semiprivate.theory.privacy.public_rows import PublicRowsFitted
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.base import clone as sk_clone
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 
 _CONTAINERS = (dict, list, set, collections.deque)
 
@@ -92,12 +98,38 @@ def _disjunction_search(grid: dict[str, Any], seed: int) -> None:
                            base_privacy=(2.0, 0.0), rng=seed).fit(X, y, X_public=X_public)
 
 
+class _Private(ClassifierMixin, BaseEstimator):
+    """Honest and private (ignores its labels); not a release of the package, so it reads no public-rows record."""
+
+    def __init__(self, c: int = 0) -> None:
+        self.c = c
+
+    def fit(self, X: Any, y: Any) -> _Private:
+        self.classes_ = np.array([0, 1])
+        self.privacy_ = (0.5, 0.0)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.full(len(X), self.c % 2, dtype=np.int64)
+
+
+def _public_rows_pipeline_search(grid: dict[str, Any], seed: int) -> None:
+    # a step fitted on the public rows records (y, sentinel, itself) for the next step's check; a final step that
+    # is not a release of the package never reads the record, so each run's fitted step would stay in it
+    g = np.random.default_rng(0)
+    X = g.normal(size=(30, 3))
+    y = (X[:, 0] > 0).astype(int)
+    y[:8] = -1
+    base = Pipeline([("pre", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)), ("clf", _Private())])
+    RandomStoppingSearchCV(base, grid, gamma=0.5, base_privacy=(0.5, 0.0), unlabeled_label=-1, rng=seed).fit(X, y)
+
+
 def _after(search: Any, grid: dict[str, Any], k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict, set]:
-    """(state before, state after, the epsilons of the candidates that ran) of a search with K = k."""
-    ran: set[float] = set()
+    """(state before, state after, the candidates that ran) of a search with K = k."""
+    ran: set[str] = set()
 
     def clone(est: Any) -> Any:
-        ran.add(est.epsilon)
+        ran.add(repr(sorted((k, v) for k, v in est.get_params().items() if k in grid)))
         return sk_clone(est)
 
     monkeypatch.setattr(random_stopping, "sample_runs", lambda *a, **kw: k)
@@ -111,7 +143,8 @@ def _after(search: Any, grid: dict[str, Any], k: int, monkeypatch: pytest.Monkey
 @pytest.mark.parametrize(("search", "warm_up", "grid"), [
     (_halfspace_search, {"epsilon": [0.25]}, {"epsilon": [0.5, 1.0, 2.0]}),
     (_disjunction_search, {"epsilon": [0.25]}, {"epsilon": [0.5, 1.0, 2.0]}),
-], ids=["halfspace-dpsgd", "disjunctions-exponential-mechanism"])
+    (_public_rows_pipeline_search, {"clf__c": [9]}, {"clf__c": [0, 1, 2]}),
+], ids=["halfspace-dpsgd", "disjunctions-exponential-mechanism", "public-rows-pipeline"])
 def test_the_memo_state_after_a_search_does_not_depend_on_k(search, warm_up, grid, monkeypatch):
     monkeypatch.setattr(random_stopping, "sample_runs", lambda *a, **kw: 2)
     search(warm_up, 4)  # loads every module a run loads (other keys than the grid's: the warm-up hides nothing)
