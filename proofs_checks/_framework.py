@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from semiprivate.kernels._memo import memo_table
+
 __all__ = [
     "Verdict",
     "Role",
@@ -150,7 +152,9 @@ def derive_verdict(facts: Sequence[Fact], proof: Proof | None = None) -> tuple[V
     return Verdict.HOLDS, None, None
 
 
-_DEPENDENCY_VERDICTS: dict[tuple[str, str], Verdict | None] = {}
+#: verdicts of cited checks by (check id, active perturbations): a registered memo table (semiprivate.kernels._memo)
+_DEPENDENCY_VERDICTS = memo_table(f"{__name__}._DEPENDENCY_VERDICTS")
+_UNKNOWN = object()
 _RUNNING: list[str] = []
 
 
@@ -174,8 +178,9 @@ def dependency_failures(proof: Proof) -> list[str]:
 def _dependency_verdict(cid: str) -> Verdict | None:
     """The verdict of the registered check ``cid`` under the active perturbations (None: unknown or a cycle)."""
     key = (cid, repr(sorted((k, sorted(v.items())) for k, v in _OVERRIDES.items())))
-    if key in _DEPENDENCY_VERDICTS:
-        return _DEPENDENCY_VERDICTS[key]
+    known = _DEPENDENCY_VERDICTS.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known
     reg = registry()
     if cid not in reg or cid in _RUNNING:
         return None
@@ -186,7 +191,7 @@ def _dependency_verdict(cid: str) -> Verdict | None:
         got = None
     finally:
         _RUNNING.pop()
-    _DEPENDENCY_VERDICTS[key] = got
+    _DEPENDENCY_VERDICTS.store(key, got)
     return got
 
 

@@ -18,6 +18,8 @@ import ast
 import hashlib
 from pathlib import Path
 
+from semiprivate.kernels._memo import memo_table
+
 __all__ = ["PACKAGE", "check_sources", "fingerprints", "stale_sources"]
 
 #: The package name
@@ -60,15 +62,13 @@ def _path(rel: str) -> Path:
 
 
 #: answers of :func:`_imports` and :func:`check_sources` (pure functions of the package's files; results only)
-_IMPORTS: dict[str, frozenset[str]] = {}
-_SOURCES: dict[str, tuple[str, ...]] = {}
+_IMPORTS = memo_table(f"{__name__}._IMPORTS")  # registered memo tables (semiprivate.kernels._memo)
+_SOURCES = memo_table(f"{__name__}._SOURCES")
 
 
 def _imports(module: str) -> frozenset[str]:
     """The package modules that ``module``'s file imports anywhere in its body (relative imports resolved)."""
-    if module not in _IMPORTS:
-        _IMPORTS[module] = _scan(module)
-    return _IMPORTS[module]
+    return _IMPORTS.lookup(module, lambda: _scan(module))
 
 
 def _scan(module: str) -> frozenset[str]:
@@ -105,9 +105,7 @@ def check_sources(module: str) -> tuple[str, ...]:
     >>> "proofs_checks/certificate_checker.py" in check_sources("semiprivate.proofs_checks.bns15_lem4_6")
     True
     """
-    if module not in _SOURCES:
-        _SOURCES[module] = _closure(module)
-    return _SOURCES[module]
+    return _SOURCES.lookup(module, lambda: _closure(module))
 
 
 def _closure(module: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from typing import Any
 import sympy as sp
 import z3
 from hypothesis import strategies as st
+from semiprivate.kernels._memo import memo_table
 from semiprivate.proofs_checks._framework import (
     Check,
     Claim,
@@ -49,15 +50,13 @@ def threshold_proof(d: int, beta: float) -> float:
 
 
 #: log C(d, k), k = 1..floor(d/2), per d already used in this process (the bisections below ask for one d 200 times)
-_LOG_BINOMIALS: dict[int, list[float]] = {}
+_LOG_BINOMIALS = memo_table(f"{__name__}._LOG_BINOMIALS")  # registered (semiprivate.kernels._memo)
 
 
 def _log_binomials(d: int) -> list[float]:
     """lgamma(d + 1) - lgamma(k + 1) - lgamma(d - k + 1) for k = 1, ..., floor(d/2), computed once per d."""
-    if d not in _LOG_BINOMIALS:
-        _LOG_BINOMIALS[d] = [math.lgamma(d + 1) - math.lgamma(k + 1) - math.lgamma(d - k + 1)
-                             for k in range(1, d // 2 + 1)]
-    return _LOG_BINOMIALS[d]
+    return _LOG_BINOMIALS.lookup(d, lambda: [math.lgamma(d + 1) - math.lgamma(k + 1) - math.lgamma(d - k + 1)
+                                             for k in range(1, d // 2 + 1)])
 
 
 def log_disconnect_union_bound(d: int, p: float) -> float:

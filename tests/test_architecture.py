@@ -635,3 +635,83 @@ def test_no_counting_cache_in_the_package() -> None:
 ])
 def test_a_deliberate_counting_cache_is_found(source: str) -> None:
     assert counting_caches(source)
+
+
+#: Containers a module binds empty at import and fills at run time.
+_EMPTY_CONTAINERS = frozenset({"dict", "list", "set", "deque", "OrderedDict", "defaultdict", "Counter",
+                               "WeakKeyDictionary", "WeakValueDictionary", "WeakSet"})
+
+#: Module-level state filled at run time that is not a cache, with its reason.  Every process-wide cache is a
+#: registered table (``semiprivate.kernels._memo.memo_table``, or ``memo``), which random stopping puts back after
+#: its runs: a cache outside the registry keeps the keys of the candidates that ran, so the hidden number of runs K
+#: (``tests/theory/privacy/release/test_memo_registry.py`` checks the same by running the learners).
+MODULE_STATE_NOT_A_CACHE = {
+    "semiprivate.kernels._memo._TABLES": "the registry of memo tables itself (one entry per table, never per call)",
+    "semiprivate.theory.bounds._core.REGISTRY": "the bounds, registered at import",
+    "semiprivate.theory.learner_checks._VISITED": "a stack of the checks' visited sets, one per open experiment",
+    "semiprivate.theory.privacy.seeds._RECORD": "the seed record: it protects releases (dropping an entry would let "
+    "one seed serve two); its content after random stopping does not depend on K",
+    "semiprivate.theory.privacy._release._SENTINEL_ROWS": "the public-rows check's record; random stopping drops the "
+    "entries of its own training labels",
+    "semiprivate.validation._REGISTRY": "the validated callables, registered at import",
+    "semiprivate.validation.COIN_OBSERVERS": "the coin observers, registered at import",
+    "semiprivate.proofs_checks._framework._RUNNING": "the stack of checks running (cycle detection)",
+    "semiprivate.proofs_checks._framework._OVERRIDES": "the active perturbations (a setting, not a cache)",
+    "semiprivate.proofs_checks._framework._REGISTRY": "the checks, registered at import",
+    "semiprivate.proofs_checks._framework._LOG": "the stack of fact logs of the checks running",
+    # caches outside the registry, by design: the certificate checker imports nothing of the project
+    # (tests/proofs_checks/test_certificates.py::test_checker_is_independent_of_the_project), and no learner calls it
+    "semiprivate.proofs_checks.certificate_checker._MEMO": "the independent certificate checker's results",
+    "semiprivate.proofs_checks.certificate_checker._PARSED": "the independent certificate checker's parsed texts",
+    "semiprivate.proofs_checks.certificate_checker._TREES": "the independent certificate checker's per-tree forms",
+}
+
+
+def module_state(source: str) -> list[tuple[int, str]]:
+    """(line, name) of every module-level name bound to an empty container (``{}``, ``[]``, ``dict()``,
+    ``collections.deque(maxlen=...)``, a weak dictionary...): state a module fills at run time.  Dunder names
+    (``__all__``) are not state."""
+    out = []
+    for node in _parse(source).body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        empty = (isinstance(value, ast.Dict) and not value.keys) or (isinstance(value, ast.List) and not value.elts) \
+            or (isinstance(value, ast.Call) and not value.args and all(k.arg == "maxlen" for k in value.keywords) and (
+                (isinstance(value.func, ast.Name) and value.func.id in _EMPTY_CONTAINERS)
+                or (isinstance(value.func, ast.Attribute) and value.func.attr in _EMPTY_CONTAINERS)))
+        if empty:
+            out += [(node.lineno, t.id) for t in targets if isinstance(t, ast.Name) and not t.id.startswith("__")]
+    return out
+
+
+def test_every_module_level_cache_is_a_registered_memo_table() -> None:
+    found = [f"{m}.{name} (line {line})" for m, path in MODULES.items() for line, name in module_state(_source(path))
+             if f"{m}.{name}" not in MODULE_STATE_NOT_A_CACHE]
+    assert not found, ("module-level state filled at run time outside the memo registry: random stopping cannot put "
+                       "it back, and its keys would show which candidates ran (the hidden K). Make a cache with "
+                       "semiprivate.kernels._memo.memo_table, or list state that is not a cache in "
+                       "MODULE_STATE_NOT_A_CACHE with its reason:\n" + "\n".join(found))
+    stale = [k for k in MODULE_STATE_NOT_A_CACHE
+             if k.rpartition(".")[2] not in {n for _, n in module_state(_source(MODULES[k.rpartition(".")[0]]))}]
+    assert not stale, f"MODULE_STATE_NOT_A_CACHE names state that is gone: {stale}"
+
+
+@pytest.mark.parametrize("source", [
+    "_CACHE = {}\n",
+    "_CACHE: dict[str, int] = {}\n",
+    "_SEEN = []\n",
+    "import collections\n_RECENT = collections.deque(maxlen=8)\n",
+    "import weakref\n_BY_CLASS = weakref.WeakKeyDictionary()\n",
+    "_A = _B = dict()\n",
+])
+def test_a_deliberate_unregistered_cache_is_found(source: str) -> None:
+    assert module_state(source)
+
+
+def test_a_registered_table_and_constants_are_not_state() -> None:
+    assert not module_state("from semiprivate.kernels._memo import memo_table\n_T = memo_table('m._T')\n"
+                            "NAMES = {'a': 1}\nRULES = dict(a=1)\n__all__: list[str] = []\nPAIR = (1, 2)\n")

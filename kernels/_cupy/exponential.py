@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels._cupy.onepass import CHUNK, SORT_MIN, THREADS, TILE, UNIFORMS_PER_DRAW, draw_order
-from semiprivate.kernels._memo import memo
+from semiprivate.kernels._memo import memo, memo_table
 
 __all__ = ["exponential_mechanism", "error_counts", "CHUNK", "TILE", "THREADS", "SOURCE"]
 
@@ -66,7 +66,9 @@ def _kernel(name: str) -> Any:
     return fn
 
 
-_KERNELS: dict[str, Any] = {}
+#: The compiled kernels by name (:func:`_kernel`): a registered memo table (:func:`semiprivate.kernels._memo.memo_table`),
+#: put back after a search that hides its number of runs.
+_KERNELS: dict[str, Any] = memo_table(f"{__name__}._KERNELS")
 
 
 def exponential_mechanism(scores: Any, c: float, size: int | None, rng: np.random.Generator) -> Any:

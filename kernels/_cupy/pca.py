@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels._backend import is_cupy_array
+from semiprivate.kernels._memo import memo_table
 
 __all__ = ["CupyOps", "stream_to_device", "COPY_THREADS", "PRODUCT_ENV", "product_mode"]
 
@@ -40,7 +41,9 @@ def _cupy() -> Any:
     return importlib.import_module("cupy")
 
 
-_SYRK_MODE: dict[str, str] = {}
+#: The triangle cuBLAS SYRK fills, per dtype (:func:`_syrk_mode`): a registered memo table
+#: (:func:`semiprivate.kernels._memo.memo_table`), put back after a search that hides its number of runs.
+_SYRK_MODE: dict[str, str] = memo_table(f"{__name__}._SYRK_MODE")
 
 
 def _syrk_mode(dtype: Any) -> str:
@@ -50,8 +53,9 @@ def _syrk_mode(dtype: Any) -> str:
     ``"matmul"`` when cuBLAS SYRK is unavailable or disagrees (then ``acc += c.T @ c`` is used).
     """
     key = np.dtype(dtype).str
-    if key in _SYRK_MODE:
-        return _SYRK_MODE[key]
+    known = _SYRK_MODE.get(key)
+    if known is not None:
+        return known
     cp = _cupy()
     mode = "matmul"
     try:

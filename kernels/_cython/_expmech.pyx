@@ -39,6 +39,7 @@ Layout of the work (all in the C block below):
 """
 
 import numpy as np
+from semiprivate.kernels._memo import memo_table
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
 
@@ -543,16 +544,16 @@ def int_table(double c):
     return np.exp(-c * np.arange(tn, dtype=np.float64))
 
 
-_TABLE_CACHE: dict = {}
+#: Integer-score tables by ``c``: a registered memo table (:func:`semiprivate.kernels._memo.memo_table`; put back
+#: after a search that hides its number of runs), the last 8 ``c`` values (oldest dropped first).
+_TABLE_CACHE = memo_table(__name__ + "._TABLE_CACHE", maxsize=8)
 
 
 def _table(double c):
     """Integer-score table for ``c``, cached for the last few ``c`` values."""
     tab = _TABLE_CACHE.get(c)
     if tab is None:
-        if len(_TABLE_CACHE) >= 8:
-            _TABLE_CACHE.clear()
-        tab = _TABLE_CACHE[c] = int_table(c)
+        tab = _TABLE_CACHE.store(c, int_table(c))
     return tab
 
 

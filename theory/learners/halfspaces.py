@@ -86,6 +86,7 @@ from typing import Any
 
 import numpy as np
 from semiprivate.kernels import PCAResult, pca
+from semiprivate.kernels._memo import memo_table
 from semiprivate.theory.learners._base import (
     CHECKS_FITTING_ON_X_Y,
     LABELLED,
@@ -130,29 +131,24 @@ _TRAINERS = ("dpsgd", "noisy_sgd", "pillar_alg2")
 _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
 
 
-#: Memos of the accountant (public parameters in, a number out): plain dicts with no hit counter (an
-#: ``lru_cache``'s ``cache_info()`` counts its calls, one per fit: random stopping's hidden number of runs).
-_CALIBRATED: dict[tuple[Any, ...], float] = {}
-_ACCOUNTED: dict[tuple[Any, ...], float] = {}
+#: Memos of the accountant (public parameters in, a number out): registered tables with no hit counter (an
+#: ``lru_cache``'s ``cache_info()`` counts its calls, one per fit: random stopping's hidden number of runs), at most
+#: 512 entries each, oldest dropped first.  Their keys show which public parameters were asked for; a search that
+#: hides its number of runs puts them back afterwards (:func:`semiprivate.kernels._memo.tables_kept`).
+_CALIBRATED = memo_table(f"{__name__}._CALIBRATED", maxsize=512)
+_ACCOUNTED = memo_table(f"{__name__}._ACCOUNTED", maxsize=512)
 
 
 def _calibrated(epsilon: float, delta: float, q: float, steps: int, accountant: str, compositions: int) -> float:
-    key = (epsilon, delta, q, steps, accountant, compositions)
-    if key not in _CALIBRATED:
-        if len(_CALIBRATED) >= 512:
-            _CALIBRATED.clear()
-        _CALIBRATED[key] = calibrate_noise_multiplier(epsilon, delta, q, steps, accountant=accountant,
-                                                      compositions=compositions)
-    return _CALIBRATED[key]
+    return float(_CALIBRATED.lookup((epsilon, delta, q, steps, accountant, compositions),
+                                    lambda: calibrate_noise_multiplier(epsilon, delta, q, steps, accountant=accountant,
+                                                                       compositions=compositions)))
 
 
 def _accounted(sigma: float, q: float, steps: int, delta: float, accountant: str, compositions: int) -> float:
-    key = (sigma, q, steps, delta, accountant, compositions)
-    if key not in _ACCOUNTED:
-        if len(_ACCOUNTED) >= 512:
-            _ACCOUNTED.clear()
-        _ACCOUNTED[key] = dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant, compositions=compositions)
-    return _ACCOUNTED[key]
+    return float(_ACCOUNTED.lookup((sigma, q, steps, delta, accountant, compositions),
+                                   lambda: dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant,
+                                                         compositions=compositions)))
 
 
 def _row_norms(X: np.ndarray) -> np.ndarray:

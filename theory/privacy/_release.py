@@ -43,11 +43,11 @@ import sys
 import threading
 import types
 import warnings
-import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+from semiprivate.kernels._memo import memo_table, tables_kept
 from semiprivate.kernels.noise import ExactStream, exact_stream
 from semiprivate.theory.privacy import seeds as seed_record
 from semiprivate.theory.privacy.budget import BUDGET_PARAMETERS, normal_delta, normal_epsilon
@@ -378,16 +378,29 @@ def captured_runs() -> Iterator[RunCapture]:
     ``warnings.catch_warnings``; log records at the one place every record passes on its way to a handler
     (``logging.Logger.callHandlers``), so a handler configured before the block, which holds its own stream,
     receives nothing.  Records of every thread are held while the block runs.  The wrapper then
-    :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.  Side effects beyond
-    these (files, sockets, module state a base changes) are outside what a wrapper can hold back: random
-    stopping's guarantee assumes a base without them (PS22's setting).
+    :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.
+
+    Process-wide memo state: every registered memo table of the package
+    (:func:`semiprivate.kernels._memo.memo_table`, every :func:`~semiprivate.kernels._memo.memo`'s results, e.g. the
+    halfspace learners' calibrations, the accounting module's epsilons and PLD compositions, the exponential
+    mechanism's score tables, the exact samplers' tables, :func:`param_names`'s table) is put back, after the block,
+    exactly as it was when the block began (:func:`~semiprivate.kernels._memo.tables_kept`): its keys would show
+    which candidates ran.  A memo is pure, so this changes no result.  The seed record
+    (:mod:`semiprivate.theory.privacy.seeds`) is not put back (it protects the release that ran): it records a
+    release's top streams only, whatever the number of runs below them.
+
+    Not held back: files, sockets, the caches of other libraries (e.g. narwhals' ``plugins._discover_entrypoints``,
+    an ``lru_cache`` that scikit-learn's input validation calls a few times per fit: its call counter grows with the
+    number of runs) and of the interpreter (a module first imported by one candidate's run stays in
+    ``sys.modules``), module state outside the registry, and the running time; random stopping's guarantee assumes
+    a base whose effects on these do not depend on the data or on the number of runs (PS22's setting).
     """
     cap = RunCapture()
 
     def hold(logger: logging.Logger, record: logging.LogRecord) -> None:
         cap.current.records.append((logger, record))
 
-    with _LOGGING_LOCK:
+    with tables_kept(), _LOGGING_LOCK:
         before = logging.Logger.__dict__["callHandlers"]
         logging.Logger.callHandlers = hold  # type: ignore[method-assign,assignment]
         try:
@@ -464,9 +477,10 @@ def forget_streams(est: Any) -> None:
         _set_params(est, drop)
 
 
-#: constructor keyword names per class, filled once per class: a plain table with no hit counter (an
-#: ``lru_cache``'s ``cache_info()`` would count the runs, e.g. random stopping's hidden K)
-_PARAM_NAMES: weakref.WeakKeyDictionary[type, tuple[str, ...]] = weakref.WeakKeyDictionary()
+#: constructor keyword names per class, filled once per class: a registered memo table with no hit counter (an
+#: ``lru_cache``'s ``cache_info()`` would count the runs, e.g. random stopping's hidden K; its keys show which classes
+#: ran, so :func:`captured_runs` puts it back with every other table: :func:`semiprivate.kernels._memo.tables_kept`)
+_PARAM_NAMES = memo_table(f"{__name__}._PARAM_NAMES", maxsize=4096)
 
 
 def param_names(obj: Any) -> list[str]:
@@ -475,9 +489,8 @@ def param_names(obj: Any) -> list[str]:
     names = _PARAM_NAMES.get(cls)
     if names is None:
         sig = inspect.signature(cls.__init__)
-        names = tuple(p.name for p in sig.parameters.values()
-                      if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
-        _PARAM_NAMES[cls] = names
+        names = _PARAM_NAMES.store(cls, tuple(p.name for p in sig.parameters.values()
+                                              if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)))
     return list(names)
 
 
@@ -583,6 +596,17 @@ def note_sentinel_rows(y: Any, sentinel: Any, step: Any) -> None:
     """Record that ``step`` fitted on the rows of ``y`` labelled ``sentinel`` as public rows (:func:`_check_rows`)."""
     with _SENTINEL_LOCK:
         _SENTINEL_ROWS.append((y, sentinel, step))
+
+
+def forget_sentinel_rows(y: Any) -> None:
+    """Drop what :func:`note_sentinel_rows` recorded for the label vector ``y`` (by identity): for a wrapper whose
+    runs fit on a label vector of its own that no one outside it receives (random stopping's training part), so no
+    run's step -- a losing run's fitted object -- stays in module state after the wrapper returns."""
+    with _SENTINEL_LOCK:
+        kept = [entry for entry in _SENTINEL_ROWS if entry[0] is not y]
+        if len(kept) != len(_SENTINEL_ROWS):
+            _SENTINEL_ROWS.clear()
+            _SENTINEL_ROWS.extend(kept)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 from scipy import optimize
+from semiprivate.kernels._memo import memo_table
 from semiprivate.theory.bounds import pillar as _pillar_bounds
 from semiprivate.validation import (
     EPSILON,
@@ -99,7 +100,10 @@ _MAX_NOISE_MULTIPLIER = 2.0**30
 MIN_NOISE_MULTIPLIER = {"rdp": 2.0**-10, "pld": 0.5}
 
 
-_NOISY_SGD_EPSILONS: dict[tuple[int, float, int, float], float] = {}
+#: Noisy SGD's accountant epsilons by (n, noise multiplier, steps, delta): a registered memo table
+#: (:func:`semiprivate.kernels._memo.memo_table`: no hit counter; put back after a search that hides its number of
+#: runs), at most 4096 entries, oldest dropped first.
+_NOISY_SGD_EPSILONS = memo_table(f"{__name__}._NOISY_SGD_EPSILONS", maxsize=4096)
 
 
 @validate_params(n=POSITIVE_INT, lipschitz=POSITIVE_REAL, sigma=POSITIVE_REAL, delta=Real(0.0, 1.0, closed="neither"))
@@ -134,17 +138,17 @@ def noisy_sgd_accountant_epsilon(n: int, noise_multiplier: float, steps: int, de
     from dp_accounting.rdp import RdpAccountant
 
     key = (int(n), float(noise_multiplier), int(steps), float(delta))
-    if key not in _NOISY_SGD_EPSILONS:  # a pure function of its arguments: every Noisy SGD run asks for it
+
+    def compute() -> float:  # a pure function of its arguments: every Noisy SGD run asks for it
         event = dp_accounting.SelfComposedDpEvent(
             dp_accounting.SampledWithoutReplacementDpEvent(int(n), 1,
                                                            dp_accounting.GaussianDpEvent(float(noise_multiplier))),
             int(steps))
         acc = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
         with _quiet_rdp_orders():
-            if len(_NOISY_SGD_EPSILONS) >= 4096:
-                _NOISY_SGD_EPSILONS.clear()
-            _NOISY_SGD_EPSILONS[key] = float(acc.compose(event).get_epsilon(float(delta)))
-    return _NOISY_SGD_EPSILONS[key]
+            return float(acc.compose(event).get_epsilon(float(delta)))
+
+    return float(_NOISY_SGD_EPSILONS.lookup(key, compute))
 
 
 @contextlib.contextmanager
@@ -245,9 +249,11 @@ def _raw_epsilon(noise_multiplier: float, q: float, steps: int, delta: float, ac
 #: cost (seconds at small noise: MIN_NOISE_MULTIPLIER) and does not depend on delta, so an event already composed
 #: -- the calibrated noise a run then reports, another delta, c compositions of T steps as c T steps -- is read
 #: off the same composition: the same epsilon as a fresh accountant's, to the bit.  At most
-#: ``_PLD_COMPOSED_MAX`` entries (one at the PLD floor holds ~10 MB).
-_PLD_COMPOSED: dict[tuple[str, float, float, int], Any] = {}
+#: ``_PLD_COMPOSED_MAX`` entries (one at the PLD floor holds ~10 MB).  A registered table
+#: (:func:`semiprivate.kernels._memo.memo_table`, ``when_full="keep"``): a search that hides its number of runs puts
+#: it back afterwards.
 _PLD_COMPOSED_MAX = 8
+_PLD_COMPOSED = memo_table(f"{__name__}._PLD_COMPOSED", maxsize=_PLD_COMPOSED_MAX, when_full="keep")
 
 
 def _composed_pld(event: Any, noise_multiplier: float, q: float, total_steps: int, relation: str, *,
@@ -269,8 +275,7 @@ def _keep_composed(key: tuple[str, float, float, int], acc: Any) -> None:
     Repeating any sequence of calls leaves it as the first pass left it: it shows which public events were asked
     for, never how often (a table emptied when full cycles with the number of calls -- a run count, such as
     random stopping's K, would be readable from the process's state)."""
-    if key not in _PLD_COMPOSED and len(_PLD_COMPOSED) < _PLD_COMPOSED_MAX:
-        _PLD_COMPOSED[key] = acc
+    _PLD_COMPOSED.store(key, acc)
 
 
 @validate_params(noise_multiplier=POSITIVE_REAL, sampling_rate=Real(0.0, 1.0, closed="right"), steps=POSITIVE_INT,

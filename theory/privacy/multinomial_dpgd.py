@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from semiprivate.kernels._memo import MemoTable, memo_table
 from semiprivate.theory.privacy._release import released_function
 from semiprivate.theory.privacy.accounting import MIN_NOISE_MULTIPLIER, dpsgd_epsilon
 from semiprivate.theory.privacy.dpsgd import _blas_single_thread
@@ -61,21 +62,17 @@ _OPEN_DELTA = Real(0.0, 1.0, closed="neither")
 _AVERAGE = Real(0.0, 1.0, closed="right")
 
 
-#: Memos of the accountant (public parameters in, a number out): plain dicts with no hit counter (an
-#: ``lru_cache``'s ``cache_info()`` counts its calls, one per fit: a wrapper's hidden number of runs).
-_PLD_MEMO: dict[tuple[float, int, float], float] = {}
-_CALIBRATED_MEMO: dict[tuple[float, float, int], float] = {}
+#: Memos of the accountant (public parameters in, a number out): registered tables with no hit counter (an
+#: ``lru_cache``'s ``cache_info()`` counts its calls, one per fit: a wrapper's hidden number of runs), at most
+#: ``_MEMO_MAX`` entries each, oldest dropped first; a search that hides its number of runs puts them back
+#: afterwards (:func:`semiprivate.kernels._memo.tables_kept`).
 _MEMO_MAX = 1024
+_PLD_MEMO = memo_table(f"{__name__}._PLD_MEMO", maxsize=_MEMO_MAX)
+_CALIBRATED_MEMO = memo_table(f"{__name__}._CALIBRATED_MEMO", maxsize=_MEMO_MAX)
 
 
-def _memo(table: dict[Any, float], key: Any, compute: Any) -> float:
-    got = table.get(key)
-    if got is None:
-        got = compute()
-        if len(table) >= _MEMO_MAX:
-            table.clear()
-        table[key] = got
-    return got
+def _memo(table: MemoTable, key: Any, compute: Any) -> float:
+    return float(table.lookup(key, compute))
 
 
 def _pld_epsilon(noise_multiplier: float, steps: int, delta: float) -> float:

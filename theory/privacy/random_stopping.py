@@ -58,9 +58,31 @@ composes a ``DpEvent``).
 ``privacy_`` is the theorem's bound for the random K: a function of the parameters only, the same for
 every run whatever K the coins gave.  K itself is **not** exposed (no ``n_fits_``): the guarantee is
 for the output marginalised over K; given K = k the best of k runs is only (k eps)-DP in general
-(k runs of eps-randomized response: P[some run says 1] changes by up to e^{k eps}), so neither the number of fits nor the losing runs' models or scores are kept, and
-the warnings of the losing runs are dropped (the selected run's are re-issued).  The running time
-grows with K: a side channel this guarantee does not cover.
+(k runs of eps-randomized response: P[some run says 1] changes by up to e^{k eps}), so nothing a process can
+read after the search depends on K, other than the released values:
+
+* neither the number of fits nor the losing runs' models or scores are kept;
+* the runs' printed text, bytes on descriptors 1 and 2, warnings and log records are held back, the selected
+  run's emitted afterwards (:func:`~semiprivate.theory.privacy._release.captured_runs`);
+* every process-wide memo table of the package (:func:`semiprivate.kernels._memo.memo_table`, every
+  :func:`~semiprivate.kernels._memo.memo`'s results: the halfspace learners' calibrations, the accounting module's
+  epsilons and PLD compositions, multinomial DP-GD's, the exact samplers' tables, the exponential-mechanism
+  kernel's score tables) is put back as it was before the search
+  (:func:`~semiprivate.kernels._memo.tables_kept`): their keys, functions of the candidates' parameters, would
+  show which candidates ran.  A memo is pure: a later call computes a dropped entry again, the same value;
+* no run's fitted step stays in the public-rows record (:func:`~semiprivate.theory.privacy._release.forget_sentinel_rows`);
+* the seed record (:mod:`semiprivate.theory.privacy.seeds`) keeps the search's release only: nested runs draw
+  child streams of the search's own streams, recorded through the search's top streams, so its content (not only
+  its size) is the same whatever K (``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).
+
+Not covered (the guarantee assumes a base whose effect on them does not depend on K, PS22's setting): the running
+time, which grows with K; files and sockets a base writes; module state of a user's base outside the registry;
+modules a candidate's run imports first (``sys.modules``); and the caches of other libraries.  Measured with this
+package's learners as the base (scikit-learn 1.9.1): dp-accounting, SciPy, NumPy and scikit-learn kept no
+module-level container that changed, but scikit-learn's input validation reaches narwhals'
+``plugins._discover_entrypoints``, a ``functools.lru_cache`` whose ``cache_info()`` counts every call: a search
+with ``SemiPrivateHalfspace`` as the base adds 4 + 8 K to it (12 with K = 1, 60 with K = 7; narwhals 2.29.0), so
+code in the process that reads it learns K.
 
 scikit-learn's ``GridSearchCV`` on private data is **not private** (it compares exact private scores
 and refits the winner; the winner's ``privacy_`` covers one fit).
@@ -75,6 +97,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 from typing import Any
 
@@ -83,6 +106,7 @@ import numpy as np
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
 from scipy import special
+from semiprivate.kernels._memo import tables_kept
 from semiprivate.kernels.noise import discrete_laplace
 from semiprivate.theory.privacy import _held_out_search as search
 from semiprivate.theory.privacy._release import (
@@ -91,6 +115,7 @@ from semiprivate.theory.privacy._release import (
     base_streams,
     captured_runs,
     child_streams,
+    forget_sentinel_rows,
     quiet,
 )
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
@@ -551,34 +576,38 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
         candidates = search.candidates_of(self.param_grid)
         configured = search.checked_candidates(self.estimator, candidates, self.unlabeled_label,
                                                "RandomStoppingSearchCV")
-        split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
-                                      holdout_fraction=self.holdout_fraction, rng=self.rng)
-        count_stream, run_streams = child_streams(split.rng, 2)
-        runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
-        # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.
-        # Every candidate choice and every score's noise is drawn here, in one call each, before the runs: no
-        # sampler, cache or counter is called once per run (its state would count the hidden K)
-        scale = laplace_scale(1, self.epsilon_score, "epsilon_score")
-        choice_stream, noise_stream, fits = child_streams(run_streams, 3)
-        choices = choice_stream.integers(len(candidates), size=runs)
-        noises = np.asarray(discrete_laplace(scale, size=runs, rng=noise_stream), dtype=np.int64)
-        best: tuple[int, int, Any, SideOutputs] | None = None
-        # one capture around the whole loop (the interpreter's state changes once, whatever K): each run's
-        # side output (printed text, descriptor writes, warnings, log records) is held in its own buffer, the
-        # selected run's emitted afterwards, the others dropped
-        with captured_runs() as capture:
-            for r in range(runs):
-                index = int(choices[r])
-                est = clone(configured[index])
-                with capture.run() as side:
-                    # its own child stream for the fit; no progress bar per run
-                    with base_streams(est, child_streams(fits, 1)[0]), quiet(est):
-                        est.fit(split.X_train, split.y_train, **fit_params)
-                    self._check_fit(est)
-                    correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
-                score = correct + int(noises[r])
-                if best is None or score > best[0]:
-                    best = (score, index, est, side)
+        # the process's memo tables are put back after the runs, whatever they computed (their keys would show which
+        # candidates ran: how many runs there were), and no run's fitted step stays in the public-rows record
+        with tables_kept(), contextlib.ExitStack() as cleanup:
+            split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
+                                          holdout_fraction=self.holdout_fraction, rng=self.rng)
+            cleanup.callback(forget_sentinel_rows, split.y_train)  # also when a run raises
+            count_stream, run_streams = child_streams(split.rng, 2)
+            runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
+            # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.
+            # Every candidate choice and every score's noise is drawn here, in one call each, before the runs: no
+            # sampler, cache or counter is called once per run (its state would count the hidden K)
+            scale = laplace_scale(1, self.epsilon_score, "epsilon_score")
+            choice_stream, noise_stream, fits = child_streams(run_streams, 3)
+            choices = choice_stream.integers(len(candidates), size=runs)
+            noises = np.asarray(discrete_laplace(scale, size=runs, rng=noise_stream), dtype=np.int64)
+            best: tuple[int, int, Any, SideOutputs] | None = None
+            # one capture around the whole loop (the interpreter's state changes once, whatever K): each run's
+            # side output (printed text, descriptor writes, warnings, log records) is held in its own buffer, the
+            # selected run's emitted afterwards, the others dropped
+            with captured_runs() as capture:
+                for r in range(runs):
+                    index = int(choices[r])
+                    est = clone(configured[index])
+                    with capture.run() as side:
+                        # its own child stream for the fit; no progress bar per run
+                        with base_streams(est, child_streams(fits, 1)[0]), quiet(est):
+                            est.fit(split.X_train, split.y_train, **fit_params)
+                        self._check_fit(est)
+                        correct = search.held_out_correct(est, split)  # predict's outputs are the run's too
+                    score = correct + int(noises[r])
+                    if best is None or score > best[0]:
+                        best = (score, index, est, side)
         if best is None:  # sample_runs returns K >= 1
             raise RuntimeError("no run")
         score, index, est, side = best

@@ -21,7 +21,12 @@ public release functions, ``exponential.sample`` and the structured mechanisms) 
 draws from, at the points where coins are made (``child_streams``/``fit_stream`` and
 ``semiprivate.validation.as_generator``): each stream's node in the seed tree (its root's pool words, so an int ``s``,
 ``SeedSequence(s)``, ``SeedSequence([s])`` and ``default_rng(s)`` share a root, and its spawn key).  Runs nested
-in a release draw into the outermost release's record.  After a run, a stream another release drew from (or a
+in a release draw into the outermost release's record; a stream made below one the release made is recorded
+through that top stream (which owns its subtree), so the record's content, not only its size, is the same whatever
+the number of nested runs: after random stopping with K = 1 and K = 7 (real learners as the base, one seed) every
+key and field is the same but the MAC of the released output
+(``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).  The record is not a
+memo (dropping an entry would let a seed serve two releases): random stopping does not put it back.  After a run, a stream another release drew from (or a
 stream below one whose subtree another release derived from) is refused, unless the other release had the same
 keyed fingerprint (class, parameters other than the seed, every input) and the same output (a repetition: it
 reveals nothing new); the output is the return value and every declared release on the object.  A generator
