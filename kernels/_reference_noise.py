@@ -805,9 +805,15 @@ def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianBuckets | _Gaussia
     return _GaussianRejection(s2)
 
 
-@memo(maxsize=64)
 def bernoulli_exp_table(gamma: Fraction, bits: int = 64) -> _BernoulliExp:
-    """The (cached) exact sampler of ``Bernoulli(exp(-gamma))``."""
+    """The exact sampler of ``Bernoulli(exp(-gamma))``, built afresh at every call: **not memoised**.
+
+    ``gamma`` may be computed from private data (``ComponentDisjunctionLearner(method="factorised")`` draws
+    ``bernoulli_exp(|t|)`` with ``t`` from the private label shares), and a process-wide memo keeps its keys after
+    the run: one fit on neighbouring label vectors left different keys in the table this was before.  The
+    samplers memoised here (:func:`laplace_table`, :func:`gaussian_table`) are keyed by a noise scale, a public
+    parameter; ``tests/theory/privacy/release/test_memo_keys_are_public.py`` checks every learner's fit against
+    its neighbour's."""
     return _BernoulliExp(gamma, bits=bits)
 
 

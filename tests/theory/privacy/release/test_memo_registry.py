@@ -119,7 +119,7 @@ def test_every_memo_decorated_function_keeps_its_results_in_a_registered_table()
                          if isinstance(c.cell_contents, dict)]
                 if not cells or any(id(c) not in registered for c in cells):
                     outside.append(f"{name}.{attr}")
-    assert "semiprivate.kernels._reference_noise.bernoulli_exp_table" in found
+    assert "semiprivate.kernels._reference_noise.laplace_table" in found
     assert not outside, f"memo results outside the registry: {outside}"
 
 

@@ -1,6 +1,6 @@
 """Random stopping's guarantee (LT19 / PS22) holds with the number of runs K hidden, so the process-wide state a
 search leaves may not depend on K.  The package's own learners, as the search's base, memoise by public parameters
-(the halfspace learners' calibrations and accountings, the exact samplers' Bernoulli tables): with candidates that
+(the halfspace learners' calibrations and accountings): with candidates that
 differ in such a parameter, the keys left after the search would show which candidates ran -- one with K = 1, most
 of them with K = 7; and a public-rows step (``PublicRowsFitted``) records each run's fitted step for the next
 step's check, which a final step that is not one of the package's releases never consumes.  Checked with K forced
@@ -88,8 +88,9 @@ def _halfspace_search(grid: dict[str, Any], seed: int) -> None:
 
 
 def _disjunction_search(grid: dict[str, Any], seed: int) -> None:
-    # the factorised route: the exact exponential mechanism and exact Bernoulli(exp(-gamma)) coins, whose samplers
-    # are memoised by gamma (a function of epsilon)
+    # the factorised route: the exact exponential mechanism and exact Bernoulli(exp(-gamma)) coins.  Their samplers
+    # were memoised by gamma, and so failed this case on the code before the registry; they are no longer memoised
+    # (a gamma can be computed from private labels: test_memo_keys_are_public.py), and the case stays as a guard
     g = np.random.default_rng(0)
     X_public = g.integers(0, 2, size=(12, 6))
     X = g.integers(0, 2, size=(30, 6))
