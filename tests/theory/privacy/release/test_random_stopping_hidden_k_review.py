@@ -1,0 +1,199 @@
+"""Hostile review of the claim that, after ``RandomStoppingSearchCV.fit``, nothing a process can read depends on the
+hidden number of runs K (LT19 / PS22: the guarantee is for the output marginalised over K).  Each test forces K
+(``random_stopping.sample_runs`` replaced, as the package's own K tests do) and compares what the process holds
+after a search with K = 1 against K large, on a base whose released candidate is the same in both searches.
+Deterministic (fixed seeds; no statistical test).  Each test FAILS on the ``mk`` branch; it states what it shows."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+from semiprivate.kernels import _memo, threads
+from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
+from semiprivate.theory.privacy import _release, random_stopping, seeds
+from semiprivate.theory.privacy.model_selection import PrivateSearchCV
+from semiprivate.theory.privacy.public_rows import PublicRowsFitted
+from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import clone as sk_clone
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+
+
+def _force_k(monkeypatch: pytest.MonkeyPatch, k: int | Any, grid_keys: Any = ()) -> set[str]:
+    """Force K (an int, or a callable of no argument) and record the candidates that ran."""
+    ran: set[str] = set()
+
+    def clone(est: Any) -> Any:
+        ran.add(repr(sorted((n, v) for n, v in est.get_params().items() if n in grid_keys)))
+        return sk_clone(est)
+
+    monkeypatch.setattr(random_stopping, "sample_runs", (lambda *a, **kw: k()) if callable(k) else (lambda *a, **kw: k))
+    monkeypatch.setattr(random_stopping, "clone", clone)
+    seeds.forget_seeds()
+    return ran
+
+
+def _halfspace_data() -> tuple[np.ndarray, np.ndarray]:
+    g = np.random.default_rng(0)
+    X = g.normal(size=(24, 3))
+    X /= 2.0 * np.linalg.norm(X, axis=1, keepdims=True)
+    y = (X[:, 0] > 0).astype(int)
+    y[:6] = -1
+    return X, y
+
+
+# --- 1. module state outside the registry: a lazily built module global (kernels.threads._BLAS_CONTROLLER) ---------
+
+def _trainer_search(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[bool, set[str], dict]:
+    grid = {"trainer": ["dpsgd", "noisy_sgd"]}
+    ran = _force_k(monkeypatch, k, grid)
+    monkeypatch.setattr(threads, "_BLAS_CONTROLLER", None)  # as in a fresh process
+    X, y = _halfspace_data()
+    base = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
+                                unlabeled_label=-1)
+    s = RandomStoppingSearchCV(base, grid, gamma=0.5, base_privacy=(2.0, 1e-9), unlabeled_label=-1, rng=0).fit(X, y)
+    return threads._BLAS_CONTROLLER is None, ran, s.best_params_
+
+
+def test_a_lazily_built_module_global_does_not_show_k(monkeypatch):
+    """DP-SGD's per-step BLAS limit builds ``kernels.threads._BLAS_CONTROLLER`` (a module global set on first use,
+    ``global`` rebinding: neither a registered table nor a container, so neither the registry test nor the static
+    architecture rule sees it).  Noisy SGD never builds it.  With rng=0 the search releases the noisy-SGD
+    candidate for K = 1 and K = 7 alike; only K = 7 also ran a (losing) DP-SGD candidate, and the global shows it."""
+    none_one, ran_one, best_one = _trainer_search(1, monkeypatch)
+    none_seven, ran_seven, best_seven = _trainer_search(7, monkeypatch)
+    assert best_one == best_seven == {"trainer": "noisy_sgd"}  # the same release
+    assert len(ran_one) == 1 and len(ran_seven) == 2
+    assert none_one == none_seven, "threads._BLAS_CONTROLLER after the search tells K = 1 from K = 7"
+
+
+# --- 2. the public-rows record: a FIFO of 32 that the runs push the caller's own entries out of -------------------
+
+class _Private(ClassifierMixin, BaseEstimator):
+    """Honest and private (ignores its labels); not a release of the package, so it reads no public-rows record."""
+
+    def __init__(self, c: int = 0) -> None:
+        self.c = c
+
+    def fit(self, X: Any, y: Any) -> _Private:
+        self.classes_ = np.array([0, 1])
+        self.privacy_ = (0.5, 0.0)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.full(len(X), self.c % 2, dtype=np.int64)
+
+
+def _rows_data() -> tuple[np.ndarray, np.ndarray]:
+    g = np.random.default_rng(0)
+    X = g.normal(size=(30, 3))
+    y = (X[:, 0] > 0).astype(int)
+    y[:8] = -1
+    return X, y
+
+
+def _nested_search_record(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict]:
+    """The public-rows record after a random-stopping search (K = k) whose base is itself a search
+    (``PrivateSearchCV``) over a public-rows Pipeline."""
+    X, y = _rows_data()
+    _release._SENTINEL_ROWS.clear()
+    _force_k(monkeypatch, k)
+    inner = PrivateSearchCV(Pipeline([("pre", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)),
+                                      ("clf", _Private())]), {"clf__c": [0, 1]}, epsilon_select=0.5,
+                            unlabeled_label=-1)
+    s = RandomStoppingSearchCV(inner, {"epsilon_select": [0.25, 0.5]}, gamma=0.5, base_privacy=(1.0, 0.0),
+                               unlabeled_label=-1, rng=0).fit(X, y)
+    return list(_release._SENTINEL_ROWS), s.best_params_
+
+
+def test_a_nested_search_leaves_no_run_in_the_public_rows_record(monkeypatch):
+    """``forget_sentinel_rows`` drops the record's entries for random stopping's own training labels only.  A base
+    that splits again (``PrivateSearchCV``: its own ``split.y_train`` per run, a new object each run) leaves one
+    entry per run -- (that run's inner label vector, sentinel, that run's fitted ``PublicRowsFitted`` step): K
+    entries, holding the losing runs' fitted steps, read by ``len(_release._SENTINEL_ROWS)``.  (With K >= 32 the
+    deque(maxlen=32) also pushes out the caller's own entries, which turns off the public-rows check for them.)"""
+    one, best_one = _nested_search_record(1, monkeypatch)
+    seven, best_seven = _nested_search_record(7, monkeypatch)
+    assert best_one == best_seven  # the same release
+    assert len(one) == len(seven), f"the public-rows record holds {len(one)} entries after K = 1, {len(seven)} after K = 7"
+
+
+# --- 3. threads: a search's restore waits for every overlapping block, so its K shows until another search ends --
+
+def _keys() -> dict[str, list[str]]:
+    return {t.name: sorted(map(repr, t)) for t in _memo.registered_tables()}
+
+
+def _two_searches(k_first: int, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:
+    """Thread "second" opens a search and waits inside it (before its runs: its draw of K waits on an event);
+    thread "first" then runs a halfspace search (K = k_first, grid over epsilon) to completion.  Returns the tables'
+    keys before "first" and right after "first"'s fit returned, read in "first"'s own thread."""
+    Xh, yh = _halfspace_data()
+    Xr, yr = _rows_data()
+    grid = {"epsilon": [0.5, 1.0, 2.0]}
+    second_may_run = threading.Event()
+
+    def runs() -> int:
+        if threading.current_thread().name == "second":
+            second_may_run.wait(60)
+            return 1
+        return k_first
+
+    _force_k(monkeypatch, runs, grid)
+    halfspace = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
+                                     unlabeled_label=-1)
+    before: dict = {}
+    after: dict = {}
+    errors: list[BaseException] = []
+    depth = _memo._HELD.depth
+
+    def first() -> None:
+        try:
+            before.update(_keys())
+            RandomStoppingSearchCV(halfspace, grid, gamma=0.5, base_privacy=(2.0, 1e-9), unlabeled_label=-1,
+                                   rng=1).fit(Xh, yh)
+            after.update(_keys())  # the search has returned: its K must not show from here on
+        except BaseException as exc:  # pragma: no cover - reported by the assert below
+            errors.append(exc)
+
+    def second() -> None:
+        try:
+            RandomStoppingSearchCV(_Private(), {"c": [0]}, gamma=0.5, base_privacy=(0.5, 0.0), rng=2).fit(
+                Xr, np.abs(yr))
+        except BaseException as exc:  # pragma: no cover - reported by the assert below
+            errors.append(exc)
+
+    t2 = threading.Thread(target=second, name="second")
+    t1 = threading.Thread(target=first, name="first")
+    try:
+        t2.start()
+        for _ in range(6000):  # "second" is inside its search (its tables_kept block is open)
+            if _memo._HELD.depth > depth:
+                break
+            threading.Event().wait(0.005)
+        t1.start()
+        t1.join(120)
+    finally:
+        second_may_run.set()
+        t1.join(120)
+        t2.join(120)
+    assert not errors, errors
+    return before, after
+
+
+def test_a_search_that_returns_while_another_search_runs_does_not_show_its_k(monkeypatch):
+    """``tables_kept`` puts the tables back only when the LAST overlapping block closes, so a search that returns
+    while a search in another thread is still open leaves its runs' keys (here the halfspace calibrations of every
+    epsilon that ran) in the tables until that other search ends: in the meantime K = 1 and K = 7 read differently.
+    The docstring of ``tables_kept`` states the rule; random_stopping's "nothing a process can read after the
+    search depends on K" does not hold for that window."""
+    _two_searches(2, monkeypatch)  # warm-up: loads every module and memo a run reaches (then put back)
+    before_one, after_one = _two_searches(1, monkeypatch)
+    before_seven, after_seven = _two_searches(7, monkeypatch)
+    assert before_one == before_seven
+    shown = sorted(n for n in after_one if after_one[n] != after_seven.get(n))
+    assert shown == [], f"tables whose keys tell K = 1 from K = 7 after the search returned: {shown}"
