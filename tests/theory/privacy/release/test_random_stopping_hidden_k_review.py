@@ -6,7 +6,9 @@ Deterministic (fixed seeds; no statistical test).  Each test FAILS on the ``mk``
 
 from __future__ import annotations
 
+import logging
 import threading
+import warnings
 from typing import Any
 
 import numpy as np
@@ -176,7 +178,9 @@ def _two_searches(k_first: int, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, 
                 break
             threading.Event().wait(0.005)
         t1.start()
-        t1.join(120)
+        # on a tree whose searches do not overlap (e.g. one lock around each search's whole block), "first" waits for
+        # "second": give up waiting after 10 s and let "second" end (then "first" runs alone and the test passes)
+        t1.join(10)
     finally:
         second_may_run.set()
         t1.join(120)
@@ -197,3 +201,73 @@ def test_a_search_that_returns_while_another_search_runs_does_not_show_its_k(mon
     assert before_one == before_seven
     shown = sorted(n for n in after_one if after_one[n] != after_seven.get(n))
     assert shown == [], f"tables whose keys tell K = 1 from K = 7 after the search returned: {shown}"
+
+
+# --- 4. the warnings registry: a losing run's held-back warning still marks its module ------------------------------
+
+def _warn_if_zero(c: int) -> None:
+    if c == 0:
+        warnings.warn("candidate zero ran", UserWarning, stacklevel=1)  # attributed to this module
+
+
+class _Warns(_Private):
+    """Private stand-in whose candidate c = 0 issues a warning (as a learner warns on some settings only)."""
+
+    def fit(self, X: Any, y: Any) -> _Warns:
+        _warn_if_zero(self.c)
+        return super().fit(X, y)
+
+
+def _registry_after(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, dict]:
+    X, y = _rows_data()
+    ran = _force_k(monkeypatch, k, {"c"})
+    monkeypatch.delitem(globals(), "__warningregistry__", raising=False)
+    s = RandomStoppingSearchCV(_Warns(), {"c": [0, 1, 2]}, gamma=0.5, base_privacy=(0.5, 0.0), rng=0).fit(
+        X, np.abs(y))
+    assert len(ran) == (1 if k == 1 else 3)
+    return globals().get("__warningregistry__"), s.best_params_
+
+
+def test_a_losing_runs_warning_leaves_no_trace_in_the_warnings_registry(monkeypatch):
+    """``captured_runs`` holds warnings back with ``catch_warnings(record=True)``, but ``warnings.warn`` still
+    creates/clears the ``__warningregistry__`` of the module the warning is attributed to (CPython's
+    ``already_warned`` resets it to ``{'version': n}``).  With rng=0 the search releases candidate c = 2 for K = 1
+    and K = 7; only K = 7 also ran the warning candidate c = 0 (a losing run, its warning dropped), and this
+    module's registry shows it.  (A package learner's warning attributes to a package or scikit-learn module the
+    same way; a data-dependent one, e.g. "predicts one class on every public row", then marks a losing run's
+    model.)"""
+    reg_one, best_one = _registry_after(1, monkeypatch)
+    reg_seven, best_seven = _registry_after(7, monkeypatch)
+    assert best_one == best_seven == {"c": 2}
+    assert reg_one == reg_seven, f"__warningregistry__ after K = 1: {reg_one}, after K = 7: {reg_seven}"
+
+
+# --- 5. the logging module's level caches: a memo miss inside a run clears every logger's cache -------------------
+
+def _logger_cache_after(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:
+    X, y = _halfspace_data()
+    ran = _force_k(monkeypatch, k, {"epsilon"})
+    app = logging.getLogger("semiprivate_review.app")
+    app.isEnabledFor(logging.INFO)  # the application's logger has cached its level check
+    base = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
+                                unlabeled_label=-1)
+    s = RandomStoppingSearchCV(base, {"epsilon": [0.5, 1.0, 2.0]}, gamma=0.5, base_privacy=(2.0, 1e-9),
+                               unlabeled_label=-1, rng=0).fit(X, y)
+    assert len(ran) == (1 if k == 1 else 3)
+    return dict(app._cache), s.best_params_
+
+
+def test_the_logging_caches_after_a_search_do_not_depend_on_k(monkeypatch):
+    """The caller fitted the candidate epsilon = 2 before (its calibration stays in the memo tables: entries made
+    before a search are kept).  A run of it is then a memo hit; a run of another candidate is a miss, whose
+    calibration enters ``accounting._quiet_rdp_orders``: ``logging.getLogger("absl").setLevel`` twice, and
+    ``Logger.setLevel`` clears the level cache of EVERY logger of the process (``Manager._clear_cache``).  With
+    rng=0 the search releases epsilon = 2 for K = 1 and K = 7; an application logger's ``_cache`` is kept after
+    K = 1 and emptied after K = 7."""
+    X, y = _halfspace_data()
+    SemiPrivateHalfspace(2.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
+                         unlabeled_label=-1).fit(X, y)
+    cache_one, best_one = _logger_cache_after(1, monkeypatch)
+    cache_seven, best_seven = _logger_cache_after(7, monkeypatch)
+    assert best_one == best_seven == {"epsilon": 2.0}
+    assert cache_one == cache_seven, f"an application logger's level cache after K = 1: {cache_one}, K = 7: {cache_seven}"
