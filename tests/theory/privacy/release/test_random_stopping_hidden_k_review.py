@@ -271,3 +271,32 @@ def test_the_logging_caches_after_a_search_do_not_depend_on_k(monkeypatch):
     cache_seven, best_seven = _logger_cache_after(7, monkeypatch)
     assert best_one == best_seven == {"epsilon": 2.0}
     assert cache_one == cache_seven, f"an application logger's level cache after K = 1: {cache_one}, K = 7: {cache_seven}"
+
+
+# --- 6. the root logger: absl's basicConfig() inside a run installs a handler on the search's capture stream -------
+
+def _root_handlers_after(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict]:
+    X, y = _halfspace_data()
+    ran = _force_k(monkeypatch, k, {"batch_size"})
+    monkeypatch.setattr(logging.root, "handlers", [])  # a plain script: no logging configured
+    base = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
+                                unlabeled_label=-1)
+    s = RandomStoppingSearchCV(base, {"batch_size": [8, 64]}, gamma=0.5, base_privacy=(2.0, 1e-9),
+                               unlabeled_label=-1, rng=0).fit(X, y)
+    assert len(ran) == k if k == 1 else len(ran) == 2
+    return list(logging.root.handlers), s.best_params_
+
+
+def test_a_search_leaves_the_root_logger_as_it_found_it(monkeypatch):
+    """DP-SGD with a sampling rate below 1 under the RDP accountant: dp-accounting logs through ``absl.logging``
+    (fractional orders that fail to converge), and ``absl.logging.log`` calls ``logging.basicConfig()`` whenever the
+    root logger has no handler -- even though ``accounting._quiet_rdp_orders`` raised the absl logger's level.  Inside
+    ``captured_runs`` ``sys.stderr`` is the capture's ``_ToCurrent`` stream, so the root logger keeps, after the
+    search, a StreamHandler writing into a dead capture buffer: every later root-logger message of the process is
+    swallowed, and the handler exists only if a batch_size = 8 candidate ran (rng=0 releases batch_size = 64 for
+    K = 1 and K = 7 alike)."""
+    one, best_one = _root_handlers_after(1, monkeypatch)
+    seven, best_seven = _root_handlers_after(7, monkeypatch)
+    assert best_one == best_seven == {"batch_size": 64}
+    streams = [type(getattr(h, "stream", None)).__name__ for h in seven]
+    assert one == [] and seven == [], f"root logger handlers after K = 1: {one}, after K = 7: {seven} (streams {streams})"
