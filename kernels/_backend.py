@@ -29,7 +29,7 @@ import warnings
 from typing import Any
 
 from semiprivate import validation as _rules
-from semiprivate.kernels._memo import memo
+from semiprivate.kernels._memo import memo, memo_table
 from semiprivate.validation import is_cupy_array as is_cupy_array  # the check lives with the array rules
 
 BACKENDS = ("numpy", "cython", "cupy")
@@ -41,7 +41,10 @@ class NumPyBackendWarning(UserWarning):
     results, slower).  Issued once per process, at the first kernel call that picks a backend by "auto"."""
 
 
-_NUMPY_NOTICE_GIVEN = False
+#: The once-per-process notices given ("numpy": the NumPy fallback's): a registered memo table, not a module flag, so
+#: a search that hides its number of runs puts it back (a losing run's notice is dropped with the run's other
+#: warnings and is given again later).
+_NOTICES = memo_table(f"{__name__}._NOTICES", maxsize=4)
 
 
 def _caller_level() -> int:
@@ -61,9 +64,8 @@ def _caller_level() -> int:
 
 def _numpy_fallback() -> str:
     """``"numpy"``, with the once-per-process :class:`NumPyBackendWarning` the first time."""
-    global _NUMPY_NOTICE_GIVEN
-    if not _NUMPY_NOTICE_GIVEN:
-        _NUMPY_NOTICE_GIVEN = True
+    if _NOTICES.get("numpy") is None:
+        _NOTICES.store("numpy", True)
         warnings.warn("semiprivate.kernels: the compiled backend is not built in this installation, so the kernels "
                       "run on the NumPy reference backend (same results, slower; reinstall with a C compiler for the "
                       f"compiled kernels). Set {ENV_VAR}=numpy to choose it and silence this notice.",

@@ -156,9 +156,6 @@ PARALLEL_MIN = 1 << 20
 #: Memory one draw needs: the int64 result and two float64 uniforms.
 _BYTES_PER_DRAW = 24
 
-_OPENMP: Any = None
-
-
 def _memory_bytes() -> int:
     """Physical memory of this machine in bytes (``2**63 - 1`` where it cannot be read)."""
     try:
@@ -167,15 +164,14 @@ def _memory_bytes() -> int:
         return 2**63 - 1
 
 
+@memo(maxsize=1)
 def _openmp() -> Any:
-    """threadpoolctl's controller of the OpenMP runtimes loaded in this process (cached)."""
-    global _OPENMP
-    if _OPENMP is None:
-        from threadpoolctl import ThreadpoolController
+    """threadpoolctl's controller of the OpenMP runtimes loaded in this process (cached: a registered memo, put
+    back after a search that hides its number of runs, as :func:`semiprivate.kernels.threads.blas_controller`)."""
+    from threadpoolctl import ThreadpoolController
 
-        _cython_module()  # the compiled module loads the OpenMP runtime it was built with
-        _OPENMP = ThreadpoolController().select(user_api="openmp")
-    return _OPENMP
+    _cython_module()  # the compiled module loads the OpenMP runtime it was built with
+    return ThreadpoolController().select(user_api="openmp")
 
 
 def default_threads() -> int:

@@ -148,6 +148,9 @@ class _Held:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        #: held by the thread whose block is open, from its outermost block's start to its restore: a block in
+        #: another thread waits, so blocks never overlap across threads (nested blocks of one thread do)
+        self.block = threading.RLock()
         self.depth = 0
         self.saved: list[tuple[weakref.ref[MemoTable], dict[Any, Any]]] = []
 
@@ -168,15 +171,20 @@ def _restore(table: MemoTable, content: dict[Any, Any]) -> None:
 
 @contextlib.contextmanager
 def tables_kept() -> Iterator[None]:
-    """Run the block; afterwards every registered table holds exactly what it held (keys, values, order) when the
-    outermost open block began, in whatever thread (a table registered during the block is emptied).
+    """Run the block; afterwards every registered table holds what it held when the outermost block began: the same
+    keys in the same order, bound to the same value objects (a table registered during the block is emptied).  The
+    restore is shallow: a cached value changed in place stays changed (the package's cached values are not changed
+    after they are stored).
 
-    Blocks nest and overlap across threads: the tables are saved when the first block of the process opens and put
-    back when the last one closes, so one block's restore never brings back entries another block made.  Entries
-    that other threads stored meanwhile are dropped too (a memo is pure: they are computed again when next asked
-    for).  Each table is restored under its own lock, and a reader that takes ``get`` sees either a kept value or
-    none: no restore corrupts a table or fails a concurrent lookup.
+    Blocks nest within a thread, and a block in another thread waits until the open one has closed and put the
+    tables back: blocks never overlap across threads, so a search that returns has put the tables back whatever
+    other threads do.  Entries that threads outside any block stored meanwhile are dropped too (a memo is pure:
+    they are computed again when next asked for).  Each table is restored under its own lock, and a reader that
+    takes ``get`` sees either a kept value or none: no restore corrupts a table or fails a concurrent lookup.  A
+    table whose restore raises (a key whose comparison fails) does not stop the others: the first error is raised
+    after every table has been put back.
     """
+    _HELD.block.acquire()
     with _HELD.lock:
         if _HELD.depth == 0:
             saved = []
@@ -188,20 +196,30 @@ def tables_kept() -> Iterator[None]:
     try:
         yield
     finally:
-        with _HELD.lock:
-            _HELD.depth -= 1
-            if _HELD.depth == 0:
-                kept: dict[int, tuple[weakref.ref[MemoTable], dict[Any, Any]]] = {}
-                for ref, content in _HELD.saved:
-                    alive = ref()
-                    if alive is not None:
-                        kept[id(alive)] = (ref, content)
-                _HELD.saved = []
-                for t in registered_tables():
-                    ref_content = kept.get(id(t))
-                    # the saved content of this very table (a table dropped during the block and a new one at its
-                    # address are not the same table: the new one is emptied)
-                    _restore(t, ref_content[1] if ref_content is not None and ref_content[0]() is t else {})
+        first_error: BaseException | None = None
+        try:
+            with _HELD.lock:
+                _HELD.depth -= 1
+                if _HELD.depth == 0:
+                    kept: dict[int, tuple[weakref.ref[MemoTable], dict[Any, Any]]] = {}
+                    for ref, content in _HELD.saved:
+                        alive = ref()
+                        if alive is not None:
+                            kept[id(alive)] = (ref, content)
+                    _HELD.saved = []
+                    for t in registered_tables():
+                        ref_content = kept.get(id(t))
+                        # the saved content of this very table (a table dropped during the block and a new one at
+                        # its address are not the same table: the new one is emptied)
+                        try:
+                            _restore(t, ref_content[1] if ref_content is not None and ref_content[0]() is t else {})
+                        except BaseException as exc:  # every table is put back before the first error is raised
+                            if first_error is None:
+                                first_error = exc
+        finally:
+            _HELD.block.release()
+        if first_error is not None:
+            raise first_error
 
 
 def memo(maxsize: int) -> Callable[[F], F]:

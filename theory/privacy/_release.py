@@ -402,6 +402,8 @@ def captured_runs() -> Iterator[RunCapture]:
 
     with tables_kept(), _LOGGING_LOCK:
         before = logging.Logger.__dict__["callHandlers"]
+        root_handlers = list(logging.root.handlers)
+        registries = _warning_registries()
         logging.Logger.callHandlers = hold  # type: ignore[method-assign,assignment]
         try:
             with warnings.catch_warnings(record=True) as caught, _descriptors_to(cap), \
@@ -412,6 +414,35 @@ def captured_runs() -> Iterator[RunCapture]:
                 yield cap
         finally:
             logging.Logger.callHandlers = before  # type: ignore[method-assign]
+            # a handler a run added to the root logger (``logging.basicConfig()`` inside a library) would hold the
+            # capture's stream; a warning a run issued marks its module's ``__warningregistry__``
+            logging.root.handlers[:] = root_handlers
+            _put_back_warning_registries(registries)
+
+
+def _warning_registries() -> dict[str, dict[Any, Any] | None]:
+    """Every loaded module's ``__warningregistry__`` (a copy; None where a module has none)."""
+    out: dict[str, dict[Any, Any] | None] = {}
+    for name, module in list(sys.modules.items()):
+        namespace = getattr(module, "__dict__", None)
+        if isinstance(namespace, dict):
+            registry = namespace.get("__warningregistry__")
+            out[name] = dict(registry) if isinstance(registry, dict) else None
+    return out
+
+
+def _put_back_warning_registries(saved: dict[str, dict[Any, Any] | None]) -> None:
+    """Every module's ``__warningregistry__`` as :func:`_warning_registries` read it (removed where there was none;
+    a module first loaded in between keeps none)."""
+    for name, module in list(sys.modules.items()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        registry = saved.get(name)
+        if registry is None:
+            namespace.pop("__warningregistry__", None)
+        else:
+            namespace["__warningregistry__"] = registry
 
 
 @contextlib.contextmanager
@@ -598,15 +629,20 @@ def note_sentinel_rows(y: Any, sentinel: Any, step: Any) -> None:
         _SENTINEL_ROWS.append((y, sentinel, step))
 
 
-def forget_sentinel_rows(y: Any) -> None:
-    """Drop what :func:`note_sentinel_rows` recorded for the label vector ``y`` (by identity): for a wrapper whose
-    runs fit on a label vector of its own that no one outside it receives (random stopping's training part), so no
-    run's step -- a losing run's fitted object -- stays in module state after the wrapper returns."""
+@contextlib.contextmanager
+def sentinel_rows_kept() -> Iterator[None]:
+    """Run the block; afterwards the public-rows record holds what it held when the block began (also when the
+    block raises).  For a wrapper that hides its number of runs (random stopping): its runs' entries -- one per run
+    of a wrapper nested in it that makes its own split -- are dropped, and none of the caller's entries is pushed
+    out of the 32-entry record by them.  Entries another thread recorded meanwhile are dropped too."""
     with _SENTINEL_LOCK:
-        kept = [entry for entry in _SENTINEL_ROWS if entry[0] is not y]
-        if len(kept) != len(_SENTINEL_ROWS):
+        saved = list(_SENTINEL_ROWS)
+    try:
+        yield
+    finally:
+        with _SENTINEL_LOCK:
             _SENTINEL_ROWS.clear()
-            _SENTINEL_ROWS.extend(kept)
+            _SENTINEL_ROWS.extend(saved)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -158,14 +158,28 @@ def _quiet_rdp_orders() -> Iterator[None]:
     ``RdpAccountant`` then drops that order from the minimum over orders, which can only raise
     the epsilon it returns (still a valid bound); the warning is noise for a user (it fires for
     the low fractional orders at large sampling rates while the noise multiplier is calibrated).
+
+    A filter on absl's logger, not ``setLevel`` (which empties every logger's level cache in the process: state
+    that a search hiding its number of runs would leave behind).  absl's module-level ``logging.warning`` calls
+    ``logging.basicConfig()`` when the root logger has no handler, whatever the level; a root handler added that way
+    while the block runs is removed afterwards (it would bind the root logger to whatever ``sys.stderr`` was then,
+    e.g. a search's capture buffer, and a user's later ``basicConfig`` would do nothing).
     """
     log = logging.getLogger("absl")
-    level = log.level
-    log.setLevel(logging.ERROR)
+    root_before = list(logging.root.handlers)
+
+    def quiet(record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR
+
+    log.addFilter(quiet)
     try:
         yield
     finally:
-        log.setLevel(level)
+        log.removeFilter(quiet)
+        if not root_before and logging.root.handlers:
+            for handler in list(logging.root.handlers):
+                if type(handler) is logging.StreamHandler:  # what basicConfig() adds
+                    logging.root.removeHandler(handler)
 
 
 def _accountant(kind: str, relation: str = ADD_OR_REMOVE_ONE) -> Any:

@@ -70,7 +70,12 @@ read after the search depends on K, other than the released values:
   kernel's score tables) is put back as it was before the search
   (:func:`~semiprivate.kernels._memo.tables_kept`): their keys, functions of the candidates' parameters, would
   show which candidates ran.  A memo is pure: a later call computes a dropped entry again, the same value;
-* no run's fitted step stays in the public-rows record (:func:`~semiprivate.theory.privacy._release.forget_sentinel_rows`);
+* the public-rows record is put back as the search found it
+  (:func:`~semiprivate.theory.privacy._release.sentinel_rows_kept`): no run's fitted step stays in it, a nested
+  search's included;
+* the root logger's handlers (a library's ``logging.basicConfig()`` inside a run) and every module's
+  ``__warningregistry__`` (a losing run's warning) are put back (``captured_runs``);
+* two searches in two threads do not overlap: the second waits until the first has put everything back.
 * the seed record (:mod:`semiprivate.theory.privacy.seeds`) keeps the search's release only: nested runs draw
   child streams of the search's own streams, recorded through the search's top streams, so its content (not only
   its size) is the same whatever K (``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).
@@ -79,7 +84,8 @@ Not covered (the guarantee assumes a base whose effect on them does not depend o
 time, which grows with K; files and sockets a base writes; module state of a user's base outside the registry;
 modules a candidate's run imports first (``sys.modules``); and the caches of other libraries.  Measured with this
 package's learners as the base (scikit-learn 1.9.1): dp-accounting, SciPy, NumPy and scikit-learn kept no
-module-level container that changed, but scikit-learn's input validation reaches narwhals'
+module-level container that changed (dp-accounting's absl logging state is put back: ``accounting._quiet_rdp_orders``
+filters instead of setting a level, and removes a root handler absl's ``basicConfig`` added), but scikit-learn's input validation reaches narwhals'
 ``plugins._discover_entrypoints``, a ``functools.lru_cache`` whose ``cache_info()`` counts every call: a search
 with ``SemiPrivateHalfspace`` as the base adds 4 + 8 K to it (12 with K = 1, 60 with K = 7; narwhals 2.29.0), so
 code in the process that reads it learns K.
@@ -97,7 +103,6 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import math
 from typing import Any
 
@@ -115,8 +120,8 @@ from semiprivate.theory.privacy._release import (
     base_streams,
     captured_runs,
     child_streams,
-    forget_sentinel_rows,
     quiet,
+    sentinel_rows_kept,
 )
 from semiprivate.theory.privacy.accounting import group_of_two_epsilon
 from semiprivate.theory.privacy.budget import laplace_scale
@@ -578,10 +583,9 @@ class RandomStoppingSearchCV(Released, search.SelectedEstimatorMixin, MetaEstima
                                                "RandomStoppingSearchCV")
         # the process's memo tables are put back after the runs, whatever they computed (their keys would show which
         # candidates ran: how many runs there were), and no run's fitted step stays in the public-rows record
-        with tables_kept(), contextlib.ExitStack() as cleanup:
+        with tables_kept(), sentinel_rows_kept():
             split = search.split_held_out(X, y, unlabeled_label=self.unlabeled_label,
                                           holdout_fraction=self.holdout_fraction, rng=self.rng)
-            cleanup.callback(forget_sentinel_rows, split.y_train)  # also when a run raises
             count_stream, run_streams = child_streams(split.rng, 2)
             runs = sample_runs(info["eta"], float(self.gamma), rng=count_stream)
             # the score's noise: discrete Laplace of scale 1/epsilon_score, the exact rational of the float given.

@@ -17,7 +17,7 @@ from semiprivate.kernels import _backend, _exponential
 def no_compiled(monkeypatch):  # noqa: ANN001, ANN201
     monkeypatch.setattr(_backend, "_cython_available", lambda: False)
     monkeypatch.setattr(_exponential, "_cython_module", lambda: None)
-    monkeypatch.setattr(_backend, "_NUMPY_NOTICE_GIVEN", False)
+    monkeypatch.setattr(_backend, "_NOTICES", _backend.memo_table("test.notices", maxsize=4))  # none given yet
     monkeypatch.delenv(_backend.ENV_VAR, raising=False)
 
 

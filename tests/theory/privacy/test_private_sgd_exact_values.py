@@ -559,7 +559,7 @@ def test_small_steps_run_blas_on_one_thread_and_leave_openmp_alone(monkeypatch):
     from threadpoolctl import threadpool_info, threadpool_limits
 
     kernels.exponential_mechanism([0.0, 1.0], 1.0, rng=0)  # loads the kernels' OpenMP runtime (when built with it)
-    monkeypatch.setattr(threads, "_BLAS_CONTROLLER", None)  # the first call builds the (cached) controller
+    threads.blas_controller.cache_clear()  # the first call builds the (cached) controller
     if not _blas_threads():
         pytest.skip("no BLAS library visible to threadpoolctl")
     with threadpool_limits(limits=2):

@@ -141,25 +141,36 @@ def test_tables_kept_puts_every_table_back_as_it_was():
     assert dict(b) == {} and dict(late) == {}  # a table made during the block is emptied
 
 
-def test_overlapping_blocks_in_two_threads_restore_when_the_last_closes():
+def test_a_block_in_another_thread_waits_for_the_open_one_to_put_the_tables_back():
+    """Blocks never overlap across threads: the second waits until the first has closed and restored, so each
+    search that returns has put the tables back (the rule random stopping's hidden K needs)."""
     t = memo_table("test.overlap")
     t.store("before", 0)
-    opened, release = threading.Event(), threading.Event()
+    opened, release, entered = threading.Event(), threading.Event(), threading.Event()
+    seen: list[set[str]] = []
 
-    def other() -> None:
+    def first() -> None:
         with tables_kept():
-            t.store("other", 1)
+            t.store("first", 1)
             opened.set()
             release.wait(10)
 
-    worker = threading.Thread(target=other)
-    worker.start()
-    opened.wait(10)
-    with tables_kept():
-        t.store("mine", 2)
-    assert set(t) == {"before", "other", "mine"}  # the other block is still open: nothing put back yet
+    def second() -> None:
+        with tables_kept():
+            entered.set()
+            seen.append(set(t))  # the first block has closed and put the tables back
+            t.store("second", 2)
+        seen.append(set(t))
+
+    one, two = threading.Thread(target=first), threading.Thread(target=second)
+    one.start()
+    assert opened.wait(10)
+    two.start()
+    assert not entered.wait(0.2)  # waits while the first block is open
     release.set()
-    worker.join(10)
+    one.join(10)
+    two.join(10)
+    assert seen == [{"before"}, {"before"}]
     assert dict(t) == {"before": 0}
 
 

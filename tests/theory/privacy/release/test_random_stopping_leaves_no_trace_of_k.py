@@ -1,14 +1,16 @@
-"""Hostile review of the claim that, after ``RandomStoppingSearchCV.fit``, nothing a process can read depends on the
-hidden number of runs K (LT19 / PS22: the guarantee is for the output marginalised over K).  Each test forces K
-(``random_stopping.sample_runs`` replaced, as the package's own K tests do) and compares what the process holds
-after a search with K = 1 against K large, on a base whose released candidate is the same in both searches.
-Deterministic (fixed seeds; no statistical test).  Each test FAILS on the ``mk`` branch; it states what it shows."""
+"""After ``RandomStoppingSearchCV.fit`` nothing a process can read depends on the hidden number of runs K (LT19 / PS22:
+the guarantee is for the output marginalised over K), beyond the memo tables (test_random_stopping_leaves_memo_state_
+as_it_found_it.py): package globals built on first use, a nested search's public-rows entries, a losing run's mark in
+a module's ``__warningregistry__``, the logging module's level caches, and the root logger's handlers (absl's
+``basicConfig`` inside dp-accounting).  Each test forces K (``random_stopping.sample_runs`` replaced, as the other K
+tests do) and compares what the process holds after a search with K = 1 against K large, on a base whose released
+candidate is the same in both searches.  Deterministic (fixed seeds; no statistical test).  Each failed on the
+code before the fixes it names."""
 
 from __future__ import annotations
 
 import logging
 import sys
-import threading
 import types
 import warnings
 from typing import Any
@@ -71,7 +73,7 @@ def _module_globals() -> dict[str, str]:
 def _trainer_search(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], set[str], dict]:
     grid = {"trainer": ["dpsgd", "noisy_sgd"]}
     ran = _force_k(monkeypatch, k, grid)
-    monkeypatch.setattr(threads, "_BLAS_CONTROLLER", None, raising=False)  # as in a fresh process
+    threads.blas_controller.cache_clear()  # as in a fresh process
     X, y = _halfspace_data()
     base = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
                                 unlabeled_label=-1)
@@ -134,7 +136,7 @@ def _nested_search_record(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list
 
 
 def test_a_nested_search_leaves_no_run_in_the_public_rows_record(monkeypatch):
-    """``forget_sentinel_rows`` drops the record's entries for random stopping's own training labels only.  A base
+    """Before ``sentinel_rows_kept``, random stopping dropped the record's entries for its own training labels only.  A base
     that splits again (``PrivateSearchCV``: its own ``split.y_train`` per run, a new object each run) leaves one
     entry per run -- (that run's inner label vector, sentinel, that run's fitted ``PublicRowsFitted`` step): K
     entries, holding the losing runs' fitted steps, read by ``len(_release._SENTINEL_ROWS)``.  (With K >= 32 the
@@ -145,84 +147,9 @@ def test_a_nested_search_leaves_no_run_in_the_public_rows_record(monkeypatch):
     assert len(one) == len(seven), f"the public-rows record holds {len(one)} entries after K = 1, {len(seven)} after K = 7"
 
 
-# --- 3. threads: a search's restore waits for every overlapping block, so its K shows until another search ends --
-
-def _keys() -> dict[str, list[str]]:
-    return {t.name: sorted(map(repr, t)) for t in _memo.registered_tables()}
-
-
-def _two_searches(k_first: int, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:
-    """Thread "second" opens a search and waits inside it (before its runs: its draw of K waits on an event);
-    thread "first" then runs a halfspace search (K = k_first, grid over epsilon) to completion.  Returns the tables'
-    keys before "first" and right after "first"'s fit returned, read in "first"'s own thread."""
-    Xh, yh = _halfspace_data()
-    Xr, yr = _rows_data()
-    grid = {"epsilon": [0.5, 1.0, 2.0]}
-    second_may_run = threading.Event()
-
-    def runs() -> int:
-        if threading.current_thread().name == "second":
-            second_may_run.wait(60)
-            return 1
-        return k_first
-
-    _force_k(monkeypatch, runs, grid)
-    halfspace = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
-                                     unlabeled_label=-1)
-    before: dict = {}
-    after: dict = {}
-    errors: list[BaseException] = []
-    depth = _memo._HELD.depth
-
-    def first() -> None:
-        try:
-            before.update(_keys())
-            RandomStoppingSearchCV(halfspace, grid, gamma=0.5, base_privacy=(2.0, 1e-9), unlabeled_label=-1,
-                                   rng=1).fit(Xh, yh)
-            after.update(_keys())  # the search has returned: its K must not show from here on
-        except BaseException as exc:  # pragma: no cover - reported by the assert below
-            errors.append(exc)
-
-    def second() -> None:
-        try:
-            RandomStoppingSearchCV(_Private(), {"c": [0]}, gamma=0.5, base_privacy=(0.5, 0.0), rng=2).fit(
-                Xr, np.abs(yr))
-        except BaseException as exc:  # pragma: no cover - reported by the assert below
-            errors.append(exc)
-
-    t2 = threading.Thread(target=second, name="second")
-    t1 = threading.Thread(target=first, name="first")
-    try:
-        t2.start()
-        for _ in range(6000):  # "second" is inside its search (its tables_kept block is open)
-            if _memo._HELD.depth > depth:
-                break
-            threading.Event().wait(0.005)
-        t1.start()
-        # on a tree whose searches do not overlap (e.g. one lock around each search's whole block), "first" waits for
-        # "second": give up waiting after 10 s and let "second" end (then "first" runs alone and the test passes)
-        t1.join(10)
-    finally:
-        second_may_run.set()
-        t1.join(120)
-        t2.join(120)
-    assert not errors, errors
-    return before, after
-
-
-def test_a_search_that_returns_while_another_search_runs_does_not_show_its_k(monkeypatch):
-    """``tables_kept`` puts the tables back only when the LAST overlapping block closes, so a search that returns
-    while a search in another thread is still open leaves its runs' keys (here the halfspace calibrations of every
-    epsilon that ran) in the tables until that other search ends: in the meantime K = 1 and K = 7 read differently.
-    The docstring of ``tables_kept`` states the rule; random_stopping's "nothing a process can read after the
-    search depends on K" does not hold for that window."""
-    _two_searches(2, monkeypatch)  # warm-up: loads every module and memo a run reaches (then put back)
-    before_one, after_one = _two_searches(1, monkeypatch)
-    before_seven, after_seven = _two_searches(7, monkeypatch)
-    assert before_one == before_seven
-    shown = sorted(n for n in after_one if after_one[n] != after_seven.get(n))
-    assert shown == [], f"tables whose keys tell K = 1 from K = 7 after the search returned: {shown}"
-
+# --- 3. threads: two searches in two threads used to overlap, and the first to return kept its runs' keys until the
+# other ended; blocks now never overlap across threads (tests/theory/privacy/release/test_memo_registry.py:
+# test_a_block_in_another_thread_waits_for_the_open_one_to_put_the_tables_back)
 
 # --- 4. the warnings registry: a losing run's held-back warning still marks its module ------------------------------
 
