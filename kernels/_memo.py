@@ -148,9 +148,6 @@ class _Held:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        #: held by the thread whose block is open, from its outermost block's start to its restore: a block in
-        #: another thread waits, so blocks never overlap across threads (nested blocks of one thread do)
-        self.block = threading.RLock()
         self.depth = 0
         self.saved: list[tuple[weakref.ref[MemoTable], dict[Any, Any]]] = []
 
@@ -171,20 +168,20 @@ def _restore(table: MemoTable, content: dict[Any, Any]) -> None:
 
 @contextlib.contextmanager
 def tables_kept() -> Iterator[None]:
-    """Run the block; afterwards every registered table holds what it held when the outermost block began: the same
-    keys in the same order, bound to the same value objects (a table registered during the block is emptied).  The
-    restore is shallow: a cached value changed in place stays changed (the package's cached values are not changed
-    after they are stored).
+    """Run the block; when it ends, every registered table holds what it held when the first of the blocks open at
+    the time began: the same keys in the same order, bound to the same value objects (a table registered since is
+    emptied).  The restore is shallow: a cached value changed in place stays changed (the package's cached values
+    are not changed after they are stored).
 
-    Blocks nest within a thread, and a block in another thread waits until the open one has closed and put the
-    tables back: blocks never overlap across threads, so a search that returns has put the tables back whatever
-    other threads do.  Entries that threads outside any block stored meanwhile are dropped too (a memo is pure:
-    they are computed again when next asked for).  Each table is restored under its own lock, and a reader that
-    takes ``get`` sees either a kept value or none: no restore corrupts a table or fails a concurrent lookup.  A
-    table whose restore raises (a key whose comparison fails) does not stop the others: the first error is raised
-    after every table has been put back.
+    Blocks nest and overlap across threads (nothing waits: a base may run a nested search in a worker thread).  The
+    contents are saved when the first block of the process opens, and EVERY block puts that saved state back when
+    it ends (the save is dropped when the last one ends): so a search that returns leaves none of its entries
+    behind, whatever other blocks are open; entries that other open blocks, or threads outside any block, stored
+    meanwhile are dropped with them (a memo is pure: they are computed again when next asked for).  Each table is
+    restored under its own lock, and a reader that takes ``get`` sees either a kept value or none: no restore
+    corrupts a table or fails a concurrent lookup.  A table whose restore raises (a key whose comparison fails)
+    does not stop the others: the first error is raised after every table has been put back.
     """
-    _HELD.block.acquire()
     with _HELD.lock:
         if _HELD.depth == 0:
             saved = []
@@ -197,27 +194,24 @@ def tables_kept() -> Iterator[None]:
         yield
     finally:
         first_error: BaseException | None = None
-        try:
-            with _HELD.lock:
-                _HELD.depth -= 1
-                if _HELD.depth == 0:
-                    kept: dict[int, tuple[weakref.ref[MemoTable], dict[Any, Any]]] = {}
-                    for ref, content in _HELD.saved:
-                        alive = ref()
-                        if alive is not None:
-                            kept[id(alive)] = (ref, content)
-                    _HELD.saved = []
-                    for t in registered_tables():
-                        ref_content = kept.get(id(t))
-                        # the saved content of this very table (a table dropped during the block and a new one at
-                        # its address are not the same table: the new one is emptied)
-                        try:
-                            _restore(t, ref_content[1] if ref_content is not None and ref_content[0]() is t else {})
-                        except BaseException as exc:  # every table is put back before the first error is raised
-                            if first_error is None:
-                                first_error = exc
-        finally:
-            _HELD.block.release()
+        with _HELD.lock:
+            _HELD.depth -= 1
+            kept: dict[int, tuple[weakref.ref[MemoTable], dict[Any, Any]]] = {}
+            for ref, content in _HELD.saved:
+                alive = ref()
+                if alive is not None:
+                    kept[id(alive)] = (ref, content)
+            if _HELD.depth == 0:
+                _HELD.saved = []
+            for t in registered_tables():
+                ref_content = kept.get(id(t))
+                # the saved content of this very table (a table dropped during the block and a new one at its
+                # address are not the same table: the new one is emptied)
+                try:
+                    _restore(t, ref_content[1] if ref_content is not None and ref_content[0]() is t else {})
+                except BaseException as exc:  # every table is put back before the first error is raised
+                    if first_error is None:
+                        first_error = exc
         if first_error is not None:
             raise first_error
 

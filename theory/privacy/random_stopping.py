@@ -75,7 +75,7 @@ read after the search depends on K, other than the released values:
   search's included;
 * the root logger's handlers (a library's ``logging.basicConfig()`` inside a run) and every module's
   ``__warningregistry__`` (a losing run's warning) are put back (``captured_runs``);
-* two searches in two threads do not overlap: the second waits until the first has put everything back.
+* with two searches open in two threads, the one that returns first has put the tables back all the same.
 * the seed record (:mod:`semiprivate.theory.privacy.seeds`) keeps the search's release only: nested runs draw
   child streams of the search's own streams, recorded through the search's top streams, so its content (not only
   its size) is the same whatever K (``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).
