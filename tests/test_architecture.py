@@ -651,8 +651,8 @@ MODULE_STATE_NOT_A_CACHE = {
     "semiprivate.theory.learner_checks._VISITED": "a stack of the checks' visited sets, one per open experiment",
     "semiprivate.theory.privacy.seeds._RECORD": "the seed record: it protects releases (dropping an entry would let "
     "one seed serve two); its content after random stopping does not depend on K",
-    "semiprivate.theory.privacy._release._SENTINEL_ROWS": "the public-rows check's record; random stopping drops the "
-    "entries of its own training labels",
+    "semiprivate.theory.privacy._release._SENTINEL_ROWS": "the public-rows check's record; random stopping puts it "
+    "back whole after its runs (_release.sentinel_rows_kept)",
     "semiprivate.validation._REGISTRY": "the validated callables, registered at import",
     "semiprivate.validation.COIN_OBSERVERS": "the coin observers, registered at import",
     "semiprivate.proofs_checks._framework._RUNNING": "the stack of checks running (cycle detection)",
@@ -698,6 +698,41 @@ def test_every_module_level_cache_is_a_registered_memo_table() -> None:
     stale = [k for k in MODULE_STATE_NOT_A_CACHE
              if k.rpartition(".")[2] not in {n for _, n in module_state(_source(MODULES[k.rpartition(".")[0]]))}]
     assert not stale, f"MODULE_STATE_NOT_A_CACHE names state that is gone: {stale}"
+
+
+#: Module globals a function rebinds (``global NAME``), with the reason each is not state a run leaves behind.  A
+#: value built on first use and kept in a global (a controller, a flag "notice given") shows that some run reached
+#: it: after a search that hides its number of runs, which candidates ran.  Such a value is a registered memo
+#: (``semiprivate.kernels._memo.memo`` / ``memo_table``), which the search puts back.
+GLOBALS_REBOUND = {
+    "semiprivate.SOURCE_CHECKOUT_MESSAGE": "set once at import, when a source checkout hands over to an installed copy",
+    "semiprivate.kernels._backend._FORKED_AFTER_OPENMP": "set in the child of a fork (os.register_at_fork), never by "
+    "a run",
+    "semiprivate.proofs_checks.report._CACHE": "the proof-check report's results; no learner or mechanism calls it",
+}
+
+
+def global_rebinds(source: str) -> list[tuple[int, str]]:
+    """(line, name) of every ``global NAME`` statement in ``source`` (a function that rebinds a module global)."""
+    return [(node.lineno, name) for node in ast.walk(_parse(source)) if isinstance(node, ast.Global)
+            for name in node.names]
+
+
+def test_every_module_global_a_function_rebinds_is_listed_with_its_reason() -> None:
+    found = {f"{m}.{name}": f"{m}.{name} (line {line})" for m, path in MODULES.items()
+             for line, name in global_rebinds(_source(path))}
+    unlisted = [where for key, where in sorted(found.items()) if key not in GLOBALS_REBOUND]
+    assert not unlisted, ("a module global rebound by a function (a value built on first use shows which runs "
+                          "reached it): make it a registered memo (semiprivate.kernels._memo.memo or memo_table), or "
+                          "list it in GLOBALS_REBOUND with its reason:\n" + "\n".join(unlisted))
+    stale = sorted(set(GLOBALS_REBOUND) - set(found))
+    assert not stale, f"GLOBALS_REBOUND names globals no function rebinds any more: {stale}"
+
+
+def test_a_global_rebound_on_first_use_is_found() -> None:
+    assert global_rebinds("_C = None\ndef controller():\n    global _C\n    if _C is None:\n        _C = object()\n"
+                          "    return _C\n") == [(3, "_C")]
+    assert not global_rebinds("_C = None\ndef read():\n    return _C\n")
 
 
 @pytest.mark.parametrize("source", [
