@@ -14,8 +14,8 @@ differ in a parameter that enters a key (epochs, a batch size, an epsilon) leave
 ran, so after random stopping K = 1 leaves one candidate's keys and K = 7 most of them.  Every process-wide cache of
 the package is therefore a :class:`MemoTable` made by :func:`memo_table` (a :func:`memo`'s results too), and
 :func:`tables_kept` -- entered by :func:`semiprivate.theory.privacy._release.captured_runs` and around random
-stopping's runs -- gives every registered table back, after the block, exactly the entries (and their order) it held
-when the outermost such block began.  A memo is pure (an entry is a function of its key), so dropping the block's
+stopping's runs -- gives every registered table back, when each block ends, the entries (keys, order and the same
+value objects) it held when the first of the blocks then open began.  A memo is pure (an entry is a function of its key), so dropping the block's
 entries changes no result, only the time of a later call.  A registry test
 (``tests/theory/privacy/release/test_memo_registry.py``) checks that every module-level container of the package
 that running the learners changes is a registered table, or on an allow-list with its reason.
