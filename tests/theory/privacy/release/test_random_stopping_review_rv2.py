@@ -66,3 +66,35 @@ def test_the_warnings_filter_version_after_a_search_does_not_show_k(monkeypatch)
     seven, best_seven = _version_moves(7, monkeypatch)
     assert best_one == best_seven  # the same release
     assert one == seven, f"the warnings-filter version moved by {one} after K = 1 and by {seven} after K = 7"
+
+
+# --- 2. captured_runs reads every module's __dict__: a lazily loaded module is loaded (and a failing one aborts) ------
+
+class _FailingLoader:
+    """A module whose body fails (an optional dependency missing), loaded lazily: nothing runs it until an attribute
+    of the module is read."""
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        raise ImportError("rv2 probe: an optional dependency is missing")
+
+
+def test_a_search_does_not_load_lazily_imported_modules(monkeypatch):
+    """``importlib.util.LazyLoader`` (what ``lazy_loader`` and scientific packages use for optional submodules) puts a
+    ``_LazyModule`` in ``sys.modules`` whose body runs on the first attribute read -- ``__dict__`` included.
+    ``captured_runs`` reads ``getattr(module, "__dict__", None)`` of every module before the runs, so every search
+    loads every lazily imported module of the process, and one whose body raises makes random stopping itself
+    raise (before any run), with an error that has nothing to do with the search."""
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    spec = importlib.machinery.ModuleSpec("_rv2_lazy_probe", importlib.util.LazyLoader(_FailingLoader()))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    monkeypatch.setitem(sys.modules, "_rv2_lazy_probe", mod)
+    best = _halfspace_search(1, monkeypatch)
+    assert best in ({"epochs": 1}, {"epochs": 2})
+    assert type(sys.modules["_rv2_lazy_probe"]).__name__ == "_LazyModule", "the search loaded a lazy module"
