@@ -12,6 +12,7 @@ import pytest
 from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 from semiprivate.theory.privacy import random_stopping, seeds
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 
 def _force_k(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
@@ -98,3 +99,94 @@ def test_a_search_does_not_load_lazily_imported_modules(monkeypatch):
     best = _halfspace_search(1, monkeypatch)
     assert best in ({"epochs": 1}, {"epochs": 2})
     assert type(sys.modules["_rv2_lazy_probe"]).__name__ == "_LazyModule", "the search loaded a lazy module"
+
+
+# --- 3. two overlapping searches: the public-rows record is put back per block, not as the tables are -------------
+
+class _Constant(ClassifierMixin, BaseEstimator):
+    """A private stand-in classifier (ignores its labels): predicts ``c % 2``."""
+
+    def __init__(self, c: int = 0) -> None:
+        self.c = c
+
+    def fit(self, X: Any, y: Any) -> _Constant:
+        self.classes_ = np.array([0, 1])
+        self.privacy_ = (0.5, 0.0)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.full(len(X), self.c % 2, dtype=np.int64)
+
+
+def _rows_data() -> tuple[np.ndarray, np.ndarray]:
+    g = np.random.default_rng(0)
+    X = g.normal(size=(30, 3))
+    y = (X[:, 0] > 0).astype(int)
+    y[:8] = -1
+    return X, y
+
+
+def _nested_search(rng: int) -> Any:
+    from semiprivate.theory.privacy.model_selection import PrivateSearchCV
+    from semiprivate.theory.privacy.public_rows import PublicRowsFitted
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    inner = PrivateSearchCV(Pipeline([("pre", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)),
+                                      ("clf", _Constant())]), {"clf__c": [0, 1]}, epsilon_select=0.5,
+                            unlabeled_label=-1)
+    return RandomStoppingSearchCV(inner, {"epsilon_select": [0.25, 0.5]}, gamma=0.5, base_privacy=(1.0, 0.0),
+                                  unlabeled_label=-1, rng=rng)
+
+
+def _record_after_overlapping_searches(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+    """Search A (this thread, K = k) and search B (another thread, K = 1): B opens its blocks while A's last run is
+    about to start, and waits (in ``sample_runs``) until A has returned; then B runs and returns.  Returns the
+    length of the public-rows record once both have returned, and A's release."""
+    import threading
+
+    from semiprivate.theory.privacy import _release
+    from sklearn.base import clone as sk_clone
+
+    X, y = _rows_data()
+    _release._SENTINEL_ROWS.clear()
+    seeds.forget_seeds()
+    b_waiting, a_returned = threading.Event(), threading.Event()
+    b_thread = threading.Thread(target=lambda: _nested_search(1).fit(X, y), daemon=True)
+    a_clones = [0]
+
+    def sample_runs(*args: Any, **kwargs: Any) -> int:
+        if threading.current_thread() is b_thread:
+            b_waiting.set()
+            assert a_returned.wait(10)
+            return 1
+        return k
+
+    def clone(est: Any) -> Any:
+        if threading.current_thread() is not b_thread and type(est).__name__ == "PrivateSearchCV":
+            a_clones[0] += 1
+            if a_clones[0] == k:  # A's last run: B opens its search now
+                b_thread.start()
+                assert b_waiting.wait(10)
+        return sk_clone(est)
+
+    monkeypatch.setattr(random_stopping, "sample_runs", sample_runs)
+    monkeypatch.setattr(random_stopping, "clone", clone)
+    best = _nested_search(0).fit(X, y).best_params_
+    a_returned.set()
+    b_thread.join(10)
+    assert not b_thread.is_alive()
+    return len(_release._SENTINEL_ROWS), best
+
+
+def test_overlapping_searches_leave_no_run_of_the_first_in_the_public_rows_record(monkeypatch):
+    """``tables_kept`` puts back, at every block's end, the state saved when the FIRST open block began, so the
+    tables hold none of A's runs once A has returned, whatever B does.  ``sentinel_rows_kept`` instead saves and
+    restores per block: B's snapshot, taken while A was running, holds one entry per run A had made so far (the
+    base makes its own split per run: test_random_stopping_leaves_no_trace_of_k.py's nested search), and B's
+    restore puts them back after A has returned.  A releases the same candidate for K = 1 and K = 7; the record
+    then holds 0 entries after K = 1 and 6 after K = 7 (A's losing runs' fitted steps)."""
+    one, best_one = _record_after_overlapping_searches(1, monkeypatch)
+    seven, best_seven = _record_after_overlapping_searches(7, monkeypatch)
+    assert best_one == best_seven  # the same release
+    assert one == seven, f"the public-rows record holds {one} entries after K = 1 and {seven} after K = 7"
