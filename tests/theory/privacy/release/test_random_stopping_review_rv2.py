@@ -190,3 +190,29 @@ def test_overlapping_searches_leave_no_run_of_the_first_in_the_public_rows_recor
     seven, best_seven = _record_after_overlapping_searches(7, monkeypatch)
     assert best_one == best_seven  # the same release
     assert one == seven, f"the public-rows record holds {one} entries after K = 1 and {seven} after K = 7"
+
+
+# --- 4. _quiet_rdp_orders removes a root handler another thread configured meanwhile --------------------------------
+
+def test_quiet_rdp_orders_keeps_a_root_handler_another_thread_configured(monkeypatch):
+    """``accounting._quiet_rdp_orders`` (entered for every RDP evaluation: each calibration of a halfspace learner)
+    removes, when the root logger had no handler at entry, EVERY root handler of type ``StreamHandler`` present at
+    exit -- meant for the one absl's ``basicConfig()`` adds.  An application thread that configures logging
+    (``logging.basicConfig(stream=...)``: a plain ``StreamHandler``) while a fit runs in another thread loses its
+    configuration: its later messages go nowhere, and a second ``basicConfig`` would be needed.  (Run here with the
+    application's call inside the block, in its own thread, as it would interleave.)"""
+    import io
+    import logging
+    import threading
+
+    from semiprivate.theory.privacy import accounting
+
+    monkeypatch.setattr(logging.root, "handlers", [])  # a plain script: nothing configured yet
+    buf = io.StringIO()
+    with accounting._quiet_rdp_orders():  # a fit's calibration in progress
+        app = threading.Thread(target=lambda: logging.basicConfig(stream=buf, level=logging.INFO, format="%(message)s"))
+        app.start()
+        app.join()
+    logging.getLogger("rv2_review.app").warning("the application's message")
+    assert "the application's message" in buf.getvalue(), (
+        f"the application's root handler was removed: root handlers now {logging.root.handlers}")
