@@ -216,3 +216,72 @@ def test_quiet_rdp_orders_keeps_a_root_handler_another_thread_configured(monkeyp
     logging.getLogger("rv2_review.app").warning("the application's message")
     assert "the application's message" in buf.getvalue(), (
         f"the application's root handler was removed: root handlers now {logging.root.handlers}")
+
+
+# --- 5. an application thread's log records during a search are dropped with the losing runs' ---------------------
+
+class _AppThread:
+    """An application thread that was running before the search: logs one line each time it is asked to."""
+
+    def __init__(self) -> None:
+        import queue
+        import threading
+
+        self.asks: queue.Queue[Any] = queue.Queue()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        import logging
+
+        while (done := self.asks.get()) is not None:
+            logging.getLogger("rv2_review.app").warning("application heartbeat")
+            done.set()
+
+    def log_once(self) -> None:
+        import threading
+
+        done = threading.Event()
+        self.asks.put(done)
+        assert done.wait(10)
+
+    def stop(self) -> None:
+        self.asks.put(None)
+        self.thread.join(10)
+
+
+_APP: list[_AppThread] = []
+
+
+class _DuringFitTheAppLogs(_Constant):
+    """Each fit waits until the application thread has logged one line (as a busy application would, by chance)."""
+
+    def fit(self, X: Any, y: Any) -> _DuringFitTheAppLogs:
+        _APP[0].log_once()
+        return super().fit(X, y)
+
+
+def test_log_records_of_an_application_thread_during_a_search_are_not_lost(monkeypatch):
+    """``captured_runs`` replaces ``logging.Logger.callHandlers`` for the whole process and files every record, of
+    every thread, in the current run's buffer; the losing runs' buffers are dropped.  So a record that an
+    unrelated application thread, running before the search began (a server's request log, a heartbeat), emits
+    while a losing run is in progress is never emitted: here 3 runs, 3 application records, 1 reaches the
+    application's handler.  (Its prints to ``sys.stdout`` go the same way: ``redirect_stdout`` is process-wide.)"""
+    import io
+    import logging
+
+    X, y = _rows_data()
+    _force_k(monkeypatch, 3)
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    app = logging.getLogger("rv2_review.app")
+    app.addHandler(handler)
+    monkeypatch.setattr(app, "propagate", False)
+    _APP[:] = [_AppThread()]
+    try:
+        RandomStoppingSearchCV(_DuringFitTheAppLogs(), {"c": [0, 1, 2]}, gamma=0.5, base_privacy=(0.5, 0.0),
+                               rng=0).fit(X, np.abs(y))
+    finally:
+        _APP[0].stop()
+        app.removeHandler(handler)
+    assert buf.getvalue().count("application heartbeat") == 3, buf.getvalue()
