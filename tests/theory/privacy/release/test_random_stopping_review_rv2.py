@@ -285,3 +285,20 @@ def test_log_records_of_an_application_thread_during_a_search_are_not_lost(monke
         _APP[0].stop()
         app.removeHandler(handler)
     assert buf.getvalue().count("application heartbeat") == 3, buf.getvalue()
+
+
+# --- 6. memo's key: a call with keywords and a call with the same tuple as positional arguments share an entry ------
+
+def test_memo_tells_keyword_calls_from_positional_calls():
+    """``memo`` keys a call by ``args``, or by ``(args, tuple(sorted(kwargs.items())))`` when there are keywords, with
+    no marker between the two: ``f(x=1)`` and ``f((), (("x", 1),))`` have the same key, and the second call returns
+    the first one's cached result.  (``functools.lru_cache`` puts a sentinel ``kwd_mark`` between them for this
+    reason.)  No memoised function of the package takes such arguments today; a later one would get wrong values."""
+    from semiprivate.kernels._memo import memo
+
+    @memo(maxsize=4)
+    def echo(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        return args, kwargs
+
+    assert echo(x=1) == ((), {"x": 1})
+    assert echo((), (("x", 1),)) == (((), (("x", 1),)), {}), "a positional call got a keyword call's cached result"
