@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 from semiprivate.theory.privacy import random_stopping, seeds
+from semiprivate.theory.privacy._release import Released
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 
 
 def _force_k(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
@@ -302,3 +303,93 @@ def test_memo_tells_keyword_calls_from_positional_calls():
 
     assert echo(x=1) == ((), {"x": 1})
     assert echo((), (("x", 1),)) == (((), (("x", 1),)), {}), "a positional call got a keyword call's cached result"
+
+
+# --- 7. a search's end drops another thread's public-rows entry: that thread's misconfigured Pipeline is not refused -
+
+class _PublicMeanLearner(Released, BaseEstimator):
+    """A cheap private-learner stand-in (as in test_a_sentinel_step_and_its_learner_agree.py): reads the rows marked
+    by its sentinel as public, keeps their mean."""
+
+    privacy_model_ = "labelled"
+    _releases = frozenset({"privacy_"})
+    _public = frozenset({"public_mean_"})
+
+    def __init__(self, classes: Any = (0, 1), unlabeled_label: Any = None) -> None:
+        self.classes = classes
+        self.unlabeled_label = unlabeled_label
+
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> Any:
+        public = np.asarray(y) == self.unlabeled_label if self.unlabeled_label is not None else np.zeros(len(y), bool)
+        self.public_mean_ = np.asarray(X)[public].mean(axis=0) if public.any() else np.asarray(X_public).mean(axis=0)
+        self.privacy_ = (0.0, 0.0)
+        return self
+
+
+class _Gate:
+    def __init__(self) -> None:
+        import threading
+
+        self.inside, self.go = threading.Event(), threading.Event()
+
+
+_GATE: list[_Gate] = []
+
+
+class _WaitsInItsRun(_Constant):
+    """A search's base whose fit waits (inside the search's blocks) until it is let go."""
+
+    def fit(self, X: Any, y: Any) -> _WaitsInItsRun:
+        _GATE[0].inside.set()
+        assert _GATE[0].go.wait(10)
+        return super().fit(X, y)
+
+
+class _LetTheSearchEnd(TransformerMixin, BaseEstimator):
+    """A plain middle step of the application's Pipeline: meanwhile, the other thread's search ends."""
+
+    def fit(self, X: Any, y: Any = None) -> _LetTheSearchEnd:
+        _GATE[0].go.set()
+        _GATE[1].thread.join(10)  # type: ignore[attr-defined]
+        return self
+
+    def transform(self, X: Any) -> Any:
+        return X
+
+
+def test_a_search_ending_in_another_thread_does_not_turn_off_the_public_rows_check(monkeypatch):
+    """``sentinel_rows_kept`` puts the public-rows record back as the search found it, so it drops "entries another
+    thread recorded meanwhile" (its docstring).  Such an entry is what refuses a misconfigured Pipeline: a
+    ``PublicRowsFitted`` step that took the rows marked -1/7 for public rows, followed by a learner that reads them
+    as private (test_a_sentinel_step_and_its_learner_agree.py).  Here the application's Pipeline fits in this thread
+    while a search runs in another; the search ends between the Pipeline's steps, the application's entry goes
+    with the search's, and the learner is not refused: its scaler's mean of private rows stays fitted.  (A
+    per-search removal -- drop the entries the search's own runs recorded -- keeps the check, and also fixes
+    test_overlapping_searches_leave_no_run_of_the_first_in_the_public_rows_record.)"""
+    import threading
+
+    from semiprivate.theory.privacy import _release
+    from semiprivate.theory.privacy.public_rows import PublicRowsFitted
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    _release._SENTINEL_ROWS.clear()
+    _force_k(monkeypatch, 1)
+    Xs, ys = _rows_data()
+    gate = _Gate()
+    search = threading.Thread(target=lambda: RandomStoppingSearchCV(
+        _WaitsInItsRun(), {"c": [0, 1]}, gamma=0.5, base_privacy=(0.5, 0.0), rng=0).fit(Xs, np.abs(ys)), daemon=True)
+    gate.thread = search  # type: ignore[attr-defined]
+    _GATE[:] = [gate, gate]
+    search.start()
+    assert gate.inside.wait(10)  # the search's blocks are open
+
+    g = np.random.default_rng(0)
+    X, Xpub = g.normal(size=(30, 3)), g.normal(size=(20, 3))
+    Xall = np.vstack([X, Xpub])
+    yall = np.concatenate([(X[:, 0] > 0).astype(int), np.full(len(Xpub), 7)])
+    pipe = Pipeline([("sc", PublicRowsFitted(StandardScaler(), unlabeled_label=7)), ("sync", _LetTheSearchEnd()),
+                     ("clf", _PublicMeanLearner())])
+    with pytest.raises(ValueError, match="unlabeled_label=None, but a preprocessing step"):
+        pipe.fit(Xall, yall, clf__X_public=Xpub)
+    assert not search.is_alive()
