@@ -251,7 +251,9 @@ def memo(maxsize: int) -> Callable[[F], F]:
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            # keyword arguments after a marker no positional tuple can hold (as functools' own key): f(x=1) and
+            # f((), (("x", 1),)) are different calls
+            key = (args, _MISSING, tuple(sorted(kwargs.items()))) if kwargs else args
             got = results.get(key, _MISSING)
             if got is not _MISSING:
                 return got

@@ -651,8 +651,8 @@ MODULE_STATE_NOT_A_CACHE = {
     "semiprivate.theory.learner_checks._VISITED": "a stack of the checks' visited sets, one per open experiment",
     "semiprivate.theory.privacy.seeds._RECORD": "the seed record: it protects releases (dropping an entry would let "
     "one seed serve two); its content after random stopping does not depend on K",
-    "semiprivate.theory.privacy._release._SENTINEL_ROWS": "the public-rows check's record; random stopping puts it "
-    "back whole after its runs (_release.sentinel_rows_kept)",
+    "semiprivate.theory.privacy._release._SENTINEL_ROWS": "the public-rows check's record; random stopping drops its "
+    "own runs' entries after them (_release.sentinel_rows_kept)",
     "semiprivate.validation._REGISTRY": "the validated callables, registered at import",
     "semiprivate.validation.COIN_OBSERVERS": "the coin observers, registered at import",
     "semiprivate.proofs_checks._framework._RUNNING": "the stack of checks running (cycle detection)",

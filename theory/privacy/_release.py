@@ -377,8 +377,17 @@ def captured_runs() -> Iterator[RunCapture]:
     ``sys.stderr``, and descriptors 1 and 2 (C code, a stream bound before the search); warnings by one
     ``warnings.catch_warnings``; log records at the one place every record passes on its way to a handler
     (``logging.Logger.callHandlers``), so a handler configured before the block, which holds its own stream,
-    receives nothing.  Records of every thread are held while the block runs.  The wrapper then
-    :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the others.
+    receives nothing.  Records of every thread are held while the block runs, with the run then running: a record
+    another thread of the application logs meanwhile is dropped with that run's outputs if the run loses (so is
+    its printed text: the redirection is process-wide), since a base's own worker threads would otherwise show one
+    record per run.  The wrapper then :meth:`SideOutputs.replay`s the outputs of the run it releases, and drops the
+    others.
+
+    Interpreter state the runs change is put back too: every module's ``__warningregistry__`` (a warning marks its
+    module); the warnings-filter version, which every ``catch_warnings`` or ``simplefilter`` moves (about nine per
+    halfspace fit) and nothing can move back, does not move while the block runs (the interpreter's hook is replaced
+    by one that empties every module's warning registry, which is what a version change is for); handlers a run
+    adds to the root logger bound to the captured streams (a library's ``logging.basicConfig()``) are removed.
 
     Process-wide memo state: every registered memo table of the package
     (:func:`semiprivate.kernels._memo.memo_table`, every :func:`~semiprivate.kernels._memo.memo`'s results, e.g. the
@@ -402,30 +411,63 @@ def captured_runs() -> Iterator[RunCapture]:
 
     with tables_kept(), _LOGGING_LOCK:
         before = logging.Logger.__dict__["callHandlers"]
-        root_handlers = list(logging.root.handlers)
         registries = _warning_registries()
+        hooks = {name: getattr(warnings, name) for name in _FILTER_HOOKS if hasattr(warnings, name)}
+        streams = (_ToCurrent(cap, "stdout"), _ToCurrent(cap, "stderr"))
         logging.Logger.callHandlers = hold  # type: ignore[method-assign,assignment]
+        for name in hooks:
+            setattr(warnings, name, _empty_warning_registries)
         try:
             with warnings.catch_warnings(record=True) as caught, _descriptors_to(cap), \
-                    contextlib.redirect_stdout(_ToCurrent(cap, "stdout")), \
-                    contextlib.redirect_stderr(_ToCurrent(cap, "stderr")):
+                    contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
                 cap._caught = caught
                 warnings.simplefilter("always")
                 yield cap
         finally:
+            for name, hook in hooks.items():
+                setattr(warnings, name, hook)
             logging.Logger.callHandlers = before  # type: ignore[method-assign]
-            # a handler a run added to the root logger (``logging.basicConfig()`` inside a library) would hold the
+            # a handler a run added to the root logger (``logging.basicConfig()`` inside a library) holds the
             # capture's stream; a warning a run issued marks its module's ``__warningregistry__``
-            logging.root.handlers[:] = root_handlers
+            for handler in list(logging.root.handlers):
+                if getattr(handler, "stream", None) in streams:
+                    logging.root.removeHandler(handler)
             _put_back_warning_registries(registries)
+
+
+#: The warnings module's hook that moves the filter version (``_filters_mutated_lock_held`` from Python 3.13 on).
+_FILTER_HOOKS = ("_filters_mutated", "_filters_mutated_lock_held")
+
+
+def _namespace(module: Any) -> dict[str, Any] | None:
+    """A loaded module's namespace, read without running anything (a lazily loaded module's body runs on the first
+    attribute read; ``object.__getattribute__`` of ``__dict__`` does not trigger it), or None."""
+    if not isinstance(module, types.ModuleType):
+        return None
+    try:
+        namespace = object.__getattribute__(module, "__dict__")
+    except Exception:
+        return None
+    return namespace if isinstance(namespace, dict) else None
+
+
+def _empty_warning_registries() -> None:
+    """Stands for the warnings filter-version hook while :func:`captured_runs` is open: the version would count the
+    runs' filter changes; what the version does -- make every module's registry out of date -- is done by emptying
+    the registries (each is put back when the block ends)."""
+    for module in list(sys.modules.values()):
+        namespace = _namespace(module)
+        registry = namespace.get("__warningregistry__") if namespace is not None else None
+        if isinstance(registry, dict):
+            registry.clear()
 
 
 def _warning_registries() -> dict[str, dict[Any, Any] | None]:
     """Every loaded module's ``__warningregistry__`` (a copy; None where a module has none)."""
     out: dict[str, dict[Any, Any] | None] = {}
     for name, module in list(sys.modules.items()):
-        namespace = getattr(module, "__dict__", None)
-        if isinstance(namespace, dict):
+        namespace = _namespace(module)
+        if namespace is not None:
             registry = namespace.get("__warningregistry__")
             out[name] = dict(registry) if isinstance(registry, dict) else None
     return out
@@ -435,8 +477,8 @@ def _put_back_warning_registries(saved: dict[str, dict[Any, Any] | None]) -> Non
     """Every module's ``__warningregistry__`` as :func:`_warning_registries` read it (removed where there was none;
     a module first loaded in between keeps none)."""
     for name, module in list(sys.modules.items()):
-        namespace = getattr(module, "__dict__", None)
-        if not isinstance(namespace, dict):
+        namespace = _namespace(module)
+        if namespace is None:
             continue
         registry = saved.get(name)
         if registry is None:
@@ -617,32 +659,51 @@ def _walk(obj: Any, path: str, seen: set[int], depth: int, skip_params: bool, ou
 #: Label vectors a sentinel-mode step (``PublicRowsFitted``) has split into public and private rows, with the
 #: sentinel it used and the step: (y, sentinel, step), newest last.  Held by identity (a Pipeline hands the same y
 #: object to every step), a few at a time.
-_SENTINEL_ROWS: collections.deque[tuple[Any, Any, Any]] = collections.deque(maxlen=32)
+_SENTINEL_ROWS: collections.deque[tuple[Any, Any, Any, Any]] = collections.deque(maxlen=32)
 _SENTINEL_LOCK = threading.Lock()
 #: Names under which a run receives the label vector its public rows may be marked in.
 _LABEL_ARGUMENTS = ("y", "y_private")
+#: The :func:`sentinel_rows_kept` block the current context runs in (its token; None outside any): each entry of
+#: the record carries it, so the block drops its own runs' entries and no other's.
+_SENTINEL_OWNER: contextvars.ContextVar[object | None] = contextvars.ContextVar("semiprivate_sentinel_owner",
+                                                                               default=None)
 
 
 def note_sentinel_rows(y: Any, sentinel: Any, step: Any) -> None:
-    """Record that ``step`` fitted on the rows of ``y`` labelled ``sentinel`` as public rows (:func:`_check_rows`)."""
+    """Record that ``step`` fitted on the rows of ``y`` labelled ``sentinel`` as public rows (:func:`_check_rows`).
+
+    Inside a :func:`sentinel_rows_kept` block, a full record drops the block's own oldest entry first (a search's
+    runs never push the caller's entries out)."""
+    owner = _SENTINEL_OWNER.get()
     with _SENTINEL_LOCK:
-        _SENTINEL_ROWS.append((y, sentinel, step))
+        if owner is not None and len(_SENTINEL_ROWS) == _SENTINEL_ROWS.maxlen:
+            for i, entry in enumerate(_SENTINEL_ROWS):
+                if entry[3] is owner:
+                    del _SENTINEL_ROWS[i]
+                    break
+        _SENTINEL_ROWS.append((y, sentinel, step, owner))
 
 
 @contextlib.contextmanager
 def sentinel_rows_kept() -> Iterator[None]:
-    """Run the block; afterwards the public-rows record holds what it held when the block began (also when the
-    block raises).  For a wrapper that hides its number of runs (random stopping): its runs' entries -- one per run
-    of a wrapper nested in it that makes its own split -- are dropped, and none of the caller's entries is pushed
-    out of the 32-entry record by them.  Entries another thread recorded meanwhile are dropped too."""
-    with _SENTINEL_LOCK:
-        saved = list(_SENTINEL_ROWS)
+    """Run the block; afterwards no entry that the block's runs recorded is left in the public-rows record (also
+    when the block raises).  For a wrapper that hides its number of runs (random stopping): one entry per run of a
+    wrapper nested in it that makes its own split would stay, holding a losing run's fitted step.  Only the block's
+    own entries go (entries are tagged by the context that recorded them: an application's thread keeps its own,
+    and so does an overlapping search in another thread); a full record drops the block's oldest entry first, so
+    the caller's entries are never pushed out.  Not tagged: entries recorded in worker threads a base starts (a new
+    thread does not inherit the context); they are the caller's as far as this record can tell."""
+    token = object()
+    reset = _SENTINEL_OWNER.set(token)
     try:
         yield
     finally:
+        _SENTINEL_OWNER.reset(reset)
         with _SENTINEL_LOCK:
-            _SENTINEL_ROWS.clear()
-            _SENTINEL_ROWS.extend(saved)
+            kept = [entry for entry in _SENTINEL_ROWS if entry[3] is not token]
+            if len(kept) != len(_SENTINEL_ROWS):
+                _SENTINEL_ROWS.clear()
+                _SENTINEL_ROWS.extend(kept)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -664,7 +725,7 @@ def _check_rows(obj: Any, inputs: dict[str, Any]) -> None:
     if not labels or not _SENTINEL_ROWS:
         return
     with _SENTINEL_LOCK:
-        seen = [(i, s, st) for i, (yy, s, st) in enumerate(_SENTINEL_ROWS) if st is not obj
+        seen = [(i, s, st) for i, (yy, s, st, _) in enumerate(_SENTINEL_ROWS) if st is not obj
                 and any(yy is y for y in labels)]
         if not seen:
             return

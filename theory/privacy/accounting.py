@@ -167,6 +167,7 @@ def _quiet_rdp_orders() -> Iterator[None]:
     """
     log = logging.getLogger("absl")
     root_before = list(logging.root.handlers)
+    stderr_before = sys.stderr
 
     def quiet(record: logging.LogRecord) -> bool:
         return record.levelno >= logging.ERROR
@@ -178,7 +179,9 @@ def _quiet_rdp_orders() -> Iterator[None]:
         log.removeFilter(quiet)
         if not root_before and logging.root.handlers:
             for handler in list(logging.root.handlers):
-                if type(handler) is logging.StreamHandler:  # what basicConfig() adds
+                # what absl's basicConfig() adds: a new plain StreamHandler on the sys.stderr of the block (a handler
+                # another thread configured meanwhile, on another stream, stays)
+                if type(handler) is logging.StreamHandler and getattr(handler, "stream", None) is stderr_before:
                     logging.root.removeHandler(handler)
 
 

@@ -70,11 +70,12 @@ read after the search depends on K, other than the released values:
   kernel's score tables) is put back as it was before the search
   (:func:`~semiprivate.kernels._memo.tables_kept`): their keys, functions of the candidates' parameters, would
   show which candidates ran.  A memo is pure: a later call computes a dropped entry again, the same value;
-* the public-rows record is put back as the search found it
+* no entry the runs made stays in the public-rows record
   (:func:`~semiprivate.theory.privacy._release.sentinel_rows_kept`): no run's fitted step stays in it, a nested
-  search's included;
-* the root logger's handlers (a library's ``logging.basicConfig()`` inside a run) and every module's
-  ``__warningregistry__`` (a losing run's warning) are put back (``captured_runs``);
+  search's included, and none of the caller's entries is pushed out;
+* a root-logger handler a run binds to the captured streams (a library's ``logging.basicConfig()``) is removed,
+  every module's ``__warningregistry__`` (a losing run's warning) is put back, and the warnings-filter version does
+  not move (``captured_runs``);
 * with two searches open in two threads, the one that returns first has put the tables back all the same.
 * the seed record (:mod:`semiprivate.theory.privacy.seeds`) keeps the search's release only: nested runs draw
   child streams of the search's own streams, recorded through the search's top streams, so its content (not only
