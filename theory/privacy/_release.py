@@ -393,7 +393,7 @@ def captured_runs() -> Iterator[RunCapture]:
     (:func:`semiprivate.kernels._memo.memo_table`, every :func:`~semiprivate.kernels._memo.memo`'s results, e.g. the
     halfspace learners' calibrations, the accounting module's epsilons and PLD compositions, the exponential
     mechanism's score tables, the exact samplers' tables, :func:`param_names`'s table) is put back, after the block,
-    exactly as it was when the block began (:func:`~semiprivate.kernels._memo.tables_kept`): its keys would show
+    as it was when the first block then open began (:func:`~semiprivate.kernels._memo.tables_kept`): its keys would show
     which candidates ran.  A memo is pure, so this changes no result.  The seed record
     (:mod:`semiprivate.theory.privacy.seeds`) is not put back (it protects the release that ran): it records a
     release's top streams only, whatever the number of runs below them.
