@@ -36,12 +36,16 @@ For each case, in the same run:
 
 Seeds: every tool gets ``--seed`` (NumPy's global state and PyTorch for DP-Sniper; StatDP seeds nothing:
 its ``run_algorithm`` draws from a fresh ``default_rng()``, as released); ours ``rng=seed + case index``.
+Only ours is reproducible: DP-Sniper draws its samples in its pool's spawned workers, which reseed NumPy and
+PyTorch from OS entropy (``dpsniper/utils/my_multiprocessing.py``, ``_init_worker_process``), so the same
+``--seed`` gives other bounds from run to run (Laplace, ``--n 25000 --seed 0``: 0.0790, then 0.0514).
 
 Usage (once, outside the repository: checkouts of the GitHub repositories eth-sri/dp-sniper and
 cmla-psu/statdp in /work/peers/dp-sniper and /work/peers/statdp, and an environment for them)::
 
     python -m venv /work/peers/venv
-    /work/peers/venv/bin/pip install torch numpy pandas matplotlib scikit-learn mmh3 numba tqdm sympy coloredlogs scipy
+    /work/peers/venv/bin/pip install torch==2.13.0 tensorboard numpy pandas matplotlib scikit-learn mmh3 numba tqdm \
+        sympy coloredlogs scipy   # DP-Sniper's classifiers import tensorboard; torch: a CPU build (plain torch may pull CUDA)
     DPSNIPER_PATH=/work/peers/dp-sniper STATDP_PATH=/work/peers/statdp PEERS_PYTHON=/work/peers/venv/bin/python \
         python benchmarks/audit_vs_peers.py [--n 100000] [--only SVT1,PrefixSum] [--statdp-only] [--out FILE]
 """
