@@ -7,8 +7,10 @@ the run, outside ``privacy_`` (found: ``ComponentDisjunctionLearner(method="fact
 ``[-1, -1, -1, -1]`` left the key 2, on ``[1, -1, -1, -1]`` the key 1).
 
 Every learner of the package is covered (``LearnerBase`` classes and the active learners; checked against the
-exported names), each on a tiny data set and two neighbours: one label changed, one labelled row's features
-changed (both are neighbours under every relation the learners declare: ``labelled`` and ``all inputs``).
+exported names), each on a tiny data set and its neighbours: one label changed, one labelled row's features
+changed (both are neighbours under every relation the learners declare: ``labelled`` and ``all inputs``), and,
+for the learners whose guarantee covers every input (``all inputs``: the public sample too), one public row
+changed.
 Deterministic: fixed seeds, every table emptied before each fit."""
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import semiprivate.theory.learners as learners
 from semiprivate.kernels._memo import registered_tables
 from semiprivate.theory.classes import Thresholds
 from semiprivate.theory.distributions import RandomLabelDistribution
+from semiprivate.theory.learner_checks import REGISTRY
 from semiprivate.theory.learners import (
     ASSPP,
     BinarySearchThresholdLearner,
@@ -115,13 +118,24 @@ CASES: dict[str, tuple[Callable[[], Data], Callable[[Data], Any]]] = {
 }
 
 
-def _neighbours(d: Data) -> list[Data]:
+#: Learners whose guarantee covers every input, the public sample too (their declared privacy model)
+ALL_INPUTS = {name for name, check in REGISTRY.items() if check.relation == "all inputs"}
+
+
+def _neighbours(d: Data, name: str) -> list[Data]:
+    """One label changed; one labelled row's features changed; and, where the learner's guarantee covers every
+    input ("all inputs"), one public row changed."""
     X, y, P = d
     flipped = y.copy()
     flipped[0] = y[1] if y[1] != y[0] else (-y[0] if set(np.unique(y)) == {-1, 1} else 1 - y[0])
     moved = X.copy()
     moved[0] = X[1]  # a row the data set already holds: valid for every domain
-    return [(X, flipped, P), (moved, y, P)]
+    out = [(X, flipped, P), (moved, y, P)]
+    if name in ALL_INPUTS:
+        public = P.copy()
+        public[0] = P[1] if not np.array_equal(P[0], P[1]) else X[0]
+        out.append((X, y, public))
+    return out
 
 
 def _keys_after(fit: Callable[[Data], Any], d: Data) -> dict[str, list[str]]:
@@ -143,7 +157,7 @@ def test_a_fit_leaves_the_same_memo_keys_as_on_a_neighbouring_data_set(name: str
     make, fit = CASES[name]
     data = make()
     base = _keys_after(fit, data)
-    for i, other in enumerate(_neighbours(data)):
+    for i, other in enumerate(_neighbours(data, name)):
         after = _keys_after(fit, other)
         differ = {k: (base[k], after.get(k)) for k in base if base[k] != after.get(k)}
         assert not differ, (f"{name}: the memo keys left by one fit depend on the private data (neighbour {i}): "
