@@ -1,11 +1,12 @@
 """After ``RandomStoppingSearchCV.fit`` nothing a process can read depends on the hidden number of runs K (LT19 / PS22:
 the guarantee is for the output marginalised over K), beyond the memo tables (test_random_stopping_leaves_memo_state_
 as_it_found_it.py): package globals built on first use, a nested search's public-rows entries, a losing run's mark in
-a module's ``__warningregistry__``, the logging module's level caches, and the root logger's handlers (absl's
-``basicConfig`` inside dp-accounting).  Each test forces K (``random_stopping.sample_runs`` replaced, as the other K
-tests do) and compares what the process holds after a search with K = 1 against K large, on a base whose released
-candidate is the same in both searches.  Deterministic (fixed seeds; no statistical test).  Each failed on the
-code before the fixes it names."""
+a module's ``__warningregistry__``, the logging module's level caches, the root logger's handlers (absl's
+``basicConfig`` inside dp-accounting), the warnings-filter version, lazily loaded modules, the public-rows record under
+overlapping searches and concurrent application threads, and the memo key of a keyword call.  Each test forces K
+(``random_stopping.sample_runs`` replaced, as the other K tests do) and compares what the process holds after a search
+with K = 1 against K large, on a base whose released candidate is the same in both searches.  Deterministic (fixed
+seeds; no statistical test).  Each failed on the code before the fix it names."""
 
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ import pytest
 from semiprivate.kernels import _memo, threads
 from semiprivate.theory.learners.halfspaces import SemiPrivateHalfspace
 from semiprivate.theory.privacy import _release, random_stopping, seeds
+from semiprivate.theory.privacy._release import Released
 from semiprivate.theory.privacy.model_selection import PrivateSearchCV
 from semiprivate.theory.privacy.public_rows import PublicRowsFitted
 from semiprivate.theory.privacy.random_stopping import RandomStoppingSearchCV
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.base import clone as sk_clone
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -248,3 +250,297 @@ def test_a_search_leaves_the_root_logger_as_it_found_it(monkeypatch):
     assert best_one == best_seven == {"batch_size": 64}
     streams = [type(getattr(h, "stream", None)).__name__ for h in seven]
     assert one == [] and seven == [], f"root logger handlers after K = 1: {one}, after K = 7: {seven} (streams {streams})"
+
+
+def _halfspace_search(k: int, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    _force_k(monkeypatch, k)
+    X, y = _halfspace_data()
+    base = SemiPrivateHalfspace(1.0, 1e-9, k=2, epochs=1, batch_size=64, accountant="rdp", classes=[0, 1],
+                                unlabeled_label=-1)
+    return RandomStoppingSearchCV(base, {"epochs": [1, 2]}, gamma=0.5, base_privacy=(2.0, 1e-9),
+                                  unlabeled_label=-1, rng=0).fit(X, y).best_params_
+
+
+# --- 7. the interpreter's warnings-filter version counts the runs ----------------------------------------------------
+
+def _filters_version() -> int:
+    """The interpreter's warnings-filter version as any module's ``__warningregistry__`` shows it: ``warn_explicit``
+    stamps a registry with the current version (the probe's own catch_warnings/simplefilter add a constant)."""
+    reg: dict[Any, Any] = {}
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        warnings.warn_explicit("probe", UserWarning, "probe.py", 1, registry=reg)
+    return int(reg["version"])
+
+
+def _version_moves(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+    before = _filters_version()
+    best = _halfspace_search(k, monkeypatch)
+    return _filters_version() - before, best
+
+
+def test_the_warnings_filter_version_after_a_search_does_not_show_k(monkeypatch):
+    """``RunCapture`` says the interpreter's state changes once per capture ("one warnings.catch_warnings (its filter
+    version moves once)"), but every ``catch_warnings``/``simplefilter`` a run enters (scikit-learn's and the
+    package's own, about 9 per halfspace fit) moves the interpreter's filter version too, and nothing can move it
+    back.  Any ``__warningregistry__`` written after the search carries it: the same release, K = 1 vs K = 7,
+    leaves a different version (15 vs 69 before the fix)."""
+    _version_moves(2, monkeypatch)  # warm-up (first imports)
+    one, best_one = _version_moves(1, monkeypatch)
+    seven, best_seven = _version_moves(7, monkeypatch)
+    assert best_one == best_seven  # the same release
+    assert one == seven, f"the warnings-filter version moved by {one} after K = 1 and by {seven} after K = 7"
+
+
+# --- 8. captured_runs reads every module's __dict__: a lazily loaded module is loaded (and a failing one aborts) ------
+
+class _FailingLoader:
+    """A module whose body fails (an optional dependency missing), loaded lazily: nothing runs it until an attribute
+    of the module is read."""
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        raise ImportError("probe: an optional dependency is missing")
+
+
+def test_a_search_does_not_load_lazily_imported_modules(monkeypatch):
+    """``importlib.util.LazyLoader`` (what ``lazy_loader`` and scientific packages use for optional submodules) puts a
+    ``_LazyModule`` in ``sys.modules`` whose body runs on the first attribute read -- ``__dict__`` included.
+    ``captured_runs`` reads ``getattr(module, "__dict__", None)`` of every module before the runs, so every search
+    loads every lazily imported module of the process, and one whose body raises makes random stopping itself
+    raise (before any run), with an error that has nothing to do with the search."""
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    spec = importlib.machinery.ModuleSpec("_lazy_probe_module", importlib.util.LazyLoader(_FailingLoader()))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    monkeypatch.setitem(sys.modules, "_lazy_probe_module", mod)
+    best = _halfspace_search(1, monkeypatch)
+    assert best in ({"epochs": 1}, {"epochs": 2})
+    assert type(sys.modules["_lazy_probe_module"]).__name__ == "_LazyModule", "the search loaded a lazy module"
+
+
+# --- 9. two overlapping searches: the public-rows record is put back per block, not as the tables are -------------
+
+def _nested_search(rng: int) -> Any:
+    from semiprivate.theory.privacy.model_selection import PrivateSearchCV
+    from semiprivate.theory.privacy.public_rows import PublicRowsFitted
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    inner = PrivateSearchCV(Pipeline([("pre", PublicRowsFitted(StandardScaler(), unlabeled_label=-1)),
+                                      ("clf", _Private())]), {"clf__c": [0, 1]}, epsilon_select=0.5,
+                            unlabeled_label=-1)
+    return RandomStoppingSearchCV(inner, {"epsilon_select": [0.25, 0.5]}, gamma=0.5, base_privacy=(1.0, 0.0),
+                                  unlabeled_label=-1, rng=rng)
+
+
+def _record_after_overlapping_searches(k: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+    """Search A (this thread, K = k) and search B (another thread, K = 1): B opens its blocks while A's last run is
+    about to start, and waits (in ``sample_runs``) until A has returned; then B runs and returns.  Returns the
+    length of the public-rows record once both have returned, and A's release."""
+    import threading
+
+    from semiprivate.theory.privacy import _release
+    from sklearn.base import clone as sk_clone
+
+    X, y = _rows_data()
+    _release._SENTINEL_ROWS.clear()
+    seeds.forget_seeds()
+    b_waiting, a_returned = threading.Event(), threading.Event()
+    b_thread = threading.Thread(target=lambda: _nested_search(1).fit(X, y), daemon=True)
+    a_clones = [0]
+
+    def sample_runs(*args: Any, **kwargs: Any) -> int:
+        if threading.current_thread() is b_thread:
+            b_waiting.set()
+            assert a_returned.wait(10)
+            return 1
+        return k
+
+    def clone(est: Any) -> Any:
+        if threading.current_thread() is not b_thread and type(est).__name__ == "PrivateSearchCV":
+            a_clones[0] += 1
+            if a_clones[0] == k:  # A's last run: B opens its search now
+                b_thread.start()
+                assert b_waiting.wait(10)
+        return sk_clone(est)
+
+    monkeypatch.setattr(random_stopping, "sample_runs", sample_runs)
+    monkeypatch.setattr(random_stopping, "clone", clone)
+    best = _nested_search(0).fit(X, y).best_params_
+    a_returned.set()
+    b_thread.join(10)
+    assert not b_thread.is_alive()
+    return len(_release._SENTINEL_ROWS), best
+
+
+def test_overlapping_searches_leave_no_run_of_the_first_in_the_public_rows_record(monkeypatch):
+    """``tables_kept`` puts back, at every block's end, the state saved when the FIRST open block began, so the
+    tables hold none of A's runs once A has returned, whatever B does.  ``sentinel_rows_kept`` instead saves and
+    restores per block: B's snapshot, taken while A was running, holds one entry per run A had made so far (the
+    base makes its own split per run: test_random_stopping_leaves_no_trace_of_k.py's nested search), and B's
+    restore puts them back after A has returned.  A releases the same candidate for K = 1 and K = 7; the record
+    then holds 0 entries after K = 1 and 6 after K = 7 (A's losing runs' fitted steps)."""
+    one, best_one = _record_after_overlapping_searches(1, monkeypatch)
+    seven, best_seven = _record_after_overlapping_searches(7, monkeypatch)
+    assert best_one == best_seven  # the same release
+    assert one == seven, f"the public-rows record holds {one} entries after K = 1 and {seven} after K = 7"
+
+
+# --- 10. _quiet_rdp_orders removes a root handler another thread configured meanwhile --------------------------------
+
+def test_quiet_rdp_orders_keeps_a_root_handler_another_thread_configured(monkeypatch):
+    """``accounting._quiet_rdp_orders`` (entered for every RDP evaluation: each calibration of a halfspace learner)
+    removes, when the root logger had no handler at entry, EVERY root handler of type ``StreamHandler`` present at
+    exit -- meant for the one absl's ``basicConfig()`` adds.  An application thread that configures logging
+    (``logging.basicConfig(stream=...)``: a plain ``StreamHandler``) while a fit runs in another thread loses its
+    configuration: its later messages go nowhere, and a second ``basicConfig`` would be needed.  (Run here with the
+    application's call inside the block, in its own thread, as it would interleave.)"""
+    import io
+    import logging
+    import threading
+
+    from semiprivate.theory.privacy import accounting
+
+    monkeypatch.setattr(logging.root, "handlers", [])  # a plain script: nothing configured yet
+    buf = io.StringIO()
+    with accounting._quiet_rdp_orders():  # a fit's calibration in progress
+        app = threading.Thread(target=lambda: logging.basicConfig(stream=buf, level=logging.INFO, format="%(message)s"))
+        app.start()
+        app.join()
+    logging.getLogger("semiprivate_test.app").warning("the application's message")
+    assert "the application's message" in buf.getvalue(), (
+        f"the application's root handler was removed: root handlers now {logging.root.handlers}")
+
+
+# --- 11. (not a test) an application thread's log records during a search are held with the run then running and
+# dropped with it if it loses: passing them through would show a base's own worker threads' records once per run
+# (the trade-off is stated in captured_runs' docstring)
+
+# --- 12. memo's key: a call with keywords and a call with the same tuple as positional arguments share an entry ------
+
+def test_memo_tells_keyword_calls_from_positional_calls():
+    """``memo`` keys a call by ``args``, or by ``(args, tuple(sorted(kwargs.items())))`` when there are keywords, with
+    no marker between the two: ``f(x=1)`` and ``f((), (("x", 1),))`` have the same key, and the second call returns
+    the first one's cached result.  (``functools.lru_cache`` puts a sentinel ``kwd_mark`` between them for this
+    reason.)  No memoised function of the package takes such arguments today; a later one would get wrong values."""
+    from semiprivate.kernels._memo import memo
+
+    @memo(maxsize=4)
+    def echo(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        return args, kwargs
+
+    assert echo(x=1) == ((), {"x": 1})
+    assert echo((), (("x", 1),)) == (((), (("x", 1),)), {}), "a positional call got a keyword call's cached result"
+
+
+# --- 13. a search's end drops another thread's public-rows entry: that thread's misconfigured Pipeline is not refused -
+
+class _PublicMeanLearner(Released, BaseEstimator):
+    """A cheap private-learner stand-in (as in test_a_sentinel_step_and_its_learner_agree.py): reads the rows marked
+    by its sentinel as public, keeps their mean."""
+
+    privacy_model_ = "labelled"
+    _releases = frozenset({"privacy_"})
+    _public = frozenset({"public_mean_"})
+
+    def __init__(self, classes: Any = (0, 1), unlabeled_label: Any = None) -> None:
+        self.classes = classes
+        self.unlabeled_label = unlabeled_label
+
+    def fit(self, X: Any, y: Any, X_public: Any = None) -> Any:
+        public = np.asarray(y) == self.unlabeled_label if self.unlabeled_label is not None else np.zeros(len(y), bool)
+        self.public_mean_ = np.asarray(X)[public].mean(axis=0) if public.any() else np.asarray(X_public).mean(axis=0)
+        self.privacy_ = (0.0, 0.0)
+        return self
+
+
+class _Gate:
+    def __init__(self) -> None:
+        import threading
+
+        self.inside, self.go = threading.Event(), threading.Event()
+
+
+_GATE: list[_Gate] = []
+
+
+class _WaitsInItsRun(_Private):
+    """A search's base whose fit waits (inside the search's blocks) until it is let go."""
+
+    def fit(self, X: Any, y: Any) -> _WaitsInItsRun:
+        _GATE[0].inside.set()
+        assert _GATE[0].go.wait(10)
+        return super().fit(X, y)
+
+
+class _LetTheSearchEnd(TransformerMixin, BaseEstimator):
+    """A plain middle step of the application's Pipeline: meanwhile, the other thread's search ends."""
+
+    def fit(self, X: Any, y: Any = None) -> _LetTheSearchEnd:
+        _GATE[0].go.set()
+        _GATE[1].thread.join(10)  # type: ignore[attr-defined]
+        return self
+
+    def transform(self, X: Any) -> Any:
+        return X
+
+
+def test_a_search_ending_in_another_thread_does_not_turn_off_the_public_rows_check(monkeypatch):
+    """``sentinel_rows_kept`` puts the public-rows record back as the search found it, so it drops "entries another
+    thread recorded meanwhile" (its docstring).  Such an entry is what refuses a misconfigured Pipeline: a
+    ``PublicRowsFitted`` step that took the rows marked -1/7 for public rows, followed by a learner that reads them
+    as private (test_a_sentinel_step_and_its_learner_agree.py).  Here the application's Pipeline fits in this thread
+    while a search runs in another; the search ends between the Pipeline's steps, the application's entry goes
+    with the search's, and the learner is not refused: its scaler's mean of private rows stays fitted.  (A
+    per-search removal -- drop the entries the search's own runs recorded -- keeps the check, and also fixes
+    test_overlapping_searches_leave_no_run_of_the_first_in_the_public_rows_record.)"""
+    import threading
+
+    from semiprivate.theory.privacy import _release
+    from semiprivate.theory.privacy.public_rows import PublicRowsFitted
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    _release._SENTINEL_ROWS.clear()
+    _force_k(monkeypatch, 1)
+    Xs, ys = _rows_data()
+    gate = _Gate()
+    search = threading.Thread(target=lambda: RandomStoppingSearchCV(
+        _WaitsInItsRun(), {"c": [0, 1]}, gamma=0.5, base_privacy=(0.5, 0.0), rng=0).fit(Xs, np.abs(ys)), daemon=True)
+    gate.thread = search  # type: ignore[attr-defined]
+    _GATE[:] = [gate, gate]
+    search.start()
+    assert gate.inside.wait(10)  # the search's blocks are open
+
+    g = np.random.default_rng(0)
+    X, Xpub = g.normal(size=(30, 3)), g.normal(size=(20, 3))
+    Xall = np.vstack([X, Xpub])
+    yall = np.concatenate([(X[:, 0] > 0).astype(int), np.full(len(Xpub), 7)])
+    pipe = Pipeline([("sc", PublicRowsFitted(StandardScaler(), unlabeled_label=7)), ("sync", _LetTheSearchEnd()),
+                     ("clf", _PublicMeanLearner())])
+    with pytest.raises(ValueError, match="unlabeled_label=None, but a preprocessing step"):
+        pipe.fit(Xall, yall, clf__X_public=Xpub)
+    assert not search.is_alive()
+
+
+def test_a_blocks_own_entries_never_push_the_callers_out_of_the_public_rows_record():
+    """A full record (32 entries) drops the block's own oldest entry first: 40 runs that each leave an entry (a
+    nested search's split) keep the caller's entry, and the block's end removes all of its own."""
+    from semiprivate.theory.privacy import _release
+
+    _release._SENTINEL_ROWS.clear()
+    y_caller = np.zeros(3)
+    _release.note_sentinel_rows(y_caller, -1, "the caller's step")
+    with _release.sentinel_rows_kept():
+        for i in range(40):
+            _release.note_sentinel_rows(np.zeros(2), -1, f"run {i}'s step")
+        assert len(_release._SENTINEL_ROWS) == 32
+        assert any(entry[0] is y_caller for entry in _release._SENTINEL_ROWS)
+    assert [entry[0] for entry in _release._SENTINEL_ROWS] == [y_caller]
+    _release._SENTINEL_ROWS.clear()
