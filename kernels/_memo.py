@@ -64,6 +64,17 @@ class MemoTable(dict):  # type: ignore[type-arg]
     def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (dict(self),))
 
+    # A table is an identity (one registered object), not a value: ``table in registered_tables()`` and ``==`` never
+    # compare contents (which may hold arrays, whose ``==`` has no truth value) and two tables holding the same
+    # entries stay two tables.  Compare contents with ``dict(a) == dict(b)``.
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return f"MemoTable({self.name!r}, {len(self)} entries)"
 

@@ -249,3 +249,15 @@ def test_a_memo_table_checks_its_arguments_and_pickles_as_a_dict():
 
     f(1)
     assert any(dict(r) == {(1,): 1} and r.name.endswith("f") for r in registered_tables())
+
+
+def test_a_memo_table_is_an_identity_not_a_value():
+    # a table holding arrays is found in the registry whatever the other tables hold (a dict's == compares values,
+    # and an array's == has no truth value), and two tables with the same entries are two tables
+    a = memo_table("test.identity.a")
+    b = memo_table("test.identity.b")
+    a.store("k", np.arange(3))
+    b.store("k", np.arange(3))
+    assert a in registered_tables() and b in registered_tables()
+    assert a != b and not (a == b) and a == a and len({a, b}) == 2
+    assert registered_tables().index(b) == [id(t) for t in registered_tables()].index(id(b))
