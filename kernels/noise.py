@@ -148,9 +148,37 @@ def _draw(table: Any, n: int, rng: np.random.Generator, backend: str) -> NDArray
     return out
 
 
+def _half_part(part: Any, place: int) -> tuple[Any, ...]:
+    """A table located from 32-bit halves, as the compiled kernels read it: ``(L, H, guide, guide_bits, xmin,
+    lower_closed, upper_closed, place, K, tight)``.
+
+    ``K`` is ``L >> 32`` as uint32 and one sentinel ``2**32 - 1``; ``guide[j] = #{i : K[i] < j << (32 - bits)}``,
+    ``2**bits`` about one entry per boundary (at most ``2**21``); ``tight``: every ``H`` lies in the same ``2**32``
+    cell as its ``L`` (then a half whose ``K`` differs from every boundary's is never left open by the boundary
+    below).  These only steer the compiled search; its decisions are the reference's (``_noise._half``).
+    """
+    cached = getattr(part, "_half_view", None)
+    if cached is None:
+        L, H = part.L, part.H
+        nb = int(L.shape[0])
+        K = np.empty(nb + 1, dtype=np.uint32)
+        K[:nb] = L >> np.uint64(32)
+        K[nb] = 0xFFFFFFFF
+        bits = min(21, max(1, nb.bit_length()))
+        starts = np.arange(1 << bits, dtype=np.uint64) << np.uint64(32 - bits)
+        guide = np.searchsorted(K[:nb].astype(np.uint64), starts, side="left").astype(np.int32)
+        h_cell = (np.maximum(H, np.uint64(1)) - np.uint64(1)) >> np.uint64(32)  # (H - 1) >> 32 (H = 0: cell 0)
+        tight = bool(np.all(h_cell <= (L >> np.uint64(32))))
+        cached = (guide, bits, K, tight)
+        part._half_view = cached
+    guide, bits, K, tight = cached
+    return (part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed), bool(part.upper_closed), place,
+            K, tight)
+
+
 def _wide_tables(table: ref._LaplaceLarge) -> list[tuple[Any, ...]]:
-    """The compiled kernels' part list: ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place)``,
-    ``place`` = ``B D**i`` for the digit ``d_i`` and ``B D**K`` for the top part ``Q`` (unused for ``Y``).
+    """The compiled kernels' part list (:func:`_half_part` each), ``place`` = ``B D**i`` for the digit ``d_i`` and
+    ``B D**K`` for the top part ``Q`` (unused for ``Y``).
 
     Every ``place * v`` fits in int64 and so does the sample: the digits' sum is below ``B D**K`` and a top
     value is at most ``xmin + len(L)``, which is below :attr:`~semiprivate.kernels._reference_noise._LaplaceLarge.q_limit`
@@ -162,12 +190,7 @@ def _wide_tables(table: ref._LaplaceLarge) -> list[tuple[Any, ...]]:
         q_table = table.parts[-1]
         if int(q_table.xmin) + int(q_table.L.shape[0]) >= table.q_limit:
             raise OverflowError(f"the discrete Laplace's top part is too wide for int64 (scale = {float(table.scale):g})")
-        cached = []
-        for i, part in enumerate(table.parts):
-            guide, bits = _guide(part)
-            place = 1 if i == 0 else table.B * table.D ** (i - 1)
-            cached.append((part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed),
-                           bool(part.upper_closed), place))
+        cached = [_half_part(part, 1 if i == 0 else table.B * table.D ** (i - 1)) for i, part in enumerate(table.parts)]
         setattr(table, "_compiled_parts", cached)  # noqa: B010 - a cache on the table object, as _guide's
     return cached
 
@@ -259,8 +282,7 @@ def _gaussian_buckets_compiled(table: ref._GaussianBuckets, n: int, rng: np.rand
     :meth:`~semiprivate.kernels._reference_noise._GaussianBuckets.decide`, in index order."""
     mod = _cython_module()
     kt = table.k_table
-    guide, bits = _guide(kt)
-    tables = [(kt.L, kt.H, guide, bits, int(kt.xmin), bool(kt.lower_closed), bool(kt.upper_closed), 1)]
+    tables = [_half_part(kt, 1)]
     out = np.empty(n, dtype=np.int64)
     pending = np.arange(n, dtype=np.int64)
     two_s2 = float(2 * table.sigma2)

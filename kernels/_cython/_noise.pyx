@@ -10,7 +10,7 @@ order with the reference's own code, so outputs and the generator's state after 
 bit for bit.  The caller holds the bit generator's lock.
 
 :func:`laplace_wide` is the wide discrete Laplace in one pass (per sample its words, two parts per word,
-each part located from a 32-bit half, ``sign(Y) (|Y| + B G)`` formed at once); :func:`gaussian_round` is one
+each part located from a 32-bit half on its boundaries' top 32 bits, ``sign(Y) (|Y| + B G)`` formed at once); :func:`gaussian_round` is one
 round of CKS20 Alg. 3 on the same proposals with a coin word each, :func:`gaussian_bucket_round` one round
 of the bucketed discrete Gaussian (``_GaussianBuckets``), and :func:`accept_compact` their
 bookkeeping (parts and coins the 64 or 32 bits or the float bound leave open go to the reference's exact
@@ -18,7 +18,7 @@ code).
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.math cimport exp, fabs
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
 import numpy as np
@@ -121,11 +121,13 @@ cdef enum:
     MAX_PARTS = 16
 
 cdef struct Part:
+    const uint32_t *K
+    const int32_t *G
+    int gshift
+    bint tight
     const uint64_t *L
     const uint64_t *H
-    const int32_t *G
     Py_ssize_t nb
-    int shift
     int64_t xmin
     int64_t place
     bint lower_closed
@@ -133,25 +135,35 @@ cdef struct Part:
 
 
 cdef int _parts(list tables, Part *out) except -1:
-    """Fill ``out`` from ``tables``: ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place)`` each
-    (the arrays stay owned by the caller, who keeps them alive for the call)."""
+    """Fill ``out`` from ``tables``: ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place, K, tight)``
+    each, as ``semiprivate.kernels.noise._half_part`` builds them (the arrays stay owned by the caller, who keeps
+    them alive for the call).
+
+    ``K`` is ``L >> 32`` as uint32 followed by one sentinel ``2**32 - 1`` (``nb + 1`` entries); ``guide[j] = #{i :
+    K[i] < j << (32 - guide_bits)}`` over the 32-bit halves; ``tight`` is True when every boundary's ``H`` lies in
+    the same ``2**32`` cell as its ``L`` (``(H - 1) >> 32 <= L >> 32``, or ``H = 0``)."""
     cdef Py_ssize_t j
     cdef const uint64_t[::1] L
     cdef const uint64_t[::1] H
     cdef const int32_t[::1] G
+    cdef const uint32_t[::1] K
     cdef int bits
     if not 1 <= len(tables) <= MAX_PARTS:
         raise ValueError(f"tables must hold 1 to {MAX_PARTS} parts, got {len(tables)}")
     for j in range(len(tables)):
-        L, H, G, bits, xmin, lc, uc, place = tables[j]
+        L, H, G, bits, xmin, lc, uc, place, K, tight = tables[j]
         _check_guide(G, bits)
         if L.shape[0] < 1 or H.shape[0] != L.shape[0] or bits > 32:
             raise ValueError("each part needs L and H of one positive length and guide_bits <= 32")
+        if K.shape[0] != L.shape[0] + 1 or K[L.shape[0]] != 0xFFFFFFFFU:
+            raise ValueError("each part needs K = L >> 32 and one sentinel 2**32 - 1 (len(L) + 1 entries)")
+        out[j].K = &K[0]
+        out[j].G = &G[0]
+        out[j].gshift = 32 - bits
+        out[j].tight = tight
         out[j].L = &L[0]
         out[j].H = &H[0]
-        out[j].G = &G[0]
         out[j].nb = L.shape[0]
-        out[j].shift = 64 - bits
         out[j].xmin = xmin
         out[j].place = place
         out[j].lower_closed = lc
@@ -159,17 +171,12 @@ cdef int _parts(list tables, Part *out) except -1:
     return 0
 
 
-cdef inline bint _half(const Part *p, uint64_t a, int64_t *v) noexcept nogil:
-    """The reference's ``classify_halves`` for one 32-bit chunk ``a``: ``v[0] = xmin + c``; True to settle.
-
-    Branch-free past the scan (a geometric's ``c = 0`` has probability up to about 0.6: a branch on it would
-    be mispredicted)."""
+cdef inline bint _half_exact(const Part *p, uint64_t a, Py_ssize_t c, int64_t *v) noexcept nogil:
+    """:func:`_half` when some boundary's ``L >> 32`` equals ``a``: the reference's test on the 64-bit bounds, the
+    scan resumed at ``c`` (every boundary below ``c`` has ``L < a 2**32``)."""
     cdef uint64_t lo = a << 32
-    cdef Py_ssize_t c = p.G[lo >> p.shift]
     cdef Py_ssize_t nb = p.nb
     cdef bint first, last
-    if c < nb:  # one step without a branch (the guide leaves about one boundary per cell), then the rare rest
-        c += p.L[c] <= lo
     while c < nb and p.L[c] <= lo:
         c += 1
     v[0] = p.xmin + c
@@ -179,33 +186,78 @@ cdef inline bint _half(const Part *p, uint64_t a, int64_t *v) noexcept nogil:
             | ((not last) & ((p.L[c - last] >> 32) <= a)) | (last & (not p.upper_closed)))
 
 
+cdef bint _half_below(const Part *p, uint64_t a, Py_ssize_t c) noexcept nogil:
+    """:func:`_half`'s flag for a table that is not ``tight`` (``c = #{L <= a 2**32}``, the boundary above certain):
+    the boundary below's ``H`` read.  Not inline, so that the compiler never reads ``H`` for a tight table."""
+    cdef bint first = c == 0, last = c == p.nb
+    return (((not first) & (p.H[c - (not first)] > (a << 32))) | (first & (not p.lower_closed))
+            | (last & (not p.upper_closed)))
+
+
+cdef inline bint _half(const Part *p, uint64_t a, int64_t *v) noexcept nogil:
+    """The reference's ``classify_halves`` for one 32-bit chunk ``a``: ``v[0] = xmin + c``; True to settle.
+
+    Located on ``K = L >> 32`` (4 bytes a boundary, so the tables of a sample's parts stay in the near caches):
+    ``c = #{K < a}`` from the guide and one branch-free step, then the rare rest.  When ``K[c] != a`` (so ``K[c]
+    > a``) that ``c`` is the reference's ``#{L <= a 2**32}`` and the boundary above is certain (``L[c] >> 32 >
+    a``), so only the boundary below can leave the half open: ``H[c - 1] > a 2**32``, never so for a ``tight``
+    table (``H[c - 1] <= (K[c - 1] + 1) 2**32 <= a 2**32``).  ``K[c] == a`` (about ``nb 2**-32`` of the halves,
+    and the all-ones half at the sentinel) goes to the 64-bit test, :func:`_half_exact`."""
+    cdef uint32_t a32 = <uint32_t> a
+    cdef Py_ssize_t c = p.G[a >> p.gshift]
+    cdef bint first, last
+    c += p.K[c] < a32  # one step without a branch (the guide leaves about one boundary per cell), then the rare rest
+    while p.K[c] < a32:  # the sentinel stops it at nb
+        c += 1
+    if p.K[c] == a32:
+        return _half_exact(p, a, c, v)
+    v[0] = p.xmin + c
+    first = c == 0
+    last = c == p.nb
+    if p.tight:
+        return (first & (not p.lower_closed)) | (last & (not p.upper_closed))
+    return _half_below(p, a, c)
+
+
+
 cdef inline bint _wide_sample(const Part *parts, int np_, bitgen_t *bg, int64_t *y, int64_t *s, int64_t *top,
-                              uint64_t *halves, int64_t *vals, uint8_t *flags) noexcept nogil:
-    """One wide discrete Laplace sample's common path: ``ceil(np_ / 2)`` words, part ``j`` from the high
-    (even ``j``) or low (odd ``j``) half of word ``j // 2``.  ``y`` = the low part, ``s`` = the sum of the
-    other parts times their place values, ``top`` = the last part; per part its half, value and settle
-    flag.  True when some part must be settled."""
+                              uint64_t *words) noexcept nogil:
+    """One wide discrete Laplace sample's common path: ``ceil(np_ / 2)`` words (kept in ``words``), part ``j``
+    from the high (even ``j``) or low (odd ``j``) half of word ``j // 2``.  ``y`` = the low part, ``s`` = the sum
+    of the other parts times their place values, ``top`` = the last part.  True when some part must be settled
+    (then :func:`_wide_parts_of` gives each part's half, value and flag from ``words``)."""
     cdef int j
-    cdef uint64_t w = 0
-    cdef int64_t v
+    cdef uint64_t w = 0, h
+    cdef int64_t v = 0, acc = 0
     cdef bint any_unsure = False
-    s[0] = 0
     y[0] = 0
     for j in range(np_):
         if j % 2 == 0:
             w = bg.next_uint64(bg.state)
-            halves[j] = w >> 32
+            words[j >> 1] = w
+            h = w >> 32
         else:
-            halves[j] = w & 0xFFFFFFFFULL
-        flags[j] = _half(&parts[j], halves[j], &v)
-        any_unsure = any_unsure | flags[j]
-        vals[j] = v
+            h = w & 0xFFFFFFFFULL
+        any_unsure = any_unsure | _half(&parts[j], h, &v)
         if j == 0:
             y[0] = v
         else:
-            s[0] += parts[j].place * v
-    top[0] = vals[np_ - 1]
+            acc += parts[j].place * v
+    s[0] = acc
+    top[0] = v
     return any_unsure
+
+
+cdef inline void _wide_parts_of(const Part *parts, int np_, const uint64_t *words, uint64_t *halves, int64_t *vals,
+                         uint8_t *flags) noexcept nogil:
+    """Each part's half, value and settle flag, from a sample's words (the rare path of :func:`_wide_sample`:
+    the same pure decisions, recomputed)."""
+    cdef int j
+    cdef int64_t v
+    for j in range(np_):
+        halves[j] = (words[j >> 1] >> 32) if j % 2 == 0 else (words[j >> 1] & 0xFFFFFFFFULL)
+        flags[j] = _half(&parts[j], halves[j], &v)
+        vals[j] = v
 
 
 cdef inline int64_t _signed(int64_t y, int64_t s) noexcept nogil:
@@ -251,11 +303,26 @@ cdef class _Entries:
         return self.arr[:self.k]
 
 
+cdef void _record_open(const Part *parts, int np_, const uint64_t *words, Py_ssize_t i, int64_t y, int64_t s,
+                       _Entries ent) noexcept nogil:
+    """Push the settle rows ``(i, part, half, guess, y, s)`` of sample ``i``'s open parts (recomputed from its
+    words), in part order.  Not inline: the common path stays small."""
+    cdef uint64_t halves[MAX_PARTS]
+    cdef int64_t vals[MAX_PARTS]
+    cdef uint8_t flags[MAX_PARTS]
+    cdef int j
+    _wide_parts_of(parts, np_, words, halves, vals, flags)
+    for j in range(np_):
+        if flags[j]:
+            ent.push(i, j, halves[j], vals[j], y, s)
+
+
 def laplace_wide(list tables, object capsule, int64_t[::1] out not None):
     """The wide discrete Laplace (the reference's ``_LaplaceLarge.sample``) in one pass: per sample its
     ``ceil(P / 2)`` words, the ``P`` parts located from 32-bit halves, ``out = sign(Y) (|Y| + sum place_j v_j)``.
 
-    ``tables``: per part ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place)``, the low part
+    ``tables``: per part ``(L, H, guide, guide_bits, xmin, lower_closed, upper_closed, place, K, tight)`` (as
+    :func:`_parts` reads them), the low part
     first (its place unused), the top part last.  Returns ``(entries, topmax)``: the rows ``(sample, part,
     half, guess, Y, S)`` of the parts to settle, in (sample, part) order (``Y`` and ``S`` as computed from the
     guesses), and the largest top-part value drawn.  ``place * v`` must fit in int64 for every value of each
@@ -267,16 +334,12 @@ def laplace_wide(list tables, object capsule, int64_t[::1] out not None):
     cdef bitgen_t *bg = _bitgen(capsule)
     cdef Py_ssize_t n = out.shape[0], i
     cdef int64_t y, s, top, topmax = parts[np_ - 1].xmin
-    cdef uint64_t halves[MAX_PARTS]
-    cdef int64_t vals[MAX_PARTS]
-    cdef uint8_t flags[MAX_PARTS]
+    cdef uint64_t words[MAX_PARTS]
     cdef _Entries ent = _Entries()
     with nogil:
         for i in range(n):
-            if _wide_sample(parts, np_, bg, &y, &s, &top, halves, vals, flags):
-                for j in range(np_):
-                    if flags[j]:
-                        ent.push(i, j, halves[j], vals[j], y, s)
+            if _wide_sample(parts, np_, bg, &y, &s, &top, words):
+                _record_open(parts, np_, words, i, y, s, ent)
             if top > topmax:
                 topmax = top
             out[i] = _signed(y, s)
@@ -313,9 +376,7 @@ def gaussian_round(list tables, object capsule, double centre, double two_sigma2
     if keep.shape[0] != m:
         raise ValueError("y_out and keep must have the same length")
     cdef int64_t y, s, top, topmax = parts[np_ - 1].xmin, x
-    cdef uint64_t halves[MAX_PARTS]
-    cdef int64_t vals[MAX_PARTS]
-    cdef uint8_t flags[MAX_PARTS]
+    cdef uint64_t words[MAX_PARTS]
     cdef uint64_t w
     cdef double d, two64 = 18446744073709551616.0
     cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
@@ -328,11 +389,9 @@ def gaussian_round(list tables, object capsule, double centre, double two_sigma2
     cdef uint64_t[::1] ws = w_arr
     with nogil:
         for i in range(m):
-            open_ = _wide_sample(parts, np_, bg, &y, &s, &top, halves, vals, flags)
+            open_ = _wide_sample(parts, np_, bg, &y, &s, &top, words)
             if open_:
-                for j in range(np_):
-                    if flags[j]:
-                        ent.push(i, j, halves[j], vals[j], y, s)
+                _record_open(parts, np_, words, i, y, s, ent)
             if top > topmax:
                 topmax = top
             x = _signed(y, s)

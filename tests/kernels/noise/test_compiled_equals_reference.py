@@ -186,6 +186,13 @@ def _wide_parts() -> list:
     return [*_fine_parts(), *_coarse_laplace_large(Fraction(2 * 10**9), 12, top_bits=4).parts]
 
 
+def test_the_compiled_view_covers_tight_and_loose_tables() -> None:
+    # the kernel skips the boundary below's H for a "tight" table (every H in its L's 2**32 cell): the tables
+    # above include both kinds, so the halves test covers both branches
+    kinds = {noise._half_part(part, 1)[9] for part in _wide_parts()}
+    assert kinds == {True, False}
+
+
 def _halves_near_bounds(part, most: int | None = None) -> np.ndarray:
     edges = np.concatenate([part.L, part.H])
     if most is not None and edges.size > most:  # a fixed sample of the boundaries, the first and last kept
@@ -203,12 +210,14 @@ def test_halves_at_every_bound_are_decided_as_the_reference_does(k) -> None:
     part = _wide_parts()[k]
     halves = _halves_near_bounds(part)
     want_x, want_unsure = part.classify_halves(halves)
-    guide, bits = noise._guide(part)
     out = np.empty(halves.size, dtype=np.int64)
     unsure = np.empty(halves.size, dtype=np.uint8)
-    _noise.classify_halves([(part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed),
-                             bool(part.upper_closed), 1)], halves, out, unsure)
+    view = noise._half_part(part, 1)
+    _noise.classify_halves([view], halves, out, unsure)
     assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+    # the halves on a boundary's top 32 bits take the kernel's 64-bit path; the rest its 32-bit one
+    on_k = np.isin(halves, view[8][:-1].astype(np.uint64))
+    assert on_k.any() and (~on_k).any()
     assert want_unsure.any()
     assert k >= len(_fine_parts()) or not want_unsure.all()  # the fine parts decide most halves next to a boundary
 
@@ -225,3 +234,53 @@ def test_a_decided_half_lies_inside_its_cell(k) -> None:
     for a, v in zip(halves[~unsure].tolist(), x[~unsure].tolist()):
         assert part.cdf_bounds(v - 1, q)[1] <= a << (q - 32)
         assert (a + 1) << (q - 32) <= part.cdf_bounds(v, q)[0]
+
+
+def _synthetic_part(seed: int) -> ref._LazyInversion:
+    # a table of random sorted bounds L <= H, clustered so that many share a 2**32 cell, some H in the next
+    # cell (not tight), some L on a cell's first word, and sometimes bounds at 0 or 2**64 - 1
+    g = np.random.default_rng(seed)
+    nb = int(g.integers(1, 300))
+    cells = np.sort(g.integers(0, 2**32, size=nb, dtype=np.uint64) >> np.uint64(g.integers(0, 31)))
+    low = g.integers(0, 2**32, size=nb, dtype=np.uint64)
+    low[g.random(nb) < 0.2] = 0
+    L = np.sort((cells << np.uint64(32)) | low)
+    width = g.integers(0, 4, size=nb, dtype=np.uint64)
+    wide = g.random(nb) < 0.1 * (seed % 3)  # a third of the tables tight
+    width[wide] = g.integers(0, 2**33, size=int(wide.sum()), dtype=np.uint64)
+    H = np.minimum(L + width, np.uint64(2**64 - 1))
+    H[L > np.uint64(2**64 - 1) - width] = np.uint64(2**64 - 1)
+    for i in range(nb - 2, -1, -1):  # the reference's tables have sorted H too
+        H[i] = min(H[i], H[i + 1])
+    H = np.maximum(H, L)
+    if seed % 5 == 0:
+        L[-1] = H[-1] = np.uint64(2**64 - 1)
+    if seed % 7 == 0:
+        L[0] = H[0] = np.uint64(0)
+    part = ref._LazyInversion()
+    part.L, part.H = L, H
+    part.xmin = int(g.integers(-5, 5))
+    part.lower_closed, part.upper_closed = bool(seed % 2), bool((seed // 2) % 2)
+    return part
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_synthetic_tables_are_decided_as_the_reference_does(seed) -> None:
+    # random tables, tight and loose, with every half next to a bound's top 32 bits (the 64-bit path), the
+    # halves in between, 0 and 2**32 - 1: the kernel's value and settle flag are the reference's
+    from semiprivate.kernels._cython import _noise
+
+    part = _synthetic_part(seed)
+    edges = np.concatenate([part.L, part.H]).astype(object)
+    cand = {0, 1, 2**32 - 2, 2**32 - 1} | {(int(e) >> 32) + d for e in edges for d in (-2, -1, 0, 1, 2)}
+    cand |= set(np.random.default_rng(seed).integers(0, 2**32, size=200).tolist())
+    halves = np.array(sorted(v for v in cand if 0 <= v < 2**32), dtype=np.uint64)
+    want_x, want_unsure = part.classify_halves(halves)
+    out = np.empty(halves.size, dtype=np.int64)
+    unsure = np.empty(halves.size, dtype=np.uint8)
+    _noise.classify_halves([noise._half_part(part, 1)], halves, out, unsure)
+    assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+
+
+def test_synthetic_tables_include_tight_and_loose() -> None:
+    assert {noise._half_part(_synthetic_part(s), 1)[9] for s in range(40)} == {True, False}
