@@ -56,7 +56,7 @@ from _common import finish  # noqa: E402
 
 #: up to 1e15, near the largest scale accepted (2**50): wide scales have more parts per sample
 LAPLACE_SCALES = [1.0, 3.7, 20.0, 40.0, 1000.0, 20_000.0, 2e6, 2e9, 2e11, 2e13, 1e15]
-#: 1e24 is above 2**72: CKS20 Alg. 3 with wide discrete Laplace proposals
+#: 1e24 is above 2**72: the bucketed envelope with an offset word of its own
 GAUSS_SIGMA2 = [1.0, 3.7, 100.0, 10_000.0, 1e6, 6e7, 1e9, 1e24]
 #: sigma2 drawn by rejection (bucketed envelope, CKS20 Alg. 3): the reference (Python coins, tens of us per sample)
 #: is timed on fewer samples

@@ -36,10 +36,10 @@ A table covers about ``+-35 scale`` (Laplace) or ``+-8.3 sigma`` (Gaussian) and 
 entry to build, so only narrow laws get one (:data:`LAPLACE_DIRECT_HALF`, :data:`GAUSSIAN_DIRECT_HALF`).
 A wider discrete Laplace is :class:`_LaplaceLarge`: a folded low part and the base-4096 digits of a
 geometric, each a small exact inversion (tables of at most ``2 * 2**LOW_BITS`` entries whatever the
-scale).  A wider discrete Gaussian is drawn by rejection: from a bucketed envelope
-(:class:`_GaussianBuckets`: a bucket index from a small table, a uniform offset) below
-:data:`BUCKETS_MAX_SIGMA2`, else by CKS20 Alg. 3 (:class:`_GaussianRejection`: discrete Laplace
-proposals), with exact ``Bernoulli(exp(-gamma))`` coins.  Parameters are exact rationals of any size: a
+scale).  A wider discrete Gaussian is drawn by rejection from a bucketed envelope
+(:class:`_GaussianBuckets`: a bucket index from a small table, a uniform offset), with exact
+``Bernoulli(exp(-gamma))`` coins; CKS20 Alg. 3 (:class:`_GaussianRejection`: discrete Laplace proposals) is
+kept beside it as the paper's sampler (tests and comparisons).  Parameters are exact rationals of any size: a
 float never sizes a table from an overflowing value (:func:`_half_width`); the public functions refuse
 a Laplace scale above :data:`MAX_SCALE` and a ``sigma2`` above :data:`MAX_SIGMA2` (samples must fit in int64).
 
@@ -52,8 +52,9 @@ words (sample ``i`` gets word ``i``), then, for each sample that needs it in inc
 further words one at a time.  Nothing else touches the generator (no float uniform, no buffered 32-bit
 draw).  ``bernoulli_exp(0)`` reads no word (the answer is always True).  The wide samplers read fewer
 words per part: :class:`_LaplaceLarge` cuts two parts' first 32 bits from each word (its docstring gives
-the order) and :class:`_GaussianRejection` reads, per round, each pending sample's proposal words and its
-coin word together.
+the order), :class:`_GaussianBuckets` reads, per round, each pending sample's proposal word (and, for
+buckets wider than ``2**31``, an offset word) and its coin word together, as :class:`_GaussianRejection` reads
+its proposal words and coin word.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ __all__ = [
     "TOP_MIN_RATE",
     "MAX_SCALE",
     "MAX_SIGMA2",
-    "BUCKETS_MAX_SIGMA2",
+    "BUCKETS_WIDE_BITS",
     "laplace_table",
     "gaussian_table",
     "bernoulli_exp_table",
@@ -98,11 +99,11 @@ MAX_HALF_WIDTH = 1 << 19
 #: wider ones are drawn by :class:`_LaplaceLarge` from small tables (no table grows with the scale)
 LAPLACE_DIRECT_HALF = 1 << 13
 #: the discrete Gaussian gets a direct table while its half-width is at most this (sigma up to about 7,900);
-#: wider ones are drawn by CKS20 Alg. 3 (:class:`_GaussianRejection`)
+#: wider ones are drawn from a bucketed envelope (:class:`_GaussianBuckets`)
 GAUSSIAN_DIRECT_HALF = 1 << 16
-#: the discrete Gaussian is drawn from bucketed proposals (:class:`_GaussianBuckets`) below this ``sigma2``
-#: (``sigma < 2**36``: a bucket's offset fits the 31 low bits of the proposal word), by CKS20 Alg. 3 above
-BUCKETS_MAX_SIGMA2 = 1 << 72
+#: :class:`_GaussianBuckets` cuts a bucket's offset from the proposal word's low bits while the bucket width is at
+#: most ``2**BUCKETS_WIDE_BITS`` (``sigma < 2**36``); wider buckets read the offset from a word of its own
+BUCKETS_WIDE_BITS = 31
 #: :class:`_LaplaceLarge`'s low table covers ``|Y| <= 2**LOW_BITS`` at most
 LOW_BITS = 12
 #: :class:`_LaplaceLarge` splits the geometric into base-``2**DIGIT_BITS`` digits (scale 2e9: three parts,
@@ -698,7 +699,8 @@ class _HalfGaussian(_Symmetric):
 
 
 class _GaussianBuckets:
-    """The discrete Gaussian of a wide ``sigma2`` (``16 <= sigma < 2**36``) by rejection from a bucketed envelope.
+    """The discrete Gaussian of a wide ``sigma2`` (``sigma >= 16``, up to :data:`MAX_SIGMA2`) by rejection from a
+    bucketed envelope.
 
     Buckets of width ``W = 2**wbits``, the largest power of two ``<= sigma / 16``: ``x = W j + r``, ``0 <= r < W``.
     Bucket ``j`` gets the envelope ``exp(-(W k)**2 / (2 sigma2))`` with ``k = j`` for ``j >= 0`` and ``k = -j - 1``
@@ -710,25 +712,42 @@ class _GaussianBuckets:
     accept] = exp(-c k**2) / T(0) * 1/2 * 1/W * exp(-(x**2 - (W k)**2) / (2 sigma2)) = exp(-x**2 / (2 sigma2))
     / (2 W T(0))`` (``c k**2 = (W k)**2 / (2 sigma2)``), one triple per integer ``x``: the accepted ``x`` has
     ``P[X = x] ∝ exp(-x**2 / (2 sigma2))`` (CKS20 Def. 1), and the rounds repeat until acceptance.  The
-    acceptance rate is ``exp(-gamma)`` averaged, 0.976-0.987 measured for sigma2 from 7e7 to 2**71 (CKS20 Alg. 3: about 0.76).
+    acceptance rate is ``exp(-gamma)`` averaged, 0.976-0.988 measured for sigma2 from 7e7 to 2**100 (CKS20 Alg. 3:
+    about 0.76).
 
-    Bits read, per round over the ``m`` pending samples (in index order): ``2 m`` words, per pending sample
+    Bits read, per round over the ``m`` pending samples (in index order): ``n_words m`` words, per pending sample
     its proposal word (high 32 bits: ``K``'s first 32 bits, :meth:`_LazyInversion.classify_halves`; bit 31:
-    ``S``; the low ``wbits`` bits: ``R``) then its coin word; then ``K``'s settling words (``bits=32``) in index
-    order; then the coins' settling words in index order.  The rejected stay pending, in order.
+    ``S``; while ``wbits <= BUCKETS_WIDE_BITS``, the low ``wbits`` bits: ``R``), then, for wider buckets
+    (``sigma >= 2**36``), an offset word whose low ``wbits`` bits are ``R``, then its coin word; then ``K``'s
+    settling words (``bits=32``) in index order; then the coins' settling words in index order.  The rejected
+    stay pending, in order.  ``x`` fits in int64: ``|x| <= W (K + 1)`` with ``W <= 2**46``, and a ``K`` of
+    ``2**62 / W - 1 >= 2**16 - 1`` or more (probability below ``exp(-2**20)``, as ``W > sigma / 32`` gives ``c >
+    2**-11``) is refused with an OverflowError.
     """
 
     def __init__(self, sigma2: Fraction) -> None:
         self.sigma2 = Fraction(sigma2)
         sigma_floor = math.isqrt(math.floor(self.sigma2))
-        if not 16 <= sigma_floor < 1 << 36:
-            raise ValueError("the bucketed discrete Gaussian needs 16 <= sigma < 2**36")
+        if sigma_floor < 16 or self.sigma2 > MAX_SIGMA2:
+            raise ValueError("the bucketed discrete Gaussian needs sigma >= 16 and sigma2 <= 2**100")
         self.wbits = (sigma_floor // 16).bit_length() - 1
         self.W = 1 << self.wbits
         self.k_table = _HalfGaussian(Fraction(self.W * self.W) / (2 * self.sigma2))
+        self.k_limit = (1 << 62) // self.W - 1
+
+    @property
+    def n_words(self) -> int:
+        """Common-path words per proposal, the coin word included: 2, or 3 with an offset word."""
+        return 2 if self.wbits <= BUCKETS_WIDE_BITS else 3
+
+    def _check_k(self, k_max: int) -> None:
+        if k_max >= self.k_limit:
+            raise OverflowError("a discrete Gaussian sample does not fit in int64 (probability below exp(-2**20); "
+                                f"sigma2 = {float(self.sigma2):g})")
 
     def value(self, k: int, s: int, r: int) -> int:
-        """``x = W j + r`` for the proposal ``(K, S, R) = (k, s, r)``."""
+        """``x = W j + r`` for the proposal ``(K, S, R) = (k, s, r)`` (an OverflowError past int64)."""
+        self._check_k(k)
         return self.W * (k if s == 0 else -k - 1) + r
 
     def _gamma(self, x: int) -> Fraction:
@@ -736,15 +755,22 @@ class _GaussianBuckets:
         wk = self.W * (j if j >= 0 else -j - 1)
         return Fraction((abs(x) - wk) * (abs(x) + wk)) / (2 * self.sigma2)
 
-    def proposals(self, w: NDArray[np.uint64], rng: np.random.Generator) -> NDArray[np.int64]:
-        """The proposals from their words ``w`` (one per pending sample), ``K`` settled from ``rng``."""
+    def proposals(self, w: NDArray[np.uint64], rng: np.random.Generator,
+                  offsets: NDArray[np.uint64] | None = None) -> NDArray[np.int64]:
+        """The proposals from their words ``w`` (one per pending sample; for buckets wider than
+        ``2**BUCKETS_WIDE_BITS`` also their offset words ``offsets``), ``K`` settled from ``rng``."""
         w = np.asarray(w, dtype=np.uint64)
+        if (offsets is None) != (self.wbits <= BUCKETS_WIDE_BITS):
+            raise ValueError(f"offsets must be given exactly when wbits > {BUCKETS_WIDE_BITS} (wbits = {self.wbits})")
         a = w >> np.uint64(32)
         k, unsure = self.k_table.classify_halves(a)
         for i in np.flatnonzero(unsure).tolist():
             k[i] = self.k_table.settle(int(a[i]), int(k[i]), rng, bits=32)
+        if k.size:
+            self._check_k(int(k.max()))
         s = ((w >> np.uint64(31)) & np.uint64(1)).astype(np.int64)
-        r = (w & np.uint64(self.W - 1)).astype(np.int64)
+        r_src = w if offsets is None else np.asarray(offsets, dtype=np.uint64)
+        r = (r_src & np.uint64(self.W - 1)).astype(np.int64)
         return self.W * np.where(s == 0, k, -k - 1) + r
 
     def decide(self, x: int, word: int, rng: np.random.Generator) -> bool:
@@ -763,19 +789,19 @@ class _GaussianBuckets:
         pending = np.arange(n)
         while pending.size:
             m = int(pending.size)
-            w = np.asarray(words(rng, 2 * m), dtype=np.uint64).reshape(m, 2)
-            x = self.proposals(w[:, 0], rng)
+            w = np.asarray(words(rng, self.n_words * m), dtype=np.uint64).reshape(m, self.n_words)
+            x = self.proposals(w[:, 0], rng, w[:, 1] if self.n_words == 3 else None)
             first: list[int] = []
             ok = np.zeros(m, dtype=bool)
             cache: dict[int, tuple[int, int]] = {}
-            for i, (v, wi) in enumerate(zip(x.tolist(), w[:, 1].tolist())):  # 64-bit decisions: no word read
+            for i, (v, wi) in enumerate(zip(x.tolist(), w[:, -1].tolist())):  # 64-bit decisions: no word read
                 lo, hi = cache.get(v) or cache.setdefault(v, _exp_neg_fixed(self._gamma(v), 64))
                 if wi + 1 <= lo:
                     ok[i] = True
                 elif wi < hi:
                     first.append(i)
             for i in first:  # then the coins 64 bits leave open, in index order
-                ok[i] = _BernoulliExp(self._gamma(int(x[i]))).settle(int(w[i, 1]), 0, rng) == 0
+                ok[i] = _BernoulliExp(self._gamma(int(x[i]))).settle(int(w[i, -1]), 0, rng) == 0
             out[pending[ok]] = x[ok]
             pending = pending[~ok]
         return out
@@ -794,15 +820,14 @@ def laplace_table(scale: Fraction) -> _Laplace | _LaplaceLarge:
 @memo(maxsize=16)
 def gaussian_table(sigma2: Fraction) -> _Symmetric | _GaussianBuckets | _GaussianRejection:
     """The (cached) exact sampler of the discrete Gaussian with this ``sigma2``: a direct table while its
-    half-width is at most :data:`GAUSSIAN_DIRECT_HALF`, else the bucketed envelope (:class:`_GaussianBuckets`)
-    below :data:`BUCKETS_MAX_SIGMA2`, else CKS20 Alg. 3 (:class:`_GaussianRejection`)."""
+    half-width is at most :data:`GAUSSIAN_DIRECT_HALF`, else the bucketed envelope (:class:`_GaussianBuckets`).
+    (Before 2026-11-29, ``sigma2 >= 2**72`` was drawn by CKS20 Alg. 3, :class:`_GaussianRejection`: other numbers
+    for the same seed there.)"""
     s2 = Fraction(sigma2)
     c = 1 / (2 * s2)
     if _half_width(Fraction(0), c, TAIL_BITS) <= GAUSSIAN_DIRECT_HALF:
         return _Symmetric(Fraction(0), c)
-    if s2 < BUCKETS_MAX_SIGMA2:
-        return _GaussianBuckets(s2)
-    return _GaussianRejection(s2)
+    return _GaussianBuckets(s2)
 
 
 def bernoulli_exp_table(gamma: Fraction, bits: int = 64) -> _BernoulliExp:

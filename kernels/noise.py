@@ -158,7 +158,7 @@ def _half_part(part: Any, place: int) -> tuple[Any, ...]:
     below).  These only steer the compiled search; its decisions are the reference's (``_noise._half``).
     """
     cached = getattr(part, "_half_view", None)
-    if cached is None:
+    if cached is None or cached[4] is not part.L or cached[5] is not part.H:  # built for these very arrays
         L, H = part.L, part.H
         nb = int(L.shape[0])
         K = np.empty(nb + 1, dtype=np.uint32)
@@ -169,9 +169,9 @@ def _half_part(part: Any, place: int) -> tuple[Any, ...]:
         guide = np.searchsorted(K[:nb].astype(np.uint64), starts, side="left").astype(np.int32)
         h_cell = (np.maximum(H, np.uint64(1)) - np.uint64(1)) >> np.uint64(32)  # (H - 1) >> 32 (H = 0: cell 0)
         tight = bool(np.all(h_cell <= (L >> np.uint64(32))))
-        cached = (guide, bits, K, tight)
+        cached = (guide, bits, K, tight, L, H)
         part._half_view = cached
-    guide, bits, K, tight = cached
+    guide, bits, K, tight = cached[:4]
     return (part.L, part.H, guide, bits, int(part.xmin), bool(part.lower_closed), bool(part.upper_closed), place,
             K, tight)
 
@@ -186,6 +186,9 @@ def _wide_tables(table: ref._LaplaceLarge) -> list[tuple[Any, ...]]:
     the limit is ``2**61 / (B D**K) >= 2**11 / e`` at scale ``<= 2**50``), so ``|Y| + B G < 2**12 + B D**K + 2**61``.
     """
     cached = getattr(table, "_compiled_parts", None)
+    if cached is not None and (len(cached) != len(table.parts)
+                               or any(c[0] is not p.L or c[1] is not p.H for c, p in zip(cached, table.parts))):
+        cached = None  # built for other parts or arrays
     if cached is None:
         q_table = table.parts[-1]
         if int(q_table.xmin) + int(q_table.L.shape[0]) >= table.q_limit:
@@ -283,23 +286,30 @@ def _gaussian_buckets_compiled(table: ref._GaussianBuckets, n: int, rng: np.rand
     mod = _cython_module()
     kt = table.k_table
     tables = [_half_part(kt, 1)]
-    out = np.empty(n, dtype=np.int64)
-    pending = np.arange(n, dtype=np.int64)
     two_s2 = float(2 * table.sigma2)
     bitgen = rng.bit_generator
-    x_all = np.empty(n, dtype=np.int64)
-    keep_all = np.empty(n, dtype=np.uint8)
-    m = n
-    while m:
-        x, keep = x_all[:m], keep_all[:m]
+
+    def one_round(x: NDArray[np.int64], keep: NDArray[np.uint8]) -> None:
         with bitgen.lock:
             rows, idx, ws = mod.gaussian_bucket_round(tables, table.wbits, bitgen.capsule, two_s2, x, keep, margin)
-        for i, hi, lo, guess in rows.tolist():
+        for i, hi, sgn, r, guess in rows.tolist():
             k = kt.settle(hi, guess, rng, bits=32)
-            x[i] = table.value(k, (lo >> 31) & 1, lo & (table.W - 1))
+            x[i] = table.value(k, sgn, r)
         for i, w in zip(idx.tolist(), ws.tolist()):
             keep[i] = table.decide(int(x[i]), int(w), rng)
-        m = mod.accept_compact(x, keep, pending, out)  # the rejected, in order, stay pending (the reference's order)
+
+    # the first round over every sample writes its proposals into the output (about 98% are accepted); the
+    # rejected, in order, stay pending for the next rounds (the reference's order)
+    out = np.empty(n, dtype=np.int64)
+    keep = np.empty(n, dtype=np.uint8)
+    one_round(out, keep)
+    pending = np.flatnonzero(keep == 0)
+    m = int(pending.size)
+    while m:
+        x, keep_m = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.uint8)
+        one_round(x, keep_m)
+        m = mod.accept_compact(x, keep_m, pending, out)
+        pending = pending[:m]
     return out
 
 
@@ -368,12 +378,13 @@ def discrete_gaussian(sigma2: Any, size: Any = None, *, rng: Any = None, backend
     ----------
     sigma2 : float, int, fractions.Fraction or decimal.Decimal
         ``> 0`` and at most ``2**100``; used as its exact rational value, however small.  Above about
-        ``6.2e7`` (a table half-width of ``2**16``) and below ``2**72`` samples come from a bucketed
-        envelope (``_reference_noise._GaussianBuckets``: a bucket index from a small table, a uniform
-        offset, an exact ``exp`` coin, about 1.02 proposals per sample); above, from CKS20 Alg. 3 (a discrete
-        Laplace proposal and an exact ``exp`` coin, about 1.3 proposals per sample).  The compiled backend
-        decides the coins from a double-precision bound, exactly, and is within about 2x NumPy's float
-        ``normal`` per sample below ``2**72``; the reference takes tens of microseconds per sample.
+        ``6.2e7`` (a table half-width of ``2**16``) samples come from a bucketed envelope
+        (``_reference_noise._GaussianBuckets``: a bucket index from a small table, a uniform offset, an exact
+        ``exp`` coin, about 1.02 proposals per sample; from ``2**72`` on, the offset has a word of its own).
+        The compiled backend decides the coins from a double-precision bound, exactly, and is within 2x
+        NumPy's float ``normal`` per sample at every ``sigma2`` (``benchmarks/RESULTS.md``); the reference
+        takes tens of microseconds per sample.  (Before 2026-11-29, ``sigma2 >= 2**72`` was drawn by CKS20
+        Alg. 3, about 4.9x NumPy: other numbers for the same seed there.)
     size : int, tuple of int or None
         ``None`` gives one Python ``int``; otherwise an int64 array of that shape.
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence

@@ -32,9 +32,14 @@ cdef bitgen_t *_bitgen(object capsule) except NULL:
     return <bitgen_t *> PyCapsule_GetPointer(capsule, name)
 
 
-cdef int _check_guide(const int32_t[::1] guide, int guide_bits) except -1:
-    if not 1 <= guide_bits <= 32 or guide.shape[0] != (1 << guide_bits):
+cdef int _check_guide(const int32_t[::1] guide, int guide_bits, Py_ssize_t nb) except -1:
+    """``guide`` has ``2**guide_bits`` entries and its last is at most ``nb``.  The entries are not all read
+    (a call for a few samples would pay for the whole guide): a guide is the counts ``semiprivate.kernels.noise``
+    builds, nondecreasing, so its last entry bounds them all."""
+    if not 1 <= guide_bits <= 32 or guide.shape[0] != ((<Py_ssize_t> 1) << guide_bits):
         raise ValueError("guide must have 2**guide_bits entries, 1 <= guide_bits <= 32")
+    if not 0 <= guide[0] <= guide[guide.shape[0] - 1] <= nb:
+        raise ValueError("guide entries must be nondecreasing counts in [0, len(L)]")
     return 0
 
 
@@ -63,7 +68,7 @@ def draw(const uint64_t[::1] L not None, const uint64_t[::1] H not None, const i
 
     ``guide[j] = #{i : L[i] <= j << (64 - guide_bits)}`` (``len(guide) = 2**guide_bits``, ``guide_bits >= 1``).
     """
-    _check_guide(guide, guide_bits)
+    _check_guide(guide, guide_bits, L.shape[0])
     cdef bitgen_t *bg = _bitgen(capsule)
     cdef Py_ssize_t n = out.shape[0], i, c, k = 0
     cdef int shift = 64 - guide_bits
@@ -87,7 +92,7 @@ def classify(const uint64_t[::1] L not None, const uint64_t[::1] H not None, con
              int guide_bits, int64_t xmin, bint lower_closed, bint upper_closed, const uint64_t[::1] words not None,
              int64_t[::1] out not None, uint8_t[::1] unsure not None):
     """:func:`draw`'s decision for given words (values into ``out``, the settle mask into ``unsure``)."""
-    _check_guide(guide, guide_bits)
+    _check_guide(guide, guide_bits, L.shape[0])
     cdef Py_ssize_t n = words.shape[0], i, c
     cdef int shift = 64 - guide_bits
     with nogil:
@@ -152,7 +157,7 @@ cdef int _parts(list tables, Part *out) except -1:
         raise ValueError(f"tables must hold 1 to {MAX_PARTS} parts, got {len(tables)}")
     for j in range(len(tables)):
         L, H, G, bits, xmin, lc, uc, place, K, tight = tables[j]
-        _check_guide(G, bits)
+        _check_guide(G, bits, L.shape[0])
         if L.shape[0] < 1 or H.shape[0] != L.shape[0] or bits > 32:
             raise ValueError("each part needs L and H of one positive length and guide_bits <= 32")
         if K.shape[0] != L.shape[0] + 1 or K[L.shape[0]] != 0xFFFFFFFFU:
@@ -420,6 +425,9 @@ def classify_halves(list tables, const uint64_t[::1] halves not None, int64_t[::
     cdef int64_t v
     if out.shape[0] != n or unsure.shape[0] != n:
         raise ValueError("halves, out and unsure must have the same length")
+    for i in range(n):
+        if halves[i] > 0xFFFFFFFFULL:
+            raise ValueError("halves must lie in [0, 2**32)")
     with nogil:
         for i in range(n):
             unsure[i] = _half(&parts[0], halves[i], &v)
@@ -430,27 +438,30 @@ def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sig
                           uint8_t[::1] keep not None, double margin=9.5367431640625e-07):
     """One round of the bucketed discrete Gaussian (the reference's ``_GaussianBuckets.sample`` round) over
     ``m = len(x_out)`` pending samples: per sample its proposal word (``K`` from the high half, located as
-    :func:`laplace_wide` locates a part; bit 31 the sign ``S``; the low ``wbits`` bits ``R``;
-    ``x = W j + R``, ``j = K`` or ``-K - 1``) then its coin word.
+    :func:`laplace_wide` locates a part; bit 31 the sign ``S``; for ``wbits <= 31`` the low ``wbits`` bits
+    ``R``), for ``wbits > 31`` an offset word (its low ``wbits`` bits ``R``), then its coin word; ``x = W j +
+    R``, ``j = K`` or ``-K - 1``.
 
-    The coin accepts with probability ``exp(-gamma)``, ``gamma = (|x| - W k)(|x| + W k) / (2 sigma2)``.  In
-    double precision both factors are exact integers (``|x| < 2**40``) and the product, ``two_sigma2`` and the
-    quotient each round once, so ``gamma``'s relative error is below ``4 * 2**-53``; ``A = 2**64 exp(-gamma)``
-    is then within a relative ``2**-53 (4 gamma + 2)`` (``exp`` within an ulp), below ``2**-21`` for ``gamma <
-    2**28``, and the reference's 64-bit decision is certain outside the band ``A (1 +- margin) +- 64``, as for
+    The coin accepts with probability ``exp(-gamma)``, ``gamma = (|x| - W k)(|x| + W k) / (2 sigma2)``.  Both
+    factors are formed in int64 (``|x| <= W (k + 1) < 2**56``: ``W <= 2**46`` and ``k`` from the table, a few
+    hundred); in double precision ``|x| - W k``, in ``[0, W]``, is exact and ``|x| + W k`` rounds once, and the
+    product, ``two_sigma2`` and the quotient each round once, so ``gamma``'s relative error is below ``5 *
+    2**-53``; ``A = 2**64 exp(-gamma)`` is then within a relative ``2**-53 (5 gamma + 2)`` (``exp`` within an
+    ulp), below ``2**-21`` for ``gamma < 2**28``, and the reference's 64-bit decision is certain outside the
+    band ``A (1 +- margin) +- 64``, as for
     :func:`gaussian_round`.  Most coins are decided before ``exp``: for ``gamma < 1/2``, ``exp(-gamma) >= 1 -
     gamma`` and ``(1 - gamma) 2**64 (1 - margin) - 64`` lies at least ``2**42`` below ``2**64 exp(-gamma)``
     (rounding of ``1 - gamma`` is at most ``2**12`` units there), so a word below it is accepted by the
     reference too.
 
-    Returns ``(entries, coin_idx, coin_words)``: rows ``(sample, high half, low half, guess)`` of the ``K``
-    to settle, in index order, and the coins left to the exact code (those of unsettled proposals the
+    Returns ``(entries, coin_idx, coin_words)``: rows ``(sample, high half, S, R, guess)`` of the ``K`` to
+    settle, in index order, and the coins left to the exact code (those of unsettled proposals the
     float bound leaves open, and every coin of a proposal to settle), in index order (``keep`` is 0 there).
     """
     if not 9.5367431640625e-07 <= margin < 1.0:
         raise ValueError(f"margin must be in [2**-20, 1), got {margin!r}")
-    if not 0 <= wbits <= 31:
-        raise ValueError(f"wbits must be in [0, 31], got {wbits}")
+    if not 0 <= wbits <= 46:
+        raise ValueError(f"wbits must be in [0, 46], got {wbits}")
     cdef Part parts[MAX_PARTS]
     _parts(tables, parts)
     cdef bitgen_t *bg = _bitgen(capsule)
@@ -458,12 +469,13 @@ def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sig
     if keep.shape[0] != m:
         raise ValueError("x_out and keep must have the same length")
     cdef uint64_t w, a, rmask = ((<uint64_t> 1) << wbits) - 1
-    cdef int64_t kk, j, x, W = (<int64_t> 1) << wbits
-    cdef double ax, wk, gam, wd, two64 = 18446744073709551616.0
+    cdef int64_t kk, j, x, r, ax, wk, sgn, W = (<int64_t> 1) << wbits
+    cdef bint wide = wbits > 31
+    cdef double gam, wd, two64 = 18446744073709551616.0
     cdef double lo_f = 1.0 - margin, hi_f = 1.0 + margin
     cdef bint open_
     cdef int coin
-    ent_arr = np.empty((16, 4), dtype=np.int64)
+    ent_arr = np.empty((16, 5), dtype=np.int64)
     cdef int64_t[:, ::1] ent = ent_arr
     idx_arr = np.empty(m, dtype=np.int64)
     w_arr = np.empty(m, dtype=np.uint64)
@@ -474,8 +486,12 @@ def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sig
             w = bg.next_uint64(bg.state)
             a = w >> 32
             open_ = _half(&parts[0], a, &kk)
-            j = kk if ((w >> 31) & 1) == 0 else -kk - 1
-            x = W * j + <int64_t> (w & rmask)
+            sgn = (w >> 31) & 1
+            j = kk ^ (-sgn)  # kk, or ~kk = -kk - 1 (no branch on a fair bit)
+            if wide:
+                w = bg.next_uint64(bg.state)
+            r = <int64_t> (w & rmask)
+            x = W * j + r
             x_out[i] = x
             if open_:
                 if ke == ent.shape[0]:
@@ -484,15 +500,16 @@ def gaussian_bucket_round(list tables, int wbits, object capsule, double two_sig
                         ent = ent_arr
                 ent[ke, 0] = i
                 ent[ke, 1] = <int64_t> a
-                ent[ke, 2] = <int64_t> (w & 0xFFFFFFFFULL)
-                ent[ke, 3] = kk
+                ent[ke, 2] = sgn
+                ent[ke, 3] = r
+                ent[ke, 4] = kk
                 ke += 1
             w = bg.next_uint64(bg.state)
             keep[i] = 0
             if not open_:
-                ax = fabs(<double> x)
-                wk = <double> (W * kk)
-                gam = ((ax - wk) * (ax + wk)) / two_sigma2
+                ax = (x ^ (x >> 63)) - (x >> 63)  # |x| without a branch
+                wk = W * kk
+                gam = ((<double> (ax - wk)) * (<double> (ax + wk))) / two_sigma2
                 wd = <double> w
                 if gam < 0.5 and wd < (1.0 - gam) * two64 * lo_f - 64.0:
                     keep[i] = 1

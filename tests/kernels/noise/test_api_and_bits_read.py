@@ -81,6 +81,18 @@ def test_bucketed_gaussian_round_reads_proposal_and_coin_words_together() -> Non
     assert 0.9 < keep.mean() < 1 and np.array_equal(got[keep], x[keep])
 
 
+def test_wide_bucketed_gaussian_round_reads_proposal_offset_and_coin_words_together() -> None:
+    # buckets wider than 2**31: per sample its proposal word (K, S), its offset word (R), then its coin word
+    table = ref._GaussianBuckets(Fraction(2**80))
+    assert table.n_words == 3 and table.W == 2**36
+    w = np.random.default_rng(9).integers(0, 2**64, size=(500, 3), dtype=np.uint64)
+    x = table.proposals(w[:, 0], np.random.default_rng(0), w[:, 1])
+    assert np.array_equal(x % table.W, (w[:, 1] & np.uint64(table.W - 1)).astype(np.int64))
+    keep = np.array([table.decide(int(v), int(c), np.random.default_rng(0)) for v, c in zip(x, w[:, 2])])
+    got = table.sample(500, np.random.default_rng(9))
+    assert 0.9 < keep.mean() < 1 and np.array_equal(got[keep], x[keep])
+
+
 def test_exact_parameter_values_are_used() -> None:
     # a float is its dyadic rational: 0.1 and Fraction(1, 10) are different distributions (different tables)
     assert ref.laplace_table(Fraction(0.1)) is not ref.laplace_table(Fraction(1, 10))

@@ -154,15 +154,17 @@ def test_gaussian_coin_band_cannot_be_narrowed() -> None:
                                      2.0**-30)
 
 
-@pytest.mark.parametrize("sigma2", [Fraction(77777, 3), 1e9, 2**71])
+@pytest.mark.parametrize("sigma2", [Fraction(77777, 3), 1e9, 2**71, 2**72 - 1, 2**72, 1e24, 2**100])
 @pytest.mark.parametrize("n", [0, 1, 3000])
 def test_bucketed_gaussian_bit_for_bit(sigma2, n) -> None:
     _both(ref._GaussianBuckets(Fraction(sigma2)), n, seed=20 + n)
 
 
-def test_bucketed_gaussian_settled_bucket_indices_bit_for_bit() -> None:
+@pytest.mark.parametrize("sigma2", [10**8, 2**80])
+def test_bucketed_gaussian_settled_bucket_indices_bit_for_bit(sigma2) -> None:
     # a coarse bucket-index table: most K settle, and their coins are decided afterwards by the exact code
-    t = ref._GaussianBuckets(Fraction(10**8))
+    # (at 2**80 the settled rows carry the offset read from its own word)
+    t = ref._GaussianBuckets(Fraction(sigma2))
     t.k_table = ref._HalfGaussian(t.k_table.c, bits=8)
     _both(t, 300, seed=14)
 
@@ -284,3 +286,26 @@ def test_synthetic_tables_are_decided_as_the_reference_does(seed) -> None:
 
 def test_synthetic_tables_include_tight_and_loose() -> None:
     assert {noise._half_part(_synthetic_part(s), 1)[9] for s in range(40)} == {True, False}
+
+
+def test_classify_halves_refuses_a_half_of_more_than_32_bits() -> None:
+    from semiprivate.kernels._cython import _noise
+
+    part = ref.laplace_table(Fraction(2 * 10**9)).parts[1]
+    out, unsure = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.uint8)
+    with pytest.raises(ValueError, match=r"halves must lie in \[0, 2\*\*32\)"):
+        _noise.classify_halves([noise._half_part(part, 1)], np.array([2**40], dtype=np.uint64), out, unsure)
+
+
+def test_the_compiled_view_follows_a_table_whose_bounds_are_replaced() -> None:
+    # the view (K, guide, tight) is cached on the table for its L and H arrays: new arrays get a new view
+    from semiprivate.kernels._cython import _noise
+
+    part = _synthetic_part(3)
+    noise._half_part(part, 1)
+    part.L, part.H = part.L // np.uint64(3), part.H // np.uint64(3)
+    halves = np.unique(np.concatenate([part.L >> np.uint64(32), np.arange(0, 2**32, 2**20, dtype=np.uint64)]))
+    want_x, want_unsure = part.classify_halves(halves)
+    out, unsure = np.empty(halves.size, dtype=np.int64), np.empty(halves.size, dtype=np.uint8)
+    _noise.classify_halves([noise._half_part(part, 1)], halves, out, unsure)
+    assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)

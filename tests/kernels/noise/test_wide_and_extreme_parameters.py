@@ -259,9 +259,50 @@ def test_bucketed_gaussian_matches_the_discrete_gaussian(sigma2) -> None:
     assert _binned_pvalue(y, _gaussian_cdf(float(sigma2))) < ALPHA
 
 
-def test_wide_gaussians_use_buckets_then_cks20_alg3() -> None:
-    assert isinstance(ref.gaussian_table(Fraction(10**9)), ref._GaussianBuckets)
-    assert isinstance(ref.gaussian_table(Fraction(ref.BUCKETS_MAX_SIGMA2 - 1)), ref._GaussianBuckets)
-    assert isinstance(ref.gaussian_table(Fraction(ref.BUCKETS_MAX_SIGMA2)), ref._GaussianRejection)
+def test_wide_gaussians_use_buckets_up_to_the_largest_sigma2() -> None:
+    for s2 in (10**9, 2**72 - 1, 2**72, 2**100):
+        assert isinstance(ref.gaussian_table(Fraction(s2)), ref._GaussianBuckets)
+    # the offset leaves the proposal word for a word of its own once a bucket is wider than 2**31
+    assert ref.gaussian_table(Fraction(2**72 - 1)).wbits == 31 and ref.gaussian_table(Fraction(2**72 - 1)).n_words == 2
+    assert ref.gaussian_table(Fraction(2**72)).wbits == 32 and ref.gaussian_table(Fraction(2**72)).n_words == 3
+    assert ref.gaussian_table(Fraction(2**100)).wbits == 46
     with pytest.raises(ValueError, match="sigma"):
         ref._GaussianBuckets(Fraction(200))
+    with pytest.raises(ValueError, match="sigma2 <= 2"):
+        ref._GaussianBuckets(Fraction(2**100 + 1))
+    with pytest.raises(ValueError, match="offsets"):
+        ref._GaussianBuckets(Fraction(2**80)).proposals(np.zeros(2, dtype=np.uint64), np.random.default_rng(0))
+    with pytest.raises(ValueError, match="offsets"):
+        ref._GaussianBuckets(Fraction(10**9)).proposals(np.zeros(2, dtype=np.uint64), np.random.default_rng(0),
+                                                        np.zeros(2, dtype=np.uint64))
+
+
+def test_wide_bucket_proposals_give_each_integer_the_gaussian_weight() -> None:
+    # the same algebra with buckets of 2**36 (sigma2 = 2**80), exactly, on random (K, S, R) and on the bucket edges
+    table = ref._GaussianBuckets(Fraction(2**80))
+    W, c = table.W, table.k_table.c
+    assert W == 2**36
+    g = np.random.default_rng(35)
+    for k, sgn, r in [(0, 0, 0), (0, 1, W - 1), (0, 1, 0), (300, 0, W - 1), (300, 1, 0)] + [
+            (int(g.integers(0, 400)), int(g.integers(0, 2)), int(g.integers(0, W))) for _ in range(200)]:
+        x = table.value(k, sgn, r)
+        assert x // W == (k if sgn == 0 else -k - 1) and x % W == r
+        gam = table._gamma(x)
+        assert gam >= 0 and c * k * k + gam == Fraction(x * x) / (2 * table.sigma2)
+    with pytest.raises(OverflowError, match="int64"):
+        table.value(table.k_limit, 0, 0)
+
+
+def _normal_cdf(sigma2: float):
+    # the discrete Gaussian's cdf at sigma >= 2**36 is the normal cdf at x + 1/2 far below this test's resolution
+    sigma = math.sqrt(sigma2)
+    return lambda x: stats.norm.cdf((np.asarray(x, dtype=np.float64) + 0.5) / sigma)
+
+
+@pytest.mark.parametrize("sigma2", [2.0**72, 2.0**100])
+def test_widest_discrete_gaussian_matches_its_law(sigma2) -> None:
+    x = discrete_gaussian(sigma2, 200_000, rng=36)
+    assert _binned_pvalue(x, _normal_cdf(sigma2)) > ALPHA
+    # power: the same sample is rejected against a variance 5% off (2**100 is the largest sigma2 accepted)
+    assert _binned_pvalue(x, _normal_cdf(sigma2 / 1.05)) < ALPHA
+    assert _binned_pvalue(x, _normal_cdf(sigma2 * 1.05)) < ALPHA
