@@ -58,7 +58,7 @@ from _common import finish  # noqa: E402
 LAPLACE_SCALES = [1.0, 3.7, 20.0, 40.0, 1000.0, 20_000.0, 2e6, 2e9, 2e11, 2e13, 1e15]
 #: 1e24 is above 2**72: the bucketed envelope with an offset word of its own
 GAUSS_SIGMA2 = [1.0, 3.7, 100.0, 10_000.0, 1e6, 6e7, 1e9, 1e24]
-#: sigma2 drawn by rejection (bucketed envelope, CKS20 Alg. 3): the reference (Python coins, tens of us per sample)
+#: sigma2 drawn by rejection (the bucketed envelope): the reference (Python coins, tens of us per sample)
 #: is timed on fewer samples
 SLOW_N = 5_000
 DEFAULT_OPENDP = "/work/peers/opendp/bin/python"
@@ -131,7 +131,7 @@ def bench_samplers(n: int, repeats: int, opendp_python: str, opendp_n: int, cloc
             t0 = time.perf_counter()
             table = (ref.laplace_table if kind == "laplace" else ref.gaussian_table)(fr)
             build = time.perf_counter() - t0
-            # the reference of CKS20 Alg. 3 computes its coins in Python: timed alone on fewer samples
+            # the rejection samplers' reference computes its coins in Python: timed alone on fewer samples
             slow = isinstance(table, (ref._GaussianRejection, ref._GaussianBuckets))
             m, m_ref = n, (SLOW_N if slow else n)
             g = np.random.default_rng(1)

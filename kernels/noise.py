@@ -283,8 +283,10 @@ def _gaussian_buckets_compiled(table: ref._GaussianBuckets, n: int, rng: np.rand
     ``margin`` around ``2**64 exp(-gamma)``, widened only to test the exact fallback) and the coins of settled
     proposals are decided by the reference's exact
     :meth:`~semiprivate.kernels._reference_noise._GaussianBuckets.decide`, in index order."""
-    mod = _cython_module()
     kt = table.k_table
+    if int(kt.xmin) + int(kt.L.shape[0]) >= table.k_limit:  # a table value could leave int64 (no real table does)
+        return table.sample(n, rng)  # the reference, which refuses such a K
+    mod = _cython_module()
     tables = [_half_part(kt, 1)]
     two_s2 = float(2 * table.sigma2)
     bitgen = rng.bit_generator

@@ -103,8 +103,9 @@ def classify(const uint64_t[::1] L not None, const uint64_t[::1] H not None, con
 
 def accept_compact(const int64_t[::1] y not None, const uint8_t[::1] keep not None, int64_t[::1] pending not None,
                    int64_t[::1] out not None):
-    """One round's bookkeeping of CKS20 Alg. 3, in one pass: ``out[pending[i]] = y[i]`` where ``keep[i]``, and the
-    rejected ``pending[i]`` moved (in order) to the front of ``pending``; returns their number."""
+    """One round's bookkeeping of a rejection sampler (the bucketed Gaussian, CKS20 Alg. 3), in one pass:
+    ``out[pending[i]] = y[i]`` where ``keep[i]``, and the rejected ``pending[i]`` moved (in order) to the front of
+    ``pending``; returns their number."""
     cdef Py_ssize_t m = y.shape[0], i, k = 0
     if keep.shape[0] != m or pending.shape[0] < m:
         raise ValueError("y, keep and pending must have the same length")

@@ -309,3 +309,13 @@ def test_the_compiled_view_follows_a_table_whose_bounds_are_replaced() -> None:
     out, unsure = np.empty(halves.size, dtype=np.int64), np.empty(halves.size, dtype=np.uint8)
     _noise.classify_halves([noise._half_part(part, 1)], halves, out, unsure)
     assert np.array_equal(out, want_x) and np.array_equal(unsure.astype(bool), want_unsure)
+
+
+def test_a_bucket_table_reaching_the_int64_limit_falls_back_to_the_reference() -> None:
+    # no real table does (at most a few hundred entries against k_limit >= 2**16 - 1); if one did, the compiled
+    # path would form x from a table value in C without the reference's check: it hands the draw to the reference
+    t = ref._GaussianBuckets(Fraction(2**100))
+    assert t.k_table.L.shape[0] < 300 <= t.k_limit
+    t.k_limit = 20
+    with pytest.raises(OverflowError, match="int64"):
+        noise._gaussian_buckets_compiled(t, 5000, np.random.default_rng(0))
