@@ -10,9 +10,9 @@ order with the reference's own code, so outputs and the generator's state after 
 bit for bit.  The caller holds the bit generator's lock.
 
 :func:`laplace_wide` is the wide discrete Laplace in one pass (per sample its words, two parts per word,
-each part located from a 32-bit half on its boundaries' top 32 bits, ``sign(Y) (|Y| + B G)`` formed at once); :func:`gaussian_round` is one
-round of CKS20 Alg. 3 on the same proposals with a coin word each, :func:`gaussian_bucket_round` one round
-of the bucketed discrete Gaussian (``_GaussianBuckets``), and :func:`accept_compact` their
+each part located from a 32-bit half on its boundaries' top 32 bits, ``sign(Y) (|Y| + B G)`` formed at
+once); :func:`gaussian_round` is one round of CKS20 Alg. 3 on the same proposals with a coin word each,
+:func:`gaussian_bucket_round` one round of the bucketed discrete Gaussian (``_GaussianBuckets``), and :func:`accept_compact` their
 bookkeeping (parts and coins the 64 or 32 bits or the float bound leave open go to the reference's exact
 code).
 """
@@ -194,7 +194,7 @@ cdef inline bint _half_exact(const Part *p, uint64_t a, Py_ssize_t c, int64_t *v
 
 cdef bint _half_below(const Part *p, uint64_t a, Py_ssize_t c) noexcept nogil:
     """:func:`_half`'s flag for a table that is not ``tight`` (``c = #{L <= a 2**32}``, the boundary above certain):
-    the boundary below's ``H`` read.  Not inline, so that the compiler never reads ``H`` for a tight table."""
+    the boundary below's ``H`` read.  Kept out of line: :func:`_half`'s common path (a tight table) stays small."""
     cdef bint first = c == 0, last = c == p.nb
     return (((not first) & (p.H[c - (not first)] > (a << 32))) | (first & (not p.lower_closed))
             | (last & (not p.upper_closed)))
