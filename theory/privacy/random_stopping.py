@@ -79,7 +79,7 @@ read after the search depends on K, other than the released values:
 * with two searches open in two threads, the one that returns first has put the tables back all the same.
 * the seed record (:mod:`semiprivate.theory.privacy.seeds`) keeps the search's release only: nested runs draw
   child streams of the search's own streams, recorded through the search's top streams, so its content (not only
-  its size) is the same whatever K (``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).
+  its size) is the same whatever K (``tests/theory/privacy/release/test_random_stopping_leaves_no_trace_of_k.py``).
 
 Not covered (the guarantee assumes a base whose effect on them does not depend on K, PS22's setting): the running
 time, which grows with K; files and sockets a base writes; module state of a user's base outside the registry;

@@ -25,7 +25,7 @@ in a release draw into the outermost release's record; a stream made below one t
 through that top stream (which owns its subtree), so the record's content, not only its size, is the same whatever
 the number of nested runs: after random stopping with K = 1 and K = 7 (real learners as the base, one seed) every
 key and field is the same but the MAC of the released output
-(``tests/theory/privacy/release/test_random_stopping_leaves_memo_state_as_it_found_it.py``).  The record is not a
+(``tests/theory/privacy/release/test_random_stopping_leaves_no_trace_of_k.py``).  The record is not a
 memo (dropping an entry would let a seed serve two releases): random stopping does not put it back.  After a run, a stream another release drew from (or a
 stream below one whose subtree another release derived from) is refused, unless the other release had the same
 keyed fingerprint (class, parameters other than the seed, every input) and the same output (a repetition: it

@@ -1,5 +1,5 @@
 """Every process-wide cache of the package is a registered memo table (:mod:`semiprivate.kernels._memo`), which
-random stopping puts back after its runs (``test_random_stopping_leaves_memo_state_as_it_found_it.py``): a cache
+random stopping puts back after its runs (``test_random_stopping_leaves_no_trace_of_k.py``): a cache
 outside the registry would keep the keys of the candidates that ran, so the hidden number of runs.
 
 * Every module-level container (dict, list, set, deque, weak dictionaries) of every loaded ``semiprivate.*`` module
@@ -38,7 +38,7 @@ from semiprivate.theory.privacy.sanitizers import NoisyHistogramSanitizer
 NOT_MEMO_STATE = {
     "semiprivate.theory.privacy.seeds._RECORD": "the seed record protects releases (it refuses one seed on two); "
     "after random stopping its content depends on the search's top streams only, not on K (checked by "
-    "test_random_stopping_leaves_memo_state_as_it_found_it.py)",
+    "test_random_stopping_leaves_no_trace_of_k.py)",
     "semiprivate.theory.privacy._release._SENTINEL_ROWS": "the public-rows check's record (a step's sentinel, for the "
     "next step's check on the same y); random stopping drops the entries of its own training labels afterwards",
     "semiprivate.kernels._memo._TABLES": "the registry itself: it gains a table when a module that makes one is "
