@@ -277,7 +277,8 @@ def _gaussian_rejection_compiled(table: ref._GaussianRejection, n: int, rng: np.
 def _gaussian_buckets_compiled(table: ref._GaussianBuckets, n: int, rng: np.random.Generator,
                                margin: float = 2.0**-20) -> NDArray[np.int64]:
     """:meth:`~semiprivate.kernels._reference_noise._GaussianBuckets.sample` with each round in one compiled pass
-    (``_noise.gaussian_bucket_round``: per pending sample its proposal word and its coin word): the same rounds,
+    (``_noise.gaussian_bucket_round``: per pending sample its proposal word, its offset word where buckets are wider
+    than ``2**31``, and its coin word): the same rounds,
     words and settling order, so the same numbers.  The bucket indices the 32-bit halves leave open are settled
     by the reference's code in index order; then the coins the float bound leaves open (a relative band
     ``margin`` around ``2**64 exp(-gamma)``, widened only to test the exact fallback) and the coins of settled
